@@ -1,0 +1,32 @@
+"""The one error type that carries a user-facing message.
+
+Front ends catch :class:`HarnessError` and print ``message`` (plus ``hint``) and exit
+with ``exit_code``; anything else escaping is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_INVALID = 2
+EXIT_INTERRUPTED = 130
+
+
+class HarnessError(Exception):
+    """A problem the user can act on: invalid state, bad input or bad usage (exit 2)."""
+
+    exit_code = EXIT_INVALID
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def render(self) -> str:
+        return self.message if not self.hint else f"{self.message}\n  hint: {self.hint}"
+
+
+class Refused(HarnessError):
+    """A legal request the rules refuse (exit 1): illegal transition, missing proof."""
+
+    exit_code = EXIT_REFUSED
