@@ -1,0 +1,37 @@
+"""Shared pieces of the click front end: the --task option, the store, JSON output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import click
+
+from harness.store.layout import open_layout
+from harness.store.tasks import TaskStore
+
+task_option = click.option("--task", "task_id", metavar="ID", help="Act on this task instead of the current one.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text.")
+
+
+def store() -> TaskStore:
+    s = TaskStore(open_layout())
+    s.recover()
+    return s
+
+
+def emit_json(obj: object) -> None:
+    click.echo(json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False))
+
+
+def with_return_code(fn: Callable[..., int | None]) -> Callable[..., None]:
+    """Let a command body return an exit code (click would otherwise ignore it)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        code = fn(*args, **kwargs)
+        if code:
+            raise click.exceptions.Exit(code)
+
+    return wrapper

@@ -1,0 +1,114 @@
+"""`harness transition`, `harness validate-transition`, `harness replay`."""
+
+from __future__ import annotations
+
+import click
+
+from harness.cli.common import store, task_option, with_return_code
+from harness.core import states
+from harness.errors import HarnessError, Refused
+from harness.store import fsio, settings, yamlio
+
+STATE = click.Choice(states.STATES, case_sensitive=False)
+
+
+def gate_binding(s, target_pair: tuple[str, str]) -> dict:
+    """The source tree and policy a gate-guarded transition is judged against."""
+    if target_pair not in states.NEEDS_GATE_PASS:
+        return {}
+    from harness.gitio import Git
+
+    git = Git(s.layout.root)
+    return {"tree": git.worktree_source_tree(), "policy": settings.load_gate(s.layout).digest, "head": git.head()}
+
+
+@click.command()
+@click.argument("target", type=STATE)
+@click.option("--reason", help="Why; ESCALATED needs a code first, e.g. 'SPEC_AMBIGUITY: …'.")
+@task_option
+def transition(target: str, reason: str | None, task_id: str | None) -> None:
+    """Move the task to TARGET. Exit 1 with `INVALID TRANSITION: A → B` and nothing
+    written when the rules refuse it.
+
+    \b
+    Legal: CREATED→SPECIFYING→PLANNED→IMPLEMENTING→VERIFYING→(IMPLEMENTING|REVIEWING),
+    REVIEWING→(REPRODUCING|GATING), REPRODUCING→(REVIEWING|FIXING), FIXING→VERIFYING,
+    GATING→(BLOCKED|CONVERGED), BLOCKED→(IMPLEMENTING|REPRODUCING|ESCALATED), CONVERGED→DONE.
+    GATING→CONVERGED and CONVERGED→DONE need a gate PASS for the current source tree.
+    """
+    target = target.upper()
+    s = store()
+    tid = s.current_id(task_id)
+    current = s.load(tid, docs=False).proj.state
+    binding = gate_binding(s, (current, target))
+
+    def precheck(task):
+        p = task.proj
+        ok, detail = p.gate_pass_for(binding.get("tree"), binding.get("policy"))
+        verdict = states.check_transition(
+            p.state, target, states.TransitionContext(p.iteration, p.max_iterations, reason, ok, detail))
+        if isinstance(verdict, states.Refusal):
+            raise Refused(verdict.message, verdict.hint)
+        if p.state != current:
+            raise Refused(f"task changed while deciding ({current} → {p.state}); run the command again")
+        return [("task.transitioned", {"from": p.state, "to": target, "reason": reason, **binding})]
+
+    task = s.append(tid, [], precheck=precheck)
+    extra = f" (iteration {task.proj.iteration}/{task.proj.max_iterations})" if target == "BLOCKED" else ""
+    click.echo(f"{tid}: {states.arrow(current, target)}{extra}")
+
+
+@click.command("validate-transition")
+@click.argument("current", type=STATE)
+@click.argument("target", type=STATE)
+@with_return_code
+def validate_transition(current: str, target: str) -> int:
+    """Check CURRENT → TARGET against the transition table (seed §17): exit 0 legal, 1 not."""
+    current, target = current.upper(), target.upper()
+    if states.is_legal(current, target):
+        click.echo(f"VALID TRANSITION: {states.arrow(current, target)}")
+        return 0
+    click.echo(states.invalid(current, target).message)
+    return 1
+
+
+@click.command()
+@task_option
+@click.option("--all", "all_tasks", is_flag=True, help="Check every task, not only the current one.")
+@click.option("--write", is_flag=True, help="Re-render the YAML files from the ledger (undoes hand edits of lifecycle fields).")
+@with_return_code
+def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
+    """Rebuild every lifecycle field from the ledger, check its hash chain, and compare
+    with the YAML files. Exit 0 when all agree; exit 2 naming each disagreement."""
+    s = store()
+    ids = s.task_ids() if all_tasks else [s.current_id(task_id)]
+    failures = 0
+    for tid in ids:
+        try:
+            task = s.load(tid)
+            problems = [d.render() for d in s.disagreements(task)] + evidence_problems(s, task)
+        except HarnessError as exc:
+            problems = [exc.render()]
+        if problems and write:
+            rewrite(s, tid)
+            click.echo(f"{tid}: re-rendered the YAML files from the ledger")
+            continue
+        for line in problems:
+            click.echo(line, err=True)
+        failures += bool(problems)
+        if not problems:
+            click.echo(f"{tid}: ledger OK ({task.proj.seq} events, hash chain intact); files agree")
+    return 2 if failures else 0
+
+
+def evidence_problems(s, task) -> list[str]:
+    from harness.store.evidence_files import check_digests
+
+    return check_digests(s.layout, task)
+
+
+def rewrite(s, tid: str) -> None:
+    with fsio.locked(s.layout.local / "lock"):
+        task = s.load(tid)  # refuses a broken ledger: there is nothing true to render from
+        files = {task.dir / name: yamlio.dump(doc) for name, doc in s.render(task).items()}
+        fsio.commit_files(s.layout.local / "journal", files)

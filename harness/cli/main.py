@@ -1,0 +1,85 @@
+"""The `harness` command: a thin click front end over the store and the pure core.
+
+Subcommands live in their own modules and are imported only when invoked, so that
+`harness status` does not pay for pygit2 or jsonschema it does not need.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from harness.errors import EXIT_INTERRUPTED, EXIT_INVALID, HarnessError
+
+# name -> (module, attribute, one-line help shown by `harness --help`)
+COMMANDS = {
+    "init": ("harness.cli.setup", "init", "Create .harness/ in this git repository."),
+    "task": ("harness.cli.tasks", "task", "Create, list and switch tasks."),
+    "status": ("harness.cli.status", "status", "Show the current task: state, requirements, evidence, gate."),
+    "transition": ("harness.cli.lifecycle", "transition", "Move the task to another state, if the rules allow it."),
+    "validate-transition": ("harness.cli.lifecycle", "validate_transition", "Check a transition against the table (exit 0/1)."),
+    "replay": ("harness.cli.lifecycle", "replay", "Rebuild lifecycle fields from the ledger and compare with the files."),
+    "requirement": ("harness.cli.items", "requirement", "Add requirements and set their status."),
+    "invariant": ("harness.cli.items", "invariant", "Add invariants and set their status."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help text from the table, so `harness --help` imports no subcommand module.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, _, short) in COMMANDS.items()])
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="engineering-harness", prog_name="harness")
+def cli() -> None:
+    """Engineering Harness: a task reaches DONE only through a deterministic gate.
+
+    \b
+    Typical flow:
+      harness init
+      harness task new "Add resumable execution"
+      harness requirement add "Interrupted runs resume" --priority must
+      harness transition SPECIFYING      (… PLANNED, IMPLEMENTING, VERIFYING …)
+      harness status
+
+    Exit codes: 0 ok, 1 refused, 2 invalid state or usage, 130 interrupted.
+    """
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cli.main(args=argv, prog_name="harness", standalone_mode=False)
+    except HarnessError as exc:
+        click.echo(f"harness: {exc.render()}", err=True)
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_INVALID
+    except click.exceptions.Abort:
+        click.echo("harness: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        click.echo("harness: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""`harness task new|list|switch`."""
+
+from __future__ import annotations
+
+import click
+
+from harness.cli.common import emit_json, json_option, store
+from harness.errors import HarnessError, Refused
+from harness.store import settings
+
+
+@click.group()
+def task() -> None:
+    """Create, list and switch tasks. The current task is kept untracked in .harness/local/."""
+
+
+@task.command("new")
+@click.argument("title")
+@click.option("--description", default="", help="What the task is about.")
+@click.option("--max-iterations", type=click.IntRange(1, 100), default=None,
+              help="Gate→BLOCKED loops before only ESCALATED is allowed (default and ceiling: gate.yaml).")
+def new(title: str, description: str, max_iterations: int | None) -> None:
+    """Create a task in CREATED and make it the current one; prints its id."""
+    s = store()
+    ceiling = settings.load_gate(s.layout).doc["convergence"]["max_iterations"]
+    if max_iterations is not None and max_iterations > ceiling:
+        raise Refused(f"--max-iterations {max_iterations} exceeds gate.yaml convergence.max_iterations {ceiling}",
+                      hint="a task may loop less than the policy allows, not more")
+    if not title.strip():
+        raise Refused("a task needs a non-empty title")
+    from harness.gitio import Git
+
+    task_id = s.create(title.strip(), description, max_iterations or ceiling, Git(s.layout.root).head())
+    click.echo(task_id)
+
+
+@task.command("list")
+@json_option
+def list_(as_json: bool) -> None:
+    """List every task with its state; `*` marks the current one."""
+    s = store()
+    try:
+        current = s.current_id()
+    except HarnessError:  # no current task is a normal state for a listing
+        current = None
+    rows = []
+    for task_id in s.task_ids():
+        proj = s.load(task_id, docs=False).proj
+        rows.append({"id": task_id, "state": proj.state, "title": proj.title, "current": task_id == current})
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo('no tasks yet: harness task new "TITLE"')
+    for r in rows:
+        click.echo(f"{'*' if r['current'] else ' '} {r['id']}  {r['state']:<12} {r['title']}")
+
+
+@task.command("switch")
+@click.argument("task_id", metavar="ID")
+def switch(task_id: str) -> None:
+    """Make ID the current task (kept in .harness/local/, never committed)."""
+    store().switch(task_id)
+    click.echo(f"current task: {task_id}")

@@ -1,0 +1,155 @@
+"""The quality gate (seed §14): a pure function from task facts to a verdict.
+
+No model judges anything here. Every blocker is a sentence naming the item and the rule;
+PASS is only the absence of blockers across all ten checks, in the seed's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
+LABELS = {
+    "build": "Build", "lint": "Lint", "typecheck": "Typecheck", "unit_test": "Unit Tests",
+    "integration_test": "Integration Tests", "contract_test": "Contract Tests",
+    "security": "Security", "review": "Review", "custom": "Custom",
+}
+CLOSED_FINDING = frozenset({"REJECTED", "VERIFIED", "CLOSED"})
+
+
+@dataclass(frozen=True)
+class GateInput:
+    state: str
+    requirements: list[dict]        # id, priority, status, evidence[]
+    invariants: list[dict]          # id, severity, status, evidence[]
+    evidence: dict[str, dict]       # type -> validated evidence record
+    pending: dict[str, list[str]]   # type -> started_at of runs prepared but never recorded
+    findings: list[dict]            # id, severity, status, regression_test, regression_fresh
+    policy: dict                    # the `gate:` mapping of gate.yaml
+    tree: str                       # the source tree being judged
+
+
+@dataclass
+class GateReport:
+    verdict: str = "PASS"
+    rows: list[tuple[str, str]] = field(default_factory=list)   # (check, result) table
+    blockers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)              # reported, not blocking
+
+    def block(self, text: str) -> None:
+        self.blockers.append(text)
+        self.verdict = "BLOCKED"
+
+    def as_dict(self, tree: str) -> dict:
+        return {"verdict": self.verdict, "tree": tree, "checks": [{"check": c, "result": r} for c, r in self.rows],
+                "blockers": list(self.blockers), "notes": list(self.notes)}
+
+
+def evidence_status(record: dict | None, tree: str, pending: list[str]) -> tuple[str, str | None]:
+    """("PASS"|"FAIL"|"STALE"|"MISSING"|"UNKNOWN", why) for one evidence type against ``tree``."""
+    if pending:
+        return "UNKNOWN", f"a run started {pending[-1]} never recorded an outcome (harness crashed or was killed)"
+    if record is None:
+        return "MISSING", None
+    if record["outcome"] != "passed":
+        return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"
+    if record["tree"] != tree:
+        return "STALE", f"collected on source tree {record['tree'][:12]}, the source is now {tree[:12]}"
+    return "PASS", None
+
+
+def evaluate(g: GateInput) -> GateReport:
+    r = GateReport()
+    pol = g.policy
+    ev_state = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, [])) for t in LABELS}
+    stale_ok = not pol["evidence"]["must_match_head"]
+
+    def usable(t: str) -> bool:
+        status = ev_state[t][0]
+        return status == "PASS" or (stale_ok and status == "STALE" and g.evidence[t]["outcome"] == "passed")
+
+    # 1. files valid: the caller refused (exit 2) before we got here.
+    r.rows.append(("Harness Files", "VALID"))
+    # 2. state allows the gate
+    if g.state not in DECIDING_STATES:
+        r.block(f"state {g.state}: the gate decides only in GATING")
+    r.rows.append(("State", g.state))
+    # 3. requirements
+    before = len(r.blockers)
+    for req in g.requirements:
+        if req["priority"] != "must" or not pol["requirements"]["must_verified"]:
+            continue
+        if req["status"] != "verified":
+            r.block(f"{req['id']} not verified")
+            continue
+        for t in req["evidence"]:
+            if not usable(t):
+                r.block(f"{req['id']} cites {t} evidence that is {ev_state[t][0].lower()}")
+    uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
+    if len(uncovered) > pol["requirements"]["uncovered_allowed"]:
+        r.block(f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
+                f"(uncovered_allowed {pol['requirements']['uncovered_allowed']})")
+    r.rows.append(("Requirements", "PASS" if len(r.blockers) == before else "BLOCKED"))
+    # 4. invariants
+    before = len(r.blockers)
+    violated = [i["id"] for i in g.invariants if i["status"] == "violated"]
+    if len(violated) > pol["invariants"]["violated_allowed"]:
+        for inv in violated:
+            r.block(f"{inv} violated")
+    for inv in g.invariants:
+        if inv["status"] == "verified":
+            for t in inv["evidence"]:
+                if not usable(t):
+                    r.block(f"{inv['id']} cites {t} evidence that is {ev_state[t][0].lower()}")
+    r.rows.append(("Invariants", "PASS" if len(r.blockers) == before else "BLOCKED"))
+    # 5 and 6. required verification present, passing, and fresh
+    required = [t for t, v in pol["verification"].items() if v == "required"]
+    for t in required:
+        status, why = ev_state[t]
+        if status == "MISSING":
+            r.block(f"{t} evidence is missing (required)")
+        elif status == "FAIL":
+            r.block(f"{t} evidence failed: {why}")
+        elif status == "UNKNOWN":
+            r.block(f"{t} evidence outcome unknown: {why}")
+        elif status == "STALE" and not stale_ok:
+            r.block(f"{t} evidence is stale: {why}")
+        r.rows.append((LABELS[t], status))
+    for t in (t for t, v in pol["verification"].items() if v == "optional"):
+        r.rows.append((f"{LABELS[t]} (optional)", ev_state[t][0]))
+        if ev_state[t][0] != "PASS":
+            r.notes.append(f"optional {t} evidence is {ev_state[t][0].lower()} (reported, not required)")
+    fresh = all(ev_state[t][0] == "PASS" for t in required)
+    r.rows.append(("Evidence", f"TREE MATCH {g.tree[:12]}" if fresh else "STALE OR MISSING"))
+    # 7 and 8. open findings against the ceilings
+    open_f = [f for f in g.findings if f["status"] not in CLOSED_FINDING]
+    for sev, key in (("critical", "critical_allowed"), ("major", "major_allowed")):
+        ids = [f["id"] for f in open_f if f["severity"] == sev]
+        if len(ids) > pol["findings"][key]:
+            for fid in ids:
+                r.block(f"{sev.capitalize()} finding {fid} is open")
+        r.rows.append((f"{sev.capitalize()} Findings", str(len(ids))))
+    # 9. confirmed findings need a regression test
+    debt = [f["id"] for f in g.findings if f["status"] == "CONFIRMED" and not f.get("regression_test")]
+    if len(debt) > pol["regression"]["confirmed_finding_without_test"]:
+        for fid in debt:
+            r.block(f"Confirmed finding {fid} has no regression test")
+    r.rows.append(("Regression Debt", str(len(debt))))
+    # 10. regression tests verified, and still fresh
+    for f in g.findings:
+        if f["status"] in ("FIXING", "FIXED"):
+            r.block(f"Finding {f['id']} regression test not verified yet")
+        elif f["status"] in ("VERIFIED", "CLOSED") and f.get("regression_fresh") is False:
+            r.block(f"Finding {f['id']} regression evidence is stale")
+    return r
+
+
+def render_text(r: GateReport) -> str:
+    lines = [f"QUALITY GATE: {r.verdict}", ""]
+    width = max((len(c) for c, _ in r.rows), default=10) + 2
+    lines += [f"{c:<{width}}{v}" for c, v in r.rows]
+    if r.blockers:
+        lines += ["", "Blocking:"] + [f"- {b}" for b in r.blockers]
+    if r.notes:
+        lines += ["", "Notes:"] + [f"- {n}" for n in r.notes]
+    return "\n".join(lines)

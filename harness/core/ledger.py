@@ -1,0 +1,228 @@
+"""The task ledger: an append-only, hash-chained list of events, and its replay.
+
+Events are facts; every lifecycle field in the YAML files is a projection of them.
+Each line is canonical JSON ``{"seq", "ts", "type", "data", "prev"}`` where ``prev`` is
+the sha-256 of the previous line's bytes (64 zeros for the first). Replay applies each
+event through the same rules the CLI enforces, so a ledger that was written by hand
+into an illegal history is caught here, not trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from harness.core import states
+
+GENESIS = "0" * 64
+REQUIREMENT_STATUSES = ("pending", "implemented", "verified", "blocked")
+INVARIANT_STATUSES = ("pending", "verified", "violated")
+PRIORITIES = ("must", "should", "could")
+SEVERITIES = ("critical", "major", "minor")
+# Events after which the last gate judgement no longer describes the task.
+GATE_INPUT_EVENTS = frozenset({
+    "requirement.added", "requirement.set", "invariant.added", "invariant.set",
+    "evidence.prepared", "evidence.collected", "finding.proposed", "finding.updated",
+})
+
+
+def canonical(obj: object) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def line_hash(line: str) -> str:
+    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+
+
+def encode_event(seq: int, ts: str, etype: str, data: dict, prev: str) -> str:
+    return canonical({"seq": seq, "ts": ts, "type": etype, "data": data, "prev": prev})
+
+
+@dataclass
+class Projection:
+    """Everything the ledger says about one task."""
+
+    id: str = ""
+    title: str = ""
+    description: str = ""
+    state: str = ""
+    iteration: int = 0
+    max_iterations: int = 5
+    base_commit: str | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+    head: str | None = None
+    requirements: dict[str, dict] = field(default_factory=dict)
+    invariants: dict[str, dict] = field(default_factory=dict)
+    evidence: dict[str, dict] = field(default_factory=dict)      # type -> last collected
+    pending_runs: dict[str, dict] = field(default_factory=dict)  # run_id -> prepared, never collected
+    findings: dict[str, dict] = field(default_factory=dict)
+    last_gate: dict | None = None
+    gate_current: bool = False  # nothing feeding the gate changed since last_gate
+    seq: int = 0
+    last_hash: str = GENESIS
+
+    def gate_pass_for(self, tree: str | None, policy: str | None) -> tuple[bool, str]:
+        """Whether the latest gate judgement is a PASS that still holds for ``tree`` and ``policy``."""
+        gate = self.last_gate
+        if gate is None:
+            return False, "no gate evaluation recorded"
+        if gate["verdict"] != "PASS":
+            return False, f"the last gate evaluation was {gate['verdict']}"
+        if not self.gate_current:
+            return False, "requirements, invariants, evidence or findings changed after the last gate PASS"
+        if not tree or gate.get("tree") != tree:
+            return False, f"the last gate PASS judged tree {str(gate.get('tree'))[:12]}, the source is now {str(tree)[:12]}"
+        if not policy or gate.get("policy") != policy:
+            return False, "gate.yaml changed after the last gate PASS"
+        return True, "gate PASS for the current source tree"
+
+
+class LedgerProblem(Exception):
+    """An event that breaks the chain or the rules; carries the user-facing text."""
+
+
+def parse_lines(raw: bytes, name: str) -> list[tuple[str, dict]]:
+    """Split and decode a ledger file, checking the hash chain and sequence numbers."""
+    if raw and not raw.endswith(b"\n"):
+        raise LedgerProblem(f"{name}: last line is incomplete (no trailing newline)")
+    out: list[tuple[str, dict]] = []
+    prev = GENESIS
+    for number, bline in enumerate(raw.splitlines(), start=1):
+        try:
+            line = bline.decode("utf-8")
+            event = json.loads(line)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise LedgerProblem(f"{name}:{number}: not a JSON event ({exc})") from None
+        if not isinstance(event, dict) or set(event) != {"seq", "ts", "type", "data", "prev"}:
+            raise LedgerProblem(f"{name}:{number}: an event has exactly seq, ts, type, data, prev")
+        if event["prev"] != prev:
+            raise LedgerProblem(
+                f"{name}:{number}: broken hash chain — line {number} says the previous line hashes to "
+                f"{str(event['prev'])[:12]}…, it hashes to {prev[:12]}… (line {number - 1} was rewritten)"
+            )
+        if event["seq"] != number:
+            raise LedgerProblem(f"{name}:{number}: seq is {event['seq']!r}, expected {number}")
+        if canonical(event) != line:
+            raise LedgerProblem(f"{name}:{number}: not in canonical form (the CLI writes every line)")
+        out.append((line, event))
+        prev = line_hash(line)
+    return out
+
+
+def replay(events: list[dict], name: str = "events.jsonl") -> Projection:
+    proj = Projection()
+    for event in events:
+        try:
+            apply(proj, event)
+        except LedgerProblem as exc:
+            raise LedgerProblem(f"{name}:{event.get('seq')}: {exc}") from None
+    if events and not proj.id:
+        raise LedgerProblem(f"{name}: the first event must be task.created")
+    return proj
+
+
+def apply(proj: Projection, event: dict) -> None:
+    """Apply one event to ``proj`` or raise LedgerProblem naming the broken rule."""
+    etype, data = event["type"], event["data"]
+    if not isinstance(data, dict):
+        raise LedgerProblem("event data must be an object")
+    if etype != "task.created" and not proj.id:
+        raise LedgerProblem("the first event must be task.created")
+    if proj.state in states.TERMINAL:
+        raise LedgerProblem(f"task is {proj.state}; a finished task's record is closed")
+    handler = _HANDLERS.get(etype)
+    if handler is None:
+        raise LedgerProblem(f"unknown event type {etype!r}")
+    try:
+        handler(proj, data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LedgerProblem(f"{etype}: malformed data ({exc!r})") from None
+    if etype in GATE_INPUT_EVENTS:
+        proj.gate_current = False
+    proj.seq = event["seq"]
+    proj.created_at = proj.created_at or event["ts"]
+    proj.updated_at = event["ts"]
+    if data.get("head"):
+        proj.head = data["head"]
+
+
+def _created(proj: Projection, d: dict) -> None:
+    if proj.id:
+        raise LedgerProblem("task.created may appear only once")
+    proj.id, proj.title, proj.description = d["id"], d["title"], d.get("description", "")
+    proj.max_iterations = int(d["max_iterations"])
+    proj.base_commit = d.get("base_commit")
+    proj.state = "CREATED"
+
+
+def _transitioned(proj: Projection, d: dict) -> None:
+    if d["from"] != proj.state:
+        raise LedgerProblem(f"transition from {d['from']} but the task is {proj.state}")
+    ok, detail = proj.gate_pass_for(d.get("tree"), d.get("policy"))
+    ctx = states.TransitionContext(proj.iteration, proj.max_iterations, d.get("reason"), ok, detail)
+    verdict = states.check_transition(proj.state, d["to"], ctx)
+    if isinstance(verdict, states.Refusal):
+        raise LedgerProblem(verdict.message)
+    proj.state, proj.iteration = d["to"], verdict.iteration
+
+
+def _item_added(kind: str, table: str):
+    def handler(proj: Projection, d: dict) -> None:
+        items = getattr(proj, table)
+        if d["id"] in items:
+            raise LedgerProblem(f"{kind} {d['id']} already exists")
+        for key, allowed in _ENUMS[kind].items():
+            if d.get(key) not in allowed:
+                raise LedgerProblem(f"{kind} {d['id']}: {key} {d.get(key)!r} not one of {list(allowed)}")
+        items[d["id"]] = {**d, "status": "pending", "evidence": []}
+    return handler
+
+
+def _item_set(kind: str, table: str, statuses: tuple[str, ...]):
+    def handler(proj: Projection, d: dict) -> None:
+        items = getattr(proj, table)
+        if d["id"] not in items:
+            raise LedgerProblem(f"{kind} {d['id']} does not exist")
+        if d["status"] not in statuses:
+            raise LedgerProblem(f"{kind} {d['id']}: status {d['status']!r} not one of {list(statuses)}")
+        evidence = list(d.get("evidence") or [])
+        if d["status"] == "verified" and not evidence:
+            raise LedgerProblem(f"{kind} {d['id']}: verified needs at least one evidence reference")
+        items[d["id"]].update(status=d["status"], evidence=evidence)
+    return handler
+
+
+def _prepared(proj: Projection, d: dict) -> None:
+    proj.pending_runs[d["run_id"]] = dict(d)
+
+
+def _collected(proj: Projection, d: dict) -> None:
+    if proj.pending_runs.pop(d["run_id"], None) is None:
+        raise LedgerProblem(f"evidence run {d['run_id']} was never prepared")
+    proj.evidence[d["type"]] = dict(d)
+
+
+def _gate(proj: Projection, d: dict) -> None:
+    if d["verdict"] not in ("PASS", "BLOCKED"):
+        raise LedgerProblem(f"gate verdict {d['verdict']!r}")
+    proj.last_gate = dict(d)
+    proj.gate_current = True
+
+
+_ENUMS = {
+    "requirement": {"priority": PRIORITIES, "source": ("user", "spec")},
+    "invariant": {"severity": SEVERITIES},
+}
+_HANDLERS = {
+    "task.created": _created,
+    "task.transitioned": _transitioned,
+    "requirement.added": _item_added("requirement", "requirements"),
+    "requirement.set": _item_set("requirement", "requirements", REQUIREMENT_STATUSES),
+    "invariant.added": _item_added("invariant", "invariants"),
+    "invariant.set": _item_set("invariant", "invariants", INVARIANT_STATUSES),
+    "evidence.prepared": _prepared,
+    "evidence.collected": _collected,
+    "gate.evaluated": _gate,
+}

@@ -1,0 +1,141 @@
+"""Render the YAML documents from a ledger projection, and compare them with the files.
+
+The free-form text people write (titles, descriptions, statements, spec links) is taken
+from the file as it is; every field the gate or the state machine reads comes from the
+ledger. A difference in such a field is a hand edit, and it is named with the command
+that would have made the change legally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.core.ledger import Projection
+
+BASE_VERIFICATION = ("build", "unit_test", "integration_test")
+OPEN_FINDING = frozenset({"PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED"})
+
+FIX_COMMANDS = {
+    "state": "harness transition TARGET",
+    "iteration": "harness transition (GATING → BLOCKED counts an iteration)",
+    "requirement": "harness requirement add / harness requirement set REQ-ID --status S --evidence TYPE",
+    "invariant": "harness invariant add / harness invariant set INV-ID --status S --evidence TYPE",
+    "verification": "harness evidence TYPE",
+    "gate": "harness gate",
+}
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    file: str
+    field: str
+    ledger: object
+    found: object
+    command: str
+
+    def render(self) -> str:
+        return (f"{self.file}: {self.field}: ledger says {self.ledger!r}, file says {self.found!r}"
+                f" — use `{self.command}`")
+
+
+def evidence_label(record: dict) -> str:
+    outcome = record.get("outcome", "unknown")
+    return {"passed": "PASS", "failed": "FAIL"}.get(outcome, outcome.upper())
+
+
+def task_doc(p: Projection, spec: dict | None = None) -> dict:
+    reqs, invs = list(p.requirements.values()), list(p.invariants.values())
+    verification = {t: "unknown" for t in BASE_VERIFICATION}
+    verification.update({t: evidence_label(r) for t, r in sorted(p.evidence.items())})
+    findings = list(p.findings.values())
+    gate = p.last_gate or {}
+    return {"task": {
+        "id": p.id, "title": p.title, "description": p.description, "state": p.state,
+        "iteration": p.iteration, "max_iterations": p.max_iterations,
+        "spec": spec if spec is not None else {"design": None, "plan": None},
+        "requirements": {
+            "total": len(reqs),
+            "verified": sum(r["status"] == "verified" for r in reqs),
+            "uncovered": [r["id"] for r in reqs if r["priority"] != "could" and not r["evidence"]],
+        },
+        "invariants": {
+            "total": len(invs),
+            "verified": sum(i["status"] == "verified" for i in invs),
+            "violated": [i["id"] for i in invs if i["status"] == "violated"],
+        },
+        "verification": verification,
+        "findings": {
+            **{sev: sum(f["severity"] == sev and f["status"] in OPEN_FINDING for f in findings)
+               for sev in ("critical", "major", "minor")},
+            "confirmed": sum(f["status"] == "CONFIRMED" for f in findings),
+            "proposed": sum(f["status"] == "PROPOSED" for f in findings),
+        },
+        "gate": {"status": gate.get("verdict", "unknown"), "blocked_by": list(gate.get("blockers", []))},
+        "git": {"head": p.head},
+        "timestamps": {"created_at": p.created_at, "updated_at": p.updated_at},
+    }}
+
+
+def requirements_doc(p: Projection, statements: dict[str, str] | None = None) -> dict:
+    statements = statements or {}
+    return {"requirements": [
+        {"id": r["id"], "statement": statements.get(r["id"], r["statement"]), "source": r["source"],
+         "priority": r["priority"], "status": r["status"], "evidence": list(r["evidence"])}
+        for r in p.requirements.values()
+    ]}
+
+
+def invariants_doc(p: Projection, statements: dict[str, str] | None = None) -> dict:
+    statements = statements or {}
+    return {"invariants": [
+        {"id": i["id"], "statement": statements.get(i["id"], i["statement"]), "category": i["category"],
+         "severity": i["severity"], "status": i["status"], "verification": list(i["evidence"])}
+        for i in p.invariants.values()
+    ]}
+
+
+FREEFORM_TASK = ("title", "description", "spec")
+
+
+def freeform_of_task(doc: dict) -> tuple[dict, dict]:
+    """(title/description overrides, spec) as written in task.yaml."""
+    task = doc.get("task") or {}
+    return {k: task[k] for k in ("title", "description") if k in task}, task.get("spec")
+
+
+def statements_of(doc: dict, key: str) -> dict[str, str]:
+    return {item.get("id"): item.get("statement") for item in doc.get(key) or [] if isinstance(item, dict)}
+
+
+def compare(file: str, expected: object, found: object, path: str = "") -> list[Disagreement]:
+    """Field-by-field differences; lists of items with ids are matched by id."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        out: list[Disagreement] = []
+        for key in sorted(set(expected) | set(found), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in found:
+                out.append(_dis(file, sub, expected[key], "<missing>"))
+            elif key not in expected:
+                out.append(_dis(file, sub, "<absent>", found[key]))
+            else:
+                out.extend(compare(file, expected[key], found[key], sub))
+        return out
+    if _is_id_list(expected) and _is_id_list(found):
+        want = {i["id"]: i for i in expected}
+        have = {i["id"]: i for i in found}
+        if len(have) != len(found):
+            return [_dis(file, path, [i["id"] for i in expected], [i["id"] for i in found])]
+        return compare(file, want, have, path)
+    return [] if expected == found else [_dis(file, path, expected, found)]
+
+
+def _is_id_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(i, dict) and "id" in i for i in value) and bool(value)
+
+
+def _dis(file: str, path: str, ledger: object, found: object) -> Disagreement:
+    parts = path.split(".")
+    key = next((k for k in FIX_COMMANDS if any(k in p.lower() for p in parts)), None)
+    if path.endswith("state") or path.endswith("iteration"):
+        key = parts[-1]
+    return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, "harness replay --write (re-render from the ledger)"))

@@ -1,0 +1,139 @@
+"""Secret redaction for recorded evidence (pure: text in, text out).
+
+Every byte of command output the harness keeps passes through :class:`Redactor`
+before it reaches disk, so patterns err towards redacting, yet stay anchored on a
+recognisable prefix or a ``key=`` context so ordinary output (hex ids, UUIDs,
+prose) survives and the evidence stays readable.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from harness.errors import HarnessError
+
+# Characters that may appear in an opaque token (RFC 6750 b64token plus base64).
+_TOK = r"A-Za-z0-9._~+/\-"
+# A value after ``key=`` / ``key: ``: the quoted string when quoted (the lookbehind
+# sees the opening quote the prefix consumed), otherwise up to whitespace/quote/
+# separator. One alternation because Python forbids reusing a group name.
+_VALUE = r"""(?P<secret>(?<=")[^"\n]+(?=")|(?<=')[^'\n]+(?=')|[^\s"'`,;]+)"""
+# ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
+_ASSIGN = r"""["']?[ \t]*[:=](?!=)[ \t]*["']?"""
+_PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+_PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+
+# Order matters: whole PEM blocks first, then self-identifying token formats, then
+# context-based rules, so a token inside ``Authorization:`` or ``token=`` is labelled
+# by its kind and the context rule then sees only the marker and leaves it alone.
+BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
+    # A complete block, or a BEGIN whose END fell outside the (truncated) window.
+    ("private_key", rf"(?s){_PEM_HEAD}.*?(?:{_PEM_TAIL}|\Z)"),
+    # An END left after the rule above has no BEGIN: the window started inside the
+    # key, so everything before it is key material. Greedy to cover repeated ENDs.
+    ("private_key", rf"\A[\s\S]*{_PEM_TAIL}"),
+    ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
+    # The digit lookahead keeps hyphenated words like ``sk-some-long-name`` intact.
+    ("openai_key", r"\bsk-(?!ant-)(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{20,}"),
+    ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{30,})\b"),
+    ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
+    ("slack_token", r"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
+    ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
+    ("stripe_key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
+    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("aws_access_key_id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+    ("jwt", r"\beyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
+    # aws_secret_access_key / AWS_SECRET_ACCESS_KEY / "SecretAccessKey": ...
+    ("aws_secret_key", rf"(?i)secret_?access_?key{_ASSIGN}{_VALUE}"),
+    # Header context: redact whatever credential follows, whatever its length.
+    (
+        "authorization",
+        rf"(?i)\bauthorization{_ASSIGN}"
+        rf"(?:(?:bearer|basic|token|bot|digest|negotiate)[ \t]+)?{_VALUE}",
+    ),
+    # Free-standing ``bearer X``: X must carry a digit or be long, so prose such as
+    # "bearer instrument" survives.
+    (
+        "bearer_token",
+        rf"(?i)\bbearer[ \t]+(?P<secret>(?=[A-Za-z._~+/\-]*[0-9]|[{_TOK}]{{24}})[{_TOK}]{{8,}}=*)",
+    ),
+    # scheme://user:password@host — greedy password so an unescaped '@' stays inside.
+    ("url_password", r"(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/?#@\[\]]*:(?P<secret>[^\s/?#]+)@"),
+    # password=..., DB_PASSWORD: ..., "api_key": "...". No left boundary is needed
+    # (prefixes like DB_ are fine) and a trailing letter/digit excludes max_tokens=.
+    # No bare "pwd": env dumps print PWD=/some/dir.
+    (
+        "secret_assignment",
+        r"(?i)(?:password|passwd|passphrase|secret|secret[_\-]?key|client[_\-]?secret"
+        r"|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)(?![A-Za-z0-9])"
+        rf"{_ASSIGN}{_VALUE}",
+    ),
+)
+
+# A span that is already nothing but markers was redacted by an earlier rule.
+_MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+\])+")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    name: str
+    regex: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Redactor:
+    """Applies its rules in order; built by :func:`compile_patterns`."""
+
+    rules: tuple[_Rule, ...]
+
+    def redact(self, text: str) -> str:
+        for rule in self.rules:
+            text = rule.regex.sub(functools.partial(_replace, rule), text)
+        return text
+
+    def redact_bytes(self, data: bytes) -> str:
+        # backslashreplace rather than replace: undecodable output stays visible
+        # (and distinguishable) in the evidence instead of collapsing to U+FFFD.
+        return self.redact(data.decode("utf-8", errors="backslashreplace"))
+
+
+def _replace(rule: _Rule, m: re.Match[str]) -> str:
+    whole = m.group(0)
+    if not whole:
+        return whole  # a user regex that can match empty would otherwise litter markers
+    start, end = m.span()
+    # Only the ``secret`` group when it took part; if it did not, redact the whole
+    # match rather than risk leaking what the user meant to hide.
+    if "secret" in rule.regex.groupindex and m.start("secret") != -1:
+        start, end = m.span("secret")
+    secret = m.string[start:end]
+    if not secret or _MARKERS_ONLY.fullmatch(secret):
+        return whole
+    offset = m.start()
+    return f"{whole[: start - offset]}[REDACTED:{rule.name}]{whole[end - offset :]}"
+
+
+@functools.lru_cache(maxsize=1)
+def _builtin_rules() -> tuple[_Rule, ...]:
+    return tuple(_Rule(name, re.compile(rx)) for name, rx in BUILTIN_PATTERNS)
+
+
+def compile_patterns(extra: list[str] | tuple[str, ...] = ()) -> Redactor:
+    """Built-in rules followed by the user's ``extra`` regexes (labelled ``custom``)."""
+    custom = []
+    for pattern in extra:
+        if not isinstance(pattern, str):
+            raise HarnessError(
+                f"redaction pattern {pattern!r} is not a string",
+                hint="list each extra redaction pattern as a quoted regex string",
+            )
+        try:
+            custom.append(_Rule("custom", re.compile(pattern)))
+        except re.error as exc:
+            raise HarnessError(
+                f"invalid redaction pattern {pattern!r}: {exc}",
+                hint="fix or remove the pattern in the redaction settings of the config",
+            ) from None
+    return Redactor(_builtin_rules() + tuple(custom))

@@ -1,0 +1,103 @@
+"""Read a JUnit XML report into pass/fail counts (adapter: touches the file system).
+
+Counts ``<testcase>`` elements rather than trusting suite attributes: the attributes
+differ between producers (pytest, Maven Surefire, jest-junit, go-junit-report) and
+summing them over nested ``<testsuite>`` elements would double count.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import xml.etree.ElementTree as ET
+from xml.parsers import expat
+
+from harness.errors import HarnessError
+
+MAX_BYTES = 64 * 1024 * 1024
+_ROOTS = ("testsuites", "testsuite")
+# One outcome per testcase so passed + failed + skipped + errors == tests. pytest
+# writes a teardown error as its own extra <testcase>, so this matches its summary.
+_PRIORITY = (("failure", "failed"), ("error", "errors"), ("skipped", "skipped"))
+
+
+class _DoctypeFound(Exception):
+    pass
+
+
+def _local(tag: object) -> str:
+    # Tolerate a namespaced report ("{ns}testcase"); comments have non-str tags.
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _read(path: pathlib.Path) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_BYTES:
+                raise HarnessError(_too_big(path, size))
+            # Read one byte past the cap: the file may have grown since fstat.
+            data = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise HarnessError(
+            f"JUnit report {path} does not exist",
+            hint="check the test command writes its report there (e.g. pytest --junitxml)",
+        ) from None
+    except OSError as exc:
+        raise HarnessError(f"cannot read JUnit report {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise HarnessError(_too_big(path, len(data)))
+    return data
+
+
+def _too_big(path: pathlib.Path, size: int) -> str:
+    return f"JUnit report {path} is {size} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB limit"
+
+
+def _refuse_dtd(path: pathlib.Path, data: bytes) -> None:
+    # A DTD is how entity-expansion ("billion laughs") and external-entity attacks
+    # get in, and no test reporter emits one. Ask expat itself rather than grepping
+    # the bytes so a UTF-16 document cannot hide its DOCTYPE from the check.
+    parser = expat.ParserCreate()
+
+    def found(*_args: object) -> None:
+        raise _DoctypeFound
+
+    parser.StartDoctypeDeclHandler = found
+    parser.EntityDeclHandler = found
+    try:
+        parser.Parse(data, True)
+    except _DoctypeFound:
+        raise HarnessError(
+            f"JUnit report {path} contains a <!DOCTYPE> or <!ENTITY> declaration; refusing to parse it",
+            hint="JUnit reports never need a DTD; regenerate the report with the test runner",
+        ) from None
+    except expat.ExpatError as exc:
+        raise HarnessError(f"JUnit report {path} is not well-formed XML: {exc}") from None
+
+
+def parse_junit(path: pathlib.Path) -> dict[str, int]:
+    """Sum ``tests/passed/failed/skipped/errors`` over every ``<testcase>`` in ``path``."""
+    path = pathlib.Path(path)
+    data = _read(path)
+    _refuse_dtd(path, data)
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:  # expat already accepted it; kept as a safety net
+        raise HarnessError(f"JUnit report {path} is not well-formed XML: {exc}") from None
+    if _local(root.tag) not in _ROOTS:
+        raise HarnessError(
+            f"JUnit report {path} has root element <{_local(root.tag)}>, "
+            "expected <testsuites> or <testsuite>"
+        )
+    counts = {"tests": 0, "passed": 0, "failed": 0, "skipped": 0, "errors": 0}
+    for case in root.iter():
+        if _local(case.tag) != "testcase":
+            continue
+        counts["tests"] += 1
+        # Only direct children: Surefire's <flakyFailure>/<rerunFailure> mean a rerun
+        # passed and are deliberately not in _PRIORITY.
+        kinds = {_local(child.tag) for child in case}
+        outcome = next((key for tag, key in _PRIORITY if tag in kinds), "passed")
+        counts[outcome] += 1
+    return counts

@@ -1,0 +1,27 @@
+"""Files that ship with the package: JSON schemas and the templates `harness init` writes.
+
+In a wheel the top-level ``templates/`` and ``skills/`` folders are packaged under
+``harness/`` (see pyproject); in a source checkout they sit beside the package.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    packaged = _PKG / name
+    return packaged if packaged.is_dir() else _PKG.parent / name
+
+
+def template(name: str) -> bytes:
+    return (data_dir("templates") / name).read_bytes()
+
+
+@cache
+def schema(name: str) -> dict:
+    return json.loads((_PKG / "schemas" / f"{name}.schema.json").read_text("utf-8"))

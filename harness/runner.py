@@ -1,0 +1,196 @@
+"""Run one real command, live-echoed, with output captured in bounded memory.
+
+An adapter: processes and pipes only. Callers turn a RunResult into evidence (and redact it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+from harness.errors import HarnessError
+
+CHUNK = 64 * 1024
+_POLL_MS = 100  # how often a reader re-checks its stop flag while the pipe is idle
+
+
+@dataclass(frozen=True)
+class Capture:
+    """One output stream: its first ``head_cap`` bytes and last ``tail_cap`` bytes."""
+
+    head: bytes
+    tail: bytes
+    total_bytes: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.total_bytes > len(self.head) + len(self.tail)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    outcome: str  # passed | failed | timeout | interrupted | not_found | not_executable
+    exit_code: int | None  # signal death -> 128 + signum, like a shell
+    started_at: float
+    finished_at: float
+    duration_s: float
+    stdout: Capture
+    stderr: Capture
+    combined: Capture
+    error: str | None
+
+
+class _Bounded:
+    """Head + ring-buffer tail, so 50 MB of output never costs 50 MB of memory."""
+
+    def __init__(self, head_cap: int, tail_cap: int) -> None:
+        self.head_cap, self.tail_cap = head_cap, tail_cap
+        self.head, self.tail, self.total = bytearray(), bytearray(), 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.head_cap - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk and self.tail_cap > 0:
+            chunk = chunk[-self.tail_cap:]
+            # Drop the oldest bytes before appending, so tail never exceeds tail_cap.
+            del self.tail[: max(0, len(self.tail) + len(chunk) - self.tail_cap)]
+            self.tail += chunk
+
+    def freeze(self) -> Capture:
+        return Capture(bytes(self.head), bytes(self.tail), self.total)
+
+
+def _argv(command: list[str] | str, shell: bool) -> list[str]:
+    if shell and isinstance(command, list):
+        command = shlex.join(command)
+    if shell and isinstance(command, str) and command.strip():
+        return ["/bin/sh", "-c", command]
+    if not shell and isinstance(command, list) and command and command[0]:
+        return [os.fspath(a) for a in command]
+    raise HarnessError(f"empty or malformed command: {command!r}",
+                       hint="pass a non-empty argument list, or a string with shell=True")
+
+
+def _wait(proc: subprocess.Popen, timeout: float | None) -> bool:
+    """True if the process exited, False if ``timeout`` elapsed. Tests patch this seam."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        return proc.wait(timeout) is not None
+    return False
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # group already gone
+        os.killpg(pgid, sig)
+
+
+def _join(threads: list[threading.Thread], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    for t in threads:
+        t.join(max(0.0, deadline - time.monotonic()))
+
+
+def _kill_group(proc: subprocess.Popen, grace: float, readers: list[threading.Thread]) -> None:
+    """SIGTERM the whole group (grandchildren too), allow ``grace`` s, then SIGKILL it.
+
+    The group is done early once the leader exits and both pipes hit EOF; probing the
+    group itself would count zombies, which linger where PID 1 does not reap orphans.
+    """
+    _signal_group(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(grace)
+    _join(readers, deadline - time.monotonic())
+    _signal_group(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def run_command(command: list[str] | str, *, shell: bool = False,
+                cwd: str | os.PathLike | None = None, timeout: float | None = None,
+                env: dict[str, str] | None = None, head_cap: int = 4 * 1024 * 1024,
+                tail_cap: int = 256 * 1024, echo: bool = True,
+                kill_grace: float = 2.0) -> RunResult:
+    """Run ``command`` to completion, timeout or Ctrl-C; raise only for bad arguments.
+
+    ``env`` is the child's complete environment (as in subprocess); None inherits ours.
+    Signal deaths are reported as 128 + signum, as a shell does.
+    """
+    argv = _argv(command, shell)
+    if cwd is not None and not os.path.isdir(cwd):
+        raise HarnessError(f"working directory does not exist: {os.fspath(cwd)}")
+    caps = [_Bounded(head_cap, tail_cap) for _ in range(3)]  # stdout, stderr, combined
+    started_at, t0 = time.time(), time.monotonic()
+
+    def result(outcome: str, code: int | None, error: str | None) -> RunResult:
+        return RunResult(outcome, code, started_at, time.time(), time.monotonic() - t0,
+                         *(c.freeze() for c in caps), error)
+
+    try:
+        # Own session: Ctrl-C at the terminal reaches only us, and killpg() reaches
+        # every process the command spawned.
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except FileNotFoundError:
+        return result("not_found", None, f"command not found: {argv[0]}")
+    except PermissionError:
+        return result("not_executable", None, f"command not executable: {argv[0]}")
+
+    lock, stop = threading.Lock(), threading.Event()
+    sinks = [getattr(sys.stdout, "buffer", None), getattr(sys.stderr, "buffer", None)]
+
+    def read(index: int, pipe) -> None:
+        nonlocal echo
+        # Poll with a timeout rather than block in read(): a straggler holding the pipe
+        # open must not pin this thread. The reader closes its own pipe, never under a read.
+        poller = select.poll()
+        poller.register(pipe, select.POLLIN)
+        with pipe:
+            while not stop.is_set():
+                if not poller.poll(_POLL_MS):
+                    continue
+                chunk = os.read(pipe.fileno(), CHUNK)
+                if not chunk:
+                    return
+                with lock:  # one lock keeps `combined` in arrival order
+                    caps[index].add(chunk)
+                    caps[2].add(chunk)
+                    if echo and sinks[index] is not None:
+                        try:
+                            sinks[index].write(chunk)
+                            sinks[index].flush()
+                        except (OSError, ValueError):  # our stdout is gone; keep capturing
+                            echo = False
+
+    readers = [threading.Thread(target=read, args=(i, p), daemon=True)
+               for i, p in enumerate((proc.stdout, proc.stderr))]
+    for t in readers:  # two threads: neither pipe can fill up and deadlock the child
+        t.start()
+
+    outcome = error = None
+    try:
+        if not _wait(proc, timeout):
+            outcome, error = "timeout", f"timed out after {timeout:g}s"
+    except KeyboardInterrupt:  # the caller records the run, then exits 130
+        outcome, error = "interrupted", "interrupted by user"
+    if outcome:
+        _kill_group(proc, kill_grace, readers)
+
+    # Readers normally hit EOF at once, but a straggler that outlives the command (a
+    # background job, or one that left our group) may hold the pipe: bound the wait.
+    _join(readers, kill_grace)
+    stop.set()
+    _join(readers, 1.0)
+
+    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    return result(outcome or ("passed" if code == 0 else "failed"), code, error)

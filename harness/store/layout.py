@@ -1,0 +1,66 @@
+"""Where things live: the repository root and the `.harness/` folder inside it."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import HarnessError
+
+TASK_ID = re.compile(r"^TASK-[0-9]{8}-[0-9a-f]{6}$")
+
+
+def find_worktree(start: Path | None = None) -> Path:
+    """The top of the git work tree containing ``start`` (no git import: a cheap walk up)."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    raise HarnessError(
+        f"{here} is not inside a git work tree",
+        hint="run `git init` (or cd into your repository) first; the harness binds evidence to git trees",
+    )
+
+
+@dataclass(frozen=True)
+class Layout:
+    root: Path
+
+    @property
+    def harness(self) -> Path:
+        return self.root / ".harness"
+
+    @property
+    def config(self) -> Path:
+        return self.harness / "config.yaml"
+
+    @property
+    def gate(self) -> Path:
+        return self.harness / "gate.yaml"
+
+    @property
+    def tasks(self) -> Path:
+        return self.harness / "tasks"
+
+    @property
+    def local(self) -> Path:
+        """Untracked per-clone state: lock, redo log, current-task choice, caches."""
+        return self.harness / "local"
+
+    def task_dir(self, task_id: str) -> Path:
+        return self.tasks / task_id
+
+    def rel(self, path: Path) -> str:
+        return os.path.relpath(path, self.root)
+
+
+def open_layout(start: Path | None = None, must_exist: bool = True) -> Layout:
+    layout = Layout(find_worktree(start))
+    if must_exist and not layout.harness.is_dir():
+        raise HarnessError(
+            f"no .harness/ in {layout.root}",
+            hint="run `harness init` to set this repository up",
+        )
+    return layout

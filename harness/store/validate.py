@@ -1,0 +1,74 @@
+"""JSON-Schema validation with errors that name file, field path and bad value.
+
+jsonschema is imported only when a document has not been seen valid before: the digests
+of documents that passed are kept in ``.harness/local/valid`` so that a read-only command
+such as ``harness status`` stays fast on an unchanged store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from harness import resources
+from harness.errors import HarnessError
+
+_seen: set[str] = set()
+_cache_file: Path | None = None
+
+
+def use_cache(path: Path) -> None:
+    """Load known-valid digests from ``path``; new ones are appended by :func:`save_cache`."""
+    global _cache_file
+    _cache_file = path
+    try:
+        _seen.update(path.read_text("ascii").split())
+    except (OSError, UnicodeDecodeError):
+        pass
+
+
+def _key(schema_name: str, raw: bytes) -> str:
+    return hashlib.sha256(schema_name.encode() + b"\0" + raw).hexdigest()[:32]
+
+
+def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) -> None:
+    key = _key(schema_name, raw) if raw is not None else None
+    if key is not None and key in _seen:
+        return
+    errors = _errors(doc, schema_name)
+    if errors:
+        raise HarnessError(f"{file}: {errors[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    if key is not None:
+        _seen.add(key)
+        _remember(key)
+
+
+def _remember(key: str) -> None:
+    if _cache_file is None or not _cache_file.parent.is_dir():
+        return
+    try:
+        with open(_cache_file, "a", encoding="ascii") as fh:  # a lost line only costs a re-check
+            fh.write(key + "\n")
+    except OSError:
+        pass
+
+
+def _errors(doc: object, schema_name: str) -> list[str]:
+    import jsonschema  # lazy: ~100 ms of imports a read of known-valid files never needs
+
+    validator = jsonschema.Draft202012Validator(resources.schema(schema_name))
+    found = sorted(validator.iter_errors(doc), key=lambda e: (list(e.absolute_path), e.message))
+    return [describe(e) for e in found]
+
+
+def describe(err) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+    where = f"field {path}" if path else "top level"
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        return f"{where}: unknown field(s) {', '.join(map(str, extra))} (refused, not ignored)"
+    if err.validator == "required":
+        return f"{where}: {err.message}"
+    if err.validator == "enum":
+        return f"{where}: {err.instance!r} is not one of {err.validator_value}"
+    return f"{where}: {err.instance!r}: {err.message}"

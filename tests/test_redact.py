@@ -1,0 +1,249 @@
+"""Redaction: every built-in secret kind goes, ordinary output stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.core.redact import BUILTIN_PATTERNS, Redactor, compile_patterns
+from harness.errors import HarnessError
+
+# Fake secrets are assembled at run time so this file itself does not trip
+# secret scanners (GitHub push protection, gitleaks) when committed.
+GHP = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"  # ghp_ + 36
+PAT = "github_pat_" + "11ABCDEFG0" * 2 + "ab_" + "Zy9" * 20
+GLPAT = "glpat-" + "xY7-" * 5
+SLACK = "xoxb-" + "1234567890-0987654321-" + "AbCdEf" * 4
+GOOGLE = "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"  # AIza + 35
+STRIPE = "sk_" + "live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+STRIPE_RK = "rk_" + "live_" + "51H8a2bC3d4E5f6G7h8I9j0"
+OPENAI = "sk-" + "proj-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3"
+OPENAI_LEGACY = "sk-" + "T3BlbkFJ" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+ANTHROPIC = "sk-" + "ant-api03-" + "Zx9_Yw8-Vu7" * 8 + "AA"
+NPM = "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # npm_ + 36
+AKIA = "AKIA" + "IOSFODNN7EXAMPLE"
+ASIA = "ASIA" + "Y34FZKBOKMUTVV7A"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+JWT = (
+    "eyJ" + "hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0"
+    + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+PEM_BODY = "MIIEowIBAAKCAQEA" + "q1w2e3r4t5y6u7i8o9p0" * 3 + "\nAbCdEfGh1234+/==\n"
+SHA1 = "3f786850e387550fdab836ed7e6dc881de23001b"
+UUID = "123e4567-e89b-12d3-a456-426614174000"
+
+
+@pytest.fixture(scope="module")
+def r() -> Redactor:
+    return compile_patterns()
+
+
+def pem(kind: str = "RSA ") -> str:
+    return f"-----BEGIN {kind}PRIVATE KEY-----\n{PEM_BODY}-----END {kind}PRIVATE KEY-----"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "name"),
+    [
+        (f"push with {GHP} now", GHP, "github_token"),
+        (f"token {PAT}", PAT, "github_token"),
+        *[(f"x {p}{'Q1w2E3r4T5' * 4}y7U8i9O0P1a2S3d4 y", f"{p}{'Q1w2E3r4T5' * 4}", "github_token")
+          for p in ("gho_", "ghu_", "ghs_", "ghr_")],
+        (f"CI_JOB {GLPAT} end", GLPAT, "gitlab_token"),
+        (f"slack {SLACK}", SLACK, "slack_token"),
+        (f"key {GOOGLE}.", GOOGLE, "google_api_key"),
+        (f"stripe {STRIPE}", STRIPE, "stripe_key"),
+        (f"stripe {STRIPE_RK}", STRIPE_RK, "stripe_key"),
+        (f"openai {OPENAI}", OPENAI, "openai_key"),
+        (f"openai {OPENAI_LEGACY}", OPENAI_LEGACY, "openai_key"),
+        (f"anthropic {ANTHROPIC}", ANTHROPIC, "anthropic_key"),
+        (f"//registry.npmjs.org/:_authToken {NPM}", NPM, "npm_token"),
+        (f"id {AKIA} used", AKIA, "aws_access_key_id"),
+        (f"id {ASIA} used", ASIA, "aws_access_key_id"),
+        (f"cookie {JWT}", JWT, "jwt"),
+    ],
+)
+def test_token_formats_are_redacted(r: Redactor, text: str, secret: str, name: str) -> None:
+    out = r.redact(text)
+    assert secret not in out
+    assert f"[REDACTED:{name}]" in out
+
+
+@pytest.mark.parametrize("kind", ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED "])
+def test_pem_block_is_redacted_and_surroundings_kept(r: Redactor, kind: str) -> None:
+    out = r.redact(f"before\n{pem(kind)}\nafter")
+    assert out == "before\n[REDACTED:private_key]\nafter"
+
+
+def test_pem_cut_off_after_begin_is_redacted_to_end(r: Redactor) -> None:
+    text = "log line\n" + pem()[:60]
+    assert r.redact(text) == "log line\n[REDACTED:private_key]"
+
+
+def test_pem_cut_off_before_end_is_redacted_from_start(r: Redactor) -> None:
+    full = pem()
+    window = full[40:] + "\nnext log line"  # the window starts inside the key body
+    out = r.redact(window)
+    assert out == "[REDACTED:private_key]\nnext log line"
+    assert "MIIE" not in out and "q1w2e3" not in out
+
+
+def test_orphan_end_then_full_block(r: Redactor) -> None:
+    text = pem()[40:] + "\nmiddle\n" + pem("EC ") + "\ntail"
+    assert r.redact(text) == "[REDACTED:private_key]\nmiddle\n[REDACTED:private_key]\ntail"
+
+
+def test_two_pem_blocks_keep_text_between(r: Redactor) -> None:
+    out = r.redact(f"{pem()}\nkeep me\n{pem('OPENSSH ')}")
+    assert out == "[REDACTED:private_key]\nkeep me\n[REDACTED:private_key]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Authorization: Bearer abc", "Authorization: Bearer [REDACTED:authorization]"),
+        ("authorization: Basic dXNlcjpwYXNz", "authorization: Basic [REDACTED:authorization]"),
+        ('-H "Authorization: token s3cr3t"', '-H "Authorization: token [REDACTED:authorization]"'),
+        ("curl bearer a1b2c3d4e5f6g7", "curl bearer [REDACTED:bearer_token]"),
+        ("Bearer AbCdEfGhIjKlMnOpQrStUvWxYz", "Bearer [REDACTED:bearer_token]"),
+        (f"Authorization: Bearer {JWT}", "Authorization: Bearer [REDACTED:jwt]"),
+    ],
+)
+def test_bearer_keeps_scheme_word(r: Redactor, text: str, expected: str) -> None:
+    assert r.redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "postgres://app:hunter2@db.internal:5432/prod",
+            "postgres://app:[REDACTED:url_password]@db.internal:5432/prod",
+        ),
+        ("redis://:pa55@cache/0", "redis://:[REDACTED:url_password]@cache/0"),
+        ("https://bob:p@ss@example.com/x", "https://bob:[REDACTED:url_password]@example.com/x"),
+        (f"https://x:{GHP}@github.com/o/r", "https://x:[REDACTED:github_token]@github.com/o/r"),
+    ],
+)
+def test_url_password_keeps_scheme_user_host(r: Redactor, text: str, expected: str) -> None:
+    assert r.redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("password=hunter2", "password=[REDACTED:secret_assignment]"),
+        ("passwd: swordfish", "passwd: [REDACTED:secret_assignment]"),
+        ("DB_PASSWORD=s3cret!", "DB_PASSWORD=[REDACTED:secret_assignment]"),
+        ("secret = abc123", "secret = [REDACTED:secret_assignment]"),
+        ("GITHUB_TOKEN=abcdef", "GITHUB_TOKEN=[REDACTED:secret_assignment]"),
+        # '&' may be part of a password, so an unquoted value runs on to whitespace.
+        ("?api_key=zzz&x=1 next", "?api_key=[REDACTED:secret_assignment] next"),
+        ("x-api-key: kkk", "x-api-key: [REDACTED:secret_assignment]"),
+        ('{"password": "correct horse battery"}', '{"password": "[REDACTED:secret_assignment]"}'),
+        ("client_secret='a b'", "client_secret='[REDACTED:secret_assignment]'"),
+        ("--password=pw1 --user=me", "--password=[REDACTED:secret_assignment] --user=me"),
+        (f"token={GHP}", "token=[REDACTED:github_token]"),
+    ],
+)
+def test_secret_assignments_redact_value_only(r: Redactor, text: str, expected: str) -> None:
+    assert r.redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"aws_secret_access_key = {AWS_SECRET}", "aws_secret_access_key = [REDACTED:aws_secret_key]"),
+        (f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}", "AWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_key]"),
+        (f'"SecretAccessKey": "{AWS_SECRET}"', '"SecretAccessKey": "[REDACTED:aws_secret_key]"'),
+    ],
+)
+def test_aws_secret_assignment(r: Redactor, text: str, expected: str) -> None:
+    assert r.redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"commit {SHA1} merged",
+        f"HEAD is now at {SHA1[:7]}",
+        f"request id {UUID}",
+        "Enter your password to continue. The password is checked server-side.",
+        "password",
+        "Password:",
+        "the bearer of bad news; a bearer instrument",
+        "max_tokens=512 prompt_tokens: 1234 secrets: 3",
+        "if token == expected:",
+        "PWD=/work/main OLDPWD=/tmp",
+        "https://example.com:8443/path?q=1 and git@github.com:o/r.git",
+        "sk-learn is not a key; neither is sk-some-long-hyphenated-name",
+        "AKIAshort ghp_short eyJnotajwt",
+        "=== 3 passed, 1 skipped in 0.12s ===",
+    ],
+)
+def test_non_secrets_survive(r: Redactor, text: str) -> None:
+    assert r.redact(text) == text
+
+
+def test_builtin_names_and_regexes_are_strings() -> None:
+    assert BUILTIN_PATTERNS
+    assert all(isinstance(n, str) and isinstance(rx, str) for n, rx in BUILTIN_PATTERNS)
+
+
+def test_user_pattern_whole_match() -> None:
+    r = compile_patterns([r"ACME-\d{6}"])
+    assert r.redact("ticket ACME-123456 ok") == "ticket [REDACTED:custom] ok"
+
+
+def test_user_pattern_secret_group_only() -> None:
+    r = compile_patterns((r"license=(?P<secret>[A-Z0-9]+)",))
+    assert r.redact("license=ABC123 rest") == "license=[REDACTED:custom] rest"
+
+
+def test_user_pattern_matching_empty_does_not_litter() -> None:
+    assert compile_patterns([r"x*"]).redact("abc") == "abc"
+
+
+def test_user_patterns_come_after_builtins_and_do_not_touch_builtins() -> None:
+    r = compile_patterns([r"ACME-\d+"])
+    assert r.redact(f"{GHP} ACME-1") == "[REDACTED:github_token] [REDACTED:custom]"
+    assert compile_patterns().redact("ACME-1") == "ACME-1"
+
+
+@pytest.mark.parametrize("bad", [r"(unclosed", r"*oops", r"(?P<secret>a"])
+def test_invalid_user_regex_is_a_harness_error(bad: str) -> None:
+    with pytest.raises(HarnessError) as exc:
+        compile_patterns([r"ok\d", bad])
+    assert bad in exc.value.message
+    assert exc.value.exit_code == 2
+
+
+def test_non_string_user_pattern_is_a_harness_error() -> None:
+    with pytest.raises(HarnessError):
+        compile_patterns([42])  # type: ignore[list-item]
+
+
+def test_redact_bytes_handles_binary_and_redacts(r: Redactor) -> None:
+    data = b"\x00\xff\xfe binary \x80 " + f"password={'hunter2'}".encode() + " caf\u00e9".encode()
+    out = r.redact_bytes(data)
+    assert "\\xff\\xfe" in out and "\\x80" in out  # undecodable bytes stay visible
+    assert "hunter2" not in out
+    assert out.endswith("password=[REDACTED:secret_assignment] caf\u00e9")
+
+
+def test_redact_bytes_on_random_bytes_does_not_crash(r: Redactor) -> None:
+    data = bytes(range(256)) * 64
+    assert isinstance(r.redact_bytes(data), str)
+
+
+def test_all_secrets_in_one_log_are_gone(r: Redactor) -> None:
+    secrets = [GHP, PAT, GLPAT, SLACK, GOOGLE, STRIPE, OPENAI, ANTHROPIC, NPM, AKIA, JWT, AWS_SECRET]
+    log = "\n".join(f"line {i}: value {s}" for i, s in enumerate(secrets))
+    log += f"\naws_secret_access_key={AWS_SECRET}\n{pem()}\nmysql://root:rootpw@db/x\n"
+    out = r.redact(log)
+    for s in [*secrets, "rootpw", "MIIEowIBAAKCAQEA"]:
+        if s is AWS_SECRET:
+            continue  # bare 40-char base64 without context is deliberately not redacted
+        assert s not in out, s
+    assert f"aws_secret_access_key={AWS_SECRET}" not in out
+    assert "line 0: value" in out and "mysql://root:" in out and "@db/x" in out

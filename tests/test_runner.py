@@ -1,0 +1,336 @@
+"""harness.runner against real subprocesses (``sys.executable -c ...``)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from harness import runner
+from harness.errors import HarnessError
+from harness.runner import Capture, run_command
+
+PY = sys.executable
+
+
+def py(code: str) -> list[str]:
+    return [PY, "-c", textwrap.dedent(code)]
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    """True once ``pid`` no longer runs (missing, or a zombie awaiting its reaper)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def pids(result) -> list[int]:
+    return [int(x) for x in result.stdout.head.split()]
+
+
+# Prints its own pid and a grandchild's pid, then sleeps; MARKER (argv[1]) says "ready".
+FAMILY = """
+    import os, subprocess, sys, time
+    gc = subprocess.Popen(["sleep", "60"])
+    print(os.getpid(), gc.pid, flush=True)
+    if len(sys.argv) > 1:
+        open(sys.argv[1], "w").close()
+    time.sleep(60)
+"""
+
+
+def test_exit_zero_passes():
+    r = run_command(py("print('hi')"), echo=False)
+    assert (r.outcome, r.exit_code, r.error) == ("passed", 0, None)
+    assert r.stdout == Capture(b"hi\n", b"", 3) and not r.stdout.truncated
+    assert r.finished_at >= r.started_at and r.duration_s >= 0
+
+
+@pytest.mark.parametrize("code", [1, 3, 255])
+def test_nonzero_exit_fails_and_keeps_code(code):
+    r = run_command(py(f"import sys; sys.exit({code})"), echo=False)
+    assert (r.outcome, r.exit_code, r.error) == ("failed", code, None)
+
+
+def test_streams_separate_and_interleaved_in_combined():
+    r = run_command(py("""
+        import sys, time
+        for stream, text in [(sys.stdout, "o1 "), (sys.stderr, "e1 "), (sys.stdout, "o2 "), (sys.stderr, "e2")]:
+            stream.write(text); stream.flush(); time.sleep(0.1)
+    """), echo=False)
+    assert r.stdout.head == b"o1 o2 "
+    assert r.stderr.head == b"e1 e2"
+    assert r.combined.head == b"o1 e1 o2 e2"
+    assert r.combined.total_bytes == r.stdout.total_bytes + r.stderr.total_bytes
+
+
+def test_50mb_output_is_capped_and_fast():
+    t0 = time.monotonic()
+    r = run_command(py("import sys; sys.stdout.buffer.write(b'x' * 50_000_000)"), echo=False)
+    assert time.monotonic() - t0 < 5
+    assert r.outcome == "passed"
+    assert len(r.stdout.head) == 4 * 1024 * 1024
+    assert len(r.stdout.tail) == 256 * 1024
+    assert r.stdout.total_bytes == 50_000_000
+    assert r.stdout.truncated
+    assert r.combined.total_bytes == 50_000_000 and r.combined.truncated
+    assert r.stderr == Capture(b"", b"", 0)
+
+
+def test_head_and_tail_hold_the_right_bytes():
+    # Many small writes exercise the ring buffer across chunk boundaries.
+    r = run_command(py("""
+        import sys
+        for i in range(20000):
+            sys.stdout.buffer.write(b"%06d\\n" % i); sys.stdout.flush()
+    """), head_cap=1000, tail_cap=777, echo=False)
+    data = b"".join(b"%06d\n" % i for i in range(20000))
+    assert r.stdout.head == data[:1000]
+    assert r.stdout.tail == data[-777:]
+    assert r.stdout.total_bytes == len(data) and r.stdout.truncated
+
+
+@pytest.mark.parametrize("head_cap, tail_cap", [(0, 0), (0, 5), (5, 0), (7, 3), (3, 64), (100, 100)])
+def test_bounded_buffer_matches_reference_for_any_chunking(head_cap, tail_cap):
+    rng = random.Random(head_cap * 1000 + tail_cap)
+    buf, data = runner._Bounded(head_cap, tail_cap), b""
+    for _ in range(300):
+        chunk = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 2, 5, 50, 200])))
+        buf.add(chunk)
+        data += chunk
+        assert len(buf.head) <= head_cap and len(buf.tail) <= tail_cap
+        cap = buf.freeze()
+        assert cap.head == data[:head_cap]
+        rest = data[len(cap.head):]
+        assert cap.tail == (rest[-tail_cap:] if tail_cap else b"")
+        assert cap.total_bytes == len(data)
+        assert cap.truncated == (len(data) > head_cap + tail_cap)
+
+
+def test_small_output_not_truncated_with_tiny_caps():
+    r = run_command(py("import sys; sys.stdout.write('abcdef')"), head_cap=4, tail_cap=10, echo=False)
+    assert (r.stdout.head, r.stdout.tail, r.stdout.truncated) == (b"abcd", b"ef", False)
+
+
+def test_binary_output_is_byte_exact():
+    payload = bytes(range(256)) + b"\xff\xfe\xc3\x28"
+    r = run_command(py(f"import sys; sys.stdout.buffer.write({payload!r})"), echo=False)
+    assert r.stdout.head == payload
+
+
+def test_timeout_kills_child_and_grandchild():
+    r = run_command(py(FAMILY), timeout=0.5, kill_grace=1.0, echo=False)
+    assert r.outcome == "timeout"
+    assert "timed out" in r.error
+    assert r.exit_code == 128 + signal.SIGTERM
+    assert r.duration_s < 5
+    child, grandchild = pids(r)
+    assert gone(child) and gone(grandchild)
+
+
+def test_timeout_escalates_to_sigkill_when_sigterm_ignored():
+    r = run_command(py("""
+        import signal, time
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        print("ready", flush=True)
+        time.sleep(60)
+    """), timeout=0.5, kill_grace=0.3, echo=False)
+    assert r.outcome == "timeout"
+    assert r.exit_code == 128 + signal.SIGKILL
+    assert r.duration_s < 5
+
+
+def test_timeout_sigkills_grandchild_that_ignores_sigterm():
+    # The leader dies on SIGTERM; its grandchild ignores it and keeps stderr open,
+    # so it must get the grace period and then SIGKILL.
+    r = run_command(py("""
+        import os, subprocess, sys, time
+        gc = subprocess.Popen([sys.executable, "-c", "import signal, time; "
+                               "signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                               "print('ready', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE)
+        gc.stdout.readline()
+        print(os.getpid(), gc.pid, flush=True)
+        time.sleep(60)
+    """), timeout=1.0, kill_grace=0.5, echo=False)
+    assert r.outcome == "timeout"
+    assert r.exit_code == 128 + signal.SIGTERM
+    assert 1.4 < r.duration_s < 5
+    child, grandchild = pids(r)
+    assert gone(child) and gone(grandchild)
+
+
+def test_shell_timeout_kills_the_shell_and_its_children():
+    r = run_command("sleep 60; echo never", shell=True, timeout=0.3, kill_grace=1.0, echo=False)
+    assert r.outcome == "timeout" and r.duration_s < 3
+    assert r.stdout.total_bytes == 0
+
+
+def test_escaped_grandchild_holding_pipe_does_not_hang():
+    # The grandchild leaves our process group (setsid) but inherits stdout.
+    r = run_command(py("""
+        import subprocess
+        p = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        print(p.pid, flush=True)
+    """), kill_grace=0.3, echo=False)
+    try:
+        assert r.outcome == "passed" and r.duration_s < 5
+    finally:
+        os.kill(pids(r)[0], signal.SIGKILL)
+
+
+def test_interrupt_kills_group_and_returns_result(tmp_path, monkeypatch):
+    marker = tmp_path / "ready"
+
+    def interrupted_wait(proc, timeout):
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "_wait", interrupted_wait)
+    r = run_command(py(FAMILY) + [str(marker)], kill_grace=1.0, echo=False)
+    assert r.outcome == "interrupted"
+    assert r.error
+    assert r.exit_code == 128 + signal.SIGTERM
+    child, grandchild = pids(r)
+    assert gone(child) and gone(grandchild)
+
+
+def test_real_sigint_to_us_interrupts_and_kills_group(tmp_path):
+    # End to end: a real SIGINT to the process calling run_command (the child is in
+    # its own session, so only the caller gets it, as with Ctrl-C at a terminal).
+    marker = tmp_path / "ready"
+    driver = textwrap.dedent(f"""
+        import sys
+        from harness.runner import run_command
+        r = run_command({py(FAMILY) + [str(marker)]!r}, kill_grace=1.0, echo=False)
+        print(r.outcome, r.exit_code, r.stdout.head.decode().strip(), flush=True)
+    """)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(runner.__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    caller = subprocess.Popen([PY, "-c", driver], stdout=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 10
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    caller.send_signal(signal.SIGINT)
+    out, _ = caller.communicate(timeout=10)
+    outcome, code, child, grandchild = out.split()
+    assert (outcome, code) == (b"interrupted", b"143")
+    assert gone(int(child)) and gone(int(grandchild))
+
+
+def test_signal_death_reported_like_a_shell():
+    r = run_command(py("import os, signal; os.kill(os.getpid(), signal.SIGKILL)"), echo=False)
+    assert (r.outcome, r.exit_code) == ("failed", 137)
+
+
+def test_not_found():
+    r = run_command(["harness-no-such-command-xyz", "--flag"], echo=False)
+    assert (r.outcome, r.exit_code) == ("not_found", None)
+    assert r.error == "command not found: harness-no-such-command-xyz"
+    assert r.stdout.total_bytes == 0
+
+
+def test_not_executable(tmp_path):
+    script = tmp_path / "script.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o644)
+    r = run_command([str(script)], echo=False)
+    assert (r.outcome, r.exit_code) == ("not_executable", None)
+    assert str(script) in r.error
+
+
+def test_shell_pipeline():
+    r = run_command("printf 'a\\nb\\nc\\n' | grep -c .", shell=True, echo=False)
+    assert r.outcome == "passed" and r.stdout.head.strip() == b"3"
+
+
+def test_shell_with_list_is_joined_safely():
+    r = run_command(["echo", "a  b; echo injected"], shell=True, echo=False)
+    assert r.stdout.head == b"a  b; echo injected\n"
+
+
+def test_shell_exit_code_preserved():
+    r = run_command("exit 7", shell=True, echo=False)
+    assert (r.outcome, r.exit_code) == ("failed", 7)
+
+
+def test_list_without_shell_does_not_interpret_metacharacters():
+    args = ["a;b", "$HOME", "x | y", "`id`", "*"]
+    r = run_command(py("import sys; print(repr(sys.argv[1:]))") + args, echo=False)
+    assert r.stdout.head.decode().strip() == repr(args)
+
+
+def test_cwd_env_and_stdin_devnull(tmp_path):
+    r = run_command(py("import os, sys; print(os.getcwd(), os.environ.get('HX'), repr(sys.stdin.read()))"),
+                    cwd=tmp_path, env={"HX": "42"}, echo=False)
+    assert r.stdout.head.decode().split() == [str(tmp_path.resolve()), "42", "''"]
+
+
+def test_child_runs_in_its_own_session():
+    r = run_command(py("import os; print(os.getsid(0) == os.getpid())"), echo=False)
+    assert r.stdout.head == b"True\n"
+
+
+@pytest.mark.parametrize("command, shell", [([], False), ([""], False), ("echo hi", False),
+                                            ("", True), ("   ", True)])
+def test_empty_or_malformed_command_raises(command, shell):
+    with pytest.raises(HarnessError):
+        run_command(command, shell=shell, echo=False)
+
+
+def test_missing_cwd_raises(tmp_path):
+    with pytest.raises(HarnessError, match="working directory"):
+        run_command(py("pass"), cwd=tmp_path / "nope", echo=False)
+
+
+def test_echo_streams_to_our_stdout_and_stderr(capfdbinary):
+    r = run_command(py("""
+        import sys
+        sys.stdout.write("live-out\\n"); sys.stdout.flush()
+        sys.stderr.write("live-err\\n")
+    """))
+    out, err = capfdbinary.readouterr()
+    assert b"live-out\n" in out and b"live-err\n" in err
+    assert r.stdout.head == b"live-out\n" and r.stderr.head == b"live-err\n"
+
+
+def test_echo_survives_broken_stdout(monkeypatch):
+    class Broken:
+        calls = 0
+
+        def write(self, data):
+            Broken.calls += 1
+            raise BrokenPipeError
+
+        def flush(self):
+            pass
+
+    class Stream:
+        buffer = Broken()
+
+    monkeypatch.setattr(sys, "stdout", Stream())
+    r = run_command(py("""
+        import sys
+        for i in range(5):
+            print(i, flush=True)
+    """))
+    assert r.outcome == "passed"
+    assert r.stdout.head == b"0\n1\n2\n3\n4\n"
+    assert Broken.calls == 1  # echo stopped after the first failure
