@@ -104,11 +104,16 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
 def evidence_problems(s, task) -> list[str]:
     from harness.store.evidence_files import check_digests
 
-    return check_digests(s.layout, task)
+    return check_digests(s.source, task)
 
 
 def rewrite(s, tid: str) -> None:
     with fsio.locked(s.layout.local / "lock"):
-        task = s.load(tid)  # refuses a broken ledger: there is nothing true to render from
-        files = {task.dir / name: yamlio.dump(doc) for name, doc in s.render(task).items()}
+        try:
+            task = s.load(tid)
+        except HarnessError:
+            # A malformed YAML file: render from the ledger alone (a broken ledger still
+            # raises here, as there is nothing true to render from).
+            task = s.load(tid, docs=False)
+        files = {s.layout.root / task.dir / name: yamlio.dump(doc) for name, doc in s.render(task).items()}
         fsio.commit_files(s.layout.local / "journal", files)

@@ -23,6 +23,8 @@ COMMANDS = {
     "replay": ("harness.cli.lifecycle", "replay", "Rebuild lifecycle fields from the ledger and compare with the files."),
     "requirement": ("harness.cli.items", "requirement", "Add requirements and set their status."),
     "invariant": ("harness.cli.items", "invariant", "Add invariants and set their status."),
+    "evidence": ("harness.cli.evidence", "evidence", "Run a real command and record it as evidence."),
+    "gate": ("harness.cli.gate", "gate", "Evaluate the quality gate (exit 0 PASS, 1 BLOCKED, 2 invalid)."),
 }
 
 
@@ -61,7 +63,8 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cli.main(args=argv, prog_name="harness", standalone_mode=False)
+        # Without standalone mode click returns ctx.exit()'s code instead of exiting.
+        result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
     except HarnessError as exc:
         click.echo(f"harness: {exc.render()}", err=True)
         return exc.exit_code
@@ -78,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
-    return 0
+    return result if isinstance(result, int) else 0
 
 
 def entry() -> None:

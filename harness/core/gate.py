@@ -58,6 +58,10 @@ def evidence_status(record: dict | None, tree: str, pending: list[str]) -> tuple
     return "PASS", None
 
 
+PHRASE = {"PASS": "passing", "FAIL": "failing", "STALE": "stale", "MISSING": "missing",
+          "UNKNOWN": "of unknown outcome"}
+
+
 def evaluate(g: GateInput) -> GateReport:
     r = GateReport()
     pol = g.policy
@@ -84,7 +88,7 @@ def evaluate(g: GateInput) -> GateReport:
             continue
         for t in req["evidence"]:
             if not usable(t):
-                r.block(f"{req['id']} cites {t} evidence that is {ev_state[t][0].lower()}")
+                r.block(f"{req['id']} cites {t} evidence that is {PHRASE[ev_state[t][0]]}")
     uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
     if len(uncovered) > pol["requirements"]["uncovered_allowed"]:
         r.block(f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
@@ -100,7 +104,7 @@ def evaluate(g: GateInput) -> GateReport:
         if inv["status"] == "verified":
             for t in inv["evidence"]:
                 if not usable(t):
-                    r.block(f"{inv['id']} cites {t} evidence that is {ev_state[t][0].lower()}")
+                    r.block(f"{inv['id']} cites {t} evidence that is {PHRASE[ev_state[t][0]]}")
     r.rows.append(("Invariants", "PASS" if len(r.blockers) == before else "BLOCKED"))
     # 5 and 6. required verification present, passing, and fresh
     required = [t for t, v in pol["verification"].items() if v == "required"]

@@ -195,12 +195,22 @@ def _item_set(kind: str, table: str, statuses: tuple[str, ...]):
 
 
 def _prepared(proj: Projection, d: dict) -> None:
-    proj.pending_runs[d["run_id"]] = dict(d)
+    if d["run_id"] in proj.pending_runs:
+        raise LedgerProblem(f"evidence run {d['run_id']} prepared twice")
+    proj.pending_runs[d["run_id"]] = {**d, "order": proj.seq}
 
 
 def _collected(proj: Projection, d: dict) -> None:
-    if proj.pending_runs.pop(d["run_id"], None) is None:
-        raise LedgerProblem(f"evidence run {d['run_id']} was never prepared")
+    run = proj.pending_runs.pop(d["run_id"], None)
+    if run is None:
+        raise LedgerProblem(f"evidence run {d['run_id']} was never prepared (or was already recorded)")
+    if run["type"] != d["type"]:
+        raise LedgerProblem(f"evidence run {d['run_id']} was prepared as {run['type']}, recorded as {d['type']}")
+    # A run that never reported but started before this one is superseded by this fact;
+    # one that started later is still the latest attempt, and stays "outcome unknown".
+    for rid, other in list(proj.pending_runs.items()):
+        if other["type"] == d["type"] and other["order"] < run["order"]:
+            del proj.pending_runs[rid]
     proj.evidence[d["type"]] = dict(d)
 
 

@@ -1,55 +1,56 @@
-"""Evidence files on disk, checked against the digests their ledger events carry."""
+"""Evidence files, checked against the digests their ledger events carry."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 from harness.errors import HarnessError
 from harness.store import validate
-from harness.store.layout import Layout
+from harness.store.reader import LoadedTask
+from harness.store.source import Source
 
 
-def evidence_path(task_dir: Path, etype: str) -> Path:
-    return task_dir / "evidence" / f"{etype}.json"
+def evidence_rel(task_dir: str, etype: str) -> str:
+    return f"{task_dir}/evidence/{etype}.json"
 
 
 def digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def check_digests(layout: Layout, task) -> list[str]:
+def check_digests(src: Source, task: LoadedTask) -> list[str]:
     """Every evidence file must be exactly what its `evidence.collected` event recorded."""
     problems = []
-    folder = task.dir / "evidence"
     recorded = task.proj.evidence
-    on_disk = {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
+    on_disk = {n[:-5] for n in src.listdir(f"{task.dir}/evidence") if n.endswith(".json")}
     for etype in sorted(on_disk | set(recorded)):
-        path = evidence_path(task.dir, etype)
-        rel = layout.rel(path)
+        rel = evidence_rel(task.dir, etype)
+        raw = src.read(rel)
         if etype not in recorded:
             problems.append(f"{rel}: no evidence.collected event records this file (written by hand?) — use `harness evidence {etype}`")
-        elif etype not in on_disk:
-            problems.append(f"{rel}: missing, but the ledger records it (digest {recorded[etype]['digest'][:12]}…) — restore it from git or re-run `harness evidence {etype}`")
-        elif digest(path.read_bytes()) != recorded[etype]["digest"]:
+        elif raw is None:
+            problems.append(f"{rel}: missing, but the ledger records it (digest {recorded[etype]['digest'][:12]}…) — restore it or re-run `harness evidence {etype}`")
+        elif digest(raw) != recorded[etype]["digest"]:
             problems.append(f"{rel}: digest differs from its evidence.collected event: the file was edited after it was recorded — re-run `harness evidence {etype}`")
     return problems
 
 
-def load_valid(layout: Layout, task) -> dict[str, dict]:
+def load_valid(src: Source, task: LoadedTask) -> dict[str, dict]:
     """The evidence records of a task, refusing (exit 2) any that fail the digest or schema."""
-    problems = check_digests(layout, task)
+    problems = check_digests(src, task)
     if problems:
-        raise HarnessError("INVALID_HARNESS_STATE: " + "; ".join(problems))
+        raise HarnessError("; ".join(problems))
     records = {}
     for etype in task.proj.evidence:
-        path = evidence_path(task.dir, etype)
-        raw = path.read_bytes()
+        rel = evidence_rel(task.dir, etype)
+        raw = src.read(rel) or b""
         try:
             doc = json.loads(raw)
         except ValueError as exc:
-            raise HarnessError(f"{layout.rel(path)}: not JSON ({exc})") from None
-        validate.check(doc, "evidence", layout.rel(path), raw)
+            raise HarnessError(f"{rel}: not JSON ({exc})") from None
+        validate.check(doc, "evidence", rel, raw)
+        if doc.get("run_id") != task.proj.evidence[etype]["run_id"] or doc.get("type") != etype:
+            raise HarnessError(f"{rel}: run_id/type do not match the ledger's evidence.collected event")
         records[etype] = doc
     return records

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from harness.core import ledger, projection, states
 from harness.errors import HarnessError, Refused
-from harness.store import fsio, validate, yamlio
-from harness.store.layout import TASK_ID, Layout
-
-TASK_FILES = ("task.yaml", "requirements.yaml", "invariants.yaml")
-SCHEMA_OF = {"task.yaml": "task", "requirements.yaml": "requirement", "invariants.yaml": "invariant"}
+from harness.store import fsio, reader, validate, yamlio
+from harness.store.layout import Layout
+from harness.store.reader import TASKS, LoadedTask
+from harness.store.source import FsSource
 
 
 def now_iso() -> str:
@@ -31,25 +29,15 @@ def new_task_id(today: datetime | None = None) -> str:
     return f"TASK-{(today or datetime.now(timezone.utc)):%Y%m%d}-{secrets.token_hex(3)}"
 
 
-@dataclass
-class LoadedTask:
-    id: str
-    dir: Path
-    proj: ledger.Projection
-    lines: list[str]
-    docs: dict[str, dict | None]  # file name -> parsed YAML (None when absent)
-
-
 class TaskStore:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+        self.source = FsSource(layout.root)
         validate.use_cache(layout.local / "valid")
 
     # -- reading ---------------------------------------------------------------
     def task_ids(self) -> list[str]:
-        if not self.layout.tasks.is_dir():
-            return []
-        return sorted(p.name for p in self.layout.tasks.iterdir() if TASK_ID.match(p.name))
+        return reader.task_ids(self.source)
 
     def recover(self) -> None:
         """Roll forward a write a killed process left half done."""
@@ -59,53 +47,13 @@ class TaskStore:
                 fsio.roll_forward(journal)
 
     def load(self, task_id: str, docs: bool = True) -> LoadedTask:
-        folder = self.layout.task_dir(task_id)
-        name = self.layout.rel(folder / "events.jsonl")
-        try:
-            raw = (folder / "events.jsonl").read_bytes()
-        except FileNotFoundError:
-            raise HarnessError(f"{name}: missing — task {task_id} has no ledger") from None
-        try:
-            parsed = ledger.parse_lines(raw, name)
-            proj = ledger.replay([e for _, e in parsed], name)
-        except ledger.LedgerProblem as exc:
-            raise HarnessError(str(exc), hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
-        if not parsed:
-            raise HarnessError(f"{name}: empty ledger")
-        loaded = {f: self._read_doc(folder / f) for f in TASK_FILES} if docs else {}
-        return LoadedTask(task_id, folder, proj, [line for line, _ in parsed], loaded)
-
-    def _read_doc(self, path: Path) -> dict | None:
-        if not path.exists():
-            return None
-        raw = path.read_bytes()
-        name = self.layout.rel(path)
-        doc = yamlio.parse(raw, name) if raw.strip() else None
-        validate.check(doc, SCHEMA_OF[path.name], name, raw)
-        return doc
+        return reader.load_task(self.source, task_id, docs)
 
     def render(self, task: LoadedTask) -> dict[str, dict]:
-        """The three YAML documents as the ledger says, keeping free-form text from the files."""
-        p, docs = task.proj, task.docs
-        overrides, spec = projection.freeform_of_task(docs.get("task.yaml") or {})
-        tdoc = projection.task_doc(p, spec)
-        tdoc["task"].update(overrides)
-        return {
-            "task.yaml": tdoc,
-            "requirements.yaml": projection.requirements_doc(p, projection.statements_of(docs.get("requirements.yaml") or {}, "requirements")),
-            "invariants.yaml": projection.invariants_doc(p, projection.statements_of(docs.get("invariants.yaml") or {}, "invariants")),
-        }
+        return reader.render(task)
 
     def disagreements(self, task: LoadedTask) -> list[projection.Disagreement]:
-        out = []
-        for fname, expected in self.render(task).items():
-            rel = self.layout.rel(task.dir / fname)
-            found = task.docs.get(fname)
-            if found is None:
-                out.append(projection.Disagreement(rel, "(file)", "present", "<missing>", "harness replay --write"))
-            else:
-                out.extend(projection.compare(rel, expected, found))
-        return out
+        return reader.disagreements(task)
 
     # -- choosing the task -----------------------------------------------------
     def current_id(self, explicit: str | None = None) -> str:
@@ -151,10 +99,10 @@ class TaskStore:
         data = {"id": task_id, "title": title, "description": description,
                 "max_iterations": max_iterations, "base_commit": base_commit}
         with fsio.locked(self.layout.local / "lock"):
-            empty = LoadedTask(task_id, self.layout.task_dir(task_id), ledger.Projection(), [], {})
+            empty = LoadedTask(task_id, f"{TASKS}/{task_id}", ledger.Projection(), [], {})
             self._commit(empty, [("task.created", data)], {})
-            (empty.dir / "findings").mkdir(exist_ok=True)
-            (empty.dir / "evidence").mkdir(exist_ok=True)
+            for sub in ("findings", "evidence"):
+                (self.layout.task_dir(task_id) / sub).mkdir(exist_ok=True)
             fsio.atomic_write(self.layout.local / "current", task_id.encode() + b"\n")
         return task_id
 
@@ -181,8 +129,9 @@ class TaskStore:
             new_lines.append(line)
             prev = ledger.line_hash(line)
         task.lines.extend(new_lines)
-        files = {task.dir / name: yamlio.dump(doc) for name, doc in self.render(task).items()}
-        files[task.dir / "events.jsonl"] = "".join(f"{line}\n" for line in task.lines).encode("utf-8")
+        folder = self.layout.root / task.dir
+        files = {folder / name: yamlio.dump(doc) for name, doc in self.render(task).items()}
+        files[folder / "events.jsonl"] = "".join(f"{line}\n" for line in task.lines).encode("utf-8")
         files.update(extra)
         fsio.commit_files(self.layout.local / "journal", files)
 

@@ -1,0 +1,49 @@
+"""`harness evidence TYPE [-- COMMAND ...]`."""
+
+from __future__ import annotations
+
+import click
+
+from harness.cli.common import store, task_option, with_return_code
+from harness.core.evidence_types import EVIDENCE_TYPES
+
+
+@click.command(context_settings={"ignore_unknown_options": False})
+@click.argument("etype", metavar="TYPE", type=click.Choice(EVIDENCE_TYPES))
+@click.argument("argv", nargs=-1, metavar="[-- COMMAND ...]")
+@click.option("--junit", metavar="PATH", help="JUnit XML report the command writes; its counts are recorded.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Kill the command's whole process group after this long (recorded as a timeout).")
+@click.option("--shell", is_flag=True, help="Run COMMAND through /bin/sh (only when a pipeline is really wanted).")
+@task_option
+@with_return_code
+def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: float | None, shell: bool,
+             task_id: str | None) -> int:
+    """Run a real command and record it as TYPE evidence for the task.
+
+    \b
+    harness evidence unit_test -- python -m pytest -q
+    harness evidence build                 (the command from .harness/config.yaml)
+    harness evidence lint --shell -- "ruff check . | tee lint.txt"
+
+    The output streams live; the exit status is the command's own (127 not found,
+    124 timeout, 130 interrupted). The record binds the exit code to the source tree
+    (the code, excluding .harness/) as it was when the command started; secrets are
+    redacted before anything is written.
+    """
+    from harness.evidence import collect, plan
+    from harness.store import settings
+
+    s = store()
+    tid = s.current_id(task_id)
+    p = plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout)
+    record, code = collect(s, tid, p)
+    note = f"; tree changed during the run ({record['tree'][:12]} → {record['tree_after'][:12]})" if record["tree_after"] else ""
+    counts = "" if record["passed"] is None else (
+        f" — {record['passed']} passed, {record['failed']} failed, {record['skipped']} skipped, {record['errors']} errors")
+    exit_text = "no exit code" if record["exit_code"] is None else f"exit {record['exit_code']}"
+    click.echo(f"harness: {etype} evidence recorded: {record['outcome']} ({exit_text}) "
+               f"on tree {record['tree'][:12]}{counts}{note}", err=True)
+    if record["error"]:
+        click.echo(f"harness: {record['error']}", err=True)
+    return code

@@ -1,0 +1,74 @@
+"""`harness gate`: the deterministic quality gate, recorded in the ledger."""
+
+from __future__ import annotations
+
+import click
+
+from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.core import gate as core_gate
+from harness.core import states
+from harness.errors import EXIT_INVALID, HarnessError, Refused
+
+
+@click.command()
+@task_option
+@json_option
+@click.option("--advance", is_flag=True, help="In GATING: PASS → CONVERGED, BLOCKED → BLOCKED (iteration + 1).")
+@with_return_code
+def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
+    """Evaluate the quality gate for the working tree: exit 0 PASS, 1 BLOCKED,
+    2 INVALID_HARNESS_STATE. Every evaluation is recorded as a `gate.evaluated` event.
+
+    A requirement counts only when it cites evidence that passed on exactly the current
+    source tree; required evidence types in gate.yaml must be fresh and passing.
+    """
+    from harness.gitio import Git
+    from harness.store import facts, settings
+
+    s = store()
+    tid = s.current_id(task_id)
+    try:
+        task = s.load(tid)
+        policy = settings.load_gate(s.layout)
+        git = Git(s.layout.root)
+        tree, head = git.worktree_source_tree(), git.head()
+        report = core_gate.evaluate(facts.gate_input(s.source, task, policy, tree))
+    except HarnessError as exc:
+        if as_json:
+            emit_json({"task": tid, "verdict": "INVALID_HARNESS_STATE", "error": exc.render()})
+        else:
+            click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{exc.render()}")
+        return EXIT_INVALID
+    recorded = task.proj.state not in states.TERMINAL
+    if recorded:
+        s.append(tid, [("gate.evaluated", {"verdict": report.verdict, "tree": tree, "head": head,
+                                           "policy": policy.digest, "blockers": report.blockers})])
+    moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
+    if as_json:
+        emit_json({"task": tid, **report.as_dict(tree), "recorded": recorded, "advanced_to": moved})
+    else:
+        click.echo(core_gate.render_text(report))
+        if moved:
+            click.echo(f"\n{tid}: GATING → {moved}")
+        if not recorded:
+            click.echo(f"\n(task is {task.proj.state}: evaluated, not recorded — a finished task's ledger is closed)")
+    return 0 if report.verdict == "PASS" else 1
+
+
+def _advance(s, tid: str, verdict: str, tree: str, policy: str, head: str | None) -> str | None:
+    target = "CONVERGED" if verdict == "PASS" else "BLOCKED"
+
+    def precheck(task):
+        p = task.proj
+        if p.state != "GATING":
+            raise Refused(f"--advance moves a task only from GATING; {tid} is {p.state}")
+        ok, detail = p.gate_pass_for(tree, policy)
+        verdict_ = states.check_transition(p.state, target, states.TransitionContext(
+            p.iteration, p.max_iterations, None, ok, detail))
+        if isinstance(verdict_, states.Refusal):
+            raise Refused(verdict_.message, verdict_.hint)
+        return [("task.transitioned", {"from": "GATING", "to": target, "reason": f"gate {verdict}",
+                                       "tree": tree, "policy": policy, "head": head})]
+
+    s.append(tid, [], precheck=precheck)
+    return target

@@ -1,0 +1,89 @@
+"""`harness status`: the seed §16 view of the current task, evaluated live."""
+
+from __future__ import annotations
+
+import click
+
+from harness.cli.common import emit_json, json_option, store, task_option
+from harness.core import gate as core_gate
+from harness.errors import HarnessError
+
+NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not computed
+
+
+@click.command()
+@task_option
+@json_option
+def status(task_id: str | None, as_json: bool) -> None:
+    """Show the task: state, iteration, requirements, invariants, evidence (FRESH or
+    STALE, with what changed), findings, and the gate as it would judge right now.
+
+    Start every agent session with this command. Nothing is written.
+    """
+    from harness.store import facts, settings
+
+    s = store()
+    tid = s.current_id(task_id)
+    task = s.load(tid)
+    doc = s.render(task)["task.yaml"]["task"]
+    warnings = [d.render() for d in s.disagreements(task)]
+    tree, git = NO_TREE, None
+    if task.proj.evidence or task.proj.pending_runs:
+        from harness.gitio import Git
+
+        git = Git(s.layout.root)
+        tree = git.worktree_source_tree()
+    try:
+        report = core_gate.evaluate(facts.gate_input(s.source, task, settings.load_gate(s.layout), tree))
+        live = report.as_dict(tree)
+    except HarnessError as exc:
+        live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
+    evidence = {t: _freshness(git, r, tree) for t, r in sorted(task.proj.evidence.items())}
+    if as_json:
+        emit_json({"task": {k: doc[k] for k in ("id", "title", "description")},
+                   **{k: v for k, v in doc.items() if k not in ("id", "title", "description")},
+                   "evidence": evidence, "gate_now": live, "warnings": warnings})
+        return
+    _print(doc, evidence, live, warnings, task.proj.pending_runs)
+
+
+def _freshness(git, record: dict, tree: str) -> dict:
+    fresh = record["tree"] == tree
+    out = {"outcome": record["outcome"], "exit_code": record["exit_code"], "tree": record["tree"],
+           "freshness": "FRESH" if fresh else "STALE", "changed": [], "changed_total": 0}
+    if not fresh and git is not None:
+        out["changed"], out["changed_total"] = git.changed_paths(record["tree"], tree, limit=5)
+    return out
+
+
+def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: dict) -> None:
+    req, inv, f = doc["requirements"], doc["invariants"], doc["findings"]
+    rows = [
+        ("State", doc["state"]),
+        ("Iteration", f"{doc['iteration']} / {doc['max_iterations']}"),
+        ("Requirements", f"{req['verified']} / {req['total']} verified"
+                         + (f" (uncovered: {', '.join(req['uncovered'])})" if req["uncovered"] else "")),
+        ("Invariants", f"{inv['verified']} / {inv['total']} verified"
+                       + (f" (violated: {', '.join(inv['violated'])})" if inv["violated"] else "")),
+    ]
+    for i, (etype, e) in enumerate(evidence.items()):
+        label = {"passed": "PASS", "failed": "FAIL"}.get(e["outcome"], e["outcome"].upper())
+        line = f"{etype} {label} {e['freshness']}"
+        if e["changed"]:
+            more = e["changed_total"] - len(e["changed"])
+            line += " — changed since: " + ", ".join(e["changed"]) + (f" (+{more} more)" if more > 0 else "")
+        rows.append(("Evidence" if i == 0 else "", line))
+    if not evidence:
+        rows.append(("Evidence", "none collected (harness evidence TYPE)"))
+    for run in pending.values():
+        rows.append(("", f"{run['type']} UNKNOWN — a run started and never recorded its outcome"))
+    rows.append(("Findings", f"critical {f['critical']} · major {f['major']} · minor {f['minor']}"
+                             f" (proposed {f['proposed']}, confirmed {f['confirmed']})"))
+    rows.append(("Gate", f"{live['verdict']} (evaluated now; last recorded: {doc['gate']['status']})"))
+    for i, blocker in enumerate(live["blockers"]):
+        rows.append(("Blocking" if i == 0 else "", blocker))
+    click.echo(f"{doc['id']}  {doc['title']}")
+    for name, value in rows:
+        click.echo(f"{name:<14}{value}")
+    for w in warnings:
+        click.echo(f"WARNING: {w} (check with `harness replay`)", err=True)

@@ -1,0 +1,144 @@
+"""`harness evidence`: run a real command and record what happened, bound to a source tree.
+
+The order matters. The source tree is taken *before* the command starts (what was tested
+is what existed then), an `evidence.prepared` event is written before the run (so a
+crash reads later as "outcome unknown", never as a pass), and secrets are redacted
+before a single byte of output reaches disk.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shlex
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from harness import runner
+from harness.core.redact import Redactor, compile_patterns
+from harness.errors import HarnessError
+from harness.store import settings
+from harness.store.evidence_files import digest, evidence_rel
+from harness.store.tasks import TaskStore
+
+# Exit statuses for outcomes that have no exit code of their own, as shells report them.
+EXIT_FOR = {"not_found": 127, "not_executable": 126, "timeout": 124, "interrupted": 130}
+
+
+@dataclass(frozen=True)
+class Plan:
+    etype: str
+    command: list[str] | str
+    shell: bool
+    junit: str | None
+    timeout: float | None
+
+
+def plan(config: dict, etype: str, argv: tuple[str, ...], shell: bool, junit: str | None,
+         timeout: float | None) -> Plan:
+    """The command to run: the one given after `--`, else config.yaml's for this type."""
+    conf = config["evidence"].get(etype) or {}
+    if argv:
+        command: list[str] | str = " ".join(argv) if shell and len(argv) == 1 else list(argv)
+        return Plan(etype, command, shell, junit, timeout)
+    if not conf:
+        raise HarnessError(f"no command for {etype} evidence",
+                           hint=f"pass it after `--` (harness evidence {etype} -- CMD ARGS) or set "
+                                f"evidence.{etype}.command in .harness/config.yaml")
+    command = conf["command"]
+    use_shell = bool(conf.get("shell")) or shell
+    if isinstance(command, str) and not use_shell:
+        command = shlex.split(command)
+    return Plan(etype, command, use_shell, junit or conf.get("junit"), timeout or conf.get("timeout"))
+
+
+def _iso(t: float) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _window(cap: runner.Capture, limit: int) -> bytes:
+    data = cap.tail if cap.tail else cap.head
+    if cap.tail and len(cap.tail) < limit and not cap.truncated:
+        data = cap.head + cap.tail
+    return data[-limit:]
+
+
+def _log_text(cap: runner.Capture, redactor: Redactor) -> tuple[str, bool]:
+    if not cap.truncated:
+        return redactor.redact_bytes(cap.head + cap.tail), False
+    omitted = cap.total_bytes - len(cap.head) - len(cap.tail)
+    marker = f"\n[harness: {omitted} bytes of output omitted here; {cap.total_bytes} bytes in all]\n"
+    return redactor.redact_bytes(cap.head) + marker + redactor.redact_bytes(cap.tail), True
+
+
+def _junit_counts(p: Plan, root: Path, started: float) -> tuple[dict, str | None]:
+    if not p.junit:
+        return {}, None
+    from harness.junit import parse_junit
+
+    path = root / p.junit
+    try:
+        if path.stat().st_mtime + 1 < started:
+            return {}, f"JUnit report {p.junit} predates this run (not written by it)"
+        counts = parse_junit(path)
+    except FileNotFoundError:
+        return {}, f"JUnit report {p.junit} was not written"
+    except HarnessError as exc:
+        return {}, exc.message
+    return {k: counts[k] for k in ("passed", "failed", "skipped", "errors")}, None
+
+
+def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
+    """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with)."""
+    from harness.gitio import Git
+
+    config = settings.load_config(s.layout)
+    redactor = compile_patterns(config["redaction"])
+    out = config["output"]
+    git = Git(s.layout.root)
+    head = git.head()
+    tree = git.worktree_source_tree()
+    dirty = tree != (git.source_tree(head) if head else git.empty_tree())
+    run_id = secrets.token_hex(8)
+    shown = p.command if isinstance(p.command, str) else shlex.join(p.command)
+    shown = redactor.redact(shown)
+    s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": p.etype, "command": shown,
+                                               "tree": tree, "head": head})])
+
+    result = runner.run_command(p.command, shell=p.shell, cwd=s.layout.root, timeout=p.timeout,
+                                head_cap=out["log_cap_bytes"] // 2, tail_cap=out["log_cap_bytes"] // 2)
+    tree_after = git.worktree_source_tree()
+    counts, junit_error = ({}, None) if result.exit_code is None else _junit_counts(p, s.layout.root, result.started_at)
+    outcome = result.outcome
+    if outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
+        outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report
+    log_text, truncated = _log_text(result.combined, redactor)
+    record = {
+        "type": p.etype, "run_id": run_id, "timestamp": _iso(result.started_at),
+        "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
+        "duration_s": round(result.duration_s, 3), "command": shown,
+        "argv": [redactor.redact(a) for a in p.command] if isinstance(p.command, list) else [shown],
+        "shell": p.shell, "outcome": outcome, "exit_code": result.exit_code, "commit": head,
+        "tree": tree, "tree_after": tree_after if tree_after != tree else None, "dirty": dirty,
+        "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
+        "errors": counts.get("errors"), "junit": p.junit,
+        "stdout_tail": redactor.redact_bytes(_window(result.stdout, out["tail_bytes"])),
+        "stderr_tail": redactor.redact_bytes(_window(result.stderr, out["tail_bytes"])),
+        "log": f"{p.etype}.log", "log_bytes": len(log_text.encode("utf-8")),
+        "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
+        "error": junit_error or result.error,
+    }
+    raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    folder = s.layout.root
+    files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
+             folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_text.encode("utf-8")}
+    s.append(task_id, [("evidence.collected", {
+        "run_id": run_id, "type": p.etype, "digest": digest(raw), "outcome": outcome,
+        "exit_code": result.exit_code, "tree": tree, "head": head})], extra_files=files)
+    code = result.exit_code if result.exit_code is not None else EXIT_FOR[outcome]
+    if outcome in EXIT_FOR:
+        code = EXIT_FOR[outcome]
+    elif outcome == "failed" and code == 0:
+        code = 1
+    return record, code

@@ -1,0 +1,92 @@
+"""Load a task from any :class:`~harness.store.source.Source`: ledger, replay, YAML docs.
+
+A task's paths are relative to the repository root (``.harness/tasks/ID/...``), so the
+same messages name the same files whether they were read from disk or from a commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.core import ledger, projection
+from harness.errors import HarnessError
+from harness.store import validate, yamlio
+from harness.store.layout import TASK_ID
+from harness.store.source import Source
+
+TASKS = ".harness/tasks"
+TASK_FILES = ("task.yaml", "requirements.yaml", "invariants.yaml")
+SCHEMA_OF = {"task.yaml": "task", "requirements.yaml": "requirement", "invariants.yaml": "invariant"}
+
+
+@dataclass
+class LoadedTask:
+    id: str
+    dir: str                      # ".harness/tasks/<ID>", relative to the repository root
+    proj: ledger.Projection
+    lines: list[str]
+    docs: dict[str, dict | None]  # file name -> parsed YAML (None when absent)
+
+
+def task_ids(src: Source) -> list[str]:
+    return [name for name in src.listdir(TASKS) if TASK_ID.match(name)]
+
+
+def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
+    try:
+        parsed = ledger.parse_lines(raw, name)
+        proj = ledger.replay([e for _, e in parsed], name)
+    except ledger.LedgerProblem as exc:
+        raise HarnessError(str(exc), hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
+    if not parsed:
+        raise HarnessError(f"{name}: empty ledger")
+    return [line for line, _ in parsed], proj
+
+
+def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
+    folder = f"{TASKS}/{task_id}"
+    name = f"{folder}/events.jsonl"
+    raw = src.read(name)
+    if raw is None:
+        raise HarnessError(f"{name}: missing — task {task_id} has no ledger ({src.label})")
+    lines, proj = parse_ledger(raw, name)
+    if proj.id != task_id:
+        raise HarnessError(f"{name}: the ledger belongs to {proj.id}, not {task_id}")
+    loaded = {f: read_doc(src, f"{folder}/{f}", SCHEMA_OF[f]) for f in TASK_FILES} if docs else {}
+    return LoadedTask(task_id, folder, proj, lines, loaded)
+
+
+def read_doc(src: Source, rel: str, schema: str) -> dict | None:
+    raw = src.read(rel)
+    if raw is None:
+        return None
+    doc = yamlio.parse(raw, rel) if raw.strip() else None
+    validate.check(doc, schema, rel, raw)
+    return doc
+
+
+def render(task: LoadedTask) -> dict[str, dict]:
+    """The three YAML documents as the ledger says, keeping free-form text from the files."""
+    p, docs = task.proj, task.docs
+    overrides, spec = projection.freeform_of_task(docs.get("task.yaml") or {})
+    tdoc = projection.task_doc(p, spec)
+    tdoc["task"].update(overrides)
+    return {
+        "task.yaml": tdoc,
+        "requirements.yaml": projection.requirements_doc(
+            p, projection.statements_of(docs.get("requirements.yaml") or {}, "requirements")),
+        "invariants.yaml": projection.invariants_doc(
+            p, projection.statements_of(docs.get("invariants.yaml") or {}, "invariants")),
+    }
+
+
+def disagreements(task: LoadedTask) -> list[projection.Disagreement]:
+    out = []
+    for fname, expected in render(task).items():
+        rel = f"{task.dir}/{fname}"
+        found = task.docs.get(fname)
+        if found is None:
+            out.append(projection.Disagreement(rel, "(file)", "present", "<missing>", "harness replay --write"))
+        else:
+            out.extend(projection.compare(rel, expected, found))
+    return out

@@ -1,0 +1,36 @@
+"""Where `.harness/` files are read from: the working directory, or a git tree.
+
+The gate and the validators run on the working directory for `harness gate`, and on a
+commit's (or the index's) content in the git hooks. Both go through this small reader
+interface, so one piece of loading code serves both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+
+class Source(Protocol):
+    label: str  # how messages name where the files came from
+
+    def read(self, rel: str) -> bytes | None: ...
+    def listdir(self, rel: str) -> list[str]: ...
+
+
+class FsSource:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.label = "working tree"
+
+    def read(self, rel: str) -> bytes | None:
+        try:
+            return (self.root / rel).read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+
+    def listdir(self, rel: str) -> list[str]:
+        try:
+            return sorted(p.name for p in (self.root / rel).iterdir())
+        except (FileNotFoundError, NotADirectoryError):
+            return []
