@@ -62,15 +62,6 @@ class Git:
     def empty_tree(self) -> str:
         return str(self.repo.TreeBuilder().write())
 
-    def index_source_tree(self, index_file: str | None = None) -> str:
-        """The source tree of an index file (default: the one git is committing)."""
-        path = index_file or os.environ.get("GIT_INDEX_FILE") or os.path.join(self.repo.path, "index")
-        if not os.path.isabs(path):
-            path = str(self.root / path)
-        if not os.path.exists(path):
-            return self.empty_tree()
-        return self.strip_harness(str(pygit2.Index(path).write_tree(self.repo)))
-
     def worktree_source_tree(self) -> str:
         """The tree of the working directory's source: tracked and untracked-not-ignored files."""
         gitdir = self.repo.path
@@ -106,3 +97,119 @@ class Git:
         diff = old.diff_to_tree(new)
         paths = [d.new_file.path or d.old_file.path for d in diff.deltas]
         return paths[:limit], len(paths)
+
+    # -- history ---------------------------------------------------------------
+    def parents(self, commit: str) -> list[str]:
+        return [str(p) for p in self.repo[commit].parent_ids]
+
+    def rev_list(self, tips: list[str], exclude: list[str]) -> list[str]:
+        """Commits reachable from ``tips`` and not from ``exclude``, oldest first (topological)."""
+        walker = self.repo.walk(None, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+        for tip in tips:
+            walker.push(tip)
+        for ex in exclude:
+            walker.hide(ex)
+        return [str(c.id) for c in walker]
+
+    def remote_tips(self) -> list[str]:
+        tips = []
+        for name in self.repo.references:
+            if name.startswith("refs/remotes/") and not name.endswith("/HEAD"):
+                try:
+                    tips.append(str(self.repo.references[name].peel(pygit2.Commit).id))
+                except (pygit2.GitError, ValueError, KeyError):
+                    continue
+        return tips
+
+    def has_commit(self, sha: str) -> bool:
+        try:
+            return isinstance(self.repo[sha], pygit2.Commit)
+        except (KeyError, ValueError):
+            return False
+
+    def merge_head(self) -> str | None:
+        path = os.path.join(self.repo.path, "MERGE_HEAD")
+        try:
+            with open(path, encoding="ascii") as fh:
+                return fh.readline().strip() or None
+        except OSError:
+            return None
+
+    # -- notes -----------------------------------------------------------------
+    def read_note(self, ref: str, commit: str) -> str | None:
+        try:
+            return self.repo.lookup_note(commit, ref).message
+        except KeyError:
+            return None
+
+    def write_note(self, ref: str, commit: str, message: str) -> None:
+        try:
+            sig = self.repo.default_signature
+        except (KeyError, pygit2.GitError):
+            sig = pygit2.Signature("harness", "harness@localhost")
+        self.repo.create_note(message, sig, sig, commit, ref, True)
+
+    def config_get(self, key: str) -> str | None:
+        try:
+            return self.repo.config[key]
+        except KeyError:
+            return None
+
+    def config_set(self, key: str, value: str) -> None:
+        self.repo.config[key] = value
+
+    def config_unset(self, key: str) -> None:
+        try:
+            del self.repo.config[key]
+        except KeyError:
+            pass
+
+    @property
+    def git_dir(self) -> Path:
+        return Path(self.repo.path)
+
+    @property
+    def common_dir(self) -> Path:
+        """Where hooks live: shared by all worktrees of a repository."""
+        gd = Path(self.repo.path)
+        common = gd / "commondir"
+        if common.exists():
+            return (gd / common.read_text().strip()).resolve()
+        return gd
+
+
+class TreeSource:
+    """Read `.harness/` files from a git tree (a commit's, or the index's)."""
+
+    def __init__(self, git: Git, tree_id: str, label: str) -> None:
+        self.repo = git.repo
+        self.tree = git.repo[tree_id]
+        self.label = label
+
+    def _entry(self, rel: str):
+        try:
+            return self.tree[rel] if rel else self.tree
+        except KeyError:
+            return None
+
+    def read(self, rel: str) -> bytes | None:
+        obj = self._entry(rel)
+        return obj.data if isinstance(obj, pygit2.Blob) else None
+
+    def listdir(self, rel: str) -> list[str]:
+        obj = self._entry(rel)
+        return sorted(e.name for e in obj) if isinstance(obj, pygit2.Tree) else []
+
+    def oid(self, rel: str) -> str | None:
+        obj = self._entry(rel)
+        return str(obj.id) if obj is not None else None
+
+
+def index_tree(git: Git, index_file: str | None = None) -> str:
+    """The full tree (``.harness`` included) of the index git is committing."""
+    path = index_file or os.environ.get("GIT_INDEX_FILE") or os.path.join(git.repo.path, "index")
+    if not os.path.isabs(path):
+        path = str(git.root / path)
+    if not os.path.exists(path):
+        return git.empty_tree()
+    return str(pygit2.Index(path).write_tree(git.repo))

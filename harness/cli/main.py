@@ -25,6 +25,12 @@ COMMANDS = {
     "invariant": ("harness.cli.items", "invariant", "Add invariants and set their status."),
     "evidence": ("harness.cli.evidence", "evidence", "Run a real command and record it as evidence."),
     "gate": ("harness.cli.gate", "gate", "Evaluate the quality gate (exit 0 PASS, 1 BLOCKED, 2 invalid)."),
+    "stamp": ("harness.cli.hooks", "stamp", "Record a git note on a commit: task states, gate, fresh evidence."),
+    "audit": ("harness.cli.hooks", "audit", "Check every commit of a range like the push guard (for CI)."),
+    "install": ("harness.cli.install", "install", "Install native git hook shims (without the pre-commit framework)."),
+    "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
+    "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening (interactive only)."),
+    "hook": ("harness.cli.hooks", "hook", "Entry points the git hooks call."),
 }
 
 

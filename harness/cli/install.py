@@ -1,0 +1,86 @@
+"""`harness install` / `harness uninstall`: native git hook shims for users without pre-commit."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from harness import resources
+from harness.errors import Refused
+from harness.store import fsio
+
+STAGES = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "post-rewrite", "pre-push")
+MARKER = "engineering-harness native hook shim"
+CHAINED = ".pre-harness"
+
+
+def _hooks_dir(git):
+    custom = git.config_get("core.hooksPath")
+    if custom:
+        return (git.root / os.path.expanduser(custom)).resolve()
+    return git.common_dir / "hooks"
+
+
+def _ours(path) -> bool:
+    try:
+        return MARKER in path.read_text("utf-8", "replace")
+    except OSError:
+        return False
+
+
+@click.command()
+def install() -> None:
+    """Install the harness into this repository's git hooks.
+
+    An existing hook is kept and chained (renamed to <stage>.pre-harness and run first).
+    Also sets notes.rewriteRef so that amend and rebase carry the harness notes.
+    """
+    from harness.cli.hooks import _git
+    from harness.guard.stamp import DEFAULT_REF
+
+    git = _git()
+    folder = _hooks_dir(git)
+    folder.mkdir(parents=True, exist_ok=True)
+    shim = resources.data_dir("hooks").joinpath("native-hook").read_text("utf-8").replace("@PYTHON@", sys.executable)
+    for stage in STAGES:
+        path = folder / stage
+        if path.exists() and not _ours(path):
+            backup = folder / (stage + CHAINED)
+            if backup.exists():
+                raise Refused(f"{path} exists and so does {backup}", hint="merge or remove one of them, then re-run")
+            os.replace(path, backup)
+            click.echo(f"kept your {stage} hook: it runs first, from {backup.name}")
+        fsio.atomic_write(path, shim.encode("utf-8"))
+        path.chmod(0o755)
+    ref = DEFAULT_REF
+    from harness.store.layout import Layout
+    from harness.store.settings import load_config
+
+    layout = Layout(git.root)
+    if layout.config.exists():
+        ref = load_config(layout)["notes_ref"]
+    git.config_set("notes.rewriteRef", ref)
+    click.echo(f"installed harness hooks in {folder}: {', '.join(STAGES)}")
+    click.echo(f"notes.rewriteRef = {ref} (amend and rebase carry the stamps)")
+
+
+@click.command()
+def uninstall() -> None:
+    """Remove the harness shims and restore any hook they had chained."""
+    from harness.cli.hooks import _git
+
+    git = _git()
+    folder = _hooks_dir(git)
+    removed = []
+    for stage in STAGES:
+        path, backup = folder / stage, folder / (stage + CHAINED)
+        if path.exists() and _ours(path):
+            path.unlink()
+            removed.append(stage)
+            if backup.exists():
+                os.replace(backup, path)
+                click.echo(f"restored your {stage} hook")
+    git.config_unset("notes.rewriteRef")
+    click.echo(f"removed harness hooks: {', '.join(removed) or 'none were installed'}")

@@ -1,0 +1,31 @@
+"""Gate policy changes: tightening is free, loosening needs a human's approval.
+
+Pure: two `gate:` mappings in, the list of loosenings out (empty means the change only
+tightens or keeps the policy).
+"""
+
+from __future__ import annotations
+
+CEILINGS = (
+    ("requirements", "uncovered_allowed"), ("invariants", "violated_allowed"),
+    ("findings", "critical_allowed"), ("findings", "major_allowed"),
+    ("regression", "confirmed_finding_without_test"), ("convergence", "max_iterations"),
+)
+SWITCHES = (("requirements", "must_verified"), ("evidence", "must_match_head"))
+STRENGTH = {"required": 2, "optional": 1, None: 0}
+
+
+def loosenings(old: dict, new: dict) -> list[str]:
+    out = []
+    for section, key in CEILINGS:
+        a, b = old[section][key], new[section][key]
+        if b > a:
+            out.append(f"{section}.{key} raised {a} → {b}")
+    for section, key in SWITCHES:
+        if old[section][key] and not new[section][key]:
+            out.append(f"{section}.{key} turned off")
+    for etype, level in old["verification"].items():
+        after = new["verification"].get(etype)
+        if STRENGTH[after] < STRENGTH[level]:
+            out.append(f"verification.{etype} {level} → {after or 'removed'}")
+    return out

@@ -1,0 +1,71 @@
+"""Which commits a push, a merge or an audit brings, and their validation one by one."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from harness.gitio import Git, TreeSource
+from harness.guard.validate import Problem, TaskVerdict, validate_change
+
+ZERO = "0" * 40
+
+
+@dataclass
+class CommitReport:
+    commit: str
+    problems: list[Problem] = field(default_factory=list)
+    verdicts: list[TaskVerdict] = field(default_factory=list)
+
+    def gated(self) -> list[TaskVerdict]:
+        """Tasks this commit moves into CONVERGED or DONE (their gate was recomputed)."""
+        return [v for v in self.verdicts if v.gate is not None]
+
+
+def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitReport:
+    tree = git.commit_tree(commit)
+    olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}") for p in git.parents(commit)]
+    new = TreeSource(git, tree, f"commit {commit[:12]}")
+    problems, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
+    return CommitReport(commit, problems, verdicts)
+
+
+def push_commits(git: Git, stdin_lines: list[str]) -> list[str]:
+    """Commits to check for a push: native hook stdin, or the pre-commit framework's env."""
+    env = os.environ
+    if not stdin_lines and ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
+        refs = (env.get("PRE_COMMIT_LOCAL_BRANCH", ""), env.get("PRE_COMMIT_REMOTE_BRANCH", ""))
+        if any(r.startswith("refs/notes/") for r in refs):
+            return []
+        if env.get("PRE_COMMIT_TO_REF") and env.get("PRE_COMMIT_FROM_REF"):
+            return git.rev_list([git.resolve(env["PRE_COMMIT_TO_REF"])], [git.resolve(env["PRE_COMMIT_FROM_REF"])])
+        # Pushing a history that reaches a root commit: pre-commit passes no range.
+        return git.rev_list([git.resolve(env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")], git.remote_tips())
+    seen: list[str] = []
+    for line in stdin_lines:
+        parts = line.split()
+        if len(parts) != 4:
+            continue
+        local_ref, local_sha, remote_ref, remote_sha = parts
+        if local_sha == ZERO or local_ref.startswith("refs/notes/") or remote_ref.startswith("refs/notes/"):
+            continue  # a deletion, or notes: nothing to validate
+        if not git.has_commit(local_sha):
+            continue  # a tag or blob push
+        exclude = [remote_sha] if remote_sha != ZERO and git.has_commit(remote_sha) else git.remote_tips()
+        for c in git.rev_list([local_sha], exclude):
+            if c not in seen:
+                seen.append(c)
+    return seen
+
+
+def merge_commits(git: Git) -> list[str]:
+    merge_head, head = git.merge_head(), git.head()
+    if merge_head is None:
+        return []
+    return git.rev_list([merge_head], [head] if head else [])
+
+
+def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:
+    to_sha = git.resolve(to_rev)
+    exclude = [git.resolve(from_rev)] if from_rev and from_rev.strip("0") else []
+    return git.rev_list([to_sha], exclude)

@@ -1,0 +1,203 @@
+"""Validate a change to `.harness/` between two trees: the rules of the commit hook.
+
+Used by pre-commit (HEAD → the index being committed), by pre-push and `harness audit`
+(each commit against its parents, so `--no-verify` buys nothing), and by the merge guard
+(only the DONE/CONVERGED rule). Problems are values; the front end prints them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from harness.core import gate as core_gate
+from harness.core import policy as core_policy
+from harness.errors import HarnessError
+from harness.store import facts, reader, settings
+from harness.store.evidence_files import check_digests
+
+GATE = ".harness/gate.yaml"
+CONFIG = ".harness/config.yaml"
+APPROVALS = ".harness/approvals.jsonl"
+ENTERING_GATED = ("CONVERGED", "DONE")
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    rule: str
+    message: str
+    fix: str
+
+    def render(self) -> str:
+        return f"{self.file} [{self.rule}]: {self.message}\n    → {self.fix}"
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "rule": self.rule, "message": self.message, "fix": self.fix}
+
+
+@dataclass
+class TaskVerdict:
+    """What a change did to one task: its state before and after, and the gate at the new tree."""
+
+    id: str
+    before: str | None
+    after: str
+    gate: core_gate.GateReport | None = None
+
+
+def validate_change(olds: list, new, source_tree: str, only_gated: bool = False) -> tuple[list[Problem], list[TaskVerdict]]:
+    """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed."""
+    problems: list[Problem] = []
+    verdicts: list[TaskVerdict] = []
+    if olds and all(_oid(o, ".harness") == _oid(new, ".harness") for o in olds) and _oid(new, ".harness"):
+        return problems, verdicts  # .harness/ untouched: a code-only commit changes no task
+    policy = _policy(olds, new, problems, only_gated)
+    old_ids = {tid for old in olds for tid in reader.task_ids(old)}
+    new_ids = reader.task_ids(new)
+    if not only_gated:
+        _check_config(olds, new, problems)
+        for tid in sorted(old_ids - set(new_ids)):
+            problems.append(Problem(f"{reader.TASKS}/{tid}/", "tasks-never-deleted", f"task {tid} was deleted",
+                                    "restore it (`git checkout HEAD -- .harness/tasks/" + tid + "`); finished tasks stay as history"))
+    for tid in new_ids:
+        folder = f"{reader.TASKS}/{tid}"
+        priors = [o for o in olds if tid in reader.task_ids(o)]
+        if priors and all(_oid(o, folder) == _oid(new, folder) for o in priors) and _oid(new, folder):
+            continue  # untouched by this change: judged when it was committed
+        verdict = _check_task(olds, new, tid, source_tree, policy, problems, only_gated)
+        if verdict is not None:
+            verdicts.append(verdict)
+    return problems, verdicts
+
+
+def _oid(src, rel: str) -> str | None:
+    return src.oid(rel) if hasattr(src, "oid") else None
+
+
+def _policy(olds: list, new, problems: list[Problem], only_gated: bool) -> settings.GatePolicy | None:
+    raw = new.read(GATE)
+    if raw is None:
+        problems.append(Problem(GATE, "gate-policy", "gate.yaml is missing", "restore it: `git checkout HEAD -- .harness/gate.yaml` or `harness init`"))
+        return None
+    try:
+        pol = settings.parse_gate(raw)
+    except HarnessError as exc:
+        problems.append(Problem(GATE, "schema", exc.message, "fix the field named; `harness init` documents every key"))
+        return None
+    if only_gated:
+        return pol
+    for old in olds:
+        old_raw = old.read(GATE)
+        if old_raw is None or old_raw == raw:
+            continue
+        try:
+            before = settings.parse_gate(old_raw)
+        except HarnessError:
+            continue  # the old policy was invalid; the new one is valid, which can only help
+        loosened = core_policy.loosenings(before.doc, pol.doc)
+        if loosened and not _approved(new, pol.digest):
+            problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened),
+                                    "a human runs `harness approve gate-change` at a terminal (bound to this exact "
+                                    "gate.yaml), or revert the loosening; tightening needs no approval"))
+    return pol
+
+
+def _approved(new, digest: str) -> bool:
+    raw = new.read(APPROVALS) or b""
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("kind") == "gate-change" and entry.get("digest") == digest:
+            return True
+    return False
+
+
+def _check_config(olds: list, new, problems: list[Problem]) -> None:
+    raw = new.read(CONFIG)
+    if raw is None or any(o.read(CONFIG) == raw for o in olds):
+        return
+    from harness.store import validate, yamlio
+
+    try:
+        validate.check(yamlio.parse(raw, CONFIG), "config", CONFIG, raw)
+    except HarnessError as exc:
+        problems.append(Problem(CONFIG, "schema", exc.message, "fix the field named"))
+
+
+def _check_task(olds, new, tid, source_tree, policy, problems, only_gated) -> TaskVerdict | None:
+    folder = f"{reader.TASKS}/{tid}"
+    ledger_rel = f"{folder}/events.jsonl"
+    priors = [o for o in olds if tid in reader.task_ids(o)]
+    before_states = []
+    for old in priors:
+        old_raw, new_raw = old.read(ledger_rel) or b"", new.read(ledger_rel) or b""
+        if not only_gated and not new_raw.startswith(old_raw):
+            problems.append(Problem(ledger_rel, "ledger-append-only", _first_difference(old_raw, new_raw),
+                                    "restore the committed ledger (`git checkout HEAD -- " + ledger_rel + "`) and make "
+                                    "changes only through harness commands"))
+            return None
+        try:
+            before_states.append(reader.load_task(old, tid, docs=False).proj.state)
+        except HarnessError:
+            before_states.append(None)
+        if not only_gated:
+            _findings_kept(old, new, folder, problems)
+    try:
+        task = reader.load_task(new, tid)
+    except HarnessError as exc:
+        problems.append(Problem(folder, "valid-ledger-and-files", exc.render(), "restore the files from git and use harness commands"))
+        return None
+    if not only_gated:
+        for d in reader.disagreements(task):
+            problems.append(Problem(d.file, "projection-matches-ledger",
+                                    f"{d.field}: ledger says {d.ledger!r}, file says {d.found!r}", f"use `{d.command}`"))
+        for text in check_digests(new, task):
+            problems.append(Problem(f"{folder}/evidence/", "evidence-matches-ledger", text, "re-collect with `harness evidence TYPE`"))
+    verdict = TaskVerdict(tid, before_states[0] if before_states else None, task.proj.state)
+    entering = task.proj.state in ENTERING_GATED and task.proj.state not in before_states
+    if entering and policy is not None:
+        verdict.gate = _gate_at(new, task, policy, source_tree, problems)
+    return verdict
+
+
+def _gate_at(new, task, policy, source_tree, problems) -> core_gate.GateReport | None:
+    """A task entering CONVERGED/DONE: a recorded PASS for exactly this tree, and a recomputation that agrees."""
+    folder = f"{reader.TASKS}/{task.id}"
+    fix = ("re-collect the evidence (`harness evidence TYPE`), run `harness gate`, then commit exactly the tree "
+           "the gate judged (amend this commit)")
+    ok, detail = task.proj.gate_pass_for(source_tree, policy.digest)
+    if not ok:
+        problems.append(Problem(f"{folder}/events.jsonl", "done-needs-gate-pass",
+                                f"{task.id} is {task.proj.state} but there is no gate PASS for the committed source tree "
+                                f"{source_tree[:12]}: {detail}", fix))
+    try:
+        report = core_gate.evaluate(facts.gate_input(new, task, policy, source_tree))
+    except HarnessError as exc:
+        problems.append(Problem(folder, "done-needs-gate-pass", exc.render(), fix))
+        return None
+    if report.verdict != "PASS":
+        problems.append(Problem(folder, "done-needs-gate-pass",
+                                f"{task.id} is {task.proj.state} but the gate recomputed on the committed content is "
+                                f"BLOCKED: " + "; ".join(report.blockers), fix))
+    return report
+
+
+def _findings_kept(old, new, folder: str, problems: list[Problem]) -> None:
+    gone = set(old.listdir(f"{folder}/findings")) - set(new.listdir(f"{folder}/findings"))
+    for name in sorted(gone):
+        problems.append(Problem(f"{folder}/findings/{name}", "findings-never-deleted", "a finding was deleted",
+                                f"restore it (`git checkout HEAD -- {folder}/findings/{name}`); reject it with "
+                                "`harness finding reject` instead"))
+
+
+def _first_difference(old: bytes, new: bytes) -> str:
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    for n, (a, b) in enumerate(zip(old_lines, new_lines), start=1):
+        if a != b:
+            return f"line {n} of the committed ledger was rewritten"
+    if len(new_lines) < len(old_lines):
+        return f"the ledger lost {len(old_lines) - len(new_lines)} committed line(s)"
+    return "the committed ledger is not a prefix of the new one"
