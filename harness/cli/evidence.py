@@ -38,7 +38,9 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     tid = s.current_id(task_id)
     p = plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout)
     record, code = collect(s, tid, p)
-    note = f"; tree changed during the run ({record['tree'][:12]} → {record['tree_after'][:12]})" if record["tree_after"] else ""
+    note = (f"; the run changed the source tree ({record['tree'][:12]} → {record['tree_after'][:12]}): the evidence "
+            "is bound to the tree before the run — if the command writes build output, add it to .gitignore"
+            ) if record["tree_after"] else ""
     counts = "" if record["passed"] is None else (
         f" — {record['passed']} passed, {record['failed']} failed, {record['skipped']} skipped, {record['errors']} errors")
     exit_text = "no exit code" if record["exit_code"] is None else f"exit {record['exit_code']}"
