@@ -20,7 +20,7 @@ from harness.core.redact import Redactor, compile_patterns
 from harness.errors import HarnessError
 from harness.store import settings
 from harness.store.evidence_files import digest, evidence_rel
-from harness.store.tasks import TaskStore
+from harness.store.tasks import TaskStore, now_iso
 
 # Exit statuses for outcomes that have no exit code of their own, as shells report them.
 EXIT_FOR = {"not_found": 127, "not_executable": 126, "timeout": 124, "interrupted": 130}
@@ -57,33 +57,60 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+# A window cut out of the output starts and ends at a separator, so that a secret is never
+# split into a fragment the redaction patterns no longer recognise. With no separator near
+# the cut, the bytes next to it are dropped rather than risked.
+EDGE = 1024
+
+
+def _trim_start(data: bytes) -> bytes:
+    edge = data[:EDGE]
+    cut = min((i for i in (edge.find(c) for c in (b"\n", b" ", b"\t")) if i >= 0), default=-1)
+    return data[cut + 1:] if cut >= 0 else data[EDGE:]
+
+
+def _trim_end(data: bytes) -> bytes:
+    start = max(0, len(data) - EDGE)
+    cut = max(data.rfind(c, start) for c in (b"\n", b" ", b"\t"))
+    return data[:cut + 1] if cut >= 0 else data[:start]
+
+
 def _window(cap: runner.Capture, limit: int) -> bytes:
-    data = cap.tail if cap.tail else cap.head
-    if cap.tail and len(cap.tail) < limit and not cap.truncated:
-        data = cap.head + cap.tail
-    return data[-limit:]
+    whole = cap.head + cap.tail if not cap.truncated else cap.tail
+    if len(whole) <= limit and not cap.truncated:
+        return whole
+    return _trim_start(whole[-limit:])
 
 
 def _log_text(cap: runner.Capture, redactor: Redactor) -> tuple[str, bool]:
     if not cap.truncated:
         return redactor.redact_bytes(cap.head + cap.tail), False
-    omitted = cap.total_bytes - len(cap.head) - len(cap.tail)
+    head, tail = _trim_end(cap.head), _trim_start(cap.tail)
+    omitted = cap.total_bytes - len(head) - len(tail)
     marker = f"\n[harness: {omitted} bytes of output omitted here; {cap.total_bytes} bytes in all]\n"
-    return redactor.redact_bytes(cap.head) + marker + redactor.redact_bytes(cap.tail), True
+    return redactor.redact_bytes(head) + marker + redactor.redact_bytes(tail), True
 
 
-def _junit_counts(p: Plan, root: Path, started: float) -> tuple[dict, str | None]:
+def _stat_key(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def _junit_counts(p: Plan, root: Path, before: tuple | None) -> tuple[dict, str | None]:
     if not p.junit:
         return {}, None
     from harness.junit import parse_junit
 
     path = root / p.junit
+    if not path.exists():
+        return {}, f"JUnit report {p.junit} was not written by the run"
     try:
-        if path.stat().st_mtime + 1 < started:
-            return {}, f"JUnit report {p.junit} predates this run (not written by it)"
+        if before is not None and _stat_key(path) == before:
+            return {}, f"JUnit report {p.junit} predates this run: the run did not rewrite it"
         counts = parse_junit(path)
-    except FileNotFoundError:
-        return {}, f"JUnit report {p.junit} was not written"
     except HarnessError as exc:
         return {}, exc.message
     return {k: counts[k] for k in ("passed", "failed", "skipped", "errors")}, None
@@ -103,13 +130,14 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     run_id = secrets.token_hex(8)
     shown = p.command if isinstance(p.command, str) else shlex.join(p.command)
     shown = redactor.redact(shown)
+    junit_before = _stat_key(s.layout.root / p.junit) if p.junit else None
     s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": p.etype, "command": shown,
-                                               "tree": tree, "head": head})])
+                                               "tree": tree, "head": head, "started_at": now_iso()})])
 
     result = runner.run_command(p.command, shell=p.shell, cwd=s.layout.root, timeout=p.timeout,
                                 head_cap=out["log_cap_bytes"] // 2, tail_cap=out["log_cap_bytes"] // 2)
     tree_after = git.worktree_source_tree()
-    counts, junit_error = ({}, None) if result.exit_code is None else _junit_counts(p, s.layout.root, result.started_at)
+    counts, junit_error = ({}, None) if result.exit_code is None else _junit_counts(p, s.layout.root, junit_before)
     outcome = result.outcome
     if outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
         outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report

@@ -8,7 +8,8 @@ from harness import resources
 from harness.store import fsio
 from harness.store.layout import Layout, find_worktree
 
-GITIGNORE = b"# per-clone state: lock, redo log, current-task choice, caches\n/local/\n"
+GITIGNORE = (b"# per-clone state: lock, redo log, current-task choice, caches\n/local/\n"
+             b"# temp files of an interrupted write (swept by the next harness command)\n.*.tmp\n")
 
 
 @click.command()

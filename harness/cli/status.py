@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from harness.cli.common import emit_json, json_option, store, task_option
+from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
 from harness.core import gate as core_gate
-from harness.errors import HarnessError
+from harness.errors import EXIT_INVALID, HarnessError
 
 NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not computed
 
@@ -14,15 +14,18 @@ NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not c
 @click.command()
 @task_option
 @json_option
-def status(task_id: str | None, as_json: bool) -> None:
+@with_return_code
+def status(task_id: str | None, as_json: bool) -> int:
     """Show the task: state, iteration, requirements, invariants, evidence (FRESH or
     STALE, with what changed), findings, and the gate as it would judge right now.
 
-    Start every agent session with this command. Nothing is written.
+    Start every agent session with this command. Nothing is written. Exit 2 when a
+    harness file is invalid (the view is still printed, with the problem named).
     """
     from harness.store import facts, settings
 
     s = store()
+    settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
     tid = s.current_id(task_id)
     task = s.load(tid)
     doc = s.render(task)["task.yaml"]["task"]
@@ -43,8 +46,9 @@ def status(task_id: str | None, as_json: bool) -> None:
         emit_json({"task": {k: doc[k] for k in ("id", "title", "description")},
                    **{k: v for k, v in doc.items() if k not in ("id", "title", "description")},
                    "evidence": evidence, "gate_now": live, "warnings": warnings})
-        return
-    _print(doc, evidence, live, warnings, task.proj.pending_runs)
+    else:
+        _print(doc, evidence, live, warnings, task.proj.pending_runs)
+    return EXIT_INVALID if live["verdict"] == "INVALID_HARNESS_STATE" else 0
 
 
 def _freshness(git, record: dict, tree: str) -> dict:

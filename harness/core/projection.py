@@ -17,12 +17,15 @@ OPEN_FINDING = frozenset({"PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIX
 
 FIX_COMMANDS = {
     "state": "harness transition TARGET",
-    "iteration": "harness transition (GATING → BLOCKED counts an iteration)",
-    "requirement": "harness requirement add / harness requirement set REQ-ID --status S --evidence TYPE",
-    "invariant": "harness invariant add / harness invariant set INV-ID --status S --evidence TYPE",
+    "iteration": "harness transition (each GATING → BLOCKED counts one iteration)",
+    "max_iterations": "harness task new --max-iterations N (fixed when the task is created)",
+    "requirements": "harness requirement add / harness requirement set REQ-ID --status S --evidence TYPE",
+    "invariants": "harness invariant add / harness invariant set INV-ID --status S --evidence TYPE",
     "verification": "harness evidence TYPE",
+    "findings": "harness finding …",
     "gate": "harness gate",
 }
+RERENDER = "harness replay --write (re-render from the ledger)"
 
 
 @dataclass(frozen=True)
@@ -134,8 +137,9 @@ def _is_id_list(value: object) -> bool:
 
 
 def _dis(file: str, path: str, ledger: object, found: object) -> Disagreement:
-    parts = path.split(".")
-    key = next((k for k in FIX_COMMANDS if any(k in p.lower() for p in parts)), None)
-    if path.endswith("state") or path.endswith("iteration"):
-        key = parts[-1]
-    return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, "harness replay --write (re-render from the ledger)"))
+    parts = [p for p in path.split(".") if p != "task"]
+    # The first path part that names a lifecycle field decides which command owns it.
+    key = next((p for p in parts if p in FIX_COMMANDS), None)
+    if key is None and file.endswith(("requirements.yaml", "invariants.yaml")):
+        key = "requirements" if file.endswith("requirements.yaml") else "invariants"
+    return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, RERENDER))

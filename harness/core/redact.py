@@ -25,6 +25,8 @@ _ASSIGN = r"""["']?[ \t]*[:=](?!=)[ \t]*["']?"""
 _PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 
+# Every quantifier a failed attempt can walk is bounded ({0,31}, {0,256}, ...) so a
+# long run like "a-a-a-..." costs linear, not quadratic, time.
 # Order matters: whole PEM blocks first, then self-identifying token formats, then
 # context-based rules, so a token inside ``Authorization:`` or ``token=`` is labelled
 # by its kind and the context rule then sees only the marker and leaves it alone.
@@ -36,7 +38,7 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("private_key", rf"\A[\s\S]*{_PEM_TAIL}"),
     ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
     # The digit lookahead keeps hyphenated words like ``sk-some-long-name`` intact.
-    ("openai_key", r"\bsk-(?!ant-)(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{20,}"),
+    ("openai_key", r"\bsk-(?!ant-)(?=[A-Za-z0-9_\-]{0,256}[0-9])[A-Za-z0-9_\-]{20,}"),
     ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{30,})\b"),
     ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
     ("slack_token", r"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
@@ -44,7 +46,7 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("stripe_key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
     ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("aws_access_key_id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
-    ("jwt", r"\beyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
+    ("jwt", r"\beyJ[A-Za-z0-9_\-]{1,4096}\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
     # aws_secret_access_key / AWS_SECRET_ACCESS_KEY / "SecretAccessKey": ...
     ("aws_secret_key", rf"(?i)secret_?access_?key{_ASSIGN}{_VALUE}"),
     # Header context: redact whatever credential follows, whatever its length.
@@ -57,10 +59,10 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # "bearer instrument" survives.
     (
         "bearer_token",
-        rf"(?i)\bbearer[ \t]+(?P<secret>(?=[A-Za-z._~+/\-]*[0-9]|[{_TOK}]{{24}})[{_TOK}]{{8,}}=*)",
+        rf"(?i)\bbearer[ \t]+(?P<secret>(?=[A-Za-z._~+/\-]{{0,256}}[0-9]|[{_TOK}]{{24}})[{_TOK}]{{8,}}=*)",
     ),
     # scheme://user:password@host — greedy password so an unescaped '@' stays inside.
-    ("url_password", r"(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/?#@\[\]]*:(?P<secret>[^\s/?#]+)@"),
+    ("url_password", r"(?i)\b[a-z][a-z0-9+.\-]{0,31}://[^\s:/?#@\[\]]*:(?P<secret>[^\s/?#]+)@"),
     # password=..., DB_PASSWORD: ..., "api_key": "...". No left boundary is needed
     # (prefixes like DB_ are fine) and a trailing letter/digit excludes max_tokens=.
     # No bare "pwd": env dumps print PWD=/some/dir.

@@ -77,10 +77,8 @@ def legal_targets(current: str) -> list[str]:
 
 def escalation_code(reason: str | None) -> str | None:
     """The reason code an ESCALATED reason starts with, e.g. ``"SPEC_AMBIGUITY: ..."``."""
-    if not reason:
-        return None
-    head = reason.strip().split(":", 1)[0].split(None, 1)[0] if reason.strip() else ""
-    return head if head in ESCALATION_CODES else None
+    words = (reason or "").replace(":", " ").split()
+    return words[0] if words and words[0] in ESCALATION_CODES else None
 
 
 def check_transition(current: str, target: str, ctx: TransitionContext) -> Allowed | Refusal:

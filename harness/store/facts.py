@@ -13,7 +13,7 @@ def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> 
     p = task.proj
     pending: dict[str, list[str]] = {}
     for run in p.pending_runs.values():
-        pending.setdefault(run["type"], []).append(run.get("ts") or run["run_id"])
+        pending.setdefault(run["type"], []).append(run.get("started_at") or f"as run {run['run_id']}")
     return gate.GateInput(
         state=p.state,
         requirements=list(p.requirements.values()),

@@ -52,9 +52,25 @@ def atomic_write(dest: Path, data: bytes) -> None:
 
 def commit_files(journal: Path, files: dict[Path, bytes]) -> None:
     """Replace all ``files`` as one unit (see the module docstring)."""
-    pairs = [(str(write_temp(dest, data)), str(dest)) for dest, data in files.items()]
-    atomic_write(journal, json.dumps(pairs).encode())
+    pairs: list[tuple[str, str]] = []
+    try:
+        for dest, data in files.items():
+            pairs.append((str(write_temp(dest, data)), str(dest)))
+        atomic_write(journal, json.dumps(pairs).encode())
+    except BaseException:
+        # Before the journal exists nothing was promised: leave the old files, and no litter.
+        for tmp, _ in pairs:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
     roll_forward(journal)
+
+
+def sweep_temps(folder: Path) -> None:
+    """Remove temp files a killed writer left (call under the lock, with no journal pending)."""
+    for leftover in folder.glob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def roll_forward(journal: Path) -> bool:
