@@ -213,3 +213,28 @@ def index_tree(git: Git, index_file: str | None = None) -> str:
     if not os.path.exists(path):
         return git.empty_tree()
     return str(pygit2.Index(path).write_tree(git.repo))
+
+
+def diff_since(git: Git, base: str) -> tuple[str, list[tuple[str, str]]]:
+    """(unified diff, [(status, path)]) of the working tree's source against ``base``, .harness excluded."""
+    spec = ["--", ".", f":(exclude){HARNESS_DIR}"]
+    env = dict(os.environ)
+    # Untracked files belong to the change too: list them as added with an intent-to-add index.
+    fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=git.repo.path)
+    os.close(fd)
+    try:
+        real = os.path.join(git.repo.path, "index")
+        if os.path.exists(real):
+            shutil.copyfile(real, tmp)
+        else:
+            os.unlink(tmp)
+        env["GIT_INDEX_FILE"] = tmp
+        git._git(["add", "-A", "-N", *spec], env)
+        text = git._git(["diff", "--no-color", "--no-ext-diff", base, *spec], env)
+        names = git._git(["diff", "--name-status", "--no-renames", base, *spec], env)
+    finally:
+        for leftover in (tmp, tmp + ".lock"):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+    pairs = [tuple(line.split("\t", 1)) for line in names.splitlines() if "\t" in line]
+    return text, [(a, b) for a, b in pairs]

@@ -42,6 +42,9 @@ def status(task_id: str | None, as_json: bool) -> int:
     except HarnessError as exc:
         live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
     evidence = {t: _freshness(git, r, tree) for t, r in sorted(task.proj.evidence.items())}
+    from harness.core.findings import rates
+
+    doc["findings"]["rates"] = rates(list(task.proj.findings.values()))
     if as_json:
         emit_json({"task": {k: doc[k] for k in ("id", "title", "description")},
                    **{k: v for k, v in doc.items() if k not in ("id", "title", "description")},
@@ -81,8 +84,13 @@ def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: 
         rows.append(("Evidence", "none collected (harness evidence TYPE)"))
     for run in pending.values():
         rows.append(("", f"{run['type']} UNKNOWN — a run started and never recorded its outcome"))
-    rows.append(("Findings", f"critical {f['critical']} · major {f['major']} · minor {f['minor']}"
+    rows.append(("Findings", f"critical {f['critical']} · major {f['major']} · minor {f['minor']} open"
                              f" (proposed {f['proposed']}, confirmed {f['confirmed']})"))
+    r = f["rates"]
+    if r["proposed"]:
+        pct = lambda x: "n/a" if x is None else f"{x:.0%}"  # noqa: E731
+        rows.append(("", f"confirmation rate {pct(r['confirmation_rate'])} ({r['confirmed']}/{r['proposed']}) · "
+                         f"regression capture {pct(r['regression_capture_rate'])} ({r['with_regression_test']}/{r['confirmed']})"))
     rows.append(("Gate", f"{live['verdict']} (evaluated now; last recorded: {doc['gate']['status']})"))
     for i, blocker in enumerate(live["blockers"]):
         rows.append(("Blocking" if i == 0 else "", blocker))

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.core.findings import CLOSED as CLOSED_FINDING
+
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {
     "build": "Build", "lint": "Lint", "typecheck": "Typecheck", "unit_test": "Unit Tests",
     "integration_test": "Integration Tests", "contract_test": "Contract Tests",
     "security": "Security", "review": "Review", "custom": "Custom",
 }
-CLOSED_FINDING = frozenset({"REJECTED", "VERIFIED", "CLOSED"})
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ def evaluate(g: GateInput) -> GateReport:
     for f in g.findings:
         if f["status"] in ("FIXING", "FIXED"):
             r.block(f"Finding {f['id']} regression test not verified yet")
-        elif f["status"] in ("VERIFIED", "CLOSED") and f.get("regression_fresh") is False:
+        elif f["status"] == "VERIFIED" and f.get("regression_fresh") is False:
             r.block(f"Finding {f['id']} regression evidence is stale")
     return r
 

@@ -13,6 +13,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from harness.core import findings as finding_rules
 from harness.core import states
 
 GENESIS = "0" * 64
@@ -23,7 +24,9 @@ SEVERITIES = ("critical", "major", "minor")
 # Events after which the last gate judgement no longer describes the task.
 GATE_INPUT_EVENTS = frozenset({
     "requirement.added", "requirement.set", "invariant.added", "invariant.set",
-    "evidence.prepared", "evidence.collected", "finding.proposed", "finding.updated",
+    "evidence.prepared", "evidence.collected", "contract.applied",
+    "finding.proposed", "finding.reproduced", "finding.rejected", "finding.regression",
+    "finding.fixed", "finding.verified", "finding.closed",
 })
 
 
@@ -58,6 +61,7 @@ class Projection:
     evidence: dict[str, dict] = field(default_factory=dict)      # type -> last collected
     pending_runs: dict[str, dict] = field(default_factory=dict)  # run_id -> prepared, never collected
     findings: dict[str, dict] = field(default_factory=dict)
+    contract: dict | None = None
     last_gate: dict | None = None
     gate_current: bool = False  # nothing feeding the gate changed since last_gate
     seq: int = 0
@@ -221,6 +225,90 @@ def _gate(proj: Projection, d: dict) -> None:
     proj.gate_current = True
 
 
+def _contract(proj: Projection, d: dict) -> None:
+    if proj.contract is not None:
+        raise LedgerProblem("a contract was already applied to this task")
+    proj.contract = dict(d)
+
+
+def _finding_proposed(proj: Projection, d: dict) -> None:
+    if d["id"] in proj.findings:
+        raise LedgerProblem(f"finding {d['id']} already exists")
+    content = dict(d["content"])
+    if content.get("severity") not in SEVERITIES:
+        raise LedgerProblem(f"finding {d['id']}: severity {content.get('severity')!r}")
+    proj.findings[d["id"]] = {
+        "id": d["id"], "content": content, "severity": content["severity"], "status": "PROPOSED",
+        "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,
+        "fix_commit": None, "full_suite": None, "rejected_reason": None,
+    }
+
+
+def _finding(proj: Projection, fid: str) -> dict:
+    if fid not in proj.findings:
+        raise LedgerProblem(f"finding {fid} does not exist")
+    return proj.findings[fid]
+
+
+def _move(f: dict, target: str) -> None:
+    problem = finding_rules.refusal(f["status"], target, f["id"])
+    if problem:
+        raise LedgerProblem(problem)
+    f["status"] = target
+
+
+def _finding_reproduced(proj: Projection, d: dict) -> None:
+    f = _finding(proj, d["id"])
+    if f["status"] == "PROPOSED":
+        _move(f, "REPRODUCING")
+    if f["status"] != "REPRODUCING":
+        raise LedgerProblem(f"finding {f['id']} is {f['status']}; reproduction attempts belong to REPRODUCING")
+    attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
+    f["attempts"].append(attempt)
+    if d["outcome"] == "failed":  # the reproducer failed: the claimed defect is real
+        f["reproduction"] = attempt
+        _move(f, "CONFIRMED")
+
+
+def _finding_rejected(proj: Projection, d: dict) -> None:
+    f = _finding(proj, d["id"])
+    if not any(a["outcome"] == "passed" for a in f["attempts"]):
+        raise LedgerProblem(f"finding {f['id']}: rejecting needs a recorded reproduction attempt that did not fail")
+    if not str(d.get("reason") or "").strip():
+        raise LedgerProblem(f"finding {f['id']}: rejecting needs a reason")
+    _move(f, "REJECTED")
+    f["rejected_reason"] = d["reason"]
+
+
+def _finding_regression(proj: Projection, d: dict) -> None:
+    f = _finding(proj, d["id"])
+    if d["outcome"] != "failed":
+        raise LedgerProblem(f"finding {f['id']}: a regression test must fail when attached (it ran {d['outcome']})")
+    _move(f, "FIXING")
+    f["regression_test"] = {"path": d["path"], "command": d["command"], "argv": d.get("argv")}
+
+
+def _finding_fixed(proj: Projection, d: dict) -> None:
+    f = _finding(proj, d["id"])
+    _move(f, "FIXED")
+    f["fix_commit"] = d.get("commit")
+
+
+def _finding_verified(proj: Projection, d: dict) -> None:
+    f = _finding(proj, d["id"])
+    if d["regression"]["outcome"] != "passed":
+        raise LedgerProblem(f"finding {f['id']}: verifying needs the regression test to pass")
+    if d["full_suite"].get("tree") != d["regression"].get("tree"):
+        raise LedgerProblem(f"finding {f['id']}: full-suite evidence must be fresh for the tree the regression test ran on")
+    if f["status"] != "VERIFIED":  # re-verifying a VERIFIED finding refreshes its regression run
+        _move(f, "VERIFIED")
+    f["regression_run"], f["full_suite"] = dict(d["regression"]), dict(d["full_suite"])
+
+
+def _finding_closed(proj: Projection, d: dict) -> None:
+    _move(_finding(proj, d["id"]), "CLOSED")
+
+
 _ENUMS = {
     "requirement": {"priority": PRIORITIES, "source": ("user", "spec")},
     "invariant": {"severity": SEVERITIES},
@@ -235,4 +323,12 @@ _HANDLERS = {
     "evidence.prepared": _prepared,
     "evidence.collected": _collected,
     "gate.evaluated": _gate,
+    "contract.applied": _contract,
+    "finding.proposed": _finding_proposed,
+    "finding.reproduced": _finding_reproduced,
+    "finding.rejected": _finding_rejected,
+    "finding.regression": _finding_regression,
+    "finding.fixed": _finding_fixed,
+    "finding.verified": _finding_verified,
+    "finding.closed": _finding_closed,
 }

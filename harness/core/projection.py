@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from harness.core.ledger import Projection
 
 BASE_VERIFICATION = ("build", "unit_test", "integration_test")
-OPEN_FINDING = frozenset({"PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED"})
+from harness.core.findings import CLOSED as CLOSED_FINDING
 
 FIX_COMMANDS = {
     "state": "harness transition TARGET",
@@ -68,7 +68,7 @@ def task_doc(p: Projection, spec: dict | None = None) -> dict:
         },
         "verification": verification,
         "findings": {
-            **{sev: sum(f["severity"] == sev and f["status"] in OPEN_FINDING for f in findings)
+            **{sev: sum(f["severity"] == sev and f["status"] not in CLOSED_FINDING for f in findings)
                for sev in ("critical", "major", "minor")},
             "confirmed": sum(f["status"] == "CONFIRMED" for f in findings),
             "proposed": sum(f["status"] == "PROPOSED" for f in findings),
@@ -97,7 +97,31 @@ def invariants_doc(p: Projection, statements: dict[str, str] | None = None) -> d
     ]}
 
 
-FREEFORM_TASK = ("title", "description", "spec")
+def finding_doc(f: dict) -> dict:
+    """findings/F-NNNN.yaml (seed §10): the proposal as recorded, with its lifecycle facts."""
+    c = f["content"]
+    repro, reg, run = f["reproduction"] or {}, f["regression_test"] or {}, f["regression_run"] or {}
+    return {
+        "id": f["id"], "type": c.get("type", "suspected_defect"), "severity": c["severity"],
+        "category": c["category"], "status": f["status"], "title": c["title"], "claim": c["claim"],
+        "related_requirements": list(c.get("related_requirements") or []),
+        "related_invariants": list(c.get("related_invariants") or []),
+        "location": {"file": (c.get("location") or {}).get("file"), "line": (c.get("location") or {}).get("line")},
+        "failure_scenario": list(c["failure_scenario"]),
+        "expected_behavior": c["expected_behavior"],
+        "possible_actual_behavior": c.get("possible_actual_behavior", ""),
+        "recommended_reproducer": dict(c["recommended_reproducer"]),
+        "reproduction": {"command": repro.get("command"), "exit_code": repro.get("exit_code"), "evidence": repro.get("tree")},
+        "attempts": [dict(a) for a in f["attempts"]],
+        "regression_test": {"path": reg.get("path"), "command": reg.get("command"), "argv": reg.get("argv")},
+        "fix": {"commit": f["fix_commit"]},
+        "verification": {
+            "regression": {"passed": "PASS", "failed": "FAIL"}.get(run.get("outcome"), "unknown"),
+            "full_suite": "PASS" if f["full_suite"] else "unknown",
+        },
+        "rejected_reason": f["rejected_reason"],
+    }
+
 
 
 def freeform_of_task(doc: dict) -> tuple[dict, dict]:

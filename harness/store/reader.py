@@ -52,7 +52,14 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
     lines, proj = parse_ledger(raw, name)
     if proj.id != task_id:
         raise HarnessError(f"{name}: the ledger belongs to {proj.id}, not {task_id}")
-    loaded = {f: read_doc(src, f"{folder}/{f}", SCHEMA_OF[f]) for f in TASK_FILES} if docs else {}
+    loaded = {}
+    if docs:
+        loaded = {f: read_doc(src, f"{folder}/{f}", SCHEMA_OF[f]) for f in TASK_FILES}
+        for name in src.listdir(f"{folder}/findings"):
+            if name.endswith(".yaml"):
+                loaded[f"findings/{name}"] = read_doc(src, f"{folder}/findings/{name}", "finding")
+        if proj.contract is not None or src.read(f"{folder}/contract.yaml") is not None:
+            loaded["contract.yaml"] = read_doc(src, f"{folder}/contract.yaml", "contract")
     return LoadedTask(task_id, folder, proj, lines, loaded)
 
 
@@ -71,22 +78,31 @@ def render(task: LoadedTask) -> dict[str, dict]:
     overrides, spec = projection.freeform_of_task(docs.get("task.yaml") or {})
     tdoc = projection.task_doc(p, spec)
     tdoc["task"].update(overrides)
-    return {
+    out = {
         "task.yaml": tdoc,
         "requirements.yaml": projection.requirements_doc(
             p, projection.statements_of(docs.get("requirements.yaml") or {}, "requirements")),
         "invariants.yaml": projection.invariants_doc(
             p, projection.statements_of(docs.get("invariants.yaml") or {}, "invariants")),
     }
+    for fid, finding in p.findings.items():
+        out[f"findings/{fid}.yaml"] = projection.finding_doc(finding)
+    if p.contract is not None:
+        out["contract.yaml"] = {"contract": p.contract["contract"]}
+    return out
 
 
 def disagreements(task: LoadedTask) -> list[projection.Disagreement]:
     out = []
-    for fname, expected in render(task).items():
+    expected_docs = render(task)
+    for fname, expected in expected_docs.items():
         rel = f"{task.dir}/{fname}"
         found = task.docs.get(fname)
         if found is None:
             out.append(projection.Disagreement(rel, "(file)", "present", "<missing>", "harness replay --write"))
         else:
             out.extend(projection.compare(rel, expected, found))
+    for fname in sorted(set(task.docs) - set(expected_docs)):
+        out.append(projection.Disagreement(f"{task.dir}/{fname}", "(file)", "<absent>", "present",
+                                           "harness finding propose --file FILE (findings enter through the ledger)"))
     return out

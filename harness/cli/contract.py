@@ -1,0 +1,71 @@
+"""`harness contract apply|check`: the task contract (seed §18)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.cli.common import store, task_option, with_return_code
+from harness.errors import Refused
+
+FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+@click.group()
+def contract() -> None:
+    """The task contract: acceptance criteria, requirements, invariants, risks, and a
+    verification plan (`verified_by`: the evidence types that verify each item)."""
+
+
+@contract.command("apply")
+@click.option("--file", "path", type=FILE, required=True, help="The contract YAML (see templates/contract.example.yaml).")
+@task_option
+def apply(path: Path, task_id: str | None) -> None:
+    """Validate the contract, record its requirements and invariants, and move the task
+    CREATED → SPECIFYING → PLANNED. An incomplete contract is refused, naming each gap."""
+    from harness import contract as contracts
+
+    doc = contracts.load(path.read_bytes(), str(path))
+    gaps = contracts.gaps(doc)
+    if gaps:
+        raise Refused(f"{path}: the contract is incomplete:\n  - " + "\n  - ".join(gaps),
+                      hint="`harness contract check --file FILE` lists the same gaps")
+    s = store()
+    tid = s.current_id(task_id)
+
+    def precheck(task):
+        if task.proj.requirements or task.proj.invariants:
+            raise Refused(f"{tid} already has requirements or invariants; a contract starts a task",
+                          hint='harness task new "TITLE", then apply the contract to it')
+        return contracts.events(doc, task.proj.state)
+
+    task = s.append(tid, [], precheck=precheck)
+    click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "
+               f"{len(task.proj.invariants)} invariants; CREATED → SPECIFYING → PLANNED")
+
+
+@contract.command("check")
+@click.option("--file", "path", type=FILE, help="Check this file instead of the task's applied contract.")
+@task_option
+@with_return_code
+def check(path: Path | None, task_id: str | None) -> int:
+    """Exit 1 naming every must requirement without a verification plan and every invariant
+    without category, severity or verification; exit 0 when complete."""
+    from harness import contract as contracts
+
+    if path is not None:
+        doc = contracts.load(path.read_bytes(), str(path))
+        where = str(path)
+    else:
+        s = store()
+        task = s.load(s.current_id(task_id), docs=False)
+        if task.proj.contract is None:
+            raise Refused(f"{task.id} has no applied contract", hint="harness contract apply --file CONTRACT.yaml")
+        doc, where = task.proj.contract["contract"], f"{task.dir}/contract.yaml"
+    gaps = contracts.gaps(doc)
+    for gap in gaps:
+        click.echo(f"{where}: {gap}")
+    if not gaps:
+        click.echo(f"{where}: complete — every must requirement and invariant has a verification plan")
+    return 1 if gaps else 0

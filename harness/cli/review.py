@@ -1,0 +1,43 @@
+"""`harness review packet`: the markdown a fresh adversarial reviewer starts from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.cli.common import store, task_option
+from harness.errors import Refused
+
+
+@click.group()
+def review() -> None:
+    """Adversarial review: a packet out, findings back in (`harness finding propose`)."""
+
+
+@review.command("packet")
+@click.option("--base", metavar="REV", help="Diff base (default: the commit the task started from).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+@task_option
+def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
+    """Write the review packet: contract, requirements, invariants, the diff since the
+    task's base commit, the tests added or changed, the finding schema with an example,
+    and the reviewer's rules. The implementer's narrative is left out."""
+    from harness.gitio import Git, diff_since
+    from harness.review import packet as build
+
+    s = store()
+    task = s.load(s.current_id(task_id), docs=False)
+    git = Git(s.layout.root)
+    rev = base or task.proj.base_commit
+    if not rev:
+        raise Refused(f"{task.id} started on an unborn branch: there is no base commit to diff against",
+                      hint="pass --base REV")
+    sha = git.resolve(rev)
+    diff, changes = diff_since(git, sha)
+    text = build(task, sha, diff, changes)
+    if out is None:
+        click.echo(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"review packet written to {out} ({len(changes)} files changed)")

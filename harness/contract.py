@@ -1,0 +1,54 @@
+"""The task contract (seed §18): acceptance criteria, requirements, invariants, risks, and
+a verification plan naming the evidence type that verifies each requirement and invariant."""
+
+from __future__ import annotations
+
+from harness.errors import HarnessError
+from harness.store import validate, yamlio
+
+
+def load(raw: bytes, name: str) -> dict:
+    doc = yamlio.parse(raw, name)
+    validate.check(doc, "contract", name, raw)
+    return doc["contract"]
+
+
+def gaps(contract: dict) -> list[str]:
+    """Every must requirement without a verification plan, every incomplete invariant."""
+    out = []
+    for n, req in enumerate(contract["requirements"], start=1):
+        label = req.get("id") or f"requirements[{n - 1}]"
+        if req["priority"] == "must" and not req.get("verified_by"):
+            out.append(f"{label} ({req['statement'][:60]}): a must requirement without a verification plan (verified_by)")
+    for n, inv in enumerate(contract.get("invariants") or [], start=1):
+        label = inv.get("id") or f"invariants[{n - 1}]"
+        missing = [k for k, key in (("category", "category"), ("severity", "severity"), ("verification", "verified_by"))
+                   if not inv.get(key)]
+        if missing:
+            out.append(f"{label} ({inv['statement'][:60]}): invariant without {', '.join(missing)}")
+    return out
+
+
+def with_ids(contract: dict) -> dict:
+    """The contract as recorded: ids assigned in order, defaults filled."""
+    reqs = [{"id": f"REQ-{n:03d}", "statement": r["statement"], "priority": r["priority"],
+             "source": r.get("source", "spec"), "verified_by": list(r.get("verified_by") or [])}
+            for n, r in enumerate(contract["requirements"], start=1)]
+    invs = [{"id": f"INV-{n:03d}", "statement": i["statement"], "category": i["category"],
+             "severity": i["severity"], "verified_by": list(i["verified_by"])}
+            for n, i in enumerate(contract.get("invariants") or [], start=1)]
+    return {"acceptance_criteria": list(contract["acceptance_criteria"]), "requirements": reqs,
+            "invariants": invs, "risks": list(contract.get("risks") or [])}
+
+
+def events(contract: dict, current_state: str) -> list[tuple[str, dict]]:
+    if current_state != "CREATED":
+        raise HarnessError(f"a contract is applied to a task in CREATED; this one is {current_state}",
+                           hint="start a new task (`harness task new`) for a new contract")
+    recorded = with_ids(contract)
+    out: list[tuple[str, dict]] = [("contract.applied", {"contract": recorded})]
+    out += [("requirement.added", {k: r[k] for k in ("id", "statement", "priority", "source")}) for r in recorded["requirements"]]
+    out += [("invariant.added", {k: i[k] for k in ("id", "statement", "category", "severity")}) for i in recorded["invariants"]]
+    out += [("task.transitioned", {"from": "CREATED", "to": "SPECIFYING", "reason": "contract applied"}),
+            ("task.transitioned", {"from": "SPECIFYING", "to": "PLANNED", "reason": "contract applied"})]
+    return out

@@ -1,0 +1,37 @@
+"""Run a reproducer or a regression test and describe the run as a ledger-ready fact."""
+
+from __future__ import annotations
+
+import shlex
+
+from harness import runner
+from harness.core.redact import compile_patterns
+from harness.store import settings
+from harness.store.tasks import TaskStore
+
+TAIL = 2000
+
+
+def command_of(argv: tuple[str, ...], fallback: str | list[str] | None) -> list[str] | str | None:
+    if argv:
+        return list(argv)
+    if isinstance(fallback, str):
+        return shlex.split(fallback)
+    return list(fallback) if fallback else None
+
+
+def run_fact(s: TaskStore, command: list[str] | str, timeout: float | None = None) -> dict:
+    """Run ``command`` in the repository; the source tree is taken before it starts."""
+    from harness.gitio import Git
+
+    config = settings.load_config(s.layout)
+    redactor = compile_patterns(config["redaction"])
+    git = Git(s.layout.root)
+    tree, head = git.worktree_source_tree(), git.head()
+    result = runner.run_command(command, cwd=s.layout.root, timeout=timeout)
+    shown = command if isinstance(command, str) else shlex.join(command)
+    tail = (result.combined.head + result.combined.tail)[-TAIL:] if not result.combined.truncated \
+        else result.combined.tail[-TAIL:]
+    argv = [redactor.redact(a) for a in command] if isinstance(command, list) else None
+    return {"command": redactor.redact(shown), "argv": argv, "exit_code": result.exit_code, "outcome": result.outcome,
+            "tree": tree, "head": head, "output_tail": redactor.redact_bytes(tail)}

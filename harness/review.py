@@ -1,0 +1,63 @@
+"""The adversarial-review packet (seed §20): everything a reviewer with no other context needs,
+and nothing of the implementer's own narrative."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from harness.store.reader import LoadedTask
+
+TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(^|/)test_[^/]+$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
+
+RULES = """\
+1. Assume the implementation contains defects. Your job is to find them, not to approve.
+2. Construct concrete failure scenarios against: the requirements, the invariants, failure guarantees,
+   state transitions, concurrency, idempotency, and recovery (crash, restart, retry, duplicate delivery).
+3. No style feedback. No refactoring advice. No code changes — you do not edit files.
+4. Output only findings, as YAML in the schema below (a list under `findings:`). Each needs a location, a claim,
+   a step-by-step failure scenario, the expected behaviour, and a recommended reproducer — ideally a command
+   that exits non-zero while the defect exists.
+5. A finding is only a proposal. It becomes a bug when its reproducer fails under the harness.
+"""
+
+EXAMPLE = {"findings": [{
+    "type": "suspected_defect", "severity": "major", "category": "idempotency",
+    "title": "Duplicate recovery replays an action that already succeeded",
+    "claim": "resume() re-executes actions whose side effect was recorded but whose completion marker was not",
+    "related_requirements": ["REQ-002"], "related_invariants": ["INV-001"],
+    "location": {"file": "src/runner.py", "line": 88},
+    "failure_scenario": ["start a task with one action", "kill the process after the side effect, before the marker",
+                         "call resume() twice"],
+    "expected_behavior": "the side effect happens exactly once",
+    "possible_actual_behavior": "the side effect happens twice",
+    "recommended_reproducer": {"type": "unit_test", "description": "crash between effect and marker, resume twice",
+                               "command": "python -m pytest -q tests/test_recovery.py::test_double_resume"},
+}]}
+
+
+def packet(task: LoadedTask, base: str, diff: str, changes: list[tuple[str, str]]) -> str:
+    p = task.proj
+    tests = [path for status, path in changes if TEST_PATH.search(path)]
+    out = [f"# Adversarial review packet — {p.id}", "", f"Task: {p.title}", f"Diff base: `{base}`", "",
+           "## Your rules", "", RULES]
+    if p.contract:
+        c = p.contract["contract"]
+        out += ["## Contract", "", "Acceptance criteria:", *[f"- {a}" for a in c["acceptance_criteria"]], ""]
+        if c.get("risks"):
+            out += ["Known risks:", *[f"- {r}" for r in c["risks"]], ""]
+    out += ["## Requirements", ""]
+    out += [f"- **{r['id']}** ({r['priority']}): {r['statement']}" for r in p.requirements.values()] or ["(none)"]
+    out += ["", "## Invariants", ""]
+    out += [f"- **{i['id']}** [{i['category']}, {i['severity']}]: {i['statement']}" for i in p.invariants.values()] or ["(none)"]
+    out += ["", "## Tests added or changed", ""]
+    out += [f"- `{t}`" for t in tests] or ["(none — a change without tests is itself worth a finding)"]
+    out += ["", "## Files changed", "", *[f"- {s} `{path}`" for s, path in changes], "",
+            "## Diff", "", "```diff", diff.rstrip() or "(no changes)", "```", "",
+            "## Finding schema (write a list of these; `harness finding propose --file FILE` records them)", "",
+            "Required: severity (critical|major|minor), category, title, claim, location.file, failure_scenario (list),",
+            "expected_behavior, recommended_reproducer (type, description, command). Optional: type,",
+            "related_requirements, related_invariants, location.line, possible_actual_behavior.", "",
+            "```yaml", yaml.safe_dump(EXAMPLE, sort_keys=False, width=100).rstrip(), "```", ""]
+    return "\n".join(out)
