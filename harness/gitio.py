@@ -70,7 +70,9 @@ class Git:
         try:
             real = os.path.join(gitdir, "index")
             if os.path.exists(real):
-                shutil.copyfile(real, tmp)  # start from the stat cache: only changed files are hashed
+                # copy2 keeps the index mtime: git's "racy entry" check (an edit in the same
+                # second as the index write) depends on it; the stat cache spares rehashing
+                shutil.copy2(real, tmp)
             else:
                 os.unlink(tmp)
             env = {**os.environ, "GIT_INDEX_FILE": tmp}
@@ -225,7 +227,7 @@ def diff_since(git: Git, base: str) -> tuple[str, list[tuple[str, str]]]:
     try:
         real = os.path.join(git.repo.path, "index")
         if os.path.exists(real):
-            shutil.copyfile(real, tmp)
+            shutil.copy2(real, tmp)
         else:
             os.unlink(tmp)
         env["GIT_INDEX_FILE"] = tmp

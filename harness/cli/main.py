@@ -70,8 +70,18 @@ def cli() -> None:
     """
 
 
+def _check_utf8(argv: list[str]) -> None:
+    # Undecodable bytes arrive as lone surrogates; they could never be written to a ledger line.
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise HarnessError(f"argument {arg.encode('utf-8', 'backslashreplace').decode()!r} is not valid UTF-8") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
+        _check_utf8(sys.argv[1:] if argv is None else argv)
         # Without standalone mode click returns ctx.exit()'s code instead of exiting.
         result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
     except HarnessError as exc:

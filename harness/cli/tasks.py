@@ -45,8 +45,11 @@ def list_(as_json: bool) -> None:
         current = None
     rows = []
     for task_id in s.task_ids():
-        proj = s.load(task_id, docs=False).proj
-        rows.append({"id": task_id, "state": proj.state, "title": proj.title, "current": task_id == current})
+        try:
+            proj = s.load(task_id, docs=False).proj
+            rows.append({"id": task_id, "state": proj.state, "title": proj.title, "current": task_id == current})
+        except HarnessError as exc:  # one broken task must not hide the others
+            rows.append({"id": task_id, "state": "INVALID", "title": exc.message, "current": task_id == current})
     if as_json:
         emit_json(rows)
         return

@@ -158,6 +158,7 @@ def _created(proj: Projection, d: dict) -> None:
     proj.id, proj.title, proj.description = d["id"], d["title"], d.get("description", "")
     proj.max_iterations = int(d["max_iterations"])
     proj.base_commit = d.get("base_commit")
+    proj.head = d.get("base_commit")
     proj.state = "CREATED"
 
 

@@ -111,7 +111,8 @@ class TaskStore:
         """Append ``events`` atomically; ``precheck(task)`` runs under the lock and may raise Refused."""
         with fsio.locked(self.layout.local / "lock"):
             fsio.roll_forward(self.layout.local / "journal")
-            fsio.sweep_temps(self.layout.task_dir(task_id))
+            for folder in (self.layout.task_dir(task_id), self.layout.task_dir(task_id) / "evidence"):
+                fsio.sweep_temps(folder)
             task = self.load(task_id)
             if precheck is not None:
                 events = precheck(task) or events
