@@ -9,10 +9,12 @@ computed in a throw-away index so the user's staging area is never touched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pygit2
@@ -62,26 +64,30 @@ class Git:
     def empty_tree(self) -> str:
         return str(self.repo.TreeBuilder().write())
 
-    def worktree_source_tree(self) -> str:
-        """The tree of the working directory's source: tracked and untracked-not-ignored files."""
-        gitdir = self.repo.path
-        fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=gitdir)
+    @contextlib.contextmanager
+    def temp_index(self) -> Iterator[dict[str, str]]:
+        """An environment whose GIT_INDEX_FILE is a throw-away copy of the real index."""
+        fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.repo.path)
         os.close(fd)
         try:
-            real = os.path.join(gitdir, "index")
+            real = os.path.join(self.repo.path, "index")
             if os.path.exists(real):
                 # copy2 keeps the index mtime: git's "racy entry" check (an edit in the same
-                # second as the index write) depends on it; the stat cache spares rehashing
+                # second as the index write) depends on it; the stat cache spares rehashing.
                 shutil.copy2(real, tmp)
             else:
                 os.unlink(tmp)
-            env = {**os.environ, "GIT_INDEX_FILE": tmp}
-            self._git(["add", "-A", "--", ".", f":(exclude){HARNESS_DIR}"], env)
-            tree = self._git(["write-tree"], env).strip()
+            yield {**os.environ, "GIT_INDEX_FILE": tmp}
         finally:
             for leftover in (tmp, tmp + ".lock"):
                 if os.path.exists(leftover):
                     os.unlink(leftover)
+
+    def worktree_source_tree(self) -> str:
+        """The tree of the working directory's source: tracked and untracked-not-ignored files."""
+        with self.temp_index() as env:
+            self._git(["add", "-A", "--", ".", f":(exclude){HARNESS_DIR}"], env)
+            tree = self._git(["write-tree"], env).strip()
         return self.strip_harness(tree)
 
     def _git(self, args: list[str], env: dict[str, str]) -> str:
@@ -220,23 +226,10 @@ def index_tree(git: Git, index_file: str | None = None) -> str:
 def diff_since(git: Git, base: str) -> tuple[str, list[tuple[str, str]]]:
     """(unified diff, [(status, path)]) of the working tree's source against ``base``, .harness excluded."""
     spec = ["--", ".", f":(exclude){HARNESS_DIR}"]
-    env = dict(os.environ)
-    # Untracked files belong to the change too: list them as added with an intent-to-add index.
-    fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=git.repo.path)
-    os.close(fd)
-    try:
-        real = os.path.join(git.repo.path, "index")
-        if os.path.exists(real):
-            shutil.copy2(real, tmp)
-        else:
-            os.unlink(tmp)
-        env["GIT_INDEX_FILE"] = tmp
+    with git.temp_index() as env:
+        # Untracked files belong to the change too: an intent-to-add entry shows them as added.
         git._git(["add", "-A", "-N", *spec], env)
         text = git._git(["diff", "--no-color", "--no-ext-diff", base, *spec], env)
         names = git._git(["diff", "--name-status", "--no-renames", base, *spec], env)
-    finally:
-        for leftover in (tmp, tmp + ".lock"):
-            if os.path.exists(leftover):
-                os.unlink(leftover)
-    pairs = [tuple(line.split("\t", 1)) for line in names.splitlines() if "\t" in line]
+    pairs = [line.split("\t", 1) for line in names.splitlines() if "\t" in line]
     return text, [(a, b) for a, b in pairs]
