@@ -174,15 +174,17 @@ def run_command(command: list[str] | str, *, shell: bool = False,
 
     readers = [threading.Thread(target=read, args=(i, p), daemon=True)
                for i, p in enumerate((proc.stdout, proc.stderr))]
-    for t in readers:  # two threads: neither pipe can fill up and deadlock the child
-        t.start()
-
     outcome = error = None
     try:
+        # Started inside the try: a Ctrl-C that lands while they start must still kill
+        # the command, which runs in its own session and never sees the terminal's SIGINT.
+        for t in readers:  # two threads: neither pipe can fill up and deadlock the child
+            t.start()
         if not _wait(proc, timeout):
             outcome, error = "timeout", f"timed out after {timeout:g}s"
     except KeyboardInterrupt:  # the caller records the run, then exits 130
         outcome, error = "interrupted", "interrupted by user"
+    readers = [t for t in readers if t.ident is not None]  # only those that started
     if outcome:
         _kill_group(proc, kill_grace, readers)
 

@@ -29,6 +29,11 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     tid = s.current_id(task_id)
     try:
         task = s.load(tid)
+        edited = s.disagreements(task)
+        if edited:  # the files say something the ledger does not: judge nothing
+            raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
+                               + "\n  ".join(d.render() for d in edited),
+                               hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
         policy = settings.load_gate(s.layout)
         git = Git(s.layout.root)
         tree, head = git.worktree_source_tree(), git.head()
