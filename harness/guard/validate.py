@@ -50,8 +50,10 @@ def validate_change(olds: list, new, source_tree: str, only_gated: bool = False)
     """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed."""
     problems: list[Problem] = []
     verdicts: list[TaskVerdict] = []
-    if olds and all(_oid(o, ".harness") == _oid(new, ".harness") for o in olds) and _oid(new, ".harness"):
-        return problems, verdicts  # .harness/ untouched: a code-only commit changes no task
+    if all(_oid(o, ".harness") == _oid(new, ".harness") for o in olds) and (olds or not _oid(new, ".harness")):
+        # .harness/ untouched (a code-only commit changes no task), or absent on both sides
+        # (history from before the repository adopted the harness).
+        return problems, verdicts
     policy = _policy(olds, new, problems, only_gated)
     old_ids = {tid for old in olds for tid in reader.task_ids(old)}
     new_ids = reader.task_ids(new)
