@@ -3,7 +3,7 @@ a verification plan naming the evidence type that verifies each requirement and 
 
 from __future__ import annotations
 
-from harness.errors import HarnessError
+from harness.errors import Refused
 from harness.store import validate, yamlio
 
 
@@ -29,6 +29,16 @@ def gaps(contract: dict) -> list[str]:
     return out
 
 
+def id_mismatches(contract: dict) -> list[str]:
+    """Ids a contract supplies must be the ones assigned in order (REQ-001…, INV-001…)."""
+    out = []
+    for key, prefix in (("requirements", "REQ"), ("invariants", "INV")):
+        for n, item in enumerate(contract.get(key) or [], start=1):
+            if item.get("id") and item["id"] != f"{prefix}-{n:03d}":
+                out.append(f"{key}[{n - 1}] says {item['id']}, but ids are assigned in order: it becomes {prefix}-{n:03d}")
+    return out
+
+
 def with_ids(contract: dict) -> dict:
     """The contract as recorded: ids assigned in order, defaults filled."""
     reqs = [{"id": f"REQ-{n:03d}", "statement": r["statement"], "priority": r["priority"],
@@ -43,7 +53,7 @@ def with_ids(contract: dict) -> dict:
 
 def events(contract: dict, current_state: str) -> list[tuple[str, dict]]:
     if current_state != "CREATED":
-        raise HarnessError(f"a contract is applied to a task in CREATED; this one is {current_state}",
+        raise Refused(f"a contract is applied to a task in CREATED; this one is {current_state}",
                            hint="start a new task (`harness task new`) for a new contract")
     recorded = with_ids(contract)
     out: list[tuple[str, dict]] = [("contract.applied", {"contract": recorded})]

@@ -96,6 +96,9 @@ class Git:
             raise HarnessError(f"git {' '.join(args[:2])} failed: {proc.stderr.strip()}")
         return proc.stdout
 
+    def is_ignored(self, rel: str) -> bool:
+        return self.repo.path_is_ignored(rel)
+
     def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
         """Up to ``limit`` paths that differ between two trees, and how many differ in all."""
         try:

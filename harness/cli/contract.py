@@ -27,7 +27,7 @@ def apply(path: Path, task_id: str | None) -> None:
     from harness import contract as contracts
 
     doc = contracts.load(path.read_bytes(), str(path))
-    gaps = contracts.gaps(doc)
+    gaps = contracts.gaps(doc) + contracts.id_mismatches(doc)
     if gaps:
         raise Refused(f"{path}: the contract is incomplete:\n  - " + "\n  - ".join(gaps),
                       hint="`harness contract check --file FILE` lists the same gaps")

@@ -150,13 +150,22 @@ def regression(fid: str, path: str, argv: tuple[str, ...], task_id: str | None) 
         raise Refused(f"regression test {path} does not exist in the repository", hint="write the test first")
     if ".harness" in target.relative_to(s.layout.root.resolve()).parts:
         raise Refused("a regression test lives in the source tree, not under .harness/")
+    rel = target.relative_to(s.layout.root.resolve()).as_posix()
+    from harness.gitio import Git
+
+    if Git(s.layout.root).is_ignored(rel):
+        raise Refused(f"regression test {rel} is ignored by git: it is not part of the source tree",
+                      hint="put the test where git tracks it")
     repro = f["reproduction"] or {}
     command = command_of(argv, repro.get("argv") or repro.get("command"))
+    shown = command if isinstance(command, str) else " ".join(command or [])
+    if rel not in shown and path not in shown:
+        raise Refused(f"the regression command does not run {rel}: {shown!r}",
+                      hint=f"harness finding regression {fid} {rel} -- COMMAND-THAT-RUNS-IT")
     fact = run_fact(s, command)
     if fact["outcome"] != "failed":
         raise Refused(f"regression test {path} did not fail ({fact['outcome']}, exit {fact['exit_code']}): "
                       "a regression test must reproduce the bug before the fix", hint="make the test fail on the current code")
-    rel = target.relative_to(s.layout.root.resolve()).as_posix()
     _step(task_id, fid, "finding.regression",
           _requiring("CONFIRMED", action="attach a regression test", data={**fact, "path": rel}))
 

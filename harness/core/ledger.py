@@ -299,8 +299,15 @@ def _finding_verified(proj: Projection, d: dict) -> None:
     f = _finding(proj, d["id"])
     if d["regression"]["outcome"] != "passed":
         raise LedgerProblem(f"finding {f['id']}: verifying needs the regression test to pass")
-    if d["full_suite"].get("tree") != d["regression"].get("tree"):
+    suite = d["full_suite"]
+    if suite.get("tree") != d["regression"].get("tree"):
         raise LedgerProblem(f"finding {f['id']}: full-suite evidence must be fresh for the tree the regression test ran on")
+    if not suite.get("types"):
+        raise LedgerProblem(f"finding {f['id']}: verifying names no full-suite evidence")
+    for etype in suite["types"]:  # the claim must match evidence this same ledger recorded
+        rec = proj.evidence.get(etype)
+        if rec is None or rec["outcome"] != "passed" or rec["tree"] != suite["tree"]:
+            raise LedgerProblem(f"finding {f['id']}: no passing {etype} evidence recorded for tree {str(suite['tree'])[:12]}")
     if f["status"] != "VERIFIED":  # re-verifying a VERIFIED finding refreshes its regression run
         _move(f, "VERIFIED")
     f["regression_run"], f["full_suite"] = dict(d["regression"]), dict(d["full_suite"])

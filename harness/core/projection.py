@@ -164,6 +164,8 @@ def _dis(file: str, path: str, ledger: object, found: object) -> Disagreement:
     parts = [p for p in path.split(".") if p != "task"]
     # The first path part that names a lifecycle field decides which command owns it.
     key = next((p for p in parts if p in FIX_COMMANDS), None)
+    if key is None and "/findings/" in file:
+        key = "findings"
     if key is None and file.endswith(("requirements.yaml", "invariants.yaml")):
         key = "requirements" if file.endswith("requirements.yaml") else "invariants"
     return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, RERENDER))

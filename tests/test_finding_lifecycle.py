@@ -1,0 +1,961 @@
+"""Findings (issue 5): the pure lifecycle table, `harness finding …` step by step, the facts each
+step needs, hand edits caught by replay and by the commit hook, the gate and the status rates."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import TO_VERIFYING, git, walk_to
+from harness.core import findings as rules
+from harness.core.ledger import encode_event, line_hash
+from harness.gitio import Git
+
+PY = sys.executable
+# Exits 1 while the defect exists (answer() returns 42, the finding says it should be 41).
+FAIL_CMD = [PY, "-c", "import app, sys; print('REPRO-MARKER', app.answer()); sys.exit(0 if app.answer() == 41 else 1)"]
+PASS_CMD = [PY, "-c", "print('nothing wrong here')"]
+MISSING_CMD = ["definitely-not-a-command-xyz"]
+REGRESSION_PATH = "tests/test_answer.py"
+REGRESSION_CMD = [PY, REGRESSION_PATH]
+REGRESSION_TEST = """\
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import app
+
+
+def test_answer_is_41():
+    assert app.answer() == 41
+
+
+if __name__ == "__main__":
+    test_answer_is_41()
+"""
+FIXED_APP = "def answer():\n    return 41\n"
+
+
+# =======================================================================================
+# Helpers
+# =======================================================================================
+
+def proposal(**over) -> dict:
+    base = {
+        "type": "suspected_defect", "severity": "major", "category": "correctness",
+        "title": "answer() is off by one",
+        "claim": "answer() returns 42 where the requirement says 41",
+        "location": {"file": "app.py", "line": 2},
+        "failure_scenario": ["import app", "call app.answer()"],
+        "expected_behavior": "answer() returns 41",
+        "possible_actual_behavior": "answer() returns 42",
+        "recommended_reproducer": {"type": "unit_test", "description": "assert the value",
+                                   "command": list(FAIL_CMD)},
+    }
+    base.update(over)
+    return base
+
+
+def write_yaml(path: Path, doc) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+    return path
+
+
+def propose(h, tmp_path: Path, doc, name: str = "findings.yaml"):
+    """Write ``doc`` outside the repository and run `harness finding propose --file` on it."""
+    return h("finding", "propose", "--file", str(write_yaml(tmp_path / "inbox" / name, doc)))
+
+
+def tdir(repo: Path, tid: str) -> Path:
+    return repo / ".harness" / "tasks" / tid
+
+
+def fdoc(repo: Path, tid: str, fid: str = "F-0001") -> dict:
+    return yaml.safe_load((tdir(repo, tid) / "findings" / f"{fid}.yaml").read_text("utf-8"))
+
+
+def events(repo: Path, tid: str) -> list[dict]:
+    return [json.loads(line) for line in (tdir(repo, tid) / "events.jsonl").read_text("utf-8").splitlines()]
+
+
+def ledger_bytes(repo: Path, tid: str) -> bytes:
+    return (tdir(repo, tid) / "events.jsonl").read_bytes()
+
+
+def append_event(repo: Path, tid: str, etype: str, data: dict) -> None:
+    """A correctly chained, canonical event appended by hand (no harness command)."""
+    path = tdir(repo, tid) / "events.jsonl"
+    lines = path.read_text("utf-8").splitlines()
+    last = json.loads(lines[-1])
+    line = encode_event(last["seq"] + 1, last["ts"], etype, data, line_hash(lines[-1]))
+    path.write_text("\n".join([*lines, line]) + "\n", "utf-8")
+
+
+def status_json(h) -> dict:
+    return json.loads(h.ok("status", "--json").out)
+
+
+def write_regression_test(repo: Path) -> None:
+    (repo / "tests").mkdir(exist_ok=True)
+    (repo / REGRESSION_PATH).write_text(REGRESSION_TEST, "utf-8")
+
+
+def fix_the_bug(repo: Path) -> None:
+    (repo / "app.py").write_text(FIXED_APP, "utf-8")
+
+
+def collect_full_suite(h) -> None:
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", *REGRESSION_CMD)
+
+
+ORDER = ("REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
+
+
+def advance(h, repo: Path, fid: str, upto: str) -> None:
+    """Move finding ``fid`` (proposed with FAIL_CMD as its reproducer) legitimately to ``upto``."""
+    if upto == "REJECTED":
+        h.ok("finding", "reproduce", fid, "--", *PASS_CMD)
+        h.ok("finding", "reject", fid, "--reason", "the value is right")
+        return
+    steps = ORDER[: ORDER.index(upto) + 1]
+    for step in steps:
+        if step == "REPRODUCING":
+            h.ok("finding", "reproduce", fid, "--", *PASS_CMD)
+        elif step == "CONFIRMED":
+            h.ok("finding", "reproduce", fid)
+        elif step == "FIXING":
+            write_regression_test(repo)
+            h.ok("finding", "regression", fid, REGRESSION_PATH, "--", *REGRESSION_CMD)
+        elif step == "FIXED":
+            fix_the_bug(repo)
+            h.ok("finding", "fixed", fid)
+        elif step == "VERIFIED":
+            collect_full_suite(h)
+            h.ok("finding", "verify", fid)
+        elif step == "CLOSED":
+            h.ok("finding", "close", fid)
+
+
+@pytest.fixture
+def ft(h, repo) -> str:
+    """A task in a repository whose bytecode and pytest caches are ignored (so running Python does
+    not change the source tree); returns the task id."""
+    (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", "utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-qm", "ignore caches")
+    return h.ok("task", "new", "Findings").out.strip()
+
+
+@pytest.fixture
+def f1(h, ft, tmp_path) -> str:
+    """One PROPOSED major finding, F-0001, whose recommended reproducer fails on the current code."""
+    r = propose(h, tmp_path, proposal())
+    assert r.code == 0, r.text
+    return "F-0001"
+
+
+# =======================================================================================
+# The pure table: all 64 pairs
+# =======================================================================================
+
+EXPECTED_LEGAL = {
+    ("PROPOSED", "REPRODUCING"), ("REPRODUCING", "CONFIRMED"), ("REPRODUCING", "REJECTED"),
+    ("CONFIRMED", "FIXING"), ("FIXING", "FIXED"), ("FIXED", "VERIFIED"), ("VERIFIED", "CLOSED"),
+}
+ALL_STATUSES = ("PROPOSED", "REPRODUCING", "CONFIRMED", "REJECTED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
+
+
+def test_statuses_are_exactly_the_eight_of_the_seed():
+    assert tuple(rules.STATUSES) == ALL_STATUSES
+
+
+def test_legal_table_is_exactly_the_seven_transitions():
+    assert set(rules.LEGAL) == EXPECTED_LEGAL
+    assert len(rules.LEGAL) == 7
+
+
+@pytest.mark.parametrize("current", ALL_STATUSES)
+@pytest.mark.parametrize("target", ALL_STATUSES)
+def test_every_pair_is_legal_exactly_when_in_the_table(current, target):
+    legal = (current, target) in EXPECTED_LEGAL
+    assert rules.is_legal(current, target) is legal
+    message = rules.refusal(current, target, "F-0007")
+    if legal:
+        assert message is None
+    else:
+        assert message is not None
+        assert f"{current} → {target}" in message, message
+        assert "F-0007" in message
+
+
+def test_all_pairs_count_is_64_and_57_are_refused():
+    pairs = [(a, b) for a in rules.STATUSES for b in rules.STATUSES]
+    assert len(pairs) == 64
+    refused = [p for p in pairs if rules.refusal(*p, "F-0001") is not None]
+    assert len(refused) == 57
+
+
+@pytest.mark.parametrize("final", ["REJECTED", "CLOSED"])
+def test_a_final_status_is_called_final_in_the_refusal(final):
+    assert "final" in rules.refusal(final, "PROPOSED", "F-0001")
+
+
+# =======================================================================================
+# propose
+# =======================================================================================
+
+def test_propose_one_mapping_writes_F_0001_with_the_seed_fields(h, ft, repo, tmp_path):
+    r = propose(h, tmp_path, proposal())
+    assert r.code == 0, r.text
+    assert "F-0001" in r.out and "PROPOSED" in r.out
+    doc = fdoc(repo, ft)
+    for key in ("id", "type", "severity", "category", "status", "title", "claim", "related_requirements",
+                "related_invariants", "location", "failure_scenario", "expected_behavior",
+                "possible_actual_behavior", "recommended_reproducer", "reproduction", "regression_test",
+                "fix", "verification"):
+        assert key in doc, key
+    assert doc["id"] == "F-0001" and doc["status"] == "PROPOSED"
+    assert doc["location"] == {"file": "app.py", "line": 2}
+    assert doc["failure_scenario"] == ["import app", "call app.answer()"]
+    assert doc["recommended_reproducer"]["command"] == FAIL_CMD
+    assert doc["reproduction"]["command"] is None and doc["regression_test"]["path"] is None
+    assert events(repo, ft)[-1]["type"] == "finding.proposed"
+    assert h("replay").code == 0
+
+
+def test_propose_a_list_and_a_findings_mapping_assign_ids_in_sequence(h, ft, repo, tmp_path):
+    r = propose(h, tmp_path, [proposal(title="one"), proposal(title="two")], "a.yaml")
+    assert r.code == 0, r.text
+    r = propose(h, tmp_path, {"findings": [proposal(title="three", severity="minor")]}, "b.yaml")
+    assert r.code == 0, r.text
+    names = sorted(p.name for p in (tdir(repo, ft) / "findings").iterdir())
+    assert names == ["F-0001.yaml", "F-0002.yaml", "F-0003.yaml"]
+    assert [fdoc(repo, ft, f"F-000{n}")["title"] for n in (1, 2, 3)] == ["one", "two", "three"]
+    assert fdoc(repo, ft, "F-0003")["severity"] == "minor"
+    assert [e["type"] for e in events(repo, ft)].count("finding.proposed") == 3
+
+
+def test_propose_ignores_the_status_and_id_the_file_claims(h, ft, repo, tmp_path):
+    r = propose(h, tmp_path, proposal(status="CLOSED", id="F-0042"))
+    assert r.code == 0, r.text
+    assert not (tdir(repo, ft) / "findings" / "F-0042.yaml").exists()
+    doc = fdoc(repo, ft)
+    assert doc["id"] == "F-0001" and doc["status"] == "PROPOSED"
+    assert events(repo, ft)[-1]["data"]["id"] == "F-0001"
+    assert "status" not in events(repo, ft)[-1]["data"]["content"]
+
+
+@pytest.mark.parametrize("field", ["location", "claim", "failure_scenario", "expected_behavior",
+                                   "recommended_reproducer", "severity", "category", "title"])
+def test_propose_without_a_required_field_exits_2_naming_it_and_records_nothing(h, ft, repo, tmp_path, field):
+    doc = proposal()
+    del doc[field]
+    before = ledger_bytes(repo, ft)
+    r = propose(h, tmp_path, doc)
+    assert r.code == 2, r.text
+    assert field in r.err
+    assert ledger_bytes(repo, ft) == before
+    assert list((tdir(repo, ft) / "findings").iterdir()) == []
+
+
+@pytest.mark.parametrize("field, value", [("claim", ""), ("expected_behavior", ""), ("failure_scenario", []),
+                                          ("location", {}), ("recommended_reproducer", {"command": "x"}),
+                                          ("severity", "blocker")])
+def test_propose_with_an_empty_or_invalid_required_field_exits_2(h, ft, repo, tmp_path, field, value):
+    before = ledger_bytes(repo, ft)
+    r = propose(h, tmp_path, proposal(**{field: value}))
+    assert r.code == 2, r.text
+    assert field in r.err
+    assert ledger_bytes(repo, ft) == before
+
+
+def test_propose_a_list_with_one_bad_finding_records_none_of_them(h, ft, repo, tmp_path):
+    bad = proposal()
+    del bad["claim"]
+    before = ledger_bytes(repo, ft)
+    r = propose(h, tmp_path, [proposal(), bad])
+    assert r.code == 2, r.text
+    assert "finding 2" in r.err and "claim" in r.err
+    assert ledger_bytes(repo, ft) == before
+    assert list((tdir(repo, ft) / "findings").iterdir()) == []
+
+
+@pytest.mark.parametrize("doc", [[], {"findings": []}, "just text"])
+def test_propose_with_no_findings_exits_2(h, ft, repo, tmp_path, doc):
+    before = ledger_bytes(repo, ft)
+    assert propose(h, tmp_path, doc).code == 2
+    assert ledger_bytes(repo, ft) == before
+
+
+# =======================================================================================
+# reproduce
+# =======================================================================================
+
+def test_failing_recommended_reproducer_confirms_and_records_the_run(h, f1, ft, repo):
+    tree = Git(repo).worktree_source_tree()
+    r = h("finding", "reproduce", f1)
+    assert r.code == 0, r.text
+    assert "CONFIRMED" in r.out
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "CONFIRMED"
+    assert doc["reproduction"]["command"] == shlex.join(FAIL_CMD)
+    assert doc["reproduction"]["exit_code"] == 1
+    assert doc["reproduction"]["evidence"] == tree
+    [attempt] = doc["attempts"]
+    assert attempt["outcome"] == "failed" and attempt["exit_code"] == 1 and attempt["tree"] == tree
+    assert "REPRO-MARKER 42" in attempt["output_tail"]
+    # PROPOSED → REPRODUCING → CONFIRMED comes from one recorded event, replayed by the ledger rules.
+    assert events(repo, ft)[-1]["type"] == "finding.reproduced"
+    assert h("replay").code == 0
+
+
+def test_recommended_reproducer_given_as_a_string_is_run(h, ft, repo, tmp_path):
+    cmd = f"{PY} -c \"import app, sys; sys.exit(app.answer() != 41)\""
+    propose(h, tmp_path, proposal(recommended_reproducer={"type": "custom", "description": "d", "command": cmd}))
+    assert h("finding", "reproduce", "F-0001").code == 0
+    assert fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_passing_reproducer_is_an_attempt_and_the_finding_stays_reproducing(h, f1, ft, repo):
+    r = h("finding", "reproduce", f1, "--", *PASS_CMD)
+    assert r.code == 0, r.text
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "REPRODUCING"
+    assert doc["reproduction"]["command"] is None
+    [attempt] = doc["attempts"]
+    assert attempt["outcome"] == "passed" and attempt["exit_code"] == 0
+    assert "nothing wrong here" in attempt["output_tail"]
+    # a second, failing run then confirms it
+    assert h("finding", "reproduce", f1).code == 0
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "CONFIRMED" and len(doc["attempts"]) == 2
+
+
+def test_reproducer_that_does_not_exist_is_refused_and_concludes_nothing(h, f1, ft, repo):
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reproduce", f1, "--", *MISSING_CMD)
+    assert r.code == 1, r.text
+    assert "nothing is concluded" in r.err
+    assert ledger_bytes(repo, ft) == before
+    assert fdoc(repo, ft)["status"] == "PROPOSED" and fdoc(repo, ft)["attempts"] == []
+
+
+def test_reproducer_that_times_out_is_refused_and_concludes_nothing(h, f1, ft, repo):
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reproduce", f1, "--timeout", "0.5", "--", PY, "-c", "import time; time.sleep(30)")
+    assert r.code == 1, r.text
+    assert "timeout" in r.err and "nothing is concluded" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "PROPOSED"
+
+
+def test_reproduce_without_any_command_is_refused(h, ft, repo, tmp_path):
+    propose(h, tmp_path, proposal(recommended_reproducer={"type": "review", "description": "read it"}))
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reproduce", "F-0001")
+    assert r.code == 1, r.text
+    assert "no reproducer command" in r.err
+    assert ledger_bytes(repo, ft) == before
+
+
+def test_reproduce_a_confirmed_finding_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    r = h("finding", "reproduce", f1, "--", *PASS_CMD)
+    assert r.code == 1
+    assert "CONFIRMED" in r.err
+    assert fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_unknown_finding_is_refused_naming_the_known_ones(h, f1):
+    r = h("finding", "reproduce", "F-0099")
+    assert r.code == 1
+    assert "F-0099" in r.err and "F-0001" in r.err
+
+
+# =======================================================================================
+# reject
+# =======================================================================================
+
+def test_reject_a_proposed_finding_without_attempts_is_refused(h, f1, ft, repo):
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reject", f1, "--reason", "I do not believe it")
+    assert r.code == 1, r.text
+    assert "PROPOSED" in r.err
+    assert ledger_bytes(repo, ft) == before
+
+
+def test_reject_after_a_passing_attempt_is_recorded_with_its_reason(h, f1, ft, repo):
+    h.ok("finding", "reproduce", f1, "--", *PASS_CMD)
+    r = h("finding", "reject", f1, "--reason", "the reproducer passes on this code")
+    assert r.code == 0, r.text
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "REJECTED"
+    assert doc["rejected_reason"] == "the reproducer passes on this code"
+    assert events(repo, ft)[-1]["type"] == "finding.rejected"
+    assert h("replay").code == 0
+    # REJECTED is final
+    r = h("finding", "reproduce", f1, "--", *FAIL_CMD)
+    assert r.code == 1 and fdoc(repo, ft)["status"] == "REJECTED"
+
+
+def test_reject_with_a_blank_reason_is_refused(h, f1, ft, repo):
+    h.ok("finding", "reproduce", f1, "--", *PASS_CMD)
+    assert h("finding", "reject", f1, "--reason", "   ").code == 1
+    assert fdoc(repo, ft)["status"] == "REPRODUCING"
+
+
+def test_reject_a_confirmed_finding_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    r = h("finding", "reject", f1, "--reason", "inconvenient")
+    assert r.code == 1
+    assert fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+# =======================================================================================
+# regression
+# =======================================================================================
+
+def test_regression_test_that_fails_now_moves_the_finding_to_fixing(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    write_regression_test(repo)
+    r = h("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)
+    assert r.code == 0, r.text
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "FIXING"
+    assert doc["regression_test"]["path"] == REGRESSION_PATH
+    assert doc["regression_test"]["argv"] == REGRESSION_CMD
+    assert events(repo, ft)[-1]["type"] == "finding.regression"
+
+
+def test_regression_command_that_does_not_run_the_test_file_is_refused(h, f1, ft, repo):
+    # Without `-- COMMAND` the reproducer is the default, but it must actually run PATH:
+    # otherwise any existing file (a README) could be passed off as "the regression test".
+    advance(h, repo, f1, "CONFIRMED")
+    write_regression_test(repo)
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "regression", f1, REGRESSION_PATH)
+    assert r.code == 1, r.text
+    assert "does not run tests/test_answer.py" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_regression_command_is_kept_and_rerun_by_verify(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    write_regression_test(repo)
+    h.ok("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "FIXING"
+    assert doc["regression_test"]["argv"] == REGRESSION_CMD
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", f1)
+    collect_full_suite(h)
+    assert h("finding", "verify", f1).code == 0  # the same command now passes
+
+
+def test_regression_path_that_does_not_exist_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "regression", f1, "tests/test_missing.py", "--", *FAIL_CMD)
+    assert r.code == 1, r.text
+    assert "does not exist" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+@pytest.mark.parametrize("where", [".harness/config.yaml", ".harness/tasks/test_in_harness.py"])
+def test_regression_path_under_harness_is_refused(h, f1, ft, repo, where):
+    advance(h, repo, f1, "CONFIRMED")
+    if where.endswith(".py"):
+        (repo / where).write_text(REGRESSION_TEST)
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "regression", f1, where, "--", *FAIL_CMD)
+    assert r.code == 1, r.text
+    assert ".harness" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_regression_path_outside_the_repository_or_a_directory_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    (repo.parent / "outside_test.py").write_text(REGRESSION_TEST)
+    write_regression_test(repo)
+    for path in ("../outside_test.py", "tests"):
+        r = h("finding", "regression", f1, path, "--", *FAIL_CMD)
+        assert r.code == 1, (path, r.text)
+    assert fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_regression_test_ignored_by_git_is_not_in_the_tree_and_is_refused(h, f1, ft, repo):
+    """A git-ignored file is not part of the source tree the harness binds evidence to, and is never
+    committed: it cannot guard against the bug coming back."""
+    advance(h, repo, f1, "CONFIRMED")
+    (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\nscratch/\n", "utf-8")
+    (repo / "scratch").mkdir()
+    (repo / "scratch" / "test_answer.py").write_text(REGRESSION_TEST)
+    assert git(repo, "check-ignore", "-q", "scratch/test_answer.py", check=False).returncode == 0
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "regression", f1, "scratch/test_answer.py", "--", PY, "scratch/test_answer.py")
+    assert r.code == 1, r.text
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_regression_test_that_passes_now_is_refused_as_never_failed(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    write_regression_test(repo)
+    before = ledger_bytes(repo, ft)
+    fix_the_bug(repo)  # the test file runs, and passes: it never reproduced the bug
+    r = h("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)
+    assert r.code == 1, r.text
+    assert "did not fail" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_regression_command_that_does_not_exist_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    write_regression_test(repo)
+    r = h("finding", "regression", f1, REGRESSION_PATH, "--", *MISSING_CMD)
+    assert r.code == 1, r.text
+    assert fdoc(repo, ft)["status"] == "CONFIRMED"
+
+
+def test_regression_on_a_finding_that_is_not_confirmed_is_refused(h, f1, ft, repo):
+    write_regression_test(repo)
+    r = h("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)
+    assert r.code == 1
+    assert "PROPOSED" in r.err and "CONFIRMED" in r.err
+
+
+# =======================================================================================
+# fixed, verify, close: nothing moves past a step whose fact is missing
+# =======================================================================================
+
+def test_fixed_needs_fixing(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    r = h("finding", "fixed", f1)
+    assert r.code == 1 and "CONFIRMED" in r.err
+    write_regression_test(repo)
+    h.ok("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)
+    fix_the_bug(repo)
+    assert h("finding", "fixed", f1).code == 0
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "FIXED"
+    assert doc["fix"]["commit"] == git(repo, "rev-parse", "HEAD").stdout.strip()
+
+
+def test_verify_while_the_regression_test_still_fails_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXING")
+    h.ok("finding", "fixed", f1)  # claimed, but app.py was never changed
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "verify", f1)
+    assert r.code == 1, r.text
+    assert "still fails" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "FIXED"
+
+
+def test_verify_without_any_full_suite_evidence_is_refused_naming_each_type(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXED")
+    r = h("finding", "verify", f1)
+    assert r.code == 1, r.text
+    assert "build" in r.err and "unit_test" in r.err
+    assert fdoc(repo, ft)["status"] == "FIXED"
+
+
+def test_verify_with_evidence_collected_before_the_fix_is_refused_as_stale(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXING")
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")  # passes, but on the unfixed code
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", f1)
+    r = h("finding", "verify", f1)
+    assert r.code == 1, r.text
+    assert "not fresh" in r.err and "build" in r.err and "unit_test" in r.err
+    assert fdoc(repo, ft)["status"] == "FIXED"
+    # re-collected on the fixed code, it verifies
+    collect_full_suite(h)
+    assert h("finding", "verify", f1).code == 0
+    assert fdoc(repo, ft)["status"] == "VERIFIED"
+
+
+def test_verify_with_fresh_but_failing_unit_test_evidence_is_refused(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXED")
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    assert h("evidence", "unit_test", "--", PY, "-c", "raise SystemExit(3)").code == 3
+    r = h("finding", "verify", f1)
+    assert r.code == 1, r.text
+    assert "not fresh and passing for: unit_test\n" in r.err  # build is fresh and passing: not named
+    assert fdoc(repo, ft)["status"] == "FIXED"
+
+
+def test_verify_needs_every_required_type_of_gate_yaml(h, f1, ft, repo):
+    gate = repo / ".harness" / "gate.yaml"
+    gate.write_text(gate.read_text().replace("integration_test: optional", "integration_test: required"))
+    advance(h, repo, f1, "FIXED")
+    collect_full_suite(h)
+    r = h("finding", "verify", f1)
+    assert r.code == 1, r.text
+    assert "integration_test" in r.err
+    h.ok("evidence", "integration_test", "--", PY, "-c", "pass")
+    assert h("finding", "verify", f1).code == 0
+
+
+def test_verify_records_the_passing_regression_run_and_full_suite(h, f1, ft, repo):
+    advance(h, repo, f1, "VERIFIED")
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "VERIFIED"
+    assert doc["verification"] == {"regression": "PASS", "full_suite": "PASS"}
+    last = events(repo, ft)[-1]
+    assert last["type"] == "finding.verified"
+    assert last["data"]["regression"]["outcome"] == "passed"
+    assert last["data"]["full_suite"]["tree"] == Git(repo).worktree_source_tree()
+    assert set(last["data"]["full_suite"]["types"]) == {"build", "unit_test"}
+
+
+def test_close_without_verified_is_refused(h, f1, ft, repo):
+    # walk one step at a time and try to close at each
+    assert h("finding", "close", f1).code == 1 and fdoc(repo, ft)["status"] == "PROPOSED"
+    h.ok("finding", "reproduce", f1, "--", *PASS_CMD)
+    assert h("finding", "close", f1).code == 1 and fdoc(repo, ft)["status"] == "REPRODUCING"
+    h.ok("finding", "reproduce", f1)
+    assert h("finding", "close", f1).code == 1 and fdoc(repo, ft)["status"] == "CONFIRMED"
+    write_regression_test(repo)
+    h.ok("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)
+    assert h("finding", "close", f1).code == 1 and fdoc(repo, ft)["status"] == "FIXING"
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", f1)
+    r = h("finding", "close", f1)
+    assert r.code == 1 and "FIXED" in r.err and "VERIFIED" in r.err
+    assert fdoc(repo, ft)["status"] == "FIXED"
+
+
+def test_every_status_change_is_one_ledger_event_and_the_file_follows(h, f1, ft, repo):
+    expected = [("REPRODUCING", "finding.reproduced"), ("CONFIRMED", "finding.reproduced"),
+                ("FIXING", "finding.regression"), ("FIXED", "finding.fixed"),
+                ("VERIFIED", "finding.verified"), ("CLOSED", "finding.closed")]
+    for status, etype in expected:
+        before = len(events(repo, ft))
+        advance_one = {"REPRODUCING": lambda: h.ok("finding", "reproduce", f1, "--", *PASS_CMD),
+                       "CONFIRMED": lambda: h.ok("finding", "reproduce", f1),
+                       "FIXING": lambda: (write_regression_test(repo),
+                                          h.ok("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)),
+                       "FIXED": lambda: (fix_the_bug(repo), h.ok("finding", "fixed", f1)),
+                       "VERIFIED": lambda: (collect_full_suite(h), h.ok("finding", "verify", f1)),
+                       "CLOSED": lambda: h.ok("finding", "close", f1)}[status]
+        advance_one()
+        evs = events(repo, ft)
+        finding_events = [e for e in evs[before:] if e["type"].startswith("finding.")]
+        assert [e["type"] for e in finding_events] == [etype], status
+        assert finding_events[0]["data"]["id"] == f1
+        assert fdoc(repo, ft)["status"] == status
+    assert h("replay").code == 0
+    r = h("finding", "close", f1)
+    assert r.code == 1 and "CLOSED" in r.err
+
+
+# =======================================================================================
+# Hand edits and forged events
+# =======================================================================================
+
+def test_hand_edited_status_is_caught_by_replay_naming_the_field(h, f1, ft, repo):
+    path = tdir(repo, ft) / "findings" / "F-0001.yaml"
+    text = path.read_text("utf-8")
+    assert "status: PROPOSED" in text
+    path.write_text(text.replace("status: PROPOSED", "status: CLOSED"), "utf-8")
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "findings/F-0001.yaml" in r.err and "status" in r.err
+    assert "PROPOSED" in r.err and "CLOSED" in r.err
+
+
+def test_hand_edited_finding_status_names_the_finding_command_to_use_instead(h, f1, ft, repo):
+    """README: a hand edit of a lifecycle field "is caught by `harness replay` and refused by the commit
+    hook, which names the command to use instead" — for task.yaml's state that is `harness transition`,
+    for a finding's status it is `harness finding …` (projection.FIX_COMMANDS["findings"])."""
+    path = tdir(repo, ft) / "findings" / "F-0001.yaml"
+    path.write_text(path.read_text("utf-8").replace("status: PROPOSED", "status: CLOSED"), "utf-8")
+    r = h("replay")
+    assert r.code == 2, r.text
+    [line] = [x for x in r.err.splitlines() if "F-0001.yaml" in x]
+    assert "use `harness finding" in line, line
+
+
+def test_hand_made_finding_file_is_caught_by_replay(h, f1, ft, repo):
+    src = tdir(repo, ft) / "findings" / "F-0001.yaml"
+    doc = yaml.safe_load(src.read_text())
+    doc["id"] = "F-0002"
+    (src.parent / "F-0002.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "F-0002.yaml" in r.err
+
+
+def commit_everything(repo: Path, msg: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", msg)
+
+
+def test_hand_edited_status_is_refused_by_the_commit_hook(h, f1, ft, repo):
+    commit_everything(repo, "task with a proposed finding")
+    path = tdir(repo, ft) / "findings" / "F-0001.yaml"
+    path.write_text(path.read_text("utf-8").replace("status: PROPOSED", "status: VERIFIED"), "utf-8")
+    git(repo, "add", "-A")
+    r = h.proc("hook", "validate")
+    assert r.code == 1, r.text
+    assert f".harness/tasks/{ft}/findings/F-0001.yaml" in r.err
+    assert "status" in r.err and "projection-matches-ledger" in r.err
+
+
+def test_legitimate_finding_changes_pass_the_commit_hook(h, f1, ft, repo):
+    commit_everything(repo, "task with a proposed finding")
+    advance(h, repo, f1, "CONFIRMED")
+    git(repo, "add", "-A")
+    r = h.proc("hook", "validate")
+    assert r.code == 0, r.text
+
+
+def test_deleted_finding_file_is_refused_at_commit(h, f1, ft, repo):
+    commit_everything(repo, "task with a proposed finding")
+    git(repo, "rm", "-q", f".harness/tasks/{ft}/findings/F-0001.yaml")
+    r = h.proc("hook", "validate")
+    assert r.code == 1, r.text
+    assert "findings-never-deleted" in r.err
+    assert f".harness/tasks/{ft}/findings/F-0001.yaml" in r.err
+
+
+def test_forged_verify_event_skipping_fixed_is_refused_by_replay(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXING")
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")  # so the skipped step is the only broken rule
+    tree = Git(repo).worktree_source_tree()
+    append_event(repo, ft, "finding.verified", {
+        "id": f1, "regression": {"outcome": "passed", "tree": tree}, "full_suite": {"types": ["build", "unit_test"], "tree": tree}})
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "FIXING → VERIFIED" in r.err
+
+
+@pytest.mark.parametrize("evidence", ["none", "stale", "fresh"])
+def test_forged_verification_without_full_suite_evidence_is_refused_by_replay(h, f1, ft, repo, evidence):
+    """`finding verify` needs passing evidence of every required type on the regression run's tree. The
+    evidence facts are in the same ledger (evidence.collected), so replay — which "applies each event
+    through the same rules the CLI enforces" — can and must refuse a hand-appended verification that
+    cites a full suite which never ran on that tree (none at all, or only on the code before the fix).
+    With fresh passing evidence the same appended event is a legal history (the control case)."""
+    advance(h, repo, f1, "FIXING")
+    if evidence == "stale":
+        h.ok("evidence", "build", "--", PY, "-c", "pass")
+        h.ok("evidence", "unit_test", "--", PY, "-c", "pass")  # on the code before the fix
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", f1)
+    if evidence == "fresh":
+        collect_full_suite(h)
+    else:
+        assert h("finding", "verify", f1).code == 1  # the CLI refuses: no fresh full suite
+    tree = Git(repo).worktree_source_tree()
+    run = {"command": shlex.join(REGRESSION_CMD), "argv": REGRESSION_CMD, "exit_code": 0, "outcome": "passed",
+           "tree": tree, "head": None, "output_tail": ""}
+    append_event(repo, ft, "finding.verified", {
+        "id": f1, "regression": run, "full_suite": {"types": ["build", "unit_test"], "tree": tree}})
+    h("replay", "--write")  # re-render the YAML files as the forger would (refused for an illegal ledger)
+    r = h("replay")
+    if evidence == "fresh":
+        assert r.code == 0, r.text
+        return
+    assert r.code == 2, r.text
+    assert "events.jsonl" in r.err and "F-0001" in r.err
+    git(repo, "add", "-A")
+    assert h.proc("hook", "validate").code == 1
+
+
+def test_forged_rejection_without_a_passing_attempt_is_refused_by_replay(h, f1, ft, repo):
+    append_event(repo, ft, "finding.rejected", {"id": f1, "reason": "no"})
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "did not fail" in r.err
+
+
+def test_forged_close_of_a_proposed_finding_is_refused_by_replay(h, f1, ft, repo):
+    append_event(repo, ft, "finding.closed", {"id": f1})
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "PROPOSED → CLOSED" in r.err
+
+
+def test_forged_regression_that_passed_is_refused_by_replay(h, f1, ft, repo):
+    advance(h, repo, f1, "CONFIRMED")
+    append_event(repo, ft, "finding.regression", {"id": f1, "outcome": "passed", "path": REGRESSION_PATH,
+                                                  "command": "true"})
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "must fail when attached" in r.err
+
+
+# =======================================================================================
+# Gate integration
+# =======================================================================================
+
+@pytest.fixture
+def gating(h, ft, repo) -> str:
+    """The task in GATING with everything but findings passing: `harness gate` says PASS."""
+    h.ok("requirement", "add", "answer() returns 41", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    recollect(h)
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    r = gate(h)
+    assert r["verdict"] == "PASS", r
+    return ft
+
+
+def recollect(h) -> None:
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")
+
+
+def gate(h) -> dict:
+    r = h("gate", "--json")
+    assert r.code in (0, 1), r.text
+    doc = json.loads(r.out)
+    assert (r.code == 0) == (doc["verdict"] == "PASS")
+    return doc
+
+
+def test_gate_open_major_finding_blocks_naming_it(h, gating, tmp_path):
+    propose(h, tmp_path, proposal(severity="major"))
+    g = gate(h)
+    assert g["verdict"] == "BLOCKED"
+    assert g["blockers"] == ["Major finding F-0001 is open"]
+
+
+def test_gate_open_critical_finding_blocks(h, gating, tmp_path):
+    propose(h, tmp_path, proposal(severity="critical"))
+    g = gate(h)
+    assert g["blockers"] == ["Critical finding F-0001 is open"]
+
+
+@pytest.mark.parametrize("upto", [None, "REPRODUCING"])
+def test_gate_open_minor_finding_does_not_block_with_the_default_policy(h, gating, repo, tmp_path, upto):
+    propose(h, tmp_path, proposal(severity="minor"))
+    if upto:
+        advance(h, repo, "F-0001", upto)
+    assert gate(h)["verdict"] == "PASS"
+
+
+def test_gate_confirmed_finding_without_regression_test_blocks(h, gating, repo, tmp_path):
+    propose(h, tmp_path, proposal(severity="minor"))
+    advance(h, repo, "F-0001", "CONFIRMED")
+    g = gate(h)
+    assert g["blockers"] == ["Confirmed finding F-0001 has no regression test"]
+
+
+def test_gate_confirmed_major_blocks_as_open_and_as_regression_debt(h, gating, repo, tmp_path):
+    propose(h, tmp_path, proposal(severity="major"))
+    advance(h, repo, "F-0001", "CONFIRMED")
+    g = gate(h)
+    assert "Major finding F-0001 is open" in g["blockers"]
+    assert "Confirmed finding F-0001 has no regression test" in g["blockers"]
+
+
+@pytest.mark.parametrize("upto", ["FIXING", "FIXED"])
+def test_gate_unverified_regression_test_blocks(h, gating, repo, tmp_path, upto):
+    propose(h, tmp_path, proposal(severity="minor"))
+    advance(h, repo, "F-0001", upto)
+    recollect(h)
+    g = gate(h)
+    assert g["blockers"] == ["Finding F-0001 regression test not verified yet"]
+
+
+def test_gate_rejected_major_does_not_block(h, gating, repo, tmp_path):
+    propose(h, tmp_path, proposal(severity="major"))
+    advance(h, repo, "F-0001", "REJECTED")
+    assert gate(h)["verdict"] == "PASS"
+
+
+def test_gate_verified_finding_passes_then_blocks_when_the_code_changes_after_verify(h, gating, repo, tmp_path):
+    propose(h, tmp_path, proposal(severity="major"))
+    advance(h, repo, "F-0001", "VERIFIED")
+    recollect(h)
+    assert gate(h)["verdict"] == "PASS"
+    (repo / "app.py").write_text(FIXED_APP + "\n# touched after verify\n")
+    recollect(h)  # the full suite is fresh again; the regression run is not
+    g = gate(h)
+    assert g["blockers"] == ["Finding F-0001 regression evidence is stale"]
+    # re-verifying on the new code refreshes the regression run
+    h.ok("evidence", "unit_test", "--", *REGRESSION_CMD)
+    h.ok("finding", "verify", "F-0001")
+    assert gate(h)["verdict"] == "PASS"
+
+
+def test_gate_closed_finding_does_not_block_even_after_later_changes(h, gating, repo, tmp_path):
+    propose(h, tmp_path, proposal(severity="critical"))
+    advance(h, repo, "F-0001", "CLOSED")
+    (repo / "app.py").write_text(FIXED_APP + "\n# later change\n")
+    recollect(h)
+    assert gate(h)["verdict"] == "PASS"
+
+
+def test_status_gate_now_names_the_open_finding(h, f1):
+    doc = status_json(h)
+    assert "Major finding F-0001 is open" in doc["gate_now"]["blockers"]
+
+
+# =======================================================================================
+# Status: confirmation and regression capture rates; Milestone 3
+# =======================================================================================
+
+def test_status_rates_are_null_without_findings(h, ft):
+    rates = status_json(h)["findings"]["rates"]
+    assert rates["confirmation_rate"] is None and rates["regression_capture_rate"] is None
+
+
+def test_proposed_major_is_open_for_the_gate_but_not_a_confirmed_bug(h, f1):
+    doc = status_json(h)
+    f = doc["findings"]
+    assert f["major"] == 1 and f["proposed"] == 1
+    assert f["confirmed"] == 0
+    assert f["rates"]["confirmed"] == 0 and f["rates"]["proposed"] == 1
+    assert f["rates"]["confirmation_rate"] == 0.0
+    assert f["rates"]["regression_capture_rate"] is None
+
+
+def test_status_rates_follow_the_lifecycle(h, ft, repo, tmp_path):
+    propose(h, tmp_path, [proposal(title="real"), proposal(title="imagined", severity="minor")])
+    h.ok("finding", "reproduce", "F-0001")
+    rates = status_json(h)["findings"]["rates"]
+    assert rates["confirmation_rate"] == 0.5
+    assert rates["regression_capture_rate"] == 0.0
+    advance(h, repo, "F-0002", "REJECTED")
+    rates = status_json(h)["findings"]["rates"]
+    assert rates["confirmation_rate"] == 0.5  # a rejection is still a proposal that was not confirmed
+    write_regression_test(repo)
+    h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
+    rates = status_json(h)["findings"]["rates"]
+    assert rates["confirmation_rate"] == 0.5 and rates["regression_capture_rate"] == 1.0
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", "F-0001")
+    collect_full_suite(h)
+    h.ok("finding", "verify", "F-0001")
+    h.ok("finding", "close", "F-0001")
+    rates = status_json(h)["findings"]["rates"]  # CLOSED was confirmed once: it still counts
+    assert rates["confirmation_rate"] == 0.5 and rates["regression_capture_rate"] == 1.0
+    text = h.ok("status").out
+    assert "confirmation rate 50%" in text and "regression capture 100%" in text
+    listed = json.loads(h.ok("finding", "list", "--json").out)
+    assert [f["status"] for f in listed["findings"]] == ["CLOSED", "REJECTED"]
+    assert listed["rates"]["confirmation_rate"] == 0.5
+
+
+def test_milestone3_reproducer_fails_confirmed_and_cannot_reproduce_rejected(h, ft, repo, tmp_path):
+    propose(h, tmp_path, [proposal(title="real"), proposal(title="imagined")])
+    h.ok("finding", "reproduce", "F-0001")                      # PROPOSED → REPRODUCING → CONFIRMED
+    h.ok("finding", "reproduce", "F-0002", "--", *PASS_CMD)     # PROPOSED → REPRODUCING
+    assert fdoc(repo, ft, "F-0002")["status"] == "REPRODUCING"
+    h.ok("finding", "reject", "F-0002", "--reason", "cannot reproduce")
+    assert fdoc(repo, ft, "F-0001")["status"] == "CONFIRMED"
+    assert fdoc(repo, ft, "F-0002")["status"] == "REJECTED"
+    doc = status_json(h)
+    assert "Confirmed finding F-0001 has no regression test" in doc["gate_now"]["blockers"]
+    assert not any("F-0002" in b for b in doc["gate_now"]["blockers"])
