@@ -96,6 +96,14 @@ class Git:
             raise HarnessError(f"git {' '.join(args[:2])} failed: {proc.stderr.strip()}")
         return proc.stdout
 
+    def ident(self) -> str | None:
+        """Who git says is committing ("Name <email>"), from env and config alike."""
+        try:
+            line = self._git(["var", "GIT_COMMITTER_IDENT"], dict(os.environ)).strip()
+        except HarnessError:
+            return None
+        return line.rsplit(" ", 2)[0] if line.count(" ") >= 2 else line
+
     def is_ignored(self, rel: str) -> bool:
         return self.repo.path_is_ignored(rel)
 

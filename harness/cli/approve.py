@@ -52,7 +52,9 @@ def gate_change() -> None:
     typed = click.prompt('type "approve" to approve exactly this gate.yaml', default="", show_default=False)
     if typed.strip() != "approve":
         raise Refused("not approved")
-    who = f"{git.config_get('user.name') or '?'} <{git.config_get('user.email') or '?'}>"
+    who = git.ident()
+    if not who:
+        raise Refused("git does not know who you are", hint="git config user.name/user.email, then approve again")
     entry = {"kind": "gate-change", "digest": new.digest, "changes": changes, "approved_by": who,
              "os_user": getpass.getuser(), "at": _now(), "previous": hashlib.sha256(old_raw).hexdigest()}
     path = layout.harness / "approvals.jsonl"

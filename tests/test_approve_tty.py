@@ -1,0 +1,90 @@
+"""`harness approve gate-change` at a real (pseudo-)terminal: the one legitimate way to loosen the gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+from conftest import git
+
+LOOSER = ("major_allowed: 0", "major_allowed: 1")
+
+
+def run_in_pty(cwd, args: list[str], answer: str, timeout: float = 30) -> tuple[int, str]:
+    """Run ``python -m harness ARGS`` with a terminal on stdin/stdout, typing ``answer`` at the prompt."""
+    pid, fd = pty.fork()
+    if pid == 0:  # child: exec with the pty as its terminal
+        os.chdir(cwd)
+        os.execv(sys.executable, [sys.executable, "-m", "harness", *args])
+    out, sent, deadline = b"", False, time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        if not sent and b"type \"approve\"" in out:
+            os.write(fd, answer.encode() + b"\r")
+            sent = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
+
+
+def _loosen(repo):
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text().replace(*LOOSER))
+
+
+def _commit_gate(repo) -> subprocess.CompletedProcess:
+    git(repo, "add", ".harness")
+    return subprocess.run([sys.executable, "-m", "harness", "hook", "validate"], cwd=repo, capture_output=True, text=True)
+
+
+def test_approval_at_a_terminal_lets_exactly_that_gate_yaml_through(h, repo):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt the harness")
+    _loosen(repo)
+    refused = _commit_gate(repo)
+    assert refused.returncode == 1 and "gate-only-tightens" in refused.stderr
+
+    code, screen = run_in_pty(repo, ["approve", "gate-change"], "approve")
+    assert code == 0, screen
+    assert "findings.major_allowed raised 0 → 1" in screen
+    entry = json.loads((repo / ".harness/approvals.jsonl").read_text().splitlines()[-1])
+    assert entry["kind"] == "gate-change" and entry["approved_by"] == "Test <test@example.com>"
+    assert _commit_gate(repo).returncode == 0
+
+    # Any later edit changes the digest and voids the approval.
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text().replace("critical_allowed: 0", "critical_allowed: 2"))
+    again = _commit_gate(repo)
+    assert again.returncode == 1 and "gate-only-tightens" in again.stderr
+
+
+def test_approval_declined_at_the_terminal_records_nothing(h, repo):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt the harness")
+    _loosen(repo)
+    code, screen = run_in_pty(repo, ["approve", "gate-change"], "no")
+    assert code == 1, screen
+    assert not (repo / ".harness/approvals.jsonl").exists()
+
+
+def test_approval_without_a_terminal_is_refused(h, repo):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt the harness")
+    _loosen(repo)
+    r = subprocess.run([sys.executable, "-m", "harness", "approve", "gate-change"], cwd=repo,
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert r.returncode == 1 and "interactive terminal" in r.stderr
+    assert not (repo / ".harness/approvals.jsonl").exists()
