@@ -146,13 +146,21 @@ class Git:
         except (KeyError, ValueError):
             return False
 
-    def merge_head(self) -> str | None:
-        path = os.path.join(self.repo.path, "MERGE_HEAD")
+    def merge_heads(self) -> list[str]:
+        """The commits being merged in, or [] when no merge is in progress.
+
+        A conflicted merge finished with `git commit` has them in MERGE_HEAD; during
+        `git merge` itself the pre-merge-commit hook runs before MERGE_HEAD is written, and
+        git names them in GITHEAD_<sha> environment variables instead.
+        """
         try:
-            with open(path, encoding="ascii") as fh:
-                return fh.readline().strip() or None
+            with open(os.path.join(self.repo.path, "MERGE_HEAD"), encoding="ascii") as fh:
+                heads = [line.strip() for line in fh if line.strip()]
         except OSError:
-            return None
+            heads = []
+        if not heads:
+            heads = [key[len("GITHEAD_"):] for key in os.environ if key.startswith("GITHEAD_")]
+        return [h for h in heads if self.has_commit(h)]
 
     # -- notes -----------------------------------------------------------------
     def read_note(self, ref: str, commit: str) -> str | None:

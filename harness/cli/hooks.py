@@ -43,7 +43,9 @@ def validate_cmd(filenames: tuple[str, ...]) -> int:
     git = _git()
     head = git.head()
     full = index_tree(git)
-    olds = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    # A merge commit is judged against every parent, as the push guard judges it later.
+    parents = ([head] if head else []) + git.merge_heads()
+    olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}") for p in parents]
     problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full))
     if problems:
         print_problems("commit validation", problems)
@@ -55,13 +57,14 @@ def validate_cmd(filenames: tuple[str, ...]) -> int:
 @click.argument("filenames", nargs=-1)
 @with_return_code
 def merge_guard(filenames: tuple[str, ...]) -> int:
-    """Refuse a merge bringing in a DONE commit without a fresh gate PASS at that commit."""
+    """Refuse a merge bringing in a DONE commit without a fresh gate PASS at that commit
+    (each incoming commit is validated against its parents, like the push guard does)."""
     from harness.guard.history import check_commit, merge_commits
 
     git = _git()
     failed = 0
     for commit in merge_commits(git):  # empty unless a merge is in progress
-        report = check_commit(git, commit, only_gated=True)
+        report = check_commit(git, commit)
         if report.problems:
             print_problems("merge guard", report.problems, commit)
             failed = 1
@@ -136,7 +139,7 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
     """What a native git hook shim calls: dispatch STAGE to the checks above."""
     if stage == "pre-commit":
         code = ctx.invoke(validate_cmd, filenames=())
-        if _git().merge_head():
+        if _git().merge_heads():
             code = code or ctx.invoke(merge_guard, filenames=())
     elif stage == "pre-merge-commit":
         code = ctx.invoke(validate_cmd, filenames=()) or ctx.invoke(merge_guard, filenames=())

@@ -62,8 +62,11 @@ def install() -> None:
     if layout.config.exists():
         ref = load_config(layout)["notes_ref"]
     git.config_set("notes.rewriteRef", ref)
+    # The post-commit stamp already wrote a fresh note on each rewritten commit; copying the
+    # old one too would concatenate two JSON documents into one note.
+    git.config_set("notes.rewriteMode", "ignore")
     click.echo(f"installed harness hooks in {folder}: {', '.join(STAGES)}")
-    click.echo(f"notes.rewriteRef = {ref} (amend and rebase carry the stamps)")
+    click.echo(f"notes.rewriteRef = {ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
 
 
 @click.command()
@@ -83,4 +86,5 @@ def uninstall() -> None:
                 os.replace(backup, path)
                 click.echo(f"restored your {stage} hook")
     git.config_unset("notes.rewriteRef")
+    git.config_unset("notes.rewriteMode")
     click.echo(f"removed harness hooks: {', '.join(removed) or 'none were installed'}")

@@ -59,10 +59,8 @@ def push_commits(git: Git, stdin_lines: list[str]) -> list[str]:
 
 
 def merge_commits(git: Git) -> list[str]:
-    merge_head, head = git.merge_head(), git.head()
-    if merge_head is None:
-        return []
-    return git.rev_list([merge_head], [head] if head else [])
+    heads, head = git.merge_heads(), git.head()
+    return git.rev_list(heads, [head] if head else []) if heads else []
 
 
 def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:

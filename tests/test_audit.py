@@ -1,0 +1,204 @@
+"""`harness audit`: the push-guard checks over a commit range (for CI), and `--rerun`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+from conftest import TO_VERIFYING, git, walk_to
+from test_git_hooks_e2e import (commit_all_ok, gate_to_converged, gated_done, hand_done_no_verify, head, rechain,
+                                task_dir)
+
+PY = sys.executable
+PASS_CMD = [PY, "-c", "pass"]
+FAIL_CMD = [PY, "-c", "import sys; sys.exit(1)"]
+
+
+def audit(h, *args: str):
+    return h("audit", *args)
+
+
+def audit_json(h, *args: str) -> tuple[int, dict]:
+    r = h("audit", "--json", *args)
+    return r.code, json.loads(r.out)
+
+
+def configure(repo: Path, build: list[str], unit_test: list[str]) -> None:
+    path = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    doc["evidence"] = {"build": {"command": build}, "unit_test": {"command": unit_test}}
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+
+
+def status(repo: Path) -> str:
+    return git(repo, "status", "--porcelain", "--untracked-files=all").stdout
+
+
+def worktrees(repo: Path) -> list[str]:
+    return [line for line in git(repo, "worktree", "list", "--porcelain").stdout.splitlines()
+            if line.startswith("worktree ")]
+
+
+# -- ranges -----------------------------------------------------------------------------
+
+def test_audit_passes_a_clean_range_and_fails_one_holding_a_no_verify_commit(h, repo):
+    commit_all_ok(repo, "harness init")
+    base = head(repo)
+    gated_done(h)
+    commit_all_ok(repo, "done")
+    (repo / "app.py").write_text("def answer():\n    return 1\n")
+    clean_tip = commit_all_ok(repo, "code")
+
+    r = audit(h, "--from", base, "--to", clean_tip)
+    assert r.code == 0, r.text
+    code, doc = audit_json(h, "--from", base, "--to", clean_tip)
+    assert code == 0 and doc["commits"] == 2 and doc["failed"] == 0
+    assert all(row["ok"] for row in doc["results"])
+    assert any(v == "PASS" for row in doc["results"] for v in row["gated"].values())
+
+    tid, bad = hand_done_no_verify(repo, h)
+    (repo / "app.py").write_text("def answer():\n    return 2\n")
+    commit_all_ok(repo, "clean commit after the bad one")
+
+    r = audit(h, "--from", base, "--to", "HEAD")
+    assert r.code == 1, r.text
+    assert bad[:12] in r.text and f".harness/tasks/{tid}/task.yaml" in r.text
+    code, doc = audit_json(h, "--from", base, "--to", "HEAD")
+    assert code == 1 and doc["commits"] == 4 and doc["failed"] == 1
+    (row,) = [row for row in doc["results"] if not row["ok"]]
+    assert row["commit"] == bad
+    assert {p["rule"] for p in row["problems"]} == {"projection-matches-ledger"}
+
+    # A range that starts after the bad commit is clean again.
+    r = audit(h, "--from", bad, "--to", "HEAD")
+    assert r.code == 0, r.text
+
+
+def test_audit_with_all_zeros_or_no_from_checks_from_the_root(h, repo):
+    commit_all_ok(repo, "harness init")
+    tid, bad = hand_done_no_verify(repo, h)
+    r = audit(h, "--from", "0" * 40, "--to", "HEAD")  # CI's "before" of a new branch: all zeros
+    assert r.code == 1 and bad[:12] in r.text, r.text
+    r = audit(h, "--to", "HEAD")  # no --from: from the root
+    assert r.code == 1 and bad[:12] in r.text, r.text
+
+
+def test_audit_from_the_root_passes_history_from_before_harness_init(h, repo):
+    """`repo`'s first commit predates `harness init`: it holds no .harness/ and nothing to judge."""
+    commit_all_ok(repo, "harness init")
+    gated_done(h)
+    commit_all_ok(repo, "done")
+    r = audit(h, "--to", "HEAD")
+    assert r.code == 0, r.text
+
+
+def test_audit_stale_done_fails_naming_the_commit(h, repo):
+    commit_all_ok(repo, "harness init")
+    base = head(repo)
+    tid = gated_done(h)
+    (repo / "app.py").write_text("def answer():\n    return 'untested'\n")
+    stale = commit_all_ok(repo, "done, with code the gate never saw")
+    code, doc = audit_json(h, "--from", base, "--to", "HEAD")
+    assert code == 1 and doc["failed"] == 1
+    assert doc["results"][0]["commit"] == stale
+    assert "done-needs-gate-pass" in {p["rule"] for p in doc["results"][0]["problems"]}
+
+
+# -- --rerun ----------------------------------------------------------------------------
+
+def forge_passing(repo: Path, tid: str, etype: str) -> None:
+    """Rewrite a failed evidence record as passed, consistently in its file and in the ledger
+    (digest, outcome, exit code), re-chaining the ledger: what a determined forger would do."""
+    folder = task_dir(repo, tid)
+    path = folder / "evidence" / f"{etype}.json"
+    record = json.loads(path.read_text("utf-8"))
+    assert record["outcome"] == "failed" and record["exit_code"] == 1, record
+    record.update(outcome="passed", exit_code=0)
+    raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    path.write_bytes(raw)
+
+    def mutate(events):
+        (event,) = [e for e in events if e["type"] == "evidence.collected" and e["data"]["type"] == etype]
+        event["data"].update(outcome="passed", exit_code=0, digest=hashlib.sha256(raw).hexdigest())
+
+    rechain(folder / "events.jsonl", mutate)
+
+
+def done_with_configured_evidence(h, repo: Path, unit_test: list[str], forge: bool) -> tuple[str, str, str]:
+    """Commit config commands, then a task to DONE with evidence from them. (base, tid, done sha)."""
+    configure(repo, PASS_CMD, unit_test)
+    base = commit_all_ok(repo, "harness init, evidence commands")
+    tid = h.ok("task", "new", "Rerun").out.strip()
+    h.ok("requirement", "add", "It works", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    r = h("evidence", "unit_test")
+    if forge:
+        assert r.code == 1, r.text
+        forge_passing(repo, tid, "unit_test")
+        h.ok("replay", "--write")  # re-render task.yaml from the forged ledger
+        r = h("replay")
+        assert r.code == 0, r.text  # the forgery is consistent: the ledger replays cleanly
+    else:
+        assert r.code == 0, r.text
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    gate_to_converged(h)
+    h.ok("transition", "DONE")
+    done = commit_all_ok(repo, "done")
+    return base, tid, done
+
+
+def test_rerun_catches_a_consistently_forged_exit_code(h, repo):
+    base, tid, done = done_with_configured_evidence(h, repo, FAIL_CMD, forge=True)
+    (repo / "scratch.txt").write_text("the user's uncommitted work\n")
+    before = status(repo)
+
+    r = audit(h, "--from", base, "--to", "HEAD")
+    assert r.code == 0, f"the forgery is consistent; only --rerun can see it:\n{r.text}"
+
+    r = audit(h, "--from", base, "--to", "HEAD", "--rerun")
+    assert r.code == 1, r.text
+    assert f".harness/tasks/{tid}/evidence/unit_test.json" in r.text
+    assert "rerun-reproduces" in r.text and done[:12] in r.text
+    assert "re-run failed (exit 1)" in r.text
+
+    code, doc = audit_json(h, "--from", base, "--to", "HEAD", "--rerun")
+    assert code == 1 and doc["failed"] == 1
+    assert status(repo) == before, "the audit touched the user's work tree"
+    assert len(worktrees(repo)) == 1, git(repo, "worktree", "list").stdout
+
+
+def test_rerun_passes_honest_evidence_that_reproduces(h, repo):
+    base, tid, done = done_with_configured_evidence(h, repo, PASS_CMD, forge=False)
+    before = status(repo)
+    r = audit(h, "--from", base, "--to", "HEAD", "--rerun")
+    assert r.code == 0, r.text
+    assert status(repo) == before
+    assert len(worktrees(repo)) == 1
+
+
+def test_rerun_runs_on_the_committed_tree_not_the_work_tree(h, repo):
+    """The re-run happens in a temporary worktree at the DONE commit: a broken work tree does not
+    make honest committed evidence fail, and is left as it was."""
+    check = [PY, "-c", "import app, sys; sys.exit(0 if app.answer() == 42 else 1)"]
+    base, tid, done = done_with_configured_evidence(h, repo, check, forge=False)
+    (repo / "app.py").write_text("def answer():\n    return 0\n")  # uncommitted breakage
+    before = status(repo)
+    r = audit(h, "--from", base, "--to", "HEAD", "--rerun")
+    assert r.code == 0, r.text
+    assert status(repo) == before
+    assert (repo / "app.py").read_text() == "def answer():\n    return 0\n"
+
+
+def test_rerun_refuses_a_done_whose_evidence_has_no_configured_command(h, repo):
+    base = commit_all_ok(repo, "harness init")  # config.yaml has no evidence commands
+    gated_done(h)
+    commit_all_ok(repo, "done")
+    r = audit(h, "--from", base, "--to", "HEAD")
+    assert r.code == 0, r.text
+    r = audit(h, "--from", base, "--to", "HEAD", "--rerun")
+    assert r.code == 1 and "no evidence.build.command" in r.text, r.text

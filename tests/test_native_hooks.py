@@ -1,0 +1,243 @@
+"""`harness install` / `harness uninstall`: the native git hook shims, with real commits and pushes."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import Harness, git, walk_to
+from test_git_hooks_e2e import (NOTES, STAGES, commit_all_ok, commit_ok, gated_done, hand_done_no_verify, head,
+                                note, out, push, push_ok, refused_commit, remote_ref, set_state_by_hand)
+
+
+@dataclass
+class Native:
+    repo: Path
+    remote: Path
+    h: Harness
+    hooks: Path
+
+
+def install(h: Harness) -> str:
+    return h.ok("install").text
+
+
+@pytest.fixture
+def native(h, repo, tmp_path) -> Native:
+    """``repo`` with .harness/ committed, the native shims installed and a bare remote holding main."""
+    install(h)
+    commit_all_ok(repo, "harness init")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
+    return Native(repo, remote, h, repo / ".git" / "hooks")
+
+
+def test_install_writes_a_shim_per_stage_and_sets_notes_rewrite_ref(h, repo):
+    text = install(h)
+    for stage in STAGES:
+        path = repo / ".git" / "hooks" / stage
+        assert path.is_file() and os.access(path, os.X_OK), stage
+        assert "engineering-harness native hook shim" in path.read_text()
+        assert stage in text
+    assert git(repo, "config", "notes.rewriteRef").stdout.strip() == NOTES
+
+
+def test_legit_task_commits_and_pushes_through_the_shims_with_a_note(native):
+    repo, h = native.repo, native.h
+    tid = gated_done(h)
+    done = commit_all_ok(repo, "done")
+    stamp = note(repo, done)
+    assert stamp is not None and stamp["tasks"][tid]["gate"] == "PASS"
+    p = push(repo)
+    assert p.returncode == 0, out(p)
+    assert remote_ref(native.remote, "refs/heads/main") == done
+    assert "no problems" in out(p)
+
+
+def test_hand_edit_is_refused_by_the_native_pre_commit(native):
+    repo, h = native.repo, native.h
+    tid = h.ok("task", "new", "Hand edit").out.strip()
+    walk_to(h, "SPECIFYING")
+    commit_all_ok(repo, "task")
+    set_state_by_hand(repo, tid, "DONE")
+    git(repo, "add", "-A")
+    text = refused_commit(repo, "claim DONE")
+    assert f".harness/tasks/{tid}/task.yaml" in text and "harness transition" in text
+
+
+def test_no_verify_done_is_refused_by_the_native_pre_push(native):
+    repo, h = native.repo, native.h
+    before = remote_ref(native.remote, "refs/heads/main")
+    tid, bad = hand_done_no_verify(repo, h)
+    p = push(repo)
+    assert p.returncode != 0, out(p)
+    assert bad[:12] in out(p)
+    assert remote_ref(native.remote, "refs/heads/main") == before
+
+
+def test_native_new_branch_to_an_empty_remote_is_checked(native, tmp_path):
+    repo, h = native.repo, native.h
+    empty = tmp_path / "empty.git"
+    git(tmp_path, "init", "-q", "--bare", str(empty))
+    git(repo, "remote", "add", "empty", str(empty))
+    git(repo, "checkout", "-q", "-b", "topic")
+    tid, bad = hand_done_no_verify(repo, h)
+    # The remote sha is all zeros: the guard walks back to what any remote already has.
+    p = push(repo, "empty", "topic")
+    assert p.returncode != 0 and bad[:12] in out(p), out(p)
+    assert remote_ref(empty, "refs/heads/topic") is None
+
+
+def test_native_notes_push_runs_no_guard(native):
+    repo, h = native.repo, native.h
+    hand_done_no_verify(repo, h)
+    assert push(repo).returncode != 0
+    p = push(repo, "origin", NOTES)
+    assert p.returncode == 0, out(p)
+    assert "refused" not in out(p)
+    assert "push guard: 0 commit(s) checked" in out(p), out(p)
+    assert remote_ref(native.remote, NOTES) == head(repo, NOTES)
+
+
+def test_native_amend_keeps_a_note_on_the_new_head(native):
+    repo, h = native.repo, native.h
+    tid = gated_done(h)
+    first = commit_all_ok(repo, "done")
+    second = commit_ok(repo, "done, reworded", "--amend")
+    assert second != first
+    stamp = note(repo, second)
+    assert stamp is not None and stamp["commit"] == second and stamp["tasks"][tid]["gate"] == "PASS"
+
+
+def test_native_merge_of_an_ungated_done_is_refused(native):
+    repo, h = native.repo, native.h
+    git(repo, "checkout", "-q", "-b", "shortcut")
+    tid, bad = hand_done_no_verify(repo, h)
+    git(repo, "checkout", "-q", "main")
+    (repo / "other.txt").write_text("main moves on\n")
+    tip = commit_all_ok(repo, "main moves on")
+    p = git(repo, "merge", "--no-ff", "-m", "merge", "shortcut", check=False)
+    assert p.returncode != 0, out(p)
+    assert head(repo) == tip
+
+
+def test_native_merge_guard_names_the_incoming_done_commit(native):
+    """pre-merge-commit runs the merge guard: the incoming DONE commit (without a gate PASS at that
+    commit) is named, even though the merge result is consistent."""
+    repo, h = native.repo, native.h
+    git(repo, "checkout", "-q", "-b", "sneaky")
+    original = (repo / "app.py").read_text()
+    gated_done(h)
+    (repo / "app.py").write_text("def answer():\n    return 'never tested'\n")
+    bad = commit_all_ok(repo, "DONE on untested code", "--no-verify")
+    (repo / "app.py").write_text(original)
+    commit_all_ok(repo, "put the tested code back")
+    git(repo, "checkout", "-q", "main")
+    tip = head(repo)
+    p = git(repo, "merge", "--no-ff", "-m", "merge", "sneaky", check=False)
+    assert p.returncode != 0, f"the merge was accepted:\n{out(p)}"
+    assert "merge guard" in out(p) and bad[:12] in out(p)
+    assert head(repo) == tip
+
+
+# -- chaining an existing hook ----------------------------------------------------------
+
+def test_install_keeps_and_chains_an_existing_hook_and_uninstall_restores_it(h, repo, tmp_path):
+    marker = tmp_path / "marker"
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    original = f"#!/bin/sh\necho ran >> '{marker}'\n"
+    (hooks / "pre-commit").write_text(original)
+    (hooks / "pre-commit").chmod(0o755)
+
+    text = install(h)
+    assert "kept your pre-commit hook" in text
+    assert (hooks / "pre-commit.pre-harness").read_text() == original
+    assert "engineering-harness native hook shim" in (hooks / "pre-commit").read_text()
+    install(h)  # idempotent: the shim is not chained onto itself
+    assert (hooks / "pre-commit.pre-harness").read_text() == original
+
+    commit_all_ok(repo, "harness init")
+    assert marker.read_text().splitlines() == ["ran"]  # the user's hook ran...
+    tid = h.ok("task", "new", "Chained").out.strip()
+    commit_all_ok(repo, "task")
+    set_state_by_hand(repo, tid, "DONE")
+    git(repo, "add", "-A")
+    refused_commit(repo, "hand edit")  # ...and so did the harness
+    assert marker.read_text().splitlines() == ["ran", "ran", "ran"]
+
+    text = h.ok("uninstall").text
+    assert "restored your pre-commit hook" in text
+    assert (hooks / "pre-commit").read_text() == original
+    assert not (hooks / "pre-commit.pre-harness").exists()
+    for stage in STAGES:
+        if stage != "pre-commit":
+            assert not (hooks / stage).exists(), stage
+    assert git(repo, "config", "notes.rewriteRef", check=False).returncode != 0
+    # Without the harness, the hand edit commits (the user's hook still runs).
+    commit_ok(repo, "hand edit, harness uninstalled")
+    assert len(marker.read_text().splitlines()) == 4
+
+
+def test_a_failing_chained_hook_still_blocks_the_commit(h, repo):
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    (hooks / "pre-commit").write_text("#!/bin/sh\necho 'user hook says no' >&2\nexit 3\n")
+    (hooks / "pre-commit").chmod(0o755)
+    install(h)
+    git(repo, "add", "-A")
+    text = refused_commit(repo, "harness init")
+    assert "user hook says no" in text
+
+
+def test_chained_pre_push_hook_sees_the_same_refs(native, tmp_path):
+    repo, hooks = native.repo, native.hooks
+    seen = tmp_path / "seen"
+    (hooks / "pre-push.pre-harness").write_text(f"#!/bin/sh\ncat > '{seen}'\n")
+    (hooks / "pre-push.pre-harness").chmod(0o755)
+    (repo / "app.py").write_text("def answer():\n    return 7\n")
+    sha = commit_all_ok(repo, "code")
+    push_ok(repo)
+    lines = seen.read_text().split()
+    assert lines[:2] == ["refs/heads/main", sha], lines
+
+
+# -- rewrites and worktrees -------------------------------------------------------------
+
+def test_native_rebase_leaves_one_parseable_note_per_rewritten_commit(native):
+    """`harness install` configures notes.rewriteRef "so amend and rebase carry the stamps"; each
+    rewritten commit must end up with one note, about itself."""
+    repo = native.repo
+    for n in range(3):
+        (repo / f"f{n}.txt").write_text(f"{n}\n")
+        commit_all_ok(repo, f"c{n}")
+    git(repo, "rebase", "-q", "--force-rebase", "HEAD~3")
+    for rev in ("HEAD~2", "HEAD~1", "HEAD"):
+        sha = head(repo, rev)
+        text = git(repo, "notes", "--ref", NOTES, "show", sha, check=False).stdout
+        assert text, f"{rev} has no note after the rebase"
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            pytest.fail(f"the note on {rev} ({sha[:12]}) is not one JSON document after the rebase:\n{text}")
+        assert doc["commit"] == sha
+
+
+def test_native_hooks_guard_a_linked_worktree(native, tmp_path):
+    repo, h = native.repo, native.h
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(wt))
+    hw = Harness(wt, h.capfd)
+    tid = hw.ok("task", "new", "In a worktree").out.strip()
+    walk_to(hw, "SPECIFYING")
+    sha = commit_all_ok(wt, "task, from the worktree")
+    assert note(wt, sha)["tasks"][tid]["state"] == "SPECIFYING"
+    set_state_by_hand(wt, tid, "DONE")
+    text = refused_commit(wt, "hand edit, from the worktree", "-a")
+    assert f".harness/tasks/{tid}/task.yaml" in text
