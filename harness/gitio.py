@@ -86,9 +86,25 @@ class Git:
     def worktree_source_tree(self) -> str:
         """The tree of the working directory's source: tracked and untracked-not-ignored files."""
         with self.temp_index() as env:
-            self._git(["add", "-A", "--", ".", f":(exclude){HARNESS_DIR}"], env)
+            self._unhide(env)
+            self._git(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
             tree = self._git(["write-tree"], env).strip()
         return self.strip_harness(tree)
+
+    def _unhide(self, env: dict[str, str]) -> None:
+        """Clear, in the throw-away index, the flags that make `git add` skip a file on disk.
+
+        An assume-unchanged or skip-worktree entry would keep its staged content in the tree
+        while the tests ran against different bytes. (Skip-worktree entries whose file is
+        absent — a sparse checkout — keep the staged content, as git would commit it.)
+        """
+        listing = self._git(["ls-files", "-v", "-z"], env)
+        hidden = [entry[2:] for entry in listing.split("\0")
+                  if entry[:1].islower() or (entry[:1] == "S" and os.path.lexists(self.root / entry[2:]))]
+        if hidden:
+            subprocess.run(["git", "update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"],
+                           cwd=self.root, env=env, input="\0".join(hidden) + "\0", text=True,
+                           capture_output=True, check=False)
 
     def _git(self, args: list[str], env: dict[str, str]) -> str:
         proc = subprocess.run(["git", *args], cwd=self.root, env=env, capture_output=True, text=True)
