@@ -116,10 +116,20 @@ def collect_full_suite(h) -> None:
 ORDER = ("REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
 
 
+def refute_with_recommended_reproducer(h, repo: Path, fid: str) -> None:
+    """Run the reviewer's own reproducer (FAIL_CMD) on code where it passes: a refuting attempt."""
+    original = (repo / "app.py").read_text("utf-8")
+    (repo / "app.py").write_text(original.replace("return 42", "return 41"), "utf-8")
+    try:
+        h.ok("finding", "reproduce", fid)
+    finally:
+        (repo / "app.py").write_text(original, "utf-8")
+
+
 def advance(h, repo: Path, fid: str, upto: str) -> None:
     """Move finding ``fid`` (proposed with FAIL_CMD as its reproducer) legitimately to ``upto``."""
     if upto == "REJECTED":
-        h.ok("finding", "reproduce", fid, "--", *PASS_CMD)
+        refute_with_recommended_reproducer(h, repo, fid)
         h.ok("finding", "reject", fid, "--reason", "the value is right")
         return
     steps = ORDER[: ORDER.index(upto) + 1]
@@ -388,8 +398,17 @@ def test_reject_a_proposed_finding_without_attempts_is_refused(h, f1, ft, repo):
     assert ledger_bytes(repo, ft) == before
 
 
-def test_reject_after_a_passing_attempt_is_recorded_with_its_reason(h, f1, ft, repo):
+def test_reject_after_a_passing_attempt_of_another_command_is_refused(h, f1, ft, repo):
+    # `reproduce F -- true` proves nothing about the reviewer's claim.
     h.ok("finding", "reproduce", f1, "--", *PASS_CMD)
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reject", f1, "--reason", "could not reproduce")
+    assert r.code == 1 and "reviewer's reproducer" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "REPRODUCING"
+
+
+def test_reject_after_a_passing_attempt_is_recorded_with_its_reason(h, f1, ft, repo):
+    refute_with_recommended_reproducer(h, repo, f1)
     r = h("finding", "reject", f1, "--reason", "the reproducer passes on this code")
     assert r.code == 0, r.text
     doc = fdoc(repo, ft)
@@ -949,9 +968,11 @@ def test_status_rates_follow_the_lifecycle(h, ft, repo, tmp_path):
 
 
 def test_milestone3_reproducer_fails_confirmed_and_cannot_reproduce_rejected(h, ft, repo, tmp_path):
-    propose(h, tmp_path, [proposal(title="real"), proposal(title="imagined")])
+    imagined = proposal(title="imagined")
+    imagined["recommended_reproducer"]["command"] = PASS_CMD   # this reviewer's reproducer passes
+    propose(h, tmp_path, [proposal(title="real"), imagined])
     h.ok("finding", "reproduce", "F-0001")                      # PROPOSED → REPRODUCING → CONFIRMED
-    h.ok("finding", "reproduce", "F-0002", "--", *PASS_CMD)     # PROPOSED → REPRODUCING
+    h.ok("finding", "reproduce", "F-0002")                      # PROPOSED → REPRODUCING (it passed)
     assert fdoc(repo, ft, "F-0002")["status"] == "REPRODUCING"
     h.ok("finding", "reject", "F-0002", "--reason", "cannot reproduce")
     assert fdoc(repo, ft, "F-0001")["status"] == "CONFIRMED"

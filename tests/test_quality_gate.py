@@ -736,11 +736,23 @@ def test_transition_converged_refused_after_gate_yaml_edited_since_the_pass(h, r
     to_gating(h)
     assert h("gate").code == 0
     gate_yaml = repo / ".harness/gate.yaml"
-    gate_yaml.write_text(gate_yaml.read_text().replace("major_allowed: 0", "major_allowed: 1"))
+    gate_yaml.write_text(gate_yaml.read_text().replace("max_iterations: 5", "max_iterations: 4"))  # a tightening
     r = h("transition", "CONVERGED")
     assert r.code == 1 and "gate.yaml changed" in r.err
     assert h("gate").code == 0  # a new evaluation under the new policy …
     h.ok("transition", "CONVERGED")  # … is what the transition needs
+
+
+def test_gate_refuses_to_judge_under_an_unapproved_loosening(h, repo, task):
+    # A loosened gate.yaml would be refused at commit; the gate must not PASS under it first.
+    to_gating(h, verify=False)
+    gate_yaml = repo / ".harness/gate.yaml"
+    gate_yaml.write_text(gate_yaml.read_text().replace("must_verified: true", "must_verified: false")
+                         .replace("uncovered_allowed: 0", "uncovered_allowed: 9"))
+    code, doc = gate_json(h)
+    assert code == 2 and doc["verdict"] == "INVALID_HARNESS_STATE"
+    assert "must_verified turned off" in doc["error"] and "approve gate-change" in doc["error"]
+    assert h("transition", "CONVERGED").code == 1
 
 
 def test_transition_converged_after_a_pass_succeeds(h, repo, task):

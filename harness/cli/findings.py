@@ -121,9 +121,10 @@ def reject(fid: str, reason: str, task_id: str | None) -> None:
     """Reject a finding — only after a recorded reproduction attempt that did not fail."""
     def build(task, f):
         _need(f, "REPRODUCING", action="reject")
-        if not any(a["outcome"] == "passed" for a in f["attempts"]):
-            raise Refused(f"{fid} has no reproduction attempt that did not fail",
-                          hint=f"harness finding reproduce {fid} -- COMMAND (a run that passes shows the claim does not hold)")
+        problem = rules.rejection_problem(f)
+        if problem:
+            raise Refused(f"{fid}: {problem}",
+                          hint=f"harness finding reproduce {fid} (runs the reviewer's reproducer; a pass refutes the claim)")
         if not reason.strip():
             raise Refused("a rejection needs a reason")
         return {"reason": reason}
@@ -202,6 +203,9 @@ def verify(fid: str, task_id: str | None) -> int:
     if run["outcome"] != "passed":
         raise Refused(f"regression test {f['regression_test']['path']} still fails ({run['outcome']}, exit {run['exit_code']})",
                       hint="the fix is not done; keep fixing")
+    if run["tree"] == reg.get("failed_tree"):
+        raise Refused(f"regression test {reg['path']} now passes on the very source tree it failed on: nothing was fixed",
+                      hint="a test whose result changes without a code change is flaky or depends on the environment")
     required = settings.load_gate(s.layout).required_types()
     records = load_valid(s.source, task)
     missing = [t for t in required if t not in records or records[t]["outcome"] != "passed"

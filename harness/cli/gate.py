@@ -23,31 +23,33 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     source tree; required evidence types in gate.yaml must be fresh and passing.
     """
     from harness.gitio import Git
-    from harness.store import facts, settings
 
-    s = store()
-    tid = s.current_id(task_id)
+    report: core_gate.GateReport | None = None
+    tid = task_id
     try:
-        task = s.load(tid)
-        edited = s.disagreements(task)
-        if edited:  # the files say something the ledger does not: judge nothing
-            raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
-                               + "\n  ".join(d.render() for d in edited),
-                               hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
-        policy = settings.load_gate(s.layout)
+        s = store()
+        tid = s.current_id(task_id)
         git = Git(s.layout.root)
         tree, head = git.worktree_source_tree(), git.head()
-        report = core_gate.evaluate(facts.gate_input(s.source, task, policy, tree))
+        policy = _policy(s, git)
+        state = s.load(tid, docs=False).proj.state
+        if state in states.TERMINAL:  # a finished task's ledger is closed: evaluate, record nothing
+            report = _judge(s, s.load(tid), policy, tree)
+        else:
+            def precheck(task):  # judged under the lock, on the ledger as it is now
+                nonlocal report
+                report = _judge(s, task, policy, tree)
+                return [("gate.evaluated", {"verdict": report.verdict, "tree": tree, "head": head,
+                                            "policy": policy.digest, "blockers": report.blockers})]
+
+            s.append(tid, [], precheck=precheck)
     except HarnessError as exc:
         if as_json:
             emit_json({"task": tid, "verdict": "INVALID_HARNESS_STATE", "error": exc.render()})
         else:
             click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{exc.render()}")
         return EXIT_INVALID
-    recorded = task.proj.state not in states.TERMINAL
-    if recorded:
-        s.append(tid, [("gate.evaluated", {"verdict": report.verdict, "tree": tree, "head": head,
-                                           "policy": policy.digest, "blockers": report.blockers})])
+    recorded = state not in states.TERMINAL
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
     if as_json:
         emit_json({"task": tid, **report.as_dict(tree), "recorded": recorded, "advanced_to": moved})
@@ -56,8 +58,36 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
         if moved:
             click.echo(f"\n{tid}: GATING → {moved}")
         if not recorded:
-            click.echo(f"\n(task is {task.proj.state}: evaluated, not recorded — a finished task's ledger is closed)")
+            click.echo(f"\n(task is {state}: evaluated, not recorded — a finished task's ledger is closed)")
     return 0 if report.verdict == "PASS" else 1
+
+
+def _policy(s, git):
+    """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
+    from harness.gitio import TreeSource
+    from harness.guard.validate import APPROVALS, GATE, unapproved_loosening
+    from harness.store import settings
+
+    policy = settings.load_gate(s.layout)
+    head = git.head()
+    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
+    approvals = (s.layout.root / APPROVALS).read_bytes() if (s.layout.root / APPROVALS).exists() else None
+    loosened = unapproved_loosening(committed, policy, approvals)
+    if loosened:
+        raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened),
+                           hint="revert it, or have a human run `harness approve gate-change` at a terminal")
+    return policy
+
+
+def _judge(s, task, policy, tree: str) -> core_gate.GateReport:
+    from harness.store import facts
+
+    edited = s.disagreements(task)
+    if edited:  # the files say something the ledger does not: judge nothing
+        raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
+                           + "\n  ".join(d.render() for d in edited),
+                           hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
+    return core_gate.evaluate(facts.gate_input(s.source, task, policy, tree))
 
 
 def _advance(s, tid: str, verdict: str, tree: str, policy: str, head: str | None) -> str | None:

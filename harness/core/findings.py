@@ -40,6 +40,32 @@ def refusal(current: str, target: str, fid: str) -> str | None:
     return text + (f" (next: {hint.format(id=fid)})" if hint else f" ({current} is final)")
 
 
+def recommended_command(content: dict) -> str | None:
+    """The reviewer's reproducer as the harness shows a run of it (shell-quoted argv)."""
+    import shlex
+
+    command = (content.get("recommended_reproducer") or {}).get("command")
+    if not command:
+        return None
+    return shlex.join(command) if isinstance(command, list) else shlex.join(shlex.split(command))
+
+
+def rejection_problem(f: dict) -> str | None:
+    """Why ``f`` may not be rejected yet (None when it may).
+
+    Only a run of the reviewer's own reproducer that did not fail refutes the claim: a
+    passing `true` proves nothing about it.
+    """
+    recommended = recommended_command(f["content"])
+    passing = [a for a in f["attempts"] if a["outcome"] == "passed"
+               and (recommended is None or a["command"] == recommended)]
+    if passing:
+        return None
+    if recommended:
+        return f"rejecting needs a recorded run of the reviewer's reproducer `{recommended}` that did not fail"
+    return "rejecting needs a recorded reproduction attempt that did not fail"
+
+
 def rates(findings: list[dict]) -> dict:
     """Seed §29 metrics for one task: confirmation and regression capture rates (None when undefined)."""
     proposed = len(findings)

@@ -28,6 +28,8 @@ class GateInput:
     findings: list[dict]            # id, severity, status, regression_test, regression_fresh
     policy: dict                    # the `gate:` mapping of gate.yaml
     tree: str                       # the source tree being judged
+    configured: dict[str, list[str]] = field(default_factory=dict)  # type -> argv config.yaml names
+    plan: dict[str, list[str]] = field(default_factory=dict)        # REQ/INV id -> contract's verified_by
 
 
 @dataclass
@@ -46,27 +48,37 @@ class GateReport:
                 "blockers": list(self.blockers), "notes": list(self.notes)}
 
 
-def evidence_status(record: dict | None, tree: str, pending: list[str]) -> tuple[str, str | None]:
-    """("PASS"|"FAIL"|"STALE"|"MISSING"|"UNKNOWN", why) for one evidence type against ``tree``."""
+def evidence_status(record: dict | None, tree: str, pending: list[str],
+                    configured: list[str] | None = None) -> tuple[str, str | None]:
+    """(status, why) for one evidence type against ``tree``: PASS, FAIL, STALE, MISSING,
+    UNKNOWN (a run never reported), CHANGED (the source changed while it ran), OTHER (not
+    the command config.yaml names for this type)."""
     if pending:
         return "UNKNOWN", f"a run started {pending[-1]} never recorded an outcome (harness crashed or was killed)"
     if record is None:
         return "MISSING", None
+    if configured is not None and record.get("argv") != configured:
+        return "OTHER", f"it ran `{record['command']}`, not the configured `{' '.join(configured)}`"
     if record["outcome"] != "passed":
         return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"
+    if record.get("tree_after"):
+        return "CHANGED", (f"the source changed while it ran ({record['tree'][:12]} → {record['tree_after'][:12]}): "
+                           "what passed is neither version for certain")
     if record["tree"] != tree:
         return "STALE", f"collected on source tree {record['tree'][:12]}, the source is now {tree[:12]}"
     return "PASS", None
 
 
 PHRASE = {"PASS": "passing", "FAIL": "failing", "STALE": "stale", "MISSING": "missing",
-          "UNKNOWN": "of unknown outcome"}
+          "UNKNOWN": "of unknown outcome", "CHANGED": "from a run during which the source changed",
+          "OTHER": "not from the configured command"}
 
 
 def evaluate(g: GateInput) -> GateReport:
     r = GateReport()
     pol = g.policy
-    ev_state = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, [])) for t in LABELS}
+    ev_state = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))
+                for t in LABELS}
     stale_ok = not pol["evidence"]["must_match_head"]
 
     def usable(t: str) -> bool:
@@ -90,6 +102,7 @@ def evaluate(g: GateInput) -> GateReport:
         for t in req["evidence"]:
             if not usable(t):
                 r.block(f"{req['id']} cites {t} evidence that is {PHRASE[ev_state[t][0]]}")
+        _plan_covered(r, req, g.plan)
     uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
     if len(uncovered) > pol["requirements"]["uncovered_allowed"]:
         r.block(f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
@@ -106,6 +119,7 @@ def evaluate(g: GateInput) -> GateReport:
             for t in inv["evidence"]:
                 if not usable(t):
                     r.block(f"{inv['id']} cites {t} evidence that is {PHRASE[ev_state[t][0]]}")
+            _plan_covered(r, inv, g.plan)
     r.rows.append(("Invariants", "PASS" if len(r.blockers) == before else "BLOCKED"))
     # 5 and 6. required verification present, passing, and fresh
     required = [t for t, v in pol["verification"].items() if v == "required"]
@@ -117,6 +131,10 @@ def evaluate(g: GateInput) -> GateReport:
             r.block(f"{t} evidence failed: {why}")
         elif status == "UNKNOWN":
             r.block(f"{t} evidence outcome unknown: {why}")
+        elif status == "CHANGED":
+            r.block(f"{t} evidence is unstable: {why}")
+        elif status == "OTHER":
+            r.block(f"{t} evidence does not count: {why}")
         elif status == "STALE" and not stale_ok:
             r.block(f"{t} evidence is stale: {why}")
         r.rows.append((LABELS[t], status))
@@ -147,6 +165,14 @@ def evaluate(g: GateInput) -> GateReport:
         elif f["status"] == "VERIFIED" and f.get("regression_fresh") is False:
             r.block(f"Finding {f['id']} regression evidence is stale")
     return r
+
+
+def _plan_covered(r: GateReport, item: dict, plan: dict[str, list[str]]) -> None:
+    """A verified item must cite every evidence type its contract planned."""
+    missing = [t for t in plan.get(item["id"], []) if t not in item["evidence"]]
+    if missing:
+        r.block(f"{item['id']}: the contract plans verification by {', '.join(missing)}; "
+                f"it cites {', '.join(item['evidence']) or 'nothing'}")
 
 
 def render_text(r: GateReport) -> str:

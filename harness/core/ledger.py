@@ -273,8 +273,9 @@ def _finding_reproduced(proj: Projection, d: dict) -> None:
 
 def _finding_rejected(proj: Projection, d: dict) -> None:
     f = _finding(proj, d["id"])
-    if not any(a["outcome"] == "passed" for a in f["attempts"]):
-        raise LedgerProblem(f"finding {f['id']}: rejecting needs a recorded reproduction attempt that did not fail")
+    problem = finding_rules.rejection_problem(f)
+    if problem:
+        raise LedgerProblem(f"finding {f['id']}: {problem}")
     if not str(d.get("reason") or "").strip():
         raise LedgerProblem(f"finding {f['id']}: rejecting needs a reason")
     _move(f, "REJECTED")
@@ -286,7 +287,8 @@ def _finding_regression(proj: Projection, d: dict) -> None:
     if d["outcome"] != "failed":
         raise LedgerProblem(f"finding {f['id']}: a regression test must fail when attached (it ran {d['outcome']})")
     _move(f, "FIXING")
-    f["regression_test"] = {"path": d["path"], "command": d["command"], "argv": d.get("argv")}
+    f["regression_test"] = {"path": d["path"], "command": d["command"], "argv": d.get("argv"),
+                            "failed_tree": d.get("tree")}
 
 
 def _finding_fixed(proj: Projection, d: dict) -> None:
@@ -297,8 +299,15 @@ def _finding_fixed(proj: Projection, d: dict) -> None:
 
 def _finding_verified(proj: Projection, d: dict) -> None:
     f = _finding(proj, d["id"])
+    if f["status"] != "VERIFIED":  # re-verifying a VERIFIED finding refreshes its regression run
+        problem = finding_rules.refusal(f["status"], "VERIFIED", f["id"])
+        if problem:
+            raise LedgerProblem(problem)
     if d["regression"]["outcome"] != "passed":
         raise LedgerProblem(f"finding {f['id']}: verifying needs the regression test to pass")
+    if d["regression"].get("tree") == (f["regression_test"] or {}).get("failed_tree"):
+        raise LedgerProblem(f"finding {f['id']}: the regression test passes on the very tree it failed on — "
+                            "nothing was fixed (a flaky or environment-dependent test)")
     suite = d["full_suite"]
     if suite.get("tree") != d["regression"].get("tree"):
         raise LedgerProblem(f"finding {f['id']}: full-suite evidence must be fresh for the tree the regression test ran on")
@@ -308,8 +317,7 @@ def _finding_verified(proj: Projection, d: dict) -> None:
         rec = proj.evidence.get(etype)
         if rec is None or rec["outcome"] != "passed" or rec["tree"] != suite["tree"]:
             raise LedgerProblem(f"finding {f['id']}: no passing {etype} evidence recorded for tree {str(suite['tree'])[:12]}")
-    if f["status"] != "VERIFIED":  # re-verifying a VERIFIED finding refreshes its regression run
-        _move(f, "VERIFIED")
+    f["status"] = "VERIFIED"
     f["regression_run"], f["full_suite"] = dict(d["regression"]), dict(d["full_suite"])
 
 

@@ -89,30 +89,38 @@ def _policy(olds: list, new, problems: list[Problem], only_gated: bool) -> setti
         return None
     if only_gated:
         return pol
-    for old in olds:
-        old_raw = old.read(GATE)
-        if old_raw is None or old_raw == raw:
-            continue
-        try:
-            before = settings.parse_gate(old_raw)
-        except HarnessError:
-            continue  # the old policy was invalid; the new one is valid, which can only help
-        loosened = core_policy.loosenings(before.doc, pol.doc)
-        if loosened and not _approved(new, pol.digest):
+    # Against each parent's policy; a first-ever gate.yaml is judged against the defaults.
+    befores = [o.read(GATE) for o in olds if o.read(GATE) is not None] or [None]
+    for old_raw in befores:
+        loosened = unapproved_loosening(old_raw, pol, new.read(APPROVALS))
+        if loosened:
             problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened),
                                     "a human runs `harness approve gate-change` at a terminal (bound to this exact "
                                     "gate.yaml), or revert the loosening; tightening needs no approval"))
     return pol
 
 
-def _approved(new, digest: str) -> bool:
-    raw = new.read(APPROVALS) or b""
+def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None) -> list[str]:
+    """How ``new`` loosens the policy ``old_raw`` (None: the shipped defaults), unless approved."""
+    from harness import resources
+
+    old_raw = resources.template("gate.yaml") if old_raw is None else old_raw
+    try:
+        before = settings.parse_gate(old_raw)
+    except HarnessError:
+        return []  # the old policy was invalid; a valid one can only help
+    loosened = core_policy.loosenings(before.doc, new.doc)
+    return loosened if loosened and not _approved(approvals, new.digest) else []
+
+
+def _approved(approvals: bytes | None, digest: str, kind: str = "gate-change") -> bool:
+    raw = approvals or b""
     for line in raw.decode("utf-8", "replace").splitlines():
         try:
             entry = json.loads(line)
         except ValueError:
             continue
-        if isinstance(entry, dict) and entry.get("kind") == "gate-change" and entry.get("digest") == digest:
+        if isinstance(entry, dict) and entry.get("kind") == kind and entry.get("digest") == digest:
             return True
     return False
 
@@ -121,12 +129,33 @@ def _check_config(olds: list, new, problems: list[Problem]) -> None:
     raw = new.read(CONFIG)
     if raw is None or any(o.read(CONFIG) == raw for o in olds):
         return
-    from harness.store import validate, yamlio
+    from harness.store import facts
 
     try:
-        validate.check(yamlio.parse(raw, CONFIG), "config", CONFIG, raw)
+        after = facts.configured_commands(new)
     except HarnessError as exc:
         problems.append(Problem(CONFIG, "schema", exc.message, "fix the field named"))
+        return
+    for old in olds:
+        try:
+            before = facts.configured_commands(old)
+        except HarnessError:
+            continue  # an invalid old config named no command anyone could rely on
+        # Which command proves a type is policy: swapping `pytest` for `true` loosens the gate.
+        changed = [f"evidence.{t}.command {' '.join(cmd)!r} → "
+                   + (repr(" ".join(after[t])) if t in after else "removed")
+                   for t, cmd in before.items() if after.get(t) != cmd]
+        if changed and not _approved(new.read(APPROVALS), _digest(raw), kind="config-change"):
+            problems.append(Problem(CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
+                                    + "; ".join(changed),
+                                    "a human runs `harness approve config-change` at a terminal (bound to this exact "
+                                    "config.yaml), or revert the change; adding a command for a new type needs no approval"))
+
+
+def _digest(raw: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(raw).hexdigest()
 
 
 def _check_task(olds, new, tid, source_tree, policy, problems, only_gated) -> TaskVerdict | None:

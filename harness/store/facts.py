@@ -9,6 +9,32 @@ from harness.store.settings import GatePolicy
 from harness.store.source import Source
 
 
+def configured_commands(src: Source) -> dict[str, list[str]]:
+    """type -> the argv config.yaml names for it, as an evidence record would show it."""
+    import shlex
+
+    from harness.store import validate, yamlio
+
+    raw = src.read(".harness/config.yaml")
+    if raw is None:
+        return {}
+    doc = yamlio.parse(raw, ".harness/config.yaml")
+    validate.check(doc, "config", ".harness/config.yaml", raw)
+    out = {}
+    for etype, conf in (doc.get("evidence") or {}).items():
+        command, shell = conf["command"], bool(conf.get("shell"))
+        # The same argv `harness evidence` records: a list as given, a string split like a
+        # shell would unless it runs through one.
+        out[etype] = list(command) if isinstance(command, list) else [command] if shell else shlex.split(command)
+    return out
+
+
+def contract_plan(task: LoadedTask) -> dict[str, list[str]]:
+    contract = (task.proj.contract or {}).get("contract") or {}
+    return {item["id"]: list(item.get("verified_by") or [])
+            for key in ("requirements", "invariants") for item in contract.get(key) or []}
+
+
 def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> gate.GateInput:
     p = task.proj
     pending: dict[str, list[str]] = {}
@@ -23,6 +49,8 @@ def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> 
         findings=[{**f, "regression_fresh": _regression_fresh(f, tree)} for f in p.findings.values()],
         policy=policy.doc,
         tree=tree,
+        configured=configured_commands(src),
+        plan=contract_plan(task),
     )
 
 
