@@ -157,9 +157,11 @@ def test_packet_of_a_task_without_contract_still_has_requirements_and_rules(h, t
 def test_packet_leaves_out_rejection_reasons_of_earlier_findings(reviewed, h, tmp_path):
     _, text = reviewed
     example = tmp_path / "example.yaml"
-    example.write_text(yaml_block(text))
+    # A reviewer whose reproducer passes here: the claim is refuted by its own command.
+    block = yaml_block(text)
+    example.write_text(block.replace("python -m pytest -q tests/test_recovery.py::test_double_resume", "git --version"))
     h.ok("finding", "propose", "--file", str(example))
-    h.ok("finding", "reproduce", "F-0001", "--", "git", "--version")
+    h.ok("finding", "reproduce", "F-0001")
     h.ok("finding", "reject", "F-0001", "--reason", "REJECTION NARRATIVE: the reviewer misread it")
     again = h.ok("review", "packet").out
     assert "REJECTION NARRATIVE" not in again

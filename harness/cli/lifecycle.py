@@ -7,7 +7,7 @@ import click
 from harness.cli.common import store, task_option, with_return_code
 from harness.core import states
 from harness.errors import HarnessError, Refused
-from harness.store import fsio, settings, yamlio
+from harness.store import settings
 
 STATE = click.Choice(states.STATES, case_sensitive=False)
 
@@ -79,41 +79,42 @@ def validate_transition(current: str, target: str) -> int:
 @with_return_code
 def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
     """Rebuild every lifecycle field from the ledger, check its hash chain, and compare
-    with the YAML files. Exit 0 when all agree; exit 2 naming each disagreement."""
+    with the YAML files. Exit 0 when all agree; exit 2 naming each disagreement.
+
+    With --write, a file that no longer parses gets the ledger's text (and is named); every
+    other file keeps its free-form text. What --write cannot fix (an edited evidence file)
+    is still reported, with exit 2."""
     s = store()
     ids = s.task_ids() if all_tasks else [s.current_id(task_id)]
     failures = 0
     for tid in ids:
-        try:
-            task = s.load(tid)
-            problems = [d.render() for d in s.disagreements(task)] + evidence_problems(s, task)
-        except HarnessError as exc:
-            problems = [exc.render()]
-        if problems and write:
-            rewrite(s, tid)
-            click.echo(f"{tid}: re-rendered the YAML files from the ledger")
-            continue
+        task, problems = check(s, tid)
+        rewrote = bool(problems and write)
+        if rewrote:
+            try:
+                for lost in s.rewrite(tid):
+                    click.echo(f"{tid}: {lost} — its free-form text was replaced by the ledger's", err=True)
+            except HarnessError as exc:
+                problems = [exc.render()]
+            else:
+                task, problems = check(s, tid)
+                left = f"; {len(problems)} problem(s) remain that --write cannot fix:" if problems else "; files agree"
+                click.echo(f"{tid}: re-rendered the YAML files from the ledger{left}")
         for line in problems:
             click.echo(line, err=True)
         failures += bool(problems)
-        if not problems:
+        if not problems and not rewrote:
             click.echo(f"{tid}: ledger OK ({task.proj.seq} events, hash chain intact); files agree")
     return 2 if failures else 0
 
 
-def evidence_problems(s, task) -> list[str]:
+def check(s, tid: str):
+    """(task, problems) as replay judges them: disagreements and evidence digest mismatches."""
     from harness.store.evidence_files import check_digests
 
-    return check_digests(s.source, task)
-
-
-def rewrite(s, tid: str) -> None:
-    with fsio.locked(s.layout.local / "lock"):
-        try:
+    try:
+        with s.reading():  # the ledger, the files and the evidence as one consistent picture
             task = s.load(tid)
-        except HarnessError:
-            # A malformed YAML file: render from the ledger alone (a broken ledger still
-            # raises here, as there is nothing true to render from).
-            task = s.load(tid, docs=False)
-        files = {s.layout.root / task.dir / name: yamlio.dump(doc) for name, doc in s.render(task).items()}
-        fsio.commit_files(s.layout.local / "journal", files)
+            return task, [d.render() for d in s.disagreements(task)] + check_digests(s.source, task)
+    except HarnessError as exc:
+        return None, [exc.render()]

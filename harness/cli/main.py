@@ -100,7 +100,19 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A path the harness cannot use (a folder where a file belongs, no permission, a full
+        # disk) is the user's to fix: name it rather than print a traceback. Bugs still raise.
+        click.echo(f"harness: {_os_problem(exc).render()}", err=True)
+        return EXIT_INVALID
     return result if isinstance(result, int) else 0
+
+
+def _os_problem(exc: OSError) -> HarnessError:
+    paths = " -> ".join(str(p) for p in (exc.filename, exc.filename2) if p is not None)
+    what = exc.strerror or str(exc) or type(exc).__name__
+    return HarnessError(f"{paths}: {what}" if paths else what,
+                        hint="fix or move that path (the kind of file the harness expects there, writable), then run the command again")
 
 
 def entry() -> None:

@@ -46,8 +46,13 @@ class TaskStore:
             with fsio.locked(self.layout.local / "lock"):
                 fsio.roll_forward(journal)
 
+    def reading(self):
+        """The lock shared: a reader never sees a write half done (writers hold it exclusively)."""
+        return fsio.locked(self.layout.local / "lock", shared=True)
+
     def load(self, task_id: str, docs: bool = True) -> LoadedTask:
-        return reader.load_task(self.source, task_id, docs)
+        with self.reading():
+            return reader.load_task(self.source, task_id, docs)
 
     def render(self, task: LoadedTask) -> dict[str, dict]:
         return reader.render(task)
@@ -113,11 +118,31 @@ class TaskStore:
             fsio.roll_forward(self.layout.local / "journal")
             for folder in (self.layout.task_dir(task_id), self.layout.task_dir(task_id) / "evidence"):
                 fsio.sweep_temps(folder)
-            task = self.load(task_id)
+            task = reader.load_task(self.source, task_id)  # under our exclusive lock already
             if precheck is not None:
                 events = precheck(task) or events
             self._commit(task, events, extra_files or {})
             return task
+
+    def rewrite(self, task_id: str) -> list[str]:
+        """Re-render the YAML files from the ledger, keeping the free-form text of every file
+        that still parses (even one failing its schema). Returns why a file's text was lost."""
+        with fsio.locked(self.layout.local / "lock"):
+            fsio.roll_forward(self.layout.local / "journal")
+            # A broken ledger raises here: there is nothing true to render from.
+            task = reader.load_task(self.source, task_id, docs=False)
+            lost = []
+            for name in reader.TASK_FILES:
+                rel = f"{task.dir}/{name}"
+                raw = self.source.read(rel)
+                try:
+                    task.docs[name] = freeform(name, yamlio.parse(raw, rel)) if raw and raw.strip() else None
+                except HarnessError as exc:
+                    lost.append(exc.message)
+            folder = self.layout.root / task.dir
+            files = {folder / name: yamlio.dump(doc) for name, doc in self.render(task).items()}
+            fsio.commit_files(self.layout.local / "journal", files)
+        return lost
 
     def _commit(self, task: LoadedTask, events: list[tuple[str, dict]], extra: dict[Path, bytes]) -> None:
         prev = ledger.line_hash(task.lines[-1]) if task.lines else ledger.GENESIS
@@ -140,3 +165,22 @@ class TaskStore:
 
 def _known(ids: list[str]) -> str:
     return "known tasks: " + (", ".join(ids) if ids else "none (`harness task new`)")
+
+
+def freeform(name: str, doc: object) -> dict | None:
+    """The free-form text of a parsed task file, whatever else in it is wrong: the title,
+    description and spec links of task.yaml, the statements of the two item files."""
+    if not isinstance(doc, dict):
+        return None
+    if name == "task.yaml":
+        task = doc.get("task")
+        if not isinstance(task, dict):
+            return None
+        out = {k: task[k] for k in ("title", "description") if isinstance(task.get(k), str)}
+        if isinstance(task.get("spec"), dict):
+            out["spec"] = {k: v if isinstance(v := task["spec"].get(k), str) else None for k in ("design", "plan")}
+        return {"task": out}
+    key = name.removesuffix(".yaml")  # requirements / invariants
+    items = doc.get(key) if isinstance(doc.get(key), list) else []
+    return {key: [{"id": i["id"], "statement": i["statement"]} for i in items
+                  if isinstance(i, dict) and isinstance(i.get("id"), str) and isinstance(i.get("statement"), str)]}

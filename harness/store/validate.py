@@ -61,14 +61,29 @@ def _errors(doc: object, schema_name: str) -> list[str]:
     return [describe(e) for e in found]
 
 
+def _short(value: object) -> str:
+    """A bounded repr: a message must stay one readable line however big the bad value is."""
+    import reprlib  # lazy: only an invalid document gets here
+
+    r = reprlib.Repr()
+    r.maxlevel, r.maxstring, r.maxother, r.maxlist, r.maxdict = 3, 80, 80, 6, 6
+    return r.repr(value)
+
+
 def describe(err) -> str:
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
-    where = f"field {path}" if path else "top level"
+    where = f"field {path[:200]}" if path else "top level"
     if err.validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return f"{where}: unknown field(s) {', '.join(map(str, extra))} (refused, not ignored)"
+        extra = sorted(map(str, set(err.instance) - set(err.schema.get("properties", {}))))
+        names = ", ".join(n if len(n) <= 80 else _short(n) for n in extra[:10])
+        more = f" (+{len(extra) - 10} more)" if len(extra) > 10 else ""
+        return f"{where}: unknown field(s) {names}{more} (refused, not ignored)"
     if err.validator == "required":
-        return f"{where}: {err.message}"
+        return f"{where}: {err.message[:200]}"
     if err.validator == "enum":
-        return f"{where}: {err.instance!r} is not one of {err.validator_value}"
-    return f"{where}: {err.instance!r}: {err.message}"
+        return f"{where}: {_short(err.instance)} is not one of {err.validator_value}"
+    # jsonschema's messages start with the full repr of the value: replace it by a short one.
+    full, message = repr(err.instance), err.message
+    if message.startswith(full):
+        return f"{where}: {_short(err.instance)}{message[len(full):][:200]}"
+    return f"{where}: {_short(err.instance)}: {message[:200]}"

@@ -3,18 +3,93 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 import yaml
 
 from harness.errors import HarnessError
 
 MAX_YAML_BYTES = 8 * 1024 * 1024
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Loader(_BaseLoader):
+    """The safe loader, refusing duplicate keys.
+
+    With a repeated key a YAML reader silently keeps the last value while a person (or
+    grep) reads the first: `state: DONE` above `state: VERIFYING` would look finished.
+    """
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+            first: dict = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                try:
+                    earlier = first.setdefault(key, key_node)
+                except TypeError:
+                    continue  # an unhashable key: the base class names it
+                if earlier is not key_node:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r} (first at line {earlier.start_mark.line + 1})",
+                        key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+# Files under .harness/tasks/ are rendered by the harness, which never writes an anchor:
+# one there is a hand edit or an attack, and is refused. Settings and input files are
+# written by people and tools (PyYAML itself emits `&id001` for a shared list), so they
+# may use anchors as long as the aliases do not blow up ("billion laughs": a few nested
+# aliases that expand to gigabytes when the document is validated or compared).
+RENDERED = ".harness/tasks/"
+MAX_ALIAS_NODES = 100_000  # nodes aliases may add; a real settings file adds a handful
+
+
+def _check_aliases(text: bytes | str, name: str) -> None:
+    marks = (b"&", b"*") if isinstance(text, bytes) else ("&", "*")
+    if not any(m in text for m in marks):
+        return  # no anchor or alias can be spelled without these: skip the second parse
+    strict = name.startswith(RENDERED) or f"/{RENDERED}" in name
+    sizes: dict[str, int] = {}       # anchor -> nodes its value expands to
+    open_: list[list] = [[0, None]]  # per open collection: [expanded nodes, anchor]
+    added = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        anchor = getattr(event, "anchor", None)
+        if strict and anchor:
+            kind = "alias *" if isinstance(event, yaml.AliasEvent) else "anchor &"
+            _refuse(name, event, f"YAML {kind}{anchor} refused: the harness never writes anchors or aliases",
+                    "`harness replay --write` re-renders the file from the ledger")
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            open_.append([1, anchor])
+            continue
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            size, anchor = open_.pop()
+        elif isinstance(event, yaml.AliasEvent):
+            size = sizes.get(anchor, 1)
+            added += size
+            if added > MAX_ALIAS_NODES:
+                _refuse(name, event, f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes (refused)",
+                        "write the values out instead of nesting aliases")
+            anchor = None
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+        else:
+            continue
+        if anchor:
+            sizes[anchor] = size
+        open_[-1][0] += size
+
+
+def _refuse(name: str, event, problem: str, hint: str) -> NoReturn:
+    mark = event.start_mark
+    raise HarnessError(f"{name}:{mark.line + 1}:{mark.column + 1}: {problem}", hint=hint)
 
 
 def parse(text: bytes | str, name: str) -> object:
     try:
+        _check_aliases(text, name)
         return yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -41,5 +116,11 @@ def read(path: Path, name: str | None = None) -> object:
     return parse(raw, name)
 
 
+class _NoAliasDumper(_Dumper):
+    # An object that appears twice is written out twice: rendered files never hold an anchor.
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
 def dump(doc: object) -> bytes:
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")
+    return yaml.dump(doc, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")

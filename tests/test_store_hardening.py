@@ -1,0 +1,308 @@
+"""Hardening of the store against hostile or odd input: duplicate YAML keys, aliases,
+huge invalid values, `replay --write` keeping what it can, folders where files belong,
+and readers racing writers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.errors import HarnessError
+
+CLI = [sys.executable, "-m", "harness"]
+
+
+def tdir(repo: Path, tid: str) -> Path:
+    return repo / ".harness" / "tasks" / tid
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (old, text)
+    path.write_text(text.replace(old, new, 1))
+
+
+def no_traceback(r) -> None:
+    assert "Traceback" not in r.text, r.text
+
+
+# -- 1. duplicate keys --------------------------------------------------------------------
+
+def test_yamlio_refuses_a_duplicate_key_naming_file_line_and_key():
+    from harness.store import yamlio
+
+    with pytest.raises(HarnessError) as err:
+        yamlio.parse("task:\n  state: DONE\n  state: VERIFYING\n", "t.yaml")
+    assert "t.yaml:3:" in err.value.message and "duplicate key 'state'" in err.value.message
+    assert "line 2" in err.value.message  # where the first one is
+    # the same key in two different mappings is not a duplicate
+    assert yamlio.parse("a: {x: 1}\nb: {x: 2}\n", "t.yaml") == {"a": {"x": 1}, "b": {"x": 2}}
+
+
+def test_replay_refuses_a_task_yaml_with_two_states(h, repo, task):
+    edit(tdir(repo, task) / "task.yaml", "  state: CREATED\n", "  state: DONE\n  state: CREATED\n")
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert f".harness/tasks/{task}/task.yaml:6:" in r.text and "first at line 5" in r.text and "duplicate key 'state'" in r.text
+    no_traceback(r)
+
+
+# -- 2. aliases, and short messages for huge values ---------------------------------------
+
+LAUGHS = "requirements:\n- &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"- &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 10))
+
+
+def test_yamlio_refuses_anchors_and_aliases_in_rendered_task_files():
+    from harness.store import yamlio
+
+    name = ".harness/tasks/TASK-20240101-abcdef/task.yaml"
+    for text, needle in (("a: &x 1\nb: *x\n", f"{name}:1:"), ("a: 1\nb: &unused 2\n", f"{name}:2:")):
+        with pytest.raises(HarnessError) as err:
+            yamlio.parse(text, name)
+        assert needle in err.value.message and "anchor" in err.value.message
+    assert yamlio.parse("a: 'R&D *not* an alias'\n", name) == {"a": "R&D *not* an alias"}
+
+
+def test_yamlio_allows_small_aliases_in_settings_but_not_a_bomb():
+    from harness.store import yamlio
+
+    # What yaml.safe_dump writes for a shared list: a person's (or a tool's) config may hold it.
+    assert yamlio.parse("a: &id001 [x, y]\nb: *id001\n", ".harness/config.yaml") == {"a": ["x", "y"], "b": ["x", "y"]}
+    with pytest.raises(HarnessError) as err:
+        yamlio.parse(LAUGHS.replace("requirements", "evidence"), ".harness/config.yaml")
+    assert ".harness/config.yaml:" in err.value.message and "aliases expand" in err.value.message
+
+
+def test_the_harness_never_writes_an_anchor():
+    from harness.store import yamlio
+
+    shared = ["REQ-001"]
+    out = yamlio.dump({"a": shared, "b": shared})
+    assert b"&" not in out and b"*" not in out
+    assert yamlio.parse(out, ".harness/tasks/T/x.yaml") == {"a": shared, "b": shared}
+
+
+@pytest.mark.parametrize("target", ["requirements.yaml", "config.yaml"])
+def test_billion_laughs_is_refused_quickly_with_bounded_memory(h, repo, task, target):
+    if target == "config.yaml":
+        path, rel, text = repo / ".harness/config.yaml", ".harness/config.yaml", LAUGHS.replace("requirements", "x")
+    else:
+        path, rel, text = tdir(repo, task) / target, f".harness/tasks/{task}/{target}", LAUGHS
+    path.write_text(text)
+    # A real process under a 1 GiB address-space cap: expanding the aliases would need far more.
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+    start = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", limit + "from harness.cli.main import entry; entry()", "status"],
+                       cwd=repo, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert f"{rel}:" in p.stderr and ("anchor" in p.stderr or "aliases expand" in p.stderr), p.stderr
+    assert "Traceback" not in p.stderr and time.monotonic() - start < 30
+
+
+def test_a_deeply_nested_invalid_value_gives_a_short_message(h, repo, task):
+    deep = "[" * 900 + "]" * 900
+    (tdir(repo, task) / "requirements.yaml").write_text(f"requirements: [{deep}]\n")
+    r = h("replay")
+    assert r.code == 2, r.text
+    line = next(x for x in r.err.splitlines() if "requirements.yaml" in x)
+    assert "requirements[0]" in line and "not of type" in line
+    assert len(line) < 300, line
+    no_traceback(r)
+
+
+def test_describe_caps_long_strings_and_many_unknown_fields():
+    from harness.store import validate
+
+    item = {"id": "x" * 5000, "statement": "s", "source": "user", "priority": "must", "status": "pending",
+            "evidence": [], **{f"field{i}": 1 for i in range(30)}}
+    errors = validate._errors({"requirements": [item]}, "requirement")
+    assert errors and all(len(e) < 1000 for e in errors), [len(e) for e in errors]
+    assert any("(+20 more)" in e for e in errors)
+
+
+# -- 3 and 6. replay --write keeps what it can, and says what it could not fix ------------
+
+def test_replay_write_keeps_freeform_text_of_files_that_still_parse(h, repo, task):
+    h.ok("requirement", "add", "Resume", "--priority", "must")
+    h.ok("invariant", "add", "Never lose data", "--category", "recovery", "--severity", "major")
+    folder = tdir(repo, task)
+    edit(folder / "task.yaml", "    design: null\n", "    design: docs/d.md\n")
+    edit(folder / "task.yaml", "  state: CREATED\n", "  state: DONE\n")              # a hand edit to undo
+    edit(folder / "requirements.yaml", "statement: Resume", "statement: Resume after SIGKILL")
+    edit(folder / "invariants.yaml", "severity: major", "severity: [major")           # a syntax slip
+    r = h("replay", "--write")
+    assert r.code == 0, r.text
+    assert f".harness/tasks/{task}/invariants.yaml" in r.err and "replaced by the ledger" in r.err
+    assert "requirements.yaml: " not in r.err and "task.yaml: " not in r.err  # only the broken file is named
+    assert "files agree" in r.out
+    doc = yaml.safe_load((folder / "task.yaml").read_text())["task"]
+    assert doc["spec"] == {"design": "docs/d.md", "plan": None} and doc["state"] == "CREATED"
+    reqs = yaml.safe_load((folder / "requirements.yaml").read_text())["requirements"]
+    assert reqs[0]["statement"] == "Resume after SIGKILL"
+    assert yaml.safe_load((folder / "invariants.yaml").read_text())["invariants"][0]["severity"] == "major"
+    h.ok("replay")
+
+
+def test_replay_write_salvages_the_text_of_a_file_that_fails_its_schema(h, repo, task):
+    h.ok("requirement", "add", "Resume", "--priority", "must")
+    path = tdir(repo, task) / "requirements.yaml"
+    edit(path, "statement: Resume", "statement: Resume from the last checkpoint")
+    edit(path, "priority: must", "priority: urgent")  # parses, but the schema refuses it
+    edit(tdir(repo, task) / "task.yaml", "  title: Add resumable execution\n", "  title: Resumable runs\n  colour: red\n")
+    assert h("replay").code == 2
+    r = h("replay", "--write")
+    assert r.code == 0, r.text
+    assert "replaced by the ledger" not in r.text
+    req = yaml.safe_load(path.read_text())["requirements"][0]
+    assert req["statement"] == "Resume from the last checkpoint" and req["priority"] == "must"
+    task_doc = yaml.safe_load((tdir(repo, task) / "task.yaml").read_text())["task"]
+    assert task_doc["title"] == "Resumable runs" and "colour" not in task_doc
+    h.ok("replay")
+
+
+def test_replay_write_reports_a_tampered_evidence_file_it_cannot_fix(h, repo, task):
+    h.ok("evidence", "build", "--", sys.executable, "-c", "pass")
+    record = tdir(repo, task) / "evidence" / "build.json"
+    record.write_text(record.read_text().replace('"exit_code": 0', '"exit_code": 0 '))
+    edit(tdir(repo, task) / "task.yaml", "  iteration: 0\n", "  iteration: 3\n")
+    r = h("replay", "--write")
+    assert r.code == 2, r.text
+    assert "1 problem(s) remain" in r.out and "build.json" in r.err and "digest differs" in r.err
+    assert "task.iteration" not in r.err  # the hand edit was undone
+    r = h("replay")
+    assert r.code == 2 and "build.json" in r.err
+
+
+# -- 4. odd filesystem shapes -------------------------------------------------------------
+
+def test_a_folder_in_place_of_task_yaml_is_named_and_leaves_no_journal(h, repo, task):
+    path = tdir(repo, task) / "task.yaml"
+    path.unlink()
+    path.mkdir()
+    r = h("replay", "--write")
+    assert r.code == 2, r.text
+    assert str(path) in r.text and "is a folder" in r.text
+    no_traceback(r)
+    assert not (repo / ".harness/local/journal").exists()
+    assert list(tdir(repo, task).glob(".*.tmp")) == []
+    path.rmdir()
+    h.ok("replay", "--write")
+    h.ok("replay")
+
+
+def test_a_journal_promising_a_path_now_a_folder_says_how_to_finish(h, repo, task):
+    from harness.store import fsio
+
+    path = tdir(repo, task) / "task.yaml"
+    journal = repo / ".harness/local/journal"
+    tmp = fsio.write_temp(path, path.read_bytes().replace(b"title: Add resumable execution", b"title: promised"))
+    journal.write_text(json.dumps([[str(tmp), str(path)]]))
+    path.unlink()
+    path.mkdir()
+    for _ in range(2):  # every command says the same, and nothing promised is lost
+        r = h("status")
+        assert r.code == 2, r.text
+        assert str(path) in r.text and f"mv {path} {path}.bak" in r.text and str(journal) in r.text
+        no_traceback(r)
+        assert journal.exists() and tmp.exists()
+    path.rename(path.with_name("task.yaml.bak"))
+    h.ok("status")
+    assert not journal.exists()
+    assert yaml.safe_load(path.read_text())["task"]["title"] == "promised"
+
+
+def test_local_being_a_file_is_named(h, repo, task):
+    local = repo / ".harness/local"
+    for child in local.iterdir():
+        child.unlink()
+    local.rmdir()
+    local.write_text("oops")
+    for args in (("requirement", "add", "x", "--priority", "must"), ("replay",)):
+        r = h(*args)
+        assert r.code == 2, (args, r.text)
+        assert f"{local} is not a folder" in r.text, r.text
+        no_traceback(r)
+
+
+def test_journal_being_a_folder_is_named_with_the_fix(h, repo, task):
+    journal = repo / ".harness/local/journal"
+    journal.mkdir()
+    r = h("status")
+    assert r.code == 2, r.text
+    assert f"rm -r {journal}" in r.text
+    no_traceback(r)
+    journal.rmdir()
+    h.ok("status")
+
+
+def test_current_being_a_folder_is_named_by_task_switch(h, repo, task):
+    current = repo / ".harness/local/current"
+    current.unlink()
+    current.mkdir()
+    r = h("task", "switch", task)
+    assert r.code == 2, r.text
+    assert str(current) in r.text and "is a folder" in r.text
+    no_traceback(r)
+    assert [p.name for p in (repo / ".harness/local").glob(".*.tmp")] == []
+
+
+def test_an_oserror_escaping_a_command_is_a_message_naming_the_path(h, repo, task, monkeypatch):
+    from harness.store import fsio
+
+    def denied(dest, data):
+        raise PermissionError(13, "Permission denied", str(dest))
+
+    monkeypatch.setattr(fsio, "write_temp", denied)
+    r = h("requirement", "add", "x", "--priority", "must")
+    assert r.code == 2, r.text
+    assert "task.yaml: Permission denied" in r.err and r.err.startswith("harness: ")
+    no_traceback(r)
+
+
+def test_a_bug_still_raises(h, repo, task, monkeypatch):
+    from harness.cli.main import main
+    from harness.store import fsio
+
+    def bug(dest, data):
+        raise ValueError("a real bug")
+
+    monkeypatch.setattr(fsio, "write_temp", bug)
+    monkeypatch.chdir(repo)
+    with pytest.raises(ValueError):
+        main(["requirement", "add", "x", "--priority", "must"])
+
+
+# -- 5. readers take the lock shared ------------------------------------------------------
+
+def test_replays_racing_forty_writers_never_see_a_half_written_render(h, repo, task):
+    writers = [subprocess.Popen([*CLI, "requirement", "add", f"requirement {i}", "--priority", "should"],
+                                cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+               for i in range(40)]
+    replays = []
+    while any(w.poll() is None for w in writers) or len(replays) < 5:
+        p = subprocess.run([*CLI, "replay"], cwd=repo, capture_output=True, text=True, timeout=120)
+        replays.append((p.returncode, p.stderr))
+    assert [w.wait(timeout=120) for w in writers] == [0] * 40, [w.stderr.read() for w in writers]
+    failed = [err for code, err in replays if code != 0]
+    assert failed == [], f"{len(failed)}/{len(replays)} replays failed, e.g.:\n{failed[0]}"
+    assert len(yaml.safe_load((tdir(repo, task) / "requirements.yaml").read_text())["requirements"]) == 40
+
+
+def test_a_shared_lock_inside_the_exclusive_one_does_not_deadlock(h, repo, task):
+    from harness.store import fsio
+    from harness.store.layout import open_layout
+    from harness.store.tasks import TaskStore
+
+    s = TaskStore(open_layout(repo))
+    with fsio.locked(s.layout.local / "lock"):
+        assert s.load(task).id == task  # would wait for ourselves forever on a second flock
+    with s.reading(), pytest.raises(RuntimeError):
+        with fsio.locked(s.layout.local / "lock"):
+            pass
