@@ -27,20 +27,22 @@ def status(task_id: str | None, as_json: bool) -> int:
     s = store()
     settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
     tid = s.current_id(task_id)
-    task = s.load(tid)
-    doc = s.render(task)["task.yaml"]["task"]
-    warnings = [d.render() for d in s.disagreements(task)]
     tree, git = NO_TREE, None
-    if task.proj.evidence or task.proj.pending_runs:
+    evidence_dir = s.layout.task_dir(tid) / "evidence"
+    if evidence_dir.is_dir() and any(evidence_dir.iterdir()):  # only then can anything be fresh
         from harness.gitio import Git
 
         git = Git(s.layout.root)
         tree = git.worktree_source_tree()
-    try:
-        report = core_gate.evaluate(facts.gate_input(s.source, task, settings.load_gate(s.layout), tree))
-        live = report.as_dict(tree)
-    except HarnessError as exc:
-        live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
+    with s.reading():  # ledger, files and evidence read as one consistent state
+        task = s.load(tid)
+        doc = s.render(task)["task.yaml"]["task"]
+        warnings = [d.render() for d in s.disagreements(task)]
+        try:
+            report = core_gate.evaluate(facts.gate_input(s.source, task, settings.load_gate(s.layout), tree))
+            live = report.as_dict(tree)
+        except HarnessError as exc:
+            live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
     evidence = {t: _freshness(git, r, tree) for t, r in sorted(task.proj.evidence.items())}
     from harness.core.findings import rates
 
