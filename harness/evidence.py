@@ -9,14 +9,15 @@ before a single byte of output reaches disk.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shlex
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from harness import runner
-from harness.core.redact import Redactor, compile_patterns
+from harness import outputcut, runner
+from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 from harness.errors import HarnessError
 from harness.store import settings
 from harness.store.evidence_files import digest, evidence_rel
@@ -57,38 +58,20 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-# A window cut out of the output starts and ends at a separator, so that a secret is never
-# split into a fragment the redaction patterns no longer recognise. With no separator near
-# the cut, the bytes next to it are dropped rather than risked.
-EDGE = 1024
+def redactor_for(config: dict) -> Redactor:
+    """The config's patterns, plus the values of our secret-named environment variables:
+    a command handed MY_SERVICE_CRED may well print it, in a form no pattern knows."""
+    return compile_patterns(config["redaction"], literals=secret_env(os.environ))
 
 
-def _trim_start(data: bytes) -> bytes:
-    edge = data[:EDGE]
-    cut = min((i for i in (edge.find(c) for c in (b"\n", b" ", b"\t")) if i >= 0), default=-1)
-    return data[cut + 1:] if cut >= 0 else data[EDGE:]
-
-
-def _trim_end(data: bytes) -> bytes:
-    start = max(0, len(data) - EDGE)
-    cut = max(data.rfind(c, start) for c in (b"\n", b" ", b"\t"))
-    return data[:cut + 1] if cut >= 0 else data[:start]
-
-
-def _window(cap: runner.Capture, limit: int) -> bytes:
-    whole = cap.head + cap.tail if not cap.truncated else cap.tail
-    if len(whole) <= limit and not cap.truncated:
-        return whole
-    return _trim_start(whole[-limit:])
-
-
-def _log_text(cap: runner.Capture, redactor: Redactor) -> tuple[str, bool]:
-    if not cap.truncated:
-        return redactor.redact_bytes(cap.head + cap.tail), False
-    head, tail = _trim_end(cap.head), _trim_start(cap.tail)
-    omitted = cap.total_bytes - len(head) - len(tail)
-    marker = f"\n[harness: {omitted} bytes of output omitted here; {cap.total_bytes} bytes in all]\n"
-    return redactor.redact_bytes(head) + marker + redactor.redact_bytes(tail), True
+def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, list[str]]:
+    """The command as recorded, redacted: (its one-line form, its argv)."""
+    if isinstance(command, str):
+        shown = redactor.redact(command)
+        return shown, [shown]
+    argv = redact_argv(command, redactor)
+    # Redacted again as a whole: a secret split over arguments ("Authorization:", "Bearer", ...).
+    return redactor.redact(shlex.join(argv)), argv
 
 
 def _stat_key(path: Path) -> tuple | None:
@@ -113,6 +96,10 @@ def _junit_counts(p: Plan, root: Path, before: tuple | None) -> tuple[dict, str 
         counts = parse_junit(path)
     except HarnessError as exc:
         return {}, exc.message
+    if not counts["tests"]:
+        # An empty report is what a run that collected nothing (or crashed first) leaves:
+        # no test ran, so nothing passed.
+        return {}, f"JUnit report {p.junit} has no test cases"
     return {k: counts[k] for k in ("passed", "failed", "skipped", "errors")}, None
 
 
@@ -121,15 +108,17 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     from harness.gitio import Git
 
     config = settings.load_config(s.layout)
-    redactor = compile_patterns(config["redaction"])
+    # Refused now rather than by the runner: after `evidence.prepared` a refusal would
+    # leave a run that never finishes, read as "outcome unknown" until re-collected.
+    runner.checked_argv(p.command, p.shell, s.layout.root)
+    redactor = redactor_for(config)
     out = config["output"]
     git = Git(s.layout.root)
     head = git.head()
     tree = git.worktree_source_tree()
     dirty = tree != (git.source_tree(head) if head else git.empty_tree())
     run_id = secrets.token_hex(8)
-    shown = p.command if isinstance(p.command, str) else shlex.join(p.command)
-    shown = redactor.redact(shown)
+    shown, argv = shown_command(p.command, redactor)
     junit_before = _stat_key(s.layout.root / p.junit) if p.junit else None
     s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": p.etype, "command": shown,
                                                "tree": tree, "head": head, "started_at": now_iso()})])
@@ -141,26 +130,28 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     outcome = result.outcome
     if outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
         outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report
-    log_text, truncated = _log_text(result.combined, redactor)
+    log_text, truncated = outputcut.log_text(result.combined, redactor, out["log_cap_bytes"])
+    log_raw = log_text.encode("utf-8")
+    error = junit_error or result.error
     record = {
         "type": p.etype, "run_id": run_id, "timestamp": _iso(result.started_at),
         "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
-        "duration_s": round(result.duration_s, 3), "command": shown,
-        "argv": [redactor.redact(a) for a in p.command] if isinstance(p.command, list) else [shown],
+        "duration_s": round(result.duration_s, 3), "command": shown, "argv": argv,
         "shell": p.shell, "outcome": outcome, "exit_code": result.exit_code, "commit": head,
         "tree": tree, "tree_after": tree_after if tree_after != tree else None, "dirty": dirty,
         "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
-        "errors": counts.get("errors"), "junit": p.junit,
-        "stdout_tail": redactor.redact_bytes(_window(result.stdout, out["tail_bytes"])),
-        "stderr_tail": redactor.redact_bytes(_window(result.stderr, out["tail_bytes"])),
-        "log": f"{p.etype}.log", "log_bytes": len(log_text.encode("utf-8")),
+        "errors": counts.get("errors"), "junit": p.junit and redactor.redact(p.junit),
+        "stdout_tail": outputcut.tail_text(result.stdout, out["tail_bytes"], redactor),
+        "stderr_tail": outputcut.tail_text(result.stderr, out["tail_bytes"], redactor),
+        "log": f"{p.etype}.log", "log_bytes": len(log_raw), "log_digest": digest(log_raw),
         "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
-        "error": junit_error or result.error,
+        # Errors quote the command ("command not found: DB_PASSWORD=...") or the report.
+        "error": error and redactor.redact(error),
     }
     raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     folder = s.layout.root
     files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
-             folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_text.encode("utf-8")}
+             folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}
     s.append(task_id, [("evidence.collected", {
         "run_id": run_id, "type": p.etype, "digest": digest(raw), "outcome": outcome,
         "exit_code": result.exit_code, "tree": tree, "head": head})], extra_files=files)

@@ -2,7 +2,9 @@
 
 Counts ``<testcase>`` elements rather than trusting suite attributes: the attributes
 differ between producers (pytest, Maven Surefire, jest-junit, go-junit-report) and
-summing them over nested ``<testsuite>`` elements would double count.
+summing them over nested ``<testsuite>`` elements would double count. The one exception:
+an innermost suite with no testcase at all, whose failures/errors attributes are all
+there is to go on.
 """
 
 from __future__ import annotations
@@ -100,4 +102,25 @@ def parse_junit(path: pathlib.Path) -> dict[str, int]:
         kinds = {_local(child.tag) for child in case}
         outcome = next((key for tag, key in _PRIORITY if tag in kinds), "passed")
         counts[outcome] += 1
+    for suite in _bare_suites(root):
+        # A suite that reports failures but lists no testcase (a runner that crashed while
+        # writing, or a summary-only producer) must not read as clean.
+        for attr, key in (("failures", "failed"), ("errors", "errors")):
+            n = _count_attr(suite.get(attr))
+            counts[key] += n
+            counts["tests"] += n
     return counts
+
+
+def _bare_suites(root: ET.Element) -> list[ET.Element]:
+    """The innermost suites that hold no ``<testcase>``: only their attributes say anything."""
+    def inner(e: ET.Element) -> bool:
+        return not any(_local(d.tag) in _ROOTS or _local(d.tag) == "testcase" for d in e.iter() if d is not e)
+    return [e for e in root.iter() if _local(e.tag) in _ROOTS and inner(e)]
+
+
+def _count_attr(value: str | None) -> int:
+    try:
+        return max(0, int(value or 0))
+    except ValueError:  # "3.0", "n/a": producers are sloppy; no count is better than a crash
+        return 0

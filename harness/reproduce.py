@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shlex
 
-from harness import runner
-from harness.core.redact import compile_patterns
+from harness import outputcut, runner
+from harness.evidence import redactor_for, shown_command
 from harness.store import settings
 from harness.store.tasks import TaskStore
 
@@ -24,14 +24,11 @@ def run_fact(s: TaskStore, command: list[str] | str, timeout: float | None = Non
     """Run ``command`` in the repository; the source tree is taken before it starts."""
     from harness.gitio import Git
 
-    config = settings.load_config(s.layout)
-    redactor = compile_patterns(config["redaction"])
+    redactor = redactor_for(settings.load_config(s.layout))
     git = Git(s.layout.root)
     tree, head = git.worktree_source_tree(), git.head()
     result = runner.run_command(command, cwd=s.layout.root, timeout=timeout)
-    shown = command if isinstance(command, str) else shlex.join(command)
-    tail = (result.combined.head + result.combined.tail)[-TAIL:] if not result.combined.truncated \
-        else result.combined.tail[-TAIL:]
-    argv = [redactor.redact(a) for a in command] if isinstance(command, list) else None
-    return {"command": redactor.redact(shown), "argv": argv, "exit_code": result.exit_code, "outcome": result.outcome,
-            "tree": tree, "head": head, "output_tail": redactor.redact_bytes(tail)}
+    shown, argv = shown_command(command, redactor)
+    return {"command": shown, "argv": argv if isinstance(command, list) else None,
+            "exit_code": result.exit_code, "outcome": result.outcome, "tree": tree, "head": head,
+            "output_tail": outputcut.tail_text(result.combined, TAIL, redactor)}

@@ -82,6 +82,63 @@ def _argv(command: list[str] | str, shell: bool) -> list[str]:
                        hint="pass a non-empty argument list, or a string with shell=True")
 
 
+def checked_argv(command: list[str] | str, shell: bool,
+                 cwd: str | os.PathLike | None = None) -> list[str]:
+    """The argv :func:`run_command` would run; raises for what it would refuse. Callers
+    check first when they record anything before the run (a half-recorded run is worse)."""
+    argv = _argv(command, shell)
+    if cwd is not None and not os.path.isdir(cwd):
+        raise HarnessError(f"working directory does not exist: {os.fspath(cwd)}")
+    return argv
+
+
+class _Signalled(KeyboardInterrupt):
+    """SIGTERM or SIGHUP to us while the command runs: stopped just as Ctrl-C stops it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _StopSignals:
+    """While installed, SIGTERM and SIGHUP become :class:`_Signalled`, but only when armed.
+
+    The command runs in its own session, so a kill or a closed terminal reaches only us;
+    dying of it would orphan the command. A signal that arrives unarmed (before the wait,
+    or during cleanup) is kept and raised on arming, or dropped once the run is over.
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self) -> None:
+        self.armed, self.pending, self.old = False, None, {}
+
+    def __enter__(self) -> _StopSignals:
+        for sig in self.SIGNALS:
+            try:
+                self.old[sig] = signal.signal(sig, self._handle)
+            except ValueError:  # not the main thread: only it can handle signals
+                break
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self.old.items():
+            signal.signal(sig, old if old is not None else signal.SIG_DFL)
+
+    def _handle(self, signum: int, _frame: object) -> None:
+        if self.pending is None:
+            self.pending = signum
+        if self.armed:
+            self.armed = False
+            raise _Signalled(signum)
+
+    def arm(self) -> None:
+        self.armed = True
+        if self.pending is not None:
+            self.armed = False
+            raise _Signalled(self.pending)
+
+
 def _wait(proc: subprocess.Popen, timeout: float | None) -> bool:
     """True if the process exited, False if ``timeout`` elapsed. Tests patch this seam."""
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -125,9 +182,7 @@ def run_command(command: list[str] | str, *, shell: bool = False,
     ``env`` is the child's complete environment (as in subprocess); None inherits ours.
     Signal deaths are reported as 128 + signum, as a shell does.
     """
-    argv = _argv(command, shell)
-    if cwd is not None and not os.path.isdir(cwd):
-        raise HarnessError(f"working directory does not exist: {os.fspath(cwd)}")
+    argv = checked_argv(command, shell, cwd)
     caps = [_Bounded(head_cap, tail_cap) for _ in range(3)]  # stdout, stderr, combined
     started_at, t0 = time.time(), time.monotonic()
 
@@ -135,6 +190,15 @@ def run_command(command: list[str] | str, *, shell: bool = False,
         return RunResult(outcome, code, started_at, time.time(), time.monotonic() - t0,
                          *(c.freeze() for c in caps), error)
 
+    # Installed before the command starts, so no SIGTERM can land between start and wait.
+    with _StopSignals() as stop_signals:
+        return _run(argv, cwd, env, timeout, caps, echo, kill_grace, stop_signals, result)
+
+
+def _run(argv: list[str], cwd: str | os.PathLike | None, env: dict[str, str] | None,
+         timeout: float | None, caps: list[_Bounded], echo: bool, kill_grace: float,
+         stop_signals: _StopSignals, result) -> RunResult:
+    """The body of :func:`run_command`, run while its signal handlers are installed."""
     try:
         # Own session: Ctrl-C at the terminal reaches only us, and killpg() reaches
         # every process the command spawned.
@@ -178,12 +242,16 @@ def run_command(command: list[str] | str, *, shell: bool = False,
     try:
         # Started inside the try: a Ctrl-C that lands while they start must still kill
         # the command, which runs in its own session and never sees the terminal's SIGINT.
+        stop_signals.arm()
         for t in readers:  # two threads: neither pipe can fill up and deadlock the child
             t.start()
         if not _wait(proc, timeout):
             outcome, error = "timeout", f"timed out after {timeout:g}s"
-    except KeyboardInterrupt:  # the caller records the run, then exits 130
-        outcome, error = "interrupted", "interrupted by user"
+    except KeyboardInterrupt as exc:  # the caller records the run, then exits 130
+        outcome = "interrupted"
+        error = (f"interrupted by {signal.Signals(exc.signum).name}" if isinstance(exc, _Signalled)
+                 else "interrupted by user")
+    stop_signals.armed = False  # a second signal must not cut the cleanup short
     readers = [t for t in readers if t.ident is not None]  # only those that started
     if outcome:
         _kill_group(proc, kill_grace, readers)

@@ -137,6 +137,25 @@ def test_empty_suites_and_namespaced_tags(tmp_path: Path) -> None:
     assert parse_junit(ns) == {"tests": 2, "passed": 1, "failed": 0, "skipped": 1, "errors": 0}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A suite that claims failures but lists no testcase: a crash mid-report.
+        ('<testsuite name="s" tests="3" failures="3"></testsuite>', (3, 0, 3, 0)),
+        ('<testsuites><testsuite tests="2" failures="1" errors="1"/></testsuites>', (2, 0, 1, 1)),
+        ('<testsuites failures="2"/>', (2, 0, 2, 0)),
+        # sloppy or negative attributes count as nothing rather than crash
+        ('<testsuite failures="n/a" errors="-1"/>', (0, 0, 0, 0)),
+        # suites with testcases are counted by their testcases only, attributes ignored
+        ('<testsuites failures="9"><testsuite failures="9"><testcase name="a"/></testsuite>'
+         '<testsuite errors="1"/></testsuites>', (2, 1, 0, 1)),
+    ],
+)
+def test_suite_failures_without_testcases_are_counted(tmp_path: Path, text: str, expected) -> None:
+    counts = parse_junit(write(tmp_path, text))
+    assert (counts["tests"], counts["passed"], counts["failed"], counts["errors"]) == expected
+
+
 def test_jest_junit_shape(tmp_path: Path) -> None:
     path = write(
         tmp_path,

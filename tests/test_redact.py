@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.redact import BUILTIN_PATTERNS, Redactor, compile_patterns
+from harness.core.redact import (BUILTIN_PATTERNS, Redactor, argv_matches, compile_patterns, redact_argv,
+                                 secret_env)
 from harness.errors import HarnessError
 
 # Fake secrets are assembled at run time so this file itself does not trip
@@ -247,3 +248,94 @@ def test_all_secrets_in_one_log_are_gone(r: Redactor) -> None:
         assert s not in out, s
     assert f"aws_secret_access_key={AWS_SECRET}" not in out
     assert "line 0: value" in out and "mysql://root:" in out and "@db/x" in out
+
+
+# -- secret-named flags, URL passwords, environment values --------------------------------
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["mysql", "--password", "hunter2secret"], ["mysql", "--password", "[REDACTED:secret_flag]"]),
+        (["x", "-token", "abc", "--user", "me"], ["x", "-token", "[REDACTED:secret_flag]", "--user", "me"]),
+        (["x", "--API-KEY", "k"], ["x", "--API-KEY", "[REDACTED:secret_flag]"]),
+        (["x", "--api_key=k", "--apikey", "k"], ["x", "--api_key=[REDACTED:secret_flag]", "--apikey",
+                                                 "[REDACTED:secret_flag]"]),
+        (["x", "--passwd=pw", "--pass", "pw"], ["x", "--passwd=[REDACTED:secret_flag]", "--pass",
+                                                "[REDACTED:secret_flag]"]),
+        (["x", "--auth-token", "a", "--access-token", "b", "--client-secret", "c", "--private-key", "d",
+          "--key", "e", "--secret", "f", "--db-password", "g"],
+         ["x", "--auth-token", "[REDACTED:secret_flag]", "--access-token", "[REDACTED:secret_flag]",
+          "--client-secret", "[REDACTED:secret_flag]", "--private-key", "[REDACTED:secret_flag]",
+          "--key", "[REDACTED:secret_flag]", "--secret", "[REDACTED:secret_flag]",
+          "--db-password", "[REDACTED:secret_flag]"]),
+        # a value a rule recognises keeps its more specific label
+        (["git", "--token", GHP], ["git", "--token", "[REDACTED:github_token]"]),
+        # flags that carry no secret, and a trailing flag with no value
+        (["x", "--sort-key", "name", "--max-tokens", "5", "--no-token", "--verbose", "--password"],
+         ["x", "--sort-key", "name", "--max-tokens", "5", "--no-token", "--verbose", "--password"]),
+        # every other element still goes through the patterns
+        (["curl", f"https://u:{'pw12'}@h/x"], ["curl", "https://u:[REDACTED:url_password]@h/x"]),
+    ],
+)
+def test_redact_argv_redacts_the_value_of_secret_named_flags(r: Redactor, argv, expected) -> None:
+    assert redact_argv(argv, r) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("run --password S3cret now", "run --password [REDACTED:secret_flag] now"),
+        ("--api-key K3yValue123", "--api-key [REDACTED:secret_flag]"),
+        ("-token\tabc123", "-token\t[REDACTED:secret_flag]"),
+        ('--password "a b c"', '--password "[REDACTED:secret_flag]"'),
+        ("--token=abc123", "--token=[REDACTED:secret_assignment]"),
+        (f"--token {GHP}", "--token [REDACTED:github_token]"),
+    ],
+)
+def test_secret_flag_followed_by_a_value_in_text_is_redacted(r: Redactor, text: str, expected: str) -> None:
+    assert r.redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("https://bob:pa/ss#word@host/x", "https://bob:[REDACTED:url_password]@host/x"),
+        ("git clone https://bob:a:b/c#d@e@host.example/x.git now",
+         "git clone https://bob:[REDACTED:url_password]@host.example/x.git now"),
+    ],
+)
+def test_url_password_runs_to_the_last_at_before_the_host(r: Redactor, text: str, expected: str) -> None:
+    assert r.redact(text) == expected
+
+
+@pytest.mark.parametrize("text", ["--max-tokens 512 --no-token --sort-key name", "https://h.example:8443/a#b c@d"])
+def test_flag_and_url_rules_leave_non_secrets_alone(r: Redactor, text: str) -> None:
+    assert r.redact(text) == text
+
+
+def test_secret_env_picks_secret_names_with_long_values() -> None:
+    env = {"MY_SERVICE_CRED": "Zq8wQ7pL1x", "api_key": "abcdefgh", "DB_PASSWD": "12345678",
+           "GH_TOKEN": "short", "HOME": "/home/someone", "GIT_AUTHOR_EMAIL": "a@example.com",
+           "SSH_AUTH_SOCK": "/tmp/ssh/agent.1", "X_SECRET": "s" * 8, "ACCESS_PASS": "p" * 9}
+    assert secret_env(env) == {"MY_SERVICE_CRED": "Zq8wQ7pL1x", "api_key": "abcdefgh", "DB_PASSWD": "12345678",
+                               "SSH_AUTH_SOCK": "/tmp/ssh/agent.1", "X_SECRET": "s" * 8, "ACCESS_PASS": "p" * 9}
+
+
+def test_literals_are_redacted_first_and_labelled_with_their_name() -> None:
+    r = compile_patterns(literals={"MY_SERVICE_CRED": "Zq8wQ7pL1x", "LONG_KEY": "Zq8wQ7pL1x-and-more",
+                                   "TINY_KEY": "abc"})
+    out = r.redact("a Zq8wQ7pL1x-and-more b password=Zq8wQ7pL1x c abc")
+    assert out == ("a [REDACTED:env:LONG_KEY] b password=[REDACTED:env:MY_SERVICE_CRED] c abc")
+    assert compile_patterns(literals={"odd-name.key": "v" * 10}).redact("v" * 10) == "[REDACTED:env:odd_name_key]"
+
+
+def test_argv_matches_sees_through_markers_only(r: Redactor) -> None:
+    # How a configured command is recognised in a record whose secret values were redacted.
+    actual = ["mysql", "--password", "hunter2secret", "--api-key=K3y", "https://u:pw@h/x"]
+    recorded = redact_argv(actual, r)
+    assert recorded != actual and argv_matches(recorded, actual)
+    assert argv_matches(["a", "b"], ["a", "b"])
+    assert not argv_matches(recorded, [*actual[:-1], "https://u:pw@other/x"])
+    assert not argv_matches(recorded, actual[:-1])
+    assert not argv_matches(["x", "[REDACTED:secret_flag]"], ["x", ""])
+    assert not argv_matches(["a.b"], ["axb"])  # literal text is literal

@@ -235,6 +235,56 @@ def test_real_sigint_to_us_interrupts_and_kills_group(tmp_path):
     assert gone(int(child)) and gone(int(grandchild))
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_real_sigterm_or_sighup_to_us_interrupts_and_kills_group(tmp_path, sig):
+    # `kill` or a closed terminal reaches only the caller (the child has its own session):
+    # it must stop the command as Ctrl-C does, not orphan it by dying at once.
+    marker = tmp_path / "ready"
+    driver = textwrap.dedent(f"""
+        import signal, sys
+        from harness.runner import run_command
+        r = run_command({py(FAMILY) + [str(marker)]!r}, kill_grace=1.0, echo=False)
+        restored = signal.getsignal({int(sig)}) is signal.SIG_DFL
+        print(r.outcome, r.exit_code, r.error.replace(" ", "_"), restored, r.stdout.head.decode().strip(), flush=True)
+    """)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(runner.__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    caller = subprocess.Popen([PY, "-c", driver], stdout=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 10
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    caller.send_signal(sig)
+    out, _ = caller.communicate(timeout=10)
+    assert caller.returncode == 0, out
+    outcome, code, error, restored, child, grandchild = out.split()
+    assert (outcome, code, restored) == (b"interrupted", b"143", b"True")
+    assert error == f"interrupted_by_{sig.name}".encode()
+    assert gone(int(child)) and gone(int(grandchild))
+
+
+def test_signal_handlers_are_left_as_they_were_when_the_run_ends():
+    def mine(*_):
+        pass
+
+    old, hup = signal.signal(signal.SIGTERM, mine), signal.getsignal(signal.SIGHUP)
+    try:
+        assert run_command(py("pass"), echo=False).outcome == "passed"
+        assert signal.getsignal(signal.SIGTERM) is mine
+        assert signal.getsignal(signal.SIGHUP) == hup
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def test_run_from_another_thread_still_works_without_signal_handlers():
+    import threading
+
+    results = []
+    t = threading.Thread(target=lambda: results.append(run_command(py("print(1)"), echo=False)))
+    t.start()
+    t.join(30)
+    assert results and results[0].outcome == "passed"
+
+
 def test_signal_death_reported_like_a_shell():
     r = run_command(py("import os, signal; os.kill(os.getpid(), signal.SIGKILL)"), echo=False)
     assert (r.outcome, r.exit_code) == ("failed", 137)
@@ -293,6 +343,17 @@ def test_child_runs_in_its_own_session():
 def test_empty_or_malformed_command_raises(command, shell):
     with pytest.raises(HarnessError):
         run_command(command, shell=shell, echo=False)
+
+
+@pytest.mark.parametrize("command, shell", [([""], False), ("  ", True)])
+def test_checked_argv_refuses_what_run_command_refuses(command, shell, tmp_path):
+    # Callers check before they record that a run began (see harness.evidence.collect).
+    with pytest.raises(HarnessError, match="empty or malformed"):
+        runner.checked_argv(command, shell)
+    with pytest.raises(HarnessError, match="working directory"):
+        runner.checked_argv(["true"], False, tmp_path / "nope")
+    assert runner.checked_argv(["true"], False, tmp_path) == ["true"]
+    assert runner.checked_argv("echo hi", True) == ["/bin/sh", "-c", "echo hi"]
 
 
 def test_missing_cwd_raises(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.core.findings import CLOSED as CLOSED_FINDING
+from harness.core.redact import argv_matches
 
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {
@@ -57,7 +58,7 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
         return "UNKNOWN", f"a run started {pending[-1]} never recorded an outcome (harness crashed or was killed)"
     if record is None:
         return "MISSING", None
-    if configured is not None and record.get("argv") != configured:
+    if configured is not None and not argv_matches(record.get("argv") or [], configured):
         return "OTHER", f"it ran `{record['command']}`, not the configured `{' '.join(configured)}`"
     if record["outcome"] != "passed":
         return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from harness.errors import HarnessError
@@ -22,6 +23,11 @@ _TOK = r"A-Za-z0-9._~+/\-"
 _VALUE = r"""(?P<secret>(?<=")[^"\n]+(?=")|(?<=')[^'\n]+(?=')|[^\s"'`,;]+)"""
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
 _ASSIGN = r"""["']?[ \t]*[:=](?!=)[ \t]*["']?"""
+# Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
+# A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
+# "--no-token" style switches take no value, so what follows them is left alone.
+_FLAG_NAME = (r"(?!no[-_])(?:[a-z0-9]+[-_]){0,3}(?:password|passwd|passphrase|pass|secret|token"
+              r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?)|key")
 _PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 
@@ -61,8 +67,12 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
         "bearer_token",
         rf"(?i)\bbearer[ \t]+(?P<secret>(?=[A-Za-z._~+/\-]{{0,256}}[0-9]|[{_TOK}]{{24}})[{_TOK}]{{8,}}=*)",
     ),
-    # scheme://user:password@host — greedy password so an unescaped '@' stays inside.
-    ("url_password", r"(?i)\b[a-z][a-z0-9+.\-]{0,31}://[^\s:/?#@\[\]]*:(?P<secret>[^\s/?#]+)@"),
+    # scheme://user:password@host — the password runs to the last '@' before whitespace, so
+    # an unescaped '@', '/', '#' or ':' inside it stays inside. Bounded, as above.
+    ("url_password", r"(?i)\b[a-z][a-z0-9+.\-]{0,31}://[^\s:/?#@\[\]]*:(?P<secret>\S{1,1024})@"),
+    # "--password S3cret", "-token abc" (the "=" form is secret_assignment's): a flag from
+    # a command line echoed in output, then whitespace, then its value.
+    ("secret_flag", rf"(?i)(?<![A-Za-z0-9_\-])-{{1,2}}(?:{_FLAG_NAME})[ \t]+[\"']?{_VALUE}"),
     # password=..., DB_PASSWORD: ..., "api_key": "...". No left boundary is needed
     # (prefixes like DB_ are fine) and a trailing letter/digit excludes max_tokens=.
     # No bare "pwd": env dumps print PWD=/some/dir.
@@ -75,7 +85,13 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 
 # A span that is already nothing but markers was redacted by an earlier rule.
-_MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+\])+")
+_MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+(?::\w+)?\])+")
+_MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
+_SECRET_FLAG = re.compile(rf"(?i)-{{1,2}}(?:{_FLAG_NAME})")
+# Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
+# GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
+_SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!OR)")
+MIN_LITERAL = 8
 
 
 @dataclass(frozen=True)
@@ -122,8 +138,61 @@ def _builtin_rules() -> tuple[_Rule, ...]:
     return tuple(_Rule(name, re.compile(rx)) for name, rx in BUILTIN_PATTERNS)
 
 
-def compile_patterns(extra: list[str] | tuple[str, ...] = ()) -> Redactor:
-    """Built-in rules followed by the user's ``extra`` regexes (labelled ``custom``)."""
+def secret_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The variables of ``environ`` whose name looks secret and whose value is long enough."""
+    return {k: v for k, v in environ.items() if _SECRET_ENV.search(k) and len(v) >= MIN_LITERAL}
+
+
+def _literal_rules(literals: Mapping[str, str]) -> tuple[_Rule, ...]:
+    # Longest value first, so a value containing another is not left half redacted.
+    # A marker label holds only word characters, so _MARKERS_ONLY recognises it later.
+    items = sorted(((v, k) for k, v in literals.items() if len(v) >= MIN_LITERAL),
+                   key=lambda item: -len(item[0]))
+    return tuple(_Rule("env:" + re.sub(r"\W", "_", k), re.compile(re.escape(v))) for v, k in items)
+
+
+def redact_argv(argv: list[str], redactor: Redactor) -> list[str]:
+    """``argv`` with every element redacted, and the value of a secret-named flag replaced
+    whatever it looks like (``--password hunter2``, ``--token=abc``): on a command line
+    the flag is the only sign that a short, plain value is a secret."""
+    out: list[str] = []
+    after_flag = False
+    for arg in argv:
+        flag, eq, value = arg.partition("=")
+        if after_flag:
+            out.append(_flag_value(arg, redactor))
+        elif eq and _SECRET_FLAG.fullmatch(flag):
+            out.append(f"{flag}={_flag_value(value, redactor)}")
+        else:
+            out.append(redactor.redact(arg))
+        after_flag = not eq and bool(_SECRET_FLAG.fullmatch(arg))
+    return out
+
+
+def _flag_value(value: str, redactor: Redactor) -> str:
+    # Keep a more specific label when a rule already knows the value (github_token, env:X).
+    if not value:
+        return value
+    redacted = redactor.redact(value)
+    return redacted if _MARKERS_ONLY.fullmatch(redacted) else "[REDACTED:secret_flag]"
+
+
+def argv_matches(recorded: list[str], actual: list[str]) -> bool:
+    """Whether ``recorded`` (an argv as evidence records it, redacted) may be ``actual``:
+    equal, except that each marker stands for the non-empty value it replaced. Comparing
+    with an equally redacted ``actual`` would not do: the env literals differ by process."""
+    return len(recorded) == len(actual) and all(
+        re.fullmatch(".+".join(map(re.escape, _MARKER.split(r))), a, re.S) for r, a in zip(recorded, actual))
+
+
+def compile_patterns(extra: list[str] | tuple[str, ...] = (),
+                     literals: Mapping[str, str] | None = None) -> Redactor:
+    """Built-in rules followed by the user's ``extra`` regexes (labelled ``custom``).
+
+    ``literals`` maps a name to a value redacted wherever it appears, as ``env:NAME``
+    (see :func:`secret_env`); these rules run first, so a known value is never left in
+    part by a pattern that recognised only a piece of it.
+    """
     custom = []
     for pattern in extra:
         if not isinstance(pattern, str):
@@ -138,4 +207,4 @@ def compile_patterns(extra: list[str] | tuple[str, ...] = ()) -> Redactor:
                 f"invalid redaction pattern {pattern!r}: {exc}",
                 hint="fix or remove the pattern in the redaction settings of the config",
             ) from None
-    return Redactor(_builtin_rules() + tuple(custom))
+    return Redactor(_literal_rules(literals or {}) + _builtin_rules() + tuple(custom))

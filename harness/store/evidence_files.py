@@ -33,7 +33,23 @@ def check_digests(src: Source, task: LoadedTask) -> list[str]:
             problems.append(f"{rel}: missing, but the ledger records it (digest {recorded[etype]['digest'][:12]}…) — restore it or re-run `harness evidence {etype}`")
         elif digest(raw) != recorded[etype]["digest"]:
             problems.append(f"{rel}: digest differs from its evidence.collected event: the file was edited after it was recorded — re-run `harness evidence {etype}`")
+        else:
+            problems.extend(_check_log(src, task, etype, raw))
     return problems
+
+
+def _check_log(src: Source, task: LoadedTask, etype: str, raw: bytes) -> list[str]:
+    """The log beside a record must be the one whose digest the record carries. A missing
+    log is fine (logs may be gitignored); so is a record from before logs had a digest."""
+    try:
+        want = json.loads(raw).get("log_digest")
+    except (ValueError, AttributeError):
+        return []  # not a JSON object: load_valid reports that
+    rel = f"{task.dir}/evidence/{etype}.log"
+    log = src.read(rel) if isinstance(want, str) else None
+    if log is None or digest(log) == want:
+        return []
+    return [f"{rel}: digest differs from the log_digest of {etype}.json: the log was edited after it was recorded — re-run `harness evidence {etype}`"]
 
 
 def load_valid(src: Source, task: LoadedTask) -> dict[str, dict]:

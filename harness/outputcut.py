@@ -1,0 +1,91 @@
+"""Cut captured output down to size without leaving a fragment of a secret behind.
+
+A cut through a token leaves a piece the redaction patterns may no longer recognise
+(most of a 3 KB JWT is still a leaked JWT), so every cut of raw output lands on a
+separator (newline, space, tab), wherever in the window the first one is. A window
+with no separator at all is one unbroken token as far as we can tell: nothing of it is
+kept, and a marker says what was left out. Redaction runs after the cut, on whole tokens.
+"""
+
+from __future__ import annotations
+
+from harness.core.redact import Redactor
+from harness.runner import Capture
+
+SEPARATORS = (b"\n", b" ", b"\t")
+_FIT_TRIES = 4  # redacting megabytes is slow; after this many guesses, drop the part
+
+
+def cut_start(data: bytes) -> bytes:
+    """``data`` begins mid-output: drop everything up to and including its first separator."""
+    found = [i for i in (data.find(s) for s in SEPARATORS) if i >= 0]
+    return data[min(found) + 1:] if found else b""
+
+
+def cut_end(data: bytes) -> bytes:
+    """``data`` ends mid-output: drop everything after its last separator."""
+    return data[:max(data.rfind(s) for s in SEPARATORS) + 1]
+
+
+def unbroken(n: int) -> str:
+    return f"[harness: {n} bytes of output without a line break omitted]"
+
+
+def tail_text(cap: Capture, limit: int, redactor: Redactor) -> str:
+    """The redacted end of ``cap``, at most about ``limit`` bytes of output."""
+    whole = cap.tail if cap.truncated else cap.head + cap.tail
+    if len(whole) <= limit and not cap.truncated:
+        return redactor.redact_bytes(whole)
+    window = whole[-limit:]
+    kept = cut_start(window)
+    return redactor.redact_bytes(kept) if kept else unbroken(len(window))
+
+
+def log_text(cap: Capture, redactor: Redactor, limit: int) -> tuple[str, bool]:
+    """The redacted log: all of ``cap`` if its text fits ``limit`` bytes of UTF-8, else
+    a head and a tail around one marker, the whole no more than ``limit`` bytes.
+
+    The limit holds for the text as written: undecodable bytes (written as ``\\xNN``)
+    and redaction markers make the text longer than the output it came from.
+    """
+    if not cap.truncated:
+        text = redactor.redact_bytes(cap.head + cap.tail)
+        if len(text.encode("utf-8")) <= limit:
+            return text, False
+    head, tail = cut_end(cap.head), cut_start(cap.tail)
+    room = limit - len(_marker(cap.total_bytes, cap.total_bytes).encode("utf-8"))
+    head_text, tail_text_ = redactor.redact_bytes(head), redactor.redact_bytes(tail)
+    if _size(head_text) + _size(tail_text_) > room:
+        # The end of a log says most about a failure: the tail keeps its room, and gives
+        # up half only when both parts overflow.
+        tail, tail_text_ = _fit(tail, tail_text_, max(room // 2, room - _size(head_text)), redactor,
+                                keep_end=True)
+        head, head_text = _fit(head, head_text, room - _size(tail_text_), redactor, keep_end=False)
+    omitted = cap.total_bytes - len(head) - len(tail)
+    return head_text + _marker(omitted, cap.total_bytes) + tail_text_, True
+
+
+def _marker(omitted: int, total: int) -> str:
+    return f"\n[harness: {omitted} bytes of output omitted here; {total} bytes in all]\n"
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def _fit(raw: bytes, text: str, budget: int, redactor: Redactor, *,
+         keep_end: bool) -> tuple[bytes, str]:
+    """A whole-token part of ``raw`` (its end, or its start) whose redacted text fits
+    ``budget`` bytes, with that text (``text`` is all of ``raw`` redacted). Guesses in
+    proportion to the text's growth, which is not uniform (binary grows 4x, prose 1x),
+    and gives up on the part after a few tries rather than redact megabytes again and again."""
+    for _ in range(_FIT_TRIES):
+        size = _size(text)
+        if size <= budget:
+            return raw, text
+        n = len(raw) * max(budget, 0) // size
+        if n <= 0:
+            break
+        raw = cut_start(raw[-n:]) if keep_end else cut_end(raw[:n])
+        text = redactor.redact_bytes(raw)
+    return (raw, text) if _size(text) <= budget else (b"", "")
