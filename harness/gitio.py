@@ -146,15 +146,24 @@ class Git:
             walker.hide(ex)
         return [str(c.id) for c in walker]
 
-    def remote_tips(self) -> list[str]:
+    def remote_tips(self, remote: str | None = None) -> list[str]:
+        """Tips of the remote-tracking refs (of one remote when named)."""
+        prefix = f"refs/remotes/{remote}/" if remote else "refs/remotes/"
         tips = []
         for name in self.repo.references:
-            if name.startswith("refs/remotes/") and not name.endswith("/HEAD"):
+            if name.startswith(prefix) and not name.endswith("/HEAD"):
                 try:
                     tips.append(str(self.repo.references[name].peel(pygit2.Commit).id))
                 except (pygit2.GitError, ValueError, KeyError):
                     continue
         return tips
+
+    def peel_commit(self, sha: str) -> str | None:
+        """The commit a pushed object leads to (an annotated tag peels to its commit)."""
+        try:
+            return str(self.repo[sha].peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
 
     def has_commit(self, sha: str) -> bool:
         try:
@@ -198,14 +207,20 @@ class Git:
         except KeyError:
             return None
 
-    def config_set(self, key: str, value: str) -> None:
-        self.repo.config[key] = value
+    def config_get_all(self, key: str) -> list[str]:
+        proc = subprocess.run(["git", "config", "--local", "--get-all", key], cwd=self.root, capture_output=True, text=True)
+        return proc.stdout.splitlines() if proc.returncode == 0 else []
 
-    def config_unset(self, key: str) -> None:
-        try:
-            del self.repo.config[key]
-        except KeyError:
-            pass
+    def config_set(self, key: str, value: str, add: bool = False) -> None:
+        """Set (or with ``add``, append to a multi-valued) repository config key."""
+        self._git(["config", "--local", *(["--add"] if add else []), key, value], dict(os.environ))
+
+    def config_unset(self, key: str, value: str | None = None) -> None:
+        """Remove ``key`` (only the entries equal to ``value`` when given); absent is fine."""
+        import re
+
+        args = ["config", "--local", "--unset-all", key, *([f"^{re.escape(value)}$"] if value else [])]
+        subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True)
 
     @property
     def git_dir(self) -> Path:
@@ -224,10 +239,25 @@ class Git:
 class TreeSource:
     """Read `.harness/` files from a git tree (a commit's, or the index's)."""
 
-    def __init__(self, git: Git, tree_id: str, label: str) -> None:
+    def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None) -> None:
         self.repo = git.repo
         self.tree = git.repo[tree_id]
         self.label = label
+        self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
+
+    def special_entries(self, rel: str) -> list[str]:
+        """Paths under ``rel`` that are symlinks or submodules: the harness reads neither."""
+        top = self._entry(rel)
+        out, stack = [], [(rel, top)] if isinstance(top, pygit2.Tree) else []
+        while stack:
+            base, tree = stack.pop()
+            for entry in tree:
+                path = f"{base}/{entry.name}"
+                if entry.filemode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT):
+                    out.append(path)
+                elif isinstance(entry, pygit2.Tree):
+                    stack.append((path, entry))
+        return sorted(out)
 
     def _entry(self, rel: str):
         try:
@@ -237,7 +267,9 @@ class TreeSource:
 
     def read(self, rel: str) -> bytes | None:
         obj = self._entry(rel)
-        return obj.data if isinstance(obj, pygit2.Blob) else None
+        if not isinstance(obj, pygit2.Blob) or obj.filemode == pygit2.enums.FileMode.LINK:
+            return None  # a symlink's blob is its target's name, not the file's content
+        return obj.data
 
     def listdir(self, rel: str) -> list[str]:
         obj = self._entry(rel)

@@ -155,3 +155,28 @@ def test_an_assume_unchanged_edit_still_stales_the_evidence(h, repo, task):
     (repo / "app.py").write_text("def answer():\n    return 41  # hidden from git status\n")
     code, doc = gate_json(h)
     assert code == 1 and any("evidence is stale" in b for b in doc["blockers"])
+
+
+def test_deleting_config_yaml_removes_every_command_and_needs_approval(h, repo):
+    configure(repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt with configured commands")
+    (repo / ".harness/config.yaml").unlink()
+    r = _validate(repo)
+    assert r.returncode == 1 and "evidence.unit_test.command" in r.stderr and "removed" in r.stderr
+
+
+def test_amending_untested_code_into_a_done_commit_warns_at_once(h, repo, task):
+    configure(repo)
+    h.ok("install")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt")
+    to_gating(h)
+    h.ok("gate", "--advance")
+    h.ok("transition", "DONE")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "gated done")
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    git(repo, "add", "-A")
+    p = git(repo, "commit", "-q", "--amend", "--no-edit")
+    assert "WARNING: this commit will be refused at push" in p.stderr and "done-needs-gate-pass" in p.stderr

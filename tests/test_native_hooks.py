@@ -94,15 +94,57 @@ def test_native_new_branch_to_an_empty_remote_is_checked(native, tmp_path):
     assert remote_ref(empty, "refs/heads/topic") is None
 
 
-def test_native_notes_push_runs_no_guard(native):
+def test_native_notes_push_is_accepted(native):
     repo, h = native.repo, native.h
     hand_done_no_verify(repo, h)
     assert push(repo).returncode != 0
     p = push(repo, "origin", NOTES)
     assert p.returncode == 0, out(p)
     assert "refused" not in out(p)
-    assert "push guard: 0 commit(s) checked" in out(p), out(p)
+    assert "commit(s) checked, no problems" in out(p), out(p)  # notes commits carry no .harness/
     assert remote_ref(native.remote, NOTES) == head(repo, NOTES)
+
+
+def test_a_ref_named_like_notes_cannot_smuggle_a_forged_done(native):
+    repo, h = native.repo, native.h
+    tid, bad = hand_done_no_verify(repo, h)
+    git(repo, "update-ref", "refs/notes/evil", bad)
+    p = push(repo, "origin", "refs/notes/evil:refs/heads/main")
+    assert p.returncode != 0 and bad[:12] in out(p), out(p)
+
+
+def test_an_annotated_tag_on_a_forged_done_is_refused(native):
+    repo, h = native.repo, native.h
+    tid, bad = hand_done_no_verify(repo, h)
+    git(repo, "tag", "-a", "v1", "-m", "v1", bad)
+    p = push(repo, "origin", "v1")
+    assert p.returncode != 0 and bad[:12] in out(p), out(p)
+    assert remote_ref(native.remote, "refs/tags/v1") is None
+
+
+def test_a_new_branch_is_checked_against_its_own_remote_not_another(native, tmp_path):
+    repo, h = native.repo, native.h
+    tid, bad = hand_done_no_verify(repo, h)
+    git(repo, "push", "-q", "--no-verify", "origin", "HEAD:refs/heads/smuggled")  # origin now knows it
+    git(repo, "fetch", "-q", "origin")
+    other = tmp_path / "other.git"
+    git(tmp_path, "init", "-q", "--bare", str(other))
+    git(repo, "remote", "add", "other", str(other))
+    p = push(repo, "other", "HEAD:refs/heads/main")
+    assert p.returncode != 0 and bad[:12] in out(p), out(p)
+
+
+def test_a_symlinked_task_folder_is_refused_at_commit(native):
+    repo, h = native.repo, native.h
+    tid = h.ok("task", "new", "linked").out.strip()
+    store = repo / ".harness/store"
+    store.mkdir()
+    (repo / ".harness/tasks" / tid).rename(store / tid)
+    (repo / ".harness/tasks" / tid).symlink_to(f"../store/{tid}")
+    assert h("status").code == 2  # the CLI refuses to read through the link, too
+    git(repo, "add", "-A")
+    p = git(repo, "commit", "-qm", "linked task", check=False)
+    assert p.returncode != 0 and "plain-files-only" in out(p), out(p)
 
 
 def test_native_amend_keeps_a_note_on_the_new_head(native):

@@ -45,7 +45,7 @@ def validate_cmd(filenames: tuple[str, ...]) -> int:
     full = index_tree(git)
     # A merge commit is judged against every parent, as the push guard judges it later.
     parents = ([head] if head else []) + git.merge_heads()
-    olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}") for p in parents]
+    olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}", rev="HEAD" if p == head else p) for p in parents]
     problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full))
     if problems:
         print_problems("commit validation", problems)
@@ -80,7 +80,12 @@ def push_guard(args: tuple[str, ...]) -> int:
 
     git = _git()
     lines = [] if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().splitlines()
-    return audit_commits(git, push_commits(git, lines), "push guard")
+    # A native pre-push hook gets (remote name, url); a push to a bare URL names no remote.
+    remote = args[0] if args and args[0] != (args[1] if len(args) > 1 else None) else None
+    commits, warnings = push_commits(git, lines, remote)
+    for warning in warnings:
+        click.echo(f"harness: warning: {warning}", err=True)
+    return audit_commits(git, commits, "push guard")
 
 
 def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False) -> int:
@@ -122,9 +127,15 @@ def stamp_hook(args: tuple[str, ...]) -> None:
         head = git.head()
         if head is None or not (git.root / ".harness").is_dir():
             return
+        from harness.guard.history import check_commit
         from harness.guard.stamp import stamp
 
         stamp(git, head)
+        # The commit hook compares with the commit it replaces when amending; judge the new
+        # commit against its real parents now, so a refusal at push is no surprise.
+        problems = check_commit(git, head).problems
+        if problems:
+            print_problems("WARNING: this commit will be refused at push", problems, head)
     except HarnessError as exc:
         click.echo(f"harness: stamp skipped: {exc.render()}", err=True)
     except Exception as exc:  # noqa: BLE001 — a post-commit hook must never fail the commit

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -21,6 +22,17 @@ def _hooks_dir(git):
     if custom:
         return (git.root / os.path.expanduser(custom)).resolve()
     return git.common_dir / "hooks"
+
+
+def _record_path(git):
+    return git.common_dir / "harness-install.json"
+
+
+def _read_record(git) -> dict:
+    try:
+        return json.loads(_record_path(git).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 def _ours(path) -> bool:
@@ -61,10 +73,18 @@ def install() -> None:
     layout = Layout(git.root)
     if layout.config.exists():
         ref = load_config(layout)["notes_ref"]
-    git.config_set("notes.rewriteRef", ref)
+    # Settings are added beside the user's own, and what was there is kept for uninstall.
+    record = _read_record(git)
+    if ref not in git.config_get_all("notes.rewriteRef"):
+        git.config_set("notes.rewriteRef", ref, add=True)
+        record["added_rewrite_ref"] = ref
+    if "previous_rewrite_mode" not in record:
+        previous = git.config_get_all("notes.rewriteMode")
+        record["previous_rewrite_mode"] = previous[-1] if previous else None
     # The post-commit stamp already wrote a fresh note on each rewritten commit; copying the
     # old one too would concatenate two JSON documents into one note.
     git.config_set("notes.rewriteMode", "ignore")
+    fsio.atomic_write(_record_path(git), json.dumps(record).encode())
     click.echo(f"installed harness hooks in {folder}: {', '.join(STAGES)}")
     click.echo(f"notes.rewriteRef = {ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
 
@@ -85,6 +105,12 @@ def uninstall() -> None:
             if backup.exists():
                 os.replace(backup, path)
                 click.echo(f"restored your {stage} hook")
-    git.config_unset("notes.rewriteRef")
-    git.config_unset("notes.rewriteMode")
+    record = _read_record(git)
+    if record.get("added_rewrite_ref"):
+        git.config_unset("notes.rewriteRef", record["added_rewrite_ref"])
+    if "previous_rewrite_mode" in record:
+        git.config_unset("notes.rewriteMode")
+        if record["previous_rewrite_mode"] is not None:
+            git.config_set("notes.rewriteMode", record["previous_rewrite_mode"])
+    _record_path(git).unlink(missing_ok=True)
     click.echo(f"removed harness hooks: {', '.join(removed) or 'none were installed'}")

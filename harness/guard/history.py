@@ -24,38 +24,45 @@ class CommitReport:
 
 def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitReport:
     tree = git.commit_tree(commit)
-    olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}") for p in git.parents(commit)]
-    new = TreeSource(git, tree, f"commit {commit[:12]}")
+    olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
+    new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
     problems, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
     return CommitReport(commit, problems, verdicts)
 
 
-def push_commits(git: Git, stdin_lines: list[str]) -> list[str]:
-    """Commits to check for a push: native hook stdin, or the pre-commit framework's env."""
-    env = os.environ
+def push_commits(git: Git, stdin_lines: list[str], remote: str | None = None) -> tuple[list[str], list[str]]:
+    """(commits to check, warnings) for a push: native hook stdin, or the pre-commit framework's env.
+
+    Refs are judged by what they point at, never by their name: a ref called refs/notes/x
+    can carry any commit. A commit already on the *target* remote is not checked again.
+    """
+    env, warnings = os.environ, []
+    remote = remote or env.get("PRE_COMMIT_REMOTE_NAME")
     if not stdin_lines and ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
         refs = (env.get("PRE_COMMIT_LOCAL_BRANCH", ""), env.get("PRE_COMMIT_REMOTE_BRANCH", ""))
         if any(r.startswith("refs/notes/") for r in refs):
-            return []
+            warnings.append("the pre-commit framework passes only the first pushed ref, here a notes ref: "
+                            "if this push also carries branches or tags, they were not checked — push notes "
+                            "on their own (`git push origin refs/notes/harness`)")
         if env.get("PRE_COMMIT_TO_REF") and env.get("PRE_COMMIT_FROM_REF"):
-            return git.rev_list([git.resolve(env["PRE_COMMIT_TO_REF"])], [git.resolve(env["PRE_COMMIT_FROM_REF"])])
+            return git.rev_list([git.resolve(env["PRE_COMMIT_TO_REF"])], [git.resolve(env["PRE_COMMIT_FROM_REF"])]), warnings
         # Pushing a history that reaches a root commit: pre-commit passes no range.
-        return git.rev_list([git.resolve(env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")], git.remote_tips())
+        tip = git.peel_commit(git.resolve(env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"))
+        return (git.rev_list([tip], git.remote_tips(remote)) if tip else []), warnings
     seen: list[str] = []
     for line in stdin_lines:
         parts = line.split()
         if len(parts) != 4:
             continue
         local_ref, local_sha, remote_ref, remote_sha = parts
-        if local_sha == ZERO or local_ref.startswith("refs/notes/") or remote_ref.startswith("refs/notes/"):
-            continue  # a deletion, or notes: nothing to validate
-        if not git.has_commit(local_sha):
-            continue  # a tag or blob push
-        exclude = [remote_sha] if remote_sha != ZERO and git.has_commit(remote_sha) else git.remote_tips()
-        for c in git.rev_list([local_sha], exclude):
+        tip = None if local_sha == ZERO else git.peel_commit(local_sha)
+        if tip is None:
+            continue  # a deletion, or an object that leads to no commit (a tagged blob)
+        old = git.peel_commit(remote_sha) if remote_sha != ZERO else None
+        for c in git.rev_list([tip], [old] if old else git.remote_tips(remote)):
             if c not in seen:
                 seen.append(c)
-    return seen
+    return seen, warnings
 
 
 def merge_commits(git: Git) -> list[str]:

@@ -42,11 +42,18 @@ def rerun_done(git: Git, commit: str, report) -> list[Problem]:
             for verdict in done:
                 task = reader.load_task(src, verdict.id)
                 records = load_valid(src, task)
-                for etype in policy.required_types():
+                for etype in _types_to_rerun(policy, task):
                     problems.extend(_one(commit, verdict.id, etype, records.get(etype), commands.get(etype), path))
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", path], cwd=git.root, capture_output=True)
     return problems
+
+
+def _types_to_rerun(policy, task) -> list[str]:
+    """Required types, and every type a verified requirement or invariant leans on."""
+    cited = {t for item in (*task.proj.requirements.values(), *task.proj.invariants.values())
+             if item["status"] == "verified" for t in item["evidence"]}
+    return sorted(set(policy.required_types()) | cited)
 
 
 def _one(commit: str, tid: str, etype: str, record: dict | None, conf: dict | None, cwd: str) -> list[Problem]:

@@ -54,6 +54,11 @@ def validate_change(olds: list, new, source_tree: str, only_gated: bool = False)
         # .harness/ untouched (a code-only commit changes no task), or absent on both sides
         # (history from before the repository adopted the harness).
         return problems, verdicts
+    for path in new.special_entries(".harness") if hasattr(new, "special_entries") else []:
+        # What git records as a link or a submodule is invisible to these checks but not
+        # to a CLI that follows it: refuse it rather than judge two different things.
+        problems.append(Problem(path, "plain-files-only", "a symlink or submodule inside .harness/",
+                                "replace it with the real files (`git rm --cached PATH`, then copy them in)"))
     policy = _policy(olds, new, problems, only_gated)
     old_ids = {tid for old in olds for tid in reader.task_ids(old)}
     new_ids = reader.task_ids(new)
@@ -61,7 +66,8 @@ def validate_change(olds: list, new, source_tree: str, only_gated: bool = False)
         _check_config(olds, new, problems)
         for tid in sorted(old_ids - set(new_ids)):
             problems.append(Problem(f"{reader.TASKS}/{tid}/", "tasks-never-deleted", f"task {tid} was deleted",
-                                    "restore it (`git checkout HEAD -- .harness/tasks/" + tid + "`); finished tasks stay as history"))
+                                    f"restore it (`git checkout {_rev(olds)} -- .harness/tasks/{tid}`); "
+                                    "finished tasks stay as history"))
     for tid in new_ids:
         folder = f"{reader.TASKS}/{tid}"
         priors = [o for o in olds if tid in reader.task_ids(o)]
@@ -73,6 +79,12 @@ def validate_change(olds: list, new, source_tree: str, only_gated: bool = False)
     return problems, verdicts
 
 
+def _rev(olds: list) -> str:
+    """How a hint names the commit to restore from: the parent being compared with."""
+    rev = getattr(olds[0], "rev", None) if olds else None
+    return rev[:12] if rev and rev != "HEAD" else "HEAD"
+
+
 def _oid(src, rel: str) -> str | None:
     return src.oid(rel) if hasattr(src, "oid") else None
 
@@ -80,7 +92,7 @@ def _oid(src, rel: str) -> str | None:
 def _policy(olds: list, new, problems: list[Problem], only_gated: bool) -> settings.GatePolicy | None:
     raw = new.read(GATE)
     if raw is None:
-        problems.append(Problem(GATE, "gate-policy", "gate.yaml is missing", "restore it: `git checkout HEAD -- .harness/gate.yaml` or `harness init`"))
+        problems.append(Problem(GATE, "gate-policy", "gate.yaml is missing", f"restore it: `git checkout {_rev(olds)} -- .harness/gate.yaml` or `harness init`"))
         return None
     try:
         pol = settings.parse_gate(raw)
@@ -127,16 +139,16 @@ def _approved(approvals: bytes | None, digest: str, kind: str = "gate-change") -
 
 def _check_config(olds: list, new, problems: list[Problem]) -> None:
     raw = new.read(CONFIG)
-    if raw is None or any(o.read(CONFIG) == raw for o in olds):
-        return
     from harness.store import facts
 
     try:
-        after = facts.configured_commands(new)
+        after = facts.configured_commands(new)  # a missing config.yaml names no command at all
     except HarnessError as exc:
         problems.append(Problem(CONFIG, "schema", exc.message, "fix the field named"))
         return
-    for old in olds:
+    for old in olds:  # against every parent: a merge must not smuggle in one side's `true`
+        if old.read(CONFIG) == raw:
+            continue
         try:
             before = facts.configured_commands(old)
         except HarnessError:
@@ -145,7 +157,7 @@ def _check_config(olds: list, new, problems: list[Problem]) -> None:
         changed = [f"evidence.{t}.command {' '.join(cmd)!r} → "
                    + (repr(" ".join(after[t])) if t in after else "removed")
                    for t, cmd in before.items() if after.get(t) != cmd]
-        if changed and not _approved(new.read(APPROVALS), _digest(raw), kind="config-change"):
+        if changed and not (raw and _approved(new.read(APPROVALS), _digest(raw), kind="config-change")):
             problems.append(Problem(CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
                                     + "; ".join(changed),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
@@ -167,7 +179,7 @@ def _check_task(olds, new, tid, source_tree, policy, problems, only_gated) -> Ta
         old_raw, new_raw = old.read(ledger_rel) or b"", new.read(ledger_rel) or b""
         if not only_gated and not new_raw.startswith(old_raw):
             problems.append(Problem(ledger_rel, "ledger-append-only", _first_difference(old_raw, new_raw),
-                                    "restore the committed ledger (`git checkout HEAD -- " + ledger_rel + "`) and make "
+                                    f"restore the committed ledger (`git checkout {_rev([old])} -- {ledger_rel}`) and make "
                                     "changes only through harness commands"))
             return None
         try:
@@ -199,6 +211,10 @@ def _gate_at(new, task, policy, source_tree, problems) -> core_gate.GateReport |
     folder = f"{reader.TASKS}/{task.id}"
     fix = ("re-collect the evidence (`harness evidence TYPE`), run `harness gate`, then commit exactly the tree "
            "the gate judged (amend this commit)")
+    last = task.proj.last_gate or {}
+    if task.proj.state == "DONE" and last.get("verdict") == "PASS" and last.get("tree") != source_tree:
+        fix = ("this DONE commit was rewritten after its gate (rebase, cherry-pick, squash or amend carried the "
+               "ledger onto other code): push the original gated commit and merge it instead — `git reflog` finds it")
     ok, detail = task.proj.gate_pass_for(source_tree, policy.digest)
     if not ok:
         problems.append(Problem(f"{folder}/events.jsonl", "done-needs-gate-pass",
@@ -220,7 +236,7 @@ def _findings_kept(old, new, folder: str, problems: list[Problem]) -> None:
     gone = set(old.listdir(f"{folder}/findings")) - set(new.listdir(f"{folder}/findings"))
     for name in sorted(gone):
         problems.append(Problem(f"{folder}/findings/{name}", "findings-never-deleted", "a finding was deleted",
-                                f"restore it (`git checkout HEAD -- {folder}/findings/{name}`); reject it with "
+                                f"restore it (`git checkout {_rev([old])} -- {folder}/findings/{name}`); reject it with "
                                 "`harness finding reject` instead"))
 
 

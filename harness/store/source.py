@@ -23,14 +23,27 @@ class FsSource:
         self.root = root
         self.label = "working tree"
 
+    def _plain(self, rel: str) -> Path:
+        # git records a symlink as a link, not as what it points to: the commit hook would
+        # judge something else than this reader. Refuse links inside .harness/ outright.
+        path = self.root / rel
+        parts = Path(rel).parts
+        for n in range(1, len(parts) + 1):
+            if (self.root.joinpath(*parts[:n])).is_symlink():
+                from harness.errors import HarnessError
+
+                raise HarnessError(f"{'/'.join(parts[:n])}: a symlink inside .harness/ (git would not commit what it points to)",
+                                   hint="replace the link with the real files")
+        return path
+
     def read(self, rel: str) -> bytes | None:
         try:
-            return (self.root / rel).read_bytes()
+            return self._plain(rel).read_bytes()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
 
     def listdir(self, rel: str) -> list[str]:
         try:
-            return sorted(p.name for p in (self.root / rel).iterdir())
+            return sorted(p.name for p in self._plain(rel).iterdir())
         except (FileNotFoundError, NotADirectoryError):
             return []

@@ -1,0 +1,29 @@
+"""`harness install` adds its notes settings beside the user's own, and `uninstall` puts theirs back."""
+
+from __future__ import annotations
+
+from conftest import git
+
+
+def _get_all(repo, key: str) -> list[str]:
+    return git(repo, "config", "--get-all", key, check=False).stdout.split()
+
+
+def test_install_keeps_existing_rewrite_settings_and_uninstall_restores_them(h, repo):
+    git(repo, "config", "--add", "notes.rewriteRef", "refs/notes/commits")
+    git(repo, "config", "--add", "notes.rewriteRef", "refs/notes/review")
+    git(repo, "config", "notes.rewriteMode", "concatenate")
+    h.ok("install")
+    assert _get_all(repo, "notes.rewriteRef") == ["refs/notes/commits", "refs/notes/review", "refs/notes/harness"]
+    assert _get_all(repo, "notes.rewriteMode") == ["ignore"]
+    h.ok("install")  # idempotent: nothing added twice, the user's mode still remembered
+    assert _get_all(repo, "notes.rewriteRef").count("refs/notes/harness") == 1
+    h.ok("uninstall")
+    assert _get_all(repo, "notes.rewriteRef") == ["refs/notes/commits", "refs/notes/review"]
+    assert _get_all(repo, "notes.rewriteMode") == ["concatenate"]
+
+
+def test_uninstall_without_prior_settings_leaves_none(h, repo):
+    h.ok("install")
+    h.ok("uninstall")
+    assert _get_all(repo, "notes.rewriteRef") == [] and _get_all(repo, "notes.rewriteMode") == []
