@@ -20,9 +20,6 @@ class GatePolicy:
     def required_types(self) -> list[str]:
         return [t for t, v in self.doc["verification"].items() if v == "required"]
 
-    def optional_types(self) -> list[str]:
-        return [t for t, v in self.doc["verification"].items() if v == "optional"]
-
 
 def _read(path, schema: str, name: str) -> tuple[dict, bytes]:
     raw = path.read_bytes() if path.exists() else None
