@@ -17,5 +17,5 @@ def test_demo_walks_to_done_and_every_shortcut_is_refused(tmp_path):
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-4000:]
     assert "DEMO FAILURE" not in out
-    assert out.count("as it must be") == 8  # each of the eight scripted shortcuts was refused
+    assert out.count("as it must be") == 9  # each of the nine scripted shortcuts was refused
     assert out.count("QUALITY GATE: PASS") >= 2 and "CONVERGED → DONE" in out

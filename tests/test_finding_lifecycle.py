@@ -416,9 +416,10 @@ def test_reject_after_a_passing_attempt_is_recorded_with_its_reason(h, f1, ft, r
     assert doc["rejected_reason"] == "the reproducer passes on this code"
     assert events(repo, ft)[-1]["type"] == "finding.rejected"
     assert h("replay").code == 0
-    # REJECTED is final
+    # REJECTED is final: a later run re-checks the rejection, it never moves the finding
     r = h("finding", "reproduce", f1, "--", *FAIL_CMD)
-    assert r.code == 1 and fdoc(repo, ft)["status"] == "REJECTED"
+    assert r.code == 0 and fdoc(repo, ft)["status"] == "REJECTED"
+    assert fdoc(repo, ft)["attempts"][-1]["outcome"] == "failed"
 
 
 def test_reject_with_a_blank_reason_is_refused(h, f1, ft, repo):
@@ -776,8 +777,10 @@ def test_forged_verification_without_full_suite_evidence_is_refused_by_replay(h,
     tree = Git(repo).worktree_source_tree()
     run = {"command": shlex.join(REGRESSION_CMD), "argv": REGRESSION_CMD, "exit_code": 0, "outcome": "passed",
            "tree": tree, "head": None, "output_tail": ""}
+    confirming = {**run, "command": shlex.join(FAIL_CMD), "argv": FAIL_CMD}
     append_event(repo, ft, "finding.verified", {
-        "id": f1, "regression": run, "full_suite": {"types": ["build", "unit_test"], "tree": tree}})
+        "id": f1, "regression": run, "full_suite": {"types": ["build", "unit_test"], "tree": tree},
+        "reproducer": confirming})
     h("replay", "--write")  # re-render the YAML files as the forger would (refused for an illegal ledger)
     r = h("replay")
     if evidence == "fresh":
@@ -887,10 +890,24 @@ def test_gate_unverified_regression_test_blocks(h, gating, repo, tmp_path, upto)
     assert g["blockers"] == ["Finding F-0001 regression test not verified yet"]
 
 
-def test_gate_rejected_major_does_not_block(h, gating, repo, tmp_path):
+def test_gate_rejected_major_blocks_until_refuted_on_the_gated_tree(h, gating, repo, tmp_path):
     propose(h, tmp_path, proposal(severity="major"))
-    advance(h, repo, "F-0001", "REJECTED")
+    advance(h, repo, "F-0001", "REJECTED")  # refuted on a tree where answer() was 41
+    doc = gate(h)
+    assert doc["verdict"] == "BLOCKED" and any("F-0001 is open (rejected" in b for b in doc["blockers"])
+    (repo / "app.py").write_text((repo / "app.py").read_text().replace("return 42", "return 41"))
+    recollect(h)
+    h.ok("finding", "reproduce", "F-0001")  # the reviewer's reproducer passes on the gated tree
     assert gate(h)["verdict"] == "PASS"
+
+
+def test_a_rejection_made_on_a_temporarily_fixed_tree_does_not_hold(h, gating, repo, tmp_path):
+    propose(h, tmp_path, proposal(severity="major"))
+    advance(h, repo, "F-0001", "REJECTED")  # refuted while app.py briefly returned 41; the bug is back
+    assert gate(h)["verdict"] == "BLOCKED"
+    h.ok("finding", "reproduce", "F-0001")  # re-checked on the real code: the reproducer fails
+    doc = gate(h)
+    assert doc["verdict"] == "BLOCKED" and any("F-0001 is open (rejected" in b for b in doc["blockers"])
 
 
 def test_gate_verified_finding_passes_then_blocks_when_the_code_changes_after_verify(h, gating, repo, tmp_path):

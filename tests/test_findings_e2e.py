@@ -158,6 +158,9 @@ def test_contract_to_closed_finding_to_gate_pass_to_done_committed_through_the_h
 
     # -- gate, done ----------------------------------------------------------------------------------
     walk_to(h, "REVIEWING", "GATING")
+    r = h("gate")
+    assert r.code == 1 and "F-0002 is open (rejected" in r.out  # refuted before the fix, not on this code
+    h.ok("finding", "reproduce", "F-0002")  # the reviewer's reproducer still passes on the final code
     r = h("gate", "--advance")
     assert r.code == 0, r.text
     assert "QUALITY GATE: PASS" in r.out and "CONVERGED" in r.out

@@ -49,9 +49,13 @@ def inv(iid: str = "INV-001", status: str = "verified", evidence: list[str] | No
 
 
 def finding(fid: str = "F-001", severity: str = "major", status: str = "CONFIRMED",
-            regression_test: str | None = "tests/test_x.py::test_f", regression_fresh: bool | None = None) -> dict:
+            regression_test: str | None = "tests/test_x.py::test_f", regression_fresh: bool | None = None,
+            refuted_tree: str = TREE) -> dict:
+    # A rejection holds where the reviewer's reproducer last passed (here: on ``refuted_tree``).
+    attempts = [{"command": "repro", "outcome": "passed", "tree": refuted_tree}]
     return {"id": fid, "severity": severity, "status": status, "regression_test": regression_test,
-            "regression_fresh": regression_fresh}
+            "regression_fresh": regression_fresh, "content": {"recommended_reproducer": {"command": "repro"}},
+            "attempts": attempts}
 
 
 def gi(**kw) -> GateInput:
@@ -293,6 +297,13 @@ def test_open_critical_finding_blocks():
 
 def test_open_minor_finding_does_not_block():
     assert blockers(findings=[finding(severity="minor")]) == []
+
+
+def test_rejected_major_finding_refuted_on_another_tree_is_open_again():
+    r = evaluate(gi(findings=[finding(status="REJECTED", refuted_tree=OTHER)]))
+    assert r.verdict == "BLOCKED"
+    assert r.blockers == ["Major finding F-001 is open (rejected, but its reproducer has not passed on this "
+                          "source tree: harness finding reproduce F-001)"]
 
 
 @pytest.mark.parametrize("status", ["REJECTED", "VERIFIED", "CLOSED"])

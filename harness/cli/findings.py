@@ -101,7 +101,7 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
     s = store()
     task = s.load(s.current_id(task_id))
     f = _finding(task, fid)
-    _need(f, "PROPOSED", "REPRODUCING", action="reproduce")
+    _need(f, "PROPOSED", "REPRODUCING", "REJECTED", action="reproduce")
     command = command_of(argv, (f["content"].get("recommended_reproducer") or {}).get("command"))
     if not command:
         raise Refused(f"{fid} names no reproducer command", hint=f"harness finding reproduce {fid} -- COMMAND ...")
@@ -109,7 +109,8 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
     if fact["outcome"] not in ("passed", "failed"):
         raise Refused(f"the reproducer did not run to an exit code ({fact['outcome']}): nothing is concluded",
                       hint="fix the command; a run that never executed is not an attempt")
-    _step(task_id, fid, "finding.reproduced", _requiring("PROPOSED", "REPRODUCING", action="reproduce", data=fact))
+    _step(task_id, fid, "finding.reproduced",
+          _requiring("PROPOSED", "REPRODUCING", "REJECTED", action="reproduce", data=fact))
     return 0
 
 
@@ -206,6 +207,11 @@ def verify(fid: str, task_id: str | None) -> int:
     if run["tree"] == reg.get("failed_tree"):
         raise Refused(f"regression test {reg['path']} now passes on the very source tree it failed on: nothing was fixed",
                       hint="a test whose result changes without a code change is flaky or depends on the environment")
+    repro = f["reproduction"] or {}
+    confirming = run_fact(s, repro.get("argv") or repro["command"]) if repro.get("command") else None
+    if confirming is not None and confirming["outcome"] != "passed":
+        raise Refused(f"the reproducer that confirmed {fid} still fails ({confirming['outcome']}, exit {confirming['exit_code']}): "
+                      f"`{repro['command']}`", hint="the bug is not fixed — a regression test that now passes does not outvote it")
     required = settings.load_gate(s.layout).required_types()
     records = load_valid(s.source, task)
     missing = [t for t in required if t not in records or records[t]["outcome"] != "passed"
@@ -215,7 +221,8 @@ def verify(fid: str, task_id: str | None) -> int:
                       hint="re-collect it on this code: " + "; ".join(f"harness evidence {t}" for t in missing))
     full = {"types": required, "tree": run["tree"]}
     _step(task_id, fid, "finding.verified",
-          _requiring("FIXED", "VERIFIED", action="verify", data={"regression": run, "full_suite": full}))
+          _requiring("FIXED", "VERIFIED", action="verify",
+                     data={"regression": run, "full_suite": full, "reproducer": confirming}))
     return 0
 
 

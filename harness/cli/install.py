@@ -47,7 +47,8 @@ def install() -> None:
     """Install the harness into this repository's git hooks.
 
     An existing hook is kept and chained (renamed to <stage>.pre-harness and run first).
-    Also sets notes.rewriteRef so that amend and rebase carry the harness notes.
+    Also adds notes.rewriteRef and sets notes.rewriteMode=ignore, so amend and rebase keep
+    one stamp per commit; `harness uninstall` restores your previous values.
     """
     from harness.cli.hooks import _git
     from harness.guard.stamp import DEFAULT_REF

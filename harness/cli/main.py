@@ -32,7 +32,7 @@ COMMANDS = {
     "audit": ("harness.cli.hooks", "audit", "Check every commit of a range like the push guard (for CI)."),
     "install": ("harness.cli.install", "install", "Install native git hook shims (without the pre-commit framework)."),
     "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
-    "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening (interactive only)."),
+    "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening or an evidence-command change (interactive only)."),
     "hook": ("harness.cli.hooks", "hook", "Entry points the git hooks call."),
 }
 

@@ -28,8 +28,8 @@ def status(task_id: str | None, as_json: bool) -> int:
     settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
     tid = s.current_id(task_id)
     tree, git = NO_TREE, None
-    evidence_dir = s.layout.task_dir(tid) / "evidence"
-    if evidence_dir.is_dir() and any(evidence_dir.iterdir()):  # only then can anything be fresh
+    folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
+    if any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
         from harness.gitio import Git
 
         git = Git(s.layout.root)

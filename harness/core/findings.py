@@ -66,6 +66,14 @@ def rejection_problem(f: dict) -> str | None:
     return "rejecting needs a recorded reproduction attempt that did not fail"
 
 
+def refuted_on(f: dict, tree: str) -> bool:
+    """A REJECTED finding still counts as refuted only where its reviewer's reproducer last
+    passed: rejecting on one tree and gating another would let a bug through."""
+    recommended = recommended_command(f["content"])
+    runs = [a for a in f["attempts"] if recommended is None or a["command"] == recommended]
+    return bool(runs) and runs[-1]["outcome"] == "passed" and runs[-1]["tree"] == tree
+
+
 def rates(findings: list[dict]) -> dict:
     """Seed §29 metrics for one task: confirmation and regression capture rates (None when undefined)."""
     proposed = len(findings)

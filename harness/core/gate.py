@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.core.findings import CLOSED as CLOSED_FINDING
+from harness.core.findings import refuted_on
 from harness.core.redact import argv_matches
 
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
@@ -146,12 +147,15 @@ def evaluate(g: GateInput) -> GateReport:
     fresh = all(ev_state[t][0] == "PASS" for t in required)
     r.rows.append(("Evidence", f"TREE MATCH {g.tree[:12]}" if fresh else "STALE OR MISSING"))
     # 7 and 8. open findings against the ceilings
-    open_f = [f for f in g.findings if f["status"] not in CLOSED_FINDING]
+    unrefuted = {f["id"] for f in g.findings if f["status"] == "REJECTED" and not refuted_on(f, g.tree)}
+    open_f = [f for f in g.findings if f["status"] not in CLOSED_FINDING or f["id"] in unrefuted]
     for sev, key in (("critical", "critical_allowed"), ("major", "major_allowed")):
         ids = [f["id"] for f in open_f if f["severity"] == sev]
         if len(ids) > pol["findings"][key]:
             for fid in ids:
-                r.block(f"{sev.capitalize()} finding {fid} is open")
+                r.block(f"{sev.capitalize()} finding {fid} is open" + (
+                    f" (rejected, but its reproducer has not passed on this source tree: "
+                    f"harness finding reproduce {fid})" if fid in unrefuted else ""))
         r.rows.append((f"{sev.capitalize()} Findings", str(len(ids))))
     # 9. confirmed findings need a regression test
     debt = [f["id"] for f in g.findings if f["status"] == "CONFIRMED" and not f.get("regression_test")]

@@ -262,10 +262,12 @@ def _finding_reproduced(proj: Projection, d: dict) -> None:
     f = _finding(proj, d["id"])
     if f["status"] == "PROPOSED":
         _move(f, "REPRODUCING")
-    if f["status"] != "REPRODUCING":
+    if f["status"] not in ("REPRODUCING", "REJECTED"):
         raise LedgerProblem(f"finding {f['id']} is {f['status']}; reproduction attempts belong to REPRODUCING")
     attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
     f["attempts"].append(attempt)
+    if f["status"] == "REJECTED":
+        return  # a re-check of a rejection: the gate reads whether it still holds on its tree
     if d["outcome"] == "failed":  # the reproducer failed: the claimed defect is real
         f["reproduction"] = attempt
         _move(f, "CONFIRMED")
@@ -305,6 +307,8 @@ def _finding_verified(proj: Projection, d: dict) -> None:
             raise LedgerProblem(problem)
     if d["regression"]["outcome"] != "passed":
         raise LedgerProblem(f"finding {f['id']}: verifying needs the regression test to pass")
+    if f["reproduction"] and (d.get("reproducer") or {}).get("outcome") != "passed":
+        raise LedgerProblem(f"finding {f['id']}: verifying needs the reproducer that confirmed it to pass now")
     if d["regression"].get("tree") == (f["regression_test"] or {}).get("failed_tree"):
         raise LedgerProblem(f"finding {f['id']}: the regression test passes on the very tree it failed on — "
                             "nothing was fixed (a flaky or environment-dependent test)")
