@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TO_VERIFYING, git, walk_to
+from conftest import TO_VERIFYING, git, gone, walk_to
 from harness.gitio import Git
 
 PY = sys.executable
@@ -40,22 +40,6 @@ def log_bytes(repo: Path, tid: str, etype: str) -> bytes:
 def events(repo: Path, tid: str) -> list[dict]:
     raw = (repo / ".harness/tasks" / tid / "events.jsonl").read_text("utf-8")
     return [json.loads(line) for line in raw.splitlines()]
-
-
-def gone(pid: int, within: float = 5.0) -> bool:
-    """True once ``pid`` no longer runs (missing, or a zombie awaiting its reaper)."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
-            return True
-        if state in ("Z", "X"):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
 
 
 def children_of(pid: int, running: str | None = None) -> list[int]:

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from conftest import gone
+
 from harness import runner
 from harness.errors import HarnessError
 from harness.runner import Capture, run_command
@@ -21,22 +23,6 @@ PY = sys.executable
 
 def py(code: str) -> list[str]:
     return [PY, "-c", textwrap.dedent(code)]
-
-
-def gone(pid: int, within: float = 5.0) -> bool:
-    """True once ``pid`` no longer runs (missing, or a zombie awaiting its reaper)."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
-            return True
-        if state in ("Z", "X"):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
 
 
 def pids(result) -> list[int]:
