@@ -306,3 +306,13 @@ def test_a_shared_lock_inside_the_exclusive_one_does_not_deadlock(h, repo, task)
     with s.reading(), pytest.raises(RuntimeError):
         with fsio.locked(s.layout.local / "lock"):
             pass
+
+
+def test_the_known_valid_cache_is_trimmed_instead_of_growing_forever(tmp_path):
+    from harness.store import validate
+
+    cache = tmp_path / "valid"
+    cache.write_text("".join(f"{n:032x}\n" for n in range(3 * validate.CACHE_KEEP)), "ascii")
+    validate.use_cache(cache)
+    kept = cache.read_text("ascii").split()
+    assert len(kept) == validate.CACHE_KEEP and kept[-1] == f"{3 * validate.CACHE_KEEP - 1:032x}"

@@ -122,6 +122,7 @@ def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_j
 @click.argument("args", nargs=-1)
 def stamp_hook(args: tuple[str, ...]) -> None:
     """Stamp HEAD with a git note (post-commit, post-merge, post-rewrite). Never fails."""
+    stage = "stamp"
     try:
         git = _git()
         head = git.head()
@@ -130,16 +131,18 @@ def stamp_hook(args: tuple[str, ...]) -> None:
         from harness.guard.history import check_commit
         from harness.guard.stamp import stamp
 
+        stage = "stamp"
         stamp(git, head)
         # The commit hook compares with the commit it replaces when amending; judge the new
         # commit against its real parents now, so a refusal at push is no surprise.
+        stage = "post-commit check"
         problems = check_commit(git, head).problems
         if problems:
             print_problems("WARNING: this commit will be refused at push", problems, head)
     except HarnessError as exc:
-        click.echo(f"harness: stamp skipped: {exc.render()}", err=True)
+        click.echo(f"harness: {stage} skipped: {exc.render()}", err=True)
     except Exception as exc:  # noqa: BLE001 — a post-commit hook must never fail the commit
-        click.echo(f"harness: stamp skipped after an unexpected error: {exc!r}", err=True)
+        click.echo(f"harness: {stage} skipped after an unexpected error: {exc!r}", err=True)
 
 
 @hook.command("run")

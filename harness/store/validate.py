@@ -15,16 +15,24 @@ from harness.errors import HarnessError
 
 _seen: set[str] = set()
 _cache_file: Path | None = None
+CACHE_KEEP = 2048  # every rendered version of a file adds a line: keep the newest ones
 
 
 def use_cache(path: Path) -> None:
-    """Load known-valid digests from ``path``; new ones are appended by :func:`save_cache`."""
+    """Load known-valid digests from ``path``; new ones are appended by :func:`_remember`."""
     global _cache_file
     _cache_file = path
     try:
-        _seen.update(path.read_text("ascii").split())
+        keys = path.read_text("ascii").split()
     except (OSError, UnicodeDecodeError):
-        pass
+        return
+    if len(keys) > 2 * CACHE_KEEP:  # trim now and then; a dropped key only costs a re-check
+        keys = keys[-CACHE_KEEP:]
+        try:
+            path.write_text("\n".join(keys) + "\n", "ascii")
+        except OSError:
+            pass
+    _seen.update(keys)
 
 
 def _key(schema_name: str, raw: bytes) -> str:
