@@ -31,6 +31,18 @@ class Git:
         except pygit2.GitError as exc:
             raise HarnessError(f"{root}: not a git repository ({exc})") from None
         self.root = Path(root)
+        self._honour_quarantine()
+
+    def _honour_quarantine(self) -> None:
+        """Inside a receive hook the pushed objects sit in git's quarantine directory, named
+        only by the environment; libgit2 does not read it, so add it as an alternate."""
+        dirs = [os.environ.get("GIT_QUARANTINE_PATH"), os.environ.get("GIT_OBJECT_DIRECTORY"),
+                *os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES", "").split(os.pathsep)]
+        own = os.path.realpath(os.path.join(self.repo.path, "objects"))
+        for folder in dict.fromkeys(d for d in dirs if d):
+            path = folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder)
+            if os.path.isdir(path) and os.path.realpath(path) != own:
+                self.repo.odb.add_disk_alternate(path)
 
     # -- commits ---------------------------------------------------------------
     def head(self) -> str | None:
@@ -145,6 +157,65 @@ class Git:
         for ex in exclude:
             walker.hide(ex)
         return [str(c.id) for c in walker]
+
+    def merge_bases(self, a: str, b: str) -> list[str]:
+        """The best common ancestors of two commits ([] when their histories are unrelated)."""
+        if not (self.has_commit(a) and self.has_commit(b)):
+            return []
+        proc = subprocess.run(["git", "merge-base", "--all", a, b], cwd=self.root, capture_output=True, text=True)
+        return proc.stdout.split() if proc.returncode == 0 else []
+
+    def all_ref_tips(self) -> list[str]:
+        """The commits every ref of this repository leads to (what it already holds)."""
+        tips: list[str] = []
+        for name in self.repo.references:
+            try:
+                tip = str(self.repo.references[name].peel(pygit2.Commit).id)
+            except (pygit2.GitError, ValueError, KeyError, pygit2.InvalidSpecError):
+                continue
+            if tip not in tips:
+                tips.append(tip)
+        return tips
+
+    def is_shallow(self) -> bool:
+        return bool(self.repo.is_shallow)
+
+    def has_remote(self, name: str) -> bool:
+        return name in [r.name for r in self.repo.remotes]
+
+    def fetch(self, remote: str, refspecs: list[str], timeout: float = 300) -> tuple[bool, str]:
+        """`git fetch REMOTE REFSPEC...` without tags; (succeeded, git's message)."""
+        try:
+            proc = subprocess.run(["git", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, *refspecs],
+                                  cwd=self.root, capture_output=True, text=True, timeout=timeout,
+                                  env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+        except subprocess.TimeoutExpired:
+            return False, f"git fetch timed out after {timeout:g}s"
+        return proc.returncode == 0, proc.stderr.strip()
+
+    def unshallow(self, remote: str, timeout: float = 600) -> tuple[bool, str]:
+        try:
+            proc = subprocess.run(["git", "fetch", "--quiet", "--unshallow", "--no-tags", remote], cwd=self.root,
+                                  capture_output=True, text=True, timeout=timeout,
+                                  env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+        except subprocess.TimeoutExpired:
+            return False, f"git fetch --unshallow timed out after {timeout:g}s"
+        # libgit2 caches the shallow boundary: reopen so the walk sees the whole history.
+        self.repo = pygit2.Repository(self.repo.path)
+        self._honour_quarantine()
+        return proc.returncode == 0 and not self.repo.is_shallow, proc.stderr.strip()
+
+    @contextlib.contextmanager
+    def temp_worktree(self, commit: str) -> Iterator[Path]:
+        """A detached worktree at ``commit`` in a temporary folder, removed afterwards."""
+        with tempfile.TemporaryDirectory(prefix="harness-rerun-") as tmp:
+            path = Path(tmp) / "tree"
+            self._git(["worktree", "add", "--detach", "--quiet", str(path), commit], dict(os.environ))
+            try:
+                yield path
+            finally:
+                subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=self.root, capture_output=True)
+                subprocess.run(["git", "worktree", "prune"], cwd=self.root, capture_output=True)
 
     def remote_tips(self, remote: str | None = None) -> list[str]:
         """Tips of the remote-tracking refs (of one remote when named)."""

@@ -85,37 +85,9 @@ def push_guard(args: tuple[str, ...]) -> int:
     commits, warnings = push_commits(git, lines, remote)
     for warning in warnings:
         click.echo(f"harness: warning: {warning}", err=True)
+    from harness.cli.audit import audit_commits
+
     return audit_commits(git, commits, "push guard")
-
-
-def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False) -> int:
-    from harness.guard import stamp as stamping
-    from harness.guard.history import check_commit
-
-    failed, rows = 0, []
-    for commit in commits:
-        report = check_commit(git, commit)
-        if rerun and not report.problems:
-            from harness.guard.rerun import rerun_done
-
-            report.problems.extend(rerun_done(git, commit, report))
-        if report.gated():
-            try:
-                stamping.stamp(git, commit, {"verdict": "REFUSED" if report.problems else "PASS"})
-            except HarnessError:
-                pass  # a note is a record, not the proof: the verdict above stands either way
-        if report.problems:
-            failed = 1
-            if not as_json:
-                print_problems(title, report.problems, commit)
-        rows.append({"commit": commit, "ok": not report.problems,
-                     "problems": [p.as_dict() for p in report.problems],
-                     "gated": {v.id: v.gate.verdict for v in report.gated()}})
-    if as_json:
-        emit_json({"commits": len(commits), "failed": sum(not r["ok"] for r in rows), "results": rows})
-    elif not failed:
-        click.echo(f"harness: {title}: {len(commits)} commit(s) checked, no problems", err=True)
-    return failed
 
 
 @hook.command("stamp")
@@ -186,25 +158,6 @@ def stamp(rev: str, as_json: bool) -> None:
                    + (f" — blockers: {'; '.join(t['blockers'])}" if t.get("blockers") else ""))
 
 
-@click.command()
-@click.option("--from", "from_rev", metavar="REV", help="Exclusive start (e.g. origin/main); omitted = from the root.")
-@click.option("--to", "to_rev", metavar="REV", default="HEAD", show_default=True, help="Inclusive end.")
-@click.option("--rerun", is_flag=True, help="Re-run the required evidence of each DONE commit in a temporary worktree.")
-@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
-@with_return_code
-def audit(from_rev: str | None, to_rev: str, rerun: bool, as_json: bool) -> int:
-    """Run the push-guard checks over a range of commits (for CI): exit 0 clean, 1 refused.
-
-    \b
-    harness audit --from origin/main --to HEAD
-    harness audit --from "$BEFORE" --to "$AFTER" --rerun
-    """
-    from harness.guard.history import range_commits
-
-    git = _git()
-    return audit_commits(git, range_commits(git, from_rev, to_rev), "audit", rerun=rerun, as_json=as_json)
-
-
 @hook.command("audit-range")
 @click.argument("filenames", nargs=-1)
 @with_return_code
@@ -212,6 +165,7 @@ def audit_range(filenames: tuple[str, ...]) -> int:
     """`harness audit` over the pre-commit framework's --from-ref/--to-ref."""
     import os
 
+    from harness.cli.audit import audit_commits
     from harness.guard.history import range_commits
 
     to_ref = os.environ.get("PRE_COMMIT_TO_REF")

@@ -29,7 +29,7 @@ COMMANDS = {
     "evidence": ("harness.cli.evidence", "evidence", "Run a real command and record it as evidence."),
     "gate": ("harness.cli.gate", "gate", "Evaluate the quality gate (exit 0 PASS, 1 BLOCKED, 2 invalid)."),
     "stamp": ("harness.cli.hooks", "stamp", "Record a git note on a commit: task states, gate, fresh evidence."),
-    "audit": ("harness.cli.hooks", "audit", "Check every commit of a range like the push guard (for CI)."),
+    "audit": ("harness.cli.audit", "audit", "Check every commit of a range like the push guard (for CI)."),
     "install": ("harness.cli.install", "install", "Install native git hook shims (without the pre-commit framework)."),
     "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
     "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening or an evidence-command change (interactive only)."),

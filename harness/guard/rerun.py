@@ -26,7 +26,7 @@ def _config(src) -> dict:
     return doc.get("evidence") or {}
 
 
-def rerun_done(git: Git, commit: str, report) -> list[Problem]:
+def rerun_done(git: Git, commit: str, report, runs: list | None = None, stream=None) -> list[Problem]:
     done = [v for v in report.gated() if v.after == "DONE"]
     if not done:
         return []

@@ -1,0 +1,143 @@
+"""`harness audit`: the push guard's checks over a range of commits, for CI.
+
+The range is decided here, never guessed by the caller's script: after a push (`--before`),
+for a pull request (`--base`), or given outright (`--from`). Each line it prints says which
+commits it checked and why those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from harness.cli.common import emit_json, with_return_code
+from harness.errors import EXIT_INVALID, HarnessError
+
+
+def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
+                  stamp: bool = True, scope: dict | None = None,
+                  note_of: Callable[[str], dict | None] | None = None) -> int:
+    """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
+    from harness.guard import stamp as stamping
+    from harness.guard.history import check_commit
+
+    failed, unrunnable, rows = 0, 0, []
+    for commit in commits:
+        report = check_commit(git, commit)
+        reruns: list[dict] = []
+        if rerun and not report.problems:
+            from harness.guard.rerun import rerun_done
+
+            report.problems.extend(rerun_done(git, commit, report, reruns, _streamer(as_json)))
+            unrunnable += sum(r["result"] == "could not run" for r in reruns)
+        verdict = "REFUSED" if report.problems else "PASS"
+        note = note_of(commit) if note_of and report.gated() else None  # read before our own stamp
+        if stamp and report.gated():
+            try:
+                stamping.stamp(git, commit, {"verdict": verdict})
+            except HarnessError:
+                pass  # a note is a record, not the proof: the verdict above stands either way
+        if report.problems:
+            failed = 1
+            if not as_json:
+                _print_problems(title, report.problems, commit)
+        row = {"commit": commit, "ok": not report.problems, "problems": [p.as_dict() for p in report.problems],
+               "gated": {v.id: v.gate.verdict for v in report.gated()}}
+        if rerun:
+            row["reruns"] = reruns
+        if note is not None:
+            row["note"] = _note_summary(note, verdict)
+            if not as_json and not row["note"]["agrees"]:
+                click.echo(f"harness: {title}: note on {commit[:12]} says {row['note']['verdict']}, "
+                           f"recomputed {verdict} (the recomputation decides)", err=True)
+        rows.append(row)
+    code = failed or (EXIT_INVALID if unrunnable else 0)
+    if as_json:
+        emit_json({**({"range": scope} if scope else {}), "checked": list(commits), "commits": len(commits),
+                   "failed": sum(not r["ok"] for r in rows), "could_not_run": unrunnable, "results": rows})
+    elif not failed and unrunnable:
+        click.echo(f"harness: {title}: {unrunnable} re-run(s) could not run on this machine (see above): no verdict "
+                   "— install what they need and run again", err=True)
+    elif not failed:
+        click.echo(f"harness: {title}: {len(commits)} commit(s) checked, no problems", err=True)
+    return code
+
+
+def _note_summary(note: dict, verdict: str) -> dict:
+    said = note.get("verdict") or ("PASS" if all(t.get("gate") in (None, "PASS") for t in note.get("tasks", {}).values())
+                                   else "BLOCKED")
+    return {"verdict": said, "agrees": said == verdict}
+
+
+def _streamer(as_json: bool) -> Callable[[str], None]:
+    # Streamed to stderr either way, so a long re-run is never silent and --json stays parseable.
+    return lambda line: click.echo(f"harness: rerun: {line}", err=True)
+
+
+def _print_problems(title: str, problems, commit: str) -> None:
+    from harness.cli.hooks import print_problems
+
+    print_problems(title, problems, commit)
+
+
+@click.command()
+@click.option("--before", metavar="SHA", help="Push mode: what the pushed ref held before (CI's `before`; all "
+              "zeros or empty for a new ref). The old tip is fetched if missing; the audit starts at the merge "
+              "base of old and new, or covers everything reachable from --to when that cannot be established.")
+@click.option("--base", "base_rev", metavar="REV", help="Pull-request mode: audit BASE..--to.")
+@click.option("--from", "from_rev", metavar="REV", help="Exclusive start given outright; omitted = from the root.")
+@click.option("--to", "to_rev", metavar="REV", default="HEAD", show_default=True, help="Inclusive end: the new tip.")
+@click.option("--remote", default="origin", show_default=True, help="Where to fetch a missing old tip or base from.")
+@click.option("--rerun", is_flag=True, help="Re-run, in a temporary worktree at each DONE commit, the evidence "
+              "commands, the reviewers' reproducers and the regression tests the verdict rests on.")
+@click.option("--json", "as_json", is_flag=True, help="Print the range, every commit checked and the results as JSON.")
+@with_return_code
+def audit(before: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str, rerun: bool,
+          as_json: bool) -> int:
+    """Run the push-guard checks over a range of commits (for CI).
+
+    Exit 0 clean, 1 refused, 2 invalid or could not run (a shallow clone, a re-run whose
+    tool is missing on this machine): never a success over commits it did not check.
+
+    \b
+    after a push:      harness audit --before "$BEFORE_SHA" --to "$AFTER_SHA" --rerun
+    a pull request:    harness audit --base "$BASE_SHA" --to "$HEAD_SHA"
+    a range outright:  harness audit --from origin/main --to HEAD
+    """
+    from harness.cli.hooks import _git
+    from harness.guard import audit_range
+
+    if sum(x is not None for x in (before, base_rev, from_rev)) > 1:
+        raise HarnessError("--before, --base and --from are different modes: give one",
+                           hint="--before after a push, --base for a pull request, --from for a range you chose")
+    git = _git()
+    audit_range.require_full_history(git, remote)
+    if base_rev is not None:
+        scope = audit_range.pull_request(git, base_rev, to_rev, remote)
+    elif before is not None:
+        scope = audit_range.after_push(git, before, to_rev, remote)
+    else:
+        scope = audit_range.explicit(git, from_rev, to_rev)
+    commits = scope.commits(git)
+    click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
+    return audit_commits(git, commits, "audit", rerun=rerun, as_json=as_json, scope=scope.as_dict(),
+                         note_of=_local_notes(git, scope.tip))
+
+
+def _local_notes(git, tip: str) -> Callable[[str], dict | None]:
+    import json
+
+    from harness.gitio import TreeSource
+    from harness.guard.stamp import notes_ref
+
+    ref = notes_ref(TreeSource(git, git.commit_tree(tip), "tip"))
+
+    def read(commit: str) -> dict | None:
+        try:
+            doc = json.loads(git.read_note(ref, commit) or "null")
+        except ValueError:
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    return read
