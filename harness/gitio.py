@@ -236,6 +236,12 @@ class Git:
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
             return None
 
+    def has_object(self, sha: str) -> bool:
+        try:
+            return self.repo.get(sha) is not None
+        except (ValueError, pygit2.GitError):
+            return False
+
     def has_commit(self, sha: str) -> bool:
         try:
             return isinstance(self.repo[sha], pygit2.Commit)
@@ -264,6 +270,26 @@ class Git:
             return self.repo.lookup_note(commit, ref).message
         except KeyError:
             return None
+
+    def note_in(self, notes_commit: str, commit: str) -> str | None:
+        """The note on ``commit`` inside a notes commit that no ref names yet (a pushed one)."""
+        try:
+            tree = self.repo[notes_commit].peel(pygit2.Commit).tree
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        rest = commit
+        while rest:  # notes trees fan out as ab/cdef… once they grow; try each depth
+            if rest in tree and isinstance(tree[rest], pygit2.Blob):
+                return tree[rest].data.decode("utf-8", "replace")
+            if len(rest) > 2 and rest[:2] in tree and isinstance(tree[rest[:2]], pygit2.Tree):
+                tree, rest = tree[rest[:2]], rest[2:]
+                continue
+            return None
+        return None
+
+    @property
+    def is_bare(self) -> bool:
+        return bool(self.repo.is_bare)
 
     def write_note(self, ref: str, commit: str, message: str) -> None:
         try:

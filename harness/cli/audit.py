@@ -32,7 +32,7 @@ def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_j
             report.problems.extend(rerun_done(git, commit, report, reruns, _streamer(as_json)))
             unrunnable += sum(r["result"] == "could not run" for r in reruns)
         verdict = "REFUSED" if report.problems else "PASS"
-        note = note_of(commit) if note_of and report.gated() else None  # read before our own stamp
+        note = note_of(commit) if note_of else None  # read before our own stamp replaces it
         if stamp and report.gated():
             try:
                 stamping.stamp(git, commit, {"verdict": verdict})
@@ -67,7 +67,7 @@ def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_j
 def _note_summary(note: dict, verdict: str) -> dict:
     said = note.get("verdict") or ("PASS" if all(t.get("gate") in (None, "PASS") for t in note.get("tasks", {}).values())
                                    else "BLOCKED")
-    return {"verdict": said, "agrees": said == verdict}
+    return {"verdict": said, "agrees": (said == "PASS") == (verdict == "PASS")}
 
 
 def _streamer(as_json: bool) -> Callable[[str], None]:

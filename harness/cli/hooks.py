@@ -90,6 +90,51 @@ def push_guard(args: tuple[str, ...]) -> int:
     return audit_commits(git, commits, "push guard")
 
 
+def _server_git():
+    """The repository a receive hook runs in: git sets GIT_DIR (a bare repository has no work tree)."""
+    import os
+    from pathlib import Path
+
+    from harness.gitio import Git
+
+    return Git(Path(os.environ.get("GIT_DIR") or ".").resolve())
+
+
+@hook.command("pre-receive")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@with_return_code
+def pre_receive(as_json: bool) -> int:
+    """Server side: the push guard's checks over every pushed ref (stdin `old new ref`), inside
+    git's quarantine; one refused commit rejects the whole push."""
+    import json
+
+    from harness.cli.audit import audit_commits
+    from harness.guard.history import received_refs
+    from harness.guard.stamp import DEFAULT_REF
+
+    git = _server_git()
+    lines = [] if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().splitlines()
+    pushed = received_refs(git, lines)
+    # A stamp pushed alongside is read and reported; the verdict never needs it.
+    notes = next((p.new for p in pushed if p.ref == DEFAULT_REF and p.commits), None)
+
+    def note_of(commit: str) -> dict | None:
+        try:
+            doc = json.loads(git.note_in(notes, commit) or "null") if notes else None
+        except ValueError:
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    code = 0
+    for ref in pushed:
+        if ref.commits:
+            code = max(code, audit_commits(git, ref.commits, f"pre-receive {ref.ref}", as_json=as_json,
+                                           stamp=False, note_of=note_of))
+    if code == 1:
+        click.echo("harness: the push is rejected as a whole; nothing was updated", err=True)
+    return code
+
+
 @hook.command("stamp")
 @click.argument("args", nargs=-1)
 def stamp_hook(args: tuple[str, ...]) -> None:
@@ -134,6 +179,8 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
         code = 0
     elif stage == "pre-push":
         code = ctx.invoke(push_guard, args=args)
+    elif stage == "pre-receive":
+        code = ctx.invoke(pre_receive, as_json=False)
     else:
         raise HarnessError(f"unknown hook stage {stage!r}")
     if code:

@@ -13,6 +13,7 @@ from harness.errors import Refused
 from harness.store import fsio
 
 STAGES = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "post-rewrite", "pre-push")
+SERVER_STAGES = ("pre-receive",)
 MARKER = "engineering-harness native hook shim"
 CHAINED = ".pre-harness"
 
@@ -42,22 +43,21 @@ def _ours(path) -> bool:
         return False
 
 
-@click.command()
-def install() -> None:
-    """Install the harness into this repository's git hooks.
+def _server_repo():
+    from harness.cli.hooks import _server_git
 
-    An existing hook is kept and chained (renamed to <stage>.pre-harness and run first).
-    Also adds notes.rewriteRef and sets notes.rewriteMode=ignore, so amend and rebase keep
-    one stamp per commit; `harness uninstall` restores your previous values.
-    """
-    from harness.cli.hooks import _git
-    from harness.guard.stamp import DEFAULT_REF
+    git = _server_git()
+    if not git.is_bare:
+        raise Refused(f"{git.root} is not a bare repository",
+                      hint="run `harness install --server` inside the bare repository your remote serves "
+                           "(e.g. /srv/git/project.git); in a clone, plain `harness install` sets up the client hooks")
+    return git
 
-    git = _git()
-    folder = _hooks_dir(git)
+
+def _write_shims(folder, stages: tuple[str, ...]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     shim = resources.data_dir("hooks").joinpath("native-hook").read_text("utf-8").replace("@PYTHON@", sys.executable)
-    for stage in STAGES:
+    for stage in stages:
         path = folder / stage
         if path.exists() and not _ours(path):
             backup = folder / (stage + CHAINED)
@@ -67,6 +67,34 @@ def install() -> None:
             click.echo(f"kept your {stage} hook: it runs first, from {backup.name}")
         fsio.atomic_write(path, shim.encode("utf-8"))
         path.chmod(0o755)
+
+
+@click.command()
+@click.option("--server", is_flag=True, help="In a bare repository a remote serves: install the pre-receive hook, "
+              "which runs the push guard's checks on every pushed ref before git accepts any of them.")
+def install(server: bool) -> None:
+    """Install the harness into this repository's git hooks.
+
+    An existing hook is kept and chained (renamed to <stage>.pre-harness and run first).
+    Also adds notes.rewriteRef and sets notes.rewriteMode=ignore, so amend and rebase keep
+    one stamp per commit; `harness uninstall` restores your previous values.
+
+    \b
+    With --server (inside a bare repository, e.g. /srv/git/project.git):
+      a pre-receive hook that no client flag skips (--no-verify, SKIP=, hooksPath).
+    """
+    if server:
+        git = _server_repo()
+        folder = _hooks_dir(git)
+        _write_shims(folder, SERVER_STAGES)
+        click.echo(f"installed the harness pre-receive hook in {folder}: every pushed ref is checked")
+        return
+    from harness.cli.hooks import _git
+    from harness.guard.stamp import DEFAULT_REF
+
+    git = _git()
+    folder = _hooks_dir(git)
+    _write_shims(folder, STAGES)
     ref = DEFAULT_REF
     from harness.store.layout import Layout
     from harness.store.settings import load_config
@@ -91,14 +119,15 @@ def install() -> None:
 
 
 @click.command()
-def uninstall() -> None:
+@click.option("--server", is_flag=True, help="Remove the pre-receive hook from this bare repository.")
+def uninstall(server: bool) -> None:
     """Remove the harness shims and restore any hook they had chained."""
     from harness.cli.hooks import _git
 
-    git = _git()
+    git = _server_repo() if server else _git()
     folder = _hooks_dir(git)
     removed = []
-    for stage in STAGES:
+    for stage in SERVER_STAGES if server else STAGES:
         path, backup = folder / stage, folder / (stage + CHAINED)
         if path.exists() and _ours(path):
             path.unlink()
@@ -106,6 +135,9 @@ def uninstall() -> None:
             if backup.exists():
                 os.replace(backup, path)
                 click.echo(f"restored your {stage} hook")
+    if server:
+        click.echo(f"removed harness hooks: {', '.join(removed) or 'none were installed'}")
+        return
     record = _read_record(git)
     if record.get("added_rewrite_ref"):
         git.config_unset("notes.rewriteRef", record["added_rewrite_ref"])

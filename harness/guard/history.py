@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from harness.errors import HarnessError
 from harness.gitio import Git, TreeSource
 from harness.guard.validate import Problem, TaskVerdict, validate_change
 
@@ -74,3 +75,34 @@ def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:
     to_sha = git.resolve(to_rev)
     exclude = [git.resolve(from_rev)] if from_rev and from_rev.strip("0") else []
     return git.rev_list([to_sha], exclude)
+
+
+@dataclass
+class PushedRef:
+    ref: str
+    old: str
+    new: str
+    commits: list[str] = field(default_factory=list)  # new to the repository, oldest first
+
+
+def received_refs(git: Git, stdin_lines: list[str]) -> list[PushedRef]:
+    """What a pre-receive hook must check: per pushed ref (``old new ref`` lines), the commits
+    no ref of the repository holds yet. Before the update every current tip counts as judged,
+    so each commit is checked once, whichever ref brought it."""
+    known, seen, out = git.all_ref_tips(), set(), []
+    for line in stdin_lines:
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        old, new, ref = parts
+        pushed = PushedRef(ref, old, new)
+        if new != ZERO and not git.has_object(new):
+            raise HarnessError(f"{ref}: the pushed object {new[:12]} is not visible to the hook",
+                               hint="run it as git's pre-receive hook (the pushed objects live in git's quarantine, "
+                                    "named by GIT_QUARANTINE_PATH / GIT_OBJECT_DIRECTORY)")
+        tip = None if new == ZERO else git.peel_commit(new)
+        if tip is not None:  # a deletion, or a tag of a blob or tree, brings no commit
+            pushed.commits = [c for c in git.rev_list([tip], known) if c not in seen]
+            seen.update(pushed.commits)
+        out.append(pushed)
+    return out

@@ -1,0 +1,135 @@
+"""`harness install --server` and the pre-receive hook: real pushes to a bare repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import git
+from test_git_hooks_e2e import (NOTES, commit_all_ok, gated_done, hand_done_no_verify, head, out, push,
+                                remote_ref)
+
+
+@pytest.fixture
+def server(h, repo, tmp_path) -> Path:
+    """A bare repository with the harness pre-receive hook, holding ``repo``'s main (harness init)."""
+    commit_all_ok(repo, "harness init")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    r = h("install", "--server", cwd=bare)
+    assert r.code == 0, r.text
+    assert (bare / "hooks" / "pre-receive").is_file()
+    git(repo, "remote", "add", "origin", str(bare))
+    p = push(repo, "origin", "main")
+    assert p.returncode == 0, out(p)
+    return bare
+
+
+def objects_only_in_quarantine(bare: Path, sha: str) -> bool:
+    return git(bare, "cat-file", "-e", sha, check=False).returncode != 0
+
+
+def test_forged_done_pushed_with_no_verify_is_refused_server_side(h, repo, server):
+    before = remote_ref(server, "refs/heads/main")
+    tid, forged = hand_done_no_verify(repo, h)
+    p = push(repo, "--no-verify", "origin", "main")
+    assert p.returncode != 0, out(p)
+    text = out(p)
+    assert "pre-receive" in text and forged[:12] in text
+    assert f".harness/tasks/{tid}/" in text and "[projection-matches-ledger]" in text
+    assert "rejected as a whole" in text
+    assert remote_ref(server, "refs/heads/main") == before
+    assert objects_only_in_quarantine(server, forged), "git kept the refused objects"
+
+
+def test_legitimate_task_and_its_notes_ref_in_one_push_are_accepted(h, repo, server):
+    tid = gated_done(h)
+    done = commit_all_ok(repo, "done")
+    h.ok("stamp")
+    p = push(repo, "origin", "main", NOTES)
+    assert p.returncode == 0, out(p)
+    assert remote_ref(server, "refs/heads/main") == done
+    assert remote_ref(server, NOTES) == head(repo, NOTES)
+    assert "no problems" in out(p)
+
+
+def test_a_second_pushed_ref_is_checked_and_rejects_the_whole_push(h, repo, server):
+    before = remote_ref(server, "refs/heads/main")
+    gated_done(h)
+    done = commit_all_ok(repo, "done")
+    git(repo, "switch", "-q", "-c", "shortcut")
+    tid, forged = hand_done_no_verify(repo, h, "Second ref")
+    git(repo, "switch", "-q", "main")
+    # The pre-commit framework's pre-push would see only the first of these refs.
+    p = push(repo, "--no-verify", "origin", "main", "shortcut")
+    assert p.returncode != 0, out(p)
+    assert forged[:12] in out(p) and "refs/heads/shortcut" in out(p)
+    assert remote_ref(server, "refs/heads/main") == before, "the clean ref was updated despite the rejection"
+    assert remote_ref(server, "refs/heads/shortcut") is None
+    assert done != before
+
+
+def test_a_forged_done_already_on_another_pushed_ref_is_checked_once_and_still_refused(h, repo, server):
+    tid, forged = hand_done_no_verify(repo, h)
+    git(repo, "tag", "-a", "v1", "-m", "release")
+    p = push(repo, "--no-verify", "origin", "main", "v1")
+    assert p.returncode != 0 and out(p).count(f"in commit {forged[:12]}") == 1, out(p)
+
+
+def test_a_note_in_the_push_that_contradicts_the_checks_is_reported_and_outvoted(h, repo, server):
+    tid, forged = hand_done_no_verify(repo, h)
+    lie = json.dumps({"commit": forged, "verdict": "PASS", "tasks": {tid: {"state": "DONE", "gate": "PASS"}}})
+    git(repo, "notes", "--ref", NOTES, "add", "-f", "-m", lie, forged)
+    p = push(repo, "--no-verify", "origin", "main", NOTES)
+    assert p.returncode != 0, out(p)
+    assert "says PASS" in out(p) and "recomputation decides" in out(p)
+
+
+def test_deleting_a_branch_and_pushing_code_without_harness_changes_are_accepted(h, repo, server):
+    git(repo, "push", "-q", "origin", "main:old")
+    (repo / "app.py").write_text("def answer():\n    return 7\n")
+    code = commit_all_ok(repo, "code")
+    p = push(repo, "origin", "main", ":old")
+    assert p.returncode == 0, out(p)
+    assert remote_ref(server, "refs/heads/main") == code and remote_ref(server, "refs/heads/old") is None
+
+
+def test_install_server_refuses_a_clone_and_chains_an_existing_hook(h, repo, server, tmp_path):
+    r = h("install", "--server")
+    assert r.code == 1 and "not a bare repository" in r.err, r.text
+
+    other = tmp_path / "other.git"
+    git(tmp_path, "init", "-q", "--bare", str(other))
+    mine = other / "hooks" / "pre-receive"
+    mine.write_text("#!/bin/sh\ncat > \"$GIT_DIR/mine-saw\"\nexit 0\n")
+    mine.chmod(0o755)
+    r = h("install", "--server", cwd=other)
+    assert r.code == 0 and "kept your pre-receive hook" in r.out, r.text
+    git(repo, "remote", "add", "other", str(other))
+    p = push(repo, "other", "main")
+    assert p.returncode == 0, out(p)
+    assert "refs/heads/main" in (other / "mine-saw").read_text()
+    tid, forged = hand_done_no_verify(repo, h)
+    p = push(repo, "--no-verify", "other", "main")
+    assert p.returncode != 0 and forged[:12] in out(p), out(p)
+
+    r = h("uninstall", "--server", cwd=other)
+    assert r.code == 0 and "restored your pre-receive hook" in r.out, r.text
+    assert "harness" not in mine.read_text()
+
+
+def test_a_pushed_object_the_hook_cannot_see_fails_closed(h, repo, server):
+    """Outside git's quarantine (or if libgit2 ignored it) the pushed tip is invisible: that is
+    no pass."""
+    tid, forged = hand_done_no_verify(repo, h)
+    old = remote_ref(server, "refs/heads/main")
+    proc = subprocess.run([sys.executable, "-m", "harness", "hook", "pre-receive"], cwd=server,
+                          input=f"{old} {forged} refs/heads/main\n", capture_output=True, text=True,
+                          env={**os.environ, "GIT_DIR": "."})
+    assert proc.returncode == 2, proc.stderr
+    assert forged[:12] in proc.stderr and "quarantine" in proc.stderr
