@@ -164,7 +164,7 @@ def test_rerun_catches_a_consistently_forged_exit_code(h, repo):
     assert r.code == 1, r.text
     assert f".harness/tasks/{tid}/evidence/unit_test.json" in r.text
     assert "rerun-reproduces" in r.text and done[:12] in r.text
-    assert "re-run failed (exit 1)" in r.text
+    assert "failed (exit 1) — does not reproduce" in r.text and "recorded unit_test passed (exit 0)" in r.text
 
     code, doc = audit_json(h, "--from", base, "--to", "HEAD", "--rerun")
     assert code == 1 and doc["failed"] == 1

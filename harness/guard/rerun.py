@@ -1,15 +1,24 @@
-"""`harness audit --rerun`: re-execute the required evidence of a DONE commit.
+"""`harness audit --rerun`: re-execute everything a DONE verdict rests on, at that commit.
 
-The only defence against a fully consistent forgery (evidence file and ledger event
-both rewritten to say "passed"): run the configured command again on exactly that
-commit's tree, in a temporary worktree that never touches the user's, and compare.
+The only defence against a fully consistent forgery (records and ledger both rewritten to
+agree) and against a laptop whose environment bent a run: execute again, elsewhere, on
+exactly the committed tree — the configured evidence commands, the reviewer's reproducer
+of every rejected finding (it must still pass: the claim stays refuted), the reproducer
+and the regression test of every verified or closed finding (both must pass) — in a
+temporary worktree, with a clean environment, and compare with the record.
+
+Each run has one of three results: "reproduces"; "does not reproduce" (the record is
+contradicted: a refusal); "could not run" (this machine lacks what the command needs: a
+setup problem to fix here, not a verdict about the work).
 """
 
 from __future__ import annotations
 
+import os
 import shlex
-import subprocess
-import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from harness import runner
 from harness.errors import HarnessError
@@ -18,61 +27,155 @@ from harness.guard.validate import Problem
 from harness.store import reader, settings, validate, yamlio
 from harness.store.evidence_files import load_valid
 
+REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
+# What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
+# Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.
+KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP", "TERM",
+            "SHELL", "SYSTEMROOT", "CI")
+# Output that says the program or module is missing from this machine, not that it judged the code.
+MISSING_TOOL = ("command not found", "No module named", ": not found", "is not recognized as")
 
-def _config(src) -> dict:
+
+@dataclass
+class Planned:
+    task: str
+    kind: str  # evidence | reproducer | regression
+    what: str  # the evidence type, or the finding and which of its commands
+    record: str  # the file whose claim the run checks
+    command: list[str] | str
+    shell: bool
+    timeout: float | None
+    expect: tuple[str | None, int | None]  # (outcome, exit code) recorded; exit None: any
+    claim: str  # what the record says, in words
+
+
+def clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k in KEPT_ENV}
+
+
+def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) -> str:
+    outcome, code = expect
+    if result.outcome == outcome and (code is None or result.exit_code == code):
+        return REPRODUCES
+    tail = (result.combined.head + result.combined.tail).decode("utf-8", "replace")
+    if result.outcome in ("not_found", "not_executable") or result.exit_code in (126, 127) \
+            or (result.outcome == "failed" and any(m in tail for m in MISSING_TOOL)):
+        return UNRUNNABLE  # never a success either: exit 2
+    return CONTRADICTED
+
+
+def _config(src: TreeSource) -> dict:
     raw = src.read(".harness/config.yaml") or b"version: 1\n"
     doc = yamlio.parse(raw, ".harness/config.yaml")
     validate.check(doc, "config", ".harness/config.yaml", raw)
     return doc.get("evidence") or {}
 
 
-def rerun_done(git: Git, commit: str, report, runs: list | None = None, stream=None) -> list[Problem]:
-    done = [v for v in report.gated() if v.after == "DONE"]
-    if not done:
-        return []
-    src = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}")
-    policy = settings.parse_gate(src.read(".harness/gate.yaml") or b"")
-    commands = _config(src)
-    problems: list[Problem] = []
-    with tempfile.TemporaryDirectory(prefix="harness-rerun-") as tmp:
-        path = f"{tmp}/tree"
-        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", path, commit], cwd=git.root,
-                       check=True, capture_output=True)
-        try:
-            for verdict in done:
-                task = reader.load_task(src, verdict.id)
-                records = load_valid(src, task)
-                for etype in _types_to_rerun(policy, task):
-                    problems.extend(_one(commit, verdict.id, etype, records.get(etype), commands.get(etype), path))
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", path], cwd=git.root, capture_output=True)
-    return problems
-
-
-def _types_to_rerun(policy, task) -> list[str]:
+def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> list[str]:
     """Required types, and every type a verified requirement or invariant leans on."""
     cited = {t for item in (*task.proj.requirements.values(), *task.proj.invariants.values())
              if item["status"] == "verified" for t in item["evidence"]}
     return sorted(set(policy.required_types()) | cited)
 
 
-def _one(commit: str, tid: str, etype: str, record: dict | None, conf: dict | None, cwd: str) -> list[Problem]:
-    where = f".harness/tasks/{tid}/evidence/{etype}.json"
-    if conf is None:
-        return [Problem(where, "rerun-reproduces", f"no evidence.{etype}.command in config.yaml at {commit[:12]}: "
-                        "the recorded result cannot be re-run", "configure the command, re-collect, re-gate")]
-    command = conf["command"]
-    shell = bool(conf.get("shell"))
-    if isinstance(command, str) and not shell:
-        command = shlex.split(command)
+def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
+         problems: list[Problem]) -> list[Planned]:
+    commands, records = _config(src), load_valid(src, task)
+    folder = f".harness/tasks/{task.id}"
+    out: list[Planned] = []
+    for etype in _types_to_rerun(policy, task):
+        where, conf = f"{folder}/evidence/{etype}.json", commands.get(etype)
+        if conf is None:
+            problems.append(Problem(where, "rerun-reproduces", f"no evidence.{etype}.command in config.yaml at "
+                                    f"{commit[:12]}: the recorded result cannot be re-run",
+                                    "configure the command, re-collect, re-gate"))
+            continue
+        record = records.get(etype) or {}
+        shell, command = bool(conf.get("shell")), conf["command"]
+        if isinstance(command, str) and not shell:
+            command = shlex.split(command)
+        expect = (record.get("outcome"), record.get("exit_code"))
+        out.append(Planned(task.id, "evidence", etype, where, command, shell, conf.get("timeout"), expect,
+                           f"recorded {etype} {expect[0]} (exit {expect[1]})"))
+    for fid, f in sorted(task.proj.findings.items()):
+        out.extend(_finding_runs(task.id, f"{folder}/findings/{fid}.yaml", f))
+    return out
+
+
+def _argv(run: dict | None) -> list[str] | None:
+    if not run:
+        return None
+    if run.get("argv"):
+        return list(run["argv"])
+    return shlex.split(run["command"]) if run.get("command") else None
+
+
+def _finding_runs(tid: str, where: str, f: dict) -> list[Planned]:
+    from harness.core.findings import recommended_command
+
+    fid, status, out = f["id"], f["status"], []
+    if status == "REJECTED":
+        recommended = recommended_command(f["content"])
+        runs = [a for a in f["attempts"] if recommended is None or a["command"] == recommended]
+        argv = _argv(runs[-1] if runs else None)
+        if argv:
+            out.append(Planned(tid, "reproducer", f"{fid} (rejected)", where, argv, False, None, ("passed", None),
+                               f"{fid} was REJECTED: its reviewer's reproducer passed, refuting the claim"))
+    elif status in ("VERIFIED", "CLOSED"):
+        argv = _argv(f.get("reproduction"))
+        if argv:
+            out.append(Planned(tid, "reproducer", f"{fid} (fixed)", where, argv, False, None, ("passed", None),
+                               f"{fid} is {status}: the reproducer that confirmed it passes now"))
+        reg = f.get("regression_test") or {}
+        argv = _argv(reg)
+        if argv:
+            out.append(Planned(tid, "regression", f"{fid} {reg.get('path')}", where, argv, False, None,
+                               ("passed", None), f"{fid} is {status}: its regression test passes"))
+    return out
+
+
+def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]) -> tuple[dict, Problem | None]:
+    shown = item.command if isinstance(item.command, str) else shlex.join(item.command)
+    stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: `{shown}` in {cwd} …")
     try:
-        result = runner.run_command(command, shell=shell, cwd=cwd, timeout=conf.get("timeout"), echo=False)
+        result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout,
+                                    env=clean_env(), echo=False)
     except HarnessError as exc:
-        return [Problem(where, "rerun-reproduces", exc.message, "fix the configured command")]
-    recorded = (record or {}).get("outcome"), (record or {}).get("exit_code")
-    if (result.outcome, result.exit_code) != recorded:
-        return [Problem(where, "rerun-reproduces",
-                        f"{tid} at {commit[:12]}: recorded {etype} {recorded[0]} (exit {recorded[1]}), "
-                        f"re-run {result.outcome} (exit {result.exit_code})",
-                        "the recorded evidence does not reproduce: re-collect it honestly and re-gate")]
-    return []
+        stream(f"  → {UNRUNNABLE}: {exc.message}")
+        return ({"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
+                 "commit": commit, "result": UNRUNNABLE, "error": exc.message}, None)
+    verdict = classify(result, item.expect)
+    stream(f"  → {verdict} ({result.outcome}, exit {result.exit_code}, {result.duration_s:.1f}s)")
+    row = {"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
+           "commit": commit, "expected": item.expect[0], "outcome": result.outcome, "exit_code": result.exit_code,
+           "duration_s": round(result.duration_s, 3), "result": verdict}
+    if verdict != CONTRADICTED:
+        return row, None
+    return row, Problem(item.record, "rerun-reproduces",
+                        f"{item.task} at {commit[:12]}: {item.claim}; re-run `{shown}` {result.outcome} "
+                        f"(exit {result.exit_code}) — {CONTRADICTED}",
+                        "the record does not reproduce on a clean machine: re-run it honestly, fix the code "
+                        "or the finding, and re-gate")
+
+
+def rerun_done(git: Git, commit: str, report, runs: list | None = None,
+               stream: Callable[[str], None] | None = None) -> list[Problem]:
+    """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``."""
+    done = [v for v in report.gated() if v.after == "DONE"]
+    if not done:
+        return []
+    runs = runs if runs is not None else []
+    stream = stream or (lambda line: None)
+    src = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}")
+    policy = settings.parse_gate(src.read(".harness/gate.yaml") or b"")
+    problems: list[Problem] = []
+    planned = [p for v in done for p in plan(src, commit, reader.load_task(src, v.id), policy, problems)]
+    if not planned:
+        return problems
+    with git.temp_worktree(commit) as path:
+        for item in planned:
+            row, problem = execute(item, path, commit, stream)
+            runs.append(row)
+            if problem:
+                problems.append(problem)
+    return problems

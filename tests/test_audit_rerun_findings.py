@@ -1,0 +1,178 @@
+"""`harness audit --rerun` re-runs everything a DONE rests on: evidence, the reproducers of rejected
+and fixed findings, regression tests — in a clean environment — and tells "does not reproduce" from
+"could not run"."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import yaml
+
+from conftest import TO_VERIFYING, walk_to
+from test_audit import PASS_CMD, configure
+from test_git_hooks_e2e import commit_all_ok
+from test_findings_e2e import finding
+
+PY = sys.executable
+APP = "def answer():\n    return {answer}\n\n\ndef double(x):\n    return {double}\n"
+DOUBLE_CHECK = "import app, sys; sys.exit(app.double(-3) != -6)"
+ANSWER_CHECK = "import app, sys; sys.exit(app.answer() != 42)"
+
+
+def shadow_bin(tmp_path: Path, name: str, script: str) -> Path:
+    folder = tmp_path / f"bin-{name}"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n{script}\n")
+    path.chmod(0o755)
+    return folder
+
+
+def with_path(monkeypatch, folder: Path | None, fn) -> None:
+    """Run ``fn`` with ``folder`` first on PATH (the laptop's bent environment), then restore."""
+    if folder is None:
+        fn()
+        return
+    old = os.environ["PATH"]
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{old}")
+    try:
+        fn()
+    finally:
+        monkeypatch.setenv("PATH", old)
+
+
+def done_with_findings(h, repo: Path, tmp_path: Path, monkeypatch, *, answer: int = 42,
+                       reject_cmd: list[str] | None = None, reject_bin: Path | None = None,
+                       verify_bin: Path | None = None) -> tuple[str, str, str]:
+    """A task taken to DONE through a review: F-0001 confirmed, regression-tested, fixed, verified
+    and closed; F-0002 rejected. ``*_bin``: a PATH folder in effect while that step runs. (base, tid, done)."""
+    configure(repo, PASS_CMD, [PY, "-c", "import app"])
+    (repo / "app.py").write_text(APP.format(answer=answer, double="x + x if x > 0 else 0"))
+    base = commit_all_ok(repo, "config and code")
+    tid = h.ok("task", "new", "Doubling").out.strip()
+    h.ok("requirement", "add", "double doubles", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    walk_to(h, "REVIEWING")
+    rejected = finding("answer is wrong", "answer() is not 42", ANSWER_CHECK)
+    rejected["recommended_reproducer"]["command"] = reject_cmd or ["python3", "-c", ANSWER_CHECK]
+    confirmed = finding("double drops negatives", "double(-3) is 0", DOUBLE_CHECK)
+    confirmed["recommended_reproducer"]["command"] = ["python3", "-c", DOUBLE_CHECK]
+    proposal = tmp_path / "findings.yaml"
+    proposal.write_text(yaml.safe_dump({"findings": [confirmed, rejected]}))
+    h.ok("finding", "propose", "--file", str(proposal))
+    walk_to(h, "REPRODUCING")
+    h.ok("finding", "reproduce", "F-0001")
+    with_path(monkeypatch, reject_bin, lambda: h.ok("finding", "reproduce", "F-0002"))
+    h.ok("finding", "reject", "F-0002", "--reason", "the reproducer passes")
+    walk_to(h, "FIXING")
+    (repo / "regress.py").write_text(f"{DOUBLE_CHECK}\n")
+    h.ok("finding", "regression", "F-0001", "regress.py", "--", "python3", "regress.py")
+    fix = "x + x" if verify_bin is None else "x + x if x > 0 else 0  # looks fixed, is not"
+    (repo / "app.py").write_text(APP.format(answer=answer, double=fix))
+    h.ok("finding", "fixed", "F-0001")
+    walk_to(h, "VERIFYING")
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    with_path(monkeypatch, verify_bin, lambda: h.ok("finding", "verify", "F-0001"))
+    h.ok("finding", "close", "F-0001")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    with_path(monkeypatch, reject_bin, lambda: h.ok("finding", "reproduce", "F-0002"))
+    r = h("gate", "--advance")
+    assert r.code == 0, r.text
+    h.ok("transition", "DONE")
+    return base, tid, commit_all_ok(repo, "done")
+
+
+def rerun_json(h, base: str) -> tuple[int, dict, str]:
+    r = h("audit", "--json", "--rerun", "--from", base, "--to", "HEAD")
+    return r.code, json.loads(r.out), r.err
+
+
+def test_honest_done_reruns_evidence_reproducers_and_regression_tests_and_lists_each(h, repo, tmp_path, monkeypatch):
+    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch)
+    code, doc, err = rerun_json(h, base)
+    assert code == 0, err
+    (row,) = [r for r in doc["results"] if r["commit"] == done]
+    runs = {(r["kind"], r["what"]): r for r in row["reruns"]}
+    assert set(runs) == {("evidence", "build"), ("evidence", "unit_test"), ("reproducer", "F-0001 (fixed)"),
+                         ("regression", "F-0001 regress.py"), ("reproducer", "F-0002 (rejected)")}
+    assert all(r["result"] == "reproduces" and r["commit"] == done for r in runs.values())
+    assert all(isinstance(r["duration_s"], float) and r["cwd"] for r in runs.values())
+    assert runs[("regression", "F-0001 regress.py")]["command"] == "python3 regress.py"
+    # One streamed line as each command starts and one as it ends, saying what, where and how long.
+    assert err.count("harness: rerun: ") == 2 * len(runs)
+    assert "F-0002 (rejected): `python3 -c" in err and "s)" in err
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 0 and "no problems" in r.err and r.err.count("→ reproduces") == 5, r.text
+
+
+def test_a_rejection_won_under_a_bent_environment_does_not_reproduce(h, repo, tmp_path, monkeypatch):
+    """answer() is really 41; a shadowing `python3` on the laptop made the reviewer's reproducer pass."""
+    liar = shadow_bin(tmp_path, "python3", "exit 0")
+    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch, answer=41, reject_bin=liar)
+    assert h("audit", "--from", base, "--to", "HEAD").code == 0  # the record itself is consistent
+    code, doc, err = rerun_json(h, base)
+    assert code == 1, err
+    (row,) = [r for r in doc["results"] if r["commit"] == done]
+    bad = [r for r in row["reruns"] if r["result"] == "does not reproduce"]
+    assert [(r["kind"], r["what"]) for r in bad] == [("reproducer", "F-0002 (rejected)")]
+    (problem,) = row["problems"]
+    assert problem["file"] == f".harness/tasks/{tid}/findings/F-0002.yaml" and problem["rule"] == "rerun-reproduces"
+    assert "REJECTED" in problem["message"] and "does not reproduce" in problem["message"]
+
+
+def test_a_fix_verified_under_a_bent_environment_does_not_reproduce(h, repo, tmp_path, monkeypatch):
+    """The bug was never fixed; a shadowing `python3` made the regression test and reproducer pass."""
+    liar = shadow_bin(tmp_path, "python3", "exit 0")
+    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch, verify_bin=liar)
+    code, doc, err = rerun_json(h, base)
+    assert code == 1, err
+    (row,) = [r for r in doc["results"] if r["commit"] == done]
+    bad = sorted((r["kind"], r["what"]) for r in row["reruns"] if r["result"] == "does not reproduce")
+    assert bad == [("regression", "F-0001 regress.py"), ("reproducer", "F-0001 (fixed)")]
+    assert {p["file"] for p in row["problems"]} == {f".harness/tasks/{tid}/findings/F-0001.yaml"}
+
+
+def test_a_tool_missing_on_the_ci_machine_could_not_run_and_exits_2(h, repo, tmp_path, monkeypatch):
+    tool = shadow_bin(tmp_path, "answer-check", f"exec {PY} -c '{ANSWER_CHECK}'")
+    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch, reject_cmd=["answer-check"],
+                                         reject_bin=tool)
+    code, doc, err = rerun_json(h, base)
+    assert code == 2, err
+    assert doc["could_not_run"] == 1 and doc["failed"] == 0
+    (row,) = [r for r in doc["results"] if r["commit"] == done]
+    (miss,) = [r for r in row["reruns"] if r["result"] == "could not run"]
+    assert miss["what"] == "F-0002 (rejected)" and miss["outcome"] == "not_found"
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 2 and "could not run on this machine" in r.err and "no problems" not in r.err, r.text
+    assert "re-collect it honestly" not in r.text  # a missing tool is not the agent's dishonesty
+
+    monkeypatch.setenv("PATH", f"{tool}{os.pathsep}{os.environ['PATH']}")
+    assert h("audit", "--rerun", "--from", base, "--to", "HEAD").code == 0  # installed: it reproduces
+
+
+def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):
+    """A variable the laptop (or the CI job) sets does not reach the re-run: PYTHONPATH here
+    would make `import app` resolve elsewhere."""
+    configure(repo, PASS_CMD, [PY, "-c", "import os, sys; sys.exit(1 if 'PYTHONPATH' in os.environ "
+                                          "or 'GIT_DIR' in os.environ else 0)"])
+    base = commit_all_ok(repo, "config")
+    tid = h.ok("task", "new", "Env").out.strip()
+    h.ok("requirement", "add", "It works", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    assert h("gate", "--advance").code == 0
+    h.ok("transition", "DONE")
+    commit_all_ok(repo, "done")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 0, r.text
