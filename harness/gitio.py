@@ -180,8 +180,11 @@ class Git:
     def is_shallow(self) -> bool:
         return bool(self.repo.is_shallow)
 
+    def remote_names(self) -> list[str]:
+        return [r.name for r in self.repo.remotes]
+
     def has_remote(self, name: str) -> bool:
-        return name in [r.name for r in self.repo.remotes]
+        return name in self.remote_names()
 
     def fetch(self, remote: str, refspecs: list[str], timeout: float = 300) -> tuple[bool, str]:
         """`git fetch REMOTE REFSPEC...` without tags; (succeeded, git's message)."""

@@ -113,9 +113,13 @@ def install(server: bool) -> None:
     # The post-commit stamp already wrote a fresh note on each rewritten commit; copying the
     # old one too would concatenate two JSON documents into one note.
     git.config_set("notes.rewriteMode", "ignore")
+    from harness.cli import install_notes
+
+    remotes = install_notes.configure(git, ref, record)
     fsio.atomic_write(_record_path(git), json.dumps(record).encode())
     click.echo(f"installed harness hooks in {folder}: {', '.join(STAGES)}")
     click.echo(f"notes.rewriteRef = {ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
+    install_notes.report(remotes, ref)
 
 
 @click.command()
@@ -139,6 +143,9 @@ def uninstall(server: bool) -> None:
         click.echo(f"removed harness hooks: {', '.join(removed) or 'none were installed'}")
         return
     record = _read_record(git)
+    from harness.cli import install_notes
+
+    install_notes.unconfigure(git, record)
     if record.get("added_rewrite_ref"):
         git.config_unset("notes.rewriteRef", record["added_rewrite_ref"])
     if "previous_rewrite_mode" in record:
