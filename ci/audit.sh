@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The CI step of the Engineering Harness: `harness audit` over what this pipeline run brings.
+# Called by action.yml; any CI can call it with the HARNESS_* variables below (or call
+# `harness audit` directly: the audit decides its own range, this script only maps the event).
+#
+#   HARNESS_EVENT            push (default), pull_request, merge_request
+#   HARNESS_BEFORE           push: what the ref held before (empty or zeros: a new ref)
+#   HARNESS_AFTER            push: the new tip (default HEAD)
+#   HARNESS_BASE/HEAD        pull/merge request: the base commit and the head commit
+#   HARNESS_RERUN            "true": re-run evidence, reproducers and regression tests
+#   HARNESS_ALLOWED_SIGNERS  an allowed-signers file for human approvals (passed through)
+#   HARNESS_REMOTE           where missing commits and stamps are fetched from (default origin)
+set -euo pipefail
+
+remote="${HARNESS_REMOTE:-origin}"
+# Stamps are a record, never the proof: fetch them when the remote has any, carry on if not.
+git fetch --quiet --no-tags "$remote" '+refs/notes/harness*:refs/notes/harness*' 2>/dev/null \
+  || echo "harness: no stamps fetched from $remote (not needed for the verdict)" >&2
+
+case "${HARNESS_EVENT:-push}" in
+  pull_request|pull_request_target|merge_request|merge_request_event)
+    args=(--base "${HARNESS_BASE:?the pull request base commit is needed}" --to "${HARNESS_HEAD:-HEAD}") ;;
+  *)
+    args=(--before "${HARNESS_BEFORE:-}" --to "${HARNESS_AFTER:-HEAD}") ;;
+esac
+if [ "${HARNESS_RERUN:-false}" = "true" ]; then args+=(--rerun); fi
+if [ -n "${HARNESS_ALLOWED_SIGNERS:-}" ]; then args+=(--allowed-signers "$HARNESS_ALLOWED_SIGNERS"); fi
+
+echo "harness: $(harness --version)" >&2
+exec harness audit "${args[@]}" --remote "$remote"

@@ -1,0 +1,100 @@
+"""The GitHub Action's one script, `ci/audit.sh`, end to end: the events a CI sees, against a CI clone
+of a local bare remote (fast-forward, force push to the default branch, new branch, pull request, tag)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from conftest import ROOT, git
+from test_audit_range import ZERO, ci_clone, gc_remote, remote  # noqa: F401 (fixture)
+from test_git_hooks_e2e import NOTES, commit_all_ok, gated_done, hand_done_no_verify, head
+
+SCRIPT = ROOT / "ci" / "audit.sh"
+
+
+def run_script(ci: Path, **env: str) -> subprocess.CompletedProcess:
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # `harness` on PATH, as after pip install
+    return subprocess.run(["bash", str(SCRIPT)], cwd=ci, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PATH": path, **env})
+
+
+def test_action_yml_is_a_composite_action_calling_the_script_with_its_inputs():
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    assert set(action["inputs"]) == {"python-version", "rerun", "allowed-signers"}
+    (step,) = [s for s in action["runs"]["steps"] if "ci/audit.sh" in s.get("run", "")]
+    script = SCRIPT.read_text()
+    for name in step["env"]:
+        assert name in script, f"action.yml passes {name}, which ci/audit.sh never reads"
+    assert "inputs.rerun" in step["env"]["HARNESS_RERUN"]
+    assert "inputs.allowed-signers" in step["env"]["HARNESS_ALLOWED_SIGNERS"]
+
+
+def test_fast_forward_push_passes_and_rerun_runs(h, repo, remote, tmp_path):
+    before = head(repo)
+    gated_done(h)
+    h.ok("stamp")
+    done = commit_all_ok(repo, "done")
+    git(repo, "push", "-q", "origin", "main", f"{NOTES}:{NOTES}")
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=before, HARNESS_AFTER=done, HARNESS_RERUN="true")
+    assert p.returncode == 1, p.stderr  # the task's evidence names no configured command: --rerun refuses
+    assert "no evidence.build.command" in p.stderr and "fast-forward" in p.stderr
+    p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=before, HARNESS_AFTER=done)
+    assert p.returncode == 0, p.stderr
+    assert "1 commit(s) checked, no problems" in p.stderr
+    assert git(ci, "rev-parse", "--verify", "-q", NOTES, check=False).returncode == 0  # stamps fetched
+
+
+def test_force_push_of_a_forged_done_to_the_default_branch_fails_the_job(h, repo, remote, tmp_path):
+    base = head(repo)
+    (repo / "app.py").write_text("def answer():\n    return 1\n")
+    old_tip = commit_all_ok(repo, "thrown away")
+    git(repo, "push", "-q", "origin", "main")
+    git(repo, "reset", "-q", "--hard", base)
+    tid, forged = hand_done_no_verify(repo, h)
+    git(repo, "push", "-q", "--force", "origin", "main")
+    gc_remote(remote)
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=old_tip, HARNESS_AFTER=forged)
+    assert p.returncode == 1, p.stderr
+    assert forged[:12] in p.stderr and f".harness/tasks/{tid}/" in p.stderr
+    assert "every commit reachable" in p.stderr
+
+
+def test_new_branch_with_a_forged_done_fails_the_job(h, repo, remote, tmp_path):
+    git(repo, "switch", "-q", "-c", "feature")
+    tid, forged = hand_done_no_verify(repo, h)
+    git(repo, "push", "-q", "origin", "feature")
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=ZERO, HARNESS_AFTER=forged)
+    assert p.returncode == 1 and forged[:12] in p.stderr, p.stderr
+
+
+def test_pull_request_audits_base_to_head(h, repo, remote, tmp_path):
+    base = head(repo)
+    git(repo, "switch", "-q", "-c", "feature")
+    gated_done(h)
+    done = commit_all_ok(repo, "done")
+    git(repo, "push", "-q", "origin", "feature")
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="pull_request", HARNESS_BASE=base, HARNESS_HEAD=done)
+    assert p.returncode == 0, p.stderr
+    assert "a pull request" in p.stderr and "1 commit(s) checked" in p.stderr
+    p = run_script(ci, HARNESS_EVENT="pull_request", HARNESS_HEAD=done)
+    assert p.returncode != 0 and "base commit is needed" in p.stderr
+
+
+def test_tag_push_audits_what_the_tag_reaches(h, repo, remote, tmp_path):
+    tid, forged = hand_done_no_verify(repo, h)
+    git(repo, "tag", "-a", "v1", "-m", "release")
+    tag_object = head(repo, "refs/tags/v1")
+    git(repo, "push", "-q", "origin", "v1")
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=ZERO, HARNESS_AFTER=tag_object)
+    assert p.returncode == 1 and forged[:12] in p.stderr, p.stderr
