@@ -30,6 +30,7 @@ COMMANDS = {
     "gate": ("harness.cli.gate", "gate", "Evaluate the quality gate (exit 0 PASS, 1 BLOCKED, 2 invalid)."),
     "stamp": ("harness.cli.hooks", "stamp", "Record a git note on a commit: task states, gate, fresh evidence."),
     "audit": ("harness.cli.audit", "audit", "Check every commit of a range like the push guard (for CI)."),
+    "metrics": ("harness.cli.metrics", "metrics", "Seed §29 rates from history: false done, findings, bypass, convergence."),
     "install": ("harness.cli.install", "install", "Install native git hook shims (without the pre-commit framework)."),
     "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
     "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening or an evidence-command change (interactive only)."),

@@ -1,0 +1,93 @@
+"""The seed's success measures (§29), computed from facts of the history: a pure function.
+
+Every rate comes with its numerator and denominator (a rate over nothing is None, not 0),
+and with the ids behind the numerator, so a figure can be checked by hand.
+
+- false done: DONE tasks later contradicted — a finding confirmed after the DONE on a file
+  the task changed, or a task created after it whose title or description names it;
+- finding confirmation: findings ever confirmed / findings proposed (reviewer noise);
+- regression capture: confirmed findings with a regression test / confirmed findings;
+- gate bypass: commits that mark a task DONE without a gate PASS at that exact commit,
+  over every commit that marks a task DONE (counted from history: skipped hooks count);
+- convergence: DONE / (DONE + ESCALATED).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EVER_CONFIRMED = frozenset({"CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED"})
+
+
+@dataclass(frozen=True)
+class FindingFacts:
+    id: str
+    status: str
+    file: str | None  # where the reviewer located the defect
+    confirmed_at: str | None  # ledger timestamp of the failing reproduction
+    has_regression_test: bool
+
+
+@dataclass(frozen=True)
+class TaskFacts:
+    id: str
+    state: str
+    text: str  # title and description
+    created_at: str | None
+    done_at: str | None  # ledger timestamp of CONVERGED → DONE
+    changed_files: frozenset[str] = frozenset()  # what its work changed (base → DONE commit)
+    findings: tuple[FindingFacts, ...] = ()
+
+
+@dataclass(frozen=True)
+class DoneClaim:
+    """One commit that marks one task DONE, and whether a gate PASS held at that exact commit."""
+
+    commit: str
+    task: str
+    gate_pass: bool
+
+
+@dataclass
+class Rate:
+    numerator: int
+    denominator: int
+    ids: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        rate = round(self.numerator / self.denominator, 3) if self.denominator else None
+        return {"rate": rate, "numerator": self.numerator, "denominator": self.denominator, "ids": self.ids}
+
+
+def _contradiction(done: TaskFacts, tasks: list[TaskFacts]) -> str | None:
+    assert done.done_at is not None
+    for other in tasks:
+        if other.id != done.id and done.id in other.text and (other.created_at or "") > done.done_at:
+            return f"reopened by {other.id}"
+        for f in other.findings:
+            if f.confirmed_at and f.confirmed_at > done.done_at and f.file and f.file in done.changed_files:
+                return f"{other.id} {f.id} confirmed on {f.file}"
+    return None
+
+
+def compute(tasks: list[TaskFacts], claims: list[DoneClaim]) -> dict:
+    done = [t for t in tasks if t.state == "DONE" and t.done_at]
+    false_done = Rate(0, len(done))
+    for t in done:
+        why = _contradiction(t, tasks)
+        if why:
+            false_done.numerator += 1
+            false_done.ids.append(f"{t.id} ({why})")
+    findings = [(t.id, f) for t in tasks for f in t.findings]
+    confirmed = [(tid, f) for tid, f in findings if f.status in EVER_CONFIRMED]
+    captured = [(tid, f) for tid, f in confirmed if f.has_regression_test]
+    bypassed = [c for c in claims if not c.gate_pass]
+    terminal = [t for t in tasks if t.state in ("DONE", "ESCALATED")]
+    return {
+        "false_done": false_done.as_dict(),
+        "finding_confirmation": Rate(len(confirmed), len(findings), [f"{tid} {f.id}" for tid, f in confirmed]).as_dict(),
+        "regression_capture": Rate(len(captured), len(confirmed), [f"{tid} {f.id}" for tid, f in captured]).as_dict(),
+        "gate_bypass": Rate(len(bypassed), len(claims), [f"{c.commit[:12]} {c.task}" for c in bypassed]).as_dict(),
+        "convergence": Rate(sum(t.state == "DONE" for t in terminal), len(terminal),
+                            [t.id for t in terminal if t.state == "DONE"]).as_dict(),
+    }

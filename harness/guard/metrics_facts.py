@@ -1,0 +1,85 @@
+"""Gather what `harness metrics` computes from: every task's ledger at the end of a range,
+and every commit of the range that marks a task DONE, judged like the push guard judges it."""
+
+from __future__ import annotations
+
+import json
+
+from harness.core import metrics
+from harness.errors import HarnessError
+from harness.gitio import Git, TreeSource
+from harness.guard.history import check_commit, range_commits
+from harness.store import reader
+
+TERMINAL = ("DONE", "ESCALATED")
+
+
+def _task_of(path: str) -> str | None:
+    parts = path.split("/")
+    return parts[2] if len(parts) > 2 and parts[:2] == [".harness", "tasks"] else None
+
+
+def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
+    """Each (commit, task) where the task becomes DONE — by its ledger, or by a hand-edited
+    task.yaml — and whether a gate PASS held at that exact commit with nothing else refused."""
+    claims = []
+    for commit in commits:
+        report = check_commit(git, commit)
+        refused = {_task_of(p.file) for p in report.problems}
+        entered = {v.id: v for v in report.verdicts if v.after == "DONE" and v.gate is not None}
+        by_hand = {_task_of(p.file) for p in report.problems if p.rule == "projection-matches-ledger"
+                   and p.message.startswith("task.state:") and "file says 'DONE'" in p.message}
+        for tid in sorted(t for t in set(entered) | by_hand if t):
+            v = entered.get(tid)
+            passed = v is not None and v.gate is not None and v.gate.verdict == "PASS" and tid not in refused
+            claims.append(metrics.DoneClaim(commit, tid, passed))
+    return claims
+
+
+def _events(task: reader.LoadedTask) -> list[dict]:
+    return [json.loads(line) for line in task.lines]
+
+
+def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None) -> metrics.TaskFacts:
+    events = _events(task)
+    done_at = next((e["ts"] for e in events if e["type"] == "task.transitioned" and e["data"].get("to") == "DONE"), None)
+    findings = []
+    for fid, f in sorted(task.proj.findings.items()):
+        confirmed_at = None
+        if f["status"] in metrics.EVER_CONFIRMED:
+            confirmed_at = next((e["ts"] for e in events if e["type"] == "finding.reproduced"
+                                 and e["data"].get("id") == fid and e["data"].get("outcome") == "failed"), None)
+        findings.append(metrics.FindingFacts(fid, f["status"], (f["content"].get("location") or {}).get("file"),
+                                             confirmed_at, bool((f.get("regression_test") or {}).get("path"))))
+    changed: frozenset[str] = frozenset()
+    base = task.proj.base_commit
+    if done_commit and base and git.has_commit(base):
+        paths, _ = git.changed_paths(git.commit_tree(base), git.commit_tree(done_commit), limit=1_000_000)
+        changed = frozenset(p for p in paths if not p.startswith(".harness/"))
+    return metrics.TaskFacts(task.id, task.proj.state, f"{task.proj.title}\n{task.proj.description}",
+                             task.proj.created_at or (events[0]["ts"] if events else None), done_at, changed,
+                             tuple(findings))
+
+
+def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list[metrics.TaskFacts],
+                                                                 list[metrics.DoneClaim], list[str]]:
+    """(commits, tasks, DONE claims, tasks that could not be read) for the range."""
+    commits = range_commits(git, from_rev, to_rev)
+    claims = done_claims(git, commits)
+    first_done = {}
+    for claim in claims:
+        first_done.setdefault(claim.task, claim.commit)
+    end = TreeSource(git, git.commit_tree(git.resolve(to_rev)), "end of range")
+    start = TreeSource(git, git.commit_tree(git.resolve(from_rev)), "start") if from_rev and from_rev.strip("0") else None
+    tasks, unreadable = [], []
+    for tid in reader.task_ids(end):
+        try:
+            task = reader.load_task(end, tid, docs=False)
+            if start is not None and tid in reader.task_ids(start) \
+                    and reader.load_task(start, tid, docs=False).proj.state in TERMINAL:
+                continue  # finished before the range began
+        except HarnessError:
+            unreadable.append(tid)
+            continue
+        tasks.append(task_facts(git, task, first_done.get(tid)))
+    return commits, tasks, claims, unreadable
