@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import git
 from test_git_hooks_e2e import commit_all_ok, gated_done, hand_done_no_verify, head
 
@@ -17,6 +16,10 @@ ZERO = "0" * 40
 @pytest.fixture
 def remote(h, repo, tmp_path) -> Path:
     """``repo`` with .harness/ committed and pushed to a bare remote as main."""
+    return pushed_to_bare(repo, tmp_path)
+
+
+def pushed_to_bare(repo: Path, tmp_path: Path) -> Path:
     commit_all_ok(repo, "harness init")
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
@@ -96,7 +99,7 @@ def test_force_push_audits_from_the_merge_base_when_the_old_tip_can_be_had(h, re
     git(repo, "push", "-q", "origin", "main")
     ci_clone(remote, ci)
     git(repo, "reset", "-q", "--hard", base)
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "push", "-q", "--force", "origin", "main")
     ci_clone(remote, ci)
 
@@ -112,7 +115,7 @@ def test_force_push_fetches_an_old_tip_the_remote_still_serves(h, repo, remote, 
     old_tip = commit_all_ok(repo, "honest work, later thrown away")
     git(repo, "push", "-q", "origin", "main")
     git(repo, "reset", "-q", "--hard", base)
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "push", "-q", "--force", "origin", "main")
     git(remote, "config", "uploadpack.allowAnySHA1InWant", "true")
     ci = ci_clone(remote, tmp_path / "ci")
@@ -125,7 +128,7 @@ def test_force_push_fetches_an_old_tip_the_remote_still_serves(h, repo, remote, 
 
 def test_new_branch_audits_everything_reachable_and_says_so(h, repo, remote, tmp_path):
     git(repo, "switch", "-q", "-c", "feature")
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "push", "-q", "origin", "feature")
     ci = ci_clone(remote, tmp_path / "ci")
     git(ci, "checkout", "-q", "--detach", "origin/feature")
@@ -154,7 +157,7 @@ def test_pull_request_mode_audits_base_to_head(h, repo, remote, tmp_path):
 
     git(repo, "switch", "-q", "main")
     git(repo, "switch", "-q", "-c", "forged")
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "push", "-q", "origin", "forged")
     ci_clone(remote, ci)
     code, doc, err = audit(h, ci, "--base", base, "--to", "origin/forged")
@@ -162,7 +165,7 @@ def test_pull_request_mode_audits_base_to_head(h, repo, remote, tmp_path):
 
 
 def test_tag_push_audits_everything_the_tag_reaches(h, repo, remote, tmp_path):
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "tag", "-a", "v1", "-m", "release")
     git(repo, "push", "-q", "origin", "v1")  # main on the remote never saw the commit
     ci = ci_clone(remote, tmp_path / "ci")
@@ -183,7 +186,7 @@ def test_a_rewind_checks_nothing_and_says_why(h, repo, remote, tmp_path):
 
 
 def test_a_shallow_clone_is_deepened_before_the_audit(h, repo, remote, tmp_path):
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     (repo / "app.py").write_text("def answer():\n    return 3\n")
     commit_all_ok(repo, "code on top")
     git(repo, "push", "-q", "origin", "main")

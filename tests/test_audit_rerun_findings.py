@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import yaml
-
 from conftest import TO_VERIFYING, walk_to
 from test_audit import PASS_CMD, configure
-from test_git_hooks_e2e import commit_all_ok
 from test_findings_e2e import finding
+from test_git_hooks_e2e import commit_all_ok
 
 PY = sys.executable
 APP = "def answer():\n    return {answer}\n\n\ndef double(x):\n    return {double}\n"
@@ -95,7 +94,7 @@ def rerun_json(h, base: str) -> tuple[int, dict, str]:
 
 
 def test_honest_done_reruns_evidence_reproducers_and_regression_tests_and_lists_each(h, repo, tmp_path, monkeypatch):
-    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch)
+    base, _, done = done_with_findings(h, repo, tmp_path, monkeypatch)
     code, doc, err = rerun_json(h, base)
     assert code == 0, err
     (row,) = [r for r in doc["results"] if r["commit"] == done]
@@ -141,7 +140,7 @@ def test_a_fix_verified_under_a_bent_environment_does_not_reproduce(h, repo, tmp
 
 def test_a_tool_missing_on_the_ci_machine_could_not_run_and_exits_2(h, repo, tmp_path, monkeypatch):
     tool = shadow_bin(tmp_path, "answer-check", f"exec {PY} -c '{ANSWER_CHECK}'")
-    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch, reject_cmd=["answer-check"],
+    base, _, done = done_with_findings(h, repo, tmp_path, monkeypatch, reject_cmd=["answer-check"],
                                          reject_bin=tool)
     code, doc, err = rerun_json(h, base)
     assert code == 2, err
@@ -160,10 +159,10 @@ def test_a_tool_missing_on_the_ci_machine_could_not_run_and_exits_2(h, repo, tmp
 def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):
     """A variable the laptop (or the CI job) sets does not reach the re-run: PYTHONPATH here
     would make `import app` resolve elsewhere."""
-    configure(repo, PASS_CMD, [PY, "-c", "import os, sys; sys.exit(1 if 'PYTHONPATH' in os.environ "
-                                          "or 'GIT_DIR' in os.environ else 0)"])
+    check = "import os, sys; sys.exit(1 if 'PYTHONPATH' in os.environ or 'GIT_DIR' in os.environ else 0)"
+    configure(repo, PASS_CMD, [PY, "-c", check])
     base = commit_all_ok(repo, "config")
-    tid = h.ok("task", "new", "Env").out.strip()
+    h.ok("task", "new", "Env").out.strip()
     h.ok("requirement", "add", "It works", "--priority", "must")
     walk_to(h, *TO_VERIFYING)
     h.ok("evidence", "build")

@@ -8,13 +8,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
-
 from conftest import ROOT, git
-from test_audit_range import ZERO, ci_clone, gc_remote, remote  # noqa: F401 (fixture)
-from test_git_hooks_e2e import NOTES, commit_all_ok, gated_done, hand_done_no_verify, head
+from test_audit_range import ZERO, ci_clone, gc_remote, pushed_to_bare
+from test_git_hooks_e2e import (
+    NOTES,
+    commit_all_ok,
+    gated_done,
+    hand_done_no_verify,
+    head,
+)
 
 SCRIPT = ROOT / "ci" / "audit.sh"
+
+
+@pytest.fixture
+def remote(h, repo, tmp_path) -> Path:
+    return pushed_to_bare(repo, tmp_path)
 
 
 def run_script(ci: Path, **env: str) -> subprocess.CompletedProcess:
@@ -69,7 +80,7 @@ def test_force_push_of_a_forged_done_to_the_default_branch_fails_the_job(h, repo
 
 def test_new_branch_with_a_forged_done_fails_the_job(h, repo, remote, tmp_path):
     git(repo, "switch", "-q", "-c", "feature")
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "push", "-q", "origin", "feature")
     ci = ci_clone(remote, tmp_path / "ci")
     p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=ZERO, HARNESS_AFTER=forged)
@@ -91,7 +102,7 @@ def test_pull_request_audits_base_to_head(h, repo, remote, tmp_path):
 
 
 def test_tag_push_audits_what_the_tag_reaches(h, repo, remote, tmp_path):
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "tag", "-a", "v1", "-m", "release")
     tag_object = head(repo, "refs/tags/v1")
     git(repo, "push", "-q", "origin", "v1")

@@ -7,11 +7,16 @@ import sys
 from pathlib import Path
 
 import yaml
-
 from conftest import TO_VERIFYING, walk_to
 from test_findings_e2e import finding
-from test_git_hooks_e2e import (collect_passing_evidence, commit_all_ok, gate_to_converged, hand_done_no_verify,
-                                head, new_task)
+from test_git_hooks_e2e import (
+    collect_passing_evidence,
+    commit_all_ok,
+    gate_to_converged,
+    hand_done_no_verify,
+    head,
+    new_task,
+)
 
 PY = sys.executable
 

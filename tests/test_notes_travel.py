@@ -7,9 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import Harness, git
-from test_git_hooks_e2e import NOTES, commit_all_ok, gated_done, head, note, out, push, remote_ref
+from test_git_hooks_e2e import (
+    NOTES,
+    commit_all_ok,
+    gated_done,
+    head,
+    note,
+    out,
+    push,
+    remote_ref,
+)
 
 
 @pytest.fixture

@@ -9,10 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import git
-from test_git_hooks_e2e import (NOTES, commit_all_ok, gated_done, hand_done_no_verify, head, out, push,
-                                remote_ref)
+from test_git_hooks_e2e import (
+    NOTES,
+    commit_all_ok,
+    gated_done,
+    hand_done_no_verify,
+    head,
+    out,
+    push,
+    remote_ref,
+)
 
 
 @pytest.fixture
@@ -48,7 +55,7 @@ def test_forged_done_pushed_with_no_verify_is_refused_server_side(h, repo, serve
 
 
 def test_legitimate_task_and_its_notes_ref_in_one_push_are_accepted(h, repo, server):
-    tid = gated_done(h)
+    gated_done(h)
     done = commit_all_ok(repo, "done")
     h.ok("stamp")
     p = push(repo, "origin", "main", NOTES)
@@ -63,7 +70,7 @@ def test_a_second_pushed_ref_is_checked_and_rejects_the_whole_push(h, repo, serv
     gated_done(h)
     done = commit_all_ok(repo, "done")
     git(repo, "switch", "-q", "-c", "shortcut")
-    tid, forged = hand_done_no_verify(repo, h, "Second ref")
+    _, forged = hand_done_no_verify(repo, h, "Second ref")
     git(repo, "switch", "-q", "main")
     # The pre-commit framework's pre-push would see only the first of these refs.
     p = push(repo, "--no-verify", "origin", "main", "shortcut")
@@ -75,7 +82,7 @@ def test_a_second_pushed_ref_is_checked_and_rejects_the_whole_push(h, repo, serv
 
 
 def test_a_forged_done_already_on_another_pushed_ref_is_checked_once_and_still_refused(h, repo, server):
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     git(repo, "tag", "-a", "v1", "-m", "release")
     p = push(repo, "--no-verify", "origin", "main", "v1")
     assert p.returncode != 0 and out(p).count(f"in commit {forged[:12]}") == 1, out(p)
@@ -114,7 +121,7 @@ def test_install_server_refuses_a_clone_and_chains_an_existing_hook(h, repo, ser
     p = push(repo, "other", "main")
     assert p.returncode == 0, out(p)
     assert "refs/heads/main" in (other / "mine-saw").read_text()
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     p = push(repo, "--no-verify", "other", "main")
     assert p.returncode != 0 and forged[:12] in out(p), out(p)
 
@@ -126,7 +133,7 @@ def test_install_server_refuses_a_clone_and_chains_an_existing_hook(h, repo, ser
 def test_a_pushed_object_the_hook_cannot_see_fails_closed(h, repo, server):
     """Outside git's quarantine (or if libgit2 ignored it) the pushed tip is invisible: that is
     no pass."""
-    tid, forged = hand_done_no_verify(repo, h)
+    _, forged = hand_done_no_verify(repo, h)
     old = remote_ref(server, "refs/heads/main")
     proc = subprocess.run([sys.executable, "-m", "harness", "hook", "pre-receive"], cwd=server,
                           input=f"{old} {forged} refs/heads/main\n", capture_output=True, text=True,

@@ -13,9 +13,10 @@ import click
 
 from harness.cli.common import emit_json, with_return_code
 from harness.errors import EXIT_INVALID, HarnessError
+from harness.gitio import Git
 
 
-def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
+def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
                   stamp: bool = True, scope: dict | None = None,
                   note_of: Callable[[str], dict | None] | None = None) -> int:
     """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
@@ -26,6 +27,7 @@ def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_j
     for commit in commits:
         report = check_commit(git, commit)
         reruns: list[dict] = []
+        row: dict = {}
         if rerun and not report.problems:
             from harness.guard.rerun import rerun_done
 
@@ -42,8 +44,8 @@ def audit_commits(git, commits: list[str], title: str, rerun: bool = False, as_j
             failed = 1
             if not as_json:
                 _print_problems(title, report.problems, commit)
-        row = {"commit": commit, "ok": not report.problems, "problems": [p.as_dict() for p in report.problems],
-               "gated": {v.id: v.gate.verdict for v in report.gated()}}
+        row.update(commit=commit, ok=not report.problems, problems=[p.as_dict() for p in report.problems],
+                   gated={v.id: v.gate.verdict for v in report.gated() if v.gate is not None})
         if rerun:
             row["reruns"] = reruns
         if note is not None:
@@ -75,7 +77,7 @@ def _streamer(as_json: bool) -> Callable[[str], None]:
     return lambda line: click.echo(f"harness: rerun: {line}", err=True)
 
 
-def _print_problems(title: str, problems, commit: str) -> None:
+def _print_problems(title: str, problems: list, commit: str) -> None:
     from harness.cli.hooks import print_problems
 
     print_problems(title, problems, commit)
@@ -125,7 +127,7 @@ def audit(before: str | None, base_rev: str | None, from_rev: str | None, to_rev
                          note_of=_local_notes(git, scope.tip))
 
 
-def _local_notes(git, tip: str) -> Callable[[str], dict | None]:
+def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
     import json
 
     from harness.gitio import TreeSource

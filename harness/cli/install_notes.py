@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import click
 
+from harness.gitio import Git
+
 
 def refspecs(ref: str) -> tuple[str, str]:
     """(push refspec, fetch refspec) for the notes ref.
@@ -21,7 +23,7 @@ def refspecs(ref: str) -> tuple[str, str]:
     return f"{ref}*:{ref}*", f"+{ref}*:{ref}*"
 
 
-def configure(git, ref: str, record: dict) -> list[str]:
+def configure(git: Git, ref: str, record: dict) -> list[str]:
     """Add the refspecs to every remote; what was added is recorded for `harness uninstall`."""
     push_spec, fetch_spec = refspecs(ref)
     added: dict = record.setdefault("added_refspecs", {})
@@ -42,7 +44,7 @@ def configure(git, ref: str, record: dict) -> list[str]:
     return done
 
 
-def unconfigure(git, record: dict) -> None:
+def unconfigure(git: Git, record: dict) -> None:
     for remote, entries in (record.get("added_refspecs") or {}).items():
         for kind, value in entries:
             git.config_unset(f"remote.{remote}.{kind}", value)

@@ -66,7 +66,7 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
     """(commits, tasks, DONE claims, tasks that could not be read) for the range."""
     commits = range_commits(git, from_rev, to_rev)
     claims = done_claims(git, commits)
-    first_done = {}
+    first_done: dict[str, str] = {}
     for claim in claims:
         first_done.setdefault(claim.task, claim.commit)
     end = TreeSource(git, git.commit_tree(git.resolve(to_rev)), "end of range")

@@ -23,6 +23,7 @@ from pathlib import Path
 from harness import runner
 from harness.errors import HarnessError
 from harness.gitio import Git, TreeSource
+from harness.guard.history import CommitReport
 from harness.guard.validate import Problem
 from harness.store import reader, settings, validate, yamlio
 from harness.store.evidence_files import load_valid
@@ -64,11 +65,12 @@ def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) ->
     return CONTRADICTED
 
 
-def _config(src: TreeSource) -> dict:
+def _config(src: TreeSource) -> dict[str, dict]:
     raw = src.read(".harness/config.yaml") or b"version: 1\n"
     doc = yamlio.parse(raw, ".harness/config.yaml")
     validate.check(doc, "config", ".harness/config.yaml", raw)
-    return doc.get("evidence") or {}
+    evidence = doc.get("evidence") if isinstance(doc, dict) else None
+    return evidence or {}
 
 
 def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> list[str]:
@@ -158,7 +160,7 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
                         "or the finding, and re-gate")
 
 
-def rerun_done(git: Git, commit: str, report, runs: list | None = None,
+def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
                stream: Callable[[str], None] | None = None) -> list[Problem]:
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``."""
     done = [v for v in report.gated() if v.after == "DONE"]
