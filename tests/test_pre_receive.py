@@ -140,3 +140,25 @@ def test_a_pushed_object_the_hook_cannot_see_fails_closed(h, repo, server):
                           env={**os.environ, "GIT_DIR": "."})
     assert proc.returncode == 2, proc.stderr
     assert forged[:12] in proc.stderr and "quarantine" in proc.stderr
+
+
+def test_pre_receive_json_lists_every_pushed_ref_and_commit(h, repo, tmp_path):
+    commit_all_ok(repo, "harness init")
+    bare = tmp_path / "json.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    report = tmp_path / "receive.json"
+    hook = bare / "hooks" / "pre-receive"
+    hook.write_text(f"#!/bin/sh\n'{sys.executable}' -m harness hook pre-receive --json > '{report}'\n")
+    hook.chmod(0o755)
+    git(repo, "remote", "add", "origin", str(bare))
+    start = head(repo)
+    git(repo, "switch", "-q", "-c", "shortcut")
+    _, forged = hand_done_no_verify(repo, h)
+    p = push(repo, "--no-verify", "origin", "main", "shortcut")
+    assert p.returncode != 0, out(p)
+    doc = json.loads(report.read_text())
+    refs = {r["ref"]: r for r in doc["range"]["refs"]}
+    assert set(refs) == {"refs/heads/main", "refs/heads/shortcut"}
+    assert refs["refs/heads/shortcut"]["commits"] == [forged]  # main's commits are counted once, under main
+    assert start in refs["refs/heads/main"]["commits"]
+    assert doc["checked"] == refs["refs/heads/main"]["commits"] + [forged] and doc["failed"] == 1

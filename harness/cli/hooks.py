@@ -125,11 +125,14 @@ def pre_receive(as_json: bool) -> int:
             return None
         return doc if isinstance(doc, dict) else None
 
+    if as_json:
+        refs = [{"ref": p.ref, "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
+        return audit_commits(git, [c for p in pushed for c in p.commits], "pre-receive", as_json=True,
+                             stamp=False, scope={"mode": "pre-receive", "refs": refs}, note_of=note_of)
     code = 0
     for ref in pushed:
         if ref.commits:
-            code = max(code, audit_commits(git, ref.commits, f"pre-receive {ref.ref}", as_json=as_json,
-                                           stamp=False, note_of=note_of))
+            code = max(code, audit_commits(git, ref.commits, f"pre-receive {ref.ref}", stamp=False, note_of=note_of))
     if code == 1:
         click.echo("harness: the push is rejected as a whole; nothing was updated", err=True)
     return code

@@ -101,7 +101,9 @@ def after_push(git: Git, before: str | None, to_rev: str, remote: str) -> AuditR
         return AuditRange("push", tip, everything=True, before=old,
                           reason=f"the new tip shares no history with the previous tip {old[:12]}: every commit "
                                  "reachable from the new tip is audited")
-    if bases == [tip]:
+    if old == tip:
+        reason = f"the ref did not move ({tip[:12]}): nothing new"
+    elif bases == [tip]:
         reason = f"the new tip is already in the history of the previous tip {old[:12]} (a rewind): nothing new"
     elif bases == [old]:
         reason = f"a fast-forward from {old[:12]} ({how})"
