@@ -175,3 +175,23 @@ def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
     r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
     assert r.code == 0, r.text
+
+
+def test_a_token_in_a_configured_command_never_reaches_the_streamed_lines(h, repo, tmp_path, monkeypatch):
+    token = "ghp_" + "A1b2C3d4" * 5
+    configure(repo, PASS_CMD, [PY, "-c", "import sys; sys.exit(0)", token])
+    base = commit_all_ok(repo, "config")
+    h.ok("task", "new", "Token").out.strip()
+    h.ok("requirement", "add", "It works", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    assert h("gate", "--advance").code == 0
+    h.ok("transition", "DONE")
+    commit_all_ok(repo, "done")
+    r = h("audit", "--json", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 0, r.text
+    assert token not in r.err and token not in r.out
+    assert "unit_test" in r.err

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import runner
+from harness.core.redact import Redactor, compile_patterns, secret_env
 from harness.errors import HarnessError
 from harness.gitio import Git, TreeSource
 from harness.guard.history import CommitReport
@@ -65,12 +66,21 @@ def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) ->
     return CONTRADICTED
 
 
-def _config(src: TreeSource) -> dict[str, dict]:
+def _config_doc(src: TreeSource) -> dict:
     raw = src.read(".harness/config.yaml") or b"version: 1\n"
     doc = yamlio.parse(raw, ".harness/config.yaml")
     validate.check(doc, "config", ".harness/config.yaml", raw)
-    evidence = doc.get("evidence") if isinstance(doc, dict) else None
-    return evidence or {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _config(src: TreeSource) -> dict[str, dict]:
+    return _config_doc(src).get("evidence") or {}
+
+
+def redactor(src: TreeSource) -> Redactor:
+    """What a streamed command line is passed through: a CI log is no place for a token."""
+    patterns = (_config_doc(src).get("redaction") or {}).get("patterns") or []
+    return compile_patterns(patterns, literals=secret_env(os.environ))
 
 
 def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> list[str]:
@@ -136,8 +146,10 @@ def _finding_runs(tid: str, where: str, f: dict) -> list[Planned]:
     return out
 
 
-def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]) -> tuple[dict, Problem | None]:
+def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None],
+            hide: Redactor | None = None) -> tuple[dict, Problem | None]:
     shown = item.command if isinstance(item.command, str) else shlex.join(item.command)
+    shown = hide.redact(shown) if hide else shown
     stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: `{shown}` in {cwd} …")
     try:
         result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout,
@@ -174,9 +186,10 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     planned = [p for v in done for p in plan(src, commit, reader.load_task(src, v.id), policy, problems)]
     if not planned:
         return problems
+    hide = redactor(src)
     with git.temp_worktree(commit) as path:
         for item in planned:
-            row, problem = execute(item, path, commit, stream)
+            row, problem = execute(item, path, commit, stream, hide)
             runs.append(row)
             if problem:
                 problems.append(problem)
