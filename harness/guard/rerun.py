@@ -17,17 +17,16 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from harness import runner
-from harness.core.redact import Redactor, compile_patterns, secret_env
+from harness.core.redact import Redactor
 from harness.errors import HarnessError
 from harness.gitio import Git, TreeSource
 from harness.guard.history import CommitReport
+from harness.guard.rerun_plan import Planned, plan, redactor
 from harness.guard.validate import Problem
-from harness.store import reader, settings, validate, yamlio
-from harness.store.evidence_files import load_valid
+from harness.store import reader, settings
 
 REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
 # What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
@@ -36,19 +35,6 @@ KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TM
             "SHELL", "SYSTEMROOT", "CI")
 # Output that says the program or module is missing from this machine, not that it judged the code.
 MISSING_TOOL = ("command not found", "No module named", ": not found", "is not recognized as")
-
-
-@dataclass
-class Planned:
-    task: str
-    kind: str  # evidence | reproducer | regression
-    what: str  # the evidence type, or the finding and which of its commands
-    record: str  # the file whose claim the run checks
-    command: list[str] | str
-    shell: bool
-    timeout: float | None
-    expect: tuple[str | None, int | None]  # (outcome, exit code) recorded; exit None: any
-    claim: str  # what the record says, in words
 
 
 def clean_env() -> dict[str, str]:
@@ -64,86 +50,6 @@ def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) ->
             or (result.outcome == "failed" and any(m in tail for m in MISSING_TOOL)):
         return UNRUNNABLE  # never a success either: exit 2
     return CONTRADICTED
-
-
-def _config_doc(src: TreeSource) -> dict:
-    raw = src.read(".harness/config.yaml") or b"version: 1\n"
-    doc = yamlio.parse(raw, ".harness/config.yaml")
-    validate.check(doc, "config", ".harness/config.yaml", raw)
-    return doc if isinstance(doc, dict) else {}
-
-
-def _config(src: TreeSource) -> dict[str, dict]:
-    return _config_doc(src).get("evidence") or {}
-
-
-def redactor(src: TreeSource) -> Redactor:
-    """What a streamed command line is passed through: a CI log is no place for a token."""
-    patterns = (_config_doc(src).get("redaction") or {}).get("patterns") or []
-    return compile_patterns(patterns, literals=secret_env(os.environ))
-
-
-def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> list[str]:
-    """Required types, and every type a verified requirement or invariant leans on."""
-    cited = {t for item in (*task.proj.requirements.values(), *task.proj.invariants.values())
-             if item["status"] == "verified" for t in item["evidence"]}
-    return sorted(set(policy.required_types()) | cited)
-
-
-def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
-         problems: list[Problem]) -> list[Planned]:
-    commands, records = _config(src), load_valid(src, task)
-    folder = f".harness/tasks/{task.id}"
-    out: list[Planned] = []
-    for etype in _types_to_rerun(policy, task):
-        where, conf = f"{folder}/evidence/{etype}.json", commands.get(etype)
-        if conf is None:
-            problems.append(Problem(where, "rerun-reproduces", f"no evidence.{etype}.command in config.yaml at "
-                                    f"{commit[:12]}: the recorded result cannot be re-run",
-                                    "configure the command, re-collect, re-gate"))
-            continue
-        record = records.get(etype) or {}
-        shell, command = bool(conf.get("shell")), conf["command"]
-        if isinstance(command, str) and not shell:
-            command = shlex.split(command)
-        expect = (record.get("outcome"), record.get("exit_code"))
-        out.append(Planned(task.id, "evidence", etype, where, command, shell, conf.get("timeout"), expect,
-                           f"recorded {etype} {expect[0]} (exit {expect[1]})"))
-    for fid, f in sorted(task.proj.findings.items()):
-        out.extend(_finding_runs(task.id, f"{folder}/findings/{fid}.yaml", f))
-    return out
-
-
-def _argv(run: dict | None) -> list[str] | None:
-    if not run:
-        return None
-    if run.get("argv"):
-        return list(run["argv"])
-    return shlex.split(run["command"]) if run.get("command") else None
-
-
-def _finding_runs(tid: str, where: str, f: dict) -> list[Planned]:
-    from harness.core.findings import recommended_command
-
-    fid, status, out = f["id"], f["status"], []
-    if status == "REJECTED":
-        recommended = recommended_command(f["content"])
-        runs = [a for a in f["attempts"] if recommended is None or a["command"] == recommended]
-        argv = _argv(runs[-1] if runs else None)
-        if argv:
-            out.append(Planned(tid, "reproducer", f"{fid} (rejected)", where, argv, False, None, ("passed", None),
-                               f"{fid} was REJECTED: its reviewer's reproducer passed, refuting the claim"))
-    elif status in ("VERIFIED", "CLOSED"):
-        argv = _argv(f.get("reproduction"))
-        if argv:
-            out.append(Planned(tid, "reproducer", f"{fid} (fixed)", where, argv, False, None, ("passed", None),
-                               f"{fid} is {status}: the reproducer that confirmed it passes now"))
-        reg = f.get("regression_test") or {}
-        argv = _argv(reg)
-        if argv:
-            out.append(Planned(tid, "regression", f"{fid} {reg.get('path')}", where, argv, False, None,
-                               ("passed", None), f"{fid} is {status}: its regression test passes"))
-    return out
 
 
 def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None],
