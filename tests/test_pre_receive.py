@@ -162,3 +162,18 @@ def test_pre_receive_json_lists_every_pushed_ref_and_commit(h, repo, tmp_path):
     assert refs["refs/heads/shortcut"]["commits"] == [forged]  # main's commits are counted once, under main
     assert start in refs["refs/heads/main"]["commits"]
     assert doc["checked"] == refs["refs/heads/main"]["commits"] + [forged] and doc["failed"] == 1
+
+
+def test_a_merge_of_a_gated_done_branch_into_a_diverged_main_is_accepted(h, repo, server):
+    git(repo, "switch", "-q", "-c", "feature")
+    gated_done(h)
+    commit_all_ok(repo, "done on the branch")
+    git(repo, "switch", "-q", "main")
+    (repo / "other.py").write_text("Y = 2\n")
+    commit_all_ok(repo, "main moves on")
+    git(repo, "merge", "-q", "--no-edit", "feature")
+    merge = head(repo)
+    assert len(git(repo, "rev-list", "--parents", "-n1", "HEAD").stdout.split()) == 3
+    p = push(repo, "origin", "main", "feature")
+    assert p.returncode == 0, out(p)
+    assert remote_ref(server, "refs/heads/main") == merge
