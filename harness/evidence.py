@@ -105,7 +105,7 @@ def _junit_counts(p: Plan, root: Path, before: tuple | None) -> tuple[dict, str 
 
 def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with)."""
-    from harness.gitio import Git
+    from harness.gitio import recording_git
 
     config = settings.load_config(s.layout)
     # Refused now rather than by the runner: after `evidence.prepared` a refusal would
@@ -113,7 +113,7 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     runner.checked_argv(p.command, p.shell, s.layout.root)
     redactor = redactor_for(config)
     out = config["output"]
-    git = Git(s.layout.root)
+    git = recording_git(s.layout.root)
     head = git.head()
     tree = git.worktree_source_tree()
     dirty = tree != (git.source_tree(head) if head else git.empty_tree())

@@ -23,6 +23,25 @@ from harness.errors import HarnessError
 
 HARNESS_DIR = ".harness"
 
+# What the harness keeps of the caller's GIT_* variables when it runs git itself: who is
+# committing and which config files exist. Nothing that says where the repository, its
+# working tree, its index or its objects are — those come from the directory alone.
+_KEPT_GIT_VARS = frozenset({
+    "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+})
+# Variables that make git (and so a test command) see another repository, tree or index.
+LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+                 "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+
+
+def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (default ours) without the GIT_* variables the caller could use to point
+    git at another tree: the environment the harness measures source trees in."""
+    src = os.environ if environ is None else environ
+    return {k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS}
+
 
 class Git:
     def __init__(self, root: Path) -> None:
@@ -89,7 +108,7 @@ class Git:
                 shutil.copy2(real, tmp)
             else:
                 os.unlink(tmp)
-            yield {**os.environ, "GIT_INDEX_FILE": tmp}
+            yield {**own_env(), "GIT_INDEX_FILE": tmp}
         finally:
             for leftover in (tmp, tmp + ".lock"):
                 if os.path.exists(leftover):
@@ -102,6 +121,34 @@ class Git:
             self._git(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
             tree = self._git(["write-tree"], env).strip()
         return self.strip_harness(tree)
+
+    def foreign_location(self) -> str | None:
+        """Why git, run by the caller's environment in :attr:`root`, would see another
+        repository, working tree or index than the harness measures (None when it would not).
+
+        A command run under such an environment tests tree B while the record says tree A,
+        so evidence is refused rather than recorded.
+        """
+        defaults = {"GIT_DIR": self.git_dir, "GIT_WORK_TREE": self.root, "GIT_INDEX_FILE": self.git_dir / "index",
+                    "GIT_COMMON_DIR": self.common_dir, "GIT_OBJECT_DIRECTORY": self.common_dir / "objects"}
+        for var in LOCATION_VARS:
+            value = os.environ.get(var)
+            if value is None:
+                continue
+            default = defaults.get(var)
+            if default is None or _resolved(self.root, value) != _resolved(self.root, str(default)):
+                return f"{var}={value} is set in the environment"
+        top = self._toplevel(own_env())
+        if top is None or top != _resolved(self.root, str(self.root)):
+            where = self.config_get("core.worktree")
+            return (f"core.worktree={where} in the repository's config" if where
+                    else f"git sees the working tree at {top}, not {self.root}")
+        return None
+
+    def _toplevel(self, env: dict[str, str]) -> str | None:
+        proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=self.root, env=env,
+                              capture_output=True, text=True)
+        return _resolved(self.root, proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
 
     def _unhide(self, env: dict[str, str]) -> None:
         """Clear, in the throw-away index, the flags that make `git add` skip a file on disk.
@@ -334,6 +381,24 @@ class Git:
         if common.exists():
             return (gd / common.read_text().strip()).resolve()
         return gd
+
+
+def recording_git(root: Path) -> Git:
+    """The repository at ``root``, for a run whose source tree is recorded: refused when the
+    caller's environment or config would make git (and the command) see another tree."""
+    from harness.errors import Refused
+
+    git = Git(root)
+    why = git.foreign_location()
+    if why:
+        raise Refused(f"not recording: {why}, so the command would not see the source tree the harness "
+                      f"measures at {root}",
+                      hint="unset the GIT_* variable (or core.worktree) and run again from the repository itself")
+    return git
+
+
+def _resolved(base: Path, path: str) -> str:
+    return os.path.realpath(os.path.join(base, path))
 
 
 class TreeSource:

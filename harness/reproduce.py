@@ -22,10 +22,10 @@ def command_of(argv: tuple[str, ...], fallback: str | list[str] | None) -> list[
 
 def run_fact(s: TaskStore, command: list[str] | str, timeout: float | None = None) -> dict:
     """Run ``command`` in the repository; the source tree is taken before it starts."""
-    from harness.gitio import Git
+    from harness.gitio import recording_git
 
     redactor = redactor_for(settings.load_config(s.layout))
-    git = Git(s.layout.root)
+    git = recording_git(s.layout.root)
     tree, head = git.worktree_source_tree(), git.head()
     result = runner.run_command(command, cwd=s.layout.root, timeout=timeout)
     shown, argv = shown_command(command, redactor)
