@@ -74,6 +74,31 @@ def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, li
     return redactor.redact(shlex.join(argv)), argv
 
 
+def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | None:
+    """The absolute path of the program ``argv`` runs, as the OS will find it: a name is
+    looked up on the PATH the command gets, a path is taken relative to the command's cwd.
+    None when there is none (the run will then record not_found)."""
+    import shutil
+
+    name = argv[0]
+    found = (os.path.join(cwd, name) if os.sep in name
+             else shutil.which(name, path=environ.get("PATH", os.defpath)))
+    return os.path.abspath(found) if found and os.path.exists(found) else None
+
+
+def program_fields(program: str | None) -> dict:
+    """``program`` as found, and the file it really is when a symlink leads elsewhere (a
+    virtualenv's python is a link to the interpreter; the link's folder names the venv)."""
+    real = os.path.realpath(program) if program else None
+    return {"program": program, "program_real": real if real != program else None}
+
+
+def recorded_env(names: list[str], environ: dict[str, str], redactor: Redactor) -> dict[str, str | None]:
+    """The values (redacted) of the variables that change what a test command does; an
+    unset one is recorded as null, which says as much as a value."""
+    return {name: (redactor.redact(environ[name]) if name in environ else None) for name in names}
+
+
 def _stat_key(path: Path) -> tuple | None:
     try:
         st = path.stat()
@@ -110,7 +135,7 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     config = settings.load_config(s.layout)
     # Refused now rather than by the runner: after `evidence.prepared` a refusal would
     # leave a run that never finishes, read as "outcome unknown" until re-collected.
-    runner.checked_argv(p.command, p.shell, s.layout.root)
+    run_argv = runner.checked_argv(p.command, p.shell, s.layout.root)
     redactor = redactor_for(config)
     out = config["output"]
     git = recording_git(s.layout.root)
@@ -118,6 +143,8 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     tree = git.worktree_source_tree()
     dirty = tree != (git.source_tree(head) if head else git.empty_tree())
     run_id = secrets.token_hex(8)
+    environ = dict(os.environ)
+    program = program_of(run_argv, s.layout.root, environ)
     shown, argv = shown_command(p.command, redactor)
     junit_before = _stat_key(s.layout.root / p.junit) if p.junit else None
     s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": p.etype, "command": shown,
@@ -137,7 +164,8 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
         "type": p.etype, "run_id": run_id, "timestamp": _iso(result.started_at),
         "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
         "duration_s": round(result.duration_s, 3), "command": shown, "argv": argv,
-        "shell": p.shell, "outcome": outcome, "exit_code": result.exit_code, "commit": head,
+        **{k: v and redactor.redact(v) for k, v in program_fields(program).items()},
+        "env": recorded_env(config["recorded_env"], environ, redactor), "shell": p.shell, "outcome": outcome, "exit_code": result.exit_code, "commit": head,
         "tree": tree, "tree_after": tree_after if tree_after != tree else None, "dirty": dirty,
         "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
         "errors": counts.get("errors"), "junit": p.junit and redactor.redact(p.junit),

@@ -43,7 +43,8 @@ def status(task_id: str | None, as_json: bool) -> int:
             live = report.as_dict(tree)
         except HarnessError as exc:
             live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
-    evidence = {t: _freshness(git, r, tree) for t, r in sorted(task.proj.evidence.items())}
+    evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
+                for t, r in sorted(task.proj.evidence.items())}
     from harness.core.findings import rates
 
     doc["findings"]["rates"] = rates(list(task.proj.findings.values()))
@@ -82,6 +83,9 @@ def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: 
             more = e["changed_total"] - len(e["changed"])
             line += " — changed since: " + ", ".join(e["changed"]) + (f" (+{more} more)" if more > 0 else "")
         rows.append(("Evidence" if i == 0 else "", line))
+        program = live.get("programs", {}).get(etype)
+        if program:
+            rows.append(("", f"  ran {program}"))
     if not evidence:
         rows.append(("Evidence", "none collected (harness evidence TYPE)"))
     for run in pending.values():

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
-from harness.core.redact import argv_matches
 
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {
@@ -30,7 +29,8 @@ class GateInput:
     findings: list[dict]            # id, severity, status, regression_test, regression_fresh
     policy: dict                    # the `gate:` mapping of gate.yaml
     tree: str                       # the source tree being judged
-    configured: dict[str, list[str]] = field(default_factory=dict)  # type -> argv config.yaml names
+    # type -> the argv config.yaml names, through the redaction evidence records go through
+    configured: dict[str, list[str]] = field(default_factory=dict)
     plan: dict[str, list[str]] = field(default_factory=dict)        # REQ/INV id -> contract's verified_by
 
 
@@ -40,6 +40,7 @@ class GateReport:
     rows: list[tuple[str, str]] = field(default_factory=list)   # (check, result) table
     blockers: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)              # reported, not blocking
+    programs: dict[str, str] = field(default_factory=dict)      # type -> the program its evidence ran
 
     def block(self, text: str) -> None:
         self.blockers.append(text)
@@ -47,7 +48,7 @@ class GateReport:
 
     def as_dict(self, tree: str) -> dict:
         return {"verdict": self.verdict, "tree": tree, "checks": [{"check": c, "result": r} for c, r in self.rows],
-                "blockers": list(self.blockers), "notes": list(self.notes)}
+                "blockers": list(self.blockers), "notes": list(self.notes), "programs": dict(self.programs)}
 
 
 def evidence_status(record: dict | None, tree: str, pending: list[str],
@@ -59,7 +60,9 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
         return "UNKNOWN", f"a run started {pending[-1]} never recorded an outcome (harness crashed or was killed)"
     if record is None:
         return "MISSING", None
-    if configured is not None and not argv_matches(record.get("argv") or [], configured):
+    # Equal, element by element: a redaction marker stands for one known value, never for
+    # whatever was there (a secret-named variable holding `/usr/bin/true` is not python3).
+    if configured is not None and record.get("argv") != configured:
         return "OTHER", f"it ran `{record['command']}`, not the configured `{' '.join(configured)}`"
     if record["outcome"] != "passed":
         return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"
@@ -82,6 +85,7 @@ def evaluate(g: GateInput) -> GateReport:
     ev_state = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))
                 for t in LABELS}
     stale_ok = not pol["evidence"]["must_match_head"]
+    r.programs = {t: ran_program(rec) for t, rec in sorted(g.evidence.items())}
 
     def usable(t: str) -> bool:
         status = ev_state[t][0]
@@ -180,6 +184,15 @@ def _plan_covered(r: GateReport, item: dict, plan: dict[str, list[str]]) -> None
                 f"it cites {', '.join(item['evidence']) or 'nothing'}")
 
 
+def ran_program(record: dict) -> str:
+    """What a record says ran, by its resolved path: `python3` names whichever comes first on PATH."""
+    program = record.get("program")
+    if not program:
+        return "program not recorded" if record.get("outcome") != "not_found" else "program not found"
+    real = record.get("program_real")
+    return program + (f" → {real}" if real else "")
+
+
 def render_text(r: GateReport) -> str:
     lines = [f"QUALITY GATE: {r.verdict}", ""]
     width = max((len(c) for c, _ in r.rows), default=10) + 2
@@ -188,4 +201,6 @@ def render_text(r: GateReport) -> str:
         lines += ["", "Blocking:"] + [f"- {b}" for b in r.blockers]
     if r.notes:
         lines += ["", "Notes:"] + [f"- {n}" for n in r.notes]
+    if r.programs:
+        lines += ["", "Programs run:"] + [f"- {t}: {p}" for t, p in r.programs.items()]
     return "\n".join(lines)

@@ -177,14 +177,6 @@ def _flag_value(value: str, redactor: Redactor) -> str:
     return redacted if _MARKERS_ONLY.fullmatch(redacted) else "[REDACTED:secret_flag]"
 
 
-def argv_matches(recorded: list[str], actual: list[str]) -> bool:
-    """Whether ``recorded`` (an argv as evidence records it, redacted) may be ``actual``:
-    equal, except that each marker stands for the non-empty value it replaced. Comparing
-    with an equally redacted ``actual`` would not do: the env literals differ by process."""
-    return len(recorded) == len(actual) and all(
-        re.fullmatch(".+".join(map(re.escape, _MARKER.split(r))), a, re.S) for r, a in zip(recorded, actual))
-
-
 def compile_patterns(extra: list[str] | tuple[str, ...] = (),
                      literals: Mapping[str, str] | None = None) -> Redactor:
     """Built-in rules followed by the user's ``extra`` regexes (labelled ``custom``).

@@ -29,6 +29,24 @@ def configured_commands(src: Source) -> dict[str, list[str]]:
     return out
 
 
+def configured_as_recorded(src: Source) -> dict[str, list[str]]:
+    """type -> the argv an evidence record of config.yaml's command shows: the configured
+    argv through the very redaction `harness evidence` applies (the config's patterns and
+    this process's secret-named variables), so the gate compares like with like."""
+    import os
+
+    from harness.core.redact import compile_patterns, redact_argv, secret_env
+    from harness.store import yamlio
+
+    commands = configured_commands(src)
+    if not commands:
+        return {}
+    doc = yamlio.parse(src.read(".harness/config.yaml") or b"", ".harness/config.yaml")
+    patterns = ((doc or {}).get("redaction") or {}).get("patterns") or []
+    redactor = compile_patterns(patterns, literals=secret_env(os.environ))
+    return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
+
+
 def contract_plan(task: LoadedTask) -> dict[str, list[str]]:
     contract = (task.proj.contract or {}).get("contract") or {}
     return {item["id"]: list(item.get("verified_by") or [])
@@ -49,7 +67,7 @@ def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> 
         findings=[{**f, "regression_fresh": _regression_fresh(f, tree)} for f in p.findings.values()],
         policy=policy.doc,
         tree=tree,
-        configured=configured_commands(src),
+        configured=configured_as_recorded(src),
         plan=contract_plan(task),
     )
 

@@ -28,6 +28,11 @@ def _read(path, schema: str, name: str) -> tuple[dict, bytes]:
     return doc, raw or b""
 
 
+# Variables that change what a test command does without changing its argv: which
+# interpreter a bare `python3` is, what it imports, which options pytest or node add.
+DEFAULT_RECORDED_ENV = ("PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "NODE_OPTIONS", "VIRTUAL_ENV")
+
+
 def load_config(layout: Layout) -> dict:
     doc, _ = _read(layout.config, "config", ".harness/config.yaml")
     return {
@@ -35,6 +40,7 @@ def load_config(layout: Layout) -> dict:
         "output": {**DEFAULT_OUTPUT, **(doc.get("output") or {})},
         "redaction": (doc.get("redaction") or {}).get("patterns") or [],
         "notes_ref": (doc.get("notes") or {}).get("ref") or DEFAULT_NOTES_REF,
+        "recorded_env": list(doc["recorded_env"]) if doc.get("recorded_env") is not None else list(DEFAULT_RECORDED_ENV),
     }
 
 
