@@ -327,3 +327,36 @@ def test_literals_are_redacted_first_and_labelled_with_their_name() -> None:
     out = r.redact("a Zq8wQ7pL1x-and-more b password=Zq8wQ7pL1x c abc")
     assert out == ("a [REDACTED:env:LONG_KEY] b password=[REDACTED:env:MY_SERVICE_CRED] c abc")
     assert compile_patterns(literals={"odd-name.key": "v" * 10}).redact("v" * 10) == "[REDACTED:env:odd_name_key]"
+
+
+@pytest.mark.parametrize("before", ["\x1b[31m", "\\u001b[1;32m", "xyz", "id_", "(", "=", "9"])
+@pytest.mark.parametrize("token", [GHP, AKIA, GLPAT, NPM, GOOGLE, STRIPE, JWT, ANTHROPIC])
+def test_token_after_an_escape_code_punctuation_or_word_characters_is_redacted(r: Redactor, before: str,
+                                                                               token: str) -> None:
+    out = r.redact(f"{before}{token}\x1b[0m")
+    assert token[6:] not in out and "[REDACTED:" in out
+
+
+def test_token_followed_by_word_characters_is_still_redacted(r: Redactor) -> None:
+    assert GHP[4:] not in r.redact(GHP + "_suffix")
+    assert AKIA[4:] not in r.redact(AKIA + "abc")
+
+
+def test_json_escaped_url_password_is_redacted(r: Redactor) -> None:
+    out = r.redact('{"url": "https:\\/\\/deploy:hunter2hunter2@git.example.com\\/x.git"}')
+    assert "hunter2hunter2" not in out and "[REDACTED:url_password]" in out
+
+
+def test_json_escaped_secret_assignment_is_redacted(r: Redactor) -> None:
+    out = r.redact('"{\\"password\\": \\"hunter2hunter2\\"}"')
+    assert "hunter2hunter2" not in out
+
+
+def test_secret_env_value_is_redacted_in_its_json_escaped_spelling() -> None:
+    r = compile_patterns(literals={"DEPLOY_TOKEN": 'ab/cd"ef12345'})
+    assert r.redact('{"v": "ab\\/cd\\"ef12345"}') == '{"v": "[REDACTED:env:DEPLOY_TOKEN]"}'
+
+
+def test_hyphenated_words_glued_to_sk_dash_stay_readable(r: Redactor) -> None:
+    text = "risk-assessment-module-2024-final desk-lamp-model-123456789"
+    assert r.redact(text) == text

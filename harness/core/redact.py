@@ -22,7 +22,7 @@ _TOK = r"A-Za-z0-9._~+/\-"
 # separator. One alternation because Python forbids reusing a group name.
 _VALUE = r"""(?P<secret>(?<=")[^"\n]+(?=")|(?<=')[^'\n]+(?=')|[^\s"'`,;]+)"""
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
-_ASSIGN = r"""["']?[ \t]*[:=](?!=)[ \t]*["']?"""
+_ASSIGN = r"""(?:\\?["'])?[ \t]*[:=](?!=)[ \t]*(?:\\?["'])?"""
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
 # "--no-token" style switches take no value, so what follows them is left alone.
@@ -42,17 +42,22 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # An END left after the rule above has no BEGIN: the window started inside the
     # key, so everything before it is key material. Greedy to cover repeated ENDs.
     ("private_key", rf"\A[\s\S]*{_PEM_TAIL}"),
-    ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    # The digit lookahead keeps hyphenated words like ``sk-some-long-name`` intact.
-    ("openai_key", r"\bsk-(?!ant-)(?=[A-Za-z0-9_\-]{0,256}[0-9])[A-Za-z0-9_\-]{20,}"),
-    ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{30,})\b"),
-    ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
-    ("slack_token", r"\bxox[abprs]-[A-Za-z0-9\-]{10,}"),
-    ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
-    ("stripe_key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
-    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("aws_access_key_id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
-    ("jwt", r"\beyJ[A-Za-z0-9_\-]{1,4096}\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
+    # No word-boundary anchors on self-identifying prefixes: a token right after an escape
+    # code (``\x1b[31mghp_…``), a ``\u001b`` of JSON, or glued to other word characters is
+    # still that token. Each prefix is distinctive enough to stand alone.
+    ("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    # The digit lookahead keeps hyphenated words like ``sk-some-long-name`` intact; glued
+    # to a letter ("risk-…", "desk-…") it must also look like a key: mixed case, 32+ long.
+    ("openai_key", r"(?:(?<![A-Za-z])|(?<=[\[;0-9]m)|(?=sk-(?=[A-Za-z0-9_\-]{0,256}[A-Z])[A-Za-z0-9_\-]{32}))"
+                   r"sk-(?!ant-)(?=[A-Za-z0-9_\-]{0,256}[0-9])[A-Za-z0-9_\-]{20,}"),
+    ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{30,})"),
+    ("gitlab_token", r"glpat-[A-Za-z0-9_\-]{20,}"),
+    ("slack_token", r"xox[abprs]-[A-Za-z0-9\-]{10,}"),
+    ("google_api_key", r"AIza[0-9A-Za-z_\-]{35}"),
+    ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
+    ("npm_token", r"npm_[A-Za-z0-9]{36,}"),
+    ("aws_access_key_id", r"(?:AKIA|ASIA)[A-Z0-9]{16}"),
+    ("jwt", r"eyJ[A-Za-z0-9_\-]{1,4096}\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
     # aws_secret_access_key / AWS_SECRET_ACCESS_KEY / "SecretAccessKey": ...
     ("aws_secret_key", rf"(?i)secret_?access_?key{_ASSIGN}{_VALUE}"),
     # Header context: redact whatever credential follows, whatever its length.
@@ -69,7 +74,9 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # scheme://user:password@host — the password runs to the last '@' before whitespace, so
     # an unescaped '@', '/', '#' or ':' inside it stays inside. Bounded, as above.
-    ("url_password", r"(?i)\b[a-z][a-z0-9+.\-]{0,31}://[^\s:/?#@\[\]]*:(?P<secret>\S{1,1024})@"),
+    # ``:\/\/`` too: JSON may escape the slashes. No left anchor: the scheme may follow an
+    # escape code or a word; a scheme is at most 32 characters, so each try stays short.
+    ("url_password", r"(?i)[a-z][a-z0-9+.\-]{0,31}:(?:\\?/){2}[^\s:/?#@\[\]]*:(?P<secret>\S{1,1024})@"),
     # "--password S3cret", "-token abc" (the "=" form is secret_assignment's): a flag from
     # a command line echoed in output, then whitespace, then its value.
     ("secret_flag", rf"(?i)(?<![A-Za-z0-9_\-])-{{1,2}}(?:{_FLAG_NAME})[ \t]+[\"']?{_VALUE}"),
@@ -148,7 +155,20 @@ def _literal_rules(literals: Mapping[str, str]) -> tuple[_Rule, ...]:
     # A marker label holds only word characters, so _MARKERS_ONLY recognises it later.
     items = sorted(((v, k) for k, v in literals.items() if len(v) >= MIN_LITERAL),
                    key=lambda item: -len(item[0]))
-    return tuple(_Rule("env:" + re.sub(r"\W", "_", k), re.compile(re.escape(v))) for v, k in items)
+    return tuple(_Rule("env:" + re.sub(r"\W", "_", k), re.compile("|".join(map(re.escape, _spellings(v)))))
+                 for v, k in items)
+
+
+def _spellings(value: str) -> list[str]:
+    r"""``value`` as output may spell it: verbatim, and JSON-escaped (with ``/`` as ``\/``,
+    non-ASCII as ``\uXXXX`` or not). Longest first, so no spelling is left half matched."""
+    import json
+
+    forms = {value}
+    for ascii_only in (True, False):
+        escaped = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+        forms |= {escaped, escaped.replace("/", "\\/")}
+    return sorted(forms, key=lambda f: -len(f))
 
 
 def redact_argv(argv: list[str], redactor: Redactor) -> list[str]:
