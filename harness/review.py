@@ -58,6 +58,8 @@ def packet(task: LoadedTask, base: str, diff: str, changes: list[tuple[str, str]
             "## Finding schema (write a list of these; `harness finding propose --file FILE` records them)", "",
             "Required: severity (critical|major|minor), category, title, claim, location.file, failure_scenario (list),",
             "expected_behavior, recommended_reproducer (type, description, command). Optional: type,",
-            "related_requirements, related_invariants, location.line, possible_actual_behavior.", "",
+            "related_requirements, related_invariants, location.line, possible_actual_behavior.",
+            "A critical or major finding must give recommended_reproducer.command: a command that fails while the",
+            "defect exists. Only a run of it confirms or refutes the finding.", "",
             "```yaml", yaml.safe_dump(EXAMPLE, sort_keys=False, width=100).rstrip(), "```", ""]
     return "\n".join(out)

@@ -364,7 +364,8 @@ def test_reproducer_that_times_out_is_refused_and_concludes_nothing(h, f1, ft, r
 
 
 def test_reproduce_without_any_command_is_refused(h, ft, repo, tmp_path):
-    propose(h, tmp_path, proposal(recommended_reproducer={"type": "review", "description": "read it"}))
+    propose(h, tmp_path, proposal(severity="minor",
+                                  recommended_reproducer={"type": "review", "description": "read it"}))
     before = ledger_bytes(repo, ft)
     r = h("finding", "reproduce", "F-0001")
     assert r.code == 1, r.text

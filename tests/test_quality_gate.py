@@ -805,7 +805,7 @@ def test_open_major_finding_blocks_end_to_end(h, repo, task):
         location: {file: app.py, line: 2}
         failure_scenario: [call answer(), observe 42]
         expected_behavior: the documented answer
-        recommended_reproducer: {type: unit_test, description: call it}
+        recommended_reproducer: {type: unit_test, description: call it, command: "python3 -c 'import app'"}
     """))
     h.ok("finding", "propose", "--file", str(proposal))
     code, doc = gate_json(h)

@@ -71,6 +71,12 @@ def propose(path: Path, task_id: str | None) -> None:
     if not isinstance(items, list) or not items:
         raise HarnessError(f"{path}: expected a finding, a list of findings, or {{findings: [...]}}")
     for n, item in enumerate(items):
+        # Said plainly first; the schema enforces the same rule, in its own words.
+        missing = rules.missing_reproducer(item) if isinstance(item, dict) else None
+        if missing:
+            raise HarnessError(f"{path} (finding {n + 1}): {missing}",
+                               hint="ask the reviewer for the command that fails while the defect exists, "
+                                    "or propose it as minor")
         validate.check(item, "finding-proposal", f"{path} (finding {n + 1})")
     s = store()
     tid = s.current_id(task_id)
@@ -119,7 +125,8 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
 @click.option("--reason", required=True, help="Why the claim does not hold.")
 @task_option
 def reject(fid: str, reason: str, task_id: str | None) -> None:
-    """Reject a finding — only after a recorded reproduction attempt that did not fail."""
+    """Reject a finding — only after a run of the reviewer's reproducer that did not fail.
+    A minor finding its reviewer gave no reproducer rests on the reason alone."""
     def build(task, f):
         _need(f, "REPRODUCING", action="reject")
         problem = rules.rejection_problem(f)

@@ -44,33 +44,52 @@ def recommended_command(content: dict) -> str | None:
     """The reviewer's reproducer as the harness shows a run of it (shell-quoted argv)."""
     import shlex
 
-    command = (content.get("recommended_reproducer") or {}).get("command")
-    if not command:
+    reproducer = content.get("recommended_reproducer")
+    command = reproducer.get("command") if isinstance(reproducer, dict) else None
+    if not command or not isinstance(command, (str, list)) or not all(isinstance(a, str) for a in command):
         return None
     return shlex.join(command) if isinstance(command, list) else shlex.join(shlex.split(command))
+
+
+NEEDS_REPRODUCER = ("critical", "major")
+
+
+def missing_reproducer(content: dict) -> str | None:
+    """Why a proposed finding is refused for want of its reviewer's reproducer (None if it is not).
+
+    A critical or major finding blocks the gate, and only a run can settle it; without the
+    reviewer's command, whatever passing command the implementer picks would refute it.
+    """
+    if content.get("severity") in NEEDS_REPRODUCER and not recommended_command(content):
+        return (f"a {content.get('severity')} finding must carry its reviewer's reproducer command "
+                "(recommended_reproducer.command): only a run of it can confirm or refute the claim")
+    return None
 
 
 def rejection_problem(f: dict) -> str | None:
     """Why ``f`` may not be rejected yet (None when it may).
 
     Only a run of the reviewer's own reproducer that did not fail refutes the claim: a
-    passing `true` proves nothing about it.
+    passing `true` proves nothing about it. A minor finding its reviewer gave no command
+    has nothing to run: its rejection rests on the reason given, and on nothing else.
     """
     recommended = recommended_command(f["content"])
-    passing = [a for a in f["attempts"] if a["outcome"] == "passed"
-               and (recommended is None or a["command"] == recommended)]
-    if passing:
+    if recommended is None:
+        problem = missing_reproducer(f["content"])
+        return problem  # None for a minor finding: rejected on its reason
+    if any(a["outcome"] == "passed" and a["command"] == recommended for a in f["attempts"]):
         return None
-    if recommended:
-        return f"rejecting needs a recorded run of the reviewer's reproducer `{recommended}` that did not fail"
-    return "rejecting needs a recorded reproduction attempt that did not fail"
+    return f"rejecting needs a recorded run of the reviewer's reproducer `{recommended}` that did not fail"
 
 
 def refuted_on(f: dict, tree: str) -> bool:
     """A REJECTED finding still counts as refuted only where its reviewer's reproducer last
-    passed: rejecting on one tree and gating another would let a bug through."""
+    passed: rejecting on one tree and gating another would let a bug through. (Without a
+    reproducer — a minor finding — the rejection rests on its reason, on every tree.)"""
     recommended = recommended_command(f["content"])
-    runs = [a for a in f["attempts"] if recommended is None or a["command"] == recommended]
+    if recommended is None:
+        return missing_reproducer(f["content"]) is None
+    runs = [a for a in f["attempts"] if a["command"] == recommended]
     return bool(runs) and runs[-1]["outcome"] == "passed" and runs[-1]["tree"] == tree
 
 

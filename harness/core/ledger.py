@@ -238,6 +238,9 @@ def _finding_proposed(proj: Projection, d: dict) -> None:
     content = dict(d["content"])
     if content.get("severity") not in SEVERITIES:
         raise LedgerProblem(f"finding {d['id']}: severity {content.get('severity')!r}")
+    missing = finding_rules.missing_reproducer(content)
+    if missing:
+        raise LedgerProblem(f"finding {d['id']}: {missing}")
     proj.findings[d["id"]] = {
         "id": d["id"], "content": content, "severity": content["severity"], "status": "PROPOSED",
         "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,
