@@ -53,6 +53,15 @@ def validate_cmd(filenames: tuple[str, ...]) -> int:
     return 0
 
 
+def _register_gate_hook() -> None:
+    from harness.cli.gate_hook import gate_hook
+
+    hook.add_command(gate_hook)
+
+
+_register_gate_hook()
+
+
 @hook.command("merge-guard")
 @click.argument("filenames", nargs=-1)
 @with_return_code
