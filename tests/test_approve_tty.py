@@ -10,7 +10,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from conftest import git
+from ssh_keys import make_key, signers_line
 
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
 
@@ -50,7 +53,17 @@ def _commit_gate(repo) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "harness", "hook", "validate"], cwd=repo, capture_output=True, text=True)
 
 
-def test_approval_at_a_terminal_lets_exactly_that_gate_yaml_through(h, repo):
+@pytest.fixture
+def approver(repo, tmp_path) -> str:
+    """The approver's real SSH key, as git's user.signingKey, listed in the committed allowed_signers."""
+    key, public = make_key(tmp_path / "keys", "approver")
+    git(repo, "config", "user.signingKey", str(key))
+    (repo / ".harness").mkdir(exist_ok=True)
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
+    return public
+
+
+def test_approval_at_a_terminal_lets_exactly_that_gate_yaml_through(h, repo, approver):
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "adopt the harness")
     _loosen(repo)
@@ -62,6 +75,7 @@ def test_approval_at_a_terminal_lets_exactly_that_gate_yaml_through(h, repo):
     assert "findings.major_allowed raised 0 → 1" in screen
     entry = json.loads((repo / ".harness/approvals.jsonl").read_text().splitlines()[-1])
     assert entry["kind"] == "gate-change" and entry["approved_by"] == "Test <test@example.com>"
+    assert entry["signer"] == "test@example.com" and "BEGIN SSH SIGNATURE" in entry["signature"]
     assert _commit_gate(repo).returncode == 0
 
     # Any later edit changes the digest and voids the approval.
@@ -71,7 +85,7 @@ def test_approval_at_a_terminal_lets_exactly_that_gate_yaml_through(h, repo):
     assert again.returncode == 1 and "gate-only-tightens" in again.stderr
 
 
-def test_approval_declined_at_the_terminal_records_nothing(h, repo):
+def test_approval_declined_at_the_terminal_records_nothing(h, repo, approver):
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "adopt the harness")
     _loosen(repo)

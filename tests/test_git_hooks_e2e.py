@@ -380,10 +380,15 @@ def test_edited_evidence_record_is_refused(pc):
     assert f".harness/tasks/{tid}/evidence/unit_test.json" in text
 
 
-def test_gate_loosening_refused_tightening_accepted_and_approval_bound_to_exact_bytes(pc):
+def test_gate_loosening_refused_tightening_accepted_and_approval_bound_to_exact_bytes(pc, tmp_path):
+    from ssh_keys import approval_line, make_key, signers_line
+
     repo = pc.repo
     gate = repo / ".harness/gate.yaml"
     original = gate.read_text("utf-8")
+    key, public = make_key(tmp_path / "keys", "approver")
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
+    commit_all_ok(repo, "list the approver")
 
     gate.write_text(original.replace("major_allowed: 0", "major_allowed: 1"), "utf-8")
     git(repo, "add", "-A")
@@ -398,10 +403,8 @@ def test_gate_loosening_refused_tightening_accepted_and_approval_bound_to_exact_
 
     loosened = tightened.replace("major_allowed: 0", "major_allowed: 1")
     gate.write_text(loosened, "utf-8")
-    digest = hashlib.sha256(loosened.encode("utf-8")).hexdigest()
-    (repo / ".harness/approvals.jsonl").write_text(json.dumps(
-        {"kind": "gate-change", "digest": digest, "changes": ["findings.major_allowed raised 0 → 1"],
-         "approved_by": "Test <test@example.com>", "os_user": "test", "at": "2026-01-01T00:00:00Z"}) + "\n")
+    (repo / ".harness/approvals.jsonl").write_text(approval_line(
+        "gate-change", loosened.encode("utf-8"), key, changes=["findings.major_allowed raised 0 → 1"]))
     # An edit after the approval (even a comment) voids it.
     gate.write_text(loosened + "# one more line\n", "utf-8")
     git(repo, "add", "-A")

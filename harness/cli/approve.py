@@ -1,8 +1,9 @@
-"""`harness approve gate-change|config-change`: a human's approval of a loosening.
+"""`harness approve gate-change|config-change|signers-change`: a human's signed approval.
 
-Bound to the sha-256 of the exact file approved, recorded in .harness/approvals.jsonl with
-who approved. It is a record a reviewer can check, not a signature: the terminal check
-keeps an agent's non-interactive shell out, nothing stronger (README: where it stops).
+Bound to the sha-256 of the exact file approved and signed with the approver's SSH key
+(`ssh-keygen -Y sign`, as git signs commits), recorded in .harness/approvals.jsonl. Every
+check that honours it verifies the signature against the allowed-signers trust root, so
+a line written without the key counts for nothing (README: what this does not stop).
 """
 
 from __future__ import annotations
@@ -18,9 +19,21 @@ from harness.errors import Refused
 from harness.store import fsio
 
 
+key_option = click.option(
+    "--key", metavar="PATH", help="SSH key to sign with (default: git config user.signingKey, as for signed "
+                                  "commits; a public key there means the private half is in ssh-agent).")
+
+
 @click.group()
 def approve() -> None:
-    """Human approvals. They work only at an interactive terminal."""
+    """Human approvals, signed with your SSH key. They work only at an interactive terminal.
+
+    \b
+    One-time setup: list each approver's public key in .harness/allowed_signers
+    (git's format: `EMAIL KEYTYPE KEY`) and commit it, or name a file outside the
+    repository with `git config harness.allowedSigners PATH`; in CI pass
+    `harness audit --allowed-signers PATH`.
+    """
 
 
 def _committed(git, rel: str) -> bytes | None:
@@ -55,7 +68,29 @@ def _config_changes(layout, git) -> tuple[str, list[str]]:
     return hashlib.sha256(layout.config.read_bytes()).hexdigest(), changes
 
 
-def _approve(kind: str, rel: str, what: str, changes_of) -> None:
+def _signers_changes(layout, git) -> tuple[str, list[str]]:
+    from harness.guard.trust import SIGNERS
+
+    path = layout.root / SIGNERS
+    new = path.read_bytes() if path.exists() else b""
+    old = _committed(git, SIGNERS) or b""
+    before, after = set(old.decode("utf-8", "replace").splitlines()), set(new.decode("utf-8", "replace").splitlines())
+    changes = ([f"adds signer {line.split()[0]}" for line in sorted(after - before) if line.strip() and not line.startswith("#")]
+               + [f"removes signer {line.split()[0]}" for line in sorted(before - after) if line.strip() and not line.startswith("#")])
+    if old != new and not changes:
+        changes = ["rewrites the file (comments or order)"]
+    return hashlib.sha256(new).hexdigest(), changes if old != new else []
+
+
+def _signing_key(git, key: str | None) -> str:
+    key = key or git.config_get("user.signingKey")
+    if not key:
+        raise Refused("no SSH key to sign the approval with",
+                      hint="pass --key ~/.ssh/id_ed25519 (or set git config user.signingKey, as for signed commits)")
+    return key
+
+
+def _approve(kind: str, rel: str, what: str, changes_of, key: str | None) -> None:
     from harness.cli.hooks import _git
     from harness.store.layout import open_layout
 
@@ -74,33 +109,64 @@ def _approve(kind: str, rel: str, what: str, changes_of) -> None:
     if typed.strip() != "approve":
         raise Refused("not approved")
     who = git.ident()
-    if not who:
+    if not who or "<" not in who:
         raise Refused("git does not know who you are", hint="git config user.name/user.email, then approve again")
+    from harness import signing
+    from harness.core import approvals as rules
+    from harness.gitio import TreeSource
+    from harness.guard import trust
     from harness.store.tasks import now_iso
 
-    entry = {"kind": kind, "digest": digest, "changes": changes, "approved_by": who,
+    signer = who.rsplit("<", 1)[1].rstrip(">").strip()
+    entry = {"kind": kind, "digest": digest, "changes": changes, "approved_by": who, "signer": signer,
              "os_user": getpass.getuser(), "at": now_iso()}
+    entry["signature"] = signing.sign(rules.payload(entry), _signing_key(git, key), rules.NAMESPACE)
+    line = json.dumps(entry, sort_keys=True).encode() + b"\n"
+    # Checked as every hook will check it, before anything is written: an approval that would
+    # count as none must not look like one.
+    trust.use_git_config(git)
+    head = git.head()
+    ok, why = trust.approved(line, kind, digest, [TreeSource(git, git.commit_tree(head), "HEAD")] if head else [])
+    if not ok:
+        raise Refused(f"signed, but the signature would not count: {why}",
+                      hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "
+                           f"{trust.SIGNERS} itself needs an already-listed approver; the first one is committed "
+                           "by hand), or sign with a key that is listed")
     path = layout.harness / "approvals.jsonl"
     with fsio.locked(layout.local / "lock"):
         existing = path.read_bytes() if path.exists() else b""
-        fsio.atomic_write(path, existing + json.dumps(entry, sort_keys=True).encode() + b"\n")
-    click.echo(f"approved by {who}; commit {rel} and .harness/approvals.jsonl together")
+        fsio.atomic_write(path, existing + line)
+    click.echo(f"approved by {who}, signed as {signer}; commit {rel} and .harness/approvals.jsonl together")
 
 
 @approve.command("gate-change")
-def gate_change() -> None:
+@key_option
+def gate_change(key: str | None) -> None:
     """Approve the loosening in the working gate.yaml, bound to its exact bytes.
 
     Any later edit to gate.yaml changes its digest and voids the approval.
     """
-    _approve("gate-change", ".harness/gate.yaml", "loosens the gate", _gate_changes)
+    _approve("gate-change", ".harness/gate.yaml", "loosens the gate", _gate_changes, key)
 
 
 @approve.command("config-change")
-def config_change() -> None:
+@key_option
+def config_change(key: str | None) -> None:
     """Approve changed or removed evidence commands in the working config.yaml.
 
     Which command proves `unit_test` is policy: replacing it can loosen the gate as surely
     as editing gate.yaml. Any later edit to config.yaml voids the approval.
     """
-    _approve("config-change", ".harness/config.yaml", "changes what proves an evidence type", _config_changes)
+    _approve("config-change", ".harness/config.yaml", "changes what proves an evidence type", _config_changes, key)
+
+
+@approve.command("signers-change")
+@key_option
+def signers_change(key: str | None) -> None:
+    """Approve the working .harness/allowed_signers: who may sign approvals is policy too.
+
+    Only a key the committed allowed_signers already lists can approve a change to it.
+    """
+    from harness.guard.trust import SIGNERS
+
+    _approve("signers-change", SIGNERS, "changes who may sign approvals", _signers_changes, key)

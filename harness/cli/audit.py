@@ -94,9 +94,12 @@ def _print_problems(title: str, problems: list, commit: str) -> None:
 @click.option("--rerun", is_flag=True, help="Re-run, in a temporary worktree at each DONE commit, the evidence "
               "commands, the reviewers' reproducers and the regression tests the verdict rests on.")
 @click.option("--json", "as_json", is_flag=True, help="Print the range, every commit checked and the results as JSON.")
+@click.option("--allowed-signers", "allowed_signers", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
+              help="Verify human approvals against this allowed-signers file only (CI's own trust root, kept "
+                   "outside the repository), never against the one the commits carry.")
 @with_return_code
 def audit(before: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str, rerun: bool,
-          as_json: bool) -> int:
+          as_json: bool, allowed_signers: str | None) -> int:
     """Run the push-guard checks over a range of commits (for CI).
 
     Exit 0 clean, 1 refused, 2 invalid or could not run (a shallow clone, a re-run whose
@@ -106,14 +109,27 @@ def audit(before: str | None, base_rev: str | None, from_rev: str | None, to_rev
     after a push:      harness audit --before "$BEFORE_SHA" --to "$AFTER_SHA" --rerun
     a pull request:    harness audit --base "$BASE_SHA" --to "$HEAD_SHA"
     a range outright:  harness audit --from origin/main --to HEAD
+    CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
     """
     from harness.cli.hooks import _git
-    from harness.guard import audit_range
+    from harness.guard import trust
 
     if sum(x is not None for x in (before, base_rev, from_rev)) > 1:
         raise HarnessError("--before, --base and --from are different modes: give one",
                            hint="--before after a push, --base for a pull request, --from for a range you chose")
+
     git = _git()
+    trust.use_file(allowed_signers)
+    try:
+        return _audit(git, before, base_rev, from_rev, to_rev, remote, rerun, as_json)
+    finally:
+        trust.use_file(None)
+
+
+def _audit(git: Git, before: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str,
+           rerun: bool, as_json: bool) -> int:
+    from harness.guard import audit_range
+
     audit_range.require_full_history(git, remote)
     if base_rev is not None:
         scope = audit_range.pull_request(git, base_rev, to_rev, remote)

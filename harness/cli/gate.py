@@ -72,9 +72,14 @@ def _policy(s, git):
     head = git.head()
     committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
     approvals = (s.layout.root / APPROVALS).read_bytes() if (s.layout.root / APPROVALS).exists() else None
-    loosened = unapproved_loosening(committed, policy, approvals)
+    from harness.guard import trust
+
+    trust.use_git_config(git)
+    trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    loosened, why = unapproved_loosening(committed, policy, approvals, trusted)
     if loosened:
-        raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened),
+        raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened)
+                           + (f" ({why})" if why else ""),
                            hint="revert it, or have a human run `harness approve gate-change` at a terminal")
     return policy
 

@@ -62,11 +62,12 @@ def judge_index(explicit: str | None) -> tuple[str, str, dict]:
         raise HarnessError(".harness/gate.yaml is not in the index", hint="git add .harness/gate.yaml")
     policy = settings.parse_gate(raw)
     head = git.head()
-    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
-    loosened = unapproved_loosening(committed, policy, src.read(APPROVALS))
+    trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    committed = trusted[0].read(GATE) if trusted else None
+    loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted)
     if loosened:
         raise HarnessError(".harness/gate.yaml in the index loosens the committed policy without approval: "
-                           + "; ".join(loosened), hint="revert it, or have a human run `harness approve gate-change`")
+                           + "; ".join(loosened) + (f" ({why})" if why else ""), hint="revert it, or have a human run `harness approve gate-change`")
     task = reader.load_task(src, tid)
     report = core_gate.evaluate(facts.gate_input(src, task, policy, tree))
     return tid, tree, report.as_dict(tree) | {"text": core_gate.render_text(report)}

@@ -16,8 +16,11 @@ from harness.store.layout import find_worktree
 
 def _git():
     from harness.gitio import Git
+    from harness.guard import trust
 
-    return Git(find_worktree())
+    git = Git(find_worktree())
+    trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
+    return git
 
 
 def print_problems(title: str, problems, commit: str | None = None) -> None:

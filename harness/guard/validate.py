@@ -7,11 +7,11 @@ Used by pre-commit (HEAD → the index being committed), by pre-push and `harnes
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from harness.core import gate as core_gate
 from harness.core import policy as core_policy
+from harness.guard import trust
 from harness.errors import HarnessError
 from harness.store import facts, reader, settings
 from harness.store.evidence_files import check_digests
@@ -64,6 +64,7 @@ def validate_change(olds: list, new, source_tree: str, only_gated: bool = False)
     new_ids = reader.task_ids(new)
     if not only_gated:
         _check_config(olds, new, problems)
+        _check_signers(olds, new, problems)
         for tid in sorted(old_ids - set(new_ids)):
             problems.append(Problem(f"{reader.TASKS}/{tid}/", "tasks-never-deleted", f"task {tid} was deleted",
                                     f"restore it (`git checkout {_rev(olds)} -- .harness/tasks/{tid}`); "
@@ -104,37 +105,49 @@ def _policy(olds: list, new, problems: list[Problem], only_gated: bool) -> setti
     # Against each parent's policy; a first-ever gate.yaml is judged against the defaults.
     befores = [o.read(GATE) for o in olds if o.read(GATE) is not None] or [None]
     for old_raw in befores:
-        loosened = unapproved_loosening(old_raw, pol, new.read(APPROVALS))
+        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), olds)
         if loosened:
-            problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened),
-                                    "a human runs `harness approve gate-change` at a terminal (bound to this exact "
-                                    "gate.yaml), or revert the loosening; tightening needs no approval"))
+            problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
+                                    + (f" ({why})" if why else ""),
+                                    "a human runs `harness approve gate-change` at a terminal (signed with their SSH "
+                                    "key, bound to this exact gate.yaml), or revert the loosening; tightening needs "
+                                    "no approval"))
     return pol
 
 
-def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None) -> list[str]:
-    """How ``new`` loosens the policy ``old_raw`` (None: the shipped defaults), unless approved."""
+def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None,
+                         trusted: list) -> tuple[list[str], str | None]:
+    """How ``new`` loosens the policy ``old_raw`` (None: the shipped defaults) unless a signed
+    approval verified against ``trusted``'s signers covers it, and why a claimed one did not."""
     from harness import resources
 
     old_raw = resources.template("gate.yaml") if old_raw is None else old_raw
     try:
         before = settings.parse_gate(old_raw)
     except HarnessError:
-        return []  # the old policy was invalid; a valid one can only help
+        return [], None  # the old policy was invalid; a valid one can only help
     loosened = core_policy.loosenings(before.doc, new.doc)
-    return loosened if loosened and not _approved(approvals, new.digest) else []
+    if not loosened:
+        return [], None
+    ok, why = trust.approved(approvals, "gate-change", new.digest, trusted)
+    return ([], None) if ok else (loosened, why)
 
 
-def _approved(approvals: bytes | None, digest: str, kind: str = "gate-change") -> bool:
-    raw = approvals or b""
-    for line in raw.decode("utf-8", "replace").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
+def _check_signers(olds: list, new, problems: list[Problem]) -> None:
+    """Who may sign approvals is policy too: a changed allowed_signers needs an approval signed
+    by a key the parent already lists. (The first one, where no parent had any, sets the root
+    up; only a trust root kept outside the repository — CI's — guards that moment.)"""
+    raw = new.read(trust.SIGNERS)
+    for old in olds:
+        before = old.read(trust.SIGNERS)
+        if before is None or before == raw:
             continue
-        if isinstance(entry, dict) and entry.get("kind") == kind and entry.get("digest") == digest:
-            return True
-    return False
+        ok, why = trust.approved(new.read(APPROVALS), "signers-change", _digest(raw or b""), [old])
+        if not ok:
+            problems.append(Problem(trust.SIGNERS, "signers-change-needs-approval",
+                                    "changes who may sign approvals" + (f" ({why})" if why else ""),
+                                    "an approver already listed runs `harness approve signers-change` at a terminal, "
+                                    "or revert the change"))
 
 
 def _check_config(olds: list, new, problems: list[Problem]) -> None:
@@ -157,9 +170,10 @@ def _check_config(olds: list, new, problems: list[Problem]) -> None:
         changed = [f"evidence.{t}.command {' '.join(cmd)!r} → "
                    + (repr(" ".join(after[t])) if t in after else "removed")
                    for t, cmd in before.items() if after.get(t) != cmd]
-        if changed and not (raw and _approved(new.read(APPROVALS), _digest(raw), kind="config-change")):
+        ok, why = trust.approved(new.read(APPROVALS), "config-change", _digest(raw), olds) if raw else (False, None)
+        if changed and not ok:
             problems.append(Problem(CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
-                                    + "; ".join(changed),
+                                    + "; ".join(changed) + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
                                     "config.yaml), or revert the change; adding a command for a new type needs no approval"))
 

@@ -1,0 +1,99 @@
+"""Whose signature makes an approval count: the allowed-signers trust root.
+
+Outside the repository when one is named — `harness audit --allowed-signers PATH` (CI's
+own copy, which no commit can change), else git config `harness.allowedSigners` or
+`gpg.ssh.allowedSignersFile` — and otherwise `.harness/allowed_signers` as the *parent*
+commit has it: a change never vouches for itself, so a key added in a commit cannot sign
+that commit's approvals, and changing the file needs an approval by a key already listed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.core import approvals as rules
+from harness.errors import HarnessError
+
+SIGNERS = ".harness/allowed_signers"
+
+
+@dataclass(frozen=True)
+class Root:
+    content: bytes
+    label: str
+
+
+_explicit: Root | None = None    # named on the command line (harness audit --allowed-signers)
+_configured: Root | None = None  # named in the repository's git config, read afresh per command
+
+
+def _read(path: Path, label: str) -> Root:
+    try:
+        return Root(path.expanduser().read_bytes(), label)
+    except OSError as exc:
+        raise HarnessError(f"cannot read the allowed-signers file {path}: {exc.strerror}",
+                           hint="name an allowed-signers file (git's format: `principal key-type key` per line)") from None
+
+
+def use_file(path: str | os.PathLike | None) -> None:
+    """Trust exactly the signers listed in ``path`` (None: stop doing so)."""
+    global _explicit
+    _explicit = _read(Path(path), f"the allowed signers in {path}") if path is not None else None
+
+
+def use_git_config(git) -> None:
+    """Take the trust root from git config when it names one."""
+    global _configured
+    _configured = None
+    for key in ("harness.allowedSigners", "gpg.ssh.allowedSignersFile"):
+        value = git.config_get(key)
+        if value:
+            path = Path(value).expanduser()
+            _configured = _read(path if path.is_absolute() else git.root / path, f"{value} (git config {key})")
+            return
+
+
+def roots(trusted: list) -> list[Root]:
+    """The signers an approval may be checked against: the external root, else each trusted
+    source's (the parent commits', or HEAD's) `.harness/allowed_signers`."""
+    external = _explicit or _configured
+    if external is not None:
+        return [external]
+    out = []
+    for src in trusted:
+        raw = src.read(SIGNERS)
+        if raw is not None:
+            out.append(Root(raw, f"{SIGNERS} in {getattr(src, 'label', 'HEAD')}"))
+    return out
+
+
+def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: list) -> tuple[bool, str | None]:
+    """(True, None) when a record approving ``digest`` for ``kind`` carries a signature that
+    verifies against the trust root; else (False, why a record that claims it does not count)."""
+    from harness import signing
+
+    claims = rules.candidates(approvals_raw, kind, digest)
+    if not claims:
+        return False, None
+    available = roots(trusted)
+    reasons = []
+    for record in claims:
+        who = record.get("approved_by") or "someone"
+        signature, signer = record.get("signature"), record.get("signer")
+        if not isinstance(signature, str) or not isinstance(signer, str) or not signature or not signer:
+            reasons.append(f"the approval recorded for {who} is unsigned")
+            continue
+        if not available:
+            reasons.append(f"the approval signed by {signer} cannot be checked: no allowed-signers file "
+                           f"({SIGNERS} in the committed tree, or git config harness.allowedSigners)")
+            continue
+        why = ""
+        for root in available:
+            why = signing.verify(rules.payload(record), signature, signer, root.content, rules.NAMESPACE)
+            if why is None:
+                return True, None
+        reasons.append(f"the approval signed by {signer} does not verify against "
+                       f"{' or '.join(r.label for r in available)} ({why})")
+    return False, "; ".join(reasons) + ": an unsigned or badly signed approval counts as none"
