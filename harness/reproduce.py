@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 
 from harness import outputcut, runner
-from harness.evidence import redactor_for, shown_command
+from harness.evidence import program_of, redactor_for, shown_command
 from harness.store import settings
 from harness.store.tasks import TaskStore
 
@@ -27,8 +27,12 @@ def run_fact(s: TaskStore, command: list[str] | str, timeout: float | None = Non
     redactor = redactor_for(settings.load_config(s.layout))
     git = recording_git(s.layout.root)
     tree, head = git.worktree_source_tree(), git.head()
+    import os
+
+    program = program_of(runner.checked_argv(command, False, s.layout.root), s.layout.root, dict(os.environ))
     result = runner.run_command(command, cwd=s.layout.root, timeout=timeout)
     shown, argv = shown_command(command, redactor)
     return {"command": shown, "argv": argv if isinstance(command, list) else None,
+            "program": program and redactor.redact(program),
             "exit_code": result.exit_code, "outcome": result.outcome, "tree": tree, "head": head,
             "output_tail": outputcut.tail_text(result.combined, TAIL, redactor)}

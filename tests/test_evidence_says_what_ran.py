@@ -118,3 +118,19 @@ def test_a_program_that_does_not_exist_is_recorded_as_none(h, repo, task):
     h("evidence", "unit_test", "--", "no-such-program-xyz")
     rec = _record(repo, task)
     assert rec["outcome"] == "not_found" and rec["program"] is None
+
+
+def test_a_reproduction_attempt_names_the_program_that_ran(h, repo, task, tmp_path, monkeypatch):
+    import yaml
+
+    (repo / "f.yaml").write_text(json.dumps({
+        "severity": "major", "category": "logic", "title": "t", "claim": "c", "location": {"file": "app.py"},
+        "failure_scenario": ["x"], "expected_behavior": "y",
+        "recommended_reproducer": {"type": "unit_test", "description": "d",
+                                   "command": ["python3", "-c", "import app; assert app.answer() == 41"]}}))
+    h.ok("finding", "propose", "--file", "f.yaml")
+    fake = _fake_python(tmp_path / "decoy")
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    h.ok("finding", "reproduce", "F-0001")  # the decoy passes: an attempt, not a refutation in disguise
+    doc = yaml.safe_load((repo / ".harness/tasks" / task / "findings/F-0001.yaml").read_text())
+    assert doc["attempts"][-1]["program"] == str(fake)

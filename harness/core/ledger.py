@@ -268,6 +268,8 @@ def _finding_reproduced(proj: Projection, d: dict) -> None:
     if f["status"] not in ("REPRODUCING", "REJECTED"):
         raise LedgerProblem(f"finding {f['id']} is {f['status']}; reproduction attempts belong to REPRODUCING")
     attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
+    if d.get("program") is not None:  # which program ran (absent from attempts recorded before it was kept)
+        attempt["program"] = d["program"]
     f["attempts"].append(attempt)
     if f["status"] == "REJECTED":
         return  # a re-check of a rejection: the gate reads whether it still holds on its tree
