@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import git
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import git
 from harness import outputcut
 from harness.core.redact import compile_patterns
 from harness.runner import _Bounded

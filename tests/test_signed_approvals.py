@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import git
 from ssh_keys import approval_line, make_key, signers_line
 from test_approve_tty import run_in_pty

@@ -12,11 +12,19 @@ import getpass
 import hashlib
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from harness.errors import Refused
 from harness.store import fsio
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
+    from harness.store.layout import Layout
+
+ChangesOf = Callable[["Layout", "Git"], tuple[str, list[str]]]
 
 
 key_option = click.option(
@@ -68,21 +76,24 @@ def _config_changes(layout, git) -> tuple[str, list[str]]:
     return hashlib.sha256(layout.config.read_bytes()).hexdigest(), changes
 
 
-def _signers_changes(layout, git) -> tuple[str, list[str]]:
+def _signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.guard.trust import SIGNERS
 
     path = layout.root / SIGNERS
     new = path.read_bytes() if path.exists() else b""
     old = _committed(git, SIGNERS) or b""
     before, after = set(old.decode("utf-8", "replace").splitlines()), set(new.decode("utf-8", "replace").splitlines())
-    changes = ([f"adds signer {line.split()[0]}" for line in sorted(after - before) if line.strip() and not line.startswith("#")]
-               + [f"removes signer {line.split()[0]}" for line in sorted(before - after) if line.strip() and not line.startswith("#")])
+    def entries(lines: set[str]) -> list[str]:
+        return [line.split()[0] for line in sorted(lines) if line.strip() and not line.startswith("#")]
+
+    changes = ([f"adds signer {who}" for who in entries(after - before)]
+               + [f"removes signer {who}" for who in entries(before - after)])
     if old != new and not changes:
         changes = ["rewrites the file (comments or order)"]
     return hashlib.sha256(new).hexdigest(), changes if old != new else []
 
 
-def _signing_key(git, key: str | None) -> str:
+def _signing_key(git: Git, key: str | None) -> str:
     key = key or git.config_get("user.signingKey")
     if not key:
         raise Refused("no SSH key to sign the approval with",
@@ -90,7 +101,7 @@ def _signing_key(git, key: str | None) -> str:
     return key
 
 
-def _approve(kind: str, rel: str, what: str, changes_of, key: str | None) -> None:
+def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | None) -> None:
     from harness.cli.hooks import _git
     from harness.store.layout import open_layout
 

@@ -11,16 +11,21 @@ run by hand is what records.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from harness.cli.common import emit_json, json_option, with_return_code
 from harness.errors import EXIT_INVALID, HarnessError
 
+if TYPE_CHECKING:
+    from harness.store.layout import Layout
+    from harness.store.source import Source
+
 LAST_VERDICT = "gate-hook.json"
 
 
-def _task_id(layout, src, explicit: str | None) -> str:
+def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
     from harness.core import states
     from harness.store import reader
 
@@ -67,7 +72,8 @@ def judge_index(explicit: str | None) -> tuple[str, str, dict]:
     loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted)
     if loosened:
         raise HarnessError(".harness/gate.yaml in the index loosens the committed policy without approval: "
-                           + "; ".join(loosened) + (f" ({why})" if why else ""), hint="revert it, or have a human run `harness approve gate-change`")
+                           + "; ".join(loosened) + (f" ({why})" if why else ""),
+                           hint="revert it, or have a human run `harness approve gate-change`")
     task = reader.load_task(src, tid)
     report = core_gate.evaluate(facts.gate_input(src, task, policy, tree))
     return tid, tree, report.as_dict(tree) | {"text": core_gate.render_text(report)}

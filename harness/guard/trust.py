@@ -10,11 +10,17 @@ that commit's approvals, and changing the file needs an approval by a key alread
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.core import approvals as rules
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
+    from harness.store.source import Source
 
 SIGNERS = ".harness/allowed_signers"
 
@@ -34,7 +40,7 @@ def _read(path: Path, label: str) -> Root:
         return Root(path.expanduser().read_bytes(), label)
     except OSError as exc:
         raise HarnessError(f"cannot read the allowed-signers file {path}: {exc.strerror}",
-                           hint="name an allowed-signers file (git's format: `principal key-type key` per line)") from None
+                           hint="name an allowed-signers file (git's format: `EMAIL KEYTYPE KEY` per line)") from None
 
 
 def use_file(path: str | os.PathLike | None) -> None:
@@ -43,7 +49,7 @@ def use_file(path: str | os.PathLike | None) -> None:
     _explicit = _read(Path(path), f"the allowed signers in {path}") if path is not None else None
 
 
-def use_git_config(git) -> None:
+def use_git_config(git: Git) -> None:
     """Take the trust root from git config when it names one."""
     global _configured
     _configured = None
@@ -55,7 +61,7 @@ def use_git_config(git) -> None:
             return
 
 
-def roots(trusted: list) -> list[Root]:
+def roots(trusted: Sequence[Source]) -> list[Root]:
     """The signers an approval may be checked against: the external root, else each trusted
     source's (the parent commits', or HEAD's) `.harness/allowed_signers`."""
     external = _explicit or _configured
@@ -69,7 +75,7 @@ def roots(trusted: list) -> list[Root]:
     return out
 
 
-def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: list) -> tuple[bool, str | None]:
+def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Sequence[Source]) -> tuple[bool, str | None]:
     """(True, None) when a record approving ``digest`` for ``kind`` carries a signature that
     verifies against the trust root; else (False, why a record that claims it does not count)."""
     from harness import signing
@@ -89,7 +95,7 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: list)
             reasons.append(f"the approval signed by {signer} cannot be checked: no allowed-signers file "
                            f"({SIGNERS} in the committed tree, or git config harness.allowedSigners)")
             continue
-        why = ""
+        why: str | None = ""
         for root in available:
             why = signing.verify(rules.payload(record), signature, signer, root.content, rules.NAMESPACE)
             if why is None:

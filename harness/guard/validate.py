@@ -7,14 +7,16 @@ Used by pre-commit (HEAD → the index being committed), by pre-push and `harnes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.core import gate as core_gate
 from harness.core import policy as core_policy
-from harness.guard import trust
 from harness.errors import HarnessError
+from harness.guard import trust
 from harness.store import facts, reader, settings
 from harness.store.evidence_files import check_digests
+from harness.store.source import Source
 
 GATE = ".harness/gate.yaml"
 CONFIG = ".harness/config.yaml"
@@ -46,7 +48,8 @@ class TaskVerdict:
     gate: core_gate.GateReport | None = None
 
 
-def validate_change(olds: list, new, source_tree: str, only_gated: bool = False) -> tuple[list[Problem], list[TaskVerdict]]:
+def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
+                    only_gated: bool = False) -> tuple[list[Problem], list[TaskVerdict]]:
     """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed."""
     problems: list[Problem] = []
     verdicts: list[TaskVerdict] = []
@@ -80,7 +83,7 @@ def validate_change(olds: list, new, source_tree: str, only_gated: bool = False)
     return problems, verdicts
 
 
-def _rev(olds: list) -> str:
+def _rev(olds: Sequence[Source]) -> str:
     """How a hint names the commit to restore from: the parent being compared with."""
     rev = getattr(olds[0], "rev", None) if olds else None
     return rev[:12] if rev and rev != "HEAD" else "HEAD"
@@ -90,7 +93,8 @@ def _oid(src, rel: str) -> str | None:
     return src.oid(rel) if hasattr(src, "oid") else None
 
 
-def _policy(olds: list, new, problems: list[Problem], only_gated: bool) -> settings.GatePolicy | None:
+def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
+            only_gated: bool) -> settings.GatePolicy | None:
     raw = new.read(GATE)
     if raw is None:
         problems.append(Problem(GATE, "gate-policy", "gate.yaml is missing", f"restore it: `git checkout {_rev(olds)} -- .harness/gate.yaml` or `harness init`"))
@@ -116,7 +120,7 @@ def _policy(olds: list, new, problems: list[Problem], only_gated: bool) -> setti
 
 
 def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None,
-                         trusted: list) -> tuple[list[str], str | None]:
+                         trusted: Sequence[Source]) -> tuple[list[str], str | None]:
     """How ``new`` loosens the policy ``old_raw`` (None: the shipped defaults) unless a signed
     approval verified against ``trusted``'s signers covers it, and why a claimed one did not."""
     from harness import resources
@@ -133,7 +137,7 @@ def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approv
     return ([], None) if ok else (loosened, why)
 
 
-def _check_signers(olds: list, new, problems: list[Problem]) -> None:
+def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
     """Who may sign approvals is policy too: a changed allowed_signers needs an approval signed
     by a key the parent already lists. (The first one, where no parent had any, sets the root
     up; only a trust root kept outside the repository — CI's — guards that moment.)"""
@@ -150,7 +154,7 @@ def _check_signers(olds: list, new, problems: list[Problem]) -> None:
                                     "or revert the change"))
 
 
-def _check_config(olds: list, new, problems: list[Problem]) -> None:
+def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
     raw = new.read(CONFIG)
     from harness.store import facts
 

@@ -42,7 +42,8 @@ def configured_as_recorded(src: Source) -> dict[str, list[str]]:
     if not commands:
         return {}
     doc = yamlio.parse(src.read(".harness/config.yaml") or b"", ".harness/config.yaml")
-    patterns = ((doc or {}).get("redaction") or {}).get("patterns") or []
+    redaction = doc.get("redaction") if isinstance(doc, dict) else None
+    patterns = (redaction.get("patterns") if isinstance(redaction, dict) else None) or []
     redactor = compile_patterns(patterns, literals=secret_env(os.environ))
     return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
 
