@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import TO_VERIFYING, git, walk_to
 from harness.gitio import Git, index_tree
@@ -15,8 +16,9 @@ from test_git_hooks_e2e import (collect_passing_evidence, commit_all_ok, gated_d
 PY = sys.executable
 
 
-def run_gate_hook(repo) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "pre_commit", "run", "--verbose", "--hook-stage", "manual", "harness-gate"],
+def run_gate_hook(repo: Path) -> subprocess.CompletedProcess:
+    # No --verbose: the hook's definition makes the framework show its report, PASS included.
+    return subprocess.run([PY, "-m", "pre_commit", "run", "--hook-stage", "manual", "harness-gate"],
                           cwd=repo, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
 
 

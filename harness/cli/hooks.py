@@ -10,6 +10,7 @@ import sys
 import click
 
 from harness.cli.common import emit_json, with_return_code
+from harness.cli.gate_hook import gate_hook
 from harness.errors import HarnessError
 from harness.store.layout import find_worktree
 
@@ -56,13 +57,7 @@ def validate_cmd(filenames: tuple[str, ...]) -> int:
     return 0
 
 
-def _register_gate_hook() -> None:
-    from harness.cli.gate_hook import gate_hook
-
-    hook.add_command(gate_hook)
-
-
-_register_gate_hook()
+hook.add_command(gate_hook)  # `harness hook gate`: the gate as a pre-commit framework hook
 
 
 @hook.command("merge-guard")
