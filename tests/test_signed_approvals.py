@@ -163,3 +163,10 @@ def test_approve_signers_change_at_a_terminal_by_a_listed_key(adopted, keys):
     code, screen = run_in_pty(adopted, ["approve", "signers-change"], "approve")
     assert code == 0 and "adds signer second@example.com" in screen, screen
     assert validate(adopted).returncode == 0
+
+
+def test_approve_without_a_signing_key_is_refused_before_the_prompt(adopted):
+    loosen(adopted)
+    code, screen = run_in_pty(adopted, ["approve", "gate-change"], "approve")
+    assert code == 1 and "no SSH key" in screen and 'type "approve"' not in screen, screen
+    assert not (adopted / ".harness/approvals.jsonl").exists()

@@ -110,6 +110,8 @@ def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | N
                       hint=f"ask a person to run `harness approve {kind}` in their own terminal")
     layout, git = open_layout(), _git()
     digest, changes = changes_of(layout, git)
+    if changes:
+        key = _signing_key(git, key)  # asked before the prompt: nothing to type for an approval that cannot be signed
     if not changes:
         click.echo(f"{rel} does not loosen what is committed: no approval needed")
         return
