@@ -170,3 +170,22 @@ def test_approve_without_a_signing_key_is_refused_before_the_prompt(adopted):
     code, screen = run_in_pty(adopted, ["approve", "gate-change"], "approve")
     assert code == 1 and "no SSH key" in screen and 'type "approve"' not in screen, screen
     assert not (adopted / ".harness/approvals.jsonl").exists()
+
+
+def test_the_servers_git_config_names_the_approvers_for_the_pre_receive_hook(adopted, keys, h, tmp_path):
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    assert h("install", "--server", cwd=bare).code == 0
+    git(adopted, "remote", "add", "origin", str(bare))
+    git(adopted, "push", "-q", "origin", "main")
+    server_signers = tmp_path / "server_signers"
+    server_signers.write_text(signers_line("test@example.com", keys["ci"][1]))
+    git(bare, "config", "harness.allowedSigners", str(server_signers))
+    add_approval(adopted, approval_line("gate-change", loosen(adopted), keys["human"][0]))
+    assert validate(adopted).returncode == 0  # the repository's own list accepts it locally
+    git(adopted, "commit", "-qm", "loosen, approved by a key the server does not list")
+    p = git(adopted, "push", "origin", "main", check=False)
+    assert p.returncode != 0 and "does not verify" in p.stderr, p.stderr
+    server_signers.write_text(signers_line("test@example.com", keys["human"][1]))
+    p = git(adopted, "push", "origin", "main", check=False)
+    assert p.returncode == 0, p.stderr
