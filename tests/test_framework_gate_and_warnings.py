@@ -100,3 +100,9 @@ def test_push_warning_of_the_post_commit_hook_is_shown_in_a_real_commit(pc):
     assert p.returncode == 0, out(p)
     assert "WARNING: this commit will be refused at push" in out(p), out(p)
     assert "done-needs-gate-pass" in out(p)
+
+
+def test_gate_hook_says_so_when_the_current_task_is_not_in_the_index(h, repo, task):
+    r = h("hook", "gate")  # nothing staged: the task exists only in the working tree
+    assert r.code == 2 and "is not in the index" in r.out and f"git add .harness/tasks/{task}" in r.out, r.text
+    assert not (repo / ".harness/tasks" / task / "events.jsonl").read_text().count("gate.evaluated")
