@@ -48,4 +48,7 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
                f"on tree {record['tree'][:12]}{counts}{note}", err=True)
     if record["error"]:
         click.echo(f"harness: {record['error']}", err=True)
+    from harness.cli.progress import echo_next
+
+    echo_next(s, tid, err=True)
     return code

@@ -5,15 +5,17 @@ from __future__ import annotations
 import click
 
 from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.cli.progress import print_next
 from harness.core import gate as core_gate
-from harness.core import states
+from harness.core import next_step, states
 from harness.errors import EXIT_INVALID, HarnessError, Refused
 
 
 @click.command()
 @task_option
 @json_option
-@click.option("--advance", is_flag=True, help="In GATING: PASS → CONVERGED, BLOCKED → BLOCKED (iteration + 1).")
+@click.option("--advance", is_flag=True,
+              help="In GATING: PASS → CONVERGED, BLOCKED → BLOCKED (spends an iteration). Run without it first.")
 @with_return_code
 def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     """Evaluate the quality gate for the working tree: exit 0 PASS, 1 BLOCKED,
@@ -21,10 +23,15 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
 
     A requirement counts only when it cites evidence that passed on exactly the current
     source tree; required evidence types in gate.yaml must be fresh and passing.
+
+    Run it without --advance first: a BLOCKED verdict is then only a report, and stale
+    evidence or an unverified requirement can be fixed in place. The report ends with the
+    next step.
     """
     from harness.gitio import Git
 
     report: core_gate.GateReport | None = None
+    gi: core_gate.GateInput | None = None
     tid = task_id
     try:
         s = store()
@@ -34,32 +41,50 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
         policy = _policy(s, git)
         state = s.load(tid, docs=False).proj.state
         if state in states.TERMINAL:  # a finished task's ledger is closed: evaluate, record nothing
-            report = _judge(s, s.load(tid), policy, tree)
+            report, gi = _judge(s, s.load(tid), policy, tree)
         else:
             def precheck(task):  # judged under the lock, on the ledger as it is now
-                nonlocal report
-                report = _judge(s, task, policy, tree)
+                nonlocal report, gi
+                report, gi = _judge(s, task, policy, tree)
                 return [("gate.evaluated", {"verdict": report.verdict, "tree": tree, "head": head,
                                             "policy": policy.digest, "blockers": report.blockers})]
 
             s.append(tid, [], precheck=precheck)
     except HarnessError as exc:
+        repair = [next_step.NextStep("harness replay", "see what is invalid and how to fix it")]
         if as_json:
-            emit_json({"task": tid, "verdict": "INVALID_HARNESS_STATE", "error": exc.render()})
+            emit_json({"task": tid, "verdict": "INVALID_HARNESS_STATE", "error": exc.render(),
+                       "next": [n.as_dict() for n in repair]})
         else:
-            click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{exc.render()}")
+            click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{exc.render()}\n")
+            print_next(repair)
         return EXIT_INVALID
     recorded = state not in states.TERMINAL
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
+    steps = _next(s, tid, gi, report, moved)
     if as_json:
-        emit_json({"task": tid, **report.as_dict(tree), "recorded": recorded, "advanced_to": moved})
+        emit_json({"task": tid, **report.as_dict(tree), "recorded": recorded, "advanced_to": moved,
+                   "next": [n.as_dict() for n in steps]})
     else:
         click.echo(core_gate.render_text(report))
         if moved:
             click.echo(f"\n{tid}: GATING → {moved}")
         if not recorded:
             click.echo(f"\n(task is {state}: evaluated, not recorded — a finished task's ledger is closed)")
+        click.echo("")
+        print_next(steps)
     return 0 if report.verdict == "PASS" else 1
+
+
+def _next(s, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, moved: str | None) -> list[next_step.NextStep]:
+    """The next step after this evaluation (and after the move --advance made)."""
+    import dataclasses
+
+    p = s.load(tid, docs=False).proj
+    g = dataclasses.replace(gi, state=p.state)
+    passed = report.verdict == "PASS"
+    return next_step.for_gate_input(g, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
+                                    gate_pass=passed and p.last_gate is not None and p.last_gate.get("tree") == gi.tree)
 
 
 def _policy(s, git):
@@ -84,7 +109,7 @@ def _policy(s, git):
     return policy
 
 
-def _judge(s, task, policy, tree: str) -> core_gate.GateReport:
+def _judge(s, task, policy, tree: str) -> tuple[core_gate.GateReport, core_gate.GateInput]:
     from harness.store import facts
 
     edited = s.disagreements(task)
@@ -92,7 +117,8 @@ def _judge(s, task, policy, tree: str) -> core_gate.GateReport:
         raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
                            + "\n  ".join(d.render() for d in edited),
                            hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
-    return core_gate.evaluate(facts.gate_input(s.source, task, policy, tree))
+    gi = facts.gate_input(s.source, task, policy, tree)
+    return core_gate.evaluate(gi), gi
 
 
 def _advance(s, tid: str, verdict: str, tree: str, policy: str, head: str | None) -> str | None:

@@ -53,9 +53,15 @@ def transition(target: str, reason: str | None, task_id: str | None) -> None:
             raise Refused(f"task changed while deciding ({current} → {p.state}); run the command again")
         return [("task.transitioned", {"from": p.state, "to": target, "reason": reason, **binding})]
 
-    task = s.append(tid, [], precheck=precheck)
+    from harness.cli.progress import echo_next, with_next
+
+    try:
+        task = s.append(tid, [], precheck=precheck)
+    except Refused as exc:
+        raise with_next(exc, s, tid) from None
     extra = f" (iteration {task.proj.iteration}/{task.proj.max_iterations})" if target == "BLOCKED" else ""
     click.echo(f"{tid}: {states.arrow(current, target)}{extra}")
+    echo_next(s, tid)
 
 
 @click.command("validate-transition")

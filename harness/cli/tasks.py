@@ -20,7 +20,8 @@ def task() -> None:
 @click.option("--max-iterations", type=click.IntRange(1, 100), default=None,
               help="Gate→BLOCKED loops before only ESCALATED is allowed (default and ceiling: gate.yaml).")
 def new(title: str, description: str, max_iterations: int | None) -> None:
-    """Create a task in CREATED and make it the current one; prints its id."""
+    """Create a task in CREATED and make it the current one; prints its id (stdout) and
+    the next step (stderr)."""
     s = store()
     ceiling = settings.load_gate(s.layout).doc["convergence"]["max_iterations"]
     if max_iterations is not None and max_iterations > ceiling:
@@ -32,6 +33,9 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
 
     task_id = s.create(title.strip(), description, max_iterations or ceiling, Git(s.layout.root).head())
     click.echo(task_id)
+    from harness.cli.progress import echo_next
+
+    echo_next(s, task_id, err=True)
 
 
 @task.command("list")

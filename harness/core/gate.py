@@ -79,6 +79,15 @@ PHRASE = {"PASS": "passing", "FAIL": "failing", "STALE": "stale", "MISSING": "mi
           "OTHER": "not from the configured command"}
 
 
+def state_blocker(state: str) -> str:
+    """The blocker a task outside the deciding states gets: it says only "not in GATING yet"."""
+    return f"state {state}: the gate decides only in GATING"
+
+
+def is_state_blocker(state: str, blocker: str) -> bool:
+    return state not in DECIDING_STATES and blocker == state_blocker(state)
+
+
 def evaluate(g: GateInput) -> GateReport:
     r = GateReport()
     pol = g.policy
@@ -95,7 +104,7 @@ def evaluate(g: GateInput) -> GateReport:
     r.rows.append(("Harness Files", "VALID"))
     # 2. state allows the gate
     if g.state not in DECIDING_STATES:
-        r.block(f"state {g.state}: the gate decides only in GATING")
+        r.block(state_blocker(g.state))
     r.rows.append(("State", g.state))
     # 3. requirements
     before = len(r.blockers)

@@ -70,12 +70,16 @@ class TaskStore:
         chosen = self._chosen()
         if chosen in ids:
             return chosen
-        open_ids = [i for i in ids if self._state_hint(i) not in states.TERMINAL]
+        open_ids = self.open_ids(ids)
         if len(open_ids) == 1:
             return open_ids[0]
         if not open_ids:
             raise HarnessError("no current task", hint='run `harness task new "TITLE"`')
         raise HarnessError(f"{len(open_ids)} open tasks and none chosen", hint="`harness task switch ID`; " + _known(open_ids))
+
+    def open_ids(self, ids: list[str] | None = None) -> list[str]:
+        """Tasks not (by their projection) in a terminal state."""
+        return [i for i in (self.task_ids() if ids is None else ids) if self._state_hint(i) not in states.TERMINAL]
 
     def _chosen(self) -> str | None:
         try:

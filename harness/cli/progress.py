@@ -1,0 +1,59 @@
+"""The next step, judged live for a task, and how every command prints it."""
+
+from __future__ import annotations
+
+import click
+
+from harness.core import next_step
+from harness.errors import HarnessError
+
+
+def steps_for(s, tid: str) -> list[next_step.NextStep]:
+    """What to run next for ``tid``, from the gate as it would judge now (nothing is written)."""
+    from harness.core import gate as core_gate
+    from harness.store import facts, settings
+
+    task = s.load(tid)
+    if task.proj.state in ("DONE", "ESCALATED"):
+        return next_step.next_steps(task.proj.state)
+    folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
+    tree = ""
+    if any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
+        from harness.gitio import Git
+
+        tree = Git(s.layout.root).worktree_source_tree()
+    policy = settings.load_gate(s.layout)
+    gi = facts.gate_input(s.source, task, policy, tree)
+    report = core_gate.evaluate(gi)
+    p = task.proj
+    return next_step.for_gate_input(gi, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
+                                    gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+
+
+def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:
+    """The `Next:` lines: the recommended command first, then alternatives."""
+    for i, n in enumerate(steps):
+        click.echo(f"{'Next:' if i == 0 else '':<14}{n.command}  — {n.why}", err=err)
+
+
+def echo_next(s, tid: str, err: bool = False) -> None:
+    """Print the next step after a command; a problem computing it never fails the command that succeeded."""
+    try:
+        steps = steps_for(s, tid)
+    except HarnessError as exc:
+        steps = [next_step.NextStep("harness status", f"the next step could not be judged: {exc.message}")]
+    print_next(steps, err=err)
+
+
+def with_next(exc: HarnessError, s, tid: str | None) -> HarnessError:
+    """A refusal that also names the next step (added to its hint)."""
+    if tid is None:
+        return exc
+    try:
+        steps = steps_for(s, tid)
+    except HarnessError:
+        return exc
+    if steps:
+        nxt = f"next: {steps[0].command} — {steps[0].why}"
+        exc.hint = f"{exc.hint}\n  {nxt}" if exc.hint else nxt
+    return exc

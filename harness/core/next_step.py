@@ -1,0 +1,267 @@
+"""What to run next: a pure function of the task's situation, for every output an agent reads.
+
+The harness never guesses what the user meant; it reads the same facts the gate reads —
+the state, the live gate blockers, the findings' statuses and each evidence type's
+freshness — and names the command that moves the task forward, with one line of why.
+The first step is the recommended one; the rest are alternatives or the step after.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from harness.core.gate import GateInput, evidence_status, is_state_blocker
+
+OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
+NOT_PASSING = ("FAIL", "STALE", "MISSING", "UNKNOWN", "CHANGED", "OTHER")
+_ITEM = re.compile(r"^((?:REQ|INV)-\d+)\b")
+_NEW_TASK = 'harness task new "TITLE"'
+
+
+@dataclass(frozen=True)
+class NextStep:
+    command: str
+    why: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"command": self.command, "why": self.why}
+
+
+def work_blockers(state: str, blockers: Iterable[str]) -> list[str]:
+    """The blockers there is work for: without the one that only says the task is not in GATING yet."""
+    return [b for b in blockers if not is_state_blocker(state, b)]
+
+
+def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, str] | None = None,
+               evidence: Mapping[str, str] | None = None, *, iteration: int = 0, max_iterations: int = 5,
+               requirements: int = 0, gate_pass: bool = False) -> list[NextStep]:
+    """The next command(s) for a task, first = recommended.
+
+    ``blockers``: the live gate blockers; ``findings``: id -> status; ``evidence``: type ->
+    freshness as :func:`harness.core.gate.evidence_status` names it (PASS, FAIL, STALE,
+    MISSING, UNKNOWN, CHANGED, OTHER) for the types the gate needs; ``requirements``: how
+    many the task has; ``gate_pass``: the last gate verdict is a PASS that still holds.
+    """
+    f = dict(findings or {})
+    ev = dict(evidence or {})
+    work = work_blockers(state, blockers)
+    handler = _BY_STATE.get(state)
+    return handler(_Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass)) if handler else []
+
+
+@dataclass(frozen=True)
+class _Facts:
+    state: str
+    blockers: list[str]
+    findings: dict[str, str]
+    evidence: dict[str, str]
+    iteration: int
+    max_iterations: int
+    requirements: int
+    gate_pass: bool
+
+    def with_status(self, *statuses: str) -> list[str]:
+        return sorted(fid for fid, s in self.findings.items() if s in statuses)
+
+    def evidence_to_collect(self) -> list[NextStep]:
+        out = []
+        for etype, status in sorted(self.evidence.items()):
+            if status in ("STALE", "MISSING", "UNKNOWN", "CHANGED", "OTHER"):
+                out.append(NextStep(f"harness evidence {etype}", f"{etype} evidence is {_WORD[status]}: run it on this code"))
+        return out
+
+    def failing(self) -> list[str]:
+        return sorted(t for t, s in self.evidence.items() if s == "FAIL")
+
+    def in_place(self) -> list[NextStep]:
+        """Steps that clear blockers without leaving the state (no code change needed)."""
+        return _unique([step for b in self.blockers for step in clearing(b)])
+
+    def needs_work(self) -> list[str]:
+        """Blockers only a change of code (or of findings) clears."""
+        return [b for b in self.blockers if not clearing(b)]
+
+
+_EVIDENCE_BLOCKER = re.compile(r"^(\w+) evidence (?:is missing|is stale|outcome unknown|is unstable|does not count)")
+_CITED = re.compile(r"^((?:REQ|INV)-\d+) cites (\w+) evidence that is (?!failing)")
+_REPRODUCE = re.compile(r"harness finding reproduce (F-\d+)")
+_STALE_REGRESSION = re.compile(r"^Finding (F-\d+) regression evidence is stale")
+
+
+def clearing(blocker: str) -> list[NextStep]:
+    """The command(s) that clear one gate blocker in place; [] when it takes real work."""
+    if m := _EVIDENCE_BLOCKER.match(blocker):
+        return [NextStep(f"harness evidence {m.group(1)}", f"{blocker}: run it on this code")]
+    if m := _CITED.match(blocker):
+        return [NextStep(f"harness evidence {m.group(2)}", blocker)]
+    if m := _ITEM.match(blocker):
+        kind = "requirement" if m.group(1).startswith("REQ") else "invariant"
+        if "not verified" in blocker or "the contract plans" in blocker:
+            return [NextStep(f"harness {kind} set {m.group(1)} --status verified --evidence TYPE",
+                             f"{blocker}: cite the passing evidence that proves it")]
+        return []
+    if "cite no evidence:" in blocker:
+        return [NextStep(f"harness requirement set {rid} --status verified --evidence TYPE", f"{rid} cites no evidence")
+                for rid in re.findall(r"REQ-\d+", blocker.split(":", 1)[1])]
+    if m := _REPRODUCE.search(blocker):
+        return [NextStep(f"harness finding reproduce {m.group(1)}", blocker)]
+    if m := _STALE_REGRESSION.match(blocker):
+        return [NextStep(f"harness finding verify {m.group(1)}", f"{blocker}: re-run it on this code")]
+    return []
+
+
+_WORD = {"STALE": "stale (the code changed since it ran)", "MISSING": "missing", "UNKNOWN": "of unknown outcome",
+         "CHANGED": "unstable (the source changed while it ran)", "OTHER": "not from the configured command",
+         "FAIL": "failing"}
+
+
+def _finding_steps(x: _Facts) -> list[NextStep]:
+    """Work on findings in lifecycle order: reproduce, attach a regression test, fix, verify, close."""
+    out = []
+    for fid in x.with_status("PROPOSED", "REPRODUCING"):
+        out.append(NextStep(f"harness finding reproduce {fid}",
+                            f"{fid} is a claim until the reviewer's reproducer runs (reproduce-finding skill)"))
+    for fid in x.with_status("CONFIRMED"):
+        out.append(NextStep(f"harness finding regression {fid} PATH -- COMMAND",
+                            f"{fid} is a confirmed bug: attach a regression test that fails now"))
+    for fid in x.with_status("FIXING"):
+        out.append(NextStep(f"harness finding fixed {fid}", f"fix the code for {fid}, then mark it fixed"))
+    for fid in x.with_status("FIXED"):
+        out.extend(x.evidence_to_collect())
+        out.append(NextStep(f"harness finding verify {fid}",
+                            f"{fid} needs its regression test passing and fresh full-suite evidence"))
+    for fid in x.with_status("VERIFIED"):
+        out.append(NextStep(f"harness finding close {fid}", f"{fid} is verified"))
+    return _unique(out)
+
+
+def _created(x: _Facts) -> list[NextStep]:
+    if x.requirements:
+        return [NextStep("harness transition SPECIFYING", "requirements exist: specify the rest of the contract")]
+    return [NextStep("harness contract apply --file contract.yaml",
+                     "write the task contract first: requirements, invariants, verification plan (task-contract skill)"),
+            NextStep('harness requirement add "STATEMENT" --priority must', "or add requirements one at a time")]
+
+
+def _specifying(x: _Facts) -> list[NextStep]:
+    if not x.requirements:
+        return [NextStep('harness requirement add "STATEMENT" --priority must', "a task without requirements proves nothing")]
+    return [NextStep("harness transition PLANNED", "the contract is written: plan the implementation"),
+            NextStep('harness invariant add "STATEMENT" --category CATEGORY --severity major', "or add an invariant first")]
+
+
+def _planned(x: _Facts) -> list[NextStep]:
+    return [NextStep("harness transition IMPLEMENTING", "the plan exists: implement it test-first")]
+
+
+def _implementing(x: _Facts) -> list[NextStep]:
+    return [NextStep("harness transition VERIFYING", "once the code and its tests are written: collect evidence")]
+
+
+def _verifying(x: _Facts) -> list[NextStep]:
+    failing = x.failing()
+    if failing:
+        return [NextStep("harness transition IMPLEMENTING", f"{', '.join(failing)} evidence fails: fix the code"),
+                *(NextStep(f"harness evidence {t}", f"re-run {t} after the fix") for t in failing)]
+    out = x.evidence_to_collect() + x.in_place()
+    out.append(NextStep("harness transition REVIEWING", ("then: " if out else "the evidence passes: ")
+                        + "hand the change to an adversarial review"))
+    return _unique(out)
+
+
+def _reviewing(x: _Facts) -> list[NextStep]:
+    if x.with_status(*OPEN_FINDING):
+        steps = _finding_steps(x)
+        if x.with_status("CONFIRMED", "FIXING", "FIXED"):
+            steps.append(NextStep("harness transition REPRODUCING", "confirmed findings are worked in REPRODUCING → FIXING"))
+        return steps
+    if not x.findings:
+        return [NextStep("harness review packet --out .harness/local/review.md",
+                         "give a fresh reviewer the packet; its findings go to `harness finding propose --file`"),
+                NextStep("harness transition GATING", "when the review proposes nothing")]
+    return [NextStep("harness transition GATING", "no finding is open"), *x.evidence_to_collect()]
+
+
+def _reproducing(x: _Facts) -> list[NextStep]:
+    steps = [s for s in _finding_steps(x) if not s.command.startswith(("harness finding fixed", "harness finding verify",
+                                                                        "harness finding close", "harness evidence"))]
+    if x.with_status("FIXING") and not x.with_status("PROPOSED", "REPRODUCING", "CONFIRMED"):
+        steps.append(NextStep("harness transition FIXING", "every confirmed finding has a failing regression test: fix"))
+    if not x.with_status("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING"):
+        steps.append(NextStep("harness transition REVIEWING", "no finding is left to reproduce"))
+    return steps
+
+
+def _fixing(x: _Facts) -> list[NextStep]:
+    steps = _finding_steps(x)
+    if not x.with_status("FIXING", "FIXED"):
+        steps.append(NextStep("harness transition VERIFYING", "the fixes are verified: re-collect the evidence"))
+    return steps
+
+
+def _gating(x: _Facts) -> list[NextStep]:
+    if not x.blockers:
+        return [NextStep("harness gate --advance", "nothing blocks the gate: PASS moves the task to CONVERGED")]
+    # What can be cleared without leaving GATING costs no iteration: do that first.
+    if not x.needs_work():
+        return _unique(x.in_place() + [NextStep("harness gate", "re-judge once that is done (no --advance: a BLOCKED "
+                                                            "verdict would spend an iteration)")])
+    return [NextStep("harness converge --apply", f"the gate is blocked ({x.needs_work()[0]}): "
+                                                 "loop back (iteration + 1) or escalate, as the convergence rules decide"),
+            NextStep("harness gate", "see every blocker first")]
+
+
+def _blocked(x: _Facts) -> list[NextStep]:
+    if x.iteration >= x.max_iterations:
+        return [NextStep('harness transition ESCALATED --reason "MAX_ITERATIONS: …"',
+                         f"iteration {x.iteration}/{x.max_iterations}: only escalation is left (LAW 6)")]
+    steps = [NextStep("harness converge", "check for a non-converging loop before another iteration")]
+    if x.with_status("PROPOSED", "REPRODUCING", "CONFIRMED"):
+        steps.insert(0, NextStep("harness transition REPRODUCING", "open findings are worked in REPRODUCING"))
+    else:
+        steps.insert(0, NextStep("harness transition IMPLEMENTING",
+                                 f"fix what blocked the gate{': ' + x.blockers[0] if x.blockers else ''}"))
+    return steps
+
+
+def _converged(x: _Facts) -> list[NextStep]:
+    if x.gate_pass and not x.blockers:
+        return [NextStep("harness transition DONE", "the gate PASS holds for this source tree")]
+    return _unique(x.evidence_to_collect() + [NextStep("harness gate", "the PASS no longer holds for this code: "
+                                                                       "re-collect evidence and re-judge before DONE")])
+
+
+def _done(x: _Facts) -> list[NextStep]:
+    return [NextStep(_NEW_TASK, "this task is DONE: start the next one")]
+
+
+def _escalated(x: _Facts) -> list[NextStep]:
+    return [NextStep(_NEW_TASK, "ESCALATED is final: a human resolves the reason, then a new task continues")]
+
+
+def _unique(steps: list[NextStep]) -> list[NextStep]:
+    seen: set[str] = set()
+    return [s for s in steps if not (s.command in seen or seen.add(s.command))]  # type: ignore[func-returns-value]
+
+
+_BY_STATE = {
+    "CREATED": _created, "SPECIFYING": _specifying, "PLANNED": _planned, "IMPLEMENTING": _implementing,
+    "VERIFYING": _verifying, "REVIEWING": _reviewing, "REPRODUCING": _reproducing, "FIXING": _fixing,
+    "GATING": _gating, "BLOCKED": _blocked, "CONVERGED": _converged, "DONE": _done, "ESCALATED": _escalated,
+}
+NO_TASK = [NextStep(_NEW_TASK, "no open task: every piece of work starts as a task")]
+
+
+def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max_iterations: int,
+                   gate_pass: bool) -> list[NextStep]:
+    """:func:`next_steps` from what the gate judged: the evidence types it needs (required by
+    gate.yaml or cited by a verified item), the findings, and its blockers."""
+    required = {t for t, v in g.policy["verification"].items() if v == "required"}
+    cited = {t for item in [*g.requirements, *g.invariants] if item["status"] == "verified" for t in item["evidence"]}
+    evidence = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))[0]
+                for t in sorted(required | cited)}
+    return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
+                      iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
+                      gate_pass=gate_pass)
