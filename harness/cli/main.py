@@ -28,6 +28,7 @@ COMMANDS = {
     "review": ("harness.cli.review", "review", "Write the adversarial-review packet for a fresh reviewer."),
     "evidence": ("harness.cli.evidence", "evidence", "Run a real command and record it as evidence."),
     "gate": ("harness.cli.gate", "gate", "Evaluate the quality gate (exit 0 PASS, 1 BLOCKED, 2 invalid)."),
+    "converge": ("harness.cli.converge", "converge", "Decide the fix loop: CONVERGED (0), CONTINUE (1) or ESCALATE (3) with a reason."),
     "stamp": ("harness.cli.hooks", "stamp", "Record a git note on a commit: task states, gate, fresh evidence."),
     "audit": ("harness.cli.audit", "audit", "Check every commit of a range like the push guard (for CI)."),
     "metrics": ("harness.cli.metrics", "metrics", "Seed §29 rates from history: false done, findings, bypass, convergence."),
@@ -35,6 +36,7 @@ COMMANDS = {
     "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
     "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening or an evidence-command change (interactive only)."),
     "hook": ("harness.cli.hooks", "hook", "Entry points the git hooks call."),
+    "skills": ("harness.cli.skills", "skills", "Install the agent skills where Claude Code, Codex or Gemini find them."),
 }
 
 

@@ -11,6 +11,8 @@ CEILINGS = (
     ("findings", "critical_allowed"), ("findings", "major_allowed"),
     ("regression", "confirmed_finding_without_test"), ("convergence", "max_iterations"),
 )
+# Ceilings a policy may leave out, with the value that holds when it does.
+OPTIONAL_CEILINGS = ((("convergence", "stalled_iterations"), 3),)
 SWITCHES = (("requirements", "must_verified"), ("evidence", "must_match_head"))
 STRENGTH = {"required": 2, "optional": 1, None: 0}
 
@@ -19,6 +21,10 @@ def loosenings(old: dict, new: dict) -> list[str]:
     out = []
     for section, key in CEILINGS:
         a, b = old[section][key], new[section][key]
+        if b > a:
+            out.append(f"{section}.{key} raised {a} → {b}")
+    for (section, key), default in OPTIONAL_CEILINGS:
+        a, b = old[section].get(key, default), new[section].get(key, default)
         if b > a:
             out.append(f"{section}.{key} raised {a} → {b}")
     for section, key in SWITCHES:

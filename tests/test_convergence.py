@@ -1,0 +1,307 @@
+"""Convergence (seed §24, §28): CONVERGED, CONTINUE, or ESCALATE with a reason — and no detector that over-fires."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from conftest import TO_VERIFYING, walk_to
+from harness.core import converge as c
+from harness.core.converge import LoopFacts, decide
+from harness.core.policy import loosenings
+from test_quality_gate import gate_json, py, status_json
+
+PY = sys.executable
+
+
+def ev(etype: str, **data) -> dict:
+    return {"type": etype, "data": data}
+
+
+def collected(etype: str, tree: str, outcome: str, run: str, command: str = "pytest -q") -> list[dict]:
+    return [ev("evidence.prepared", run_id=run, type=etype, command=command),
+            ev("evidence.collected", run_id=run, type=etype, tree=tree, outcome=outcome)]
+
+
+def blocked_iteration(*blockers: str) -> list[dict]:
+    return [ev("gate.evaluated", verdict="BLOCKED", blockers=list(blockers)),
+            ev("task.transitioned", **{"from": "GATING", "to": "BLOCKED"})]
+
+
+def facts(events: list[dict] | None = None, state: str = "BLOCKED", iteration: int = 1, verdict: str = "BLOCKED",
+          blockers: list[str] | None = None, max_iterations: int = 5, stalled: int = 3) -> LoopFacts:
+    return LoopFacts(state, iteration, max_iterations, verdict,
+                     ["unit_test evidence failed: failed (exit 1)"] if blockers is None else blockers,
+                     events or [], stalled)
+
+
+# -- the three outcomes -------------------------------------------------------------------
+
+def test_gate_pass_in_gating_converges_with_exit_0():
+    d = decide(facts(state="GATING", verdict="PASS", blockers=[]))
+    assert d.decision == "CONVERGED" and d.exit_code == 0
+
+
+def test_blocked_gate_with_an_actionable_blocker_and_iterations_left_continues_with_exit_1():
+    d = decide(facts(iteration=1))
+    assert d.decision == "CONTINUE" and d.exit_code == 1
+    assert d.blocker == "unit_test evidence failed: failed (exit 1)"
+
+
+@pytest.mark.parametrize("state,iteration", [("BLOCKED", 5), ("GATING", 4)])
+def test_spent_iterations_escalate_max_iterations_with_exit_3(state, iteration):
+    d = decide(facts(state=state, iteration=iteration, max_iterations=5))
+    assert (d.decision, d.reason, d.exit_code) == ("ESCALATE", "MAX_ITERATIONS", 3)
+
+
+def test_one_iteration_below_the_ceiling_in_blocked_still_continues():
+    assert decide(facts(state="BLOCKED", iteration=4, max_iterations=5)).decision == "CONTINUE"
+
+
+def test_a_converged_or_done_task_is_converged():
+    for state in ("CONVERGED", "DONE"):
+        assert decide(facts(state=state)).decision == "CONVERGED"
+
+
+def test_an_escalated_task_reports_its_recorded_reason():
+    events = [ev("task.transitioned", **{"from": "BLOCKED", "to": "ESCALATED", "reason": "UNSTABLE_TEST: flaky"})]
+    d = decide(facts(events, state="ESCALATED"))
+    assert (d.decision, d.reason) == ("ESCALATE", "UNSTABLE_TEST")
+
+
+# -- UNSTABLE_TEST ------------------------------------------------------------------------
+
+def test_pass_and_fail_of_one_command_on_the_same_tree_is_unstable():
+    events = collected("unit_test", "T1", "passed", "r1") + collected("unit_test", "T1", "failed", "r2")
+    d = decide(facts(events))
+    assert (d.decision, d.reason) == ("ESCALATE", "UNSTABLE_TEST") and "T1" in d.detail
+
+
+def test_tdd_red_then_green_on_different_trees_is_not_unstable():
+    events = collected("unit_test", "T1", "failed", "r1") + collected("unit_test", "T2", "passed", "r2")
+    assert c.unstable_evidence(events) is None
+    assert decide(facts(events)).decision == "CONTINUE"
+
+
+def test_a_slow_build_killed_by_its_timeout_then_passing_on_the_same_tree_is_not_unstable():
+    events = collected("build", "T1", "timeout", "r1") + collected("build", "T1", "passed", "r2")
+    assert c.unstable_evidence(events) is None
+
+
+def test_a_flaky_network_test_failing_with_a_changing_error_is_not_escalated():
+    # Three failures on one tree, each with a different error: a failure, never a flip.
+    events = []
+    for n, err in enumerate(["ConnectionResetError", "TimeoutError", "gaierror"]):
+        events += collected("integration_test", "T1", "failed", f"r{n}")
+        events[-1]["data"]["output_tail"] = err
+    assert c.unstable_evidence(events) is None
+    d = decide(facts(events, iteration=1, blockers=["integration_test evidence failed: failed (exit 1)"]))
+    assert d.decision == "CONTINUE"
+
+
+def test_a_partial_run_passing_and_the_full_suite_failing_on_one_tree_is_not_unstable():
+    events = collected("unit_test", "T1", "passed", "r1", "pytest tests/test_a.py") + \
+        collected("unit_test", "T1", "failed", "r2", "pytest")
+    assert c.unstable_evidence(events) is None
+
+
+def test_a_reproducer_that_passes_and_fails_on_the_same_tree_is_unstable():
+    events = [ev("finding.reproduced", id="F-0001", command="pytest -k x", tree="T1", outcome="failed"),
+              ev("finding.reproduced", id="F-0001", command="pytest -k x", tree="T1", outcome="passed")]
+    assert "F-0001" in c.unstable_evidence(events)
+
+
+# -- REPEATED_REGRESSION ------------------------------------------------------------------
+
+def finding_content(title: str = "mul is wrong for negatives", command: str = "python -c 'import calc'",
+                    file: str = "calc.py") -> dict:
+    return {"severity": "major", "category": "correctness", "title": title, "location": {"file": file},
+            "recommended_reproducer": {"type": "unit_test", "description": "d", "command": command}}
+
+
+def lifecycle_to_closed(fid: str, content: dict) -> list[dict]:
+    return [ev("finding.proposed", id=fid, content=content),
+            ev("finding.reproduced", id=fid, outcome="failed", tree="T1"),
+            ev("finding.verified", id=fid), ev("finding.closed", id=fid)]
+
+
+def test_the_same_defect_confirmed_again_after_it_was_closed_is_a_repeated_regression():
+    events = lifecycle_to_closed("F-0001", finding_content()) + [
+        ev("finding.proposed", id="F-0003", content=finding_content(title="negative multiplier broken again")),
+        ev("finding.reproduced", id="F-0003", outcome="failed", tree="T3")]
+    d = decide(facts(events))
+    assert (d.decision, d.reason) == ("ESCALATE", "REPEATED_REGRESSION") and "F-0001" in d.detail
+
+
+def test_a_different_defect_in_the_same_file_is_not_a_repeated_regression():
+    events = lifecycle_to_closed("F-0001", finding_content()) + [
+        ev("finding.proposed", id="F-0002", content=finding_content(command="python -c 'import calc; calc.add'")),
+        ev("finding.reproduced", id="F-0002", outcome="failed", tree="T3")]
+    assert c.repeated_regression(events) is None
+
+
+def test_a_repeat_proposal_that_does_not_reproduce_is_not_a_regression():
+    events = lifecycle_to_closed("F-0001", finding_content()) + [
+        ev("finding.proposed", id="F-0002", content=finding_content()),
+        ev("finding.reproduced", id="F-0002", outcome="passed", tree="T3")]
+    assert c.repeated_regression(events) is None
+
+
+def test_fingerprint_ignores_title_wording_when_the_reproducer_is_the_same():
+    assert c.fingerprint(finding_content(title="a")) == c.fingerprint(finding_content(title="b"))
+    assert c.fingerprint(finding_content(command=None) | {"title": "Mul  is WRONG"}) == \
+        c.fingerprint(finding_content(command=None) | {"title": "mul is wrong"})
+
+
+# -- ARCHITECTURE_DEFECT: an invariant violated again ---------------------------------------
+
+def inv(status: str) -> dict:
+    return ev("invariant.set", id="INV-001", status=status)
+
+
+def test_an_invariant_violated_verified_and_violated_again_in_a_later_iteration_escalates():
+    events = [inv("violated"), *blocked_iteration("INV-001 violated"), inv("verified"), inv("violated")]
+    d = decide(facts(events))
+    assert (d.decision, d.reason) == ("ESCALATE", "ARCHITECTURE_DEFECT") and "INV-001" in d.detail
+
+
+def test_an_invariant_that_flips_within_one_iteration_is_work_in_progress():
+    assert c.recurring_invariant_violation([inv("violated"), inv("verified"), inv("violated")]) is None
+
+
+def test_an_invariant_violated_once_and_then_fixed_is_not_recurring():
+    events = [inv("violated"), *blocked_iteration("INV-001 violated"), inv("verified")]
+    assert c.recurring_invariant_violation(events) is None
+
+
+# -- the blocker set has not shrunk --------------------------------------------------------
+
+def test_blockers_that_do_not_shrink_over_the_window_escalate():
+    stale = "unit_test evidence is stale: collected on source tree {}, the source is now {}"
+    events = []
+    for n in range(3):  # the tree ids change every time; the blocker is the same
+        events += blocked_iteration("INV-002 violated", stale.format(f"a{n}", f"b{n}"))
+    d = decide(facts(events, iteration=3, blockers=["INV-002 violated"], stalled=2))
+    assert d.decision == "ESCALATE" and d.reason == "ARCHITECTURE_DEFECT" and "not shrunk in 2" in d.detail
+
+
+def test_shrinking_blockers_continue():
+    events = blocked_iteration("REQ-001 not verified", "INV-001 violated") + blocked_iteration("INV-001 violated") \
+        + blocked_iteration("INV-001 violated", "REQ-002 not verified")
+    # INV-001 persisted, but REQ-001 was cleared: the set that blocked two iterations ago shrank.
+    assert c.stalled(events, None, 2) is None
+
+
+def test_stalled_on_findings_is_review_disagreement_and_on_requirements_spec_ambiguity():
+    f = [b for _ in range(3) for b in blocked_iteration("Major finding F-0001 is open")]
+    assert c.stalled(f, None, 2)[0] == "REVIEW_DISAGREEMENT"
+    r = [b for _ in range(3) for b in blocked_iteration("REQ-001 not verified")]
+    assert c.stalled(r, None, 2)[0] == "SPEC_AMBIGUITY"
+
+
+def test_fewer_iterations_than_the_window_never_stall():
+    events = blocked_iteration("INV-001 violated") + blocked_iteration("INV-001 violated")
+    assert c.stalled(events, None, 3) is None
+
+
+def test_raising_stalled_iterations_is_a_loosening():
+    base = {"requirements": {"uncovered_allowed": 0, "must_verified": True}, "invariants": {"violated_allowed": 0},
+            "findings": {"critical_allowed": 0, "major_allowed": 0}, "regression": {"confirmed_finding_without_test": 0},
+            "convergence": {"max_iterations": 5}, "evidence": {"must_match_head": True}, "verification": {}}
+    looser = json.loads(json.dumps(base))
+    looser["convergence"]["stalled_iterations"] = 4
+    assert loosenings(base, looser) == ["convergence.stalled_iterations raised 3 → 4"]
+    tighter = json.loads(json.dumps(base))
+    tighter["convergence"]["stalled_iterations"] = 2
+    assert loosenings(base, tighter) == []
+
+
+# -- the command --------------------------------------------------------------------------
+
+def to_gating_failing(h) -> None:
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", *py("pass"))
+    h.ok("evidence", "unit_test", "--", *py("pass"))
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    assert h("evidence", "unit_test", "--", *py("raise SystemExit(1)")).code == 1  # then the suite fails
+
+
+def converge_json(h, *extra: str) -> tuple[int, dict]:
+    r = h("converge", "--json", *extra)
+    return r.code, json.loads(r.out)
+
+
+def test_converge_on_a_blocked_gate_continues_and_apply_moves_to_blocked(h, task):
+    to_gating_failing(h)
+    code, doc = converge_json(h)
+    assert code == 1 and doc["decision"] == "CONTINUE" and doc["applied"] == []
+    assert doc["blocker"] == "REQ-001 cites unit_test evidence that is failing"
+    assert status_json(h)["state"] == "GATING"
+    code, doc = converge_json(h, "--apply")
+    assert code == 1 and doc["applied"] == ["GATING → BLOCKED"]
+    s = status_json(h)
+    assert s["state"] == "BLOCKED" and s["iteration"] == 1
+    assert s["next"][0]["command"] == "harness transition IMPLEMENTING"
+    code, doc = converge_json(h, "--apply")
+    assert code == 1 and doc["applied"] == ["BLOCKED → IMPLEMENTING"]
+
+
+def test_converge_escalates_at_max_iterations_and_apply_records_the_reason(h):
+    h.ok("task", "new", "One try only", "--max-iterations", "1")
+    to_gating_failing(h)
+    r = h("converge")
+    assert r.code == 3 and r.out.startswith("CONVERGENCE: ESCALATE (MAX_ITERATIONS)")
+    assert "harness converge --apply" in r.out
+    code, doc = converge_json(h, "--apply")
+    assert code == 3 and doc["applied"] == ["GATING → BLOCKED", "BLOCKED → ESCALATED"]
+    assert status_json(h)["state"] == "ESCALATED"
+    r = h("converge")
+    assert r.code == 3 and "MAX_ITERATIONS" in r.out
+
+
+def test_converge_passes_and_apply_converges(h, task):
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", *py("pass"))
+    h.ok("evidence", "unit_test", "--", *py("pass"))
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    code, doc = converge_json(h, "--apply")
+    assert code == 0 and doc["decision"] == "CONVERGED" and doc["applied"] == ["GATING → CONVERGED"]
+    assert doc["next"][0]["command"] == "harness transition DONE"
+    h.ok("transition", "DONE")
+
+
+def test_a_flaky_command_on_an_unchanged_tree_escalates_unstable_test(h, task, tmp_path):
+    counter = tmp_path / "runs"  # outside the repository: the source tree does not change between runs
+    flaky = f"import pathlib, sys; p = pathlib.Path({str(counter)!r}); n = int(p.read_text()) if p.exists() else 0; " \
+            "p.write_text(str(n + 1)); sys.exit(n % 2)"
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "unit_test", "--", PY, "-c", flaky)
+    assert h("evidence", "unit_test", "--", PY, "-c", flaky).code == 1
+    r = h("converge")
+    assert r.code == 3 and "ESCALATE (UNSTABLE_TEST)" in r.out and "unit_test evidence passed and failed" in r.out
+
+
+def test_red_then_green_after_a_code_change_does_not_escalate(h, repo, task):
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    check = ("import sys; sys.path.insert(0, '.'); import app; sys.exit(app.answer() != 43)",)
+    assert h("evidence", "unit_test", "--", PY, "-c", *check).code == 1
+    (repo / "app.py").write_text("def answer():\n    return 43\n")
+    h.ok("evidence", "unit_test", "--", PY, "-c", *check)
+    code, doc = converge_json(h)
+    assert code == 1 and doc["decision"] == "CONTINUE"
+
+
+def test_a_build_timing_out_then_passing_on_the_same_tree_does_not_escalate(h, task):
+    walk_to(h, *TO_VERIFYING)
+    assert h("evidence", "build", "--timeout", "0.5", "--", PY, "-c", "import time; time.sleep(5)").code == 124
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    code, doc = converge_json(h)
+    assert code == 1 and doc["decision"] == "CONTINUE"
