@@ -1,4 +1,4 @@
-"""The built wheel works on its own: schemas and templates ship inside it."""
+"""The built wheel works on its own: schemas, templates and skills ship inside it."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_init_task_new_and_status(tmp_pa
     for schema in ("task", "requirement", "invariant", "gate", "config", "evidence", "finding"):
         assert f"harness/schemas/{schema}.schema.json" in names, sorted(names)
     assert {"harness/templates/config.yaml", "harness/templates/gate.yaml"} <= names, sorted(names)
+    shipped = {str(p.relative_to(ROOT)) for p in (ROOT / "skills").rglob("*") if p.is_file()}
+    assert shipped and {f"harness/{p}" for p in shipped} <= names, sorted(names)
 
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path, timeout=120)
@@ -49,3 +51,6 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_init_task_new_and_status(tmp_pa
     run([harness, "requirement", "add", "Works from a wheel", "--priority", "must"], cwd=repo, timeout=60)
     run([harness, "transition", "SPECIFYING"], cwd=repo, timeout=60)
     run([harness, "replay"], cwd=repo, timeout=60)
+    run([harness, "skills", "install", "--agent", "claude"], cwd=repo, timeout=60)
+    installed = repo / ".claude/skills/engineering-harness/SKILL.md"
+    assert installed.read_bytes() == (ROOT / "skills/engineering-harness/SKILL.md").read_bytes()

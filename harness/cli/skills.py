@@ -1,0 +1,79 @@
+"""`harness skills install|uninstall|list`: the harness's Agent Skills where a coding agent finds them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.cli.common import emit_json, json_option
+from harness.skills_install import AGENTS, SCOPES
+
+agent_option = click.option("--agent", type=click.Choice(AGENTS), default="agents", show_default=True,
+                            help="claude: .claude/skills · gemini: .gemini/skills · codex and agents: the "
+                                 "cross-host .agents/skills.")
+scope_option = click.option("--scope", type=click.Choice(SCOPES), default="project", show_default=True,
+                            help="project: this repository · user: under your home directory.")
+
+
+def _roots(scope: str) -> tuple[Path, Path]:
+    from harness.store.layout import find_worktree
+
+    root = find_worktree() if scope == "project" else Path.cwd()
+    return root, Path.home()
+
+
+@click.group()
+def skills() -> None:
+    """The skills that drive an agent through the harness: engineering-harness (the
+    controller) and its sub-skills (task-contract, adversarial-review, reproduce-finding,
+    collect-evidence, quality-gate, convergence)."""
+
+
+@skills.command("install")
+@agent_option
+@scope_option
+@click.option("--force", is_flag=True, help="Overwrite copies that were edited since they were installed.")
+@json_option
+def install(agent: str, scope: str, force: bool, as_json: bool) -> None:
+    """Copy the skills where AGENT discovers them. Running it again updates them and
+    changes nothing already current; a copy you edited is kept (and named) unless --force."""
+    from harness.skills_install import install_skills
+
+    root, home = _roots(scope)
+    r = install_skills(agent, scope, root, home, force)
+    if as_json:
+        emit_json(r.as_dict())
+        return
+    click.echo(f"skills in {r.target}: {len(r.written)} file(s) written, {len(r.unchanged)} already current")
+    for rel in r.kept:
+        click.echo(f"  kept {rel}: edited since it was installed (or not installed by harness); --force replaces it")
+    for rel in r.removed:
+        click.echo(f"  removed {rel}: no longer shipped")
+
+
+@skills.command("uninstall")
+@agent_option
+@scope_option
+@json_option
+def uninstall(agent: str, scope: str, as_json: bool) -> None:
+    """Remove the skill files `harness skills install` wrote; files edited since stay."""
+    from harness.skills_install import uninstall_skills
+
+    root, home = _roots(scope)
+    r = uninstall_skills(agent, scope, root, home)
+    if as_json:
+        emit_json(r.as_dict())
+        return
+    click.echo(f"skills in {r.target}: {len(r.removed)} file(s) removed")
+    for rel in r.kept:
+        click.echo(f"  kept {rel}: edited since it was installed")
+
+
+@skills.command("list")
+def list_() -> None:
+    """The names of the skills this harness ships."""
+    from harness.skills_install import source_dir
+
+    for skill in sorted(p for p in source_dir().iterdir() if (p / "SKILL.md").is_file()):
+        click.echo(skill.name)

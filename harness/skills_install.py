@@ -1,0 +1,161 @@
+"""Copy the harness's Agent Skills to where a coding agent discovers them, and take them back.
+
+A manifest beside the installed skills records the sha-256 of every file this installer
+wrote. A file whose bytes no longer match it was edited by someone: it is never
+overwritten (without ``force``) or removed. A skill folder the manifest does not know is
+somebody else's and is left alone the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.errors import HarnessError
+
+AGENTS = ("claude", "codex", "gemini", "agents")
+SCOPES = ("project", "user")
+# Where each host reads skills, relative to the project root or the home directory.
+# Codex reads the cross-host .agents/skills (repository and ~/.agents/skills).
+SKILL_DIRS = {"claude": ".claude/skills", "gemini": ".gemini/skills", "codex": ".agents/skills", "agents": ".agents/skills"}
+MANIFEST = ".engineering-harness.json"
+
+
+@dataclass
+class SkillsResult:
+    target: Path
+    written: list[str] = field(default_factory=list)    # files created or updated
+    unchanged: list[str] = field(default_factory=list)  # already as shipped
+    kept: list[str] = field(default_factory=list)       # edited or foreign: left as they are
+    removed: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"target": str(self.target), "written": self.written, "unchanged": self.unchanged,
+                "kept": self.kept, "removed": self.removed}
+
+
+def source_dir() -> Path:
+    """The skills that ship with this harness (inside the wheel, or top-level in a checkout)."""
+    from harness.resources import data_dir
+
+    return data_dir("skills")
+
+
+def shipped(src: Path | None = None) -> dict[str, bytes]:
+    """Relative path -> bytes of every file of every skill (a folder with a SKILL.md)."""
+    src = src or source_dir()
+    out = {}
+    for skill in sorted(p for p in src.iterdir() if (p / "SKILL.md").is_file()):
+        for f in sorted(skill.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts:
+                out[f.relative_to(src).as_posix()] = f.read_bytes()
+    return out
+
+
+def target_dir(agent: str, scope: str, root: Path, home: Path) -> Path:
+    if agent not in SKILL_DIRS:
+        raise HarnessError(f"unknown agent {agent!r}", hint=f"one of: {', '.join(AGENTS)}")
+    if scope not in SCOPES:
+        raise HarnessError(f"unknown scope {scope!r}", hint="project or user")
+    return (root if scope == "project" else home) / SKILL_DIRS[agent]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_manifest(target: Path) -> dict[str, str]:
+    path = target / MANIFEST
+    if not path.is_file():
+        return {}
+    try:
+        doc = json.loads(path.read_text("utf-8"))
+        files = doc["files"]
+        return {str(k): str(v) for k, v in files.items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise HarnessError(f"{path}: not a manifest this installer wrote",
+                           hint="move it away; files it listed will then count as someone else's") from None
+
+
+def _write_manifest(target: Path, files: dict[str, str]) -> None:
+    from harness.store.fsio import atomic_write
+
+    path = target / MANIFEST
+    if not files:
+        path.unlink(missing_ok=True)
+        return
+    body = {"installed_by": "engineering-harness", "files": dict(sorted(files.items()))}
+    raw = (json.dumps(body, indent=2) + "\n").encode("utf-8")
+    if not path.is_file() or path.read_bytes() != raw:  # a second install changes nothing at all
+        atomic_write(path, raw)
+
+
+def install_skills(agent: str, scope: str, root: Path, home: Path, force: bool = False,
+                   src: Path | None = None) -> SkillsResult:
+    """Install (or update) every shipped skill for ``agent``; idempotent.
+
+    A file the user edited since it was installed, or a skill folder this installer did
+    not create, is kept unless ``force``; it is named in ``kept``.
+    """
+    from harness.store.fsio import atomic_write
+
+    target = target_dir(agent, scope, root, home)
+    files = shipped(src)
+    manifest = _read_manifest(target)
+    result = SkillsResult(target)
+    for rel, data in files.items():
+        path = target / rel
+        want = _digest(data)
+        if path.is_file():
+            have = _digest(path.read_bytes())
+            if have == want:
+                manifest[rel] = want
+                result.unchanged.append(rel)
+                continue
+            if manifest.get(rel) != have and not force:  # edited, or never ours
+                result.kept.append(rel)
+                continue
+        elif path.exists() and not force:
+            result.kept.append(rel)
+            continue
+        elif path.exists():
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+        manifest[rel] = want
+        result.written.append(rel)
+    # A file an older version shipped and this one does not: ours to remove if untouched.
+    for rel in sorted(set(manifest) - set(files)):
+        _remove_if_ours(target, rel, manifest, result)
+    _write_manifest(target, manifest)
+    return result
+
+
+def uninstall_skills(agent: str, scope: str, root: Path, home: Path) -> SkillsResult:
+    """Remove what :func:`install_skills` wrote and nobody edited since; keep everything else."""
+    target = target_dir(agent, scope, root, home)
+    manifest = _read_manifest(target)
+    result = SkillsResult(target)
+    for rel in sorted(manifest):
+        _remove_if_ours(target, rel, manifest, result)
+    _write_manifest(target, manifest)
+    return result
+
+
+def _remove_if_ours(target: Path, rel: str, manifest: dict[str, str], result: SkillsResult) -> None:
+    path = target / rel
+    if path.is_file() and not path.is_symlink() and _digest(path.read_bytes()) != manifest[rel]:
+        result.kept.append(rel)  # edited since: the user's now; forget it, never delete it
+        del manifest[rel]
+        return
+    if path.is_file():
+        path.unlink()
+        result.removed.append(rel)
+    del manifest[rel]
+    parent = path.parent
+    while parent != target and parent.is_dir() and not any(parent.iterdir()):
+        parent.rmdir()
+        parent = parent.parent
