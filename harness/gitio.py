@@ -184,13 +184,7 @@ class Git:
 
     def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
         """Up to ``limit`` paths that differ between two trees, and how many differ in all."""
-        try:
-            old, new = self.repo[old_tree], self.repo[new_tree]
-        except (KeyError, ValueError):
-            return [], -1  # a tree from another clone: we know it differs, not how
-        diff = old.diff_to_tree(new)
-        paths = [d.new_file.path or d.old_file.path for d in diff.deltas]
-        return paths[:limit], len(paths)
+        return _changed_paths(self.repo, old_tree, new_tree, limit)
 
     # -- history ---------------------------------------------------------------
     def parents(self, commit: str) -> list[str]:
@@ -401,6 +395,15 @@ def _resolved(base: Path, path: str) -> str:
     return os.path.realpath(os.path.join(base, path))
 
 
+def _changed_paths(repo, old_tree: str, new_tree: str, limit: int) -> tuple[list[str], int]:
+    try:
+        old, new = repo[old_tree], repo[new_tree]
+    except (KeyError, ValueError):
+        return [], -1  # a tree from another clone: we know it differs, not how
+    paths = [d.new_file.path or d.old_file.path for d in old.diff_to_tree(new).deltas]
+    return paths[:limit], len(paths)
+
+
 class TreeSource:
     """Read `.harness/` files from a git tree (a commit's, or the index's)."""
 
@@ -409,6 +412,9 @@ class TreeSource:
         self.tree = git.repo[tree_id]
         self.label = label
         self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
+
+    def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
+        return _changed_paths(self.repo, old_tree, new_tree, limit)
 
     def special_entries(self, rel: str) -> list[str]:
         """Paths under ``rel`` that are symlinks or submodules: the harness reads neither."""

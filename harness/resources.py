@@ -25,3 +25,10 @@ def template(name: str) -> bytes:
 @cache
 def schema(name: str) -> dict:
     return json.loads((_PKG / "schemas" / f"{name}.schema.json").read_text("utf-8"))
+
+
+def default_gate(configured: list[str]) -> bytes:
+    """gate.yaml as `harness init` writes it for a config.yaml configuring ``configured``."""
+    from harness.core.policy import default_gate_text
+
+    return default_gate_text(template("gate.yaml").decode("utf-8"), configured).encode("utf-8")

@@ -59,7 +59,10 @@ def _gate_changes(layout, git) -> tuple[str, list[str]]:
     from harness.store import settings
 
     new = settings.load_gate(layout)
-    old = _committed(git, ".harness/gate.yaml") or resources.template("gate.yaml")
+    from harness.guard.validate import configured_types
+    from harness.store.source import FsSource
+
+    old = _committed(git, ".harness/gate.yaml") or resources.default_gate(configured_types(FsSource(layout.root)))
     return new.digest, loosenings(settings.parse_gate(old).doc, new.doc)
 
 

@@ -90,7 +90,7 @@ def _next(s, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, mo
 def _policy(s, git):
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gitio import TreeSource
-    from harness.guard.validate import APPROVALS, GATE, unapproved_loosening
+    from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
     from harness.store import settings
 
     policy = settings.load_gate(s.layout)
@@ -101,7 +101,8 @@ def _policy(s, git):
 
     trust.use_git_config(git)
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
-    loosened, why = unapproved_loosening(committed, policy, approvals, trusted)
+    loosened, why = unapproved_loosening(committed, policy, approvals, trusted,
+                                         configured_types(s.source))
     if loosened:
         raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened)
                            + (f" ({why})" if why else ""),

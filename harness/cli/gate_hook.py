@@ -53,7 +53,7 @@ def judge_index(explicit: str | None) -> tuple[str, str, dict]:
     from harness.cli.hooks import _git
     from harness.core import gate as core_gate
     from harness.gitio import TreeSource, index_tree
-    from harness.guard.validate import APPROVALS, GATE, unapproved_loosening
+    from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
     from harness.store import facts, reader, settings
     from harness.store.layout import open_layout
 
@@ -69,7 +69,7 @@ def judge_index(explicit: str | None) -> tuple[str, str, dict]:
     head = git.head()
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
     committed = trusted[0].read(GATE) if trusted else None
-    loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted)
+    loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted, configured_types(src))
     if loosened:
         raise HarnessError(".harness/gate.yaml in the index loosens the committed policy without approval: "
                            + "; ".join(loosened) + (f" ({why})" if why else ""),

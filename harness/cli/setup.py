@@ -16,13 +16,20 @@ GITIGNORE = (b"# per-clone state: lock, redo log, current-task choice, caches\n/
 def init() -> None:
     """Create .harness/ with config.yaml and gate.yaml (existing files are kept).
 
+    gate.yaml requires the evidence types config.yaml configures (build and unit_test when
+    it configures none yet). Set the commands before the first commit of .harness/: after
+    it, changing one needs a human's `harness approve config-change`.
+
     Refuses outside a git work tree: evidence is bound to git trees.
     """
     layout = Layout(find_worktree())
     created = []
+    if not layout.config.exists():
+        fsio.atomic_write(layout.config, resources.template("config.yaml"))
+        created.append(layout.rel(layout.config))
+    configured = _configured(layout)
     for path, data in (
-        (layout.config, resources.template("config.yaml")),
-        (layout.gate, resources.template("gate.yaml")),
+        (layout.gate, resources.default_gate(configured)),
         (layout.harness / ".gitignore", GITIGNORE),
     ):
         if not path.exists():
@@ -32,6 +39,19 @@ def init() -> None:
         folder.mkdir(parents=True, exist_ok=True)
     if created:
         click.echo(f"initialized {layout.rel(layout.harness)}/ in {layout.root}: " + ", ".join(created))
+        if layout.rel(layout.gate) in created and configured:
+            click.echo(f"gate.yaml requires the evidence types config.yaml configures: {', '.join(configured)}")
+        if not configured:
+            click.echo("next: set the evidence commands in .harness/config.yaml now, before the first commit of "
+                       ".harness/ (a later change needs a human's `harness approve config-change`); then "
+                       "re-create gate.yaml from them: delete it and run `harness init` again")
         click.echo('next: harness task new "TITLE"')
     else:
         click.echo(f"{layout.rel(layout.harness)}/ already initialized in {layout.root}; nothing changed")
+
+
+def _configured(layout: Layout) -> list[str]:
+    from harness.guard.validate import configured_types
+    from harness.store.source import FsSource
+
+    return configured_types(FsSource(layout.root))

@@ -35,3 +35,21 @@ def loosenings(old: dict, new: dict) -> list[str]:
         if STRENGTH[after] < STRENGTH[level]:
             out.append(f"verification.{etype} {level} → {after or 'removed'}")
     return out
+
+
+def default_gate_text(template: str, configured: list[str]) -> str:
+    """The shipped gate.yaml with its verification block derived from the evidence types
+    config.yaml configures: those are required, the template's other types optional.
+
+    With nothing configured the template stands as shipped (build and unit_test required):
+    a policy never starts looser because a command was left out.
+    """
+    if not configured:
+        return template
+    lines = template.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  verification:"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("    "))
+    listed = [line.split(":")[0].strip() for line in lines[start + 1:end]]
+    types = listed + [t for t in configured if t not in listed]
+    block = [f"    {t}: {'required' if t in configured else 'optional'}\n" for t in types]
+    return "".join(lines[:start + 1] + block + lines[end:])

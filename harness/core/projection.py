@@ -38,7 +38,13 @@ class Disagreement:
 
     def render(self) -> str:
         return (f"{self.file}: {self.field}: ledger says {self.ledger!r}, file says {self.found!r}"
-                f" — use `{self.command}`")
+                f" — {self.fix()}")
+
+    def fix(self) -> str:
+        # The file is wrong, not the ledger: restore it first; the command is how the change is made legally.
+        if self.command == RERENDER:
+            return f"use `{RERENDER}`"
+        return f"restore the file with `harness replay --write`, then use `{self.command}`"
 
 
 def evidence_label(record: dict) -> str:

@@ -109,7 +109,7 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
     # Against each parent's policy; a first-ever gate.yaml is judged against the defaults.
     befores = [o.read(GATE) for o in olds if o.read(GATE) is not None] or [None]
     for old_raw in befores:
-        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), olds)
+        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), olds, configured_types(new))
         if loosened:
             problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
                                     + (f" ({why})" if why else ""),
@@ -120,12 +120,14 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
 
 
 def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None,
-                         trusted: Sequence[Source]) -> tuple[list[str], str | None]:
-    """How ``new`` loosens the policy ``old_raw`` (None: the shipped defaults) unless a signed
-    approval verified against ``trusted``'s signers covers it, and why a claimed one did not."""
+                         trusted: Sequence[Source], configured: list[str] | None = None
+                         ) -> tuple[list[str], str | None]:
+    """How ``new`` loosens the policy ``old_raw`` (None: the defaults `harness init` writes for
+    the evidence types ``configured``) unless a signed approval verified against ``trusted``'s
+    signers covers it, and why a claimed one did not."""
     from harness import resources
 
-    old_raw = resources.template("gate.yaml") if old_raw is None else old_raw
+    old_raw = resources.default_gate(configured or []) if old_raw is None else old_raw
     try:
         before = settings.parse_gate(old_raw)
     except HarnessError:
@@ -135,6 +137,15 @@ def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approv
         return [], None
     ok, why = trust.approved(approvals, "gate-change", new.digest, trusted)
     return ([], None) if ok else (loosened, why)
+
+
+def configured_types(src: Source) -> list[str]:
+    """The evidence types config.yaml configures in ``src`` (none when it is missing or invalid:
+    the strictest defaults then apply)."""
+    try:
+        return list(facts.configured_commands(src))
+    except HarnessError:
+        return []
 
 
 def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
@@ -214,7 +225,7 @@ def _check_task(olds, new, tid, source_tree, policy, problems, only_gated) -> Ta
     if not only_gated:
         for d in reader.disagreements(task):
             problems.append(Problem(d.file, "projection-matches-ledger",
-                                    f"{d.field}: ledger says {d.ledger!r}, file says {d.found!r}", f"use `{d.command}`"))
+                                    f"{d.field}: ledger says {d.ledger!r}, file says {d.found!r}", d.fix()))
         for text in check_digests(new, task):
             problems.append(Problem(f"{folder}/evidence/", "evidence-matches-ledger", text, "re-collect with `harness evidence TYPE`"))
     verdict = TaskVerdict(tid, before_states[0] if before_states else None, task.proj.state)
@@ -230,7 +241,10 @@ def _gate_at(new, task, policy, source_tree, problems) -> core_gate.GateReport |
     fix = ("re-collect the evidence (`harness evidence TYPE`), run `harness gate`, then commit exactly the tree "
            "the gate judged (amend this commit)")
     last = task.proj.last_gate or {}
-    if task.proj.state == "DONE" and last.get("verdict") == "PASS" and last.get("tree") != source_tree:
+    partial = _left_out(new, last, source_tree)
+    if partial:
+        fix = partial
+    elif task.proj.state == "DONE" and last.get("verdict") == "PASS" and last.get("tree") != source_tree:
         fix = ("this DONE commit was rewritten after its gate (rebase, cherry-pick, squash or amend carried the "
                "ledger onto other code): push the original gated commit and merge it instead — `git reflog` finds it")
     ok, detail = task.proj.gate_pass_for(source_tree, policy.digest)
@@ -248,6 +262,21 @@ def _gate_at(new, task, policy, source_tree, problems) -> core_gate.GateReport |
                                 f"{task.id} is {task.proj.state} but the gate recomputed on the committed content is "
                                 f"BLOCKED: " + "; ".join(report.blockers), fix))
     return report
+
+
+def _left_out(new, last: dict, source_tree: str) -> str | None:
+    """At commit time (the index), a gate PASS on another tree means part of what was gated is
+    not being committed: name those paths."""
+    if getattr(new, "label", None) != "index" or last.get("verdict") != "PASS" or not last.get("tree") \
+            or last["tree"] == source_tree or not hasattr(new, "changed_paths"):
+        return None
+    paths, total = new.changed_paths(last["tree"], source_tree, limit=5)
+    if total <= 0:
+        return None
+    more = f" (+{total - len(paths)} more)" if total > len(paths) else ""
+    return (f"the gate judged the working tree, and this commit leaves out (or changes) {', '.join(paths)}{more}: "
+            f"stage it too (`git add {' '.join(paths)}`) and commit again — or, if it does not belong in this commit, "
+            "stash it, re-collect the evidence and run `harness gate` on what you commit")
 
 
 def _findings_kept(old, new, folder: str, problems: list[Problem]) -> None:
