@@ -62,6 +62,7 @@ def status(task_id: str | None, as_json: bool) -> int:
             live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
             steps = [next_step.NextStep("harness replay", "a harness file is invalid: see what disagrees, and how to fix it")]
     finished = _done_at(task.proj, tree) if done else None
+    escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
     evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
                 for t, r in sorted(task.proj.evidence.items())}
     from harness.core.findings import rates
@@ -70,10 +71,11 @@ def status(task_id: str | None, as_json: bool) -> int:
     if as_json:
         emit_json({"task": {k: doc[k] for k in ("id", "title", "description")},
                    **{k: v for k, v in doc.items() if k not in ("id", "title", "description")},
-                   "evidence": evidence, "gate_now": live, "done": finished, "warnings": warnings,
+                   "evidence": evidence, "gate_now": live, "done": finished, "escalated": escalated,
+                   "warnings": warnings,
                    "next": [n.as_dict() for n in steps]})
     else:
-        _print(doc, evidence, live, warnings, task.proj.pending_runs, finished)
+        _print(doc, evidence, live, warnings, task.proj.pending_runs, finished, escalated)
         print_next(steps)
     return EXIT_INVALID if live["verdict"] == "INVALID_HARNESS_STATE" else 0
 
@@ -120,7 +122,19 @@ def _done_at(p, tree: str) -> dict:
     return {"commit": p.head, "tree": gated, "changed_since": bool(tree) and gated != tree}
 
 
-def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: dict, finished: dict | None) -> None:
+def _escalation(lines: list[str]) -> str | None:
+    """The reason recorded when the task was escalated."""
+    import json
+
+    for line in reversed(lines):
+        event = json.loads(line)
+        if event["type"] == "task.transitioned" and event["data"].get("to") == "ESCALATED":
+            return event["data"].get("reason")
+    return None
+
+
+def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: dict, finished: dict | None,
+           escalated: str | None = None) -> None:
     req, inv, f = doc["requirements"], doc["invariants"], doc["findings"]
     rows = [
         ("State", doc["state"]),
@@ -152,7 +166,9 @@ def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: 
         rows.append(("", f"confirmation rate {pct(r['confirmation_rate'])} ({r['confirmed']}/{r['proposed']}) · "
                          f"regression capture {pct(r['regression_capture_rate'])} ({r['with_regression_test']}/{r['confirmed']})"))
     at = (finished or {}).get("commit")
-    if finished and finished["changed_since"]:
+    if doc["state"] == "ESCALATED":
+        rows.append(("Escalated", escalated or "no reason recorded"))
+    elif finished and finished["changed_since"]:
         rows.append(("Gate", f"DONE at {str(at)[:12]}; the code has changed since (a new task covers new work)"))
     elif finished:
         rows.append(("Gate", f"DONE at {str(at)[:12]}; gate PASS on this source tree"))
