@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from conftest import TO_VERIFYING, git, walk_to
 from harness import resources
@@ -11,6 +12,7 @@ from harness.store.settings import parse_gate
 from test_git_hooks_e2e import commit_all_ok, gated_done, refused_commit, set_state_by_hand
 
 PY = sys.executable
+ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """version: 1
 evidence:
   unit_test:
@@ -113,3 +115,25 @@ def test_init_with_nothing_configured_says_to_set_the_commands_before_the_first_
 
     r = Harness(repo, capfd).ok("init")
     assert "before the first commit" in r.out and "harness approve config-change" in r.out
+
+
+def test_every_harness_command_in_the_readme_parses(tmp_path, monkeypatch):
+    from skill_commands import command_lines, files_named, mentions, parse
+
+    # The README's prose names placeholders (`harness evidence TYPE -- CMD`): give them a real value.
+    readme = (ROOT / "README.md").read_text("utf-8").replace(" TYPE", " unit_test")
+    monkeypatch.chdir(tmp_path)
+    lines, spans = command_lines(readme), mentions(readme)
+    assert len(lines) >= 15
+    for line in lines + spans:
+        for name in files_named(line):
+            (tmp_path / name).write_text("")
+    for line in lines:
+        parse(line)
+    for span in spans:
+        parse(span, complete=False)
+
+
+def test_the_readme_documents_gate_before_advance():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert readme.index("harness gate                           # first") < readme.index("harness converge --apply")

@@ -67,7 +67,8 @@ def cli() -> None:
       harness task new "Add resumable execution"
       harness requirement add "Interrupted runs resume" --priority must
       harness transition SPECIFYING      (… PLANNED, IMPLEMENTING, VERIFYING …)
-      harness status
+      harness status                     (every session starts here; it ends with Next:)
+      harness gate                       (in GATING; then harness converge --apply)
 
     Exit codes: 0 ok, 1 refused, 2 invalid state or usage, 130 interrupted.
     """
