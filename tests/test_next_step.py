@@ -205,3 +205,13 @@ def test_two_open_tasks_and_none_chosen_still_refuses_status(h, repo):
     (repo / ".harness/local").mkdir()
     r = h("status")
     assert r.code == 2 and "harness task switch" in r.err
+
+
+def test_any_refused_task_command_names_the_next_step(h, task):
+    r = h("finding", "close", "F-0001")
+    assert r.code == 1 and "next: harness contract apply" in r.err
+
+
+def test_a_refusal_outside_a_task_command_is_left_as_it_is(h, task):
+    r = h("task", "new", "x", "--max-iterations", "99")
+    assert r.code == 1 and "next:" not in r.err

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.cli.common import (
+    emit_json,
+    json_option,
+    store,
+    task_option,
+    with_return_code,
+)
 from harness.cli.progress import print_next
 from harness.core import converge as rules
 from harness.core import next_step
 from harness.errors import Refused
+
+if TYPE_CHECKING:
+    from harness.store.reader import LoadedTask
+    from harness.store.tasks import TaskStore
 
 OPEN_FOR_REPRODUCING = ("PROPOSED", "REPRODUCING", "CONFIRMED")
 
@@ -48,7 +59,7 @@ def converge(task_id: str | None, as_json: bool, apply_: bool) -> int:
     state = s.load(tid, docs=False).proj.state
     judged: dict = {}
     if state == "GATING":  # the decision may move the task to CONVERGED: it needs a recorded verdict
-        def precheck(task):
+        def precheck(task: LoadedTask) -> list[tuple[str, dict]]:
             judged["report"], judged["gi"] = _judge(s, task, policy, tree)
             r = judged["report"]
             return [("gate.evaluated", {"verdict": r.verdict, "tree": tree, "head": head,
@@ -104,12 +115,12 @@ def _moves(state: str, decision: rules.Decision, findings: dict) -> list[tuple[s
     return []
 
 
-def _apply(s, tid: str, decision: rules.Decision, tree: str, policy: str, head: str | None) -> list[str]:
+def _apply(s: TaskStore, tid: str, decision: rules.Decision, tree: str, policy: str, head: str | None) -> list[str]:
     from harness.cli.progress import with_next
 
     done: list[str] = []
 
-    def precheck(task):
+    def precheck(task: LoadedTask) -> list[tuple[str, dict]]:
         moves = _moves(task.proj.state, decision, task.proj.findings)
         done.extend(f"{a} → {b}" for a, b, _ in moves)
         return [("task.transitioned", {"from": a, "to": b, "reason": reason, "tree": tree, "policy": policy,
@@ -125,7 +136,7 @@ def _apply(s, tid: str, decision: rules.Decision, tree: str, policy: str, head: 
     return done
 
 
-def _steps(s, tid: str, decision: rules.Decision, applied: list[str]) -> list[next_step.NextStep]:
+def _steps(s: TaskStore, tid: str, decision: rules.Decision, applied: list[str]) -> list[next_step.NextStep]:
     from harness.cli.progress import steps_for
 
     if decision.decision == rules.ESCALATE and not applied:

@@ -89,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         # Without standalone mode click returns ctx.exit()'s code instead of exiting.
         result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
     except HarnessError as exc:
+        if exc.exit_code == 1:  # a refusal: say what to do instead, as every other output does
+            from harness.cli.progress import add_next_to_refusal
+
+            add_next_to_refusal(exc, sys.argv[1:] if argv is None else argv)
         click.echo(f"harness: {exc.render()}", err=True)
         return exc.exit_code
     except click.exceptions.Exit as exc:

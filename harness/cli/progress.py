@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from harness.core import next_step
 from harness.errors import HarnessError
 
+if TYPE_CHECKING:
+    from harness.store.tasks import TaskStore
 
-def steps_for(s, tid: str) -> list[next_step.NextStep]:
+
+def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
     """What to run next for ``tid``, from the gate as it would judge now (nothing is written)."""
     from harness.core import gate as core_gate
     from harness.store import facts, settings
@@ -36,7 +41,7 @@ def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:
         click.echo(f"{'Next:' if i == 0 else '':<14}{n.command}  — {n.why}", err=err)
 
 
-def echo_next(s, tid: str, err: bool = False) -> None:
+def echo_next(s: TaskStore, tid: str, err: bool = False) -> None:
     """Print the next step after a command; a problem computing it never fails the command that succeeded."""
     try:
         steps = steps_for(s, tid)
@@ -45,7 +50,26 @@ def echo_next(s, tid: str, err: bool = False) -> None:
     print_next(steps, err=err)
 
 
-def with_next(exc: HarnessError, s, tid: str | None) -> HarnessError:
+# Commands an agent drives a task with; the git-hook and CI entry points never pay for a next step.
+TASK_COMMANDS = frozenset({"transition", "requirement", "invariant", "contract", "finding", "review", "evidence",
+                           "gate", "converge"})
+
+
+def add_next_to_refusal(exc: HarnessError, argv: list[str]) -> None:
+    """Give a refusal of a task command the task's next step, unless it already names one."""
+    if not argv or argv[0] not in TASK_COMMANDS or "next:" in (exc.hint or ""):
+        return
+    explicit = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--task"), None)
+    try:
+        from harness.cli.common import store
+
+        s = store()
+        with_next(exc, s, s.current_id(explicit))
+    except (HarnessError, OSError):
+        return  # no task, no store: the refusal stands on its own
+
+
+def with_next(exc: HarnessError, s: TaskStore, tid: str | None) -> HarnessError:
     """A refusal that also names the next step (added to its hint)."""
     if tid is None:
         return exc

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.cli.common import (
+    emit_json,
+    json_option,
+    store,
+    task_option,
+    with_return_code,
+)
 from harness.cli.progress import print_next
 from harness.core import gate as core_gate
 from harness.core import next_step
 from harness.errors import EXIT_INVALID, HarnessError
+
+if TYPE_CHECKING:
+    from harness.core.ledger import Projection
+    from harness.gitio import Git
+    from harness.store.tasks import TaskStore
 
 NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not computed
 
@@ -80,7 +93,7 @@ def status(task_id: str | None, as_json: bool) -> int:
     return EXIT_INVALID if live["verdict"] == "INVALID_HARNESS_STATE" else 0
 
 
-def _freshness(git, record: dict, tree: str) -> dict:
+def _freshness(git: Git | None, record: dict, tree: str) -> dict:
     fresh = record["tree"] == tree
     out = {"outcome": record["outcome"], "exit_code": record["exit_code"], "tree": record["tree"],
            "freshness": "FRESH" if fresh else "STALE", "changed": [], "changed_total": 0}
@@ -89,9 +102,9 @@ def _freshness(git, record: dict, tree: str) -> dict:
     return out
 
 
-def _no_open_task(s, as_json: bool) -> int:
+def _no_open_task(s: TaskStore, as_json: bool) -> int:
     """No open task: a fresh repository, or a clone where every task is finished. Not an error."""
-    rows = []
+    rows: list[dict] = []
     for tid in s.task_ids():
         try:
             p = s.load(tid, docs=False).proj
@@ -103,7 +116,7 @@ def _no_open_task(s, as_json: bool) -> int:
         emit_json({"task": None, "tasks": rows, "next": [n.as_dict() for n in steps]})
     else:
         if rows:
-            counts = {}
+            counts: dict[str, int] = {}
             for r in rows:
                 counts[r["state"]] = counts.get(r["state"], 0) + 1
             click.echo(f"No open task. {len(rows)} finished: " + ", ".join(f"{n} {st}" for st, n in sorted(counts.items())))
@@ -116,7 +129,7 @@ def _no_open_task(s, as_json: bool) -> int:
     return EXIT_INVALID if any(r["state"] == "INVALID" for r in rows) else 0
 
 
-def _done_at(p, tree: str) -> dict:
+def _done_at(p: Projection, tree: str) -> dict:
     """Where a DONE task was gated, and whether the source has moved on since."""
     gated = (p.last_gate or {}).get("tree")
     return {"commit": p.head, "tree": gated, "changed_since": bool(tree) and gated != tree}
