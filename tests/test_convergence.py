@@ -176,14 +176,29 @@ def test_an_invariant_violated_once_and_then_fixed_is_not_recurring():
     assert c.recurring_invariant_violation(events) is None
 
 
+def test_an_invariant_violated_at_the_end_of_every_iteration_of_the_window_escalates_even_as_others_clear():
+    events = blocked_iteration("INV-001 violated", "REQ-001 not verified") + blocked_iteration("INV-001 violated") \
+        + blocked_iteration("INV-001 violated", "Major finding F-0002 is open")
+    assert c.stalled(events, None, 2) is None  # REQ-001 cleared: the set as a whole shrank
+    d = decide(facts(events, iteration=3, blockers=["INV-001 violated"], stalled=3))
+    assert (d.decision, d.reason) == ("ESCALATE", "ARCHITECTURE_DEFECT") and "last 3 iterations" in d.detail
+
+
+def test_an_invariant_violated_in_fewer_iterations_than_the_window_is_still_being_fixed():
+    events = blocked_iteration("REQ-001 not verified") + blocked_iteration("INV-001 violated") \
+        + blocked_iteration("INV-001 violated")
+    assert c.persistent_invariant_violation(events, 3) is None
+    assert decide(facts(events, iteration=3, blockers=["INV-001 violated"], stalled=3)).decision == "CONTINUE"
+
+
 # -- the blocker set has not shrunk --------------------------------------------------------
 
 def test_blockers_that_do_not_shrink_over_the_window_escalate():
     stale = "unit_test evidence is stale: collected on source tree {}, the source is now {}"
     events = []
     for n in range(3):  # the tree ids change every time; the blocker is the same
-        events += blocked_iteration("INV-002 violated", stale.format(f"a{n}", f"b{n}"))
-    d = decide(facts(events, iteration=3, blockers=["INV-002 violated"], stalled=2))
+        events += blocked_iteration("integration_test evidence failed: failed (exit 1)", stale.format(f"a{n}", f"b{n}"))
+    d = decide(facts(events, iteration=3, blockers=["integration_test evidence failed: failed (exit 2)"], stalled=2))
     assert d.decision == "ESCALATE" and d.reason == "ARCHITECTURE_DEFECT" and "not shrunk in 2" in d.detail
 
 

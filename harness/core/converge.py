@@ -58,7 +58,8 @@ def decide(f: LoopFacts) -> Decision:
         return Decision(CONVERGED, detail="the gate passes on this source tree")
     for code, finding in ((REPEATED_REGRESSION, repeated_regression(f.events)),
                           (UNSTABLE_TEST, unstable_evidence(f.events)),
-                          (ARCHITECTURE_DEFECT, recurring_invariant_violation(f.events))):
+                          (ARCHITECTURE_DEFECT, recurring_invariant_violation(f.events)
+                           or persistent_invariant_violation(f.events, f.stalled_iterations))):
         if finding:
             return Decision(ESCALATE, code, finding)
     stall = stalled(f.events, f.blockers if f.state == "GATING" else None, f.stalled_iterations)
@@ -180,6 +181,19 @@ def recurring_invariant_violation(events: list[dict]) -> str | None:
         if again:
             return f"{inv} was violated in iteration {marks[first][1]}, verified, and violated again in iteration {again[1]}"
     return None
+
+
+def persistent_invariant_violation(events: list[dict], window: int) -> str | None:
+    """An invariant the gate found violated at the end of each of the last ``window`` iterations,
+    whatever else changed around it."""
+    sets = iteration_blockers(events)
+    if window < 1 or len(sets) < window:
+        return None
+    recent = sets[-window:]
+    persistent = sorted(b for b in recent[0] if re.fullmatch(r"INV-\d+ violated", b) and all(b in s for s in recent))
+    if not persistent:
+        return None
+    return f"{persistent[0]} at the end of each of the last {window} iterations"
 
 
 def blocker_key(blocker: str) -> str:
