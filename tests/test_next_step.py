@@ -215,3 +215,12 @@ def test_any_refused_task_command_names_the_next_step(h, task):
 def test_a_refusal_outside_a_task_command_is_left_as_it_is(h, task):
     r = h("task", "new", "x", "--max-iterations", "99")
     assert r.code == 1 and "next:" not in r.err
+
+
+def test_a_hand_edited_task_file_makes_replay_write_the_next_step(h, repo, task):
+    path = repo / ".harness/tasks" / task / "task.yaml"
+    path.write_text(path.read_text().replace("state: CREATED", "state: DONE"))
+    doc = json.loads(h.ok("status", "--json").out)
+    assert doc["next"][0]["command"] == "harness replay --write"
+    r = h("transition", "DONE")
+    assert r.code == 1 and "next: harness replay --write" in r.err

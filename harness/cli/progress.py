@@ -31,8 +31,9 @@ def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
     gi = facts.gate_input(s.source, task, policy, tree)
     report = core_gate.evaluate(gi)
     p = task.proj
-    return next_step.for_gate_input(gi, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
-                                    gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+    steps = next_step.for_gate_input(gi, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
+                                     gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+    return [next_step.REPLAY_WRITE, *steps] if s.disagreements(task) else steps
 
 
 def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:

@@ -74,6 +74,8 @@ def status(task_id: str | None, as_json: bool) -> int:
         except HarnessError as exc:
             live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
             steps = [next_step.NextStep("harness replay", "a harness file is invalid: see what disagrees, and how to fix it")]
+    if warnings:
+        steps.insert(0, next_step.REPLAY_WRITE)
     finished = _done_at(task.proj, tree) if done else None
     escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
     evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}

@@ -252,6 +252,8 @@ _BY_STATE = {
     "GATING": _gating, "BLOCKED": _blocked, "CONVERGED": _converged, "DONE": _done, "ESCALATED": _escalated,
 }
 NO_TASK = [NextStep(_NEW_TASK, "no open task: every piece of work starts as a task")]
+REPLAY_WRITE = NextStep("harness replay --write", "the task files disagree with the ledger (a hand edit): restore "
+                                                  "them, then make the change with the command `harness replay` names")
 
 
 def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max_iterations: int,
