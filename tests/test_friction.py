@@ -121,7 +121,9 @@ def test_every_harness_command_in_the_readme_parses(tmp_path, monkeypatch):
     from skill_commands import command_lines, files_named, mentions, parse
 
     # The README's prose names placeholders (`harness evidence TYPE -- CMD`): give them a real value.
+    # Optional parts written as `[--from REV]` are taken as given.
     readme = (ROOT / "README.md").read_text("utf-8").replace(" TYPE", " unit_test")
+    readme = readme.replace("[--", "--").replace("] [", " ").replace("]`", "`")
     monkeypatch.chdir(tmp_path)
     lines, spans = command_lines(readme), mentions(readme)
     assert len(lines) >= 15
