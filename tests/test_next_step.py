@@ -224,3 +224,11 @@ def test_a_hand_edited_task_file_makes_replay_write_the_next_step(h, repo, task)
     assert doc["next"][0]["command"] == "harness replay --write"
     r = h("transition", "DONE")
     assert r.code == 1 and "next: harness replay --write" in r.err
+
+
+def test_a_finished_current_task_with_another_open_points_at_switching(h, repo, task):
+    _done_task(h)
+    other = h.ok("task", "new", "Next piece").out.strip()
+    h.ok("task", "switch", task)
+    doc = status_json(h)
+    assert doc["state"] == "DONE" and doc["next"][0]["command"] == f"harness task switch {other}"

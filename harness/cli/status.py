@@ -76,6 +76,10 @@ def status(task_id: str | None, as_json: bool) -> int:
             steps = [next_step.NextStep("harness replay", "a harness file is invalid: see what disagrees, and how to fix it")]
     if warnings:
         steps.insert(0, next_step.REPLAY_WRITE)
+    waiting = [i for i in s.open_ids() if i != tid] if task.proj.state in ("DONE", "ESCALATED") else []
+    if waiting:
+        steps.insert(0, next_step.NextStep(f"harness task switch {waiting[0]}",
+                                           f"{tid} is finished; {len(waiting)} open task(s) wait"))
     finished = _done_at(task.proj, tree) if done else None
     escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
     evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
