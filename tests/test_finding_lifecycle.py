@@ -810,7 +810,7 @@ def test_forged_close_of_a_proposed_finding_is_refused_by_replay(h, f1, ft, repo
 def test_forged_regression_that_passed_is_refused_by_replay(h, f1, ft, repo):
     advance(h, repo, f1, "CONFIRMED")
     append_event(repo, ft, "finding.regression", {"id": f1, "outcome": "passed", "path": REGRESSION_PATH,
-                                                  "command": "true"})
+                                                  "command": shlex.join(REGRESSION_CMD)})
     r = h("replay")
     assert r.code == 2, r.text
     assert "must fail when attached" in r.err

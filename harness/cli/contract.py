@@ -33,14 +33,7 @@ def apply(path: Path, task_id: str | None) -> None:
                       hint="`harness contract check --file FILE` lists the same gaps")
     s = store()
     tid = s.current_id(task_id)
-
-    def precheck(task):
-        if task.proj.requirements or task.proj.invariants:
-            raise Refused(f"{tid} already has requirements or invariants; a contract starts a task",
-                          hint='harness task new "TITLE", then apply the contract to it')
-        return contracts.events(doc, task.proj.state)
-
-    task = s.append(tid, [], precheck=precheck)
+    task = s.append(tid, contracts.events(doc))  # replay refuses it unless the task is new
     click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "
                f"{len(task.proj.invariants)} invariants; CREATED → SPECIFYING → PLANNED")
 

@@ -3,51 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.core import finding_events
 from harness.core import findings as rules
+from harness.core.chain import LedgerProblem
 from harness.errors import HarnessError, Refused
+from harness.store.reader import LoadedTask
 
 
-def _finding(task, fid: str) -> dict:
-    if fid not in task.proj.findings:
-        known = ", ".join(task.proj.findings) or "none"
-        raise Refused(f"no finding {fid} in {task.id}", hint=f"known findings: {known}")
-    return task.proj.findings[fid]
+def _finding(task: LoadedTask, fid: str, event: str) -> dict[str, Any]:
+    """The finding, when its status allows ``event`` — asked before a command is run for it
+    (replay asks the same question again when the event is appended)."""
+    try:
+        return finding_events.finding_for(task.proj, fid, event)
+    except LedgerProblem as exc:
+        raise Refused(exc.message, exc.hint) from None
 
 
-def _step(task_id: str | None, fid: str, event: str, build) -> dict:
-    """Append one finding event; ``build(task, finding)`` returns its data or raises Refused."""
+def _step(task_id: str | None, fid: str, event: str, data: dict[str, Any] | None = None) -> None:
+    """Append one finding event; replay refuses it (with its hint) when a rule forbids it."""
     s = store()
     tid = s.current_id(task_id)
-    out: dict = {}
-
-    def precheck(task):
-        out.update(build(task, _finding(task, fid)))
-        return [(event, {"id": fid, **out})]
-
-    task = s.append(tid, [], precheck=precheck)
+    task = s.append(tid, [(event, {"id": fid, **(data or {})})])
     status = task.proj.findings[fid]["status"]
     hint = rules.NEXT_STEP.get(status)
     click.echo(f"{fid}: {status}" + (f"  (next: {hint.format(id=fid)})" if hint else ""))
-    return out
-
-
-def _requiring(*statuses: str, action: str, data: dict | None = None):
-    """A ``build`` for :func:`_step` that only checks the finding's status."""
-    def build(task, f):
-        _need(f, *statuses, action=action)
-        return dict(data or {})
-    return build
-
-
-def _need(f: dict, *statuses: str, action: str) -> None:
-    if f["status"] not in statuses:
-        hint = rules.NEXT_STEP.get(f["status"])
-        raise Refused(f"{f['id']} is {f['status']}: cannot {action} (needs {' or '.join(statuses)})",
-                      hint=hint.format(id=f["id"]) if hint else f"{f['status']} is final")
 
 
 @click.group()
@@ -82,7 +66,7 @@ def propose(path: Path, task_id: str | None) -> None:
     tid = s.current_id(task_id)
     ids: list[str] = []
 
-    def precheck(task):
+    def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:
         start = max((int(f.split("-")[1]) for f in task.proj.findings), default=0)
         ids.extend(f"F-{start + n:04d}" for n in range(1, len(items) + 1))
         content = [{k: v for k, v in item.items() if k not in ("id", "status")} for item in items]
@@ -106,8 +90,7 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
 
     s = store()
     task = s.load(s.current_id(task_id))
-    f = _finding(task, fid)
-    _need(f, "PROPOSED", "REPRODUCING", "REJECTED", action="reproduce")
+    f = _finding(task, fid, "finding.reproduced")
     command = command_of(argv, (f["content"].get("recommended_reproducer") or {}).get("command"))
     if not command:
         raise Refused(f"{fid} names no reproducer command", hint=f"harness finding reproduce {fid} -- COMMAND ...")
@@ -115,8 +98,7 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
     if fact["outcome"] not in ("passed", "failed"):
         raise Refused(f"the reproducer did not run to an exit code ({fact['outcome']}): nothing is concluded",
                       hint="fix the command; a run that never executed is not an attempt")
-    _step(task_id, fid, "finding.reproduced",
-          _requiring("PROPOSED", "REPRODUCING", "REJECTED", action="reproduce", data=fact))
+    _step(task_id, fid, "finding.reproduced", fact)
     return 0
 
 
@@ -127,17 +109,7 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
 def reject(fid: str, reason: str, task_id: str | None) -> None:
     """Reject a finding — only after a run of the reviewer's reproducer that did not fail.
     A minor finding its reviewer gave no reproducer rests on the reason alone."""
-    def build(task, f):
-        _need(f, "REPRODUCING", action="reject")
-        problem = rules.rejection_problem(f)
-        if problem:
-            raise Refused(f"{fid}: {problem}",
-                          hint=f"harness finding reproduce {fid} (runs the reviewer's reproducer; a pass refutes the claim)")
-        if not reason.strip():
-            raise Refused("a rejection needs a reason")
-        return {"reason": reason}
-
-    _step(task_id, fid, "finding.rejected", build)
+    _step(task_id, fid, "finding.rejected", {"reason": reason})
 
 
 @finding.command("regression", context_settings={"ignore_unknown_options": True})
@@ -152,13 +124,10 @@ def regression(fid: str, path: str, argv: tuple[str, ...], task_id: str | None) 
 
     s = store()
     task = s.load(s.current_id(task_id))
-    f = _finding(task, fid)
-    _need(f, "CONFIRMED", action="attach a regression test")
+    f = _finding(task, fid, "finding.regression")
     target = (s.layout.root / path).resolve()
     if not target.is_file() or s.layout.root.resolve() not in target.parents:
         raise Refused(f"regression test {path} does not exist in the repository", hint="write the test first")
-    if ".harness" in target.relative_to(s.layout.root.resolve()).parts:
-        raise Refused("a regression test lives in the source tree, not under .harness/")
     rel = target.relative_to(s.layout.root.resolve()).as_posix()
     from harness.gitio import Git
 
@@ -167,16 +136,14 @@ def regression(fid: str, path: str, argv: tuple[str, ...], task_id: str | None) 
                       hint="put the test where git tracks it")
     repro = f["reproduction"] or {}
     command = command_of(argv, repro.get("argv") or repro.get("command"))
-    shown = command if isinstance(command, str) else " ".join(command or [])
-    if rel not in shown and path not in shown:
-        raise Refused(f"the regression command does not run {rel}: {shown!r}",
-                      hint=f"harness finding regression {fid} {rel} -- COMMAND-THAT-RUNS-IT")
-    fact = run_fact(s, command)
-    if fact["outcome"] != "failed":
-        raise Refused(f"regression test {path} did not fail ({fact['outcome']}, exit {fact['exit_code']}): "
-                      "a regression test must reproduce the bug before the fix", hint="make the test fail on the current code")
-    _step(task_id, fid, "finding.regression",
-          _requiring("CONFIRMED", action="attach a regression test", data={**fact, "path": rel}))
+    if command is None:
+        raise Refused(f"{fid} has no command to run {rel} with", hint=f"harness finding regression {fid} {rel} -- COMMAND")
+    try:  # asked before the run; replay asks it again of the event
+        finding_events.regression_command_runs(fid, rel, command)
+    except LedgerProblem as exc:
+        raise Refused(exc.message, exc.hint) from None
+    # Replay refuses a test that did not fail ("must fail when attached"), with its hint.
+    _step(task_id, fid, "finding.regression", {**run_fact(s, command), "path": rel})
 
 
 @finding.command("fixed")
@@ -188,7 +155,7 @@ def fixed(fid: str, task_id: str | None) -> None:
 
     s = store()
     head = Git(s.layout.root).head()
-    _step(task_id, fid, "finding.fixed", _requiring("FIXING", action="mark fixed", data={"commit": head}))
+    _step(task_id, fid, "finding.fixed", {"commit": head})
 
 
 @finding.command("verify")
@@ -204,32 +171,18 @@ def verify(fid: str, task_id: str | None) -> int:
 
     s = store()
     task = s.load(s.current_id(task_id))
-    f = _finding(task, fid)
-    _need(f, "FIXED", "VERIFIED", action="verify")
-    reg = f["regression_test"]
+    f = _finding(task, fid, "finding.verified")
+    load_valid(s.source, task)  # evidence files edited after they were recorded are refused (exit 2)
+    reg, repro = f["regression_test"], f["reproduction"] or {}
     run = run_fact(s, reg.get("argv") or reg["command"])
-    if run["outcome"] != "passed":
-        raise Refused(f"regression test {f['regression_test']['path']} still fails ({run['outcome']}, exit {run['exit_code']})",
-                      hint="the fix is not done; keep fixing")
-    if run["tree"] == reg.get("failed_tree"):
-        raise Refused(f"regression test {reg['path']} now passes on the very source tree it failed on: nothing was fixed",
-                      hint="a test whose result changes without a code change is flaky or depends on the environment")
-    repro = f["reproduction"] or {}
-    confirming = run_fact(s, repro.get("argv") or repro["command"]) if repro.get("command") else None
-    if confirming is not None and confirming["outcome"] != "passed":
-        raise Refused(f"the reproducer that confirmed {fid} still fails ({confirming['outcome']}, exit {confirming['exit_code']}): "
-                      f"`{repro['command']}`", hint="the bug is not fixed — a regression test that now passes does not outvote it")
-    required = settings.load_gate(s.layout).required_types()
-    records = load_valid(s.source, task)
-    missing = [t for t in required if t not in records or records[t]["outcome"] != "passed"
-               or records[t]["tree"] != run["tree"]]
-    if missing:
-        raise Refused(f"full-suite evidence is not fresh and passing for: {', '.join(missing)}",
-                      hint="re-collect it on this code: " + "; ".join(f"harness evidence {t}" for t in missing))
-    full = {"types": required, "tree": run["tree"]}
-    _step(task_id, fid, "finding.verified",
-          _requiring("FIXED", "VERIFIED", action="verify",
-                     data={"regression": run, "full_suite": full, "reproducer": confirming}))
+    # The confirming reproducer runs only when the regression test passed: replay refuses a
+    # failing regression run first, so running it then would be wasted.
+    confirming = (run_fact(s, repro.get("argv") or repro["command"])
+                  if repro.get("command") and run["outcome"] == "passed" else None)
+    full = {"types": settings.load_gate(s.layout).required_types(), "tree": run["tree"]}
+    # Replay judges it, in order: the regression test passes, on a changed tree; the confirming
+    # reproducer passes; full-suite evidence of every required type is fresh and passing.
+    _step(task_id, fid, "finding.verified", {"regression": run, "full_suite": full, "reproducer": confirming})
     return 0
 
 
@@ -238,7 +191,7 @@ def verify(fid: str, task_id: str | None) -> int:
 @task_option
 def close(fid: str, task_id: str | None) -> None:
     """Close a VERIFIED finding."""
-    _step(task_id, fid, "finding.closed", _requiring("VERIFIED", action="close"))
+    _step(task_id, fid, "finding.closed")
 
 
 @finding.command("list")

@@ -42,21 +42,13 @@ def transition(target: str, reason: str | None, task_id: str | None) -> None:
     current = s.load(tid, docs=False).proj.state
     binding = gate_binding(s, (current, target))
 
-    def precheck(task):
-        p = task.proj
-        ok, detail = p.gate_pass_for(binding.get("tree"), binding.get("policy"))
-        verdict = states.check_transition(
-            p.state, target, states.TransitionContext(p.iteration, p.max_iterations, reason, ok, detail))
-        if isinstance(verdict, states.Refusal):
-            raise Refused(verdict.message, verdict.hint)
-        if p.state != current:
-            raise Refused(f"task changed while deciding ({current} → {p.state}); run the command again")
-        return [("task.transitioned", {"from": p.state, "to": target, "reason": reason, **binding})]
-
+    # Replay judges the transition (table, LAW 6, reason codes, gate PASS) with its hint; the
+    # binding above was computed for `current`, so the event names it as its starting state.
+    event = ("task.transitioned", {"from": current, "to": target, "reason": reason, **binding})
     from harness.cli.progress import echo_next, with_next
 
     try:
-        task = s.append(tid, [], precheck=precheck)
+        task = s.append(tid, [event])
     except Refused as exc:
         raise with_next(exc, s, tid) from None
     extra = f" (iteration {task.proj.iteration}/{task.proj.max_iterations})" if target == "BLOCKED" else ""

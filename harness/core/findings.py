@@ -8,6 +8,8 @@ passing regression run plus fresh full-suite evidence (VERIFIED).
 
 from __future__ import annotations
 
+from typing import Any
+
 STATUSES = ("PROPOSED", "REPRODUCING", "CONFIRMED", "REJECTED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
 LEGAL = frozenset({
     ("PROPOSED", "REPRODUCING"), ("REPRODUCING", "CONFIRMED"), ("REPRODUCING", "REJECTED"),
@@ -25,6 +27,31 @@ NEXT_STEP = {
     "FIXED": "harness finding verify {id} (regression test passes + fresh full-suite evidence)",
     "VERIFIED": "harness finding close {id}",
 }
+
+
+# Each finding event: the status it leads to, what the user asked for, and the statuses it may start from.
+STEPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "finding.reproduced": ("REPRODUCING", "reproduce", ("PROPOSED", "REPRODUCING", "REJECTED")),
+    "finding.rejected": ("REJECTED", "reject", ("REPRODUCING",)),
+    "finding.regression": ("FIXING", "attach a regression test", ("CONFIRMED",)),
+    "finding.fixed": ("FIXED", "mark fixed", ("FIXING",)),
+    "finding.verified": ("VERIFIED", "verify", ("FIXED", "VERIFIED")),
+    "finding.closed": ("CLOSED", "close", ("VERIFIED",)),
+}
+
+
+def step_refusal(f: dict[str, Any], event: str) -> tuple[str, str | None] | None:
+    """(message, hint) when ``f``'s status does not allow ``event``, else None.
+
+    The CLI asks this before it runs a reproducer; replay asks it of every event.
+    """
+    target, action, allowed = STEPS[event]
+    if f["status"] in allowed:
+        return None
+    hint = NEXT_STEP.get(f["status"])
+    return (f"INVALID FINDING TRANSITION: {f['id']} {f['status']} → {target}: cannot {action} a "
+            f"{f['status']} finding (needs {' or '.join(allowed)})",
+            hint.format(id=f["id"]) if hint else f"{f['status']} is final")
 
 
 def is_legal(current: str, target: str) -> bool:

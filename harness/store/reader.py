@@ -28,6 +28,13 @@ class LoadedTask:
     docs: dict[str, dict | None]  # file name -> parsed YAML (None when absent)
 
 
+def schema_of(name: str) -> str:
+    """The schema a task file (``task.yaml``, ``findings/F-0001.yaml``, …) is checked against."""
+    if name.startswith("findings/"):
+        return "finding"
+    return "contract" if name == "contract.yaml" else SCHEMA_OF[name]
+
+
 def task_ids(src: Source) -> list[str]:
     # A folder holding nothing but the empty findings/ and evidence/ folders is what a
     # `git reset` leaves of a task that was never committed: not a task.
@@ -40,7 +47,8 @@ def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
         parsed = ledger.parse_lines(raw, name)
         proj = ledger.replay([e for _, e in parsed], name)
     except ledger.LedgerProblem as exc:
-        raise HarnessError(str(exc), hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
+        # The rule's own hint names a command; a ledger on disk that breaks it needs restoring instead.
+        raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
     if not parsed:
         raise HarnessError(f"{name}: empty ledger")
     return [line for line, _ in parsed], proj

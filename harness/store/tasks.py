@@ -144,7 +144,7 @@ class TaskStore:
                 except HarnessError as exc:
                     lost.append(exc.message)
             folder = self.layout.root / task.dir
-            files = {folder / name: yamlio.dump(doc) for name, doc in self.render(task).items()}
+            files = checked_render(task, self.render(task), folder)
             fsio.commit_files(self.layout.local / "journal", files)
         return lost
 
@@ -156,15 +156,30 @@ class TaskStore:
             try:
                 ledger.apply(task.proj, json.loads(line))
             except ledger.LedgerProblem as exc:
-                raise Refused(str(exc)) from None
+                raise Refused(exc.message, exc.hint) from None
             new_lines.append(line)
             prev = ledger.line_hash(line)
         task.lines.extend(new_lines)
         folder = self.layout.root / task.dir
-        files = {folder / name: yamlio.dump(doc) for name, doc in self.render(task).items()}
+        files = checked_render(task, self.render(task), folder)
         files[folder / "events.jsonl"] = "".join(f"{line}\n" for line in task.lines).encode("utf-8")
         files.update(extra)
         fsio.commit_files(self.layout.local / "journal", files)
+
+
+def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dict[Path, bytes]:
+    """The rendered files, each checked against its schema before anything is written: a
+    change the rules let through but a reader would refuse is refused here, not left behind."""
+    files = {}
+    for name, doc in docs.items():
+        raw = yamlio.dump(doc)
+        try:
+            validate.check(doc, reader.schema_of(name), f"{task.dir}/{name}", raw)
+        except HarnessError as exc:
+            raise Refused(f"refused: the change would leave a file no reader accepts — {exc.message}",
+                          hint="nothing was written; this is a harness bug if a command you ran produced it") from None
+        files[folder / name] = raw
+    return files
 
 
 def _known(ids: list[str]) -> str:

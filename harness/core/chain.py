@@ -1,0 +1,69 @@
+"""The ledger's on-disk format: canonical JSON lines, each naming the hash of the one before.
+
+Each line is ``{"seq", "ts", "type", "data", "prev"}`` where ``prev`` is the sha-256 of the
+previous line's bytes (64 zeros for the first). This module knows the format only; what
+the events mean, and which histories are legal, is :mod:`harness.core.replay`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+GENESIS = "0" * 64
+EVENT_KEYS = frozenset({"seq", "ts", "type", "data", "prev"})
+
+Event = dict[str, Any]
+
+
+class LedgerProblem(Exception):
+    """An event that breaks the chain or the rules; carries the user-facing text and hint."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def canonical(obj: object) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def line_hash(line: str) -> str:
+    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+
+
+def encode_event(seq: int, ts: str, etype: str, data: dict[str, Any], prev: str) -> str:
+    return canonical({"seq": seq, "ts": ts, "type": etype, "data": data, "prev": prev})
+
+
+def parse_lines(raw: bytes, name: str) -> list[tuple[str, Event]]:
+    """Split and decode a ledger file, checking the hash chain and sequence numbers."""
+    if raw and not raw.endswith(b"\n"):
+        raise LedgerProblem(f"{name}: last line is incomplete (no trailing newline)")
+    out: list[tuple[str, Event]] = []
+    prev = GENESIS
+    for number, bline in enumerate(raw.splitlines(), start=1):
+        try:
+            line = bline.decode("utf-8")
+            event = json.loads(line)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise LedgerProblem(f"{name}:{number}: not a JSON event ({exc})") from None
+        if not isinstance(event, dict) or set(event) != EVENT_KEYS:
+            raise LedgerProblem(f"{name}:{number}: an event has exactly seq, ts, type, data, prev")
+        if event["prev"] != prev:
+            raise LedgerProblem(
+                f"{name}:{number}: broken hash chain — line {number} says the previous line hashes to "
+                f"{str(event['prev'])[:12]}…, it hashes to {prev[:12]}… (line {number - 1} was rewritten)"
+            )
+        if event["seq"] != number:
+            raise LedgerProblem(f"{name}:{number}: seq is {event['seq']!r}, expected {number}")
+        if canonical(event) != line:
+            raise LedgerProblem(f"{name}:{number}: not in canonical form (the CLI writes every line)")
+        out.append((line, event))
+        prev = line_hash(line)
+    return out

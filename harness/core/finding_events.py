@@ -1,0 +1,160 @@
+"""Replay of the finding events: each step needs the fact the harness recorded for it.
+
+The statuses each event may start from are :data:`harness.core.findings.STEPS`; the facts
+(a failing reproducer, a failing-then-passing regression test, fresh full-suite evidence)
+are checked here, against the same ledger's records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from harness.core import findings as finding_rules
+from harness.core import rules
+from harness.core.chain import LedgerProblem
+
+if TYPE_CHECKING:
+    from harness.core.replay import Projection
+
+Data = dict[str, Any]
+
+
+def _proposed(proj: Projection, d: Data) -> None:
+    fid = rules.need_id("finding", d["id"])
+    if fid in proj.findings:
+        raise LedgerProblem(f"finding {fid} already exists")
+    content = dict(d["content"])
+    rules.finding_content(fid, content)
+    missing = finding_rules.missing_reproducer(content)
+    if missing:
+        raise LedgerProblem(f"finding {fid}: {missing}", "ask the reviewer for the command that fails while the "
+                            "defect exists, or propose it as minor")
+    proj.findings[fid] = {
+        "id": fid, "content": content, "severity": content["severity"], "status": "PROPOSED",
+        "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,
+        "fix_commit": None, "full_suite": None, "rejected_reason": None,
+    }
+
+
+def finding_for(proj: Projection, fid: str, event: str) -> Data:
+    """The finding ``event`` acts on, refused when it does not exist or its status forbids the step."""
+    if fid not in proj.findings:
+        raise LedgerProblem(f"no finding {fid} in {proj.id}", "known findings: " + (", ".join(proj.findings) or "none"))
+    f = proj.findings[fid]
+    refusal = finding_rules.step_refusal(f, event)
+    if refusal:
+        raise LedgerProblem(*refusal)
+    return f
+
+
+def _move(f: Data, target: str) -> None:
+    problem = finding_rules.refusal(f["status"], target, f["id"])
+    if problem:
+        raise LedgerProblem(problem)
+    f["status"] = target
+
+
+def _reproduced(proj: Projection, d: Data) -> None:
+    f = finding_for(proj, d["id"], "finding.reproduced")
+    rules.need_choice(f"finding {f['id']}: a reproduction outcome", d["outcome"], ("passed", "failed"))
+    if f["status"] == "PROPOSED":
+        _move(f, "REPRODUCING")
+    attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
+    if d.get("program") is not None:  # which program ran (absent from attempts recorded before it was kept)
+        attempt["program"] = d["program"]
+    f["attempts"].append(attempt)
+    if f["status"] == "REJECTED":
+        return  # a re-check of a rejection: the gate reads whether it still holds on its tree
+    if d["outcome"] == "failed":  # the reproducer failed: the claimed defect is real
+        f["reproduction"] = attempt
+        _move(f, "CONFIRMED")
+
+
+def _rejected(proj: Projection, d: Data) -> None:
+    if d["id"] in proj.findings:
+        f = proj.findings[d["id"]]
+        problem = finding_rules.rejection_problem(f)
+        if problem and f["status"] in ("PROPOSED", "REPRODUCING"):
+            raise LedgerProblem(f"{f['id']} is {f['status']}: {problem}",
+                                f"harness finding reproduce {f['id']} (runs the reviewer's reproducer; "
+                                "a pass refutes the claim)")
+    f = finding_for(proj, d["id"], "finding.rejected")
+    rules.need_text(f"finding {f['id']}: rejecting needs a reason; the reason", d.get("reason"))
+    _move(f, "REJECTED")
+    f["rejected_reason"] = d["reason"]
+
+
+def _regression(proj: Projection, d: Data) -> None:
+    f = finding_for(proj, d["id"], "finding.regression")
+    path = rules.need_text(f"finding {f['id']}: the regression test path", d["path"])
+    if path.startswith("/") or ".harness" in path.split("/") or ".." in path.split("/"):
+        raise LedgerProblem(f"regression test {path}: a regression test lives in the source tree, not under .harness/",
+                            "give its path relative to the repository root")
+    regression_command_runs(f["id"], path, d["command"])
+    if d["outcome"] != "failed":
+        raise LedgerProblem(f"regression test {path} did not fail ({d['outcome']}, exit {d.get('exit_code')}): "
+                            "a regression test must fail when attached — it reproduces the bug before the fix",
+                            "make the test fail on the current code")
+    _move(f, "FIXING")
+    f["regression_test"] = {"path": path, "command": d["command"], "argv": d.get("argv"),
+                            "failed_tree": d.get("tree")}
+
+
+def regression_command_runs(fid: str, path: str, command: str | list[str]) -> None:
+    """The command recorded for a regression test must name the test it runs."""
+    shown = command if isinstance(command, str) else " ".join(command)
+    if path not in shown:
+        raise LedgerProblem(f"the regression command does not run {path}: {shown!r}",
+                            f"harness finding regression {fid} {path} -- COMMAND-THAT-RUNS-IT")
+
+
+def _fixed(proj: Projection, d: Data) -> None:
+    f = finding_for(proj, d["id"], "finding.fixed")
+    _move(f, "FIXED")
+    f["fix_commit"] = d.get("commit")
+
+
+def _verified(proj: Projection, d: Data) -> None:
+    f = finding_for(proj, d["id"], "finding.verified")
+    reg, fid = d["regression"], f["id"]
+    if reg["outcome"] != "passed":
+        raise LedgerProblem(f"regression test {(f['regression_test'] or {}).get('path')} still fails "
+                            f"({reg['outcome']}, exit {reg.get('exit_code')}): verifying needs it to pass",
+                            "the fix is not done; keep fixing")
+    if reg.get("tree") == (f["regression_test"] or {}).get("failed_tree"):
+        raise LedgerProblem(f"finding {fid}: the regression test passes on the very tree it failed on — "
+                            "nothing was fixed (a flaky or environment-dependent test)",
+                            "a test whose result changes without a code change is flaky or depends on the environment")
+    repro = d.get("reproducer") or {}
+    if f["reproduction"] and repro.get("outcome") != "passed":
+        raise LedgerProblem(f"the reproducer that confirmed {fid} still fails ({repro.get('outcome')}, exit "
+                            f"{repro.get('exit_code')}): `{f['reproduction'].get('command')}` — verifying needs it to pass now",
+                            "the bug is not fixed — a regression test that now passes does not outvote it")
+    suite = d["full_suite"]
+    if suite.get("tree") != reg.get("tree"):
+        raise LedgerProblem(f"finding {fid}: full-suite evidence must be fresh for the tree the regression test ran on")
+    if not suite.get("types"):
+        raise LedgerProblem(f"finding {fid}: verifying names no full-suite evidence")
+    missing = [t for t in suite["types"] if (rec := proj.evidence.get(t)) is None
+               or rec["outcome"] != "passed" or rec["tree"] != suite["tree"]]
+    if missing:  # the claim must match evidence this same ledger recorded
+        raise LedgerProblem(f"finding {fid}: full-suite evidence is not fresh and passing for: {', '.join(missing)}",
+                            "re-collect it on this code: " + "; ".join(f"harness evidence {t}" for t in missing))
+    f["status"] = "VERIFIED"
+    f["regression_run"], f["full_suite"] = dict(reg), dict(suite)
+
+
+def _closed(proj: Projection, d: Data) -> None:
+    _move(finding_for(proj, d["id"], "finding.closed"), "CLOSED")
+
+
+HANDLERS: dict[str, Callable[[Projection, Data], None]] = {
+    "finding.proposed": _proposed,
+    "finding.reproduced": _reproduced,
+    "finding.rejected": _rejected,
+    "finding.regression": _regression,
+    "finding.fixed": _fixed,
+    "finding.verified": _verified,
+    "finding.closed": _closed,
+}

@@ -1,0 +1,163 @@
+"""Every rule the CLI enforces is a rule of the ledger: replaying a hand-made ledger that
+breaks it refuses with the very message the CLI refuses the command with."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from conftest import Harness, walk_to
+from helpers import append_event, ledger_bytes, write_ledger, write_yaml
+
+PY = sys.executable
+FINDING = {
+    "type": "suspected_defect", "severity": "major", "category": "correctness",
+    "title": "answer() is off by one", "claim": "answer() returns 42 where the requirement says 41",
+    "location": {"file": "app.py", "line": 2}, "failure_scenario": ["call app.answer()"],
+    "expected_behavior": "answer() returns 41",
+    "recommended_reproducer": {"type": "unit_test", "description": "assert the value",
+                               "command": [PY, "-c", "import app, sys; sys.exit(app.answer() != 41)"]},
+}
+CONTRACT = {"contract": {
+    "acceptance_criteria": ["answer() returns 41"],
+    "requirements": [{"statement": "answer() returns 41", "priority": "must", "verified_by": ["unit_test"]}],
+}}
+
+
+def nothing(h: Harness, repo: Path) -> None:
+    pass
+
+
+def with_requirement(h: Harness, repo: Path) -> None:
+    h.ok("requirement", "add", "answer() returns 41", "--priority", "must")
+
+
+def with_failed_build(h: Harness, repo: Path) -> None:
+    with_requirement(h, repo)
+    assert h("evidence", "build", "--", PY, "-c", "raise SystemExit(3)").code == 3
+
+
+def with_finding(h: Harness, repo: Path) -> None:
+    h.ok("finding", "propose", "--file", str(write_yaml(repo.parent / "inbox" / "f.yaml", FINDING)))
+
+
+def with_refuting_attempt(h: Harness, repo: Path) -> None:
+    with_finding(h, repo)
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    h.ok("finding", "reproduce", "F-0001")  # the reviewer's reproducer passes: an attempt
+
+
+def specifying(h: Harness, repo: Path) -> None:
+    walk_to(h, "SPECIFYING")
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    cli: tuple[str, ...]
+    event: tuple[str, dict]
+    setup: Callable[[Harness, Path], None] = nothing
+    extra: dict = field(default_factory=dict)
+
+
+CASES = [
+    Case("invariant category is a lower-case ASCII word",
+         ("invariant", "add", "x", "--category", "ünïcode", "--severity", "major"),
+         ("invariant.added", {"id": "INV-001", "statement": "x", "category": "ünïcode", "severity": "major"})),
+    Case("invariant category is not free text",
+         ("invariant", "add", "x", "--category", "NOT A WORD!", "--severity", "major"),
+         ("invariant.added", {"id": "INV-001", "statement": "x", "category": "NOT A WORD!", "severity": "major"})),
+    Case("an invariant's statement is not empty",
+         ("invariant", "add", "  ", "--category", "correctness", "--severity", "major"),
+         ("invariant.added", {"id": "INV-001", "statement": "  ", "category": "correctness", "severity": "major"})),
+    Case("a requirement's statement is not empty",
+         ("requirement", "add", "", "--priority", "must"),
+         ("requirement.added", {"id": "REQ-001", "statement": "", "priority": "must", "source": "user"})),
+    Case("an item set must exist",
+         ("requirement", "set", "REQ-009", "--status", "implemented"),
+         ("requirement.set", {"id": "REQ-009", "status": "implemented", "evidence": []})),
+    Case("verified needs evidence",
+         ("requirement", "set", "REQ-001", "--status", "verified"),
+         ("requirement.set", {"id": "REQ-001", "status": "verified", "evidence": []}), with_requirement),
+    Case("verified needs collected evidence",
+         ("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "build"),
+         ("requirement.set", {"id": "REQ-001", "status": "verified", "evidence": ["build"]}), with_requirement),
+    Case("verified needs passing evidence",
+         ("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "build"),
+         ("requirement.set", {"id": "REQ-001", "status": "verified", "evidence": ["build"]}), with_failed_build),
+    Case("transitions follow the table",
+         ("transition", "DONE"),
+         ("task.transitioned", {"from": "CREATED", "to": "DONE", "reason": None})),
+    Case("a contract starts a task",
+         ("contract", "apply", "--file", "CONTRACT"),
+         ("contract.applied", {"contract": {"acceptance_criteria": ["answer() returns 41"], "requirements": [
+             {"id": "REQ-001", "statement": "answer() returns 41", "priority": "must", "source": "spec",
+              "verified_by": ["unit_test"]}], "invariants": [], "risks": []}}), specifying),
+    Case("a finding is closed only when verified",
+         ("finding", "close", "F-0001"), ("finding.closed", {"id": "F-0001"}), with_finding),
+    Case("a finding is marked fixed only while fixing",
+         ("finding", "fixed", "F-0001"), ("finding.fixed", {"id": "F-0001", "commit": None}), with_finding),
+    Case("a rejection needs a refuting run",
+         ("finding", "reject", "F-0001", "--reason", "no"),
+         ("finding.rejected", {"id": "F-0001", "reason": "no"}), with_finding),
+    Case("a rejection needs a reason",
+         ("finding", "reject", "F-0001", "--reason", " "),
+         ("finding.rejected", {"id": "F-0001", "reason": " "}), with_refuting_attempt),
+    Case("an unknown finding",
+         ("finding", "close", "F-0009"), ("finding.closed", {"id": "F-0009"}), with_finding),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+def test_the_cli_and_replay_refuse_a_broken_rule_with_the_same_message(h, task, repo, tmp_path, case):
+    case.setup(h, repo)
+    cli = tuple(str(write_yaml(tmp_path / "contract.yaml", CONTRACT)) if a == "CONTRACT" else a for a in case.cli)
+    before = ledger_bytes(repo, task)
+    refused = h(*cli)
+    assert refused.code == 1, refused.text
+    assert ledger_bytes(repo, task) == before  # nothing written
+    message = refused.err.splitlines()[0].removeprefix("harness: ")
+
+    append_event(repo, task, *case.event)  # the same fact, written by hand
+    replayed = h("replay")
+    assert replayed.code == 2, replayed.text
+    assert f"events.jsonl:{len(before.splitlines()) + 1}: {message}" in replayed.err
+    assert h("status").code == 2
+
+
+def test_an_empty_task_title_is_refused_by_the_cli_and_by_replay(h, repo):
+    refused = h("task", "new", "   ")
+    assert refused.code == 1 and not list((repo / ".harness" / "tasks").glob("TASK-*"))
+    message = refused.err.splitlines()[0].removeprefix("harness: ")
+    assert "title" in message
+    tid = "TASK-20250101-abcdef"
+    write_ledger(repo, tid, [("task.created", {"id": tid, "title": "   ", "description": "",
+                                               "max_iterations": 5, "base_commit": None})])
+    replayed = h("replay", "--task", tid)
+    assert replayed.code == 2
+    assert f"events.jsonl:1: {message}" in replayed.err
+
+
+@pytest.mark.parametrize("args, hint", [
+    (("invariant", "add", "x", "--category", "ünïcode", "--severity", "major"), "lower-case ASCII word"),
+    (("requirement", "set", "REQ-001", "--status", "verified"), "harness evidence TYPE"),
+    (("transition", "DONE"), "legal targets are: SPECIFYING"),
+])
+def test_a_refusal_from_the_core_reaches_the_user_with_its_hint(h, task, args, hint):
+    h.ok("requirement", "add", "answer() returns 41", "--priority", "must")
+    refused = h(*args)
+    assert refused.code == 1
+    [line] = [x for x in refused.err.splitlines() if "hint:" in x]
+    assert hint in line
+
+
+def test_a_category_in_unicode_leaves_the_task_readable(h, task):
+    """The bug that started it: the CLI accepted a category the files' schema refuses, and from
+    then on status and replay exited 2 on a ledger nothing could undo."""
+    assert h("invariant", "add", "x", "--category", "ünïcode", "--severity", "major").code == 1
+    assert h("status").code == 0 and h("replay").code == 0
+    assert h("invariant", "add", "x", "--category", "state_machine", "--severity", "major").code == 0
