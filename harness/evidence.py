@@ -36,32 +36,28 @@ class Plan:
     timeout: float | None
 
 
-def plan(config: dict, etype: str, argv: tuple[str, ...], shell: bool, junit: str | None,
+def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool, junit: str | None,
          timeout: float | None) -> Plan:
     """The command to run: the one given after `--`, else config.yaml's for this type."""
-    conf = config["evidence"].get(etype) or {}
+    conf = config.commands.get(etype)
     if argv:
         command: list[str] | str = " ".join(argv) if shell and len(argv) == 1 else list(argv)
         return Plan(etype, command, shell, junit, timeout)
-    if not conf:
+    if conf is None:
         raise HarnessError(f"no command for {etype} evidence",
                            hint=f"pass it after `--` (harness evidence {etype} -- CMD ARGS) or set "
                                 f"evidence.{etype}.command in .harness/config.yaml")
-    command = conf["command"]
-    use_shell = bool(conf.get("shell")) or shell
-    if isinstance(command, str) and not use_shell:
-        command = shlex.split(command)
-    return Plan(etype, command, use_shell, junit or conf.get("junit"), timeout or conf.get("timeout"))
+    return Plan(etype, conf.to_run(shell), conf.shell or shell, junit or conf.junit, timeout or conf.timeout)
 
 
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def redactor_for(config: dict) -> Redactor:
+def redactor_for(config: settings.Config) -> Redactor:
     """The config's patterns, plus the values of our secret-named environment variables:
     a command handed MY_SERVICE_CRED may well print it, in a form no pattern knows."""
-    return compile_patterns(config["redaction"], literals=secret_env(os.environ))
+    return compile_patterns(list(config.redaction), literals=secret_env(os.environ))
 
 
 def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, list[str]]:
@@ -137,7 +133,6 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     # leave a run that never finishes, read as "outcome unknown" until re-collected.
     run_argv = runner.checked_argv(p.command, p.shell, s.layout.root)
     redactor = redactor_for(config)
-    out = config["output"]
     git = recording_git(s.layout.root)
     head = git.head()
     tree = git.worktree_source_tree()
@@ -151,13 +146,13 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
                                                "tree": tree, "head": head, "started_at": now_iso()})])
 
     result = runner.run_command(p.command, shell=p.shell, cwd=s.layout.root, timeout=p.timeout,
-                                head_cap=out["log_cap_bytes"] // 2, tail_cap=out["log_cap_bytes"] // 2)
+                                head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)
     tree_after = git.worktree_source_tree()
     counts, junit_error = ({}, None) if result.exit_code is None else _junit_counts(p, s.layout.root, junit_before)
     outcome = result.outcome
     if outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
         outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report
-    log_text, truncated = outputcut.log_text(result.combined, redactor, out["log_cap_bytes"])
+    log_text, truncated = outputcut.log_text(result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")
     error = junit_error or result.error
     record = {
@@ -165,13 +160,13 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
         "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
         "duration_s": round(result.duration_s, 3), "command": shown, "argv": argv,
         **{k: v and redactor.redact(v) for k, v in program_fields(program).items()},
-        "env": recorded_env(config["recorded_env"], environ, redactor), "shell": p.shell,
+        "env": recorded_env(list(config.recorded_env), environ, redactor), "shell": p.shell,
         "outcome": outcome, "exit_code": result.exit_code, "commit": head,
         "tree": tree, "tree_after": tree_after if tree_after != tree else None, "dirty": dirty,
         "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
         "errors": counts.get("errors"), "junit": p.junit and redactor.redact(p.junit),
-        "stdout_tail": outputcut.tail_text(result.stdout, out["tail_bytes"], redactor),
-        "stderr_tail": outputcut.tail_text(result.stderr, out["tail_bytes"], redactor),
+        "stdout_tail": outputcut.tail_text(result.stdout, config.tail_bytes, redactor),
+        "stderr_tail": outputcut.tail_text(result.stderr, config.tail_bytes, redactor),
         "log": f"{p.etype}.log", "log_bytes": len(log_raw), "log_digest": digest(log_raw),
         "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
         # Errors quote the command ("command not found: DB_PASSWORD=...") or the report.

@@ -67,6 +67,7 @@ def _gate_changes(layout, git) -> tuple[str, list[str]]:
 
 
 def _config_changes(layout, git) -> tuple[str, list[str]]:
+    from harness.core.policy import command_changes
     from harness.gitio import TreeSource
     from harness.store import facts
     from harness.store.source import FsSource
@@ -74,8 +75,7 @@ def _config_changes(layout, git) -> tuple[str, list[str]]:
     after = facts.configured_commands(FsSource(layout.root))
     head = git.head()
     before = facts.configured_commands(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
-    changes = [f"evidence.{t}.command {' '.join(cmd)!r} → " + (repr(" ".join(after[t])) if t in after else "removed")
-               for t, cmd in before.items() if after.get(t) != cmd]
+    changes = command_changes(before, after)
     return hashlib.sha256(layout.config.read_bytes()).hexdigest(), changes
 
 

@@ -129,7 +129,7 @@ def install(server: bool) -> None:
 
     layout = Layout(git.root)
     if layout.config.exists():
-        ref = load_config(layout)["notes_ref"]
+        ref = load_config(layout).notes_ref
     # Settings are added beside the user's own, and what was there is kept for uninstall.
     record = _read_record(git)
     if ref not in git.config_get_all("notes.rewriteRef"):

@@ -53,3 +53,10 @@ def default_gate_text(template: str, configured: list[str]) -> str:
     types = listed + [t for t in configured if t not in listed]
     block = [f"    {t}: {'required' if t in configured else 'optional'}\n" for t in types]
     return "".join(lines[:start + 1] + block + lines[end:])
+
+
+def command_changes(before: dict[str, list[str]], after: dict[str, list[str]]) -> list[str]:
+    """Which command proves a type is policy too: every configured command changed or removed
+    (swapping `pytest` for `true` loosens the gate). Adding a command for a new type is not listed."""
+    return [f"evidence.{t}.command {' '.join(cmd)!r} → " + (repr(" ".join(after[t])) if t in after else "removed")
+            for t, cmd in before.items() if after.get(t) != cmd]

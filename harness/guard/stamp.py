@@ -13,18 +13,14 @@ from harness.core import gate as core_gate
 from harness.core import states
 from harness.errors import HarnessError
 from harness.gitio import Git, TreeSource
-from harness.store import facts, reader, settings, yamlio
+from harness.store import facts, reader, settings
+from harness.store.source import Source
 
 DEFAULT_REF = settings.DEFAULT_NOTES_REF
 
 
-def notes_ref(src) -> str:
-    raw = src.read(".harness/config.yaml")
-    try:
-        doc = yamlio.parse(raw, ".harness/config.yaml") if raw else None
-        return ((doc or {}).get("notes") or {}).get("ref") or DEFAULT_REF
-    except (HarnessError, AttributeError):
-        return DEFAULT_REF
+def notes_ref(src: Source) -> str:
+    return settings.notes_ref_of(src.read(settings.CONFIG))
 
 
 def stamp_for(git: Git, commit: str) -> tuple[str, dict]:

@@ -181,10 +181,7 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
             before = facts.configured_commands(old)
         except HarnessError:
             continue  # an invalid old config named no command anyone could rely on
-        # Which command proves a type is policy: swapping `pytest` for `true` loosens the gate.
-        changed = [f"evidence.{t}.command {' '.join(cmd)!r} → "
-                   + (repr(" ".join(after[t])) if t in after else "removed")
-                   for t, cmd in before.items() if after.get(t) != cmd]
+        changed = core_policy.command_changes(before, after)
         ok, why = trust.approved(new.read(APPROVALS), "config-change", _digest(raw), olds) if raw else (False, None)
         if changed and not ok:
             problems.append(Problem(CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "

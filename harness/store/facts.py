@@ -5,28 +5,14 @@ from __future__ import annotations
 from harness.core import gate
 from harness.store.evidence_files import load_valid
 from harness.store.reader import LoadedTask
+from harness.store import settings
 from harness.store.settings import GatePolicy
 from harness.store.source import Source
 
 
 def configured_commands(src: Source) -> dict[str, list[str]]:
     """type -> the argv config.yaml names for it, as an evidence record would show it."""
-    import shlex
-
-    from harness.store import validate, yamlio
-
-    raw = src.read(".harness/config.yaml")
-    if raw is None:
-        return {}
-    doc = yamlio.parse(raw, ".harness/config.yaml")
-    validate.check(doc, "config", ".harness/config.yaml", raw)
-    out = {}
-    for etype, conf in (doc.get("evidence") or {}).items():
-        command, shell = conf["command"], bool(conf.get("shell"))
-        # The same argv `harness evidence` records: a list as given, a string split like a
-        # shell would unless it runs through one.
-        out[etype] = list(command) if isinstance(command, list) else [command] if shell else shlex.split(command)
-    return out
+    return settings.config_of(src).configured_argv()
 
 
 def configured_as_recorded(src: Source) -> dict[str, list[str]]:
@@ -36,16 +22,12 @@ def configured_as_recorded(src: Source) -> dict[str, list[str]]:
     import os
 
     from harness.core.redact import compile_patterns, redact_argv, secret_env
-    from harness.store import yamlio
 
-    commands = configured_commands(src)
-    if not commands:
+    config = settings.config_of(src)
+    if not config.commands:
         return {}
-    doc = yamlio.parse(src.read(".harness/config.yaml") or b"", ".harness/config.yaml")
-    redaction = doc.get("redaction") if isinstance(doc, dict) else None
-    patterns = (redaction.get("patterns") if isinstance(redaction, dict) else None) or []
-    redactor = compile_patterns(patterns, literals=secret_env(os.environ))
-    return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
+    redactor = compile_patterns(list(config.redaction), literals=secret_env(os.environ))
+    return {t: redact_argv(argv, redactor) for t, argv in config.configured_argv().items()}
 
 
 def contract_plan(task: LoadedTask) -> dict[str, list[str]]:

@@ -1,50 +1,121 @@
-"""config.yaml and gate.yaml: read, validated, with their digests."""
+"""config.yaml and gate.yaml: read, validated, with their digests — the one reader of each.
+
+Every front end that needs a setting (evidence, the gate's input, audit --rerun, the
+stamp, approvals, install) gets it from here as a typed value, so "a string command
+becomes argv unless it runs through a shell" is written once.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
 
 from harness.store import validate, yamlio
 from harness.store.layout import Layout
+from harness.store.source import Source
 
+CONFIG = ".harness/config.yaml"
+GATE = ".harness/gate.yaml"
 DEFAULT_OUTPUT = {"tail_bytes": 8192, "log_cap_bytes": 8 * 1024 * 1024}
 DEFAULT_NOTES_REF = "refs/notes/harness"
-
-
-@dataclass(frozen=True)
-class GatePolicy:
-    doc: dict      # the validated `gate:` mapping
-    digest: str    # sha-256 of gate.yaml's bytes; a gate PASS is bound to it
-
-    def required_types(self) -> list[str]:
-        return [t for t, v in self.doc["verification"].items() if v == "required"]
-
-
-def _read(path, schema: str, name: str) -> tuple[dict, bytes]:
-    raw = path.read_bytes() if path.exists() else None
-    doc = yamlio.read(path, name)
-    validate.check(doc, schema, name, raw)
-    return doc, raw or b""
-
-
 # Variables that change what a test command does without changing its argv: which
 # interpreter a bare `python3` is, what it imports, which options pytest or node add.
 DEFAULT_RECORDED_ENV = ("PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "NODE_OPTIONS", "VIRTUAL_ENV")
 
 
-def load_config(layout: Layout) -> dict:
-    doc, _ = _read(layout.config, "config", ".harness/config.yaml")
-    return {
-        "evidence": doc.get("evidence") or {},
-        "output": {**DEFAULT_OUTPUT, **(doc.get("output") or {})},
-        "redaction": (doc.get("redaction") or {}).get("patterns") or [],
-        "notes_ref": (doc.get("notes") or {}).get("ref") or DEFAULT_NOTES_REF,
-        "recorded_env": list(doc["recorded_env"]) if doc.get("recorded_env") is not None else list(DEFAULT_RECORDED_ENV),
-    }
+@dataclass(frozen=True)
+class Command:
+    """One evidence type's configured command."""
+
+    raw: list[str] | str          # as config.yaml gives it
+    shell: bool = False
+    timeout: float | None = None
+    junit: str | None = None
+
+    @property
+    def argv(self) -> list[str]:
+        """The argv an evidence record shows for it: a list as given, a string split like a
+        shell would unless it runs through one."""
+        if isinstance(self.raw, list):
+            return list(self.raw)
+        return [self.raw] if self.shell else shlex.split(self.raw)
+
+    def to_run(self, shell: bool = False) -> list[str] | str:
+        """What the runner is handed (``shell``: the user asked for a shell as well)."""
+        if isinstance(self.raw, list) or self.shell or shell:
+            return list(self.raw) if isinstance(self.raw, list) else self.raw
+        return shlex.split(self.raw)
 
 
-def parse_gate(raw: bytes, name: str = ".harness/gate.yaml") -> GatePolicy:
+@dataclass(frozen=True)
+class Config:
+    commands: dict[str, Command] = field(default_factory=dict)
+    tail_bytes: int = DEFAULT_OUTPUT["tail_bytes"]
+    log_cap_bytes: int = DEFAULT_OUTPUT["log_cap_bytes"]
+    redaction: tuple[str, ...] = ()
+    notes_ref: str = DEFAULT_NOTES_REF
+    recorded_env: tuple[str, ...] = DEFAULT_RECORDED_ENV  # environment variables evidence records
+
+    def configured_argv(self) -> dict[str, list[str]]:
+        """type -> the argv config.yaml names for it, as an evidence record would show it."""
+        return {etype: c.argv for etype, c in self.commands.items()}
+
+
+@dataclass(frozen=True)
+class GatePolicy:
+    doc: dict[str, Any]  # the validated `gate:` mapping
+    digest: str          # sha-256 of gate.yaml's bytes; a gate PASS is bound to it
+
+    def required_types(self) -> list[str]:
+        return [t for t, v in self.doc["verification"].items() if v == "required"]
+
+
+def config_from_doc(doc: dict[str, Any]) -> Config:
+    output = {**DEFAULT_OUTPUT, **(doc.get("output") or {})}
+    commands = {etype: Command(conf["command"], bool(conf.get("shell")), conf.get("timeout"), conf.get("junit"))
+                for etype, conf in (doc.get("evidence") or {}).items()}
+    return Config(commands, output["tail_bytes"], output["log_cap_bytes"],
+                  tuple((doc.get("redaction") or {}).get("patterns") or ()),
+                  (doc.get("notes") or {}).get("ref") or DEFAULT_NOTES_REF,
+                  tuple(doc["recorded_env"]) if doc.get("recorded_env") is not None else DEFAULT_RECORDED_ENV)
+
+
+def parse_config(raw: bytes | None, name: str = CONFIG) -> Config:
+    """config.yaml's settings; a missing file (None) means the defaults and no commands."""
+    if raw is None:
+        return Config()
+    doc = yamlio.parse(raw, name)
+    validate.check(doc, "config", name, raw)
+    return config_from_doc(doc or {})
+
+
+def config_of(src: Source) -> Config:
+    """config.yaml as ``src`` (the working tree or a commit) holds it."""
+    return parse_config(src.read(CONFIG))
+
+
+def load_config(layout: Layout) -> Config:
+    """The working tree's config.yaml; missing is an error here (`harness init` writes it)."""
+    raw = layout.config.read_bytes() if layout.config.exists() else None
+    doc = yamlio.read(layout.config, CONFIG)
+    validate.check(doc, "config", CONFIG, raw)
+    return config_from_doc(doc if isinstance(doc, dict) else {})
+
+
+def notes_ref_of(raw: bytes | None) -> str:
+    """The notes ref, read leniently (hooks stamp even beside a broken config.yaml)."""
+    from harness.errors import HarnessError
+
+    try:
+        doc = yamlio.parse(raw, CONFIG) if raw else None
+        return ((doc or {}).get("notes") or {}).get("ref") or DEFAULT_NOTES_REF
+    except (HarnessError, AttributeError):
+        return DEFAULT_NOTES_REF
+
+
+def parse_gate(raw: bytes, name: str = GATE) -> GatePolicy:
     doc = yamlio.parse(raw, name)
     validate.check(doc, "gate", name, raw)
     return GatePolicy(doc["gate"], hashlib.sha256(raw).hexdigest())
@@ -56,5 +127,5 @@ def load_gate(layout: Layout) -> GatePolicy:
     except FileNotFoundError:
         from harness.errors import HarnessError
 
-        raise HarnessError(".harness/gate.yaml: missing", hint="run `harness init` to restore the default policy") from None
+        raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy") from None
     return parse_gate(raw)
