@@ -6,7 +6,6 @@ with ``exit_code``; anything else escaping is a bug and keeps its traceback.
 
 from __future__ import annotations
 
-EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_INVALID = 2
 EXIT_INTERRUPTED = 130

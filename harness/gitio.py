@@ -22,6 +22,16 @@ import pygit2
 from harness.errors import HarnessError
 
 HARNESS_DIR = ".harness"
+# Set by git for a hook, or by a user's shell: each would point our own git calls at another
+# repository, index or work tree. The one index we mean is always passed explicitly.
+BENDING_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS")
+
+
+def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment every `git` subprocess of the harness runs in."""
+    env = {k: v for k, v in os.environ.items() if k not in BENDING_ENV}
+    env.update(extra or {})
+    return env
 
 # What the harness keeps of the caller's GIT_* variables when it runs git itself: who is
 # committing and which config files exist. Nothing that says where the repository, its
@@ -97,7 +107,8 @@ class Git:
 
     @contextlib.contextmanager
     def temp_index(self) -> Iterator[dict[str, str]]:
-        """An environment whose GIT_INDEX_FILE is a throw-away copy of the real index."""
+        """An environment for :meth:`run` — the harness's own (:func:`own_env`) — whose GIT_INDEX_FILE
+        is a throw-away copy of the real index."""
         fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.repo.path)
         os.close(fd)
         try:
@@ -118,8 +129,8 @@ class Git:
         """The tree of the working directory's source: tracked and untracked-not-ignored files."""
         with self.temp_index() as env:
             self._unhide(env)
-            self._git(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
-            tree = self._git(["write-tree"], env).strip()
+            self.run(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
+            tree = self.run(["write-tree"], env).strip()
         return self.strip_harness(tree)
 
     def foreign_location(self) -> str | None:
@@ -146,9 +157,8 @@ class Git:
         return None
 
     def _toplevel(self, env: dict[str, str]) -> str | None:
-        proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=self.root, env=env,
-                              capture_output=True, text=True)
-        return _resolved(self.root, proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+        top = self.run(["rev-parse", "--show-toplevel"], env, check=False).strip()
+        return _resolved(self.root, top) if top else None
 
     def _unhide(self, env: dict[str, str]) -> None:
         """Clear, in the throw-away index, the flags that make `git add` skip a file on disk.
@@ -157,24 +167,34 @@ class Git:
         while the tests ran against different bytes. (Skip-worktree entries whose file is
         absent — a sparse checkout — keep the staged content, as git would commit it.)
         """
-        listing = self._git(["ls-files", "-v", "-z"], env)
+        listing = self.run(["ls-files", "-v", "-z"], env)
         hidden = [entry[2:] for entry in listing.split("\0")
                   if entry[:1].islower() or (entry[:1] == "S" and os.path.lexists(self.root / entry[2:]))]
         if hidden:
-            subprocess.run(["git", "update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"],
-                           cwd=self.root, env=env, input="\0".join(hidden) + "\0", text=True,
-                           capture_output=True, check=False)
+            self.run(["update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"], env,
+                     input="\0".join(hidden) + "\0", check=False)
 
-    def _git(self, args: list[str], env: dict[str, str]) -> str:
-        proc = subprocess.run(["git", *args], cwd=self.root, env=env, capture_output=True, text=True)
+    def run_proc(self, args: list[str], env: dict[str, str] | None = None, *, input: str | None = None,
+                 timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+        """The one subprocess path to `git`: the repository root, ``env`` (default :func:`git_env`)."""
+        return subprocess.run(["git", *args], cwd=self.root, env=git_env() if env is None else env, input=input,
+                              capture_output=True, text=True, timeout=timeout)
+
+    def run(self, args: list[str], env: dict[str, str] | None = None, *, input: str | None = None,
+            check: bool = True) -> str:
+        """Run `git` through :meth:`run_proc`: stdout, or HarnessError when ``check`` and git
+        fails ("" when it fails unchecked)."""
+        proc = self.run_proc(args, env, input=input)
         if proc.returncode != 0:
-            raise HarnessError(f"git {' '.join(args[:2])} failed: {proc.stderr.strip()}")
+            if check:
+                raise HarnessError(f"git {' '.join(args[:2])} failed: {proc.stderr.strip()}")
+            return ""
         return proc.stdout
 
     def ident(self) -> str | None:
         """Who git says is committing ("Name <email>"), from env and config alike."""
         try:
-            line = self._git(["var", "GIT_COMMITTER_IDENT"], dict(os.environ)).strip()
+            line = self.run(["var", "GIT_COMMITTER_IDENT"]).strip()
         except HarnessError:
             return None
         return line.rsplit(" ", 2)[0] if line.count(" ") >= 2 else line
@@ -203,8 +223,7 @@ class Git:
         """The best common ancestors of two commits ([] when their histories are unrelated)."""
         if not (self.has_commit(a) and self.has_commit(b)):
             return []
-        proc = subprocess.run(["git", "merge-base", "--all", a, b], cwd=self.root, capture_output=True, text=True)
-        return proc.stdout.split() if proc.returncode == 0 else []
+        return self.run(["merge-base", "--all", a, b], check=False).split()
 
     def all_ref_tips(self) -> list[str]:
         """The commits every ref of this repository leads to (what it already holds)."""
@@ -230,18 +249,16 @@ class Git:
     def fetch(self, remote: str, refspecs: list[str], timeout: float = 300) -> tuple[bool, str]:
         """`git fetch REMOTE REFSPEC...` without tags; (succeeded, git's message)."""
         try:
-            proc = subprocess.run(["git", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, *refspecs],
-                                  cwd=self.root, capture_output=True, text=True, timeout=timeout,
-                                  env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+            proc = self.run_proc(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, *refspecs],
+                                 git_env({"GIT_TERMINAL_PROMPT": "0"}), timeout=timeout)
         except subprocess.TimeoutExpired:
             return False, f"git fetch timed out after {timeout:g}s"
         return proc.returncode == 0, proc.stderr.strip()
 
     def unshallow(self, remote: str, timeout: float = 600) -> tuple[bool, str]:
         try:
-            proc = subprocess.run(["git", "fetch", "--quiet", "--unshallow", "--no-tags", remote], cwd=self.root,
-                                  capture_output=True, text=True, timeout=timeout,
-                                  env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+            proc = self.run_proc(["fetch", "--quiet", "--unshallow", "--no-tags", remote],
+                                 git_env({"GIT_TERMINAL_PROMPT": "0"}), timeout=timeout)
         except subprocess.TimeoutExpired:
             return False, f"git fetch --unshallow timed out after {timeout:g}s"
         # libgit2 caches the shallow boundary: reopen so the walk sees the whole history.
@@ -254,12 +271,12 @@ class Git:
         """A detached worktree at ``commit`` in a temporary folder, removed afterwards."""
         with tempfile.TemporaryDirectory(prefix="harness-rerun-") as tmp:
             path = Path(tmp) / "tree"
-            self._git(["worktree", "add", "--detach", "--quiet", str(path), commit], dict(os.environ))
+            self.run(["worktree", "add", "--detach", "--quiet", str(path), commit])
             try:
                 yield path
             finally:
-                subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=self.root, capture_output=True)
-                subprocess.run(["git", "worktree", "prune"], cwd=self.root, capture_output=True)
+                self.run(["worktree", "remove", "--force", str(path)], check=False)
+                self.run(["worktree", "prune"], check=False)
 
     def remote_tips(self, remote: str | None = None) -> list[str]:
         """Tips of the remote-tracking refs (of one remote when named)."""
@@ -349,19 +366,18 @@ class Git:
             return None
 
     def config_get_all(self, key: str) -> list[str]:
-        proc = subprocess.run(["git", "config", "--local", "--get-all", key], cwd=self.root, capture_output=True, text=True)
-        return proc.stdout.splitlines() if proc.returncode == 0 else []
+        return self.run(["config", "--local", "--get-all", key], check=False).splitlines()
 
     def config_set(self, key: str, value: str, add: bool = False) -> None:
         """Set (or with ``add``, append to a multi-valued) repository config key."""
-        self._git(["config", "--local", *(["--add"] if add else []), key, value], dict(os.environ))
+        self.run(["config", "--local", *(["--add"] if add else []), key, value])
 
     def config_unset(self, key: str, value: str | None = None) -> None:
         """Remove ``key`` (only the entries equal to ``value`` when given); absent is fine."""
         import re
 
         args = ["config", "--local", "--unset-all", key, *([f"^{re.escape(value)}$"] if value else [])]
-        subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True)
+        self.run(args, check=False)
 
     @property
     def git_dir(self) -> Path:
@@ -461,7 +477,7 @@ def index_tree(git: Git, index_file: str | None = None) -> str:
         path = str(git.root / path)
     if not os.path.exists(path):
         return git.empty_tree()
-    return git._git(["write-tree"], {**os.environ, "GIT_INDEX_FILE": path}).strip()
+    return git.run(["write-tree"], git_env({"GIT_INDEX_FILE": path})).strip()
 
 
 def diff_since(git: Git, base: str) -> tuple[str, list[tuple[str, str]]]:
@@ -469,8 +485,8 @@ def diff_since(git: Git, base: str) -> tuple[str, list[tuple[str, str]]]:
     spec = ["--", ".", f":(exclude){HARNESS_DIR}"]
     with git.temp_index() as env:
         # Untracked files belong to the change too: an intent-to-add entry shows them as added.
-        git._git(["add", "-A", "-N", *spec], env)
-        text = git._git(["diff", "--no-color", "--no-ext-diff", base, *spec], env)
-        names = git._git(["diff", "--name-status", "--no-renames", base, *spec], env)
+        git.run(["add", "-A", "-N", *spec], env)
+        text = git.run(["diff", "--no-color", "--no-ext-diff", base, *spec], env)
+        names = git.run(["diff", "--name-status", "--no-renames", base, *spec], env)
     pairs = [line.split("\t", 1) for line in names.splitlines() if "\t" in line]
     return text, [(a, b) for a, b in pairs]
