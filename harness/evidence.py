@@ -13,7 +13,7 @@ import os
 import secrets
 import shlex
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from harness import outputcut, runner
@@ -51,7 +51,7 @@ def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool
 
 
 def _iso(t: float) -> str:
-    return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def redactor_for(config: settings.Config) -> Redactor:

@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pygit2
 
@@ -56,7 +57,8 @@ def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
 class Git:
     def __init__(self, root: Path) -> None:
         try:
-            self.repo = pygit2.Repository(str(root))
+            # Any: pygit2 types ``repo[oid]`` as a bare Object; we index by ids whose kind we know.
+            self.repo: Any = pygit2.Repository(str(root))
         except pygit2.GitError as exc:
             raise HarnessError(f"{root}: not a git repository ({exc})") from None
         self.root = Path(root)
@@ -446,7 +448,7 @@ class TreeSource:
                     stack.append((path, entry))
         return sorted(out)
 
-    def _entry(self, rel: str):
+    def _entry(self, rel: str) -> Any:
         try:
             return self.tree[rel] if rel else self.tree
         except KeyError:
@@ -460,7 +462,7 @@ class TreeSource:
 
     def listdir(self, rel: str) -> list[str]:
         obj = self._entry(rel)
-        return sorted(e.name for e in obj) if isinstance(obj, pygit2.Tree) else []
+        return sorted(str(e.name) for e in obj) if isinstance(obj, pygit2.Tree) else []
 
     def oid(self, rel: str) -> str | None:
         obj = self._entry(rel)

@@ -14,7 +14,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import IO, Any
 
 from harness.errors import HarnessError
 
@@ -111,7 +113,9 @@ class _StopSignals:
     SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
     def __init__(self) -> None:
-        self.armed, self.pending, self.old = False, None, {}
+        self.armed = False
+        self.pending: int | None = None
+        self.old: dict[signal.Signals, Any] = {}
 
     def __enter__(self) -> _StopSignals:
         for sig in self.SIGNALS:
@@ -187,17 +191,17 @@ def run_command(command: list[str] | str, *, shell: bool = False,
     started_at, t0 = time.time(), time.monotonic()
 
     def result(outcome: str, code: int | None, error: str | None) -> RunResult:
-        return RunResult(outcome, code, started_at, time.time(), time.monotonic() - t0,
-                         *(c.freeze() for c in caps), error)
+        out, err, combined = (c.freeze() for c in caps)
+        return RunResult(outcome, code, started_at, time.time(), time.monotonic() - t0, out, err, combined, error)
 
     # Installed before the command starts, so no SIGTERM can land between start and wait.
     with _StopSignals() as stop_signals:
         return _run(argv, cwd, env, timeout, caps, echo, kill_grace, stop_signals, result)
 
 
-def _run(argv: list[str], cwd: str | os.PathLike | None, env: dict[str, str] | None,
+def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str] | None,
          timeout: float | None, caps: list[_Bounded], echo: bool, kill_grace: float,
-         stop_signals: _StopSignals, result) -> RunResult:
+         stop_signals: _StopSignals, result: Callable[[str, int | None, str | None], RunResult]) -> RunResult:
     """The body of :func:`run_command`, run while its signal handlers are installed."""
     try:
         # Own session: Ctrl-C at the terminal reaches only us, and killpg() reaches
@@ -213,7 +217,7 @@ def _run(argv: list[str], cwd: str | os.PathLike | None, env: dict[str, str] | N
     lock, stop = threading.Lock(), threading.Event()
     sinks = [getattr(sys.stdout, "buffer", None), getattr(sys.stderr, "buffer", None)]
 
-    def read(index: int, pipe) -> None:
+    def read(index: int, pipe: IO[bytes]) -> None:
         nonlocal echo
         # Poll with a timeout rather than block in read(): a straggler holding the pipe
         # open must not pin this thread. The reader closes its own pipe, never under a read.
@@ -229,10 +233,11 @@ def _run(argv: list[str], cwd: str | os.PathLike | None, env: dict[str, str] | N
                 with lock:  # one lock keeps `combined` in arrival order
                     caps[index].add(chunk)
                     caps[2].add(chunk)
-                    if echo and sinks[index] is not None:
+                    sink = sinks[index]
+                    if echo and sink is not None:
                         try:
-                            sinks[index].write(chunk)
-                            sinks[index].flush()
+                            sink.write(chunk)
+                            sink.flush()
                         except (OSError, ValueError):  # our stdout is gone; keep capturing
                             echo = False
 

@@ -8,10 +8,17 @@ import sys
 from pathlib import Path
 
 import yaml
+from test_git_hooks_e2e import (
+    commit_all_ok,
+    gate_to_converged,
+    gated_done,
+    hand_done_no_verify,
+    head,
+    rechain,
+    task_dir,
+)
 
 from conftest import TO_VERIFYING, git, walk_to
-from test_git_hooks_e2e import (commit_all_ok, gate_to_converged, gated_done, hand_done_no_verify, head, rechain,
-                                task_dir)
 
 PY = sys.executable
 PASS_CMD = [PY, "-c", "pass"]
@@ -99,7 +106,7 @@ def test_audit_from_the_root_passes_history_from_before_harness_init(h, repo):
 def test_audit_stale_done_fails_naming_the_commit(h, repo):
     commit_all_ok(repo, "harness init")
     base = head(repo)
-    tid = gated_done(h)
+    gated_done(h)
     (repo / "app.py").write_text("def answer():\n    return 'untested'\n")
     stale = commit_all_ok(repo, "done, with code the gate never saw")
     code, doc = audit_json(h, "--from", base, "--to", "HEAD")

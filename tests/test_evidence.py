@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
-import re
 import sys
 import textwrap
 import time
@@ -15,10 +15,9 @@ import types
 from datetime import datetime
 from pathlib import Path
 
-import pytest
+from harness.gitio import Git
 
 from conftest import TO_VERIFYING, git, gone, walk_to
-from harness.gitio import Git
 
 PY = sys.executable
 

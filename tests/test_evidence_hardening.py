@@ -12,12 +12,23 @@ import signal
 from pathlib import Path
 
 import pytest
+from test_evidence import (
+    PY,
+    children_of,
+    events,
+    gone,
+    harness_files,
+    log_bytes,
+    py,
+    record,
+    set_config,
+    start_harness,
+    wait_for,
+)
 
 from harness.reproduce import run_fact
 from harness.store.layout import open_layout
 from harness.store.tasks import TaskStore
-from test_evidence import (PY, children_of, events, gone, harness_files, log_bytes, py, record,
-                           set_config, start_harness, wait_for)
 
 
 def leaks(repo: Path, *secrets: str) -> list[tuple[str, str]]:

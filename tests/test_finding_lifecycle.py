@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import TO_VERIFYING, git, walk_to
 from harness.core import findings as rules
 from harness.core.ledger import encode_event, line_hash
 from harness.gitio import Git
+
+from conftest import TO_VERIFYING, git, walk_to
 
 PY = sys.executable
 # Exits 1 while the defect exists (answer() returns 42, the finding says it should be 41).

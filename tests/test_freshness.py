@@ -10,9 +10,10 @@ import textwrap
 import time
 from pathlib import Path
 
-from conftest import TO_VERIFYING, git, walk_to
 from harness import resources
 from harness.gitio import Git
+
+from conftest import TO_VERIFYING, git, walk_to
 
 PY = sys.executable
 

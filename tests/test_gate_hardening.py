@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import harness.gitio
+
 from conftest import TO_VERIFYING, git, walk_to
 
 PY = sys.executable

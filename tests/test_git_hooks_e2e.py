@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GIT_ENV, ROOT, TO_VERIFYING, Harness, git, walk_to
 from harness.core.ledger import encode_event, line_hash
+
+from conftest import GIT_ENV, ROOT, TO_VERIFYING, Harness, git, walk_to
 
 PY = sys.executable
 STAGES = ["pre-commit", "post-commit", "post-merge", "post-rewrite", "pre-merge-commit", "pre-push"]
@@ -712,7 +713,7 @@ def test_merge_of_a_gated_done_into_a_diverged_main_is_accepted(pc):
     accepts such a merge commit, and so must the commit hook."""
     repo, h = pc.repo, pc.h
     git(repo, "checkout", "-q", "-b", "feature")
-    tid = gated_done(h)
+    gated_done(h)
     commit_all_ok(repo, "feature done")
     git(repo, "checkout", "-q", "main")
     (repo / "README.txt").write_text("unrelated change on main\n")
@@ -765,7 +766,7 @@ def test_amend_leaves_a_note_on_the_new_head(pc):
 def test_rebase_leaves_one_parseable_note_per_rewritten_commit(pc):
     """Set up as README.md says, a rebase must leave each rewritten commit one note, about itself
     (post-commit stamps each picked commit, then git copies the old notes over them)."""
-    repo, h = pc.repo, pc.h
+    repo = pc.repo
     documented_notes_config(repo)
     for n in range(3):
         (repo / f"f{n}.txt").write_text(f"{n}\n")

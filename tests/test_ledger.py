@@ -136,7 +136,7 @@ def test_a_transition_whose_from_is_not_the_current_state_is_refused():
 
 
 def test_the_first_event_must_be_task_created():
-    with pytest.raises(LedgerProblem, match="first event must be task.created"):
+    with pytest.raises(LedgerProblem, match=r"first event must be task\.created"):
         run(build(moved("CREATED", "SPECIFYING")))
 
 
@@ -199,7 +199,7 @@ def test_gating_to_converged_in_the_ledger_needs_a_recorded_pass_for_the_same_tr
         run(build(*base, gate_event("BLOCKED"), moved("GATING", "CONVERGED", tree="t1", policy="p1")))
     with pytest.raises(LedgerProblem, match="tree"):
         run(build(*base, gate_event("PASS"), moved("GATING", "CONVERGED", tree="t2", policy="p1")))
-    with pytest.raises(LedgerProblem, match="gate.yaml changed"):
+    with pytest.raises(LedgerProblem, match=r"gate\.yaml changed"):
         run(build(*base, gate_event("PASS"), moved("GATING", "CONVERGED", tree="t1", policy="p2")))
     proj = run(build(*base, gate_event("PASS"), moved("GATING", "CONVERGED", tree="t1", policy="p1"),
                      moved("CONVERGED", "DONE", tree="t1", policy="p1")))

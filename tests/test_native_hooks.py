@@ -8,10 +8,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from test_git_hooks_e2e import (
+    NOTES,
+    STAGES,
+    commit_all_ok,
+    commit_ok,
+    gated_done,
+    hand_done_no_verify,
+    head,
+    note,
+    out,
+    push,
+    push_ok,
+    refused_commit,
+    remote_ref,
+    set_state_by_hand,
+)
 
 from conftest import Harness, git, walk_to
-from test_git_hooks_e2e import (NOTES, STAGES, commit_all_ok, commit_ok, gated_done, hand_done_no_verify, head,
-                                note, out, push, push_ok, refused_commit, remote_ref, set_state_by_hand)
 
 
 @dataclass

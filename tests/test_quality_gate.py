@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TO_VERIFYING, walk_to
 from harness import resources
 from harness.core import gate as core
 from harness.core.gate import GateInput, evaluate, evidence_status
 from harness.core.states import STATES
 from harness.gitio import Git
 from harness.store.settings import parse_gate
+
+from conftest import TO_VERIFYING, walk_to
 
 PY = sys.executable
 TREE = "a" * 40

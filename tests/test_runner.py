@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from conftest import gone
-
 from harness import runner
 from harness.errors import HarnessError
 from harness.runner import Capture, run_command
+
+from conftest import gone
 
 PY = sys.executable
 

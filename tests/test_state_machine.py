@@ -73,7 +73,7 @@ def test_nothing_leaves_a_terminal_state(terminal):
         verdict = check_transition(terminal, target, PERMISSIVE)
         assert isinstance(verdict, Refusal), f"{terminal} → {target} was allowed"
         assert f"{terminal} → {target}" in verdict.message
-    assert states.TERMINAL == frozenset({"DONE", "ESCALATED"})
+    assert frozenset({"DONE", "ESCALATED"}) == states.TERMINAL
 
 
 def test_unknown_state_names_are_refused_not_raised():

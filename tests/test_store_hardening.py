@@ -303,9 +303,8 @@ def test_a_shared_lock_inside_the_exclusive_one_does_not_deadlock(h, repo, task)
     s = TaskStore(open_layout(repo))
     with fsio.locked(s.layout.local / "lock"):
         assert s.load(task).id == task  # would wait for ourselves forever on a second flock
-    with s.reading(), pytest.raises(RuntimeError):
-        with fsio.locked(s.layout.local / "lock"):
-            pass
+    with s.reading(), pytest.raises(RuntimeError), fsio.locked(s.layout.local / "lock"):
+        pass
 
 
 def test_the_known_valid_cache_is_trimmed_instead_of_growing_forever(tmp_path):

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import Harness, git, walk_to
 from harness.core import ledger
+
+from conftest import Harness, git, walk_to
 
 CLI = [sys.executable, "-m", "harness"]
 

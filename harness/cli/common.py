@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -29,7 +30,7 @@ def with_return_code(fn: Callable[..., int | None]) -> Callable[..., None]:
     import functools
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> None:
         code = fn(*args, **kwargs)
         if code:
             raise click.exceptions.Exit(code)

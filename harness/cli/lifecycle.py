@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from harness.cli.common import store, task_option, with_return_code
 from harness.core import states
 from harness.errors import HarnessError, Refused
 from harness.store import settings
+from harness.store.reader import LoadedTask
+from harness.store.tasks import TaskStore
 
 STATE = click.Choice(states.STATES, case_sensitive=False)
 
 
-def gate_binding(s, target_pair: tuple[str, str]) -> dict:
+def gate_binding(s: TaskStore, target_pair: tuple[str, str]) -> dict[str, Any]:
     """The source tree and policy a gate-guarded transition is judged against."""
     if target_pair not in states.NEEDS_GATE_PASS:
         return {}
@@ -101,12 +105,12 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
         for line in problems:
             click.echo(line, err=True)
         failures += bool(problems)
-        if not problems and not rewrote:
+        if task is not None and not problems and not rewrote:
             click.echo(f"{tid}: ledger OK ({task.proj.seq} events, hash chain intact); files agree")
     return 2 if failures else 0
 
 
-def check(s, tid: str):
+def check(s: TaskStore, tid: str) -> tuple[LoadedTask | None, list[str]]:
     """(task, problems) as replay judges them: disagreements and evidence digest mismatches."""
     from harness.store.evidence_files import check_digests
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+
 def gaps(contract: dict[str, Any]) -> list[str]:
     """Every must requirement without a verification plan, every incomplete invariant."""
     out = []

@@ -9,12 +9,12 @@ that would have made the change legally.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.ledger import Projection
 
 BASE_VERIFICATION = ("build", "unit_test", "integration_test")
-from harness.core.findings import CLOSED as CLOSED_FINDING
-
 FIX_COMMANDS = {
     "state": "harness transition TARGET",
     "iteration": "harness transition (each GATING → BLOCKED counts one iteration)",
@@ -122,7 +122,7 @@ def finding_doc(f: dict) -> dict:
         "regression_test": {"path": reg.get("path"), "command": reg.get("command"), "argv": reg.get("argv")},
         "fix": {"commit": f["fix_commit"]},
         "verification": {
-            "regression": {"passed": "PASS", "failed": "FAIL"}.get(run.get("outcome"), "unknown"),
+            "regression": {"passed": "PASS", "failed": "FAIL"}.get(str(run.get("outcome")), "unknown"),
             "full_suite": "PASS" if f["full_suite"] else "unknown",
         },
         "rejected_reason": f["rejected_reason"],
@@ -130,14 +130,15 @@ def finding_doc(f: dict) -> dict:
 
 
 
-def freeform_of_task(doc: dict) -> tuple[dict, dict]:
+def freeform_of_task(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """(title/description overrides, spec) as written in task.yaml."""
     task = doc.get("task") or {}
     return {k: task[k] for k in ("title", "description") if k in task}, task.get("spec")
 
 
-def statements_of(doc: dict, key: str) -> dict[str, str]:
-    return {item.get("id"): item.get("statement") for item in doc.get(key) or [] if isinstance(item, dict)}
+def statements_of(doc: dict[str, Any], key: str) -> dict[str, str]:
+    return {item["id"]: item["statement"] for item in doc.get(key) or []
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and isinstance(item.get("statement"), str)}
 
 
 def compare(file: str, expected: object, found: object, path: str = "") -> list[Disagreement]:
@@ -153,7 +154,7 @@ def compare(file: str, expected: object, found: object, path: str = "") -> list[
             else:
                 out.extend(compare(file, expected[key], found[key], sub))
         return out
-    if _is_id_list(expected) and _is_id_list(found):
+    if isinstance(expected, list) and isinstance(found, list) and _is_id_list(expected) and _is_id_list(found):
         want = {i["id"]: i for i in expected}
         have = {i["id"]: i for i in found}
         if len(have) != len(found):
@@ -174,4 +175,4 @@ def _dis(file: str, path: str, ledger: object, found: object) -> Disagreement:
         key = "findings"
     if key is None and file.endswith(("requirements.yaml", "invariants.yaml")):
         key = "requirements" if file.endswith("requirements.yaml") else "invariants"
-    return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, RERENDER))
+    return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, RERENDER) if key else RERENDER)

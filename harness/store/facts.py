@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from harness.core import gate
+from harness.store import settings
 from harness.store.evidence_files import load_valid
 from harness.store.reader import LoadedTask
-from harness.store import settings
 from harness.store.settings import GatePolicy
 from harness.store.source import Source
 

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import datetime, timezone
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from harness.core import ledger, projection, states
 from harness.errors import HarnessError, Refused
@@ -21,12 +24,12 @@ from harness.store.source import FsSource
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def new_task_id(today: datetime | None = None) -> str:
     # Date for humans, 24 random bits so two branches from one base never collide.
-    return f"TASK-{(today or datetime.now(timezone.utc)):%Y%m%d}-{secrets.token_hex(3)}"
+    return f"TASK-{(today or datetime.now(UTC)):%Y%m%d}-{secrets.token_hex(3)}"
 
 
 class TaskStore:
@@ -46,7 +49,7 @@ class TaskStore:
             with fsio.locked(self.layout.local / "lock"):
                 fsio.roll_forward(journal)
 
-    def reading(self):
+    def reading(self) -> AbstractContextManager[None]:
         """The lock shared: a reader never sees a write half done (writers hold it exclusively)."""
         return fsio.locked(self.layout.local / "lock", shared=True)
 
@@ -115,8 +118,9 @@ class TaskStore:
             fsio.atomic_write(self.layout.local / "current", task_id.encode() + b"\n")
         return task_id
 
-    def append(self, task_id: str, events: list[tuple[str, dict]], extra_files: dict[Path, bytes] | None = None,
-               precheck=None) -> LoadedTask:
+    def append(self, task_id: str, events: list[tuple[str, dict[str, Any]]],
+               extra_files: dict[Path, bytes] | None = None,
+               precheck: Callable[[LoadedTask], list[tuple[str, dict[str, Any]]]] | None = None) -> LoadedTask:
         """Append ``events`` atomically; ``precheck(task)`` runs under the lock and may raise Refused."""
         with fsio.locked(self.layout.local / "lock"):
             fsio.roll_forward(self.layout.local / "journal")
@@ -200,6 +204,6 @@ def freeform(name: str, doc: object) -> dict | None:
             out["spec"] = {k: v if isinstance(v := task["spec"].get(k), str) else None for k in ("design", "plan")}
         return {"task": out}
     key = name.removesuffix(".yaml")  # requirements / invariants
-    items = doc.get(key) if isinstance(doc.get(key), list) else []
+    items: list[Any] = doc[key] if isinstance(doc.get(key), list) else []
     return {key: [{"id": i["id"], "statement": i["statement"]} for i in items
                   if isinstance(i, dict) and isinstance(i.get("id"), str) and isinstance(i.get("statement"), str)]}

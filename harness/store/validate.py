@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from harness import resources
 from harness.errors import HarnessError
@@ -78,7 +79,7 @@ def _short(value: object) -> str:
     return r.repr(value)
 
 
-def describe(err) -> str:
+def describe(err: Any) -> str:  # a jsonschema ValidationError (imported lazily)
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
     where = f"field {path[:200]}" if path else "top level"
     if err.validator == "additionalProperties":

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import yaml
 
 from harness.errors import HarnessError
 
 MAX_YAML_BYTES = 8 * 1024 * 1024
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class _Loader(_BaseLoader):
@@ -21,7 +21,7 @@ class _Loader(_BaseLoader):
     grep) reads the first: `state: DONE` above `state: VERIFYING` would look finished.
     """
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> Any:
         if isinstance(node, yaml.MappingNode):
             self.flatten_mapping(node)
             first: dict = {}
@@ -48,8 +48,8 @@ MAX_ALIAS_NODES = 100_000  # nodes aliases may add; a real settings file adds a 
 
 
 def _check_aliases(text: bytes | str, name: str) -> None:
-    marks = (b"&", b"*") if isinstance(text, bytes) else ("&", "*")
-    if not any(m in text for m in marks):
+    spelled = (b"&" in text or b"*" in text) if isinstance(text, bytes) else ("&" in text or "*" in text)
+    if not spelled:
         return  # no anchor or alias can be spelled without these: skip the second parse
     strict = name.startswith(RENDERED) or f"/{RENDERED}" in name
     sizes: dict[str, int] = {}       # anchor -> nodes its value expands to
@@ -67,7 +67,7 @@ def _check_aliases(text: bytes | str, name: str) -> None:
         if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             size, anchor = open_.pop()
         elif isinstance(event, yaml.AliasEvent):
-            size = sizes.get(anchor, 1)
+            size = sizes.get(anchor or "", 1)
             added += size
             if added > MAX_ALIAS_NODES:
                 _refuse(name, event, f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes (refused)",
@@ -82,12 +82,12 @@ def _check_aliases(text: bytes | str, name: str) -> None:
         open_[-1][0] += size
 
 
-def _refuse(name: str, event, problem: str, hint: str) -> NoReturn:
+def _refuse(name: str, event: Any, problem: str, hint: str) -> NoReturn:
     mark = event.start_mark
     raise HarnessError(f"{name}:{mark.line + 1}:{mark.column + 1}: {problem}", hint=hint)
 
 
-def parse(text: bytes | str, name: str) -> object:
+def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check comes next
     try:
         _check_aliases(text, name)
         return yaml.load(text, Loader=_Loader)
@@ -98,7 +98,7 @@ def parse(text: bytes | str, name: str) -> object:
         raise HarnessError(f"{name}{where}: malformed YAML: {problem}") from None
 
 
-def read(path: Path, name: str | None = None) -> object:
+def read(path: Path, name: str | None = None) -> Any:
     name = name or str(path)
     try:
         size = path.stat().st_size
@@ -118,7 +118,7 @@ def read(path: Path, name: str | None = None) -> object:
 
 class _NoAliasDumper(_Dumper):
     # An object that appears twice is written out twice: rendered files never hold an anchor.
-    def ignore_aliases(self, data) -> bool:
+    def ignore_aliases(self, data: object) -> bool:
         return True
 
 
