@@ -1,22 +1,33 @@
-"""Fixtures: real git repositories in temp folders, and the harness CLI run against them."""
+"""Fixtures: real git repositories in temp folders, the harness CLI run against them, and the
+pre-commit framework's environment for this hook repository. Plain helpers are in helpers.py."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
-    "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+# Re-exported for test modules written before helpers.py existed; new code imports helpers.
+from helpers import (
+    GIT_ENV,
+    PY,
+    ROOT,
+    TO_VERIFYING,
+    Harness,
+    Pc,
+    build_hook_repo,
+    commit_ok,
+    config_text,
+    git,
+    gone,
+    head,
+    install_pc,
+    walk_to,
+)
+
+__all__ = ["GIT_ENV", "ROOT", "TO_VERIFYING", "Harness", "git", "gone", "walk_to"]
 
 
 @pytest.fixture(autouse=True)
@@ -30,56 +41,6 @@ def _git_identity(monkeypatch, tmp_path_factory):
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n")
     for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
         monkeypatch.delenv(var, raising=False)
-
-
-def git(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
-    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})})
-    if check and proc.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return proc
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def text(self) -> str:
-        return self.out + self.err
-
-
-class Harness:
-    """Runs `harness` in a repository: in-process by default (fast), or as a real process."""
-
-    def __init__(self, root: Path, capfd) -> None:
-        self.root, self.capfd = root, capfd
-
-    def __call__(self, *args: str, cwd: Path | None = None) -> Result:
-        from harness.cli.main import main
-
-        self.capfd.readouterr()
-        old = os.getcwd()
-        os.chdir(cwd or self.root)
-        try:
-            code = main(list(args))
-        finally:
-            os.chdir(old)
-        out, err = self.capfd.readouterr()
-        return Result(code, out, err)
-
-    def proc(self, *args: str, cwd: Path | None = None, env: dict | None = None,
-             timeout: float = 120) -> Result:
-        p = subprocess.run([sys.executable, "-m", "harness", *args], cwd=cwd or self.root, capture_output=True,
-                           text=True, env={**os.environ, **(env or {})}, timeout=timeout)
-        return Result(p.returncode, p.stdout, p.stderr)
-
-    def ok(self, *args: str) -> Result:
-        r = self(*args)
-        assert r.code == 0, f"harness {' '.join(args)} exited {r.code}:\n{r.text}"
-        return r
 
 
 @pytest.fixture
@@ -108,25 +69,39 @@ def task(h) -> str:
     return h.ok("task", "new", "Add resumable execution").out.strip()
 
 
-def walk_to(h: Harness, *states: str) -> None:
-    for state in states:
-        h.ok("transition", state)
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory) -> dict:
+    """{'path', 'sha', 'home'}: the hook repository and a PRE_COMMIT_HOME whose environment is built.
+
+    Built once per session (per worker under pytest-xdist): the pip install of the hook
+    repository into pre-commit's environment is slow once, then reused by every test.
+    """
+    base = tmp_path_factory.mktemp("precommit")
+    path, sha = build_hook_repo(base)
+    home = base / "pre-commit-home"
+    seed = base / "seed"
+    seed.mkdir()
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home)}
+    subprocess.run(["git", "init", "-q"], cwd=seed, env=env, check=True, capture_output=True)
+    (seed / ".pre-commit-config.yaml").write_text(config_text(path, sha))
+    proc = subprocess.run([PY, "-m", "pre_commit", "install-hooks"], cwd=seed, env=env,
+                          capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, f"pre-commit install-hooks failed:\n{proc.stdout}\n{proc.stderr}"
+    return {"path": path, "sha": sha, "home": home}
 
 
-TO_VERIFYING = ("SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING")
-
-
-def gone(pid: int, within: float = 5.0) -> bool:
-    """True once ``pid`` no longer runs (missing, or a zombie awaiting its reaper)."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
-            return True
-        if state in ("Z", "X"):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
+@pytest.fixture
+def pc(h, repo, tmp_path, hook_repo, monkeypatch) -> Pc:
+    """``repo`` with .harness/ initialized, the pre-commit hooks installed and committed, and a
+    bare remote as origin holding that history."""
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(hook_repo["home"]))
+    install_pc(repo, hook_repo)
+    git(repo, "add", "-A")
+    commit_ok(repo, "harness init and pre-commit config")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    # The remote starts with the project's history (pushed without hooks: the history from before
+    # `harness init` is the subject of its own test, test_history_from_before_harness_init_...).
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
+    return Pc(repo, remote, h, head(repo))

@@ -1,26 +1,197 @@
-"""Helpers shared by the test modules (fixtures live in conftest.py).
+"""Helpers shared by the test modules, in the manner of pre-commit's ``testing/`` package.
 
-Test modules import from here, never from each other: one definition of each helper.
+Fixtures live in conftest.py; test modules import plain helpers from here and never from
+each other, so each helper has one definition.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from harness.core.ledger import encode_event, line_hash
 
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+PY = sys.executable
+TO_VERIFYING = ("SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING")
+
+
+STAGES = ["pre-commit", "post-commit", "post-merge", "post-rewrite", "pre-merge-commit", "pre-push"]
+
+
+NOTES = "refs/notes/harness"
+
+
+def git(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def text(self) -> str:
+        return self.out + self.err
+
+
+class Harness:
+    """Runs `harness` in a repository: in-process by default (fast), or as a real process."""
+
+    def __init__(self, root: Path, capfd) -> None:
+        self.root, self.capfd = root, capfd
+
+    def __call__(self, *args: str, cwd: Path | None = None) -> Result:
+        from harness.cli.main import main
+
+        self.capfd.readouterr()
+        old = os.getcwd()
+        os.chdir(cwd or self.root)
+        try:
+            code = main(list(args))
+        finally:
+            os.chdir(old)
+        out, err = self.capfd.readouterr()
+        return Result(code, out, err)
+
+    def proc(self, *args: str, cwd: Path | None = None, env: dict | None = None,
+             timeout: float = 120) -> Result:
+        p = subprocess.run([sys.executable, "-m", "harness", *args], cwd=cwd or self.root, capture_output=True,
+                           text=True, env={**os.environ, **(env or {})}, timeout=timeout)
+        return Result(p.returncode, p.stdout, p.stderr)
+
+    def ok(self, *args: str) -> Result:
+        r = self(*args)
+        assert r.code == 0, f"harness {' '.join(args)} exited {r.code}:\n{r.text}"
+        return r
+
+
+def walk_to(h: Harness, *states: str) -> None:
+    for state in states:
+        h.ok("transition", state)
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    """True once ``pid`` no longer runs (missing, or a zombie awaiting its reaper)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def py(code: str) -> tuple[str, ...]:
+    return (PY, "-c", textwrap.dedent(code))
+
+
+def record(repo: Path, tid: str, etype: str) -> dict:
+    return json.loads((repo / ".harness/tasks" / tid / "evidence" / f"{etype}.json").read_text("utf-8"))
+
+
+def log_bytes(repo: Path, tid: str, etype: str) -> bytes:
+    return (repo / ".harness/tasks" / tid / "evidence" / f"{etype}.log").read_bytes()
+
+
+def children_of(pid: int, running: str | None = None) -> list[int]:
+    """Child pids of ``pid``; with ``running``, only those whose argv[0] ends with it (exec done)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) != pid:
+            continue
+        if running is not None:
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    argv0 = f.read().split(b"\0")[0].decode(errors="replace")
+            except OSError:
+                continue
+            if not argv0.endswith(running):
+                continue
+        out.append(int(entry))
+    return out
+
+
+def wait_for(predicate, within: float = 30.0, what: str = "condition"):
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def start_harness(repo: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([PY, "-m", "harness", *args], cwd=repo, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=dict(os.environ))
+
+
+def harness_files(repo: Path) -> list[Path]:
+    return [p for p in (repo / ".harness").rglob("*") if p.is_file()]
+
+
+def set_config(repo: Path, text: str) -> None:
+    (repo / ".harness/config.yaml").write_text("version: 1\n" + textwrap.dedent(text))
+
 
 def tdir(repo: Path, tid: str) -> Path:
-    """A task's folder."""
     return repo / ".harness" / "tasks" / tid
 
 
+def ledger_path(repo: Path, tid: str) -> Path:
+    return tdir(repo, tid) / "events.jsonl"
+
+
 def events(repo: Path, tid: str) -> list[dict]:
-    """The task's ledger, decoded."""
-    return [json.loads(line) for line in (tdir(repo, tid) / "events.jsonl").read_text("utf-8").splitlines()]
+    # split on "\n" only: str.splitlines() would also split inside text holding U+2028, U+0085, ...
+    return [json.loads(line) for line in ledger_path(repo, tid).read_bytes().split(b"\n") if line]
+
+
+def status_json(h: Harness, *extra: str) -> dict:
+    return json.loads(h.ok("status", "--json", *extra).out)
+
+
+def gate_json(h, *extra: str) -> tuple[int, dict]:
+    r = h("gate", "--json", *extra)
+    return r.code, json.loads(r.out)
 
 
 def ledger_bytes(repo: Path, tid: str) -> bytes:
@@ -36,6 +207,186 @@ def append_event(repo: Path, tid: str, etype: str, data: dict) -> None:
     path.write_text("\n".join([*lines, line]) + "\n", "utf-8")
 
 
+def write_yaml(path: Path, doc) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+    return path
+
+
+def project_files() -> list[str]:
+    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                         capture_output=True, check=True).stdout.decode("utf-8")
+    return sorted({p for p in out.split("\0") if p})
+
+
+def build_hook_repo(base: Path) -> tuple[Path, str]:
+    """A committed copy of this project's files: what `repo:` points at in a user's config."""
+    dest = base / "hook-repo"
+    dest.mkdir()
+    for rel in project_files():
+        src = ROOT / rel
+        if not src.is_file():  # deleted in the work tree, or a submodule
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target)
+    env = {**os.environ, **GIT_ENV}
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "commit.gpgsign=false", "commit", "-qm", "hook repo"]):
+        subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=dest, env=env, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    return dest, sha
+
+
+def config_text(hook_repo: Path, sha: str) -> str:
+    hooks = ["harness-validate", "harness-stamp", "harness-merge-guard", "harness-push-guard",
+             "harness-gate", "harness-audit"]
+    return (
+        f"default_install_hook_types: [{', '.join(STAGES)}]\n"
+        "repos:\n"
+        f"- repo: {hook_repo}\n"
+        f"  rev: {sha}\n"
+        "  hooks:\n" + "".join(f"  - id: {h}\n" + ("    verbose: true\n" if h == "harness-push-guard" else "")
+                                for h in hooks)
+    )
+
+
+@dataclass
+class Pc:
+    repo: Path
+    remote: Path
+    h: Harness
+    base: str  # the commit holding `harness init` and .pre-commit-config.yaml
+
+
+def install_pc(repo: Path, hook_repo: dict) -> None:
+    """Write the user's .pre-commit-config.yaml and run `pre-commit install` (nothing committed)."""
+    (repo / ".pre-commit-config.yaml").write_text(config_text(hook_repo["path"], hook_repo["sha"]))
+    proc = subprocess.run([PY, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for stage in STAGES:
+        assert (repo / ".git" / "hooks" / stage).exists(), f"pre-commit did not install {stage}"
+
+
+def head(repo: Path, rev: str = "HEAD") -> str:
+    return git(repo, "rev-parse", rev).stdout.strip()
+
+
+def out(proc: subprocess.CompletedProcess) -> str:
+    return (proc.stdout or "") + (proc.stderr or "")
+
+
+def commit(repo: Path, msg: str, *args: str) -> subprocess.CompletedProcess:
+    return git(repo, "commit", "-m", msg, *args, check=False)
+
+
+def commit_ok(repo: Path, msg: str, *args: str) -> str:
+    proc = commit(repo, msg, *args)
+    assert proc.returncode == 0, f"commit {msg!r} was refused:\n{out(proc)}"
+    return head(repo)
+
+
+def commit_all_ok(repo: Path, msg: str, *args: str) -> str:
+    git(repo, "add", "-A")
+    return commit_ok(repo, msg, *args)
+
+
+def refused_commit(repo: Path, msg: str, *args: str) -> str:
+    """Commit, expecting a refusal; returns the output. HEAD must not move."""
+    before = head(repo)
+    proc = commit(repo, msg, *args)
+    assert proc.returncode != 0, f"commit {msg!r} should have been refused:\n{out(proc)}"
+    assert head(repo) == before, "a refused commit moved HEAD"
+    return out(proc)
+
+
+def push(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    return git(repo, "push", *args, check=False)
+
+
+def push_ok(repo: Path, *args: str) -> None:
+    p = push(repo, *args)
+    assert p.returncode == 0, f"git push {' '.join(args)} was refused:\n{out(p)}"
+
+
+def remote_ref(remote: Path, ref: str) -> str | None:
+    p = subprocess.run(["git", "--git-dir", str(remote), "rev-parse", "--verify", "-q", ref],
+                       capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else None
+
+
+def note(repo: Path, rev: str) -> dict | None:
+    p = git(repo, "notes", "--ref", NOTES, "show", rev, check=False)
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+
+def raw_note(repo: Path, rev: str) -> str | None:
+    p = git(repo, "notes", "--ref", NOTES, "show", rev, check=False)
+    return p.stdout if p.returncode == 0 else None
+
+
+def task_dir(repo: Path, tid: str) -> Path:
+    return repo / ".harness" / "tasks" / tid
+
+
+def new_task(h: Harness, title: str = "Add resumable execution") -> str:
+    tid = h.ok("task", "new", title).out.strip()
+    h.ok("requirement", "add", "Interrupted runs resume", "--priority", "must")
+    return tid
+
+
+def collect_passing_evidence(h: Harness) -> None:
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+
+
+def gate_to_converged(h: Harness) -> None:
+    walk_to(h, "REVIEWING", "GATING")
+    r = h("gate", "--advance")
+    assert r.code == 0 and "PASS" in r.out, r.text
+
+
+def gated_done(h: Harness, title: str = "Add resumable execution") -> str:
+    """A task walked legitimately to DONE (nothing committed). Returns its id."""
+    tid = new_task(h, title)
+    walk_to(h, *TO_VERIFYING)
+    collect_passing_evidence(h)
+    gate_to_converged(h)
+    h.ok("transition", "DONE")
+    return tid
+
+
+def set_state_by_hand(repo: Path, tid: str, state: str) -> None:
+    path = task_dir(repo, tid) / "task.yaml"
+    text = path.read_text("utf-8")
+    new, n = re.subn(r"(?m)^(  state: )\S+$", rf"\g<1>{state}", text)
+    assert n == 1, text
+    path.write_text(new, "utf-8")
+
+
+def rechain(path: Path, mutate) -> None:
+    """Rewrite a ledger: ``mutate(events)`` edits the decoded events in place; every line is then
+    re-encoded canonically with its ``prev`` recomputed, so the hash chain is valid again."""
+    events = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    mutate(events)
+    prev, lines = "0" * 64, []
+    for n, e in enumerate(events, start=1):
+        line = encode_event(n, e["ts"], e["type"], e["data"], prev)
+        lines.append(line)
+        prev = line_hash(line)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def hand_done_no_verify(pc_repo: Path, h: Harness, title: str = "Shortcut") -> tuple[str, str]:
+    """A task at IMPLEMENTING whose task.yaml says DONE, committed with --no-verify. (tid, sha)."""
+    tid = h.ok("task", "new", title).out.strip()
+    walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING")
+    set_state_by_hand(pc_repo, tid, "DONE")
+    git(pc_repo, "add", "-A")
+    return tid, commit_ok(pc_repo, "done (no verify)", "--no-verify")
+
+
 def write_ledger(repo: Path, tid: str, evs: list[tuple[str, dict]], ts: str = "2025-01-01T00:00:00Z") -> Path:
     """A whole hand-made ledger for task ``tid``, correctly chained."""
     path = tdir(repo, tid) / "events.jsonl"
@@ -45,10 +396,4 @@ def write_ledger(repo: Path, tid: str, evs: list[tuple[str, dict]], ts: str = "2
         lines.append(encode_event(seq, ts, etype, data, prev))
         prev = line_hash(lines[-1])
     path.write_text("".join(f"{line}\n" for line in lines), "utf-8")
-    return path
-
-
-def write_yaml(path: Path, doc: object) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
     return path

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import git
+from helpers import git
 from ssh_keys import make_key, signers_line
 
 LOOSER = ("major_allowed: 0", "major_allowed: 1")

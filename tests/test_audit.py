@@ -8,17 +8,19 @@ import sys
 from pathlib import Path
 
 import yaml
-from test_git_hooks_e2e import (
+
+from helpers import (
+    TO_VERIFYING,
     commit_all_ok,
     gate_to_converged,
     gated_done,
+    git,
     hand_done_no_verify,
     head,
     rechain,
     task_dir,
+    walk_to,
 )
-
-from conftest import TO_VERIFYING, git, walk_to
 
 PY = sys.executable
 PASS_CMD = [PY, "-c", "pass"]

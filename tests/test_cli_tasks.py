@@ -11,25 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import TO_VERIFYING, Harness, git, walk_to
+from helpers import TO_VERIFYING, Harness, events, git, ledger_path, status_json, tdir, walk_to
 
 STATES = ("CREATED", "SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING", "REVIEWING",
           "REPRODUCING", "FIXING", "GATING", "BLOCKED", "CONVERGED", "DONE", "ESCALATED")
 TO_GATING = (*TO_VERIFYING, "REVIEWING", "GATING")
 PASS_CMD = ("--", sys.executable, "-c", "pass")
-
-
-def tdir(repo: Path, tid: str) -> Path:
-    return repo / ".harness" / "tasks" / tid
-
-
-def ledger_path(repo: Path, tid: str) -> Path:
-    return tdir(repo, tid) / "events.jsonl"
-
-
-def events(repo: Path, tid: str) -> list[dict]:
-    # split on "\n" only: str.splitlines() would also split inside text holding U+2028, U+0085, ...
-    return [json.loads(line) for line in ledger_path(repo, tid).read_bytes().split(b"\n") if line]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -40,10 +27,6 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 def task_yaml(repo: Path, tid: str) -> dict:
     return yaml.safe_load((tdir(repo, tid) / "task.yaml").read_text("utf-8"))["task"]
-
-
-def status_json(h: Harness, *extra: str) -> dict:
-    return json.loads(h.ok("status", "--json", *extra).out)
 
 
 def assert_no_traceback(r) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, walk_to
+from helpers import ROOT, tdir, walk_to
 
 EXAMPLE = ROOT / "templates" / "contract.example.yaml"
 
@@ -30,10 +30,6 @@ def write(tmp_path: Path, doc, name: str = "contract.yaml") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(doc if isinstance(doc, str) else yaml.safe_dump(doc, sort_keys=False), "utf-8")
     return path
-
-
-def tdir(repo: Path, tid: str) -> Path:
-    return repo / ".harness" / "tasks" / tid
 
 
 def load(repo: Path, tid: str, name: str) -> dict:

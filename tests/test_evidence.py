@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 import textwrap
 import time
@@ -17,76 +16,26 @@ from pathlib import Path
 
 from harness.gitio import Git
 
-from conftest import TO_VERIFYING, git, gone, walk_to
+from helpers import (
+    TO_VERIFYING,
+    children_of,
+    events,
+    git,
+    gone,
+    harness_files,
+    log_bytes,
+    py,
+    record,
+    set_config,
+    start_harness,
+    wait_for,
+    walk_to,
+)
 
 PY = sys.executable
 
 
 # -- helpers ---------------------------------------------------------------------------
-
-def py(code: str) -> tuple[str, ...]:
-    return (PY, "-c", textwrap.dedent(code))
-
-
-def record(repo: Path, tid: str, etype: str) -> dict:
-    return json.loads((repo / ".harness/tasks" / tid / "evidence" / f"{etype}.json").read_text("utf-8"))
-
-
-def log_bytes(repo: Path, tid: str, etype: str) -> bytes:
-    return (repo / ".harness/tasks" / tid / "evidence" / f"{etype}.log").read_bytes()
-
-
-def events(repo: Path, tid: str) -> list[dict]:
-    raw = (repo / ".harness/tasks" / tid / "events.jsonl").read_text("utf-8")
-    return [json.loads(line) for line in raw.splitlines()]
-
-
-def children_of(pid: int, running: str | None = None) -> list[int]:
-    """Child pids of ``pid``; with ``running``, only those whose argv[0] ends with it (exec done)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) != pid:
-            continue
-        if running is not None:
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    argv0 = f.read().split(b"\0")[0].decode(errors="replace")
-            except OSError:
-                continue
-            if not argv0.endswith(running):
-                continue
-        out.append(int(entry))
-    return out
-
-
-def wait_for(predicate, within: float = 30.0, what: str = "condition"):
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def start_harness(repo: Path, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([PY, "-m", "harness", *args], cwd=repo, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=dict(os.environ))
-
-
-def harness_files(repo: Path) -> list[Path]:
-    return [p for p in (repo / ".harness").rglob("*") if p.is_file()]
-
-
-def set_config(repo: Path, text: str) -> None:
-    (repo / ".harness/config.yaml").write_text("version: 1\n" + textwrap.dedent(text))
 
 
 # -- what a run records ----------------------------------------------------------------

@@ -12,7 +12,12 @@ import signal
 from pathlib import Path
 
 import pytest
-from test_evidence import (
+
+from harness.reproduce import run_fact
+from harness.store.layout import open_layout
+from harness.store.tasks import TaskStore
+
+from helpers import (
     PY,
     children_of,
     events,
@@ -25,10 +30,6 @@ from test_evidence import (
     start_harness,
     wait_for,
 )
-
-from harness.reproduce import run_fact
-from harness.store.layout import open_layout
-from harness.store.tasks import TaskStore
 
 
 def leaks(repo: Path, *secrets: str) -> list[tuple[str, str]]:

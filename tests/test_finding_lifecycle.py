@@ -12,10 +12,9 @@ import pytest
 import yaml
 
 from harness.core import findings as rules
-from harness.core.ledger import encode_event, line_hash
 from harness.gitio import Git
 
-from conftest import TO_VERIFYING, git, walk_to
+from helpers import TO_VERIFYING, append_event, events, git, ledger_bytes, status_json, tdir, walk_to, write_yaml
 
 PY = sys.executable
 # Exits 1 while the defect exists (answer() returns 42, the finding says it should be 41).
@@ -60,44 +59,13 @@ def proposal(**over) -> dict:
     return base
 
 
-def write_yaml(path: Path, doc) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
-    return path
-
-
 def propose(h, tmp_path: Path, doc, name: str = "findings.yaml"):
     """Write ``doc`` outside the repository and run `harness finding propose --file` on it."""
     return h("finding", "propose", "--file", str(write_yaml(tmp_path / "inbox" / name, doc)))
 
 
-def tdir(repo: Path, tid: str) -> Path:
-    return repo / ".harness" / "tasks" / tid
-
-
 def fdoc(repo: Path, tid: str, fid: str = "F-0001") -> dict:
     return yaml.safe_load((tdir(repo, tid) / "findings" / f"{fid}.yaml").read_text("utf-8"))
-
-
-def events(repo: Path, tid: str) -> list[dict]:
-    return [json.loads(line) for line in (tdir(repo, tid) / "events.jsonl").read_text("utf-8").splitlines()]
-
-
-def ledger_bytes(repo: Path, tid: str) -> bytes:
-    return (tdir(repo, tid) / "events.jsonl").read_bytes()
-
-
-def append_event(repo: Path, tid: str, etype: str, data: dict) -> None:
-    """A correctly chained, canonical event appended by hand (no harness command)."""
-    path = tdir(repo, tid) / "events.jsonl"
-    lines = path.read_text("utf-8").splitlines()
-    last = json.loads(lines[-1])
-    line = encode_event(last["seq"] + 1, last["ts"], etype, data, line_hash(lines[-1]))
-    path.write_text("\n".join([*lines, line]) + "\n", "utf-8")
-
-
-def status_json(h) -> dict:
-    return json.loads(h.ok("status", "--json").out)
 
 
 def write_regression_test(repo: Path) -> None:

@@ -9,9 +9,12 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
-from conftest import git, walk_to
+from helpers import git, walk_to
+
+pytestmark = pytest.mark.e2e  # a whole task committed through the native git hooks
 
 PY = sys.executable
 PYTEST = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider"]

@@ -6,33 +6,19 @@ import json
 import os
 import re
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 from harness import resources
 from harness.gitio import Git
 
-from conftest import TO_VERIFYING, git, walk_to
+from helpers import TO_VERIFYING, gate_json, git, py, status_json, walk_to
 
 PY = sys.executable
 
 
-def py(code: str) -> tuple[str, ...]:
-    return (PY, "-c", textwrap.dedent(code))
-
-
 def record(repo: Path, tid: str, etype: str) -> dict:
     return json.loads((repo / ".harness/tasks" / tid / "evidence" / f"{etype}.json").read_text("utf-8"))
-
-
-def status_json(h) -> dict:
-    return json.loads(h.ok("status", "--json").out)
-
-
-def gate_json(h) -> tuple[int, dict]:
-    r = h("gate", "--json")
-    return r.code, json.loads(r.out)
 
 
 def to_gating_with_pass(h) -> None:

@@ -4,13 +4,12 @@ evidence command in config.yaml, a race with the gate, files hidden from git."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
 import harness.gitio
 
-from conftest import TO_VERIFYING, git, walk_to
+from helpers import TO_VERIFYING, gate_json, git, walk_to
 
 PY = sys.executable
 CONFIG = """version: 1
@@ -24,11 +23,6 @@ evidence:
 
 def configure(repo) -> None:
     (repo / ".harness/config.yaml").write_text(CONFIG.format(py=PY))
-
-
-def gate_json(h) -> tuple[int, dict]:
-    r = h("gate", "--json")
-    return r.code, json.loads(r.out)
 
 
 def to_gating(h) -> None:

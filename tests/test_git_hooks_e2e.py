@@ -10,264 +10,62 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from harness.core.ledger import encode_event, line_hash
+from helpers import (
+    NOTES,
+    ROOT,
+    TO_VERIFYING,
+    Harness,
+    Pc,
+    append_event,
+    collect_passing_evidence,
+    commit,
+    commit_all_ok,
+    commit_ok,
+    gate_to_converged,
+    gated_done,
+    git,
+    hand_done_no_verify,
+    head,
+    install_pc,
+    new_task,
+    note,
+    out,
+    push,
+    push_ok,
+    raw_note,
+    rechain,
+    refused_commit,
+    remote_ref,
+    set_state_by_hand,
+    task_dir,
+    walk_to,
+)
 
-from conftest import GIT_ENV, ROOT, TO_VERIFYING, Harness, git, walk_to
+pytestmark = pytest.mark.e2e  # the real pre-commit framework and git hooks
 
 PY = sys.executable
-STAGES = ["pre-commit", "post-commit", "post-merge", "post-rewrite", "pre-merge-commit", "pre-push"]
-NOTES = "refs/notes/harness"
 
 
 # =======================================================================================
 # Session fixtures: the hook repository and the pre-commit framework's environment for it
 # =======================================================================================
 
-_SESSION: dict = {}
-
-
-def _project_files() -> list[str]:
-    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         capture_output=True, check=True).stdout.decode("utf-8")
-    return sorted({p for p in out.split("\0") if p})
-
-
-def _build_hook_repo(base: Path) -> tuple[Path, str]:
-    """A committed copy of this project's files: what `repo:` points at in a user's config."""
-    dest = base / "hook-repo"
-    dest.mkdir()
-    for rel in _project_files():
-        src = ROOT / rel
-        if not src.is_file():  # deleted in the work tree, or a submodule
-            continue
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, target)
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "commit.gpgsign=false", "commit", "-qm", "hook repo"]):
-        subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
-    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=dest, env=env, check=True,
-                         capture_output=True, text=True).stdout.strip()
-    return dest, sha
-
-
-def config_text(hook_repo: Path, sha: str) -> str:
-    hooks = ["harness-validate", "harness-stamp", "harness-merge-guard", "harness-push-guard",
-             "harness-gate", "harness-audit"]
-    return (
-        f"default_install_hook_types: [{', '.join(STAGES)}]\n"
-        "repos:\n"
-        f"- repo: {hook_repo}\n"
-        f"  rev: {sha}\n"
-        "  hooks:\n" + "".join(f"  - id: {h}\n" + ("    verbose: true\n" if h == "harness-push-guard" else "")
-                                for h in hooks)
-    )
-
-
-@pytest.fixture(scope="session")
-def hook_repo(tmp_path_factory) -> dict:
-    """{'path', 'sha', 'home'}: the hook repository and a PRE_COMMIT_HOME whose environment is built.
-
-    Built once per session, whichever test module asks first (the result is memoized so that
-    modules importing this fixture share it).
-    """
-    if _SESSION:
-        return _SESSION
-    base = tmp_path_factory.mktemp("precommit")
-    path, sha = _build_hook_repo(base)
-    home = base / "pre-commit-home"
-    # One throw-away repository to make pre-commit build the hook environment (pip install of
-    # the hook repository and its dependencies): slow once, reused by every test.
-    seed = base / "seed"
-    seed.mkdir()
-    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home)}
-    subprocess.run(["git", "init", "-q"], cwd=seed, env=env, check=True, capture_output=True)
-    (seed / ".pre-commit-config.yaml").write_text(config_text(path, sha))
-    proc = subprocess.run([PY, "-m", "pre_commit", "install-hooks"], cwd=seed, env=env,
-                          capture_output=True, text=True, timeout=1200)
-    assert proc.returncode == 0, f"pre-commit install-hooks failed:\n{proc.stdout}\n{proc.stderr}"
-    _SESSION.update(path=path, sha=sha, home=home)
-    return _SESSION
-
 
 # =======================================================================================
 # Per-test: a user repository using the hook repository through pre-commit
 # =======================================================================================
 
-@dataclass
-class Pc:
-    repo: Path
-    remote: Path
-    h: Harness
-    base: str  # the commit holding `harness init` and .pre-commit-config.yaml
-
-
-def install_pc(repo: Path, hook_repo: dict) -> None:
-    """Write the user's .pre-commit-config.yaml and run `pre-commit install` (nothing committed)."""
-    (repo / ".pre-commit-config.yaml").write_text(config_text(hook_repo["path"], hook_repo["sha"]))
-    proc = subprocess.run([PY, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    for stage in STAGES:
-        assert (repo / ".git" / "hooks" / stage).exists(), f"pre-commit did not install {stage}"
-
-
-@pytest.fixture
-def pc(h, repo, tmp_path, hook_repo, monkeypatch) -> Pc:
-    """``repo`` with .harness/ initialized, the pre-commit hooks installed and committed, and a
-    bare remote as origin holding that history."""
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(hook_repo["home"]))
-    install_pc(repo, hook_repo)
-    git(repo, "add", "-A")
-    commit_ok(repo, "harness init and pre-commit config")
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(repo, "remote", "add", "origin", str(remote))
-    # The remote starts with the project's history (pushed without hooks: the history from before
-    # `harness init` is the subject of its own test, test_history_from_before_harness_init_...).
-    git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
-    return Pc(repo, remote, h, head(repo))
-
 
 # =======================================================================================
 # Helpers (imported by the other git test modules too)
 # =======================================================================================
-
-def head(repo: Path, rev: str = "HEAD") -> str:
-    return git(repo, "rev-parse", rev).stdout.strip()
-
-
-def out(proc: subprocess.CompletedProcess) -> str:
-    return (proc.stdout or "") + (proc.stderr or "")
-
-
-def commit(repo: Path, msg: str, *args: str) -> subprocess.CompletedProcess:
-    return git(repo, "commit", "-m", msg, *args, check=False)
-
-
-def commit_ok(repo: Path, msg: str, *args: str) -> str:
-    proc = commit(repo, msg, *args)
-    assert proc.returncode == 0, f"commit {msg!r} was refused:\n{out(proc)}"
-    return head(repo)
-
-
-def commit_all_ok(repo: Path, msg: str, *args: str) -> str:
-    git(repo, "add", "-A")
-    return commit_ok(repo, msg, *args)
-
-
-def refused_commit(repo: Path, msg: str, *args: str) -> str:
-    """Commit, expecting a refusal; returns the output. HEAD must not move."""
-    before = head(repo)
-    proc = commit(repo, msg, *args)
-    assert proc.returncode != 0, f"commit {msg!r} should have been refused:\n{out(proc)}"
-    assert head(repo) == before, "a refused commit moved HEAD"
-    return out(proc)
-
-
-def push(repo: Path, *args: str) -> subprocess.CompletedProcess:
-    return git(repo, "push", *args, check=False)
-
-
-def push_ok(repo: Path, *args: str) -> None:
-    p = push(repo, *args)
-    assert p.returncode == 0, f"git push {' '.join(args)} was refused:\n{out(p)}"
-
-
-def remote_ref(remote: Path, ref: str) -> str | None:
-    p = subprocess.run(["git", "--git-dir", str(remote), "rev-parse", "--verify", "-q", ref],
-                       capture_output=True, text=True)
-    return p.stdout.strip() if p.returncode == 0 else None
-
-
-def note(repo: Path, rev: str) -> dict | None:
-    p = git(repo, "notes", "--ref", NOTES, "show", rev, check=False)
-    return json.loads(p.stdout) if p.returncode == 0 else None
-
-
-def raw_note(repo: Path, rev: str) -> str | None:
-    p = git(repo, "notes", "--ref", NOTES, "show", rev, check=False)
-    return p.stdout if p.returncode == 0 else None
-
-
-def task_dir(repo: Path, tid: str) -> Path:
-    return repo / ".harness" / "tasks" / tid
-
-
-def new_task(h: Harness, title: str = "Add resumable execution") -> str:
-    tid = h.ok("task", "new", title).out.strip()
-    h.ok("requirement", "add", "Interrupted runs resume", "--priority", "must")
-    return tid
-
-
-def collect_passing_evidence(h: Harness) -> None:
-    h.ok("evidence", "build", "--", PY, "-c", "pass")
-    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-
-
-def gate_to_converged(h: Harness) -> None:
-    walk_to(h, "REVIEWING", "GATING")
-    r = h("gate", "--advance")
-    assert r.code == 0 and "PASS" in r.out, r.text
-
-
-def gated_done(h: Harness, title: str = "Add resumable execution") -> str:
-    """A task walked legitimately to DONE (nothing committed). Returns its id."""
-    tid = new_task(h, title)
-    walk_to(h, *TO_VERIFYING)
-    collect_passing_evidence(h)
-    gate_to_converged(h)
-    h.ok("transition", "DONE")
-    return tid
-
-
-def set_state_by_hand(repo: Path, tid: str, state: str) -> None:
-    path = task_dir(repo, tid) / "task.yaml"
-    text = path.read_text("utf-8")
-    new, n = re.subn(r"(?m)^(  state: )\S+$", rf"\g<1>{state}", text)
-    assert n == 1, text
-    path.write_text(new, "utf-8")
-
-
-def append_event(repo: Path, tid: str, etype: str, data: dict) -> None:
-    """Append a correctly hash-chained, canonical event by hand (no harness command)."""
-    path = task_dir(repo, tid) / "events.jsonl"
-    lines = path.read_text("utf-8").splitlines()
-    last = json.loads(lines[-1])
-    line = encode_event(last["seq"] + 1, last["ts"], etype, data, line_hash(lines[-1]))
-    path.write_text("\n".join([*lines, line]) + "\n", "utf-8")
-
-
-def rechain(path: Path, mutate) -> None:
-    """Rewrite a ledger: ``mutate(events)`` edits the decoded events in place; every line is then
-    re-encoded canonically with its ``prev`` recomputed, so the hash chain is valid again."""
-    events = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
-    mutate(events)
-    prev, lines = "0" * 64, []
-    for n, e in enumerate(events, start=1):
-        line = encode_event(n, e["ts"], e["type"], e["data"], prev)
-        lines.append(line)
-        prev = line_hash(line)
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-
-
-def hand_done_no_verify(pc_repo: Path, h: Harness, title: str = "Shortcut") -> tuple[str, str]:
-    """A task at IMPLEMENTING whose task.yaml says DONE, committed with --no-verify. (tid, sha)."""
-    tid = h.ok("task", "new", title).out.strip()
-    walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING")
-    set_state_by_hand(pc_repo, tid, "DONE")
-    git(pc_repo, "add", "-A")
-    return tid, commit_ok(pc_repo, "done (no verify)", "--no-verify")
 
 
 # =======================================================================================

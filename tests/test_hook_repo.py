@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_git_hooks_e2e import commit_all_ok, gated_done, head, hook_repo, out, pc  # noqa: F401 (fixtures)
 
-from conftest import ROOT, git
+from helpers import ROOT, commit_all_ok, gated_done, git, head, out
+
+pytestmark = pytest.mark.e2e  # the pre-commit framework installing this hook repository
 
 PY = sys.executable
 HOOKS = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))

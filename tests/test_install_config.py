@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import git
+from helpers import git
 
 
 def _get_all(repo, key: str) -> list[str]:

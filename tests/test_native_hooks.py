@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_git_hooks_e2e import (
+
+from helpers import (
     NOTES,
     STAGES,
+    Harness,
     commit_all_ok,
     commit_ok,
     gated_done,
+    git,
     hand_done_no_verify,
     head,
     note,
@@ -23,9 +26,10 @@ from test_git_hooks_e2e import (
     refused_commit,
     remote_ref,
     set_state_by_hand,
+    walk_to,
 )
 
-from conftest import Harness, git, walk_to
+pytestmark = pytest.mark.e2e  # native git hook shims under real git commands
 
 
 @dataclass

@@ -7,7 +7,6 @@ import json
 import re
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from harness.core.states import STATES
 from harness.gitio import Git
 from harness.store.settings import parse_gate
 
-from conftest import TO_VERIFYING, walk_to
+from helpers import TO_VERIFYING, events, gate_json, py, status_json, walk_to
 
 PY = sys.executable
 TREE = "a" * 40
@@ -374,23 +373,6 @@ def test_render_text_and_as_dict():
 # =======================================================================================
 # `harness gate` end to end
 # =======================================================================================
-
-def py(code: str) -> tuple[str, ...]:
-    return (PY, "-c", textwrap.dedent(code))
-
-
-def events(repo: Path, tid: str) -> list[dict]:
-    raw = (repo / ".harness/tasks" / tid / "events.jsonl").read_text("utf-8")
-    return [json.loads(line) for line in raw.splitlines()]
-
-
-def gate_json(h, *extra: str) -> tuple[int, dict]:
-    r = h("gate", "--json", *extra)
-    return r.code, json.loads(r.out)
-
-
-def status_json(h) -> dict:
-    return json.loads(h.ok("status", "--json").out)
 
 
 def collect_all(h) -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from conftest import git, walk_to
+from helpers import git, walk_to
 
 CONTRACT = {"contract": {
     "acceptance_criteria": ["ACCEPT-answer returns forty-one"],

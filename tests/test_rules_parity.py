@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Harness, walk_to
-from helpers import append_event, ledger_bytes, write_ledger, write_yaml
+from helpers import Harness, append_event, ledger_bytes, walk_to, write_ledger, write_yaml
 
 PY = sys.executable
 FINDING = {

@@ -16,7 +16,7 @@ from harness import runner
 from harness.errors import HarnessError
 from harness.runner import Capture, run_command
 
-from conftest import gone
+from helpers import gone
 
 PY = sys.executable
 

@@ -15,11 +15,9 @@ import yaml
 
 from harness.errors import HarnessError
 
+from helpers import tdir
+
 CLI = [sys.executable, "-m", "harness"]
-
-
-def tdir(repo: Path, tid: str) -> Path:
-    return repo / ".harness" / "tasks" / tid
 
 
 def edit(path: Path, old: str, new: str) -> None:

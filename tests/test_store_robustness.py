@@ -17,13 +17,9 @@ import yaml
 
 from harness.core import ledger
 
-from conftest import Harness, git, walk_to
+from helpers import Harness, git, tdir, walk_to
 
 CLI = [sys.executable, "-m", "harness"]
-
-
-def tdir(repo: Path, tid: str) -> Path:
-    return repo / ".harness" / "tasks" / tid
 
 
 def check_store_is_whole(repo: Path, tid: str) -> ledger.Projection:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # builds and installs the wheel
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
