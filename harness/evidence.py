@@ -126,14 +126,14 @@ def _junit_counts(p: Plan, root: Path, before: tuple | None) -> tuple[dict, str 
 
 def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with)."""
-    from harness.gitio import recording_git
+    from harness.gitio import ensure_recordable
 
     config = settings.load_config(s.layout)
     # Refused now rather than by the runner: after `evidence.prepared` a refusal would
     # leave a run that never finishes, read as "outcome unknown" until re-collected.
     run_argv = runner.checked_argv(p.command, p.shell, s.layout.root)
     redactor = redactor_for(config)
-    git = recording_git(s.layout.root)
+    git = ensure_recordable(s.git)
     head = git.head()
     tree = git.worktree_source_tree()
     dirty = tree != (git.source_tree(head) if head else git.empty_tree())

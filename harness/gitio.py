@@ -396,11 +396,16 @@ class Git:
 
 
 def recording_git(root: Path) -> Git:
-    """The repository at ``root``, for a run whose source tree is recorded: refused when the
-    caller's environment or config would make git (and the command) see another tree."""
+    """The repository at ``root``, for a run whose source tree is recorded (see :func:`ensure_recordable`)."""
+    return ensure_recordable(Git(root))
+
+
+def ensure_recordable(git: Git) -> Git:
+    """``git``, refused when the caller's environment or config would make git (and the
+    command) see another tree than the one the harness records."""
     from harness.errors import Refused
 
-    git = Git(root)
+    root = git.root
     why = git.foreign_location()
     if why:
         raise Refused(f"not recording: {why}, so the command would not see the source tree the harness "

@@ -129,9 +129,8 @@ def regression(fid: str, path: str, argv: tuple[str, ...], task_id: str | None) 
     if not target.is_file() or s.layout.root.resolve() not in target.parents:
         raise Refused(f"regression test {path} does not exist in the repository", hint="write the test first")
     rel = target.relative_to(s.layout.root.resolve()).as_posix()
-    from harness.gitio import Git
 
-    if Git(s.layout.root).is_ignored(rel):
+    if s.git.is_ignored(rel):
         raise Refused(f"regression test {rel} is ignored by git: it is not part of the source tree",
                       hint="put the test where git tracks it")
     repro = f["reproduction"] or {}
@@ -151,10 +150,9 @@ def regression(fid: str, path: str, argv: tuple[str, ...], task_id: str | None) 
 @task_option
 def fixed(fid: str, task_id: str | None) -> None:
     """Mark the fix as written (FIXING → FIXED); `verify` proves it."""
-    from harness.gitio import Git
 
     s = store()
-    head = Git(s.layout.root).head()
+    head = s.git.head()
     _step(task_id, fid, "finding.fixed", {"commit": head})
 
 

@@ -31,7 +31,6 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     evidence or an unverified requirement can be fixed in place. The report ends with the
     next step.
     """
-    from harness.gitio import Git
 
     report: core_gate.GateReport | None = None
     gi: core_gate.GateInput | None = None
@@ -39,7 +38,7 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     try:
         s = store()
         tid = s.current_id(task_id)
-        git = Git(s.layout.root)
+        git = s.git
         tree, head = git.worktree_source_tree(), git.head()
         policy = _policy(s, git)
         state = s.load(tid, docs=False).proj.state

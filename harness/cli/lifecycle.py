@@ -20,9 +20,8 @@ def gate_binding(s: TaskStore, target_pair: tuple[str, str]) -> dict[str, Any]:
     """The source tree and policy a gate-guarded transition is judged against."""
     if target_pair not in states.NEEDS_GATE_PASS:
         return {}
-    from harness.gitio import Git
 
-    git = Git(s.layout.root)
+    git = s.git
     return {"tree": git.worktree_source_tree(), "policy": settings.load_gate(s.layout).digest, "head": git.head()}
 
 

@@ -23,12 +23,12 @@ def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
     """Write the review packet: contract, requirements, invariants, the diff since the
     task's base commit, the tests added or changed, the finding schema with an example,
     and the reviewer's rules. The implementer's narrative is left out."""
-    from harness.gitio import Git, diff_since
+    from harness.gitio import diff_since
     from harness.review import packet as build
 
     s = store()
     task = s.load(s.current_id(task_id), docs=False)
-    git = Git(s.layout.root)
+    git = s.git
     rev = base or task.proj.base_commit
     if not rev:
         raise Refused(f"{task.id} started on an unborn branch: there is no base commit to diff against",

@@ -27,9 +27,8 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
     if max_iterations is not None and max_iterations > ceiling:
         raise Refused(f"--max-iterations {max_iterations} exceeds gate.yaml convergence.max_iterations {ceiling}",
                       hint="a task may loop less than the policy allows, not more")
-    from harness.gitio import Git
 
-    task_id = s.create(title.strip(), description, max_iterations or ceiling, Git(s.layout.root).head())
+    task_id = s.create(title.strip(), description, max_iterations or ceiling, s.git.head())
     click.echo(task_id)
     from harness.cli.progress import echo_next
 

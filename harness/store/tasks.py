@@ -7,13 +7,14 @@ replace all files as one unit. A refused event writes nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.core import ledger, projection, states
 from harness.errors import HarnessError, Refused
@@ -21,6 +22,9 @@ from harness.store import fsio, reader, validate, yamlio
 from harness.store.layout import Layout
 from harness.store.reader import TASKS, LoadedTask
 from harness.store.source import FsSource
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
 
 
 def now_iso() -> str:
@@ -37,6 +41,13 @@ class TaskStore:
         self.layout = layout
         self.source = FsSource(layout.root)
         validate.use_cache(layout.local / "valid")
+
+    @functools.cached_property
+    def git(self) -> Git:
+        """The repository, opened once per command (and only by commands that need git)."""
+        from harness.gitio import Git
+
+        return Git(self.layout.root)
 
     # -- reading ---------------------------------------------------------------
     def task_ids(self) -> list[str]:
