@@ -160,3 +160,32 @@ def test_a_category_in_unicode_leaves_the_task_readable(h, task):
     assert h("invariant", "add", "x", "--category", "ünïcode", "--severity", "major").code == 1
     assert h("status").code == 0 and h("replay").code == 0
     assert h("invariant", "add", "x", "--category", "state_machine", "--severity", "major").code == 0
+
+
+def test_a_reproducer_that_never_ran_is_no_attempt_for_the_cli_nor_for_replay(h, task, repo):
+    with_finding(h, repo)
+    before = ledger_bytes(repo, task)
+    refused = h("finding", "reproduce", "F-0001", "--", "definitely-not-a-command-xyz")
+    assert refused.code == 1 and ledger_bytes(repo, task) == before
+    message = refused.err.splitlines()[0].removeprefix("harness: ")
+    assert "nothing is concluded" in message
+    append_event(repo, task, "finding.reproduced", {
+        "id": "F-0001", "command": "definitely-not-a-command-xyz", "argv": ["definitely-not-a-command-xyz"],
+        "exit_code": None, "outcome": "not_found", "tree": None, "head": None, "output_tail": ""})
+    replayed = h("replay")
+    assert replayed.code == 2 and message in replayed.err
+
+
+def test_a_rendered_file_its_schema_refuses_is_never_written(h, task, repo):
+    """The last line of defence: whatever a rule misses, no command leaves a file `status` cannot read."""
+    from harness.errors import Refused
+    from harness.store.layout import open_layout
+    from harness.store.tasks import TaskStore, checked_render
+
+    s = TaskStore(open_layout(repo))
+    loaded = s.load(task)
+    docs = s.render(loaded)
+    checked_render(loaded, docs, repo / loaded.dir)  # as rendered: accepted
+    docs["task.yaml"]["task"]["state"] = "FINISHED"
+    with pytest.raises(Refused, match=r"task\.yaml.*FINISHED"):
+        checked_render(loaded, docs, repo / loaded.dir)

@@ -57,7 +57,9 @@ def _move(f: Data, target: str) -> None:
 
 def _reproduced(proj: Projection, d: Data) -> None:
     f = finding_for(proj, d["id"], "finding.reproduced")
-    rules.need_choice(f"finding {f['id']}: a reproduction outcome", d["outcome"], ("passed", "failed"))
+    if d["outcome"] not in ("passed", "failed"):
+        raise LedgerProblem(f"the reproducer did not run to an exit code ({d['outcome']}): nothing is concluded",
+                            "fix the command; a run that never executed is not an attempt")
     if f["status"] == "PROPOSED":
         _move(f, "REPRODUCING")
     attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
