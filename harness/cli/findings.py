@@ -11,11 +11,12 @@ from harness.cli.common import emit_json, json_option, store, task_option, with_
 from harness.core import finding_events
 from harness.core import findings as rules
 from harness.core.chain import LedgerProblem
+from harness.core.records import Finding
 from harness.errors import HarnessError, Refused
 from harness.store.reader import LoadedTask
 
 
-def _finding(task: LoadedTask, fid: str, event: str) -> dict[str, Any]:
+def _finding(task: LoadedTask, fid: str, event: str) -> Finding:
     """The finding, when its status allows ``event`` — asked before a command is run for it
     (replay asks the same question again when the event is appended)."""
     try:
@@ -168,7 +169,7 @@ def verify(fid: str, task_id: str | None) -> int:
     task = s.load(s.current_id(task_id))
     f = _finding(task, fid, "finding.verified")
     load_valid(s.source, task)  # evidence files edited after they were recorded are refused (exit 2)
-    reg, repro = f["regression_test"], f["reproduction"] or {}
+    reg, repro = f["regression_test"] or {}, f["reproduction"] or {}
     run = run_fact(s, reg.get("argv") or reg["command"])
     # The confirming reproducer runs only when the regression test passed: replay refuses a
     # failing regression run first, so running it then would be wasted.

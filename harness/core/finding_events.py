@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from harness.core import findings as finding_rules
 from harness.core import rules
 from harness.core.chain import LedgerProblem
+from harness.core.records import Finding
 
 if TYPE_CHECKING:
     from harness.core.replay import Projection
@@ -30,14 +31,14 @@ def _proposed(proj: Projection, d: Data) -> None:
     if missing:
         raise LedgerProblem(f"finding {fid}: {missing}", "ask the reviewer for the command that fails while the "
                             "defect exists, or propose it as minor")
-    proj.findings[fid] = {
+    proj.findings[fid] = Finding(**{
         "id": fid, "content": content, "severity": content["severity"], "status": "PROPOSED",
         "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,
         "fix_commit": None, "full_suite": None, "rejected_reason": None,
-    }
+    })
 
 
-def finding_for(proj: Projection, fid: str, event: str) -> Data:
+def finding_for(proj: Projection, fid: str, event: str) -> Finding:
     """The finding ``event`` acts on, refused when it does not exist or its status forbids the step."""
     if fid not in proj.findings:
         raise LedgerProblem(f"no finding {fid} in {proj.id}", "known findings: " + (", ".join(proj.findings) or "none"))
@@ -48,7 +49,7 @@ def finding_for(proj: Projection, fid: str, event: str) -> Data:
     return f
 
 
-def _move(f: Data, target: str) -> None:
+def _move(f: Finding, target: str) -> None:
     problem = finding_rules.refusal(f["status"], target, f["id"])
     if problem:
         raise LedgerProblem(problem)

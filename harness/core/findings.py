@@ -8,6 +8,7 @@ passing regression run plus fresh full-suite evidence (VERIFIED).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 STATUSES = ("PROPOSED", "REPRODUCING", "CONFIRMED", "REJECTED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
@@ -40,7 +41,7 @@ STEPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
-def step_refusal(f: dict[str, Any], event: str) -> tuple[str, str | None] | None:
+def step_refusal(f: Mapping[str, Any], event: str) -> tuple[str, str | None] | None:
     """(message, hint) when ``f``'s status does not allow ``event``, else None.
 
     The CLI asks this before it runs a reproducer; replay asks it of every event.
@@ -67,7 +68,7 @@ def refusal(current: str, target: str, fid: str) -> str | None:
     return text + (f" (next: {hint.format(id=fid)})" if hint else f" ({current} is final)")
 
 
-def recommended_command(content: dict) -> str | None:
+def recommended_command(content: Mapping[str, Any]) -> str | None:
     """The reviewer's reproducer as the harness shows a run of it (shell-quoted argv)."""
     import shlex
 
@@ -81,7 +82,7 @@ def recommended_command(content: dict) -> str | None:
 NEEDS_REPRODUCER = ("critical", "major")
 
 
-def missing_reproducer(content: dict) -> str | None:
+def missing_reproducer(content: Mapping[str, Any]) -> str | None:
     """Why a proposed finding is refused for want of its reviewer's reproducer (None if it is not).
 
     A critical or major finding blocks the gate, and only a run can settle it; without the
@@ -93,7 +94,7 @@ def missing_reproducer(content: dict) -> str | None:
     return None
 
 
-def rejection_problem(f: dict) -> str | None:
+def rejection_problem(f: Mapping[str, Any]) -> str | None:
     """Why ``f`` may not be rejected yet (None when it may).
 
     Only a run of the reviewer's own reproducer that did not fail refutes the claim: a
@@ -109,7 +110,7 @@ def rejection_problem(f: dict) -> str | None:
     return f"rejecting needs a recorded run of the reviewer's reproducer `{recommended}` that did not fail"
 
 
-def refuted_on(f: dict, tree: str) -> bool:
+def refuted_on(f: Mapping[str, Any], tree: str) -> bool:
     """A REJECTED finding still counts as refuted only where its reviewer's reproducer last
     passed: rejecting on one tree and gating another would let a bug through. (Without a
     reproducer — a minor finding — the rejection rests on its reason, on every tree.)"""
@@ -120,7 +121,7 @@ def refuted_on(f: dict, tree: str) -> bool:
     return bool(runs) and runs[-1]["outcome"] == "passed" and runs[-1]["tree"] == tree
 
 
-def rates(findings: list[dict]) -> dict:
+def rates(findings: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Seed §29 metrics for one task: confirmation and regression capture rates (None when undefined)."""
     proposed = len(findings)
     confirmed = [f for f in findings if f["status"] in EVER_CONFIRMED]

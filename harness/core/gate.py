@@ -6,7 +6,7 @@ PASS is only the absence of blockers across all ten checks, in the seed's order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +24,11 @@ LABELS = {
 @dataclass(frozen=True)
 class GateInput:
     state: str
-    requirements: list[dict]        # id, priority, status, evidence[]
-    invariants: list[dict]          # id, severity, status, evidence[]
-    evidence: dict[str, dict]       # type -> validated evidence record
+    requirements: Sequence[Mapping[str, Any]]  # Requirement: id, priority, status, evidence[]
+    invariants: Sequence[Mapping[str, Any]]    # Invariant: id, severity, status, evidence[]
+    evidence: dict[str, dict[str, Any]]        # type -> validated evidence record
     pending: dict[str, list[str]]   # type -> started_at of runs prepared but never recorded
-    findings: list[dict]            # id, severity, status, regression_test, regression_fresh
+    findings: Sequence[Mapping[str, Any]]      # Finding + regression_fresh
     policy: dict                    # the `gate:` mapping of gate.yaml
     tree: str                       # the source tree being judged
     # type -> the argv config.yaml names, through the redaction evidence records go through
@@ -256,7 +256,7 @@ def _open_findings(j: Judging, severity: str, allowance: str) -> CheckResult:
     return CheckResult([(f"{severity.capitalize()} Findings", str(len(ids)))], blockers)
 
 
-def _plan_gaps(item: dict[str, Any], plan: dict[str, list[str]]) -> list[str]:
+def _plan_gaps(item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[str]:
     """A verified item must cite every evidence type its contract planned."""
     missing = [t for t in plan.get(item["id"], []) if t not in item["evidence"]]
     if not missing:

@@ -8,11 +8,13 @@ that would have made the change legally.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.ledger import Projection
+from harness.core.records import Finding
 
 BASE_VERIFICATION = ("build", "unit_test", "integration_test")
 FIX_COMMANDS = {
@@ -47,7 +49,7 @@ class Disagreement:
         return f"restore the file with `harness replay --write`, then use `{self.command}`"
 
 
-def evidence_label(record: dict) -> str:
+def evidence_label(record: Mapping[str, Any]) -> str:
     outcome = record.get("outcome", "unknown")
     return {"passed": "PASS", "failed": "FAIL"}.get(outcome, outcome.upper())
 
@@ -103,7 +105,7 @@ def invariants_doc(p: Projection, statements: dict[str, str] | None = None) -> d
     ]}
 
 
-def finding_doc(f: dict) -> dict:
+def finding_doc(f: Finding) -> dict[str, Any]:
     """findings/F-NNNN.yaml (seed §10): the proposal as recorded, with its lifecycle facts."""
     c = f["content"]
     repro, reg, run = f["reproduction"] or {}, f["regression_test"] or {}, f["regression_run"] or {}

@@ -15,6 +15,7 @@ from typing import Any
 from harness.core import finding_events, rules, states
 from harness.core.chain import Event, LedgerProblem
 from harness.core.evidence_types import EVIDENCE_TYPES
+from harness.core.records import EvidenceFact, Finding, Invariant, Requirement
 
 Data = dict[str, Any]
 # Events after which the last gate judgement no longer describes the task.
@@ -40,11 +41,11 @@ class Projection:
     created_at: str | None = None
     updated_at: str | None = None
     head: str | None = None
-    requirements: dict[str, Data] = field(default_factory=dict)
-    invariants: dict[str, Data] = field(default_factory=dict)
-    evidence: dict[str, Data] = field(default_factory=dict)      # type -> last collected
-    pending_runs: dict[str, Data] = field(default_factory=dict)  # run_id -> prepared, never collected
-    findings: dict[str, Data] = field(default_factory=dict)
+    requirements: dict[str, Requirement] = field(default_factory=dict)
+    invariants: dict[str, Invariant] = field(default_factory=dict)
+    evidence: dict[str, EvidenceFact] = field(default_factory=dict)  # type -> last collected
+    pending_runs: dict[str, Data] = field(default_factory=dict)      # run_id -> prepared, never collected
+    findings: dict[str, Finding] = field(default_factory=dict)
     contract: Data | None = None
     last_gate: Data | None = None
     gate_current: bool = False  # nothing feeding the gate changed since last_gate
@@ -167,7 +168,7 @@ def _collected(proj: Projection, d: Data) -> None:
     for rid, other in list(proj.pending_runs.items()):
         if other["type"] == d["type"] and other["order"] < run["order"]:
             del proj.pending_runs[rid]
-    proj.evidence[d["type"]] = dict(d)
+    proj.evidence[d["type"]] = EvidenceFact(**d)  # type: ignore[typeddict-item]  # extra keys kept as recorded
 
 
 def _gate(proj: Projection, d: Data) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from harness.core import gate
+from harness.core.records import Finding
 from harness.store import settings
 from harness.store.evidence_files import load_valid
 from harness.store.reader import LoadedTask
@@ -55,6 +56,6 @@ def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> 
     )
 
 
-def _regression_fresh(finding: dict, tree: str) -> bool | None:
+def _regression_fresh(finding: Finding, tree: str) -> bool | None:
     run = finding.get("regression_run")
     return None if not run else run.get("tree") == tree
