@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.cli.common import json_option, store, task_option, with_return_code
 from harness.core import finding_events
 from harness.core import findings as rules
 from harness.core.chain import LedgerProblem
@@ -195,14 +195,7 @@ def close(fid: str, task_id: str | None) -> None:
 @json_option
 def list_(task_id: str | None, as_json: bool) -> None:
     """Findings of the task with their status, and the confirmation / regression capture rates."""
-    s = store()
-    task = s.load(s.current_id(task_id), docs=False)
-    items = list(task.proj.findings.values())
-    metrics = rules.rates(items)
-    if as_json:
-        emit_json({"findings": [{"id": f["id"], "status": f["status"], "severity": f["severity"],
-                                 "title": f["content"]["title"]} for f in items], "rates": metrics})
-        return
-    for f in items:
-        click.echo(f"{f['id']}  {f['status']:<11} [{f['severity']}] {f['content']['title']}")
-    click.echo(f"confirmation rate {metrics['confirmation_rate']}, regression capture rate {metrics['regression_capture_rate']}")
+    from harness.cli.reporters import report
+    from harness.usecases.listing import list_findings
+
+    report(list_findings(store(), task_id), as_json)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from harness.cli.common import emit_json, json_option, store
-from harness.errors import HarnessError, Refused
+from harness.cli.common import json_option, store
+from harness.errors import Refused
 from harness.store import settings
 
 
@@ -39,25 +39,10 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
 @json_option
 def list_(as_json: bool) -> None:
     """List every task with its state; `*` marks the current one."""
-    s = store()
-    try:
-        current = s.current_id()
-    except HarnessError:  # no current task is a normal state for a listing
-        current = None
-    rows = []
-    for task_id in s.task_ids():
-        try:
-            proj = s.load(task_id, docs=False).proj
-            rows.append({"id": task_id, "state": proj.state, "title": proj.title, "current": task_id == current})
-        except HarnessError as exc:  # one broken task must not hide the others
-            rows.append({"id": task_id, "state": "INVALID", "title": exc.message, "current": task_id == current})
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        click.echo('no tasks yet: harness task new "TITLE"')
-    for r in rows:
-        click.echo(f"{'*' if r['current'] else ' '} {r['id']}  {r['state']:<12} {r['title']}")
+    from harness.cli.reporters import report
+    from harness.usecases.listing import list_tasks
+
+    report(list_tasks(store()), as_json)
 
 
 @task.command("switch")
