@@ -1,0 +1,58 @@
+"""The package's layering, checked on its source: a pure core, one git adapter, click only in
+the front end. A module that breaks a rule is named with the import that breaks it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "harness"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+# The core takes values and returns values: no files, processes, clock, git, YAML or click.
+CORE_FORBIDDEN = {"os", "subprocess", "pathlib", "time", "datetime", "click", "pygit2", "yaml", "jsonschema",
+                  "harness.store", "harness.gitio", "harness.cli", "harness.guard", "harness.runner",
+                  "harness.evidence", "harness.usecases"}
+
+
+def imports(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module)
+    return out
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(PACKAGE.parent).as_posix()
+
+
+def breaking(allowed: set[str], name: str) -> list[str]:
+    return [f"{rel(p)} imports {name}" for p in MODULES
+            if rel(p) not in allowed and any(i == name or i.startswith(name + ".") for i in imports(p))]
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if "/core/" in p.as_posix()], ids=rel)
+def test_the_core_is_pure(path):
+    bad = sorted(i for i in imports(path) for f in CORE_FORBIDDEN if i == f or i.startswith(f + "."))
+    assert not bad, f"{rel(path)} imports {bad}"
+    calls = [n for n in ast.walk(ast.parse(path.read_text("utf-8")))
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("print", "open")]
+    assert not calls, f"{rel(path)} prints or opens files"
+
+
+def test_only_the_git_adapter_imports_pygit2():
+    assert breaking({"harness/gitio.py"}, "pygit2") == []
+
+
+def test_only_the_git_adapter_and_the_command_runner_start_processes():
+    # git runs through gitio.Git.run; evidence commands through runner.run_command.
+    assert breaking({"harness/gitio.py", "harness/runner.py"}, "subprocess") == []
+
+
+def test_only_the_front_end_imports_click():
+    front = {rel(p) for p in MODULES if "/cli/" in p.as_posix()}
+    assert breaking(front, "click") == []
