@@ -397,3 +397,50 @@ def write_ledger(repo: Path, tid: str, evs: list[tuple[str, dict]], ts: str = "2
         prev = line_hash(lines[-1])
     path.write_text("".join(f"{line}\n" for line in lines), "utf-8")
     return path
+
+
+PASS_CMD = [PY, "-c", "pass"]
+
+
+def configure(repo: Path, build: list[str], unit_test: list[str]) -> None:
+    path = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    doc["evidence"] = {"build": {"command": build}, "unit_test": {"command": unit_test}}
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+
+
+def finding(title: str, claim: str, code: str, severity: str = "major") -> dict:
+    return {
+        "type": "suspected_defect", "severity": severity, "category": "correctness", "title": title,
+        "claim": claim, "related_requirements": ["REQ-001"], "location": {"file": "app.py", "line": 6},
+        "failure_scenario": ["import app", code], "expected_behavior": "as the contract says",
+        "recommended_reproducer": {"type": "unit_test", "description": title, "command": [PY, "-c", code]},
+    }
+
+
+ZERO = "0" * 40  # git's name for "no commit" (a created or deleted ref)
+
+
+def pushed_to_bare(repo: Path, tmp_path: Path) -> Path:
+    commit_all_ok(repo, "harness init")
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "-u", "origin", "main")
+    return bare
+
+
+def ci_clone(remote: Path, where: Path, *args: str) -> Path:
+    """What a CI job checks out: a fresh clone of the remote after the push."""
+    if where.exists():
+        git(where, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*")
+        git(where, "checkout", "-q", "--detach", "origin/main")
+        return where
+    git(remote.parent, "clone", "-q", *args, f"file://{remote}", str(where))
+    return where
+
+
+def gc_remote(remote: Path) -> None:
+    """The server forgets the commits a force push left unreachable."""
+    git(remote, "reflog", "expire", "--expire=now", "--all")
+    git(remote, "gc", "-q", "--prune=now")

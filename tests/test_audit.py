@@ -7,11 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-import yaml
-
 from helpers import (
+    PASS_CMD,
     TO_VERIFYING,
     commit_all_ok,
+    configure,
     gate_to_converged,
     gated_done,
     git,
@@ -23,7 +23,6 @@ from helpers import (
 )
 
 PY = sys.executable
-PASS_CMD = [PY, "-c", "pass"]
 FAIL_CMD = [PY, "-c", "import sys; sys.exit(1)"]
 
 
@@ -34,13 +33,6 @@ def audit(h, *args: str):
 def audit_json(h, *args: str) -> tuple[int, dict]:
     r = h("audit", "--json", *args)
     return r.code, json.loads(r.out)
-
-
-def configure(repo: Path, build: list[str], unit_test: list[str]) -> None:
-    path = repo / ".harness/config.yaml"
-    doc = yaml.safe_load(path.read_text("utf-8"))
-    doc["evidence"] = {"build": {"command": build}, "unit_test": {"command": unit_test}}
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
 
 
 def status(repo: Path) -> str:

@@ -7,10 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git
-from test_git_hooks_e2e import commit_all_ok, gated_done, hand_done_no_verify, head
 
-ZERO = "0" * 40
+from helpers import ZERO, ci_clone, commit_all_ok, gated_done, gc_remote, git, hand_done_no_verify, head, pushed_to_bare
 
 
 @pytest.fixture
@@ -19,34 +17,9 @@ def remote(h, repo, tmp_path) -> Path:
     return pushed_to_bare(repo, tmp_path)
 
 
-def pushed_to_bare(repo: Path, tmp_path: Path) -> Path:
-    commit_all_ok(repo, "harness init")
-    bare = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    git(repo, "push", "-q", "-u", "origin", "main")
-    return bare
-
-
-def ci_clone(remote: Path, where: Path, *args: str) -> Path:
-    """What a CI job checks out: a fresh clone of the remote after the push."""
-    if where.exists():
-        git(where, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*")
-        git(where, "checkout", "-q", "--detach", "origin/main")
-        return where
-    git(remote.parent, "clone", "-q", *args, f"file://{remote}", str(where))
-    return where
-
-
 def audit(h, ci: Path, *args: str) -> tuple[int, dict, str]:
     r = h("audit", "--json", *args, cwd=ci)
     return r.code, json.loads(r.out), r.err
-
-
-def gc_remote(remote: Path) -> None:
-    """The server forgets the commits a force push left unreachable."""
-    git(remote, "reflog", "expire", "--expire=now", "--all")
-    git(remote, "gc", "-q", "--prune=now")
 
 
 def test_fast_forward_push_audits_exactly_the_pushed_commits(h, repo, remote, tmp_path):

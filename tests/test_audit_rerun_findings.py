@@ -10,10 +10,8 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import TO_VERIFYING, walk_to
-from test_audit import PASS_CMD, configure
-from test_findings_e2e import finding
-from test_git_hooks_e2e import commit_all_ok
+
+from helpers import PASS_CMD, TO_VERIFYING, commit_all_ok, configure, finding, walk_to
 
 PY = sys.executable
 APP = "def answer():\n    return {answer}\n\n\ndef double(x):\n    return {double}\n"

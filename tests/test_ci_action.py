@@ -10,15 +10,22 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, git
-from test_audit_range import ZERO, ci_clone, gc_remote, pushed_to_bare
-from test_git_hooks_e2e import (
+
+from helpers import (
     NOTES,
+    ROOT,
+    ZERO,
+    ci_clone,
     commit_all_ok,
     gated_done,
+    gc_remote,
+    git,
     hand_done_no_verify,
     head,
+    pushed_to_bare,
 )
+
+pytestmark = pytest.mark.e2e  # the CI action's script end to end against CI clones
 
 SCRIPT = ROOT / "ci" / "audit.sh"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import git, walk_to
+from helpers import finding, git, walk_to
 
 pytestmark = pytest.mark.e2e  # a whole task committed through the native git hooks
 
@@ -61,15 +61,6 @@ CONTRACT = {"contract": {
     "invariants": [{"statement": "double(x) returns an int for an int", "category": "types",
                     "severity": "major", "verified_by": ["unit_test"]}],
 }}
-
-
-def finding(title: str, claim: str, code: str, severity: str = "major") -> dict:
-    return {
-        "type": "suspected_defect", "severity": severity, "category": "correctness", "title": title,
-        "claim": claim, "related_requirements": ["REQ-001"], "location": {"file": "app.py", "line": 6},
-        "failure_scenario": ["import app", code], "expected_behavior": "as the contract says",
-        "recommended_reproducer": {"type": "unit_test", "description": title, "command": [PY, "-c", code]},
-    }
 
 
 def commit_ok(repo: Path, msg: str) -> str:

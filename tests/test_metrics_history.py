@@ -7,15 +7,17 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import TO_VERIFYING, walk_to
-from test_findings_e2e import finding
-from test_git_hooks_e2e import (
+
+from helpers import (
+    TO_VERIFYING,
     collect_passing_evidence,
     commit_all_ok,
+    finding,
     gate_to_converged,
     hand_done_no_verify,
     head,
     new_task,
+    walk_to,
 )
 
 PY = sys.executable

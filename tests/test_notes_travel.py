@@ -7,17 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import Harness, git
-from test_git_hooks_e2e import (
-    NOTES,
-    commit_all_ok,
-    gated_done,
-    head,
-    note,
-    out,
-    push,
-    remote_ref,
-)
+
+from helpers import NOTES, Harness, commit_all_ok, gated_done, git, head, note, out, push, remote_ref
+
+pytestmark = pytest.mark.e2e  # real pushes and fetches through installed hooks
 
 
 @pytest.fixture

@@ -9,17 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
-from test_git_hooks_e2e import (
-    NOTES,
-    commit_all_ok,
-    gated_done,
-    hand_done_no_verify,
-    head,
-    out,
-    push,
-    remote_ref,
-)
+
+from helpers import NOTES, commit_all_ok, gated_done, git, hand_done_no_verify, head, out, push, remote_ref
+
+pytestmark = pytest.mark.e2e  # real pushes through the installed pre-receive hook
 
 
 @pytest.fixture

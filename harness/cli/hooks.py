@@ -6,6 +6,7 @@ Each prints what it found and returns an exit code; the stamp hook never fails a
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,8 +15,12 @@ from harness.cli.gate_hook import gate_hook
 from harness.errors import HarnessError
 from harness.store.layout import find_worktree
 
+if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
+    from harness.gitio import Git
+    from harness.guard.validate import Problem
 
-def _git():
+
+def _git() -> Git:
     from harness.gitio import Git
     from harness.guard import trust
 
@@ -24,7 +29,7 @@ def _git():
     return git
 
 
-def print_problems(title: str, problems, commit: str | None = None) -> None:
+def print_problems(title: str, problems: list[Problem], commit: str | None = None) -> None:
     where = f" in commit {commit[:12]}" if commit else ""
     click.echo(f"harness: {title}{where} — refused:", err=True)
     for p in problems:
@@ -97,7 +102,7 @@ def push_guard(args: tuple[str, ...]) -> int:
     return audit_commits(git, commits, "push guard")
 
 
-def _server_git():
+def _server_git() -> Git:
     """The repository a receive hook runs in: git sets GIT_DIR (a bare repository has no work tree)."""
     import os
     from pathlib import Path
@@ -172,7 +177,7 @@ def stamp_hook(args: tuple[str, ...]) -> None:
             print_problems("WARNING: this commit will be refused at push", problems, head)
     except HarnessError as exc:
         click.echo(f"harness: {stage} skipped: {exc.render()}", err=True)
-    except Exception as exc:  # noqa: BLE001 — a post-commit hook must never fail the commit
+    except Exception as exc:
         click.echo(f"harness: {stage} skipped after an unexpected error: {exc!r}", err=True)
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from harness.core.redact import Redactor, compile_patterns, secret_env
 from harness.gitio import TreeSource
 from harness.guard.validate import Problem
-from harness.store import reader, settings, validate, yamlio
+from harness.store import reader, settings
 from harness.store.evidence_files import load_valid
 
 
@@ -33,21 +35,9 @@ class Planned:
     claim: str  # what the record says, in words
 
 
-def _config_doc(src: TreeSource) -> dict:
-    raw = src.read(".harness/config.yaml") or b"version: 1\n"
-    doc = yamlio.parse(raw, ".harness/config.yaml")
-    validate.check(doc, "config", ".harness/config.yaml", raw)
-    return doc if isinstance(doc, dict) else {}
-
-
-def _config(src: TreeSource) -> dict[str, dict]:
-    return _config_doc(src).get("evidence") or {}
-
-
 def redactor(src: TreeSource) -> Redactor:
     """What a streamed command line is passed through: a CI log is no place for a token."""
-    patterns = (_config_doc(src).get("redaction") or {}).get("patterns") or []
-    return compile_patterns(patterns, literals=secret_env(os.environ))
+    return compile_patterns(list(settings.config_of(src).redaction), literals=secret_env(os.environ))
 
 
 def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> list[str]:
@@ -59,7 +49,7 @@ def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> lis
 
 def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
          problems: list[Problem]) -> list[Planned]:
-    commands, records = _config(src), load_valid(src, task)
+    commands, records = settings.config_of(src).commands, load_valid(src, task)
     folder = f".harness/tasks/{task.id}"
     out: list[Planned] = []
     for etype in _types_to_rerun(policy, task):
@@ -70,11 +60,8 @@ def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings
                                     "configure the command, re-collect, re-gate"))
             continue
         record = records.get(etype) or {}
-        shell, command = bool(conf.get("shell")), conf["command"]
-        if isinstance(command, str) and not shell:
-            command = shlex.split(command)
         expect = (record.get("outcome"), record.get("exit_code"))
-        out.append(Planned(task.id, "evidence", etype, where, command, shell, conf.get("timeout"), expect,
+        out.append(Planned(task.id, "evidence", etype, where, conf.to_run(), conf.shell, conf.timeout, expect,
                            f"recorded {etype} {expect[0]} (exit {expect[1]})"))
     for fid, f in sorted(task.proj.findings.items()):
         out.extend(_finding_runs(task.id, f"{folder}/findings/{fid}.yaml", f))
@@ -89,7 +76,7 @@ def _argv(run: dict | None) -> list[str] | None:
     return shlex.split(run["command"]) if run.get("command") else None
 
 
-def _finding_runs(tid: str, where: str, f: dict) -> list[Planned]:
+def _finding_runs(tid: str, where: str, f: Mapping[str, Any]) -> list[Planned]:
     from harness.core.findings import recommended_command
 
     fid, status, out = f["id"], f["status"], []
