@@ -54,16 +54,14 @@ def _committed(git, rel: str) -> bytes | None:
 
 
 def _gate_changes(layout, git) -> tuple[str, list[str]]:
-    from harness import resources
-    from harness.core.policy import loosenings
+    from harness.guard.validate import loosening_of
     from harness.store import settings
 
     new = settings.load_gate(layout)
     from harness.guard.validate import configured_types
     from harness.store.source import FsSource
 
-    old = _committed(git, ".harness/gate.yaml") or resources.default_gate(configured_types(FsSource(layout.root)))
-    return new.digest, loosenings(settings.parse_gate(old).doc, new.doc)
+    return new.digest, loosening_of(_committed(git, ".harness/gate.yaml"), new, configured_types(FsSource(layout.root)))
 
 
 def _config_changes(layout, git) -> tuple[str, list[str]]:
