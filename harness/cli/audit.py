@@ -8,79 +8,31 @@ commits it checked and why those.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
-from harness.cli.common import emit_json, with_return_code
-from harness.errors import EXIT_INVALID, HarnessError
+from harness.cli.common import with_return_code
+from harness.errors import HarnessError
 from harness.gitio import Git
 
 
 def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
-                  stamp: bool = True, scope: dict | None = None,
-                  note_of: Callable[[str], dict | None] | None = None) -> int:
+                  stamp: bool = True, scope: dict[str, Any] | None = None,
+                  note_of: Callable[[str], dict[str, Any] | None] | None = None) -> int:
     """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
-    from harness.guard import stamp as stamping
-    from harness.guard.history import check_commit
+    from harness.cli.reporters import report
+    from harness.usecases.audit import run_audit
 
-    failed, unrunnable, rows = 0, 0, []
-    for commit in commits:
-        report = check_commit(git, commit)
-        reruns: list[dict] = []
-        row: dict = {}
-        if rerun and not report.problems:
-            from harness.guard.rerun import rerun_done
-
-            report.problems.extend(rerun_done(git, commit, report, reruns, _streamer(as_json)))
-            unrunnable += sum(r["result"] == "could not run" for r in reruns)
-        verdict = "REFUSED" if report.problems else "PASS"
-        note = note_of(commit) if note_of else None  # read before our own stamp replaces it
-        if stamp and report.gated():
-            try:
-                stamping.stamp(git, commit, {"verdict": verdict})
-            except HarnessError:
-                pass  # a note is a record, not the proof: the verdict above stands either way
-        if report.problems:
-            failed = 1
-            if not as_json:
-                _print_problems(title, report.problems, commit)
-        row.update(commit=commit, ok=not report.problems, problems=[p.as_dict() for p in report.problems],
-                   gated={v.id: v.gate.verdict for v in report.gated() if v.gate is not None})
-        if rerun:
-            row["reruns"] = reruns
-        if note is not None:
-            row["note"] = _note_summary(note, verdict)
-            if not as_json and not row["note"]["agrees"]:
-                click.echo(f"harness: {title}: note on {commit[:12]} says {row['note']['verdict']}, "
-                           f"recomputed {verdict} (the recomputation decides)", err=True)
-        rows.append(row)
-    code = failed or (EXIT_INVALID if unrunnable else 0)
-    if as_json:
-        emit_json({**({"range": scope} if scope else {}), "checked": list(commits), "commits": len(commits),
-                   "failed": sum(not r["ok"] for r in rows), "could_not_run": unrunnable, "results": rows})
-    elif not failed and unrunnable:
-        click.echo(f"harness: {title}: {unrunnable} re-run(s) could not run on this machine (see above): no verdict "
-                   "— install what they need and run again", err=True)
-    elif not failed:
-        click.echo(f"harness: {title}: {len(commits)} commit(s) checked, no problems", err=True)
-    return code
-
-
-def _note_summary(note: dict, verdict: str) -> dict:
-    said = note.get("verdict") or ("PASS" if all(t.get("gate") in (None, "PASS") for t in note.get("tasks", {}).values())
-                                   else "BLOCKED")
-    return {"verdict": said, "agrees": (said == "PASS") == (verdict == "PASS")}
+    result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
+                       stream=_streamer(as_json))
+    report(result, as_json)
+    return result.exit_code
 
 
 def _streamer(as_json: bool) -> Callable[[str], None]:
     # Streamed to stderr either way, so a long re-run is never silent and --json stays parseable.
     return lambda line: click.echo(f"harness: rerun: {line}", err=True)
-
-
-def _print_problems(title: str, problems: list, commit: str) -> None:
-    from harness.cli.hooks import print_problems
-
-    print_problems(title, problems, commit)
 
 
 @click.command()

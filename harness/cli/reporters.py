@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from harness.cli.common import emit_json
-from harness.core import gate as core_gate
-from harness.usecases.gate import GateOutcome
-from harness.usecases.listing import FindingList, TaskList
-from harness.usecases.status import StatusView
+
+if TYPE_CHECKING:  # hooks report through here too: no use-case module is imported to pick a reporter
+    from harness.usecases.audit import AuditResult
+    from harness.usecases.gate import GateOutcome
+    from harness.usecases.listing import FindingList, TaskList
+    from harness.usecases.status import StatusView
 
 
 # -- gate ------------------------------------------------------------------------------
@@ -20,7 +22,9 @@ def gate_text(o: GateOutcome) -> None:
     if o.report is None:
         click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{o.error.render() if o.error else ''}")
         return
-    click.echo(core_gate.render_text(o.report))
+    from harness.core.gate import render_text
+
+    click.echo(render_text(o.report))
     if o.advanced_to:
         click.echo(f"\n{o.task}: GATING → {o.advanced_to}")
     if not o.recorded:
@@ -109,15 +113,38 @@ def status_json(v: StatusView) -> None:
                "evidence": v.evidence, "gate_now": v.live, "warnings": v.warnings})
 
 
-REPORTERS: dict[type, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
-    GateOutcome: (gate_text, gate_json),
-    TaskList: (tasks_text, tasks_json),
-    FindingList: (findings_text, findings_json),
-    StatusView: (status_text, status_json),
+# -- audit -----------------------------------------------------------------------------
+def audit_text(a: AuditResult) -> None:
+    from harness.cli.hooks import print_problems
+
+    for commit, problems in a.problems:
+        print_problems(a.title, problems, commit)
+    for commit, said, verdict in a.note_disagreements:
+        click.echo(f"harness: {a.title}: note on {commit[:12]} says {said}, "
+                   f"recomputed {verdict} (the recomputation decides)", err=True)
+    if not a.failed and a.unrunnable:
+        click.echo(f"harness: {a.title}: {a.unrunnable} re-run(s) could not run on this machine (see above): no verdict "
+                   "— install what they need and run again", err=True)
+    elif not a.failed:
+        click.echo(f"harness: {a.title}: {len(a.commits)} commit(s) checked, no problems", err=True)
+
+
+def audit_json(a: AuditResult) -> None:
+    emit_json({**({"range": a.scope} if a.scope else {}), "checked": list(a.commits), "commits": len(a.commits),
+               "failed": sum(not r["ok"] for r in a.rows), "could_not_run": a.unrunnable, "results": a.rows})
+
+
+# result kind (its class name) -> (text reporter, JSON reporter)
+REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
+    "GateOutcome": (gate_text, gate_json),
+    "TaskList": (tasks_text, tasks_json),
+    "FindingList": (findings_text, findings_json),
+    "StatusView": (status_text, status_json),
+    "AuditResult": (audit_text, audit_json),
 }
 
 
 def report(result: object, as_json: bool) -> None:
     """Hand ``result`` to its text or its JSON reporter."""
-    text, as_data = REPORTERS[type(result)]
+    text, as_data = REPORTERS[type(result).__name__]
     (as_data if as_json else text)(result)

@@ -1,0 +1,76 @@
+"""Audit commits like the push guard: validate each, re-run what a DONE verdict rests on, stamp."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from harness.errors import EXIT_INVALID, HarnessError
+
+if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
+    from harness.gitio import Git
+    from harness.guard.validate import Problem
+
+
+@dataclass
+class AuditResult:
+    title: str                               # what the caller is ("audit", "push guard", "pre-receive")
+    commits: list[str]
+    rows: list[dict[str, Any]] = field(default_factory=list)  # one per commit, as --json prints it
+    problems: list[tuple[str, list[Problem]]] = field(default_factory=list)  # (commit, its problems)
+    note_disagreements: list[tuple[str, str, str]] = field(default_factory=list)  # (commit, note said, recomputed)
+    unrunnable: int = 0                      # re-runs this machine could not run
+    scope: dict[str, Any] | None = None      # the range and why it was chosen
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.problems)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 refused, 2 a re-run could not run (never a success over what was not checked)."""
+        return 1 if self.failed else (EXIT_INVALID if self.unrunnable else 0)
+
+
+def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, stamp: bool = True,
+              scope: dict[str, Any] | None = None, note_of: Callable[[str], dict[str, Any] | None] | None = None,
+              stream: Callable[[str], None] | None = None) -> AuditResult:
+    from harness.guard import stamp as stamping
+    from harness.guard.history import check_commit
+
+    result = AuditResult(title, list(commits), scope=scope)
+    for commit in commits:
+        report = check_commit(git, commit)
+        reruns: list[dict[str, Any]] = []
+        row: dict[str, Any] = {}
+        if rerun and not report.problems:
+            from harness.guard.rerun import rerun_done
+
+            report.problems.extend(rerun_done(git, commit, report, reruns, stream))
+            result.unrunnable += sum(r["result"] == "could not run" for r in reruns)
+        verdict = "REFUSED" if report.problems else "PASS"
+        note = note_of(commit) if note_of else None  # read before our own stamp replaces it
+        if stamp and report.gated():
+            try:
+                stamping.stamp(git, commit, {"verdict": verdict})
+            except HarnessError:
+                pass  # a note is a record, not the proof: the verdict above stands either way
+        if report.problems:
+            result.problems.append((commit, list(report.problems)))
+        row.update(commit=commit, ok=not report.problems, problems=[p.as_dict() for p in report.problems],
+                   gated={v.id: v.gate.verdict for v in report.gated() if v.gate is not None})
+        if rerun:
+            row["reruns"] = reruns
+        if note is not None:
+            row["note"] = note_summary(note, verdict)
+            if not row["note"]["agrees"]:
+                result.note_disagreements.append((commit, row["note"]["verdict"], verdict))
+        result.rows.append(row)
+    return result
+
+
+def note_summary(note: dict[str, Any], verdict: str) -> dict[str, Any]:
+    said = note.get("verdict") or ("PASS" if all(t.get("gate") in (None, "PASS") for t in note.get("tasks", {}).values())
+                                   else "BLOCKED")
+    return {"verdict": said, "agrees": (said == "PASS") == (verdict == "PASS")}
