@@ -3,7 +3,6 @@ pre-commit framework's environment for this hook repository. Plain helpers are i
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from helpers import (
     gone,
     head,
     install_pc,
+    outside_env,
     walk_to,
 )
 
@@ -81,7 +81,7 @@ def hook_repo(tmp_path_factory) -> dict:
     home = base / "pre-commit-home"
     seed = base / "seed"
     seed.mkdir()
-    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home)}
+    env = outside_env(**GIT_ENV, PRE_COMMIT_HOME=str(home))
     subprocess.run(["git", "init", "-q"], cwd=seed, env=env, check=True, capture_output=True)
     (seed / ".pre-commit-config.yaml").write_text(config_text(path, sha))
     proc = subprocess.run([PY, "-m", "pre_commit", "install-hooks"], cwd=seed, env=env,

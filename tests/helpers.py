@@ -213,9 +213,19 @@ def write_yaml(path: Path, doc) -> Path:
     return path
 
 
+def outside_env(**extra: str) -> dict[str, str]:
+    """os.environ without what a surrounding git process (a hook running this suite) sets to point
+    git at its own repository: scratch repositories stay scratch, the project's stays untouched."""
+    bending = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
+               "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH", "GIT_COMMON_DIR")
+    return {**{k: v for k, v in os.environ.items() if k not in bending}, **extra}
+
+
 def project_files() -> list[str]:
-    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         capture_output=True, check=True).stdout.decode("utf-8")
+    """This project's files (tracked, and untracked-not-ignored; its own .harness/ is not shipped)."""
+    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                          "--", ".", ":(exclude).harness"],
+                         capture_output=True, check=True, env=outside_env()).stdout.decode("utf-8")
     return sorted({p for p in out.split("\0") if p})
 
 
@@ -230,7 +240,7 @@ def build_hook_repo(base: Path) -> tuple[Path, str]:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, target)
-    env = {**os.environ, **GIT_ENV}
+    env = outside_env(**GIT_ENV)
     for args in (["init", "-q"], ["add", "-A"], ["-c", "commit.gpgsign=false", "commit", "-qm", "hook repo"]):
         subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
     sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=dest, env=env, check=True,
