@@ -796,3 +796,53 @@ def test_open_major_finding_blocks_end_to_end(h, repo, task):
     assert len(doc["blockers"]) == 1
     assert re.fullmatch(r"Major finding F-\d+ is open", doc["blockers"][0]), doc["blockers"]
     assert h("transition", "CONVERGED").code == 1
+
+
+# =======================================================================================
+# The ten checks, one function each
+# =======================================================================================
+
+def _judging(g: GateInput):
+    from harness.core.gate import evidence_status
+    from harness.core.gate_checks import Judging
+
+    statuses = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))
+                for t in ("build", "lint", "typecheck", "unit_test", "integration_test", "contract_test",
+                          "security", "review", "custom")}
+    return Judging(g, statuses, stale_ok=not g.policy["evidence"]["must_match_head"])
+
+
+def test_the_gate_is_its_ten_named_checks_in_the_seeds_order():
+    from harness.core.gate_checks import CHECKS
+
+    assert [name for name, _ in CHECKS] == [
+        "files_valid", "state_allows", "requirements_verified", "invariants_hold", "required_evidence",
+        "evidence_fresh", "critical_findings", "major_findings", "regression_debt", "regression_verified"]
+
+
+def test_the_verdict_is_the_blockers_of_all_ten_checks_in_order():
+    from harness.core.gate_checks import CHECKS
+
+    g = gi(state="IMPLEMENTING", requirements=[req(status="pending")],
+           evidence={"build": ev(outcome="failed", exit_code=1)},
+           findings=[finding(status="CONFIRMED", regression_test=None), finding("F-002", status="FIXING")])
+    each = [b for _, check in CHECKS for b in check(_judging(g)).blockers]
+    report = evaluate(g)
+    assert report.verdict == "BLOCKED" and report.blockers == each and len(each) >= 5
+
+
+@pytest.mark.parametrize("check, g, expected", [
+    ("state_allows", dict(state="IMPLEMENTING"), "state IMPLEMENTING"),
+    ("requirements_verified", dict(requirements=[req(status="implemented")]), "REQ-001 not verified"),
+    ("invariants_hold", dict(invariants=[inv(status="violated")]), "INV-001 violated"),
+    ("required_evidence", dict(evidence={"build": ev()}), "unit_test evidence is missing"),
+    ("major_findings", dict(findings=[finding(status="PROPOSED")]), "Major finding F-001 is open"),
+    ("regression_debt", dict(findings=[finding(regression_test=None)]), "has no regression test"),
+    ("regression_verified", dict(findings=[finding(status="FIXED")]), "regression test not verified yet"),
+])
+def test_each_rule_is_judged_by_exactly_one_named_check(check, g, expected):
+    from harness.core.gate_checks import CHECKS
+
+    judging = _judging(gi(**g))
+    naming = [name for name, fn in CHECKS if any(expected in b for b in fn(judging).blockers)]
+    assert naming == [check]

@@ -1,0 +1,176 @@
+"""The gate's ten checks (seed §14), each a named function of what it judges.
+
+Each returns its rows of the report table, its blockers and its notes; :func:`harness.core.gate.evaluate`
+runs them in the seed's order, and PASS is the absence of blockers across all ten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.core.findings import CLOSED as CLOSED_FINDING
+from harness.core.findings import refuted_on
+from harness.core.gate import DECIDING_STATES, LABELS, PHRASE, GateInput, state_blocker
+
+
+@dataclass(frozen=True)
+class Judging:
+    """What every check reads: the input, and each evidence type's status against the tree."""
+
+    g: GateInput
+    evidence: dict[str, tuple[str, str | None]]  # type -> (status, why)
+    stale_ok: bool                                # gate.yaml evidence.must_match_head is false
+
+    def usable(self, etype: str) -> bool:
+        status = self.evidence[etype][0]
+        return status == "PASS" or (self.stale_ok and status == "STALE" and self.g.evidence[etype]["outcome"] == "passed")
+
+
+@dataclass
+class CheckResult:
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    blockers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def files_valid(j: Judging) -> CheckResult:
+    """1. The files are valid: the caller refused (exit 2) before the gate was reached."""
+    return CheckResult([("Harness Files", "VALID")])
+
+
+def state_allows(j: Judging) -> CheckResult:
+    """2. The task is in a state the gate decides."""
+    blockers = [] if j.g.state in DECIDING_STATES else [state_blocker(j.g.state)]
+    return CheckResult([("State", j.g.state)], blockers)
+
+
+def requirements_verified(j: Judging) -> CheckResult:
+    """3. Every must requirement verified by usable evidence its contract planned; few uncovered."""
+    g, pol, out = j.g, j.g.policy["requirements"], CheckResult()
+    for req in g.requirements:
+        if req["priority"] != "must" or not pol["must_verified"]:
+            continue
+        if req["status"] != "verified":
+            out.blockers.append(f"{req['id']} not verified")
+            continue
+        out.blockers += [f"{req['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}"
+                         for t in req["evidence"] if not j.usable(t)]
+        out.blockers += _plan_gaps(req, g.plan)
+    uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
+    if len(uncovered) > pol["uncovered_allowed"]:
+        out.blockers.append(f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
+                            f"(uncovered_allowed {pol['uncovered_allowed']})")
+    out.rows.append(("Requirements", "BLOCKED" if out.blockers else "PASS"))
+    return out
+
+
+def invariants_hold(j: Judging) -> CheckResult:
+    """4. No more violated invariants than allowed; verified ones rest on usable evidence."""
+    g, out = j.g, CheckResult()
+    violated = [i["id"] for i in g.invariants if i["status"] == "violated"]
+    if len(violated) > g.policy["invariants"]["violated_allowed"]:
+        out.blockers += [f"{inv} violated" for inv in violated]
+    for inv in g.invariants:
+        if inv["status"] == "verified":
+            out.blockers += [f"{inv['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}"
+                             for t in inv["evidence"] if not j.usable(t)]
+            out.blockers += _plan_gaps(inv, g.plan)
+    out.rows.append(("Invariants", "BLOCKED" if out.blockers else "PASS"))
+    return out
+
+
+REQUIRED_BLOCKER = {"MISSING": "{t} evidence is missing (required)", "FAIL": "{t} evidence failed: {why}",
+                    "UNKNOWN": "{t} evidence outcome unknown: {why}", "CHANGED": "{t} evidence is unstable: {why}",
+                    "OTHER": "{t} evidence does not count: {why}", "STALE": "{t} evidence is stale: {why}"}
+
+
+def required_evidence(j: Judging) -> CheckResult:
+    """5. Every required evidence type present, from the configured command, and passing (optional
+    types are reported, not required)."""
+    out = CheckResult()
+    for t in _types(j, "required"):
+        status, why = j.evidence[t]
+        if status in REQUIRED_BLOCKER and not (status == "STALE" and j.stale_ok):
+            out.blockers.append(REQUIRED_BLOCKER[status].format(t=t, why=why))
+        out.rows.append((LABELS[t], status))
+    for t in _types(j, "optional"):
+        status = j.evidence[t][0]
+        out.rows.append((f"{LABELS[t]} (optional)", status))
+        if status != "PASS":
+            out.notes.append(f"optional {t} evidence is {status.lower()} (reported, not required)")
+    return out
+
+
+def evidence_fresh(j: Judging) -> CheckResult:
+    """6. The required evidence was collected on exactly the tree being judged (a stale type is
+    named by check 5, in its row)."""
+    fresh = all(j.evidence[t][0] == "PASS" for t in _types(j, "required"))
+    return CheckResult([("Evidence", f"TREE MATCH {j.g.tree[:12]}" if fresh else "STALE OR MISSING")])
+
+
+def critical_findings(j: Judging) -> CheckResult:
+    """7. No more open critical findings than allowed."""
+    return _open_findings(j, "critical", "critical_allowed")
+
+
+def major_findings(j: Judging) -> CheckResult:
+    """8. No more open major findings than allowed."""
+    return _open_findings(j, "major", "major_allowed")
+
+
+def regression_debt(j: Judging) -> CheckResult:
+    """9. Confirmed findings have a regression test."""
+    debt = [f["id"] for f in j.g.findings if f["status"] == "CONFIRMED" and not f.get("regression_test")]
+    blockers = [] if len(debt) <= j.g.policy["regression"]["confirmed_finding_without_test"] else [
+        f"Confirmed finding {fid} has no regression test" for fid in debt]
+    return CheckResult([("Regression Debt", str(len(debt)))], blockers)
+
+
+def regression_verified(j: Judging) -> CheckResult:
+    """10. Every regression test verified, and its passing run still fresh."""
+    out = CheckResult()
+    for f in j.g.findings:
+        if f["status"] in ("FIXING", "FIXED"):
+            out.blockers.append(f"Finding {f['id']} regression test not verified yet")
+        elif f["status"] == "VERIFIED" and f.get("regression_fresh") is False:
+            out.blockers.append(f"Finding {f['id']} regression evidence is stale")
+    return out
+
+
+# The seed's ten checks, in its order: PASS is the absence of blockers across all of them.
+CHECKS: tuple[tuple[str, Callable[[Judging], CheckResult]], ...] = (
+    ("files_valid", files_valid), ("state_allows", state_allows),
+    ("requirements_verified", requirements_verified), ("invariants_hold", invariants_hold),
+    ("required_evidence", required_evidence), ("evidence_fresh", evidence_fresh),
+    ("critical_findings", critical_findings), ("major_findings", major_findings),
+    ("regression_debt", regression_debt), ("regression_verified", regression_verified),
+)
+
+
+def _types(j: Judging, level: str) -> list[str]:
+    return [t for t, v in j.g.policy["verification"].items() if v == level]
+
+
+def _open_findings(j: Judging, severity: str, allowance: str) -> CheckResult:
+    """Findings not closed count against the ceiling; so does a rejection its reviewer's
+    reproducer has not refuted on this tree."""
+    g = j.g
+    unrefuted = {f["id"] for f in g.findings if f["status"] == "REJECTED" and not refuted_on(f, g.tree)}
+    ids = [f["id"] for f in g.findings if f["severity"] == severity
+           and (f["status"] not in CLOSED_FINDING or f["id"] in unrefuted)]
+    blockers = [] if len(ids) <= g.policy["findings"][allowance] else [
+        f"{severity.capitalize()} finding {fid} is open" + (
+            f" (rejected, but its reproducer has not passed on this source tree: "
+            f"harness finding reproduce {fid})" if fid in unrefuted else "") for fid in ids]
+    return CheckResult([(f"{severity.capitalize()} Findings", str(len(ids)))], blockers)
+
+
+def _plan_gaps(item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[str]:
+    """A verified item must cite every evidence type its contract planned."""
+    missing = [t for t in plan.get(item["id"], []) if t not in item["evidence"]]
+    if not missing:
+        return []
+    return [f"{item['id']}: the contract plans verification by {', '.join(missing)}; "
+            f"it cites {', '.join(item['evidence']) or 'nothing'}"]
