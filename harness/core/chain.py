@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, TypedDict, cast
 
 GENESIS = "0" * 64
 EVENT_KEYS = frozenset({"seq", "ts", "type", "data", "prev"})
 
-Event = dict[str, Any]
+
+
+class Event(TypedDict):
+    """One ledger line, decoded."""
+
+    seq: int
+    ts: str
+    type: str
+    data: dict[str, Any]
+    prev: str
 
 
 class LedgerProblem(Exception):
@@ -64,6 +73,6 @@ def parse_lines(raw: bytes, name: str) -> list[tuple[str, Event]]:
             raise LedgerProblem(f"{name}:{number}: seq is {event['seq']!r}, expected {number}")
         if canonical(event) != line:
             raise LedgerProblem(f"{name}:{number}: not in canonical form (the CLI writes every line)")
-        out.append((line, event))
+        out.append((line, cast(Event, event)))
         prev = line_hash(line)
     return out
