@@ -12,6 +12,7 @@ from harness.cli.common import emit_json
 
 if TYPE_CHECKING:  # hooks report through here too: no use-case module is imported to pick a reporter
     from harness.usecases.audit import AuditResult
+    from harness.usecases.findings import FindingStep, Proposed
     from harness.usecases.gate import GateOutcome
     from harness.usecases.listing import FindingList, TaskList
     from harness.usecases.status import StatusView
@@ -113,6 +114,25 @@ def status_json(v: StatusView) -> None:
                "evidence": v.evidence, "gate_now": v.live, "warnings": v.warnings})
 
 
+# -- finding steps ---------------------------------------------------------------------
+def finding_step_text(st: FindingStep) -> None:
+    click.echo(f"{st.id}: {st.status}" + (f"  (next: {st.next})" if st.next else ""))
+
+
+def finding_step_json(st: FindingStep) -> None:
+    emit_json({"id": st.id, "status": st.status, "next": st.next})
+
+
+def proposed_text(p: Proposed) -> None:
+    for fid, item in p.findings:
+        click.echo(f"{fid}: PROPOSED  [{item['severity']}] {item['title']}")
+
+
+def proposed_json(p: Proposed) -> None:
+    emit_json([{"id": fid, "status": "PROPOSED", "severity": item["severity"], "title": item["title"]}
+               for fid, item in p.findings])
+
+
 # -- audit -----------------------------------------------------------------------------
 def audit_text(a: AuditResult) -> None:
     from harness.cli.hooks import print_problems
@@ -141,6 +161,8 @@ REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
     "FindingList": (findings_text, findings_json),
     "StatusView": (status_text, status_json),
     "AuditResult": (audit_text, audit_json),
+    "FindingStep": (finding_step_text, finding_step_json),
+    "Proposed": (proposed_text, proposed_json),
 }
 
 

@@ -1,0 +1,119 @@
+"""The finding steps: each runs what it needs, then appends one event that replay judges.
+
+The status a step needs is asked of the core before anything is run; every other rule is
+the core's, applied when the event is appended (so a hand-written ledger meets the same).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.core import finding_events
+from harness.core import findings as rules
+from harness.core.chain import LedgerProblem
+from harness.core.records import Finding
+from harness.errors import Refused
+from harness.store.reader import LoadedTask
+from harness.store.tasks import TaskStore
+
+
+@dataclass(frozen=True)
+class FindingStep:
+    id: str
+    status: str  # after the step
+
+    @property
+    def next(self) -> str | None:
+        hint = rules.NEXT_STEP.get(self.status)
+        return hint.format(id=self.id) if hint else None
+
+
+@dataclass(frozen=True)
+class Proposed:
+    findings: list[tuple[str, dict[str, Any]]]  # (id, the proposal as given)
+
+
+def finding_for(task: LoadedTask, fid: str, event: str) -> Finding:
+    """The finding, when its status allows ``event`` (asked before a command is run for it)."""
+    try:
+        return finding_events.finding_for(task.proj, fid, event)
+    except LedgerProblem as exc:
+        raise Refused(exc.message, exc.hint) from None
+
+
+def step(s: TaskStore, task_id: str | None, fid: str, event: str, data: dict[str, Any] | None = None) -> FindingStep:
+    """Append one finding event; replay refuses it (with its hint) when a rule forbids it."""
+    task = s.append(s.current_id(task_id), [(event, {"id": fid, **(data or {})})])
+    return FindingStep(fid, task.proj.findings[fid]["status"])
+
+
+def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> Proposed:
+    """Record schema-checked proposals as PROPOSED, whatever id or status they claim."""
+    ids: list[str] = []
+
+    def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:
+        start = max((int(f.split("-")[1]) for f in task.proj.findings), default=0)
+        ids.extend(f"F-{start + n:04d}" for n in range(1, len(items) + 1))
+        content = [{k: v for k, v in item.items() if k not in ("id", "status")} for item in items]
+        return [("finding.proposed", {"id": fid, "content": c}) for fid, c in zip(ids, content)]
+
+    s.append(s.current_id(task_id), [], precheck=precheck)
+    return Proposed(list(zip(ids, items)))
+
+
+def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...],
+              timeout: float | None) -> FindingStep:
+    from harness.reproduce import command_of, run_fact
+
+    f = finding_for(s.load(s.current_id(task_id)), fid, "finding.reproduced")
+    command = command_of(argv, (f["content"].get("recommended_reproducer") or {}).get("command"))
+    if not command:
+        raise Refused(f"{fid} names no reproducer command", hint=f"harness finding reproduce {fid} -- COMMAND ...")
+    # Replay refuses a run that never reached an exit code (not found, timed out): no attempt.
+    return step(s, task_id, fid, "finding.reproduced", run_fact(s, command, timeout))
+
+
+def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, argv: tuple[str, ...]) -> FindingStep:
+    from harness.reproduce import command_of, run_fact
+
+    f = finding_for(s.load(s.current_id(task_id)), fid, "finding.regression")
+    root = s.layout.root.resolve()
+    target = (s.layout.root / path).resolve()
+    # Where the file is and whether git tracks it are facts of this disk, not of the ledger.
+    if not target.is_file() or root not in target.parents:
+        raise Refused(f"regression test {path} does not exist in the repository", hint="write the test first")
+    rel = target.relative_to(root).as_posix()
+    if s.git.is_ignored(rel):
+        raise Refused(f"regression test {rel} is ignored by git: it is not part of the source tree",
+                      hint="put the test where git tracks it")
+    repro = f["reproduction"] or {}
+    command = command_of(argv, repro.get("argv") or repro.get("command"))
+    if command is None:
+        raise Refused(f"{fid} has no command to run {rel} with", hint=f"harness finding regression {fid} {rel} -- COMMAND")
+    try:  # asked before the run; replay asks it again of the event
+        finding_events.regression_command_runs(fid, rel, command)
+    except LedgerProblem as exc:
+        raise Refused(exc.message, exc.hint) from None
+    # Replay refuses a test that did not fail ("must fail when attached"), with its hint.
+    return step(s, task_id, fid, "finding.regression", {**run_fact(s, command), "path": rel})
+
+
+def verify(s: TaskStore, task_id: str | None, fid: str) -> FindingStep:
+    from harness.reproduce import run_fact
+    from harness.store import settings
+    from harness.store.evidence_files import load_valid
+
+    task = s.load(s.current_id(task_id))
+    f = finding_for(task, fid, "finding.verified")
+    load_valid(s.source, task)  # evidence files edited after they were recorded are refused (exit 2)
+    reg, repro = f["regression_test"] or {}, f["reproduction"] or {}
+    run = run_fact(s, reg.get("argv") or reg["command"])
+    # The confirming reproducer runs only when the regression test passed: replay refuses a
+    # failing regression run first, so running it then would be wasted.
+    confirming = (run_fact(s, repro.get("argv") or repro["command"])
+                  if repro.get("command") and run["outcome"] == "passed" else None)
+    full = {"types": settings.load_gate(s.layout).required_types(), "tree": run["tree"]}
+    # Replay judges it, in order: the regression test passes, on a changed tree; the confirming
+    # reproducer passes; full-suite evidence of every required type is fresh and passing.
+    return step(s, task_id, fid, "finding.verified", {"regression": run, "full_suite": full, "reproducer": confirming})
