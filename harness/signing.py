@@ -42,7 +42,7 @@ def sign(data: bytes, key: str, namespace: str) -> str:
         msg = os.path.join(tmp, "approval")
         Path(msg).write_bytes(data)
         proc = subprocess.run([exe, "-Y", "sign", "-f", key_file(key, tmp), "-n", namespace, msg],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+                              capture_output=True, text=True, timeout=TIMEOUT)
         sig = Path(msg + ".sig")
         if proc.returncode != 0 or not sig.exists():
             raise HarnessError(f"ssh-keygen could not sign with {key}: {proc.stderr.strip() or proc.stdout.strip()}",

@@ -105,3 +105,13 @@ def pc(h, repo, tmp_path, hook_repo, monkeypatch) -> Pc:
     # `harness init` is the subject of its own test, test_history_from_before_harness_init_...).
     git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
     return Pc(repo, remote, h, head(repo))
+
+
+@pytest.fixture
+def ft(h, repo) -> str:
+    """A task in a repository whose bytecode and pytest caches are ignored (so running Python does
+    not change the source tree); returns the task id."""
+    (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", "utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-qm", "ignore caches")
+    return h.ok("task", "new", "Findings").out.strip()

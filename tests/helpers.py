@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -454,3 +456,53 @@ def gc_remote(remote: Path) -> None:
     """The server forgets the commits a force push left unreachable."""
     git(remote, "reflog", "expire", "--expire=now", "--all")
     git(remote, "gc", "-q", "--prune=now")
+
+
+# Exits 1 while the defect exists (app.answer() returns 42, the finding says it should be 41).
+ANSWER_REPRODUCER = [PY, "-c", "import app, sys; print('REPRO-MARKER', app.answer()); sys.exit(0 if app.answer() == 41 else 1)"]
+
+
+def proposal(**over) -> dict:
+    base = {
+        "type": "suspected_defect", "severity": "major", "category": "correctness",
+        "title": "answer() is off by one",
+        "claim": "answer() returns 42 where the requirement says 41",
+        "location": {"file": "app.py", "line": 2},
+        "failure_scenario": ["import app", "call app.answer()"],
+        "expected_behavior": "answer() returns 41",
+        "possible_actual_behavior": "answer() returns 42",
+        "recommended_reproducer": {"type": "unit_test", "description": "assert the value",
+                                   "command": list(ANSWER_REPRODUCER)},
+    }
+    base.update(over)
+    return base
+
+
+def propose(h, tmp_path: Path, doc, name: str = "findings.yaml"):
+    """Write ``doc`` outside the repository and run `harness finding propose --file` on it."""
+    return h("finding", "propose", "--file", str(write_yaml(tmp_path / "inbox" / name, doc)))
+
+
+def run_in_pty(cwd: Path | str, args: list[str], answer: str, timeout: float = 30) -> tuple[int, str]:
+    """Run ``python -m harness ARGS`` with a terminal on stdin/stdout, typing ``answer`` at the prompt."""
+    pid, fd = pty.fork()
+    if pid == 0:  # child: exec with the pty as its terminal
+        os.chdir(cwd)
+        os.execv(sys.executable, [sys.executable, "-m", "harness", *args])
+    out, sent, deadline = b"", False, time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        if not sent and b"type \"approve\"" in out:
+            os.write(fd, answer.encode() + b"\r")
+            sent = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")

@@ -3,44 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
 import subprocess
 import sys
-import time
 
 import pytest
-
-from helpers import git
 from ssh_keys import make_key, signers_line
 
+from helpers import git, run_in_pty
+
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
-
-
-def run_in_pty(cwd, args: list[str], answer: str, timeout: float = 30) -> tuple[int, str]:
-    """Run ``python -m harness ARGS`` with a terminal on stdin/stdout, typing ``answer`` at the prompt."""
-    pid, fd = pty.fork()
-    if pid == 0:  # child: exec with the pty as its terminal
-        os.chdir(cwd)
-        os.execv(sys.executable, [sys.executable, "-m", "harness", *args])
-    out, sent, deadline = b"", False, time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            out += chunk
-        if not sent and b"type \"approve\"" in out:
-            os.write(fd, answer.encode() + b"\r")
-            sent = True
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
 
 
 def _loosen(repo):

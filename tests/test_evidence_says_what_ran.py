@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from conftest import TO_VERIFYING, walk_to
+from helpers import TO_VERIFYING, walk_to
 
 PY = sys.executable
 

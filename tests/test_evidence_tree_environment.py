@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+
+from helpers import git
 
 PY = sys.executable
 PASS = (PY, "-c", "pass")

@@ -14,11 +14,22 @@ import yaml
 from harness.core import findings as rules
 from harness.gitio import Git
 
-from helpers import TO_VERIFYING, append_event, events, git, ledger_bytes, status_json, tdir, walk_to, write_yaml
+from helpers import (
+    ANSWER_REPRODUCER,
+    TO_VERIFYING,
+    append_event,
+    events,
+    git,
+    ledger_bytes,
+    proposal,
+    propose,
+    status_json,
+    tdir,
+    walk_to,
+)
 
 PY = sys.executable
-# Exits 1 while the defect exists (answer() returns 42, the finding says it should be 41).
-FAIL_CMD = [PY, "-c", "import app, sys; print('REPRO-MARKER', app.answer()); sys.exit(0 if app.answer() == 41 else 1)"]
+FAIL_CMD = ANSWER_REPRODUCER  # exits 1 while the defect exists
 PASS_CMD = [PY, "-c", "print('nothing wrong here')"]
 MISSING_CMD = ["definitely-not-a-command-xyz"]
 REGRESSION_PATH = "tests/test_answer.py"
@@ -42,26 +53,6 @@ FIXED_APP = "def answer():\n    return 41\n"
 # =======================================================================================
 # Helpers
 # =======================================================================================
-
-def proposal(**over) -> dict:
-    base = {
-        "type": "suspected_defect", "severity": "major", "category": "correctness",
-        "title": "answer() is off by one",
-        "claim": "answer() returns 42 where the requirement says 41",
-        "location": {"file": "app.py", "line": 2},
-        "failure_scenario": ["import app", "call app.answer()"],
-        "expected_behavior": "answer() returns 41",
-        "possible_actual_behavior": "answer() returns 42",
-        "recommended_reproducer": {"type": "unit_test", "description": "assert the value",
-                                   "command": list(FAIL_CMD)},
-    }
-    base.update(over)
-    return base
-
-
-def propose(h, tmp_path: Path, doc, name: str = "findings.yaml"):
-    """Write ``doc`` outside the repository and run `harness finding propose --file` on it."""
-    return h("finding", "propose", "--file", str(write_yaml(tmp_path / "inbox" / name, doc)))
 
 
 def fdoc(repo: Path, tid: str, fid: str = "F-0001") -> dict:
@@ -118,16 +109,6 @@ def advance(h, repo: Path, fid: str, upto: str) -> None:
             h.ok("finding", "verify", fid)
         elif step == "CLOSED":
             h.ok("finding", "close", fid)
-
-
-@pytest.fixture
-def ft(h, repo) -> str:
-    """A task in a repository whose bytecode and pytest caches are ignored (so running Python does
-    not change the source tree); returns the task id."""
-    (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", "utf-8")
-    git(repo, "add", ".gitignore")
-    git(repo, "commit", "-qm", "ignore caches")
-    return h.ok("task", "new", "Findings").out.strip()
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import json
 import pytest
 import yaml
 
-from test_finding_lifecycle import PASS_CMD, ft, proposal, propose, tdir  # noqa: F401 (ft: a fixture)
-
 from harness.core import ledger
+
+from helpers import PASS_CMD, proposal, propose, tdir
 
 
 def _no_command(**over) -> dict:

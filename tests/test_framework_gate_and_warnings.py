@@ -8,10 +8,23 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import TO_VERIFYING, git, walk_to
+import pytest
+
 from harness.gitio import Git, index_tree
-from test_git_hooks_e2e import (collect_passing_evidence, commit_all_ok, gated_done, hook_repo,  # noqa: F401
-                                new_task, out, pc, task_dir)
+
+from helpers import (
+    TO_VERIFYING,
+    collect_passing_evidence,
+    commit_all_ok,
+    gated_done,
+    git,
+    new_task,
+    out,
+    task_dir,
+    walk_to,
+)
+
+pytestmark = pytest.mark.e2e  # the pre-commit framework's hooks in real commits
 
 PY = sys.executable
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.redact import (BUILTIN_PATTERNS, Redactor, compile_patterns, redact_argv,
-                                 secret_env)
+from harness.core.redact import BUILTIN_PATTERNS, Redactor, compile_patterns, redact_argv, secret_env
 from harness.errors import HarnessError
 
 # Fake secrets are assembled at run time so this file itself does not trip

@@ -11,13 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from harness import outputcut
 from harness.core.redact import compile_patterns
 from harness.runner import _Bounded
+
+from helpers import git
 
 ALNUM = string.ascii_letters + string.digits
 UPPER_DIGITS = string.ascii_uppercase + string.digits

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
 from ssh_keys import approval_line, make_key, signers_line
-from test_approve_tty import run_in_pty
+
+from helpers import git, run_in_pty
 
 PY = sys.executable
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
@@ -172,6 +172,7 @@ def test_approve_without_a_signing_key_is_refused_before_the_prompt(adopted):
     assert not (adopted / ".harness/approvals.jsonl").exists()
 
 
+@pytest.mark.e2e  # a real push through the installed pre-receive hook
 def test_the_servers_git_config_names_the_approvers_for_the_pre_receive_hook(adopted, keys, h, tmp_path):
     bare = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))

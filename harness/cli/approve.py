@@ -44,7 +44,7 @@ def approve() -> None:
     """
 
 
-def _committed(git, rel: str) -> bytes | None:
+def _committed(git: Git, rel: str) -> bytes | None:
     head = git.head()
     if not head:
         return None
@@ -53,7 +53,7 @@ def _committed(git, rel: str) -> bytes | None:
     return TreeSource(git, git.commit_tree(head), "HEAD").read(rel)
 
 
-def _gate_changes(layout, git) -> tuple[str, list[str]]:
+def _gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.guard.validate import loosening_of
     from harness.store import settings
 
@@ -64,7 +64,7 @@ def _gate_changes(layout, git) -> tuple[str, list[str]]:
     return new.digest, loosening_of(_committed(git, ".harness/gate.yaml"), new, configured_types(FsSource(layout.root)))
 
 
-def _config_changes(layout, git) -> tuple[str, list[str]]:
+def _config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.core.policy import command_changes
     from harness.gitio import TreeSource
     from harness.store import facts

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from harness.core import gate as core_gate
 from harness.core import policy as core_policy
@@ -89,7 +90,7 @@ def _rev(olds: Sequence[Source]) -> str:
     return rev[:12] if rev and rev != "HEAD" else "HEAD"
 
 
-def _oid(src, rel: str) -> str | None:
+def _oid(src: Source, rel: str) -> str | None:
     return src.oid(rel) if hasattr(src, "oid") else None
 
 
@@ -202,11 +203,12 @@ def _digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _check_task(olds, new, tid, source_tree, policy, problems, only_gated) -> TaskVerdict | None:
+def _check_task(olds: Sequence[Source], new: Source, tid: str, source_tree: str, policy: settings.GatePolicy | None,
+                problems: list[Problem], only_gated: bool) -> TaskVerdict | None:
     folder = f"{reader.TASKS}/{tid}"
     ledger_rel = f"{folder}/events.jsonl"
     priors = [o for o in olds if tid in reader.task_ids(o)]
-    before_states = []
+    before_states: list[str | None] = []
     for old in priors:
         old_raw, new_raw = old.read(ledger_rel) or b"", new.read(ledger_rel) or b""
         if not only_gated and not new_raw.startswith(old_raw):
@@ -238,7 +240,8 @@ def _check_task(olds, new, tid, source_tree, policy, problems, only_gated) -> Ta
     return verdict
 
 
-def _gate_at(new, task, policy, source_tree, problems) -> core_gate.GateReport | None:
+def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, source_tree: str,
+             problems: list[Problem]) -> core_gate.GateReport | None:
     """A task entering CONVERGED/DONE: a recorded PASS for exactly this tree, and a recomputation that agrees."""
     folder = f"{reader.TASKS}/{task.id}"
     fix = ("re-collect the evidence (`harness evidence TYPE`), run `harness gate`, then commit exactly the tree "
@@ -267,7 +270,7 @@ def _gate_at(new, task, policy, source_tree, problems) -> core_gate.GateReport |
     return report
 
 
-def _left_out(new, last: dict, source_tree: str) -> str | None:
+def _left_out(new: Source, last: dict[str, Any], source_tree: str) -> str | None:
     """At commit time (the index), a gate PASS on another tree means part of what was gated is
     not being committed: name those paths."""
     if getattr(new, "label", None) != "index" or last.get("verdict") != "PASS" or not last.get("tree") \
@@ -282,7 +285,7 @@ def _left_out(new, last: dict, source_tree: str) -> str | None:
             "stash it, re-collect the evidence and run `harness gate` on what you commit")
 
 
-def _findings_kept(old, new, folder: str, problems: list[Problem]) -> None:
+def _findings_kept(old: Source, new: Source, folder: str, problems: list[Problem]) -> None:
     gone = set(old.listdir(f"{folder}/findings")) - set(new.listdir(f"{folder}/findings"))
     for name in sorted(gone):
         problems.append(Problem(f"{folder}/findings/{name}", "findings-never-deleted", "a finding was deleted",
