@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -43,6 +44,8 @@ def build_history(h, repo: Path, tmp_path: Path) -> dict:
     walk_to(h, *TO_VERIFYING, "REVIEWING", "GATING", "BLOCKED")
     h.ok("transition", "ESCALATED", "--reason", "SPEC_AMBIGUITY: two readings")
     commit_all_ok(repo, "escalated")
+    # Ledger timestamps have one-second resolution: "created after t1 was done" must be visible in them.
+    time.sleep(1.1)
     ids["t5"] = new_task(h, f"Answer is wrong again after {ids['t1']}")
     walk_to(h, *TO_VERIFYING, "REVIEWING")
     proposal = tmp_path / "findings.yaml"
