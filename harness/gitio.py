@@ -418,7 +418,7 @@ def _resolved(base: Path, path: str) -> str:
     return os.path.realpath(os.path.join(base, path))
 
 
-def _changed_paths(repo, old_tree: str, new_tree: str, limit: int) -> tuple[list[str], int]:
+def _changed_paths(repo: Any, old_tree: str, new_tree: str, limit: int) -> tuple[list[str], int]:
     try:
         old, new = repo[old_tree], repo[new_tree]
     except (KeyError, ValueError):

@@ -506,3 +506,20 @@ def run_in_pty(cwd: Path | str, args: list[str], answer: str, timeout: float = 3
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
+
+
+def collect_all(h: Harness) -> None:
+    """Fresh passing build and unit_test evidence."""
+    h.ok("evidence", "build", "--", *py("pass"))
+    h.ok("evidence", "unit_test", "--", *py("pass"))
+
+
+def to_gating(h: Harness, verify: bool = True) -> None:
+    """A full legal walk: must requirement, VERIFYING, fresh build + unit_test, REVIEWING, GATING."""
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    collect_all(h)
+    if verify:
+        h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from conftest import TO_VERIFYING, walk_to
 from harness.core import converge as c
 from harness.core.converge import LoopFacts, decide
 from harness.core.policy import loosenings
-from test_quality_gate import py, status_json
+
+from helpers import TO_VERIFYING, py, status_json, walk_to
 
 PY = sys.executable
 

@@ -6,11 +6,11 @@ import re
 import sys
 from pathlib import Path
 
-from conftest import TO_VERIFYING, git, walk_to
 from harness import resources
 from harness.core.policy import default_gate_text
 from harness.store.settings import parse_gate
-from test_git_hooks_e2e import commit_all_ok, gated_done, refused_commit, set_state_by_hand
+
+from helpers import TO_VERIFYING, commit_all_ok, gated_done, git, refused_commit, set_state_by_hand, walk_to
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from conftest import git, walk_to
 from harness.core.gate import DECIDING_STATES, state_blocker
 from harness.core.next_step import NextStep, next_steps, work_blockers
 from harness.core.states import STATES
-from test_quality_gate import gate_json, status_json, to_gating
+
+from helpers import gate_json, git, status_json, to_gating, walk_to
 
 FRESH = {"build": "PASS", "unit_test": "PASS"}
 

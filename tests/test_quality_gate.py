@@ -17,7 +17,7 @@ from harness.core.states import STATES
 from harness.gitio import Git
 from harness.store.settings import parse_gate
 
-from helpers import TO_VERIFYING, events, gate_json, py, status_json, walk_to
+from helpers import TO_VERIFYING, collect_all, events, gate_json, py, status_json, to_gating, walk_to
 
 PY = sys.executable
 TREE = "a" * 40
@@ -373,21 +373,6 @@ def test_render_text_and_as_dict():
 # =======================================================================================
 # `harness gate` end to end
 # =======================================================================================
-
-
-def collect_all(h) -> None:
-    h.ok("evidence", "build", "--", *py("pass"))
-    h.ok("evidence", "unit_test", "--", *py("pass"))
-
-
-def to_gating(h, verify: bool = True) -> None:
-    """A full legal walk: must requirement, VERIFYING, fresh build + unit_test, REVIEWING, GATING."""
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    collect_all(h)
-    if verify:
-        h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
 
 
 def test_fresh_pass_after_a_full_legal_walk_exits_0(h, repo, task):

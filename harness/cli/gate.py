@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -10,8 +10,13 @@ from harness.cli.common import emit_json, json_option, store, task_option, with_
 from harness.cli.progress import print_next
 from harness.core import gate as core_gate
 from harness.core import next_step, states
-from harness.store.reader import LoadedTask
 from harness.errors import EXIT_INVALID, HarnessError, Refused
+from harness.store.reader import LoadedTask
+from harness.store.settings import GatePolicy
+from harness.store.tasks import TaskStore
+
+if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
+    from harness.gitio import Git
 
 
 @click.command()
@@ -45,11 +50,12 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
         if state in states.TERMINAL:  # a finished task's ledger is closed: evaluate, record nothing
             report, gi = _judge(s, s.load(tid), policy, tree)
         else:
-            def precheck(task):  # judged under the lock, on the ledger as it is now
+            def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:  # under the lock, as it is now
                 nonlocal report, gi
-                report, gi = _judge(s, task, policy, tree)
-                return [("gate.evaluated", {"verdict": report.verdict, "tree": tree, "head": head,
-                                            "policy": policy.digest, "blockers": report.blockers})]
+                judged, gi = _judge(s, task, policy, tree)
+                report = judged
+                return [("gate.evaluated", {"verdict": judged.verdict, "tree": tree, "head": head,
+                                            "policy": policy.digest, "blockers": judged.blockers})]
 
             s.append(tid, [], precheck=precheck)
     except HarnessError as exc:
@@ -61,6 +67,7 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
             click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{exc.render()}\n")
             print_next(repair)
         return EXIT_INVALID
+    assert report is not None and gi is not None  # both paths above judged, or raised
     recorded = state not in states.TERMINAL
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
     steps = _next(s, tid, gi, report, moved)
@@ -78,7 +85,7 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     return 0 if report.verdict == "PASS" else 1
 
 
-def _next(s, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, moved: str | None) -> list[next_step.NextStep]:
+def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, moved: str | None) -> list[next_step.NextStep]:
     """The next step after this evaluation (and after the move --advance made)."""
     import dataclasses
 
@@ -89,7 +96,7 @@ def _next(s, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, mo
                                     gate_pass=passed and p.last_gate is not None and p.last_gate.get("tree") == gi.tree)
 
 
-def _policy(s, git):
+def _policy(s: TaskStore, git: Git) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gitio import TreeSource
     from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
@@ -112,7 +119,7 @@ def _policy(s, git):
     return policy
 
 
-def _judge(s, task, policy, tree: str) -> tuple[core_gate.GateReport, core_gate.GateInput]:
+def _judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str) -> tuple[core_gate.GateReport, core_gate.GateInput]:
     from harness.store import facts
 
     edited = s.disagreements(task)
@@ -124,7 +131,7 @@ def _judge(s, task, policy, tree: str) -> tuple[core_gate.GateReport, core_gate.
     return core_gate.evaluate(gi), gi
 
 
-def _advance(s, tid: str, verdict: str, tree: str, policy: str, head: str | None) -> str | None:
+def _advance(s: TaskStore, tid: str, verdict: str, tree: str, policy: str, head: str | None) -> str | None:
     target = "CONVERGED" if verdict == "PASS" else "BLOCKED"
 
     def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,38 +14,41 @@ from harness import resources
 from harness.errors import Refused
 from harness.store import fsio
 
+if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
+    from harness.gitio import Git
+
 STAGES = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "post-rewrite", "pre-push")
 SERVER_STAGES = ("pre-receive",)
 MARKER = "engineering-harness native hook shim"
 CHAINED = ".pre-harness"
 
 
-def _hooks_dir(git):
+def _hooks_dir(git: Git) -> Path:
     custom = git.config_get("core.hooksPath")
     if custom:
         return (git.root / os.path.expanduser(custom)).resolve()
     return git.common_dir / "hooks"
 
 
-def _record_path(git):
+def _record_path(git: Git) -> Path:
     return git.common_dir / "harness-install.json"
 
 
-def _read_record(git) -> dict:
+def _read_record(git: Git) -> dict[str, Any]:
     try:
         return json.loads(_record_path(git).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
 
 
-def _ours(path) -> bool:
+def _ours(path: Path) -> bool:
     try:
         return MARKER in path.read_text("utf-8", "replace")
     except OSError:
         return False
 
 
-def _server_repo():
+def _server_repo() -> Git:
     from harness.cli.hooks import _server_git
 
     git = _server_git()
@@ -74,7 +78,7 @@ def _framework_runs_harness(root: Path, folder: Path) -> str | None:
     return where + (f" and `pre-commit install` wrote {', '.join(sorted(set(installed)))}" if installed else "")
 
 
-def _write_shims(folder, stages: tuple[str, ...]) -> None:
+def _write_shims(folder: Path, stages: tuple[str, ...]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     shim = resources.data_dir("hooks").joinpath("native-hook").read_text("utf-8").replace("@PYTHON@", sys.executable)
     for stage in stages:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -99,7 +100,7 @@ def status(task_id: str | None, as_json: bool) -> int:
     return EXIT_INVALID if live["verdict"] == "INVALID_HARNESS_STATE" else 0
 
 
-def _freshness(git: Git | None, record: dict, tree: str) -> dict:
+def _freshness(git: Git | None, record: Mapping[str, Any], tree: str) -> dict[str, Any]:
     fresh = record["tree"] == tree
     out = {"outcome": record["outcome"], "exit_code": record["exit_code"], "tree": record["tree"],
            "freshness": "FRESH" if fresh else "STALE", "changed": [], "changed_total": 0}
