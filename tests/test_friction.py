@@ -6,6 +6,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from harness import resources
 from harness.core.policy import default_gate_text
 from harness.store.settings import parse_gate
@@ -23,6 +25,7 @@ evidence:
 """
 
 
+@pytest.mark.e2e  # commits through the installed native git hooks
 def test_a_partial_commit_of_a_gated_done_task_names_the_unstaged_path(h, repo):
     h.ok("install")
     commit_all_ok(repo, "harness init")
@@ -37,6 +40,7 @@ def test_a_partial_commit_of_a_gated_done_task_names_the_unstaged_path(h, repo):
     assert git(repo, "commit", "-qm", "all of it", check=False).returncode == 0
 
 
+@pytest.mark.e2e  # commits through the installed native git hooks
 def test_a_hand_edited_task_yaml_is_pointed_at_replay_write(h, repo):
     h.ok("install")
     commit_all_ok(repo, "harness init")
@@ -49,6 +53,7 @@ def test_a_hand_edited_task_yaml_is_pointed_at_replay_write(h, repo):
     assert r.code == 2 and "restore the file with `harness replay --write`" in r.err
 
 
+@pytest.mark.e2e  # commits through the installed native git hooks
 def test_install_on_top_of_the_framework_says_every_hook_would_run_twice(h, repo):
     (repo / ".pre-commit-config.yaml").write_text("repos:\n  - repo: x\n    rev: main\n    hooks:\n"
                                                   "      - id: harness-validate\n")
@@ -76,6 +81,7 @@ def test_with_nothing_configured_the_shipped_defaults_stand():
     assert default_gate_text(template, []) == template
 
 
+@pytest.mark.e2e  # commits through the installed native git hooks
 def test_init_after_config_writes_a_gate_for_those_types_and_it_commits_without_approval(repo, capfd):
     from conftest import Harness
 
