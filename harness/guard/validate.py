@@ -107,10 +107,12 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
         return None
     if only_gated:
         return pol
-    # Against each parent's policy; a first-ever gate.yaml is judged against the defaults.
-    befores = [o.read(GATE) for o in olds if o.read(GATE) is not None] or [None]
-    for old_raw in befores:
-        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), olds, configured_types(new))
+    # Against each parent's policy, approved by a signer that parent trusts (a merge must not
+    # borrow an unrelated parent's allowed_signers to loosen the other side's gate); a
+    # first-ever gate.yaml is judged against the defaults.
+    befores = [(o.read(GATE), [o]) for o in olds if o.read(GATE) is not None] or [(None, list(olds))]
+    for old_raw, trusted in befores:
+        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), trusted, configured_types(new))
         if loosened:
             problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
                                     + (f" ({why})" if why else ""),
@@ -189,7 +191,8 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
         except HarnessError:
             continue  # an invalid old config named no command anyone could rely on
         changed = core_policy.command_changes(before, after)
-        ok, why = trust.approved(new.read(APPROVALS), "config-change", _digest(raw), olds) if raw else (False, None)
+        # Vouched for by this parent's signers: the side whose commands change.
+        ok, why = trust.approved(new.read(APPROVALS), "config-change", _digest(raw), [old]) if raw else (False, None)
         if changed and not ok:
             problems.append(Problem(CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
                                     + "; ".join(changed) + (f" ({why})" if why else ""),

@@ -1,0 +1,58 @@
+"""Adversarial review: approvals on a merge are vouched for by the side whose policy they change."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import git
+from ssh_keys import approval_line, signers_line
+from test_signed_approvals import LOOSER, add_approval, adopted, keys  # noqa: F401  (fixtures)
+
+PY = sys.executable
+
+
+def test_a_merge_with_an_unrelated_parent_carrying_its_own_signers_cannot_approve_a_loosening(adopted, keys):
+    repo: Path = adopted
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()
+    # An orphan history whose allowed_signers lists the agent's own key.
+    git(repo, "checkout", "-q", "--orphan", "evil")
+    (repo / ".harness/allowed_signers").write_text(signers_line("agent@example.com", keys["agent"][1]))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "unrelated root")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-commit", "--no-ff", "-s", "ours", "--allow-unrelated-histories", "evil")
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text().replace(*LOOSER))
+    signers = (repo / ".harness/allowed_signers").read_bytes()
+    add_approval(repo, approval_line("gate-change", gate.read_bytes(), keys["agent"][0], signer="agent@example.com"))
+    add_approval(repo, approval_line("signers-change", signers, keys["agent"][0], signer="agent@example.com"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "merge")
+    r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
+    assert r.returncode == 1 and "gate-only-tightens" in r.stderr, r.stdout + r.stderr
+
+
+def test_a_merge_with_an_unrelated_parent_cannot_approve_swapping_an_evidence_command(h, repo, keys):
+    config = repo / ".harness/config.yaml"
+    config.write_text("version: 1\nevidence:\n  unit_test:\n    command: [python3, -m, pytest]\n")
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", keys["human"][1]))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt")
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "checkout", "-q", "--orphan", "evil")
+    (repo / ".harness/allowed_signers").write_text(signers_line("agent@example.com", keys["agent"][1]))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "unrelated root")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-commit", "--no-ff", "-s", "ours", "--allow-unrelated-histories", "evil")
+    config.write_text("version: 1\nevidence:\n  unit_test:\n    command: ['true']\n")
+    add_approval(repo, approval_line("config-change", config.read_bytes(), keys["agent"][0],
+                                     signer="agent@example.com"))
+    add_approval(repo, approval_line("signers-change", (repo / ".harness/allowed_signers").read_bytes(),
+                                     keys["agent"][0], signer="agent@example.com"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "merge")
+    r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
+    assert r.returncode == 1 and "evidence-commands-need-approval" in r.stderr, r.stdout + r.stderr
