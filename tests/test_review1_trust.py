@@ -56,3 +56,36 @@ def test_a_merge_with_an_unrelated_parent_cannot_approve_swapping_an_evidence_co
     git(repo, "commit", "-q", "--no-verify", "-m", "merge")
     r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
     assert r.returncode == 1 and "evidence-commands-need-approval" in r.stderr, r.stdout + r.stderr
+
+
+def test_a_task_done_under_an_unrelated_roots_own_policy_is_not_merged_in_unjudged(h, repo, keys):
+    from test_git_hooks_e2e import gated_done
+
+    failing = f"[{PY}, -c, 'import sys; sys.exit(1)']"
+    config = repo / ".harness/config.yaml"
+    config.write_text(f"version: 1\nevidence:\n  unit_test:\n    command: {failing}\n")
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", keys["human"][1]))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt: the unit tests fail")
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()
+    # A second adoption: an unrelated root whose policy says `pass` proves the unit tests.
+    git(repo, "checkout", "-q", "--orphan", "evil")
+    config.write_text(f"version: 1\nevidence:\n  unit_test:\n    command: [{PY}, -c, pass]\n")
+    (repo / ".harness/allowed_signers").write_text(signers_line("agent@example.com", keys["agent"][1]))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "unrelated root")
+    tid = gated_done(h)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "done under the root's own policy")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-commit", "--no-ff", "-s", "ours", "--allow-unrelated-histories", "evil")
+    git(repo, "checkout", "evil", "--", f".harness/tasks/{tid}")
+    add_approval(repo, approval_line("config-change", config.read_bytes(), keys["agent"][0],
+                                     signer="agent@example.com"))
+    add_approval(repo, approval_line("signers-change", (repo / ".harness/allowed_signers").read_bytes(),
+                                     keys["agent"][0], signer="agent@example.com"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "merge the done task")
+    assert "DONE" in (repo / f".harness/tasks/{tid}/task.yaml").read_text()
+    r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
+    assert r.returncode == 1 and "one-adoption" in r.stderr, r.stdout + r.stderr

@@ -28,7 +28,24 @@ def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitRepor
     olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
     new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
     problems, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
+    problems.extend(_second_adoption(git, commit))
     return CommitReport(commit, problems, verdicts)
+
+
+def _second_adoption(git: Git, commit: str) -> list[Problem]:
+    """A history adopts the harness once. A root commit sets its own policy and signers
+    unapproved (that is adoption); merging a second, unrelated root that carries `.harness/`
+    would let tasks judged under that self-made policy, and approvals signed by its self-listed
+    keys, into this history."""
+    adopted = [p for p in git.parents(commit) if TreeSource(git, git.commit_tree(p), "").oid(".harness")]
+    for other in adopted[1:]:
+        if not git.merge_bases(adopted[0], other):
+            return [Problem(".harness/", "one-adoption",
+                            f"merges {other[:12]}, an unrelated history that carries its own .harness/ (its policy, "
+                            "signers and tasks were never judged under this history's)",
+                            "bring the work over onto this history (cherry-pick, or a branch from it) so it is "
+                            "judged under this policy")]
+    return []
 
 
 def push_commits(git: Git, stdin_lines: list[str], remote: str | None = None) -> tuple[list[str], list[str]]:
