@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import git
 from ssh_keys import approval_line, signers_line
 from test_signed_approvals import LOOSER, add_approval, adopted, keys  # noqa: F401  (fixtures)
@@ -58,7 +60,8 @@ def test_a_merge_with_an_unrelated_parent_cannot_approve_swapping_an_evidence_co
     assert r.returncode == 1 and "evidence-commands-need-approval" in r.stderr, r.stdout + r.stderr
 
 
-def test_a_task_done_under_an_unrelated_roots_own_policy_is_not_merged_in_unjudged(h, repo, keys):
+@pytest.mark.parametrize("second_adoption", ["unrelated root", "fork from before the adoption"])
+def test_a_task_done_under_a_second_adoptions_own_policy_is_not_merged_in_unjudged(h, repo, keys, second_adoption):
     from test_git_hooks_e2e import gated_done
 
     failing = f"[{PY}, -c, 'import sys; sys.exit(1)']"
@@ -69,7 +72,11 @@ def test_a_task_done_under_an_unrelated_roots_own_policy_is_not_merged_in_unjudg
     git(repo, "commit", "-qm", "adopt: the unit tests fail")
     base = git(repo, "rev-parse", "HEAD").stdout.strip()
     # A second adoption: an unrelated root whose policy says `pass` proves the unit tests.
-    git(repo, "checkout", "-q", "--orphan", "evil")
+    if second_adoption == "unrelated root":
+        git(repo, "checkout", "-q", "--orphan", "evil")
+    else:  # the commit before `harness init` was committed: its child adopts on its own
+        git(repo, "checkout", "-q", "-b", "evil", "HEAD~1")
+        git(repo, "checkout", "main", "--", ".harness")
     config.write_text(f"version: 1\nevidence:\n  unit_test:\n    command: [{PY}, -c, pass]\n")
     (repo / ".harness/allowed_signers").write_text(signers_line("agent@example.com", keys["agent"][1]))
     git(repo, "add", "-A")

@@ -32,17 +32,21 @@ def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitRepor
     return CommitReport(commit, problems, verdicts)
 
 
+def _carries_harness(git: Git, commit: str) -> bool:
+    return TreeSource(git, git.commit_tree(commit), "").oid(".harness") is not None
+
+
 def _second_adoption(git: Git, commit: str) -> list[Problem]:
-    """A history adopts the harness once. A root commit sets its own policy and signers
-    unapproved (that is adoption); merging a second, unrelated root that carries `.harness/`
-    would let tasks judged under that self-made policy, and approvals signed by its self-listed
-    keys, into this history."""
-    adopted = [p for p in git.parents(commit) if TreeSource(git, git.commit_tree(p), "").oid(".harness")]
+    """A history adopts the harness once. The commit that first adds `.harness/` sets its
+    policy and signers unapproved (that is adoption); merging a side that adopted on its own
+    (an unrelated root, or a fork from before the adoption) would let tasks judged under that
+    self-made policy, and approvals signed by its self-listed keys, into this history."""
+    adopted = [p for p in git.parents(commit) if _carries_harness(git, p)]
     for other in adopted[1:]:
-        if not git.merge_bases(adopted[0], other):
+        if not any(_carries_harness(git, b) for b in git.merge_bases(adopted[0], other)):
             return [Problem(".harness/", "one-adoption",
-                            f"merges {other[:12]}, an unrelated history that carries its own .harness/ (its policy, "
-                            "signers and tasks were never judged under this history's)",
+                            f"merges {other[:12]}, a side that adopted the harness on its own (no common ancestor "
+                            "carries .harness/: its policy, signers and tasks were never judged under this history's)",
                             "bring the work over onto this history (cherry-pick, or a branch from it) so it is "
                             "judged under this policy")]
     return []
