@@ -359,3 +359,14 @@ def test_secret_env_value_is_redacted_in_its_json_escaped_spelling() -> None:
 def test_hyphenated_words_glued_to_sk_dash_stay_readable(r: Redactor) -> None:
     text = "risk-assessment-module-2024-final desk-lamp-model-123456789"
     assert r.redact(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    '{"password": "hu\\"nter22hunter"}',     # a JSON-escaped quote inside the value
+    "'password' => 'hunter22hunter'",        # Perl, PHP and Ruby hashes
+    "password => hunter22hunter",
+    "token: 'it\\'shunter22hunter'",
+])
+def test_a_quoted_secret_with_an_escaped_quote_or_after_a_fat_arrow_is_redacted_whole(r: Redactor, text: str) -> None:
+    out = r.redact(text)
+    assert "hunter" not in out and "[REDACTED:secret_assignment]" in out, out

@@ -20,9 +20,13 @@ _TOK = r"A-Za-z0-9._~+/\-"
 # A value after ``key=`` / ``key: ``: the quoted string when quoted (the lookbehind
 # sees the opening quote the prefix consumed), otherwise up to whitespace/quote/
 # separator. One alternation because Python forbids reusing a group name.
-_VALUE = r"""(?P<secret>(?<=")[^"\n]+(?=")|(?<=')[^'\n]+(?=')|[^\s"'`,;]+)"""
+# Inside quotes a backslash escapes the next character (``"hu\"nter2"`` is one value), unless
+# the escaped quote is the closing one of JSON-in-JSON (``\"pw\"}``).
+_QUOTED = r"""(?:[^{q}\\\n]|\\[^{q}\n]|\\{q}(?![\s,;}}\]]|$))+(?=\\?{q})"""
+_VALUE = (r"""(?P<secret>(?<=")""" + _QUOTED.format(q='"') + r"|(?<=')" + _QUOTED.format(q="'")
+          + r"""|[^\s"'`,;]+)""")
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
-_ASSIGN = r"""(?:\\?["'])?[ \t]*[:=](?!=)[ \t]*(?:\\?["'])?"""
+_ASSIGN = r"""(?:\\?["'])?[ \t]*(?:=>|[:=](?!=))[ \t]*(?:\\?["'])?"""  # `=>`: Perl, PHP, Ruby hashes
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
 # "--no-token" style switches take no value, so what follows them is left alone.
