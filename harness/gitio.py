@@ -242,6 +242,13 @@ class Git:
     def is_shallow(self) -> bool:
         return bool(self.repo.is_shallow)
 
+    def is_partial(self) -> bool:
+        """A `--filter` clone: git fetches missing trees and blobs on demand, libgit2 does not."""
+        if self.config_get("extensions.partialClone"):
+            return True
+        return any(self.config_get(f"remote.{name}.promisor") in ("true", "1", "yes", "on")
+                   for name in self.remote_names())
+
     def remote_names(self) -> list[str]:
         return [r.name for r in self.repo.remotes]
 

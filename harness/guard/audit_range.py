@@ -39,7 +39,13 @@ class AuditRange:
 
 
 def require_full_history(git: Git, remote: str) -> None:
-    """A shallow clone would end the walk silently at its boundary: deepen it, or refuse."""
+    """A shallow clone would end the walk silently at its boundary: deepen it, or refuse. A
+    partial (`--filter`) clone lacks the trees and blobs of older commits: refuse it."""
+    if git.is_partial():
+        raise HarnessError("this clone is partial (made with --filter): the files of the commits to audit are "
+                           "not all here, and the audit reads them without git's on-demand fetch",
+                           hint="clone without a filter (actions/checkout: leave `filter` unset, `fetch-depth: 0`; "
+                                "GitLab: GIT_DEPTH: 0 and no GIT_FETCH_EXTRA_FLAGS --filter)")
     if not git.is_shallow():
         return
     if git.has_remote(remote):
