@@ -31,7 +31,10 @@ def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
                    and p.message.startswith("task.state:") and "file says 'DONE'" in p.message}
         for tid in sorted(t for t in set(entered) | by_hand if t):
             v = entered.get(tid)
-            passed = v is not None and v.gate is not None and v.gate.verdict == "PASS" and tid not in refused
+            # A problem outside every task (gate.yaml, config.yaml, signers) refuses the whole
+            # commit: a PASS computed under a policy the commit was not allowed to set is no PASS.
+            passed = (v is not None and v.gate is not None and v.gate.verdict == "PASS"
+                      and tid not in refused and None not in refused)
             claims.append(metrics.DoneClaim(commit, tid, passed))
     return claims
 
