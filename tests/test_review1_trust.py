@@ -96,3 +96,19 @@ def test_a_task_done_under_a_second_adoptions_own_policy_is_not_merged_in_unjudg
     assert "DONE" in (repo / f".harness/tasks/{tid}/task.yaml").read_text()
     r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
     assert r.returncode == 1 and "one-adoption" in r.stderr, r.stdout + r.stderr
+
+
+def test_an_approval_already_spent_cannot_restore_a_loosening_a_human_later_tightened_back(adopted, keys):
+    from test_signed_approvals import loosen, validate
+
+    gate = adopted / ".harness/gate.yaml"
+    strict = gate.read_text()
+    add_approval(adopted, approval_line("gate-change", loosen(adopted), keys["human"][0]))
+    assert validate(adopted).returncode == 0
+    git(adopted, "commit", "-qm", "loosen, approved")
+    gate.write_text(strict)  # the human tightens it back: no approval needed
+    assert validate(adopted).returncode == 0
+    git(adopted, "commit", "-qm", "tighten again")
+    loosen(adopted)  # the agent restores the approved bytes; the old approval is still in the file
+    r = validate(adopted)
+    assert r.returncode == 1 and "gate-only-tightens" in r.stderr and "earlier change" in r.stderr, r.stderr

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from harness.store.source import Source
 
 SIGNERS = ".harness/allowed_signers"
+APPROVALS = ".harness/approvals.jsonl"
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,18 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
     if not claims:
         return False, None
     available = roots(trusted)
+    # An approval the trusted (parent) side already holds was given for a change made before:
+    # restoring that exact file later (after someone tightened it again) needs a new one.
+    spent = {r.get("signature") for src in trusted for r in rules.records(src.read(APPROVALS))}
     reasons = []
     for record in claims:
         who = record.get("approved_by") or "someone"
         signature, signer = record.get("signature"), record.get("signer")
+        if isinstance(signature, str) and signature and signature in spent:
+            reasons.append(f"the approval signed by {signer} at {record.get('at')} was given for an earlier change "
+                           f"(it is already in {APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
+                           "restoring the same file again needs a new approval")
+            continue
         if not isinstance(signature, str) or not isinstance(signer, str) or not signature or not signer:
             reasons.append(f"the approval recorded for {who} is unsigned")
             continue
