@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git
-from test_audit_range import ci_clone, pushed_to_bare
-from test_git_hooks_e2e import hand_done_no_verify
+
+from helpers import ci_clone, git, hand_done_no_verify, pushed_to_bare
 
 
 @pytest.mark.parametrize("filter_spec", ["blob:none", "tree:0"])

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import TO_VERIFYING, git, walk_to
-from test_git_hooks_e2e import commit_all_ok, head
+from helpers import TO_VERIFYING, commit_all_ok, git, head, walk_to
 
 
 def test_a_done_committed_with_an_unapproved_gate_loosening_counts_as_a_gate_bypass(h, repo):

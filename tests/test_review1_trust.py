@@ -8,11 +8,43 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git
-from ssh_keys import approval_line, signers_line
-from test_signed_approvals import LOOSER, add_approval, adopted, keys  # noqa: F401  (fixtures)
+from ssh_keys import approval_line, make_key, signers_line
+
+from helpers import gated_done, git
 
 PY = sys.executable
+LOOSER = ("major_allowed: 0", "major_allowed: 1")
+
+
+@pytest.fixture
+def keys(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    folder = tmp_path / "keys"
+    return {name: make_key(folder, name) for name in ("human", "agent")}
+
+
+@pytest.fixture
+def adopted(h, repo: Path, keys) -> Path:
+    """A repository whose committed allowed_signers lists the human approver only."""
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", keys["human"][1]))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt the harness")
+    return repo
+
+
+def add_approval(repo: Path, line: str) -> None:
+    path = repo / ".harness/approvals.jsonl"
+    path.write_text((path.read_text() if path.exists() else "") + line)
+
+
+def loosen(repo: Path) -> bytes:
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text().replace(*LOOSER))
+    return gate.read_bytes()
+
+
+def validate(repo: Path) -> subprocess.CompletedProcess:
+    git(repo, "add", "-A")
+    return subprocess.run([PY, "-m", "harness", "hook", "validate"], cwd=repo, capture_output=True, text=True)
 
 
 def test_a_merge_with_an_unrelated_parent_carrying_its_own_signers_cannot_approve_a_loosening(adopted, keys):
@@ -62,8 +94,6 @@ def test_a_merge_with_an_unrelated_parent_cannot_approve_swapping_an_evidence_co
 
 @pytest.mark.parametrize("second_adoption", ["unrelated root", "fork from before the adoption"])
 def test_a_task_done_under_a_second_adoptions_own_policy_is_not_merged_in_unjudged(h, repo, keys, second_adoption):
-    from test_git_hooks_e2e import gated_done
-
     failing = f"[{PY}, -c, 'import sys; sys.exit(1)']"
     config = repo / ".harness/config.yaml"
     config.write_text(f"version: 1\nevidence:\n  unit_test:\n    command: {failing}\n")
@@ -99,8 +129,6 @@ def test_a_task_done_under_a_second_adoptions_own_policy_is_not_merged_in_unjudg
 
 
 def test_an_approval_already_spent_cannot_restore_a_loosening_a_human_later_tightened_back(adopted, keys):
-    from test_signed_approvals import loosen, validate
-
     gate = adopted / ".harness/gate.yaml"
     strict = gate.read_text()
     add_approval(adopted, approval_line("gate-change", loosen(adopted), keys["human"][0]))
