@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from ssh_keys import approval_line, make_key, signers_line
 
 from helpers import gated_done, git
