@@ -92,7 +92,12 @@ def program_fields(program: str | None) -> dict:
 def recorded_env(names: list[str], environ: dict[str, str], redactor: Redactor) -> dict[str, str | None]:
     """The values (redacted) of the variables that change what a test command does; an
     unset one is recorded as null, which says as much as a value."""
-    return {name: (redactor.redact(environ[name]) if name in environ else None) for name in names}
+    from harness.core.redact import is_secret_name
+
+    # A secret-named variable is named outright: its value is a secret whatever its length.
+    # (Names are identifiers, by config.yaml's schema.)
+    return {name: None if name not in environ else f"[REDACTED:env:{name}]" if is_secret_name(name)
+            else redactor.redact(environ[name]) for name in names}
 
 
 def _stat_key(path: Path) -> tuple | None:

@@ -134,3 +134,15 @@ def test_a_reproduction_attempt_names_the_program_that_ran(h, repo, task, tmp_pa
     h.ok("finding", "reproduce", "F-0001")  # the decoy passes: an attempt, not a refutation in disguise
     doc = yaml.safe_load((repo / ".harness/tasks" / task / "findings/F-0001.yaml").read_text())
     assert doc["attempts"][-1]["program"] == str(fake)
+
+
+def test_a_short_secret_named_variable_in_recorded_env_is_recorded_as_a_marker(h, repo, task, monkeypatch):
+    # Too short to be redacted wherever it appears (it would hit ordinary words), but listed
+    # by name: config.yaml must not be a way to copy a password into the evidence.
+    (repo / ".harness/config.yaml").write_text("version: 1\nrecorded_env: [DB_PASSWORD, API_KEY]\n")
+    monkeypatch.setenv("DB_PASSWORD", "hunter2")
+    monkeypatch.setenv("API_KEY", "k3y")
+    h.ok("evidence", "unit_test", "--", PY, "-c", "pass")
+    env = _record(repo, task)["env"]
+    assert env == {"DB_PASSWORD": "[REDACTED:env:DB_PASSWORD]", "API_KEY": "[REDACTED:env:API_KEY]"}
+    assert b"hunter2" not in b"".join(p.read_bytes() for p in (repo / ".harness").rglob("*") if p.is_file())

@@ -149,6 +149,11 @@ def _builtin_rules() -> tuple[_Rule, ...]:
     return tuple(_Rule(name, re.compile(rx)) for name, rx in BUILTIN_PATTERNS)
 
 
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable's name says its value is a secret."""
+    return bool(_SECRET_ENV.search(name))
+
+
 def secret_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The variables of ``environ`` whose name looks secret and whose value is long enough."""
     return {k: v for k, v in environ.items() if _SECRET_ENV.search(k) and len(v) >= MIN_LITERAL}
