@@ -370,3 +370,11 @@ def test_hyphenated_words_glued_to_sk_dash_stay_readable(r: Redactor) -> None:
 def test_a_quoted_secret_with_an_escaped_quote_or_after_a_fat_arrow_is_redacted_whole(r: Redactor, text: str) -> None:
     out = r.redact(text)
     assert "hunter" not in out and "[REDACTED:secret_assignment]" in out, out
+
+
+@pytest.mark.parametrize("token", [GHP, "github_pat_" + "B" * 40, "glpat-" + "c" * 24, "xoxb-" + "1" * 12,
+                                   "npm_" + "d" * 36, "sk-ant-" + "e" * 24])
+def test_a_token_written_twice_without_a_separator_is_redacted_both_times(r: Redactor, token: str) -> None:
+    # e.g. the same token printed to stdout and to stderr with no newline: the log joins them.
+    out = r.redact(token + token)
+    assert out.count("[REDACTED:") == 2 and token[-8:] not in out, out

@@ -49,17 +49,20 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # No word-boundary anchors on self-identifying prefixes: a token right after an escape
     # code (``\x1b[31mghp_…``), a ``\u001b`` of JSON, or glued to other word characters is
     # still that token. Each prefix is distinctive enough to stand alone.
-    ("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    ("anthropic_key", r"sk-ant-(?:(?!sk-ant-)[A-Za-z0-9_\-]){20,}"),
     # The digit lookahead keeps hyphenated words like ``sk-some-long-name`` intact; glued
     # to a letter ("risk-…", "desk-…") it must also look like a key: mixed case, 32+ long.
     ("openai_key", r"(?:(?<![A-Za-z])|(?<=[\[;0-9]m)|(?=sk-(?=[A-Za-z0-9_\-]{0,256}[A-Z])[A-Za-z0-9_\-]{32}))"
                    r"sk-(?!ant-)(?=[A-Za-z0-9_\-]{0,256}[0-9])[A-Za-z0-9_\-]{20,}"),
-    ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{30,})"),
-    ("gitlab_token", r"glpat-[A-Za-z0-9_\-]{20,}"),
-    ("slack_token", r"xox[abprs]-[A-Za-z0-9\-]{10,}"),
+    # A body stops where the next token of its kind starts: the same token written twice
+    # without a separator (to stdout and stderr, say) must not leave the second one bare.
+    ("github_token", r"(?:gh[pousr]_(?:(?!gh[pousr]_)[A-Za-z0-9]){36,251}"
+                     r"|github_pat_(?:(?!github_pat_)[A-Za-z0-9_]){30,})"),
+    ("gitlab_token", r"glpat-(?:(?!glpat-)[A-Za-z0-9_\-]){20,}"),
+    ("slack_token", r"xox[abprs]-(?:(?!xox[abprs]-)[A-Za-z0-9\-]){10,}"),
     ("google_api_key", r"AIza[0-9A-Za-z_\-]{35}"),
     ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
-    ("npm_token", r"npm_[A-Za-z0-9]{36,}"),
+    ("npm_token", r"npm_(?:(?!npm_)[A-Za-z0-9]){36,}"),
     ("aws_access_key_id", r"(?:AKIA|ASIA)[A-Z0-9]{16}"),
     ("jwt", r"eyJ[A-Za-z0-9_\-]{1,4096}\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
     # aws_secret_access_key / AWS_SECRET_ACCESS_KEY / "SecretAccessKey": ...
