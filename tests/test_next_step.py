@@ -232,3 +232,25 @@ def test_a_finished_current_task_with_another_open_points_at_switching(h, repo, 
     h.ok("task", "switch", task)
     doc = status_json(h)
     assert doc["state"] == "DONE" and doc["next"][0]["command"] == f"harness task switch {other}"
+
+
+def test_an_unverified_requirement_step_cites_the_types_its_contract_plans_not_a_placeholder():
+    steps = next_steps("VERIFYING", ["REQ-001 not verified", "INV-001 not verified"], {}, FRESH,
+                       plan={"REQ-001": ["unit_test"], "INV-001": ["unit_test", "build"]})
+    assert [s.command for s in steps][:2] == [
+        "harness requirement set REQ-001 --status verified --evidence unit_test",
+        "harness invariant set INV-001 --status verified --evidence unit_test --evidence build"]
+
+
+def test_the_next_step_after_evidence_for_a_contract_requirement_runs_as_printed(h, repo, task):
+    (repo / "contract.yaml").write_text(
+        "contract:\n  acceptance_criteria: [forty-two]\n  requirements:\n    - statement: The answer is 42\n      priority: must\n"
+        "      verified_by: [unit_test]\n")
+    h.ok("contract", "apply", "--file", "contract.yaml")
+    walk_to(h, "IMPLEMENTING", "VERIFYING")
+    h.ok("evidence", "build", "--", "python3", "-c", "pass")
+    h.ok("evidence", "unit_test", "--", "python3", "-c", "pass")
+    first = status_json(h)["next"][0]["command"]
+    assert first == "harness requirement set REQ-001 --status verified --evidence unit_test"
+    h.ok(*first.split()[1:])  # exactly the printed command
+    assert status_json(h)["next"][0]["command"] == "harness transition REVIEWING"

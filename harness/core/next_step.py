@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.core.gate import GateInput, evidence_status, is_state_blocker
 
@@ -36,19 +36,23 @@ def work_blockers(state: str, blockers: Iterable[str]) -> list[str]:
 
 def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, str] | None = None,
                evidence: Mapping[str, str] | None = None, *, iteration: int = 0, max_iterations: int = 5,
-               requirements: int = 0, gate_pass: bool = False) -> list[NextStep]:
+               requirements: int = 0, gate_pass: bool = False,
+               plan: Mapping[str, list[str]] | None = None) -> list[NextStep]:
     """The next command(s) for a task, first = recommended.
 
     ``blockers``: the live gate blockers; ``findings``: id -> status; ``evidence``: type ->
     freshness as :func:`harness.core.gate.evidence_status` names it (PASS, FAIL, STALE,
     MISSING, UNKNOWN, CHANGED, OTHER) for the types the gate needs; ``requirements``: how
-    many the task has; ``gate_pass``: the last gate verdict is a PASS that still holds.
+    many the task has; ``gate_pass``: the last gate verdict is a PASS that still holds;
+    ``plan``: REQ/INV id -> the evidence types its contract plans (``verified_by``), so a
+    step that cites evidence names real types, not a placeholder.
     """
     f = dict(findings or {})
     ev = dict(evidence or {})
     work = work_blockers(state, blockers)
     handler = _BY_STATE.get(state)
-    return handler(_Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass)) if handler else []
+    facts = _Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass, dict(plan or {}))
+    return handler(facts) if handler else []
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class _Facts:
     max_iterations: int
     requirements: int
     gate_pass: bool
+    plan: dict[str, list[str]] = field(default_factory=dict)
 
     def with_status(self, *statuses: str) -> list[str]:
         return sorted(fid for fid, s in self.findings.items() if s in statuses)
@@ -77,11 +82,11 @@ class _Facts:
 
     def in_place(self) -> list[NextStep]:
         """Steps that clear blockers without leaving the state (no code change needed)."""
-        return _unique([step for b in self.blockers for step in clearing(b)])
+        return _unique([step for b in self.blockers for step in clearing(b, self.plan)])
 
     def needs_work(self) -> list[str]:
         """Blockers only a change of code (or of findings) clears."""
-        return [b for b in self.blockers if not clearing(b)]
+        return [b for b in self.blockers if not clearing(b, self.plan)]
 
 
 _EVIDENCE_BLOCKER = re.compile(r"^(\w+) evidence (?:is missing|is stale|outcome unknown|is unstable|does not count)")
@@ -90,8 +95,15 @@ _REPRODUCE = re.compile(r"harness finding reproduce (F-\d+)")
 _STALE_REGRESSION = re.compile(r"^Finding (F-\d+) regression evidence is stale")
 
 
-def clearing(blocker: str) -> list[NextStep]:
+def _cite(kind: str, item: str, plan: Mapping[str, list[str]]) -> str:
+    """The command that marks ``item`` verified, citing the types its contract planned (TYPE when none)."""
+    types = plan.get(item) or ["TYPE"]
+    return f"harness {kind} set {item} --status verified" + "".join(f" --evidence {t}" for t in types)
+
+
+def clearing(blocker: str, plan: Mapping[str, list[str]] | None = None) -> list[NextStep]:
     """The command(s) that clear one gate blocker in place; [] when it takes real work."""
+    plan = plan or {}
     if m := _EVIDENCE_BLOCKER.match(blocker):
         return [NextStep(f"harness evidence {m.group(1)}", f"{blocker}: run it on this code")]
     if m := _CITED.match(blocker):
@@ -99,11 +111,11 @@ def clearing(blocker: str) -> list[NextStep]:
     if m := _ITEM.match(blocker):
         kind = "requirement" if m.group(1).startswith("REQ") else "invariant"
         if "not verified" in blocker or "the contract plans" in blocker:
-            return [NextStep(f"harness {kind} set {m.group(1)} --status verified --evidence TYPE",
+            return [NextStep(_cite(kind, m.group(1), plan),
                              f"{blocker}: cite the passing evidence that proves it")]
         return []
     if "cite no evidence:" in blocker:
-        return [NextStep(f"harness requirement set {rid} --status verified --evidence TYPE", f"{rid} cites no evidence")
+        return [NextStep(_cite("requirement", rid, plan), f"{rid} cites no evidence")
                 for rid in re.findall(r"REQ-\d+", blocker.split(":", 1)[1])]
     if m := _REPRODUCE.search(blocker):
         return [NextStep(f"harness finding reproduce {m.group(1)}", blocker)]
@@ -266,4 +278,4 @@ def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max
                 for t in sorted(required | cited)}
     return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
                       iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
-                      gate_pass=gate_pass)
+                      gate_pass=gate_pass, plan=g.plan)
