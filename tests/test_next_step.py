@@ -254,3 +254,22 @@ def test_the_next_step_after_evidence_for_a_contract_requirement_runs_as_printed
     assert first == "harness requirement set REQ-001 --status verified --evidence unit_test"
     h.ok(*first.split()[1:])  # exactly the printed command
     assert status_json(h)["next"][0]["command"] == "harness transition REVIEWING"
+
+
+def test_a_requirement_planned_on_evidence_never_collected_is_told_to_collect_it_before_citing_it(h, repo, task):
+    # Citing a type with no run is refused ("run `harness evidence integration_test` first"): the
+    # next step must not be the refused command again.
+    (repo / "contract.yaml").write_text(
+        "contract:\n  acceptance_criteria: [forty-two]\n  requirements:\n    - statement: The answer is 42\n"
+        "      priority: must\n      verified_by: [integration_test]\n")
+    h.ok("contract", "apply", "--file", "contract.yaml")
+    walk_to(h, "IMPLEMENTING", "VERIFYING")
+    h.ok("evidence", "build", "--", "python3", "-c", "pass")
+    h.ok("evidence", "unit_test", "--", "python3", "-c", "pass")
+    cite = "harness requirement set REQ-001 --status verified --evidence integration_test"
+    assert h(*cite.split()[1:]).code == 1
+    steps = [n["command"] for n in status_json(h)["next"]]
+    assert steps.index("harness evidence integration_test") < steps.index(cite)
+    h.ok("evidence", "integration_test", "--", "python3", "-c", "pass")
+    assert status_json(h)["next"][0]["command"] == cite
+    h.ok(*cite.split()[1:])

@@ -82,11 +82,11 @@ class _Facts:
 
     def in_place(self) -> list[NextStep]:
         """Steps that clear blockers without leaving the state (no code change needed)."""
-        return _unique([step for b in self.blockers for step in clearing(b, self.plan)])
+        return _unique([step for b in self.blockers for step in clearing(b, self.plan, self.evidence)])
 
     def needs_work(self) -> list[str]:
         """Blockers only a change of code (or of findings) clears."""
-        return [b for b in self.blockers if not clearing(b, self.plan)]
+        return [b for b in self.blockers if not clearing(b, self.plan, self.evidence)]
 
 
 _EVIDENCE_BLOCKER = re.compile(r"^(\w+) evidence (?:is missing|is stale|outcome unknown|is unstable|does not count)")
@@ -95,15 +95,21 @@ _REPRODUCE = re.compile(r"harness finding reproduce (F-\d+)")
 _STALE_REGRESSION = re.compile(r"^Finding (F-\d+) regression evidence is stale")
 
 
-def _cite(kind: str, item: str, plan: Mapping[str, list[str]]) -> str:
-    """The command that marks ``item`` verified, citing the types its contract planned (TYPE when none)."""
+def _cite(kind: str, item: str, plan: Mapping[str, list[str]], evidence: Mapping[str, str],
+          why: str) -> list[NextStep]:
+    """Mark ``item`` verified, citing the types its contract planned (TYPE when none) — after
+    collecting any planned type that has no passing run yet, since citing it is refused until then."""
     types = plan.get(item) or ["TYPE"]
-    return f"harness {kind} set {item} --status verified" + "".join(f" --evidence {t}" for t in types)
+    collect = [NextStep(f"harness evidence {t}", f"{item} is planned to be verified by {t}, which has no passing run "
+                        "on this code") for t in types if t != "TYPE" and evidence.get(t, "MISSING") != "PASS"]
+    cite = f"harness {kind} set {item} --status verified" + "".join(f" --evidence {t}" for t in types)
+    return [*collect, NextStep(cite, why)]
 
 
-def clearing(blocker: str, plan: Mapping[str, list[str]] | None = None) -> list[NextStep]:
+def clearing(blocker: str, plan: Mapping[str, list[str]] | None = None,
+             evidence: Mapping[str, str] | None = None) -> list[NextStep]:
     """The command(s) that clear one gate blocker in place; [] when it takes real work."""
-    plan = plan or {}
+    plan, evidence = plan or {}, evidence or {}
     if m := _EVIDENCE_BLOCKER.match(blocker):
         return [NextStep(f"harness evidence {m.group(1)}", f"{blocker}: run it on this code")]
     if m := _CITED.match(blocker):
@@ -111,12 +117,11 @@ def clearing(blocker: str, plan: Mapping[str, list[str]] | None = None) -> list[
     if m := _ITEM.match(blocker):
         kind = "requirement" if m.group(1).startswith("REQ") else "invariant"
         if "not verified" in blocker or "the contract plans" in blocker:
-            return [NextStep(_cite(kind, m.group(1), plan),
-                             f"{blocker}: cite the passing evidence that proves it")]
+            return _cite(kind, m.group(1), plan, evidence, f"{blocker}: cite the passing evidence that proves it")
         return []
     if "cite no evidence:" in blocker:
-        return [NextStep(_cite("requirement", rid, plan), f"{rid} cites no evidence")
-                for rid in re.findall(r"REQ-\d+", blocker.split(":", 1)[1])]
+        return [step for rid in re.findall(r"REQ-\d+", blocker.split(":", 1)[1])
+                for step in _cite("requirement", rid, plan, evidence, f"{rid} cites no evidence")]
     if m := _REPRODUCE.search(blocker):
         return [NextStep(f"harness finding reproduce {m.group(1)}", blocker)]
     if m := _STALE_REGRESSION.match(blocker):
@@ -274,8 +279,10 @@ def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max
     gate.yaml or cited by a verified item), the findings, and its blockers."""
     required = {t for t, v in g.policy["verification"].items() if v == "required"}
     cited = {t for item in [*g.requirements, *g.invariants] if item["status"] == "verified" for t in item["evidence"]}
+    planned = {t for item in [*g.requirements, *g.invariants] if item["status"] != "verified"
+               for t in g.plan.get(item["id"], [])}  # to be cited next: collected first
     evidence = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))[0]
-                for t in sorted(required | cited)}
+                for t in sorted(required | cited | planned)}
     return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
                       iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
                       gate_pass=gate_pass, plan=g.plan)
