@@ -320,3 +320,33 @@ def test_a_build_timing_out_then_passing_on_the_same_tree_does_not_escalate(h, t
     h.ok("evidence", "build", "--", PY, "-c", "pass")
     code, doc = converge_json(h)
     assert code == 1 and doc["decision"] == "CONTINUE"
+
+
+def test_an_agent_following_next_whose_fixes_never_work_reaches_escalated(h, repo, task):
+    # Only a trip through GATING counts an iteration: a loop IMPLEMENTING ⇄ VERIFYING whose
+    # fix never works must still be sent to the gate, or it never converges nor escalates.
+    import shlex
+
+    cfg = repo / ".harness/config.yaml"
+    never = "import sys; sys.path.insert(0, '.'); import app; sys.exit(app.answer() != 43)"
+    cfg.write_text(cfg.read_text("utf-8").replace("evidence: {}", "evidence:\n"
+                   f"  build:\n    command: [{PY!r}, '-c', 'pass']\n"
+                   f"  unit_test:\n    command: [{PY!r}, '-c', {never!r}]\n"))
+    (repo / "contract.yaml").write_text(
+        "contract:\n  acceptance_criteria: [forty-three]\n  requirements:\n    - statement: The answer is 43\n"
+        "      priority: must\n      verified_by: [unit_test]\n")
+    h.ok("contract", "apply", "--file", "contract.yaml")
+    last, attempts = None, 0
+    for _ in range(120):
+        steps = [n["command"] for n in status_json(h)["next"]]
+        if status_json(h)["state"] == "ESCALATED":
+            break
+        cmd = steps[1] if steps[0] == last and len(steps) > 1 else steps[0]  # a review that found nothing
+        assert "TYPE" not in cmd and "PATH" not in cmd, cmd
+        h(*shlex.split(cmd)[1:])
+        if cmd == "harness transition IMPLEMENTING":
+            attempts += 1
+            (repo / "app.py").write_text((repo / "app.py").read_text() + f"# attempt {attempts}\n")  # a fix that fails
+        last = cmd
+    assert status_json(h)["state"] == "ESCALATED", steps
+    assert "ESCALATE (ARCHITECTURE_DEFECT)" in h("converge").out  # the same failure, iteration after iteration

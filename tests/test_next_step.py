@@ -11,7 +11,7 @@ from harness.core.gate import DECIDING_STATES, state_blocker
 from harness.core.next_step import NextStep, next_steps, work_blockers
 from harness.core.states import STATES
 
-from helpers import gate_json, git, status_json, to_gating, walk_to
+from helpers import TO_VERIFYING, gate_json, git, status_json, to_gating, walk_to
 
 FRESH = {"build": "PASS", "unit_test": "PASS"}
 
@@ -273,3 +273,21 @@ def test_a_requirement_planned_on_evidence_never_collected_is_told_to_collect_it
     h.ok("evidence", "integration_test", "--", "python3", "-c", "pass")
     assert status_json(h)["next"][0]["command"] == cite
     h.ok(*cite.split()[1:])
+
+
+def test_a_failure_on_an_older_tree_is_re_run_after_the_fix_not_sent_back_to_implementing(h, repo, task):
+    h.ok("requirement", "add", "The answer is 43", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    assert h("evidence", "unit_test", "--", "python3", "-c", "raise SystemExit(1)").code == 1
+    assert status_json(h)["next"][0]["command"] == "harness transition IMPLEMENTING"
+    walk_to(h, "IMPLEMENTING")
+    (repo / "app.py").write_text("def answer():\n    return 43\n")  # the fix
+    walk_to(h, "VERIFYING")
+    steps = [n["command"] for n in status_json(h)["next"]]
+    assert "harness evidence unit_test" in steps and "harness transition IMPLEMENTING" not in steps
+
+
+def test_three_failed_verification_rounds_in_a_row_send_the_task_to_the_gate():
+    failing = (["unit_test evidence failed: failed (exit 1)"], {}, {"unit_test": "FAIL"})
+    assert next_steps("VERIFYING", *failing, failed_rounds=2)[0].command == "harness transition IMPLEMENTING"
+    assert next_steps("VERIFYING", *failing, failed_rounds=3)[0].command == "harness transition REVIEWING"

@@ -89,11 +89,15 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
     """The next step after this evaluation (and after the move --advance made)."""
     import dataclasses
 
-    p = s.load(tid, docs=False).proj
+    from harness.cli.progress import loop_counts
+
+    task = s.load(tid, docs=False)
+    p = task.proj
     g = dataclasses.replace(gi, state=p.state)
     passed = report.verdict == "PASS"
     return next_step.for_gate_input(g, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
-                                    gate_pass=passed and p.last_gate is not None and p.last_gate.get("tree") == gi.tree)
+                                    gate_pass=passed and p.last_gate is not None and p.last_gate.get("tree") == gi.tree,
+                                    **loop_counts(task.lines, gi.policy))
 
 
 def _policy(s: TaskStore, git: Git) -> GatePolicy:

@@ -32,8 +32,21 @@ def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
     report = core_gate.evaluate(gi)
     p = task.proj
     steps = next_step.for_gate_input(gi, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
-                                     gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+                                     gate_pass=p.gate_pass_for(tree, policy.digest)[0],
+                                     **loop_counts(task.lines, policy.doc))
     return [next_step.REPLAY_WRITE, *steps] if s.disagreements(task) else steps
+
+
+def loop_counts(lines: list[str], policy: dict) -> dict[str, int]:
+    """The loop facts the next step needs beyond the gate's: failed verification rounds since
+    the task last reached the gate, and the policy's stall window."""
+    import json
+
+    from harness.core import converge
+
+    return {"failed_rounds": converge.failed_verification_rounds([json.loads(line) for line in lines]),
+            "stalled_iterations": policy.get("convergence", {}).get("stalled_iterations",
+                                                                    converge.DEFAULT_STALLED_ITERATIONS)}
 
 
 def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:

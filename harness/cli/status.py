@@ -14,7 +14,7 @@ from harness.cli.common import (
     task_option,
     with_return_code,
 )
-from harness.cli.progress import print_next
+from harness.cli.progress import loop_counts, print_next
 from harness.core import gate as core_gate
 from harness.core import next_step
 from harness.errors import EXIT_INVALID, HarnessError
@@ -71,7 +71,8 @@ def status(task_id: str | None, as_json: bool) -> int:
             p = task.proj
             steps = next_step.for_gate_input(gi, live["blockers"], iteration=p.iteration,
                                              max_iterations=p.max_iterations,
-                                             gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+                                             gate_pass=p.gate_pass_for(tree, policy.digest)[0],
+                                             **loop_counts(task.lines, policy.doc))
         except HarnessError as exc:
             live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
             steps = [next_step.NextStep("harness replay", "a harness file is invalid: see what disagrees, and how to fix it")]

@@ -196,6 +196,25 @@ def persistent_invariant_violation(events: list[dict], window: int) -> str | Non
     return f"{persistent[0]} at the end of each of the last {window} iterations"
 
 
+def failed_verification_rounds(events: list[dict]) -> int:
+    """VERIFYING → IMPLEMENTING moves since the task last reached the gate (or began).
+
+    Only a trip through GATING counts an iteration, so a fix that never works could loop
+    IMPLEMENTING ⇄ VERIFYING forever without spending one; the next step sends such a
+    loop to the gate once this reaches ``stalled_iterations``.
+    """
+    rounds = 0
+    for e in events:
+        if e["type"] != "task.transitioned":
+            continue
+        move = (e["data"].get("from"), e["data"].get("to"))
+        if move == ("VERIFYING", "IMPLEMENTING"):
+            rounds += 1
+        elif move[1] in ("GATING", "BLOCKED"):
+            rounds = 0
+    return rounds
+
+
 def blocker_key(blocker: str) -> str:
     """A blocker without the parts that change between runs (trees, times, exit details)."""
     return re.split(r"[:(]", blocker, maxsplit=1)[0].strip()

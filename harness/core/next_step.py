@@ -37,7 +37,8 @@ def work_blockers(state: str, blockers: Iterable[str]) -> list[str]:
 def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, str] | None = None,
                evidence: Mapping[str, str] | None = None, *, iteration: int = 0, max_iterations: int = 5,
                requirements: int = 0, gate_pass: bool = False,
-               plan: Mapping[str, list[str]] | None = None) -> list[NextStep]:
+               plan: Mapping[str, list[str]] | None = None, failed_rounds: int = 0,
+               stalled_iterations: int = 3) -> list[NextStep]:
     """The next command(s) for a task, first = recommended.
 
     ``blockers``: the live gate blockers; ``findings``: id -> status; ``evidence``: type ->
@@ -45,13 +46,16 @@ def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, 
     MISSING, UNKNOWN, CHANGED, OTHER) for the types the gate needs; ``requirements``: how
     many the task has; ``gate_pass``: the last gate verdict is a PASS that still holds;
     ``plan``: REQ/INV id -> the evidence types its contract plans (``verified_by``), so a
-    step that cites evidence names real types, not a placeholder.
+    step that cites evidence names real types, not a placeholder; ``failed_rounds``: VERIFYING →
+    IMPLEMENTING moves since the task last reached the gate (a loop that reaches
+    ``stalled_iterations`` of them is sent to the gate, where iterations are counted).
     """
     f = dict(findings or {})
     ev = dict(evidence or {})
     work = work_blockers(state, blockers)
     handler = _BY_STATE.get(state)
-    facts = _Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass, dict(plan or {}))
+    facts = _Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass, dict(plan or {}),
+                   failed_rounds, stalled_iterations)
     return handler(facts) if handler else []
 
 
@@ -66,6 +70,8 @@ class _Facts:
     requirements: int
     gate_pass: bool
     plan: dict[str, list[str]] = field(default_factory=dict)
+    failed_rounds: int = 0
+    stalled_iterations: int = 3
 
     def with_status(self, *statuses: str) -> list[str]:
         return sorted(fid for fid, s in self.findings.items() if s in statuses)
@@ -180,8 +186,13 @@ def _implementing(x: _Facts) -> list[NextStep]:
 def _verifying(x: _Facts) -> list[NextStep]:
     failing = x.failing()
     if failing:
-        return [NextStep("harness transition IMPLEMENTING", f"{', '.join(failing)} evidence fails: fix the code"),
-                *(NextStep(f"harness evidence {t}", f"re-run {t} after the fix") for t in failing)]
+        fix = [NextStep("harness transition IMPLEMENTING", f"{', '.join(failing)} evidence fails: fix the code"),
+               *(NextStep(f"harness evidence {t}", f"re-run {t} after the fix") for t in failing)]
+        if x.failed_rounds >= x.stalled_iterations:  # fixes are not working: let the gate count the iteration
+            return [NextStep("harness transition REVIEWING",
+                             f"verification has failed {x.failed_rounds} rounds in a row: take the task to the gate "
+                             "(REVIEWING → GATING → harness converge --apply) so the loop is counted"), *fix]
+        return fix
     out = x.evidence_to_collect() + x.in_place()
     out.append(NextStep("harness transition REVIEWING", ("then: " if out else "the evidence passes: ")
                         + "hand the change to an adversarial review"))
@@ -273,16 +284,24 @@ REPLAY_WRITE = NextStep("harness replay --write", "the task files disagree with 
                                                   "them, then make the change with the command `harness replay` names")
 
 
+def _freshness(g: GateInput, etype: str) -> str:
+    """The gate's status of one type, except that a failure on an older tree is STALE: the
+    code changed since, so the next step is to run it again, not to go back and fix."""
+    record = g.evidence.get(etype)
+    status = evidence_status(record, g.tree, g.pending.get(etype, []), g.configured.get(etype))[0]
+    return "STALE" if status == "FAIL" and record and record.get("tree") != g.tree else status
+
+
 def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max_iterations: int,
-                   gate_pass: bool) -> list[NextStep]:
+                   gate_pass: bool, failed_rounds: int = 0, stalled_iterations: int = 3) -> list[NextStep]:
     """:func:`next_steps` from what the gate judged: the evidence types it needs (required by
     gate.yaml or cited by a verified item), the findings, and its blockers."""
     required = {t for t, v in g.policy["verification"].items() if v == "required"}
     cited = {t for item in [*g.requirements, *g.invariants] if item["status"] == "verified" for t in item["evidence"]}
     planned = {t for item in [*g.requirements, *g.invariants] if item["status"] != "verified"
                for t in g.plan.get(item["id"], [])}  # to be cited next: collected first
-    evidence = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))[0]
-                for t in sorted(required | cited | planned)}
+    evidence = {t: _freshness(g, t) for t in sorted(required | cited | planned)}
     return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
                       iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
-                      gate_pass=gate_pass, plan=g.plan)
+                      gate_pass=gate_pass, plan=g.plan, failed_rounds=failed_rounds,
+                      stalled_iterations=stalled_iterations)
