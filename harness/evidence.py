@@ -183,7 +183,9 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
              folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}
     s.append(task_id, [("evidence.collected", {
         "run_id": run_id, "type": p.etype, "digest": digest(raw), "outcome": outcome,
-        "exit_code": result.exit_code, "tree": tree, "head": head})], extra_files=files)
+        "exit_code": result.exit_code, "tree": tree, "head": head,
+        # a run during which the source changed judged neither tree: convergence must know
+        **({"tree_after": record["tree_after"]} if record["tree_after"] else {})})], extra_files=files)
     code = result.exit_code if result.exit_code is not None else EXIT_FOR[outcome]
     if outcome in EXIT_FOR:
         code = EXIT_FOR[outcome]

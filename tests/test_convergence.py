@@ -350,3 +350,15 @@ def test_an_agent_following_next_whose_fixes_never_work_reaches_escalated(h, rep
         last = cmd
     assert status_json(h)["state"] == "ESCALATED", steps
     assert "ESCALATE (ARCHITECTURE_DEFECT)" in h("converge").out  # the same failure, iteration after iteration
+
+
+def test_a_run_during_which_the_source_changed_is_not_a_flip_of_the_tree_it_started_on(h, repo, task, tmp_path):
+    # The agent edits while the suite runs: the failure belongs to neither tree for certain.
+    walk_to(h, *TO_VERIFYING)
+    first = tmp_path / "ran"  # outside the repository
+    suite = (f"import pathlib, sys; m = pathlib.Path({str(first)!r}); again = m.exists(); m.write_text('x'); "
+             "again and pathlib.Path('app.py').write_text('def answer():\\n    return 0\\n'); sys.exit(int(again))")
+    h.ok("evidence", "unit_test", "--", PY, "-c", suite)
+    assert h("evidence", "unit_test", "--", PY, "-c", suite).code == 1  # an edit landed during this run
+    code, doc = converge_json(h)
+    assert code == 1 and doc["decision"] == "CONTINUE", doc

@@ -136,7 +136,10 @@ def repeated_regression(events: list[dict]) -> str | None:
 
 
 def unstable_evidence(events: list[dict]) -> str | None:
-    """The same command both passed and failed on the same source tree: the test, not the code, decides."""
+    """The same command both passed and failed on the same source tree: the test, not the code, decides.
+
+    A run during which the source changed (``tree_after``) ran on neither tree for certain: it never counts.
+    """
     seen: dict[tuple, set[str]] = {}
     commands: dict[str, str] = {}  # run id -> the command it was prepared with
     for e in events:
@@ -150,7 +153,7 @@ def unstable_evidence(events: list[dict]) -> str | None:
             key = ("reproducer of " + str(d.get("id")), None, d.get("command"), d.get("tree"))
         else:
             continue
-        if d.get("outcome") not in VERDICTS or not d.get("tree"):
+        if d.get("outcome") not in VERDICTS or not d.get("tree") or d.get("tree_after"):
             continue
         outcomes = seen.setdefault(key, set())
         outcomes.add(d["outcome"])
