@@ -291,3 +291,18 @@ def test_three_failed_verification_rounds_in_a_row_send_the_task_to_the_gate():
     failing = (["unit_test evidence failed: failed (exit 1)"], {}, {"unit_test": "FAIL"})
     assert next_steps("VERIFYING", *failing, failed_rounds=2)[0].command == "harness transition IMPLEMENTING"
     assert next_steps("VERIFYING", *failing, failed_rounds=3)[0].command == "harness transition REVIEWING"
+
+
+def test_a_finding_whose_reproducer_passed_is_rejected_next_not_reproduced_again(h, task, tmp_path):
+    import shlex
+
+    from test_finding_lifecycle import PASS_CMD, proposal, propose
+
+    walk_to(h, *TO_VERIFYING, "REVIEWING")
+    assert propose(h, tmp_path, {"findings": [proposal(recommended_reproducer={
+        "type": "unit_test", "description": "d", "command": list(PASS_CMD)})]}).code == 0
+    h.ok("finding", "reproduce", "F-0001")  # it passes: the claim does not hold
+    first = status_json(h)["next"][0]["command"]
+    assert first.startswith("harness finding reject F-0001 --reason ")
+    h.ok(*shlex.split(first)[1:])
+    assert h.ok("finding", "list").out.split()[1] == "REJECTED"

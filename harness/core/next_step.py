@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.core.findings import rejection_problem
 from harness.core.gate import GateInput, evidence_status, is_state_blocker
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
@@ -38,7 +39,7 @@ def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, 
                evidence: Mapping[str, str] | None = None, *, iteration: int = 0, max_iterations: int = 5,
                requirements: int = 0, gate_pass: bool = False,
                plan: Mapping[str, list[str]] | None = None, failed_rounds: int = 0,
-               stalled_iterations: int = 3) -> list[NextStep]:
+               stalled_iterations: int = 3, refuted: Iterable[str] = ()) -> list[NextStep]:
     """The next command(s) for a task, first = recommended.
 
     ``blockers``: the live gate blockers; ``findings``: id -> status; ``evidence``: type ->
@@ -48,14 +49,15 @@ def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, 
     ``plan``: REQ/INV id -> the evidence types its contract plans (``verified_by``), so a
     step that cites evidence names real types, not a placeholder; ``failed_rounds``: VERIFYING →
     IMPLEMENTING moves since the task last reached the gate (a loop that reaches
-    ``stalled_iterations`` of them is sent to the gate, where iterations are counted).
+    ``stalled_iterations`` of them is sent to the gate, where iterations are counted);
+    ``refuted``: findings in REPRODUCING that may be rejected now (their reproducer passed).
     """
     f = dict(findings or {})
     ev = dict(evidence or {})
     work = work_blockers(state, blockers)
     handler = _BY_STATE.get(state)
     facts = _Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass, dict(plan or {}),
-                   failed_rounds, stalled_iterations)
+                   failed_rounds, stalled_iterations, frozenset(refuted))
     return handler(facts) if handler else []
 
 
@@ -72,6 +74,7 @@ class _Facts:
     plan: dict[str, list[str]] = field(default_factory=dict)
     failed_rounds: int = 0
     stalled_iterations: int = 3
+    refuted: frozenset[str] = frozenset()
 
     def with_status(self, *statuses: str) -> list[str]:
         return sorted(fid for fid, s in self.findings.items() if s in statuses)
@@ -144,6 +147,10 @@ def _finding_steps(x: _Facts) -> list[NextStep]:
     """Work on findings in lifecycle order: reproduce, attach a regression test, fix, verify, close."""
     out = []
     for fid in x.with_status("PROPOSED", "REPRODUCING"):
+        if fid in x.refuted:  # running it again would pass again: the claim does not hold
+            out.append(NextStep(f'harness finding reject {fid} --reason "WHY THE CLAIM DOES NOT HOLD"',
+                                f"{fid}'s reproducer ran and did not fail: reject it, saying why"))
+            continue
         out.append(NextStep(f"harness finding reproduce {fid}",
                             f"{fid} is a claim until the reviewer's reproducer runs (reproduce-finding skill)"))
     for fid in x.with_status("CONFIRMED"):
@@ -301,7 +308,8 @@ def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max
     planned = {t for item in [*g.requirements, *g.invariants] if item["status"] != "verified"
                for t in g.plan.get(item["id"], [])}  # to be cited next: collected first
     evidence = {t: _freshness(g, t) for t in sorted(required | cited | planned)}
+    refuted = [f["id"] for f in g.findings if f["status"] == "REPRODUCING" and rejection_problem(f) is None]
     return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
                       iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
                       gate_pass=gate_pass, plan=g.plan, failed_rounds=failed_rounds,
-                      stalled_iterations=stalled_iterations)
+                      stalled_iterations=stalled_iterations, refuted=refuted)
