@@ -260,7 +260,7 @@ def test_converge_on_a_blocked_gate_continues_and_apply_moves_to_blocked(h, task
     assert code == 1 and doc["applied"] == ["GATING → BLOCKED"]
     s = status_json(h)
     assert s["state"] == "BLOCKED" and s["iteration"] == 1
-    assert s["next"][0]["command"] == "harness transition IMPLEMENTING"
+    assert s["next"][0]["command"] == "harness converge --apply"
     code, doc = converge_json(h, "--apply")
     assert code == 1 and doc["applied"] == ["BLOCKED → IMPLEMENTING"]
 
@@ -344,7 +344,7 @@ def test_an_agent_following_next_whose_fixes_never_work_reaches_escalated(h, rep
         cmd = steps[1] if steps[0] == last and len(steps) > 1 else steps[0]  # a review that found nothing
         assert "TYPE" not in cmd and "PATH" not in cmd, cmd
         h(*shlex.split(cmd)[1:])
-        if cmd == "harness transition IMPLEMENTING":
+        if status_json(h)["state"] == "IMPLEMENTING":
             attempts += 1
             (repo / "app.py").write_text((repo / "app.py").read_text() + f"# attempt {attempts}\n")  # a fix that fails
         last = cmd
@@ -362,3 +362,22 @@ def test_a_run_during_which_the_source_changed_is_not_a_flip_of_the_tree_it_star
     assert h("evidence", "unit_test", "--", PY, "-c", suite).code == 1  # an edit landed during this run
     code, doc = converge_json(h)
     assert code == 1 and doc["decision"] == "CONTINUE", doc
+
+
+def test_a_task_blocked_by_gate_advance_is_sent_through_the_convergence_checks_next(h, task, tmp_path):
+    # gate --advance moves GATING → BLOCKED without the detectors; the next step must run them.
+    counter = tmp_path / "runs"
+    flaky = f"import pathlib, sys; p = pathlib.Path({str(counter)!r}); n = int(p.read_text()) if p.exists() else 0; " \
+            "p.write_text(str(n + 1)); sys.exit(n % 2)"
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    h.ok("evidence", "unit_test", "--", PY, "-c", flaky)
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    assert h("evidence", "unit_test", "--", PY, "-c", flaky).code == 1
+    assert h("gate", "--advance").code == 1
+    first = status_json(h)["next"][0]["command"]
+    assert first == "harness converge --apply"
+    r = h(*first.split()[1:])
+    assert r.code == 3 and "UNSTABLE_TEST" in r.out and status_json(h)["state"] == "ESCALATED"

@@ -33,7 +33,7 @@ TABLE = {
     "GATING": (["unit_test evidence failed: failed (exit 1)"], {}, {"build": "PASS", "unit_test": "FAIL"}, {},
                "harness converge --apply"),
     "BLOCKED": (["unit_test evidence failed: failed (exit 1)"], {}, {"unit_test": "FAIL"},
-                {"iteration": 1, "max_iterations": 5}, "harness transition IMPLEMENTING"),
+                {"iteration": 1, "max_iterations": 5}, "harness converge --apply"),
     "CONVERGED": ([], {}, FRESH, {"gate_pass": True}, "harness transition DONE"),
     "DONE": ([], {}, FRESH, {}, 'harness task new "TITLE"'),
     "ESCALATED": (["Major finding F-0001 is open"], {"F-0001": "CONFIRMED"}, FRESH, {}, 'harness task new "TITLE"'),
@@ -89,8 +89,8 @@ def test_blocked_at_max_iterations_can_only_escalate():
 
 
 def test_blocked_with_open_findings_goes_to_reproducing():
-    assert next_steps("BLOCKED", [], {"F-0001": "PROPOSED"}, {}, iteration=1)[0].command == \
-        "harness transition REPRODUCING"
+    assert [s.command for s in next_steps("BLOCKED", [], {"F-0001": "PROPOSED"}, {}, iteration=1)] == \
+        ["harness converge --apply", "harness transition REPRODUCING"]
 
 
 def test_verifying_with_failing_evidence_goes_back_to_implementing():

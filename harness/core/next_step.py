@@ -252,12 +252,14 @@ def _blocked(x: _Facts) -> list[NextStep]:
     if x.iteration >= x.max_iterations:
         return [NextStep('harness transition ESCALATED --reason "MAX_ITERATIONS: …"',
                          f"iteration {x.iteration}/{x.max_iterations}: only escalation is left (LAW 6)")]
-    steps = [NextStep("harness converge", "check for a non-converging loop before another iteration")]
+    # converge --apply makes the same move a plain transition would, after the checks for a
+    # loop that is not converging (a task blocked by `gate --advance` has not had them yet).
+    steps = [NextStep("harness converge --apply", "continue the loop or escalate, as the convergence rules decide")]
     if x.with_status("PROPOSED", "REPRODUCING", "CONFIRMED"):
-        steps.insert(0, NextStep("harness transition REPRODUCING", "open findings are worked in REPRODUCING"))
+        steps.append(NextStep("harness transition REPRODUCING", "open findings are worked in REPRODUCING"))
     else:
-        steps.insert(0, NextStep("harness transition IMPLEMENTING",
-                                 f"fix what blocked the gate{': ' + x.blockers[0] if x.blockers else ''}"))
+        steps.append(NextStep("harness transition IMPLEMENTING",
+                              f"fix what blocked the gate{': ' + x.blockers[0] if x.blockers else ''}"))
     return steps
 
 
