@@ -296,7 +296,7 @@ def test_three_failed_verification_rounds_in_a_row_send_the_task_to_the_gate():
 def test_a_finding_whose_reproducer_passed_is_rejected_next_not_reproduced_again(h, task, tmp_path):
     import shlex
 
-    from test_finding_lifecycle import PASS_CMD, proposal, propose
+    from helpers import PASS_CMD, proposal, propose
 
     walk_to(h, *TO_VERIFYING, "REVIEWING")
     assert propose(h, tmp_path, {"findings": [proposal(recommended_reproducer={
