@@ -228,6 +228,8 @@ def test_a_hand_edited_task_file_makes_replay_write_the_next_step(h, repo, task)
 
 def test_a_finished_current_task_with_another_open_points_at_switching(h, repo, task):
     _done_task(h)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "done")  # a DONE not in HEAD is committed first
     other = h.ok("task", "new", "Next piece").out.strip()
     h.ok("task", "switch", task)
     doc = status_json(h)
@@ -306,3 +308,14 @@ def test_a_finding_whose_reproducer_passed_is_rejected_next_not_reproduced_again
     assert first.startswith("harness finding reject F-0001 --reason ")
     h.ok(*shlex.split(first)[1:])
     assert h.ok("finding", "list").out.split()[1] == "REJECTED"
+
+
+def test_a_done_task_not_yet_committed_is_committed_before_new_work(h, repo, task):
+    to_gating(h)
+    h.ok("gate", "--advance")
+    h.ok("transition", "DONE")
+    first = status_json(h)["next"][0]["command"]
+    assert first.startswith("git add -A && git commit")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "done")
+    assert status_json(h)["next"][0]["command"] == 'harness task new "TITLE"'

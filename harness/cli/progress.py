@@ -20,7 +20,7 @@ def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
 
     task = s.load(tid)
     if task.proj.state in ("DONE", "ESCALATED"):
-        return next_step.next_steps(task.proj.state)
+        return done_steps(s, tid, task.proj.state, len(task.lines))
     folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
     tree = ""
     if any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
@@ -35,6 +35,28 @@ def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
                                      gate_pass=p.gate_pass_for(tree, policy.digest)[0],
                                      **loop_counts(task.lines, policy.doc))
     return [next_step.REPLAY_WRITE, *steps] if s.disagreements(task) else steps
+
+
+COMMIT_DONE = next_step.NextStep(
+    'git add -A && git commit -m "TITLE"',
+    "the task is DONE but not committed: commit exactly the tree the gate passed before any new work "
+    "(a commit with other changes is refused)")
+
+
+def done_steps(s: TaskStore, tid: str, state: str, events: int) -> list[next_step.NextStep]:
+    """A terminal task's next steps; a DONE not yet in HEAD is committed first."""
+    steps = next_step.next_steps(state)
+    return [COMMIT_DONE, *steps] if state == "DONE" and not done_in_head(s, tid, events) else steps
+
+
+def done_in_head(s: TaskStore, tid: str, events: int) -> bool:
+    """HEAD holds the task's whole ledger (its DONE included)."""
+    from harness.gitio import Git, TreeSource
+
+    git = Git(s.layout.root)
+    head = git.head()
+    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(f".harness/tasks/{tid}/events.jsonl") if head else None
+    return committed is not None and len(committed.splitlines()) >= events
 
 
 def loop_counts(lines: list[str], policy: dict) -> dict[str, int]:

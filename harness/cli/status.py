@@ -14,7 +14,7 @@ from harness.cli.common import (
     task_option,
     with_return_code,
 )
-from harness.cli.progress import loop_counts, print_next
+from harness.cli.progress import COMMIT_DONE, done_in_head, loop_counts, print_next
 from harness.core import gate as core_gate
 from harness.core import next_step
 from harness.errors import EXIT_INVALID, HarnessError
@@ -82,6 +82,8 @@ def status(task_id: str | None, as_json: bool) -> int:
     if waiting:
         steps.insert(0, next_step.NextStep(f"harness task switch {waiting[0]}",
                                            f"{tid} is finished; {len(waiting)} open task(s) wait"))
+    if task.proj.state == "DONE" and not done_in_head(s, tid, len(task.lines)):
+        steps.insert(0, COMMIT_DONE)
     finished = _done_at(task.proj, tree) if done else None
     escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
     evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
