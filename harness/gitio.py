@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
-
-import pygit2
 
 from harness.errors import HarnessError
 
@@ -52,6 +49,86 @@ def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     git at another tree: the environment the harness measures source trees in."""
     src = os.environ if environ is None else environ
     return {k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS}
+
+
+def _lazy_pygit2() -> ModuleType:
+    """pygit2, loaded on first use: its import (30–50 ms) is most of what a hook pays for a
+    code-only commit, and :func:`staged_nothing_to_judge` answers that case without it."""
+    import importlib.util
+    import sys
+
+    if "pygit2" in sys.modules:
+        return sys.modules["pygit2"]
+    spec = importlib.util.find_spec("pygit2")
+    if spec is None or spec.loader is None:
+        import pygit2 as real  # let the real import report what is missing
+
+        return real
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pygit2"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+pygit2 = _lazy_pygit2()
+
+
+def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
+    """True when the commit being made stages no ``.harness/`` change and concludes no merge:
+    then no commit-time rule has anything to judge. Asked of git alone (no pygit2), in the
+    current directory, with $GIT_INDEX_FILE as git set it (so `commit -a` and `commit PATH`
+    are judged on the index they commit). Any doubt (an error) answers False."""
+    env = dict(os.environ if env is None else env)
+    if any(key.startswith("GITHEAD_") for key in env):
+        return False  # `git merge` names the commits being merged this way in pre-merge-commit
+    merging = subprocess.run(["git", "rev-parse", "-q", "--verify", "MERGE_HEAD"], env=env,
+                             capture_output=True, check=False).returncode
+    if merging != 1:
+        return False  # 0: a merge is being concluded; anything else: cannot tell
+    # --ignore-submodules=none: a config hiding submodule changes must not hide one in .harness/
+    staged = subprocess.run(["git", "diff", "--cached", "--quiet", "--no-ext-diff", "--ignore-submodules=none",
+                             "--", f":(top){HARNESS_DIR}"], env=env, capture_output=True, check=False).returncode
+    return staged == 0
+
+
+def head_facts() -> tuple[Path, str, list[str], list[tuple[bytes, str]], str] | None:
+    """(common git dir, HEAD, its parents, its root tree's entries as (ls-tree line, name), the
+    first parent's ``.harness`` id) from two git processes and no pygit2 — what the stamp of a
+    code-only commit needs. None when any of it is missing (no HEAD, a root commit, no .harness)."""
+    rev = subprocess.run(["git", "rev-parse", "--git-common-dir", "HEAD", f"HEAD^:{HARNESS_DIR}", "HEAD^@"],
+                         capture_output=True, text=True, check=False)
+    listing = subprocess.run(["git", "ls-tree", "-z", "--full-tree", "HEAD"], capture_output=True, check=False)
+    if rev.returncode != 0 or listing.returncode != 0:
+        return None
+    common, head, parent_harness, *parents = rev.stdout.split("\n")[:-1]
+    entries = [(line, line.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"))
+               for line in listing.stdout.split(b"\0") if b"\t" in line]
+    return Path(common).resolve(), head, parents, entries, parent_harness
+
+
+def entry_id(entries: list[tuple[bytes, str]], name: str) -> str | None:
+    for line, entry_name in entries:
+        if entry_name == name:
+            return line.split(b"\t", 1)[0].split()[2].decode("ascii")
+    return None
+
+
+def tree_without(entries: list[tuple[bytes, str]], name: str) -> str:
+    """The id of the tree made of ``entries`` (from :func:`head_facts`) minus ``name``."""
+    kept = b"".join(line + b"\0" for line, entry_name in entries if entry_name != name)
+    proc = subprocess.run(["git", "mktree", "-z"], input=kept, capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise HarnessError(f"git mktree failed: {proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout.decode("ascii").strip()
+
+
+def add_note(ref: str, commit: str, message: str) -> None:
+    """Write (replace) the note on ``commit`` with git itself (no pygit2)."""
+    proc = subprocess.run(["git", "notes", "--ref", ref, "add", "-f", "-F", "-", commit], input=message,
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise HarnessError(f"git notes add failed: {proc.stderr.strip()}")
 
 
 class Git:
@@ -111,6 +188,9 @@ class Git:
     def temp_index(self) -> Iterator[dict[str, str]]:
         """An environment for :meth:`run` — the harness's own (:func:`own_env`) — whose GIT_INDEX_FILE
         is a throw-away copy of the real index."""
+        import shutil  # lazy, like tempfile: ~10 ms a stamp after a commit never needs
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.repo.path)
         os.close(fd)
         try:
@@ -208,6 +288,19 @@ class Git:
         """Up to ``limit`` paths that differ between two trees, and how many differ in all."""
         return _changed_paths(self.repo, old_tree, new_tree, limit)
 
+    def touches(self, commit: str, rel: str) -> bool:
+        """Whether ``commit`` has another ``rel`` entry than one of its parents (a root: has one)."""
+        def entry(rev: str) -> str | None:
+            tree = self.repo[rev].peel(pygit2.Commit).tree
+            try:
+                return str(tree[rel].id)
+            except KeyError:
+                return None
+
+        mine = entry(commit)
+        parents = self.parents(commit)
+        return any(entry(p) != mine for p in parents) if parents else mine is not None
+
     # -- history ---------------------------------------------------------------
     def parents(self, commit: str) -> list[str]:
         return [str(p) for p in self.repo[commit].parent_ids]
@@ -278,6 +371,8 @@ class Git:
     @contextlib.contextmanager
     def temp_worktree(self, commit: str) -> Iterator[Path]:
         """A detached worktree at ``commit`` in a temporary folder, removed afterwards."""
+        import tempfile  # lazy: see temp_index
+
         with tempfile.TemporaryDirectory(prefix="harness-rerun-") as tmp:
             path = Path(tmp) / "tree"
             self.run(["worktree", "add", "--detach", "--quiet", str(path), commit])
@@ -388,6 +483,16 @@ class Git:
         args = ["config", "--local", "--unset-all", key, *([f"^{re.escape(value)}$"] if value else [])]
         self.run(args, check=False)
 
+    def cache_file(self, name: str) -> Path | None:
+        """Where the harness keeps a cache of derived facts (keyed by object ids, so shared by
+        all worktrees): ``<common git dir>/harness/<name>``; None when it cannot be made."""
+        folder = self.common_dir / "harness"
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            return None
+        return folder / name
+
     @property
     def git_dir(self) -> Path:
         return Path(self.repo.path)
@@ -442,12 +547,19 @@ class TreeSource:
         self.tree = git.repo[tree_id]
         self.label = label
         self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
+        # Folder objects by path: a lookup by full path makes libgit2 re-parse every folder on
+        # the way (the tasks folder has one entry per task), so N lookups would cost N².
+        self._objects: dict[str, Any] = {}
 
     def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
         return _changed_paths(self.repo, old_tree, new_tree, limit)
 
-    def special_entries(self, rel: str) -> list[str]:
-        """Paths under ``rel`` that are symlinks or submodules: the harness reads neither."""
+    def special_entries(self, rel: str, known: Callable[[str, str], bool] | None = None) -> list[str]:
+        """Paths under ``rel`` that are symlinks or submodules: the harness reads neither.
+
+        ``known(path, tree id)`` says a folder was already judged (a parent holds the very same
+        tree): it is not walked again, so the cost follows what changed, not the store's size.
+        """
         top = self._entry(rel)
         out, stack = [], [(rel, top)] if isinstance(top, pygit2.Tree) else []
         while stack:
@@ -456,15 +568,50 @@ class TreeSource:
                 path = f"{base}/{entry.name}"
                 if entry.filemode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT):
                     out.append(path)
-                elif isinstance(entry, pygit2.Tree):
+                elif isinstance(entry, pygit2.Tree) and not (known and known(path, str(entry.id))):
                     stack.append((path, entry))
         return sorted(out)
 
-    def _entry(self, rel: str) -> Any:
-        try:
-            return self.tree[rel] if rel else self.tree
-        except KeyError:
-            return None
+    def changes_since(self, old: TreeSource, rel: str) -> list[tuple[str, int]]:
+        """(path under ``rel``, mode in this tree, 0 if deleted) of every file that differs from
+        ``old``'s ``rel``: libgit2 walks both trees and skips folders whose ids are equal, so the
+        cost follows the change, not the number of folders."""
+        ours, theirs = self._entry(rel), old._entry(rel)
+        empty = None if isinstance(ours, pygit2.Tree) and isinstance(theirs, pygit2.Tree) else \
+            self.repo[self.repo.TreeBuilder().write()]
+        before = theirs if isinstance(theirs, pygit2.Tree) else empty
+        after = ours if isinstance(ours, pygit2.Tree) else empty
+        out = []
+        for delta in before.diff_to_tree(after).deltas:
+            deleted = delta.status == pygit2.enums.DeltaStatus.DELETED
+            out.append((delta.old_file.path if deleted else delta.new_file.path, 0 if deleted else delta.new_file.mode))
+        return out
+
+    @staticmethod
+    def is_special(mode: int) -> bool:
+        """A symlink or a submodule: what the harness never reads."""
+        return mode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT)
+
+    def entries(self, rel: str) -> dict[str, str]:
+        """name -> object id of every entry of the folder ``rel``, in one listing (empty if absent)."""
+        obj = self._entry(rel)
+        return {e.name: str(e.id) for e in obj} if isinstance(obj, pygit2.Tree) else {}
+
+    def _entry(self, rel: str) -> Any:  # a pygit2 object or None
+        if not rel:
+            return self.tree
+        if rel in self._objects:
+            return self._objects[rel]
+        parent, _, name = rel.rpartition("/")
+        folder = self._entry(parent)
+        obj = None
+        if isinstance(folder, pygit2.Tree) and name:
+            try:
+                obj = folder[name]
+            except KeyError:
+                obj = None
+        self._objects[rel] = obj
+        return obj
 
     def read(self, rel: str) -> bytes | None:
         obj = self._entry(rel)

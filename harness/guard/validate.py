@@ -7,7 +7,7 @@ Used by pre-commit (HEAD → the index being committed), by pre-push and `harnes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,37 +51,92 @@ class TaskVerdict:
 
 def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
                     only_gated: bool = False) -> tuple[list[Problem], list[TaskVerdict]]:
-    """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed."""
+    """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed.
+
+    Only what differs from the parents is examined: a task folder whose tree id equals a
+    parent's was judged when that parent was committed (the push guard and audit judge
+    every commit against its parents, so `--no-verify` leaves no gap), and so were global
+    files whose blob is unchanged. The cost follows the change, not the store's size.
+    """
     problems: list[Problem] = []
     verdicts: list[TaskVerdict] = []
     if all(_oid(o, ".harness") == _oid(new, ".harness") for o in olds) and (olds or not _oid(new, ".harness")):
         # .harness/ untouched (a code-only commit changes no task), or absent on both sides
         # (history from before the repository adopted the harness).
         return problems, verdicts
-    for path in new.special_entries(".harness") if hasattr(new, "special_entries") else []:
+    for path in _special_entries(olds, new):
         # What git records as a link or a submodule is invisible to these checks but not
         # to a CLI that follows it: refuse it rather than judge two different things.
         problems.append(Problem(path, "plain-files-only", "a symlink or submodule inside .harness/",
                                 "replace it with the real files (`git rm --cached PATH`, then copy them in)"))
     policy = _policy(olds, new, problems, only_gated)
-    old_ids = {tid for old in olds for tid in reader.task_ids(old)}
-    new_ids = reader.task_ids(new)
+    changes = changed_tasks(olds, new)
     if not only_gated:
-        _check_config(olds, new, problems)
-        _check_signers(olds, new, problems)
-        for tid in sorted(old_ids - set(new_ids)):
-            problems.append(Problem(f"{reader.TASKS}/{tid}/", "tasks-never-deleted", f"task {tid} was deleted",
-                                    f"restore it (`git checkout {_rev(olds)} -- .harness/tasks/{tid}`); "
-                                    "finished tasks stay as history"))
-    for tid in new_ids:
-        folder = f"{reader.TASKS}/{tid}"
-        priors = [o for o in olds if tid in reader.task_ids(o)]
-        if priors and all(_oid(o, folder) == _oid(new, folder) for o in priors) and _oid(new, folder):
-            continue  # untouched by this change: judged when it was committed
-        verdict = _check_task(olds, new, tid, source_tree, policy, problems, only_gated)
+        if _changed(olds, new, CONFIG, APPROVALS):
+            _check_config(olds, new, problems)
+        _check_signers(olds, new, problems)  # a changed allowed_signers only: two reads otherwise
+        for tid, in_new, _ in changes:
+            if not in_new:
+                problems.append(Problem(f"{reader.TASKS}/{tid}/", "tasks-never-deleted", f"task {tid} was deleted",
+                                        f"restore it (`git checkout {_rev(olds)} -- .harness/tasks/{tid}`); "
+                                        "finished tasks stay as history"))
+    for tid, in_new, priors in changes:
+        if not in_new:
+            continue
+        verdict = _check_task(priors, new, tid, source_tree, policy, problems, only_gated)
         if verdict is not None:
             verdicts.append(verdict)
     return problems, verdicts
+
+
+def changed_tasks(olds: Sequence[Source], new: Source) -> list[tuple[str, bool, list]]:
+    """(task id, is a task in ``new``, the parents it was a task in) for every task folder
+    that differs from a parent, by comparing tree ids: an unchanged folder is never read."""
+    if olds and all(hasattr(s, "changes_since") for s in (new, *olds)):
+        # Only folders with a changed file are candidates (git's tree diff skips equal ids).
+        tree: Any = new  # a TreeSource
+        names = {path.split("/", 1)[0] for o in olds for path, _ in tree.changes_since(o, reader.TASKS)}
+    else:
+        names = set(new.listdir(reader.TASKS)).union(*(o.listdir(reader.TASKS) for o in olds))
+    out = []
+    for name in sorted(names):
+        folder = f"{reader.TASKS}/{name}"
+        oid = _oid(new, folder)
+        holders = [_oid(o, folder) for o in olds if _oid(o, folder) is not None]
+        if oid is not None and holders and all(h == oid for h in holders):
+            continue  # the same tree in every parent holding it: judged when that parent was committed
+        in_new = reader.is_task(new, name)
+        priors = [o for o in olds if reader.is_task(o, name)]
+        if in_new or priors:
+            out.append((name, in_new, priors))
+    return out
+
+
+def _special_entries(olds: Sequence[Source], new: Source) -> list[str]:
+    """Symlinks and submodules in ``new``'s .harness/ that are not exactly as in a parent."""
+    if not hasattr(new, "special_entries"):
+        return []
+    if not olds or not all(hasattr(o, "changes_since") for o in olds):
+        return new.special_entries(".harness", _known_to(olds))
+    tree: Any = new  # a TreeSource
+    found = [{f".harness/{path}" for path, mode in tree.changes_since(o, ".harness") if tree.is_special(mode)}
+             for o in olds]
+    return sorted(set.intersection(*found))
+
+
+def _known_to(olds: Sequence[Source]) -> Callable[[str, str], bool]:
+    """Whether a parent holds the tree ``oid`` at ``path`` (then it was judged with that parent)."""
+    def known(path: str, oid: str) -> bool:
+        return any(_oid(o, path) == oid for o in olds)
+    return known
+
+
+def _changed(olds: Sequence[Source], new: Source, *rels: str) -> bool:
+    """Whether any of the files ``rels`` differs from a parent (or there is no parent to compare with)."""
+    if not olds:
+        return True
+    return any(_oid(o, rel) != _oid(new, rel) or _oid(new, rel) is None and o.read(rel) != new.read(rel)
+               for o in olds for rel in rels)
 
 
 def _rev(olds: Sequence[Source]) -> str:
@@ -107,6 +162,8 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
         return None
     if only_gated:
         return pol
+    if olds and not _changed(olds, new, GATE, APPROVALS, CONFIG):
+        return pol  # the very gate.yaml, approvals and config of every parent: judged when it was committed
     # Against each parent's policy, approved by a signer that parent trusts (a merge must not
     # borrow an unrelated parent's allowed_signers to loosen the other side's gate); a
     # first-ever gate.yaml is judged against the defaults.
@@ -206,11 +263,11 @@ def _digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _check_task(olds: Sequence[Source], new: Source, tid: str, source_tree: str, policy: settings.GatePolicy | None,
+def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: str, policy: settings.GatePolicy | None,
                 problems: list[Problem], only_gated: bool) -> TaskVerdict | None:
+    """Everything about one changed task; ``priors``: the parents it already was a task in."""
     folder = f"{reader.TASKS}/{tid}"
     ledger_rel = f"{folder}/events.jsonl"
-    priors = [o for o in olds if tid in reader.task_ids(o)]
     before_states: list[str | None] = []
     for old in priors:
         old_raw, new_raw = old.read(ledger_rel) or b"", new.read(ledger_rel) or b""

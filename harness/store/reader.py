@@ -36,10 +36,13 @@ def schema_of(name: str) -> str:
 
 
 def task_ids(src: Source) -> list[str]:
+    return [name for name in src.listdir(TASKS) if is_task(src, name)]
+
+
+def is_task(src: Source, name: str) -> bool:
     # A folder holding nothing but the empty findings/ and evidence/ folders is what a
     # `git reset` leaves of a task that was never committed: not a task.
-    return [name for name in src.listdir(TASKS)
-            if TASK_ID.match(name) and set(src.listdir(f"{TASKS}/{name}")) - {"findings", "evidence"}]
+    return bool(TASK_ID.match(name) and set(src.listdir(f"{TASKS}/{name}")) - {"findings", "evidence"})
 
 
 def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
