@@ -1,3 +1,3 @@
-from harness.cli.main import entry
+from harness.cli.launch import entry
 
 entry()

@@ -23,17 +23,21 @@ if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations onl
 def _git() -> Git:
     from harness.gitio import Git
     from harness.guard import trust
+    from harness.store import validate
 
-    git = Git(find_worktree())
+    root = find_worktree()
+    # The same known-valid digests the CLI keeps: a hook re-reading unchanged documents
+    # neither imports nor runs jsonschema.
+    validate.use_cache(root / ".harness" / "local" / "valid")
+    git = Git(root)
     trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
     return git
 
 
 def print_problems(title: str, problems: list[Problem], commit: str | None = None) -> None:
-    where = f" in commit {commit[:12]}" if commit else ""
-    click.echo(f"harness: {title}{where} — refused:", err=True)
-    for p in problems:
-        click.echo(f"  {p.render()}", err=True)
+    from harness.cli.launch import render_problems
+
+    click.echo(render_problems(title, problems, commit), err=True)
 
 
 @click.group()
@@ -158,27 +162,9 @@ def pre_receive(as_json: bool) -> int:
 @click.argument("args", nargs=-1)
 def stamp_hook(args: tuple[str, ...]) -> None:
     """Stamp HEAD with a git note (post-commit, post-merge, post-rewrite). Never fails."""
-    stage = "stamp"
-    try:
-        git = _git()
-        head = git.head()
-        if head is None or not (git.root / ".harness").is_dir():
-            return
-        from harness.guard.history import check_commit
-        from harness.guard.stamp import stamp
+    from harness.cli.launch import stamp_head
 
-        stage = "stamp"
-        stamp(git, head)
-        # The commit hook compares with the commit it replaces when amending; judge the new
-        # commit against its real parents now, so a refusal at push is no surprise.
-        stage = "post-commit check"
-        problems = check_commit(git, head).problems
-        if problems:
-            print_problems("WARNING: this commit will be refused at push", problems, head)
-    except HarnessError as exc:
-        click.echo(f"harness: {stage} skipped: {exc.render()}", err=True)
-    except Exception as exc:
-        click.echo(f"harness: {stage} skipped after an unexpected error: {exc!r}", err=True)
+    stamp_head()
 
 
 @hook.command("run")

@@ -2,66 +2,212 @@
 
 Notes live outside the tracked tree (DESIGN §8), so stamping never dirties a work tree
 or fails a commit. A note is a record and a cache; every guard recomputes from content.
+
+The stamp runs after every commit, so it keeps what it found (:mod:`stamp_cache`) keyed
+by the object ids each finding depends on, and imports the store's readers only for what
+it has not seen: a commit that changes one task of a thousand reads one task.
 """
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from harness import __version__
-from harness.core import gate as core_gate
-from harness.core import states
+from harness.core.states import TERMINAL
 from harness.errors import HarnessError
 from harness.gitio import Git, TreeSource
-from harness.store import facts, reader, settings
-from harness.store.source import Source
+from harness.guard.stamp_cache import StampCache
 
-DEFAULT_REF = settings.DEFAULT_NOTES_REF
+if TYPE_CHECKING:
+    from harness.store.reader import LoadedTask
+    from harness.store.settings import GatePolicy
+
+GATE = ".harness/gate.yaml"
 
 
-def notes_ref(src: Source) -> str:
-    return settings.notes_ref_of(src.read(settings.CONFIG))
+def __getattr__(name: str) -> str:
+    # DEFAULT_REF without importing the settings reader (and YAML) on every stamp.
+    if name == "DEFAULT_REF":
+        from harness.store.settings import DEFAULT_NOTES_REF
+
+        return DEFAULT_NOTES_REF
+    raise AttributeError(name)
 
 
-def stamp_for(git: Git, commit: str) -> tuple[str, dict]:
-    """(notes ref, note document) for ``commit``, computed from its committed content."""
+CONFIG = ".harness/config.yaml"
+TASKS = ".harness/tasks"
+
+
+def notes_ref(src: TreeSource) -> str:
+    from harness.store import settings
+
+    return settings.notes_ref_of(src.read(CONFIG))
+
+
+def stamp_for(git: Git, commit: str, cache: StampCache | None = None) -> tuple[str, dict]:
+    """(notes ref, note document) for ``commit``, computed from its committed content.
+
+    ``cache`` answers what an earlier stamp found for the same objects: a task folder whose
+    tree id it knows is not read again. A code change still re-judges every open task's
+    gate (the source tree is part of the verdict: evidence freshness), from the task's
+    facts kept by tree id, without parsing the task again.
+    """
+    cache = cache or StampCache(None)
     tree = git.commit_tree(commit)
     src = TreeSource(git, tree, f"commit {commit[:12]}")
     source_tree = git.strip_harness(tree)
     note: dict = {"harness": __version__, "commit": commit, "source_tree": source_tree, "tasks": {}}
-    try:
-        policy = settings.parse_gate(src.read(".harness/gate.yaml") or b"")
-    except HarnessError as exc:
-        policy, note["error"] = None, exc.message
+    gate_oid, config_oid = src.oid(GATE) or "-", src.oid(CONFIG) or "-"
+    policy_error = cache.get(f"policy:{gate_oid}")
+    if policy_error is None:
+        policy = _parse_policy(src)
+        policy_error = cache.put(f"policy:{gate_oid}", policy if isinstance(policy, str) else "")
+    if policy_error:
+        note["error"] = policy_error
     parents = git.parents(commit)
-    parent = TreeSource(git, git.commit_tree(parents[0]), "parent") if parents else None
-    for tid in reader.task_ids(src):
-        folder = f"{reader.TASKS}/{tid}"
-        try:
-            task = reader.load_task(src, tid)
-        except HarnessError as exc:
-            note["tasks"][tid] = {"error": exc.message}
+    before = TreeSource(git, git.commit_tree(parents[0]), "parent").entries(TASKS) if parents else None
+    listing = src.entries(TASKS)
+    for tid, oid in listing.items():
+        loaded: list[LoadedTask] = []  # the task, once parsed: at most once per stamp
+        base = cache.get(f"task:{tid}:{oid}")
+        if base is None:
+            base = cache.put(f"task:{tid}:{oid}", _task_base(src, tid, loaded))
+        if not isinstance(base, dict) or base.get("skip"):
             continue
-        entry: dict = {"state": task.proj.state, "iteration": task.proj.iteration}
-        # A finished task that this commit does not touch keeps the verdict stamped when it
-        # finished; re-judging all history on every commit would grow with the repo's age.
-        finished_earlier = task.proj.state in states.TERMINAL and parent is not None \
-            and parent.oid(folder) == src.oid(folder)
-        if policy is not None and task.proj.state != "ESCALATED" and not finished_earlier:
-            try:
-                gi = facts.gate_input(src, task, policy, source_tree)
-                report = core_gate.evaluate(gi)
-                entry.update(gate=report.verdict, blockers=report.blockers,
-                             fresh_evidence=sorted(t for t, r in gi.evidence.items()
-                                                   if r["tree"] == source_tree and r["outcome"] == "passed"))
-            except HarnessError as exc:
-                entry.update(gate="INVALID_HARNESS_STATE", blockers=[exc.message])
+        entry: dict = dict(base)
+        if "error" not in base:
+            # A finished task that this commit does not touch keeps the verdict stamped when it
+            # finished; re-judging all history on every commit would grow with the repo's age.
+            finished_earlier = entry["state"] in TERMINAL and before is not None and before.get(tid) == oid
+            if not policy_error and entry["state"] != "ESCALATED" and not finished_earlier:
+                entry.update(_verdict(cache, src, tid, oid, (gate_oid, config_oid), source_tree, loaded))
         note["tasks"][tid] = entry
-    return notes_ref(src), note
+    ref = cache.get(f"ref:{config_oid}")
+    if ref is None:
+        ref = cache.put(f"ref:{config_oid}", notes_ref(src))
+    # What a commit keeping this very .harness/ tree needs to be stamped without reading it.
+    cache.put(f"harness:{src.oid('.harness')}", {
+        "ref": ref, "error": policy_error, "globals": [gate_oid, config_oid],
+        "tasks": {tid: listing[tid] for tid in note["tasks"]}})
+    return str(ref), note
+
+
+def quick_stamp_head() -> bool:
+    """Stamp HEAD without pygit2 when it is a code-only commit whose ``.harness/`` tree an earlier
+    stamp knew (and, for every open task, its gate facts): the common case after `git commit`.
+    Returns False, having written nothing, when anything is missing: then stamp in full."""
+    from harness import gitio
+
+    facts = gitio.head_facts()
+    if facts is None:
+        return False
+    common, head, parents, entries, parent_harness = facts
+    harness_oid = gitio.entry_id(entries, ".harness")
+    if len(parents) != 1 or harness_oid is None or harness_oid != parent_harness:
+        return False  # a merge, or a commit changing .harness/: the full stamp (and check) is due
+    cache = StampCache(common / "harness" / "stamp-cache.json")
+    known = cache.get(f"harness:{harness_oid}")
+    if not isinstance(known, dict):
+        return False
+    source_tree = gitio.tree_without(entries, ".harness")
+    note: dict = {"harness": __version__, "commit": head, "source_tree": source_tree, "tasks": {}}
+    if known["error"]:
+        note["error"] = known["error"]
+    for tid, oid in known["tasks"].items():
+        base = cache.get(f"task:{tid}:{oid}")
+        if not isinstance(base, dict):
+            return False
+        entry = dict(base)
+        # Every task folder is its parent's: a finished one keeps the verdict it was stamped with.
+        if "error" not in base and not known["error"] and entry["state"] not in TERMINAL:
+            verdict = _known_verdict(cache, f"{tid}:{oid}:{known['globals'][0]}:{known['globals'][1]}", source_tree)
+            if verdict is None:
+                return False
+            entry.update(verdict)
+        note["tasks"][tid] = entry
+    cache.put(f"harness:{harness_oid}", known)
+    gitio.add_note(str(known["ref"]), head, json.dumps(note, indent=2, sort_keys=True) + "\n")
+    cache.save()
+    return True
+
+
+def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None:
+    """The gate fields of a task at ``source_tree`` from its cached facts (None: not cached)."""
+    verdict = cache.get(f"gate:{key}:{source_tree}")
+    if verdict is not None:
+        return dict(verdict)
+    known = cache.get(f"facts:{key}")
+    if known is None:
+        return None
+    return dict(cache.put(f"gate:{key}:{source_tree}", _evaluate(known, source_tree)))
+
+
+def _evaluate(known: dict, source_tree: str) -> dict:
+    from harness.core import gate as core_gate
+    from harness.store import facts
+
+    try:
+        gi = facts.gate_input_at(known, source_tree)
+        report = core_gate.evaluate(gi)
+    except HarnessError as exc:
+        return {"gate": "INVALID_HARNESS_STATE", "blockers": [exc.message]}
+    return {"gate": report.verdict, "blockers": report.blockers,
+            "fresh_evidence": sorted(t for t, r in gi.evidence.items()
+                                     if r["tree"] == source_tree and r["outcome"] == "passed")}
+
+
+def _task_base(src: TreeSource, tid: str, loaded: list) -> dict:
+    """State and iteration of the task folder ``tid`` ({"skip": True} if it is no task)."""
+    from harness.store import reader
+
+    if not reader.is_task(src, tid):
+        return {"skip": True}
+    try:
+        loaded.append(reader.load_task(src, tid))
+    except HarnessError as exc:
+        return {"error": exc.message}
+    return {"state": loaded[0].proj.state, "iteration": loaded[0].proj.iteration}
+
+
+def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: tuple[str, str],
+             source_tree: str, loaded: list) -> dict:
+    """The gate fields of one task's note entry at ``source_tree``."""
+    key = f"{tid}:{oid}:{globals_[0]}:{globals_[1]}"
+    verdict = cache.get(f"gate:{key}:{source_tree}")
+    if verdict is not None:
+        return dict(verdict)
+    known = cache.get(f"facts:{key}")
+    if known is None:
+        from harness.store import facts, reader
+
+        try:
+            policy = _parse_policy(src)
+            if isinstance(policy, str):
+                raise HarnessError(policy)
+            task = loaded[0] if loaded else reader.load_task(src, tid)
+            # Through JSON, so a fresh computation judges exactly what a cached one does.
+            known = cache.put(f"facts:{key}", json.loads(json.dumps(facts.gate_facts(src, task, policy))))
+        except HarnessError as exc:
+            verdict = {"gate": "INVALID_HARNESS_STATE", "blockers": [exc.message]}
+            return dict(cache.put(f"gate:{key}:{source_tree}", verdict))
+    return dict(cache.put(f"gate:{key}:{source_tree}", _evaluate(known, source_tree)))
+
+
+def _parse_policy(src: TreeSource) -> GatePolicy | str:
+    """The committed gate policy, or why it is invalid."""
+    from harness.store import settings
+
+    try:
+        return settings.parse_gate(src.read(GATE) or b"")
+    except HarnessError as exc:
+        return exc.message
 
 
 def stamp(git: Git, commit: str, extra: dict | None = None) -> dict:
-    ref, note = stamp_for(git, commit)
+    cache = StampCache(git.cache_file("stamp-cache.json"))
+    ref, note = stamp_for(git, commit, cache)
+    cache.save()
     if extra:
         note.update(extra)
     git.write_note(ref, commit, json.dumps(note, indent=2, sort_keys=True) + "\n")

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness.core import gate
-from harness.core.records import Finding
-from harness.store import settings
-from harness.store.evidence_files import load_valid
-from harness.store.reader import LoadedTask
-from harness.store.settings import GatePolicy
-from harness.store.source import Source
+
+if TYPE_CHECKING:
+    from harness.core.records import Finding
+    from harness.store.reader import LoadedTask
+    from harness.store.settings import GatePolicy
+    from harness.store.source import Source
 
 
 def configured_commands(src: Source) -> dict[str, list[str]]:
     """type -> the argv config.yaml names for it, as an evidence record would show it."""
+    from harness.store import settings
+
     return settings.config_of(src).configured_argv()
 
 
@@ -20,15 +24,22 @@ def configured_as_recorded(src: Source) -> dict[str, list[str]]:
     """type -> the argv an evidence record of config.yaml's command shows: the configured
     argv through the very redaction `harness evidence` applies (the config's patterns and
     this process's secret-named variables), so the gate compares like with like."""
+    from harness.store import settings
+
+    config = settings.config_of(src)
+    return redacted(config.configured_argv(), list(config.redaction)) if config.commands else {}
+
+
+def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, list[str]]:
+    """``commands`` through the config's ``patterns`` and this process's secret-named variables."""
     import os
 
     from harness.core.redact import compile_patterns, redact_argv, secret_env
 
-    config = settings.config_of(src)
-    if not config.commands:
+    if not commands:
         return {}
-    redactor = compile_patterns(list(config.redaction), literals=secret_env(os.environ))
-    return {t: redact_argv(argv, redactor) for t, argv in config.configured_argv().items()}
+    redactor = compile_patterns(patterns, literals=secret_env(os.environ))
+    return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
 
 
 def contract_plan(task: LoadedTask) -> dict[str, list[str]]:
@@ -38,22 +49,42 @@ def contract_plan(task: LoadedTask) -> dict[str, list[str]]:
 
 
 def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> gate.GateInput:
+    return gate_input_at(gate_facts(src, task, policy), tree)
+
+
+def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
+    """Everything the gate judges except the source tree and this process's environment, as
+    plain JSON values: what a task folder, gate.yaml and config.yaml say, so a stamp can keep
+    it keyed by their object ids. (The configured commands are kept as committed — config.yaml
+    is in the repository anyway — and redacted with the current environment at each use.)"""
+    from harness.store import settings
+    from harness.store.evidence_files import load_valid
+
     p = task.proj
     pending: dict[str, list[str]] = {}
     for run in p.pending_runs.values():
         pending.setdefault(run["type"], []).append(run.get("started_at") or f"as run {run['run_id']}")
-    return gate.GateInput(
-        state=p.state,
-        requirements=list(p.requirements.values()),
-        invariants=list(p.invariants.values()),
-        evidence=load_valid(src, task),
-        pending=pending,
-        findings=[{**f, "regression_fresh": _regression_fresh(f, tree)} for f in p.findings.values()],
-        policy=policy.doc,
-        tree=tree,
-        configured=configured_as_recorded(src),
-        plan=contract_plan(task),
-    )
+    config = settings.config_of(src)
+    return {
+        "state": p.state,
+        "requirements": list(p.requirements.values()),
+        "invariants": list(p.invariants.values()),
+        "evidence": load_valid(src, task),
+        "pending": pending,
+        "findings": list(p.findings.values()),
+        "policy": policy.doc,
+        "configured": config.configured_argv() if config.commands else {},
+        "redaction": list(config.redaction),
+        "plan": contract_plan(task),
+    }
+
+
+def gate_input_at(known: dict, tree: str) -> gate.GateInput:
+    """The gate's input for ``known`` (see :func:`gate_facts`) judged at the source ``tree``."""
+    fields = {k: v for k, v in known.items() if k != "redaction"}
+    fields["findings"] = [{**f, "regression_fresh": _regression_fresh(f, tree)} for f in known["findings"]]
+    fields["configured"] = redacted(known["configured"], known["redaction"])
+    return gate.GateInput(**fields, tree=tree)
 
 
 def _regression_fresh(finding: Finding, tree: str) -> bool | None:

@@ -7,7 +7,6 @@ such as ``harness status`` stays fast on an unchanged store.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,8 @@ def use_cache(path: Path) -> None:
 
 
 def _key(schema_name: str, raw: bytes) -> str:
+    import hashlib  # lazy: its OpenSSL backend costs a hook ~10 ms to import
+
     return hashlib.sha256(schema_name.encode() + b"\0" + raw).hexdigest()[:32]
 
 

@@ -1,0 +1,81 @@
+"""The `harness` entry point: answers the git-hook calls that need no CLI, then hands over to click.
+
+A hook runs on every commit. For a code-only commit (no `.harness/` path staged, no merge
+being concluded) the commit-time checks have nothing to judge, and git alone can say so:
+answering before click, pygit2 or any check is imported keeps such a commit close to what a
+bare Python hook costs. The stamp after a commit is answered here too, without click.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
+COMMIT_CHECKS = (["hook", "validate"], ["hook", "merge-guard"], ["hook", "run", "pre-commit"])
+STAMPS = (["hook", "stamp"], ["hook", "run", "post-commit"], ["hook", "run", "post-merge"],
+          ["hook", "run", "post-rewrite"])
+
+
+def fast_answer(argv: list[str]) -> int | None:
+    """The exit code of a hook call answered without the CLI, or None to run the CLI."""
+    if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and "--help" not in argv:
+        from harness.gitio import staged_nothing_to_judge
+
+        return 0 if staged_nothing_to_judge() else None
+    if any(argv[:len(p)] == p for p in STAMPS) and "--help" not in argv:
+        if argv[:3] == ["hook", "run", "post-rewrite"] and sys.stdin is not None and not sys.stdin.isatty():
+            sys.stdin.read()  # the rewritten pairs: HEAD's stamp is all this stage records
+        stamp_head()
+        return 0
+    return None
+
+
+def stamp_head() -> None:
+    """Stamp HEAD with a git note and warn of what the push guard will refuse. Never fails."""
+    from harness.errors import HarnessError
+
+    stage = "stamp"
+    try:
+        from harness.gitio import Git
+        from harness.store import validate
+        from harness.store.layout import find_worktree
+
+        root = find_worktree()
+        if not (root / ".harness").is_dir():
+            return
+        validate.use_cache(root / ".harness" / "local" / "valid")
+        git = Git(root)
+        head = git.head()
+        if head is None:
+            return
+        from harness.guard.stamp import stamp
+
+        stamp(git, head)
+        # The commit hook compares with the commit it replaces when amending; judge the new
+        # commit against its real parents now, so a refusal at push is no surprise.
+        stage = "post-commit check"
+        if git.touches(head, ".harness"):
+            from harness.guard.history import check_commit
+
+            problems = check_commit(git, head).problems
+            if problems:
+                print(render_problems("WARNING: this commit will be refused at push", problems, head),
+                      file=sys.stderr)
+    except HarnessError as exc:
+        print(f"harness: {stage} skipped: {exc.render()}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 — a post-commit hook must never fail the commit
+        print(f"harness: {stage} skipped after an unexpected error: {exc!r}", file=sys.stderr)
+
+
+def render_problems(title: str, problems: list, commit: str | None = None) -> str:
+    where = f" in commit {commit[:12]}" if commit else ""
+    return "\n".join([f"harness: {title}{where} — refused:", *(f"  {p.render()}" for p in problems)])
+
+
+def entry() -> None:
+    code = fast_answer(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
+    from harness.cli.main import entry as cli_entry
+
+    cli_entry()
