@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,8 +112,11 @@ class Case:
     stdin: bytes | None = None
     expect: tuple[int, ...] = (0,)
     times: list[float] = field(default_factory=list)
+    before: Callable[[], object] | None = None  # untimed preparation before every run
 
     def once(self) -> float:
+        if self.before is not None:
+            self.before()
         t0 = time.perf_counter()
         proc = subprocess.run(self.argv, cwd=self.cwd, env=ENV, input=self.stdin, capture_output=True)
         dt = time.perf_counter() - t0
@@ -386,7 +390,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--range", type=int, default=50, help="commits in the push-guard range (default 50)")
     ap.add_argument("--workdir", type=Path, help="where to generate the repositories (default: a new temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the generated repositories")
+    ap.add_argument("--only", choices=("all", "files", "tasks"), default="all",
+                    help="run only the file-count section (issues 3-4) or the task-count section (issue 9)")
+    ap.add_argument("--tasks", help="task counts of the issue-9 repositories (default 1,100,1000; --quick 1,10,30)")
+    ap.add_argument("--events", type=int, help="ledger length of the long-ledger repository (default 10000; "
+                    "--quick 500)")
+    ap.add_argument("--history", type=int, help="commits of the issue-9 histories before the last five "
+                    "(default 209, every 11th touching .harness/; --quick 44)")
     args = ap.parse_args(argv)
+    if os.environ.get("HARNESS_BENCH_QUICK"):
+        args.quick = True
+    sizes = [int(n) for n in (args.tasks or ("1,10,30" if args.quick else "1,100,1000")).split(",")]
+    events = args.events or (500 if args.quick else 10_000)
+    history = args.history or (44 if args.quick else 209)
     big = args.files or (5000 if args.quick else 100_000)
     small = args.small_files or 1000
     commits = args.commits or (200 if args.quick else 1000)
@@ -405,7 +421,13 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     targets: list[Target] = []
     try:
-        bench(work, big, small, commits, runs, slow_runs, args.range, rows, targets)
+        if args.only in ("all", "files"):
+            bench(work, big, small, commits, runs, slow_runs, args.range, rows, targets)
+        if args.only in ("all", "tasks"):
+            from scale import scale_section
+
+            smoke = "smoke-test size: the target is stated for 1,000 tasks and 10,000 events" if args.quick else ""
+            scale_section(work, sizes, events, history, runs, rows, targets, smoke)
     except BenchError as exc:
         log(f"FAILED: {exc}")
         print_report(rows, targets, head, failed=str(exc).splitlines()[0])
@@ -564,4 +586,8 @@ def print_report(rows: list[Row], targets: list[Target], head: list[str], failed
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as the module `bench`, so scale.py (which imports bench) shares its state (ENV).
+    sys.path.insert(0, str(HERE))
+    import bench
+
+    sys.exit(bench.main())
