@@ -70,7 +70,10 @@ HM = [sys.executable, "-m", "harness"]
 def make_env(home: Path) -> dict[str, str]:
     """Git identity and an isolated git configuration, so the user's settings change no figure."""
     env = {k: v for k, v in os.environ.items()
-           if not (k.startswith("GIT_") or k.startswith("PRE_COMMIT"))}
+           if not (k.startswith("GIT_") or k.startswith("PRE_COMMIT") or k == "PYTHONDONTWRITEBYTECODE")}
+    # An installed harness runs from compiled bytecode (pip compiles it at install): keep what the
+    # first run compiles, outside the checkout, instead of recompiling every module per process.
+    env["PYTHONPYCACHEPREFIX"] = str(home.parent / "pycache")
     env.update(
         HOME=str(home),
         GIT_CONFIG_NOSYSTEM="1",

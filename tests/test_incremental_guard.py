@@ -280,3 +280,21 @@ def test_the_stamp_keeps_working_when_the_git_dir_cache_folder_cannot_be_made(h,
     (repo / "app.py").write_text("def answer():\n    return 48\n")
     sha = commit_all_ok(repo, "code")
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]
+
+
+def test_the_stamp_of_a_code_only_commit_needs_no_pygit2_and_equals_a_fresh_one(h, repo, many):
+    h.ok("task", "switch", many[0])
+    walk_to(h, "SPECIFYING")
+    commit_all_ok(repo, "a task moves")  # stamped in full: the cache now knows this .harness/ tree
+    (repo / "app.py").write_text("def answer():\n    return 49\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-q", "--no-verify", "-m", "code only", env={"GIT_CONFIG_PARAMETERS": "'core.hookspath=/dev/null'"})
+    sha = head(repo)
+    assert note(repo, sha) is None
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "harness", "hook", "run", "post-commit"], cwd=repo,
+                       capture_output=True, text=True)
+    assert p.returncode == 0, out(p)
+    imported = {line.rsplit("|", 1)[-1].strip() for line in p.stderr.splitlines() if "|" in line}
+    assert "pygit2._pygit2" not in imported and "click" not in imported
+    assert note(repo, sha) == fresh_stamp(repo, sha)[1]
+    assert note(repo, sha)["tasks"][many[0]]["state"] == "SPECIFYING"

@@ -43,6 +43,10 @@ def stamp_head() -> None:
         root = find_worktree()
         if not (root / ".harness").is_dir():
             return
+        from harness.guard.stamp import quick_stamp_head
+
+        if quick_stamp_head():
+            return  # a code-only commit: stamped from what the parent's stamp knew; nothing to check
         validate.use_cache(root / ".harness" / "local" / "valid")
         git = Git(root)
         head = git.head()
