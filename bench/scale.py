@@ -26,15 +26,21 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import bench as B
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from harness.store.tasks import TaskStore
 
 STAGES = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "post-rewrite", "pre-push")
 REQ = {"id": "REQ-001", "priority": "must", "source": "user", "statement": "the change works"}
 
 
 @contextlib.contextmanager
-def inside(path: Path):
+def inside(path: Path) -> Iterator[None]:
     old = os.getcwd()
     os.chdir(path)
     try:
@@ -44,7 +50,7 @@ def inside(path: Path):
         os.chdir(old)
 
 
-def store(repo: Path):
+def store(repo: Path) -> TaskStore:
     from harness.store.layout import open_layout
     from harness.store.tasks import TaskStore
 
@@ -223,7 +229,7 @@ def code_only(work: Path, r: ScaleRepo, runs: int, rows: list, targets: list) ->
     fw0 = framework_repo(r.path, work / "framework-noop", {k: noop for k in ("validate", "merge", "stamp", "push")})
     frame = [CodeCommit("framework, harness hooks", fw, []), CodeCommit("framework, no-op hooks", fw0, [])]
     B.measure(frame, runs=runs, warmup=2)
-    shim, pyfloor, sh = native
+    shim, pyfloor, _ = native
     for c in (*native, *frame):
         rows.append(B.Row("9", f"code-only commit, {c.name}", B.fmt_s(c.median), c.spread()))
     rows.append(B.Row("9", "native shims / python -c pass floor", f"{shim.median / pyfloor.median:.2f}x", "target <= 3x"))

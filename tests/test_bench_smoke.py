@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_task_count_benchmark_runs_at_smoke_size_and_prints_its_targets(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "bench" / "bench.py"), "--quick", "--only", "tasks", "--runs", "1",
                         "--tasks", "1,3", "--events", "60", "--history", "11", "--workdir", str(tmp_path)],
-                       capture_output=True, text=True, timeout=900)
+                       capture_output=True, text=True, timeout=900, check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     for name in ("validate", "stamp", "push guard", "audit"):
         assert f"TARGET 9 {name} growth 1 tasks → 3 tasks" in p.stdout, p.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from harness import __version__
 
@@ -20,8 +21,8 @@ KEEP = 4096  # entries kept: every current task's, then the most recently used o
 class StampCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.old: dict[str, object] = {}
-        self.used: dict[str, object] = {}
+        self.old: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}
         if path is None:
             return
         try:
@@ -32,7 +33,8 @@ class StampCache:
         if isinstance(doc, dict) and doc.get("harness") == __version__ and isinstance(doc.get("entries"), dict):
             self.old = doc["entries"]
 
-    def get(self, key: str) -> object | None:
+    def get(self, key: str) -> Any:
+        """The value kept for ``key`` (None if unknown); it is kept again at the next save."""
         if key in self.used:
             return self.used[key]
         value = self.old.get(key)
@@ -40,7 +42,7 @@ class StampCache:
             self.used[key] = value
         return value
 
-    def put(self, key: str, value: object) -> object:
+    def put(self, key: str, value: Any) -> Any:
         self.used[key] = value
         return value
 
