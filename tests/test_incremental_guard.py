@@ -25,6 +25,8 @@ from test_git_hooks_e2e import (
     task_dir,
 )
 
+from harness import __version__
+
 MANY = 12
 
 
@@ -189,14 +191,43 @@ def test_a_corrupt_or_foreign_stamp_cache_is_ignored(h, repo, many):
     (repo / "app.py").write_text("def answer():\n    return 45\n")
     sha = commit_all_ok(repo, "code")
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]
-    doc = json.loads(cache.read_text())
+    lines = cache.read_text().splitlines()
+    assert json.loads(lines[0]) == {"harness": __version__}
     # Entries of another harness version are not this one's: poison them and re-stamp.
-    doc["harness"] = "0.0.0-other"
-    doc["entries"] = {k: {"state": "DONE", "iteration": 99} if k.startswith("task:") else v
-                      for k, v in doc["entries"].items()}
-    cache.write_text(json.dumps(doc))
+    poisoned = [json.dumps({"harness": "0.0.0-other"})]
+    for line in lines[1:]:
+        key, value = json.loads(line)
+        poisoned.append(json.dumps([key, {"state": "DONE", "iteration": 99} if key.startswith("task:") else value]))
+    cache.write_text("\n".join(poisoned) + "\n")
     h.ok("stamp", sha)
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]
+    # A torn last line (a writer killed mid-append) costs only that entry.
+    cache.write_text(cache.read_text() + '["task:TASK-x", {"sta')
+    (repo / "app.py").write_text("def answer():\n    return 50\n")
+    sha = commit_all_ok(repo, "more code")
+    assert note(repo, sha) == fresh_stamp(repo, sha)[1]
+
+
+def test_the_stamp_cache_stays_bounded_over_many_commits(h, repo, many, monkeypatch):
+    from harness.guard import stamp_cache
+
+    monkeypatch.setattr(stamp_cache, "KEEP", 8)
+    cache = repo / ".git" / "harness" / "stamp-cache.json"
+    from harness.gitio import Git
+    from harness.guard.stamp import stamp
+
+    for n in range(6):
+        (repo / "app.py").write_text(f"def answer():\n    return {100 + n}\n")
+        git(repo, "add", "app.py")
+        git(repo, "commit", "-q", "--no-verify", "-m", f"code {n}",
+            env={"GIT_CONFIG_PARAMETERS": "'core.hookspath=/dev/null'"})
+        stamp(Git(repo), head(repo))
+    keys = [json.loads(line)[0] for line in cache.read_text().splitlines()[1:]]
+    # What the last stamp used — each open task's state, gate facts and verdict at the last tree, the
+    # policy, notes ref and .harness/ snapshot — plus at most KEEP others; unbounded, every commit's
+    # verdicts (MANY per source tree) would pile up.
+    assert len(set(keys)) <= 3 * MANY + 3 + 8, len(set(keys))
+    assert note(repo, head(repo)) == fresh_stamp(repo, "HEAD")[1]
 
 
 # -- a code-only commit -------------------------------------------------------------------
@@ -305,3 +336,22 @@ def test_the_stamp_of_a_code_only_commit_needs_no_pygit2_and_equals_a_fresh_one(
     assert "pygit2._pygit2" not in imported and "click" not in imported
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]
     assert note(repo, sha)["tasks"][many[0]]["state"] == "SPECIFYING"
+
+
+def test_the_code_only_answer_and_the_quick_stamp_hold_from_a_subdirectory(h, repo, many):
+    sub = repo / "pkg"
+    sub.mkdir()
+    (sub / "mod.py").write_text("x = 1\n")
+    set_state_by_hand(repo, many[8], "DONE")
+    git(repo, "add", "-A")
+    p = subprocess.run([sys.executable, "-m", "harness", "hook", "validate"], cwd=sub, capture_output=True, text=True,
+                       check=False)
+    assert p.returncode == 1 and many[8] in out(p)  # `.harness` is the top folder's, not pkg/.harness
+    git(repo, "reset", "-q", "--hard")
+    (repo / "app.py").write_text("def answer():\n    return 51\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-q", "--no-verify", "-m", "code", env={"GIT_CONFIG_PARAMETERS": "'core.hookspath=/dev/null'"})
+    p = subprocess.run([sys.executable, "-m", "harness", "hook", "run", "post-commit"], cwd=repo / ".harness",
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 0, out(p)
+    assert note(repo, head(repo)) == fresh_stamp(repo, "HEAD")[1]

@@ -3,7 +3,9 @@
 Every key names the exact content it was computed from (a task folder's tree id; with the
 gate.yaml and config.yaml blob ids and the source tree for a gate verdict), so a hit is the
 result a fresh computation would give. The file lives in the git directory, next to what it
-describes, and is rewritten atomically; a lost or corrupt cache only costs a recomputation.
+describes. It is a log: a stamp appends only what it computed (one write), and the log is
+rewritten, atomically, only when superseded lines pile up. A lost, torn or foreign line only
+costs a recomputation.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from harness import __version__
 
-KEEP = 4096  # entries kept: every current task's, then the most recently used others
+KEEP = 4096  # entries kept at a rewrite besides the ones the last stamp used
 
 
 class StampCache:
@@ -23,18 +25,38 @@ class StampCache:
         self.path = path
         self.old: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
+        self.new: dict[str, Any] = {}
+        self.lines = 0
         if path is None:
             return
         try:
-            doc = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
+            raw = path.read_bytes().splitlines()
+        except OSError:
             return
         # Another harness version may compute differently: its entries are not this one's.
-        if isinstance(doc, dict) and doc.get("harness") == __version__ and isinstance(doc.get("entries"), dict):
-            self.old = doc["entries"]
+        if not raw or raw[0] != self._header():
+            self.lines = -1  # rewrite rather than append to a foreign or broken file
+            return
+        self.lines = len(raw)
+        try:  # one parse of the whole log is several times faster than one per line
+            pairs = json.loads(b"[" + b",".join(raw[1:]) + b"]")
+        except ValueError:
+            pairs = []
+            for line in raw[1:]:
+                try:
+                    pairs.append(json.loads(line))
+                except ValueError:
+                    continue  # a torn line (a writer killed mid-append)
+        for pair in pairs:
+            if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str):
+                self.old[pair[0]] = pair[1]
+
+    @staticmethod
+    def _header() -> bytes:
+        return json.dumps({"harness": __version__}).encode()
 
     def get(self, key: str) -> Any:
-        """The value kept for ``key`` (None if unknown); it is kept again at the next save."""
+        """The value kept for ``key`` (None if unknown)."""
         if key in self.used:
             return self.used[key]
         value = self.old.get(key)
@@ -44,22 +66,36 @@ class StampCache:
 
     def put(self, key: str, value: Any) -> Any:
         self.used[key] = value
+        if self.old.get(key) != value:
+            self.new[key] = value
         return value
 
     def save(self) -> None:
-        if self.path is None or not self.used:
+        if self.path is None or not self.new:
             return
+        lines = [json.dumps([k, v], separators=(",", ":")).encode() for k, v in self.new.items()]
+        try:
+            kept = len(self.old) + len(self.new)
+            if 0 < self.lines <= 2 * kept + 256 and kept <= len(self.used) + KEEP:
+                with open(self.path, "ab") as fh:  # one write: concurrent stamps do not interleave
+                    fh.write(b"".join(line + b"\n" for line in lines))
+                return
+            self._rewrite()
+        except OSError:
+            pass
+
+    def _rewrite(self) -> None:
+        assert self.path is not None
         entries = dict(self.used)
-        for key, value in self.old.items():
-            if len(entries) >= KEEP:
+        for key, value in reversed(self.old.items()):  # the most recently written first
+            if len(entries) >= len(self.used) + KEEP:
                 break
             entries.setdefault(key, value)
+        body = b"".join(json.dumps([k, v], separators=(",", ":")).encode() + b"\n" for k, v in entries.items())
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps({"harness": __version__, "entries": entries}, separators=(",", ":")), "utf-8")
+            tmp.write_bytes(self._header() + b"\n" + body)
             os.replace(tmp, self.path)
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        finally:
+            if tmp.exists():
+                tmp.unlink()
