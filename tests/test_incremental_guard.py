@@ -355,3 +355,10 @@ def test_the_code_only_answer_and_the_quick_stamp_hold_from_a_subdirectory(h, re
                        capture_output=True, text=True, check=False)
     assert p.returncode == 0, out(p)
     assert note(repo, head(repo)) == fresh_stamp(repo, "HEAD")[1]
+
+
+def test_a_symlink_inside_one_task_among_many_is_refused(h, repo, many):
+    (task_dir(repo, many[9]) / "notes.md").symlink_to("../../config.yaml")
+    git(repo, "add", "-A")
+    text = refused_commit(repo, "a link in a task folder")
+    assert "plain-files-only" in text and f".harness/tasks/{many[9]}/notes.md" in text
