@@ -59,7 +59,10 @@ def stamp_head() -> None:
         # commit against its real parents now, so a refusal at push is no surprise.
         stage = "post-commit check"
         if git.touches(head, ".harness"):
+            from harness.guard import trust
             from harness.guard.history import check_commit
+
+            trust.use_git_config(git)  # approvals are checked against the signers git config names
 
             problems = check_commit(git, head).problems
             if problems:
