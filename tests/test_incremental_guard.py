@@ -362,3 +362,16 @@ def test_a_symlink_inside_one_task_among_many_is_refused(h, repo, many):
     git(repo, "add", "-A")
     text = refused_commit(repo, "a link in a task folder")
     assert "plain-files-only" in text and f".harness/tasks/{many[9]}/notes.md" in text
+
+
+def test_a_cached_stamp_equals_a_fresh_one_with_configured_evidence_commands(h, repo, many):
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text("utf-8").replace("evidence: {}\n", CONFIGURED), "utf-8")
+    first = commit_all_ok(repo, "name the unit_test command")
+    h.ok("task", "switch", many[3])
+    walk_to(h, "SPECIFYING")
+    second = commit_all_ok(repo, "a task moves")
+    (repo / "app.py").write_text("def answer():\n    return 52\n")
+    third = commit_all_ok(repo, "code only")  # the quick stamp: configured commands redacted at use
+    for sha in (first, second, third):
+        assert note(repo, sha) == fresh_stamp(repo, sha)[1], sha
