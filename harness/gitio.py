@@ -577,10 +577,11 @@ class TreeSource:
         ``old``'s ``rel``: libgit2 walks both trees and skips folders whose ids are equal, so the
         cost follows the change, not the number of folders."""
         ours, theirs = self._entry(rel), old._entry(rel)
-        empty = None if isinstance(ours, pygit2.Tree) and isinstance(theirs, pygit2.Tree) else \
-            self.repo[self.repo.TreeBuilder().write()]
-        before = theirs if isinstance(theirs, pygit2.Tree) else empty
-        after = ours if isinstance(ours, pygit2.Tree) else empty
+        if not isinstance(ours, pygit2.Tree) or not isinstance(theirs, pygit2.Tree):
+            empty = self.repo[self.repo.TreeBuilder().write()]
+            ours, theirs = ours if isinstance(ours, pygit2.Tree) else empty, \
+                theirs if isinstance(theirs, pygit2.Tree) else empty
+        before, after = theirs, ours
         out = []
         for delta in before.diff_to_tree(after).deltas:
             deleted = delta.status == pygit2.enums.DeltaStatus.DELETED
