@@ -160,7 +160,7 @@ def scale_section(work: Path, sizes: list[int], events: int, history: int, runs:
             targets.append(B.Target(f"9 {name} growth {_events(first)} → {long.events:,} events (linear = "
                                     f"{ev_ratio:.0f}x)", ev_growth, round(ev_ratio, 1), "x", note=smoke))
     for r, c in zip(repos, ops["audit"]):
-        if r.tasks == 100 or r is repos[len(sizes) - 1] and 100 not in sizes:
+        if r.tasks == 100 or (r is repos[len(sizes) - 1] and 100 not in sizes):
             rate = r.history / c.median
             targets.append(B.Target(f"9 audit throughput ({r.label}, {r.harness_commits} .harness/ commits in "
                                     f"{r.history})", rate, 200, "commits/s", higher_is_better=True))

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Harness, git, walk_to
 from test_git_hooks_e2e import (
     commit_all_ok,
     gated_done,
@@ -26,6 +25,8 @@ from test_git_hooks_e2e import (
 )
 
 from harness import __version__
+
+from conftest import Harness, git, walk_to
 
 MANY = 12
 

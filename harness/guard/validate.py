@@ -135,7 +135,7 @@ def _changed(olds: Sequence[Source], new: Source, *rels: str) -> bool:
     """Whether any of the files ``rels`` differs from a parent (or there is no parent to compare with)."""
     if not olds:
         return True
-    return any(_oid(o, rel) != _oid(new, rel) or _oid(new, rel) is None and o.read(rel) != new.read(rel)
+    return any(_oid(o, rel) != _oid(new, rel) or (_oid(new, rel) is None and o.read(rel) != new.read(rel))
                for o in olds for rel in rels)
 
 
