@@ -1,0 +1,167 @@
+"""The bypass denier, one row per command: every known bypass denied with the legitimate
+command named, every look-alike allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.core.bypass import check_shell, check_write, mentions_guarded
+from harness.core.guarded_paths import Where
+from harness.core.shell_commands import ShellSyntaxError, parse
+
+ROOT = "/repo"
+HERE = Where(ROOT, ROOT)
+EV = ".harness/tasks/TASK-20260101-abcdef/events.jsonl"
+EVID = ".harness/tasks/TASK-20260101-abcdef/evidence/unit_test.json"
+
+DENIED = [
+    ("git commit --no-verify -m wip", "no-verify"),
+    ("git commit -n -m wip", "no-verify"),
+    ("git commit -anm wip", "no-verify"),
+    ("git commit -m wip --no-verify", "no-verify"),
+    ("git commit --no-veri -m wip", "no-verify"),
+    ("cd src && git commit -qn -m 'x'", "no-verify"),
+    ("git -C sub commit --no-verify", "no-verify"),
+    ("git push --no-verify origin main", "no-verify"),
+    ("git push origin main --no-verify", "no-verify"),
+    ("git merge --no-verify feature", "no-verify"),
+    ("echo $(git commit -n -m x)", "no-verify"),
+    ('bash -c "git commit --no-verify -m x"', "no-verify"),
+    ("sh -c 'git push --no-verify'", "no-verify"),
+    ("for i in 1; do git commit -n -m x; done", "no-verify"),
+    ("[[ -f x ]] && git commit -n -m x", "no-verify"),
+    ("sudo git commit -n -m x", "no-verify"),
+    ("env FOO=1 git commit --no-verify", "no-verify"),
+    ("SKIP=harness-validate git commit -m x", "skip-hook"),
+    ("SKIP=flake8,harness-push-guard git push", "skip-hook"),
+    ("export SKIP=harness-validate", "skip-hook"),
+    ("env SKIP=harness-gate git commit -m x", "skip-hook"),
+    ("git config core.hooksPath /dev/null", "hooks-path"),
+    ("git config --local core.hooksPath .nohooks", "hooks-path"),
+    ("git config --unset core.hooksPath", "hooks-path"),
+    ("git -c core.hooksPath=/dev/null commit -m x", "hooks-path"),
+    ("git config set core.hookspath x", "hooks-path"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git commit", "hooks-path"),
+    ("git notes --ref harness add -m forged HEAD", "notes-ref"),
+    ("git notes --ref=refs/notes/harness remove HEAD", "notes-ref"),
+    ("git update-ref refs/notes/harness deadbeef", "notes-ref"),
+    ("git update-ref -d refs/notes/harness", "notes-ref"),
+    ("GIT_NOTES_REF=refs/notes/harness git notes add -m x", "notes-env"),
+    ("harness approve gate-change", "approve"),
+    ("python -m harness approve config-change", "approve"),
+    ("harness uninstall", "uninstall"),
+    ("harness agent uninstall --host claude", "uninstall"),
+    ("pre-commit uninstall", "uninstall"),
+    ("rm -rf .harness", "delete-harness"),
+    ("rm -rf ./.harness/", "delete-harness"),
+    ("rm -r .harness/tasks/TASK-20260101-abcdef", "delete-harness"),
+    ("git rm -r .harness", "delete-harness"),
+    ("mv .harness /tmp/old", "delete-harness"),
+    ("find .harness -name '*.json' -delete", "delete-harness"),
+    (f"echo '{{}}' >> {EV}", "protected-file"),
+    (f"printf x > {EVID}", "protected-file"),
+    ("echo ok > .harness/approvals.jsonl", "protected-file"),
+    ("tee -a .harness/allowed_signers < key.pub", "protected-file"),
+    (f"sed -i 's/failed/passed/' {EVID}", "protected-file"),
+    (f"cp /tmp/forged.json {EVID}", "protected-file"),
+    ("cd .harness/tasks/TASK-20260101-abcdef && echo x >> events.jsonl", "protected-file"),
+    ('echo x > "$TASK_DIR/events.jsonl"', "protected-file"),
+    (f"git checkout HEAD~1 -- {EV}", "protected-file"),
+    (f"dd if=/dev/zero of={EVID}", "protected-file"),
+]
+
+ALLOWED = [
+    'git commit -m "do not use --no-verify"',
+    "git commit -m '-n is not a flag here'",
+    "git commit -F msg.txt",
+    "git commit -m x -- -n",
+    "git commit -am 'fix: stop --no-verify'",
+    "git commit --verify -m x",
+    "git status",
+    "git push -n origin main",
+    "git push origin main",
+    "git merge -n feature",
+    "grep -n no-verify README.md",
+    f"cat {EV}",
+    f"tail -n 5 {EV}",
+    f"sed -n 1p {EV}",
+    "git notes show HEAD",
+    "git notes --ref harness show HEAD",
+    "git notes --ref harness list",
+    "git notes add -m 'my own note'",
+    "git log --notes=harness -1",
+    "git update-ref refs/heads/topic HEAD",
+    "git config core.hooksPath",
+    "git config --get core.hooksPath",
+    "git config user.name Someone",
+    "SKIP=flake8 git commit -m x",
+    "echo SKIP=harness-validate",
+    "harness status",
+    "harness gate --json",
+    "harness evidence unit_test -- python -m pytest -q",
+    "echo harness approve",
+    "grep -rn 'harness approve' docs/",
+    "rm -rf build dist",
+    "rm -rf .harness/local/cache",
+    "ls -la .harness",
+    "cat .harness/approvals.jsonl",
+    "echo x > notes/events.jsonl.md",
+    "echo x > /tmp/events.jsonl",
+    "cp .harness/tasks/TASK-20260101-abcdef/evidence/unit_test.log /tmp/",
+    "python -m pytest -q --junitxml=.harness/local/junit.xml",
+    "git rm old_module.py",
+    "git checkout main",
+    "git restore src/app.py",
+    "pre-commit run --all-files",
+    "[[ -n $X ]] && echo yes",
+    "x=$((1+2)); echo $x",
+]
+
+
+@pytest.mark.parametrize("command,rule", DENIED)
+def test_a_known_bypass_is_denied_with_the_legitimate_command(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None, command
+    assert denial.rule == rule
+    assert "Instead:" in denial.message() and len(denial.instead) > 10
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_a_look_alike_is_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None
+
+
+def test_the_table_holds_at_least_forty_commands() -> None:
+    assert len(DENIED) + len(ALLOWED) >= 40 and len(DENIED) >= 20 and len(ALLOWED) >= 20
+
+
+@pytest.mark.parametrize("path", [f"/repo/{EV}", f"/repo/{EVID}", "/repo/.harness/approvals.jsonl",
+                                  "/repo/.harness/allowed_signers", EV])
+def test_an_edit_tool_writing_a_guarded_file_is_denied(path: str) -> None:
+    denial = check_write(path, HERE)
+    assert denial is not None and denial.rule == "protected-file"
+
+
+@pytest.mark.parametrize("path", ["/repo/app.py", "/repo/.harness/tasks/T/requirements.yaml",
+                                  "/repo/.harness/local/junit.xml", "/elsewhere/.harness/events.jsonl",
+                                  "/repo/docs/evidence/notes.md"])
+def test_an_edit_tool_writing_an_ordinary_file_is_allowed(path: str) -> None:
+    assert check_write(path, HERE) is None
+
+
+def test_a_relative_path_is_judged_from_the_directory_the_command_runs_in() -> None:
+    inside = Where(ROOT, ROOT + "/.harness/tasks/TASK-20260101-abcdef")
+    assert check_shell("echo x >> events.jsonl", inside) is not None
+    assert check_shell("echo x >> events.jsonl", Where(ROOT, ROOT + "/src")) is None
+
+
+def test_a_renamed_notes_ref_is_guarded_under_its_configured_name() -> None:
+    assert check_shell("git update-ref refs/notes/stamps abc", HERE, notes_ref="refs/notes/stamps") is not None
+    assert check_shell("git update-ref refs/notes/harness abc", HERE, notes_ref="refs/notes/stamps") is None
+
+
+def test_an_unreadable_command_raises_so_the_caller_can_refuse_it() -> None:
+    with pytest.raises(ShellSyntaxError):
+        parse("git commit -m 'unterminated")
+    assert mentions_guarded("git commit -m 'unterminated")
+    assert not mentions_guarded("ls -la 'unterminated")
