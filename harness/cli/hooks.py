@@ -226,3 +226,34 @@ def audit_range(filenames: tuple[str, ...]) -> int:
                            hint="pre-commit run --hook-stage manual harness-audit --from-ref A --to-ref B")
     git = _git()
     return audit_commits(git, range_commits(git, os.environ.get("PRE_COMMIT_FROM_REF"), to_ref), "audit")
+
+
+@hook.command("agent")
+@click.argument("host", type=click.Choice(["claude", "codex", "gemini", "auto"]))
+@click.argument("event", type=click.Choice(["session-start", "pre-tool-use", "stop"]))
+@click.pass_context
+def agent_hook(ctx: click.Context, host: str, event: str) -> None:
+    """What a coding agent's hook calls: reads the host's JSON on stdin, answers in its shape.
+
+    \b
+    session-start  the current task, its state, stale evidence and the next step, as context
+    pre-tool-use   denies the known bypasses (--no-verify, SKIP=harness-…, core.hooksPath,
+                   the notes ref, harness approve/uninstall, deleting .harness/, hand edits of
+                   ledgers, evidence and approvals), naming the legitimate command
+    stop           blocks a task in flight whose required evidence is stale, naming the command;
+                   after agent.stop_block_limit consecutive blocks (default 3) lets the agent stop
+
+    HOST auto tells the host from the payload (for the plugin hooks file the hosts share).
+    Answers are JSON on exit 0, the way each host takes a decision. `harness agent install`
+    writes these commands into a host's settings.
+    """
+    from harness.agent.run import run
+
+    raw = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    reply = run(host, event, raw.decode("utf-8", "replace"))
+    if reply.stdout:
+        click.echo(reply.stdout)
+    if reply.stderr:
+        click.echo(reply.stderr, err=True)
+    if reply.code:
+        ctx.exit(reply.code)

@@ -20,6 +20,7 @@ CONFIG = ".harness/config.yaml"
 GATE = ".harness/gate.yaml"
 DEFAULT_OUTPUT = {"tail_bytes": 8192, "log_cap_bytes": 8 * 1024 * 1024}
 DEFAULT_NOTES_REF = "refs/notes/harness"
+DEFAULT_STOP_BLOCK_LIMIT = 3
 # Variables that change what a test command does without changing its argv: which
 # interpreter a bare `python3` is, what it imports, which options pytest or node add.
 DEFAULT_RECORDED_ENV = ("PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "NODE_OPTIONS", "VIRTUAL_ENV")
@@ -57,6 +58,7 @@ class Config:
     redaction: tuple[str, ...] = ()
     notes_ref: str = DEFAULT_NOTES_REF
     recorded_env: tuple[str, ...] = DEFAULT_RECORDED_ENV  # environment variables evidence records
+    stop_block_limit: int = DEFAULT_STOP_BLOCK_LIMIT  # agent stop hook: consecutive blocks before it lets go
 
     def configured_argv(self) -> dict[str, list[str]]:
         """type -> the argv config.yaml names for it, as an evidence record would show it."""
@@ -79,7 +81,8 @@ def config_from_doc(doc: dict[str, Any]) -> Config:
     return Config(commands, output["tail_bytes"], output["log_cap_bytes"],
                   tuple((doc.get("redaction") or {}).get("patterns") or ()),
                   (doc.get("notes") or {}).get("ref") or DEFAULT_NOTES_REF,
-                  tuple(doc["recorded_env"]) if doc.get("recorded_env") is not None else DEFAULT_RECORDED_ENV)
+                  tuple(doc["recorded_env"]) if doc.get("recorded_env") is not None else DEFAULT_RECORDED_ENV,
+                  int((doc.get("agent") or {}).get("stop_block_limit") or DEFAULT_STOP_BLOCK_LIMIT))
 
 
 def parse_config(raw: bytes | None, name: str = CONFIG) -> Config:

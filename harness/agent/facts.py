@@ -1,0 +1,85 @@
+"""Read what the agent hooks judge from a repository: the current task, its evidence trees,
+the source tree now and the gate evaluated now (the same reading `harness status` makes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT, TaskFacts
+from harness.errors import HarnessError
+from harness.store.layout import Layout, find_worktree
+
+NOT_GATING = "the gate decides only in GATING"
+
+
+def repo_root(cwd: str | None) -> Path | None:
+    """The work tree the host says it runs in, or None outside any git repository."""
+    try:
+        return find_worktree(Path(cwd) if cwd else None)
+    except (HarnessError, OSError):
+        return None
+
+
+def has_harness(root: Path | None) -> bool:
+    return root is not None and (root / ".harness").is_dir()
+
+
+def load_facts(root: Path) -> TaskFacts | None:
+    """The current task's facts, or None when there is no harness or no single current task."""
+    from harness.core import gate as core_gate
+    from harness.store import facts, settings
+    from harness.store.tasks import TaskStore
+
+    layout = Layout(root)
+    if not layout.harness.is_dir():
+        return None
+    s = TaskStore(layout)
+    s.recover()
+    try:
+        tid = s.current_id()
+    except HarnessError:
+        return None  # no task, or several open and none chosen: nothing to hold the agent to
+    policy = settings.load_gate(layout)
+    with s.reading():
+        task = s.load(tid)
+        doc = s.render(task)["task.yaml"]["task"]
+        trees = {t: r["tree"] for t, r in task.proj.evidence.items()}
+        tree, git = "", None
+        if trees or task.proj.findings:
+            from harness.gitio import Git
+
+            git = Git(root)
+            tree = git.worktree_source_tree()
+        report = core_gate.evaluate(facts.gate_input(s.source, task, policy, tree))
+    changed = {}
+    for t in policy.required_types():
+        if git is not None and t in trees and trees[t] != tree:
+            changed[t] = git.changed_paths(trees[t], tree, limit=3)[0]
+    return TaskFacts(
+        task_id=tid, title=doc["title"], state=doc["state"], iteration=doc["iteration"],
+        max_iterations=doc["max_iterations"], required=tuple(policy.required_types()),
+        evidence_trees=trees, tree=tree, gate_now=report.verdict,
+        blockers=tuple(b for b in report.blockers if NOT_GATING not in b), changed=changed,
+    )
+
+
+def block_limit(root: Path) -> int:
+    """`agent.stop_block_limit` from config.yaml (default 3)."""
+    from harness.store.settings import load_config
+
+    try:
+        return load_config(Layout(root)).stop_block_limit
+    except HarnessError:
+        return DEFAULT_BLOCK_LIMIT
+
+
+def notes_ref(root: Path) -> str:
+    """The configured notes ref, read cheaply: the guard runs before every shell command."""
+    import yaml
+
+    try:
+        doc = yaml.safe_load((root / ".harness" / "config.yaml").read_text("utf-8"))
+        ref = ((doc or {}).get("notes") or {}).get("ref")
+        return ref if isinstance(ref, str) and ref.startswith("refs/notes/") else "refs/notes/harness"
+    except (OSError, yaml.YAMLError, AttributeError):
+        return "refs/notes/harness"

@@ -1,0 +1,160 @@
+"""What the agent hooks decide at session start and at stop, as pure functions of the task.
+
+The stop decision never reads the assistant's words: only the task's state, the trees its
+required evidence was collected on, the tree now, and the gate evaluated now. It keeps its
+own count of consecutive blocks per session and tree so that no host — Codex has no cap of
+its own — can loop forever on a stop the agent cannot satisfy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+# The task is being worked on: stopping now with stale proof is stopping on a false "done".
+IN_FLIGHT = frozenset({"IMPLEMENTING", "VERIFYING", "FIXING", "REVIEWING", "REPRODUCING", "GATING", "CONVERGED"})
+DEFAULT_BLOCK_LIMIT = 3
+
+
+@dataclass(frozen=True)
+class TaskFacts:
+    task_id: str
+    title: str
+    state: str
+    iteration: int
+    max_iterations: int
+    required: tuple[str, ...]                         # evidence types gate.yaml requires
+    evidence_trees: dict[str, str]                    # type -> source tree its last record ran on
+    tree: str                                         # the source tree now ("" when nothing needed it)
+    gate_now: str                                     # PASS / BLOCKED / INVALID_HARNESS_STATE
+    blockers: tuple[str, ...] = ()
+    changed: dict[str, list[str]] = field(default_factory=dict)   # type -> paths changed since
+    next_steps: tuple[tuple[str, str], ...] = ()      # (command, why), first recommended
+
+    def stale_required(self) -> list[str]:
+        return [t for t in self.required if t in self.evidence_trees and self.evidence_trees[t] != self.tree]
+
+
+@dataclass(frozen=True)
+class StopVerdict:
+    block: bool
+    reason: str = ""
+    message: str = ""      # shown to the user when the stop goes through anyway
+
+
+def stop_verdict(facts: TaskFacts | None) -> StopVerdict:
+    """Block only a task in flight whose proof no longer holds for the code as it is now."""
+    if facts is None or facts.state not in IN_FLIGHT:
+        return StopVerdict(False)
+    stale = facts.stale_required()
+    if stale:
+        first = stale[0]
+        changed = facts.changed.get(first) or []
+        since = f" (changed since: {', '.join(changed[:3])})" if changed else ""
+        return StopVerdict(True, (
+            f"Task {facts.task_id} is {facts.state} and the source changed since its required "
+            f"{', '.join(stale)} evidence{since}. Run `harness evidence {first}` "
+            f"(and any other stale type) before stopping; `harness status` shows the rest."))
+    if facts.state == "CONVERGED" and facts.gate_now != "PASS":
+        why = f": {facts.blockers[0]}" if facts.blockers else ""
+        return StopVerdict(True, (
+            f"Task {facts.task_id} is CONVERGED, but the gate does not pass on the current source tree{why}. "
+            "Run `harness gate` and fix what it names before stopping."))
+    return StopVerdict(False)
+
+
+@dataclass(frozen=True)
+class BlockCount:
+    session: str
+    tree: str
+    blocks: int = 0
+    released: bool = False
+    error_blocked: bool = False
+
+
+def apply_cap(verdict: StopVerdict, prior: BlockCount | None, session: str, tree: str,
+              limit: int) -> tuple[StopVerdict, BlockCount | None, bool]:
+    """(verdict to answer, count to keep, whether this answer is a new release).
+
+    A stop that need not be blocked resets the count. The limit counts consecutive blocks
+    for one session on one source tree; after it the agent may stop (a release), and the
+    release is reported once."""
+    errored = bool(prior and prior.session == session and prior.error_blocked)
+    if not verdict.block:
+        return verdict, (BlockCount(session, tree, error_blocked=True) if errored else None), False
+    same = prior is not None and prior.session == session and prior.tree == tree
+    blocks = prior.blocks if same and prior else 0
+    if blocks >= limit:
+        already = bool(same and prior and prior.released)
+        count = BlockCount(session, tree, blocks, True, errored)
+        return (StopVerdict(False, message=(
+            f"harness: let the agent stop after {blocks} consecutive blocks on this source tree "
+            f"(limit {limit}); the task still needs: {verdict.reason}")), count, not already)
+    return verdict, BlockCount(session, tree, blocks + 1, False, errored), False
+
+
+def error_verdict(prior: BlockCount | None, session: str, error: str) -> tuple[StopVerdict, BlockCount]:
+    """An internal error blocks the stop once per session, then lets it through with the error."""
+    if prior is not None and prior.session == session and prior.error_blocked:
+        return StopVerdict(False, message=f"harness: the stop check failed again ({error}); not blocking twice"), prior
+    count = replace(prior, error_blocked=True) if prior and prior.session == session else BlockCount(
+        session, "", error_blocked=True)
+    return StopVerdict(True, (
+        f"The harness stop check failed ({error}), so it could not confirm the task's evidence is fresh. "
+        "Run `harness status` and check the task before stopping; this check blocks only once.")), count
+
+
+# -- session start ------------------------------------------------------------------------
+
+FALLBACK_NEXT = {
+    "CREATED": ("harness transition SPECIFYING", "write down what the task must achieve first"),
+    "SPECIFYING": ("harness requirement add \"…\" --priority must", "then `harness transition PLANNED`"),
+    "PLANNED": ("harness transition IMPLEMENTING", "the plan is in place"),
+    "IMPLEMENTING": ("harness transition VERIFYING", "once the code is written and its evidence collected"),
+    "VERIFYING": ("harness transition REVIEWING", "once requirements cite fresh passing evidence"),
+    "REVIEWING": ("harness review packet", "a fresh reviewer works from the packet only"),
+    "REPRODUCING": ("harness finding reproduce F-ID", "a finding is a bug only once its reproducer fails"),
+    "FIXING": ("harness transition VERIFYING", "once the fix and its regression test are in"),
+    "GATING": ("harness gate", "the gate decides on the current source tree"),
+    "BLOCKED": ("harness transition IMPLEMENTING", "work on the blockers the gate named"),
+    "CONVERGED": ("harness transition DONE", "the gate passed on this tree"),
+    "DONE": ("harness task new \"TITLE\"", "this task is finished"),
+    "ESCALATED": ("harness task new \"TITLE\"", "this task waits for a human"),
+}
+
+
+def fallback_next_steps(facts: TaskFacts) -> tuple[tuple[str, str], ...]:
+    """Until a richer next-step function exists: stale or missing required evidence first,
+    then the state's usual next move."""
+    steps: list[tuple[str, str]] = []
+    if facts.state in IN_FLIGHT:
+        for t in facts.stale_required():
+            steps.append((f"harness evidence {t}", "the source changed since the last run"))
+        if facts.state in ("IMPLEMENTING", "VERIFYING", "FIXING"):
+            for t in facts.required:
+                if t not in facts.evidence_trees:
+                    steps.append((f"harness evidence {t}", "required by gate.yaml and not collected yet"))
+    steps.append(FALLBACK_NEXT.get(facts.state, ("harness status", "see where the task stands")))
+    return tuple(steps)
+
+
+def session_context(facts: TaskFacts | None) -> str:
+    """The text a session starts with; empty when there is no task to speak of."""
+    if facts is None:
+        return ""
+    lines = [f"Engineering Harness — current task {facts.task_id}: {facts.title}",
+             f"State: {facts.state} (iteration {facts.iteration} / {facts.max_iterations}); "
+             f"gate now: {facts.gate_now}"]
+    stale = facts.stale_required()
+    if stale:
+        lines.append("Stale evidence (the source changed since it ran): " + ", ".join(stale))
+    missing = [t for t in facts.required if t not in facts.evidence_trees]
+    if missing:
+        lines.append("Required evidence not collected yet: " + ", ".join(missing))
+    for b in facts.blockers[:5]:
+        lines.append(f"Blocking: {b}")
+    steps = facts.next_steps or fallback_next_steps(facts)
+    command, why = steps[0]
+    lines.append(f"Next: {command} — {why}")
+    lines.append("The harness decides completion, not you: `harness status` shows the task; "
+                 "never use --no-verify, SKIP=harness-…, or edit .harness/ ledgers and evidence by hand.")
+    return "\n".join(lines)
