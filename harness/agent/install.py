@@ -1,0 +1,180 @@
+"""Merge the harness's hook entries into a coding agent's settings file, and take them out.
+
+Each host nests hooks the same way — event → [{matcher, hooks: [{type: command, command,
+timeout}]}] — in a file that also holds the user's own hooks, permissions and keys we do
+not know. We touch only handlers whose command is ours (`… harness hook agent …`); the
+rest of the file is kept as it was, key order included.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.agent.hosts import EVENT_NAMES
+from harness.errors import HarnessError
+
+OURS = re.compile(r"(^|[\s/\"'])(harness|-m harness) hook agent ")
+SETTINGS = {  # host -> (project file, user file relative to the home directory)
+    "claude": (".claude/settings.json", ".claude/settings.json"),
+    "codex": (".codex/hooks.json", ".codex/hooks.json"),
+    "gemini": (".gemini/settings.json", ".gemini/settings.json"),
+}
+# The tools whose calls the guard judges, per host (a regex each host matches tool names with).
+TOOL_MATCHERS = {
+    "claude": "Bash|Write|Edit|MultiEdit|NotebookEdit",
+    "codex": "Bash|apply_patch",
+    "gemini": "run_shell_command|write_file|replace",
+}
+TIMEOUT_SECONDS = {"session-start": 30, "pre-tool-use": 15, "stop": 60}
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path
+    changed: bool
+    entries: int
+
+
+def settings_path(host: str, scope: str, root: Path | None) -> Path:
+    project, user = SETTINGS[host]
+    if scope == "user":
+        if host == "codex" and os.environ.get("CODEX_HOME"):
+            return Path(os.environ["CODEX_HOME"]) / "hooks.json"
+        return Path.home() / user
+    if root is None:
+        raise HarnessError("--scope project needs a git repository", hint="cd into it, or use --scope user")
+    return root / project
+
+
+def hook_command(host: str, event: str, python: str | None = None) -> str:
+    """The command a host runs: this Python, so the hook works without `harness` on PATH."""
+    return f"{shlex.quote(python or sys.executable)} -m harness hook agent {host} {event}"
+
+
+def entries(host: str, python: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """event name -> the matcher groups to add, in the host's own shape."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for event, name in EVENT_NAMES[host].items():
+        handler: dict[str, Any] = {"type": "command", "command": hook_command(host, event, python)}
+        if host == "gemini":  # Gemini names its hooks and counts timeouts in milliseconds
+            handler = {"name": f"engineering-harness-{event}", **handler,
+                       "timeout": TIMEOUT_SECONDS[event] * 1000}
+        else:
+            handler["timeout"] = TIMEOUT_SECONDS[event]
+        group: dict[str, Any] = {"hooks": [handler]}
+        if event == "pre-tool-use":
+            group = {"matcher": TOOL_MATCHERS[host], **group}
+        out[name] = [group]
+    return out
+
+
+def is_ours(handler: object) -> bool:
+    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(
+        OURS.search(handler["command"]))
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_text("utf-8")
+    except FileNotFoundError:
+        return {}
+    if not raw.strip():
+        return {}
+    try:
+        doc = json.loads(raw)
+    except ValueError as exc:
+        raise HarnessError(f"{path}: not valid JSON ({exc})",
+                           hint="fix the file by hand first; the harness never overwrites settings it cannot read") from None
+    if not isinstance(doc, dict):
+        raise HarnessError(f"{path}: the top level is not a JSON object", hint="fix the file by hand first")
+    return doc
+
+
+def _hooks_of(doc: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = doc.get("hooks")
+    if hooks is None:
+        return {}
+    if not isinstance(hooks, dict):
+        raise HarnessError(f"{path}: `hooks` is not an object", hint="fix the file by hand first")
+    return hooks
+
+
+def without_ours(doc: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The settings with every handler of ours taken out, and groups or events left empty
+    by that removal dropped (a group or event the user left empty stays)."""
+    doc = copy.deepcopy(doc)
+    hooks = _hooks_of(doc, path)
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(handlers, list) and any(is_ours(h) for h in handlers):
+                rest = [h for h in handlers if not is_ours(h)]
+                if rest:
+                    kept.append({**group, "hooks": rest})
+                continue
+            kept.append(group)
+        if kept or not groups:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if "hooks" in doc and not hooks:
+        del doc["hooks"]
+    return doc
+
+
+def with_ours(doc: dict[str, Any], host: str, path: Path, python: str | None = None) -> dict[str, Any]:
+    doc = without_ours(doc, path)
+    hooks = doc.setdefault("hooks", {})
+    for event, groups in entries(host, python).items():
+        existing = hooks.get(event)
+        if existing is not None and not isinstance(existing, list):
+            raise HarnessError(f"{path}: hooks.{event} is not a list", hint="fix the file by hand first")
+        hooks[event] = (existing or []) + groups
+    return doc
+
+
+def install(host: str, path: Path, python: str | None = None) -> Change:
+    doc = read_settings(path)
+    current = _our_handlers(doc, path)
+    wanted = _our_handlers(with_ours(doc, host, path, python), path)
+    if current == wanted:
+        return Change(path, False, len(wanted))
+    _write(path, with_ours(doc, host, path, python))
+    return Change(path, True, len(wanted))
+
+
+def uninstall(path: Path) -> Change:
+    doc = read_settings(path)
+    removed = len(_our_handlers(doc, path))
+    if removed:
+        _write(path, without_ours(doc, path))
+    return Change(path, bool(removed), removed)
+
+
+def _our_handlers(doc: dict[str, Any], path: Path) -> list[tuple[str, str | None, str]]:
+    out = []
+    for event, groups in _hooks_of(doc, path).items():
+        for group in groups if isinstance(groups, list) else []:
+            for handler in (group.get("hooks") or []) if isinstance(group, dict) else []:
+                if is_ours(handler):
+                    out.append((event, group.get("matcher"), json.dumps(handler, sort_keys=True)))
+    return out
+
+
+def _write(path: Path, doc: dict[str, Any]) -> None:
+    from harness.store import fsio
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fsio.atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))

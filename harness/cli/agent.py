@@ -1,0 +1,72 @@
+"""`harness agent install|uninstall`: wire the agent hooks into a coding agent's settings."""
+
+from __future__ import annotations
+
+import click
+
+from harness.agent.hosts import HOSTS
+
+host_option = click.option("--host", type=click.Choice(HOSTS), required=True,
+                           help="The coding agent: claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI).")
+scope_option = click.option("--scope", type=click.Choice(["project", "user"]), default="project", show_default=True,
+                            help="project: this repository's settings file; user: the one in your home directory.")
+
+
+@click.group()
+def agent() -> None:
+    """Install the agent hooks (session start, before a tool runs, at stop) into a host.
+
+    \b
+    harness agent install --host claude      # .claude/settings.json
+    harness agent install --host codex       # .codex/hooks.json (Codex loads it in trusted projects)
+    harness agent install --host gemini      # .gemini/settings.json
+    harness agent uninstall --host claude
+
+    The hooks are a convenience for honest agents and a tripwire for hurried ones: git
+    hooks and CI (`harness audit`) remain the enforcement.
+    """
+
+
+def _root():  # type: ignore[no-untyped-def]
+    from harness.agent.facts import repo_root
+
+    return repo_root(None)
+
+
+@agent.command("install")
+@host_option
+@scope_option
+def install_cmd(host: str, scope: str) -> None:
+    """Merge the harness's hook entries into the host's settings (idempotent; your other
+    hooks, permissions and settings are kept as they are), then install the skills."""
+    from harness.agent import install as inst
+
+    path = inst.settings_path(host, scope, _root() if scope == "project" else None)
+    change = inst.install(host, path)
+    verb = "installed" if change.changed else "already installed"
+    click.echo(f"{verb}: {change.entries} harness hook(s) in {path}")
+    _skills(host, scope)
+    if host == "codex":
+        click.echo("note: Codex runs project hooks only in trusted projects, with hooks enabled in its config")
+
+
+def _skills(host: str, scope: str) -> None:
+    try:
+        from harness import skills_install  # type: ignore[attr-defined]
+    except ImportError:
+        click.echo("skills: not installed — `harness skills install` is not part of this version yet")
+        return
+    skills_install.install(agent=host, scope=scope)  # pragma: no cover — wired once it exists
+
+
+@agent.command("uninstall")
+@host_option
+@scope_option
+def uninstall_cmd(host: str, scope: str) -> None:
+    """Remove exactly the harness's own hook entries from the host's settings."""
+    from harness.agent import install as inst
+
+    path = inst.settings_path(host, scope, _root() if scope == "project" else None)
+    change = inst.uninstall(path)
+    click.echo(f"removed {change.entries} harness hook(s) from {path}" if change.changed
+               else f"no harness hooks in {path}")
