@@ -34,10 +34,13 @@ def test_the_claude_plugin_passes_claude_plugin_validate_strict() -> None:
             pytest.skip("npm is not available to install @anthropic-ai/claude-code")
         subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(ROOT / ".ci" / "node"),
                         "@anthropic-ai/claude-code"], check=True, timeout=900, capture_output=True)
-    p = subprocess.run([str(VALIDATOR), "plugin", "validate", ".", "--strict"], cwd=ROOT, capture_output=True,
-                       text=True, timeout=300)
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert "Validation passed" in p.stdout
+    # With a marketplace.json beside it, `validate .` checks the marketplace; the manifest's
+    # own path checks the plugin, its hooks file included.
+    for target, what in ((".", "marketplace manifest"), (".claude-plugin/plugin.json", "plugin manifest")):
+        p = subprocess.run([str(VALIDATOR), "plugin", "validate", target, "--strict"], cwd=ROOT, capture_output=True,
+                           text=True, timeout=300)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert f"Validating {what}" in p.stdout and "Validation passed" in p.stdout
 
 
 def test_the_shared_hooks_file_holds_only_events_claude_code_accepts() -> None:
