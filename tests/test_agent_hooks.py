@@ -301,3 +301,27 @@ def test_auto_answers_each_host_in_its_own_shape(host, stale) -> None:
     out = answer(host, "stop", payload(host, "stop", stale, session=f"auto-{host}"))
     auto = run("auto", "stop", json.dumps(payload(host, "stop", stale, session=f"auto2-{host}")))
     assert json.loads(auto.stdout)["decision"] == out["decision"]
+
+
+def test_a_gemini_shell_in_another_directory_is_judged_there(h) -> None:
+    data = payload("gemini", "pre-tool-use", h.root, tool_name="run_shell_command",
+                   tool_input={"command": "echo '{}' >> events.jsonl", "dir_path": ".harness/tasks/TASK-1"})
+    assert denied("gemini", answer("gemini", "pre-tool-use", data))
+    data["tool_input"]["dir_path"] = "src"
+    assert answer("gemini", "pre-tool-use", data) is None
+
+
+def test_a_checkout_reached_through_a_symlink_is_still_guarded(h, tmp_path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(h.root)
+    data = payload("claude", "pre-tool-use", link, tool_name="Write",
+                   tool_input={"file_path": str(link / ".harness" / "approvals.jsonl"), "content": "x"})
+    assert denied("claude", answer("claude", "pre-tool-use", data))
+
+
+def test_agent_stats_counts_the_recorded_releases(h, stale) -> None:
+    data = payload("codex", "stop", stale, session="stats")
+    for _ in range(4):
+        answer("codex", "stop", data)
+    out = json.loads(h.ok("agent", "stats", "--json").out)
+    assert out["stop.released"] == {"total": 1, "by_host": {"codex": 1}}

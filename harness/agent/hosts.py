@@ -38,6 +38,7 @@ class Payload:
 class ToolAction:
     shell: str | None = None                                  # a command line the tool will run
     writes: tuple[str, ...] = ()                              # files the tool will write or delete
+    workdir: str | None = None                                # where the shell runs, when not the session's cwd
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,9 @@ def tool_action(host: str, p: Payload) -> ToolAction:
             import shlex
 
             command = shlex.join(str(c) for c in command)
-        return ToolAction(shell=command if isinstance(command, str) else "")
+        # Codex names the directory `workdir`, Gemini `dir_path` (older: `directory`).
+        workdir = next((ti[k] for k in ("workdir", "dir_path", "directory") if isinstance(ti.get(k), str)), None)
+        return ToolAction(shell=command if isinstance(command, str) else "", workdir=workdir)
     if name in EDIT_TOOLS[host] or name in ("Write", "Edit", "MultiEdit", "write_file", "replace", "apply_patch"):
         if name == "apply_patch":
             text = ti.get("command") or ti.get("input") or ti.get("patch") or ""

@@ -9,6 +9,7 @@ Failure policy (an agent hook must never fail open on what it guards, nor trap t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from harness.agent import hosts
@@ -87,12 +88,15 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     if not facts.has_harness(root):
         return hosts.allow(host)  # nothing of the harness's here to protect
     assert root is not None
-    where = Where(str(root), str(Path(p.cwd).resolve()) if p.cwd else str(root))
+    # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
+    cwd = os.path.realpath(p.cwd or root)
+    where = Where(os.path.realpath(root), cwd)
     denial = None
     if action.shell is not None:
-        denial = check_shell(action.shell, where, facts.notes_ref(root))
+        shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
+        denial = check_shell(action.shell, shell_where, facts.notes_ref(root))
     for path in action.writes:
-        denial = denial or check_write(path, where)
+        denial = denial or check_write(os.path.realpath(os.path.join(cwd, path)), where)
     return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
 
 

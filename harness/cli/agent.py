@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from harness.agent.hosts import HOSTS
@@ -21,13 +23,14 @@ def agent() -> None:
     harness agent install --host codex       # .codex/hooks.json (Codex loads it in trusted projects)
     harness agent install --host gemini      # .gemini/settings.json
     harness agent uninstall --host claude
+    harness agent stats                      # stop releases and hook errors recorded here
 
     The hooks are a convenience for honest agents and a tripwire for hurried ones: git
     hooks and CI (`harness audit`) remain the enforcement.
     """
 
 
-def _root():  # type: ignore[no-untyped-def]
+def _root() -> Path | None:
     from harness.agent.facts import repo_root
 
     return repo_root(None)
@@ -70,3 +73,26 @@ def uninstall_cmd(host: str, scope: str) -> None:
     change = inst.uninstall(path)
     click.echo(f"removed {change.entries} harness hook(s) from {path}" if change.changed
                else f"no harness hooks in {path}")
+
+
+@agent.command("stats")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+def stats_cmd(as_json: bool) -> None:
+    """Count what the stop hook recorded in this clone: releases after the block limit
+    (the agent stopped with stale evidence) and internal errors, per host."""
+    from harness.agent.stopstate import read_log
+    from harness.cli.common import emit_json
+    from harness.store.layout import open_layout
+
+    counts: dict[str, dict[str, int]] = {}
+    for entry in read_log(open_layout().root):
+        per = counts.setdefault(str(entry.get("event")), {})
+        host = str(entry.get("host", "?"))
+        per[host] = per.get(host, 0) + 1
+    if as_json:
+        emit_json({event: {"total": sum(v.values()), "by_host": v} for event, v in counts.items()})
+        return
+    if not counts:
+        click.echo("no stop releases or hook errors recorded in this clone")
+    for event, per in sorted(counts.items()):
+        click.echo(f"{event}: {sum(per.values())} (" + ", ".join(f"{h} {n}" for h, n in sorted(per.items())) + ")")
