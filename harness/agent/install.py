@@ -91,8 +91,8 @@ def read_settings(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(raw)
     except ValueError as exc:
-        raise HarnessError(f"{path}: not valid JSON ({exc})",
-                           hint="fix the file by hand first; the harness never overwrites settings it cannot read") from None
+        raise HarnessError(f"{path}: not valid JSON ({exc})", hint="fix the file by hand first; "
+                           "the harness never overwrites settings it cannot read") from None
     if not isinstance(doc, dict):
         raise HarnessError(f"{path}: the top level is not a JSON object", hint="fix the file by hand first")
     return doc
