@@ -239,6 +239,8 @@ def test_a_look_alike_is_allowed_silently(host, h) -> None:
     ("claude", "MultiEdit", {"file_path": "{root}/.harness/tasks/T/evidence/unit_test.json", "edits": []}),
     ("codex", "apply_patch", {"command": "*** Begin Patch\n*** Update File: .harness/tasks/T/evidence/build.json\n"
                                          "@@\n-failed\n+passed\n*** End Patch\n"}),
+    ("codex", "apply_patch", {"command": "*** Begin Patch\n*** Delete File: .harness/tasks/T/findings/F-0001.yaml\n"
+                                         "*** End Patch\n"}),
     ("gemini", "write_file", {"file_path": "{root}/.harness/allowed_signers", "content": "me ssh-ed25519 AAAA"}),
     ("gemini", "replace", {"file_path": "{root}/.harness/tasks/T/events.jsonl", "old_string": "a",
                            "new_string": "b"}),

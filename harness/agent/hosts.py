@@ -39,6 +39,7 @@ class ToolAction:
     shell: str | None = None                                  # a command line the tool will run
     writes: tuple[str, ...] = ()                              # files the tool will write or delete
     workdir: str | None = None                                # where the shell runs, when not the session's cwd
+    deletes: tuple[str, ...] = ()                             # files a patch deletes
 
 
 @dataclass(frozen=True)
@@ -91,16 +92,17 @@ def tool_action(host: str, p: Payload) -> ToolAction:
             text = ti.get("command") or ti.get("input") or ti.get("patch") or ""
             if isinstance(text, list):
                 text = "\n".join(str(t) for t in text)
-            return ToolAction(writes=tuple(_patch_paths(str(text))))
+            return ToolAction(writes=tuple(_patch_paths(str(text))),
+                              deletes=tuple(_patch_paths(str(text), ("*** Delete File: ",))))
         path = ti.get("file_path") or ti.get("notebook_path") or ti.get("path")
         return ToolAction(writes=(path,) if isinstance(path, str) else ())
     return ToolAction()
 
 
-def _patch_paths(text: str) -> list[str]:
+def _patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[str]:
     out = []
     for line in text.splitlines():
-        for header in PATCH_HEADERS:
+        for header in headers:
             if line.startswith(header):
                 out.append(line[len(header):].strip())
     return out

@@ -78,7 +78,7 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: str) -> Repl
 
 def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     from harness.agent import facts
-    from harness.core.bypass import check_shell, check_write
+    from harness.core.bypass import check_delete, check_shell, check_write
     from harness.core.guarded_paths import Where
 
     action = hosts.tool_action(host, p)
@@ -97,6 +97,8 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         denial = check_shell(action.shell, shell_where, facts.notes_ref(root))
     for path in action.writes:
         denial = denial or check_write(os.path.realpath(os.path.join(cwd, path)), where)
+    for path in action.deletes:
+        denial = denial or check_delete(os.path.realpath(os.path.join(cwd, path)), where)
     return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
 
 

@@ -45,6 +45,11 @@ def check_write(path: str, where: paths.Where) -> Denial | None:
     return _protected_denial(path, found) if found else None
 
 
+def check_delete(path: str, where: paths.Where) -> Denial | None:
+    """A file an edit tool's patch deletes: nothing of the harness's record may go."""
+    return _delete_denial(path) if paths.harness_state(where.resolve(path)) else None
+
+
 def _protected_denial(path: str, found: tuple[str, str]) -> Denial:
     what, instead = found
     return Denial("protected-file", f"{path} is {what}; writing it by hand would forge the record", instead)
