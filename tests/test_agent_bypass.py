@@ -68,6 +68,9 @@ DENIED = [
     ('echo x > "$TASK_DIR/events.jsonl"', "protected-file"),
     (f"git checkout HEAD~1 -- {EV}", "protected-file"),
     (f"dd if=/dev/zero of={EVID}", "protected-file"),
+    ("bash <<'EOF'\ngit commit --no-verify -m x\nEOF", "no-verify"),
+    (f"cat > {EV} <<'EOF'\n{{}}\nEOF", "protected-file"),
+    ("git commit --no-verify -m \"$(cat <<'EOF'\nmessage\nEOF\n)\"", "no-verify"),
 ]
 
 ALLOWED = [
@@ -77,6 +80,7 @@ ALLOWED = [
     "git commit -m x -- -n",
     "git commit -am 'fix: stop --no-verify'",
     "git commit --verify -m x",
+    "git commit -uno -m x",
     "git status",
     "git push -n origin main",
     "git push origin main",
@@ -115,6 +119,10 @@ ALLOWED = [
     "pre-commit run --all-files",
     "[[ -n $X ]] && echo yes",
     "x=$((1+2)); echo $x",
+    # How Claude Code writes commit messages: a quoted here-document inside $(…), whose body is data.
+    "git commit -m \"$(cat <<'EOF'\nFix: never use --no-verify; -n too\ngit commit -n is bad\n\n"
+    "Co-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
+    "cat <<EOF > notes.md\nrm -rf .harness\nEOF",
 ]
 
 

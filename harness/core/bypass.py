@@ -157,6 +157,7 @@ def _first_positional(args: list[str]) -> str | None:
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
                                    "--config-env", "--exec-path"})
 COMMIT_SHORT_WITH_VALUE = frozenset("mFCct")
+COMMIT_SHORT_OPTIONAL_VALUE = frozenset("Su")   # -uno, -S<keyid>: only an attached value
 COMMIT_LONG_WITH_VALUE = frozenset({"--message", "--file", "--author", "--date", "--template", "--reuse-message",
                                     "--reedit-message", "--fixup", "--squash", "--cleanup", "--trailer",
                                     "--pathspec-from-file"})
@@ -218,6 +219,8 @@ def _commit_skips_hooks(args: list[str]) -> bool:
                 i += 1
         elif a.startswith("-") and len(a) > 1:
             for j, ch in enumerate(a[1:], 1):
+                if ch in COMMIT_SHORT_OPTIONAL_VALUE:
+                    break
                 if ch == "n":
                     skip = True
                 if ch in COMMIT_SHORT_WITH_VALUE:

@@ -13,6 +13,7 @@ out) and errs towards finding more commands, never fewer.
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -50,6 +51,9 @@ def parse(text: str) -> list[SimpleCommand]:
 def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
     if depth > MAX_DEPTH:
         raise ShellSyntaxError("commands nested too deeply to judge")
+    text, scripts = without_heredocs(text)
+    for script in scripts:
+        yield from _parse(script, depth + 1)
     try:
         commands = list(_bashlex_commands(text))
     except Exception:  # noqa: BLE001 — bashlex raises several types for what it does not support
@@ -60,6 +64,39 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
             continue
         yield cmd
         yield from _nested(cmd, depth)
+
+
+# `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"` — not the here-string `<<<`.
+HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)")
+FEEDS_A_SHELL = re.compile(r"(^|[;&|(\s])(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*$")
+
+
+def without_heredocs(text: str) -> tuple[str, list[str]]:
+    """The text with here-document bodies taken out (they are data: a commit message written
+    with `git commit -m "$(cat <<'EOF' … EOF)"` is not a command), and the bodies that feed a
+    shell (`bash <<EOF`), which are commands and are judged as such."""
+    lines = text.split("\n")
+    out: list[str] = []
+    scripts: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        cuts = []
+        for m in HEREDOC.finditer(line):
+            strip_tabs, word = m.group(1) == "-", next(g for g in m.groups()[1:] if g)
+            end = next((j for j in range(i, len(lines))
+                        if (lines[j].lstrip("\t") if strip_tabs else lines[j]) == word), None)
+            if end is None:
+                continue  # not a here-document after all (no terminator): leave the text as it is
+            if FEEDS_A_SHELL.search(line[:m.start()]):
+                scripts.append("\n".join(lines[i:end]))
+            cuts.append((m.start(), m.end()))
+            i = end + 1  # a second here-document on the line starts after the first one's end
+        for start, stop in reversed(cuts):
+            line = line[:start] + line[stop:]
+        out.append(line)
+    return "\n".join(out), scripts
 
 
 def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
