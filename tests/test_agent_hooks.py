@@ -197,7 +197,7 @@ def test_session_start_names_the_task_what_is_stale_and_the_next_step(host, task
     jsonschema.validate(out, schema(host, "session-start"))
     text = out["hookSpecificOutput"]["additionalContext"]
     assert task in text and "IMPLEMENTING" in text
-    assert "Stale evidence" in text and "unit_test" in text
+    assert "Stale evidence" in text and "unit_test" in text and "app.py" in text
     assert "Next: harness evidence build" in text
 
 

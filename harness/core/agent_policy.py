@@ -146,7 +146,9 @@ def session_context(facts: TaskFacts | None) -> str:
              f"gate now: {facts.gate_now}"]
     stale = facts.stale_required()
     if stale:
-        lines.append("Stale evidence (the source changed since it ran): " + ", ".join(stale))
+        changed = sorted({path for t in stale for path in facts.changed.get(t, [])})
+        lines.append("Stale evidence (the source changed since it ran): " + ", ".join(stale)
+                     + (f" — changed: {', '.join(changed[:5])}" if changed else ""))
     missing = [t for t in facts.required if t not in facts.evidence_trees]
     if missing:
         lines.append("Required evidence not collected yet: " + ", ".join(missing))
