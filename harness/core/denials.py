@@ -1,0 +1,52 @@
+"""What a refusal of the agent hooks says: the rule, why, and the legitimate command instead.
+
+Pure: shared by the shell rules (:mod:`harness.core.bypass`) and the git rules
+(:mod:`harness.core.bypass_git`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.core import guarded_paths as paths
+
+HOOKS_PATH = "core.hookspath"
+
+
+@dataclass(frozen=True)
+class Denial:
+    rule: str
+    reason: str
+    instead: str
+
+    def message(self) -> str:
+        return f"harness: {self.reason}. Instead: {self.instead}"
+
+
+def protected_denial(path: str, found: tuple[str, str]) -> Denial:
+    what, instead = found
+    return Denial("protected-file", f"{path} is {what}; writing it by hand would forge the record", instead)
+
+
+def first_protected(candidates: list[str], where: paths.Where) -> Denial | None:
+    for c in candidates:
+        found = paths.protected(where.resolve(c)) or paths.unresolved_protected(c)
+        if found:
+            return protected_denial(c, found)
+    return None
+
+
+def delete_denial(target: str) -> Denial:
+    return Denial("delete-harness", f"deleting {target} would erase the harness's record",
+                  "tasks are never deleted: end one with `harness transition ESCALATED --reason \"CODE: why\"`, "
+                  "or ask a human")
+
+
+def hooks_path_denial() -> Denial:
+    return Denial("hooks-path", "setting or overriding core.hooksPath points git away from the harness's hooks",
+                  "leave core.hooksPath alone; `harness install` (or `pre-commit install`) manages the hooks")
+
+
+def is_notes_ref(value: str, notes_ref: str, short: bool = True) -> bool:
+    short_name = notes_ref.removeprefix("refs/notes/")
+    return value in (notes_ref, "notes/" + short_name) or (short and value == short_name)
