@@ -327,3 +327,8 @@ def test_agent_stats_counts_the_recorded_releases(h, stale) -> None:
         answer("codex", "stop", data)
     out = json.loads(h.ok("agent", "stats", "--json").out)
     assert out["stop.released"] == {"total": 1, "by_host": {"codex": 1}}
+
+
+def test_unreadable_input_that_names_a_guarded_command_is_denied(h) -> None:
+    reply = run("codex", "pre-tool-use", '{"tool_name": "Bash", "tool_input": {"command": "git commit -n"')
+    assert denied("codex", json.loads(reply.stdout))

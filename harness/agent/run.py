@@ -105,7 +105,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
 def _subject(host: str, p: hosts.Payload) -> str:
     try:
         action = hosts.tool_action(host, p)
-        return (action.shell or "") + " " + " ".join(action.writes)
+        return ((action.shell or "") + " " + " ".join(action.writes)).strip()
     except Exception:  # noqa: BLE001
         return ""
 
