@@ -321,12 +321,16 @@ def test_a_checkout_reached_through_a_symlink_is_still_guarded(h, tmp_path) -> N
     assert denied("claude", answer("claude", "pre-tool-use", data))
 
 
-def test_agent_stats_counts_the_recorded_releases(h, stale) -> None:
+def test_agent_stats_and_metrics_count_the_recorded_releases(h, stale) -> None:
     data = payload("codex", "stop", stale, session="stats")
     for _ in range(4):
         answer("codex", "stop", data)
     out = json.loads(h.ok("agent", "stats", "--json").out)
     assert out["stop.released"] == {"total": 1, "by_host": {"codex": 1}}
+    metrics = json.loads(h.ok("metrics", "--json").out)
+    assert metrics["agent_stop_releases"] == {"total": 1, "by_host": {"codex": 1}}
+    line = next(x for x in h.ok("metrics").out.splitlines() if "agent stop releases" in x)
+    assert line.split()[-1] == "1"
 
 
 def test_unreadable_input_that_names_a_guarded_command_is_denied(h) -> None:

@@ -82,3 +82,14 @@ def read_log(root: Path) -> list[dict[str, Any]]:
         except ValueError:
             continue  # a torn last line from a killed hook is not worth failing over
     return out
+
+
+def tally(root: Path) -> dict[str, dict[str, Any]]:
+    """event -> {"total": n, "by_host": {host: n}} over this clone's hook log."""
+    out: dict[str, dict[str, Any]] = {}
+    for entry in read_log(root):
+        per = out.setdefault(str(entry.get("event")), {"total": 0, "by_host": {}})
+        host = str(entry.get("host", "?"))
+        per["total"] += 1
+        per["by_host"][host] = per["by_host"].get(host, 0) + 1
+    return out

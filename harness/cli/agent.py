@@ -80,19 +80,15 @@ def uninstall_cmd(host: str, scope: str) -> None:
 def stats_cmd(as_json: bool) -> None:
     """Count what the stop hook recorded in this clone: releases after the block limit
     (the agent stopped with stale evidence) and internal errors, per host."""
-    from harness.agent.stopstate import read_log
+    from harness.agent.stopstate import tally
     from harness.cli.common import emit_json
     from harness.store.layout import open_layout
 
-    counts: dict[str, dict[str, int]] = {}
-    for entry in read_log(open_layout().root):
-        per = counts.setdefault(str(entry.get("event")), {})
-        host = str(entry.get("host", "?"))
-        per[host] = per.get(host, 0) + 1
+    counts = tally(open_layout().root)
     if as_json:
-        emit_json({event: {"total": sum(v.values()), "by_host": v} for event, v in counts.items()})
+        emit_json(counts)
         return
     if not counts:
         click.echo("no stop releases or hook errors recorded in this clone")
     for event, per in sorted(counts.items()):
-        click.echo(f"{event}: {sum(per.values())} (" + ", ".join(f"{h} {n}" for h, n in sorted(per.items())) + ")")
+        click.echo(f"{event}: {per['total']} (" + ", ".join(f"{h} {n}" for h, n in sorted(per["by_host"].items())) + ")")

@@ -33,12 +33,16 @@ def metrics(from_rev: str | None, to_rev: str, as_json: bool) -> None:
     from harness.core.metrics import compute
     from harness.guard.metrics_facts import gather
 
+    from harness.agent.stopstate import tally
+
     git = _git()
     commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)
     rates = compute(tasks, claims)
+    # The agent stop hook's releases live in this clone only (.harness/local/), not in history.
+    released = tally(git.root).get("stop.released", {"total": 0, "by_host": {}})
     if as_json:
         emit_json({"range": {"from": from_rev, "to": to_rev, "commits": len(commits)}, "tasks": len(tasks),
-                   "unreadable_tasks": unreadable, **rates})
+                   "unreadable_tasks": unreadable, **rates, "agent_stop_releases": released})
         return
     click.echo(f"harness metrics over {len(commits)} commit(s) and {len(tasks)} task(s)"
                + (f" ({from_rev}..{to_rev})" if from_rev else f" (up to {to_rev})"))
@@ -50,3 +54,4 @@ def metrics(from_rev: str | None, to_rev: str, as_json: bool) -> None:
             click.echo(f"      {ident}")
     if unreadable:
         click.echo(f"  not counted (ledger unreadable): {', '.join(unreadable)}")
+    click.echo(f"  {'agent stop releases at the block limit (this clone)':<52} {released['total']:>4}")
