@@ -191,14 +191,15 @@ def test_a_broken_harness_blocks_the_stop_once_with_the_error(stale) -> None:
 # -- session start ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("host", HOSTS)
-def test_session_start_names_the_task_what_is_stale_and_the_next_step(host, task, stale) -> None:
+def test_session_start_names_the_task_what_is_stale_and_the_next_step(host, h, task, stale) -> None:
     out, code, _ = hook(host, "session-start", payload(host, "session-start", stale))
     assert code == 0
     jsonschema.validate(out, schema(host, "session-start"))
     text = out["hookSpecificOutput"]["additionalContext"]
     assert task in text and "IMPLEMENTING" in text
     assert "Stale evidence" in text and "unit_test" in text and "app.py" in text
-    assert "Next: harness evidence build" in text
+    first = json.loads(h.ok("status", "--json").out)["next"][0]
+    assert f"Next: {first['command']} — {first['why']}" in text  # the same next step `harness status` gives
 
 
 def test_session_start_says_nothing_without_a_harness(repo) -> None:

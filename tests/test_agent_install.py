@@ -47,9 +47,11 @@ def test_install_merges_beside_the_users_settings_and_is_idempotent(h, host) -> 
     for event in EVENTS[host]:
         commands = [hd["command"] for g in doc["hooks"][event] for hd in g["hooks"]]
         assert sum(f"hook agent {host} " in c for c in commands) == 1
+    skills = {"claude": ".claude/skills", "codex": ".agents/skills", "gemini": ".gemini/skills"}[host]
+    assert (h.root / skills / "engineering-harness" / "SKILL.md").is_file()
     before = path.read_bytes()
     again = h.ok("agent", "install", "--host", host)
-    assert "already installed" in again.out and path.read_bytes() == before
+    assert "already installed" in again.out and "0 file(s) written" in again.out and path.read_bytes() == before
 
 
 @pytest.mark.parametrize("host", sorted(FILES))
@@ -123,7 +125,8 @@ def test_a_scripted_session_through_the_installed_hooks(h, task, host) -> None:
 
     start = run_installed(root, host, "session-start", event_payload(host, "session-start", root, source="startup"))
     context = start["hookSpecificOutput"]["additionalContext"]
-    assert task in context and "IMPLEMENTING" in context and "Next: harness evidence build" in context
+    first = json.loads(h.ok("status", "--json").out)["next"][0]["command"]
+    assert task in context and "IMPLEMENTING" in context and f"Next: {first} — " in context
 
     for etype in ("build", "unit_test"):
         h.ok("evidence", etype, "--", sys.executable, "-c", "pass")

@@ -9,9 +9,6 @@ from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT, TaskFacts
 from harness.errors import HarnessError
 from harness.store.layout import Layout, find_worktree
 
-NOT_GATING = "the gate decides only in GATING"
-
-
 def repo_root(cwd: str | None) -> Path | None:
     """The work tree the host says it runs in, or None outside any git repository."""
     try:
@@ -27,6 +24,7 @@ def has_harness(root: Path | None) -> bool:
 def load_facts(root: Path) -> TaskFacts | None:
     """The current task's facts, or None when there is no harness or no single current task."""
     from harness.core import gate as core_gate
+    from harness.core import next_step
     from harness.store import facts, settings
     from harness.store.tasks import TaskStore
 
@@ -50,7 +48,12 @@ def load_facts(root: Path) -> TaskFacts | None:
 
             git = Git(root)
             tree = git.worktree_source_tree()
-        report = core_gate.evaluate(facts.gate_input(s.source, task, policy, tree))
+        gi = facts.gate_input(s.source, task, policy, tree)
+        report = core_gate.evaluate(gi)
+        blockers = next_step.work_blockers(gi.state, report.blockers)
+        p = task.proj
+        steps = next_step.for_gate_input(gi, blockers, iteration=p.iteration, max_iterations=p.max_iterations,
+                                         gate_pass=p.gate_pass_for(tree, policy.digest)[0])
     changed = {}
     for t in policy.required_types():
         if git is not None and t in trees and trees[t] != tree:
@@ -58,8 +61,8 @@ def load_facts(root: Path) -> TaskFacts | None:
     return TaskFacts(
         task_id=tid, title=doc["title"], state=doc["state"], iteration=doc["iteration"],
         max_iterations=doc["max_iterations"], required=tuple(policy.required_types()),
-        evidence_trees=trees, tree=tree, gate_now=report.verdict,
-        blockers=tuple(b for b in report.blockers if NOT_GATING not in b), changed=changed,
+        evidence_trees=trees, tree=tree, gate_now=report.verdict, blockers=tuple(blockers), changed=changed,
+        next_steps=tuple((step.command, step.why) for step in steps),
     )
 
 

@@ -41,25 +41,29 @@ def _root() -> Path | None:
 @scope_option
 def install_cmd(host: str, scope: str) -> None:
     """Merge the harness's hook entries into the host's settings (idempotent; your other
-    hooks, permissions and settings are kept as they are), then install the skills."""
+    hooks, permissions and settings are kept as they are), then install the skills where
+    the host finds them (as `harness skills install --agent HOST` does)."""
     from harness.agent import install as inst
 
-    path = inst.settings_path(host, scope, _root() if scope == "project" else None)
+    root = _root() if scope == "project" else None
+    path = inst.settings_path(host, scope, root)
     change = inst.install(host, path)
     verb = "installed" if change.changed else "already installed"
     click.echo(f"{verb}: {change.entries} harness hook(s) in {path}")
-    _skills(host, scope)
+    _skills(host, scope, root)
     if host == "codex":
         click.echo("note: Codex runs project hooks only in trusted projects, with hooks enabled in its config")
 
 
-def _skills(host: str, scope: str) -> None:
-    try:
-        from harness import skills_install  # type: ignore[attr-defined]
-    except ImportError:
-        click.echo("skills: not installed — `harness skills install` is not part of this version yet")
-        return
-    skills_install.install(agent=host, scope=scope)  # pragma: no cover — wired once it exists
+def _skills(host: str, scope: str, root: Path | None) -> None:
+    """The skills go where this host discovers them (Codex: the cross-host .agents/skills)."""
+    from harness.skills_install import install_skills
+
+    r = install_skills(host, scope, root or Path.cwd(), Path.home())
+    click.echo(f"skills in {r.target}: {len(r.written)} file(s) written, {len(r.unchanged)} already current")
+    for rel in r.kept:
+        click.echo(f"  kept {rel}: edited since it was installed (`harness skills install --agent {host} --force` "
+                   "replaces it)")
 
 
 @agent.command("uninstall")
@@ -73,6 +77,7 @@ def uninstall_cmd(host: str, scope: str) -> None:
     change = inst.uninstall(path)
     click.echo(f"removed {change.entries} harness hook(s) from {path}" if change.changed
                else f"no harness hooks in {path}")
+    click.echo(f"the skills stay: `harness skills uninstall --agent {host} --scope {scope}` removes them")
 
 
 @agent.command("stats")

@@ -28,7 +28,7 @@ class TaskFacts:
     gate_now: str                                     # PASS / BLOCKED / INVALID_HARNESS_STATE
     blockers: tuple[str, ...] = ()
     changed: dict[str, list[str]] = field(default_factory=dict)   # type -> paths changed since
-    next_steps: tuple[tuple[str, str], ...] = ()      # (command, why), first recommended
+    next_steps: tuple[tuple[str, str], ...] = ()      # (command, why) from harness.core.next_step, first recommended
 
     def stale_required(self) -> list[str]:
         return [t for t in self.required if t in self.evidence_trees and self.evidence_trees[t] != self.tree]
@@ -105,38 +105,6 @@ def error_verdict(prior: BlockCount | None, session: str, error: str) -> tuple[S
 
 # -- session start ------------------------------------------------------------------------
 
-FALLBACK_NEXT = {
-    "CREATED": ("harness transition SPECIFYING", "write down what the task must achieve first"),
-    "SPECIFYING": ("harness requirement add \"…\" --priority must", "then `harness transition PLANNED`"),
-    "PLANNED": ("harness transition IMPLEMENTING", "the plan is in place"),
-    "IMPLEMENTING": ("harness transition VERIFYING", "once the code is written and its evidence collected"),
-    "VERIFYING": ("harness transition REVIEWING", "once requirements cite fresh passing evidence"),
-    "REVIEWING": ("harness review packet", "a fresh reviewer works from the packet only"),
-    "REPRODUCING": ("harness finding reproduce F-ID", "a finding is a bug only once its reproducer fails"),
-    "FIXING": ("harness transition VERIFYING", "once the fix and its regression test are in"),
-    "GATING": ("harness gate", "the gate decides on the current source tree"),
-    "BLOCKED": ("harness transition IMPLEMENTING", "work on the blockers the gate named"),
-    "CONVERGED": ("harness transition DONE", "the gate passed on this tree"),
-    "DONE": ("harness task new \"TITLE\"", "this task is finished"),
-    "ESCALATED": ("harness task new \"TITLE\"", "this task waits for a human"),
-}
-
-
-def fallback_next_steps(facts: TaskFacts) -> tuple[tuple[str, str], ...]:
-    """Until a richer next-step function exists: stale or missing required evidence first,
-    then the state's usual next move."""
-    steps: list[tuple[str, str]] = []
-    if facts.state in IN_FLIGHT:
-        for t in facts.stale_required():
-            steps.append((f"harness evidence {t}", "the source changed since the last run"))
-        if facts.state in ("IMPLEMENTING", "VERIFYING", "FIXING"):
-            for t in facts.required:
-                if t not in facts.evidence_trees:
-                    steps.append((f"harness evidence {t}", "required by gate.yaml and not collected yet"))
-    steps.append(FALLBACK_NEXT.get(facts.state, ("harness status", "see where the task stands")))
-    return tuple(steps)
-
-
 def session_context(facts: TaskFacts | None) -> str:
     """The text a session starts with; empty when there is no task to speak of."""
     if facts is None:
@@ -154,9 +122,8 @@ def session_context(facts: TaskFacts | None) -> str:
         lines.append("Required evidence not collected yet: " + ", ".join(missing))
     for b in facts.blockers[:5]:
         lines.append(f"Blocking: {b}")
-    steps = facts.next_steps or fallback_next_steps(facts)
-    command, why = steps[0]
-    lines.append(f"Next: {command} — {why}")
+    for command, why in facts.next_steps[:2]:
+        lines.append(f"Next: {command} — {why}")
     lines.append("The harness decides completion, not you: `harness status` shows the task; "
                  "never use --no-verify, SKIP=harness-…, or edit .harness/ ledgers and evidence by hand.")
     return "\n".join(lines)
