@@ -11,8 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import walk_to
+
 from harness.agent import stopstate
 from harness.agent.run import run
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import walk_to
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
@@ -93,7 +92,7 @@ def test_a_settings_file_that_is_not_json_is_never_overwritten(h) -> None:
 
 def run_installed(root: Path, host: str, event: str, data: dict) -> dict | None:
     """Find our command for EVENT in the settings file and run it as the host does (a shell)."""
-    name = dict(zip(("session-start", "pre-tool-use", "stop"), EVENTS[host]))[event]
+    name = dict(zip(("session-start", "pre-tool-use", "stop"), EVENTS[host], strict=True))[event]
     groups = settings(root, host)["hooks"][name]
     command = next(hd["command"] for g in groups for hd in g["hooks"] if "hook agent" in hd["command"])
     p = subprocess.run(command, shell=True, input=json.dumps(data), capture_output=True, text=True, cwd=root,
@@ -106,7 +105,7 @@ def run_installed(root: Path, host: str, event: str, data: dict) -> dict | None:
 
 
 def event_payload(host: str, event: str, root: Path, **extra: object) -> dict:
-    name = dict(zip(("session-start", "pre-tool-use", "stop"), EVENTS[host]))[event]
+    name = dict(zip(("session-start", "pre-tool-use", "stop"), EVENTS[host], strict=True))[event]
     data = {"session_id": f"e2e-{host}", "transcript_path": "/tmp/t", "cwd": str(root), "hook_event_name": name}
     if host == "gemini":
         data["timestamp"] = "2026-12-01T04:00:00Z"

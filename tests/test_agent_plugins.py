@@ -73,7 +73,8 @@ def test_the_gemini_extension_manifest_has_what_gemini_requires() -> None:
                 "timestamp": "2026-12-01T04:00:00Z"}),
 ])
 def test_the_shared_session_start_answers_claude_and_gemini_in_their_shapes(h, task, host, payload) -> None:
-    command = commands(load("hooks/hooks.json"))["SessionStart"][0].replace("harness ", f"{sys.executable} -m harness ", 1)
+    command = commands(load("hooks/hooks.json"))["SessionStart"][0]
+    command = command.replace("harness ", f"{sys.executable} -m harness ", 1)
     p = subprocess.run(command, shell=True, input=json.dumps({**payload, "cwd": str(h.root)}), capture_output=True,
                        text=True, cwd=h.root, timeout=120)
     out = json.loads(p.stdout)

@@ -9,6 +9,7 @@ from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT, TaskFacts
 from harness.errors import HarnessError
 from harness.store.layout import Layout, find_worktree
 
+
 def repo_root(cwd: str | None) -> Path | None:
     """The work tree the host says it runs in, or None outside any git repository."""
     try:

@@ -96,4 +96,5 @@ def stats_cmd(as_json: bool) -> None:
     if not counts:
         click.echo("no stop releases or hook errors recorded in this clone")
     for event, per in sorted(counts.items()):
-        click.echo(f"{event}: {per['total']} (" + ", ".join(f"{h} {n}" for h, n in sorted(per["by_host"].items())) + ")")
+        hosts = ", ".join(f"{h} {n}" for h, n in sorted(per["by_host"].items()))
+        click.echo(f"{event}: {per['total']} ({hosts})")
