@@ -11,10 +11,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import walk_to
 
 from harness.agent import stopstate
 from harness.agent.run import run
+
+from helpers import walk_to
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
 HOSTS = ("claude", "codex", "gemini")

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import walk_to
+
+from helpers import walk_to
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
 FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
@@ -116,6 +117,7 @@ def event_payload(host: str, event: str, root: Path, **extra: object) -> dict:
     return {**data, **extra}
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("host", sorted(FILES))
 def test_a_scripted_session_through_the_installed_hooks(h, task, host) -> None:
     root = h.root

@@ -28,6 +28,7 @@ def commands(doc: dict) -> dict[str, list[str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.e2e
 def test_the_claude_plugin_passes_claude_plugin_validate_strict() -> None:
     if not VALIDATOR.exists():
         if shutil.which("npm") is None:

@@ -51,7 +51,7 @@ def _session_start(host: str, p: hosts.Payload, bad_input: str) -> Reply:
             return hosts.context(host, "Engineering Harness is set up here, but no task is current: "
                                        "start one with `harness task new \"TITLE\"` (`harness status` shows more).")
         return hosts.context(host, session_context(f))
-    except Exception as exc:  # noqa: BLE001 — the agent sees a message, never a traceback
+    except Exception as exc:  # the agent sees a message, never a traceback
         why = _describe(exc)
         return hosts.context(host, f"Engineering Harness: could not read the task state ({why}); "
                                    "run `harness status` to see it.", message=f"harness: session-start: {why}")
@@ -66,7 +66,7 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: str) -> Repl
         if bad_input:
             raise ValueError(bad_input)
         return _judge_tool(host, p)
-    except Exception as exc:  # noqa: BLE001 — the failure policy above, whatever went wrong
+    except Exception as exc:  # the failure policy above, whatever went wrong
         why = _describe(exc)
         subject = _subject(host, p) or raw
         if mentions_guarded(subject):
@@ -106,7 +106,7 @@ def _subject(host: str, p: hosts.Payload) -> str:
     try:
         action = hosts.tool_action(host, p)
         return ((action.shell or "") + " " + " ".join(action.writes)).strip()
-    except Exception:  # noqa: BLE001
+    except Exception:  # describing the action is best effort
         return ""
 
 
@@ -134,7 +134,7 @@ def _stop(host: str, p: hosts.Payload, bad_input: str) -> Reply:
         if released and f is not None:
             stopstate.record(root, "stop.released", host=host, session=p.session_id, task=f.task_id,
                              state=f.state, tree=tree, blocks=count.blocks if count else limit)
-    except Exception as exc:  # noqa: BLE001 — block once with the error, then let the agent stop
+    except Exception as exc:  # block once with the error, then let the agent stop
         return _stop_error(host, root, p.session_id, _describe(exc))
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
@@ -151,7 +151,7 @@ def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
             stopstate.put(counts, session, count)
         if verdict.block:
             stopstate.record(root, "stop.error", host=host, session=session, error=why)
-    except Exception as exc:  # noqa: BLE001 — cannot remember a block: blocking could loop forever
+    except Exception as exc:  # cannot remember a block: blocking could loop forever
         return hosts.allow(host, f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,7 @@ def record(root: Path, event: str, **data: Any) -> None:
     """Append one line to the hook log (releases, errors): a record for `harness metrics`."""
     local = _local(root)
     local.mkdir(parents=True, exist_ok=True)
-    line = {"at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+    line = {"at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "event": event, **data}
     with open(local / LOG, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(line, ensure_ascii=False) + "\n")

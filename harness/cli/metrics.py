@@ -29,11 +29,10 @@ def metrics(from_rev: str | None, to_rev: str, as_json: bool) -> None:
     harness metrics
     harness metrics --from v0.1 --to main --json
     """
+    from harness.agent.stopstate import tally
     from harness.cli.hooks import _git
     from harness.core.metrics import compute
     from harness.guard.metrics_facts import gather
-
-    from harness.agent.stopstate import tally
 
     git = _git()
     commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)

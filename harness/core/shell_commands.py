@@ -56,7 +56,7 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
         yield from _parse(script, depth + 1)
     try:
         commands = list(_bashlex_commands(text))
-    except Exception:  # noqa: BLE001 — bashlex raises several types for what it does not support
+    except Exception:  # bashlex raises several types for what it does not support
         commands = list(_fallback_commands(text))
     for cmd in commands:
         cmd = _strip_prefixes(cmd)
