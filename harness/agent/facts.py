@@ -78,12 +78,11 @@ def block_limit(root: Path) -> int:
 
 
 def notes_ref(root: Path) -> str:
-    """The configured notes ref, read cheaply: the guard runs before every shell command."""
-    import yaml
+    """The configured notes ref, read leniently and cheaply: the guard runs before every shell command."""
+    from harness.store.settings import notes_ref_of
 
     try:
-        doc = yaml.safe_load((root / ".harness" / "config.yaml").read_text("utf-8"))
-        ref = ((doc or {}).get("notes") or {}).get("ref")
-        return ref if isinstance(ref, str) and ref.startswith("refs/notes/") else "refs/notes/harness"
-    except (OSError, yaml.YAMLError, AttributeError):
-        return "refs/notes/harness"
+        raw = (root / ".harness" / "config.yaml").read_bytes()
+    except OSError:
+        raw = None
+    return notes_ref_of(raw)
