@@ -48,26 +48,26 @@ def converge(task_id: str | None, as_json: bool, apply_: bool) -> int:
     In GATING the gate evaluation is recorded, as `harness gate` records it. Without
     --apply nothing else is written.
     """
-    from harness.cli.gate import _judge, _policy
     from harness.gitio import Git
+    from harness.usecases.gate import checked_policy, judge
 
     s = store()
     tid = s.current_id(task_id)
     git = Git(s.layout.root)
     tree, head = git.worktree_source_tree(), git.head()
-    policy = _policy(s, git)
+    policy = checked_policy(s, git)
     state = s.load(tid, docs=False).proj.state
     judged: dict = {}
     if state == "GATING":  # the decision may move the task to CONVERGED: it needs a recorded verdict
         def precheck(task: LoadedTask) -> list[tuple[str, dict]]:
-            judged["report"], judged["gi"] = _judge(s, task, policy, tree)
+            judged["report"], judged["gi"] = judge(s, task, policy, tree)
             r = judged["report"]
             return [("gate.evaluated", {"verdict": r.verdict, "tree": tree, "head": head,
                                         "policy": policy.digest, "blockers": r.blockers})]
 
         s.append(tid, [], precheck=precheck)
     else:
-        judged["report"], judged["gi"] = _judge(s, s.load(tid), policy, tree)
+        judged["report"], judged["gi"] = judge(s, s.load(tid), policy, tree)
     report = judged["report"]
     task = s.load(tid, docs=False)
     p = task.proj

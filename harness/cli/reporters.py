@@ -91,7 +91,27 @@ REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
 }
 
 
+# Kinds whose reporters live in their own module (imported only when such a result is reported):
+# result kind -> (module, text reporter, JSON reporter)
+REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
+    "GateOutcome": ("harness.cli.gate_report", "gate_text", "gate_json"),
+    "GateInvalid": ("harness.cli.gate_report", "invalid_text", "invalid_json"),
+}
+
+
+def reporters_for(result: object) -> tuple[Callable[[Any], None], Callable[[Any], None]]:
+    """The (text, JSON) reporters of ``result``'s kind."""
+    kind = type(result).__name__
+    if kind in REPORTERS:
+        return REPORTERS[kind]
+    import importlib
+
+    module, text, as_data = REPORTER_MODULES[kind]
+    m = importlib.import_module(module)
+    return getattr(m, text), getattr(m, as_data)
+
+
 def report(result: object, as_json: bool) -> None:
     """Hand ``result`` to its text or its JSON reporter."""
-    text, as_data = REPORTERS[type(result).__name__]
+    text, as_data = reporters_for(result)
     (as_data if as_json else text)(result)

@@ -1,0 +1,35 @@
+"""The gate's text and JSON reporters (registered in :mod:`harness.cli.reporters`)."""
+
+from __future__ import annotations
+
+import click
+
+from harness.cli.common import emit_json
+from harness.cli.progress import print_next
+from harness.core import gate as core_gate
+from harness.usecases.gate import GateInvalid, GateOutcome
+
+
+def gate_text(g: GateOutcome) -> None:
+    click.echo(core_gate.render_text(g.report))
+    if g.moved:
+        click.echo(f"\n{g.task}: GATING → {g.moved}")
+    if not g.recorded:
+        click.echo(f"\n(task is {g.state}: evaluated, not recorded — a finished task's ledger is closed)")
+    click.echo("")
+    print_next(g.steps)
+
+
+def gate_json(g: GateOutcome) -> None:
+    emit_json({"task": g.task, **g.report.as_dict(g.tree), "recorded": g.recorded, "advanced_to": g.moved,
+               "next": [n.as_dict() for n in g.steps]})
+
+
+def invalid_text(g: GateInvalid) -> None:
+    click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{g.error}\n")
+    print_next(g.steps)
+
+
+def invalid_json(g: GateInvalid) -> None:
+    emit_json({"task": g.task, "verdict": "INVALID_HARNESS_STATE", "error": g.error,
+               "next": [n.as_dict() for n in g.steps]})

@@ -1,0 +1,135 @@
+"""The quality gate for the working tree, recorded in the ledger, and `--advance` out of GATING."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.core import gate as core_gate
+from harness.core import next_step, states
+from harness.errors import EXIT_INVALID, HarnessError, Refused
+
+if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
+    from harness.gitio import Git
+    from harness.store.reader import LoadedTask
+    from harness.store.settings import GatePolicy
+    from harness.store.tasks import TaskStore
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    """A verdict: recorded as `gate.evaluated` unless the task is finished."""
+    task: str
+    report: core_gate.GateReport
+    tree: str
+    state: str                 # the task's state when it was judged
+    recorded: bool
+    moved: str | None          # where --advance moved the task
+    steps: list[next_step.NextStep]
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.report.verdict == "PASS" else 1
+
+
+@dataclass(frozen=True)
+class GateInvalid:
+    """No verdict: a harness file or the policy is invalid (INVALID_HARNESS_STATE)."""
+    task: str | None
+    error: str                 # the rendered error, message and hint
+    steps: list[next_step.NextStep]
+    exit_code: int = EXIT_INVALID
+
+
+def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: bool) -> GateOutcome | GateInvalid:
+    """Judge the current source tree; with ``advance``, move a GATING task to CONVERGED or BLOCKED."""
+    report: core_gate.GateReport | None = None
+    gi: core_gate.GateInput | None = None
+    tid = task_id
+    try:
+        s = open_store()
+        tid = s.current_id(task_id)
+        git = s.git
+        tree, head = git.worktree_source_tree(), git.head()
+        policy = checked_policy(s, git)
+        state = s.load(tid, docs=False).proj.state
+        if state in states.TERMINAL:  # a finished task's ledger is closed: evaluate, record nothing
+            report, gi = judge(s, s.load(tid), policy, tree)
+        else:
+            def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:  # under the lock, as it is now
+                nonlocal report, gi
+                judged, gi = judge(s, task, policy, tree)
+                report = judged
+                return [("gate.evaluated", {"verdict": judged.verdict, "tree": tree, "head": head,
+                                            "policy": policy.digest, "blockers": judged.blockers})]
+
+            s.append(tid, [], precheck=precheck)
+    except HarnessError as exc:
+        repair = [next_step.NextStep("harness replay", "see what is invalid and how to fix it")]
+        return GateInvalid(tid, exc.render(), repair)
+    assert report is not None and gi is not None  # both paths above judged, or raised
+    moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
+    return GateOutcome(tid, report, tree, state, state not in states.TERMINAL, moved, _next(s, tid, gi, report, moved))
+
+
+def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, moved: str | None) -> list[next_step.NextStep]:
+    """The next step after this evaluation (and after the move --advance made)."""
+    import dataclasses
+
+    from harness.cli.progress import loop_counts
+
+    task = s.load(tid, docs=False)
+    p = task.proj
+    g = dataclasses.replace(gi, state=p.state)
+    passed = report.verdict == "PASS"
+    return next_step.for_gate_input(g, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
+                                    gate_pass=passed and p.last_gate is not None and p.last_gate.get("tree") == gi.tree,
+                                    **loop_counts(task.lines, gi.policy))
+
+
+def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
+    """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
+    from harness.gitio import TreeSource
+    from harness.guard import trust
+    from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
+    from harness.store import settings
+
+    policy = settings.load_gate(s.layout)
+    head = git.head()
+    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
+    approvals = (s.layout.root / APPROVALS).read_bytes() if (s.layout.root / APPROVALS).exists() else None
+    trust.use_git_config(git)
+    trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    loosened, why = unapproved_loosening(committed, policy, approvals, trusted,
+                                         configured_types(s.source))
+    if loosened:
+        raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened)
+                           + (f" ({why})" if why else ""),
+                           hint="revert it, or have a human run `harness approve gate-change` at a terminal")
+    return policy
+
+
+def judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str) -> tuple[core_gate.GateReport, core_gate.GateInput]:
+    from harness.store import facts
+
+    edited = s.disagreements(task)
+    if edited:  # the files say something the ledger does not: judge nothing
+        raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
+                           + "\n  ".join(d.render() for d in edited),
+                           hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
+    gi = facts.gate_input(s.source, task, policy, tree)
+    return core_gate.evaluate(gi), gi
+
+
+def _advance(s: TaskStore, tid: str, verdict: str, tree: str, policy: str, head: str | None) -> str | None:
+    target = "CONVERGED" if verdict == "PASS" else "BLOCKED"
+
+    def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:
+        if task.proj.state != "GATING":  # what --advance means, not a rule of the task: replay judges the move
+            raise Refused(f"--advance moves a task only from GATING; {tid} is {task.proj.state}")
+        return [("task.transitioned", {"from": "GATING", "to": target, "reason": f"gate {verdict}",
+                                       "tree": tree, "policy": policy, "head": head})]
+
+    s.append(tid, [], precheck=precheck)
+    return target
