@@ -1,0 +1,137 @@
+"""The seed §16 view of a task, evaluated live (nothing is written)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.core import gate as core_gate
+from harness.core import next_step
+from harness.errors import EXIT_INVALID, HarnessError
+
+if TYPE_CHECKING:
+    from harness.core.ledger import Projection
+    from harness.gitio import Git
+    from harness.store.tasks import TaskStore
+
+NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not computed
+
+
+@dataclass(frozen=True)
+class StatusView:
+    doc: dict[str, Any]              # task.yaml's `task` document, with the findings' rates
+    evidence: dict[str, dict[str, Any]]  # type -> outcome, freshness, what changed, the program
+    live: dict[str, Any]             # the gate as it would judge now
+    warnings: list[str]              # where the files disagree with the ledger
+    pending: dict[str, Any]          # runs started and never recorded
+    finished: dict[str, Any] | None  # where a DONE task was gated
+    escalated: str | None            # why an ESCALATED task was escalated
+    steps: list[next_step.NextStep]
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_INVALID if self.live["verdict"] == "INVALID_HARNESS_STATE" else 0
+
+
+@dataclass(frozen=True)
+class NoOpenTask:
+    """A fresh repository, or a clone where every task is finished: not an error."""
+    rows: list[dict[str, Any]]       # id, state, title, head
+    steps: list[next_step.NextStep]
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_INVALID if any(r["state"] == "INVALID" for r in self.rows) else 0
+
+
+def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
+    from harness.cli.progress import COMMIT_DONE, done_in_head, loop_counts
+    from harness.store import facts, settings
+
+    settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
+    try:
+        tid = s.current_id(task_id)
+    except HarnessError:
+        if task_id is None and not s.open_ids():  # nothing chosen and nothing open: not an error
+            return _no_open_task(s)
+        raise
+    tree, git = NO_TREE, None
+    folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
+    done = s.load(tid, docs=False).proj.state == "DONE"
+    if done or any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
+        from harness.gitio import Git
+
+        git = Git(s.layout.root)
+        tree = git.worktree_source_tree()
+    with s.reading():  # ledger, files and evidence read as one consistent state
+        task = s.load(tid)
+        doc = s.render(task)["task.yaml"]["task"]
+        warnings = [d.render() for d in s.disagreements(task)]
+        try:
+            policy = settings.load_gate(s.layout)
+            gi = facts.gate_input(s.source, task, policy, tree)
+            report = core_gate.evaluate(gi)
+            live = report.as_dict(tree)
+            live["blockers"] = next_step.work_blockers(gi.state, live["blockers"])
+            p = task.proj
+            steps = next_step.for_gate_input(gi, live["blockers"], iteration=p.iteration,
+                                             max_iterations=p.max_iterations,
+                                             gate_pass=p.gate_pass_for(tree, policy.digest)[0],
+                                             **loop_counts(task.lines, policy.doc))
+        except HarnessError as exc:
+            live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
+            steps = [next_step.NextStep("harness replay", "a harness file is invalid: see what disagrees, and how to fix it")]
+    if warnings:
+        steps.insert(0, next_step.REPLAY_WRITE)
+    waiting = [i for i in s.open_ids() if i != tid] if task.proj.state in ("DONE", "ESCALATED") else []
+    if waiting:
+        steps.insert(0, next_step.NextStep(f"harness task switch {waiting[0]}",
+                                           f"{tid} is finished; {len(waiting)} open task(s) wait"))
+    if task.proj.state == "DONE" and not done_in_head(s, tid, len(task.lines)):
+        steps.insert(0, COMMIT_DONE)
+    finished = _done_at(task.proj, tree) if done else None
+    escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
+    evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
+                for t, r in sorted(task.proj.evidence.items())}
+    from harness.core.findings import rates
+
+    doc["findings"]["rates"] = rates(list(task.proj.findings.values()))
+    return StatusView(doc, evidence, live, warnings, task.proj.pending_runs, finished, escalated, steps)
+
+
+def _freshness(git: Git | None, record: Mapping[str, Any], tree: str) -> dict[str, Any]:
+    fresh = record["tree"] == tree
+    out = {"outcome": record["outcome"], "exit_code": record["exit_code"], "tree": record["tree"],
+           "freshness": "FRESH" if fresh else "STALE", "changed": [], "changed_total": 0}
+    if not fresh and git is not None:
+        out["changed"], out["changed_total"] = git.changed_paths(record["tree"], tree, limit=5)
+    return out
+
+
+def _no_open_task(s: TaskStore) -> NoOpenTask:
+    rows: list[dict[str, Any]] = []
+    for tid in s.task_ids():
+        try:
+            p = s.load(tid, docs=False).proj
+            rows.append({"id": tid, "state": p.state, "title": p.title, "head": p.head})
+        except HarnessError as exc:
+            rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None})
+    return NoOpenTask(rows, next_step.NO_TASK)
+
+
+def _done_at(p: Projection, tree: str) -> dict[str, Any]:
+    """Where a DONE task was gated, and whether the source has moved on since."""
+    gated = (p.last_gate or {}).get("tree")
+    return {"commit": p.head, "tree": gated, "changed_since": bool(tree) and gated != tree}
+
+
+def _escalation(lines: list[str]) -> str | None:
+    """The reason recorded when the task was escalated."""
+    import json
+
+    for line in reversed(lines):
+        event = json.loads(line)
+        if event["type"] == "task.transitioned" and event["data"].get("to") == "ESCALATED":
+            return event["data"].get("reason")
+    return None
