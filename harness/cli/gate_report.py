@@ -8,6 +8,7 @@ from harness.cli.common import emit_json
 from harness.cli.progress import print_next
 from harness.core import gate as core_gate
 from harness.usecases.gate import GateInvalid, GateOutcome
+from harness.usecases.gate_index import IndexInvalid, IndexVerdict
 
 
 def gate_text(g: GateOutcome) -> None:
@@ -33,3 +34,23 @@ def invalid_text(g: GateInvalid) -> None:
 def invalid_json(g: GateInvalid) -> None:
     emit_json({"task": g.task, "verdict": "INVALID_HARNESS_STATE", "error": g.error,
                "next": [n.as_dict() for n in g.steps]})
+
+
+# -- `harness hook gate`: the tree in the index ------------------------------------------
+def index_text(v: IndexVerdict) -> None:
+    click.echo(f"harness-gate: {v.task} judged on the tree in the index, source tree {v.tree[:12]} — exactly what "
+               "is being committed (unstaged changes are not part of it). Nothing recorded; "
+               "`harness gate` records.\n")
+    click.echo(v.text)
+
+
+def index_json(v: IndexVerdict) -> None:
+    emit_json(v.report)
+
+
+def index_invalid_text(v: IndexInvalid) -> None:
+    click.echo(f"QUALITY GATE: INVALID_HARNESS_STATE\n\n{v.error}")
+
+
+def index_invalid_json(v: IndexInvalid) -> None:
+    emit_json({"verdict": "INVALID_HARNESS_STATE", "judged": "index", "error": v.error})

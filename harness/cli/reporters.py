@@ -96,6 +96,8 @@ REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
 REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
     "GateOutcome": ("harness.cli.gate_report", "gate_text", "gate_json"),
     "GateInvalid": ("harness.cli.gate_report", "invalid_text", "invalid_json"),
+    "IndexVerdict": ("harness.cli.gate_report", "index_text", "index_json"),
+    "IndexInvalid": ("harness.cli.gate_report", "index_invalid_text", "index_invalid_json"),
     "StatusView": ("harness.cli.status_report", "status_text", "status_json"),
     "NoOpenTask": ("harness.cli.status_report", "no_task_text", "no_task_json"),
 }

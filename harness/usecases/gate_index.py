@@ -1,0 +1,119 @@
+"""The gate on exactly the tree in the index (what `harness hook gate` judges): records nothing tracked.
+
+The last verdict is kept in `.harness/local/gate-hook.json` (per clone, ignored by git).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.errors import EXIT_INVALID, HarnessError
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
+    from harness.store.layout import Layout
+    from harness.store.source import Source
+
+
+@dataclass(frozen=True)
+class IndexVerdict:
+    task: str
+    tree: str
+    report: dict[str, Any]     # the gate report as JSON prints it
+    text: str                  # the gate report as text
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.report["verdict"] == "PASS" else 1
+
+
+@dataclass(frozen=True)
+class IndexInvalid:
+    error: str                 # the rendered error, message and hint
+    exit_code: int = EXIT_INVALID
+
+
+def gate_index(open_git: Callable[[], Git], task_id: str | None) -> IndexVerdict | IndexInvalid:
+    """Judge the tree in the index for ``task_id`` (default: the current or only open task)."""
+    try:
+        tid, tree, report = judge_index(open_git, task_id)
+    except HarnessError as exc:
+        return IndexInvalid(exc.render())
+    text = report.pop("text")
+    verdict = {"task": tid, "judged": "index", **report}
+    _keep(verdict)
+    return IndexVerdict(tid, tree, verdict, text)
+
+
+LAST_VERDICT = "gate-hook.json"
+
+
+def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
+    from harness.core import states
+    from harness.store import reader
+
+    ids = reader.task_ids(src)
+    chosen = explicit
+    if chosen is None:
+        try:
+            chosen = (layout.local / "current").read_text("utf-8").strip() or None
+        except OSError:
+            chosen = None
+    if chosen is not None:
+        if chosen not in ids:
+            raise HarnessError(f"task {chosen} is not in the index: nothing of it is being committed",
+                               hint=f"git add .harness/tasks/{chosen}, then run the hook again")
+        return chosen
+    open_ids = [t for t in ids if reader.load_task(src, t, docs=False).proj.state not in states.TERMINAL]
+    if len(open_ids) != 1:
+        raise HarnessError(f"{len(open_ids)} open tasks in the index and none chosen",
+                           hint="`harness task switch ID` (or pass --task ID)")
+    return open_ids[0]
+
+
+def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str, str, dict]:
+    """(task id, source tree, gate report dict) for the tree in the index."""
+    from harness.core import gate as core_gate
+    from harness.gitio import TreeSource, index_tree
+    from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
+    from harness.store import facts, reader, settings
+    from harness.store.layout import open_layout
+
+    layout, git = open_layout(), open_git()
+    full = index_tree(git)
+    src = TreeSource(git, full, "index")
+    tree = git.strip_harness(full)
+    tid = _task_id(layout, src, explicit)
+    raw = src.read(GATE)
+    if raw is None:
+        raise HarnessError(".harness/gate.yaml is not in the index", hint="git add .harness/gate.yaml")
+    policy = settings.parse_gate(raw)
+    head = git.head()
+    trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    committed = trusted[0].read(GATE) if trusted else None
+    loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted, configured_types(src))
+    if loosened:
+        raise HarnessError(".harness/gate.yaml in the index loosens the committed policy without approval: "
+                           + "; ".join(loosened) + (f" ({why})" if why else ""),
+                           hint="revert it, or have a human run `harness approve gate-change`")
+    task = reader.load_task(src, tid)
+    report = core_gate.evaluate(facts.gate_input(src, task, policy, tree))
+    return tid, tree, report.as_dict(tree) | {"text": core_gate.render_text(report)}
+
+
+def _keep(verdict: dict) -> None:
+    """The last verdict, for the curious, where git never sees it; losing it loses nothing."""
+    from harness.store import fsio
+    from harness.store.layout import open_layout
+
+    try:
+        local = open_layout().local
+        local.mkdir(parents=True, exist_ok=True)
+        fsio.atomic_write(local / LAST_VERDICT, (json.dumps(verdict, indent=2) + "\n").encode())
+    except (OSError, HarnessError):
+        pass
+
+
