@@ -31,24 +31,9 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     (the code, excluding .harness/) as it was when the command started; secrets are
     redacted before anything is written.
     """
-    from harness.evidence import collect, plan
-    from harness.store import settings
+    from harness.cli.reporters import report
+    from harness.usecases.evidence import record_evidence
 
-    s = store()
-    tid = s.current_id(task_id)
-    p = plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout)
-    record, code = collect(s, tid, p)
-    note = (f"; the run changed the source tree ({record['tree'][:12]} → {record['tree_after'][:12]}): the evidence "
-            "is bound to the tree before the run — if the command writes build output, add it to .gitignore"
-            ) if record["tree_after"] else ""
-    counts = "" if record["passed"] is None else (
-        f" — {record['passed']} passed, {record['failed']} failed, {record['skipped']} skipped, {record['errors']} errors")
-    exit_text = "no exit code" if record["exit_code"] is None else f"exit {record['exit_code']}"
-    click.echo(f"harness: {etype} evidence recorded: {record['outcome']} ({exit_text}) "
-               f"on tree {record['tree'][:12]}{counts}{note}", err=True)
-    if record["error"]:
-        click.echo(f"harness: {record['error']}", err=True)
-    from harness.cli.progress import echo_next
-
-    echo_next(s, tid, err=True)
-    return code
+    result = record_evidence(store(), task_id, etype, argv, junit, timeout, shell)
+    report(result, as_json=False)
+    return result.exit_code

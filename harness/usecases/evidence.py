@@ -1,0 +1,32 @@
+"""Run a real command and record it as evidence for a task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.core import next_step
+
+if TYPE_CHECKING:
+    from harness.store.tasks import TaskStore
+
+
+@dataclass(frozen=True)
+class EvidenceRecorded:
+    etype: str
+    record: dict[str, Any]      # the evidence record as written
+    exit_code: int              # the command's own (127 not found, 124 timeout, 130 interrupted)
+    steps: list[next_step.NextStep]
+
+
+def record_evidence(s: TaskStore, task_id: str | None, etype: str, argv: tuple[str, ...], junit: str | None,
+                    timeout: float | None, shell: bool) -> EvidenceRecorded:
+    """Run ``argv`` (or the configured command for ``etype``), streaming its output, and record the outcome."""
+    from harness.evidence import collect, plan
+    from harness.store import settings
+    from harness.usecases.next_steps import steps_after
+
+    tid = s.current_id(task_id)
+    p = plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout)
+    record, code = collect(s, tid, p)
+    return EvidenceRecorded(etype, record, code, steps_after(s, tid))

@@ -1,0 +1,77 @@
+"""The next step for a task, judged live from the gate as it would judge now (nothing is written)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from harness.core import next_step
+from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.store.tasks import TaskStore
+
+
+def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
+    """What to run next for ``tid``, from the gate as it would judge now (nothing is written)."""
+    from harness.core import gate as core_gate
+    from harness.store import facts, settings
+
+    task = s.load(tid)
+    if task.proj.state in ("DONE", "ESCALATED"):
+        return done_steps(s, tid, task.proj.state, len(task.lines))
+    folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
+    tree = ""
+    if any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
+        from harness.gitio import Git
+
+        tree = Git(s.layout.root).worktree_source_tree()
+    policy = settings.load_gate(s.layout)
+    gi = facts.gate_input(s.source, task, policy, tree)
+    report = core_gate.evaluate(gi)
+    p = task.proj
+    steps = next_step.for_gate_input(gi, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
+                                     gate_pass=p.gate_pass_for(tree, policy.digest)[0],
+                                     **loop_counts(task.lines, policy.doc))
+    return [next_step.REPLAY_WRITE, *steps] if s.disagreements(task) else steps
+
+
+COMMIT_DONE = next_step.NextStep(
+    'git add -A && git commit -m "TITLE"',
+    "the task is DONE but not committed: commit exactly the tree the gate passed before any new work "
+    "(a commit with other changes is refused)")
+
+
+def done_steps(s: TaskStore, tid: str, state: str, events: int) -> list[next_step.NextStep]:
+    """A terminal task's next steps; a DONE not yet in HEAD is committed first."""
+    steps = next_step.next_steps(state)
+    return [COMMIT_DONE, *steps] if state == "DONE" and not done_in_head(s, tid, events) else steps
+
+
+def done_in_head(s: TaskStore, tid: str, events: int) -> bool:
+    """HEAD holds the task's whole ledger (its DONE included)."""
+    from harness.gitio import Git, TreeSource
+
+    git = Git(s.layout.root)
+    head = git.head()
+    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(f".harness/tasks/{tid}/events.jsonl") if head else None
+    return committed is not None and len(committed.splitlines()) >= events
+
+
+def loop_counts(lines: list[str], policy: dict) -> dict[str, int]:
+    """The loop facts the next step needs beyond the gate's: failed verification rounds since
+    the task last reached the gate, and the policy's stall window."""
+    import json
+
+    from harness.core import converge
+
+    return {"failed_rounds": converge.failed_verification_rounds([json.loads(line) for line in lines]),
+            "stalled_iterations": policy.get("convergence", {}).get("stalled_iterations",
+                                                                    converge.DEFAULT_STALLED_ITERATIONS)}
+
+
+def steps_after(s: TaskStore, tid: str) -> list[next_step.NextStep]:
+    """The next step after a command that succeeded; a problem judging it never fails that command."""
+    try:
+        return steps_for(s, tid)
+    except HarnessError as exc:
+        return [next_step.NextStep("harness status", f"the next step could not be judged: {exc.message}")]
