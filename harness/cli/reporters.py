@@ -92,12 +92,15 @@ REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
 
 
 # Kinds whose reporters live in their own module (imported only when such a result is reported):
-# result kind -> (module, text reporter, JSON reporter)
+# result kind -> (module, text reporter, JSON reporter; "" where the command has no --json)
 REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
     "GateOutcome": ("harness.cli.gate_report", "gate_text", "gate_json"),
     "GateInvalid": ("harness.cli.gate_report", "invalid_text", "invalid_json"),
     "IndexVerdict": ("harness.cli.gate_report", "index_text", "index_json"),
     "IndexInvalid": ("harness.cli.gate_report", "index_invalid_text", "index_invalid_json"),
+    "EvidenceRecorded": ("harness.cli.evidence_report", "evidence_text", ""),
+    "Installed": ("harness.cli.install_report", "installed_text", ""),
+    "Uninstalled": ("harness.cli.install_report", "uninstalled_text", ""),
     "StatusView": ("harness.cli.status_report", "status_text", "status_json"),
     "NoOpenTask": ("harness.cli.status_report", "no_task_text", "no_task_json"),
 }
@@ -112,7 +115,7 @@ def reporters_for(result: object) -> tuple[Callable[[Any], None], Callable[[Any]
 
     module, text, as_data = REPORTER_MODULES[kind]
     m = importlib.import_module(module)
-    return getattr(m, text), getattr(m, as_data)
+    return getattr(m, text), getattr(m, as_data or text)
 
 
 def report(result: object, as_json: bool) -> None:

@@ -9,8 +9,6 @@ and the next push is accepted); `harness stamp REV` recreates a stamp that was n
 
 from __future__ import annotations
 
-import click
-
 from harness.gitio import Git
 
 
@@ -48,11 +46,3 @@ def unconfigure(git: Git, record: dict) -> None:
     for remote, entries in (record.get("added_refspecs") or {}).items():
         for kind, value in entries:
             git.config_unset(f"remote.{remote}.{kind}", value)
-
-
-def report(remotes: list[str], ref: str) -> None:
-    if remotes:
-        click.echo(f"{ref} is pushed and fetched with {', '.join(remotes)} (a plain `git push` sends the current "
-                   "branch and the stamps)")
-    else:
-        click.echo(f"no remote yet: after `git remote add`, run `harness install` again so {ref} travels")

@@ -1,0 +1,32 @@
+"""`harness install` / `harness uninstall` reporters (registered in :mod:`harness.cli.reporters`)."""
+
+from __future__ import annotations
+
+import click
+
+from harness.usecases.install import STAGES, Installed, Uninstalled
+
+
+def installed_text(i: Installed) -> None:
+    if i.twice:
+        click.echo(f"warning: {i.twice}: the pre-commit framework already runs the harness hooks, so with these shims "
+                   "every harness check runs twice (slower, same verdict). Keep one: `harness uninstall` removes the "
+                   "shims; the notes settings below are still worth having.", err=True)
+    for stage in i.kept:
+        click.echo(f"kept your {stage} hook: it runs first, from {stage}.pre-harness")
+    if i.server:
+        click.echo(f"installed the harness pre-receive hook in {i.folder}: every pushed ref is checked")
+        return
+    click.echo(f"installed harness hooks in {i.folder}: {', '.join(STAGES)}")
+    click.echo(f"notes.rewriteRef = {i.ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
+    if i.remotes:
+        click.echo(f"{i.ref} is pushed and fetched with {', '.join(i.remotes)} (a plain `git push` sends the current "
+                   "branch and the stamps)")
+    else:
+        click.echo(f"no remote yet: after `git remote add`, run `harness install` again so {i.ref} travels")
+
+
+def uninstalled_text(u: Uninstalled) -> None:
+    for stage in u.restored:
+        click.echo(f"restored your {stage} hook")
+    click.echo(f"removed harness hooks: {', '.join(u.removed) or 'none were installed'}")
