@@ -101,6 +101,8 @@ REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
     "EvidenceRecorded": ("harness.cli.evidence_report", "evidence_text", ""),
     "Installed": ("harness.cli.install_report", "installed_text", ""),
     "Uninstalled": ("harness.cli.install_report", "uninstalled_text", ""),
+    "Pending": ("harness.cli.approve_report", "pending_text", ""),
+    "Approved": ("harness.cli.approve_report", "approved_text", ""),
     "StatusView": ("harness.cli.status_report", "status_text", "status_json"),
     "NoOpenTask": ("harness.cli.status_report", "no_task_text", "no_task_json"),
 }

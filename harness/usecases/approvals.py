@@ -1,0 +1,140 @@
+"""Human approvals of a policy change, bound to the file's exact bytes and signed with the approver's SSH key.
+
+Two steps with a person's confirmation between them: what the change loosens (and the key to
+sign with), then the signed, verified approval appended to .harness/approvals.jsonl.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from harness.errors import Refused
+from harness.store import fsio
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
+    from harness.store.layout import Layout
+
+ChangesOf = Callable[["Layout", "Git"], tuple[str, list[str]]]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What approving ``rel`` would approve: nothing when it loosens nothing."""
+    kind: str
+    rel: str
+    what: str                  # what such a change does ("loosens the gate")
+    digest: str                # sha-256 of the exact bytes approved
+    changes: list[str]
+    key: str | None            # the SSH key to sign with (known before anyone is asked to type)
+
+
+@dataclass(frozen=True)
+class Approved:
+    rel: str
+    who: str
+    signer: str
+
+
+def pending_approval(kind: str, rel: str, what: str, changes_of: ChangesOf, layout: Layout, git: Git,
+                     key: str | None) -> Pending:
+    digest, changes = changes_of(layout, git)
+    if changes:
+        key = signing_key(git, key)  # asked before the prompt: nothing to type for an approval that cannot be signed
+    return Pending(kind, rel, what, digest, changes, key)
+
+
+def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
+    """Sign the approval, check it as every hook will, and append it (under the store lock)."""
+    who = git.ident()
+    if not who or "<" not in who:
+        raise Refused("git does not know who you are", hint="git config user.name/user.email, then approve again")
+    from harness import signing
+    from harness.core import approvals as rules
+    from harness.gitio import TreeSource
+    from harness.guard import trust
+    from harness.store.tasks import now_iso
+
+    signer = who.rsplit("<", 1)[1].rstrip(">").strip()
+    entry = {"kind": p.kind, "digest": p.digest, "changes": p.changes, "approved_by": who, "signer": signer,
+             "os_user": getpass.getuser(), "at": now_iso()}
+    entry["signature"] = signing.sign(rules.payload(entry), signing_key(git, p.key), rules.NAMESPACE)
+    line = json.dumps(entry, sort_keys=True).encode() + b"\n"
+    # Checked as every hook will check it, before anything is written: an approval that would
+    # count as none must not look like one.
+    trust.use_git_config(git)
+    head = git.head()
+    ok, why = trust.approved(line, p.kind, p.digest, [TreeSource(git, git.commit_tree(head), "HEAD")] if head else [])
+    if not ok:
+        raise Refused(f"signed, but the signature would not count: {why}",
+                      hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "
+                           f"{trust.SIGNERS} itself needs an already-listed approver; the first one is committed "
+                           "by hand), or sign with a key that is listed")
+    path = layout.harness / "approvals.jsonl"
+    with fsio.locked(layout.local / "lock"):
+        existing = path.read_bytes() if path.exists() else b""
+        fsio.atomic_write(path, existing + line)
+    return Approved(p.rel, who, signer)
+
+
+def _committed(git: Git, rel: str) -> bytes | None:
+    head = git.head()
+    if not head:
+        return None
+    from harness.gitio import TreeSource
+
+    return TreeSource(git, git.commit_tree(head), "HEAD").read(rel)
+
+
+def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
+    from harness.guard.validate import loosening_of
+    from harness.store import settings
+
+    new = settings.load_gate(layout)
+    from harness.guard.validate import configured_types
+    from harness.store.source import FsSource
+
+    return new.digest, loosening_of(_committed(git, ".harness/gate.yaml"), new, configured_types(FsSource(layout.root)))
+
+
+def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
+    from harness.core.policy import command_changes
+    from harness.gitio import TreeSource
+    from harness.store import facts
+    from harness.store.source import FsSource
+
+    after = facts.configured_commands(FsSource(layout.root))
+    head = git.head()
+    before = facts.configured_commands(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
+    changes = command_changes(before, after)
+    return hashlib.sha256(layout.config.read_bytes()).hexdigest(), changes
+
+
+def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
+    from harness.guard.trust import SIGNERS
+
+    path = layout.root / SIGNERS
+    new = path.read_bytes() if path.exists() else b""
+    old = _committed(git, SIGNERS) or b""
+    before, after = set(old.decode("utf-8", "replace").splitlines()), set(new.decode("utf-8", "replace").splitlines())
+    def entries(lines: set[str]) -> list[str]:
+        return [line.split()[0] for line in sorted(lines) if line.strip() and not line.startswith("#")]
+
+    changes = ([f"adds signer {who}" for who in entries(after - before)]
+               + [f"removes signer {who}" for who in entries(before - after)])
+    if old != new and not changes:
+        changes = ["rewrites the file (comments or order)"]
+    return hashlib.sha256(new).hexdigest(), changes if old != new else []
+
+
+def signing_key(git: Git, key: str | None) -> str:
+    key = key or git.config_get("user.signingKey")
+    if not key:
+        raise Refused("no SSH key to sign the approval with",
+                      hint="pass --key ~/.ssh/id_ed25519 (or set git config user.signingKey, as for signed commits)")
+    return key
