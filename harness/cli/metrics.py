@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from harness.cli.common import emit_json
+
+if TYPE_CHECKING:
+    from harness.usecases.metrics import Metrics
 
 LABELS = {
     "false_done": "false done (DONE later contradicted)",
@@ -29,28 +34,28 @@ def metrics(from_rev: str | None, to_rev: str, as_json: bool) -> None:
     harness metrics
     harness metrics --from v0.1 --to main --json
     """
-    from harness.agent.stopstate import tally
     from harness.cli.hooks import _git
-    from harness.core.metrics import compute
-    from harness.guard.metrics_facts import gather
+    from harness.cli.reporters import report
+    from harness.usecases.metrics import measure
 
-    git = _git()
-    commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)
-    rates = compute(tasks, claims)
-    # The agent stop hook's releases live in this clone only (.harness/local/), not in history.
-    released = tally(git.root).get("stop.released", {"total": 0, "by_host": {}})
-    if as_json:
-        emit_json({"range": {"from": from_rev, "to": to_rev, "commits": len(commits)}, "tasks": len(tasks),
-                   "unreadable_tasks": unreadable, **rates, "agent_stop_releases": released})
-        return
-    click.echo(f"harness metrics over {len(commits)} commit(s) and {len(tasks)} task(s)"
-               + (f" ({from_rev}..{to_rev})" if from_rev else f" (up to {to_rev})"))
+    report(measure(_git(), from_rev, to_rev), as_json)
+
+
+def metrics_text(m: Metrics) -> None:
+    click.echo(f"harness metrics over {m.commits} commit(s) and {m.tasks} task(s)"
+               + (f" ({m.from_rev}..{m.to_rev})" if m.from_rev else f" (up to {m.to_rev})"))
     for key, label in LABELS.items():
-        r = rates[key]
+        r = m.rates[key]
         shown = "n/a" if r["rate"] is None else f"{r['rate']:.3f}"
         click.echo(f"  {label:<52} {r['numerator']:>4} / {r['denominator']:<4} {shown}")
         for ident in r["ids"] if key in ("false_done", "gate_bypass") else []:
             click.echo(f"      {ident}")
-    if unreadable:
-        click.echo(f"  not counted (ledger unreadable): {', '.join(unreadable)}")
-    click.echo(f"  {'agent stop releases at the block limit (this clone)':<52} {released['total']:>4}")
+    if m.unreadable:
+        click.echo(f"  not counted (ledger unreadable): {', '.join(m.unreadable)}")
+    click.echo(f"  {'agent stop releases at the block limit (this clone)':<52} {m.released['total']:>4}")
+
+
+def metrics_json(m: Metrics) -> None:
+    emit_json({"range": {"from": m.from_rev, "to": m.to_rev, "commits": m.commits}, "tasks": m.tasks,
+               "unreadable_tasks": m.unreadable, **m.rates,
+               "agent_stop_releases": m.released})
