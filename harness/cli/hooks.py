@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.common import emit_json, with_return_code
+from harness.cli.common import with_return_code
 from harness.cli.gate_hook import gate_hook
 from harness.errors import HarnessError
 from harness.store.layout import find_worktree
@@ -197,17 +197,10 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the note as JSON.")
 def stamp(rev: str, as_json: bool) -> None:
     """Write the harness note on REV (default HEAD) by hand."""
-    from harness.guard.stamp import stamp as do_stamp
+    from harness.cli.reporters import report
+    from harness.usecases.stamp import stamp_commit
 
-    git = _git()
-    note = do_stamp(git, git.resolve(rev))
-    if as_json:
-        emit_json(note)
-        return
-    click.echo(f"stamped {note['commit'][:12]} on {note['ref']} (source tree {note['source_tree'][:12]})")
-    for tid, t in note["tasks"].items():
-        click.echo(f"  {tid}: {t.get('state', '?')} gate {t.get('gate', '-')}"
-                   + (f" — blockers: {'; '.join(t['blockers'])}" if t.get("blockers") else ""))
+    report(stamp_commit(_git(), rev), as_json)
 
 
 @hook.command("audit-range")

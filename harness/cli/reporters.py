@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # hooks report through here too: no use-case module is import
     from harness.usecases.audit import AuditResult
     from harness.usecases.findings import FindingStep, Proposed
     from harness.usecases.listing import FindingList, TaskList
+    from harness.usecases.stamp import Stamped
 
 
 # -- task list -------------------------------------------------------------------------
@@ -81,6 +82,19 @@ def audit_json(a: AuditResult) -> None:
                "failed": sum(not r["ok"] for r in a.rows), "could_not_run": a.unrunnable, "results": a.rows})
 
 
+# -- stamp -----------------------------------------------------------------------------
+def stamped_text(s: Stamped) -> None:
+    note = s.note
+    click.echo(f"stamped {note['commit'][:12]} on {note['ref']} (source tree {note['source_tree'][:12]})")
+    for tid, t in note["tasks"].items():
+        click.echo(f"  {tid}: {t.get('state', '?')} gate {t.get('gate', '-')}"
+                   + (f" — blockers: {'; '.join(t['blockers'])}" if t.get("blockers") else ""))
+
+
+def stamped_json(s: Stamped) -> None:
+    emit_json(s.note)
+
+
 # result kind (its class name) -> (text reporter, JSON reporter)
 REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
     "TaskList": (tasks_text, tasks_json),
@@ -88,6 +102,7 @@ REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
     "AuditResult": (audit_text, audit_json),
     "FindingStep": (finding_step_text, finding_step_json),
     "Proposed": (proposed_text, proposed_json),
+    "Stamped": (stamped_text, stamped_json),
 }
 
 
@@ -103,6 +118,9 @@ REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
     "Uninstalled": ("harness.cli.install_report", "uninstalled_text", ""),
     "Pending": ("harness.cli.approve_report", "pending_text", ""),
     "Approved": ("harness.cli.approve_report", "approved_text", ""),
+    "Metrics": ("harness.cli.metrics", "metrics_text", "metrics_json"),
+    "SkillsInstalled": ("harness.cli.skills", "installed_text", "result_json"),
+    "SkillsUninstalled": ("harness.cli.skills", "uninstalled_text", "result_json"),
     "StatusView": ("harness.cli.status_report", "status_text", "status_json"),
     "NoOpenTask": ("harness.cli.status_report", "no_task_text", "no_task_json"),
 }

@@ -1,0 +1,20 @@
+"""Write the harness note on a commit by hand (`harness stamp REV`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
+
+
+@dataclass(frozen=True)
+class Stamped:
+    note: dict[str, Any]         # the note as written: commit, ref, source tree, each task's state and gate
+
+
+def stamp_commit(git: Git, rev: str) -> Stamped:
+    from harness.guard.stamp import stamp
+
+    return Stamped(stamp(git, git.resolve(rev)))
