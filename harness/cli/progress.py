@@ -17,6 +17,7 @@ from harness.usecases.next_steps import (  # noqa: F401
     loop_counts,
     steps_after,
     steps_for,
+    with_next,
 )
 
 if TYPE_CHECKING:
@@ -51,17 +52,3 @@ def add_next_to_refusal(exc: HarnessError, argv: list[str]) -> None:
         with_next(exc, s, s.current_id(explicit))
     except (HarnessError, OSError):
         return  # no task, no store: the refusal stands on its own
-
-
-def with_next(exc: HarnessError, s: TaskStore, tid: str | None) -> HarnessError:
-    """A refusal that also names the next step (added to its hint)."""
-    if tid is None:
-        return exc
-    try:
-        steps = steps_for(s, tid)
-    except HarnessError:
-        return exc
-    if steps:
-        nxt = f"next: {steps[0].command} — {steps[0].why}"
-        exc.hint = f"{exc.hint}\n  {nxt}" if exc.hint else nxt
-    return exc

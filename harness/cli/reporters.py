@@ -118,6 +118,7 @@ REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
     "Uninstalled": ("harness.cli.install_report", "uninstalled_text", ""),
     "Pending": ("harness.cli.approve_report", "pending_text", ""),
     "Approved": ("harness.cli.approve_report", "approved_text", ""),
+    "Convergence": ("harness.cli.converge", "converge_text", "converge_json"),
     "Metrics": ("harness.cli.metrics", "metrics_text", "metrics_json"),
     "SkillsInstalled": ("harness.cli.skills", "installed_text", "result_json"),
     "SkillsUninstalled": ("harness.cli.skills", "uninstalled_text", "result_json"),

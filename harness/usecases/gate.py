@@ -77,7 +77,7 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
     """The next step after this evaluation (and after the move --advance made)."""
     import dataclasses
 
-    from harness.cli.progress import loop_counts
+    from harness.usecases.next_steps import loop_counts
 
     task = s.load(tid, docs=False)
     p = task.proj

@@ -75,3 +75,17 @@ def steps_after(s: TaskStore, tid: str) -> list[next_step.NextStep]:
         return steps_for(s, tid)
     except HarnessError as exc:
         return [next_step.NextStep("harness status", f"the next step could not be judged: {exc.message}")]
+
+
+def with_next(exc: HarnessError, s: TaskStore, tid: str | None) -> HarnessError:
+    """A refusal that also names the next step (added to its hint)."""
+    if tid is None:
+        return exc
+    try:
+        steps = steps_for(s, tid)
+    except HarnessError:
+        return exc
+    if steps:
+        nxt = f"next: {steps[0].command} — {steps[0].why}"
+        exc.hint = f"{exc.hint}\n  {nxt}" if exc.hint else nxt
+    return exc

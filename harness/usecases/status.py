@@ -46,8 +46,8 @@ class NoOpenTask:
 
 
 def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
-    from harness.cli.progress import COMMIT_DONE, done_in_head, loop_counts
     from harness.store import facts, settings
+    from harness.usecases.next_steps import COMMIT_DONE, done_in_head, loop_counts
 
     settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
     try:
