@@ -126,36 +126,14 @@ def _server_git() -> Git:
 def pre_receive(as_json: bool) -> int:
     """Server side: the push guard's checks over every pushed ref (stdin `old new ref`), inside
     git's quarantine; one refused commit rejects the whole push."""
-    import json
-
-    from harness.cli.audit import audit_commits
-    from harness.guard.history import received_refs
-    from harness.guard.stamp import DEFAULT_REF
+    from harness.cli.reporters import report
+    from harness.usecases.pre_receive import check_push
 
     git = _server_git()
     lines = [] if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().splitlines()
-    pushed = received_refs(git, lines)
-    # A stamp pushed alongside is read and reported; the verdict never needs it.
-    notes = next((p.new for p in pushed if p.ref == DEFAULT_REF and p.commits), None)
-
-    def note_of(commit: str) -> dict | None:
-        try:
-            doc = json.loads(git.note_in(notes, commit) or "null") if notes else None
-        except ValueError:
-            return None
-        return doc if isinstance(doc, dict) else None
-
-    if as_json:
-        refs = [{"ref": p.ref, "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
-        return audit_commits(git, [c for p in pushed for c in p.commits], "pre-receive", as_json=True,
-                             stamp=False, scope={"mode": "pre-receive", "refs": refs}, note_of=note_of)
-    code = 0
-    for ref in pushed:
-        if ref.commits:
-            code = max(code, audit_commits(git, ref.commits, f"pre-receive {ref.ref}", stamp=False, note_of=note_of))
-    if code == 1:
-        click.echo("harness: the push is rejected as a whole; nothing was updated", err=True)
-    return code
+    result = check_push(git, lines)
+    report(result, as_json)
+    return result.exit_code
 
 
 @hook.command("stamp")

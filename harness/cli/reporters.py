@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # hooks report through here too: no use-case module is import
     from harness.usecases.audit import AuditResult
     from harness.usecases.findings import FindingStep, Proposed
     from harness.usecases.listing import FindingList, TaskList
+    from harness.usecases.pre_receive import PushChecked
     from harness.usecases.stamp import Stamped
 
 
@@ -82,6 +83,18 @@ def audit_json(a: AuditResult) -> None:
                "failed": sum(not r["ok"] for r in a.rows), "could_not_run": a.unrunnable, "results": a.rows})
 
 
+# -- pre-receive: every pushed ref ------------------------------------------------------
+def push_text(p: PushChecked) -> None:
+    for a in p.audits:
+        audit_text(a)
+    if p.exit_code == 1:
+        click.echo("harness: the push is rejected as a whole; nothing was updated", err=True)
+
+
+def push_json(p: PushChecked) -> None:
+    audit_json(p.combined())
+
+
 # -- stamp -----------------------------------------------------------------------------
 def stamped_text(s: Stamped) -> None:
     note = s.note
@@ -103,6 +116,7 @@ REPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
     "FindingStep": (finding_step_text, finding_step_json),
     "Proposed": (proposed_text, proposed_json),
     "Stamped": (stamped_text, stamped_json),
+    "PushChecked": (push_text, push_json),
 }
 
 

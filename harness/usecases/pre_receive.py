@@ -1,0 +1,58 @@
+"""Server side: the push guard's checks over every pushed ref, inside git's quarantine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.usecases.audit import AuditResult
+
+if TYPE_CHECKING:
+    from harness.gitio import Git
+
+
+@dataclass(frozen=True)
+class PushChecked:
+    refs: list[dict[str, Any]]     # every pushed ref: ref, old, new, the commits it brings
+    audits: list[AuditResult]      # one per ref that brings commits, titled with the ref
+
+    @property
+    def exit_code(self) -> int:
+        """One refused commit rejects the whole push."""
+        return max((a.exit_code for a in self.audits), default=0)
+
+    def combined(self) -> AuditResult:
+        """Every ref's audit as one, over the whole push (what --json prints)."""
+        whole = AuditResult("pre-receive", [c for a in self.audits for c in a.commits],
+                            scope={"mode": "pre-receive", "refs": self.refs})
+        for a in self.audits:
+            whole.rows.extend(a.rows)
+            whole.problems.extend(a.problems)
+            whole.note_disagreements.extend(a.note_disagreements)
+            whole.unrunnable += a.unrunnable
+        return whole
+
+
+def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
+    """Audit what each `old new ref` line brings; nothing is stamped (the server never writes notes)."""
+    import json
+
+    from harness.guard.history import received_refs
+    from harness.guard.stamp import DEFAULT_REF
+    from harness.usecases.audit import run_audit
+
+    pushed = received_refs(git, stdin_lines)
+    # A stamp pushed alongside is read and reported; the verdict never needs it.
+    notes = next((p.new for p in pushed if p.ref == DEFAULT_REF and p.commits), None)
+
+    def note_of(commit: str) -> dict[str, Any] | None:
+        try:
+            doc = json.loads(git.note_in(notes, commit) or "null") if notes else None
+        except ValueError:
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    refs = [{"ref": p.ref, "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
+    audits = [run_audit(git, p.commits, f"pre-receive {p.ref}", stamp=False, note_of=note_of)
+              for p in pushed if p.commits]
+    return PushChecked(refs, audits)
