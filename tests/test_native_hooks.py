@@ -301,3 +301,16 @@ def test_native_hooks_guard_a_linked_worktree(native, tmp_path):
     set_state_by_hand(wt, tid, "DONE")
     text = refused_commit(wt, "hand edit, from the worktree", "-a")
     assert f".harness/tasks/{tid}/task.yaml" in text
+
+
+def test_install_refuses_when_a_hook_and_its_chained_copy_both_exist_and_renames_nothing(h, repo):
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    for name in ("pre-commit", "pre-push", "pre-push.pre-harness"):
+        (hooks / name).write_text(f"#!/bin/sh\n# {name}\n")
+    r = h("install")
+    assert r.code == 1 and "exists and so does" in r.err and "pre-push.pre-harness" in r.err
+    # Checked before anything moves: the pre-commit hook (no collision) is still the user's own.
+    assert (hooks / "pre-commit").read_text() == "#!/bin/sh\n# pre-commit\n"
+    assert not (hooks / "pre-commit.pre-harness").exists()
+    assert (hooks / "pre-push").read_text() == "#!/bin/sh\n# pre-push\n"
