@@ -618,6 +618,12 @@ class TreeSource:
         obj = self._entry(rel)
         if not isinstance(obj, pygit2.Blob) or obj.filemode == pygit2.enums.FileMode.LINK:
             return None  # a symlink's blob is its target's name, not the file's content
+        from harness.store import bounded
+
+        kind = bounded.kind_of(rel)
+        if obj.size > bounded.CAPS[kind]:  # checked before git inflates the blob into memory
+            raise HarnessError(f"{rel}: {obj.size} bytes in {self.label}, over the "
+                               f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")
         return obj.data
 
     def listdir(self, rel: str) -> list[str]:

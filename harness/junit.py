@@ -9,7 +9,6 @@ there is to go on.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
@@ -33,27 +32,17 @@ def _local(tag: object) -> str:
 
 
 def _read(path: pathlib.Path) -> bytes:
-    try:
-        with path.open("rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > MAX_BYTES:
-                raise HarnessError(_too_big(path, size))
-            # Read one byte past the cap: the file may have grown since fstat.
-            data = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+    from harness.store import bounded
+
+    # A report is the test runner's file, named in config: it may be a link, but only to a
+    # regular file (a FIFO or /dev/zero would hang or exhaust the reader).
+    data = bounded.read(path, "junit", f"JUnit report {path}", follow=True, cap=MAX_BYTES)
+    if data is None:
         raise HarnessError(
             f"JUnit report {path} does not exist",
             hint="check the test command writes its report there (e.g. pytest --junitxml)",
-        ) from None
-    except OSError as exc:
-        raise HarnessError(f"cannot read JUnit report {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise HarnessError(_too_big(path, len(data)))
+        )
     return data
-
-
-def _too_big(path: pathlib.Path, size: int) -> str:
-    return f"JUnit report {path} is {size} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB limit"
 
 
 def _refuse_dtd(path: pathlib.Path, data: bytes) -> None:

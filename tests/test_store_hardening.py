@@ -110,7 +110,7 @@ def test_a_deeply_nested_invalid_value_gives_a_short_message(h, repo, task):
     r = h("replay")
     assert r.code == 2, r.text
     line = next(x for x in r.err.splitlines() if "requirements.yaml" in x)
-    assert "requirements[0]" in line and "not of type" in line
+    assert "nested more than 64 levels deep" in line  # refused before any walk could recurse
     assert len(line) < 300, line
     no_traceback(r)
 
@@ -186,7 +186,7 @@ def test_a_folder_in_place_of_task_yaml_is_named_and_leaves_no_journal(h, repo, 
     path.mkdir()
     r = h("replay", "--write")
     assert r.code == 2, r.text
-    assert str(path) in r.text and "is a folder" in r.text
+    assert f".harness/tasks/{task}/task.yaml: cannot read a folder" in r.text
     no_traceback(r)
     assert not (repo / ".harness/local/journal").exists()
     assert list(tdir(repo, task).glob(".*.tmp")) == []

@@ -12,6 +12,12 @@ from harness.errors import Refused
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
+def _read(path: Path) -> bytes:
+    from harness.store import bounded
+
+    return bounded.read(path, "input", str(path), follow=True) or b""
+
+
 @click.group()
 def contract() -> None:
     """The task contract: acceptance criteria, requirements, invariants, risks, and a
@@ -26,7 +32,7 @@ def apply(path: Path, task_id: str | None) -> None:
     CREATED → SPECIFYING → PLANNED. An incomplete contract is refused, naming each gap."""
     from harness import contract as contracts
 
-    doc = contracts.load(path.read_bytes(), str(path))
+    doc = contracts.load(_read(path), str(path))
     gaps = contracts.gaps(doc) + contracts.id_mismatches(doc)
     if gaps:
         raise Refused(f"{path}: the contract is incomplete:\n  - " + "\n  - ".join(gaps),
@@ -48,7 +54,7 @@ def check(path: Path | None, task_id: str | None) -> int:
     from harness import contract as contracts
 
     if path is not None:
-        doc = contracts.load(path.read_bytes(), str(path))
+        doc = contracts.load(_read(path), str(path))
         where = str(path)
     else:
         s = store()

@@ -32,7 +32,9 @@ def propose(path: Path, task_id: str | None) -> None:
     from harness.store import validate, yamlio
     from harness.usecases.findings import propose as record
 
-    raw = path.read_bytes()
+    from harness.store import bounded
+
+    raw = bounded.read(path, "input", str(path), follow=True) or b""
     doc = yamlio.parse(raw, str(path))
     items = doc.get("findings") if isinstance(doc, dict) and "findings" in doc else doc
     items = [items] if isinstance(items, dict) else items

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+from harness.core.limits import decode_json
+
 NAMESPACE = "harness-approval"  # what a signature is for: never valid as a commit or file signature
 SIGNED_FIELDS = ("kind", "digest", "changes", "approved_by", "signer", "os_user", "at")
 KINDS = ("gate-change", "config-change", "signers-change")
@@ -26,8 +28,8 @@ def records(raw: bytes | None) -> list[dict]:
     out = []
     for line in (raw or b"").decode("utf-8", "replace").splitlines():
         try:
-            entry = json.loads(line)
-        except ValueError:
+            entry = decode_json(line)
+        except ValueError:  # deep nesting and huge numbers too: not an approval
             continue
         if isinstance(entry, dict):
             out.append(entry)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+
 from typing import Any, TypedDict, cast
+
+from harness.core.limits import decode_json
 
 GENESIS = "0" * 64
 EVENT_KEYS = frozenset({"seq", "ts", "type", "data", "prev"})
@@ -59,8 +62,8 @@ def parse_lines(raw: bytes, name: str) -> list[tuple[str, Event]]:
     for number, bline in enumerate(raw.splitlines(), start=1):
         try:
             line = bline.decode("utf-8")
-            event = json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            event = decode_json(line)
+        except ValueError as exc:  # UnicodeDecodeError too; nesting and number limits as well
             raise LedgerProblem(f"{name}:{number}: not a JSON event ({exc})") from None
         if not isinstance(event, dict) or set(event) != EVENT_KEYS:
             raise LedgerProblem(f"{name}:{number}: an event has exactly seq, ts, type, data, prev")

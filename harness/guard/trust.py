@@ -37,11 +37,13 @@ _configured: Root | None = None  # named in the repository's git config, read af
 
 
 def _read(path: Path, label: str) -> Root:
-    try:
-        return Root(path.expanduser().read_bytes(), label)
-    except OSError as exc:
-        raise HarnessError(f"cannot read the allowed-signers file {path}: {exc.strerror}",
-                           hint="name an allowed-signers file (git's format: `EMAIL KEYTYPE KEY` per line)") from None
+    from harness.store import bounded
+
+    raw = bounded.read(path.expanduser(), "input", f"allowed-signers file {path}", follow=True)
+    if raw is None:
+        raise HarnessError(f"cannot read the allowed-signers file {path}: No such file or directory",
+                           hint="name an allowed-signers file (git's format: `EMAIL KEYTYPE KEY` per line)")
+    return Root(raw, label)
 
 
 def use_file(path: str | os.PathLike | None) -> None:

@@ -103,11 +103,17 @@ def roll_forward(journal: Path) -> bool:
     if os.path.isdir(journal):
         raise HarnessError(f"{journal} is a folder, where the harness keeps its redo log",
                            hint=f"the harness never writes a folder there: remove it (`rm -r {journal}`)")
-    try:
-        pairs = json.loads(journal.read_bytes())
-    except (FileNotFoundError, NotADirectoryError):
+    from harness.store import bounded
+
+    raw = bounded.read(journal, "state")
+    if raw is None:
         return False
-    except ValueError:
+    try:
+        pairs = json.loads(raw)
+        if not (isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 2
+                                                and all(isinstance(x, str) for x in p) for p in pairs)):
+            raise ValueError("not a list of (temp, destination) pairs")
+    except (ValueError, RecursionError):
         # A journal is written atomically, so an unreadable one was never the commit point.
         journal.unlink()
         return False

@@ -12,7 +12,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.store import validate, yamlio
+from harness.errors import HarnessError
+from harness.store import bounded, validate, yamlio
 from harness.store.layout import Layout
 from harness.store.source import Source
 
@@ -101,16 +102,20 @@ def config_of(src: Source) -> Config:
 
 def load_config(layout: Layout) -> Config:
     """The working tree's config.yaml; missing is an error here (`harness init` writes it)."""
-    raw = layout.config.read_bytes() if layout.config.exists() else None
-    doc = yamlio.read(layout.config, CONFIG)
+    raw = bounded.read(layout.config, "settings", CONFIG)  # regular file, capped while read
+    if raw is None:
+        raise HarnessError(f"{CONFIG}: missing")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HarnessError(f"{CONFIG}: not UTF-8 text (byte {exc.start})") from None
+    doc = yamlio.parse(raw, CONFIG)
     validate.check(doc, "config", CONFIG, raw)
     return config_from_doc(doc if isinstance(doc, dict) else {})
 
 
 def notes_ref_of(raw: bytes | None) -> str:
     """The notes ref, read leniently (hooks stamp even beside a broken config.yaml)."""
-    from harness.errors import HarnessError
-
     try:
         doc = yamlio.parse(raw, CONFIG) if raw else None
         return ((doc or {}).get("notes") or {}).get("ref") or DEFAULT_NOTES_REF
@@ -125,10 +130,8 @@ def parse_gate(raw: bytes, name: str = GATE) -> GatePolicy:
 
 
 def load_gate(layout: Layout) -> GatePolicy:
-    try:
-        raw = layout.gate.read_bytes()
-    except FileNotFoundError:
-        from harness.errors import HarnessError
-
-        raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy") from None
+    # Not following a symlink: git commits the link, not the policy it points to.
+    raw = bounded.read(layout.gate, "settings", GATE)
+    if raw is None:
+        raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy")
     return parse_gate(raw)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.core import ledger, projection, states
 from harness.errors import HarnessError, Refused
-from harness.store import fsio, reader, validate, yamlio
+from harness.store import bounded, fsio, reader, validate, yamlio
 from harness.store.layout import Layout
 from harness.store.reader import TASKS, LoadedTask
 from harness.store.source import FsSource
@@ -97,14 +97,15 @@ class TaskStore:
 
     def _chosen(self) -> str | None:
         try:
-            return (self.layout.local / "current").read_text("utf-8").strip()
-        except OSError:
-            return None
+            raw = bounded.read(self.layout.local / "current", "state")
+            return raw.decode("utf-8").strip() if raw is not None else None
+        except (HarnessError, UnicodeDecodeError):
+            return None  # no usable choice: the task is chosen as if none was made
 
     def _state_hint(self, task_id: str) -> str | None:
         # Only to pick a default: the projection is enough, the chosen task is replayed in full.
         try:
-            doc = yamlio.read(self.layout.task_dir(task_id) / "task.yaml")
+            doc = yamlio.read(self.layout.task_dir(task_id) / "task.yaml", kind="yaml")
             return doc["task"]["state"]
         except (HarnessError, KeyError, TypeError):
             return None

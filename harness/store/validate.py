@@ -22,10 +22,13 @@ def use_cache(path: Path) -> None:
     """Load known-valid digests from ``path``; new ones are appended by :func:`_remember`."""
     global _cache_file
     _cache_file = path
+    from harness.store import bounded
+
     try:
-        keys = path.read_text("ascii").split()
-    except (OSError, UnicodeDecodeError):
-        return
+        raw = bounded.read(path, "state")
+        keys = raw.decode("ascii").split() if raw is not None else []
+    except (HarnessError, UnicodeDecodeError):
+        return  # a cache: unusable means empty
     if len(keys) > 2 * CACHE_KEEP:  # trim now and then; a dropped key only costs a re-check
         keys = keys[-CACHE_KEEP:]
         try:
@@ -56,11 +59,20 @@ def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) ->
 def _remember(key: str) -> None:
     if _cache_file is None or not _cache_file.parent.is_dir():
         return
+    import os
+    import stat
+
+    try:  # a lost line only costs a re-check; never block on (or write into) a non-file
+        fd = os.open(_cache_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError:
+        return
     try:
-        with open(_cache_file, "a", encoding="ascii") as fh:  # a lost line only costs a re-check
-            fh.write(key + "\n")
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.write(fd, (key + "\n").encode("ascii"))
     except OSError:
         pass
+    finally:
+        os.close(fd)
 
 
 def _errors(doc: object, schema_name: str) -> list[str]:

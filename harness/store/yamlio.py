@@ -7,9 +7,11 @@ from typing import Any, NoReturn
 
 import yaml
 
+from harness.core.limits import MAX_DEPTH, too_deep
 from harness.errors import HarnessError
+from harness.store import bounded
 
-MAX_YAML_BYTES = 8 * 1024 * 1024
+MAX_YAML_BYTES = bounded.CAPS["yaml"]
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -90,25 +92,26 @@ def _refuse(name: str, event: Any, problem: str, hint: str) -> NoReturn:
 def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check comes next
     try:
         _check_aliases(text, name)
-        return yaml.load(text, Loader=_Loader)
+        doc = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise HarnessError(f"{name}{where}: malformed YAML: {problem}") from None
+    except RecursionError:
+        raise HarnessError(f"{name}: nested more than {MAX_DEPTH} levels deep (refused)") from None
+    except (ValueError, OverflowError) as exc:  # an integer past Python's digit limit, a date out of range
+        raise HarnessError(f"{name}: malformed YAML: {str(exc).split(';')[0][:200]}") from None
+    if too_deep(doc):
+        raise HarnessError(f"{name}: nested more than {MAX_DEPTH} levels deep (refused)")
+    return doc
 
 
-def read(path: Path, name: str | None = None) -> Any:
+def read(path: Path, name: str | None = None, kind: str = "settings") -> Any:
     name = name or str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_YAML_BYTES:
-            raise HarnessError(f"{name}: {size} bytes is too large for a harness file (limit {MAX_YAML_BYTES})")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise HarnessError(f"{name}: missing") from None
-    except OSError as exc:
-        raise HarnessError(f"{name}: cannot read: {exc.strerror}") from None
+    raw = bounded.read(path, kind, name)
+    if raw is None:
+        raise HarnessError(f"{name}: missing")
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:

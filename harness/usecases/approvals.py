@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from harness.errors import Refused
-from harness.store import fsio
+from harness.store import bounded, fsio
 
 if TYPE_CHECKING:
     from harness.gitio import Git
@@ -77,7 +77,7 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
                            "by hand), or sign with a key that is listed")
     path = layout.harness / "approvals.jsonl"
     with fsio.locked(layout.local / "lock"):
-        existing = path.read_bytes() if path.exists() else b""
+        existing = bounded.read(path, "approvals", ".harness/approvals.jsonl") or b""
         fsio.atomic_write(path, existing + line)
     return Approved(p.rel, who, signer)
 
@@ -112,14 +112,14 @@ def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     head = git.head()
     before = facts.configured_commands(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
     changes = command_changes(before, after)
-    return hashlib.sha256(layout.config.read_bytes()).hexdigest(), changes
+    return hashlib.sha256(bounded.read(layout.config, "settings", ".harness/config.yaml") or b"").hexdigest(), changes
 
 
 def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.guard.trust import SIGNERS
 
     path = layout.root / SIGNERS
-    new = path.read_bytes() if path.exists() else b""
+    new = bounded.read(path, "approvals", SIGNERS) or b""
     old = _committed(git, SIGNERS) or b""
     before, after = set(old.decode("utf-8", "replace").splitlines()), set(new.decode("utf-8", "replace").splitlines())
     def entries(lines: set[str]) -> list[str]:

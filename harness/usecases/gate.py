@@ -98,7 +98,7 @@ def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     policy = settings.load_gate(s.layout)
     head = git.head()
     committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
-    approvals = (s.layout.root / APPROVALS).read_bytes() if (s.layout.root / APPROVALS).exists() else None
+    approvals = s.source.read(APPROVALS)
     trust.use_git_config(git)
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
     loosened, why = unapproved_loosening(committed, policy, approvals, trusted,

@@ -1,0 +1,130 @@
+"""The one way the harness reads a file: regular files only, never more than a cap.
+
+Every file the harness reads may have been replaced by anything: a FIFO (a plain read
+blocks forever, while holding the store lock), a symlink to ``/dev/zero`` (a plain read
+never ends), a gigabyte of comment. So a file is opened without following a final
+symlink and without blocking, checked to be a regular file on the open descriptor (no
+race between check and read), and read only up to its kind's cap plus one byte: the
+cap is enforced while reading, never after.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from harness.errors import HarnessError
+
+MiB = 1024 * 1024
+# Far above what a real file of each kind holds; the point is a bound, not a quota.
+CAPS = {
+    "ledger": 64 * MiB,      # events.jsonl
+    "yaml": 8 * MiB,         # task, requirement, invariant, finding, contract files
+    "settings": 8 * MiB,     # config.yaml, gate.yaml
+    "evidence": 16 * MiB,    # evidence/TYPE.json (tails are capped at 1 MiB each)
+    "log": 1024 * MiB + MiB,  # evidence/TYPE.log: config may allow 1 GiB; hashed in chunks
+    "approvals": 16 * MiB,   # approvals.jsonl
+    "junit": 64 * MiB,       # a JUnit XML report
+    "input": 8 * MiB,        # a file named on the command line (finding proposal, contract)
+    "state": 1 * MiB,        # .harness/local/*: current task, caches, redo log, lock holder
+}
+_CHUNK = 1 * MiB
+_KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
+          stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder", stat.S_IFLNK: "a symlink"}
+
+
+def kind_of(rel: str) -> str:
+    """The kind of a `.harness/` file, from its path (what :class:`FsSource` reads)."""
+    name = rel.rsplit("/", 1)[-1]
+    if name.endswith(".jsonl"):
+        return "approvals" if name == "approvals.jsonl" else "ledger"
+    if name in ("config.yaml", "gate.yaml") and rel.count("/") <= 1:
+        return "settings"
+    if name.endswith(".log"):
+        return "log"
+    if name.endswith(".json"):
+        return "evidence"
+    if name.endswith((".yaml", ".yml")):
+        return "yaml"
+    return "state"
+
+
+def _open(path: Path, name: str, follow: bool) -> int | None:
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow:
+            raise HarnessError(f"{name}: cannot read a symlink: the harness reads only regular files (refused)",
+                               hint="replace the link with the real file") from None
+        raise HarnessError(f"{name}: cannot read: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise HarnessError(f"{name}: cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        what = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        raise HarnessError(f"{name}: cannot read {what}: the harness reads only regular files (refused)",
+                           hint="replace it with the real file")
+    return fd
+
+
+def _too_big(name: str, kind: str, cap: int) -> HarnessError:
+    size = f"{cap // MiB} MiB" if cap >= MiB else f"{cap} byte"
+    return HarnessError(f"{name}: larger than the {size} limit for a {kind} file (refused)",
+                        hint="a harness file this large was not written by the harness; restore it from git")
+
+
+def read(path: Path | str, kind: str, name: str | None = None, follow: bool = False,
+         cap: int | None = None) -> bytes | None:
+    """The bytes of ``path`` (None when it does not exist), refusing anything but a regular
+    file of at most ``CAPS[kind]`` bytes. ``follow``: a file the user named may be a link
+    (to a regular file); the harness's own files may not."""
+    name = name or str(path)
+    cap = CAPS[kind] if cap is None else cap
+    fd = _open(Path(path), name, follow)
+    if fd is None:
+        return None
+    parts: list[bytes] = []
+    got = 0
+    try:
+        while got <= cap:
+            chunk = os.read(fd, min(_CHUNK, cap + 1 - got))
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+    except OSError as exc:
+        raise HarnessError(f"{name}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if got > cap:
+        raise _too_big(name, kind, cap)
+    return b"".join(parts)
+
+
+def sha256(path: Path | str, kind: str, name: str | None = None) -> str | None:
+    """The sha-256 of ``path`` read in chunks (None when missing): a big log in bounded memory."""
+    name = name or str(path)
+    fd = _open(Path(path), name, follow=False)
+    if fd is None:
+        return None
+    h, got = hashlib.sha256(), 0
+    try:
+        while chunk := os.read(fd, _CHUNK):
+            got += len(chunk)
+            if got > CAPS[kind]:
+                raise _too_big(name, kind, CAPS[kind])
+            h.update(chunk)
+    except OSError as exc:
+        raise HarnessError(f"{name}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return h.hexdigest()
