@@ -48,6 +48,12 @@ def is_task(src: Source, name: str) -> bool:
 def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
     try:
         parsed = ledger.parse_lines(raw, name)
+    except ledger.LedgerProblem as exc:
+        raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
+    # A separate step before replay: every event's data against its schema (no unknown
+    # keys, exact types), so the rules below never see a value of the wrong shape.
+    validate.check_events([e for _, e in parsed], name, raw)
+    try:
         proj = ledger.replay([e for _, e in parsed], name)
     except ledger.LedgerProblem as exc:
         # The rule's own hint names a command; a ledger on disk that breaks it needs restoring instead.

@@ -169,8 +169,12 @@ class TaskStore:
         new_lines = []
         for etype, data in events:
             line = ledger.encode_event(task.proj.seq + 1, now_iso(), etype, data, prev)
+            event = json.loads(line)
+            problem = validate.event_problem(event)
+            if problem:  # a bug in the command that built it: refuse rather than write it
+                raise HarnessError(f"refusing to record a {etype} event its schema refuses: {problem}")
             try:
-                ledger.apply(task.proj, json.loads(line))
+                ledger.apply(task.proj, event)
             except ledger.LedgerProblem as exc:
                 raise Refused(exc.message, exc.hint) from None
             new_lines.append(line)
@@ -178,9 +182,13 @@ class TaskStore:
         task.lines.extend(new_lines)
         folder = self.layout.root / task.dir
         files = checked_render(task, self.render(task), folder)
-        files[folder / "events.jsonl"] = "".join(f"{line}\n" for line in task.lines).encode("utf-8")
+        ledger_raw = "".join(f"{line}\n" for line in task.lines).encode("utf-8")
+        files[folder / "events.jsonl"] = ledger_raw
         files.update(extra)
         fsio.commit_files(self.layout.local / "journal", files)
+        # Every line was checked (the old ones when loaded, the new ones above): the next
+        # reader need not check them again.
+        validate.remember_valid("event", ledger_raw)
 
 
 def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dict[Path, bytes]:

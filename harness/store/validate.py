@@ -7,6 +7,7 @@ such as ``harness status`` stays fast on an unchanged store.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +76,60 @@ def _remember(key: str) -> None:
         os.close(fd)
 
 
+# Event types whose data embeds a document with a schema of its own: (key or None, schema).
+EVENT_DOCS = {"contract.applied": (None, "contract"), "finding.proposed": ("content", "finding-proposal")}
+
+
+def check_events(events: list[dict], file: str, raw: bytes | None = None) -> None:
+    """Every event of a ledger against event.schema.json (envelope and per-type data: no
+    unknown keys, exact types), naming the line and field of the first one that fails."""
+    key = _key("event", raw) if raw is not None else None
+    if key is not None and key in _seen:
+        return
+    for number, event in enumerate(events, start=1):
+        problem = event_problem(event)
+        if problem:
+            raise HarnessError(f"{file}:{number}: {problem}",
+                               hint="the ledger is written by the CLI only; restore it from git (`git checkout -- FILE`)")
+    if key is not None:
+        remember_valid("event", raw)
+
+
+def remember_valid(schema_name: str, raw: bytes) -> None:
+    """Record ``raw`` as known valid for ``schema_name`` (its writer checked every part of it)."""
+    key = _key(schema_name, raw)
+    if key not in _seen:
+        _seen.add(key)
+        _remember(key)
+
+
+def event_problem(event: object) -> str | None:
+    """What is wrong with one ledger event by the schemas, or None."""
+    errors = _errors(event, "event")
+    if errors:
+        return errors[0]
+    assert isinstance(event, dict)
+    sub = EVENT_DOCS.get(event["type"])
+    if sub is not None:
+        field, schema_name = sub
+        doc = event["data"] if field is None else event["data"][field]
+        errors = _errors(doc, schema_name)
+        if errors:
+            where = "data" if field is None else f"data.{field}"
+            return f"{where}: {errors[0]}"
+    return None
+
+
 def _errors(doc: object, schema_name: str) -> list[str]:
+    found = sorted(_validator(schema_name).iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    return [describe(e) for e in found]
+
+
+@functools.cache
+def _validator(schema_name: str):  # noqa: ANN202 - jsonschema is imported lazily
     import jsonschema  # lazy: ~100 ms of imports a read of known-valid files never needs
 
-    validator = jsonschema.Draft202012Validator(resources.schema(schema_name))
-    found = sorted(validator.iter_errors(doc), key=lambda e: (list(e.absolute_path), e.message))
-    return [describe(e) for e in found]
+    return jsonschema.Draft202012Validator(resources.schema(schema_name))
 
 
 def _short(value: object) -> str:
