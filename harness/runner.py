@@ -209,10 +209,12 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return result("not_found", None, f"command not found: {argv[0]}")
-    except PermissionError:
-        return result("not_executable", None, f"command not executable: {argv[0]}")
+    except OSError as exc:
+        # Found but not runnable: no permission, a folder, a file without `#!` (ENOEXEC), an
+        # argument list too long. A fact about the command, as a shell's exit 126 is.
+        return result("not_executable", None, f"command not executable: {argv[0]}: {exc.strerror or exc}")
 
     lock, stop = threading.Lock(), threading.Event()
     sinks = [getattr(sys.stdout, "buffer", None), getattr(sys.stderr, "buffer", None)]

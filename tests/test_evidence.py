@@ -548,3 +548,34 @@ def test_unknown_outcome_blocker_says_when_the_lost_run_started(h, repo, task):
     started = datetime.fromisoformat(m.group(0).replace("Z", "+00:00"))
     logged = datetime.fromisoformat(prepared["ts"].replace("Z", "+00:00"))
     assert abs((started - logged).total_seconds()) <= 2
+
+
+def _no_shebang(repo):
+    path = repo / "tool"
+    path.write_bytes(b"\x7fELF-not-really\n")  # executable bit set, but nothing the kernel can run
+    path.chmod(0o755)
+    return str(path)
+
+
+def _no_exec_bit(repo):
+    path = repo / "tool.sh"
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(0o644)
+    return str(path)
+
+
+def _folder(repo):
+    (repo / "tooldir").mkdir()
+    return str(repo / "tooldir")
+
+
+@pytest.mark.parametrize("make", [_no_shebang, _no_exec_bit, _folder], ids=["ENOEXEC", "EACCES", "folder"])
+def test_a_command_that_cannot_be_executed_is_recorded_with_exit_126(h, repo, task, make):
+    r = h("evidence", "build", "--", make(repo))
+    assert r.code == 126, r.text
+    rec = record(repo, task, "build")
+    assert rec["outcome"] == "not_executable" and rec["exit_code"] is None
+    assert "not executable" in rec["error"]
+    assert [e["type"] for e in events(repo, task)][-1] == "evidence.collected"  # no dangling prepared
+    st = json.loads(h.ok("status", "--json").out)
+    assert st["evidence"]["build"]["outcome"] == "not_executable"
