@@ -13,7 +13,8 @@ from harness.core.redact import Redactor
 from harness.runner import Capture
 
 SEPARATORS = (b"\n", b" ", b"\t")
-_FIT_TRIES = 4  # redacting megabytes is slow; after this many guesses, drop the part
+_FIT_TRIES = 4  # redactions of the kept part; markers rarely grow it more than once
+_FIT_GUESSES = 16  # cheap size counts while choosing the kept part
 
 
 def cut_start(data: bytes) -> bytes:
@@ -46,21 +47,29 @@ def log_text(cap: Capture, redactor: Redactor, limit: int) -> tuple[str, bool]:
     a head and a tail around one marker, the whole no more than ``limit`` bytes.
 
     The limit holds for the text as written: undecodable bytes (written as ``\\xNN``)
-    and redaction markers make the text longer than the output it came from.
+    and redaction markers make the text longer than the output it came from. What to
+    keep is chosen from the escaped size (a cheap count), and only what is kept is
+    redacted: time grows with the bytes kept, not with the bytes the command printed.
     """
-    if not cap.truncated:
+    if not cap.truncated and escaped_size(cap.head) + escaped_size(cap.tail) <= limit:
         text = redactor.redact_bytes(cap.head + cap.tail)
-        if len(text.encode("utf-8")) <= limit:
+        if _size(text) <= limit:
             return text, False
     head, tail = cut_end(cap.head), cut_start(cap.tail)
-    room = limit - len(_marker(cap.total_bytes, cap.total_bytes).encode("utf-8"))
-    head_text, tail_text_ = redactor.redact_bytes(head), redactor.redact_bytes(tail)
-    if _size(head_text) + _size(tail_text_) > room:
+    room = limit - _size(_marker(cap.total_bytes, cap.total_bytes))
+    budget = room
+    for _ in range(_FIT_TRIES):
         # The end of a log says most about a failure: the tail keeps its room, and gives
         # up half only when both parts overflow.
-        tail, tail_text_ = _fit(tail, tail_text_, max(room // 2, room - _size(head_text)), redactor,
-                                keep_end=True)
-        head, head_text = _fit(head, head_text, room - _size(tail_text_), redactor, keep_end=False)
+        tail = _fit(tail, max(budget // 2, budget - escaped_size(head)), keep_end=True)
+        head = _fit(head, budget - escaped_size(tail), keep_end=False)
+        head_text, tail_text_ = redactor.redact_bytes(head), redactor.redact_bytes(tail)
+        over = _size(head_text) + _size(tail_text_) - room
+        if over <= 0:
+            break
+        budget -= over  # redaction markers made the text longer: keep that much less
+    else:
+        head, tail, head_text, tail_text_ = b"", b"", "", ""
     omitted = cap.total_bytes - len(head) - len(tail)
     return head_text + _marker(omitted, cap.total_bytes) + tail_text_, True
 
@@ -73,19 +82,26 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def _fit(raw: bytes, text: str, budget: int, redactor: Redactor, *,
-         keep_end: bool) -> tuple[bytes, str]:
-    """A whole-token part of ``raw`` (its end, or its start) whose redacted text fits
-    ``budget`` bytes, with that text (``text`` is all of ``raw`` redacted). Guesses in
-    proportion to the text's growth, which is not uniform (binary grows 4x, prose 1x),
-    and gives up on the part after a few tries rather than redact megabytes again and again."""
-    for _ in range(_FIT_TRIES):
-        size = _size(text)
+def escaped_size(raw: bytes) -> int:
+    """The UTF-8 size of ``raw`` as the redactor writes it (each undecodable byte as
+    ``\\xNN``), before redaction, counted without building that text."""
+    undecodable = len(raw) - len(raw.decode("utf-8", errors="ignore").encode("utf-8"))
+    return len(raw) + 3 * undecodable
+
+
+def _fit(raw: bytes, budget: int, *, keep_end: bool) -> bytes:
+    """The largest whole-token part of ``raw`` (its end, or its start) whose escaped size
+    fits ``budget``. Guesses in proportion to the growth, which is not uniform (binary
+    grows 4x, prose 1x); each guess costs one cheap count, never a redaction."""
+    for _ in range(_FIT_GUESSES):
+        size = escaped_size(raw)
         if size <= budget:
-            return raw, text
+            return raw
+        # A little under the estimate (no byte grows past 4): a guess that lands just over
+        # the budget would cost another count, and another.
         n = len(raw) * max(budget, 0) // size
+        n -= min(n // 64, (size - budget) // 4)
         if n <= 0:
             break
         raw = cut_start(raw[-n:]) if keep_end else cut_end(raw[:n])
-        text = redactor.redact_bytes(raw)
-    return (raw, text) if _size(text) <= budget else (b"", "")
+    return b""
