@@ -85,6 +85,10 @@ def _check_utf8(argv: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from harness.store import fsio
+
+    # The store does not print: a command that waits for the lock says so through us.
+    fsio.on_lock_wait(lambda message: click.echo(message, err=True))
     try:
         _check_utf8(sys.argv[1:] if argv is None else argv)
         # Without standalone mode click returns ctx.exit()'s code instead of exiting.

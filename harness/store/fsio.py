@@ -14,8 +14,10 @@ import errno
 import fcntl
 import json
 import os
+import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -136,6 +138,103 @@ def roll_forward(journal: Path) -> bool:
 
 
 _held: dict[str, bool] = {}  # lock file -> held exclusively, by this process
+NOTICE_AFTER = 2.0  # seconds of silent waiting before saying who holds the lock
+TIMEOUT_VAR = "HARNESS_LOCK_TIMEOUT"
+_on_wait: Callable[[str], None] | None = None
+
+
+def on_lock_wait(callback: Callable[[str], None] | None) -> None:
+    """Who to tell (once) that a command is waiting for the lock: the front end's printer.
+    The store never prints; without a callback the wait is silent."""
+    global _on_wait
+    _on_wait = callback
+
+
+def _timeout() -> float | None:
+    raw = os.environ.get(TIMEOUT_VAR, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:  # also refuses nan
+        raise HarnessError(f"{TIMEOUT_VAR}={raw!r} is not a number of seconds",
+                           hint=f"e.g. {TIMEOUT_VAR}=30, or unset it to wait as long as it takes")
+    return value
+
+
+def _acquire(fd: int, lock_path: Path, shared: bool) -> None:
+    """flock, but a wait that speaks: after NOTICE_AFTER seconds it names the holder once,
+    and HARNESS_LOCK_TIMEOUT bounds it (exit 2)."""
+    op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    limit, start, told, pause = None, time.monotonic(), False, 0.01
+    while True:
+        try:
+            fcntl.flock(fd, op | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        if limit is None:  # read only when there is a wait: a bad value fails only then
+            given = _timeout()
+            limit = float("inf") if given is None else given
+        waited = time.monotonic() - start
+        if waited >= limit:
+            raise HarnessError(f"gave up after {limit:g}s waiting for the harness lock, held by {holder(lock_path)}",
+                               hint=f"let that command finish (or stop it), then run this one again; "
+                                    f"{TIMEOUT_VAR} sets how long to wait")
+        if not told and waited >= NOTICE_AFTER:
+            told = True
+            if _on_wait is not None:
+                _on_wait(f"harness: waiting for the lock ({lock_path}), held by {holder(lock_path)}; "
+                         f"still waiting (set {TIMEOUT_VAR}=SECONDS to give up)")
+        time.sleep(min(pause, max(0.0, limit - waited)))
+        pause = min(pause * 2, 0.1)
+
+
+def _holder_file(lock_path: Path) -> Path:
+    return lock_path.with_name(lock_path.name + ".holder")
+
+
+def _command() -> str:
+    # The program and its subcommand only: the rest of argv may carry a secret.
+    prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+    words = ["harness" if prog == "__main__.py" else prog]  # python -m harness
+    for arg in sys.argv[1:]:
+        if arg.startswith("-") or len(words) == 3:
+            break
+        words.append(arg)
+    return " ".join(words)[:200]
+
+
+def _record_holder(lock_path: Path) -> None:
+    """Say who holds the lock, for those who wait (best effort: never fails the command)."""
+    info = json.dumps({"pid": os.getpid(), "command": _command()}).encode()
+    with contextlib.suppress(OSError):
+        fd = os.open(_holder_file(lock_path),
+                     os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        try:
+            os.write(fd, info)
+        finally:
+            os.close(fd)
+
+
+def holder(lock_path: Path) -> str:
+    """Who holds the lock, as far as the holder recorded it (readers do not record)."""
+    from harness.store import bounded
+
+    try:
+        info = json.loads(bounded.read(_holder_file(lock_path), "state") or b"{}")
+        pid, command = int(info["pid"]), str(info["command"])[:200]
+    except (HarnessError, ValueError, KeyError, TypeError):
+        return "another harness process"
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return "another harness process (a reader, or one that left no name)"
+    except PermissionError:
+        pass
+    return f"pid {pid} ({command})"
 
 
 @contextlib.contextmanager
@@ -157,8 +256,10 @@ def locked(lock_path: Path, shared: bool = False) -> Iterator[None]:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        _acquire(fd, lock_path, shared)
         _held[key] = not shared
+        if not shared:
+            _record_holder(lock_path)
         yield
     finally:
         _held.pop(key, None)

@@ -1,0 +1,112 @@
+"""A held lock never means silent waiting: after 2 s a command says who holds it (once),
+and HARNESS_LOCK_TIMEOUT bounds the wait with exit 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.store import fsio
+
+HOLD = """
+import sys, time
+from pathlib import Path
+sys.argv = ["harness", "evidence", "unit_test", "--", "secret-arg"]
+from harness.store import fsio
+with fsio.locked(Path(".harness/local/lock")):
+    print("held", flush=True)
+    time.sleep(float(sys.stdin.readline() or 30))
+"""
+
+
+def hold_lock(repo: Path, seconds: float) -> subprocess.Popen:
+    """A process holding the store lock (exclusively) for ``seconds``; returns once it holds it."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLD], cwd=repo, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(f"{seconds}\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def finish(proc: subprocess.Popen) -> None:
+    proc.kill()
+    proc.wait(10)
+
+
+def test_a_writer_gives_up_after_harness_lock_timeout_naming_the_holder(h, repo, task):
+    holder = hold_lock(repo, 60)
+    try:
+        start = time.monotonic()
+        r = h.proc("requirement", "add", "Waits", "--priority", "must", env={"HARNESS_LOCK_TIMEOUT": "3"}, timeout=60)
+        waited = time.monotonic() - start
+    finally:
+        finish(holder)
+    assert r.code == 2, r.err
+    assert f"gave up after 3s waiting for the harness lock, held by pid {holder.pid} (harness evidence unit_test)" in r.err
+    assert r.err.count("waiting for the lock") == 1  # the 2 s notice, once
+    assert "secret-arg" not in r.err
+    assert 3 <= waited < 30
+    assert "Waits" not in (repo / ".harness/tasks" / task / "requirements.yaml").read_text()
+
+
+def test_a_reader_waits_speaks_once_and_proceeds_when_the_lock_is_released(h, repo, task):
+    holder = hold_lock(repo, 4)
+    try:
+        r = h.proc("status", timeout=60)
+    finally:
+        finish(holder)
+    assert r.code == 0, r.err
+    assert r.err.count(f"waiting for the lock") == 1 and f"held by pid {holder.pid}" in r.err, r.err
+    assert "HARNESS_LOCK_TIMEOUT" in r.err
+
+
+def test_no_notice_when_the_lock_is_free(h, repo, task):
+    r = h.proc("requirement", "add", "Quick", "--priority", "must", env={"HARNESS_LOCK_TIMEOUT": "0"}, timeout=60)
+    assert r.code == 0 and "waiting" not in r.err, r.err
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan"])
+def test_a_malformed_lock_timeout_is_a_usage_error_when_there_is_a_wait(h, repo, task, value):
+    holder = hold_lock(repo, 60)
+    try:
+        r = h.proc("requirement", "add", "Bad", "--priority", "must", env={"HARNESS_LOCK_TIMEOUT": value}, timeout=60)
+    finally:
+        finish(holder)
+    assert r.code == 2 and "HARNESS_LOCK_TIMEOUT" in r.err and "not a number of seconds" in r.err, r.err
+
+
+def test_the_store_itself_never_prints_while_waiting(tmp_path, capfd, monkeypatch):
+    lock = tmp_path / "local" / "lock"
+    lock.parent.mkdir()
+    heard: list[str] = []
+    monkeypatch.setattr(fsio, "NOTICE_AFTER", 0.2)
+    monkeypatch.setenv("HARNESS_LOCK_TIMEOUT", "0.5")
+    holder = hold_lock_at(tmp_path)
+    try:
+        fsio.on_lock_wait(None)
+        with pytest.raises(HarnessError):
+            with fsio.locked(lock):
+                pass
+        assert capfd.readouterr() == ("", "")
+        fsio.on_lock_wait(heard.append)
+        with pytest.raises(HarnessError, match="gave up after 0.5s"):
+            with fsio.locked(lock, shared=True):
+                pass
+    finally:
+        fsio.on_lock_wait(None)
+        finish(holder)
+    assert len(heard) == 1 and f"pid {holder.pid}" in heard[0]
+
+
+def hold_lock_at(root: Path) -> subprocess.Popen:
+    (root / ".harness").mkdir(exist_ok=True)
+    if not (root / ".harness" / "local").exists():
+        os.symlink(root / "local", root / ".harness" / "local")
+    return hold_lock(root, 60)
