@@ -126,7 +126,7 @@ def _errors(doc: object, schema_name: str) -> list[str]:
 
 
 @functools.cache
-def _validator(schema_name: str):  # noqa: ANN202 - jsonschema is imported lazily
+def _validator(schema_name: str) -> Any:  # a jsonschema validator (imported lazily)
     import jsonschema  # lazy: ~100 ms of imports a read of known-valid files never needs
 
     return jsonschema.Draft202012Validator(resources.schema(schema_name))
