@@ -96,7 +96,7 @@ def _audit(git: Git, before: str | None, base_rev: str | None, from_rev: str | N
 
 
 def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
-    import json
+    from harness.core.limits import decode_json
 
     from harness.gitio import TreeSource
     from harness.guard.stamp import notes_ref
@@ -105,7 +105,7 @@ def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
 
     def read(commit: str) -> dict | None:
         try:
-            doc = json.loads(git.read_note(ref, commit) or "null")
+            doc = decode_json(git.read_note(ref, commit) or "null")  # deep nesting too
         except ValueError:
             return None
         return doc if isinstance(doc, dict) else None

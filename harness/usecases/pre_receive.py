@@ -35,8 +35,7 @@ class PushChecked:
 
 def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
     """Audit what each `old new ref` line brings; nothing is stamped (the server never writes notes)."""
-    import json
-
+    from harness.core.limits import decode_json
     from harness.guard.history import received_refs
     from harness.guard.stamp import DEFAULT_REF
     from harness.usecases.audit import run_audit
@@ -47,7 +46,7 @@ def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
 
     def note_of(commit: str) -> dict[str, Any] | None:
         try:
-            doc = json.loads(git.note_in(notes, commit) or "null") if notes else None
+            doc = decode_json(git.note_in(notes, commit) or "null") if notes else None  # deep nesting too
         except ValueError:
             return None
         return doc if isinstance(doc, dict) else None
