@@ -80,8 +80,9 @@ def test_recording_random_bytes_costs_at_most_twice_recording_text():
             times.append(time.perf_counter() - t)
         return min(times)
 
-    # Whole recording of text costs ~0.4 s of fixed work besides this; generous slack for CI.
-    assert best(rnd) <= 2 * best(txt) + 1.0
+    # ~0.5 s against ~0.1 s on an idle machine (the old cut took ~18 s for the random bytes);
+    # a whole recording adds ~0.4 s of fixed work to both. Slack for a loaded CI box.
+    assert best(rnd) <= 2 * best(txt) + 3.0
 
 
 def test_endless_output_costs_little_after_the_timeout(h, repo, task):
