@@ -3,21 +3,12 @@ pre-commit framework's environment for this hook repository. Plain helpers are i
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-# Property and fuzz tests: a small default that keeps the suite quick, and a long run on
-# demand (`pytest --hypothesis-profile=long tests/test_fuzz_inputs.py`). No example
-# database: nothing is written into the checkout.
-_FUZZ = {"database": None, "deadline": None, "derandomize": False,
-         "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
-                                   HealthCheck.function_scoped_fixture]}
-settings.register_profile("default", max_examples=40, **_FUZZ)
-settings.register_profile("long", max_examples=2000, **_FUZZ)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # Re-exported for test modules written before helpers.py existed; new code imports helpers.
 from helpers import (
@@ -37,6 +28,16 @@ from helpers import (
     outside_env,
     walk_to,
 )
+
+# Property and fuzz tests: a small default that keeps the suite quick, and a long run on
+# demand (`pytest --hypothesis-profile=long tests/test_fuzz_inputs.py`). No example
+# database: nothing is written into the checkout.
+_FUZZ = {"database": None, "deadline": None, "derandomize": False,
+         "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+                                   HealthCheck.function_scoped_fixture]}
+settings.register_profile("default", max_examples=40, **_FUZZ)
+settings.register_profile("long", max_examples=2000, **_FUZZ)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 __all__ = ["GIT_ENV", "ROOT", "TO_VERIFYING", "Harness", "git", "gone", "walk_to"]
 

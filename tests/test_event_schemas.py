@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, walk_to
 from harness import resources
-from harness.core import ledger, states
+from harness.core import replay, states
 from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.store import validate
-from test_git_hooks_e2e import append_event, commit_all_ok, out, push, refused_commit, remote_ref, rechain
-from test_native_hooks import install
+from helpers import append_event, commit_all_ok, git, out, push, rechain, refused_commit, remote_ref, walk_to
 
 
 def tdir(repo: Path, tid: str) -> Path:
@@ -24,7 +22,7 @@ def tdir(repo: Path, tid: str) -> Path:
 
 def test_every_event_type_has_a_data_schema_and_the_enums_match_the_core():
     schema = resources.schema("event")
-    assert set(schema["$defs"]) == set(ledger._HANDLERS)
+    assert set(schema["$defs"]) == set(replay._HANDLERS)
     defs = schema["$defs"]
     assert defs["task.transitioned"]["properties"]["to"]["enum"] == list(states.STATES)
     assert defs["evidence.collected"]["properties"]["type"]["enum"] == list(EVIDENCE_TYPES)
@@ -103,7 +101,7 @@ def test_replay_write_refuses_to_render_a_file_its_schema_refuses(h, repo, task,
 @pytest.fixture
 def guarded(h, repo, tmp_path):
     """``repo`` with native hooks, .harness/ committed and a bare remote."""
-    install(h)
+    h.ok("install")
     commit_all_ok(repo, "harness init")
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))

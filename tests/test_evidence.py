@@ -14,6 +14,8 @@ import types
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from harness.gitio import Git
 
 from helpers import (

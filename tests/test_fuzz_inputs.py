@@ -28,7 +28,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import GIT_ENV
+from helpers import GIT_ENV
 from harness.cli.main import main
 from harness.core.ledger import encode_event, line_hash
 from harness.errors import HarnessError
