@@ -13,6 +13,7 @@ from harness import resources
 from harness.core import replay, states
 from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.store import validate
+
 from helpers import append_event, commit_all_ok, git, out, push, rechain, refused_commit, remote_ref, walk_to
 
 

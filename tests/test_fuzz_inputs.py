@@ -19,19 +19,20 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import GIT_ENV
 from harness.cli.main import main
 from harness.core.ledger import encode_event, line_hash
 from harness.errors import HarnessError
+
+from helpers import GIT_ENV
 
 CALL_SECONDS = 10  # a call this slow is a hang (the slowest legitimate one takes ~1 s)
 MEMORY_GROWTH_KB = 600 * 1024  # peak RSS growth allowed over the whole run
@@ -344,7 +345,7 @@ def must_refuse(rel: str) -> tuple[str, ...]:
 
 class Tally:
     examples = 0
-    outcomes: dict[str, int] = {}
+    outcomes: ClassVar[dict[str, int]] = {}
 
 
 @given(data=st.data())

@@ -63,7 +63,7 @@ def test_a_reader_waits_speaks_once_and_proceeds_when_the_lock_is_released(h, re
     finally:
         finish(holder)
     assert r.code == 0, r.err
-    assert r.err.count(f"waiting for the lock") == 1 and f"held by pid {holder.pid}" in r.err, r.err
+    assert r.err.count("waiting for the lock") == 1 and f"held by pid {holder.pid}" in r.err, r.err
     assert "HARNESS_LOCK_TIMEOUT" in r.err
 
 
@@ -91,14 +91,12 @@ def test_the_store_itself_never_prints_while_waiting(tmp_path, capfd, monkeypatc
     holder = hold_lock_at(tmp_path)
     try:
         fsio.on_lock_wait(None)
-        with pytest.raises(HarnessError):
-            with fsio.locked(lock):
-                pass
+        with pytest.raises(HarnessError), fsio.locked(lock):
+            pass
         assert capfd.readouterr() == ("", "")
         fsio.on_lock_wait(heard.append)
-        with pytest.raises(HarnessError, match="gave up after 0.5s"):
-            with fsio.locked(lock, shared=True):
-                pass
+        with pytest.raises(HarnessError, match=r"gave up after 0\.5s"), fsio.locked(lock, shared=True):
+            pass
     finally:
         fsio.on_lock_wait(None)
         finish(holder)

@@ -86,9 +86,8 @@ def test_recording_random_bytes_costs_at_most_twice_recording_text():
 
 
 def test_endless_output_costs_little_after_the_timeout(h, repo, task):
-    from datetime import datetime
-
     import subprocess
+    from datetime import datetime
 
     # A real process with its echo thrown away: captured, gigabytes of `y` would cost the test
     # more than the harness.

@@ -97,7 +97,6 @@ def _audit(git: Git, before: str | None, base_rev: str | None, from_rev: str | N
 
 def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
     from harness.core.limits import decode_json
-
     from harness.gitio import TreeSource
     from harness.guard.stamp import notes_ref
 

@@ -29,10 +29,8 @@ def finding() -> None:
 def propose(path: Path, task_id: str | None) -> None:
     """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
     from harness.core.findings import missing_reproducer
-    from harness.store import validate, yamlio
+    from harness.store import bounded, validate, yamlio
     from harness.usecases.findings import propose as record
-
-    from harness.store import bounded
 
     raw = bounded.read(path, "input", str(path), follow=True) or b""
     doc = yamlio.parse(raw, str(path))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-
 from typing import Any, TypedDict, cast
 
 from harness.core.limits import decode_json

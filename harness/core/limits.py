@@ -7,6 +7,8 @@ bounds are checked once, right after decoding, and reported as a fact about the 
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_DEPTH = 64  # the deepest real document (a finding's content) nests about 6 levels
 
 
@@ -27,7 +29,7 @@ def too_deep(doc: object, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def decode_json(text: str | bytes) -> object:
+def decode_json(text: str | bytes) -> Any:  # any shape: a schema check comes next
     """``json.loads`` whose every failure is a ValueError with a readable message."""
     import json
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 try:  # the parser re compiles with (private, but stable since 3.11)
     from re import _constants as C  # type: ignore[attr-defined]
-    from re import _parser
+    from re import _parser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - another Python: no pre-check, same results
     _parser = None
 
@@ -136,7 +136,7 @@ def needs(pattern: str, flags: int) -> Needs:
         parsed = _parser.parse(pattern, flags)
         fold = bool(parsed.state.flags & re.IGNORECASE)
         reqs = _runs(parsed)
-    except Exception:  # noqa: BLE001 - an analysis failure only costs the shortcut
+    except Exception:
         return Needs(False, ())
     if fold:  # only ASCII literals are compared lower-cased; others add no requirement
         reqs = [frozenset(s.lower() for s in r) for r in reqs if all(s.isascii() for s in r)]

@@ -42,7 +42,7 @@ def _check_log(src: Source, task: LoadedTask, etype: str, raw: bytes) -> list[st
     """The log beside a record must be the one whose digest the record carries. A missing
     log is fine (logs may be gitignored); so is a record from before logs had a digest."""
     try:
-        want = decode_json(raw).get("log_digest")  # type: ignore[union-attr]
+        want = decode_json(raw).get("log_digest")
     except (ValueError, AttributeError):
         return []  # not a JSON object: load_valid reports that
     rel = f"{task.dir}/evidence/{etype}.log"

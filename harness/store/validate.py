@@ -8,6 +8,7 @@ such as ``harness status`` stays fast on an unchanged store.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def _remember(key: str) -> None:
 EVENT_DOCS = {"contract.applied": (None, "contract"), "finding.proposed": ("content", "finding-proposal")}
 
 
-def check_events(events: list[dict], file: str, raw: bytes | None = None) -> None:
+def check_events(events: Sequence[object], file: str, raw: bytes | None = None) -> None:
     """Every event of a ledger against event.schema.json (envelope and per-type data: no
     unknown keys, exact types), naming the line and field of the first one that fails."""
     key = _key("event", raw) if raw is not None else None
@@ -91,7 +92,7 @@ def check_events(events: list[dict], file: str, raw: bytes | None = None) -> Non
         if problem:
             raise HarnessError(f"{file}:{number}: {problem}",
                                hint="the ledger is written by the CLI only; restore it from git (`git checkout -- FILE`)")
-    if key is not None:
+    if raw is not None:
         remember_valid("event", raw)
 
 
