@@ -50,14 +50,19 @@ def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
         parsed = ledger.parse_lines(raw, name)
     except ledger.LedgerProblem as exc:
         raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
-    # A separate step before replay: every event's data against its schema (no unknown
-    # keys, exact types), so the rules below never see a value of the wrong shape.
-    validate.check_events([e for _, e in parsed], name, raw)
+    events = [e for _, e in parsed]
     try:
-        proj = ledger.replay([e for _, e in parsed], name)
+        proj = ledger.replay(events, name)
     except ledger.LedgerProblem as exc:
-        # The rule's own hint names a command; a ledger on disk that breaks it needs restoring instead.
+        # A broken rule is named in the rule's own words (the same the CLI refuses with). The
+        # rule's hint names a command; a ledger on disk that breaks it needs restoring instead.
         raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
+    except Exception:
+        validate.check_events(events, name, raw)  # a value of the wrong shape: the schema names it
+        raise
+    # Its own step after the rules: every event against its schema (no unknown keys, exact
+    # types), so no value of the wrong shape reaches a projection, a file or a verdict.
+    validate.check_events(events, name, raw)
     if not parsed:
         raise HarnessError(f"{name}: empty ledger")
     return [line for line, _ in parsed], proj

@@ -170,13 +170,13 @@ class TaskStore:
         for etype, data in events:
             line = ledger.encode_event(task.proj.seq + 1, now_iso(), etype, data, prev)
             event = json.loads(line)
-            problem = validate.event_problem(event)
-            if problem:  # a bug in the command that built it: refuse rather than write it
-                raise HarnessError(f"refusing to record a {etype} event its schema refuses: {problem}")
-            try:
+            try:  # the rules first: a refusal in their words (exit 1), as replay gives it
                 ledger.apply(task.proj, event)
             except ledger.LedgerProblem as exc:
                 raise Refused(exc.message, exc.hint) from None
+            problem = validate.event_problem(event)
+            if problem:  # a bug in the command that built it: refuse rather than write it
+                raise HarnessError(f"refusing to record a {etype} event its schema refuses: {problem}")
             new_lines.append(line)
             prev = ledger.line_hash(line)
         task.lines.extend(new_lines)
