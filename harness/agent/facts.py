@@ -79,10 +79,12 @@ def block_limit(root: Path) -> int:
 
 def notes_ref(root: Path) -> str:
     """The configured notes ref, read leniently and cheaply: the guard runs before every shell command."""
+    from harness.errors import HarnessError
+    from harness.store import bounded
     from harness.store.settings import notes_ref_of
 
-    try:
-        raw = (root / ".harness" / "config.yaml").read_bytes()
-    except OSError:
+    try:  # bounded: a FIFO or /dev/zero as config.yaml must not hang or exhaust the guard
+        raw = bounded.read(root / ".harness" / "config.yaml", "settings", ".harness/config.yaml")
+    except (OSError, HarnessError):
         raw = None
     return notes_ref_of(raw)
