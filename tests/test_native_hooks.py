@@ -89,6 +89,22 @@ def test_hand_edit_is_refused_by_the_native_pre_commit(native):
     assert f".harness/tasks/{tid}/task.yaml" in text and "harness transition" in text
 
 
+
+def test_a_shim_kept_as_legacy_by_the_pre_commit_framework_still_judges_its_stage(native):
+    # `pre-commit install` on top of the shims renames ours to pre-commit.legacy and runs it first.
+    repo, h = native.repo, native.h
+    hook = native.hooks / "pre-commit"
+    hook.rename(native.hooks / "pre-commit.legacy")
+    hook.write_text('#!/bin/sh\nexec "$(dirname "$0")/pre-commit.legacy" "$@"\n')
+    hook.chmod(0o755)
+    tid = h.ok("task", "new", "Legacy").out.strip()
+    walk_to(h, "SPECIFYING")
+    commit_all_ok(repo, "task")  # a legitimate .harness/ change still commits
+    set_state_by_hand(repo, tid, "DONE")
+    git(repo, "add", "-A")
+    text = refused_commit(repo, "claim DONE")
+    assert "unknown hook stage" not in text and f".harness/tasks/{tid}/task.yaml" in text
+
 def test_no_verify_done_is_refused_by_the_native_pre_push(native):
     repo, h = native.repo, native.h
     before = remote_ref(native.remote, "refs/heads/main")
