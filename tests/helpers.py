@@ -458,6 +458,21 @@ def gc_remote(remote: Path) -> None:
     git(remote, "gc", "-q", "--prune=now")
 
 
+def forged_done_force_pushed(h: Harness, repo: Path, remote: Path, where: Path) -> tuple[str, str, str, Path]:
+    """Push honest work, then force-push over it a DONE committed with --no-verify, and let the
+    remote forget the old tip: the case where a CI fallback to merge-base(main, HEAD) audits nothing.
+    Returns (old tip, forged task id, forged commit, a fresh CI clone)."""
+    base = head(repo)
+    (repo / "app.py").write_text("def answer():\n    return 1\n")
+    old_tip = commit_all_ok(repo, "honest work, later thrown away")
+    git(repo, "push", "-q", "origin", "main")
+    git(repo, "reset", "-q", "--hard", base)
+    tid, forged = hand_done_no_verify(repo, h)
+    git(repo, "push", "-q", "--force", "origin", "main")
+    gc_remote(remote)
+    return old_tip, tid, forged, ci_clone(remote, where)
+
+
 # Exits 1 while the defect exists (app.answer() returns 42, the finding says it should be 41).
 ANSWER_REPRODUCER = [PY, "-c", "import app, sys; print('REPRO-MARKER', app.answer()); sys.exit(0 if app.answer() == 41 else 1)"]
 

@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ZERO, ci_clone, commit_all_ok, gated_done, gc_remote, git, hand_done_no_verify, head, pushed_to_bare
+from helpers import (
+    ZERO,
+    ci_clone,
+    commit_all_ok,
+    forged_done_force_pushed,
+    gated_done,
+    git,
+    hand_done_no_verify,
+    head,
+    pushed_to_bare,
+)
 
 
 @pytest.fixture
@@ -41,14 +51,7 @@ def test_fast_forward_push_audits_exactly_the_pushed_commits(h, repo, remote, tm
 
 def test_force_push_of_a_forged_done_to_the_default_branch_is_caught_when_the_old_tip_is_gone(h, repo, remote, tmp_path):
     base = head(repo)
-    (repo / "app.py").write_text("def answer():\n    return 1\n")
-    old_tip = commit_all_ok(repo, "honest work, later thrown away")
-    git(repo, "push", "-q", "origin", "main")
-    git(repo, "reset", "-q", "--hard", base)
-    tid, forged = hand_done_no_verify(repo, h)
-    git(repo, "push", "-q", "--force", "origin", "main")
-    gc_remote(remote)
-    ci = ci_clone(remote, tmp_path / "ci")
+    old_tip, tid, forged, ci = forged_done_force_pushed(h, repo, remote, tmp_path / "ci")
     assert git(ci, "cat-file", "-e", f"{old_tip}^{{commit}}", check=False).returncode != 0
 
     # What the old README recipe computed: merge-base(origin/main, HEAD) is HEAD — an empty range.

@@ -17,8 +17,8 @@ from helpers import (
     ZERO,
     ci_clone,
     commit_all_ok,
+    forged_done_force_pushed,
     gated_done,
-    gc_remote,
     git,
     hand_done_no_verify,
     head,
@@ -70,15 +70,7 @@ def test_fast_forward_push_passes_and_rerun_runs(h, repo, remote, tmp_path):
 
 
 def test_force_push_of_a_forged_done_to_the_default_branch_fails_the_job(h, repo, remote, tmp_path):
-    base = head(repo)
-    (repo / "app.py").write_text("def answer():\n    return 1\n")
-    old_tip = commit_all_ok(repo, "thrown away")
-    git(repo, "push", "-q", "origin", "main")
-    git(repo, "reset", "-q", "--hard", base)
-    tid, forged = hand_done_no_verify(repo, h)
-    git(repo, "push", "-q", "--force", "origin", "main")
-    gc_remote(remote)
-    ci = ci_clone(remote, tmp_path / "ci")
+    old_tip, tid, forged, ci = forged_done_force_pushed(h, repo, remote, tmp_path / "ci")
     p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=old_tip, HARNESS_AFTER=forged)
     assert p.returncode == 1, p.stderr
     assert forged[:12] in p.stderr and f".harness/tasks/{tid}/" in p.stderr
