@@ -10,23 +10,18 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-# Re-exported for test modules written before helpers.py existed; new code imports helpers.
 from helpers import (
     GIT_ENV,
     PY,
-    ROOT,
-    TO_VERIFYING,
     Harness,
     Pc,
     build_hook_repo,
     commit_ok,
     config_text,
     git,
-    gone,
     head,
     install_pc,
     outside_env,
-    walk_to,
 )
 
 # Property and fuzz tests: a small default that keeps the suite quick and deterministic (the
@@ -39,9 +34,6 @@ _FUZZ = {"database": None, "deadline": None,
 settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-__all__ = ["GIT_ENV", "ROOT", "TO_VERIFYING", "Harness", "git", "gone", "walk_to"]
-
 
 @pytest.fixture(autouse=True)
 def _git_identity(monkeypatch, tmp_path_factory):

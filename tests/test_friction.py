@@ -83,7 +83,7 @@ def test_with_nothing_configured_the_shipped_defaults_stand():
 
 @pytest.mark.e2e  # commits through the installed native git hooks
 def test_init_after_config_writes_a_gate_for_those_types_and_it_commits_without_approval(repo, capfd):
-    from conftest import Harness
+    from helpers import Harness
 
     h = Harness(repo, capfd)
     (repo / ".harness").mkdir()
@@ -104,7 +104,7 @@ def test_init_after_config_writes_a_gate_for_those_types_and_it_commits_without_
 
 
 def test_a_first_gate_looser_than_the_configured_types_is_still_refused(repo, capfd):
-    from conftest import Harness
+    from helpers import Harness
 
     h = Harness(repo, capfd)
     (repo / ".harness").mkdir()
@@ -118,7 +118,7 @@ def test_a_first_gate_looser_than_the_configured_types_is_still_refused(repo, ca
 
 
 def test_init_with_nothing_configured_says_to_set_the_commands_before_the_first_commit(repo, capfd):
-    from conftest import Harness
+    from helpers import Harness
 
     r = Harness(repo, capfd).ok("init")
     assert "before the first commit" in r.out and "harness approve config-change" in r.out

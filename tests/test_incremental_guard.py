@@ -13,20 +13,22 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_git_hooks_e2e import (
+
+from harness import __version__
+
+from helpers import (
+    Harness,
     commit_all_ok,
     gated_done,
+    git,
     head,
     note,
     out,
     refused_commit,
     set_state_by_hand,
     task_dir,
+    walk_to,
 )
-
-from harness import __version__
-
-from conftest import Harness, git, walk_to
 
 MANY = 12
 

@@ -57,3 +57,19 @@ def test_only_the_adapters_start_processes():
 def test_only_the_front_end_imports_click():
     front = {rel(p) for p in MODULES if "/cli/" in p.as_posix()}
     assert breaking(front, "click") == []
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def test_test_modules_import_helpers_only_from_helpers():
+    """A helper has one home, tests/helpers.py. A test module importing another ties the two files
+    together (and a test function it imports is collected twice); conftest.py holds the fixtures,
+    which pytest hands out itself."""
+    bad = []
+    for path in sorted(TESTS.glob("test_*.py")):
+        for name in imports(path):
+            top = name.split(".")[0]
+            if top == "conftest" or top.startswith("test_"):
+                bad.append(f"tests/{path.name} imports {name}")
+    assert bad == []
