@@ -3,6 +3,7 @@ pre-commit framework's environment for this hook repository. Plain helpers are i
 
 from __future__ import annotations
 
+import compileall
 import os
 import subprocess
 from pathlib import Path
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, settings
 from helpers import (
     GIT_ENV,
     PY,
+    ROOT,
     Harness,
     Pc,
     build_hook_repo,
@@ -34,6 +36,15 @@ _FUZZ = {"database": None, "deadline": None,
 settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+def pytest_configure(config):
+    # Every `python -m harness` a test starts imports the package from source; with
+    # PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells) none of them would write its
+    # bytecode, so each would compile the whole package again. Compile it once, before the run
+    # (the controller only, not each xdist worker); __pycache__/ is ignored by git.
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(str(ROOT / "harness"), quiet=1)
+
 
 @pytest.fixture(autouse=True)
 def _git_identity(monkeypatch, tmp_path_factory):
