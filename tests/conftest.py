@@ -23,6 +23,7 @@ from helpers import (
     git,
     head,
     install_pc,
+    once_per_run,
     outside_env,
 )
 
@@ -36,6 +37,7 @@ _FUZZ = {"database": None, "deadline": None,
 settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
 
 def pytest_configure(config):
     # Every `python -m harness` a test starts imports the package from source; with
@@ -89,21 +91,24 @@ def task(h) -> str:
 def hook_repo(tmp_path_factory) -> dict:
     """{'path', 'sha', 'home'}: the hook repository and a PRE_COMMIT_HOME whose environment is built.
 
-    Built once per session (per worker under pytest-xdist): the pip install of the hook
-    repository into pre-commit's environment is slow once, then reused by every test.
-    """
-    base = tmp_path_factory.mktemp("precommit")
-    path, sha = build_hook_repo(base)
-    home = base / "pre-commit-home"
-    seed = base / "seed"
-    seed.mkdir()
-    env = outside_env(**GIT_ENV, PRE_COMMIT_HOME=str(home))
-    subprocess.run(["git", "init", "-q"], cwd=seed, env=env, check=True, capture_output=True)
-    (seed / ".pre-commit-config.yaml").write_text(config_text(path, sha))
-    proc = subprocess.run([PY, "-m", "pre_commit", "install-hooks"], cwd=seed, env=env,
-                          capture_output=True, text=True, timeout=1200)
-    assert proc.returncode == 0, f"pre-commit install-hooks failed:\n{proc.stdout}\n{proc.stderr}"
-    return {"path": path, "sha": sha, "home": home}
+    Built once per test run, shared by the xdist workers: the pip install of the hook repository
+    into pre-commit's environment is slow once, then reused by every test."""
+
+    def build(base: Path) -> dict:
+        path, sha = build_hook_repo(base)
+        home = base / "pre-commit-home"
+        seed = base / "seed"
+        seed.mkdir()
+        env = outside_env(**GIT_ENV, PRE_COMMIT_HOME=str(home))
+        subprocess.run(["git", "init", "-q"], cwd=seed, env=env, check=True, capture_output=True)
+        (seed / ".pre-commit-config.yaml").write_text(config_text(path, sha))
+        proc = subprocess.run([PY, "-m", "pre_commit", "install-hooks"], cwd=seed, env=env,
+                              capture_output=True, text=True, timeout=1200)
+        assert proc.returncode == 0, f"pre-commit install-hooks failed:\n{proc.stdout}\n{proc.stderr}"
+        return {"path": str(path), "sha": sha, "home": str(home)}
+
+    _, built = once_per_run(tmp_path_factory, "hook-repo", build)
+    return {"path": Path(built["path"]), "sha": built["sha"], "home": Path(built["home"])}
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ each other, so each helper has one definition.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pty
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -538,3 +540,26 @@ def to_gating(h: Harness, verify: bool = True) -> None:
         h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
     walk_to(h, "REVIEWING", "GATING")
 
+
+# -- built once, copied per test ----------------------------------------------------------
+
+def once_per_run(tmp_path_factory, name: str, build: Callable[[Path], dict]) -> tuple[Path, dict]:
+    """``build(folder)`` run once per test run; returns (folder, what build returned, through JSON).
+
+    Under pytest-xdist the workers share it (the pattern pytest-xdist documents): the folder is in
+    the run's base temp folder, the first worker to take the lock builds, the others wait for it and
+    reuse what it built. A build that failed is retried by the next one to ask."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, shared by its workers
+    folder, done = base / f"once-{name}", base / f"once-{name}.json"
+    with open(base / f"once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            data = build(folder)
+            tmp = done.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data), "utf-8")
+            tmp.replace(done)
+    return folder, json.loads(done.read_text("utf-8"))
