@@ -17,14 +17,18 @@ from helpers import (
     ROOT,
     Harness,
     Pc,
+    Template,
     build_hook_repo,
     commit_ok,
     config_text,
     git,
     head,
+    hermetic_env,
     install_pc,
+    materialise,
     once_per_run,
     outside_env,
+    template,
 )
 
 # Property and fuzz tests: a small default that keeps the suite quick and deterministic (the
@@ -51,33 +55,54 @@ def pytest_configure(config):
 @pytest.fixture(autouse=True)
 def _git_identity(monkeypatch, tmp_path_factory):
     # Tests never depend on (or write to) the machine's git config.
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    for key, value in GIT_ENV.items():
-        monkeypatch.setenv(key, value)
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n")
-    for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
-        monkeypatch.delenv(var, raising=False)
+    hermetic_env(monkeypatch, tmp_path_factory.mktemp("home"))
+
+
+TEMPLATE = pytest.StashKey[Template]()
+
+
+# A test's repository is built once per run, as a template (helpers.template), and copied into the
+# test: the copy of the richest template among the fixtures ``*_template`` the test needs. So the
+# fixtures that build on ``repo`` (``h``, ``pc``, a module's own) find their work done in the copy,
+# and the repository the test asks for as ``repo`` is the one ``h`` and ``pc`` hold.
+
+
+@pytest.fixture(scope="session")
+def repo_template(tmp_path_factory) -> Template:
+    """What ``repo`` copies."""
+    return template(tmp_path_factory, "repo", lambda repo, h: {})
+
+
+@pytest.fixture(scope="session")
+def h_template(tmp_path_factory, repo_template) -> Template:
+    """What ``h`` copies: ``repo`` after `harness init`."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        h.ok("init")
+        return {"initialized": True}
+
+    return template(tmp_path_factory, "h", build, on=repo_template)
 
 
 @pytest.fixture
-def repo(tmp_path) -> Path:
-    """An empty git repository with one commit of source code."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    git(root, "init", "-q")
-    (root / "app.py").write_text("def answer():\n    return 42\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "initial")
-    return root
+def repo(request, tmp_path, repo_template) -> Path:
+    """An empty git repository with one commit of source code (plus what the richest template the
+    test needs holds, see above)."""
+    templates = [request.getfixturevalue(name) for name in request.fixturenames if name.endswith("_template")]
+    templates = [t for t in templates if isinstance(t, Template)]
+    tpl = max(templates, key=lambda t: len(t.lineage))
+    assert all(t.lineage[-1] in tpl.lineage for t in templates), \
+        f"the test needs templates not built on one another: {[t.lineage for t in templates]}"
+    request.node.stash[TEMPLATE] = tpl
+    return materialise(tpl, tmp_path)
 
 
 @pytest.fixture
-def h(repo, capfd) -> Harness:
+def h(request, repo, capfd, h_template) -> Harness:
     """The harness CLI, initialized in ``repo``."""
     harness = Harness(repo, capfd)
-    harness.ok("init")
+    if not request.node.stash[TEMPLATE].data.get("initialized"):
+        harness.ok("init")
     return harness
 
 
@@ -111,21 +136,32 @@ def hook_repo(tmp_path_factory) -> dict:
     return {"path": Path(built["path"]), "sha": built["sha"], "home": Path(built["home"])}
 
 
+@pytest.fixture(scope="session")
+def pc_template(tmp_path_factory, h_template, hook_repo) -> Template:
+    """What ``pc`` copies: .harness/ initialized, the pre-commit hooks installed and committed
+    through them, and a bare remote as origin holding that history."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        install_pc(repo, hook_repo)
+        git(repo, "add", "-A")
+        commit_ok(repo, "harness init and pre-commit config")
+        remote = repo.parent / "remote.git"
+        git(repo.parent, "init", "-q", "--bare", str(remote))
+        git(repo, "remote", "add", "origin", str(remote))
+        # The remote starts with the project's history (pushed without hooks: the history from before
+        # `harness init` is the subject of its own test, test_history_from_before_harness_init_...).
+        git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
+        return {"base": head(repo)}
+
+    return template(tmp_path_factory, "pc", build, on=h_template, PRE_COMMIT_HOME=str(hook_repo["home"]))
+
+
 @pytest.fixture
-def pc(h, repo, tmp_path, hook_repo, monkeypatch) -> Pc:
+def pc(h, repo, tmp_path, pc_template, hook_repo, monkeypatch) -> Pc:
     """``repo`` with .harness/ initialized, the pre-commit hooks installed and committed, and a
-    bare remote as origin holding that history."""
+    bare remote as origin holding that history (a copy of ``pc_template``)."""
     monkeypatch.setenv("PRE_COMMIT_HOME", str(hook_repo["home"]))
-    install_pc(repo, hook_repo)
-    git(repo, "add", "-A")
-    commit_ok(repo, "harness init and pre-commit config")
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(repo, "remote", "add", "origin", str(remote))
-    # The remote starts with the project's history (pushed without hooks: the history from before
-    # `harness init` is the subject of its own test, test_history_from_before_harness_init_...).
-    git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
-    return Pc(repo, remote, h, head(repo))
+    return Pc(repo, tmp_path / "remote.git", h, pc_template.data["base"])
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ each other, so each helper has one definition.
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import os
 import pty
@@ -17,10 +18,12 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 import yaml
 
 from harness.core.ledger import encode_event, line_hash
@@ -43,6 +46,23 @@ STAGES = ["pre-commit", "post-commit", "post-merge", "post-rewrite", "pre-merge-
 
 
 NOTES = "refs/notes/harness"
+
+
+GITCONFIG = "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"
+
+
+def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
+    """What every test runs under (the autouse fixture ``_git_identity``, and the builds of session
+    templates): ``home`` as HOME holding a fixed .gitconfig, a fixed git identity, no system git
+    config, and nothing that would point git at another repository or skip hooks."""
+    home.mkdir(parents=True, exist_ok=True)
+    mp.setenv("HOME", str(home))
+    mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    for key, value in GIT_ENV.items():
+        mp.setenv(key, value)
+    (home / ".gitconfig").write_text(GITCONFIG)
+    for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
+        mp.delenv(var, raising=False)
 
 
 def git(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -93,6 +113,39 @@ class Harness:
         r = self(*args)
         assert r.code == 0, f"harness {' '.join(args)} exited {r.code}:\n{r.text}"
         return r
+
+
+class _Buffers:
+    """``capfd``'s ``readouterr`` over in-memory streams."""
+
+    def __init__(self) -> None:
+        self.out, self.err = io.StringIO(), io.StringIO()
+
+    def readouterr(self) -> tuple[str, str]:
+        text = self.out.getvalue(), self.err.getvalue()
+        for stream in (self.out, self.err):
+            stream.seek(0)
+            stream.truncate()
+        return text
+
+
+@contextmanager
+def in_process(root: Path) -> Iterator[Harness]:
+    """A Harness for code running outside a test (the builds of session templates), with no
+    ``capfd``: what the CLI prints goes to buffers while the block runs."""
+    buffers = _Buffers()
+    with redirect_stdout(buffers.out), redirect_stderr(buffers.err):
+        yield Harness(root, buffers)
+
+
+def new_repo(root: Path) -> Path:
+    """An empty git repository with one commit of source code (the ``repo`` fixture)."""
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "app.py").write_text("def answer():\n    return 42\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "initial")
+    return root
 
 
 def walk_to(h: Harness, *states: str) -> None:
@@ -563,3 +616,53 @@ def once_per_run(tmp_path_factory, name: str, build: Callable[[Path], dict]) -> 
             tmp.write_text(json.dumps(data), "utf-8")
             tmp.replace(done)
     return folder, json.loads(done.read_text("utf-8"))
+
+
+@dataclass(frozen=True)
+class Template:
+    """A user repository built once per test run and copied into each test that asks for it.
+
+    ``root`` holds ``repo/`` and, when the repository has a remote, the bare ``remote.git/`` it
+    pushed to; ``data`` is what its fixtures return besides the repository; ``lineage`` names the
+    templates it is built on, then itself."""
+
+    root: Path
+    data: dict = field(default_factory=dict)
+    lineage: tuple[str, ...] = ()
+
+
+@contextmanager
+def hermetic(home: Path, **env: str) -> Iterator[None]:
+    """The environment of a test (see ``hermetic_env``) for code running outside one."""
+    with pytest.MonkeyPatch.context() as mp:
+        hermetic_env(mp, home)
+        for key, value in env.items():
+            mp.setenv(key, value)
+        yield
+
+
+def template(tmp_path_factory, name: str, build: Callable[[Path, Harness], dict], on: Template | None = None,
+             **env: str) -> Template:
+    """The template ``name``: ``build(repo, h)`` run once per test run, in the environment of a test
+    (plus ``env``), on a copy of the template ``on`` or else on a fresh ``new_repo``. Its data are
+    ``on``'s updated with what ``build`` returns (JSON)."""
+
+    def make(folder: Path) -> dict:
+        with hermetic(folder / "home", **env):
+            repo = materialise(on, folder) if on is not None else new_repo(folder / "repo")
+            with in_process(repo) as h:
+                return {**(on.data if on is not None else {}), **build(repo, h)}
+
+    folder, data = once_per_run(tmp_path_factory, f"template-{name}", make)
+    return Template(folder, data, (*(on.lineage if on is not None else ()), name))
+
+
+def materialise(tpl: Template, dest: Path) -> Path:
+    """A copy of the template's repository (and remote, as ``origin``) in ``dest``; returns the repository."""
+    repo = dest / "repo"
+    shutil.copytree(tpl.root / "repo", repo, symlinks=True)
+    if (tpl.root / "remote.git").is_dir():
+        shutil.copytree(tpl.root / "remote.git", dest / "remote.git", symlinks=True)
+        git(repo, "remote", "set-url", "origin", str(dest / "remote.git"))
+    git(repo, "update-index", "-q", "--refresh", check=False)  # the copies' stat data differ from the index's
+    return repo

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import ROOT, commit_all_ok, gated_done, git, head, out
+from helpers import ROOT, Harness, Template, commit_all_ok, gated_done, git, head, out, template
 
 pytestmark = pytest.mark.e2e  # the pre-commit framework installing this hook repository
 
@@ -44,11 +44,21 @@ def test_every_hook_id_is_documented_in_the_readme_with_its_stages(hook_id):
         assert any(stage in row for row in rows), f"README.md's row for {hook_id} does not name its stage {stage}"
 
 
+@pytest.fixture(scope="session")
+def done_template(tmp_path_factory, pc_template, hook_repo) -> Template:
+    """What ``done_repo`` copies: ``pc``'s repository with a gated DONE task committed."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        gated_done(h)
+        commit_all_ok(repo, "done")
+        return {}
+
+    return template(tmp_path_factory, "done", build, on=pc_template, PRE_COMMIT_HOME=str(hook_repo["home"]))
+
+
 @pytest.fixture
-def done_repo(pc):
+def done_repo(done_template, pc):
     """A user repository in a valid, committed state with a gated DONE task and history to audit."""
-    gated_done(pc.h)
-    commit_all_ok(pc.repo, "done")
     return pc
 
 

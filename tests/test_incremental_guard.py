@@ -18,6 +18,7 @@ from harness import __version__
 
 from helpers import (
     Harness,
+    Template,
     commit_all_ok,
     gated_done,
     git,
@@ -27,19 +28,30 @@ from helpers import (
     refused_commit,
     set_state_by_hand,
     task_dir,
+    template,
     walk_to,
 )
 
 MANY = 12
 
 
+@pytest.fixture(scope="session")
+def many_template(tmp_path_factory, h_template) -> Template:
+    """What ``many`` copies: the native shims installed and MANY tasks committed through them."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        h.ok("install")
+        ids = [h.ok("task", "new", f"Task number {n}").out.strip() for n in range(MANY)]
+        commit_all_ok(repo, "many tasks")
+        return {"ids": ids}
+
+    return template(tmp_path_factory, "many", build, on=h_template)
+
+
 @pytest.fixture
-def many(h: Harness, repo: Path) -> list[str]:
+def many(many_template: Template, h: Harness, repo: Path) -> list[str]:
     """``repo`` with the native shims and MANY committed tasks (the last one current)."""
-    h.ok("install")
-    ids = [h.ok("task", "new", f"Task number {n}").out.strip() for n in range(MANY)]
-    commit_all_ok(repo, "many tasks")
-    return ids
+    return list(many_template.data["ids"])
 
 
 def hook_validate(repo: Path) -> subprocess.CompletedProcess:
