@@ -35,10 +35,12 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_init_task_new_and_status(tmp_pa
     shipped = {str(p.relative_to(ROOT)) for p in (ROOT / "skills").rglob("*") if p.is_file()}
     assert shipped and {f"harness/{p}" for p in shipped} <= names, sorted(names)
 
+    # A fresh venv, the wheel and its dependencies installed into it by this interpreter's pip
+    # (`pip --python`): bootstrapping a pip of its own into the venv would take seconds and test nothing.
     venv = tmp_path / "venv"
-    run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path, timeout=120)
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path, timeout=120)
     py = venv / "bin" / "python"
-    run([str(py), "-m", "pip", "install", "--quiet", str(wheel)], cwd=tmp_path, timeout=180)
+    run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", str(wheel)], cwd=tmp_path, timeout=180)
     where = run([str(py), "-c", "import harness, sys; print(harness.__file__)"], cwd=tmp_path, timeout=60).stdout
     assert Path(where.strip()).resolve().is_relative_to(venv.resolve()), where  # not the source checkout
 
