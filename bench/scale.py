@@ -164,7 +164,7 @@ def scale_section(work: Path, sizes: list[int], events: int, history: int, runs:
             rate = r.history / c.median
             targets.append(B.Target(f"9 audit throughput ({r.label}, {r.harness_commits} .harness/ commits in "
                                     f"{r.history})", rate, 200, "commits/s", higher_is_better=True))
-    code_only(work, first, runs, rows, targets)
+    code_only(work, first, runs, rows, targets, smoke)
 
 
 def _events(r: ScaleRepo) -> int:
@@ -213,14 +213,17 @@ def framework_repo(src: Path, dest: Path, entries: dict[str, str]) -> Path:
     return dest
 
 
-def code_only(work: Path, r: ScaleRepo, runs: int, rows: list, targets: list) -> None:
+def code_only(work: Path, r: ScaleRepo, runs: int, rows: list, targets: list, smoke: str = "") -> None:
     B.log(f"issue 9: code-only commit, {r.label}: native shims vs `python -c pass` hooks; framework vs no-op")
+    # A commit is noisy: at least 9 timed runs after 2 warm-ups, except in a smoke run (--quick),
+    # which takes --runs as given: its figures are not the targets' anyway.
+    native_runs, warmup = (runs, 1) if smoke else (max(runs, 9), 2)
     floor = hooks_dir(work / "floor-hooks", f"exec {sys.executable} -c pass")
     none = hooks_dir(work / "no-hooks", "exit 0")
     native = [CodeCommit("native shims", r.path, []),
               CodeCommit("python -c pass hooks", r.path, ["-c", f"core.hooksPath={floor}"]),
               CodeCommit("no-op sh hooks", r.path, ["-c", f"core.hooksPath={none}"])]
-    B.measure(native, runs=max(runs, 9), warmup=2)
+    B.measure(native, runs=native_runs, warmup=warmup)
     h = str(Path(sys.executable).parent / "harness")
     fw = framework_repo(r.path, work / "framework-harness",
                         {"validate": f"{h} hook validate", "merge": f"{h} hook merge-guard",
@@ -228,7 +231,7 @@ def code_only(work: Path, r: ScaleRepo, runs: int, rows: list, targets: list) ->
     noop = f"{sys.executable} -c pass"
     fw0 = framework_repo(r.path, work / "framework-noop", {k: noop for k in ("validate", "merge", "stamp", "push")})
     frame = [CodeCommit("framework, harness hooks", fw, []), CodeCommit("framework, no-op hooks", fw0, [])]
-    B.measure(frame, runs=runs, warmup=2)
+    B.measure(frame, runs=runs, warmup=warmup)
     shim, pyfloor, _ = native
     for c in (*native, *frame):
         rows.append(B.Row("9", f"code-only commit, {c.name}", B.fmt_s(c.median), c.spread()))

@@ -1,4 +1,8 @@
-"""The benchmark's issue-9 section runs end to end at a tiny size and reports every target it measures."""
+"""The benchmark's issue-9 section runs end to end at a tiny size and reports every target it measures.
+
+It times real `git commit`s through the native hook shims (`harness install`) and through the
+pre-commit framework (`pre-commit install`, the harness hooks as `repo: local`): e2e as well as slow.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow
+@pytest.mark.e2e  # real git hooks: the native shims and the pre-commit framework
 def test_the_task_count_benchmark_runs_at_smoke_size_and_prints_its_targets(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "bench" / "bench.py"), "--quick", "--only", "tasks", "--runs", "1",
                         "--tasks", "1,3", "--events", "60", "--history", "11", "--workdir", str(tmp_path)],
