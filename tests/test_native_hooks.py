@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from helpers import (
-    GIT_ENV,
     NOTES,
-    PY,
     STAGES,
     Harness,
+    Template,
     commit_all_ok,
     commit_ok,
     gated_done,
@@ -31,6 +27,7 @@ from helpers import (
     refused_commit,
     remote_ref,
     set_state_by_hand,
+    template,
     walk_to,
 )
 
@@ -49,64 +46,36 @@ def install(h: Harness) -> str:
     return h.ok("install").text
 
 
-@contextlib.contextmanager
-def hermetic(base: Path):
-    """For state built once per module: what conftest's autouse ``_git_identity`` gives each test
-    (a HOME of its own, so no user or machine git config, and the tests' git identity)."""
-    home = base / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(home))
-        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-        for key, value in GIT_ENV.items():
-            mp.setenv(key, value)
-        for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
-            mp.delenv(var, raising=False)
-        yield
-
-
 def mentions(root: Path, text: str) -> list[Path]:
     """Files under ``root`` (git's compressed objects aside) whose bytes contain ``text``."""
     needle = text.encode()
     return [p for p in root.rglob("*") if p.is_file() and "objects" not in p.parts and needle in p.read_bytes()]
 
 
-@pytest.fixture(scope="module")
-def native_template(tmp_path_factory) -> Path:
-    """Built once per module (per xdist worker), copied by every ``native`` test: ``repo``'s first
-    commit (as conftest makes it), `harness init` and `harness install`, .harness/ committed through
-    the shims, then a bare remote holding main."""
-    base = tmp_path_factory.mktemp("native-template")
-    repo, remote = base / "repo", base / "remote.git"
-    with hermetic(base):
-        repo.mkdir()
-        git(repo, "init", "-q")
-        (repo / "app.py").write_text("def answer():\n    return 42\n")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", "initial")
-        for args in (["init"], ["install"]):
-            p = subprocess.run([PY, "-m", "harness", *args], cwd=repo, capture_output=True, text=True)
-            assert p.returncode == 0, out(p)
+@pytest.fixture(scope="session")
+def native_template(tmp_path_factory, h_template) -> Template:
+    """What ``native`` copies: the native shims installed, .harness/ committed through them, then a
+    bare remote holding main."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        install(h)
         commit_all_ok(repo, "harness init")
-        git(base, "init", "-q", "--bare", str(remote))
+        remote = repo.parent / "remote.git"
+        git(repo.parent, "init", "-q", "--bare", str(remote))
         git(repo, "remote", "add", "origin", str(remote))
         git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
-    # A copy must not point back here: only the remote's URL names this folder, and `native` re-points it.
-    assert mentions(base, str(base)) == [repo / ".git" / "config"]
-    return base
+        # A copy must not point back here: only origin's URL names this folder, and a copy re-points it.
+        assert mentions(repo.parent, str(repo.parent)) == [repo / ".git" / "config"]
+        return {}
+
+    return template(tmp_path_factory, "native-shims", build, on=h_template)
 
 
 @pytest.fixture
-def native(native_template, tmp_path, capfd) -> Native:
+def native(native_template, h, repo, tmp_path) -> Native:
     """``repo`` with .harness/ committed, the native shims installed and a bare remote holding main
-    (a copy of ``native_template``: the same state, without building it again)."""
-    repo, remote = tmp_path / "repo", tmp_path / "remote.git"
-    shutil.copytree(native_template / "repo", repo, symlinks=True)
-    shutil.copytree(native_template / "remote.git", remote, symlinks=True)
-    git(repo, "remote", "set-url", "origin", str(remote))
-    assert str(native_template) not in (repo / ".git" / "config").read_text()
-    return Native(repo, remote, Harness(repo, capfd), repo / ".git" / "hooks")
+    (a copy of ``native_template``)."""
+    return Native(repo, tmp_path / "remote.git", h, repo / ".git" / "hooks")
 
 
 def test_install_writes_a_shim_per_stage_and_sets_notes_rewrite_ref(h, repo):

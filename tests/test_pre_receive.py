@@ -2,36 +2,30 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import GIT_ENV, NOTES, PY, commit_all_ok, gated_done, git, hand_done_no_verify, head, out, push, remote_ref
+from helpers import (
+    NOTES,
+    Harness,
+    Template,
+    commit_all_ok,
+    gated_done,
+    git,
+    hand_done_no_verify,
+    head,
+    out,
+    push,
+    remote_ref,
+    template,
+)
 
 pytestmark = pytest.mark.e2e  # real pushes through the installed pre-receive hook
-
-
-@contextlib.contextmanager
-def hermetic(base: Path):
-    """For state built once per module: what conftest's autouse ``_git_identity`` gives each test
-    (a HOME of its own, so no user or machine git config, and the tests' git identity)."""
-    home = base / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(home))
-        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-        for key, value in GIT_ENV.items():
-            mp.setenv(key, value)
-        for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
-            mp.delenv(var, raising=False)
-        yield
 
 
 def mentions(root: Path, text: str) -> list[Path]:
@@ -40,45 +34,33 @@ def mentions(root: Path, text: str) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file() and "objects" not in p.parts and needle in p.read_bytes()]
 
 
-@pytest.fixture(scope="module")
-def server_template(tmp_path_factory) -> Path:
-    """Built once per module (per xdist worker), copied by every ``server`` test: ``repo``'s first
-    commit (as conftest makes it) and `harness init` committed, pushed as main through the
-    pre-receive hook `harness install --server` put in a bare repository."""
-    base = tmp_path_factory.mktemp("server-template")
-    repo, bare = base / "repo", base / "server.git"
-    with hermetic(base):
-        repo.mkdir()
-        git(repo, "init", "-q")
-        (repo / "app.py").write_text("def answer():\n    return 42\n")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", "initial")
-        p = subprocess.run([PY, "-m", "harness", "init"], cwd=repo, capture_output=True, text=True)
-        assert p.returncode == 0, out(p)
+@pytest.fixture(scope="session")
+def server_template(tmp_path_factory, h_template) -> Template:
+    """What ``server`` copies: `harness init` committed and pushed as main to a bare repository
+    holding the pre-receive hook of `harness install --server`."""
+
+    def build(repo: Path, h: Harness) -> dict:
         commit_all_ok(repo, "harness init")
-        git(base, "init", "-q", "--bare", str(bare))
-        p = subprocess.run([PY, "-m", "harness", "install", "--server"], cwd=bare, capture_output=True, text=True)
-        assert p.returncode == 0, out(p)
+        bare = repo.parent / "remote.git"
+        git(repo.parent, "init", "-q", "--bare", str(bare))
+        r = h("install", "--server", cwd=bare)
+        assert r.code == 0, r.text
         assert (bare / "hooks" / "pre-receive").is_file()
         git(repo, "remote", "add", "origin", str(bare))
         p = push(repo, "origin", "main")
         assert p.returncode == 0, out(p)
-    # A copy must not point back here: only the remote's URL names this folder, and `server` re-points it.
-    assert mentions(base, str(base)) == [repo / ".git" / "config"]
-    return base
+        # A copy must not point back here: only origin's URL names this folder, and a copy re-points it.
+        assert mentions(repo.parent, str(repo.parent)) == [repo / ".git" / "config"]
+        return {}
+
+    return template(tmp_path_factory, "pre-receive-server", build, on=h_template)
 
 
 @pytest.fixture
-def server(h, repo, tmp_path, server_template) -> Path:
-    """A bare repository with the harness pre-receive hook, holding ``repo``'s main (harness init).
-    ``repo`` becomes a copy of ``server_template``'s: the same state, without pushing it again."""
-    shutil.rmtree(repo)
-    shutil.copytree(server_template / "repo", repo, symlinks=True)
-    bare = tmp_path / "server.git"
-    shutil.copytree(server_template / "server.git", bare, symlinks=True)
-    git(repo, "remote", "set-url", "origin", str(bare))
-    assert str(server_template) not in (repo / ".git" / "config").read_text()
-    return bare
+def server(server_template, h, repo, tmp_path) -> Path:
+    """A bare repository with the harness pre-receive hook, holding ``repo``'s main (harness init):
+    origin of ``repo``, a copy of ``server_template``."""
+    return tmp_path / "remote.git"
 
 
 def objects_only_in_quarantine(bare: Path, sha: str) -> bool:
