@@ -74,10 +74,7 @@ def fstatus(repo: Path, tid: str, fid: str) -> str:
     return yaml.safe_load((repo / ".harness" / "tasks" / tid / "findings" / f"{fid}.yaml").read_text())["status"]
 
 
-def test_contract_to_closed_finding_to_gate_pass_to_done_committed_through_the_hooks(h, repo, tmp_path, monkeypatch):
-    # The evidence commands run pytest on this scratch project's own tests: without this suite's
-    # plugins (xdist, hypothesis, ...), which it does not use and which cost ~0.7 s a start-up.
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+def test_contract_to_closed_finding_to_gate_pass_to_done_committed_through_the_hooks(h, repo, tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n")
