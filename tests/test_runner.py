@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -16,7 +17,7 @@ from harness import runner
 from harness.errors import HarnessError
 from harness.runner import Capture, run_command
 
-from helpers import gone
+from helpers import children_of, gone
 
 PY = sys.executable
 
@@ -130,12 +131,11 @@ def test_timeout_kills_child_and_grandchild():
 
 
 def test_timeout_escalates_to_sigkill_when_sigterm_ignored():
-    r = run_command(py("""
-        import signal, time
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        print("ready", flush=True)
-        time.sleep(60)
-    """), timeout=0.5, kill_grace=0.3, echo=False)
+    # A shell ignores SIGTERM within milliseconds of starting (a Python child needs its
+    # interpreter first), and `sleep` inherits the ignored signal through exec.
+    r = run_command(["/bin/sh", "-c", "trap '' TERM; echo ready; exec sleep 60"], timeout=0.3, kill_grace=0.3,
+                    echo=False)
+    assert r.stdout.head == b"ready\n"  # SIGTERM came after it was ignored
     assert r.outcome == "timeout"
     assert r.exit_code == 128 + signal.SIGKILL
     assert r.duration_s < 5
@@ -144,19 +144,19 @@ def test_timeout_escalates_to_sigkill_when_sigterm_ignored():
 def test_timeout_sigkills_grandchild_that_ignores_sigterm():
     # The leader dies on SIGTERM; its grandchild ignores it and keeps stderr open,
     # so it must get the grace period and then SIGKILL.
+    # (The grandchild is a shell, ready in milliseconds: the timeout leaves the child's Python
+    # ample time to start it and print both pids.)
     r = run_command(py("""
         import os, subprocess, sys, time
-        gc = subprocess.Popen([sys.executable, "-c", "import signal, time; "
-                               "signal.signal(signal.SIGTERM, signal.SIG_IGN); "
-                               "print('ready', flush=True); time.sleep(60)"],
+        gc = subprocess.Popen(["/bin/sh", "-c", "trap '' TERM; echo ready; exec sleep 60"],
                               stdout=subprocess.PIPE)
         gc.stdout.readline()
         print(os.getpid(), gc.pid, flush=True)
         time.sleep(60)
-    """), timeout=1.0, kill_grace=0.5, echo=False)
+    """), timeout=0.6, kill_grace=0.4, echo=False)
     assert r.outcome == "timeout"
     assert r.exit_code == 128 + signal.SIGTERM
-    assert 1.4 < r.duration_s < 5
+    assert 0.9 < r.duration_s < 5  # the timeout and the whole grace, then SIGKILL
     child, grandchild = pids(r)
     assert gone(child) and gone(grandchild)
 
@@ -210,12 +210,22 @@ def test_real_sigint_to_us_interrupts_and_kills_group(tmp_path):
     """)
     root = os.path.dirname(os.path.dirname(os.path.abspath(runner.__file__)))
     env = dict(os.environ, PYTHONPATH=root)
-    caller = subprocess.Popen([PY, "-c", driver], stdout=subprocess.PIPE, env=env)
-    deadline = time.monotonic() + 10
-    while not marker.exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    caller.send_signal(signal.SIGINT)
-    out, _ = caller.communicate(timeout=10)
+    # SIGINT as at a terminal: a background job (`pytest ... &` from a script) inherits it ignored.
+    caller = subprocess.Popen([PY, "-c", driver], stdout=subprocess.PIPE, env=env,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        caller.send_signal(signal.SIGINT)
+        out, _ = caller.communicate(timeout=10)
+    finally:
+        if caller.poll() is None:  # a failed run must not leave the caller and its command behind
+            for leader in children_of(caller.pid):  # the command leads its own process group
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(leader, signal.SIGKILL)
+            caller.kill()
+            caller.wait()
     outcome, code, child, grandchild = out.split()
     assert (outcome, code) == (b"interrupted", b"143")
     assert gone(int(child)) and gone(int(grandchild))
