@@ -307,7 +307,7 @@ def test_reproducer_that_does_not_exist_is_refused_and_concludes_nothing(h, f1, 
 
 def test_reproducer_that_times_out_is_refused_and_concludes_nothing(h, f1, ft, repo):
     before = ledger_bytes(repo, ft)
-    r = h("finding", "reproduce", f1, "--timeout", "0.5", "--", PY, "-c", "import time; time.sleep(30)")
+    r = h("finding", "reproduce", f1, "--timeout", "0.1", "--", PY, "-c", "import time; time.sleep(30)")
     assert r.code == 1, r.text
     assert "timeout" in r.err and "nothing is concluded" in r.err
     assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "PROPOSED"
