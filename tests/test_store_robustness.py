@@ -68,26 +68,71 @@ def test_eight_concurrent_requirement_adds_serialize_on_the_lock(h, repo, task):
 
 # -- SIGKILL in the middle of a write -----------------------------------------------------
 
+# Runs each command it reads (a JSON argv line) as a process of its own, forked from this one
+# after the CLI is imported: the command's life is then the command itself, not ~0.2 s of
+# imports that write nothing (kills landing there proved nothing). Prints the child's pid, and
+# its exit code once told to reap it (a killed child waits as a zombie until then, so its pid
+# cannot be reused under the kill).
+FORKER = """
+import json, os, sys
+from harness.cli.main import main
+import harness.cli.items, jsonschema  # what the command imports: once, before the forks
+devnull = os.open(os.devnull, os.O_RDWR)
+print("ready", flush=True)
+for line in sys.stdin:
+    argv = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            code = main(argv)
+        finally:
+            os._exit(code)
+    print(pid, flush=True)
+    sys.stdin.readline()
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+"""
+
+
 def test_sigkill_during_writes_never_leaves_a_torn_file(h, repo, task):
     rng = random.Random(20240607)
-    # Measure one uncontested run so the kills land across the whole life of a command.
-    start = time.monotonic()
-    subprocess.run([*CLI, "requirement", "add", "warm-up", "--priority", "could"], cwd=repo, check=True,
-                   capture_output=True)
-    lifetime = time.monotonic() - start
-    window = max(0.15, lifetime * 1.2)
-    completed = 0
-    for i in range(30):
-        p = subprocess.Popen([*CLI, "requirement", "add", f"killed {i} " + "x" * 2000, "--priority", "must"],
-                             cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0, window))
-        p.send_signal(signal.SIGKILL)
-        completed += p.wait(timeout=60) == 0
-        # The files on disk are whole after every kill, before any recovery ran.
-        proj = check_store_is_whole(repo, task)
-        # requirements.yaml holds at most one extra requirement: the one whose renames were cut short.
-        on_disk = requirement_ids(repo, task)
-        assert len(on_disk) - len(proj.requirements) in (0, 1, -1), (on_disk, list(proj.requirements))
+    forker = subprocess.Popen([sys.executable, "-c", FORKER], cwd=repo, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+
+    def start(*argv: str) -> int:
+        forker.stdin.write(json.dumps(argv) + "\n")
+        forker.stdin.flush()
+        return int(forker.stdout.readline())
+
+    def reap() -> int:
+        forker.stdin.write("reap\n")
+        forker.stdin.flush()
+        return int(forker.stdout.readline())
+
+    try:
+        assert forker.stdout.readline() == "ready\n"
+        # Measure one uncontested run so the kills land across the whole life of a command.
+        t0 = time.monotonic()
+        start("requirement", "add", "warm-up", "--priority", "could")
+        assert reap() == 0
+        lifetime = time.monotonic() - t0
+        window = max(0.03, lifetime * 1.2)
+        completed = 0
+        for i in range(30):
+            pid = start("requirement", "add", f"killed {i} " + "x" * 2000, "--priority", "must")
+            time.sleep(rng.uniform(0, window))
+            os.kill(pid, signal.SIGKILL)  # a zombie if it finished: it waits for reap() below
+            completed += reap() == 0
+            # The files on disk are whole after every kill, before any recovery ran.
+            proj = check_store_is_whole(repo, task)
+            # requirements.yaml holds at most one extra requirement: the one whose renames were cut short.
+            on_disk = requirement_ids(repo, task)
+            assert len(on_disk) - len(proj.requirements) in (0, 1, -1), (on_disk, list(proj.requirements))
+    finally:
+        forker.kill()
+        forker.wait()
     r = h.proc("replay")
     assert r.code == 0, r.text
     proj = check_store_is_whole(repo, task)
