@@ -158,6 +158,7 @@ def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):
     """A variable the laptop (or the CI job) sets does not reach the re-run: PYTHONPATH here
     would make `import app` resolve elsewhere."""
     check = "import os, sys; sys.exit(1 if 'PYTHONPATH' in os.environ or 'GIT_DIR' in os.environ else 0)"
+    monkeypatch.delenv("PYTHONPATH", raising=False)  # the evidence is recorded on a clean laptop, whatever ran pytest
     configure(repo, PASS_CMD, [PY, "-c", check])
     base = commit_all_ok(repo, "config")
     h.ok("task", "new", "Env").out.strip()

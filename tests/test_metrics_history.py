@@ -38,14 +38,16 @@ def build_history(h, repo: Path, tmp_path: Path) -> dict:
     commit_all_ok(repo, "harness init")
     ids: dict = {"start": head(repo)}
     ids["t1"], ids["t1_done"] = honest_done(h, repo, "Change the answer", "app.py", "def answer():\n    return 43\n")
+    t1_done_second = int(time.time())  # t1's DONE event is stamped with this second or an earlier one
     ids["t2"], ids["t2_done"] = honest_done(h, repo, "Add a library", "lib.py", "X = 1\n")
     ids["t3"], ids["t3_forged"] = hand_done_no_verify(repo, h, "Shortcut")
     ids["t4"] = new_task(h, "Hopeless")
     walk_to(h, *TO_VERIFYING, "REVIEWING", "GATING", "BLOCKED")
     h.ok("transition", "ESCALATED", "--reason", "SPEC_AMBIGUITY: two readings")
     commit_all_ok(repo, "escalated")
-    # Ledger timestamps have one-second resolution: "created after t1 was done" must be visible in them.
-    time.sleep(1.1)
+    # Ledger timestamps have one-second resolution: "created after t1 was done" must be visible in
+    # them. Wait for the next second only as long as the steps since t1 did not already take it.
+    time.sleep(max(0.0, t1_done_second + 1.01 - time.time()))
     ids["t5"] = new_task(h, f"Answer is wrong again after {ids['t1']}")
     walk_to(h, *TO_VERIFYING, "REVIEWING")
     proposal = tmp_path / "findings.yaml"

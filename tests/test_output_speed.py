@@ -72,17 +72,17 @@ def test_recording_random_bytes_costs_at_most_twice_recording_text():
     rnd = capture(random.Random(1).randbytes(5 * 1024 * 1024))
     txt = capture((b"the quick brown fox jumps over the lazy dog 0123456789\n" * 100_000)[:5 * 1024 * 1024])
 
-    def best(cap) -> float:  # the best of three: the machine is shared
-        times = []
+    def timings(cap):  # one timing per try, lazily: the best of three (the machine is shared)
         for _ in range(3):
             t = time.perf_counter()
             outputcut.log_text(cap, red, LIMIT)
-            times.append(time.perf_counter() - t)
-        return min(times)
+            yield time.perf_counter() - t
 
     # ~0.5 s against ~0.1 s on an idle machine (the old cut took ~18 s for the random bytes);
     # a whole recording adds ~0.4 s of fixed work to both. Slack for a loaded CI box.
-    assert best(rnd) <= 2 * best(txt) + 3.0
+    bound = 2 * min(timings(txt)) + 3.0
+    # best(rnd) <= bound, without the tries after the first that is within it
+    assert any(took <= bound for took in timings(rnd)), bound
 
 
 def test_endless_output_costs_little_after_the_timeout(h, repo, task):
@@ -90,8 +90,9 @@ def test_endless_output_costs_little_after_the_timeout(h, repo, task):
     from datetime import datetime
 
     # A real process with its echo thrown away: captured, gigabytes of `y` would cost the test
-    # more than the harness.
-    p = subprocess.run([sys.executable, "-m", "harness", "evidence", "build", "--timeout", "2", "--", sys.executable,
+    # more than the harness. One second is hundreds of MB (asserted below): endless, as far as
+    # a cut that scaled with the bytes seen is concerned.
+    p = subprocess.run([sys.executable, "-m", "harness", "evidence", "build", "--timeout", "1", "--", sys.executable,
                         "-c", "import sys\nwhile True: sys.stdout.write('y\\n' * 4096)"],
                        cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120)
     done = time.time()
@@ -102,6 +103,7 @@ def test_endless_output_costs_little_after_the_timeout(h, repo, task):
     # machine; the bound leaves room for a loaded CI box.
     assert done - ended < 5, done - ended
     assert rec["log_truncated"] and rec["output_bytes"] > rec["log_bytes"]
+    assert rec["output_bytes"] > 8 * LIMIT, rec["output_bytes"]  # far more was seen than is ever kept
 
 
 def test_recording_the_kept_part_of_endless_text_scans_no_rule_that_cannot_match(monkeypatch):
