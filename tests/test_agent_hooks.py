@@ -15,7 +15,7 @@ import pytest
 from harness.agent import stopstate
 from harness.agent.run import run
 
-from helpers import walk_to
+from helpers import Harness, Template, template, walk_to
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
 HOSTS = ("claude", "codex", "gemini")
@@ -87,13 +87,39 @@ def denied(host: str, out: dict | None) -> bool:
     return out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny"
 
 
+@pytest.fixture(scope="session")
+def hooks_task_template(tmp_path_factory, h_template) -> Template:
+    """What ``task`` copies here: ``h``'s repository with a fresh current task."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
+
+    return template(tmp_path_factory, "agent-hooks-task", build, on=h_template)
+
+
+@pytest.fixture(scope="session")
+def stale_template(tmp_path_factory, hooks_task_template) -> Template:
+    """What ``stale`` copies: the task in IMPLEMENTING, its required evidence run, then the code changed."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING")
+        for etype in ("build", "unit_test"):
+            h.ok("evidence", etype, "--", sys.executable, "-c", "pass")
+        (repo / "app.py").write_text("def answer():\n    return 43\n")
+        return {}
+
+    return template(tmp_path_factory, "agent-hooks-stale", build, on=hooks_task_template)
+
+
 @pytest.fixture
-def stale(h, task, repo) -> Path:
+def task(hooks_task_template, h) -> str:
+    """conftest's ``task`` (a fresh current task), copied from this module's template."""
+    return hooks_task_template.data["task"]
+
+
+@pytest.fixture
+def stale(stale_template, task, repo) -> Path:
     """A task in IMPLEMENTING whose required evidence ran, then the code changed."""
-    walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING")
-    for etype in ("build", "unit_test"):
-        h.ok("evidence", etype, "--", sys.executable, "-c", "pass")
-    (repo / "app.py").write_text("def answer():\n    return 43\n")
     return repo
 
 

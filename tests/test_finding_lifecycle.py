@@ -17,6 +17,8 @@ from harness.gitio import Git
 from helpers import (
     ANSWER_REPRODUCER,
     TO_VERIFYING,
+    Harness,
+    Template,
     append_event,
     events,
     git,
@@ -25,6 +27,7 @@ from helpers import (
     propose,
     status_json,
     tdir,
+    template,
     walk_to,
 )
 
@@ -111,11 +114,41 @@ def advance(h, repo: Path, fid: str, upto: str) -> None:
             h.ok("finding", "close", fid)
 
 
+@pytest.fixture(scope="session")
+def ft_template(tmp_path_factory, h_template) -> Template:
+    """What ``ft`` copies here: conftest's ``ft`` (a task in a repository that ignores Python's
+    caches), built once."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", "utf-8")
+        git(repo, "add", ".gitignore")
+        git(repo, "commit", "-qm", "ignore caches")
+        return {"ft": h.ok("task", "new", "Findings").out.strip()}
+
+    return template(tmp_path_factory, "findings-ft", build, on=h_template)
+
+
+@pytest.fixture(scope="session")
+def f1_template(tmp_path_factory, ft_template) -> Template:
+    """What ``f1`` copies: ``ft`` with F-0001 proposed."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        r = propose(h, repo.parent, proposal())
+        assert r.code == 0, r.text
+        return {}
+
+    return template(tmp_path_factory, "findings-f1", build, on=ft_template)
+
+
 @pytest.fixture
-def f1(h, ft, tmp_path) -> str:
+def ft(ft_template, h) -> str:
+    """conftest's ``ft``, copied from this module's template; returns the task id."""
+    return ft_template.data["ft"]
+
+
+@pytest.fixture
+def f1(f1_template, ft) -> str:
     """One PROPOSED major finding, F-0001, whose recommended reproducer fails on the current code."""
-    r = propose(h, tmp_path, proposal())
-    assert r.code == 0, r.text
     return "F-0001"
 
 
@@ -770,16 +803,26 @@ def test_forged_regression_that_passed_is_refused_by_replay(h, f1, ft, repo):
 # Gate integration
 # =======================================================================================
 
+@pytest.fixture(scope="session")
+def gating_template(tmp_path_factory, ft_template) -> Template:
+    """What ``gating`` copies: ``ft`` in GATING with everything but findings passing."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        h.ok("requirement", "add", "answer() returns 41", "--priority", "must")
+        walk_to(h, *TO_VERIFYING)
+        recollect(h)
+        h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+        walk_to(h, "REVIEWING", "GATING")
+        r = gate(h)
+        assert r["verdict"] == "PASS", r
+        return {}
+
+    return template(tmp_path_factory, "findings-gating", build, on=ft_template)
+
+
 @pytest.fixture
-def gating(h, ft, repo) -> str:
+def gating(gating_template, ft) -> str:
     """The task in GATING with everything but findings passing: `harness gate` says PASS."""
-    h.ok("requirement", "add", "answer() returns 41", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    recollect(h)
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
-    r = gate(h)
-    assert r["verdict"] == "PASS", r
     return ft
 
 

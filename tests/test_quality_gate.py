@@ -7,6 +7,7 @@ import json
 import re
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,19 @@ from harness.core.states import STATES
 from harness.gitio import Git
 from harness.store.settings import parse_gate
 
-from helpers import TO_VERIFYING, collect_all, events, gate_json, py, status_json, to_gating, walk_to
+from helpers import (
+    TO_VERIFYING,
+    Harness,
+    Template,
+    collect_all,
+    events,
+    gate_json,
+    py,
+    status_json,
+    template,
+    to_gating,
+    walk_to,
+)
 
 PY = sys.executable
 TREE = "a" * 40
@@ -375,8 +388,53 @@ def test_render_text_and_as_dict():
 # =======================================================================================
 
 
-def test_fresh_pass_after_a_full_legal_walk_exits_0(h, repo, task):
-    to_gating(h)
+@pytest.fixture(scope="session")
+def gate_task_template(tmp_path_factory, h_template) -> Template:
+    """What ``task`` copies here: ``h``'s repository with a fresh current task."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
+
+    return template(tmp_path_factory, "quality-gate-task", build, on=h_template)
+
+
+def _gating_template(tmp_path_factory, on: Template, verify: bool) -> Template:
+    def build(repo: Path, h: Harness) -> dict:
+        to_gating(h, verify=verify)
+        return {}
+
+    return template(tmp_path_factory, f"quality-gate-gating-{'verified' if verify else 'unverified'}", build, on=on)
+
+
+@pytest.fixture(scope="session")
+def gating_template(tmp_path_factory, gate_task_template) -> Template:
+    """What ``gating`` copies: the task taken to GATING by ``to_gating``, its requirement verified."""
+    return _gating_template(tmp_path_factory, gate_task_template, verify=True)
+
+
+@pytest.fixture(scope="session")
+def gating_unverified_template(tmp_path_factory, gate_task_template) -> Template:
+    """What ``gating_unverified`` copies: the same walk, its requirement left unverified."""
+    return _gating_template(tmp_path_factory, gate_task_template, verify=False)
+
+
+@pytest.fixture
+def task(gate_task_template, h) -> str:
+    """conftest's ``task`` (a fresh current task), copied from this module's template."""
+    return gate_task_template.data["task"]
+
+
+@pytest.fixture
+def gating(gating_template, task) -> None:
+    """``to_gating(h)`` done on ``task`` (copied from its template)."""
+
+
+@pytest.fixture
+def gating_unverified(gating_unverified_template, task) -> None:
+    """``to_gating(h, verify=False)`` done on ``task`` (copied from its template)."""
+
+
+def test_fresh_pass_after_a_full_legal_walk_exits_0(h, repo, task, gating):
     r = h("gate")
     assert r.code == 0, r.text
     assert r.out.startswith("QUALITY GATE: PASS")
@@ -386,8 +444,7 @@ def test_fresh_pass_after_a_full_legal_walk_exits_0(h, repo, task):
     assert doc["tree"] == Git(repo).worktree_source_tree()
 
 
-def test_gate_json_parses_with_verdict_blockers_checks_and_notes(h, repo, task):
-    to_gating(h, verify=False)
+def test_gate_json_parses_with_verdict_blockers_checks_and_notes(h, repo, task, gating_unverified):
     code, doc = gate_json(h)
     assert code == 1
     assert doc["task"] == task and doc["verdict"] == "BLOCKED"
@@ -398,8 +455,7 @@ def test_gate_json_parses_with_verdict_blockers_checks_and_notes(h, repo, task):
     assert isinstance(doc["notes"], list)
 
 
-def test_unverified_must_requirement_blocks_naming_it_end_to_end(h, repo, task):
-    to_gating(h, verify=False)
+def test_unverified_must_requirement_blocks_naming_it_end_to_end(h, repo, task, gating_unverified):
     # covered (cites passing unit_test evidence) but only `implemented`, not `verified`
     h.ok("requirement", "set", "REQ-001", "--status", "implemented", "--evidence", "unit_test")
     r = h("gate")
@@ -418,15 +474,13 @@ def test_missing_required_evidence_blocks_end_to_end(h, repo, task):
     assert code == 1 and doc["blockers"] == ["build evidence is missing (required)"]
 
 
-def test_failed_required_evidence_blocks_end_to_end(h, repo, task):
-    to_gating(h)
+def test_failed_required_evidence_blocks_end_to_end(h, repo, task, gating):
     assert h("evidence", "build", "--", *py("raise SystemExit(2)")).code == 2
     code, doc = gate_json(h)
     assert code == 1 and doc["blockers"] == ["build evidence failed: failed (exit 2)"]
 
 
-def test_later_failing_run_replaces_an_earlier_pass(h, repo, task):
-    to_gating(h)
+def test_later_failing_run_replaces_an_earlier_pass(h, repo, task, gating):
     assert h("gate").code == 0
     assert h("evidence", "unit_test", "--", *py("raise SystemExit(1)")).code == 1
     code, doc = gate_json(h)
@@ -445,16 +499,14 @@ def test_violated_invariant_blocks_naming_it_end_to_end(h, repo, task):
     assert h("gate").code == 0
 
 
-def test_uncovered_should_requirement_blocks_end_to_end(h, repo, task):
-    to_gating(h)
+def test_uncovered_should_requirement_blocks_end_to_end(h, repo, task, gating):
     h.ok("requirement", "add", "Nice to have", "--priority", "should")
     code, doc = gate_json(h)
     assert code == 1
     assert doc["blockers"] == ["1 requirement(s) cite no evidence: REQ-002 (uncovered_allowed 0)"]
 
 
-def test_optional_integration_test_missing_is_reported_not_blocking(h, repo, task):
-    to_gating(h)
+def test_optional_integration_test_missing_is_reported_not_blocking(h, repo, task, gating):
     r = h("gate")
     assert r.code == 0
     assert "Integration Tests (optional)" in r.out and "MISSING" in r.out
@@ -478,8 +530,7 @@ def test_gate_never_passes_a_task_mid_work(h, repo, task, stop):
     assert code == 1 and doc["blockers"] == [f"state {stop}: the gate decides only in GATING"]
 
 
-def test_every_evaluation_appends_a_gate_evaluated_event(h, repo, task):
-    to_gating(h, verify=False)
+def test_every_evaluation_appends_a_gate_evaluated_event(h, repo, task, gating_unverified):
     n = len(events(repo, task))
     assert h("gate").code == 1
     assert h("gate", "--json").code == 1
@@ -510,8 +561,7 @@ def test_blocked_evaluation_outside_gating_is_also_recorded(h, repo, task):
 
 # -- invalid harness state (exit 2) -----------------------------------------------------
 
-def test_invalid_yaml_in_requirements_file_is_invalid_harness_state(h, repo, task):
-    to_gating(h)
+def test_invalid_yaml_in_requirements_file_is_invalid_harness_state(h, repo, task, gating):
     (repo / ".harness/tasks" / task / "requirements.yaml").write_text("requirements: [\n  - id: REQ-001\n  oops: {\n")
     r = h("gate")
     assert r.code == 2
@@ -520,21 +570,18 @@ def test_invalid_yaml_in_requirements_file_is_invalid_harness_state(h, repo, tas
     assert code == 2 and doc["verdict"] == "INVALID_HARNESS_STATE"
 
 
-def test_schema_invalid_requirements_file_is_invalid_harness_state(h, repo, task):
-    to_gating(h)
+def test_schema_invalid_requirements_file_is_invalid_harness_state(h, repo, task, gating):
     (repo / ".harness/tasks" / task / "requirements.yaml").write_text(
         "requirements:\n  - id: REQ-001\n    statement: x\n    priority: urgent\n")
     assert h("gate").code == 2
 
 
-def test_invalid_gate_policy_is_invalid_harness_state(h, repo, task):
-    to_gating(h)
+def test_invalid_gate_policy_is_invalid_harness_state(h, repo, task, gating):
     (repo / ".harness/gate.yaml").write_text("gate:\n  verification: [not, a, mapping\n")
     assert h("gate").code == 2
 
 
-def test_invalid_evaluation_is_not_recorded(h, repo, task):
-    to_gating(h)
+def test_invalid_evaluation_is_not_recorded(h, repo, task, gating):
     n = len(events(repo, task))
     (repo / ".harness/tasks" / task / "requirements.yaml").write_text("requirements: [\n")
     assert h("gate").code == 2
@@ -577,23 +624,20 @@ def test_hand_edit_that_keeps_everything_else_passing_still_never_passes(h, repo
     assert h("gate").code == 2
 
 
-def test_deleted_evidence_json_is_invalid_harness_state(h, repo, task):
-    to_gating(h)
+def test_deleted_evidence_json_is_invalid_harness_state(h, repo, task, gating):
     (repo / ".harness/tasks" / task / "evidence/build.json").unlink()
     assert h("gate").code == 2
     assert h("replay").code == 2
 
 
-def test_evidence_json_written_by_hand_is_invalid_harness_state(h, repo, task):
-    to_gating(h)
+def test_evidence_json_written_by_hand_is_invalid_harness_state(h, repo, task, gating):
     src = repo / ".harness/tasks" / task / "evidence/unit_test.json"
     (src.parent / "lint.json").write_bytes(src.read_bytes().replace(b'"unit_test"', b'"lint"'))
     assert h("gate").code == 2
     assert h("replay").code == 2
 
 
-def test_hand_edited_requirement_status_cannot_make_the_gate_pass(h, repo, task):
-    to_gating(h, verify=False)
+def test_hand_edited_requirement_status_cannot_make_the_gate_pass(h, repo, task, gating_unverified):
     path = repo / ".harness/tasks" / task / "requirements.yaml"
     text = path.read_text()
     assert "status: pending" in text
@@ -642,8 +686,7 @@ def test_requirement_verified_without_evidence_is_refused(h, repo, task):
 
 # -- --advance and the gate-guarded transitions -----------------------------------------
 
-def test_advance_on_pass_converges_then_done(h, repo, task):
-    to_gating(h)
+def test_advance_on_pass_converges_then_done(h, repo, task, gating):
     code, doc = gate_json(h, "--advance")
     assert code == 0 and doc["advanced_to"] == "CONVERGED"
     assert status_json(h)["state"] == "CONVERGED"
@@ -657,8 +700,7 @@ def test_advance_on_pass_converges_then_done(h, repo, task):
     assert len(events(repo, task)) == n
 
 
-def test_advance_on_blocked_moves_to_blocked_and_counts_an_iteration(h, repo, task):
-    to_gating(h, verify=False)
+def test_advance_on_blocked_moves_to_blocked_and_counts_an_iteration(h, repo, task, gating_unverified):
     assert status_json(h)["iteration"] == 0
     code, doc = gate_json(h, "--advance")
     assert code == 1 and doc["advanced_to"] == "BLOCKED"
@@ -680,15 +722,13 @@ def test_advance_outside_gating_is_refused(h, repo, task):
     assert status_json(h)["state"] == "VERIFYING"
 
 
-def test_transition_converged_without_a_gate_pass_is_refused(h, repo, task):
-    to_gating(h)
+def test_transition_converged_without_a_gate_pass_is_refused(h, repo, task, gating):
     r = h("transition", "CONVERGED")
     assert r.code == 1 and "INVALID TRANSITION: GATING → CONVERGED" in r.err
     assert status_json(h)["state"] == "GATING"
 
 
-def test_transition_converged_refused_after_code_changed_since_the_pass(h, repo, task):
-    to_gating(h)
+def test_transition_converged_refused_after_code_changed_since_the_pass(h, repo, task, gating):
     assert h("gate").code == 0
     (repo / "app.py").write_text("def answer():\n    return 7\n")
     r = h("transition", "CONVERGED")
@@ -696,23 +736,20 @@ def test_transition_converged_refused_after_code_changed_since_the_pass(h, repo,
     assert status_json(h)["state"] == "GATING"
 
 
-def test_transition_converged_refused_after_a_requirement_changed_since_the_pass(h, repo, task):
-    to_gating(h)
+def test_transition_converged_refused_after_a_requirement_changed_since_the_pass(h, repo, task, gating):
     assert h("gate").code == 0
     h.ok("requirement", "add", "Also handles zero", "--priority", "could")
     r = h("transition", "CONVERGED")
     assert r.code == 1 and "changed after the last gate PASS" in r.err
 
 
-def test_transition_converged_refused_after_evidence_recollected_since_the_pass(h, repo, task):
-    to_gating(h)
+def test_transition_converged_refused_after_evidence_recollected_since_the_pass(h, repo, task, gating):
     assert h("gate").code == 0
     h.ok("evidence", "unit_test", "--", *py("pass"))
     assert h("transition", "CONVERGED").code == 1
 
 
-def test_transition_converged_refused_after_gate_yaml_edited_since_the_pass(h, repo, task):
-    to_gating(h)
+def test_transition_converged_refused_after_gate_yaml_edited_since_the_pass(h, repo, task, gating):
     assert h("gate").code == 0
     gate_yaml = repo / ".harness/gate.yaml"
     gate_yaml.write_text(gate_yaml.read_text().replace("max_iterations: 5", "max_iterations: 4"))  # a tightening
@@ -734,23 +771,20 @@ def test_gate_refuses_to_judge_under_an_unapproved_loosening(h, repo, task):
     assert h("transition", "CONVERGED").code == 1
 
 
-def test_transition_converged_after_a_pass_succeeds(h, repo, task):
-    to_gating(h)
+def test_transition_converged_after_a_pass_succeeds(h, repo, task, gating):
     assert h("gate").code == 0
     h.ok("transition", "CONVERGED")
     h.ok("transition", "DONE")
 
 
-def test_transition_done_refused_when_code_changed_after_converging(h, repo, task):
-    to_gating(h)
+def test_transition_done_refused_when_code_changed_after_converging(h, repo, task, gating):
     assert h("gate", "--advance").code == 0
     (repo / "app.py").write_text("def answer():\n    return 8\n")
     r = h("transition", "DONE")
     assert r.code == 1 and "INVALID TRANSITION: CONVERGED → DONE" in r.err
 
 
-def test_blocked_verdict_never_allows_converging(h, repo, task):
-    to_gating(h, verify=False)
+def test_blocked_verdict_never_allows_converging(h, repo, task, gating_unverified):
     assert h("gate").code == 1
     assert h("transition", "CONVERGED").code == 1
 
