@@ -17,9 +17,11 @@ PY = sys.executable
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
 
 
-@pytest.fixture
-def keys(tmp_path) -> dict[str, tuple[Path, str]]:
-    folder = tmp_path / "keys"
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory) -> dict[str, tuple[Path, str]]:
+    # Made once for the module: no test changes a key, and each test's repository chooses
+    # which of them it trusts.
+    folder = tmp_path_factory.mktemp("keys")
     return {name: make_key(folder, name) for name in ("human", "agent", "ci")}
 
 
