@@ -116,6 +116,7 @@ def guarded(h, repo, tmp_path):
     return remote
 
 
+@pytest.mark.e2e  # a real commit through the installed native hooks
 def test_the_commit_guard_refuses_an_event_with_an_unknown_key(h, repo, guarded):
     tid = h.ok("task", "new", "Schemas").out.strip()
     commit_all_ok(repo, "task")
@@ -125,6 +126,7 @@ def test_the_commit_guard_refuses_an_event_with_an_unknown_key(h, repo, guarded)
     assert f".harness/tasks/{tid}/events.jsonl:2" in text and "unknown field(s) x" in text, text
 
 
+@pytest.mark.e2e  # a real push through the installed native pre-push hook
 def test_the_push_guard_refuses_a_wrong_type_committed_with_no_verify(h, repo, guarded):
     tid = h.ok("task", "new", "Schemas").out.strip()
     commit_all_ok(repo, "task")

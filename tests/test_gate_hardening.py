@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import harness.gitio
 
 from helpers import TO_VERIFYING, gate_json, git, walk_to
@@ -161,6 +163,7 @@ def test_deleting_config_yaml_removes_every_command_and_needs_approval(h, repo):
     assert r.returncode == 1 and "evidence.unit_test.command" in r.stderr and "removed" in r.stderr
 
 
+@pytest.mark.e2e  # real commits through the installed native hooks
 def test_amending_untested_code_into_a_done_commit_warns_at_once(h, repo, task):
     configure(repo)
     h.ok("install")
