@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import harness.gitio
 
-from helpers import TO_VERIFYING, gate_json, git, walk_to
+from helpers import TO_VERIFYING, Harness, Template, gate_json, git, template, walk_to
 
 PY = sys.executable
 CONFIG = """version: 1
@@ -36,15 +37,44 @@ def to_gating(h) -> None:
     walk_to(h, "REVIEWING", "GATING")
 
 
-def test_configured_commands_make_a_legitimate_pass(h, repo, task):
-    configure(repo)
-    to_gating(h)
+@pytest.fixture(scope="session")
+def hardening_task_template(tmp_path_factory, h_template) -> Template:
+    """What ``task`` copies here: ``h``'s repository with a fresh current task."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
+
+    return template(tmp_path_factory, "gate-hardening-task", build, on=h_template)
+
+
+@pytest.fixture(scope="session")
+def configured_gating_template(tmp_path_factory, hardening_task_template) -> Template:
+    """What ``configured_gating`` copies: the task's evidence commands configured, then ``to_gating``."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        configure(repo)
+        to_gating(h)
+        return {}
+
+    return template(tmp_path_factory, "gate-hardening-configured-gating", build, on=hardening_task_template)
+
+
+@pytest.fixture
+def task(hardening_task_template, h) -> str:
+    """conftest's ``task`` (a fresh current task), copied from this module's template."""
+    return hardening_task_template.data["task"]
+
+
+@pytest.fixture
+def configured_gating(configured_gating_template, task) -> None:
+    """``configure(repo)`` then ``to_gating(h)`` done on ``task`` (copied from its template)."""
+
+
+def test_configured_commands_make_a_legitimate_pass(h, repo, task, configured_gating):
     assert gate_json(h)[0] == 0
 
 
-def test_evidence_from_another_command_than_the_configured_one_does_not_count(h, repo, task):
-    configure(repo)
-    to_gating(h)
+def test_evidence_from_another_command_than_the_configured_one_does_not_count(h, repo, task, configured_gating):
     h.ok("evidence", "unit_test", "--", PY, "-c", "pass")  # `true` in disguise
     code, doc = gate_json(h)
     assert code == 1
@@ -124,9 +154,7 @@ def test_a_first_commit_of_a_loosened_gate_yaml_is_refused(h, repo):
     assert r.returncode == 1 and "gate-only-tightens" in r.stderr
 
 
-def test_a_requirement_added_while_the_gate_computes_is_judged(h, repo, task, monkeypatch):
-    configure(repo)
-    to_gating(h)
+def test_a_requirement_added_while_the_gate_computes_is_judged(h, repo, task, configured_gating, monkeypatch):
     original = harness.gitio.Git.worktree_source_tree
     raced = []
 
@@ -144,9 +172,7 @@ def test_a_requirement_added_while_the_gate_computes_is_judged(h, repo, task, mo
     assert h("transition", "CONVERGED").code == 1
 
 
-def test_an_assume_unchanged_edit_still_stales_the_evidence(h, repo, task):
-    configure(repo)
-    to_gating(h)
+def test_an_assume_unchanged_edit_still_stales_the_evidence(h, repo, task, configured_gating):
     assert gate_json(h)[0] == 0
     git(repo, "update-index", "--assume-unchanged", "app.py")
     (repo / "app.py").write_text("def answer():\n    return 41  # hidden from git status\n")
