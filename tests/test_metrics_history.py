@@ -7,10 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from helpers import (
     TO_VERIFYING,
+    Template,
     collect_passing_evidence,
     commit_all_ok,
     finding,
@@ -18,6 +20,7 @@ from helpers import (
     hand_done_no_verify,
     head,
     new_task,
+    template,
     walk_to,
 )
 
@@ -66,8 +69,21 @@ def build_history(h, repo: Path, tmp_path: Path) -> dict:
     return ids
 
 
-def test_metrics_over_the_whole_history(h, repo, tmp_path):
-    ids = build_history(h, repo, tmp_path)
+@pytest.fixture(scope="session")
+def history_template(tmp_path_factory, h_template) -> Template:
+    """What ``history`` copies: ``build_history`` on ``h``'s repository, built once per run."""
+    return template(tmp_path_factory, "metrics-history", lambda repo, h: build_history(h, repo, repo.parent),
+                    on=h_template)
+
+
+@pytest.fixture
+def history(history_template, h, repo) -> dict:
+    """``repo`` after ``build_history``; returns its ids."""
+    return dict(history_template.data)
+
+
+def test_metrics_over_the_whole_history(h, repo, history):
+    ids = history
     r = h("metrics", "--json")
     assert r.code == 0, r.text
     doc = json.loads(r.out)
@@ -84,8 +100,8 @@ def test_metrics_over_the_whole_history(h, repo, tmp_path):
     assert "gate bypass" in text and "   1 / 3    0.333" in text and ids["t3_forged"][:12] in text
 
 
-def test_metrics_from_a_revision_leaves_out_what_finished_before_it(h, repo, tmp_path):
-    ids = build_history(h, repo, tmp_path)
+def test_metrics_from_a_revision_leaves_out_what_finished_before_it(h, repo, history):
+    ids = history
     doc = json.loads(h.ok("metrics", "--from", ids["t1_done"], "--to", ids["end"], "--json").out)
     assert doc["tasks"] == 4 and doc["range"]["commits"] == 4
     assert (doc["false_done"]["numerator"], doc["false_done"]["denominator"]) == (0, 1)
