@@ -131,7 +131,7 @@ def _junit_counts(p: Plan, root: Path, before: tuple | None) -> tuple[dict, str 
 
 def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with)."""
-    from harness.gitio import ensure_recordable
+    from harness.gitio.git import ensure_recordable
 
     config = settings.load_config(s.layout)
     # Refused now rather than by the runner: after `evidence.prepared` a refusal would

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.gitio import Git
+from harness.gitio.git import Git
 
 from helpers import (
     TO_VERIFYING,

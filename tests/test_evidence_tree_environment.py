@@ -73,7 +73,7 @@ def test_git_variables_naming_this_very_repository_are_accepted(h, repo, task, m
 def test_measured_tree_ignores_a_stray_index_of_the_callers_making(h, repo, task, monkeypatch):
     # The tree is measured in a throw-away index of the harness's own; a GIT_INDEX_FILE the
     # caller set (here the repository's own) changes nothing about what is measured.
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
     before = Git(repo).worktree_source_tree()
     stray = repo / ".git/other-index"

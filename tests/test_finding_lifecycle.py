@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from harness.core import findings as rules
-from harness.gitio import Git
+from harness.gitio.git import Git
 
 from helpers import (
     ANSWER_REPRODUCER,

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.gitio import Git, index_tree
+from harness.gitio.git import Git
+from harness.gitio.tree_source import index_tree
 
 from helpers import (
     TO_VERIFYING,

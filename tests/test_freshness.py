@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from harness import resources
-from harness.gitio import Git
+from harness.gitio.git import Git
 
 from helpers import TO_VERIFYING, gate_json, git, py, status_json, walk_to
 

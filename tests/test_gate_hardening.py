@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import harness.gitio
+import harness.gitio.git
 
 from helpers import TO_VERIFYING, Harness, Template, gate_json, git, template, walk_to
 
@@ -155,7 +155,7 @@ def test_a_first_commit_of_a_loosened_gate_yaml_is_refused(h, repo):
 
 
 def test_a_requirement_added_while_the_gate_computes_is_judged(h, repo, task, configured_gating, monkeypatch):
-    original = harness.gitio.Git.worktree_source_tree
+    original = harness.gitio.git.Git.worktree_source_tree
     raced = []
 
     def slow_tree(self):
@@ -164,11 +164,11 @@ def test_a_requirement_added_while_the_gate_computes_is_judged(h, repo, task, co
             raced.append(h("requirement", "add", "Also handle 43", "--priority", "must"))
         return tree
 
-    monkeypatch.setattr(harness.gitio.Git, "worktree_source_tree", slow_tree)
+    monkeypatch.setattr(harness.gitio.git.Git, "worktree_source_tree", slow_tree)
     code, doc = gate_json(h)
     assert raced and raced[0].code == 0
     assert code == 1 and "REQ-002 not verified" in doc["blockers"]
-    monkeypatch.setattr(harness.gitio.Git, "worktree_source_tree", original)
+    monkeypatch.setattr(harness.gitio.git.Git, "worktree_source_tree", original)
     assert h("transition", "CONVERGED").code == 1
 
 

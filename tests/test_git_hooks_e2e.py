@@ -116,7 +116,7 @@ def test_forged_gate_pass_event_is_refused_because_the_gate_is_recomputed(pc):
     repo, h = pc.repo, pc.h
     tid = new_task(h, "Forged gate")
     walk_to(h, *TO_VERIFYING, "REVIEWING", "GATING")
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
     tree = Git(repo).worktree_source_tree()
     policy = hashlib.sha256((repo / ".harness/gate.yaml").read_bytes()).hexdigest()

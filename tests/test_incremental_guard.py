@@ -166,7 +166,7 @@ def test_a_task_entering_done_is_gated_with_the_committed_config(h, repo, many):
 # -- the stamp's cache --------------------------------------------------------------------
 
 def fresh_stamp(repo: Path, rev: str) -> tuple[str, dict]:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.guard.stamp import stamp_for
 
     return stamp_for(Git(repo), head(repo, rev))  # no cache: everything computed from content
@@ -228,7 +228,7 @@ def test_the_stamp_cache_stays_bounded_over_many_commits(h, repo, many, monkeypa
 
     monkeypatch.setattr(stamp_cache, "KEEP", 8)
     cache = repo / ".git" / "harness" / "stamp-cache.json"
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.guard.stamp import stamp
 
     for n in range(6):

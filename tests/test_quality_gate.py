@@ -15,7 +15,7 @@ from harness import resources
 from harness.core import gate as core
 from harness.core.gate import GateInput, evaluate, evidence_status
 from harness.core.states import STATES
-from harness.gitio import Git
+from harness.gitio.git import Git
 from harness.store.settings import parse_gate
 
 from helpers import (

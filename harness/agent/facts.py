@@ -45,7 +45,7 @@ def load_facts(root: Path) -> TaskFacts | None:
         trees = {t: r["tree"] for t, r in task.proj.evidence.items()}
         tree, git = "", None
         if trees or task.proj.findings:
-            from harness.gitio import Git
+            from harness.gitio.git import Git
 
             git = Git(root)
             tree = git.worktree_source_tree()

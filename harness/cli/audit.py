@@ -14,7 +14,7 @@ import click
 
 from harness.cli.common import with_return_code
 from harness.errors import HarnessError
-from harness.gitio import Git
+from harness.gitio.git import Git
 
 
 def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
@@ -97,7 +97,7 @@ def _audit(git: Git, before: str | None, base_rev: str | None, from_rev: str | N
 
 def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
     from harness.core.limits import decode_json
-    from harness.gitio import TreeSource
+    from harness.gitio.tree_source import TreeSource
     from harness.guard.stamp import notes_ref
 
     ref = notes_ref(TreeSource(git, git.commit_tree(tip), "tip"))

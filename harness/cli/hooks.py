@@ -16,12 +16,12 @@ from harness.errors import HarnessError
 from harness.store.layout import find_worktree
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.guard.validate import Problem
 
 
 def _git() -> Git:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.guard import trust
     from harness.store import validate
 
@@ -50,7 +50,7 @@ def hook() -> None:
 @with_return_code
 def validate_cmd(filenames: tuple[str, ...]) -> int:
     """Validate the staged .harness/ state against HEAD (reads $GIT_INDEX_FILE)."""
-    from harness.gitio import TreeSource, index_tree
+    from harness.gitio.tree_source import TreeSource, index_tree
     from harness.guard.validate import validate_change
 
     git = _git()
@@ -111,7 +111,7 @@ def _server_git() -> Git:
     import os
     from pathlib import Path
 
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.guard import trust
 
     git = Git(Path(os.environ.get("GIT_DIR") or ".").resolve())

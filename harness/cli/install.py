@@ -9,7 +9,7 @@ import click
 from harness.errors import Refused
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
 
 def _server_repo() -> Git:

@@ -19,7 +19,7 @@ STAMPS = (["hook", "stamp"], ["hook", "run", "post-commit"], ["hook", "run", "po
 def fast_answer(argv: list[str]) -> int | None:
     """The exit code of a hook call answered without the CLI, or None to run the CLI."""
     if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and "--help" not in argv:
-        from harness.gitio import staged_nothing_to_judge
+        from harness.gitio.fast_path import staged_nothing_to_judge
 
         return 0 if staged_nothing_to_judge() else None
     if any(argv[:len(p)] == p for p in STAMPS) and "--help" not in argv:
@@ -36,7 +36,7 @@ def stamp_head() -> None:
 
     stage = "stamp"
     try:
-        from harness.gitio import Git
+        from harness.gitio.git import Git
         from harness.store import validate
         from harness.store.layout import find_worktree
 

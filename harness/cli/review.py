@@ -23,7 +23,7 @@ def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
     """Write the review packet: contract, requirements, invariants, the diff since the
     task's base commit, the tests added or changed, the finding schema with an example,
     and the reviewer's rules. The implementer's narrative is left out."""
-    from harness.gitio import diff_since
+    from harness.gitio.worktree import diff_since
     from harness.review import packet as build
 
     s = store()

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from harness.errors import HarnessError
-from harness.gitio import Git
+from harness.gitio.git import Git
 
 _SHA = re.compile(r"^[0-9a-fA-F]{4,64}$")
 

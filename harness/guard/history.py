@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass, field
 
 from harness.errors import HarnessError
-from harness.gitio import Git, TreeSource
+from harness.gitio.git import Git
+from harness.gitio.tree_source import TreeSource
 from harness.guard.validate import Problem, TaskVerdict, validate_change
 
 ZERO = "0" * 40

@@ -7,7 +7,8 @@ import json
 
 from harness.core import metrics
 from harness.errors import HarnessError
-from harness.gitio import Git, TreeSource
+from harness.gitio.git import Git
+from harness.gitio.tree_source import TreeSource
 from harness.guard.history import check_commit, range_commits
 from harness.store import reader
 

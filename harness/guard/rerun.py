@@ -22,7 +22,8 @@ from pathlib import Path
 from harness import runner
 from harness.core.redact import Redactor
 from harness.errors import HarnessError
-from harness.gitio import Git, TreeSource
+from harness.gitio.git import Git
+from harness.gitio.tree_source import TreeSource
 from harness.guard.history import CommitReport
 from harness.guard.rerun_plan import Planned, plan, redactor
 from harness.guard.validate import Problem

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.core.redact import Redactor, compile_patterns, secret_env
-from harness.gitio import TreeSource
+from harness.gitio.tree_source import TreeSource
 from harness.guard.validate import Problem
 from harness.store import reader, settings
 from harness.store.evidence_files import load_valid

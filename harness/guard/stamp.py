@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from harness import __version__
 from harness.core.states import TERMINAL
 from harness.errors import HarnessError
-from harness.gitio import Git, TreeSource
+from harness.gitio.git import Git
+from harness.gitio.tree_source import TreeSource
 from harness.guard.stamp_cache import StampCache
 
 if TYPE_CHECKING:
@@ -97,20 +98,20 @@ def quick_stamp_head() -> bool:
     """Stamp HEAD without pygit2 when it is a code-only commit whose ``.harness/`` tree an earlier
     stamp knew (and, for every open task, its gate facts): the common case after `git commit`.
     Returns False, having written nothing, when anything is missing: then stamp in full."""
-    from harness import gitio
+    from harness.gitio import fast_path
 
-    facts = gitio.head_facts()
+    facts = fast_path.head_facts()
     if facts is None:
         return False
     common, head, parents, entries, parent_harness = facts
-    harness_oid = gitio.entry_id(entries, ".harness")
+    harness_oid = fast_path.entry_id(entries, ".harness")
     if len(parents) != 1 or harness_oid is None or harness_oid != parent_harness:
         return False  # a merge, or a commit changing .harness/: the full stamp (and check) is due
     cache = StampCache(common / "harness" / "stamp-cache.json")
     known = cache.get(f"harness:{harness_oid}")
     if not isinstance(known, dict):
         return False
-    source_tree = gitio.tree_without(entries, ".harness")
+    source_tree = fast_path.tree_without(entries, ".harness")
     note: dict = {"harness": __version__, "commit": head, "source_tree": source_tree, "tasks": {}}
     if known["error"]:
         note["error"] = known["error"]
@@ -127,7 +128,7 @@ def quick_stamp_head() -> bool:
             entry.update(verdict)
         note["tasks"][tid] = entry
     cache.put(f"harness:{harness_oid}", known)
-    gitio.add_note(str(known["ref"]), head, json.dumps(note, indent=2, sort_keys=True) + "\n")
+    fast_path.add_note(str(known["ref"]), head, json.dumps(note, indent=2, sort_keys=True) + "\n")
     cache.save()
     return True
 

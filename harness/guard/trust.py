@@ -19,7 +19,7 @@ from harness.core import approvals as rules
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.store.source import Source
 
 SIGNERS = ".harness/allowed_signers"

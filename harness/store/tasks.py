@@ -24,7 +24,7 @@ from harness.store.reader import TASKS, LoadedTask
 from harness.store.source import FsSource
 
 if TYPE_CHECKING:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
 
 def now_iso() -> str:
@@ -45,7 +45,7 @@ class TaskStore:
     @functools.cached_property
     def git(self) -> Git:
         """The repository, opened once per command (and only by commands that need git)."""
-        from harness.gitio import Git
+        from harness.gitio.git import Git
 
         return Git(self.layout.root)
 

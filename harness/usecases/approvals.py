@@ -17,7 +17,7 @@ from harness.errors import Refused
 from harness.store import bounded, fsio
 
 if TYPE_CHECKING:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.store.layout import Layout
 
 ChangesOf = Callable[["Layout", "Git"], tuple[str, list[str]]]
@@ -56,7 +56,7 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
         raise Refused("git does not know who you are", hint="git config user.name/user.email, then approve again")
     from harness import signing
     from harness.core import approvals as rules
-    from harness.gitio import TreeSource
+    from harness.gitio.tree_source import TreeSource
     from harness.guard import trust
     from harness.store.tasks import now_iso
 
@@ -86,7 +86,7 @@ def _committed(git: Git, rel: str) -> bytes | None:
     head = git.head()
     if not head:
         return None
-    from harness.gitio import TreeSource
+    from harness.gitio.tree_source import TreeSource
 
     return TreeSource(git, git.commit_tree(head), "HEAD").read(rel)
 
@@ -104,7 +104,7 @@ def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
 
 def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.core.policy import command_changes
-    from harness.gitio import TreeSource
+    from harness.gitio.tree_source import TreeSource
     from harness.store import facts
     from harness.store.source import FsSource
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.guard.validate import Problem
 
 

@@ -36,7 +36,7 @@ class Convergence:
 
 
 def converge(s: TaskStore, task_id: str | None, apply_: bool) -> Convergence:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.usecases.gate import checked_policy, judge
 
     tid = s.current_id(task_id)

@@ -11,7 +11,7 @@ from harness.core import next_step, states
 from harness.errors import EXIT_INVALID, HarnessError, Refused
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.store.reader import LoadedTask
     from harness.store.settings import GatePolicy
     from harness.store.tasks import TaskStore
@@ -90,7 +90,7 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
 
 def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
-    from harness.gitio import TreeSource
+    from harness.gitio.tree_source import TreeSource
     from harness.guard import trust
     from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
     from harness.store import settings

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.store.layout import Layout
     from harness.store.source import Source
 
@@ -77,7 +77,7 @@ def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
 def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str, str, dict]:
     """(task id, source tree, gate report dict) for the tree in the index."""
     from harness.core import gate as core_gate
-    from harness.gitio import TreeSource, index_tree
+    from harness.gitio.tree_source import TreeSource, index_tree
     from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
     from harness.store import facts, reader, settings
     from harness.store.layout import open_layout

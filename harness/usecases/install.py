@@ -14,7 +14,7 @@ from harness.errors import Refused
 from harness.store import fsio
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
 STAGES = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "post-rewrite", "pre-push")
 SERVER_STAGES = ("pre-receive",)

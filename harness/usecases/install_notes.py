@@ -9,7 +9,7 @@ and the next push is accepted); `harness stamp REV` recreates a stamp that was n
 
 from __future__ import annotations
 
-from harness.gitio import Git
+from harness.gitio.git import Git
 
 
 def refspecs(ref: str) -> tuple[str, str]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
     folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
     tree = ""
     if any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
-        from harness.gitio import Git
+        from harness.gitio.git import Git
 
         tree = Git(s.layout.root).worktree_source_tree()
     policy = settings.load_gate(s.layout)
@@ -49,7 +49,8 @@ def done_steps(s: TaskStore, tid: str, state: str, events: int) -> list[next_ste
 
 def done_in_head(s: TaskStore, tid: str, events: int) -> bool:
     """HEAD holds the task's whole ledger (its DONE included)."""
-    from harness.gitio import Git, TreeSource
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
 
     git = Git(s.layout.root)
     head = git.head()

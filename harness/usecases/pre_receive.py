@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from harness.usecases.audit import AuditResult
 
 if TYPE_CHECKING:
-    from harness.gitio import Git
+    from harness.gitio.git import Git
 
 
 @dataclass(frozen=True)

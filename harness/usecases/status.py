@@ -12,7 +12,7 @@ from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:
     from harness.core.ledger import Projection
-    from harness.gitio import Git
+    from harness.gitio.git import Git
     from harness.store.tasks import TaskStore
 
 NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not computed
@@ -60,7 +60,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
     done = s.load(tid, docs=False).proj.state == "DONE"
     if done or any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
-        from harness.gitio import Git
+        from harness.gitio.git import Git
 
         git = Git(s.layout.root)
         tree = git.worktree_source_tree()

@@ -1,0 +1,72 @@
+"""What a hook asks of git alone, without pygit2: a code-only commit's answer and its stamp.
+
+`harness/cli/launch.py` answers those before click or pygit2 is imported, so this module
+imports neither, nor any of this package but :mod:`environment`: each call is one or two
+`git` processes, run in the current directory with the environment git set for the hook.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.gitio.environment import HARNESS_DIR
+
+
+def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
+    """True when the commit being made stages no ``.harness/`` change and concludes no merge:
+    then no commit-time rule has anything to judge. Asked of git alone (no pygit2), in the
+    current directory, with $GIT_INDEX_FILE as git set it (so `commit -a` and `commit PATH`
+    are judged on the index they commit). Any doubt (an error) answers False."""
+    env = dict(os.environ if env is None else env)
+    if any(key.startswith("GITHEAD_") for key in env):
+        return False  # `git merge` names the commits being merged this way in pre-merge-commit
+    merging = subprocess.run(["git", "rev-parse", "-q", "--verify", "MERGE_HEAD"], env=env,
+                             capture_output=True, check=False).returncode
+    if merging != 1:
+        return False  # 0: a merge is being concluded; anything else: cannot tell
+    # --ignore-submodules=none: a config hiding submodule changes must not hide one in .harness/
+    staged = subprocess.run(["git", "diff", "--cached", "--quiet", "--no-ext-diff", "--ignore-submodules=none",
+                             "--", f":(top){HARNESS_DIR}"], env=env, capture_output=True, check=False).returncode
+    return staged == 0
+
+
+def head_facts() -> tuple[Path, str, list[str], list[tuple[bytes, str]], str] | None:
+    """(common git dir, HEAD, its parents, its root tree's entries as (ls-tree line, name), the
+    first parent's ``.harness`` id) from two git processes and no pygit2 — what the stamp of a
+    code-only commit needs. None when any of it is missing (no HEAD, a root commit, no .harness)."""
+    rev = subprocess.run(["git", "rev-parse", "--git-common-dir", "HEAD", f"HEAD^:{HARNESS_DIR}", "HEAD^@"],
+                         capture_output=True, text=True, check=False)
+    listing = subprocess.run(["git", "ls-tree", "-z", "--full-tree", "HEAD"], capture_output=True, check=False)
+    if rev.returncode != 0 or listing.returncode != 0:
+        return None
+    common, head, parent_harness, *parents = rev.stdout.split("\n")[:-1]
+    entries = [(line, line.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"))
+               for line in listing.stdout.split(b"\0") if b"\t" in line]
+    return Path(common).resolve(), head, parents, entries, parent_harness
+
+
+def entry_id(entries: list[tuple[bytes, str]], name: str) -> str | None:
+    for line, entry_name in entries:
+        if entry_name == name:
+            return line.split(b"\t", 1)[0].split()[2].decode("ascii")
+    return None
+
+
+def tree_without(entries: list[tuple[bytes, str]], name: str) -> str:
+    """The id of the tree made of ``entries`` (from :func:`head_facts`) minus ``name``."""
+    kept = b"".join(line + b"\0" for line, entry_name in entries if entry_name != name)
+    proc = subprocess.run(["git", "mktree", "-z"], input=kept, capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise HarnessError(f"git mktree failed: {proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout.decode("ascii").strip()
+
+
+def add_note(ref: str, commit: str, message: str) -> None:
+    """Write (replace) the note on ``commit`` with git itself (no pygit2)."""
+    proc = subprocess.run(["git", "notes", "--ref", ref, "add", "-f", "-F", "-", commit], input=message,
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise HarnessError(f"git notes add failed: {proc.stderr.strip()}")

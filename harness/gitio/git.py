@@ -1,0 +1,34 @@
+"""The git adapter's one class, and the check that its source trees are what a command would see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.gitio.history import History
+from harness.gitio.notes import Notes
+from harness.gitio.remotes import Remotes
+from harness.gitio.worktree import Worktree
+
+
+class Git(History, Notes, Worktree, Remotes):
+    """A repository and everything the harness asks of it; each base class is one concern
+    (see :mod:`harness.gitio`), all sharing :class:`~harness.gitio.repository.Repository`."""
+
+
+def recording_git(root: Path) -> Git:
+    """The repository at ``root``, for a run whose source tree is recorded (see :func:`ensure_recordable`)."""
+    return ensure_recordable(Git(root))
+
+
+def ensure_recordable(git: Git) -> Git:
+    """``git``, refused when the caller's environment or config would make git (and the
+    command) see another tree than the one the harness records."""
+    from harness.errors import Refused
+
+    root = git.root
+    why = git.foreign_location()
+    if why:
+        raise Refused(f"not recording: {why}, so the command would not see the source tree the harness "
+                      f"measures at {root}",
+                      hint="unset the GIT_* variable (or core.worktree) and run again from the repository itself")
+    return git

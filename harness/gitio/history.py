@@ -1,0 +1,117 @@
+"""Commits and refs: HEAD, revisions, parents, walks, and what refs and merges lead to."""
+
+from __future__ import annotations
+
+import os
+
+from harness.errors import HarnessError
+from harness.gitio.lazy_pygit2 import pygit2
+from harness.gitio.repository import Repository
+
+
+class History(Repository):
+    def head(self) -> str | None:
+        """HEAD's commit id, or None on an unborn branch."""
+        try:
+            return str(self.repo.head.target) if not self.repo.head_is_unborn else None
+        except pygit2.GitError:
+            return None
+
+    def resolve(self, rev: str) -> str:
+        try:
+            return str(self.repo.revparse_single(rev).peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            raise HarnessError(f"unknown revision {rev!r}") from None
+
+    def touches(self, commit: str, rel: str) -> bool:
+        """Whether ``commit`` has another ``rel`` entry than one of its parents (a root: has one)."""
+        def entry(rev: str) -> str | None:
+            tree = self.repo[rev].peel(pygit2.Commit).tree
+            try:
+                return str(tree[rel].id)
+            except KeyError:
+                return None
+
+        mine = entry(commit)
+        parents = self.parents(commit)
+        return any(entry(p) != mine for p in parents) if parents else mine is not None
+
+    def parents(self, commit: str) -> list[str]:
+        return [str(p) for p in self.repo[commit].parent_ids]
+
+    def rev_list(self, tips: list[str], exclude: list[str]) -> list[str]:
+        """Commits reachable from ``tips`` and not from ``exclude``, oldest first (topological)."""
+        walker = self.repo.walk(None, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+        for tip in tips:
+            walker.push(tip)
+        for ex in exclude:
+            walker.hide(ex)
+        return [str(c.id) for c in walker]
+
+    def merge_bases(self, a: str, b: str) -> list[str]:
+        """The best common ancestors of two commits ([] when their histories are unrelated)."""
+        if not (self.has_commit(a) and self.has_commit(b)):
+            return []
+        return self.run(["merge-base", "--all", a, b], check=False).split()
+
+    def all_ref_tips(self) -> list[str]:
+        """The commits every ref of this repository leads to (what it already holds)."""
+        tips: list[str] = []
+        for name in self.repo.references:
+            try:
+                tip = str(self.repo.references[name].peel(pygit2.Commit).id)
+            except (pygit2.GitError, ValueError, KeyError, pygit2.InvalidSpecError):
+                continue
+            if tip not in tips:
+                tips.append(tip)
+        return tips
+
+    def is_shallow(self) -> bool:
+        return bool(self.repo.is_shallow)
+
+    def remote_tips(self, remote: str | None = None) -> list[str]:
+        """Tips of the remote-tracking refs (of one remote when named)."""
+        prefix = f"refs/remotes/{remote}/" if remote else "refs/remotes/"
+        tips = []
+        for name in self.repo.references:
+            if name.startswith(prefix) and not name.endswith("/HEAD"):
+                try:
+                    tips.append(str(self.repo.references[name].peel(pygit2.Commit).id))
+                except (pygit2.GitError, ValueError, KeyError):
+                    continue
+        return tips
+
+    def peel_commit(self, sha: str) -> str | None:
+        """The commit a pushed object leads to (an annotated tag peels to its commit)."""
+        try:
+            return str(self.repo[sha].peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+
+    def has_object(self, sha: str) -> bool:
+        try:
+            return self.repo.get(sha) is not None
+        except (ValueError, pygit2.GitError):
+            return False
+
+    def has_commit(self, sha: str) -> bool:
+        try:
+            return isinstance(self.repo[sha], pygit2.Commit)
+        except (KeyError, ValueError):
+            return False
+
+    def merge_heads(self) -> list[str]:
+        """The commits being merged in, or [] when no merge is in progress.
+
+        A conflicted merge finished with `git commit` has them in MERGE_HEAD; during
+        `git merge` itself the pre-merge-commit hook runs before MERGE_HEAD is written, and
+        git names them in GITHEAD_<sha> environment variables instead.
+        """
+        try:
+            with open(os.path.join(self.repo.path, "MERGE_HEAD"), encoding="ascii") as fh:
+                heads = [line.strip() for line in fh if line.strip()]
+        except OSError:
+            heads = []
+        if not heads:
+            heads = [key[len("GITHEAD_"):] for key in os.environ if key.startswith("GITHEAD_")]
+        return [h for h in heads if self.has_commit(h)]

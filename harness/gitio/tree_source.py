@@ -1,0 +1,122 @@
+"""Reading ``.harness/`` files from a git tree: a commit's, or the index's (:func:`index_tree`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.gitio.environment import git_env
+from harness.gitio.git import Git
+from harness.gitio.lazy_pygit2 import pygit2
+from harness.gitio.trees import changed_paths_in
+
+
+class TreeSource:
+    """Read `.harness/` files from a git tree (a commit's, or the index's)."""
+
+    def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None) -> None:
+        self.repo = git.repo
+        self.tree = git.repo[tree_id]
+        self.label = label
+        self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
+        # Folder objects by path: a lookup by full path makes libgit2 re-parse every folder on
+        # the way (the tasks folder has one entry per task), so N lookups would cost N².
+        self._objects: dict[str, Any] = {}
+
+    def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
+        return changed_paths_in(self.repo, old_tree, new_tree, limit)
+
+    def special_entries(self, rel: str, known: Callable[[str, str], bool] | None = None) -> list[str]:
+        """Paths under ``rel`` that are symlinks or submodules: the harness reads neither.
+
+        ``known(path, tree id)`` says a folder was already judged (a parent holds the very same
+        tree): it is not walked again, so the cost follows what changed, not the store's size.
+        """
+        top = self._entry(rel)
+        out, stack = [], [(rel, top)] if isinstance(top, pygit2.Tree) else []
+        while stack:
+            base, tree = stack.pop()
+            for entry in tree:
+                path = f"{base}/{entry.name}"
+                if entry.filemode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT):
+                    out.append(path)
+                elif isinstance(entry, pygit2.Tree) and not (known and known(path, str(entry.id))):
+                    stack.append((path, entry))
+        return sorted(out)
+
+    def changes_since(self, old: TreeSource, rel: str) -> list[tuple[str, int]]:
+        """(path under ``rel``, mode in this tree, 0 if deleted) of every file that differs from
+        ``old``'s ``rel``: libgit2 walks both trees and skips folders whose ids are equal, so the
+        cost follows the change, not the number of folders."""
+        ours, theirs = self._entry(rel), old._entry(rel)
+        if not isinstance(ours, pygit2.Tree) or not isinstance(theirs, pygit2.Tree):
+            empty = self.repo[self.repo.TreeBuilder().write()]
+            ours, theirs = ours if isinstance(ours, pygit2.Tree) else empty, \
+                theirs if isinstance(theirs, pygit2.Tree) else empty
+        before, after = theirs, ours
+        out = []
+        for delta in before.diff_to_tree(after).deltas:
+            deleted = delta.status == pygit2.enums.DeltaStatus.DELETED
+            out.append((delta.old_file.path if deleted else delta.new_file.path, 0 if deleted else delta.new_file.mode))
+        return out
+
+    @staticmethod
+    def is_special(mode: int) -> bool:
+        """A symlink or a submodule: what the harness never reads."""
+        return mode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT)
+
+    def entries(self, rel: str) -> dict[str, str]:
+        """name -> object id of every entry of the folder ``rel``, in one listing (empty if absent)."""
+        obj = self._entry(rel)
+        return {e.name: str(e.id) for e in obj} if isinstance(obj, pygit2.Tree) else {}
+
+    def _entry(self, rel: str) -> Any:  # a pygit2 object or None
+        if not rel:
+            return self.tree
+        if rel in self._objects:
+            return self._objects[rel]
+        parent, _, name = rel.rpartition("/")
+        folder = self._entry(parent)
+        obj = None
+        if isinstance(folder, pygit2.Tree) and name:
+            try:
+                obj = folder[name]
+            except KeyError:
+                obj = None
+        self._objects[rel] = obj
+        return obj
+
+    def read(self, rel: str) -> bytes | None:
+        obj = self._entry(rel)
+        if not isinstance(obj, pygit2.Blob) or obj.filemode == pygit2.enums.FileMode.LINK:
+            return None  # a symlink's blob is its target's name, not the file's content
+        from harness.store import bounded
+
+        kind = bounded.kind_of(rel)
+        if obj.size > bounded.CAPS[kind]:  # checked before git inflates the blob into memory
+            raise HarnessError(f"{rel}: {obj.size} bytes in {self.label}, over the "
+                               f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")
+        return obj.data
+
+    def listdir(self, rel: str) -> list[str]:
+        obj = self._entry(rel)
+        return sorted(str(e.name) for e in obj) if isinstance(obj, pygit2.Tree) else []
+
+    def oid(self, rel: str) -> str | None:
+        obj = self._entry(rel)
+        return str(obj.id) if obj is not None else None
+
+
+def index_tree(git: Git, index_file: str | None = None) -> str:
+    """The full tree (``.harness`` included) of the index git is committing.
+
+    `git write-tree` reuses the index's cached trees, so only changed folders are hashed.
+    """
+    path = index_file or os.environ.get("GIT_INDEX_FILE") or os.path.join(git.repo.path, "index")
+    if not os.path.isabs(path):
+        path = str(git.root / path)
+    if not os.path.exists(path):
+        return git.empty_tree()
+    return git.run(["write-tree"], git_env({"GIT_INDEX_FILE": path})).strip()

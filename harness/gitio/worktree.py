@@ -1,0 +1,121 @@
+"""Working trees: the user's source tree and diff, whether git would see that tree at all,
+and a throw-away checkout of a commit (to rerun evidence on).
+
+The user's tree is measured in a throw-away copy of the index, so the staging area is never
+touched, and in the harness's own environment (:func:`own_env`), so a caller's GIT_*
+variables cannot make it measure another tree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from harness.gitio.environment import HARNESS_DIR, LOCATION_VARS, own_env
+from harness.gitio.trees import Trees
+
+
+class Worktree(Trees):
+    @contextlib.contextmanager
+    def temp_index(self) -> Iterator[dict[str, str]]:
+        """An environment for :meth:`run` — the harness's own (:func:`own_env`) — whose GIT_INDEX_FILE
+        is a throw-away copy of the real index."""
+        import shutil  # lazy, like tempfile: ~10 ms a stamp after a commit never needs
+        import tempfile
+
+        fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.repo.path)
+        os.close(fd)
+        try:
+            real = os.path.join(self.repo.path, "index")
+            if os.path.exists(real):
+                # copy2 keeps the index mtime: git's "racy entry" check (an edit in the same
+                # second as the index write) depends on it; the stat cache spares rehashing.
+                shutil.copy2(real, tmp)
+            else:
+                os.unlink(tmp)
+            yield {**own_env(), "GIT_INDEX_FILE": tmp}
+        finally:
+            for leftover in (tmp, tmp + ".lock"):
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
+
+    def worktree_source_tree(self) -> str:
+        """The tree of the working directory's source: tracked and untracked-not-ignored files."""
+        with self.temp_index() as env:
+            self._unhide(env)
+            self.run(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
+            tree = self.run(["write-tree"], env).strip()
+        return self.strip_harness(tree)
+
+    def foreign_location(self) -> str | None:
+        """Why git, run by the caller's environment in :attr:`root`, would see another
+        repository, working tree or index than the harness measures (None when it would not).
+
+        A command run under such an environment tests tree B while the record says tree A,
+        so evidence is refused rather than recorded.
+        """
+        defaults = {"GIT_DIR": self.git_dir, "GIT_WORK_TREE": self.root, "GIT_INDEX_FILE": self.git_dir / "index",
+                    "GIT_COMMON_DIR": self.common_dir, "GIT_OBJECT_DIRECTORY": self.common_dir / "objects"}
+        for var in LOCATION_VARS:
+            value = os.environ.get(var)
+            if value is None:
+                continue
+            default = defaults.get(var)
+            if default is None or _resolved(self.root, value) != _resolved(self.root, str(default)):
+                return f"{var}={value} is set in the environment"
+        top = self._toplevel(own_env())
+        if top is None or top != _resolved(self.root, str(self.root)):
+            where = self.config_get("core.worktree")
+            return (f"core.worktree={where} in the repository's config" if where
+                    else f"git sees the working tree at {top}, not {self.root}")
+        return None
+
+    def _toplevel(self, env: dict[str, str]) -> str | None:
+        top = self.run(["rev-parse", "--show-toplevel"], env, check=False).strip()
+        return _resolved(self.root, top) if top else None
+
+    def _unhide(self, env: dict[str, str]) -> None:
+        """Clear, in the throw-away index, the flags that make `git add` skip a file on disk.
+
+        An assume-unchanged or skip-worktree entry would keep its staged content in the tree
+        while the tests ran against different bytes. (Skip-worktree entries whose file is
+        absent — a sparse checkout — keep the staged content, as git would commit it.)
+        """
+        listing = self.run(["ls-files", "-v", "-z"], env)
+        hidden = [entry[2:] for entry in listing.split("\0")
+                  if entry[:1].islower() or (entry[:1] == "S" and os.path.lexists(self.root / entry[2:]))]
+        if hidden:
+            self.run(["update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"], env,
+                     input="\0".join(hidden) + "\0", check=False)
+
+    @contextlib.contextmanager
+    def temp_worktree(self, commit: str) -> Iterator[Path]:
+        """A detached worktree at ``commit`` in a temporary folder, removed afterwards."""
+        import tempfile  # lazy: see temp_index
+
+        with tempfile.TemporaryDirectory(prefix="harness-rerun-") as tmp:
+            path = Path(tmp) / "tree"
+            self.run(["worktree", "add", "--detach", "--quiet", str(path), commit])
+            try:
+                yield path
+            finally:
+                self.run(["worktree", "remove", "--force", str(path)], check=False)
+                self.run(["worktree", "prune"], check=False)
+
+
+def diff_since(git: Worktree, base: str) -> tuple[str, list[tuple[str, str]]]:
+    """(unified diff, [(status, path)]) of the working tree's source against ``base``, .harness excluded."""
+    spec = ["--", ".", f":(exclude){HARNESS_DIR}"]
+    with git.temp_index() as env:
+        # Untracked files belong to the change too: an intent-to-add entry shows them as added.
+        git.run(["add", "-A", "-N", *spec], env)
+        text = git.run(["diff", "--no-color", "--no-ext-diff", base, *spec], env)
+        names = git.run(["diff", "--name-status", "--no-renames", base, *spec], env)
+    pairs = [line.split("\t", 1) for line in names.splitlines() if "\t" in line]
+    return text, [(a, b) for a, b in pairs]
+
+
+def _resolved(base: Path, path: str) -> str:
+    return os.path.realpath(os.path.join(base, path))
