@@ -51,6 +51,14 @@ def test_only_the_git_adapter_imports_pygit2():
     assert breaking(GIT_ADAPTER, "pygit2") == []
 
 
+def test_the_hooks_fast_path_loads_nothing_of_the_adapter_but_its_environment():
+    # launch.py answers a code-only commit with it (and so with the package's __init__): pygit2,
+    # even loaded lazily, and click would cost that hook.
+    loaded = imports(PACKAGE / "gitio" / "__init__.py") | imports(PACKAGE / "gitio" / "fast_path.py")
+    assert {i for i in loaded if i.split(".")[0] in ("harness", "pygit2", "click")} == {
+        "harness.errors", "harness.gitio.environment"}
+
+
 def test_only_the_adapters_start_processes():
     # git runs through gitio's Repository.run_proc (and its pygit2-free fast path), evidence
     # commands through runner.run_command, ssh-keygen (approval signatures) through signing.
