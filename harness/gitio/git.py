@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from harness.gitio.history import History
 from harness.gitio.notes import Notes
 from harness.gitio.remotes import Remotes
@@ -13,11 +11,6 @@ from harness.gitio.worktree import Worktree
 class Git(History, Notes, Worktree, Remotes):
     """A repository and everything the harness asks of it; each base class is one concern
     (see :mod:`harness.gitio`), all sharing :class:`~harness.gitio.repository.Repository`."""
-
-
-def recording_git(root: Path) -> Git:
-    """The repository at ``root``, for a run whose source tree is recorded (see :func:`ensure_recordable`)."""
-    return ensure_recordable(Git(root))
 
 
 def ensure_recordable(git: Git) -> Git:
