@@ -1,0 +1,113 @@
+"""The test suite's speed, before and after, measured in one run on this machine (issue 8).
+
+Three timed runs, one after the other, with this checkout's interpreter:
+
+  inner   this checkout's inner loop:   pytest -q -n auto -m "not e2e"
+  full    this checkout's full suite:   pytest -q -n auto          (the README's test command)
+  same    this checkout's versions of the test files --before had (they have grown since): a
+          like-for-like figure, printed beside the targets, not one of them
+  before  the full suite of --before (default 8c1137c, the last commit before issue 8), checked
+          out in a temporary clone and run with its own README test command, pytest -q
+
+Each run imports its own checkout's `harness` (the old one through PYTHONPATH), so the old suite
+tests the old code.
+Targets: full at least 2x faster than before; inner under 60 s. Exit 0 when every run passed and
+every target is met, 1 when a target is missed, 2 when a run failed or could not start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BEFORE = "8c1137c"  # the last commit before issue 8: 1,212 tests, run serially
+SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?|deselected)")
+
+
+def timed_pytest(label: str, checkout: Path, args: list[str]) -> tuple[float, str, int]:
+    """Wall seconds, pytest's summary line and exit code of one pytest run in ``checkout``.
+
+    This checkout runs as the README says (its venv imports its own code); another checkout gets
+    PYTHONPATH, so that it and the processes its tests start import that checkout's code."""
+    env = dict(os.environ)
+    if checkout != ROOT:
+        env["PYTHONPATH"] = str(checkout)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    print(f"suite: {label}: {' '.join(cmd[1:])} (in {checkout})", file=sys.stderr, flush=True)
+    start = time.monotonic()
+    proc = subprocess.run(cmd, cwd=checkout, env=env, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    lines = [line for line in proc.stdout.splitlines() if SUMMARY.search(line) and " in " in line]
+    summary = lines[-1].strip("= ") if lines else f"no summary (exit {proc.returncode})"
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-2000:])
+    print(f"suite: {label}: {wall:.1f} s, {summary}", file=sys.stderr, flush=True)
+    return wall, summary, proc.returncode
+
+
+def files_at(rev: str) -> list[str]:
+    """The test modules ``rev`` had that this checkout still has."""
+    proc = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, "tests/"],
+                          capture_output=True, text=True, check=True)
+    return [name for name in proc.stdout.split() if Path(name).name.startswith("test_") and (ROOT / name).is_file()]
+
+
+def old_checkout(rev: str, where: Path) -> Path:
+    """A clone of this repository at ``rev`` (sharing its objects; removed by the caller)."""
+    dest = where / "before"
+    for args in (["clone", "-q", "--shared", "--no-checkout", str(ROOT), str(dest)],
+                 ["-C", str(dest), "checkout", "-q", "--detach", rev]):
+        proc = subprocess.run(["git", *args], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"suite: git {' '.join(args[:2])} failed: {proc.stderr.strip()}")
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--before", default=BEFORE, help=f"the revision to compare with (default {BEFORE})")
+    ap.add_argument("--workers", default="auto", help="pytest-xdist workers for this checkout's runs (default auto)")
+    ns = ap.parse_args(argv)
+    import harness
+
+    if Path(harness.__file__).resolve().parent != ROOT / "harness":
+        print(f"suite: {sys.executable} imports harness from {harness.__file__}, not from {ROOT}: "
+              "run `bash bench/suite` (its .venv), or `pip install -e .` into this interpreter", file=sys.stderr)
+        return 2
+    xdist = ["-n", ns.workers]
+    results: dict[str, tuple[float, str, int]] = {}
+    with tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
+        results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"])
+        results["full"] = timed_pytest("full", ROOT, xdist)
+        results["same"] = timed_pytest("same", ROOT, [*xdist, *files_at(ns.before)])
+        old = old_checkout(ns.before, Path(tmp))
+        try:
+            results["before"] = timed_pytest(f"before ({ns.before})", old, [])
+        finally:
+            shutil.rmtree(old, ignore_errors=True)
+
+    print(f"{'run':<8} {'wall':>8}  pytest's summary")
+    for label, (wall, summary, code) in results.items():
+        print(f"{label:<8} {wall:>7.1f}s  {summary}" + ("" if code == 0 else f"  (exit {code})"))
+    speedup = results["before"][0] / results["full"][0]
+    print(f"like for like: the {len(files_at(ns.before))} test files of {ns.before}, before / after = "
+          f"{results['before'][0] / results['same'][0]:.2f}x")
+    targets = [(f"TARGET 8 full suite: before / after = {speedup:.2f}x (target >= 2x)", speedup >= 2),
+               (f"TARGET 8 inner loop: {results['inner'][0]:.1f} s (target < 60 s)", results["inner"][0] < 60)]
+    for text, met in targets:
+        print(f"{text} — {'MET' if met else 'NOT MET'}")
+    if any(code != 0 for _, _, code in results.values()):
+        return 2
+    return 0 if all(met for _, met in targets) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
