@@ -119,6 +119,8 @@ class _StopSignals:
 
     def __enter__(self) -> _StopSignals:
         for sig in self.SIGNALS:
+            if signal.getsignal(sig) == signal.SIG_IGN:
+                continue  # `nohup harness …` asked for hangups to be ignored: so they stay
             try:
                 self.old[sig] = signal.signal(sig, self._handle)
             except ValueError:  # not the main thread: only it can handle signals

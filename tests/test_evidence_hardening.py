@@ -9,6 +9,7 @@ import hashlib
 import os
 import re
 import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -184,6 +185,22 @@ def test_sigterm_or_sighup_to_the_harness_kills_the_command_and_records_interrup
     rec = record(repo, task, "unit_test")
     assert rec["outcome"] == "interrupted" and rec["error"] == f"interrupted by {sig.name}"
     assert events(repo, task)[-1]["type"] == "evidence.collected"
+
+
+def test_a_hangup_ignored_as_under_nohup_stays_ignored_and_the_run_completes(h, repo, task):
+    proc = subprocess.Popen([PY, "-m", "harness", "evidence", "unit_test", "--", "sleep", "0.6"], cwd=repo,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    try:
+        wait_for(lambda: children_of(proc.pid, "sleep"), what="the command to start")
+        proc.send_signal(signal.SIGHUP)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, (out, err)
+    assert record(repo, task, "unit_test")["outcome"] == "passed"
 
 
 # -- 7. the log cap holds for the text written -------------------------------------------
