@@ -5,7 +5,7 @@
 #
 #   HARNESS_EVENT            push (default), pull_request, merge_request
 #   HARNESS_BEFORE           push: what the ref held before (empty or zeros: a new ref)
-#   HARNESS_AFTER            push: the new tip (default HEAD)
+#   HARNESS_AFTER            push: the new tip (default HEAD; zeros: the ref was deleted, nothing to audit)
 #   HARNESS_BASE/HEAD        pull/merge request: the base commit and the head commit
 #   HARNESS_RERUN            "true": re-run evidence, reproducers and regression tests
 #   HARNESS_ALLOWED_SIGNERS  an allowed-signers file for human approvals (passed through)
@@ -17,11 +17,18 @@ remote="${HARNESS_REMOTE:-origin}"
 git fetch --quiet --no-tags "$remote" '+refs/notes/harness*:refs/notes/harness*' 2>/dev/null \
   || echo "harness: no stamps fetched from $remote (not needed for the verdict)" >&2
 
+after="${HARNESS_AFTER:-HEAD}"
+if [[ "$after" =~ ^0+$ ]]; then
+  # A push that deletes a ref brings no commit: there is nothing to audit (git sends zeros as the new tip).
+  echo "harness: the push deleted the ref (new tip ${after:0:12}…): no commits arrive, nothing to audit" >&2
+  exit 0
+fi
+
 case "${HARNESS_EVENT:-push}" in
   pull_request|pull_request_target|merge_request|merge_request_event)
     args=(--base "${HARNESS_BASE:?the pull request base commit is needed}" --to "${HARNESS_HEAD:-HEAD}") ;;
   *)
-    args=(--before "${HARNESS_BEFORE:-}" --to "${HARNESS_AFTER:-HEAD}") ;;
+    args=(--before "${HARNESS_BEFORE:-}" --to "$after") ;;
 esac
 if [ "${HARNESS_RERUN:-false}" = "true" ]; then args+=(--rerun); fi
 if [ -n "${HARNESS_ALLOWED_SIGNERS:-}" ]; then args+=(--allowed-signers "$HARNESS_ALLOWED_SIGNERS"); fi

@@ -108,3 +108,13 @@ def test_tag_push_audits_what_the_tag_reaches(h, repo, remote, tmp_path):
     ci = ci_clone(remote, tmp_path / "ci")
     p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=ZERO, HARNESS_AFTER=tag_object)
     assert p.returncode == 1 and forged[:12] in p.stderr, p.stderr
+
+
+def test_a_push_deleting_a_branch_has_nothing_to_audit_and_passes(h, repo, remote, tmp_path):
+    git(repo, "push", "-q", "origin", "main:topic")
+    topic = head(repo)
+    git(repo, "push", "-q", "origin", "--delete", "topic")
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=topic, HARNESS_AFTER=ZERO)
+    assert p.returncode == 0, p.stderr
+    assert "deleted the ref" in p.stderr and "nothing to audit" in p.stderr
