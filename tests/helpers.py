@@ -599,25 +599,29 @@ def to_gating(h: Harness, verify: bool = True) -> None:
 
 # -- built once, copied per test ----------------------------------------------------------
 
-def once_per_run(tmp_path_factory, name: str, build: Callable[[Path], dict]) -> tuple[Path, dict]:
+def once_per_run(tmp_path_factory, name: str, build: Callable[[Path], dict], owner: str = "") -> tuple[Path, dict]:
     """``build(folder)`` run once per test run; returns (folder, what build returned, through JSON).
 
     Under pytest-xdist the workers share it (the pattern pytest-xdist documents): the folder is in
     the run's base temp folder, the first worker to take the lock builds, the others wait for it and
-    reuse what it built. A build that failed is retried by the next one to ask."""
+    reuse what it built. A build that failed is retried by the next one to ask. ``owner`` names the
+    code that builds it: two builders under one name would otherwise share whichever ran first."""
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # the run's folder, shared by its workers
-    folder, done = base / f"once-{name}", base / f"once-{name}.json"
+    folder, done, owned = base / f"once-{name}", base / f"once-{name}.json", base / f"once-{name}.owner"
     with open(base / f"once-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.is_file():
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
             data = build(folder)
+            owned.write_text(owner, "utf-8")
             tmp = done.with_suffix(".tmp")
             tmp.write_text(json.dumps(data), "utf-8")
             tmp.replace(done)
+        built_by = owned.read_text("utf-8")
+    assert built_by == owner, f"two builders share the name {name!r}: {built_by} and {owner}; rename one"
     return folder, json.loads(done.read_text("utf-8"))
 
 
@@ -656,7 +660,8 @@ def template(tmp_path_factory, name: str, build: Callable[[Path, Harness], dict]
             with in_process(repo) as h:
                 return {**(on.data if on is not None else {}), **build(repo, h)}
 
-    folder, data = once_per_run(tmp_path_factory, f"template-{name}", make)
+    owner = " on ".join([f"{build.__module__}.{build.__qualname__}", *(on.lineage if on is not None else ())])
+    folder, data = once_per_run(tmp_path_factory, f"template-{name}", make, owner)
     return Template(folder, data, (*(on.lineage if on is not None else ()), name))
 
 

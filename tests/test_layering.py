@@ -51,12 +51,48 @@ def test_only_the_git_adapter_imports_pygit2():
     assert breaking(GIT_ADAPTER, "pygit2") == []
 
 
+def module_file(name: str) -> Path | None:
+    """The file of a harness module name (a package's __init__.py), or None for anything else."""
+    parts = name.split(".")
+    if parts[0] != "harness":
+        return None
+    base = PACKAGE.parent.joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def closure(*starts: Path) -> tuple[set[str], set[str]]:
+    """(harness files, other top-level modules) that importing ``starts`` loads, followed
+    transitively through harness's own modules (and the packages each one sits in)."""
+    seen: set[str] = set()
+    others: set[str] = set()
+    todo = list(starts)
+    while todo:
+        path = todo.pop()
+        if rel(path) in seen:
+            continue
+        seen.add(rel(path))
+        for name in imports(path):
+            parts = name.split(".")
+            if parts[0] != "harness":
+                others.add(parts[0])
+            for n in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ first
+                found = module_file(".".join(parts[:n]))
+                if found is not None:
+                    todo.append(found)
+    return seen, others
+
+
 def test_the_hooks_fast_path_loads_nothing_of_the_adapter_but_its_environment():
     # launch.py answers a code-only commit with it (and so with the package's __init__): pygit2,
-    # even loaded lazily, and click would cost that hook.
-    loaded = imports(PACKAGE / "gitio" / "__init__.py") | imports(PACKAGE / "gitio" / "fast_path.py")
-    assert {i for i in loaded if i.split(".")[0] in ("harness", "pygit2", "click")} == {
-        "harness.errors", "harness.gitio.environment"}
+    # even loaded lazily, and click would cost that hook. Followed through every harness module
+    # it imports, so an import added anywhere along the way is caught.
+    files, others = closure(PACKAGE / "gitio" / "__init__.py", PACKAGE / "gitio" / "fast_path.py")
+    assert files == {"harness/__init__.py", "harness/errors.py", "harness/gitio/__init__.py",
+                     "harness/gitio/environment.py", "harness/gitio/fast_path.py"}
+    assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
 
 
 def test_only_the_adapters_start_processes():

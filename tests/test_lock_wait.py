@@ -70,6 +70,19 @@ def test_a_writer_gives_up_after_harness_lock_timeout_naming_the_holder(h, repo,
     assert "Waits" not in (repo / ".harness/tasks" / task / "requirements.yaml").read_text()
 
 
+def test_a_real_process_gives_up_with_exit_2_naming_the_holder(h, repo, task):
+    # The exit code and message as a shell sees them (the in-process test above checks the notice).
+    holder = hold_lock(repo, 60)
+    try:
+        r = h.proc("requirement", "add", "Waits", "--priority", "must", env={"HARNESS_LOCK_TIMEOUT": "0.5"},
+                   timeout=60)
+    finally:
+        finish(holder)
+    assert r.code == 2, r.err
+    assert f"gave up after 0.5s waiting for the harness lock, held by pid {holder.pid}" in r.err, r.err
+    assert "Waits" not in (repo / ".harness/tasks" / task / "requirements.yaml").read_text()
+
+
 def test_a_reader_waits_speaks_once_and_proceeds_when_the_lock_is_released(h, repo, task):
     # A real process and the real 2 s notice; the holder lets go as soon as the reader has spoken
     # (or by itself after 30 s, and then the missing notice fails the test).
