@@ -84,6 +84,17 @@ def h_template(tmp_path_factory, repo_template) -> Template:
     return template(tmp_path_factory, "h", build, on=repo_template)
 
 
+@pytest.fixture(scope="session")
+def task_template(tmp_path_factory, h_template) -> Template:
+    """``h``'s repository with a fresh current task: what a module copies when its own templates
+    build on that task (it then overrides ``task`` to return ``task_template.data["task"]``)."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
+
+    return template(tmp_path_factory, "task", build, on=h_template)
+
+
 @pytest.fixture
 def repo(request, tmp_path, repo_template) -> Path:
     """An empty git repository with one commit of source code (plus what the richest template the

@@ -88,17 +88,7 @@ def denied(host: str, out: dict | None) -> bool:
 
 
 @pytest.fixture(scope="session")
-def hooks_task_template(tmp_path_factory, h_template) -> Template:
-    """What ``task`` copies here: ``h``'s repository with a fresh current task."""
-
-    def build(repo: Path, h: Harness) -> dict:
-        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
-
-    return template(tmp_path_factory, "agent-hooks-task", build, on=h_template)
-
-
-@pytest.fixture(scope="session")
-def stale_template(tmp_path_factory, hooks_task_template) -> Template:
+def stale_template(tmp_path_factory, task_template) -> Template:
     """What ``stale`` copies: the task in IMPLEMENTING, its required evidence run, then the code changed."""
 
     def build(repo: Path, h: Harness) -> dict:
@@ -108,13 +98,13 @@ def stale_template(tmp_path_factory, hooks_task_template) -> Template:
         (repo / "app.py").write_text("def answer():\n    return 43\n")
         return {}
 
-    return template(tmp_path_factory, "agent-hooks-stale", build, on=hooks_task_template)
+    return template(tmp_path_factory, "agent-hooks-stale", build, on=task_template)
 
 
 @pytest.fixture
-def task(hooks_task_template, h) -> str:
+def task(task_template, h) -> str:
     """conftest's ``task`` (a fresh current task), copied from this module's template."""
-    return hooks_task_template.data["task"]
+    return task_template.data["task"]
 
 
 @pytest.fixture

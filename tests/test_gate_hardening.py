@@ -38,17 +38,7 @@ def to_gating(h) -> None:
 
 
 @pytest.fixture(scope="session")
-def hardening_task_template(tmp_path_factory, h_template) -> Template:
-    """What ``task`` copies here: ``h``'s repository with a fresh current task."""
-
-    def build(repo: Path, h: Harness) -> dict:
-        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
-
-    return template(tmp_path_factory, "gate-hardening-task", build, on=h_template)
-
-
-@pytest.fixture(scope="session")
-def configured_gating_template(tmp_path_factory, hardening_task_template) -> Template:
+def configured_gating_template(tmp_path_factory, task_template) -> Template:
     """What ``configured_gating`` copies: the task's evidence commands configured, then ``to_gating``."""
 
     def build(repo: Path, h: Harness) -> dict:
@@ -56,13 +46,13 @@ def configured_gating_template(tmp_path_factory, hardening_task_template) -> Tem
         to_gating(h)
         return {}
 
-    return template(tmp_path_factory, "gate-hardening-configured-gating", build, on=hardening_task_template)
+    return template(tmp_path_factory, "gate-hardening-configured-gating", build, on=task_template)
 
 
 @pytest.fixture
-def task(hardening_task_template, h) -> str:
+def task(task_template, h) -> str:
     """conftest's ``task`` (a fresh current task), copied from this module's template."""
-    return hardening_task_template.data["task"]
+    return task_template.data["task"]
 
 
 @pytest.fixture

@@ -120,3 +120,15 @@ def test_test_modules_import_helpers_only_from_helpers():
             if top == "conftest" or top.startswith("test_"):
                 bad.append(f"tests/{path.name} imports {name}")
     assert bad == []
+
+
+def test_a_run_wide_build_name_taken_by_two_builders_fails_instead_of_being_shared(tmp_path_factory):
+    from helpers import once_per_run
+
+    def build(folder: Path) -> dict:
+        return {"built": True}
+
+    assert once_per_run(tmp_path_factory, "clash-check", build, "first builder")[1] == {"built": True}
+    assert once_per_run(tmp_path_factory, "clash-check", build, "first builder")[1] == {"built": True}
+    with pytest.raises(AssertionError, match="two builders share the name 'clash-check'"):
+        once_per_run(tmp_path_factory, "clash-check", build, "second builder")

@@ -388,16 +388,6 @@ def test_render_text_and_as_dict():
 # =======================================================================================
 
 
-@pytest.fixture(scope="session")
-def gate_task_template(tmp_path_factory, h_template) -> Template:
-    """What ``task`` copies here: ``h``'s repository with a fresh current task."""
-
-    def build(repo: Path, h: Harness) -> dict:
-        return {"task": h.ok("task", "new", "Add resumable execution").out.strip()}
-
-    return template(tmp_path_factory, "quality-gate-task", build, on=h_template)
-
-
 def _gating_template(tmp_path_factory, on: Template, verify: bool) -> Template:
     def build(repo: Path, h: Harness) -> dict:
         to_gating(h, verify=verify)
@@ -407,21 +397,21 @@ def _gating_template(tmp_path_factory, on: Template, verify: bool) -> Template:
 
 
 @pytest.fixture(scope="session")
-def gating_template(tmp_path_factory, gate_task_template) -> Template:
+def gating_template(tmp_path_factory, task_template) -> Template:
     """What ``gating`` copies: the task taken to GATING by ``to_gating``, its requirement verified."""
-    return _gating_template(tmp_path_factory, gate_task_template, verify=True)
+    return _gating_template(tmp_path_factory, task_template, verify=True)
 
 
 @pytest.fixture(scope="session")
-def gating_unverified_template(tmp_path_factory, gate_task_template) -> Template:
+def gating_unverified_template(tmp_path_factory, task_template) -> Template:
     """What ``gating_unverified`` copies: the same walk, its requirement left unverified."""
-    return _gating_template(tmp_path_factory, gate_task_template, verify=False)
+    return _gating_template(tmp_path_factory, task_template, verify=False)
 
 
 @pytest.fixture
-def task(gate_task_template, h) -> str:
+def task(task_template, h) -> str:
     """conftest's ``task`` (a fresh current task), copied from this module's template."""
-    return gate_task_template.data["task"]
+    return task_template.data["task"]
 
 
 @pytest.fixture
