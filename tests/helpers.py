@@ -48,7 +48,11 @@ STAGES = ["pre-commit", "post-commit", "post-merge", "post-rewrite", "pre-merge-
 NOTES = "refs/notes/harness"
 
 
-GITCONFIG = "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"
+# No sample hooks copied into every repository and clone a test makes (a template of empty hooks/
+# and info/ folders instead: a third of the files a run writes, copies and deletes), and no
+# `git maintenance run --auto` process after every commit.
+GITCONFIG = ("[init]\n\tdefaultBranch = main\n\ttemplateDir = {template}\n[commit]\n\tgpgsign = false\n"
+             "[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n")
 
 
 def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
@@ -60,7 +64,15 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     for key, value in GIT_ENV.items():
         mp.setenv(key, value)
-    (home / ".gitconfig").write_text(GITCONFIG)
+    template = home / ".git-template"
+    for folder in ("hooks", "info"):
+        (template / folder).mkdir(parents=True, exist_ok=True)
+    (home / ".gitconfig").write_text(GITCONFIG.format(template=template))
+    # `python3` in a command a test records is this suite's interpreter, found first on PATH: not a
+    # version manager's shim (pyenv's costs a dozen processes a call) nor another Python.
+    bin_dir = os.path.dirname(PY)
+    if os.environ.get("PATH", "").split(os.pathsep)[0] != bin_dir:
+        mp.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
         mp.delenv(var, raising=False)
     # The pytest runs tests record as evidence in scratch repositories need none of the plugins this
@@ -663,6 +675,14 @@ def template(tmp_path_factory, name: str, build: Callable[[Path, Harness], dict]
     owner = " on ".join([f"{build.__module__}.{build.__qualname__}", *(on.lineage if on is not None else ())])
     folder, data = once_per_run(tmp_path_factory, f"template-{name}", make, owner)
     return Template(folder, data, (*(on.lineage if on is not None else ()), name))
+
+
+def copies_naming(root: Path, text: str) -> list[Path]:
+    """Files a copy of the template folder ``root`` carries (its repo/ and remote.git/, see
+    :func:`materialise`; git's compressed objects aside) whose bytes contain ``text``."""
+    needle = text.encode()
+    return [p for part in ("repo", "remote.git") for p in sorted((root / part).rglob("*"))
+            if p.is_file() and "objects" not in p.parts and needle in p.read_bytes()]
 
 
 def materialise(tpl: Template, dest: Path) -> Path:

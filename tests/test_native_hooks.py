@@ -16,6 +16,7 @@ from helpers import (
     Template,
     commit_all_ok,
     commit_ok,
+    copies_naming,
     gated_done,
     git,
     hand_done_no_verify,
@@ -46,11 +47,6 @@ def install(h: Harness) -> str:
     return h.ok("install").text
 
 
-def mentions(root: Path, text: str) -> list[Path]:
-    """Files under ``root`` (git's compressed objects aside) whose bytes contain ``text``."""
-    needle = text.encode()
-    return [p for p in root.rglob("*") if p.is_file() and "objects" not in p.parts and needle in p.read_bytes()]
-
 
 @pytest.fixture(scope="session")
 def native_template(tmp_path_factory, h_template) -> Template:
@@ -65,7 +61,7 @@ def native_template(tmp_path_factory, h_template) -> Template:
         git(repo, "remote", "add", "origin", str(remote))
         git(repo, "push", "-q", "--no-verify", "-u", "origin", "main")
         # A copy must not point back here: only origin's URL names this folder, and a copy re-points it.
-        assert mentions(repo.parent, str(repo.parent)) == [repo / ".git" / "config"]
+        assert copies_naming(repo.parent, str(repo.parent)) == [repo / ".git" / "config"]
         return {}
 
     return template(tmp_path_factory, "native-shims", build, on=h_template)

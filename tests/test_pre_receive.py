@@ -15,6 +15,7 @@ from helpers import (
     Harness,
     Template,
     commit_all_ok,
+    copies_naming,
     gated_done,
     git,
     hand_done_no_verify,
@@ -27,11 +28,6 @@ from helpers import (
 
 pytestmark = pytest.mark.e2e  # real pushes through the installed pre-receive hook
 
-
-def mentions(root: Path, text: str) -> list[Path]:
-    """Files under ``root`` (git's compressed objects aside) whose bytes contain ``text``."""
-    needle = text.encode()
-    return [p for p in root.rglob("*") if p.is_file() and "objects" not in p.parts and needle in p.read_bytes()]
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +46,7 @@ def server_template(tmp_path_factory, h_template) -> Template:
         p = push(repo, "origin", "main")
         assert p.returncode == 0, out(p)
         # A copy must not point back here: only origin's URL names this folder, and a copy re-points it.
-        assert mentions(repo.parent, str(repo.parent)) == [repo / ".git" / "config"]
+        assert copies_naming(repo.parent, str(repo.parent)) == [repo / ".git" / "config"]
         return {}
 
     return template(tmp_path_factory, "pre-receive-server", build, on=h_template)
