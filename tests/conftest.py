@@ -6,6 +6,7 @@ from __future__ import annotations
 import compileall
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,11 +44,19 @@ settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+# pytest rewrites the asserts of every test module it imports and would keep the result as
+# bytecode, but not under PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells): every run,
+# in every xdist worker, would rewrite all of them again (~3 s of each worker's start). The
+# processes the tests start keep the variable; only this one writes its bytecode (tests/__pycache__/,
+# ignored by git).
+sys.dont_write_bytecode = False
+
+
 def pytest_configure(config):
     # Every `python -m harness` a test starts imports the package from source; with
-    # PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells) none of them would write its
-    # bytecode, so each would compile the whole package again. Compile it once, before the run
-    # (the controller only, not each xdist worker); __pycache__/ is ignored by git.
+    # PYTHONDONTWRITEBYTECODE=1 none of them would write its bytecode, so each would compile the
+    # whole package again. Compile it once, before the run (the controller only, not each xdist
+    # worker); __pycache__/ is ignored by git.
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(str(ROOT / "harness"), quiet=1)
 
