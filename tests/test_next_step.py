@@ -319,3 +319,16 @@ def test_a_done_task_not_yet_committed_is_committed_before_new_work(h, repo, tas
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "done")
     assert status_json(h)["next"][0]["command"] == 'harness task new "TITLE"'
+
+
+def test_the_next_step_after_a_run_that_edited_the_code_judges_the_code_as_the_run_left_it(h, repo, task):
+    # evidence hands its after-run tree to the next step instead of measuring again: the build
+    # collected before is stale now, as `status` says too, not fresh as on the tree the run began on
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", "python3", "-c", "pass")
+    edit = "open('app.py', 'a').write('# edited by the suite\\n')"
+    printed = h.ok("evidence", "unit_test", "--", "python3", "-c", edit).err  # the next step goes to stderr
+    after = [line for line in printed.splitlines() if "  — " in line]
+    assert "harness evidence build  — build evidence is stale" in after[0]
+    status_next = [f"{n['command']}  — {n['why']}" for n in status_json(h)["next"]]
+    assert [line.split(None, 1)[1] if line.startswith("Next:") else line.strip() for line in after] == status_next

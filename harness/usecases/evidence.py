@@ -29,4 +29,6 @@ def record_evidence(s: TaskStore, task_id: str | None, etype: str, argv: tuple[s
     tid = s.current_id(task_id)
     p = plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout)
     record, code = collect(s, tid, p)
-    return EvidenceRecorded(etype, record, code, steps_after(s, tid))
+    # The source tree as the run left it, measured by collect just now (tree_after is set only
+    # when the run changed it).
+    return EvidenceRecorded(etype, record, code, steps_after(s, tid, record["tree_after"] or record["tree"]))

@@ -11,8 +11,11 @@ if TYPE_CHECKING:
     from harness.store.tasks import TaskStore
 
 
-def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
-    """What to run next for ``tid``, from the gate as it would judge now (nothing is written)."""
+def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step.NextStep]:
+    """What to run next for ``tid``, from the gate as it would judge now (nothing is written).
+
+    ``tree`` is the working tree's source tree when the caller has just measured it (evidence
+    measures it after its run): measuring it again would cost three git processes for the same id."""
     from harness.core import gate as core_gate
     from harness.store import facts, settings
 
@@ -20,8 +23,9 @@ def steps_for(s: TaskStore, tid: str) -> list[next_step.NextStep]:
     if task.proj.state in ("DONE", "ESCALATED"):
         return done_steps(s, tid, task.proj.state, len(task.lines))
     folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
-    tree = ""
-    if any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
+    if not any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
+        tree = ""
+    elif tree is None:
         from harness.gitio.git import Git
 
         tree = Git(s.layout.root).worktree_source_tree()
@@ -70,10 +74,10 @@ def loop_counts(lines: list[str], policy: dict) -> dict[str, int]:
                                                                     converge.DEFAULT_STALLED_ITERATIONS)}
 
 
-def steps_after(s: TaskStore, tid: str) -> list[next_step.NextStep]:
+def steps_after(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step.NextStep]:
     """The next step after a command that succeeded; a problem judging it never fails that command."""
     try:
-        return steps_for(s, tid)
+        return steps_for(s, tid, tree)
     except HarnessError as exc:
         return [next_step.NextStep("harness status", f"the next step could not be judged: {exc.message}")]
 
