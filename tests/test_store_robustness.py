@@ -384,3 +384,36 @@ def test_status_does_not_import_pygit2_or_jsonschema_on_an_unchanged_store(h, re
              if line.startswith("import time:") and ("pygit2" in line or "jsonschema" in line)]
     assert heavy == [], "\n".join(heavy)
     assert "SPECIFYING" in runs[1].stdout
+
+
+# -- writing only what changes ----------------------------------------------------------
+
+def _identity(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_ino, st.st_mtime_ns
+
+
+def test_a_transition_replaces_the_files_it_changes_and_leaves_the_others_as_they_were(h, task, repo):
+    h.ok("requirement", "add", "Interrupted runs resume", "--priority", "must")
+    folder = tdir(repo, task)
+    before = {name: _identity(folder / name) for name in ("task.yaml", "requirements.yaml", "invariants.yaml",
+                                                          "events.jsonl")}
+    h.ok("transition", "SPECIFYING")
+    after = {name: _identity(folder / name) for name in before}
+    assert after["requirements.yaml"] == before["requirements.yaml"]  # same bytes: not written again
+    assert after["invariants.yaml"] == before["invariants.yaml"]
+    assert after["task.yaml"] != before["task.yaml"] and after["events.jsonl"] != before["events.jsonl"]
+    assert "state: SPECIFYING" in (folder / "task.yaml").read_text("utf-8")
+    assert h.ok("replay").code == 0
+
+
+def test_a_hand_edit_of_the_same_length_is_still_rewritten_by_replay_write(h, task, repo):
+    walk_to(h, "SPECIFYING", "PLANNED")
+    path = tdir(repo, task) / "task.yaml"
+    honest = path.read_bytes()
+    forged = honest.replace(b"state: PLANNED", b"state: BLOCKED")  # as many bytes, other content
+    assert forged != honest and len(forged) == len(honest)
+    path.write_bytes(forged)
+    assert h("replay").code != 0
+    h.ok("replay", "--write")
+    assert path.read_bytes() == honest

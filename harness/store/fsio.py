@@ -14,6 +14,7 @@ import errno
 import fcntl
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -75,10 +76,33 @@ def atomic_write(dest: Path, data: bytes) -> None:
     _fsync_dir(dest.parent)
 
 
+def holds(dest: Path, data: bytes) -> bool:
+    """``dest`` is a regular file (not a link, not a FIFO) whose bytes are exactly ``data``."""
+    try:
+        fd = os.open(dest, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+            return False
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(len(data) + 1) == data
+    finally:
+        os.close(fd)
+
+
 def commit_files(journal: Path, files: dict[Path, bytes]) -> None:
-    """Replace all ``files`` as one unit (see the module docstring)."""
+    """Replace all ``files`` as one unit (see the module docstring).
+
+    A file that already holds its new bytes is left alone: the set ends the same, without a
+    temp file, an fsync and a rename for it (a transition changes two of a task's files, not
+    all of them), and git sees no new stat data to hash again."""
     for dest in (*files, journal):
         _refuse_dir(dest)
+    files = {dest: data for dest, data in files.items() if not holds(dest, data)}
+    if not files:
+        return
     pairs: list[tuple[str, str]] = []
     try:
         for dest, data in files.items():
