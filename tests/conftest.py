@@ -47,8 +47,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # pytest rewrites the asserts of every test module it imports and would keep the result as
 # bytecode, but not under PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells): every run,
 # in every xdist worker, would rewrite all of them again (~3 s of each worker's start). The
-# processes the tests start keep the variable; only this one writes its bytecode (tests/__pycache__/,
-# ignored by git).
+# processes the tests start keep the variable; only this one writes bytecode (tests/__pycache__/ and
+# any module it imports that has none yet; __pycache__/ is ignored by git).
 sys.dont_write_bytecode = False
 
 

@@ -13,6 +13,7 @@ import os
 import pty
 import re
 import select
+import shlex
 import shutil
 import subprocess
 import sys
@@ -69,10 +70,15 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
         (template / folder).mkdir(parents=True, exist_ok=True)
     (home / ".gitconfig").write_text(GITCONFIG.format(template=template))
     # `python3` in a command a test records is this suite's interpreter, found first on PATH: not a
-    # version manager's shim (pyenv's costs a dozen processes a call) nor another Python.
-    bin_dir = os.path.dirname(PY)
-    if os.environ.get("PATH", "").split(os.pathsep)[0] != bin_dir:
-        mp.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    # version manager's shim (pyenv's costs a dozen processes a call) nor another Python. Only
+    # python3: putting the venv's bin/ first would also put `harness` there, and hide a hook that
+    # names a Python it cannot run behind the shim's `harness` fallback. A script, not a symlink:
+    # a venv's interpreter started through a link elsewhere would not find its venv.
+    bin_dir = home / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3").write_text(f'#!/bin/sh\nexec {shlex.quote(PY)} "$@"\n')
+    (bin_dir / "python3").chmod(0o755)
+    mp.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
         mp.delenv(var, raising=False)
     # The pytest runs tests record as evidence in scratch repositories need none of the plugins this

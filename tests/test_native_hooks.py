@@ -47,7 +47,6 @@ def install(h: Harness) -> str:
     return h.ok("install").text
 
 
-
 @pytest.fixture(scope="session")
 def native_template(tmp_path_factory, h_template) -> Template:
     """What ``native`` copies: the native shims installed, .harness/ committed through them, then a

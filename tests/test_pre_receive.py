@@ -29,7 +29,6 @@ from helpers import (
 pytestmark = pytest.mark.e2e  # real pushes through the installed pre-receive hook
 
 
-
 @pytest.fixture(scope="session")
 def server_template(tmp_path_factory, h_template) -> Template:
     """What ``server`` copies: `harness init` committed and pushed as main to a bare repository
