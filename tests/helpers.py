@@ -50,7 +50,7 @@ NOTES = "refs/notes/harness"
 
 
 # No sample hooks copied into every repository and clone a test makes (a template of empty hooks/
-# and info/ folders instead: a third of the files a run writes, copies and deletes), and no
+# and info/ folders instead: one in seven of the files a run writes, copies and deletes), and no
 # `git maintenance run --auto` process after every commit.
 GITCONFIG = ("[init]\n\tdefaultBranch = main\n\ttemplateDir = {template}\n[commit]\n\tgpgsign = false\n"
              "[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n")
