@@ -203,3 +203,36 @@ def test_rerun_refuses_a_done_whose_evidence_has_no_configured_command(h, repo):
     assert r.code == 0, r.text
     r = audit(h, "--from", base, "--to", "HEAD", "--rerun")
     assert r.code == 1 and "no evidence.build.command" in r.text, r.text
+
+
+def test_a_stamp_of_a_task_still_in_progress_agrees_with_a_passing_commit(h, repo):
+    # The stamp records the task's gate as BLOCKED (it decides only in GATING): that is no claim
+    # against the commit, so audit reports no disagreement with its PASS.
+    base = commit_all_ok(repo, "harness init")
+    h.ok("task", "new", "In progress")
+    walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING")
+    commit_all_ok(repo, "work in progress")
+    h.ok("stamp", "HEAD")
+    (noted,) = json.loads(git(repo, "notes", "--ref", "refs/notes/harness", "show", "HEAD").stdout)["tasks"].values()
+    assert noted["state"] == "IMPLEMENTING" and noted["gate"] != "PASS"
+    code, doc = audit_json(h, "--from", base, "--to", "HEAD")
+    assert code == 0 and doc["results"][-1]["note"] == {"verdict": "PASS", "agrees": True}, doc
+    assert "recomputation decides" not in audit(h, "--from", base, "--to", "HEAD").err
+
+
+def test_a_stamp_saying_a_done_task_is_blocked_is_reported_beside_the_recomputed_pass(h, repo):
+    base = commit_all_ok(repo, "harness init")
+    tid = gated_done(h)
+    done = commit_all_ok(repo, "done")
+    h.ok("stamp", done)
+    stamped = json.loads(git(repo, "notes", "--ref", "refs/notes/harness", "show", done).stdout)
+    stamped["tasks"][tid]["gate"] = "BLOCKED"
+
+    def forge() -> None:  # each audit stamps the commit anew with its own verdict
+        git(repo, "notes", "--ref", "refs/notes/harness", "add", "-f", "-m", json.dumps(stamped), done)
+
+    forge()
+    code, doc = audit_json(h, "--from", base, "--to", "HEAD")
+    assert code == 0 and doc["results"][-1]["note"] == {"verdict": "BLOCKED", "agrees": False}, doc
+    forge()
+    assert f"note on {done[:12]} says BLOCKED, recomputed PASS" in audit(h, "--from", base, "--to", "HEAD").err
