@@ -95,6 +95,12 @@ def test_the_hooks_fast_path_loads_nothing_of_the_adapter_but_its_environment():
     assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
 
 
+def test_no_module_imports_jsonschema():
+    # A runtime dependency no more (harness.store.schema_check checks the schemas): an import
+    # would fail in an install without the test extra, and cost a command ~110 ms where it runs.
+    assert breaking(set(), "jsonschema") == []
+
+
 def test_only_the_adapters_start_processes():
     # git runs through gitio's Repository.run_proc (and its pygit2-free fast path), evidence
     # commands through runner.run_command, ssh-keygen (approval signatures) through signing.

@@ -26,8 +26,8 @@ def _git() -> Git:
     from harness.store import validate
 
     root = find_worktree()
-    # The same known-valid digests the CLI keeps: a hook re-reading unchanged documents
-    # neither imports nor runs jsonschema.
+    # The same known-valid digests the CLI keeps: a hook re-reading unchanged documents does
+    # not check them against their schemas again.
     validate.use_cache(root / ".harness" / "local" / "valid")
     git = Git(root)
     trust.use_git_config(git)  # approvals are checked against the signers git config names, if any

@@ -1,7 +1,7 @@
 """The `harness` command: a thin click front end over the store and the pure core.
 
 Subcommands live in their own modules and are imported only when invoked, so that
-`harness status` does not pay for pygit2 or jsonschema it does not need.
+`harness status` does not pay for pygit2 or for writers' imports it does not need.
 """
 
 from __future__ import annotations

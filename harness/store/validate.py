@@ -1,8 +1,8 @@
 """JSON-Schema validation with errors that name file, field path and bad value.
 
-jsonschema is imported only when a document has not been seen valid before: the digests
-of documents that passed are kept in ``.harness/local/valid`` so that a read-only command
-such as ``harness status`` stays fast on an unchanged store.
+A document is checked (by :mod:`harness.store.schema_check`) only when it has not been seen
+valid before: the digests of documents that passed are kept in ``.harness/local/valid`` so that
+a read-only command such as ``harness status`` stays fast on an unchanged store.
 """
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from harness import resources
 from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.store.schema_check import Problem, Validator
 
 _seen: set[str] = set()
 _cache_file: Path | None = None
@@ -122,15 +125,15 @@ def event_problem(event: object) -> str | None:
 
 
 def _errors(doc: object, schema_name: str) -> list[str]:
-    found = sorted(_validator(schema_name).iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    return [describe(e) for e in found]
+    found = sorted(validator(schema_name).problems(doc), key=lambda p: (list(map(str, p.path)), p.message))
+    return [describe(p) for p in found]
 
 
 @functools.cache
-def _validator(schema_name: str) -> Any:  # a jsonschema validator (imported lazily)
-    import jsonschema  # lazy: ~100 ms of imports a read of known-valid files never needs
+def validator(schema_name: str) -> Validator:
+    from harness.store.schema_check import Validator
 
-    return jsonschema.Draft202012Validator(resources.schema(schema_name))
+    return Validator(resources.schema(schema_name))
 
 
 def _short(value: object) -> str:
@@ -142,20 +145,20 @@ def _short(value: object) -> str:
     return r.repr(value)
 
 
-def describe(err: Any) -> str:  # a jsonschema ValidationError (imported lazily)
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+def describe(problem: Problem) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.path).lstrip(".")
     where = f"field {path[:200]}" if path else "top level"
-    if err.validator == "additionalProperties":
-        extra = sorted(map(str, set(err.instance) - set(err.schema.get("properties", {}))))
+    if problem.keyword == "additionalProperties":
+        extra = sorted(map(str, set(problem.instance) - set(problem.schema.get("properties", {}))))
         names = ", ".join(n if len(n) <= 80 else _short(n) for n in extra[:10])
         more = f" (+{len(extra) - 10} more)" if len(extra) > 10 else ""
         return f"{where}: unknown field(s) {names}{more} (refused, not ignored)"
-    if err.validator == "required":
-        return f"{where}: {err.message[:200]}"
-    if err.validator == "enum":
-        return f"{where}: {_short(err.instance)} is not one of {err.validator_value}"
-    # jsonschema's messages start with the full repr of the value: replace it by a short one.
-    full, message = repr(err.instance), err.message
+    if problem.keyword == "required":
+        return f"{where}: {problem.message[:200]}"
+    if problem.keyword == "enum":
+        return f"{where}: {_short(problem.instance)} is not one of {problem.expected}"
+    # The messages start with the full repr of the value: replace it by a short one.
+    full, message = repr(problem.instance), problem.message
     if message.startswith(full):
-        return f"{where}: {_short(err.instance)}{message[len(full):][:200]}"
-    return f"{where}: {_short(err.instance)}: {message[:200]}"
+        return f"{where}: {_short(problem.instance)}{message[len(full):][:200]}"
+    return f"{where}: {_short(problem.instance)}: {message[:200]}"

@@ -1,0 +1,264 @@
+"""harness.store.schema_check finds what jsonschema finds, with jsonschema's messages, on the
+harness's own schemas and on any schema built from the keywords it supports; it refuses a schema
+that uses anything else; and a command that writes documents no longer imports jsonschema."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness import resources
+from harness.store import schema_check, validate
+from harness.store.schema_check import Unsupported, Validator
+
+from helpers import PY, Template, template, walk_to
+
+SCHEMAS = sorted(p.name.removesuffix(".schema.json") for p in (Path(resources.__file__).parent / "schemas").iterdir())
+
+
+def theirs(schema: dict, doc: object) -> list[tuple]:
+    return sorted((tuple(map(str, e.absolute_path)), e.validator, e.message)
+                  for e in jsonschema.Draft202012Validator(schema).iter_errors(doc))
+
+
+def ours(schema: dict, doc: object, validator: Validator | None = None) -> list[tuple]:
+    return sorted((tuple(map(str, p.path)), p.keyword, p.message) for p in (validator or Validator(schema)).problems(doc))
+
+
+def test_every_schema_of_the_harness_is_a_valid_schema_this_module_checks_in_full():
+    for name in SCHEMAS:
+        schema = resources.schema(name)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        Validator(schema)  # raises Unsupported on a keyword it would skip
+    assert len(SCHEMAS) == 10
+
+
+# -- the real schemas on real documents, and on every way of breaking them ---------------------
+
+# Values put in place of each node of a real document: every type and the edges the keywords
+# test (empty, negative, zero, fractional, integral float, bool-as-number, duplicates), then every
+# value an enum of the schemas allows under that node's name, so "if"/"then" branches on a status
+# or a kind are taken.
+GENERIC = [None, True, False, 0, -1, 1, 2.5, 3.0, "", "x", "NOT A WORD!", "REQ-001", [], ["a", "a"], [1, True],
+           {}, {"unknown": 1}]
+
+
+def _enums_by_name() -> dict[str, list]:
+    found: dict[str, list] = {}
+
+    def walk(node: object, name: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "enum":
+                    found.setdefault(name, []).extend(v for v in value if v not in found.get(name, []))
+                elif key in ("properties", "$defs"):
+                    for sub, schema in value.items():
+                        walk(schema, sub)
+                else:
+                    walk(value, name)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, name)
+
+    for schema_name in SCHEMAS:
+        walk(resources.schema(schema_name), "")
+    return found
+
+
+ENUMS = _enums_by_name()
+
+
+def _paths(doc: object, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    for key, value in items:
+        out += _paths(value, (*prefix, key))
+    return out
+
+
+def _at(doc: object, path: tuple) -> object:
+    for key in path:
+        doc = doc[key]  # type: ignore[index]
+    return doc
+
+
+def mutations(doc: object) -> list:
+    """``doc`` with each node replaced by each value fit to break it, each key removed, and an
+    unknown key added to each object."""
+    out = []
+    for path in _paths(doc):
+        if not path:
+            out += GENERIC
+            continue
+        name = path[-1] if isinstance(path[-1], str) else ""
+        for value in GENERIC + ENUMS.get(name, []):
+            changed = copy.deepcopy(doc)
+            _at(changed, path[:-1])[path[-1]] = copy.deepcopy(value)
+            out.append(changed)
+        if isinstance(_at(doc, path[:-1]), dict):
+            removed = copy.deepcopy(doc)
+            del _at(removed, path[:-1])[path[-1]]
+            out.append(removed)
+    return out
+
+
+PROPOSAL = {
+    "type": "suspected_defect", "severity": "major", "category": "correctness",
+    "title": "answer() is off by one", "claim": "answer() returns 42 where 41 is required",
+    "location": {"file": "app.py", "line": 2}, "failure_scenario": ["call app.answer()"],
+    "expected_behavior": "41", "possible_actual_behavior": "42",
+    "recommended_reproducer": {"type": "unit_test", "description": "assert", "command": [PY, "-c", "pass"]},
+}
+
+
+@pytest.fixture(scope="session")
+def corpus_template(tmp_path_factory, h_template) -> Template:
+    """A task walked through a contract, an invariant, evidence, a verified requirement and a gate."""
+
+    def build(repo: Path, h) -> dict:
+        h.ok("task", "new", "Corpus")
+        contract = repo.parent / "contract.yaml"
+        contract.write_bytes(resources.template("contract.example.yaml"))
+        h.ok("contract", "apply", "--file", str(contract))
+        h.ok("invariant", "add", "No lost writes", "--category", "recovery", "--severity", "major")
+        h.ok("evidence", "unit_test", "--", PY, "-c", "print('ok')")
+        h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+        walk_to(h, "IMPLEMENTING", "VERIFYING")
+        (repo.parent / "proposal.yaml").write_text(yaml.safe_dump(PROPOSAL))
+        h.ok("finding", "propose", "--file", str(repo.parent / "proposal.yaml"))
+        h("gate", "--json")
+        return {}
+
+    return template(tmp_path_factory, "schema-corpus", build, on=h_template)
+
+
+@pytest.fixture(scope="session")
+def corpus(corpus_template) -> dict[str, list]:
+    """{schema name: the documents of that kind the CLI wrote in ``corpus_template``}."""
+    from harness.store.reader import schema_of
+
+    root = corpus_template.root / "repo" / ".harness"
+    docs: dict[str, list] = {name: [] for name in SCHEMAS}
+    docs["contract"].append(yaml.safe_load(resources.template("contract.example.yaml")))
+    docs["finding-proposal"].append(PROPOSAL)
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if not path.is_file() or rel.startswith("local/"):
+            continue
+        if path.name == "events.jsonl":
+            docs["event"] += [json.loads(line) for line in path.read_text().splitlines()]
+        elif rel in ("config.yaml", "gate.yaml"):
+            docs[rel.removesuffix(".yaml")].append(yaml.safe_load(path.read_text()))
+        elif path.parent.name == "evidence" and path.suffix == ".json":
+            docs["evidence"].append(json.loads(path.read_text()))
+        elif rel.startswith("tasks/") and path.suffix == ".yaml":
+            docs[schema_of(rel.split("/", 2)[2])].append(yaml.safe_load(path.read_text()))
+    return docs
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_on_every_mutation_of_a_real_document_both_find_the_same_problems(corpus, name):
+    schema = resources.schema(name)
+    mine = Validator(schema)
+    docs = corpus[name]
+    checked = failing = 0
+    # One document of each shape: events of one type share theirs.
+    shapes = {doc.get("type") if name == "event" else n: doc for n, doc in enumerate(docs)}
+    for doc in shapes.values():
+        assert ours(schema, doc, mine) == theirs(schema, doc) == [], doc
+        for broken in mutations(doc):
+            expected = theirs(schema, broken)
+            assert ours(schema, broken, mine) == expected, broken
+            checked += 1
+            failing += bool(expected)
+    # Not vacuous: many mutations refused, and some accepted (free text takes any string).
+    assert failing > 100 and checked - failing > 10, (checked, failing)
+
+
+def test_the_corpus_holds_a_document_of_each_kind_the_cli_writes(corpus):
+    assert [name for name, docs in corpus.items() if not docs] == []
+
+
+# -- any schema built from the supported keywords --------------------------------------------
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.0, 1.0, 2.5, -1.5])
+                    | st.sampled_from(["", "a", "ab", "A1", "a", "é"]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abc"), inner, max_size=3),
+                    max_leaves=8)
+TYPES = st.sampled_from(["object", "array", "string", "null", "boolean", "integer", "number"])
+
+
+def _schemas(inner):
+    return st.one_of(
+        st.fixed_dictionaries({"type": TYPES | st.lists(TYPES, min_size=1, max_size=3, unique=True)}),
+        st.fixed_dictionaries({"properties": st.dictionaries(st.sampled_from("abc"), inner, max_size=2)},
+                              optional={"additionalProperties": st.booleans() | inner,
+                                        "required": st.lists(st.sampled_from("abcd"), max_size=2, unique=True)}),
+        st.fixed_dictionaries({"items": inner}, optional={"minItems": st.integers(0, 2),
+                                                          "uniqueItems": st.booleans()}),
+        st.fixed_dictionaries({"propertyNames": inner}),
+        st.fixed_dictionaries({"enum": st.lists(JSON, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"const": JSON}),
+        st.fixed_dictionaries({"pattern": st.sampled_from(["^a", "b$", "[0-9]", "^$"])},
+                              optional={"minLength": st.integers(0, 2)}),
+        st.fixed_dictionaries({"minimum": st.integers(-1, 1)},
+                              optional={"maximum": st.integers(1, 3), "exclusiveMinimum": st.sampled_from([0, 0.5])}),
+        st.fixed_dictionaries({"if": inner, "then": inner}),
+        st.fixed_dictionaries({"oneOf": st.lists(inner, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"allOf": st.lists(inner, min_size=1, max_size=2)}),
+        st.fixed_dictionaries({"not": inner}),
+    )
+
+
+SCHEMA = st.recursive(_schemas(st.just({})), _schemas, max_leaves=6)
+
+
+@given(schema=SCHEMA, doc=JSON)
+def test_on_any_schema_of_the_supported_keywords_both_find_the_same_problems(schema, doc):
+    assert ours(schema, doc) == theirs(schema, doc)
+
+
+@given(doc=JSON)
+def test_a_local_reference_is_followed_as_jsonschema_follows_it(doc):
+    schema = {"$defs": {"a/b": {"type": "object", "required": ["a"]}, "s": {"minLength": 2}},
+              "properties": {"a": {"$ref": "#/$defs/s"}}, "$ref": "#/$defs/a~1b"}
+    assert ours(schema, doc) == theirs(schema, doc)
+
+
+def test_json_equality_keeps_booleans_apart_from_numbers():
+    assert schema_check.equal(1, 1.0) and schema_check.equal([1, {"a": 2}], [1.0, {"a": 2.0}])
+    assert not schema_check.equal(True, 1) and not schema_check.equal([False], [0])
+    for doc in ([1, True], [0, False], [1, 1.0], [{"a": 1}, {"a": True}], [[1], [1.0]]):
+        assert ours({"uniqueItems": True}, doc) == theirs({"uniqueItems": True}, doc), doc
+
+
+# -- what it refuses to check ----------------------------------------------------------------
+
+@pytest.mark.parametrize("schema", [
+    {"format": "date-time"}, {"type": "string", "maxLength": 3}, {"if": {}, "then": {}, "else": {}},
+    {"patternProperties": {"^x": {}}}, {"$ref": "https://example.com/other.json"}, {"$ref": "#/$defs/missing"},
+    {"properties": {"a": {"anyOf": [{}]}}}, {"items": {"prefixItems": []}}, {"type": "strange"},
+])
+def test_a_schema_using_anything_else_is_refused_when_loaded_not_checked_in_part(schema):
+    with pytest.raises(Unsupported):
+        Validator(schema).problems(1).__next__()
+
+
+# -- what the user sees ----------------------------------------------------------------------
+
+def test_a_command_that_writes_documents_does_not_import_jsonschema(h, repo, task):
+    code = ("import sys\nfrom harness.cli.main import main\n"
+            "code = main(['requirement', 'add', 'Checked without jsonschema', '--priority', 'must'])\n"
+            "print('jsonschema' in sys.modules, code)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split()[-2:] == ["False", "0"], proc.stdout + proc.stderr
+    assert validate.validator("requirement") is validate.validator("requirement")  # built once per process
