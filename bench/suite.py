@@ -33,19 +33,24 @@ BEFORE = "8c1137c"  # the last commit before issue 8: 1,212 tests, run serially
 SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?|deselected)")
 
 
-def timed_pytest(label: str, checkout: Path, args: list[str]) -> tuple[float, str, int]:
+def timed_pytest(label: str, checkout: Path, args: list[str], tmp: Path) -> tuple[float, str, int]:
     """Wall seconds, pytest's summary line and exit code of one pytest run in ``checkout``.
 
     This checkout runs as the README says (its venv imports its own code); another checkout gets
-    PYTHONPATH, so that it and the processes its tests start import that checkout's code."""
+    PYTHONPATH, so that it and the processes its tests start import that checkout's code. Each run
+    gets a temp folder of its own, removed after its time is taken: without one, pytest deletes
+    the oldest of the runs it keeps at the end of each, and a run would be timed deleting another's
+    files (~8 s here)."""
     env = dict(os.environ)
     if checkout != ROOT:
         env["PYTHONPATH"] = str(checkout)
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    basetemp = tmp / f"temp-{label.split()[0]}"
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}", *args]
     print(f"suite: {label}: {' '.join(cmd[1:])} (in {checkout})", file=sys.stderr, flush=True)
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=checkout, env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
+    shutil.rmtree(basetemp, ignore_errors=True)
     lines = [line for line in proc.stdout.splitlines() if SUMMARY.search(line) and " in " in line]
     summary = lines[-1].strip("= ") if lines else f"no summary (exit {proc.returncode})"
     if proc.returncode != 0:
@@ -86,12 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     xdist = ["-n", ns.workers]
     results: dict[str, tuple[float, str, int]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
-        results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"])
-        results["full"] = timed_pytest("full", ROOT, xdist)
-        results["same"] = timed_pytest("same", ROOT, [*xdist, *files_at(ns.before)])
+        results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], Path(tmp))
+        results["full"] = timed_pytest("full", ROOT, xdist, Path(tmp))
+        results["same"] = timed_pytest("same", ROOT, [*xdist, *files_at(ns.before)], Path(tmp))
         old = old_checkout(ns.before, Path(tmp))
         try:
-            results["before"] = timed_pytest(f"before ({ns.before})", old, [])
+            results["before"] = timed_pytest(f"before ({ns.before})", old, [], Path(tmp))
         finally:
             shutil.rmtree(old, ignore_errors=True)
 
