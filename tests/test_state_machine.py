@@ -206,3 +206,11 @@ def test_validate_transition_cli_rejects_an_unknown_state_as_usage_error(validat
     code, text = validate_cli("CREATED", "FINISHED")
     assert code == 2
     assert "FINISHED" in text and "Traceback" not in text
+
+
+def test_the_gated_states_are_those_only_a_gate_pass_lets_a_task_into():
+    # The commit guard and the audit of a note hold a task in one of these to a passing gate:
+    # every legal way in must need one, and nothing else may count as gated.
+    ways_in = {(a, b) for a in states.STATES for b in states.GATED_STATES if states.is_legal(a, b)}
+    assert ways_in == set(states.NEEDS_GATE_PASS)
+    assert {"CONVERGED", "DONE"} == states.GATED_STATES

@@ -31,6 +31,9 @@ ESCALATION_CODES = (
 
 # Entering these needs a gate PASS that judged exactly the current source tree.
 NEEDS_GATE_PASS = frozenset({("GATING", "CONVERGED"), ("CONVERGED", "DONE")})
+# The states only those transitions reach: a task in one was let in by a passing gate, which the
+# commit guard and the audit of a note hold it to.
+GATED_STATES = frozenset(target for _, target in NEEDS_GATE_PASS)
 
 
 @dataclass(frozen=True)

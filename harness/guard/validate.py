@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.core import gate as core_gate
 from harness.core import policy as core_policy
+from harness.core import states
 from harness.errors import HarnessError
 from harness.guard import trust
 from harness.store import facts, reader, settings
@@ -22,7 +23,6 @@ from harness.store.source import Source
 GATE = ".harness/gate.yaml"
 CONFIG = ".harness/config.yaml"
 APPROVALS = ".harness/approvals.jsonl"
-ENTERING_GATED = ("CONVERGED", "DONE")
 
 
 @dataclass(frozen=True)
@@ -294,7 +294,7 @@ def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: st
         for text in check_digests(new, task):
             problems.append(Problem(f"{folder}/evidence/", "evidence-matches-ledger", text, "re-collect with `harness evidence TYPE`"))
     verdict = TaskVerdict(tid, before_states[0] if before_states else None, task.proj.state)
-    entering = task.proj.state in ENTERING_GATED and task.proj.state not in before_states
+    entering = task.proj.state in states.GATED_STATES and task.proj.state not in before_states
     if entering and policy is not None:
         verdict.gate = _gate_at(new, task, policy, source_tree, problems)
     return verdict

@@ -70,16 +70,14 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
     return result
 
 
-# The states in which a task's gate decides whether its commit may be pushed.
-NEEDS_GATE_PASS = ("CONVERGED", "DONE")
-
-
 def note_summary(note: dict[str, Any], verdict: str) -> dict[str, Any]:
     """What the commit's note says of it, beside the recomputed verdict. A stamp without a verdict
     of its own says BLOCKED only for a task it holds in CONVERGED or DONE without a gate pass: a
     task still in progress is blocked by its state, which says nothing against the commit."""
+    from harness.core.states import GATED_STATES
+
     tasks = note.get("tasks")
     held = [t for t in (tasks.values() if isinstance(tasks, dict) else ())
-            if isinstance(t, dict) and t.get("state") in NEEDS_GATE_PASS]
+            if isinstance(t, dict) and t.get("state") in GATED_STATES]
     said = note.get("verdict") or ("PASS" if all(t.get("gate") in (None, "PASS") for t in held) else "BLOCKED")
     return {"verdict": said, "agrees": (said == "PASS") == (verdict == "PASS")}
