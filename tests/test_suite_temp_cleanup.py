@@ -1,0 +1,44 @@
+"""The suite's own housekeeping (conftest.py): as a run ends, the oldest temp run pytest keeps is
+moved aside and deleted in the background, and a trash an interrupted delete left is swept."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import wait_for
+
+TESTS = Path(__file__).resolve().parent
+
+
+def test_a_run_leaves_the_last_three_temp_runs_and_deletes_the_older_one_and_old_trash(tmp_path):
+    user_root = tmp_path / "pytest-of-someone"
+    for number in (1, 2, 3):
+        files = user_root / f"pytest-{number}" / "test0"
+        files.mkdir(parents=True)
+        (files / "left.txt").write_text("from an earlier run")
+    trash = user_root / ".trash-interrupted"
+    (trash / "deep").mkdir(parents=True)
+    env = {**os.environ, "PYTEST_DEBUG_TEMPROOT": str(tmp_path), "USER": "someone", "LOGNAME": "someone"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           str(TESTS / "test_state_machine.py"), "-k", "gated_states"],
+                          cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    wait_for(lambda: not (user_root / "pytest-1").exists() and not trash.exists(), within=20,
+             what="pytest-1 and the old trash to be deleted")
+    assert sorted(p.name for p in user_root.iterdir() if not p.is_symlink()) == ["pytest-2", "pytest-3", "pytest-4"]
+    assert (user_root / "pytest-2" / "test0" / "left.txt").is_file()  # the runs pytest keeps are untouched
+
+
+def test_a_run_given_its_own_temp_folder_touches_no_other(tmp_path):
+    user_root = tmp_path / "pytest-of-someone"
+    for number in (1, 2, 3, 4):  # pytest-1 would be the one to delete
+        (user_root / f"pytest-{number}").mkdir(parents=True)
+    env = {**os.environ, "PYTEST_DEBUG_TEMPROOT": str(tmp_path), "USER": "someone", "LOGNAME": "someone"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           f"--basetemp={tmp_path / 'own'}", str(TESTS / "test_state_machine.py"), "-k", "gated_states"],
+                          cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted(p.name for p in user_root.iterdir()) == ["pytest-1", "pytest-2", "pytest-3", "pytest-4"]
