@@ -40,6 +40,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 PY = sys.executable
+# A finding proposal as a reviewer writes one (`harness finding propose --file`), every field filled.
+FINDING_PROPOSAL = {
+    "type": "suspected_defect", "severity": "major", "category": "correctness",
+    "title": "answer() is off by one", "claim": "answer() returns 42 where 41 is required",
+    "location": {"file": "app.py", "line": 2}, "failure_scenario": ["call app.answer()"],
+    "expected_behavior": "41", "possible_actual_behavior": "42",
+    "recommended_reproducer": {"type": "unit_test", "description": "assert", "command": [PY, "-c", "pass"]},
+}
 TO_VERIFYING = ("SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING")
 
 

@@ -32,7 +32,7 @@ from harness.cli.main import main
 from harness.core.ledger import encode_event, line_hash
 from harness.errors import HarnessError
 
-from helpers import GIT_ENV
+from helpers import FINDING_PROPOSAL, GIT_ENV
 
 CALL_SECONDS = 10  # a call this slow is a hang (the slowest legitimate one takes ~1 s)
 MEMORY_GROWTH_KB = 600 * 1024  # peak RSS growth allowed over the whole run
@@ -78,15 +78,6 @@ def run(root: Path, capfd, *args: str) -> tuple[int, str]:
 
 # -- the repository every example starts from ----------------------------------------------
 
-PROPOSAL = {
-    "type": "suspected_defect", "severity": "major", "category": "correctness",
-    "title": "answer() is off by one", "claim": "answer() returns 42 where 41 is required",
-    "location": {"file": "app.py", "line": 2}, "failure_scenario": ["call app.answer()"],
-    "expected_behavior": "41", "possible_actual_behavior": "42",
-    "recommended_reproducer": {"type": "unit_test", "description": "assert", "command": [PY, "-c", "pass"]},
-}
-
-
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
     """A committed repository with a task carrying a contract, evidence, a finding and an
@@ -108,7 +99,7 @@ def base(tmp_path_factory):
         contract = root.parent / "contract.yaml"
         contract.write_bytes(resources.template("contract.example.yaml"))
         proposal = root.parent / "proposal.yaml"
-        proposal.write_text(yaml.safe_dump(PROPOSAL))
+        proposal.write_text(yaml.safe_dump(FINDING_PROPOSAL))
         for args in (["init"], ["task", "new", "Fuzz"], ["contract", "apply", "--file", str(contract)],
                      ["evidence", "unit_test", "--", PY, "-c", "print('ok')"],
                      ["finding", "propose", "--file", str(proposal)]):

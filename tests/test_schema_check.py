@@ -20,7 +20,7 @@ from harness import resources
 from harness.store import schema_check, validate
 from harness.store.schema_check import Unsupported, Validator
 
-from helpers import PY, Template, template, walk_to
+from helpers import FINDING_PROPOSAL, PY, Template, template, walk_to
 
 SCHEMAS = sorted(p.name.removesuffix(".schema.json") for p in (Path(resources.__file__).parent / "schemas").iterdir())
 
@@ -111,15 +111,6 @@ def mutations(doc: object) -> list:
     return out
 
 
-PROPOSAL = {
-    "type": "suspected_defect", "severity": "major", "category": "correctness",
-    "title": "answer() is off by one", "claim": "answer() returns 42 where 41 is required",
-    "location": {"file": "app.py", "line": 2}, "failure_scenario": ["call app.answer()"],
-    "expected_behavior": "41", "possible_actual_behavior": "42",
-    "recommended_reproducer": {"type": "unit_test", "description": "assert", "command": [PY, "-c", "pass"]},
-}
-
-
 @pytest.fixture(scope="session")
 def corpus_template(tmp_path_factory, h_template) -> Template:
     """A task walked through a contract, an invariant, evidence, a verified requirement and a gate."""
@@ -133,7 +124,7 @@ def corpus_template(tmp_path_factory, h_template) -> Template:
         h.ok("evidence", "unit_test", "--", PY, "-c", "print('ok')")
         h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
         walk_to(h, "IMPLEMENTING", "VERIFYING")
-        (repo.parent / "proposal.yaml").write_text(yaml.safe_dump(PROPOSAL))
+        (repo.parent / "proposal.yaml").write_text(yaml.safe_dump(FINDING_PROPOSAL))
         h.ok("finding", "propose", "--file", str(repo.parent / "proposal.yaml"))
         h("gate", "--json")
         return {}
@@ -149,7 +140,7 @@ def corpus(corpus_template) -> dict[str, list]:
     root = corpus_template.root / "repo" / ".harness"
     docs: dict[str, list] = {name: [] for name in SCHEMAS}
     docs["contract"].append(yaml.safe_load(resources.template("contract.example.yaml")))
-    docs["finding-proposal"].append(PROPOSAL)
+    docs["finding-proposal"].append(FINDING_PROPOSAL)
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
         if not path.is_file() or rel.startswith("local/"):
