@@ -22,7 +22,12 @@ class HarnessError(Exception):
         self.hint = hint
 
     def render(self) -> str:
-        return self.message if not self.hint else f"{self.message}\n  hint: {self.hint}"
+        if not self.hint:
+            return self.message
+        # A refusal with no hint of its own carries only the task's next step (``with_next``),
+        # which names itself: "hint: next: ..." would read as a hint about a hint.
+        label = "" if self.hint.startswith("next: ") else "hint: "
+        return f"{self.message}\n  {label}{self.hint}"
 
 
 class Refused(HarnessError):

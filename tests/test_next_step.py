@@ -212,6 +212,18 @@ def test_any_refused_task_command_names_the_next_step(h, task):
     assert r.code == 1 and "next: harness contract apply" in r.err
 
 
+def test_a_refusal_without_a_hint_prints_the_next_step_on_a_line_of_its_own(h, task):
+    r = h("requirement", "add", "", "--priority", "must")
+    assert r.code == 1 and "the statement must be non-empty text" in r.err
+    assert "\n  next: harness contract apply" in r.err and "hint: next:" not in r.err
+
+
+def test_a_refusal_with_a_hint_keeps_it_and_adds_the_next_step_below(h, task):
+    r = h("invariant", "add", "x", "--category", "\u00fcn\u00efcode", "--severity", "major")
+    assert r.code == 1 and "\n  hint: use a lower-case ASCII word" in r.err
+    assert "\n  next: harness contract apply" in r.err
+
+
 def test_a_refusal_outside_a_task_command_is_left_as_it_is(h, task):
     r = h("task", "new", "x", "--max-iterations", "99")
     assert r.code == 1 and "next:" not in r.err
