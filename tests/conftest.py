@@ -67,7 +67,8 @@ def pytest_sessionfinish(session):
     # before them: ~55,000 files, ~8 s the developer waits for after the last test. Moved aside
     # here (a rename, instant) and deleted by a detached `rm` instead, so that pytest finds nothing
     # to delete; a trash an interrupted `rm` left is swept by the next run. The controller only
-    # (xdist workers keep theirs under its folder), and only folders pytest numbered itself.
+    # (xdist workers keep theirs under its folder), and only folders pytest numbered itself and
+    # no run holds.
     config = session.config
     if hasattr(config, "workerinput") or config.option.basetemp:
         return
@@ -78,7 +79,10 @@ def pytest_sessionfinish(session):
     runs = sorted((int(p.name[7:]), p) for p in root.glob("pytest-*") if p.name[7:].isdigit() and not p.is_symlink())
     trash = [p for p in root.glob(".trash-*") if p.is_dir()]
     for number, path in runs:
-        if number <= runs[-1][0] - keep:
+        # A folder holding pytest's `.lock` belongs to a run still going (one started beside this
+        # one: a single test file while the suite runs as evidence) or to one that crashed; pytest
+        # itself deletes neither, and neither does this.
+        if number <= runs[-1][0] - keep and not (path / ".lock").exists():
             try:
                 trash.append(path.rename(root / f".trash-{uuid.uuid4().hex}"))
             except OSError:

@@ -42,3 +42,21 @@ def test_a_run_given_its_own_temp_folder_touches_no_other(tmp_path):
                           cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert sorted(p.name for p in user_root.iterdir()) == ["pytest-1", "pytest-2", "pytest-3", "pytest-4"]
+
+
+def test_a_run_still_going_beside_this_one_keeps_its_temp_folder(tmp_path):
+    # pytest-1 is the oldest, but it holds pytest's lock: a run started before this one and still
+    # going (the full suite as evidence while one test file runs). Deleting it would pull the
+    # repositories out from under that run's tests.
+    user_root = tmp_path / "pytest-of-someone"
+    for number in (1, 2, 3):
+        (user_root / f"pytest-{number}").mkdir(parents=True)
+    (user_root / "pytest-1" / ".lock").write_text("4242")
+    (user_root / "pytest-1" / "in-use.txt").write_text("a live run's file")
+    env = {**os.environ, "PYTEST_DEBUG_TEMPROOT": str(tmp_path), "USER": "someone", "LOGNAME": "someone"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           str(TESTS / "test_state_machine.py"), "-k", "gated_states"],
+                          cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (user_root / "pytest-1" / "in-use.txt").is_file()
+    assert not list(user_root.glob(".trash-*"))
