@@ -61,6 +61,26 @@ def pytest_configure(config):
         compileall.compile_dir(str(ROOT / "harness"), quiet=1)
 
 
+def _held_by_a_live_run(folder: Path) -> bool:
+    """Whether pytest's `.lock` in ``folder`` names a process still running: a run started beside
+    this one (a single test file while the suite runs as evidence) whose repositories must stay.
+    A killed run leaves its lock behind naming a dead pid; its folder goes like any other. A lock
+    that cannot be read counts as held: pytest's own cleanup then decides, as it would anyway."""
+    try:
+        pid = int((folder / ".lock").read_text())
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # EPERM: alive, another user's
+    return True
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session):
     # pytest keeps the temp folders of the last three runs and, as a run ends, deletes the one
@@ -68,7 +88,7 @@ def pytest_sessionfinish(session):
     # here (a rename, instant) and deleted by a detached `rm` instead, so that pytest finds nothing
     # to delete; a trash an interrupted `rm` left is swept by the next run. The controller only
     # (xdist workers keep theirs under its folder), and only folders pytest numbered itself and
-    # no run holds.
+    # no live run holds.
     config = session.config
     if hasattr(config, "workerinput") or config.option.basetemp:
         return
@@ -79,10 +99,7 @@ def pytest_sessionfinish(session):
     runs = sorted((int(p.name[7:]), p) for p in root.glob("pytest-*") if p.name[7:].isdigit() and not p.is_symlink())
     trash = [p for p in root.glob(".trash-*") if p.is_dir()]
     for number, path in runs:
-        # A folder holding pytest's `.lock` belongs to a run still going (one started beside this
-        # one: a single test file while the suite runs as evidence) or to one that crashed; pytest
-        # itself deletes neither, and neither does this.
-        if number <= runs[-1][0] - keep and not (path / ".lock").exists():
+        if number <= runs[-1][0] - keep and not _held_by_a_live_run(path):
             try:
                 trash.append(path.rename(root / f".trash-{uuid.uuid4().hex}"))
             except OSError:
