@@ -59,6 +59,26 @@ def timed_pytest(label: str, checkout: Path, args: list[str], tmp: Path) -> tupl
     return wall, summary, proc.returncode
 
 
+def pytest_temp_root() -> Path:
+    """Where pytest keeps this user's numbered temp runs (and the suite's conftest its `.trash-*`)."""
+    import getpass
+
+    base = os.environ.get("PYTEST_DEBUG_TEMPROOT") or tempfile.gettempdir()
+    return Path(base) / f"pytest-of-{getpass.getuser()}"
+
+
+def wait_for_background_deletes(root: Path, limit: float = 120.0, poll: float = 0.5) -> float:
+    """Seconds spent waiting, up to ``limit``, for the `.trash-*` folders under ``root`` to go.
+
+    A test run ends by handing its oldest temp run to a detached `rm` (tests/conftest.py): ~55,000
+    files deleted while the next command starts. Timed then, the first run would share the machine
+    with that `rm` (the evidence run just before this one leaves exactly that behind)."""
+    start = time.monotonic()
+    while any(p.is_dir() for p in root.glob(".trash-*")) and time.monotonic() - start < limit:
+        time.sleep(poll)
+    return time.monotonic() - start
+
+
 def files_at(rev: str) -> list[str]:
     """The test modules ``rev`` had that this checkout still has."""
     proc = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, "tests/"],
@@ -89,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
               "run `bash bench/suite` (its .venv), or `pip install -e .` into this interpreter", file=sys.stderr)
         return 2
     xdist = ["-n", ns.workers]
+    waited = wait_for_background_deletes(pytest_temp_root())
+    if waited >= 1:
+        print(f"suite: waited {waited:.0f} s for an earlier test run's temp files to be deleted", file=sys.stderr)
+    print(f"suite: load average at start {os.getloadavg()[0]:.2f} (1 min)", file=sys.stderr, flush=True)
     results: dict[str, tuple[float, str, int]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
         results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], Path(tmp))
