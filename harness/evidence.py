@@ -70,6 +70,17 @@ def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, li
     return redactor.redact(shlex.join(argv)), argv
 
 
+def configured_digest(config: settings.Config, p: Plan) -> str | None:
+    """The digest of the command run when it is config.yaml's command for its type, compared
+    unredacted (None for any other command: the gate then refuses the record for a type with a
+    configured command, however alike the redacted forms look)."""
+    from harness.core.gate import command_digest
+
+    configured = config.commands.get(p.etype)
+    ran = [p.command] if isinstance(p.command, str) else list(p.command)
+    return command_digest(ran) if configured is not None and ran == configured.argv else None
+
+
 def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | None:
     """The absolute path of the program ``argv`` runs, as the OS will find it: a name is
     looked up on the PATH the command gets, a path is taken relative to the command's cwd.
@@ -164,6 +175,7 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
         "type": p.etype, "run_id": run_id, "timestamp": _iso(result.started_at),
         "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
         "duration_s": round(result.duration_s, 3), "command": shown, "argv": argv,
+        "command_digest": configured_digest(config, p),
         **{k: v and redactor.redact(v) for k, v in program_fields(program).items()},
         "env": recorded_env(list(config.recorded_env), environ, redactor), "shell": p.shell,
         "outcome": outcome, "exit_code": result.exit_code, "commit": head,

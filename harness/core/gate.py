@@ -6,6 +6,8 @@ PASS is only the absence of blockers across all ten checks, in the seed's order.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +32,8 @@ class GateInput:
     tree: str                       # the source tree being judged
     # type -> the argv config.yaml names, through the redaction evidence records go through
     configured: dict[str, list[str]] = field(default_factory=dict)
+    # type -> command_digest of config.yaml's own (unredacted) command: see evidence_status
+    configured_digests: dict[str, str] = field(default_factory=dict)
     plan: dict[str, list[str]] = field(default_factory=dict)        # REQ/INV id -> contract's verified_by
 
 
@@ -59,8 +63,16 @@ def is_state_blocker(state: str, blocker: str) -> bool:
     return state not in DECIDING_STATES and blocker == state_blocker(state)
 
 
+def command_digest(argv: list[str]) -> str:
+    """sha-256 of a command's argv, unredacted. An evidence record keeps it only for a run of
+    config.yaml's own command (committed text, no secret of the run's), so the gate can tell
+    two commands apart that redaction made look alike."""
+    return hashlib.sha256(json.dumps(argv, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
 def evidence_status(record: dict | None, tree: str, pending: list[str],
-                    configured: list[str] | None = None) -> tuple[str, str | None]:
+                    configured: list[str] | None = None,
+                    configured_digest: str | None = None) -> tuple[str, str | None]:
     """(status, why) for one evidence type against ``tree``: PASS, FAIL, STALE, MISSING,
     UNKNOWN (a run never reported), CHANGED (the source changed while it ran), OTHER (not
     the command config.yaml names for this type)."""
@@ -72,6 +84,12 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
     # whatever was there (a secret-named variable holding `/usr/bin/true` is not python3).
     if configured is not None and record.get("argv") != configured:
         return "OTHER", f"it ran `{record['command']}`, not the configured `{' '.join(configured)}`"
+    # A redaction pattern matching whole arguments (`.+`) makes any command of the same length
+    # look like the configured one; the digest `harness evidence` took of what it ran does not.
+    # (Records from before the digest have no such key and are judged by their argv alone.)
+    if configured_digest is not None and "command_digest" in record and record["command_digest"] != configured_digest:
+        return "OTHER", (f"it ran `{record['command']}`, not config.yaml's command for this type (the two look "
+                         "alike only after redaction)")
     if record["outcome"] != "passed":
         return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"
     if record.get("tree_after"):
@@ -90,7 +108,8 @@ PHRASE = {"PASS": "passing", "FAIL": "failing", "STALE": "stale", "MISSING": "mi
 def evaluate(g: GateInput) -> GateReport:
     from harness.core.gate_checks import CHECKS, Judging  # the checks read this module's vocabulary
 
-    statuses = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t))
+    statuses = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t),
+                                   g.configured_digests.get(t))
                 for t in LABELS}
     judging = Judging(g, statuses, stale_ok=not g.policy["evidence"]["must_match_head"])
     report = GateReport(programs={t: ran_program(rec) for t, rec in sorted(g.evidence.items())})

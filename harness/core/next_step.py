@@ -297,7 +297,8 @@ def _freshness(g: GateInput, etype: str) -> str:
     """The gate's status of one type, except that a failure on an older tree is STALE: the
     code changed since, so the next step is to run it again, not to go back and fix."""
     record = g.evidence.get(etype)
-    status = evidence_status(record, g.tree, g.pending.get(etype, []), g.configured.get(etype))[0]
+    status = evidence_status(record, g.tree, g.pending.get(etype, []), g.configured.get(etype),
+                             g.configured_digests.get(etype))[0]
     return "STALE" if status == "FAIL" and record and record.get("tree") != g.tree else status
 
 

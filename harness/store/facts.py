@@ -84,6 +84,7 @@ def gate_input_at(known: dict, tree: str) -> gate.GateInput:
     fields = {k: v for k, v in known.items() if k != "redaction"}
     fields["findings"] = [{**f, "regression_fresh": _regression_fresh(f, tree)} for f in known["findings"]]
     fields["configured"] = redacted(known["configured"], known["redaction"])
+    fields["configured_digests"] = {t: gate.command_digest(argv) for t, argv in known["configured"].items()}
     return gate.GateInput(**fields, tree=tree)
 
 

@@ -1,0 +1,87 @@
+"""A redaction pattern in config.yaml cannot make another command count as the configured one.
+
+Redaction patterns need no approval; a pattern matching whole arguments (`.+`) turns every argv of
+the same length into the same row of markers. The record keeps the digest of what ran when it was
+config.yaml's own command, and the gate compares that, not the markers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from helpers import TO_VERIFYING, gate_json, set_config, walk_to
+
+PY = sys.executable
+CONFIG = f"""
+evidence:
+  build:
+    command: {json.dumps([PY, "-c", "pass"])}
+  unit_test:
+    command: {json.dumps([PY, "-c", "import sys; sys.exit(0)"])}
+redaction:
+  patterns: [".+"]
+"""
+
+
+def _gating(h, *unit_test: str) -> None:
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test", *(("--", *unit_test) if unit_test else ()))
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+
+
+def _record(repo: Path, tid: str) -> dict:
+    return json.loads((repo / ".harness/tasks" / tid / "evidence/unit_test.json").read_text())
+
+
+def test_another_command_of_the_same_length_does_not_pass_for_the_configured_one(h, repo, task):
+    set_config(repo, CONFIG)
+    _gating(h, "sh", "-c", "exit 0")
+    record = _record(repo, task)
+    assert record["argv"] == ["[REDACTED:custom]"] * 3 and record["command_digest"] is None
+    code, doc = gate_json(h)
+    assert code == 1 and any("unit_test evidence does not count" in b and "alike only after redaction" in b
+                             for b in doc["blockers"]), doc
+
+
+def test_the_configured_command_still_passes_under_a_pattern_that_hides_it(h, repo, task):
+    set_config(repo, CONFIG)
+    _gating(h)
+    assert _record(repo, task)["command_digest"] is not None
+    code, doc = gate_json(h)
+    assert code == 0, doc
+
+
+def test_the_configured_command_given_after_the_separator_counts_too(h, repo, task):
+    set_config(repo, CONFIG)
+    _gating(h, PY, "-c", "import sys; sys.exit(0)")
+    code, doc = gate_json(h)
+    assert code == 0, doc
+
+
+def test_a_command_swapped_in_config_yaml_for_the_run_and_swapped_back_does_not_count(h, repo, task):
+    # The run matched the config of its moment; the gate judges the config it reads now.
+    set_config(repo, CONFIG.replace("import sys; sys.exit(0)", "pass  "))
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    set_config(repo, CONFIG.replace("import sys; sys.exit(0)", "pass 2"))  # same length, other text
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    code, doc = gate_json(h)
+    assert code == 1 and any("unit_test evidence does not count" in b for b in doc["blockers"]), doc
+
+
+def test_a_record_from_before_the_digest_is_judged_by_its_argv_as_before(h, repo, task):
+    set_config(repo, CONFIG.replace('redaction:\n  patterns: [".+"]\n', ""))
+    _gating(h)
+    record = _record(repo, task)
+    del record["command_digest"]
+    from harness.core.gate import evidence_status
+
+    assert evidence_status(record, record["tree"], [], record["argv"], "0" * 64)[0] == "PASS"
+    assert evidence_status({**record, "command_digest": None}, record["tree"], [], record["argv"], "0" * 64)[0] == "OTHER"
