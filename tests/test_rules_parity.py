@@ -189,3 +189,74 @@ def test_a_rendered_file_its_schema_refuses_is_never_written(h, task, repo):
     docs["task.yaml"]["task"]["state"] = "FINISHED"
     with pytest.raises(Refused, match=r"task\.yaml.*FINISHED"):
         checked_render(loaded, docs, repo / loaded.dir)
+
+
+UNSPLITTABLE = {**FINDING, "severity": "minor",
+                "recommended_reproducer": {"type": "custom", "description": "d", "command": "echo 'unterminated"}}
+
+
+def test_a_reproducer_command_no_shell_could_split_is_refused_at_any_severity_by_the_cli_and_by_replay(
+        h, task, repo, tmp_path):
+    before = ledger_bytes(repo, task)
+    refused = h("finding", "propose", "--file", str(write_yaml(tmp_path / "f.yaml", UNSPLITTABLE)))
+    assert refused.code == 2 and "Traceback" not in refused.text, refused.text
+    assert "cannot be split into arguments (No closing quotation)" in refused.err
+    assert ledger_bytes(repo, task) == before
+
+    append_event(repo, task, "finding.proposed", {"id": "F-0001", "content": UNSPLITTABLE})
+    replayed = h("replay")
+    assert replayed.code == 2 and "cannot be split into arguments" in replayed.err, replayed.text
+
+
+def test_a_stored_reproducer_no_shell_could_split_leaves_the_task_readable():
+    # Written by a harness from before the rule: the commands that read it must not crash.
+    from harness.core.findings import recommended_command, reproducer_problem
+
+    assert recommended_command(UNSPLITTABLE) is None
+    assert "No closing quotation" in (reproducer_problem(UNSPLITTABLE) or "")
+
+
+def _contract_ledger(repo: Path, contract: dict, *added: dict) -> None:
+    tid = "TASK-20260101-cccccc"
+    write_ledger(repo, tid, [
+        ("task.created", {"id": tid, "title": "t", "description": "", "max_iterations": 5, "base_commit": None}),
+        ("contract.applied", {"contract": contract}), *(("requirement.added", a) for a in added)])
+
+
+RECORDED = {"acceptance_criteria": ["a"], "invariants": [], "risks": [], "requirements": [
+    {"id": "REQ-001", "statement": "s", "priority": "must", "source": "spec", "verified_by": ["build"]}]}
+
+
+def test_replay_refuses_a_contract_whose_items_lack_the_ids_apply_gives_them(h, repo):
+    # status and gate read the plan by id: a contract without them crashed both.
+    bare = {"acceptance_criteria": ["a"], "requirements": [{"statement": "s", "priority": "must", "verified_by": ["build"]}]}
+    _contract_ledger(repo, bare)
+    r = h("replay", "--task", "TASK-20260101-cccccc")
+    assert r.code == 2 and "not as `harness contract apply` records one" in r.err, r.text
+    assert h("status", "--task", "TASK-20260101-cccccc").code == 2 and "Traceback" not in h("status").text
+
+
+def test_replay_refuses_a_contract_item_added_as_another_requirement(h, repo):
+    _contract_ledger(repo, RECORDED, {"id": "REQ-001", "statement": "other", "priority": "could", "source": "spec"})
+    r = h("replay", "--task", "TASK-20260101-cccccc")
+    assert r.code == 2 and "is not the requirement the applied contract names REQ-001" in r.err, r.text
+
+
+def test_replay_accepts_the_contract_as_apply_records_it(h, repo):
+    _contract_ledger(repo, RECORDED, {"id": "REQ-001", "statement": "s", "priority": "must", "source": "spec"})
+    assert h("replay", "--write", "--task", "TASK-20260101-cccccc").code == 0
+    assert h("status", "--task", "TASK-20260101-cccccc").code == 0
+
+
+def test_a_change_that_would_render_a_file_over_the_readers_cap_is_refused_and_nothing_written(
+        h, task, repo, monkeypatch):
+    # YAML writes U+FEFF as a six-byte escape: text under the input cap rendered to twice the
+    # file cap, and every later command refused the task for good.
+    from harness.store import bounded
+
+    monkeypatch.setitem(bounded.CAPS, "yaml", 4096)
+    before = ledger_bytes(repo, task)
+    r = h("requirement", "add", "x" + "\ufeff" * 1000, "--priority", "must")
+    assert r.code == 1 and "requirements.yaml would be" in r.err and "nothing was written" in r.err, r.text
+    assert ledger_bytes(repo, task) == before
+    assert h("status").code == 0 and h("replay").code == 0

@@ -28,7 +28,7 @@ def finding() -> None:
 @task_option
 def propose(path: Path, task_id: str | None) -> None:
     """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
-    from harness.core.findings import missing_reproducer
+    from harness.core.findings import reproducer_problem
     from harness.store import bounded, validate, yamlio
     from harness.usecases.findings import propose as record
 
@@ -40,11 +40,11 @@ def propose(path: Path, task_id: str | None) -> None:
         raise HarnessError(f"{path}: expected a finding, a list of findings, or {{findings: [...]}}")
     for n, item in enumerate(items):
         # Said plainly first; the schema enforces the same rule, in its own words.
-        missing = missing_reproducer(item) if isinstance(item, dict) else None
+        missing = reproducer_problem(item) if isinstance(item, dict) else None
         if missing:
             raise HarnessError(f"{path} (finding {n + 1}): {missing}",
-                               hint="ask the reviewer for the command that fails while the defect exists, "
-                                    "or propose it as minor")
+                               hint="the reviewer's command that fails while the defect exists, as a list of "
+                                    "arguments or a string a shell can split; only a minor finding may come without one")
         validate.check(item, "finding-proposal", f"{path} (finding {n + 1})")
     _report(record(store(), task_id, items))
 

@@ -27,10 +27,11 @@ def _proposed(proj: Projection, d: Data) -> None:
         raise LedgerProblem(f"finding {fid} already exists")
     content = dict(d["content"])
     rules.finding_content(fid, content)
-    missing = finding_rules.missing_reproducer(content)
+    missing = finding_rules.reproducer_problem(content)
     if missing:
-        raise LedgerProblem(f"finding {fid}: {missing}", "ask the reviewer for the command that fails while the "
-                            "defect exists, or propose it as minor")
+        raise LedgerProblem(f"finding {fid}: {missing}", "the reviewer's command that fails while the defect "
+                            "exists, as a list of arguments or a string a shell can split; only a minor finding "
+                            "may come without one")
     proj.findings[fid] = Finding(**{
         "id": fid, "content": content, "severity": content["severity"], "status": "PROPOSED",
         "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,

@@ -76,18 +76,32 @@ def recommended_command(content: Mapping[str, Any]) -> str | None:
     command = reproducer.get("command") if isinstance(reproducer, dict) else None
     if not command or not isinstance(command, (str, list)) or not all(isinstance(a, str) for a in command):
         return None
-    return shlex.join(command) if isinstance(command, list) else shlex.join(shlex.split(command))
+    try:
+        return shlex.join(command) if isinstance(command, list) else shlex.join(shlex.split(command))
+    except ValueError:
+        return None  # "No closing quotation": refused when proposed (reproducer_problem), never run
 
 
 NEEDS_REPRODUCER = ("critical", "major")
 
 
-def missing_reproducer(content: Mapping[str, Any]) -> str | None:
-    """Why a proposed finding is refused for want of its reviewer's reproducer (None if it is not).
+def reproducer_problem(content: Mapping[str, Any]) -> str | None:
+    """Why a proposed finding is refused for its reviewer's reproducer (None if it is not): a
+    command string no shell could split, whatever the severity, or none at all where one is needed.
 
     A critical or major finding blocks the gate, and only a run can settle it; without the
     reviewer's command, whatever passing command the implementer picks would refute it.
     """
+    import shlex
+
+    reproducer = content.get("recommended_reproducer")
+    command = reproducer.get("command") if isinstance(reproducer, dict) else None
+    if isinstance(command, str):
+        try:
+            shlex.split(command)
+        except ValueError as exc:
+            return (f"recommended_reproducer.command {command!r} cannot be split into arguments ({exc}): "
+                    "close its quotes, or give it as a list of arguments")
     if content.get("severity") in NEEDS_REPRODUCER and not recommended_command(content):
         return (f"a {content.get('severity')} finding must carry its reviewer's reproducer command "
                 "(recommended_reproducer.command): only a run of it can confirm or refute the claim")
@@ -103,7 +117,7 @@ def rejection_problem(f: Mapping[str, Any]) -> str | None:
     """
     recommended = recommended_command(f["content"])
     if recommended is None:
-        problem = missing_reproducer(f["content"])
+        problem = reproducer_problem(f["content"])
         return problem  # None for a minor finding: rejected on its reason
     if any(a["outcome"] == "passed" and a["command"] == recommended for a in f["attempts"]):
         return None
@@ -116,7 +130,7 @@ def refuted_on(f: Mapping[str, Any], tree: str) -> bool:
     reproducer — a minor finding — the rejection rests on its reason, on every tree.)"""
     recommended = recommended_command(f["content"])
     if recommended is None:
-        return missing_reproducer(f["content"]) is None
+        return reproducer_problem(f["content"]) is None
     runs = [a for a in f["attempts"] if a["command"] == recommended]
     return bool(runs) and runs[-1]["outcome"] == "passed" and runs[-1]["tree"] == tree
 

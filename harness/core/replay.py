@@ -136,6 +136,12 @@ def _item_added(kind: str, table: str) -> Callable[[Projection, Data], None]:
         if d["id"] in items:
             raise LedgerProblem(f"{kind} {d['id']} already exists")
         rules.item_added(kind, d)
+        planned = {i["id"]: i for i in ((proj.contract or {}).get("contract") or {}).get(table) or []}
+        if d["id"] in planned and any(planned[d["id"]].get(k) != v for k, v in d.items()):
+            # The gate reads the plan from the contract and the items from these events: both
+            # must speak of the same requirement.
+            raise LedgerProblem(f"{kind} {d['id']} is not the {kind} the applied contract names {d['id']}",
+                                "a contract's items are added as the contract states them (`harness contract apply`)")
         items[d["id"]] = {**d, "status": "pending", "evidence": []}
     return handler
 
@@ -187,12 +193,16 @@ def _contract(proj: Projection, d: Data) -> None:
     if proj.requirements or proj.invariants:
         raise LedgerProblem(f"{proj.id} already has requirements or invariants; a contract starts a task",
                             'harness task new "TITLE", then apply the contract to it')
-    from harness.core.contract import gaps
+    from harness.core.contract import gaps, with_ids
 
     missing = gaps(d["contract"])
     if missing:
         raise LedgerProblem("the contract is incomplete:\n  - " + "\n  - ".join(missing),
                             "`harness contract check --file FILE` lists the same gaps")
+    if d["contract"] != with_ids(d["contract"]):
+        raise LedgerProblem("the applied contract is not as `harness contract apply` records one: every "
+                            "requirement and invariant with its id, assigned in order (REQ-001…, INV-001…)",
+                            "apply the contract with `harness contract apply --file FILE`")
     proj.contract = dict(d)
 
 

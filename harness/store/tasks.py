@@ -183,6 +183,7 @@ class TaskStore:
         folder = self.layout.root / task.dir
         files = checked_render(task, self.render(task), folder)
         ledger_raw = "".join(f"{line}\n" for line in task.lines).encode("utf-8")
+        _fits(f"{task.dir}/events.jsonl", ledger_raw)
         files[folder / "events.jsonl"] = ledger_raw
         files.update(extra)
         fsio.commit_files(self.layout.local / "journal", files)
@@ -197,6 +198,7 @@ def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dic
     files = {}
     for name, doc in docs.items():
         raw = yamlio.dump(doc)
+        _fits(f"{task.dir}/{name}", raw)
         try:
             validate.check(doc, reader.schema_of(name), f"{task.dir}/{name}", raw)
         except HarnessError as exc:
@@ -204,6 +206,16 @@ def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dic
                           hint="nothing was written; this is a harness bug if a command you ran produced it") from None
         files[folder / name] = raw
     return files
+
+
+def _fits(rel: str, raw: bytes) -> None:
+    """Refuse a write that would leave a file over the size every reader refuses (YAML escapes
+    text: a statement under the input cap can render to twice the size)."""
+    cap = bounded.CAPS[bounded.kind_of(rel)]
+    if len(raw) > cap:
+        raise Refused(f"refused: {rel} would be {len(raw)} bytes, over the {cap // bounded.MiB} MiB a reader "
+                      "accepts; nothing was written", hint="shorten the text (long statements belong in a linked "
+                      "design document, `spec` in task.yaml)")
 
 
 def _known(ids: list[str]) -> str:
