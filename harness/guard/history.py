@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from harness.errors import HarnessError
@@ -11,6 +12,23 @@ from harness.gitio.tree_source import TreeSource
 from harness.guard.validate import Problem, TaskVerdict, validate_change
 
 ZERO = "0" * 40
+_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # sha-1 or sha-256 object names, as git writes them
+
+
+def ref_lines(lines: list[str], oids: tuple[int, ...], form: str) -> list[list[str]]:
+    """The fields of each line git gives a push hook, blank lines skipped. A line of another
+    shape is refused, never skipped: skipped, it would check nothing and pass."""
+    out = []
+    for line in lines:
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != form.count("<") or not all(_OID.fullmatch(parts[i]) for i in oids):
+            raise HarnessError(f"not a line git gives this hook: {line[:200]!r} (expected `{form}`)",
+                               hint="the hook reads the refs git is pushing from its standard input; "
+                                    "run it as git's hook")
+        out.append(parts)
+    return out
 
 
 @dataclass
@@ -73,11 +91,10 @@ def push_commits(git: Git, stdin_lines: list[str], remote: str | None = None) ->
         tip = git.peel_commit(git.resolve(env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"))
         return (git.rev_list([tip], git.remote_tips(remote)) if tip else []), warnings
     seen: list[str] = []
-    for line in stdin_lines:
-        parts = line.split()
-        if len(parts) != 4:
-            continue
-        local_ref, local_sha, remote_ref, remote_sha = parts
+    for local_ref, local_sha, _remote_ref, remote_sha in ref_lines(
+            stdin_lines, (1, 3), "<local ref> <local sha> <remote ref> <remote sha>"):
+        if local_sha != ZERO and not git.has_object(local_sha):
+            raise HarnessError(f"{local_ref}: the pushed object {local_sha[:12]} is not in this repository")
         tip = None if local_sha == ZERO else git.peel_commit(local_sha)
         if tip is None:
             continue  # a deletion, or an object that leads to no commit (a tagged blob)
@@ -112,11 +129,7 @@ def received_refs(git: Git, stdin_lines: list[str]) -> list[PushedRef]:
     no ref of the repository holds yet. Before the update every current tip counts as judged,
     so each commit is checked once, whichever ref brought it."""
     known, seen, out = git.all_ref_tips(), set(), []
-    for line in stdin_lines:
-        parts = line.split()
-        if len(parts) != 3:
-            continue
-        old, new, ref = parts
+    for old, new, ref in ref_lines(stdin_lines, (0, 1), "<old sha> <new sha> <ref>"):
         pushed = PushedRef(ref, old, new)
         if new != ZERO and not git.has_object(new):
             raise HarnessError(f"{ref}: the pushed object {new[:12]} is not visible to the hook",
