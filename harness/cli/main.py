@@ -84,26 +84,43 @@ def _check_utf8(argv: list[str]) -> None:
             raise HarnessError(f"argument {arg.encode('utf-8', 'backslashreplace').decode()!r} is not valid UTF-8") from None
 
 
+def _wants_json(args: list[str]) -> bool:
+    """`--json` among the harness's own options (not in a command given after `--`)."""
+    return "--json" in (args[:args.index("--")] if "--" in args else args)
+
+
+def _json_failure(args: list[str], message: str, hint: str | None, code: int) -> None:
+    """A command asked for JSON that failed before printing any still answers in JSON on stdout:
+    a program reading it gets the error, not an empty string it cannot parse."""
+    if _wants_json(args):
+        import json
+
+        click.echo(json.dumps({"ok": False, "error": message, "hint": hint, "exit_code": code}, ensure_ascii=False))
+
+
 def main(argv: list[str] | None = None) -> int:
     from harness.store import fsio
 
+    args = sys.argv[1:] if argv is None else list(argv)
     # The store does not print: a command that waits for the lock says so through us.
     fsio.on_lock_wait(lambda message: click.echo(message, err=True))
     try:
-        _check_utf8(sys.argv[1:] if argv is None else argv)
+        _check_utf8(args)
         # Without standalone mode click returns ctx.exit()'s code instead of exiting.
         result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
     except HarnessError as exc:
         if exc.exit_code == 1:  # a refusal: say what to do instead, as every other output does
             from harness.cli.progress import add_next_to_refusal
 
-            add_next_to_refusal(exc, sys.argv[1:] if argv is None else argv)
+            add_next_to_refusal(exc, args)
         click.echo(f"harness: {exc.render()}", err=True)
+        _json_failure(args, exc.message, exc.hint, exc.exit_code)
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
         exc.show()
+        _json_failure(args, exc.format_message(), None, EXIT_INVALID)
         return EXIT_INVALID
     except click.exceptions.Abort:
         click.echo("harness: interrupted", err=True)
@@ -116,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         # A path the harness cannot use (a folder where a file belongs, no permission, a full
         # disk) is the user's to fix: name it rather than print a traceback. Bugs still raise.
-        click.echo(f"harness: {_os_problem(exc).render()}", err=True)
+        problem = _os_problem(exc)
+        click.echo(f"harness: {problem.render()}", err=True)
+        _json_failure(args, problem.message, problem.hint, EXIT_INVALID)
         return EXIT_INVALID
     return result if isinstance(result, int) else 0
 
