@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from helpers import PASS_CMD, TO_VERIFYING, commit_all_ok, configure, finding, walk_to
+from helpers import NOTES, PASS_CMD, TO_VERIFYING, commit_all_ok, configure, finding, git, walk_to
 
 PY = sys.executable
 APP = "def answer():\n    return {answer}\n\n\ndef double(x):\n    return {double}\n"
@@ -149,9 +149,12 @@ def test_a_tool_missing_on_the_ci_machine_could_not_run_and_exits_2(h, repo, tmp
     r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
     assert r.code == 2 and "could not run on this machine" in r.err and "no problems" not in r.err, r.text
     assert "re-collect it honestly" not in r.text  # a missing tool is not the agent's dishonesty
+    # What could not run checked nothing: the commit's stamp does not call it a PASS.
+    assert json.loads(git(repo, "notes", "--ref", NOTES, "show", done).stdout)["verdict"] == "UNCHECKED"
 
     monkeypatch.setenv("PATH", f"{tool}{os.pathsep}{os.environ['PATH']}")
     assert h("audit", "--rerun", "--from", base, "--to", "HEAD").code == 0  # installed: it reproduces
+    assert json.loads(git(repo, "notes", "--ref", NOTES, "show", done).stdout)["verdict"] == "PASS"
 
 
 def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):

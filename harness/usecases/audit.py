@@ -49,7 +49,9 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
 
             report.problems.extend(rerun_done(git, commit, report, reruns, stream))
             result.unrunnable += sum(r["result"] == "could not run" for r in reruns)
-        verdict = "REFUSED" if report.problems else "PASS"
+        # A re-run this machine could not run checked nothing: the commit is not stamped PASS on it.
+        unchecked = any(r["result"] == "could not run" for r in reruns)
+        verdict = "REFUSED" if report.problems else "UNCHECKED" if unchecked else "PASS"
         note = note_of(commit) if note_of else None  # read before our own stamp replaces it
         if stamp and report.gated():
             try:
