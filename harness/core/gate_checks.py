@@ -95,6 +95,10 @@ def required_evidence(j: Judging) -> CheckResult:
         if status in REQUIRED_BLOCKER and not (status == "STALE" and j.stale_ok):
             out.blockers.append(REQUIRED_BLOCKER[status].format(t=t, why=why))
         out.rows.append((LABELS[t], status))
+        if status == "PASS" and t not in j.g.configured:
+            # Said, not blocked: a project may choose this, but should know what it chose.
+            out.notes.append(f"{t} evidence counts from whatever command ran: config.yaml names none for it, "
+                             "so any passing command would do and `harness audit --rerun` cannot re-run it")
     for t in _types(j, "optional"):
         status = j.evidence[t][0]
         out.rows.append((f"{LABELS[t]} (optional)", status))
