@@ -292,6 +292,10 @@ def test_a_required_type_config_yaml_names_no_command_for_passes_with_a_note_say
     ran = {"build": {**ev(), "argv": argv}, "unit_test": {**ev(), "argv": argv}}
     r = evaluate(gi(evidence=ran, configured={"build": argv, "unit_test": argv}))
     assert r.verdict == "PASS" and not [n for n in r.notes if "config.yaml names none" in n]
+    # A type a verified requirement cites is what CI re-runs too, required or not.
+    cited = gi(evidence={**ran, "integration_test": ev()}, configured={"build": argv, "unit_test": argv},
+               requirements=[req(evidence=["integration_test"])])
+    assert [n.split()[0] for n in evaluate(cited).notes if "config.yaml names none" in n] == ["integration_test"]
 
 
 def test_optional_evidence_missing_or_failing_is_reported_not_blocking():

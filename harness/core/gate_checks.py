@@ -95,7 +95,9 @@ def required_evidence(j: Judging) -> CheckResult:
         if status in REQUIRED_BLOCKER and not (status == "STALE" and j.stale_ok):
             out.blockers.append(REQUIRED_BLOCKER[status].format(t=t, why=why))
         out.rows.append((LABELS[t], status))
-        if status == "PASS" and t not in j.g.configured:
+    cited = {t for item in [*j.g.requirements, *j.g.invariants] if item["status"] == "verified" for t in item["evidence"]}
+    for t in sorted({*_types(j, "required"), *cited}):
+        if j.evidence[t][0] == "PASS" and t not in j.g.configured:
             # Said, not blocked: a project may choose this, but should know what it chose.
             out.notes.append(f"{t} evidence counts from whatever command ran: config.yaml names none for it, "
                              "so any passing command would do and `harness audit --rerun` cannot re-run it")
