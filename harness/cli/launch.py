@@ -80,9 +80,36 @@ def render_problems(title: str, problems: list, commit: str | None = None) -> st
 
 
 def entry() -> None:
-    code = fast_answer(sys.argv[1:])
-    if code is not None:
-        sys.exit(code)
-    from harness.cli.main import entry as cli_entry
+    try:
+        code = fast_answer(sys.argv[1:])
+        if code is None:
+            from harness.cli.main import main
 
-    cli_entry()
+            code = main()
+    except KeyboardInterrupt:
+        code = _interrupted()
+    except Exception as exc:
+        # Ctrl-C while a module loads lazily (pygit2 on first use) leaves it half made; the
+        # `except pygit2.GitError` that then reads it raises AttributeError over the interrupt.
+        if not _from_interrupt(exc):
+            raise
+        code = _interrupted()
+    sys.exit(code)
+
+
+def _from_interrupt(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _interrupted() -> int:
+    from harness.errors import EXIT_INTERRUPTED
+
+    print("harness: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
