@@ -150,7 +150,15 @@ def stamp_hook(args: tuple[str, ...]) -> None:
 @click.argument("args", nargs=-1)
 @click.pass_context
 def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
-    """What a native git hook shim calls: dispatch STAGE to the checks above."""
+    """What a native git hook shim calls: run the checks of git hook STAGE.
+
+    \b
+    pre-commit, pre-merge-commit   validate (and the merge guard while a merge is concluded)
+    post-commit, post-merge,
+    post-rewrite                   stamp HEAD
+    pre-push                       push guard (ARGS: remote name and url; refs on stdin)
+    pre-receive                    the server's checks (refs on stdin)
+    """
     if stage == "pre-commit":
         code = ctx.invoke(validate_cmd, filenames=())
         if _git().merge_heads():
@@ -165,7 +173,8 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
     elif stage == "pre-receive":
         code = ctx.invoke(pre_receive, as_json=False)
     else:
-        raise HarnessError(f"unknown hook stage {stage!r}")
+        raise HarnessError(f"unknown hook stage {stage!r}", hint="one of: pre-commit, pre-merge-commit, post-commit, "
+                           "post-merge, post-rewrite, pre-push, pre-receive")
     if code:
         ctx.exit(code)
 
@@ -185,7 +194,8 @@ def stamp(rev: str, as_json: bool) -> None:
 @click.argument("filenames", nargs=-1)
 @with_return_code
 def audit_range(filenames: tuple[str, ...]) -> int:
-    """`harness audit` over the pre-commit framework's --from-ref/--to-ref."""
+    """`harness audit` over the range `pre-commit run --hook-stage manual harness-audit --from-ref A
+    --to-ref B` names (the framework passes it as PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF)."""
     import os
 
     from harness.cli.audit import audit_commits

@@ -47,21 +47,35 @@ def requirement() -> None:
 
 @requirement.command("add")
 @click.argument("statement")
-@click.option("--priority", type=click.Choice(ledger.PRIORITIES), required=True)
-@click.option("--source", type=click.Choice(ledger.SOURCES), default="user", show_default=True)
+@click.option("--priority", type=click.Choice(ledger.PRIORITIES), required=True,
+              help="must: the gate needs it verified on fresh evidence; must and should: each one citing no "
+                   "evidence counts against gate.yaml's uncovered_allowed; could: neither.")
+@click.option("--source", type=click.Choice(ledger.SOURCES), default="user", show_default=True,
+              help="Where it comes from: the user's request or the spec.")
 @task_option
 def requirement_add(statement: str, priority: str, source: str, task_id: str | None) -> None:
-    """Add a requirement; prints its id."""
+    """Add a requirement; prints its id.
+
+    \b
+    Example:
+      harness requirement add "Interrupted runs resume" --priority must
+    """
     _add("requirement", "requirements", "REQ", task_id, {"statement": statement, "priority": priority, "source": source})
 
 
 @requirement.command("set")
 @click.argument("item_id", metavar="REQ-ID")
-@click.option("--status", type=click.Choice(ledger.REQUIREMENT_STATUSES), required=True)
+@click.option("--status", type=click.Choice(ledger.REQUIREMENT_STATUSES), required=True,
+              help="verified needs --evidence naming a type that passed (the gate also needs it fresh).")
 @click.option("--evidence", "refs", type=EVIDENCE_REF, multiple=True, help="Evidence type that proves it (repeatable).")
 @task_option
 def requirement_set(item_id: str, status: str, refs: tuple[str, ...], task_id: str | None) -> None:
-    """Set a requirement's status. `verified` needs passing evidence (the gate also needs it fresh)."""
+    """Set a requirement's status. `verified` needs passing evidence (the gate also needs it fresh).
+
+    \b
+    Example:
+      harness requirement set REQ-001 --status verified --evidence unit_test
+    """
     _set("requirement", task_id, item_id, status, refs)
 
 
@@ -73,7 +87,8 @@ def invariant() -> None:
 @invariant.command("add")
 @click.argument("statement")
 @click.option("--category", required=True, help="e.g. correctness, concurrency, idempotency, security, recovery.")
-@click.option("--severity", type=click.Choice(ledger.SEVERITIES), required=True)
+@click.option("--severity", type=click.Choice(ledger.SEVERITIES), required=True,
+              help="How bad a violation would be; gate.yaml's violated_allowed counts violated invariants.")
 @task_option
 def invariant_add(statement: str, category: str, severity: str, task_id: str | None) -> None:
     """Add an invariant; prints its id."""
@@ -82,7 +97,8 @@ def invariant_add(statement: str, category: str, severity: str, task_id: str | N
 
 @invariant.command("set")
 @click.argument("item_id", metavar="INV-ID")
-@click.option("--status", type=click.Choice(ledger.INVARIANT_STATUSES), required=True)
+@click.option("--status", type=click.Choice(ledger.INVARIANT_STATUSES), required=True,
+              help="verified needs --evidence naming a type that passed; violated counts against the gate.")
 @click.option("--evidence", "refs", type=EVIDENCE_REF, multiple=True, help="Evidence type that proves it (repeatable).")
 @task_option
 def invariant_set(item_id: str, status: str, refs: tuple[str, ...], task_id: str | None) -> None:
