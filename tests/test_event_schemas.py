@@ -11,7 +11,7 @@ import pytest
 
 from harness import resources
 from harness.core import replay, states
-from harness.core.evidence_types import EVIDENCE_TYPES
+from harness.core.evidence_types import EVIDENCE_TYPES, PATTERN
 from harness.store import validate
 
 from helpers import append_event, commit_all_ok, git, out, push, rechain, refused_commit, remote_ref, walk_to
@@ -26,10 +26,27 @@ def test_every_event_type_has_a_data_schema_and_the_enums_match_the_core():
     assert set(schema["$defs"]) == set(replay._HANDLERS)
     defs = schema["$defs"]
     assert defs["task.transitioned"]["properties"]["to"]["enum"] == list(states.STATES)
-    assert defs["evidence.collected"]["properties"]["type"]["enum"] == list(EVIDENCE_TYPES)
+    assert defs["evidence.collected"]["properties"]["type"]["pattern"] == PATTERN
     for etype, sub in defs.items():
         if sub.get("properties"):
             assert sub["additionalProperties"] is False, etype
+
+
+def test_every_schema_speaks_of_evidence_types_with_the_cores_one_rule():
+    # Each place a schema names an evidence type uses evidence_types.PATTERN, and that pattern
+    # accepts exactly what the core's is_evidence_type does.
+    import json
+    import re
+
+    from harness.core.evidence_types import is_evidence_type
+
+    texts = {name: json.dumps(resources.schema(name)) for name in ("event", "evidence", "config", "gate", "task",
+                                                                    "requirement", "invariant", "contract")}
+    assert [n for n, text in texts.items() if json.dumps(PATTERN) not in text] == []
+    pattern = re.compile(PATTERN)
+    for value in [*EVIDENCE_TYPES, "custom.perf", "custom.a1_b", "custom." + "x" * 40, "custom." + "x" * 41, "custom.",
+                  "custom.Perf", "custom.x.y", "custom.../x", "build.x", "custom.x\n", "\nbuild", "", "Build"]:
+        assert bool(pattern.search(value)) == is_evidence_type(value), value
 
 
 def test_events_the_cli_writes_pass_their_schemas(h, repo, task):

@@ -36,3 +36,23 @@ def with_return_code(fn: Callable[..., int | None]) -> Callable[..., None]:
             raise click.exceptions.Exit(code)
 
     return wrapper
+
+
+class EvidenceTypeParam(click.ParamType):
+    """An evidence type on the command line: one of seed §11's, or a named custom.NAME."""
+
+    name = "evidence type"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from harness.core.evidence_types import FORMS, is_evidence_type
+
+        if not is_evidence_type(value):
+            self.fail(f"{value!r} is not an evidence type: {FORMS}", param, ctx)
+        assert isinstance(value, str)
+        return value
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[build|lint|typecheck|unit_test|integration_test|contract_test|security|review|custom|custom.NAME]"
+
+
+EVIDENCE_TYPE = EvidenceTypeParam()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import click
 
-from harness.cli.common import store, task_option, with_return_code
-from harness.core.evidence_types import EVIDENCE_TYPES
+from harness.cli.common import EVIDENCE_TYPE, store, task_option, with_return_code
 
 
 @click.command(context_settings={"ignore_unknown_options": False})
-@click.argument("etype", metavar="TYPE", type=click.Choice(EVIDENCE_TYPES))
+@click.argument("etype", metavar="TYPE", type=EVIDENCE_TYPE)
 @click.argument("argv", nargs=-1, metavar="[-- COMMAND ...]")
 @click.option("--junit", metavar="PATH", help="JUnit XML report the command writes; its counts are recorded.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
@@ -25,6 +24,7 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     harness evidence unit_test -- python -m pytest -q
     harness evidence build                 (the command from .harness/config.yaml)
     harness evidence lint --shell -- "ruff check . | tee lint.txt"
+    harness evidence custom.perf           (a named custom type: its own command in config.yaml)
 
     The output streams live; the exit status is the command's own (127 not found,
     124 timeout, 130 interrupted). The record binds the exit code to the source tree

@@ -6,12 +6,11 @@ from typing import Any
 
 import click
 
-from harness.cli.common import store, task_option
+from harness.cli.common import EVIDENCE_TYPE, store, task_option
 from harness.core import ledger
-from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.store.reader import LoadedTask
 
-EVIDENCE_REF = click.Choice(EVIDENCE_TYPES)
+EVIDENCE_REF = EVIDENCE_TYPE
 
 
 def _next_id(prefix: str, existing: dict[str, Any]) -> str:

@@ -100,6 +100,19 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
     return "PASS", None
 
 
+def label(etype: str) -> str:
+    """The report's name of a type: seed §11's, or `Custom: NAME` for a named custom type."""
+    return LABELS.get(etype) or f"Custom: {etype.removeprefix('custom.')}"
+
+
+def judged_types(g: GateInput) -> list[str]:
+    """Seed §11's types, then every named custom type anything here speaks of: gate.yaml, config.yaml,
+    a record, a run never reported, or a citation."""
+    named = {*g.policy["verification"], *g.configured, *g.evidence, *g.pending,
+             *(t for item in [*g.requirements, *g.invariants] for t in item["evidence"])}
+    return [*LABELS, *sorted(named - set(LABELS))]
+
+
 PHRASE = {"PASS": "passing", "FAIL": "failing", "STALE": "stale", "MISSING": "missing",
           "UNKNOWN": "of unknown outcome", "CHANGED": "from a run during which the source changed",
           "OTHER": "not from the configured command"}
@@ -110,7 +123,7 @@ def evaluate(g: GateInput) -> GateReport:
 
     statuses = {t: evidence_status(g.evidence.get(t), g.tree, g.pending.get(t, []), g.configured.get(t),
                                    g.configured_digests.get(t))
-                for t in LABELS}
+                for t in judged_types(g)}
     judging = Judging(g, statuses, stale_ok=not g.policy["evidence"]["must_match_head"])
     report = GateReport(programs={t: ran_program(rec) for t, rec in sorted(g.evidence.items())})
     for _name, check in CHECKS:

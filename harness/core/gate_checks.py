@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
-from harness.core.gate import DECIDING_STATES, LABELS, PHRASE, GateInput, state_blocker
+from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def required_evidence(j: Judging) -> CheckResult:
         status, why = j.evidence[t]
         if status in REQUIRED_BLOCKER and not (status == "STALE" and j.stale_ok):
             out.blockers.append(REQUIRED_BLOCKER[status].format(t=t, why=why))
-        out.rows.append((LABELS[t], status))
+        out.rows.append((label(t), status))
     cited = {t for item in [*j.g.requirements, *j.g.invariants] if item["status"] == "verified" for t in item["evidence"]}
     for t in sorted({*_types(j, "required"), *cited}):
         if j.evidence[t][0] == "PASS" and t not in j.g.configured:
@@ -103,7 +103,7 @@ def required_evidence(j: Judging) -> CheckResult:
                              "so any passing command would do and `harness audit --rerun` cannot re-run it")
     for t in _types(j, "optional"):
         status = j.evidence[t][0]
-        out.rows.append((f"{LABELS[t]} (optional)", status))
+        out.rows.append((f"{label(t)} (optional)", status))
         if status != "PASS":
             out.notes.append(f"optional {t} evidence is {status.lower()} (reported, not required)")
     return out

@@ -14,7 +14,6 @@ from typing import Any
 
 from harness.core import finding_events, rules, states
 from harness.core.chain import Event, LedgerProblem
-from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.core.records import EvidenceFact, Finding, Invariant, Requirement
 
 Data = dict[str, Any]
@@ -157,7 +156,7 @@ def _item_set(kind: str, table: str) -> Callable[[Projection, Data], None]:
 
 
 def _prepared(proj: Projection, d: Data) -> None:
-    rules.need_choice("evidence type", d["type"], EVIDENCE_TYPES)
+    rules.need_evidence_type("evidence type", d["type"])
     if d["run_id"] in proj.pending_runs:
         raise LedgerProblem(f"evidence run {d['run_id']} prepared twice")
     proj.pending_runs[d["run_id"]] = {**d, "order": proj.seq}

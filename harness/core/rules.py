@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.core.chain import LedgerProblem
-from harness.core.evidence_types import EVIDENCE_TYPES
+from harness.core.evidence_types import FORMS, is_evidence_type
 
 REQUIREMENT_STATUSES = ("pending", "implemented", "verified", "blocked")
 INVARIANT_STATUSES = ("pending", "verified", "violated")
@@ -47,6 +47,13 @@ def need_text(what: str, value: object, hint: str | None = None) -> str:
 def need_choice(what: str, value: object, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise LedgerProblem(f"{what} {value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def need_evidence_type(what: str, value: object) -> str:
+    if not is_evidence_type(value):
+        raise LedgerProblem(f"{what} {value!r} is not an evidence type", f"one of {FORMS}")
+    assert isinstance(value, str)
     return value
 
 
@@ -94,7 +101,7 @@ def item_set(kind: str, item_id: str, status: object, refs: object,
     if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
         raise LedgerProblem(f"{kind} {item_id}: evidence must be a list of evidence types")
     for ref in refs:
-        need_choice(f"{kind} {item_id}: evidence type", ref, EVIDENCE_TYPES)
+        need_evidence_type(f"{kind} {item_id}: evidence type", ref)
     if len(set(refs)) != len(refs):
         raise LedgerProblem(f"{kind} {item_id}: an evidence type is cited twice")
     if status != "verified":
