@@ -41,3 +41,41 @@ def test_the_temp_root_is_pytests_for_this_user(monkeypatch, tmp_path):
     monkeypatch.setenv("USER", "someone")
     monkeypatch.setenv("LOGNAME", "someone")
     assert _suite().pytest_temp_root() == tmp_path / "pytest-of-someone"
+
+
+def _main_with(monkeypatch, capsys, walls: dict[str, float], codes: dict[str, int] | None = None, *argv: str):
+    suite = _suite()
+    ran: list[str] = []
+
+    def fake(label, checkout, args, tmp):
+        key = label.split()[0]
+        ran.append(key)
+        return walls[key], f"{key} summary", (codes or {}).get(key, 0)
+
+    monkeypatch.setattr(suite, "timed_pytest", fake)
+    monkeypatch.setattr(suite, "old_checkout", lambda rev, where: where / "before")
+    monkeypatch.setattr(suite, "wait_for_background_deletes", lambda root: 0.0)
+    monkeypatch.setattr(suite, "files_at", lambda rev: ["tests/test_a.py"])
+    code = suite.main(list(argv))
+    return code, ran, capsys.readouterr().out
+
+
+def test_only_inner_times_the_inner_loop_alone_and_exits_on_its_target(monkeypatch, capsys):
+    code, ran, out = _main_with(monkeypatch, capsys, {"inner": 50.0}, None, "--only", "inner")
+    assert (code, ran) == (0, ["inner"]) and "TARGET 8 inner loop: 50.0 s (target < 60 s) — MET" in out
+    assert "full suite" not in out
+    code, _, out = _main_with(monkeypatch, capsys, {"inner": 61.0}, None, "--only", "inner")
+    assert code == 1 and "— NOT MET" in out
+
+
+def test_only_full_times_the_full_suite_against_the_one_before_and_exits_on_the_ratio(monkeypatch, capsys):
+    code, ran, out = _main_with(monkeypatch, capsys, {"full": 100.0, "before": 250.0}, None, "--only", "full")
+    assert (code, ran) == (0, ["full", "before"]) and "before / after = 2.50x (target >= 2x) — MET" in out
+    code, _, out = _main_with(monkeypatch, capsys, {"full": 100.0, "before": 190.0}, None, "--only", "full")
+    assert code == 1 and "1.90x (target >= 2x) — NOT MET" in out
+
+
+def test_a_failed_run_makes_every_target_invalid_and_exits_2(monkeypatch, capsys):
+    walls = {"inner": 10.0, "full": 10.0, "same": 10.0, "before": 100.0}
+    code, ran, out = _main_with(monkeypatch, capsys, walls, {"full": 1})
+    assert code == 2 and ran == ["inner", "full", "same", "before"] and out.count("INVALID (a run failed: full)") == 2
