@@ -236,3 +236,11 @@ def test_a_stamp_saying_a_done_task_is_blocked_is_reported_beside_the_recomputed
     assert code == 0 and doc["results"][-1]["note"] == {"verdict": "BLOCKED", "agrees": False}, doc
     forge()
     assert f"note on {done[:12]} says BLOCKED, recomputed PASS" in audit(h, "--from", base, "--to", "HEAD").err
+
+
+def test_a_stamp_of_a_commit_without_harness_says_so_in_the_note_and_the_output(h, repo):
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()  # the template's first commit: no .harness/ yet
+    r = h("stamp", base)
+    assert r.code == 0 and "the note records: .harness/gate.yaml: not in this commit (no .harness/ committed yet)" in r.out
+    note = json.loads(git(repo, "notes", "--ref", "refs/notes/harness", "show", base).stdout)
+    assert note["error"] == ".harness/gate.yaml: not in this commit (no .harness/ committed yet)"

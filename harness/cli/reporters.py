@@ -99,6 +99,8 @@ def push_json(p: PushChecked) -> None:
 def stamped_text(s: Stamped) -> None:
     note = s.note
     click.echo(f"stamped {note['commit'][:12]} on {note['ref']} (source tree {note['source_tree'][:12]})")
+    if note.get("error"):
+        click.echo(f"  the note records: {note['error']} (no gate was judged)")
     for tid, t in note["tasks"].items():
         click.echo(f"  {tid}: {t.get('state', '?')} gate {t.get('gate', '-')}"
                    + (f" — blockers: {'; '.join(t['blockers'])}" if t.get("blockers") else ""))

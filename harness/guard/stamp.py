@@ -199,8 +199,11 @@ def _parse_policy(src: TreeSource) -> GatePolicy | str:
     """The committed gate policy, or why it is invalid."""
     from harness.store import settings
 
+    raw = src.read(GATE)
+    if raw is None:
+        return f"{GATE}: not in this commit" + ("" if src.oid(".harness") else " (no .harness/ committed yet)")
     try:
-        return settings.parse_gate(src.read(GATE) or b"")
+        return settings.parse_gate(raw)
     except HarnessError as exc:
         return exc.message
 
