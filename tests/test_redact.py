@@ -378,3 +378,11 @@ def test_a_token_written_twice_without_a_separator_is_redacted_both_times(r: Red
     # e.g. the same token printed to stdout and to stderr with no newline: the log joins them.
     out = r.redact(token + token)
     assert out.count("[REDACTED:") == 2 and token[-8:] not in out, out
+
+
+def test_an_invalid_redaction_pattern_is_refused_by_status_too_not_only_by_evidence(h, task, repo):
+    path = repo / ".harness/config.yaml"
+    path.write_text(path.read_text().replace("patterns: []", 'patterns: ["("]'))
+    for args in (("status",), ("evidence", "build", "--", "true")):
+        r = h(*args)
+        assert r.code == 2 and ".harness/config.yaml: invalid redaction pattern '('" in r.err, (args, r.text)

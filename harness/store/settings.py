@@ -76,11 +76,17 @@ class GatePolicy:
 
 
 def config_from_doc(doc: dict[str, Any]) -> Config:
+    from harness.core.redact import compile_patterns
+
+    patterns = tuple((doc.get("redaction") or {}).get("patterns") or ())
+    try:  # refused by every reader, not only by the evidence run that compiles it
+        compile_patterns(patterns)
+    except HarnessError as exc:
+        raise HarnessError(f"{CONFIG}: {exc.message}", exc.hint) from None
     output = {**DEFAULT_OUTPUT, **(doc.get("output") or {})}
     commands = {etype: Command(conf["command"], bool(conf.get("shell")), conf.get("timeout"), conf.get("junit"))
                 for etype, conf in (doc.get("evidence") or {}).items()}
-    return Config(commands, output["tail_bytes"], output["log_cap_bytes"],
-                  tuple((doc.get("redaction") or {}).get("patterns") or ()),
+    return Config(commands, output["tail_bytes"], output["log_cap_bytes"], patterns,
                   (doc.get("notes") or {}).get("ref") or DEFAULT_NOTES_REF,
                   tuple(doc["recorded_env"]) if doc.get("recorded_env") is not None else DEFAULT_RECORDED_ENV,
                   int((doc.get("agent") or {}).get("stop_block_limit") or DEFAULT_STOP_BLOCK_LIMIT))
