@@ -447,6 +447,17 @@ def test_regression_command_that_does_not_run_the_test_file_is_refused(h, f1, ft
     assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "CONFIRMED"
 
 
+def test_a_regression_test_whose_path_has_a_quote_in_it_is_attached(h, f1, ft, repo):
+    # The recorded command is shell-quoted ('it'"'"'s'): the path is found among its arguments.
+    advance(h, repo, f1, "CONFIRMED")
+    quoted = "tests/it's_answer.py"
+    (repo / "tests").mkdir(exist_ok=True)
+    (repo / quoted).write_text(REGRESSION_TEST, "utf-8")
+    r = h("finding", "regression", f1, quoted, "--", PY, quoted)
+    assert r.code == 0, r.text
+    assert fdoc(repo, ft)["regression_test"]["path"] == quoted and h("replay").code == 0
+
+
 def test_regression_command_is_kept_and_rerun_by_verify(h, f1, ft, repo):
     advance(h, repo, f1, "CONFIRMED")
     write_regression_test(repo)
