@@ -27,7 +27,8 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     harness evidence custom.perf           (a named custom type: its own command in config.yaml)
 
     The output streams live; the exit status is the command's own (127 not found,
-    124 timeout, 130 interrupted). The record binds the exit code to the source tree
+    124 timeout, 130 interrupted), and 1 when it exited 0 but its --junit report is
+    missing, empty or records failures (the run is recorded as failed). The record binds the exit code to the source tree
     (the code, excluding .harness/) as it was when the command started; secrets are
     redacted before anything is written.
     """
