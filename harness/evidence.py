@@ -19,7 +19,7 @@ from pathlib import Path
 from harness import outputcut, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 from harness.errors import HarnessError
-from harness.store import settings
+from harness.store import bounded, settings
 from harness.store.evidence_files import digest, evidence_rel
 from harness.store.tasks import TaskStore, now_iso
 
@@ -42,6 +42,10 @@ def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool
     conf = config.commands.get(etype)
     if argv:
         command: list[str] | str = " ".join(argv) if shell and len(argv) == 1 else list(argv)
+        if conf is not None and _as_argv(command) == conf.argv:
+            # config.yaml's command, typed out: its JUnit report and timeout come with it (without
+            # the report, a run whose tests failed but exited 0 would pass).
+            return Plan(etype, command, shell or conf.shell, junit or conf.junit, timeout or conf.timeout)
         return Plan(etype, command, shell, junit, timeout)
     if conf is None:
         raise HarnessError(f"no command for {etype} evidence",
@@ -77,8 +81,16 @@ def configured_digest(config: settings.Config, p: Plan) -> str | None:
     from harness.core.gate import command_digest
 
     configured = config.commands.get(p.etype)
-    ran = [p.command] if isinstance(p.command, str) else list(p.command)
-    return command_digest(ran) if configured is not None and ran == configured.argv else None
+    if configured is None or _as_argv(p.command) != configured.argv or p.junit != configured.junit:
+        return None  # another command, or the same one without the report that can fail it
+    if isinstance(configured.raw, str) and p.shell != configured.shell:
+        return None  # a string through a shell or not: two different programs
+    return command_digest(_as_argv(p.command))
+
+
+def _as_argv(command: list[str] | str) -> list[str]:
+    """A command as its record's argv shows it (a string is one element)."""
+    return [command] if isinstance(command, str) else list(command)
 
 
 def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | None:
@@ -190,6 +202,10 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
         "error": error and redactor.redact(error),
     }
     raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    if len(raw) > bounded.CAPS["evidence"]:  # a record every reader refuses would brick the type
+        dropped = "output tails dropped: the record would exceed the size its reader accepts; the log keeps them"
+        record.update(stdout_tail="", stderr_tail="", error=f"{record['error']} ({dropped})" if error else dropped)
+        raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     folder = s.layout.root
     files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
              folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}

@@ -36,10 +36,19 @@ def tail_text(cap: Capture, limit: int, redactor: Redactor) -> str:
     """The redacted end of ``cap``, at most about ``limit`` bytes of output."""
     whole = cap.tail if cap.truncated else cap.head + cap.tail
     if len(whole) <= limit and not cap.truncated:
-        return redactor.redact_bytes(whole)
+        return _at_most(redactor.redact_bytes(whole), limit)
     window = whole[-limit:]
     kept = cut_start(window)
-    return redactor.redact_bytes(kept) if kept else unbroken(len(window))
+    return _at_most(redactor.redact_bytes(kept), limit) if kept else unbroken(len(window))
+
+
+def _at_most(text: str, limit: int) -> str:
+    """The end of ``text`` in at most ``limit`` bytes of UTF-8. Markers and ``\\xNN`` escapes make
+    redacted text longer than the output it came from (a pattern matching each character of a
+    megabyte tail wrote 17 MB); the record must stay within what its reader accepts. Cutting only
+    drops text that was already redacted."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return text if len(raw) <= limit else raw[-limit:].decode("utf-8", "ignore")
 
 
 def log_text(cap: Capture, redactor: Redactor, limit: int) -> tuple[str, bool]:

@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -271,3 +272,27 @@ def test_junit_report_listing_no_test_case_does_not_pass(h, repo, task, report, 
     assert rec["failed"] == failed
     if failed is None:
         assert rec["error"] == "JUnit report reports/junit.xml has no test cases"
+
+
+def test_a_pattern_that_swells_every_character_keeps_the_record_within_its_readers_cap(h, task, repo):
+    # Each 'a' of a megabyte tail became a 17-byte marker: a 35 MB record no reader accepts.
+    path = repo / ".harness/config.yaml"
+    path.write_text(path.read_text().replace("patterns: []", "patterns: ['a']")
+                    .replace("tail_bytes: 8192", "tail_bytes: 1048576"))
+    h("evidence", "build", "--", sys.executable, "-c",
+      "import sys; sys.stdout.write('a' * 1048576); sys.stderr.write('a' * 1048576)")
+    record = repo / ".harness/tasks" / task / "evidence/build.json"
+    assert record.stat().st_size <= 16 * 1024 * 1024
+    assert h("status").code == 0 and h("replay").code == 0
+
+
+@pytest.mark.parametrize("truncated", [False, True])
+def test_a_redacted_tail_is_cut_to_its_byte_limit_after_redaction(truncated):
+    from harness.core.redact import compile_patterns
+    from harness.outputcut import tail_text
+    from harness.runner import Capture
+
+    data = b"a\n" * 2048
+    cap = Capture(b"", data, len(data) + (1000 if truncated else 0))
+    text = tail_text(cap, 4096, compile_patterns(["a"]))  # each "a" becomes a 17-byte marker
+    assert 4000 < len(text.encode()) <= 4096 and text.endswith("[REDACTED:custom]\n") and "a\n" not in text

@@ -43,3 +43,17 @@ def test_the_push_guard_still_passes_a_well_formed_push_and_a_deletion(h, repo):
 def test_the_pre_receive_hook_refuses_a_line_git_never_writes(h, repo, line):
     p = _hook(repo, "pre-receive", stdin=line + "\n")
     assert p.returncode == 2 and "<old sha> <new sha> <ref>" in p.stderr, p.stderr
+
+
+def test_a_push_source_typed_as_a_revision_with_spaces_is_read_from_the_right(h, repo):
+    # git writes the source as the user typed it: `git push origin 'HEAD^{/fix bug}:refs/heads/x'`.
+    tip = head(repo)
+    p = _hook(repo, "push-guard", "origin", "url", stdin=f"HEAD^{{/fix bug}} {tip} refs/heads/x {ZERO}\n")
+    assert p.returncode == 0, p.stderr
+
+
+def test_json_for_a_failure_on_a_stdout_that_cannot_be_written_is_no_traceback(h, repo):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "harness", "status", "--json", "--task", "TASK-20990101-000000"],
+                           cwd=repo, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "no task" in p.stderr, p.stderr

@@ -43,7 +43,7 @@ def test_another_command_of_the_same_length_does_not_pass_for_the_configured_one
     record = _record(repo, task)
     assert record["argv"] == ["[REDACTED:custom]"] * 3 and record["command_digest"] is None
     code, doc = gate_json(h)
-    assert code == 1 and any("unit_test evidence does not count" in b and "alike only after redaction" in b
+    assert code == 1 and any("unit_test evidence does not count" in b and "as config.yaml names it" in b
                              for b in doc["blockers"]), doc
 
 
@@ -85,3 +85,79 @@ def test_a_record_from_before_the_digest_is_judged_by_its_argv_as_before(h, repo
 
     assert evidence_status(record, record["tree"], [], record["argv"], "0" * 64)[0] == "PASS"
     assert evidence_status({**record, "command_digest": None}, record["tree"], [], record["argv"], "0" * 64)[0] == "OTHER"
+
+
+def test_the_configured_command_typed_after_the_separator_keeps_its_junit_report(h, repo, task):
+    # Without the report, a run whose tests failed but exited 0 counted as passing.
+    runner = repo / "runtests.py"
+    runner.write_text("import pathlib\npathlib.Path('.harness/local/junit.xml').write_text(\n"
+                      "    '<testsuite tests=\"2\" failures=\"1\"><testcase name=\"a\"/>'\n"
+                      "    '<testcase name=\"b\"><failure message=\"no\"/></testcase></testsuite>')\n")
+    set_config(repo, f"""
+evidence:
+  build:
+    command: {json.dumps([PY, "-c", "pass"])}
+  unit_test:
+    command: {json.dumps([PY, "runtests.py"])}
+    junit: .harness/local/junit.xml
+""")
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    assert h("evidence", "unit_test", "--", PY, "runtests.py").code == 1
+    assert _record(repo, task)["outcome"] == "failed"
+    assert h("evidence", "unit_test", "--junit", ".harness/local/other.xml", "--", PY, "runtests.py").code == 1
+
+
+def test_the_configured_command_run_without_its_report_does_not_count(h, repo, task):
+    # `--junit` naming another report is another check: it may not stand in for the configured one.
+    (repo / "ok.xml").write_text('<testsuite tests="1"><testcase name="a"/></testsuite>')
+    set_config(repo, f"""
+evidence:
+  build:
+    command: {json.dumps([PY, "-c", "pass"])}
+  unit_test:
+    command: {json.dumps([PY, "-c", "pass"])}
+    junit: .harness/local/junit.xml
+""")
+    from harness.evidence import Plan, configured_digest
+    from harness.store.layout import open_layout
+    from harness.store.settings import load_config
+
+    config = load_config(open_layout(repo))
+    same = Plan("unit_test", [PY, "-c", "pass"], False, ".harness/local/junit.xml", None)
+    other = Plan("unit_test", [PY, "-c", "pass"], False, "ok.xml", None)
+    assert configured_digest(config, same) is not None and configured_digest(config, other) is None
+
+
+def test_a_secret_named_variable_holding_an_argument_does_not_refuse_the_configured_command(h, repo, task,
+                                                                                           monkeypatch):
+    set_config(repo, f"""
+evidence:
+  build:
+    command: {json.dumps([PY, "-c", "pass"])}
+  unit_test:
+    command: {json.dumps([PY, "-c", "print('hello-world-123')"])}
+""")
+    monkeypatch.setenv("MY_API_TOKEN", "print('hello-world-123')")
+    _gating(h)
+    assert "[REDACTED:env:MY_API_TOKEN]" in _record(repo, task)["argv"]
+    code, doc = gate_json(h)
+    assert code == 0, doc
+
+
+def test_a_shell_string_run_without_the_shell_is_another_program(h, repo, task):
+    set_config(repo, f"""
+evidence:
+  build:
+    command: {json.dumps([PY, "-c", "pass"])}
+  unit_test:
+    command: "exit 0"
+    shell: true
+""")
+    from harness.evidence import Plan, configured_digest
+    from harness.store.layout import open_layout
+    from harness.store.settings import load_config
+
+    config = load_config(open_layout(repo))
+    assert configured_digest(config, Plan("unit_test", "exit 0", True, None, None)) is not None
+    assert configured_digest(config, Plan("unit_test", "exit 0", False, None, None)) is None

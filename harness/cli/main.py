@@ -95,7 +95,10 @@ def _json_failure(args: list[str], message: str, hint: str | None, code: int) ->
     if _wants_json(args):
         import json
 
-        click.echo(json.dumps({"ok": False, "error": message, "hint": hint, "exit_code": code}, ensure_ascii=False))
+        try:
+            click.echo(json.dumps({"ok": False, "error": message, "hint": hint, "exit_code": code}, ensure_ascii=False))
+        except OSError:
+            pass  # stdout itself is what failed (a full disk, a closed pipe): stderr has said it
 
 
 def main(argv: list[str] | None = None) -> int:

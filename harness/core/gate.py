@@ -80,16 +80,18 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
         return "UNKNOWN", f"a run started {pending[-1]} never recorded an outcome (harness crashed or was killed)"
     if record is None:
         return "MISSING", None
-    # Equal, element by element: a redaction marker stands for one known value, never for
-    # whatever was there (a secret-named variable holding `/usr/bin/true` is not python3).
-    if configured is not None and record.get("argv") != configured:
+    if configured is not None and configured_digest is not None and "command_digest" in record:
+        # The digest `harness evidence` took of the unredacted command it ran, kept only for
+        # config.yaml's own: a redaction pattern matching whole arguments (`.+`) makes any
+        # command of the same length look like the configured one, and a secret-named variable
+        # whose value is an argument makes the configured one look like another.
+        if record["command_digest"] != configured_digest:
+            return "OTHER", (f"it ran `{record['command']}`, not the configured `{' '.join(configured)}` as "
+                             "config.yaml names it (with its JUnit report and shell, where it names them)")
+    # Records from before the digest: equal, element by element, after the same redaction. A
+    # marker stands for one known value, never for whatever was there.
+    elif configured is not None and record.get("argv") != configured:
         return "OTHER", f"it ran `{record['command']}`, not the configured `{' '.join(configured)}`"
-    # A redaction pattern matching whole arguments (`.+`) makes any command of the same length
-    # look like the configured one; the digest `harness evidence` took of what it ran does not.
-    # (Records from before the digest have no such key and are judged by their argv alone.)
-    if configured_digest is not None and "command_digest" in record and record["command_digest"] != configured_digest:
-        return "OTHER", (f"it ran `{record['command']}`, not config.yaml's command for this type (the two look "
-                         "alike only after redaction)")
     if record["outcome"] != "passed":
         return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"
     if record.get("tree_after"):

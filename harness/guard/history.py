@@ -17,13 +17,16 @@ _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # sha-1 or sha-256 object names
 
 def ref_lines(lines: list[str], oids: tuple[int, ...], form: str) -> list[list[str]]:
     """The fields of each line git gives a push hook, blank lines skipped. A line of another
-    shape is refused, never skipped: skipped, it would check nothing and pass."""
+    shape is refused, never skipped: skipped, it would check nothing and pass. Split from the
+    right: the first field of a pre-push line is what the user typed as the source
+    (`HEAD^{/fix bug}`, `main@{1 day ago}`) and may hold spaces; the others never do."""
     out = []
+    fields = form.count("<")
     for line in lines:
-        parts = line.split()
+        parts = line.rsplit(None, fields - 1)
         if not parts:
             continue
-        if len(parts) != form.count("<") or not all(_OID.fullmatch(parts[i]) for i in oids):
+        if len(parts) != fields or not all(_OID.fullmatch(parts[i]) for i in oids):
             raise HarnessError(f"not a line git gives this hook: {line[:200]!r} (expected `{form}`)",
                                hint="the hook reads the refs git is pushing from its standard input; "
                                     "run it as git's hook")
