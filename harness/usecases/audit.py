@@ -66,7 +66,7 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
             row["reruns"] = reruns
         if note is not None:
             row["note"] = note_summary(note, verdict)
-            if not row["note"]["agrees"]:
+            if not row["note"]["agrees"] and verdict != "UNCHECKED":  # nothing recomputed to disagree with
                 result.note_disagreements.append((commit, row["note"]["verdict"], verdict))
         result.rows.append(row)
     return result
