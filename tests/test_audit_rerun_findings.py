@@ -152,9 +152,14 @@ def test_a_tool_missing_on_the_ci_machine_could_not_run_and_exits_2(h, repo, tmp
     # What could not run checked nothing: the commit's stamp does not call it a PASS.
     assert json.loads(git(repo, "notes", "--ref", NOTES, "show", done).stdout)["verdict"] == "UNCHECKED"
 
-    monkeypatch.setenv("PATH", f"{tool}{os.pathsep}{os.environ['PATH']}")
+    without = os.environ["PATH"]
+    monkeypatch.setenv("PATH", f"{tool}{os.pathsep}{without}")
     assert h("audit", "--rerun", "--from", base, "--to", "HEAD").code == 0  # installed: it reproduces
     assert json.loads(git(repo, "notes", "--ref", NOTES, "show", done).stdout)["verdict"] == "PASS"
+    # Gone again: the note's PASS is not contradicted by a re-run that checked nothing.
+    monkeypatch.setenv("PATH", without)
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 2 and "says PASS, recomputed" not in r.err, r.err
 
 
 def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):
