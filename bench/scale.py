@@ -24,6 +24,7 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -117,6 +118,14 @@ class ScaleRepo:
                       before=lambda: shutil.copy(saved, cache))
 
 
+def _push_line(repo: Path) -> bytes:
+    """What git gives a pre-push hook pushing HEAD over a main five commits behind: object ids,
+    never revision names (the hook refuses a line git would not write)."""
+    tip, old = (subprocess.run(["git", "rev-parse", rev], cwd=repo, capture_output=True, text=True,
+                               check=True).stdout.strip() for rev in ("HEAD", "HEAD~5"))
+    return f"refs/heads/main {tip} refs/heads/main {old}\n".encode()
+
+
 def scale_section(work: Path, sizes: list[int], events: int, history: int, runs: int,
                   rows: list, targets: list, smoke: str) -> None:
     B.log(f"issue 9: repositories of {', '.join(map(str, sizes))} tasks and 1 task with {events} events")
@@ -126,10 +135,9 @@ def scale_section(work: Path, sizes: list[int], events: int, history: int, runs:
         r.build(history)
     first, last, long = repos[0], repos[len(sizes) - 1], repos[-1]
     ops: dict[str, list[B.Case]] = {}
-    stdin = b"refs/heads/main HEAD refs/heads/main HEAD~5\n"
     ops["stamp"] = [r.stamp_case() for r in repos]
     ops["push guard"] = [B.Case(f"push guard {r.label}", [*B.HM, "hook", "push-guard", "origin", str(work / "none.git")],
-                                r.path, stdin=stdin) for r in repos]
+                                r.path, stdin=_push_line(r.path)) for r in repos]
     ops["audit"] = [B.Case(f"audit {r.label}", [*B.H, "audit", "--from", r.base, "--to", "HEAD"], r.path) for r in repos]
     ops["status"] = [B.Case(f"status {r.label}", [*B.H, "status"], r.path) for r in repos]
     ops["gate"] = [B.Case(f"gate {r.label}", [*B.H, "gate"], r.path, expect=(0, 1)) for r in repos]

@@ -42,12 +42,11 @@ def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool
     conf = config.commands.get(etype)
     if argv:
         command: list[str] | str = " ".join(argv) if shell and len(argv) == 1 else list(argv)
-        if conf is not None and _as_argv(command) == conf.argv:
-            # config.yaml's command, typed out: its JUnit report and timeout come with it (without
-            # the report, a run whose tests failed but exited 0 would pass).
-            return Plan(etype, command, shell or conf.shell, junit or conf.junit, timeout or conf.timeout)
-        return Plan(etype, command, shell, junit, timeout)
-    if conf is None:
+        if conf is None or _as_argv(command) != conf.argv:
+            return Plan(etype, command, shell, junit, timeout)
+        # config.yaml's command, typed out: run as configured, its JUnit report and timeout with it
+        # (without the report, a run whose tests failed but exited 0 would pass).
+    elif conf is None:
         raise HarnessError(f"no command for {etype} evidence",
                            hint=f"pass it after `--` (harness evidence {etype} -- CMD ARGS) or set "
                                 f"evidence.{etype}.command in .harness/config.yaml")
@@ -78,14 +77,13 @@ def configured_digest(config: settings.Config, p: Plan) -> str | None:
     """The digest of the command run when it is config.yaml's command for its type, compared
     unredacted (None for any other command: the gate then refuses the record for a type with a
     configured command, however alike the redacted forms look)."""
-    from harness.core.gate import command_digest
+    from harness.core.gate import command_digest, command_identity
 
     configured = config.commands.get(p.etype)
-    if configured is None or _as_argv(p.command) != configured.argv or p.junit != configured.junit:
-        return None  # another command, or the same one without the report that can fail it
-    if isinstance(configured.raw, str) and p.shell != configured.shell:
-        return None  # a string through a shell or not: two different programs
-    return command_digest(_as_argv(p.command))
+    ran = command_identity(_as_argv(p.command), p.junit, p.shell if isinstance(p.command, str) else False)
+    # Another command, or the same one without the report that can fail it: no digest. The gate
+    # compares the digest with config.yaml's as it reads it then, so an edit for one run is caught.
+    return command_digest(ran) if configured is not None and ran == configured.identity() else None
 
 
 def _as_argv(command: list[str] | str) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness import __version__
+from harness.guard.stamp_cache import FORMAT
 
 from helpers import (
     Harness,
@@ -207,12 +208,17 @@ def test_a_corrupt_or_foreign_stamp_cache_is_ignored(h, repo, many):
     sha = commit_all_ok(repo, "code")
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]
     lines = cache.read_text().splitlines()
-    assert json.loads(lines[0]) == {"harness": __version__}
+    assert json.loads(lines[0]) == {"harness": __version__, "format": FORMAT}
     # Entries of another harness version are not this one's: poison them and re-stamp.
     poisoned = [json.dumps({"harness": "0.0.0-other"})]
     for line in lines[1:]:
         key, value = json.loads(line)
         poisoned.append(json.dumps([key, {"state": "DONE", "iteration": 99} if key.startswith("task:") else value]))
+    cache.write_text("\n".join(poisoned) + "\n")
+    h.ok("stamp", sha)
+    assert note(repo, sha) == fresh_stamp(repo, sha)[1]
+    # So are those of this version written in an older format (facts without the commands' identities).
+    poisoned[0] = json.dumps({"harness": __version__})
     cache.write_text("\n".join(poisoned) + "\n")
     h.ok("stamp", sha)
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]

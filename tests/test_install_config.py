@@ -27,3 +27,13 @@ def test_uninstall_without_prior_settings_leaves_none(h, repo):
     h.ok("install")
     h.ok("uninstall")
     assert _get_all(repo, "notes.rewriteRef") == [] and _get_all(repo, "notes.rewriteMode") == []
+
+
+def test_install_finishes_beside_a_config_yaml_with_a_bad_redaction_pattern(h, repo):
+    # The notes ref is read as the hooks read it: another problem in config.yaml is for the
+    # commands that use it to report, not a reason to leave the install half done.
+    path = repo / ".harness/config.yaml"
+    path.write_text(path.read_text().replace("patterns: []", 'patterns: ["(unclosed"]'))
+    r = h("install")
+    assert r.code == 0, r.text
+    assert git(repo, "config", "--get-all", "notes.rewriteRef").stdout.split() == ["refs/notes/harness"]

@@ -161,3 +161,68 @@ evidence:
     config = load_config(open_layout(repo))
     assert configured_digest(config, Plan("unit_test", "exit 0", True, None, None)) is not None
     assert configured_digest(config, Plan("unit_test", "exit 0", False, None, None)) is None
+
+
+JUNIT_CONFIG = f"""
+evidence:
+  build:
+    command: {json.dumps([PY, "-c", "pass"])}
+  unit_test:
+    command: {json.dumps([PY, "runtests.py"])}
+    junit: .harness/local/junit.xml
+"""
+FAILING_REPORT = """import pathlib
+pathlib.Path('.harness/local/junit.xml').write_text(
+    '<testsuite tests="2" failures="1"><testcase name="a"/>'
+    '<testcase name="b"><failure message="no"/></testcase></testsuite>')
+"""
+PASSING_REPORT = """import pathlib
+pathlib.Path('.harness/local/junit.xml').write_text('<testsuite tests="1"><testcase name="a"/></testsuite>')
+"""
+
+
+def test_config_yaml_edited_for_one_run_and_restored_does_not_make_the_run_count(h, repo, task):
+    # Without its report the failing suite exits 0; the record matched config.yaml of its moment,
+    # the gate compares with config.yaml as it reads it.
+    (repo / "runtests.py").write_text(FAILING_REPORT)
+    set_config(repo, JUNIT_CONFIG)
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    set_config(repo, JUNIT_CONFIG.replace("    junit: .harness/local/junit.xml\n", ""))
+    h.ok("evidence", "unit_test")
+    set_config(repo, JUNIT_CONFIG)
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    code, doc = gate_json(h)
+    assert code == 1 and any("unit_test evidence does not count" in b for b in doc["blockers"]), doc
+
+
+def test_the_configured_report_spelled_another_way_still_counts(h, repo, task):
+    (repo / "runtests.py").write_text(PASSING_REPORT)
+    set_config(repo, JUNIT_CONFIG)
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test", "--junit", "./.harness/local/junit.xml")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    code, doc = gate_json(h)
+    assert code == 0, doc
+
+
+def test_a_shell_string_typed_as_one_argument_runs_as_the_configured_script(h, repo, task):
+    set_config(repo, f"""
+evidence:
+  build:
+    command: "{PY} -c pass && echo built-by-the-shell"
+    shell: true
+  unit_test:
+    command: {json.dumps([PY, "-c", "pass"])}
+""")
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    r = h.ok("evidence", "build", "--", f"{PY} -c pass && echo built-by-the-shell")
+    assert "built-by-the-shell" in r.out + r.err
+    record = json.loads((repo / ".harness/tasks" / task / "evidence/build.json").read_text())
+    assert record["outcome"] == "passed" and record["shell"] is True and record["command_digest"]

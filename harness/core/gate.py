@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,11 +64,18 @@ def is_state_blocker(state: str, blocker: str) -> bool:
     return state not in DECIDING_STATES and blocker == state_blocker(state)
 
 
-def command_digest(argv: list[str]) -> str:
-    """sha-256 of a command's argv, unredacted. An evidence record keeps it only for a run of
+def command_identity(argv: list[str], junit: str | None, shell: bool) -> dict[str, Any]:
+    """What makes a run the configured check: its argv, unredacted; the JUnit report whose failures
+    fail it; and, for a command given as one string, whether a shell runs it (with a shell it is a
+    script, without one the name of a program)."""
+    return {"argv": list(argv), "junit": posixpath.normpath(junit) if junit else None, "shell": shell}
+
+
+def command_digest(identity: Mapping[str, Any]) -> str:
+    """sha-256 of a :func:`command_identity`. An evidence record keeps it only for a run of
     config.yaml's own command (committed text, no secret of the run's), so the gate can tell
-    two commands apart that redaction made look alike."""
-    return hashlib.sha256(json.dumps(argv, ensure_ascii=False).encode("utf-8")).hexdigest()
+    apart two commands that redaction made look alike, and a run without the configured report."""
+    return hashlib.sha256(json.dumps(identity, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def evidence_status(record: dict | None, tree: str, pending: list[str],

@@ -17,6 +17,7 @@ from typing import Any
 
 from harness import __version__
 
+FORMAT = 2  # 2: gate facts carry the configured commands' identities (JUnit report, shell)
 KEEP = 4096  # entries kept at a rewrite besides the ones the last stamp used
 
 
@@ -53,7 +54,7 @@ class StampCache:
 
     @staticmethod
     def _header() -> bytes:
-        return json.dumps({"harness": __version__}).encode()
+        return json.dumps({"harness": __version__, "format": FORMAT}).encode()
 
     def get(self, key: str) -> Any:
         """The value kept for ``key`` (None if unknown)."""

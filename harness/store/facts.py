@@ -74,6 +74,7 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
         "findings": list(p.findings.values()),
         "policy": policy.doc,
         "configured": config.configured_argv() if config.commands else {},
+        "configured_identity": config.configured_identity() if config.commands else {},
         "redaction": list(config.redaction),
         "plan": contract_plan(task),
     }
@@ -81,10 +82,10 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
 
 def gate_input_at(known: dict, tree: str) -> gate.GateInput:
     """The gate's input for ``known`` (see :func:`gate_facts`) judged at the source ``tree``."""
-    fields = {k: v for k, v in known.items() if k != "redaction"}
+    fields = {k: v for k, v in known.items() if k not in ("redaction", "configured_identity")}
     fields["findings"] = [{**f, "regression_fresh": _regression_fresh(f, tree)} for f in known["findings"]]
     fields["configured"] = redacted(known["configured"], known["redaction"])
-    fields["configured_digests"] = {t: gate.command_digest(argv) for t, argv in known["configured"].items()}
+    fields["configured_digests"] = {t: gate.command_digest(i) for t, i in known["configured_identity"].items()}
     return gate.GateInput(**fields, tree=tree)
 
 

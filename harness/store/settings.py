@@ -44,6 +44,12 @@ class Command:
             return list(self.raw)
         return [self.raw] if self.shell else shlex.split(self.raw)
 
+    def identity(self) -> dict[str, Any]:
+        """What a run must match to be this check (see :func:`harness.core.gate.command_identity`)."""
+        from harness.core.gate import command_identity
+
+        return command_identity(self.argv, self.junit, self.shell if isinstance(self.raw, str) else False)
+
     def to_run(self, shell: bool = False) -> list[str] | str:
         """What the runner is handed (``shell``: the user asked for a shell as well)."""
         if isinstance(self.raw, list) or self.shell or shell:
@@ -60,6 +66,9 @@ class Config:
     notes_ref: str = DEFAULT_NOTES_REF
     recorded_env: tuple[str, ...] = DEFAULT_RECORDED_ENV  # environment variables evidence records
     stop_block_limit: int = DEFAULT_STOP_BLOCK_LIMIT  # agent stop hook: consecutive blocks before it lets go
+
+    def configured_identity(self) -> dict[str, dict[str, Any]]:
+        return {etype: c.identity() for etype, c in self.commands.items()}
 
     def configured_argv(self) -> dict[str, list[str]]:
         """type -> the argv config.yaml names for it, as an evidence record would show it."""

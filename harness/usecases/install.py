@@ -50,12 +50,15 @@ def install_hooks(git: Git, server: bool) -> Installed:
     twice = _framework_runs_harness(git.root, folder)
     kept = _write_shims(folder, STAGES)
     ref = DEFAULT_REF
+    from harness.store import bounded
     from harness.store.layout import Layout
-    from harness.store.settings import load_config
+    from harness.store.settings import notes_ref_of
 
     layout = Layout(git.root)
     if layout.config.exists():
-        ref = load_config(layout).notes_ref
+        # Read leniently, as the hooks do: a config.yaml with another problem (say a bad redaction
+        # pattern) still names its notes ref, and install must not stop halfway over it.
+        ref = notes_ref_of(bounded.read(layout.config, "settings", ".harness/config.yaml"))
     # Settings are added beside the user's own, and what was there is kept for uninstall.
     record = _read_record(git)
     if ref not in git.config_get_all("notes.rewriteRef"):
