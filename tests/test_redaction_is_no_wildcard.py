@@ -24,11 +24,33 @@ redaction:
 """
 
 
-def _gating(h, *unit_test: str) -> None:
+PASS_BUILD = f"command: {json.dumps([PY, '-c', 'pass'])}"
+
+
+def _evidence(unit_test: str, build: str = PASS_BUILD) -> str:
+    """config.yaml's evidence section: ``unit_test`` and ``build`` are their settings, one per line."""
+    def indented(settings: str) -> str:
+        return "".join(f"    {line}\n" for line in settings.splitlines())
+    return f"\nevidence:\n  build:\n{indented(build)}  unit_test:\n{indented(unit_test)}"
+
+
+def _digest_of(repo: Path, *plans) -> list[bool]:
+    """Whether `harness evidence` would keep a digest for each plan under the repo's config.yaml."""
+    from harness.evidence import configured_digest
+    from harness.store.layout import open_layout
+    from harness.store.settings import load_config
+
+    config = load_config(open_layout(repo))
+    return [configured_digest(config, plan) is not None for plan in plans]
+
+
+def _gating(h, *unit_test: str, before_unit_test=lambda: None) -> None:
+    """REQ-001 verified by unit_test evidence (`harness evidence unit_test UNIT_TEST...`), in GATING."""
     h.ok("requirement", "add", "The answer is 42", "--priority", "must")
     walk_to(h, *TO_VERIFYING)
     h.ok("evidence", "build")
-    h.ok("evidence", "unit_test", *(("--", *unit_test) if unit_test else ()))
+    before_unit_test()
+    h.ok("evidence", "unit_test", *unit_test)
     h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
     walk_to(h, "REVIEWING", "GATING")
 
@@ -39,7 +61,7 @@ def _record(repo: Path, tid: str) -> dict:
 
 def test_another_command_of_the_same_length_does_not_pass_for_the_configured_one(h, repo, task):
     set_config(repo, CONFIG)
-    _gating(h, "sh", "-c", "exit 0")
+    _gating(h, "--", "sh", "-c", "exit 0")
     record = _record(repo, task)
     assert record["argv"] == ["[REDACTED:custom]"] * 3 and record["command_digest"] is None
     code, doc = gate_json(h)
@@ -57,7 +79,7 @@ def test_the_configured_command_still_passes_under_a_pattern_that_hides_it(h, re
 
 def test_the_configured_command_given_after_the_separator_counts_too(h, repo, task):
     set_config(repo, CONFIG)
-    _gating(h, PY, "-c", "import sys; sys.exit(0)")
+    _gating(h, "--", PY, "-c", "import sys; sys.exit(0)")
     code, doc = gate_json(h)
     assert code == 0, doc
 
@@ -111,33 +133,18 @@ evidence:
 def test_the_configured_command_run_without_its_report_does_not_count(h, repo, task):
     # `--junit` naming another report is another check: it may not stand in for the configured one.
     (repo / "ok.xml").write_text('<testsuite tests="1"><testcase name="a"/></testsuite>')
-    set_config(repo, f"""
-evidence:
-  build:
-    command: {json.dumps([PY, "-c", "pass"])}
-  unit_test:
-    command: {json.dumps([PY, "-c", "pass"])}
-    junit: .harness/local/junit.xml
-""")
-    from harness.evidence import Plan, configured_digest
-    from harness.store.layout import open_layout
-    from harness.store.settings import load_config
+    set_config(repo, _evidence(f"{PASS_BUILD}\njunit: .harness/local/junit.xml"))
+    from harness.evidence import Plan
 
-    config = load_config(open_layout(repo))
     same = Plan("unit_test", [PY, "-c", "pass"], False, ".harness/local/junit.xml", None)
     other = Plan("unit_test", [PY, "-c", "pass"], False, "ok.xml", None)
-    assert configured_digest(config, same) is not None and configured_digest(config, other) is None
+    assert _digest_of(repo, same, other) == [True, False]
 
 
 def test_a_secret_named_variable_holding_an_argument_does_not_refuse_the_configured_command(h, repo, task,
                                                                                            monkeypatch):
-    set_config(repo, f"""
-evidence:
-  build:
-    command: {json.dumps([PY, "-c", "pass"])}
-  unit_test:
-    command: {json.dumps([PY, "-c", "print('hello-world-123')"])}
-""")
+    hello = json.dumps([PY, "-c", "print('hello-world-123')"])
+    set_config(repo, _evidence(f"command: {hello}"))
     monkeypatch.setenv("MY_API_TOKEN", "print('hello-world-123')")
     _gating(h)
     assert "[REDACTED:env:MY_API_TOKEN]" in _record(repo, task)["argv"]
@@ -146,31 +153,14 @@ evidence:
 
 
 def test_a_shell_string_run_without_the_shell_is_another_program(h, repo, task):
-    set_config(repo, f"""
-evidence:
-  build:
-    command: {json.dumps([PY, "-c", "pass"])}
-  unit_test:
-    command: "exit 0"
-    shell: true
-""")
-    from harness.evidence import Plan, configured_digest
-    from harness.store.layout import open_layout
-    from harness.store.settings import load_config
+    set_config(repo, _evidence('command: "exit 0"\nshell: true'))
+    from harness.evidence import Plan
 
-    config = load_config(open_layout(repo))
-    assert configured_digest(config, Plan("unit_test", "exit 0", True, None, None)) is not None
-    assert configured_digest(config, Plan("unit_test", "exit 0", False, None, None)) is None
+    shelled, bare = Plan("unit_test", "exit 0", True, None, None), Plan("unit_test", "exit 0", False, None, None)
+    assert _digest_of(repo, shelled, bare) == [True, False]
 
 
-JUNIT_CONFIG = f"""
-evidence:
-  build:
-    command: {json.dumps([PY, "-c", "pass"])}
-  unit_test:
-    command: {json.dumps([PY, "runtests.py"])}
-    junit: .harness/local/junit.xml
-"""
+JUNIT_CONFIG = _evidence(f"command: {json.dumps([PY, 'runtests.py'])}\njunit: .harness/local/junit.xml")
 FAILING_REPORT = """import pathlib
 pathlib.Path('.harness/local/junit.xml').write_text(
     '<testsuite tests="2" failures="1"><testcase name="a"/>'
@@ -186,14 +176,8 @@ def test_config_yaml_edited_for_one_run_and_restored_does_not_make_the_run_count
     # the gate compares with config.yaml as it reads it.
     (repo / "runtests.py").write_text(FAILING_REPORT)
     set_config(repo, JUNIT_CONFIG)
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    set_config(repo, JUNIT_CONFIG.replace("    junit: .harness/local/junit.xml\n", ""))
-    h.ok("evidence", "unit_test")
+    _gating(h, before_unit_test=lambda: set_config(repo, JUNIT_CONFIG.replace("    junit: .harness/local/junit.xml\n", "")))
     set_config(repo, JUNIT_CONFIG)
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
     code, doc = gate_json(h)
     assert code == 1 and any("unit_test evidence does not count" in b for b in doc["blockers"]), doc
 
@@ -201,25 +185,13 @@ def test_config_yaml_edited_for_one_run_and_restored_does_not_make_the_run_count
 def test_the_configured_report_spelled_another_way_still_counts(h, repo, task):
     (repo / "runtests.py").write_text(PASSING_REPORT)
     set_config(repo, JUNIT_CONFIG)
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    h.ok("evidence", "unit_test", "--junit", "./.harness/local/junit.xml")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
+    _gating(h, "--junit", "./.harness/local/junit.xml")
     code, doc = gate_json(h)
     assert code == 0, doc
 
 
 def test_a_shell_string_typed_as_one_argument_runs_as_the_configured_script(h, repo, task):
-    set_config(repo, f"""
-evidence:
-  build:
-    command: "{PY} -c pass && echo built-by-the-shell"
-    shell: true
-  unit_test:
-    command: {json.dumps([PY, "-c", "pass"])}
-""")
+    set_config(repo, _evidence(PASS_BUILD, build=f'command: "{PY} -c pass && echo built-by-the-shell"\nshell: true'))
     h.ok("requirement", "add", "The answer is 42", "--priority", "must")
     walk_to(h, *TO_VERIFYING)
     r = h.ok("evidence", "build", "--", f"{PY} -c pass && echo built-by-the-shell")
