@@ -6,6 +6,7 @@ cap, a log edited after the fact, and JUnit reports that listed no test."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import signal
@@ -296,3 +297,13 @@ def test_a_redacted_tail_is_cut_to_its_byte_limit_after_redaction(truncated):
     cap = Capture(b"", data, len(data) + (1000 if truncated else 0))
     text = tail_text(cap, 4096, compile_patterns(["a"]))  # each "a" becomes a 17-byte marker
     assert 4000 < len(text.encode()) <= 4096 and text.endswith("[REDACTED:custom]\n") and "a\n" not in text
+
+
+def test_a_record_that_would_still_exceed_its_readers_cap_drops_its_tails_and_says_so(h, task, repo, monkeypatch):
+    from harness.store import bounded
+
+    monkeypatch.setitem(bounded.CAPS, "evidence", 3000)  # below a record with its two tails
+    h("evidence", "build", "--", sys.executable, "-c", "print('x' * 2000)")
+    record = json.loads((repo / ".harness/tasks" / task / "evidence/build.json").read_text())
+    assert record["stdout_tail"] == "" and "output tails dropped" in record["error"]
+    assert "x" * 2000 in (repo / ".harness/tasks" / task / "evidence/build.log").read_text()  # the log keeps them

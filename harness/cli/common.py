@@ -52,7 +52,9 @@ class EvidenceTypeParam(click.ParamType):
         return value
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[build|lint|typecheck|unit_test|integration_test|contract_test|security|review|custom|custom.NAME]"
+        from harness.core.evidence_types import METAVAR
+
+        return METAVAR
 
 
 EVIDENCE_TYPE = EvidenceTypeParam()

@@ -28,9 +28,9 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
 
     The output streams live; the exit status is the command's own (127 not found,
     124 timeout, 130 interrupted), and 1 when it exited 0 but its --junit report is
-    missing, empty or records failures (the run is recorded as failed). The record binds the exit code to the source tree
-    (the code, excluding .harness/) as it was when the command started; secrets are
-    redacted before anything is written.
+    missing, empty or records failures (the run is recorded as failed). The record
+    binds the exit code to the source tree (the code, excluding .harness/) as it was
+    when the command started; secrets are redacted before anything is written.
     """
     from harness.cli.reporters import report
     from harness.usecases.evidence import record_evidence

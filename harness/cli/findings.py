@@ -28,7 +28,7 @@ def finding() -> None:
 @task_option
 def propose(path: Path, task_id: str | None) -> None:
     """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
-    from harness.core.findings import reproducer_problem
+    from harness.core.findings import REPRODUCER_HINT, reproducer_problem
     from harness.store import bounded, validate, yamlio
     from harness.usecases.findings import propose as record
 
@@ -42,9 +42,7 @@ def propose(path: Path, task_id: str | None) -> None:
         # Said plainly first; the schema enforces the same rule, in its own words.
         missing = reproducer_problem(item) if isinstance(item, dict) else None
         if missing:
-            raise HarnessError(f"{path} (finding {n + 1}): {missing}",
-                               hint="the reviewer's command that fails while the defect exists, as a list of "
-                                    "arguments or a string a shell can split; only a minor finding may come without one")
+            raise HarnessError(f"{path} (finding {n + 1}): {missing}", hint=REPRODUCER_HINT)
         validate.check(item, "finding-proposal", f"{path} (finding {n + 1})")
     _report(record(store(), task_id, items))
 

@@ -13,12 +13,13 @@ EVIDENCE_TYPES = (
     "build", "lint", "typecheck", "unit_test", "integration_test",
     "contract_test", "security", "review", "custom",
 )
-CUSTOM_PREFIX = "custom."
-_NAMED = re.compile(r"custom\.[a-z][a-z0-9_]{0,39}")
+_NAMED_FORM = r"custom\.[a-z][a-z0-9_]{0,39}"
+_NAMED = re.compile(_NAMED_FORM)
 # The same rule for the JSON schemas (tests/test_event_schemas.py holds them to it).
 # No line break anywhere: `$` would also match before a final newline.
-PATTERN = r"^(?!.*\n)(?:" + "|".join(EVIDENCE_TYPES) + r"|custom\.[a-z][a-z0-9_]{0,39})$"
+PATTERN = r"^(?!.*\n)(?:" + "|".join(EVIDENCE_TYPES) + "|" + _NAMED_FORM + ")$"
 FORMS = ", ".join(EVIDENCE_TYPES) + ", or custom.NAME (NAME a lower-case word: custom.perf)"
+METAVAR = "[" + "|".join([*EVIDENCE_TYPES, "custom.NAME"]) + "]"
 
 
 def is_evidence_type(value: object) -> bool:

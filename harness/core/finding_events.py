@@ -29,9 +29,7 @@ def _proposed(proj: Projection, d: Data) -> None:
     rules.finding_content(fid, content)
     missing = finding_rules.reproducer_problem(content)
     if missing:
-        raise LedgerProblem(f"finding {fid}: {missing}", "the reviewer's command that fails while the defect "
-                            "exists, as a list of arguments or a string a shell can split; only a minor finding "
-                            "may come without one")
+        raise LedgerProblem(f"finding {fid}: {missing}", finding_rules.REPRODUCER_HINT)
     proj.findings[fid] = Finding(**{
         "id": fid, "content": content, "severity": content["severity"], "status": "PROPOSED",
         "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,

@@ -83,6 +83,8 @@ def recommended_command(content: Mapping[str, Any]) -> str | None:
 
 
 NEEDS_REPRODUCER = ("critical", "major")
+REPRODUCER_HINT = ("the reviewer's command that fails while the defect exists, as a list of arguments or a string "
+                   "a shell can split; only a minor finding may come without one")
 
 
 def reproducer_problem(content: Mapping[str, Any]) -> str | None:

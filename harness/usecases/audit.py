@@ -43,15 +43,18 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
     for commit in commits:
         report = check_commit(git, commit)
         reruns: list[dict[str, Any]] = []
+        unrunnable = 0
         row: dict[str, Any] = {}
         if rerun and not report.problems:
             from harness.guard.rerun import rerun_done
 
             report.problems.extend(rerun_done(git, commit, report, reruns, stream))
-            result.unrunnable += sum(r["result"] == "could not run" for r in reruns)
+            from harness.guard.rerun import UNRUNNABLE
+
+            unrunnable = sum(r["result"] == UNRUNNABLE for r in reruns)
+            result.unrunnable += unrunnable
         # A re-run this machine could not run checked nothing: the commit is not stamped PASS on it.
-        unchecked = any(r["result"] == "could not run" for r in reruns)
-        verdict = "REFUSED" if report.problems else "UNCHECKED" if unchecked else "PASS"
+        verdict = "REFUSED" if report.problems else "UNCHECKED" if unrunnable else "PASS"
         note = note_of(commit) if note_of else None  # read before our own stamp replaces it
         if stamp and report.gated():
             try:
