@@ -10,7 +10,9 @@ Three timed runs, one after the other, with this checkout's interpreter:
           out in a temporary clone and run with its own README test command, pytest -q
 
 Each run imports its own checkout's `harness` (the old one through PYTHONPATH), so the old suite
-tests the old code.
+tests the old code. This checkout's runs keep their repositories where its conftest.py would, on a
+tmpfs when the machine has one to spare; --before's where its own command did, in pytest's default
+temp root (its suite made no such choice).
 Targets: full at least 2x faster than before; inner under 60 s. Exit 0 when every run passed and
 every target is met, 1 when a target is missed, 2 when a run failed or could not start (its
 targets then print INVALID). One run of each, in this order: a figure, not a distribution.
@@ -59,12 +61,26 @@ def timed_pytest(label: str, checkout: Path, args: list[str], tmp: Path) -> tupl
     return wall, summary, proc.returncode
 
 
-def pytest_temp_root() -> Path:
-    """Where pytest keeps this user's numbered temp runs (and the suite's conftest its `.trash-*`)."""
+def pytest_temp_roots() -> list[Path]:
+    """Where pytest keeps this user's numbered temp runs (and the suite's conftest its `.trash-*`):
+    the temp root pytest would pick, and the tmpfs this suite's conftest prefers to it."""
     import getpass
 
-    base = os.environ.get("PYTEST_DEBUG_TEMPROOT") or tempfile.gettempdir()
-    return Path(base) / f"pytest-of-{getpass.getuser()}"
+    bases = [os.environ.get("PYTEST_DEBUG_TEMPROOT") or tempfile.gettempdir()]
+    ram = in_memory()
+    if ram is not None:
+        bases.append(str(ram))
+    return [Path(base) / f"pytest-of-{getpass.getuser()}" for base in dict.fromkeys(bases)]
+
+
+def in_memory() -> Path | None:
+    """The tmpfs this checkout's suite keeps its repositories on (tests/helpers.py), if any."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from helpers import ram_temp_root
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    return ram_temp_root()
 
 
 def wait_for_background_deletes(root: Path, limit: float = 120.0, poll: float = 0.5) -> float:
@@ -112,18 +128,21 @@ def main(argv: list[str] | None = None) -> int:
               "run `bash bench/suite` (its .venv), or `pip install -e .` into this interpreter", file=sys.stderr)
         return 2
     xdist = ["-n", ns.workers]
-    waited = wait_for_background_deletes(pytest_temp_root())
+    waited = sum(wait_for_background_deletes(root) for root in pytest_temp_roots())
     if waited >= 1:
         print(f"suite: waited {waited:.0f} s for an earlier test run's temp files to be deleted", file=sys.stderr)
     print(f"suite: load average at start {os.getloadavg()[0]:.2f} (1 min)", file=sys.stderr, flush=True)
     results: dict[str, tuple[float, str, int]] = {}
-    with tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
+    # This checkout's runs keep their repositories where its conftest would (a tmpfs when there is
+    # one to spare); --before's run where its own README command did, pytest's default temp root.
+    with tempfile.TemporaryDirectory(prefix="harness-suite-", dir=in_memory()) as fast, \
+            tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
         if ns.only in (None, "inner"):
-            results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], Path(tmp))
+            results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], Path(fast))
         if ns.only in (None, "full"):
-            results["full"] = timed_pytest("full", ROOT, xdist, Path(tmp))
+            results["full"] = timed_pytest("full", ROOT, xdist, Path(fast))
         if ns.only is None:
-            results["same"] = timed_pytest("same", ROOT, [*xdist, *files_at(ns.before)], Path(tmp))
+            results["same"] = timed_pytest("same", ROOT, [*xdist, *files_at(ns.before)], Path(fast))
         if ns.only in (None, "full"):
             old = old_checkout(ns.before, Path(tmp))
             try:

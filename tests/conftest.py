@@ -25,10 +25,12 @@ from helpers import (
     git,
     head,
     hermetic_env,
+    hooks_started,
     install_pc,
     materialise,
     once_per_run,
     outside_env,
+    ram_temp_root,
     template,
 )
 
@@ -52,13 +54,50 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 sys.dont_write_bytecode = False
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's tmp_path plugin has made config._tmp_path_factory
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return  # the controller's choices reach the workers (xdist hands each its --basetemp)
     # Every `python -m harness` a test starts imports the package from source; with
     # PYTHONDONTWRITEBYTECODE=1 none of them would write its bytecode, so each would compile the
-    # whole package again. Compile it once, before the run (the controller only, not each xdist
-    # worker); __pycache__/ is ignored by git.
-    if not hasattr(config, "workerinput"):
-        compileall.compile_dir(str(ROOT / "harness"), quiet=1)
+    # whole package again. Compile it once, before the run; __pycache__/ is ignored by git.
+    compileall.compile_dir(str(ROOT / "harness"), quiet=1)
+    _temp_in_memory(config)
+
+
+def _temp_in_memory(config) -> None:
+    """The run's temp folders on a tmpfs (helpers.ram_temp_root) unless the machine has none to
+    spare or the caller chose (``--basetemp``, PYTEST_DEBUG_TEMPROOT). The choice is made by
+    creating the run's folder now, with the variable set for that moment only: the processes the
+    tests start, nested pytest runs among them, see the environment as the caller left it."""
+    if config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ:
+        return
+    root = ram_temp_root()
+    if root is None:
+        return
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = str(root)
+    try:
+        config._tmp_path_factory.getbasetemp()
+    finally:
+        del os.environ["PYTEST_DEBUG_TEMPROOT"]
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which makes `-n` mean `--dist load`
+def pytest_cmdline_main(config):
+    # `-n` without a `--dist` distributes as `--dist worksteal`: a worker that runs out of tests
+    # takes the back half of a busy one's queue, so the run ends when the work does, not when the
+    # worker dealt the slowest tests finishes them. A `--dist` given on the command line stands.
+    if getattr(config.option, "dist", "no") == "no" and getattr(config.option, "numprocesses", None):
+        config.option.dist = "worksteal"
+
+
+def pytest_collection_modifyitems(config, items):
+    # Under worksteal, the end-to-end tests first, each group in its own order: the workers take
+    # tests from the front of their share and steal from the back of each other's, so the slowest
+    # tests (the demo, ~15 s) start at once and the run ends on short ones. Not under `--dist
+    # load`, which hands each worker a run of consecutive tests: the first would get every e2e test.
+    if config.getoption("dist", "no") == "worksteal":
+        items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
 
 
 def _held_by_a_live_run(folder: Path) -> bool:
@@ -110,9 +149,21 @@ def pytest_sessionfinish(session):
 
 
 @pytest.fixture(autouse=True)
-def _git_identity(monkeypatch, tmp_path_factory):
+def _git_identity(request, monkeypatch, tmp_path_factory):
     # Tests never depend on (or write to) the machine's git config.
-    hermetic_env(monkeypatch, tmp_path_factory.mktemp("home"))
+    home = tmp_path_factory.mktemp("home")
+    hermetic_env(monkeypatch, home)
+    # git logs every hook it starts (trace2): a test that drives a real git hook is end-to-end by
+    # the suite's own definition (pyproject.toml's markers), and the inner loop leaves it out, so
+    # one without the marker fails here rather than slow the inner loop unseen.
+    trace = home / "git-trace2.json"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    yield
+    if request.node.get_closest_marker("e2e") is None:
+        started = hooks_started(trace)
+        if started:
+            pytest.fail(f"this test drives real git hooks ({', '.join(started)}) without @pytest.mark.e2e: mark it "
+                        "end-to-end (or call the hook's program directly)", pytrace=False)
 
 
 TEMPLATE = pytest.StashKey[Template]()

@@ -7,6 +7,8 @@ import subprocess
 import threading
 from pathlib import Path
 
+from helpers import ram_temp_root
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -36,11 +38,21 @@ def test_nothing_to_delete_costs_no_wait_and_a_stuck_trash_is_waited_for_only_up
     assert 0.3 <= suite.wait_for_background_deletes(tmp_path, limit=0.3, poll=0.05) < 2
 
 
-def test_the_temp_root_is_pytests_for_this_user(monkeypatch, tmp_path):
-    monkeypatch.setenv("PYTEST_DEBUG_TEMPROOT", str(tmp_path))
+def test_the_temp_roots_are_pytests_for_this_user_and_the_suites_tmpfs(monkeypatch, tmp_path):
+    suite = _suite()
+    monkeypatch.setenv("PYTEST_DEBUG_TEMPROOT", str(tmp_path / "disk"))
     monkeypatch.setenv("USER", "someone")
     monkeypatch.setenv("LOGNAME", "someone")
-    assert _suite().pytest_temp_root() == tmp_path / "pytest-of-someone"
+    monkeypatch.setattr(suite, "in_memory", lambda: None)
+    assert suite.pytest_temp_roots() == [tmp_path / "disk" / "pytest-of-someone"]
+    monkeypatch.setattr(suite, "in_memory", lambda: tmp_path / "ram")
+    assert suite.pytest_temp_roots() == [tmp_path / "disk" / "pytest-of-someone", tmp_path / "ram" / "pytest-of-someone"]
+    monkeypatch.setattr(suite, "in_memory", lambda: tmp_path / "disk")  # one root named once
+    assert suite.pytest_temp_roots() == [tmp_path / "disk" / "pytest-of-someone"]
+
+
+def test_the_bench_finds_the_tmpfs_the_suite_uses():
+    assert _suite().in_memory() == ram_temp_root()
 
 
 def _main_with(monkeypatch, capsys, walls: dict[str, float], codes: dict[str, int] | None = None, *argv: str):
