@@ -14,8 +14,10 @@ from hypothesis import HealthCheck, settings
 
 from helpers import (
     GIT_ENV,
+    HOOKS_KEY,
     PY,
     ROOT,
+    TRACE2_NESTING,
     Harness,
     Pc,
     Template,
@@ -31,6 +33,7 @@ from helpers import (
     once_per_run,
     outside_env,
     ram_temp_root,
+    slow_first_in_each_share,
     template,
 )
 
@@ -67,10 +70,10 @@ def pytest_configure(config):
 
 def _temp_in_memory(config) -> None:
     """The run's temp folders on a tmpfs (helpers.ram_temp_root) unless the machine has none to
-    spare or the caller chose (``--basetemp``, PYTEST_DEBUG_TEMPROOT). The choice is made by
-    creating the run's folder now, with the variable set for that moment only: the processes the
-    tests start, nested pytest runs among them, see the environment as the caller left it."""
-    if config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ:
+    spare or the caller chose (``--basetemp``, PYTEST_DEBUG_TEMPROOT, TMPDIR). The choice is made
+    by creating the run's folder now, with the variable set for that moment only: the processes
+    the tests start, nested pytest runs among them, see the environment as the caller left it."""
+    if config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ or "TMPDIR" in os.environ:
         return
     root = ram_temp_root()
     if root is None:
@@ -82,22 +85,36 @@ def _temp_in_memory(config) -> None:
         del os.environ["PYTEST_DEBUG_TEMPROOT"]
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which makes `-n` mean `--dist load`
+@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own, which makes `-n` mean `--dist load`
 def pytest_cmdline_main(config):
-    # `-n` without a `--dist` distributes as `--dist worksteal`: a worker that runs out of tests
+    # `-n` without `--dist` distributes as `--dist worksteal`: a worker that runs out of tests
     # takes the back half of a busy one's queue, so the run ends when the work does, not when the
-    # worker dealt the slowest tests finishes them. A `--dist` given on the command line stands.
+    # worker dealt the slowest tests finishes them. A `--dist load` (or other mode) given stands.
     if getattr(config.option, "dist", "no") == "no" and getattr(config.option, "numprocesses", None):
         config.option.dist = "worksteal"
+    return (yield)
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent without xdist
+def pytest_xdist_auto_num_workers(config):
+    # `-n auto`: one worker more than the cores this process may use. Many tests wait on a command,
+    # a lock or a timeout they start; the extra worker runs while they wait (the inner loop took
+    # ~13% less wall time on 2 cores, the full suite the same).
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent without xdist
+def pytest_configure_node(node):
+    # The workers collect, and each rebuilds its options with `dist` reset to "no": tell them.
+    node.workerinput["suite_dist"] = node.config.option.dist
 
 
 def pytest_collection_modifyitems(config, items):
-    # Under worksteal, the end-to-end tests first, each group in its own order: the workers take
-    # tests from the front of their share and steal from the back of each other's, so the slowest
-    # tests (the demo, ~15 s) start at once and the run ends on short ones. Not under `--dist
-    # load`, which hands each worker a run of consecutive tests: the first would get every e2e test.
-    if config.getoption("dist", "no") == "worksteal":
-        items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
+    workerinput = getattr(config, "workerinput", None)
+    dist = workerinput.get("suite_dist") if workerinput else config.getoption("dist", "no")
+    if dist == "worksteal":
+        items[:] = slow_first_in_each_share(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")),
+                                             lambda item: item.get_closest_marker("e2e") is not None)
 
 
 def _held_by_a_live_run(folder: Path) -> bool:
@@ -156,11 +173,15 @@ def _git_identity(request, monkeypatch, tmp_path_factory):
     # git logs every hook it starts (trace2): a test that drives a real git hook is end-to-end by
     # the suite's own definition (pyproject.toml's markers), and the inner loop leaves it out, so
     # one without the marker fails here rather than slow the inner loop unseen.
+    # The hooks a session template's build started count too: the test copies what they did.
     trace = home / "git-trace2.json"
     monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    for key, value in TRACE2_NESTING.items():
+        monkeypatch.setenv(key, value)
     yield
     if request.node.get_closest_marker("e2e") is None:
-        started = hooks_started(trace)
+        tpl = request.node.stash.get(TEMPLATE, None)
+        started = list(dict.fromkeys([*(tpl.data.get(HOOKS_KEY, []) if tpl else []), *hooks_started(trace)]))
         if started:
             pytest.fail(f"this test drives real git hooks ({', '.join(started)}) without @pytest.mark.e2e: mark it "
                         "end-to-end (or call the hook's program directly)", pytrace=False)

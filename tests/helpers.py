@@ -64,23 +64,28 @@ GITCONFIG = ("[init]\n\tdefaultBranch = main\n\ttemplateDir = {template}\n[commi
              "[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n")
 
 
-# Where a run's repositories go when the machine has memory to spare: a tmpfs, so that the ~55,000
-# files a run writes, and the fsyncs of every harness write and git ref update, never touch a disk
-# (the inner loop took ~16% less wall time on the 2-core machines this suite is timed on).
-RAM_TEMP = Path("/dev/shm")
-RAM_TEMP_MIN_FREE = 2 << 30  # a full run keeps ~0.4 GB; pytest keeps three runs
+# Where a run's repositories go when the machine has memory to spare: /dev/shm, Linux's tmpfs, so
+# that the ~55,000 files a run writes, and the fsyncs of every harness write and git ref update,
+# never touch a disk (the inner loop took ~16% less wall time on the 2-core machines this suite is
+# timed on). HARNESS_TEST_TMPFS names another folder (the suite's own tests of this choice do).
+RAM_TEMP = Path(os.environ.get("HARNESS_TEST_TMPFS", "/dev/shm"))
+RAM_TEMP_MIN_FREE = 2 << 30  # a full run keeps ~0.3 GB there, and pytest keeps three runs
 
 
-def ram_temp_root(candidate: Path = RAM_TEMP, min_free: int = RAM_TEMP_MIN_FREE) -> Path | None:
-    """``candidate`` when it is a writable folder with ``min_free`` bytes free, else None (no
-    /dev/shm on macOS, 64 MB of it in a default Docker container: the run stays on disk)."""
+def ram_temp_root(candidate: Path | None = None, min_free: int = RAM_TEMP_MIN_FREE) -> Path | None:
+    """``candidate`` (default RAM_TEMP) when it is a writable folder with ``min_free`` bytes free
+    and the machine has as much memory available (a tmpfs's free space is only its cap), else
+    None: no /dev/shm on macOS, 64 MB of it in a default Docker container."""
+    candidate = RAM_TEMP if candidate is None else candidate
     try:
         stat = os.statvfs(candidate)
-    except OSError:
+        with open("/proc/meminfo", "rb") as meminfo:
+            available = next(int(line.split()[1]) * 1024 for line in meminfo if line.startswith(b"MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
         return None
     if not candidate.is_dir() or not os.access(candidate, os.W_OK | os.X_OK):
         return None
-    return candidate if stat.f_bavail * stat.f_frsize >= min_free else None
+    return candidate if min(stat.f_bavail * stat.f_frsize, available) >= min_free else None
 
 
 def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
@@ -113,6 +118,27 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
 
+def slow_first_in_each_share(items: list, workers: int, slow: Callable[[object], bool]) -> list:
+    """``items`` reordered so that each share pytest-xdist's worksteal deals out at the start (the
+    i-th worker gets the next len(left) // (workers - i) items) begins with its part of the ``slow``
+    items, dealt round-robin; slow and other items each keep their order. So every worker starts
+    on slow tests at once and the run ends on short ones, which the workers steal from each other."""
+    slows, others = [it for it in items if slow(it)], [it for it in items if not slow(it)]
+    ordered, left = [], len(items)
+    for i in range(workers):
+        size = left // (workers - i)
+        left -= size
+        mine = slows[i::workers]
+        take = max(0, size - len(mine))
+        ordered += mine + others[:take]
+        others = others[take:]
+    return ordered + others
+
+
+HOOKS_KEY = "git hooks started"  # in a Template's data
+TRACE2_NESTING = {"GIT_TRACE2_EVENT_NESTING": "1"}  # a third less to write: the hook events are kept
+
+
 def hooks_started(trace: Path) -> list[str]:
     """The git hooks (by name, in order, once each) that git logged starting in ``trace``, a
     GIT_TRACE2_EVENT file (the autouse fixture ``_git_identity`` sets one per test)."""
@@ -120,10 +146,10 @@ def hooks_started(trace: Path) -> list[str]:
         raw = trace.read_bytes()
     except FileNotFoundError:
         return []
-    if b'"child_class":"hook"' not in raw:
-        return []
-    names = [json.loads(line).get("hook_name", "?") for line in raw.splitlines() if b'"child_class":"hook"' in line]
-    return list(dict.fromkeys(names))
+    # A regular expression, not a JSON parse: concurrent git processes append to one file, and a
+    # torn line must not hide the hook it names.
+    names = re.findall(rb'"child_class":"hook"[^\n]*?"hook_name":"([^"]*)"', raw)
+    return list(dict.fromkeys(name.decode("utf-8", "replace") for name in names))
 
 
 def git(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -710,13 +736,16 @@ def template(tmp_path_factory, name: str, build: Callable[[Path, Harness], dict]
              **env: str) -> Template:
     """The template ``name``: ``build(repo, h)`` run once per test run, in the environment of a test
     (plus ``env``), on a copy of the template ``on`` or else on a fresh ``new_repo``. Its data are
-    ``on``'s updated with what ``build`` returns (JSON)."""
+    ``on``'s updated with what ``build`` returns (JSON), and under HOOKS_KEY the git hooks the build
+    and ``on``'s started (a test copying it drives them too, see conftest's ``_git_identity``)."""
 
     def make(folder: Path) -> dict:
-        with hermetic(folder / "home", **env):
+        trace = folder / "git-trace2.json"
+        with hermetic(folder / "home", **TRACE2_NESTING, GIT_TRACE2_EVENT=str(trace), **env):
             repo = materialise(on, folder) if on is not None else new_repo(folder / "repo")
             with in_process(repo) as h:
-                return {**(on.data if on is not None else {}), **build(repo, h)}
+                data = {**(on.data if on is not None else {}), **build(repo, h)}
+        return {**data, HOOKS_KEY: list(dict.fromkeys([*data.get(HOOKS_KEY, []), *hooks_started(trace)]))}
 
     owner = " on ".join([f"{build.__module__}.{build.__qualname__}", *(on.lineage if on is not None else ())])
     folder, data = once_per_run(tmp_path_factory, f"template-{name}", make, owner)

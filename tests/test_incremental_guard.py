@@ -34,8 +34,9 @@ from helpers import (
 )
 
 MANY = 12
-# Real commits (and a merge) through the native hook shims: end-to-end by the suite's definition.
-E2E = pytest.mark.e2e
+# Real commits (and a merge) through the native hook shims, in the tests and in building ``many``:
+# end-to-end by the suite's definition.
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="session")
@@ -64,7 +65,6 @@ def hook_validate(repo: Path) -> subprocess.CompletedProcess:
 
 # -- one task among many ------------------------------------------------------------------
 
-@E2E
 def test_a_hand_edit_of_one_task_among_many_is_refused_naming_that_task(h, repo, many):
     victim = many[MANY // 2]
     set_state_by_hand(repo, victim, "DONE")
@@ -74,7 +74,6 @@ def test_a_hand_edit_of_one_task_among_many_is_refused_naming_that_task(h, repo,
     assert not any(tid in text for tid in many if tid != victim)
 
 
-@E2E
 def test_a_rewritten_ledger_line_in_one_task_among_many_is_refused(h, repo, many):
     victim = many[3]
     ledger = task_dir(repo, victim) / "events.jsonl"
@@ -84,14 +83,12 @@ def test_a_rewritten_ledger_line_in_one_task_among_many_is_refused(h, repo, many
     assert "ledger-append-only" in text and victim in text
 
 
-@E2E
 def test_deleting_one_task_among_many_is_refused(h, repo, many):
     git(repo, "rm", "-r", "-q", f".harness/tasks/{many[0]}")
     text = refused_commit(repo, "drop a task")
     assert "tasks-never-deleted" in text and many[0] in text
 
 
-@E2E
 def test_a_legitimate_change_to_one_task_among_many_commits(h, repo, many):
     h.ok("task", "switch", many[5])
     walk_to(h, "SPECIFYING")
@@ -101,7 +98,6 @@ def test_a_legitimate_change_to_one_task_among_many_commits(h, repo, many):
     assert len(stamp["tasks"]) == MANY
 
 
-@E2E
 def test_a_task_gated_to_done_among_many_has_its_gate_recomputed(h, repo, many):
     tid = gated_done(h, "The one that finishes")
     # Code changed after the gate PASS: the committed tree is not the one the gate judged.
@@ -114,7 +110,6 @@ def test_a_task_gated_to_done_among_many_has_its_gate_recomputed(h, repo, many):
     assert note(repo, sha)["tasks"][tid]["gate"] == "PASS"
 
 
-@E2E
 def test_audit_of_a_no_verify_commit_touching_one_task_among_many_refuses_it(h, repo, many):
     set_state_by_hand(repo, many[-1], "DONE")
     git(repo, "add", "-A")
@@ -126,7 +121,6 @@ def test_audit_of_a_no_verify_commit_touching_one_task_among_many_refuses_it(h, 
 
 # -- global files -------------------------------------------------------------------------
 
-@E2E
 def test_a_gate_loosening_with_every_task_unchanged_is_refused(h, repo, many):
     gate = repo / ".harness/gate.yaml"
     gate.write_text(gate.read_text("utf-8").replace("major_allowed: 0", "major_allowed: 1"), "utf-8")
@@ -137,7 +131,6 @@ def test_a_gate_loosening_with_every_task_unchanged_is_refused(h, repo, many):
 CONFIGURED = 'evidence:\n  unit_test:\n    command: ["python3", "-m", "pytest", "-q"]\n'
 
 
-@E2E
 def test_an_evidence_command_swap_with_every_task_unchanged_is_refused(h, repo, many):
     config = repo / ".harness/config.yaml"
     config.write_text(config.read_text("utf-8").replace("evidence: {}\n", CONFIGURED), "utf-8")
@@ -148,7 +141,6 @@ def test_an_evidence_command_swap_with_every_task_unchanged_is_refused(h, repo, 
     assert "evidence-commands-need-approval" in text and "harness approve config-change" in text
 
 
-@E2E
 def test_an_approvals_change_alone_among_many_tasks_commits(h, repo, many):
     """approvals.jsonl is what the gate and config checks consult: changing it alone re-runs
     them (nothing loosened here, so the commit is accepted)."""
@@ -156,7 +148,6 @@ def test_an_approvals_change_alone_among_many_tasks_commits(h, repo, many):
     commit_all_ok(repo, "an empty approvals file")
 
 
-@E2E
 def test_an_invalid_config_with_every_task_unchanged_is_refused(h, repo, many):
     config = repo / ".harness/config.yaml"
     config.write_text(config.read_text("utf-8") + "no_such_key: 1\n", "utf-8")
@@ -165,7 +156,6 @@ def test_an_invalid_config_with_every_task_unchanged_is_refused(h, repo, many):
     assert ".harness/config.yaml" in text and "no_such_key" in text
 
 
-@E2E
 def test_a_task_entering_done_is_gated_with_the_committed_config(h, repo, many):
     """config.yaml names the unit_test command in the same commit as a task entering DONE with
     evidence from another command: the gate, recomputed on the committed content, refuses."""
@@ -186,7 +176,6 @@ def fresh_stamp(repo: Path, rev: str) -> tuple[str, dict]:
     return stamp_for(Git(repo), head(repo, rev))  # no cache: everything computed from content
 
 
-@E2E
 def test_a_cached_stamp_equals_a_freshly_computed_one_commit_by_commit(h, repo, many):
     done = gated_done(h, "Finished")
     commits = [commit_all_ok(repo, "one done")]
@@ -215,7 +204,6 @@ def test_a_cached_stamp_equals_a_freshly_computed_one_commit_by_commit(h, repo, 
     assert note(repo, commits[-1]) == before
 
 
-@E2E
 def test_a_corrupt_or_foreign_stamp_cache_is_ignored(h, repo, many):
     cache = repo / ".git" / "harness" / "stamp-cache.json"
     cache.write_text("{not json")
@@ -286,7 +274,6 @@ def starts(log: Path) -> str:
     return log.read_text() if log.exists() else ""
 
 
-@E2E
 def test_a_code_only_commit_starts_python_only_for_the_stamp(h, repo, many, traced):
     (repo / "app.py").write_text("def answer():\n    return 46\n")
     sha = commit_all_ok(repo, "code only")
@@ -295,7 +282,6 @@ def test_a_code_only_commit_starts_python_only_for_the_stamp(h, repo, many, trac
     assert note(repo, sha) is not None
 
 
-@E2E
 def test_a_staged_harness_change_still_starts_the_commit_checks(h, repo, many, traced):
     set_state_by_hand(repo, many[1], "DONE")
     git(repo, "add", "-A")
@@ -303,21 +289,18 @@ def test_a_staged_harness_change_still_starts_the_commit_checks(h, repo, many, t
     assert "hook run pre-commit" in starts(traced) and many[1] in text
 
 
-@E2E
 def test_commit_a_of_a_hand_edited_task_is_still_refused_by_the_shim(h, repo, many, traced):
     set_state_by_hand(repo, many[4], "DONE")  # tracked, modified, not staged: `commit -a` stages it
     text = refused_commit(repo, "commit -a", "-a")
     assert many[4] in text and "hook run pre-commit" in starts(traced)
 
 
-@E2E
 def test_commit_of_a_path_under_harness_is_still_refused_by_the_shim(h, repo, many, traced):
     set_state_by_hand(repo, many[6], "DONE")
     text = refused_commit(repo, "commit PATH", "--", f".harness/tasks/{many[6]}/task.yaml")
     assert many[6] in text
 
 
-@E2E
 def test_concluding_a_merge_starts_the_commit_checks_even_when_harness_is_unchanged(h, repo, many, traced):
     base = head(repo)
     git(repo, "checkout", "-q", "-b", "side")
@@ -352,7 +335,6 @@ def test_the_launcher_still_runs_the_full_checks_when_harness_is_staged(h, repo,
     assert r.returncode == 1 and many[7] in out(r)
 
 
-@E2E
 def test_the_stamp_keeps_working_when_the_git_dir_cache_folder_cannot_be_made(h, repo, many):
     folder = repo / ".git" / "harness"
     shutil.rmtree(folder, ignore_errors=True)
@@ -362,7 +344,6 @@ def test_the_stamp_keeps_working_when_the_git_dir_cache_folder_cannot_be_made(h,
     assert note(repo, sha) == fresh_stamp(repo, sha)[1]
 
 
-@E2E
 def test_the_stamp_of_a_code_only_commit_needs_no_pygit2_and_equals_a_fresh_one(h, repo, many):
     h.ok("task", "switch", many[0])
     walk_to(h, "SPECIFYING")
@@ -400,7 +381,6 @@ def test_the_code_only_answer_and_the_quick_stamp_hold_from_a_subdirectory(h, re
     assert note(repo, head(repo)) == fresh_stamp(repo, "HEAD")[1]
 
 
-@E2E
 def test_a_symlink_inside_one_task_among_many_is_refused(h, repo, many):
     (task_dir(repo, many[9]) / "notes.md").symlink_to("../../config.yaml")
     git(repo, "add", "-A")
@@ -408,7 +388,6 @@ def test_a_symlink_inside_one_task_among_many_is_refused(h, repo, many):
     assert "plain-files-only" in text and f".harness/tasks/{many[9]}/notes.md" in text
 
 
-@E2E
 def test_a_cached_stamp_equals_a_fresh_one_with_configured_evidence_commands(h, repo, many):
     config = repo / ".harness/config.yaml"
     config.write_text(config.read_text("utf-8").replace("evidence: {}\n", CONFIGURED), "utf-8")
