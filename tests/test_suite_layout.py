@@ -195,6 +195,7 @@ def test_unmarked_program(tmp_path):
 '''
 
 
+@pytest.mark.e2e  # its nested run makes git start a hook (traced there, by the nested conftest)
 def test_a_test_that_drives_a_real_git_hook_must_be_marked_e2e(tmp_path):
     (tmp_path / "test_hooks.py").write_text(HOOK_TESTS)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "-p", "conftest",
