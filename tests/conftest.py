@@ -17,7 +17,6 @@ from helpers import (
     HOOKS_KEY,
     PY,
     ROOT,
-    TRACE2_NESTING,
     Harness,
     Pc,
     Template,
@@ -98,8 +97,9 @@ def pytest_cmdline_main(config):
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: absent without xdist
 def pytest_xdist_auto_num_workers(config):
     # `-n auto`: one worker more than the cores this process may use. Many tests wait on a command,
-    # a lock or a timeout they start; the extra worker runs while they wait (the inner loop took
-    # ~13% less wall time on 2 cores, the full suite the same).
+    # a lock or a timeout they start; the extra worker runs while they wait (on 2 cores the inner
+    # loop's mean wall time was ~8% lower over six runs against eight, inside the machine's noise;
+    # the full suite's the same).
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
 
 
@@ -170,18 +170,14 @@ def _git_identity(request, monkeypatch, tmp_path_factory):
     # Tests never depend on (or write to) the machine's git config.
     home = tmp_path_factory.mktemp("home")
     hermetic_env(monkeypatch, home)
-    # git logs every hook it starts (trace2): a test that drives a real git hook is end-to-end by
-    # the suite's own definition (pyproject.toml's markers), and the inner loop leaves it out, so
-    # one without the marker fails here rather than slow the inner loop unseen.
-    # The hooks a session template's build started count too: the test copies what they did.
-    trace = home / "git-trace2.json"
-    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
-    for key, value in TRACE2_NESTING.items():
-        monkeypatch.setenv(key, value)
     yield
+    # A test that drives a real git hook is end-to-end by the suite's own definition (pyproject.toml's
+    # markers), and the inner loop leaves it out: one without the marker fails here rather than slow
+    # the inner loop unseen. The hooks a session template's build started count too: the test
+    # copies what they did.
     if request.node.get_closest_marker("e2e") is None:
         tpl = request.node.stash.get(TEMPLATE, None)
-        started = list(dict.fromkeys([*(tpl.data.get(HOOKS_KEY, []) if tpl else []), *hooks_started(trace)]))
+        started = list(dict.fromkeys([*(tpl.data.get(HOOKS_KEY, []) if tpl else []), *hooks_started(home)]))
         if started:
             pytest.fail(f"this test drives real git hooks ({', '.join(started)}) without @pytest.mark.e2e: mark it "
                         "end-to-end (or call the hook's program directly)", pytrace=False)

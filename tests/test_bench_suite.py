@@ -7,8 +7,6 @@ import subprocess
 import threading
 from pathlib import Path
 
-from helpers import ram_temp_root
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -49,10 +47,6 @@ def test_the_temp_roots_are_pytests_for_this_user_and_the_suites_tmpfs(monkeypat
     assert suite.pytest_temp_roots() == [tmp_path / "disk" / "pytest-of-someone", tmp_path / "ram" / "pytest-of-someone"]
     monkeypatch.setattr(suite, "in_memory", lambda: tmp_path / "disk")  # one root named once
     assert suite.pytest_temp_roots() == [tmp_path / "disk" / "pytest-of-someone"]
-
-
-def test_the_bench_finds_the_tmpfs_the_suite_uses():
-    assert _suite().in_memory() == ram_temp_root()
 
 
 def _main_with(monkeypatch, capsys, walls: dict[str, float], codes: dict[str, int] | None = None, *argv: str):

@@ -1,6 +1,7 @@
 """How the suite runs (conftest.py): its repositories on a tmpfs when the machine has one to spare,
-unless the caller chose a place; `-n` as worksteal with the end-to-end tests first, so that the
-slowest start at once; and no test drives a real git hook without the e2e marker."""
+unless the caller chose a place; `-n` as worksteal, each worker's share opening with its part of
+the end-to-end tests, so that the slowest start at once; and no test drives a real git hook
+without the e2e marker."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ram_temp_root, slow_first_in_each_share
+from helpers import HOOKS_KEY, ram_temp_root, slow_first_in_each_share
 
 TESTS = Path(__file__).resolve().parent
 
@@ -21,7 +22,7 @@ PROBE = '''
 import json, os
 
 def pytest_collection_finish(session):
-    from helpers import ram_temp_root, slow_first_in_each_share
+    from helpers import ram_temp_root
     items = [[item.nodeid, item.get_closest_marker("e2e") is not None] for item in session.items]
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump({"basetemp": str(session.config._tmp_path_factory.getbasetemp()),
@@ -209,3 +210,9 @@ def test_a_test_that_drives_a_real_git_hook_must_be_marked_e2e(tmp_path):
     assert "PASSED test_hooks.py::test_marked_commit" in proc.stdout
     assert "PASSED test_hooks.py::test_unmarked_program" in proc.stdout
     assert "3 passed, 1 error" in proc.stdout
+
+
+@pytest.mark.e2e  # pc_template commits through the pre-commit framework's hooks
+def test_a_template_built_through_hooks_names_them_for_every_test_that_copies_it(h_template, pc_template):
+    assert h_template.data[HOOKS_KEY] == []
+    assert {"pre-commit", "post-commit"} <= set(pc_template.data[HOOKS_KEY])
