@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -391,3 +392,50 @@ def test_echo_survives_broken_stdout(monkeypatch):
     assert r.outcome == "passed"
     assert r.stdout.head == b"0\n1\n2\n3\n4\n"
     assert Broken.calls == 1  # echo stopped after the first failure
+
+
+def test_a_quick_command_is_seen_done_when_it_exits_not_at_the_next_poll():
+    # Popen.wait(timeout) sleeps 0.5, 1, 2 ... 50 ms between looks: a command done in 20 ms was seen
+    # done at 31.5 ms, one done in 70 ms at 113.5 ms. With a pidfd the wait wakes as the process
+    # exits, and the process is then reaped by a wait that blocks (no timed looks at all).
+    if not hasattr(os, "pidfd_open"):
+        pytest.skip("no pidfd on this system: Popen's own wait is used")
+    proc = subprocess.Popen(["sleep", "0.1"])
+    waits = []
+    real_wait = proc.wait
+    proc.wait = lambda timeout=None: waits.append(timeout) or real_wait(timeout)  # type: ignore[method-assign]
+    assert runner._wait(proc, timeout=30) is True and proc.returncode == 0
+    assert waits == [None]
+
+
+def test_without_a_pidfd_the_run_still_waits_and_times_out(monkeypatch):
+    monkeypatch.delattr(os, "pidfd_open", raising=False)
+    assert runner._exited_within(os.getpid(), 1) is None
+    assert run_command(py("print('ok')"), timeout=30, echo=False).outcome == "passed"
+    r = run_command(["sleep", "30"], timeout=0.3, echo=False, kill_grace=0.5)
+    assert r.outcome == "timeout" and r.duration_s < 5
+
+
+@pytest.mark.parametrize("timeout", [0, 0.2])
+def test_the_pidfd_wait_says_false_when_the_time_is_up_and_true_for_a_process_already_done(timeout):
+    if not hasattr(os, "pidfd_open"):
+        pytest.skip("no pidfd on this system: Popen's own wait is used")
+    running = subprocess.Popen(["sleep", "30"])
+    try:
+        assert runner._exited_within(running.pid, timeout) is False
+    finally:
+        running.kill()
+        running.wait()
+    done = subprocess.Popen(["true"])
+    stat = Path(f"/proc/{done.pid}/stat")
+    while stat.read_text().split()[2] != "Z":
+        time.sleep(0.01)  # a zombie, not yet reaped: exited
+    assert runner._exited_within(done.pid, timeout) is True
+    done.wait()
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), float("nan"), 1e306])
+def test_a_timeout_with_no_end_waits_for_the_command_as_none_does(timeout):
+    # click's FloatRange and the config schema both let these through: Popen.wait waited forever.
+    r = run_command(py("import time; time.sleep(0.2)"), timeout=timeout, echo=False)
+    assert r.outcome == "passed" and r.exit_code == 0
