@@ -337,3 +337,52 @@ def test_the_known_valid_cache_is_trimmed_instead_of_growing_forever(tmp_path):
     validate.use_cache(cache)
     kept = cache.read_text("ascii").split()
     assert len(kept) == validate.CACHE_KEEP and kept[-1] == f"{3 * validate.CACHE_KEEP - 1:032x}"
+
+
+def test_a_text_parsed_again_gives_an_equal_new_document_each_time():
+    from harness.store import yamlio
+
+    text = b"a: &x [1, {b: 2}]\nc: *x\nwhen: 2025-01-01\n"
+    first = yamlio.parse(text, "config.yaml")
+    again = yamlio.parse(text, "config.yaml")
+    assert again == first == yaml.safe_load(text) and again is not first
+    assert again["a"] is again["c"]  # an alias still names one object, as PyYAML builds it
+    again["a"].append("changed by a caller")
+    assert yamlio.parse(text, "config.yaml") == first  # what one caller changes, the next never sees
+
+
+def test_a_text_remembered_as_settings_is_still_refused_as_a_task_file():
+    from harness.store import yamlio
+
+    text = b"requirements: &r []\nalso: *r\n"
+    assert yamlio.parse(text, ".harness/config.yaml") == {"requirements": [], "also": []}
+    with pytest.raises(HarnessError, match="anchor &r refused"):
+        yamlio.parse(text, ".harness/tasks/TASK-20250101-abcdef/requirements.yaml")
+    with pytest.raises(HarnessError, match="malformed YAML"):  # refusals are never remembered
+        yamlio.parse(b"a: [", "x.yaml")
+    with pytest.raises(HarnessError, match="malformed YAML"):
+        yamlio.parse(b"a: [", "x.yaml")
+
+
+def test_the_remembered_documents_stay_within_their_bounds(monkeypatch):
+    from harness.store import yamlio
+
+    monkeypatch.setattr(yamlio, "_PARSED", type(yamlio._PARSED)())
+    monkeypatch.setattr(yamlio, "_held", 0)
+    monkeypatch.setattr(yamlio, "PARSED_BYTES", 16 * 1024)
+
+    def held() -> int:
+        return sum(len(text) + len(kept) for (_, text, _), kept in yamlio._PARSED.items())
+
+    for n in range(2000):
+        assert yamlio.parse(f"n: {n}\n".encode(), "x.yaml") == {"n": n}
+    assert 0 < held() == yamlio._held <= yamlio.PARSED_BYTES
+    assert (True, b"n: 0\n", False) not in yamlio._PARSED and (True, b"n: 1999\n", False) in yamlio._PARSED
+    # A merge key makes a pickle far larger than its text: what is held counts both.
+    swelling = b"a: &a {" + b", ".join(b"k%d: %d" % (i, i) for i in range(200)) + b"}\n" + \
+        b"".join(b"b%d: {<<: *a}\n" % i for i in range(100))
+    assert len(yamlio.parse(swelling, "x.yaml")) == 101
+    assert (True, swelling, False) not in yamlio._PARSED  # over a sixteenth of the bound: not kept
+    assert held() == yamlio._held <= yamlio.PARSED_BYTES
+    assert yamlio.parse("n: 1999\n", "x.yaml") == {"n": 1999}  # a str is its own entry
+    assert (False, "n: 1999\n", False) in yamlio._PARSED

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -49,11 +51,15 @@ RENDERED = ".harness/tasks/"
 MAX_ALIAS_NODES = 100_000  # nodes aliases may add; a real settings file adds a handful
 
 
+def _is_rendered(name: str) -> bool:
+    return name.startswith(RENDERED) or f"/{RENDERED}" in name
+
+
 def _check_aliases(text: bytes | str, name: str) -> None:
     spelled = (b"&" in text or b"*" in text) if isinstance(text, bytes) else ("&" in text or "*" in text)
     if not spelled:
         return  # no anchor or alias can be spelled without these: skip the second parse
-    strict = name.startswith(RENDERED) or f"/{RENDERED}" in name
+    strict = _is_rendered(name)
     sizes: dict[str, int] = {}       # anchor -> nodes its value expands to
     open_: list[list] = [[0, None]]  # per open collection: [expanded nodes, anchor]
     added = 0
@@ -89,7 +95,41 @@ def _refuse(name: str, event: Any, problem: str, hint: str) -> NoReturn:
     raise HarnessError(f"{name}:{mark.line + 1}:{mark.column + 1}: {problem}", hint=hint)
 
 
+# Parsed documents by their exact text: one command reads config.yaml and gate.yaml several times,
+# and a process that runs many commands (the test suite runs the CLI in-process) reads the same
+# files over and over (~90% of its parses). PyYAML builds each node in Python (~1 ms for a
+# requirements file); a pickled copy loads in a fiftieth of that and is a new object every time,
+# so no caller can change what the next one gets. Only what parsed is kept, never a refusal.
+# Bounded by what is held, text and pickle together (a merge key can make a pickle 30x its text):
+# the oldest go first, and one entry may take at most a sixteenth.
+_PARSED: OrderedDict[tuple[bool, bytes | str, bool], bytes] = OrderedDict()
+PARSED_BYTES = 16 * 1024 * 1024
+_held = 0
+
+
 def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check comes next
+    global _held
+    if not isinstance(text, (bytes, str)):
+        return _parse(text, name)
+    # The same text may be refused only under .harness/tasks/; a str never meets equal bytes.
+    key = (isinstance(text, bytes), text, _is_rendered(name))
+    known = _PARSED.get(key)
+    if known is not None:
+        _PARSED.move_to_end(key)
+        return pickle.loads(known)
+    doc = _parse(text, name)
+    kept = pickle.dumps(doc, pickle.HIGHEST_PROTOCOL)
+    size = len(text) + len(kept)
+    if size <= PARSED_BYTES // 16:
+        _PARSED[key] = kept
+        _held += size
+        while _held > PARSED_BYTES:
+            (_, old_text, _), old = _PARSED.popitem(last=False)
+            _held -= len(old_text) + len(old)
+    return doc
+
+
+def _parse(text: bytes | str, name: str) -> Any:
     try:
         _check_aliases(text, name)
         doc = yaml.load(text, Loader=_Loader)
