@@ -161,6 +161,24 @@ def test_ledger_decoding_limits_are_named_with_file_and_line(h, repo, task, data
         clean(r)
 
 
+@pytest.mark.parametrize("text, deep", [
+    ("[" * 64 + "]" * 64, False),                       # at the limit
+    ("[" * 65 + "]" * 65, True),                        # one past it: json decodes it, the walk refuses it
+    ('{"a":' * 65 + "1" + "}" * 65, True),
+    ('["' + "[{" * 500 + '"]', False),                  # brackets inside a string nest nothing
+    ('{"k":"' + "[" * 100 + '","n":' + "[" * 30 + "]" * 30 + "}", False),
+])
+def test_json_nesting_is_refused_past_the_limit_whatever_the_brackets_in_strings(text, deep):
+    from harness.core.limits import decode_json
+
+    for form in (text, text.encode()):
+        if deep:
+            with pytest.raises(ValueError, match="nested more than 64 levels deep"):
+                decode_json(form)
+        else:
+            assert decode_json(form) == json.loads(text)
+
+
 def test_a_huge_yaml_integer_is_a_malformed_file_not_a_traceback(h, repo, task):
     path = tdir(repo, task) / "task.yaml"
     path.write_text(path.read_text().replace("max_iterations: 5", "max_iterations: " + "9" * 5000))
