@@ -10,9 +10,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 
-from helpers import (
+# pytest rewrites the asserts of every test module it imports, and of every module of a plugin's
+# distribution (hypothesis registers one: all ~90 of its modules), and would keep the result as
+# bytecode, but not under PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells): every
+# process, each xdist worker and each nested pytest run, would rewrite them all again (~1.7 s of
+# CPU each here, hypothesis alone). So this comes before the imports below. The processes the tests
+# start keep the variable; only pytest's own write bytecode (tests/__pycache__/ and the venv's
+# __pycache__/, both ignored by git).
+sys.dont_write_bytecode = False
+
+from hypothesis import HealthCheck, settings  # noqa: E402  (after the line above)
+
+from helpers import (  # noqa: E402
     GIT_ENV,
     HOOKS_KEY,
     PY,
@@ -47,13 +57,6 @@ settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-
-# pytest rewrites the asserts of every test module it imports and would keep the result as
-# bytecode, but not under PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells): every run,
-# in every xdist worker, would rewrite all of them again (~3 s of each worker's start). The
-# processes the tests start keep the variable; only this one writes bytecode (tests/__pycache__/ and
-# any module it imports that has none yet; __pycache__/ is ignored by git).
-sys.dont_write_bytecode = False
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's tmp_path plugin has made config._tmp_path_factory
