@@ -229,6 +229,38 @@ def in_process(root: Path) -> Iterator[Harness]:
         yield Harness(root, buffers)
 
 
+def cli(repo: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`harness ARGS` in ``repo`` as its entry point runs it (the git-hook calls it answers before
+    the CLI included), in this process, with ``stdin`` as standard input, reported as a finished
+    process would be. For commands that read only the repository, the environment and stdin (hooks,
+    audit): a process of their own adds ~0.3 s (Python, click, pygit2) and proves nothing more;
+    tests of what only a process shows (signals, exit paths) start one."""
+    from harness.cli.launch import fast_answer
+    from harness.cli.main import main
+
+    buffers = _Buffers()
+    old_stdin, old_cwd = sys.stdin, os.getcwd()
+    sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+    try:
+        os.chdir(repo)
+        with redirect_stdout(buffers.out), redirect_stderr(buffers.err):
+            code = fast_answer(list(args))
+            if code is None:
+                code = main(list(args))
+    finally:
+        sys.stdin = old_stdin
+        os.chdir(old_cwd)
+    out, err = buffers.readouterr()
+    return subprocess.CompletedProcess(["harness", *args], code, out, err)
+
+
+def validate_staged(repo: Path) -> subprocess.CompletedProcess:
+    """Stage everything and run the commit hook's check (`harness hook validate`) on it, in this
+    process (the e2e tests run it from real git hooks)."""
+    git(repo, "add", "-A")
+    return cli(repo, "hook", "validate")
+
+
 def new_repo(root: Path) -> Path:
     """An empty git repository with one commit of source code (the ``repo`` fixture)."""
     root.mkdir()

@@ -275,15 +275,21 @@ def test_junit_report_listing_no_test_case_does_not_pass(h, repo, task, report, 
         assert rec["error"] == "JUnit report reports/junit.xml has no test cases"
 
 
-def test_a_pattern_that_swells_every_character_keeps_the_record_within_its_readers_cap(h, task, repo):
-    # Each 'a' of a megabyte tail became a 17-byte marker: a 35 MB record no reader accepts.
+def test_a_pattern_that_swells_every_character_keeps_the_record_within_its_readers_cap(h, task, repo, monkeypatch):
+    # Each 'a' of a megabyte tail became a 17-byte marker: a 35 MB record no reader accepts
+    # (16 MiB). The same proportions at a sixteenth of the size: tails of 64 KiB against a
+    # reader's cap of 1 MiB, which the unbounded record (2 x 64 KiB x 17) would exceed twice over.
+    from harness.store import bounded
+
+    monkeypatch.setitem(bounded.CAPS, "evidence", bounded.MiB)
     path = repo / ".harness/config.yaml"
     path.write_text(path.read_text().replace("patterns: []", "patterns: ['a']")
-                    .replace("tail_bytes: 8192", "tail_bytes: 1048576"))
+                    .replace("tail_bytes: 8192", "tail_bytes: 65536"))
     h("evidence", "build", "--", sys.executable, "-c",
-      "import sys; sys.stdout.write('a' * 1048576); sys.stderr.write('a' * 1048576)")
+      "import sys; sys.stdout.write('a' * 65536); sys.stderr.write('a' * 65536)")
     record = repo / ".harness/tasks" / task / "evidence/build.json"
-    assert record.stat().st_size <= 16 * 1024 * 1024
+    assert record.stat().st_size <= bounded.MiB
+    assert "[REDACTED:custom]" in json.loads(record.read_text())["stdout_tail"]  # redacted, not dropped
     assert h("status").code == 0 and h("replay").code == 0
 
 

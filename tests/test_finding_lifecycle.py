@@ -20,6 +20,7 @@ from helpers import (
     Harness,
     Template,
     append_event,
+    cli,
     events,
     git,
     ledger_bytes,
@@ -717,27 +718,27 @@ def test_hand_edited_status_is_refused_by_the_commit_hook(h, f1, ft, repo):
     path = tdir(repo, ft) / "findings" / "F-0001.yaml"
     path.write_text(path.read_text("utf-8").replace("status: PROPOSED", "status: VERIFIED"), "utf-8")
     git(repo, "add", "-A")
-    r = h.proc("hook", "validate")
-    assert r.code == 1, r.text
-    assert f".harness/tasks/{ft}/findings/F-0001.yaml" in r.err
-    assert "status" in r.err and "projection-matches-ledger" in r.err
+    r = cli(repo, "hook", "validate")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f".harness/tasks/{ft}/findings/F-0001.yaml" in r.stderr
+    assert "status" in r.stderr and "projection-matches-ledger" in r.stderr
 
 
 def test_legitimate_finding_changes_pass_the_commit_hook(h, f1, ft, repo):
     commit_everything(repo, "task with a proposed finding")
     advance(h, repo, f1, "CONFIRMED")
     git(repo, "add", "-A")
-    r = h.proc("hook", "validate")
-    assert r.code == 0, r.text
+    r = cli(repo, "hook", "validate")
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_deleted_finding_file_is_refused_at_commit(h, f1, ft, repo):
     commit_everything(repo, "task with a proposed finding")
     git(repo, "rm", "-q", f".harness/tasks/{ft}/findings/F-0001.yaml")
-    r = h.proc("hook", "validate")
-    assert r.code == 1, r.text
-    assert "findings-never-deleted" in r.err
-    assert f".harness/tasks/{ft}/findings/F-0001.yaml" in r.err
+    r = cli(repo, "hook", "validate")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "findings-never-deleted" in r.stderr
+    assert f".harness/tasks/{ft}/findings/F-0001.yaml" in r.stderr
 
 
 def test_forged_verify_event_skipping_fixed_is_refused_by_replay(h, f1, ft, repo):
@@ -784,7 +785,7 @@ def test_forged_verification_without_full_suite_evidence_is_refused_by_replay(h,
     assert r.code == 2, r.text
     assert "events.jsonl" in r.err and "F-0001" in r.err
     git(repo, "add", "-A")
-    assert h.proc("hook", "validate").code == 1
+    assert cli(repo, "hook", "validate").returncode == 1
 
 
 def test_forged_rejection_without_a_passing_attempt_is_refused_by_replay(h, f1, ft, repo):

@@ -4,7 +4,6 @@ evidence command in config.yaml, a race with the gate, files hidden from git."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pytest
 
 import harness.gitio.git
 
-from helpers import TO_VERIFYING, Harness, Template, gate_json, git, template, walk_to
+from helpers import TO_VERIFYING, Harness, Template, gate_json, git, template, validate_staged, walk_to
 
 PY = sys.executable
 CONFIG = """version: 1
@@ -113,18 +112,13 @@ def test_a_contracts_verification_plan_is_enforced_by_the_gate(h, repo, task, tm
     assert not any(b.startswith("INV-001") for b in doc["blockers"])
 
 
-def _validate(repo) -> subprocess.CompletedProcess:
-    git(repo, "add", "-A")
-    return subprocess.run([PY, "-m", "harness", "hook", "validate"], cwd=repo, capture_output=True, text=True)
-
-
 def test_swapping_a_configured_evidence_command_needs_approval_at_commit(h, repo):
     configure(repo)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "adopt with configured commands")
     conf = repo / ".harness/config.yaml"
     conf.write_text(conf.read_text().replace("import app; assert app.answer() == 42", "pass"))
-    r = _validate(repo)
+    r = validate_staged(repo)
     assert r.returncode == 1 and "evidence-commands-need-approval" in r.stderr and "approve config-change" in r.stderr
 
 
@@ -134,13 +128,13 @@ def test_adding_a_command_for_a_new_type_needs_no_approval(h, repo):
     git(repo, "commit", "-qm", "adopt with configured commands")
     conf = repo / ".harness/config.yaml"
     conf.write_text(conf.read_text() + f'  lint:\n    command: ["{PY}", "-c", "pass"]\n')
-    assert _validate(repo).returncode == 0
+    assert validate_staged(repo).returncode == 0
 
 
 def test_a_first_commit_of_a_loosened_gate_yaml_is_refused(h, repo):
     gate = repo / ".harness/gate.yaml"
     gate.write_text(gate.read_text().replace("unit_test: required", "unit_test: optional"))
-    r = _validate(repo)
+    r = validate_staged(repo)
     assert r.returncode == 1 and "gate-only-tightens" in r.stderr
 
 
@@ -175,7 +169,7 @@ def test_deleting_config_yaml_removes_every_command_and_needs_approval(h, repo):
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "adopt with configured commands")
     (repo / ".harness/config.yaml").unlink()
-    r = _validate(repo)
+    r = validate_staged(repo)
     assert r.returncode == 1 and "evidence.unit_test.command" in r.stderr and "removed" in r.stderr
 
 

@@ -4,6 +4,7 @@ the front end. A module that breaks a rule is named with the import that breaks 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -16,14 +17,21 @@ CORE_FORBIDDEN = {"os", "subprocess", "pathlib", "time", "datetime", "click", "p
                   "harness.evidence", "harness.usecases"}
 
 
-def imports(path: Path) -> set[str]:
+@functools.cache
+def tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per run: every rule below walks every module."""
+    return ast.parse(path.read_text("utf-8"))
+
+
+@functools.cache
+def imports(path: Path) -> frozenset[str]:
     out = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             out.add(node.module)
-    return out
+    return frozenset(out)
 
 
 def rel(path: Path) -> str:
@@ -39,7 +47,7 @@ def breaking(allowed: set[str], name: str) -> list[str]:
 def test_the_core_is_pure(path):
     bad = sorted(i for i in imports(path) for f in CORE_FORBIDDEN if i == f or i.startswith(f + "."))
     assert not bad, f"{rel(path)} imports {bad}"
-    calls = [n for n in ast.walk(ast.parse(path.read_text("utf-8")))
+    calls = [n for n in ast.walk(tree(path))
              if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("print", "open")]
     assert not calls, f"{rel(path)} prints or opens files"
 

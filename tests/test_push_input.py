@@ -10,15 +10,14 @@ import sys
 
 import pytest
 
-from helpers import ZERO, head
+from helpers import ZERO, cli, head
 
 PUSH_FORM = "<local ref> <local sha> <remote ref> <remote sha>"
 GARBAGE = ["garbage", "abc def", "refs/heads/main zz refs/heads/main 0000", "HEAD 1234 refs/heads/main " + ZERO]
 
 
-def _hook(repo, *args: str, stdin: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", "hook", *args], cwd=repo, input=stdin,
-                          capture_output=True, text=True, env=env, timeout=60)
+def _hook(repo, *args: str, stdin: str) -> subprocess.CompletedProcess:
+    return cli(repo, "hook", *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("line", GARBAGE)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from ssh_keys import approval_line, make_key, signers_line
 
-from helpers import gated_done, git
+from helpers import cli, gated_done, git, validate_staged
 
 PY = sys.executable
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
@@ -41,11 +40,6 @@ def loosen(repo: Path) -> bytes:
     return gate.read_bytes()
 
 
-def validate(repo: Path) -> subprocess.CompletedProcess:
-    git(repo, "add", "-A")
-    return subprocess.run([PY, "-m", "harness", "hook", "validate"], cwd=repo, capture_output=True, text=True)
-
-
 def test_a_merge_with_an_unrelated_parent_carrying_its_own_signers_cannot_approve_a_loosening(adopted, keys):
     repo: Path = adopted
     base = git(repo, "rev-parse", "HEAD").stdout.strip()
@@ -63,7 +57,7 @@ def test_a_merge_with_an_unrelated_parent_carrying_its_own_signers_cannot_approv
     add_approval(repo, approval_line("signers-change", signers, keys["agent"][0], signer="agent@example.com"))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "merge")
-    r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
+    r = cli(repo, "audit", "--from", base)
     assert r.returncode == 1 and "gate-only-tightens" in r.stderr, r.stdout + r.stderr
 
 
@@ -87,7 +81,7 @@ def test_a_merge_with_an_unrelated_parent_cannot_approve_swapping_an_evidence_co
                                      keys["agent"][0], signer="agent@example.com"))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "merge")
-    r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
+    r = cli(repo, "audit", "--from", base)
     assert r.returncode == 1 and "evidence-commands-need-approval" in r.stderr, r.stdout + r.stderr
 
 
@@ -123,7 +117,7 @@ def test_a_task_done_under_a_second_adoptions_own_policy_is_not_merged_in_unjudg
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "merge the done task")
     assert "DONE" in (repo / f".harness/tasks/{tid}/task.yaml").read_text()
-    r = subprocess.run([PY, "-m", "harness", "audit", "--from", base], cwd=repo, capture_output=True, text=True)
+    r = cli(repo, "audit", "--from", base)
     assert r.returncode == 1 and "one-adoption" in r.stderr, r.stdout + r.stderr
 
 
@@ -131,11 +125,11 @@ def test_an_approval_already_spent_cannot_restore_a_loosening_a_human_later_tigh
     gate = adopted / ".harness/gate.yaml"
     strict = gate.read_text()
     add_approval(adopted, approval_line("gate-change", loosen(adopted), keys["human"][0]))
-    assert validate(adopted).returncode == 0
+    assert validate_staged(adopted).returncode == 0
     git(adopted, "commit", "-qm", "loosen, approved")
     gate.write_text(strict)  # the human tightens it back: no approval needed
-    assert validate(adopted).returncode == 0
+    assert validate_staged(adopted).returncode == 0
     git(adopted, "commit", "-qm", "tighten again")
     loosen(adopted)  # the agent restores the approved bytes; the old approval is still in the file
-    r = validate(adopted)
+    r = validate_staged(adopted)
     assert r.returncode == 1 and "gate-only-tightens" in r.stderr and "earlier change" in r.stderr, r.stderr
