@@ -13,11 +13,11 @@ import pytest
 
 # pytest rewrites the asserts of every test module it imports, and of every module of a plugin's
 # distribution (hypothesis registers one: all ~90 of its modules), and would keep the result as
-# bytecode, but not under PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells): every
-# process, each xdist worker and each nested pytest run, would rewrite them all again (~1.7 s of
-# CPU each here, hypothesis alone). So this comes before the imports below. The processes the tests
-# start keep the variable; only pytest's own write bytecode (tests/__pycache__/ and the venv's
-# __pycache__/, both ignored by git).
+# bytecode, but not under PYTHONDONTWRITEBYTECODE=1 (this project's CI and dev shells): the
+# controller and each xdist worker would rewrite them all again (~1.7 s of CPU each here, hypothesis
+# alone; nested runs load no plugins, see hermetic_env). So this comes before the imports below.
+# The processes the tests start keep the variable; only pytest's own write bytecode
+# (tests/__pycache__/ and the venv's __pycache__/, both ignored by git).
 sys.dont_write_bytecode = False
 
 from hypothesis import HealthCheck, settings  # noqa: E402  (after the line above)
@@ -56,7 +56,6 @@ _FUZZ = {"database": None, "deadline": None,
 settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's tmp_path plugin has made config._tmp_path_factory

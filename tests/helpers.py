@@ -182,13 +182,16 @@ class Harness:
         self.root, self.capfd = root, capfd
 
     def __call__(self, *args: str, cwd: Path | None = None) -> Result:
+        from harness.cli.launch import fast_answer
         from harness.cli.main import main
 
         self.capfd.readouterr()
         old = os.getcwd()
         os.chdir(cwd or self.root)
-        try:
-            code = main(list(args))
+        try:  # as the entry point runs it: the git-hook calls it answers before the CLI first
+            code = fast_answer(list(args))
+            if code is None:
+                code = main(list(args))
         finally:
             os.chdir(old)
         out, err = self.capfd.readouterr()
@@ -230,28 +233,18 @@ def in_process(root: Path) -> Iterator[Harness]:
 
 
 def cli(repo: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    """`harness ARGS` in ``repo`` as its entry point runs it (the git-hook calls it answers before
-    the CLI included), in this process, with ``stdin`` as standard input, reported as a finished
-    process would be. For commands that read only the repository, the environment and stdin (hooks,
-    audit): a process of their own adds ~0.3 s (Python, click, pygit2) and proves nothing more;
-    tests of what only a process shows (signals, exit paths) start one."""
-    from harness.cli.launch import fast_answer
-    from harness.cli.main import main
-
-    buffers = _Buffers()
-    old_stdin, old_cwd = sys.stdin, os.getcwd()
+    """`harness ARGS` in ``repo``, in this process, with ``stdin`` as standard input, reported as
+    a finished process would be. For commands that read only the repository, the environment and
+    stdin (hooks, audit): a process of their own adds ~0.3 s (Python, click, pygit2) and proves
+    nothing more; tests of what only a process shows (signals, exit paths) start one."""
+    old_stdin = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
     try:
-        os.chdir(repo)
-        with redirect_stdout(buffers.out), redirect_stderr(buffers.err):
-            code = fast_answer(list(args))
-            if code is None:
-                code = main(list(args))
+        with in_process(repo) as h:
+            r = h(*args)
     finally:
         sys.stdin = old_stdin
-        os.chdir(old_cwd)
-    out, err = buffers.readouterr()
-    return subprocess.CompletedProcess(["harness", *args], code, out, err)
+    return subprocess.CompletedProcess(["harness", *args], r.code, r.out, r.err)
 
 
 def validate_staged(repo: Path) -> subprocess.CompletedProcess:
