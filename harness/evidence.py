@@ -12,9 +12,11 @@ import json
 import os
 import secrets
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from harness import outputcut, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
@@ -51,6 +53,17 @@ def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool
                            hint=f"pass it after `--` (harness evidence {etype} -- CMD ARGS) or set "
                                 f"evidence.{etype}.command in .harness/config.yaml")
     return Plan(etype, conf.to_run(shell), conf.shell or shell, junit or conf.junit, timeout or conf.timeout)
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a run that is not the plain one happens, and how its cases are judged (PASS_TO_PASS:
+    in a temporary worktree, passing when no base case was lost, whatever the exit code)."""
+
+    cwd: Path
+    env: dict[str, str]                          # the command's whole environment
+    digest: str                                  # the command_digest its record keeps
+    assess: Callable[[dict[str, str]], tuple[bool, dict]]  # cases -> (passed, extra record fields)
 
 
 def _iso(t: float) -> str:
@@ -129,54 +142,76 @@ def _stat_key(path: Path) -> tuple | None:
     return st.st_ino, st.st_mtime_ns, st.st_size
 
 
-def _junit_counts(p: Plan, root: Path, before: tuple | None) -> tuple[dict, str | None]:
+def _junit_report(p: Plan, root: Path, before: tuple | None) -> tuple[dict, dict[str, str], str | None]:
+    """(counts, case id -> outcome, why the report does not count) of the run's JUnit report."""
     if not p.junit:
-        return {}, None
-    from harness.junit import parse_junit
+        return {}, {}, None
+    from harness.junit import parse_report
 
     path = root / p.junit
     if not path.exists():
-        return {}, f"JUnit report {p.junit} was not written by the run"
+        return {}, {}, f"JUnit report {p.junit} was not written by the run"
     try:
         if before is not None and _stat_key(path) == before:
-            return {}, f"JUnit report {p.junit} predates this run: the run did not rewrite it"
-        counts = parse_junit(path)
+            return {}, {}, f"JUnit report {p.junit} predates this run: the run did not rewrite it"
+        counts, cases = parse_report(path)
     except HarnessError as exc:
-        return {}, exc.message
+        return {}, {}, exc.message
     if not counts["tests"]:
         # An empty report is what a run that collected nothing (or crashed first) leaves:
         # no test ran, so nothing passed.
-        return {}, f"JUnit report {p.junit} has no test cases"
-    return {k: counts[k] for k in ("passed", "failed", "skipped", "errors")}, None
+        return {}, {}, f"JUnit report {p.junit} has no test cases"
+    return {k: counts[k] for k in ("passed", "failed", "skipped", "errors")}, cases, None
 
 
-def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
-    """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with)."""
+def cases_text(cases: dict[str, str], redactor: Redactor) -> bytes:
+    """The file beside a record listing every case of its report, a line each: outcome, tab, id."""
+    return "".join(f"{outcome}\t{redactor.redact(case)}\n" for case, outcome in sorted(cases.items())).encode("utf-8")
+
+
+def read_cases(raw: bytes) -> dict[str, str]:
+    out = {}
+    for line in raw.decode("utf-8").splitlines():
+        outcome, _, case = line.partition("\t")
+        out[case] = outcome
+    return out
+
+
+def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tuple[dict, int]:
+    """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with).
+    With a ``site``, the command runs there and its cases decide (the record is still bound to the
+    working tree's source: the run is evidence about it)."""
     from harness.gitio.git import ensure_recordable
 
     config = settings.load_config(s.layout)
     # Refused now rather than by the runner: after `evidence.prepared` a refusal would
     # leave a run that never finishes, read as "outcome unknown" until re-collected.
-    run_argv = runner.checked_argv(p.command, p.shell, s.layout.root)
+    cwd = site.cwd if site else s.layout.root
+    run_argv = runner.checked_argv(p.command, p.shell, cwd)
     redactor = redactor_for(config)
     git = ensure_recordable(s.git)
     head = git.head()
     tree = git.worktree_source_tree()
     dirty = tree != (git.source_tree(head) if head else git.empty_tree())
     run_id = secrets.token_hex(8)
-    environ = dict(os.environ)
-    program = program_of(run_argv, s.layout.root, environ)
+    environ = site.env if site else dict(os.environ)
+    program = program_of(run_argv, cwd, environ)
     shown, argv = shown_command(p.command, redactor)
-    junit_before = _stat_key(s.layout.root / p.junit) if p.junit else None
+    if p.junit and site:
+        (cwd / p.junit).parent.mkdir(parents=True, exist_ok=True)
+    junit_before = _stat_key(cwd / p.junit) if p.junit else None
     s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": p.etype, "command": shown,
                                                "tree": tree, "head": head, "started_at": now_iso()})])
 
-    result = runner.run_command(p.command, shell=p.shell, cwd=s.layout.root, timeout=p.timeout,
+    result = runner.run_command(p.command, shell=p.shell, cwd=cwd, timeout=p.timeout, env=site.env if site else None,
                                 head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)
     tree_after = git.worktree_source_tree()
-    counts, junit_error = ({}, None) if result.exit_code is None else _junit_counts(p, s.layout.root, junit_before)
-    outcome = result.outcome
-    if outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
+    counts, cases, junit_error = ({}, {}, None) if result.exit_code is None else _junit_report(p, cwd, junit_before)
+    outcome, extra = result.outcome, dict[str, Any]()
+    if site and outcome in ("passed", "failed"):
+        passed, extra = site.assess(cases) if not junit_error else (False, {})
+        outcome = "passed" if passed else "failed"
+    elif outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
         outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report
     log_text, truncated = outputcut.log_text(result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")
@@ -185,7 +220,7 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
         "type": p.etype, "run_id": run_id, "timestamp": _iso(result.started_at),
         "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
         "duration_s": round(result.duration_s, 3), "command": shown, "argv": argv,
-        "command_digest": configured_digest(config, p),
+        "command_digest": site.digest if site else configured_digest(config, p),
         **{k: v and redactor.redact(v) for k, v in program_fields(program).items()},
         "env": recorded_env(list(config.recorded_env), environ, redactor), "shell": p.shell,
         "outcome": outcome, "exit_code": result.exit_code, "commit": head,
@@ -198,7 +233,11 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
         "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
         # Errors quote the command ("command not found: DB_PASSWORD=...") or the report.
         "error": error and redactor.redact(error),
+        **extra,
     }
+    listing = cases_text(cases, redactor) if cases else None
+    if listing is not None:
+        record.update(cases=f"{p.etype}.cases", cases_digest=digest(listing))
     raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     if len(raw) > bounded.CAPS["evidence"]:  # a record every reader refuses would brick the type
         dropped = "output tails dropped: the record would exceed the size its reader accepts; the log keeps them"
@@ -207,6 +246,8 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     folder = s.layout.root
     files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
              folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}
+    if listing is not None:
+        files[folder / f".harness/tasks/{task_id}/evidence/{p.etype}.cases"] = listing
     s.append(task_id, [("evidence.collected", {
         "run_id": run_id, "type": p.etype, "digest": digest(raw), "outcome": outcome,
         "exit_code": result.exit_code, "tree": tree, "head": head,
@@ -215,6 +256,8 @@ def collect(s: TaskStore, task_id: str, p: Plan) -> tuple[dict, int]:
     code = result.exit_code if result.exit_code is not None else EXIT_FOR[outcome]
     if outcome in EXIT_FOR:
         code = EXIT_FOR[outcome]
+    elif site:
+        code = 0 if outcome == "passed" else 1  # the cases decided, not the exit
     elif outcome == "failed" and code == 0:
         code = 1
     return record, code

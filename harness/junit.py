@@ -67,9 +67,7 @@ def _refuse_dtd(path: pathlib.Path, data: bytes) -> None:
         raise HarnessError(f"JUnit report {path} is not well-formed XML: {exc}") from None
 
 
-def parse_junit(path: pathlib.Path) -> dict[str, int]:
-    """Sum ``tests/passed/failed/skipped/errors`` over every ``<testcase>`` in ``path``."""
-    path = pathlib.Path(path)
+def _root(path: pathlib.Path) -> ET.Element:
     data = _read(path)
     _refuse_dtd(path, data)
     try:
@@ -81,16 +79,42 @@ def parse_junit(path: pathlib.Path) -> dict[str, int]:
             f"JUnit report {path} has root element <{_local(root.tag)}>, "
             "expected <testsuites> or <testsuite>"
         )
-    counts = {"tests": 0, "passed": 0, "failed": 0, "skipped": 0, "errors": 0}
+    return root
+
+
+def _outcomes(root: ET.Element) -> list[tuple[str, str]]:
+    """(case id, outcome) of every ``<testcase>``: ``classname::name`` (pytest's node id, with the
+    module written dotted), outcome one of passed, failed, errors, skipped."""
+    out = []
     for case in root.iter():
         if _local(case.tag) != "testcase":
             continue
-        counts["tests"] += 1
         # Only direct children: Surefire's <flakyFailure>/<rerunFailure> mean a rerun
         # passed and are deliberately not in _PRIORITY.
         kinds = {_local(child.tag) for child in case}
         outcome = next((key for tag, key in _PRIORITY if tag in kinds), "passed")
+        classname, name = case.get("classname") or "", case.get("name") or ""
+        out.append((f"{classname}::{name}" if classname else name, outcome))
+    return out
+
+
+def parse_junit(path: pathlib.Path) -> dict[str, int]:
+    """Sum ``tests/passed/failed/skipped/errors`` over every ``<testcase>`` in ``path``."""
+    return parse_report(path)[0]
+
+
+def parse_report(path: pathlib.Path) -> tuple[dict[str, int], dict[str, str]]:
+    """The report's counts (see :func:`parse_junit`) and, from the same parse, case id -> outcome.
+    A case listed twice (pytest writes a teardown error as a second entry) keeps its worse outcome."""
+    root = _root(pathlib.Path(path))
+    rank = {"passed": 0, "skipped": 1, "failed": 2, "errors": 3}
+    counts = {"tests": 0, "passed": 0, "failed": 0, "skipped": 0, "errors": 0}
+    cases: dict[str, str] = {}
+    for case, outcome in _outcomes(root):
+        counts["tests"] += 1
         counts[outcome] += 1
+        if rank[outcome] >= rank[cases.get(case, "passed")]:
+            cases[case] = outcome
     for suite in _bare_suites(root):
         # A suite that reports failures but lists no testcase (a runner that crashed while
         # writing, or a summary-only producer) must not read as clean.
@@ -98,7 +122,7 @@ def parse_junit(path: pathlib.Path) -> dict[str, int]:
             n = _count_attr(suite.get(attr))
             counts[key] += n
             counts["tests"] += n
-    return counts
+    return counts, cases
 
 
 def _bare_suites(root: ET.Element) -> list[ET.Element]:

@@ -20,4 +20,20 @@ def evidence_text(e: EvidenceRecorded) -> None:
                f"on tree {record['tree'][:12]}{counts}{note}", err=True)
     if record["error"]:
         click.echo(f"harness: {record['error']}", err=True)
+    if record.get("pass_to_pass"):
+        _pass_to_pass_text(record["pass_to_pass"])
     print_next(e.steps, err=True)
+
+
+def _pass_to_pass_text(p2p: dict) -> None:
+    base = (p2p["base"] or "none")[:12]
+    changed = p2p["protected_changed_total"] if "protected_changed_total" in p2p else len(p2p["protected_changed"])
+    how = (f"reused {p2p['test_type']} run {p2p['reused_run']} (no protected file differs from the base)"
+           if p2p.get("reused_run") else f"{changed} protected file(s) put back as the base has them")
+    click.echo(f"harness: PASS_TO_PASS against base {base}: {p2p['base_passed']} case(s) passed there; {how}",
+               err=True)
+    for lost in p2p["lost"]:
+        click.echo(f"  lost: {lost['case']} — {lost['how']}", err=True)
+    if p2p["lost_total"] > len(p2p["lost"]):
+        click.echo(f"  … and {p2p['lost_total'] - len(p2p['lost'])} more (the record's .cases file lists every case)",
+                   err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from harness import resources
+from harness.core.suite import with_suite
 from harness.store import fsio
 from harness.store.layout import Layout, find_worktree
 
@@ -28,8 +29,9 @@ def init() -> None:
         fsio.atomic_write(layout.config, resources.template("config.yaml"))
         created.append(layout.rel(layout.config))
     configured = _configured(layout)
+    suite_paths = _suite_paths(layout)
     for path, data in (
-        (layout.gate, resources.default_gate(configured)),
+        (layout.gate, with_suite(resources.default_gate(configured).decode("utf-8"), suite_paths).encode("utf-8")),
         (layout.harness / ".gitignore", GITIGNORE),
     ):
         if not path.exists():
@@ -41,6 +43,9 @@ def init() -> None:
         click.echo(f"initialized {layout.rel(layout.harness)}/ in {layout.root}: " + ", ".join(created))
         if layout.rel(layout.gate) in created and configured:
             click.echo(f"gate.yaml requires the evidence types config.yaml configures: {', '.join(configured)}")
+        if layout.rel(layout.gate) in created and suite_paths:
+            click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}) and requires "
+                       "pass_to_pass: the tests as they were at a task's base must still pass")
         if not configured:
             click.echo("next: set the evidence commands in .harness/config.yaml now, before the first commit of "
                        ".harness/ (a later change needs a human's `harness approve config-change`); then "
@@ -55,3 +60,12 @@ def _configured(layout: Layout) -> list[str]:
     from harness.store.source import FsSource
 
     return configured_types(FsSource(layout.root))
+
+
+def _suite_paths(layout: Layout) -> list[str]:
+    """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored)."""
+    from harness.core.suite import detected
+    from harness.gitio.git import Git
+
+    listed = Git(layout.root).run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+    return detected(f for f in listed.split("\0") if f and not f.startswith(".harness/"))

@@ -17,7 +17,7 @@ DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {
     "build": "Build", "lint": "Lint", "typecheck": "Typecheck", "unit_test": "Unit Tests",
     "integration_test": "Integration Tests", "contract_test": "Contract Tests",
-    "security": "Security", "review": "Review", "custom": "Custom",
+    "security": "Security", "review": "Review", "custom": "Custom", "pass_to_pass": "Pass to Pass",
 }
 
 

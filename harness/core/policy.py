@@ -6,6 +6,10 @@ tightens or keeps the policy).
 
 from __future__ import annotations
 
+from typing import Any
+
+from harness.core import suite
+
 CEILINGS = (
     ("requirements", "uncovered_allowed"), ("invariants", "violated_allowed"),
     ("findings", "critical_allowed"), ("findings", "major_allowed"),
@@ -34,7 +38,7 @@ def loosenings(old: dict, new: dict) -> list[str]:
         after = new["verification"].get(etype)
         if STRENGTH[after] < STRENGTH[level]:
             out.append(f"verification.{etype} {level} → {after or 'removed'}")
-    return out
+    return out + suite.loosenings(old.get("suite"), new.get("suite"))
 
 
 def default_gate_text(template: str, configured: list[str]) -> str:
@@ -55,8 +59,22 @@ def default_gate_text(template: str, configured: list[str]) -> str:
     return "".join(lines[:start + 1] + block + lines[end:])
 
 
-def command_changes(before: dict[str, list[str]], after: dict[str, list[str]]) -> list[str]:
+def command_changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> list[str]:
     """Which command proves a type is policy too: every configured command changed or removed
-    (swapping `pytest` for `true` loosens the gate). Adding a command for a new type is not listed."""
-    return [f"evidence.{t}.command {' '.join(cmd)!r} → " + (repr(" ".join(after[t])) if t in after else "removed")
-            for t, cmd in before.items() if after.get(t) != cmd]
+    (swapping `pytest` for `true` loosens the gate), and so is whatever else decides its pass or
+    fail — its JUnit report (without it, a run whose tests failed but exited 0 passes) and whether
+    a shell runs it. ``before``/``after``: type -> command identity. Adding a command for a new
+    type is not listed."""
+    out = []
+    for t, old in before.items():
+        new = after.get(t)
+        if new is None:
+            out.append(f"evidence.{t}.command {' '.join(old['argv'])!r} → removed")
+            continue
+        if new["argv"] != old["argv"]:
+            out.append(f"evidence.{t}.command {' '.join(old['argv'])!r} → {' '.join(new['argv'])!r}")
+        if old.get("junit") and new.get("junit") != old["junit"]:  # adding a report only tightens
+            out.append(f"evidence.{t}.junit {old['junit']!r} → {new.get('junit')!r}")
+        if new.get("shell") != old.get("shell"):
+            out.append(f"evidence.{t}.shell {old.get('shell')!r} → {new.get('shell')!r}")
+    return out

@@ -18,6 +18,7 @@ import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from harness import runner
 from harness.core.redact import Redactor
@@ -59,8 +60,10 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
     shown = hide.redact(shown) if hide else shown
     stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: `{shown}` in {cwd} …")
     try:
+        report = _fresh_report(cwd, item.junit)
         result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout,
                                     env=clean_env(), echo=False)
+        result = _judged_by_report(result, report)
     except HarnessError as exc:
         stream(f"  → {UNRUNNABLE}: {exc.message}")
         return ({"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
@@ -77,6 +80,58 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
                         f"(exit {result.exit_code}) — {CONTRADICTED}",
                         "the record does not reproduce on a clean machine: re-run it honestly, fix the code "
                         "or the finding, and re-gate")
+
+
+def _fresh_report(cwd: Path, junit: str | None) -> Path | None:
+    """Where the run writes its JUnit report, with none there yet (an earlier run's would pass for it)."""
+    if not junit:
+        return None
+    report = cwd / junit
+    report.unlink(missing_ok=True)
+    report.parent.mkdir(parents=True, exist_ok=True)
+    return report
+
+
+def _judged_by_report(result: runner.RunResult, report: Path | None) -> runner.RunResult:
+    """As `harness evidence` judges a run: exit 0 does not outvote a report of failures, or no report."""
+    import dataclasses
+
+    from harness.junit import parse_junit
+
+    if report is None or result.outcome != "passed":
+        return result
+    try:
+        counts = parse_junit(report) if report.exists() else None
+    except HarnessError:
+        counts = None
+    if counts and counts["tests"] and not counts["failed"] and not counts["errors"]:
+        return result
+    return dataclasses.replace(result, outcome="failed")
+
+
+def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str,
+                         stream: Callable[[str], None]) -> tuple[dict, Problem | None]:
+    """PASS_TO_PASS measured again at ``commit`` against the task's base, in CI's clean environment."""
+    from harness.pass_to_pass import remeasure
+
+    stream(f"{commit[:12]} {item.task} pass_to_pass: the base's protected files over the commit, base "
+           f"{(item.base or 'none')[:12]} …")
+    row: dict[str, Any] = {"task": item.task, "kind": item.kind, "what": item.what, "commit": commit,
+                           "expected": item.expect[0]}
+    try:
+        outcome, lost = remeasure(git, commit, item.base, item.suite or {}, settings.config_of(src), clean_env())
+    except HarnessError as exc:
+        outcome, lost, row["error"] = None, [], exc.message
+    verdict = UNRUNNABLE if outcome is None else REPRODUCES if outcome == item.expect[0] else CONTRADICTED
+    row.update(outcome=outcome, lost=[f"{c} ({how})" for c, how in lost[:20]], result=verdict)
+    stream(f"  → {verdict} ({outcome or 'no report'}, {len(lost)} base case(s) lost)")
+    if verdict != CONTRADICTED:
+        return row, None
+    return row, Problem(item.record, "rerun-reproduces",
+                        f"{item.task} at {commit[:12]}: {item.claim}; measured again it {outcome} "
+                        f"({len(lost)} base case(s) lost: {', '.join(row['lost'][:5])}) — {CONTRADICTED}",
+                        "the record does not reproduce on a clean machine: restore the tests as the base had "
+                        "them (or have a human approve the change), fix the code, and re-gate")
 
 
 def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
@@ -96,7 +151,10 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     hide = redactor(src)
     with git.temp_worktree(commit) as path:
         for item in planned:
-            row, problem = execute(item, path, commit, stream, hide)
+            if item.kind == "pass_to_pass":
+                row, problem = execute_pass_to_pass(git, src, item, commit, stream)
+            else:
+                row, problem = execute(item, path, commit, stream, hide)
             runs.append(row)
             if problem:
                 problems.append(problem)

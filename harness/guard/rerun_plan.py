@@ -33,6 +33,9 @@ class Planned:
     timeout: float | None
     expect: tuple[str | None, int | None]  # (outcome, exit code) recorded; exit None: any
     claim: str  # what the record says, in words
+    junit: str | None = None  # the report that can fail a run that exited 0, as the gate reads it
+    base: str | None = None   # pass_to_pass: the task's base commit
+    suite: dict | None = None  # pass_to_pass: gate.yaml's suite section at the commit
 
 
 def redactor(src: TreeSource) -> Redactor:
@@ -51,9 +54,13 @@ def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings
          problems: list[Problem]) -> list[Planned]:
     commands, records = settings.config_of(src).commands, load_valid(src, task)
     folder = f".harness/tasks/{task.id}"
-    out: list[Planned] = []
+    out: list[Planned | None] = []
     for etype in _types_to_rerun(policy, task):
-        where, conf = f"{folder}/evidence/{etype}.json", commands.get(etype)
+        where = f"{folder}/evidence/{etype}.json"
+        if etype == "pass_to_pass":
+            out.append(_pass_to_pass(src, commit, task, policy, records.get(etype) or {}, where, problems))
+            continue
+        conf = commands.get(etype)
         if conf is None:
             problems.append(Problem(where, "rerun-reproduces", f"no evidence.{etype}.command in config.yaml at "
                                     f"{commit[:12]}: the recorded result cannot be re-run",
@@ -62,10 +69,26 @@ def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings
         record = records.get(etype) or {}
         expect = (record.get("outcome"), record.get("exit_code"))
         out.append(Planned(task.id, "evidence", etype, where, conf.to_run(), conf.shell, conf.timeout, expect,
-                           f"recorded {etype} {expect[0]} (exit {expect[1]})"))
+                           f"recorded {etype} {expect[0]} (exit {expect[1]})", conf.junit))
     for fid, f in sorted(task.proj.findings.items()):
         out.extend(_finding_runs(task.id, f"{folder}/findings/{fid}.yaml", f))
-    return out
+    return [p for p in out if p is not None]
+
+
+def _pass_to_pass(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
+                  record: dict, where: str, problems: list[Problem]) -> Planned | None:
+    """PASS_TO_PASS is re-measured, not re-run from a command: base cases and overlay computed here."""
+    spec = policy.suite or {}
+    test_type = spec.get("test_type", "unit_test")
+    conf = settings.config_of(src).commands.get(test_type)
+    if not spec or conf is None or not conf.junit:
+        problems.append(Problem(where, "rerun-reproduces", f"pass_to_pass at {commit[:12]} has no suite: section or no "
+                                f"{test_type} command with a junit report: the recorded result cannot be re-run",
+                                "configure both, re-collect, re-gate"))
+        return None
+    expect = (record.get("outcome"), None)
+    return Planned(task.id, "pass_to_pass", "pass_to_pass", where, conf.to_run(), conf.shell, conf.timeout, expect,
+                   f"recorded pass_to_pass {expect[0]}", conf.junit, task.proj.base_commit, spec)
 
 
 def _argv(run: dict | None) -> list[str] | None:

@@ -236,7 +236,7 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
     from harness.store import facts
 
     try:
-        after = facts.configured_commands(new)  # a missing config.yaml names no command at all
+        after = facts.configured_identities(new)  # a missing config.yaml names no command at all
     except HarnessError as exc:
         problems.append(Problem(CONFIG, "schema", exc.message, "fix the field named"))
         return
@@ -244,7 +244,7 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
         if old.read(CONFIG) == raw:
             continue
         try:
-            before = facts.configured_commands(old)
+            before = facts.configured_identities(old)
         except HarnessError:
             continue  # an invalid old config named no command anyone could rely on
         changed = core_policy.command_changes(before, after)

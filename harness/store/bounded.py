@@ -45,7 +45,7 @@ def kind_of(rel: str) -> str:
         return "settings"
     if name.endswith(".log"):
         return "log"
-    if name.endswith(".json"):
+    if name.endswith((".json", ".cases")):  # a record, or the list of cases beside it
         return "evidence"
     if name.endswith((".yaml", ".yml")):
         return "yaml"

@@ -39,20 +39,25 @@ def check_digests(src: Source, task: LoadedTask) -> list[str]:
 
 
 def _check_log(src: Source, task: LoadedTask, etype: str, raw: bytes) -> list[str]:
-    """The log beside a record must be the one whose digest the record carries. A missing
-    log is fine (logs may be gitignored); so is a record from before logs had a digest."""
+    """The files beside a record (its log, its list of cases) must be the ones whose digests the
+    record carries. A missing one is fine (logs may be gitignored); so is a record from before
+    they had a digest."""
     try:
-        want = decode_json(raw).get("log_digest")
+        doc = decode_json(raw)
+        wants = {"log": doc.get("log_digest"), "cases": doc.get("cases_digest")}
     except (ValueError, AttributeError):
         return []  # not a JSON object: load_valid reports that
-    rel = f"{task.dir}/evidence/{etype}.log"
-    if not isinstance(want, str):
-        return []
-    # Hashed in chunks where the source can: a log may be as large as config allows.
-    got = src.sha256(rel) if hasattr(src, "sha256") else _digest_or_none(src.read(rel))
-    if got is None or got == want:
-        return []
-    return [f"{rel}: digest differs from the log_digest of {etype}.json: the log was edited after it was recorded — re-run `harness evidence {etype}`"]
+    problems = []
+    for suffix, want in wants.items():
+        rel = f"{task.dir}/evidence/{etype}.{suffix}"
+        if not isinstance(want, str):
+            continue
+        # Hashed in chunks where the source can: a log may be as large as config allows.
+        got = src.sha256(rel) if hasattr(src, "sha256") else _digest_or_none(src.read(rel))
+        if got is not None and got != want:
+            problems.append(f"{rel}: digest differs from the {suffix}_digest of {etype}.json: the {suffix} file was "
+                            f"edited after it was recorded — re-run `harness evidence {etype}`")
+    return problems
 
 
 def _digest_or_none(raw: bytes | None) -> str | None:

@@ -9,7 +9,7 @@ from harness.core import gate
 if TYPE_CHECKING:
     from harness.core.records import Finding
     from harness.store.reader import LoadedTask
-    from harness.store.settings import GatePolicy
+    from harness.store.settings import Config, GatePolicy
     from harness.store.source import Source
 
 
@@ -18,6 +18,13 @@ def configured_commands(src: Source) -> dict[str, list[str]]:
     from harness.store import settings
 
     return settings.config_of(src).configured_argv()
+
+
+def configured_identities(src: Source) -> dict[str, dict]:
+    """type -> the identity of config.yaml's command for it (argv, JUnit report, shell)."""
+    from harness.store import settings
+
+    return settings.config_of(src).configured_identity()
 
 
 def configured_as_recorded(src: Source) -> dict[str, list[str]]:
@@ -40,6 +47,26 @@ def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, l
         return {}
     redactor = compile_patterns(patterns, literals=secret_env(os.environ))
     return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
+
+
+def builtin_commands(config: Config, policy: GatePolicy, base: str | None, recorded: bool) -> tuple[dict, dict]:
+    """(type -> argv, type -> identity) of config.yaml's commands, and of PASS_TO_PASS: the test
+    command it runs, bound to the task's base and the protected paths. Without a `suite:` section
+    (or its test command) no PASS_TO_PASS record counts: its identity is one no run has."""
+    from harness.core import suite
+
+    argv, identity = config.configured_argv(), config.configured_identity()
+    spec = policy.suite
+    if not (spec or recorded or "pass_to_pass" in policy.doc["verification"]):
+        return argv, identity
+    test_type = (spec or {}).get("test_type", suite.DEFAULT_TEST_TYPE)
+    if spec and test_type in identity:
+        argv["pass_to_pass"] = argv[test_type]
+        identity["pass_to_pass"] = suite.identity(identity[test_type], test_type, base, spec["paths"])
+    else:
+        argv["pass_to_pass"] = []
+        identity["pass_to_pass"] = {"pass_to_pass": None}
+    return argv, identity
 
 
 def contract_plan(task: LoadedTask) -> dict[str, list[str]]:
@@ -65,6 +92,7 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
     for run in p.pending_runs.values():
         pending.setdefault(run["type"], []).append(run.get("started_at") or f"as run {run['run_id']}")
     config = settings.config_of(src)
+    configured, identity = builtin_commands(config, policy, p.base_commit, recorded="pass_to_pass" in p.evidence)
     return {
         "state": p.state,
         "requirements": list(p.requirements.values()),
@@ -73,8 +101,8 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,
-        "configured": config.configured_argv() if config.commands else {},
-        "configured_identity": config.configured_identity() if config.commands else {},
+        "configured": configured,
+        "configured_identity": identity,
         "redaction": list(config.redaction),
         "plan": contract_plan(task),
     }

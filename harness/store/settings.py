@@ -83,6 +83,11 @@ class GatePolicy:
     def required_types(self) -> list[str]:
         return [t for t, v in self.doc["verification"].items() if v == "required"]
 
+    @property
+    def suite(self) -> dict[str, Any] | None:
+        """The `suite:` section (protected paths, the test type PASS_TO_PASS runs), if any."""
+        return self.doc.get("suite")
+
 
 def config_from_doc(doc: dict[str, Any]) -> Config:
     from harness.core.redact import compile_patterns
@@ -92,6 +97,12 @@ def config_from_doc(doc: dict[str, Any]) -> Config:
         compile_patterns(patterns)
     except HarnessError as exc:
         raise HarnessError(f"{CONFIG}: {exc.message}", exc.hint) from None
+    from harness.core.evidence_types import BUILTIN
+
+    builtin = [t for t in BUILTIN if t in (doc.get("evidence") or {})]
+    if builtin:  # the harness runs these itself: a command of the project's would be what it checks
+        raise HarnessError(f"{CONFIG}: evidence.{builtin[0]}: the harness runs {builtin[0]} itself; it takes no command",
+                           hint=f"remove evidence.{builtin[0]} (gate.yaml's suite: section configures it)")
     output = {**DEFAULT_OUTPUT, **(doc.get("output") or {})}
     commands = {etype: Command(conf["command"], bool(conf.get("shell")), conf.get("timeout"), conf.get("junit"))
                 for etype, conf in (doc.get("evidence") or {}).items()}

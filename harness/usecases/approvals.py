@@ -108,9 +108,9 @@ def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.store import facts
     from harness.store.source import FsSource
 
-    after = facts.configured_commands(FsSource(layout.root))
+    after = facts.configured_identities(FsSource(layout.root))
     head = git.head()
-    before = facts.configured_commands(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
+    before = facts.configured_identities(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
     changes = command_changes(before, after)
     return hashlib.sha256(bounded.read(layout.config, "settings", ".harness/config.yaml") or b"").hexdigest(), changes
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.core import next_step
+from harness.errors import HarnessError
 
 if TYPE_CHECKING:
     from harness.store.tasks import TaskStore
@@ -27,8 +28,15 @@ def record_evidence(s: TaskStore, task_id: str | None, etype: str, argv: tuple[s
     from harness.usecases.next_steps import steps_after
 
     tid = s.current_id(task_id)
-    p = plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout)
-    record, code = collect(s, tid, p)
+    if etype == "pass_to_pass":
+        from harness import pass_to_pass
+
+        if argv or shell or junit or timeout:
+            raise HarnessError("pass_to_pass runs the configured test command itself: give no command, --junit, "
+                             "--shell or --timeout (config.yaml's test command carries them)")
+        record, code = pass_to_pass.run(s, tid)
+    else:
+        record, code = collect(s, tid, plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout))
     # The source tree as the run left it, measured by collect just now (tree_after is set only
     # when the run changed it).
     return EvidenceRecorded(etype, record, code, steps_after(s, tid, record["tree_after"] or record["tree"]))

@@ -1,0 +1,139 @@
+"""The protected suite and PASS_TO_PASS, as pure rules (no file, no git).
+
+The tree holds the tests, their configuration and the scripts behind the evidence commands, and
+the agent writes all of them; so what "passing" means is anchored at the task's base commit. The
+protected files are those `gate.yaml`'s `suite.paths` match plus every file a configured command
+names. PASS_TO_PASS runs the current source with the base's protected files in their place, and
+passes only when every case that passed at the base still passes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+# What `harness init` offers a Python project (it writes the ones it finds): the test folders,
+# every conftest.py, and the files that configure how pytest collects and runs.
+PYTHON_PATHS = ("tests/**", "test/**", "**/conftest.py", "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
+DEFAULT_TEST_TYPE = "unit_test"
+# A case that passed at the base and is now any of these is lost (pytest writes xfail as skipped).
+LOST = {"failed": "failed", "errors": "errored", "skipped": "skipped or xfailed", None: "missing (not collected)"}
+SHOWN_LOST = 200  # cases named in a record; the count is always whole
+
+
+@cache
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A gitignore-like glob as a regex over slash-separated paths: `*` and `?` stay inside one
+    folder, `**/` is any number of folders (none included), a trailing `/**` everything below."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]+/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def matches(path: str, patterns: Iterable[str]) -> bool:
+    return any(_glob(p.strip("/")).fullmatch(path) for p in patterns)
+
+
+def named_files(commands: Iterable[list[str]], files: set[str]) -> set[str]:
+    """Files of the tree a configured command names: an argument (or an option's `=value`) that is
+    a path of a file the tree holds — a script, a Makefile, a config file. Editing one changes what
+    the command means, so it is protected like a test."""
+    named = set()
+    for argv in commands:
+        for arg in argv:
+            for word in (arg, arg.split("=", 1)[-1]):
+                path = _normal(word)
+                if path in files:
+                    named.add(path)
+    return named
+
+
+def _normal(word: str) -> str:
+    parts = [p for p in word.split("/") if p not in ("", ".")]
+    return "/".join(parts)
+
+
+def protected(files: Iterable[str], patterns: Iterable[str], named: set[str]) -> set[str]:
+    pats = list(patterns)
+    return {f for f in files if f in named or matches(f, pats)}
+
+
+def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patterns: list[str],
+                      named: set[str]) -> list[str]:
+    """Protected paths (at the base or now) whose blob differs between the two trees: added,
+    deleted or edited. ``base``/``current``: path -> blob id (and mode) of every file."""
+    paths = protected(base, patterns, named) | protected(current, patterns, named)
+    return sorted(p for p in paths if base.get(p) != current.get(p))
+
+
+def lost_cases(base: Mapping[str, str], run: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(case id, how it was lost) for every case that passed at the base and did not pass in ``run``
+    (case id -> outcome: passed, failed, errors, skipped)."""
+    return sorted((case, LOST[run.get(case)]) for case, outcome in base.items()
+                  if outcome == "passed" and run.get(case) != "passed")
+
+
+def identity(command: Mapping[str, object], test_type: str, base: str | None, patterns: list[str]) -> dict:
+    """What a PASS_TO_PASS run must match to count: the test command's identity, which type it
+    is, the base it is measured against and the protected paths. A gate.yaml tightened after the
+    run (a path added) makes the record not count until it is run again."""
+    return {"pass_to_pass": {"command": dict(command), "of": test_type, "base": base, "paths": sorted(patterns)}}
+
+
+def digest(ident: Mapping[str, object]) -> str:
+    return hashlib.sha256(json.dumps(ident, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def detected(files: Iterable[str]) -> list[str]:
+    """The patterns of :data:`PYTHON_PATHS` that match a file of ``files``, in that order: what
+    `harness init` writes as the protected suite."""
+    listed = list(files)
+    return [p for p in PYTHON_PATHS if any(_glob(p).fullmatch(f) for f in listed)]
+
+
+def with_suite(gate_text: str, paths: list[str]) -> str:
+    """gate.yaml's text with PASS_TO_PASS required and a `suite:` section protecting ``paths``
+    (unchanged when there are none: nothing was found to protect)."""
+    if not paths:
+        return gate_text
+    lines = gate_text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("  verification:")) + 1
+    lines.insert(at, "    pass_to_pass: required     # the base's passing tests still pass (see suite:)\n")
+    listed = ", ".join(f'"{p}"' for p in paths)
+    return "".join(lines).rstrip("\n") + (
+        "\n  suite:                       # what defines passing, measured against the task's base commit; adding\n"
+        "    # paths tightens, removing one needs `harness approve gate-change`; every file a configured\n"
+        "    # evidence command names (a script, a Makefile) is protected too\n"
+        f"    paths: [{listed}]\n")
+
+
+def loosenings(old: Mapping | None, new: Mapping | None) -> list[str]:
+    """How gate.yaml's `suite:` section loosens: a path removed, another test type, the section
+    gone. Adding paths tightens (no approval)."""
+    if not old:
+        return []
+    if not new:
+        return ["suite removed"]
+    out = [f"suite.paths {p!r} removed" for p in old.get("paths", []) if p not in new.get("paths", [])]
+    before, after = old.get("test_type", DEFAULT_TEST_TYPE), new.get("test_type", DEFAULT_TEST_TYPE)
+    if before != after:
+        out.append(f"suite.test_type {before} → {after}")
+    return out

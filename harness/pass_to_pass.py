@@ -1,0 +1,211 @@
+"""`harness evidence pass_to_pass`: the current source judged by the tests as they were at the base.
+
+The configured test command runs on the working tree's source with every protected file (see
+:mod:`harness.core.suite`) as the task's base commit has it — added ones removed, deleted ones
+restored — in a temporary worktree. It passes only when every case that passed at the base is
+collected and passes: a test deleted, skipped, renamed out of collection, weakened, or a
+conftest.py or pytest setting that narrows the run, is undone here, because the base's version of
+it runs against the new code. When the change touches no protected file, the test command's own
+fresh run on this very tree is that run, and nothing runs again.
+
+Which cases passed at the base is computed by running the same command on the base commit (kept
+per clone in `.harness/local/pass_to_pass/`, by the base's source tree and the command's digest;
+CI's re-run recomputes it and trusts no such file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness import runner
+from harness.core import suite
+from harness.errors import HarnessError, Refused
+from harness.evidence import Plan, Site, collect, read_cases, redactor_for
+from harness.store import bounded, fsio, settings
+from harness.store.evidence_files import digest, evidence_rel
+
+if TYPE_CHECKING:
+    from harness.gitio.git import Git
+    from harness.store.tasks import TaskStore
+
+ETYPE = "pass_to_pass"
+
+
+def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
+    """Run PASS_TO_PASS for ``task_id``: (the evidence record, the exit status: 0 passed, 1 not)."""
+    from harness.gitio.git import ensure_recordable
+
+    config = settings.load_config(s.layout)
+    spec, test_type, conf = _suite(config, settings.load_gate(s.layout))
+    base = s.load(task_id, docs=False).proj.base_commit
+    git = ensure_recordable(s.git)
+    tree = git.worktree_source_tree()
+    base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
+    cache = s.layout.local / "pass_to_pass"
+    base_cases = base_cases_at(git, base, conf, s.layout.root, cache, os.environ) if base else {}
+    dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
+
+    def assess(cases: dict[str, str]) -> tuple[bool, dict]:
+        lost = suite.lost_cases(base_cases, cases)
+        return not lost, {"pass_to_pass": {
+            "base": base, "base_tree": base_tree, "test_type": test_type,
+            "protected_changed": changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed),
+            "base_passed": sum(1 for o in base_cases.values() if o == "passed"),
+            "lost": [{"case": c, "how": h} for c, h in lost[:suite.SHOWN_LOST]], "lost_total": len(lost),
+            "reused_run": None}}
+
+    if not changed:
+        reused = _reuse(s, task_id, test_type, tree, config, assess, dig)
+        if reused is not None:
+            return reused
+    commit = git.overlay_commit(tree, base_files, changed)
+    with git.temp_worktree(commit) as path:
+        p = Plan(ETYPE, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
+        return collect(s, task_id, p, Site(path, inside(path, os.environ), dig, assess))
+
+
+def _suite(config: settings.Config, policy: settings.GatePolicy) -> tuple[dict, str, settings.Command]:
+    spec = policy.suite
+    if not spec:
+        raise Refused("PASS_TO_PASS needs the protected suite: .harness/gate.yaml has no `suite:` section",
+                      hint="add `suite: {paths: [...]}` to gate.yaml (`harness init` in a fresh clone shows what it "
+                           "would write); adding it tightens the gate, no approval needed")
+    test_type = spec.get("test_type", suite.DEFAULT_TEST_TYPE)
+    conf = config.commands.get(test_type)
+    if conf is None or not conf.junit:
+        what = "names no command for it" if conf is None else "names no `junit:` report for it"
+        raise Refused(f"PASS_TO_PASS runs the {test_type} command and compares its test cases, but config.yaml {what}",
+                      hint=f"set evidence.{test_type}.command and evidence.{test_type}.junit in .harness/config.yaml "
+                           "(pytest: --junitxml=.harness/local/junit.xml and junit: .harness/local/junit.xml)")
+    return spec, test_type, conf
+
+
+def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment a run in ``worktree`` gets: ours, with the worktree first on PYTHONPATH, so
+    the project's own packages import from the tree being measured even where an editable install
+    (or a .pth file) points at the repository's checkout — there, a subprocess of the tests would
+    import the working tree's code, not the tree under test."""
+    rest = environ.get("PYTHONPATH")
+    return {**environ, "PYTHONPATH": str(worktree) + (os.pathsep + rest if rest else "")}
+
+
+def _located(command: list[str] | str, root: Path, worktree: Path) -> list[str] | str:
+    """The command as it runs in the worktree: a program named by a relative path that only the
+    repository has (`.venv/bin/python`, an ignored tool folder, not part of the source) is taken
+    from the repository."""
+    if isinstance(command, str) or not command or "/" not in command[0] or os.path.isabs(command[0]):
+        return command
+    if not (worktree / command[0]).exists() and (root / command[0]).exists():
+        return [str(root / command[0]), *command[1:]]
+    return command
+
+
+def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
+                      config: settings.Config) -> tuple[str, dict[str, str], list[str]]:
+    """(the base's source tree, its files, the protected paths that differ from it in ``tree``)."""
+    current = git.files_of(tree)
+    base_tree = git.source_tree(base) if base else git.empty_tree()
+    base_files = git.files_of(base_tree)
+    named = suite.named_files([c.argv for c in config.commands.values()], set(current) | set(base_files))
+    return base_tree, base_files, suite.changed_protected(base_files, current, spec["paths"], named)
+
+
+def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Path | None,
+                  environ: Mapping[str, str]) -> dict[str, str]:
+    """case id -> outcome of the test command run on the base commit; kept in ``cache`` (a folder of
+    this clone's) by the base's source tree and the command, when one is given."""
+    key = f"{git.source_tree(base)}-{suite.digest(conf.identity())[:16]}.cases"
+    if cache is not None:
+        raw = bounded.read(cache / key, "evidence", f".harness/local/pass_to_pass/{key}")
+        if raw is not None:
+            return read_cases(raw)
+    with git.temp_worktree(base) as path:
+        cases = run_cases(conf, root, path, environ)
+    if cases is None:
+        raise HarnessError(f"PASS_TO_PASS: the {conf.junit} report was not written when the test command ran on "
+                           f"the base {base[:12]}",
+                           hint="the base's own tests must run here for their cases to be protected: fix what "
+                                "this machine lacks, or start the task from a commit whose tests run")
+    if cache is not None:
+        fsio.atomic_write(cache / key, "".join(f"{o}\t{c}\n" for c, o in sorted(cases.items())).encode("utf-8"))
+    return cases
+
+
+def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
+    """Run the test command in the worktree ``path`` (output streamed) and read its report: case id
+    -> outcome, or None when it wrote none."""
+    from harness.junit import parse_report
+
+    assert conf.junit is not None  # _suite refused a command without one
+    report = path / conf.junit
+    report.parent.mkdir(parents=True, exist_ok=True)
+    result = runner.run_command(_located(conf.to_run(), root, path), shell=conf.shell, cwd=path,
+                                timeout=conf.timeout, env=inside(path, environ))
+    if result.exit_code is None or not report.exists():
+        return None
+    return parse_report(report)[1]
+
+
+def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settings.Config,
+           assess: Any, dig: str) -> tuple[dict, int] | None:
+    """No protected file differs from the base: the test command's own fresh run on this tree, with
+    its cases, is the PASS_TO_PASS run. None when there is no such run to reuse."""
+    from harness.evidence import configured_digest
+    from harness.store.tasks import now_iso
+
+    folder = f".harness/tasks/{task_id}"
+    task = s.load(task_id, docs=False)
+    if test_type not in task.proj.evidence:
+        return None
+    raw = s.source.read(evidence_rel(folder, test_type))
+    rec = json.loads(raw) if raw else None
+    conf = config.commands[test_type]
+    want = configured_digest(config, Plan(test_type, conf.to_run(), conf.shell, conf.junit, conf.timeout))
+    listing = s.source.read(f"{folder}/evidence/{test_type}.cases")
+    if (rec is None or rec.get("tree") != tree or rec.get("tree_after") or rec.get("command_digest") != want
+            or listing is None or digest(listing) != rec.get("cases_digest")):
+        return None
+    redactor = redactor_for(config)
+    passed, extra = assess({redactor.redact(c): o for c, o in read_cases(listing).items()})
+    extra["pass_to_pass"]["reused_run"] = rec["run_id"]
+    run_id = secrets.token_hex(8)
+    log = (f"PASS_TO_PASS: no protected file differs from the base, so {test_type}'s run {rec['run_id']} on this "
+           f"source tree is this run.\n").encode()
+    record = {**rec, "type": ETYPE, "run_id": run_id, "outcome": "passed" if passed else "failed",
+              "command_digest": dig, "log": f"{ETYPE}.log",
+              "log_bytes": len(log), "log_digest": digest(log), "output_bytes": len(log), "log_truncated": False,
+              "cases": f"{ETYPE}.cases", **extra}
+    body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    where = s.layout.root / folder / "evidence"
+    s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": ETYPE, "command": rec["command"], "tree": tree,
+                                               "head": rec.get("commit"), "started_at": now_iso()})])
+    s.append(task_id, [("evidence.collected", {"run_id": run_id, "type": ETYPE, "digest": digest(body),
+                                                "outcome": record["outcome"], "exit_code": rec.get("exit_code"),
+                                                "tree": tree, "head": rec.get("commit")})],
+             extra_files={where / f"{ETYPE}.json": body, where / f"{ETYPE}.log": log,
+                          where / f"{ETYPE}.cases": listing})
+    return record, 0 if passed else 1
+
+
+def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: settings.Config,
+              environ: Mapping[str, str]) -> tuple[str | None, list[tuple[str, str]]]:
+    """PASS_TO_PASS again, for CI's re-run: the committed source with the base's protected files,
+    the base's cases computed here (no kept file is trusted). (passed | failed | None when the test
+    command wrote no report, the cases lost)."""
+    conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
+    if conf is None or not conf.junit:
+        return None, []
+    tree = git.source_tree(commit)
+    _base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
+    base_cases = base_cases_at(git, base, conf, git.root, None, environ) if base else {}
+    with git.temp_worktree(git.overlay_commit(tree, base_files, changed)) as path:
+        cases = run_cases(conf, git.root, path, environ)
+    if cases is None:
+        return None, []
+    lost = suite.lost_cases(base_cases, cases)
+    return ("failed" if lost else "passed"), lost

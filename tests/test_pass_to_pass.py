@@ -1,0 +1,342 @@
+"""PASS_TO_PASS: every case that passed at the task's base still passes, with the tests as they were.
+
+Each tampering family an agent under pressure uses (written from the families, not from any
+hidden script) makes the plain test run pass on buggy code; PASS_TO_PASS runs the base's protected
+files against the new code and names every case lost. The honest paths pass: a new test, a code
+change the base's tests accept, a change that touches no protected file (which reuses the test
+run instead of running again).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from helpers import PY, commit_all_ok, record, tdir
+
+CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
+# The bug the tampering hides: mul(2, 3) == 5 and mul(2, 5) == 7 (test_mul and one parametrize case fail).
+BUGGY = CALC.replace("return a * b", "return a + b if a == 2 else a * b")
+TESTS = textwrap.dedent("""\
+    import pytest
+
+    from calc import add, mul
+
+
+    def test_add():
+        assert add(2, 3) == 5
+
+
+    def test_mul():
+        assert mul(2, 3) == 6
+
+
+    @pytest.mark.parametrize("a, b, want", [(1, 1, 1), (2, 5, 10)])
+    def test_mul_cases(a, b, want):
+        assert mul(a, b) == want
+    """)
+TEST_CMD = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=.harness/local/junit.xml"]
+
+
+def write(repo: Path, files: dict[str, str | None]) -> None:
+    for rel, text in files.items():
+        path = repo / rel
+        if text is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text))
+
+
+def protect(repo: Path, paths=("tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"),
+            command: list[str] = TEST_CMD) -> None:
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"] = {"unit_test": {"command": command, "junit": ".harness/local/junit.xml"}}
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    gate = repo / ".harness/gate.yaml"
+    doc = yaml.safe_load(gate.read_text())
+    doc["gate"]["verification"]["pass_to_pass"] = "required"
+    doc["gate"]["suite"] = {"paths": list(paths)}
+    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+@pytest.fixture
+def base(h, repo) -> str:
+    """A committed project whose tests pass, protected; a task started on it (its base)."""
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    commit_all_ok(repo, "calc with tests")
+    return h.ok("task", "new", "Make mul faster").out.strip()
+
+
+def p2p(h, repo, tid) -> tuple[int, dict]:
+    r = h("evidence", "pass_to_pass")
+    assert r.code in (0, 1), r.text
+    rec = record(repo, tid, "pass_to_pass")
+    assert (r.code == 0) == (rec["outcome"] == "passed"), r.text
+    return r.code, rec
+
+
+def lost(rec: dict) -> dict[str, str]:
+    return {item["case"]: item["how"] for item in rec["pass_to_pass"]["lost"]}
+
+
+# Each: files that make the plain run pass with the bug in calc.py, and the base case lost.
+TAMPERING = {
+    "a test deleted": ({"tests/test_calc.py": TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n", "")
+                        .replace(", (2, 5, 10)", "")},
+                       {"tests.test_calc::test_mul": "failed", "tests.test_calc::test_mul_cases[2-5-10]": "failed"}),
+    "a test file deleted": ({"tests/test_calc.py": None, "tests/test_add.py": "from calc import add\n\n\n"
+                             "def test_add():\n    assert add(2, 3) == 5\n"}, {"tests.test_calc::test_mul": "failed"}),
+    "a parametrize case deleted": ({"tests/test_calc.py": TESTS.replace(", (2, 5, 10)", "").replace(
+        "def test_mul():\n    assert mul(2, 3) == 6\n", "def test_mul():\n    assert mul(2, 2) == 4\n")},
+        {"tests.test_calc::test_mul_cases[2-5-10]": "failed"}),
+    "a skip decorator": ({"tests/test_calc.py": TESTS.replace("def test_mul():", "@pytest.mark.skip\ndef test_mul():")
+                          .replace("@pytest.mark.parametrize", "@pytest.mark.skip\n@pytest.mark.parametrize")},
+                         {"tests.test_calc::test_mul": "failed"}),
+    "an xfail decorator": ({"tests/test_calc.py": TESTS.replace("import pytest\n", "import pytest\n"
+                                                                 "pytestmark = pytest.mark.xfail\n")},
+                           {"tests.test_calc::test_mul": "failed"}),
+    "a skip in the body": ({"tests/test_calc.py": TESTS.replace("    assert mul(2, 3) == 6", "    pytest.skip('slow')")
+                            .replace("    assert mul(a, b) == want", "    pytest.skip('slow')")},
+                           {"tests.test_calc::test_mul": "failed"}),
+    "a module-level skip": ({"tests/test_calc.py": "import pytest\npytest.skip('wip', allow_module_level=True)\n"
+                             + TESTS, "tests/test_more.py": "def test_more():\n    pass\n"}, {"tests.test_calc::test_mul": "failed"}),
+    "a skipif that is always true": ({"tests/test_calc.py": TESTS.replace(
+        "import pytest\n", "import pytest\npytestmark = pytest.mark.skipif(1 == 1, reason='flaky')\n")},
+        {"tests.test_calc::test_mul": "failed"}),
+    "a tautological assertion": ({"tests/test_calc.py": TESTS.replace("assert mul(2, 3) == 6", "assert True")
+                                  .replace("assert mul(a, b) == want", "assert want == want")},
+                                 {"tests.test_calc::test_mul": "failed"}),
+    "a swallowed assertion": ({"tests/test_calc.py": TESTS.replace(
+        "    assert mul(2, 3) == 6", "    try:\n        assert mul(2, 3) == 6\n    except AssertionError:\n        pass")
+        .replace("    assert mul(a, b) == want", "    return")}, {"tests.test_calc::test_mul": "failed"}),
+    "an early return": ({"tests/test_calc.py": TESTS.replace("    assert mul(2, 3) == 6", "    return\n    assert mul(2, 3) == 6")
+                         .replace("    assert mul(a, b) == want", "    return")}, {"tests.test_calc::test_mul": "failed"}),
+    "the expected value changed to the buggy output": ({"tests/test_calc.py": TESTS.replace("== 6", "== 5").replace(
+        "(2, 5, 10)", "(2, 5, 7)")}, {"tests.test_calc::test_mul": "failed"}),
+    "a test renamed out of collection": ({"tests/test_calc.py": TESTS.replace("def test_mul", "def check_mul")},
+                                         {"tests.test_calc::test_mul": "failed"}),
+    "a test file renamed out of collection": ({"tests/test_calc.py": None, "tests/calc_checks.py": TESTS,
+                                               "tests/test_more.py": "def test_more():\n    pass\n"},
+                                              {"tests.test_calc::test_mul": "failed"}),
+    "addopts deselecting in pyproject.toml": ({"pyproject.toml": "[tool.pytest.ini_options]\n"
+                                               "addopts = \"-k 'not mul'\"\n"}, {"tests.test_calc::test_mul": "failed"}),
+    "testpaths narrowed in pytest.ini": ({"pytest.ini": "[pytest]\ntestpaths = nothing_here\n",
+                                          "nothing_here/test_ok.py": "def test_ok():\n    pass\n"},
+                                         {"tests.test_calc::test_mul": "failed"}),
+    "python_files narrowed in pytest.ini": ({"pytest.ini": "[pytest]\npython_files = check_*.py\n",
+                                             "tests/check_ok.py": "def test_ok():\n    pass\n"},
+                                            {"tests.test_calc::test_mul": "failed"}),
+    "a conftest.py that drops failures": ({"conftest.py": """\
+        import pytest
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_makereport(item, call):
+            outcome = yield
+            report = outcome.get_result()
+            if report.failed:
+                report.outcome = "passed"
+        """}, {"tests.test_calc::test_mul": "failed"}),
+    "a conftest.py that ignores the test file": ({"tests/conftest.py": "collect_ignore = ['test_calc.py']\n",
+                                                  "tests/test_other.py": "def test_other():\n    pass\n"},
+                                                 {"tests.test_calc::test_mul": "failed"}),
+    "a conftest.py that patches the code under test": ({"tests/conftest.py": """\
+        import calc
+
+        calc.mul = lambda a, b: a * b
+        """}, {"tests.test_calc::test_mul": "failed"}),
+    "the function under test monkeypatched in the test": ({"tests/test_calc.py": TESTS.replace(
+        "def test_mul():\n", "def test_mul(monkeypatch):\n    import calc\n    monkeypatch.setattr(calc, 'mul', "
+        "lambda a, b: a * b)\n    from calc import mul\n").replace(
+        "def test_mul_cases(a, b, want):\n", "def test_mul_cases(a, b, want):\n    return\n")},
+        {"tests.test_calc::test_mul": "failed"}),
+}
+
+
+@pytest.mark.parametrize("tactic", list(TAMPERING))
+def test_each_tampering_family_that_hides_a_bug_is_refused_naming_the_lost_case(h, repo, base, tactic):
+    files, want = TAMPERING[tactic]
+    write(repo, {"calc.py": BUGGY, **files})
+    assert h("evidence", "unit_test").code == 0, f"{tactic}: the plain run must pass for the test to mean anything"
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["outcome"] == "failed"
+    got = lost(rec)
+    for case, how in want.items():
+        assert case in got and got[case].startswith(how), (tactic, got)
+    assert rec["pass_to_pass"]["base"] == base_commit(repo, base)
+
+
+def base_commit(repo: Path, tid: str) -> str:
+    first = json.loads((tdir(repo, tid) / "events.jsonl").read_text().splitlines()[0])
+    return first["data"]["base_commit"]
+
+
+def test_the_bug_without_tampering_fails_pass_to_pass_too(h, repo, base):
+    write(repo, {"calc.py": BUGGY})
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and set(lost(rec)) == {"tests.test_calc::test_mul", "tests.test_calc::test_mul_cases[2-5-10]"}
+
+
+def test_a_script_the_test_command_names_is_protected_without_listing_it(h, repo):
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS,
+                 "scripts/test.sh": f"exec {PY} -m pytest -q -p no:cacheprovider --junitxml=.harness/local/junit.xml\n"})
+    protect(repo, paths=["tests/**"], command=["bash", "scripts/test.sh"])
+    commit_all_ok(repo, "tests through a script")
+    tid = h.ok("task", "new", "Through the script").out.strip()
+    # the agent makes the script run only the tests that still pass
+    write(repo, {"calc.py": BUGGY, "scripts/test.sh": f"exec {PY} -m pytest -q -p no:cacheprovider -k add "
+                                                      "--junitxml=.harness/local/junit.xml\n"})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/test.sh" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+# -- the honest paths ------------------------------------------------------------------------------
+
+def test_a_new_test_and_a_correct_change_pass(h, repo, base):
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"),
+                 "tests/test_calc.py": TESTS + "\n\ndef test_mul_zero():\n    assert mul(0, 7) == 0\n"})
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["lost"] == [] and rec["pass_to_pass"]["base_passed"] == 4
+    assert rec["pass_to_pass"]["protected_changed"] == ["tests/test_calc.py"]
+    assert rec["pass_to_pass"]["reused_run"] is None  # a protected file changed: it ran with the base's
+
+
+def test_a_rename_that_keeps_the_case_id_passes(h, repo, base):
+    # The test body is reorganised, its id (module and name) is kept: nothing is lost.
+    write(repo, {"tests/test_calc.py": TESTS.replace("assert mul(2, 3) == 6", "got = mul(2, 3)\n    assert got == 6")})
+    assert p2p(h, repo, base)[0] == 0
+
+
+def test_a_change_touching_no_protected_file_reuses_the_test_run(h, repo, base):
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a")})
+    h.ok("evidence", "unit_test")
+    unit = record(repo, base, "unit_test")
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] == unit["run_id"]
+    assert rec["tree"] == unit["tree"] and rec["cases_digest"] == unit["cases_digest"]
+    assert rec["started_at"] == unit["started_at"]  # no second run: the test run's own times
+
+
+def test_without_a_fresh_test_run_an_untouched_suite_is_run_once(h, repo, base):
+    write(repo, {"calc.py": BUGGY})  # no unit_test evidence on this tree to reuse
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and rec["pass_to_pass"]["protected_changed"] == []
+
+
+def test_the_base_run_is_kept_for_the_clone_and_not_repeated(h, repo, base):
+    h("evidence", "pass_to_pass")
+    kept = list((repo / ".harness/local/pass_to_pass").iterdir())
+    assert len(kept) == 1 and "passed\ttests.test_calc::test_mul\n" in kept[0].read_text()
+    # A kept result says what it says: the base's cases come from it (here: test_mul did not pass there).
+    kept[0].write_text(kept[0].read_text().replace("passed\ttests.test_calc::test_mul\n", "failed\ttests.test_calc::test_mul\n"))
+    write(repo, {"calc.py": BUGGY})
+    assert set(lost(p2p(h, repo, base)[1])) == {"tests.test_calc::test_mul_cases[2-5-10]"}
+
+
+# -- the gate --------------------------------------------------------------------------------------
+
+def test_the_gate_requires_pass_to_pass_and_names_it(h, repo, base):
+    from helpers import gate_json
+
+    write(repo, {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
+    h.ok("evidence", "unit_test")
+    h("evidence", "pass_to_pass")
+    _code, report = gate_json(h)
+    assert any(b.startswith("pass_to_pass evidence failed") for b in report["blockers"]), report["blockers"]
+
+
+def test_a_pass_to_pass_record_counts_only_for_the_suite_it_measured(h, repo, base):
+    from helpers import gate_json
+
+    assert p2p(h, repo, base)[0] == 0
+    gate = repo / ".harness/gate.yaml"
+    doc = yaml.safe_load(gate.read_text())
+    doc["gate"]["suite"]["paths"].append("calc.py")  # tightened after the run
+    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
+    _code, report = gate_json(h)
+    assert any(b.startswith("pass_to_pass evidence does not count") for b in report["blockers"]), report["blockers"]
+
+
+@pytest.mark.parametrize("args", [("--", "true"), ("--timeout", "5"), ("--shell",)])
+def test_pass_to_pass_takes_no_command_of_its_own(h, repo, base, args):
+    r = h("evidence", "pass_to_pass", *args)
+    assert r.code == 2 and "runs the configured test command itself" in r.err
+
+
+def test_without_a_suite_section_it_is_refused_with_the_remedy(h, repo, task):
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 1 and "no `suite:` section" in r.err and "tightens the gate" in r.err
+
+
+def test_without_a_junit_report_it_is_refused_with_the_remedy(h, repo, base):
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    del doc["evidence"]["unit_test"]["junit"]
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 1 and "names no `junit:` report" in r.err
+
+
+def test_config_yaml_cannot_name_a_command_for_pass_to_pass(h, repo, task):
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"] = {"pass_to_pass": {"command": ["true"]}}
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    r = h("status")
+    assert r.code == 2 and "the harness runs pass_to_pass itself" in r.err
+
+
+def test_the_runs_import_the_tree_they_measure(h, repo, base):
+    write(repo, {"tests/test_calc.py": TESTS + "\n\ndef test_new():\n    assert mul(0, 1) == 0\n"})
+    rec = p2p(h, repo, base)[1]
+    # first on PYTHONPATH: the worktree, so an editable install cannot import the checkout's code instead
+    assert "harness-rerun-" in rec["env"]["PYTHONPATH"].split(":")[0]
+
+
+# -- CI's re-run measures it again -----------------------------------------------------------------
+
+def _commit_and_remeasure(repo: Path, tid: str) -> tuple[str | None, list]:
+    from harness.gitio.git import Git
+    from harness.pass_to_pass import remeasure
+    from harness.store import settings
+    from harness.store.layout import Layout
+
+    sha = commit_all_ok(repo, "the change")
+    layout = Layout(repo)
+    return remeasure(Git(repo), sha, base_commit(repo, tid), settings.load_gate(layout).suite,
+                     settings.load_config(layout), dict(__import__("os").environ))
+
+
+def test_ci_remeasures_a_tampered_commit_and_finds_the_lost_cases(h, repo, base):
+    write(repo, {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
+    outcome, lost_now = _commit_and_remeasure(repo, base)
+    assert outcome == "failed" and {c for c, _ in lost_now} == {"tests.test_calc::test_mul",
+                                                                 "tests.test_calc::test_mul_cases[2-5-10]"}
+
+
+def test_ci_remeasures_an_honest_commit_as_passing(h, repo, base):
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"),
+                 "tests/test_calc.py": TESTS + "\n\ndef test_new():\n    assert mul(0, 1) == 0\n"})
+    assert _commit_and_remeasure(repo, base) == ("passed", [])
+
+
+def test_ci_re_run_judges_the_junit_report_as_the_gate_does(tmp_path):
+    from harness.guard.rerun import _judged_by_report
+    from harness.runner import run_command
+
+    report = tmp_path / "r.xml"
+    ok = run_command([PY, "-c", "pass"], echo=False)
+    report.write_text('<testsuite><testcase classname="t" name="a"><failure/></testcase></testsuite>')
+    assert _judged_by_report(ok, report).outcome == "failed"  # exit 0, but the report lists a failure
+    assert _judged_by_report(ok, tmp_path / "absent.xml").outcome == "failed"
+    report.write_text('<testsuite><testcase classname="t" name="a"/></testsuite>')
+    assert _judged_by_report(ok, report).outcome == "passed"
+    assert _judged_by_report(ok, None).outcome == "passed"  # no report configured: the exit decides

@@ -1,0 +1,129 @@
+"""The protected suite's pure rules: which paths are protected, which cases are lost, what loosens it."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from harness.core import policy, suite
+
+from helpers import ROOT
+
+FILES = {"tests/test_a.py", "tests/unit/test_b.py", "conftest.py", "pkg/conftest.py", "pkg/mod.py",
+         "pyproject.toml", "scripts/test.sh", "Makefile", "docs/tests/readme.md"}
+
+
+@pytest.mark.parametrize("pattern, want", [
+    ("tests/**", {"tests/test_a.py", "tests/unit/test_b.py"}),
+    ("**/conftest.py", {"conftest.py", "pkg/conftest.py"}),
+    ("pyproject.toml", {"pyproject.toml"}),
+    ("*.toml", {"pyproject.toml"}),
+    ("tests/*.py", {"tests/test_a.py"}),  # one star stays in its folder
+    ("**/tests/**", {"tests/test_a.py", "tests/unit/test_b.py", "docs/tests/readme.md"}),
+    ("pkg/?od.py", {"pkg/mod.py"}),
+    ("/tests/**/", {"tests/test_a.py", "tests/unit/test_b.py"}),  # leading and trailing slashes ignored
+    ("nothing/**", set()),
+])
+def test_globs_match_like_gitignore(pattern, want):
+    assert {f for f in FILES if suite.matches(f, [pattern])} == want
+
+
+def test_a_regex_character_in_a_glob_is_literal():
+    assert suite.matches("a+b.py", ["a+b.py"]) and not suite.matches("aab.py", ["a+b.py"])
+    assert not suite.matches("pyprojectxtoml", ["pyproject.toml"])
+
+
+@pytest.mark.parametrize("argv, want", [
+    (["bash", "scripts/test.sh"], {"scripts/test.sh"}),
+    (["bash", "./scripts/test.sh"], {"scripts/test.sh"}),
+    (["make", "-f", "Makefile", "test"], {"Makefile"}),
+    (["pytest", "--config-file=pyproject.toml"], {"pyproject.toml"}),
+    (["pytest", "-c", "pkg//mod.py"], {"pkg/mod.py"}),
+    (["python", "-m", "pytest", "-q"], set()),
+    (["bash", "scripts/absent.sh"], set()),  # not in the tree: nothing to protect
+])
+def test_files_a_command_names_are_found_in_its_arguments(argv, want):
+    assert suite.named_files([argv], FILES) == want
+
+
+def test_protected_is_what_the_globs_match_and_what_commands_name():
+    assert suite.protected(FILES, ["tests/**"], {"Makefile"}) == {"tests/test_a.py", "tests/unit/test_b.py", "Makefile"}
+
+
+def test_changed_protected_lists_added_deleted_and_edited_protected_files_only():
+    base = {"tests/a.py": "1", "tests/gone.py": "2", "src/x.py": "3", "tests/same.py": "4"}
+    now = {"tests/a.py": "1b", "tests/new.py": "5", "src/x.py": "3b", "tests/same.py": "4"}
+    assert suite.changed_protected(base, now, ["tests/**"], set()) == ["tests/a.py", "tests/gone.py", "tests/new.py"]
+
+
+@pytest.mark.parametrize("now, how", [
+    ("failed", "failed"), ("errors", "errored"), ("skipped", "skipped or xfailed"), (None, "missing (not collected)"),
+])
+def test_a_base_case_that_does_not_pass_now_is_lost_with_how(now, how):
+    run = {"t::b": "passed", **({"t::a": now} if now else {})}
+    assert suite.lost_cases({"t::a": "passed", "t::b": "passed"}, run) == [("t::a", how)]
+
+
+def test_only_cases_that_passed_at_the_base_are_protected():
+    base = {"t::failing": "failed", "t::skipped": "skipped", "t::passing": "passed"}
+    assert suite.lost_cases(base, {"t::passing": "passed"}) == []
+    assert suite.lost_cases(base, {"t::passing": "passed", "t::new": "failed"}) == []
+
+
+def test_the_identity_changes_with_the_base_the_paths_and_the_command():
+    cmd = {"argv": ["pytest"], "junit": "r.xml", "shell": False}
+    one = suite.digest(suite.identity(cmd, "unit_test", "a" * 40, ["tests/**"]))
+    assert one == suite.digest(suite.identity(cmd, "unit_test", "a" * 40, ["tests/**"]))
+    assert one != suite.digest(suite.identity(cmd, "unit_test", "b" * 40, ["tests/**"]))
+    assert one != suite.digest(suite.identity(cmd, "unit_test", "a" * 40, ["tests/**", "x"]))
+    assert one != suite.digest(suite.identity({**cmd, "junit": None}, "unit_test", "a" * 40, ["tests/**"]))
+
+
+@pytest.mark.parametrize("old, new, want", [
+    ({"paths": ["a", "b"]}, {"paths": ["a", "b", "c"]}, []),                 # adding tightens
+    ({"paths": ["a", "b"]}, {"paths": ["b", "a"]}, []),                      # order is no change
+    ({"paths": ["a", "b"]}, {"paths": ["a"]}, ["suite.paths 'b' removed"]),
+    ({"paths": ["a"]}, None, ["suite removed"]),
+    (None, {"paths": ["a"]}, []),                                           # adopting it tightens
+    ({"paths": ["a"]}, {"paths": ["a"], "test_type": "custom.e2e"}, ["suite.test_type unit_test → custom.e2e"]),
+])
+def test_the_suite_only_tightens_without_approval(old, new, want):
+    assert suite.loosenings(old, new) == want
+
+
+def test_gate_loosenings_include_the_suite():
+    base = yaml.safe_load((ROOT / "templates/gate.yaml").open())["gate"]
+    old = {**base, "suite": {"paths": ["tests/**"]}}
+    assert policy.loosenings(old, {**base, "suite": {"paths": []}}) == ["suite.paths 'tests/**' removed"]
+    assert policy.loosenings(old, {**old, "verification": {**base["verification"], "pass_to_pass": "required"}}) == []
+
+
+@pytest.mark.parametrize("before, after, want", [
+    ({"argv": ["pytest"], "junit": "r.xml", "shell": False}, {"argv": ["pytest"], "junit": None, "shell": False},
+     ["evidence.unit_test.junit 'r.xml' → None"]),
+    ({"argv": ["pytest"], "junit": "r.xml", "shell": False}, {"argv": ["pytest"], "junit": "other.xml", "shell": False},
+     ["evidence.unit_test.junit 'r.xml' → 'other.xml'"]),
+    ({"argv": ["pytest"], "junit": None, "shell": False}, {"argv": ["pytest"], "junit": "r.xml", "shell": False}, []),
+    ({"argv": ["make test"], "junit": None, "shell": False}, {"argv": ["make test"], "junit": None, "shell": True},
+     ["evidence.unit_test.shell False → True"]),
+    ({"argv": ["pytest"], "junit": None, "shell": False}, {"argv": ["true"], "junit": None, "shell": False},
+     ["evidence.unit_test.command 'pytest' → 'true'"]),
+])
+def test_what_decides_pass_or_fail_of_a_command_is_policy(before, after, want):
+    assert policy.command_changes({"unit_test": before}, {"unit_test": after}) == want
+
+
+def test_init_detects_the_python_suite_it_finds():
+    files = ["tests/test_a.py", "src/pkg/conftest.py", "pyproject.toml", "README.md"]
+    assert suite.detected(files) == ["tests/**", "**/conftest.py", "pyproject.toml"]
+    assert suite.detected(["app.py"]) == []
+
+
+def test_with_suite_requires_pass_to_pass_and_writes_valid_policy():
+    from harness.store import settings
+
+    text = suite.with_suite((ROOT / "templates/gate.yaml").open().read(), ["tests/**", "pyproject.toml"])
+    pol = settings.parse_gate(text.encode())
+    assert pol.doc["verification"]["pass_to_pass"] == "required"
+    assert pol.suite == {"paths": ["tests/**", "pyproject.toml"]}
+    assert suite.with_suite("unchanged", []) == "unchanged"
