@@ -20,7 +20,7 @@ from typing import Any
 
 from harness import outputcut, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
-from harness.errors import HarnessError
+from harness.errors import HarnessError, Refused
 from harness.store import bounded, settings
 from harness.store.evidence_files import digest, evidence_rel
 from harness.store.tasks import TaskStore, now_iso
@@ -116,6 +116,47 @@ def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | Non
     return os.path.abspath(found) if found and os.path.exists(found) else None
 
 
+def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Callable[[str], bool]) -> str | None:
+    """Why the runner ``argv`` names would be a file of the source tree the run is evidence about
+    (None when it is not): a program found on a PATH entry inside the repository, or a module run
+    with `python -m` that the working directory (first on sys.path) would supply. The tree's own
+    `unittest/` package would then be the test runner. A file ignored by git is not source."""
+    program = program_of(argv, cwd, environ)
+    root = os.path.realpath(cwd)
+    if program and os.sep not in argv[0]:
+        rel = os.path.relpath(os.path.realpath(program), root)
+        if not rel.startswith(os.pardir) and not ignored(rel):
+            return (f"`{argv[0]}` is found on PATH at {rel}, a file of the source tree: the tree would choose its own "
+                    f"runner (name it by its path in the command, so that editing it is a protected change)")
+    module = _python_module(argv)
+    if module:
+        top = module.split(".")[0]
+        for rel in (f"{top}.py", f"{top}/__init__.py"):
+            if os.path.isfile(os.path.join(root, rel)) and not ignored(rel):
+                return (f"`-m {module}` would import {rel} from the source tree (python puts the working directory "
+                        f"first on sys.path): the tree would be its own test runner (rename it, or run python -I or -P)")
+    return None
+
+
+def _python_module(argv: list[str]) -> str | None:
+    """The module ``python [options] -m MODULE`` runs, unless -I or -P keep the working directory off sys.path."""
+    if not os.path.basename(argv[0]).startswith("python"):
+        return None
+    args = iter(argv[1:])
+    for arg in args:
+        if not arg.startswith("-") or arg in ("-c", "-"):
+            return None
+        if arg in ("-I", "-P") or (arg[1:].isalpha() and ("I" in arg or "P" in arg) and not arg.startswith("-m")):
+            return None
+        if arg == "-m":
+            return next(args, None)
+        if arg.startswith("-m"):
+            return arg[2:]
+        if arg in ("-W", "-X", "--check-hash-based-pycs"):
+            next(args, None)
+    return None
+
+
 def program_fields(program: str | None) -> dict:
     """``program`` as found, and the file it really is when a symlink leads elsewhere (a
     virtualenv's python is a link to the interpreter; the link's folder names the venv)."""
@@ -188,6 +229,10 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     # leave a run that never finishes, read as "outcome unknown" until re-collected.
     cwd = site.cwd if site else s.layout.root
     run_argv = runner.checked_argv(p.command, p.shell, cwd)
+    if not p.shell:
+        why = shadowed(run_argv, cwd, dict(site.env if site else os.environ), s.git.is_ignored)
+        if why:
+            raise Refused(f"not running {p.etype}: {why}")
     redactor = redactor_for(config)
     git = ensure_recordable(s.git)
     head = git.head()

@@ -172,15 +172,28 @@ def test_configured_command_runs_when_none_is_given(h, repo, task):
     assert rec["argv"] == [PY, "-c", "print('built from config')"]
 
 
-def test_configured_string_command_is_split_not_run_through_a_shell(h, repo, task):
+def test_configured_string_command_with_shell_syntax_is_neither_split_nor_run_through_a_shell(h, repo, task):
+    # Split, `echo one ; touch pwned` would echo its operators; through a shell it would touch a file
+    # config.yaml never asked a shell for. It is refused, naming both ways to say what is meant.
     set_config(repo, """
         evidence:
           lint:
             command: "echo one ; touch pwned"
     """)
-    assert h("evidence", "lint").code == 0
+    r = h("evidence", "lint")
+    assert r.code == 2 and "has shell syntax (';')" in r.err and "shell: true" in r.err, r.err
     assert not (repo / "pwned").exists()
-    assert record(repo, task, "lint")["stdout_tail"] == "one ; touch pwned\n"
+    assert not (repo / ".harness/tasks" / task / "evidence/lint.json").exists()
+
+
+def test_configured_string_command_without_shell_syntax_is_split_not_run_through_a_shell(h, repo, task):
+    set_config(repo, f"""
+        evidence:
+          lint:
+            command: "{PY} -c 'import sys; print(sys.argv[1:])' one *"
+    """)
+    assert h("evidence", "lint").code == 0
+    assert record(repo, task, "lint")["stdout_tail"] == "['one', '*']\n"  # a shell would have globbed the star
 
 
 def test_type_without_command_is_refused_and_nothing_is_recorded(h, repo, task):

@@ -28,7 +28,7 @@ def finding() -> None:
 @task_option
 def propose(path: Path, task_id: str | None) -> None:
     """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
-    from harness.core.findings import REPRODUCER_HINT, reproducer_problem
+    from harness.core.findings import REPRODUCER_HINT, reproducer_problem, reproducer_shell_problem
     from harness.store import bounded, validate, yamlio
     from harness.usecases.findings import propose as record
 
@@ -40,7 +40,7 @@ def propose(path: Path, task_id: str | None) -> None:
         raise HarnessError(f"{path}: expected a finding, a list of findings, or {{findings: [...]}}")
     for n, item in enumerate(items):
         # Said plainly first; the schema enforces the same rule, in its own words.
-        missing = reproducer_problem(item) if isinstance(item, dict) else None
+        missing = (reproducer_problem(item) or reproducer_shell_problem(item)) if isinstance(item, dict) else None
         if missing:
             raise HarnessError(f"{path} (finding {n + 1}): {missing}", hint=REPRODUCER_HINT)
         validate.check(item, "finding-proposal", f"{path} (finding {n + 1})")

@@ -104,10 +104,26 @@ def reproducer_problem(content: Mapping[str, Any]) -> str | None:
         except ValueError as exc:
             return (f"recommended_reproducer.command {command!r} cannot be split into arguments ({exc}): "
                     "close its quotes, or give it as a list of arguments")
+
     if content.get("severity") in NEEDS_REPRODUCER and not recommended_command(content):
         return (f"a {content.get('severity')} finding must carry its reviewer's reproducer command "
                 "(recommended_reproducer.command): only a run of it can confirm or refute the claim")
     return None
+
+
+def reproducer_shell_problem(content: Mapping[str, Any]) -> str | None:
+    """Why a reproducer given as one string would not run as written: it has shell syntax, and
+    reproducers run without a shell (`a && b` would be `a` with the arguments `&&` and `b`).
+    Refused when proposed; a ledger that already holds one still replays."""
+    from harness.core.shell_syntax import shell_syntax
+
+    reproducer = content.get("recommended_reproducer")
+    command = reproducer.get("command") if isinstance(reproducer, dict) else None
+    found = shell_syntax(command) if isinstance(command, str) else None
+    if not found:
+        return None
+    return (f"recommended_reproducer.command {command!r} has shell syntax ({found!r}); it runs without a shell: "
+            f'give it as a list of arguments, e.g. ["sh", "-c", {command!r}]')
 
 
 def rejection_problem(f: Mapping[str, Any]) -> str | None:

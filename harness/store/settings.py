@@ -103,6 +103,8 @@ def config_from_doc(doc: dict[str, Any]) -> Config:
     if builtin:  # the harness runs these itself: a command of the project's would be what it checks
         raise HarnessError(f"{CONFIG}: evidence.{builtin[0]}: the harness runs {builtin[0]} itself; it takes no command",
                            hint=f"remove evidence.{builtin[0]} (gate.yaml's suite: section configures it)")
+    for etype, conf in (doc.get("evidence") or {}).items():
+        _refuse_shell_syntax(etype, conf)
     output = {**DEFAULT_OUTPUT, **(doc.get("output") or {})}
     commands = {etype: Command(conf["command"], bool(conf.get("shell")), conf.get("timeout"), conf.get("junit"))
                 for etype, conf in (doc.get("evidence") or {}).items()}
@@ -110,6 +112,21 @@ def config_from_doc(doc: dict[str, Any]) -> Config:
                   (doc.get("notes") or {}).get("ref") or DEFAULT_NOTES_REF,
                   tuple(doc["recorded_env"]) if doc.get("recorded_env") is not None else DEFAULT_RECORDED_ENV,
                   int((doc.get("agent") or {}).get("stop_block_limit") or DEFAULT_STOP_BLOCK_LIMIT))
+
+
+def _refuse_shell_syntax(etype: str, conf: dict[str, Any]) -> None:
+    """A string command is split into arguments unless a shell runs it: `pytest && echo ok` would
+    run pytest with `&&` as an argument, and mean something else than it says."""
+    from harness.core.shell_syntax import shell_syntax
+
+    raw = conf.get("command")
+    if isinstance(raw, str) and not conf.get("shell"):
+        found = shell_syntax(raw)
+        if found:
+            raise HarnessError(f"{CONFIG}: evidence.{etype}.command {raw!r} has shell syntax ({found!r}) but no "
+                               "shell runs it: split into arguments it would mean something else",
+                               hint=f"set evidence.{etype}.shell: true to run it in a shell, or write the command "
+                                    "as a list of arguments")
 
 
 def parse_config(raw: bytes | None, name: str = CONFIG) -> Config:
