@@ -340,3 +340,28 @@ def test_ci_re_run_judges_the_junit_report_as_the_gate_does(tmp_path):
     report.write_text('<testsuite><testcase classname="t" name="a"/></testsuite>')
     assert _judged_by_report(ok, report).outcome == "passed"
     assert _judged_by_report(ok, None).outcome == "passed"  # no report configured: the exit decides
+
+
+# -- the base --------------------------------------------------------------------------------------
+
+def test_a_task_on_a_feature_branch_is_measured_from_where_it_left_the_protected_branch(h, repo):
+    from helpers import git, head
+
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    fork = commit_all_ok(repo, "calc with tests")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"calc.py": CALC + "\n\ndef sub(a, b):\n    return a - b\n"})
+    commit_all_ok(repo, "earlier work on the branch")
+    git(repo, "checkout", "-q", "main")
+    write(repo, {"README.md": "main moved on\n"})
+    commit_all_ok(repo, "main moves on")
+    git(repo, "checkout", "-q", "feature")
+    tid = h.ok("task", "new", "On the branch").out.strip()
+    assert base_commit(repo, tid) == fork != head(repo)
+
+
+def test_on_the_protected_branch_itself_the_base_is_where_the_task_started(h, repo, base):
+    from helpers import head
+
+    assert base_commit(repo, base) == head(repo)

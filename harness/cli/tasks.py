@@ -28,7 +28,11 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
         raise Refused(f"--max-iterations {max_iterations} exceeds gate.yaml convergence.max_iterations {ceiling}",
                       hint="a task may loop less than the policy allows, not more")
 
-    task_id = s.create(title.strip(), description, max_iterations or ceiling, s.git.head())
+    # With a protected suite, the change is measured from where it leaves the protected branch.
+    suite_spec = settings.load_gate(s.layout).suite
+    head = s.git.head()
+    base = s.git.protected_base(head, suite_spec.get("base")) if suite_spec else head
+    task_id = s.create(title.strip(), description, max_iterations or ceiling, base)
     click.echo(task_id)
     from harness.cli.progress import echo_next
 

@@ -136,4 +136,6 @@ def loosenings(old: Mapping | None, new: Mapping | None) -> list[str]:
     before, after = old.get("test_type", DEFAULT_TEST_TYPE), new.get("test_type", DEFAULT_TEST_TYPE)
     if before != after:
         out.append(f"suite.test_type {before} → {after}")
+    if old.get("base") != new.get("base"):  # another branch moves every task's base
+        out.append(f"suite.base {old.get('base') or '(default)'} → {new.get('base') or '(default)'}")
     return out

@@ -115,3 +115,26 @@ class History(Repository):
         if not heads:
             heads = [key[len("GITHEAD_"):] for key in os.environ if key.startswith("GITHEAD_")]
         return [h for h in heads if self.has_commit(h)]
+
+    def protected_base(self, head: str | None, branch: str | None) -> str | None:
+        """Where a task started from begins its change: the merge base of ``head`` with the protected
+        branch (``branch``, as the remote `origin` or this clone has it; by default the remote's
+        default branch, else main or master), or ``head`` itself when none of them is known."""
+        if head is None:
+            return None
+        refs = ([f"refs/remotes/origin/{branch}", f"refs/heads/{branch}"] if branch
+                else ["refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master"])
+        for ref in refs:
+            try:
+                tip = self.resolve(ref)
+            except HarnessError:
+                continue
+            bases = self.merge_bases(head, tip)
+            if bases:
+                return bases[0]
+        return head
+
+    def repository_id(self, commit: str) -> str:
+        """What names this repository in a signed approval: the first root commit of ``commit``'s
+        history (every clone and fork of it shares it; an unrelated repository does not)."""
+        return min(self.run(["rev-list", "--max-parents=0", commit]).split())
