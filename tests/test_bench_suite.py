@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,22 +17,40 @@ def _suite():
     return module
 
 
-def test_the_first_timed_run_waits_until_the_background_delete_is_done(tmp_path):
+class FakeClock:
+    """bench/suite.py's clock: time moves only when it sleeps, and ``then`` runs once it reaches ``at``
+    (what a test can hold does not depend on how busy the machine is)."""
+
+    def __init__(self, at: float = float("inf"), then=lambda: None) -> None:
+        self.now, self.at, self.then = 0.0, at, then
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        if self.now >= self.at:
+            self.at = float("inf")
+            self.then()
+
+
+def test_the_first_timed_run_waits_until_the_background_delete_is_done(tmp_path, monkeypatch):
+    suite = _suite()
     trash = tmp_path / ".trash-0123"
     (trash / "deep").mkdir(parents=True)
-    timer = threading.Timer(0.6, lambda: subprocess.run(["rm", "-rf", str(trash)], check=True))
-    timer.start()
-    waited = _suite().wait_for_background_deletes(tmp_path, limit=20, poll=0.05)
-    timer.join()
-    assert not trash.exists() and 0.5 <= waited < 10
+    monkeypatch.setattr(suite, "time", FakeClock(at=0.6, then=lambda: subprocess.run(["rm", "-rf", str(trash)],
+                                                                                     check=True)))
+    waited = suite.wait_for_background_deletes(tmp_path, limit=20, poll=0.25)
+    assert not trash.exists() and waited == 0.75  # the first look after the delete, not the limit
 
 
-def test_nothing_to_delete_costs_no_wait_and_a_stuck_trash_is_waited_for_only_up_to_the_limit(tmp_path):
+def test_nothing_to_delete_costs_no_wait_and_a_stuck_trash_is_waited_for_only_up_to_the_limit(tmp_path, monkeypatch):
     suite = _suite()
+    monkeypatch.setattr(suite, "time", FakeClock())
     (tmp_path / "pytest-3").mkdir()  # a kept run is not trash
-    assert suite.wait_for_background_deletes(tmp_path, limit=5, poll=0.05) < 0.5
+    assert suite.wait_for_background_deletes(tmp_path, limit=5, poll=0.25) == 0
     (tmp_path / ".trash-left-by-a-killed-rm").mkdir()
-    assert 0.3 <= suite.wait_for_background_deletes(tmp_path, limit=0.3, poll=0.05) < 2
+    assert suite.wait_for_background_deletes(tmp_path, limit=1, poll=0.25) == 1
 
 
 def test_the_temp_roots_are_pytests_for_this_user_and_the_suites_tmpfs(monkeypatch, tmp_path):

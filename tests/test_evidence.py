@@ -12,7 +12,6 @@ import sys
 import textwrap
 import time
 import types
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -372,16 +371,15 @@ def test_secret_cut_by_output_truncation_leaves_no_fragment_behind(h, repo, task
 
 # -- volume, time, interruption ---------------------------------------------------------
 
-def test_50_mb_of_output_is_capped_recorded_and_quick(h, repo, task):
+def test_50_mb_of_output_is_capped_to_a_head_and_a_tail_and_recorded_whole_in_its_count(h, repo, task):
+    # How long this takes, against piping the same output to /dev/null: `bash bench/run --only output`.
     cap = 8 * 1024 * 1024  # config.yaml's output.log_cap_bytes
-    t0 = time.monotonic()
     r = h("evidence", "unit_test", "--", *py("""
         import sys
         block = (b'0123456789' * 9 + b'abcdefghi\\n') * 10_000  # 10,000 lines of 100 bytes: 1 MB
         for _ in range(50):
             sys.stdout.buffer.write(block)
     """))
-    elapsed = time.monotonic() - t0
     assert r.code == 0
     rec = record(repo, task, "unit_test")
     assert rec["output_bytes"] == 50_000_000
@@ -394,7 +392,6 @@ def test_50_mb_of_output_is_capped_recorded_and_quick(h, repo, task):
     assert 0 < len(rec["stdout_tail"].encode()) <= 8192
     json_size = (repo / ".harness/tasks" / task / "evidence/unit_test.json").stat().st_size
     assert json_size < 64 * 1024
-    assert elapsed < 30, f"50 MB took {elapsed:.1f}s"
 
 
 def test_capped_log_of_output_without_separators_keeps_only_a_marker(h, repo, task):
@@ -440,7 +437,6 @@ def test_timeout_is_recorded_exits_124_and_kills_the_process_group(h, repo, task
     rec = record(repo, task, "integration_test")
     assert rec["outcome"] == "timeout"
     assert "timed out" in rec["error"]
-    assert rec["duration_s"] < 15
     pids = [int(x) for x in rec["stdout_tail"].split()]
     assert len(pids) == 2
     assert all(gone(p) for p in pids), "the command or its grandchild outlived the timeout"
@@ -453,10 +449,10 @@ def test_configured_timeout_applies(h, repo, task):
             command: ["{PY}", "-c", "import time; time.sleep(30)"]
             timeout: 0.1
     """)
-    t0 = time.monotonic()
+    # Without the timeout the 30 s sleep would pass: exit 124 and a timeout recorded are the timeout applied.
     assert h("evidence", "unit_test").code == 124
-    assert time.monotonic() - t0 < 15
-    assert record(repo, task, "unit_test")["outcome"] == "timeout"
+    rec = record(repo, task, "unit_test")
+    assert rec["outcome"] == "timeout" and "timed out" in rec["error"], rec
 
 
 def test_ctrl_c_records_interrupted_and_exits_130(h, repo, task):
@@ -581,9 +577,7 @@ def test_unknown_outcome_blocker_says_when_the_lost_run_started(h, repo, task):
     # "a run started <when> never recorded an outcome": <when> is when the lost run started
     m = re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z", unknown[0])
     assert m, f"no start time in: {unknown[0]}"
-    started = datetime.fromisoformat(m.group(0).replace("Z", "+00:00"))
-    logged = datetime.fromisoformat(prepared["ts"].replace("Z", "+00:00"))
-    assert abs((started - logged).total_seconds()) <= 2
+    assert m.group(0) == prepared["data"]["started_at"], (m.group(0), prepared)
 
 
 def _no_shebang(repo):

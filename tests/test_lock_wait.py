@@ -66,7 +66,7 @@ def test_a_writer_gives_up_after_harness_lock_timeout_naming_the_holder(h, repo,
     assert f"gave up after 0.6s waiting for the harness lock, held by pid {holder.pid} (harness evidence unit_test)" in r.err
     assert r.err.count("waiting for the lock") == 1  # the notice, once
     assert "secret-arg" not in r.err
-    assert 0.6 <= waited < 30
+    assert waited >= 0.6  # HARNESS_LOCK_TIMEOUT: it waited that long before giving up
     assert "Waits" not in (repo / ".harness/tasks" / task / "requirements.yaml").read_text()
 
 

@@ -67,10 +67,9 @@ def test_streams_separate_and_interleaved_in_combined():
     assert r.combined.total_bytes == r.stdout.total_bytes + r.stderr.total_bytes
 
 
-def test_50mb_output_is_capped_and_fast():
-    t0 = time.monotonic()
+def test_50mb_output_is_capped_to_a_head_and_a_tail_and_counted_whole():
+    # How long this takes, against piping the same output to /dev/null: `bash bench/run --only output`.
     r = run_command(py("import sys; sys.stdout.buffer.write(b'x' * 50_000_000)"), echo=False)
-    assert time.monotonic() - t0 < 5
     assert r.outcome == "passed"
     assert len(r.stdout.head) == 4 * 1024 * 1024
     assert len(r.stdout.tail) == 256 * 1024
@@ -125,8 +124,7 @@ def test_timeout_kills_child_and_grandchild():
     r = run_command(py(FAMILY), timeout=0.5, kill_grace=1.0, echo=False)
     assert r.outcome == "timeout"
     assert "timed out" in r.error
-    assert r.exit_code == 128 + signal.SIGTERM
-    assert r.duration_s < 5
+    assert r.exit_code == 128 + signal.SIGTERM  # killed, not left to finish its 60 s sleep
     child, grandchild = pids(r)
     assert gone(child) and gone(grandchild)
 
@@ -139,7 +137,6 @@ def test_timeout_escalates_to_sigkill_when_sigterm_ignored():
     assert r.stdout.head == b"ready\n"  # SIGTERM came after it was ignored
     assert r.outcome == "timeout"
     assert r.exit_code == 128 + signal.SIGKILL
-    assert r.duration_s < 5
 
 
 def test_timeout_sigkills_grandchild_that_ignores_sigterm():
@@ -157,15 +154,15 @@ def test_timeout_sigkills_grandchild_that_ignores_sigterm():
     """), timeout=0.6, kill_grace=0.4, echo=False)
     assert r.outcome == "timeout"
     assert r.exit_code == 128 + signal.SIGTERM
-    assert 0.9 < r.duration_s < 5  # the timeout and the whole grace, then SIGKILL
+    assert r.duration_s > 0.9  # the timeout and the whole grace, then SIGKILL
     child, grandchild = pids(r)
     assert gone(child) and gone(grandchild)
 
 
 def test_shell_timeout_kills_the_shell_and_its_children():
     r = run_command("sleep 60; echo never", shell=True, timeout=0.3, kill_grace=1.0, echo=False)
-    assert r.outcome == "timeout" and r.duration_s < 3
-    assert r.stdout.total_bytes == 0
+    assert r.outcome == "timeout" and r.exit_code == 128 + signal.SIGTERM
+    assert r.stdout.total_bytes == 0  # the shell never reached its echo
 
 
 def test_escaped_grandchild_holding_pipe_does_not_hang():
@@ -176,7 +173,9 @@ def test_escaped_grandchild_holding_pipe_does_not_hang():
         print(p.pid, flush=True)
     """), kill_grace=0.3, echo=False)
     try:
-        assert r.outcome == "passed" and r.duration_s < 5
+        assert r.outcome == "passed"
+        # The run came back while the grandchild still held the pipe: it did not wait for it to close.
+        assert not gone(pids(r)[0], within=0)
     finally:
         os.kill(pids(r)[0], signal.SIGKILL)
 
@@ -413,7 +412,7 @@ def test_without_a_pidfd_the_run_still_waits_and_times_out(monkeypatch):
     assert runner._exited_within(os.getpid(), 1) is None
     assert run_command(py("print('ok')"), timeout=30, echo=False).outcome == "passed"
     r = run_command(["sleep", "30"], timeout=0.3, echo=False, kill_grace=0.5)
-    assert r.outcome == "timeout" and r.duration_s < 5
+    assert r.outcome == "timeout" and r.exit_code == 128 + signal.SIGTERM
 
 
 @pytest.mark.parametrize("timeout", [0, 0.2])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -88,7 +87,7 @@ def test_the_harness_never_writes_an_anchor():
 
 
 @pytest.mark.parametrize("target", ["requirements.yaml", "config.yaml"])
-def test_billion_laughs_is_refused_quickly_with_bounded_memory(h, repo, task, target):
+def test_billion_laughs_is_refused_within_a_1_gib_address_space(h, repo, task, target):
     if target == "config.yaml":
         path, rel, text = repo / ".harness/config.yaml", ".harness/config.yaml", LAUGHS.replace("requirements", "x")
     else:
@@ -96,12 +95,11 @@ def test_billion_laughs_is_refused_quickly_with_bounded_memory(h, repo, task, ta
     path.write_text(text)
     # A real process under a 1 GiB address-space cap: expanding the aliases would need far more.
     limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-    start = time.monotonic()
     p = subprocess.run([sys.executable, "-c", limit + "from harness.cli.main import entry; entry()", "status"],
                        cwd=repo, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2, p.stdout + p.stderr
     assert f"{rel}:" in p.stderr and ("anchor" in p.stderr or "aliases expand" in p.stderr), p.stderr
-    assert "Traceback" not in p.stderr and time.monotonic() - start < 30
+    assert "Traceback" not in p.stderr
 
 
 def test_a_deeply_nested_invalid_value_gives_a_short_message(h, repo, task):
