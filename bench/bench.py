@@ -17,6 +17,9 @@ Issue 4, on generated repositories of --small-files (1,000) and --files (100,000
   (c) `python -m harness hook push-guard origin URL` over a 50-commit range: growth large/small.
                                                                                  target <= 1.3x
   (d) `harness audit --from <root> --to HEAD`: commits per second.               target >= 200
+Output (`--only output`, bench/output.py): recording random bytes against text, the work after an
+endless command's timeout against after a short command, 50 MB captured against piped to /dev/null,
+each a ratio of two things timed side by side.                                    targets <= 2x, 3x
 
 Medians of several runs (time.perf_counter around subprocess.run, repository as cwd). Commands
 compared with each other run round-robin (A B C, A B C, ...) after warm-up runs, so that drift of
@@ -393,8 +396,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--range", type=int, default=50, help="commits in the push-guard range (default 50)")
     ap.add_argument("--workdir", type=Path, help="where to generate the repositories (default: a new temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the generated repositories")
-    ap.add_argument("--only", choices=("all", "files", "tasks"), default="all",
-                    help="run only the file-count section (issues 3-4) or the task-count section (issue 9)")
+    ap.add_argument("--only", choices=("all", "files", "tasks", "output"), default="all",
+                    help="run only the file-count section (issues 3-4), the task-count section (issue 9) or the "
+                    "output section (big, binary and endless output)")
     ap.add_argument("--tasks", help="task counts of the issue-9 repositories (default 1,100,1000; --quick 1,10,30)")
     ap.add_argument("--events", type=int, help="ledger length of the long-ledger repository (default 10000; "
                     "--quick 500)")
@@ -431,6 +435,10 @@ def main(argv: list[str] | None = None) -> int:
 
             smoke = "smoke-test size: the target is stated for 1,000 tasks and 10,000 events" if args.quick else ""
             scale_section(work, sizes, events, history, runs, rows, targets, smoke)
+        if args.only in ("all", "output"):
+            from output import output_section
+
+            output_section(work, runs, args.quick, rows, targets)
     except BenchError as exc:
         log(f"FAILED: {exc}")
         print_report(rows, targets, head, failed=str(exc).splitlines()[0])
