@@ -50,14 +50,16 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     base_cases = base_cases_at(git, base, conf, s.layout.root, cache, os.environ) if base else {}
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
+    excusable = approved_cases(git, base, s.source.read(".harness/approvals.jsonl")) if base else set()
+
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
-        lost = suite.lost_cases(base_cases, cases)
+        lost, excused = suite.excuse(suite.lost_cases(base_cases, cases), excusable)
         return not lost, {"pass_to_pass": {
             "base": base, "base_tree": base_tree, "test_type": test_type,
             "protected_changed": changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed),
             "base_passed": sum(1 for o in base_cases.values() if o == "passed"),
             "lost": [{"case": c, "how": h} for c, h in lost[:suite.SHOWN_LOST]], "lost_total": len(lost),
-            "reused_run": None}}
+            "excused": excused[:suite.SHOWN_LOST], "excused_total": len(excused), "reused_run": None}}
 
     if not changed:
         reused = _reuse(s, task_id, test_type, tree, config, assess, dig)
@@ -67,6 +69,19 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     with git.temp_worktree(commit) as path:
         p = Plan(ETYPE, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
         return collect(s, task_id, p, Site(path, inside(path, os.environ), dig, assess))
+
+
+def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list | None = None) -> set[str]:
+    """The base cases a human's signed `harness approve suite-change` lets go, for this repository and
+    base (checked against HEAD's allowed signers, or the trust root git config or CI names)."""
+    from harness.gitio.tree_source import TreeSource
+    from harness.guard import trust
+
+    if trusted is None:
+        trust.use_git_config(git)
+        head = git.head()
+        trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    return trust.approved_cases(approvals, git.repository_id(base), base, trusted)
 
 
 def _suite(config: settings.Config, policy: settings.GatePolicy) -> tuple[dict, str, settings.Command]:
@@ -193,7 +208,7 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
 
 
 def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: settings.Config,
-              environ: Mapping[str, str]) -> tuple[str | None, list[tuple[str, str]]]:
+              environ: Mapping[str, str], excusable: set[str]) -> tuple[str | None, list[tuple[str, str]]]:
     """PASS_TO_PASS again, for CI's re-run: the committed source with the base's protected files,
     the base's cases computed here (no kept file is trusted). (passed | failed | None when the test
     command wrote no report, the cases lost)."""
@@ -207,5 +222,5 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
         cases = run_cases(conf, git.root, path, environ)
     if cases is None:
         return None, []
-    lost = suite.lost_cases(base_cases, cases)
+    lost = suite.excuse(suite.lost_cases(base_cases, cases), excusable)[0]
     return ("failed" if lost else "passed"), lost

@@ -312,7 +312,7 @@ def _commit_and_remeasure(repo: Path, tid: str) -> tuple[str | None, list]:
     sha = commit_all_ok(repo, "the change")
     layout = Layout(repo)
     return remeasure(Git(repo), sha, base_commit(repo, tid), settings.load_gate(layout).suite,
-                     settings.load_config(layout), dict(__import__("os").environ))
+                     settings.load_config(layout), dict(__import__("os").environ), set())
 
 
 def test_ci_remeasures_a_tampered_commit_and_finds_the_lost_cases(h, repo, base):
@@ -365,3 +365,82 @@ def test_on_the_protected_branch_itself_the_base_is_where_the_task_started(h, re
     from helpers import head
 
     assert base_commit(repo, base) == head(repo)
+
+
+# -- a change of spec is a human decision ------------------------------------------------------------
+
+SPEC_CHANGE = {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")}
+CHANGED = ["tests.test_calc::test_mul", "tests.test_calc::test_mul_cases[2-5-10]"]
+
+
+@pytest.fixture
+def approver(h, repo, tmp_path) -> tuple[str, Path]:
+    """A protected project whose committed allowed_signers lists a human's real SSH key; a task on it."""
+    from ssh_keys import make_key, signers_line
+
+    from helpers import git
+
+    key, public = make_key(tmp_path / "keys", "human")
+    git(repo, "config", "user.signingKey", str(key))
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS,
+                 ".harness/allowed_signers": signers_line("test@example.com", public)})
+    protect(repo)
+    commit_all_ok(repo, "calc with tests, an approver")
+    return h.ok("task", "new", "mul adds when a is 2 (the user asked)").out.strip(), key
+
+
+def sign_suite_change(repo: Path, tid: str, cases: list[str], key: Path | None, base: str | None = None) -> None:
+    from ssh_keys import approval_line
+
+    from harness.core.suite import approval_subject
+    from helpers import git
+
+    base = base or base_commit(repo, tid)
+    root = min(git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split())
+    line = approval_line("suite-change", approval_subject(root, base, cases), key, changes=cases)
+    path = repo / ".harness/approvals.jsonl"
+    path.write_text((path.read_text() if path.exists() else "") + line)
+
+
+def test_an_approved_change_of_spec_passes_excusing_exactly_the_cases_named(h, repo, approver):
+    tid, key = approver
+    write(repo, SPEC_CHANGE)
+    sign_suite_change(repo, tid, CHANGED, key)
+    code, rec = p2p(h, repo, tid)
+    assert code == 0 and rec["pass_to_pass"]["excused"] == CHANGED and rec["pass_to_pass"]["lost"] == []
+
+
+def test_an_approval_excuses_no_case_it_does_not_name(h, repo, approver):
+    tid, key = approver
+    write(repo, SPEC_CHANGE)
+    sign_suite_change(repo, tid, CHANGED[:1], key)
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and set(lost(rec)) == set(CHANGED[1:]) and rec["pass_to_pass"]["excused"] == CHANGED[:1]
+
+
+@pytest.mark.parametrize("how", ["unsigned", "another base", "edited after signing"])
+def test_an_approval_that_does_not_bind_here_excuses_nothing(h, repo, approver, how):
+    tid, key = approver
+    write(repo, SPEC_CHANGE)
+    sign_suite_change(repo, tid, CHANGED, None if how == "unsigned" else key,
+                      base="f" * 40 if how == "another base" else None)
+    if how == "edited after signing":  # one more case slipped into a signed record
+        path = repo / ".harness/approvals.jsonl"
+        entry = json.loads(path.read_text())
+        entry["changes"] = [*CHANGED, "tests.test_calc::test_add"]
+        path.write_text(json.dumps(entry) + "\n")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and set(lost(rec)) == set(CHANGED) and rec["pass_to_pass"]["excused"] == []
+
+
+def test_approve_suite_change_at_a_terminal_records_an_approval_that_counts(h, repo, approver):
+    from helpers import run_in_pty
+
+    tid, _key = approver
+    code, screen = run_in_pty(repo, ["approve", "suite-change", *CHANGED], "approve")
+    assert code == 0, screen
+    assert all(case in screen for case in CHANGED)
+    entry = json.loads((repo / ".harness/approvals.jsonl").read_text().splitlines()[-1])
+    assert entry["kind"] == "suite-change" and entry["changes"] == sorted(CHANGED)
+    write(repo, SPEC_CHANGE)
+    assert p2p(h, repo, tid)[0] == 0

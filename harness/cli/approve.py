@@ -67,6 +67,26 @@ def gate_change(key: str | None) -> None:
     _approve("gate-change", ".harness/gate.yaml", "loosens the gate", gate_changes, key)
 
 
+@approve.command("suite-change")
+@click.argument("cases", nargs=-1, required=True, metavar="CASE_ID...")
+@key_option
+@click.option("--task", "task_id", metavar="TASK-ID", help="The task whose base the cases belong to (default: the current one).")
+def suite_change(cases: tuple[str, ...], key: str | None, task_id: str | None) -> None:
+    """Let exactly these test cases of the task's base change or go: a change of spec.
+
+    \b
+    harness approve suite-change tests.test_calc::test_mul tests.test_calc::test_div
+
+    PASS_TO_PASS then excuses these case ids (as `harness evidence pass_to_pass` names them
+    when lost) and no other, for this repository and this task's base only: the signed
+    approval replays nowhere else. Rename a test keeping its id and no approval is needed.
+    """
+    from harness.usecases.approvals import suite_changes
+
+    _approve("suite-change", ".harness/approvals.jsonl", "lets base test cases change or go (a change of spec)",
+             suite_changes(cases, task_id), key)
+
+
 @approve.command("config-change")
 @key_option
 def config_change(key: str | None) -> None:

@@ -34,6 +34,8 @@ def _pass_to_pass_text(p2p: dict) -> None:
                err=True)
     for lost in p2p["lost"]:
         click.echo(f"  lost: {lost['case']} — {lost['how']}", err=True)
+    for case in p2p.get("excused", []):
+        click.echo(f"  excused: {case} — a human's signed suite-change approval lets it change", err=True)
     if p2p["lost_total"] > len(p2p["lost"]):
         click.echo(f"  … and {p2p['lost_total'] - len(p2p['lost'])} more (the record's .cases file lists every case)",
                    err=True)

@@ -34,7 +34,7 @@ COMMANDS = {
     "metrics": ("harness.cli.metrics", "metrics", "Seed §29 rates from history: false done, findings, bypass, convergence."),
     "install": ("harness.cli.install", "install", "Install native git hook shims (without the pre-commit framework)."),
     "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
-    "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening or an evidence-command change (interactive only)."),
+    "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening, an evidence-command change or a change of spec in the protected suite (interactive only)."),
     "agent": ("harness.cli.agent", "agent", "Install the agent hooks into Claude Code, Codex or Gemini CLI."),
     "hook": ("harness.cli.hooks", "hook", "Entry points the git hooks and agent hooks call."),
     "skills": ("harness.cli.skills", "skills", "Install the agent skills where Claude Code, Codex or Gemini find them."),

@@ -14,7 +14,7 @@ from harness.core.limits import decode_json
 
 NAMESPACE = "harness-approval"  # what a signature is for: never valid as a commit or file signature
 SIGNED_FIELDS = ("kind", "digest", "changes", "approved_by", "signer", "os_user", "at")
-KINDS = ("gate-change", "config-change", "signers-change")
+KINDS = ("gate-change", "config-change", "signers-change", "suite-change")
 
 
 def payload(record: dict) -> bytes:

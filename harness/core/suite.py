@@ -125,6 +125,19 @@ def with_suite(gate_text: str, paths: list[str]) -> str:
         f"    paths: [{listed}]\n")
 
 
+def approval_subject(repository: str, base: str, cases: Iterable[str]) -> bytes:
+    """What a `suite-change` approval is bound to (its digest is this text's sha-256): this
+    repository (its first root commit), the task's base, and exactly the case ids excused. It
+    replays nowhere else: not in another repository, not against another base, not for one more case."""
+    return json.dumps({"repository": repository, "base": base, "cases": sorted(set(cases))},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def excuse(lost: list[tuple[str, str]], approved: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """(the cases still lost, the cases a human approved letting go) of ``lost``."""
+    return [x for x in lost if x[0] not in approved], sorted(c for c, _ in lost if c in approved)
+
+
 def loosenings(old: Mapping | None, new: Mapping | None) -> list[str]:
     """How gate.yaml's `suite:` section loosens: a path removed, another test type, the section
     gone. Adding paths tightens (no approval)."""

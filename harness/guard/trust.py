@@ -78,11 +78,30 @@ def roots(trusted: Sequence[Source]) -> list[Root]:
     return out
 
 
+def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trusted: Sequence[Source]) -> set[str]:
+    """The case ids signed `suite-change` approvals let go for this repository and base: each record's
+    listed cases, when its digest binds exactly them here and its signature verifies. (Not "spent"
+    when committed: the approval holds for the task's base until the base moves.)"""
+    import hashlib
+
+    from harness.core.suite import approval_subject
+
+    out: set[str] = set()
+    available = roots(trusted)
+    for record in rules.records(approvals_raw):
+        cases = record.get("changes")
+        if record.get("kind") != "suite-change" or not isinstance(cases, list) \
+                or not all(isinstance(c, str) for c in cases):
+            continue
+        want = hashlib.sha256(approval_subject(repository, base, cases)).hexdigest()
+        if record.get("digest") == want and signature_problem(record, available) is None:
+            out.update(cases)
+    return out
+
+
 def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Sequence[Source]) -> tuple[bool, str | None]:
     """(True, None) when a record approving ``digest`` for ``kind`` carries a signature that
     verifies against the trust root; else (False, why a record that claims it does not count)."""
-    from harness import signing
-
     claims = rules.candidates(approvals_raw, kind, digest)
     if not claims:
         return False, None
@@ -92,25 +111,34 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
     spent = {r.get("signature") for src in trusted for r in rules.records(src.read(APPROVALS))}
     reasons = []
     for record in claims:
-        who = record.get("approved_by") or "someone"
         signature, signer = record.get("signature"), record.get("signer")
         if isinstance(signature, str) and signature and signature in spent:
             reasons.append(f"the approval signed by {signer} at {record.get('at')} was given for an earlier change "
                            f"(it is already in {APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
                            "restoring the same file again needs a new approval")
             continue
-        if not isinstance(signature, str) or not isinstance(signer, str) or not signature or not signer:
-            reasons.append(f"the approval recorded for {who} is unsigned")
-            continue
-        if not available:
-            reasons.append(f"the approval signed by {signer} cannot be checked: no allowed-signers file "
-                           f"({SIGNERS} in the committed tree, or git config harness.allowedSigners)")
-            continue
-        why: str | None = ""
-        for root in available:
-            why = signing.verify(rules.payload(record), signature, signer, root.content, rules.NAMESPACE)
-            if why is None:
-                return True, None
-        reasons.append(f"the approval signed by {signer} does not verify against "
-                       f"{' or '.join(r.label for r in available)} ({why})")
+        why = signature_problem(record, available)
+        if why is None:
+            return True, None
+        reasons.append(why)
     return False, "; ".join(reasons) + ": an unsigned or badly signed approval counts as none"
+
+
+def signature_problem(record: dict, available: list[Root]) -> str | None:
+    """Why ``record``'s signature does not make it count against the trust roots ``available``
+    (None when it verifies against one of them)."""
+    from harness import signing
+
+    who = record.get("approved_by") or "someone"
+    signature, signer = record.get("signature"), record.get("signer")
+    if not isinstance(signature, str) or not isinstance(signer, str) or not signature or not signer:
+        return f"the approval recorded for {who} is unsigned"
+    if not available:
+        return (f"the approval signed by {signer} cannot be checked: no allowed-signers file "
+                f"({SIGNERS} in the committed tree, or git config harness.allowedSigners)")
+    why: str | None = ""
+    for root in available:
+        why = signing.verify(rules.payload(record), signature, signer, root.content, rules.NAMESPACE)
+        if why is None:
+            return None
+    return f"the approval signed by {signer} does not verify against {' or '.join(r.label for r in available)} ({why})"

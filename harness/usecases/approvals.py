@@ -82,6 +82,24 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
     return Approved(p.rel, who, signer)
 
 
+def suite_changes(cases: tuple[str, ...], task_id: str | None) -> ChangesOf:
+    """What `approve suite-change CASE...` approves: letting exactly ``cases`` of the base's passing
+    tests change or go, bound to this repository (its first root commit) and the task's base."""
+    def changes_of(layout: Layout, git: Git) -> tuple[str, list[str]]:
+        from harness.core.suite import approval_subject
+        from harness.store.tasks import TaskStore
+
+        s = TaskStore(layout)
+        tid = s.current_id(task_id)
+        base = s.load(tid, docs=False).proj.base_commit
+        if not base:
+            raise Refused(f"{tid} has no base commit: there are no base test cases to let go")
+        listed = sorted(set(cases))
+        digest = hashlib.sha256(approval_subject(git.repository_id(base), base, listed)).hexdigest()
+        return digest, [*listed]
+    return changes_of
+
+
 def _committed(git: Git, rel: str) -> bytes | None:
     head = git.head()
     if not head:
