@@ -47,7 +47,7 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     tree = git.worktree_source_tree()
     base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
     cache = s.layout.local / "pass_to_pass"
-    base_cases = base_cases_at(git, base, conf, s.layout.root, cache, os.environ) if base else {}
+    base_cases = base_cases_at(git, base, conf, s.layout.root, cache, clean_env()) if base else {}
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
     excusable = approved_cases(git, base, s.source.read(".harness/approvals.jsonl")) if base else set()
@@ -68,7 +68,7 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     commit = git.overlay_commit(tree, base_files, changed)
     with git.temp_worktree(commit) as path:
         p = Plan(ETYPE, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
-        return collect(s, task_id, p, Site(path, inside(path, os.environ), dig, assess))
+        return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
 
 
 def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list | None = None) -> set[str]:
@@ -100,8 +100,17 @@ def _suite(config: settings.Config, policy: settings.GatePolicy) -> tuple[dict, 
     return spec, test_type, conf
 
 
+def clean_env() -> dict[str, str]:
+    """The environment PASS_TO_PASS runs in, as CI's re-run does: where programs are, who and where
+    the user is, how text is encoded — not PYTEST_ADDOPTS, PYTHONPATH or anything else of the
+    caller's that could deselect or bend a base case (and poison the base's kept result)."""
+    from harness.guard.rerun import clean_env as kept
+
+    return kept()
+
+
 def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment a run in ``worktree`` gets: ours, with the worktree first on PYTHONPATH, so
+    """The environment a run in ``worktree`` gets: ``environ``, with the worktree first on PYTHONPATH, so
     the project's own packages import from the tree being measured even where an editable install
     (or a .pth file) points at the repository's checkout — there, a subprocess of the tests would
     import the working tree's code, not the tree under test."""

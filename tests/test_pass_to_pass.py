@@ -444,3 +444,12 @@ def test_approve_suite_change_at_a_terminal_records_an_approval_that_counts(h, r
     assert entry["kind"] == "suite-change" and entry["changes"] == sorted(CHANGED)
     write(repo, SPEC_CHANGE)
     assert p2p(h, repo, tid)[0] == 0
+
+
+def test_the_callers_environment_cannot_deselect_a_base_case(h, repo, base, monkeypatch):
+    # PYTEST_ADDOPTS set while the base's cases are first computed would also poison the kept result.
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-k 'not mul'")
+    write(repo, {"calc.py": BUGGY, "tests/test_calc.py": TESTS + "\n"})
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and set(lost(rec)) == set(CHANGED)
+    assert rec["env"]["PYTEST_ADDOPTS"] is None  # the run's own environment is recorded
