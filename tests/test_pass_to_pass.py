@@ -393,6 +393,7 @@ def sign_suite_change(repo: Path, tid: str, cases: list[str], key: Path | None, 
     from ssh_keys import approval_line
 
     from harness.core.suite import approval_subject
+
     from helpers import git
 
     base = base or base_commit(repo, tid)

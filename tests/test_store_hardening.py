@@ -95,7 +95,7 @@ def test_billion_laughs_is_refused_within_a_1_gib_address_space(h, repo, task, t
     path.write_text(text)
     # A real process under a 1 GiB address-space cap: expanding the aliases would need far more.
     limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-    p = subprocess.run([sys.executable, "-c", limit + "from harness.cli.main import entry; entry()", "status"],
+    p = subprocess.run([sys.executable, "-c", limit + "from harness.cli.launch import entry; entry()", "status"],
                        cwd=repo, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2, p.stdout + p.stderr
     assert f"{rel}:" in p.stderr and ("anchor" in p.stderr or "aliases expand" in p.stderr), p.stderr

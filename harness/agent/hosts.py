@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 HOSTS = ("claude", "codex", "gemini")
-EVENTS = ("session-start", "pre-tool-use", "stop")
 # The host's own event name for each of ours.
 EVENT_NAMES = {
     "claude": {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"},

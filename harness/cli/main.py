@@ -149,6 +149,3 @@ def _os_problem(exc: OSError) -> HarnessError:
     return HarnessError(f"{paths}: {what}" if paths else what,
                         hint="fix or move that path (the kind of file the harness expects there, writable), then run the command again")
 
-
-def entry() -> None:
-    sys.exit(main())

@@ -16,7 +16,6 @@ from harness.core.findings import rejection_problem
 from harness.core.gate import GateInput, evidence_status, is_state_blocker
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
-NOT_PASSING = ("FAIL", "STALE", "MISSING", "UNKNOWN", "CHANGED", "OTHER")
 _ITEM = re.compile(r"^((?:REQ|INV)-\d+)\b")
 _NEW_TASK = 'harness task new "TITLE"'
 

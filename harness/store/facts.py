@@ -27,16 +27,6 @@ def configured_identities(src: Source) -> dict[str, dict]:
     return settings.config_of(src).configured_identity()
 
 
-def configured_as_recorded(src: Source) -> dict[str, list[str]]:
-    """type -> the argv an evidence record of config.yaml's command shows: the configured
-    argv through the very redaction `harness evidence` applies (the config's patterns and
-    this process's secret-named variables), so the gate compares like with like."""
-    from harness.store import settings
-
-    config = settings.config_of(src)
-    return redacted(config.configured_argv(), list(config.redaction)) if config.commands else {}
-
-
 def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, list[str]]:
     """``commands`` through the config's ``patterns`` and this process's secret-named variables."""
     import os

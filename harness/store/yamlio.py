@@ -13,7 +13,6 @@ from harness.core.limits import MAX_DEPTH, too_deep
 from harness.errors import HarnessError
 from harness.store import bounded
 
-MAX_YAML_BYTES = bounded.CAPS["yaml"]
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
