@@ -25,12 +25,17 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     harness evidence build                 (the command from .harness/config.yaml)
     harness evidence lint --shell -- "ruff check . | tee lint.txt"
     harness evidence custom.perf           (a named custom type: its own command in config.yaml)
+    harness evidence pass_to_pass          (built in: the test command with the base's tests put back)
 
     The output streams live; the exit status is the command's own (127 not found,
     124 timeout, 130 interrupted), and 1 when it exited 0 but its --junit report is
     missing, empty or records failures (the run is recorded as failed). The record
     binds the exit code to the source tree (the code, excluding .harness/) as it was
     when the command started; secrets are redacted before anything is written.
+
+    pass_to_pass takes no command: it runs gate.yaml's suite.test_type command on this
+    source with the task's base's protected files put back, and exits 1 naming every
+    case that passed at the base and does not pass now.
     """
     from harness.cli.reporters import report
     from harness.usecases.evidence import record_evidence
