@@ -73,13 +73,16 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
     row = {"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
            "commit": commit, "expected": item.expect[0], "outcome": result.outcome, "exit_code": result.exit_code,
            "duration_s": round(result.duration_s, 3), "result": verdict}
+    return row, _contradiction(item, commit, verdict, f"re-run `{shown}` {result.outcome} (exit {result.exit_code})",
+                               "re-run it honestly, fix the code or the finding, and re-gate")
+
+
+def _contradiction(item: Planned, commit: str, verdict: str, found: str, remedy: str) -> Problem | None:
+    """The refusal a run that contradicts its record makes (None for any other verdict)."""
     if verdict != CONTRADICTED:
-        return row, None
-    return row, Problem(item.record, "rerun-reproduces",
-                        f"{item.task} at {commit[:12]}: {item.claim}; re-run `{shown}` {result.outcome} "
-                        f"(exit {result.exit_code}) — {CONTRADICTED}",
-                        "the record does not reproduce on a clean machine: re-run it honestly, fix the code "
-                        "or the finding, and re-gate")
+        return None
+    return Problem(item.record, "rerun-reproduces", f"{item.task} at {commit[:12]}: {item.claim}; {found} — {CONTRADICTED}",
+                   f"the record does not reproduce on a clean machine: {remedy}")
 
 
 def _fresh_report(cwd: Path, junit: str | None) -> Path | None:
@@ -129,13 +132,9 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str,
     verdict = UNRUNNABLE if outcome is None else REPRODUCES if outcome == item.expect[0] else CONTRADICTED
     row.update(outcome=outcome, lost=[f"{c} ({how})" for c, how in lost[:20]], result=verdict)
     stream(f"  → {verdict} ({outcome or 'no report'}, {len(lost)} base case(s) lost)")
-    if verdict != CONTRADICTED:
-        return row, None
-    return row, Problem(item.record, "rerun-reproduces",
-                        f"{item.task} at {commit[:12]}: {item.claim}; measured again it {outcome} "
-                        f"({len(lost)} base case(s) lost: {', '.join(row['lost'][:5])}) — {CONTRADICTED}",
-                        "the record does not reproduce on a clean machine: restore the tests as the base had "
-                        "them (or have a human approve the change), fix the code, and re-gate")
+    return row, _contradiction(item, commit, verdict, f"measured again it {outcome} ({len(lost)} base case(s) lost: "
+                               f"{', '.join(row['lost'][:5])})", "restore the tests as the base had them (or have a "
+                               "human approve the change), fix the code, and re-gate")
 
 
 def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
