@@ -27,7 +27,7 @@ from harness.core import suite
 from harness.errors import HarnessError, Refused
 from harness.evidence import Plan, Site, collect, read_cases, redactor_for
 from harness.store import bounded, fsio, settings
-from harness.store.evidence_files import digest, evidence_rel
+from harness.store.evidence_files import digest
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -180,14 +180,12 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
     """No protected file differs from the base: the test command's own fresh run on this tree, with
     its cases, is the PASS_TO_PASS run. None when there is no such run to reuse."""
     from harness.evidence import configured_digest
+    from harness.store.evidence_files import load_valid
     from harness.store.tasks import now_iso
 
     folder = f".harness/tasks/{task_id}"
-    task = s.load(task_id, docs=False)
-    if test_type not in task.proj.evidence:
-        return None
-    raw = s.source.read(evidence_rel(folder, test_type))
-    rec = json.loads(raw) if raw else None
+    # Checked against the ledger's digests first: a record written by hand is no run to reuse.
+    rec = load_valid(s.source, s.load(task_id, docs=False)).get(test_type)
     conf = config.commands[test_type]
     want = configured_digest(config, Plan(test_type, conf.to_run(), conf.shell, conf.junit, conf.timeout))
     listing = s.source.read(f"{folder}/evidence/{test_type}.cases")

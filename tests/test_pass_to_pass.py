@@ -454,3 +454,18 @@ def test_the_callers_environment_cannot_deselect_a_base_case(h, repo, base, monk
     code, rec = p2p(h, repo, base)
     assert code == 1 and set(lost(rec)) == set(CHANGED)
     assert rec["env"]["PYTEST_ADDOPTS"] is None  # the run's own environment is recorded
+
+
+def test_a_test_record_written_by_hand_is_no_run_to_reuse(h, repo, base):
+    write(repo, {"calc.py": BUGGY})
+    h("evidence", "unit_test")  # fails: the bug
+    folder = tdir(repo, base) / "evidence"
+    rec = json.loads((folder / "unit_test.json").read_text())
+    listing = (folder / "unit_test.cases").read_text().replace("failed\t", "passed\t")
+    (folder / "unit_test.cases").write_text(listing)
+    import hashlib
+
+    rec["cases_digest"] = hashlib.sha256(listing.encode()).hexdigest()
+    (folder / "unit_test.json").write_text(json.dumps(rec))
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 2 and "digest differs from its evidence.collected event" in r.err, r.err
