@@ -131,29 +131,50 @@ def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Calla
     module = _python_module(argv)
     if module:
         top = module.split(".")[0]
-        for rel in (f"{top}.py", f"{top}/__init__.py"):
+        import importlib.machinery
+
+        suffixes = importlib.machinery.all_suffixes()  # .py, .pyc, extension modules
+        for rel in [f"{top}{x}" for x in suffixes] + [f"{top}/__init__{x}" for x in suffixes]:
             if os.path.isfile(os.path.join(root, rel)) and not ignored(rel):
                 return (f"`-m {module}` would import {rel} from the source tree (python puts the working directory "
                         f"first on sys.path): the tree would be its own test runner (rename it, or run python -I or -P)")
     return None
 
 
+_TAKES_ARG = frozenset("WX")  # python options whose value follows: -W ignore, -Xdev
+
+
 def _python_module(argv: list[str]) -> str | None:
-    """The module ``python [options] -m MODULE`` runs, unless -I or -P keep the working directory off sys.path."""
-    if not os.path.basename(argv[0]).startswith("python"):
+    """The module ``[wrapper] python [options] -m MODULE`` (or ``coverage run -m MODULE``) runs, unless
+    -I or -P keep the working directory off sys.path. Options may be bundled: ``-Bm pytest``."""
+    names = [os.path.basename(a) for a in argv]
+    start = next((i + 1 for i, n in enumerate(names) if (n.startswith("python") and n[6:].replace(".", "").isdigit())
+                  or n == "python"), None)
+    if start is None and "coverage" in names and "run" in names[names.index("coverage"):]:
+        start = names.index("run", names.index("coverage")) + 1
+    if start is None:
         return None
-    args = iter(argv[1:])
-    for arg in args:
-        if not arg.startswith("-") or arg in ("-c", "-"):
-            return None
-        if arg in ("-I", "-P") or (arg[1:].isalpha() and ("I" in arg or "P" in arg) and not arg.startswith("-m")):
-            return None
-        if arg == "-m":
-            return next(args, None)
-        if arg.startswith("-m"):
-            return arg[2:]
-        if arg in ("-W", "-X", "--check-hash-based-pycs"):
-            next(args, None)
+    args = argv[start:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-", "--") or not arg.startswith("-"):
+            return None  # a script or stdin runs, not a module
+        if arg.startswith("--"):
+            i += 2 if arg == "--check-hash-based-pycs" else 1
+            continue
+        for j, flag in enumerate(arg[1:]):
+            if flag in "IP":
+                return None
+            if flag == "c":
+                return None
+            if flag == "m":
+                rest = arg[j + 2:]
+                return rest or (args[i + 1] if i + 1 < len(args) else None)
+            if flag in _TAKES_ARG:
+                i += 0 if arg[j + 2:] else 1  # the value is the rest of the cluster, or the next argument
+                break
+        i += 1
     return None
 
 

@@ -149,3 +149,25 @@ def test_turning_a_shell_on_or_off_needs_approval(h, repo, task):
     configured(repo, {"command": "make test", "shell": True})
     r = validate_staged(repo)
     assert r.returncode == 1 and "evidence.unit_test.shell False → True" in r.stderr, r.stderr
+
+
+# -- found by an adversarial review (F-0006, F-0007 of TASK-20261203-1dafdf) -----------------------------
+
+def test_a_compiled_module_the_tree_shadows_is_refused(h, repo, task):
+    import py_compile
+
+    (repo / "unittest_src.py").write_text("raise SystemExit(0)\n")
+    py_compile.compile(str(repo / "unittest_src.py"), cfile=str(repo / "unittest.pyc"))
+    (repo / "unittest_src.py").unlink()
+    r = h("evidence", "unit_test", "--", PY, "-m", "unittest")
+    assert r.code == 1 and "would import unittest.pyc from the source tree" in r.err, r.err
+
+
+@pytest.mark.parametrize("argv", [
+    (PY, "-Bm", "unittest"), (PY, "-B", "-munittest"), ("env", PY, "-m", "unittest"),
+    ("coverage", "run", "-m", "unittest"), (PY, "-W", "ignore", "-m", "unittest"),
+])
+def test_bundled_flags_and_wrappers_do_not_hide_a_shadowed_module(h, repo, task, argv):
+    write(repo, SHADOW)
+    r = h("evidence", "unit_test", "--", *argv)
+    assert r.code == 1 and "would import unittest/__init__.py" in r.err, (argv, r.err)

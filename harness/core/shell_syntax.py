@@ -1,45 +1,70 @@
 """Whether a command written as one string means something only a shell gives it.
 
 Split into arguments without a shell, `pytest -q && echo ok` runs pytest with the arguments
-`&&`, `echo` and `ok`; `pytest | tee log` hands pytest a `|`. Such a string must run in a
-shell (and be recorded so) or be refused, never quietly run as something else.
+`&&`, `echo` and `ok`; `pytest tests/*.py` hands pytest a literal star; a second line becomes
+more arguments of the first. Such a string must run in a shell (and be recorded so) or be
+refused, never quietly run as something else.
 """
 
 from __future__ import annotations
 
-import shlex
-
-OPERATORS = frozenset("();<>|&")
+OPERATORS = frozenset(";&|<>()\n")
+GLOBS = frozenset("*?[")
 
 
 def shell_syntax(text: str) -> str | None:
-    """The first piece of shell syntax outside quotes in ``text`` (an operator, a redirection, a
-    command substitution or a variable), or None when splitting it like a shell changes nothing."""
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:
-        return None  # unbalanced quotes: the splitter refuses it with its own message
-    for token in tokens:
-        if token and set(token) <= OPERATORS:
-            return token
-    unquoted = _unquoted(text)
-    for mark in ("$(", "`", "${"):
-        if mark in unquoted:
-            return mark
-    at = unquoted.find("$")
-    if at != -1 and at + 1 < len(unquoted) and (unquoted[at + 1].isalpha() or unquoted[at + 1] == "_"):
-        return unquoted[at:].split()[0]
+    """The first thing in ``text`` a POSIX shell would treat otherwise than splitting it into words
+    does (an operator, a line break, a redirection, an expansion, a glob, a comment, a leading
+    tilde), or None when splitting it like a shell changes nothing."""
+    quote: str | None = None
+    word_start = True
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if quote == "'":
+            quote = None if char == "'" else quote
+        elif char == "\\":
+            i += 1  # the next character is literal, inside double quotes or out
+            word_start = False
+        elif quote == '"':
+            if char == '"':
+                quote = None
+            elif char == "`" or _expansion(text, i):
+                return _piece(text, i)
+        elif char in "'\"":
+            quote, word_start = char, False
+        elif char in " \t":
+            word_start = True
+            i += 1
+            continue
+        elif _special(text, i, word_start):
+            return _piece(text, i)
+        else:
+            word_start = False
+        i += 1
     return None
 
 
-def _unquoted(text: str) -> str:
-    """``text`` with single-quoted parts removed (a shell expands nothing there)."""
-    out, quoted = [], False
-    for char in text:
-        if char == "'":
-            quoted = not quoted
-        elif not quoted:
-            out.append(char)
-    return "".join(out)
+def _special(text: str, i: int, word_start: bool) -> bool:
+    """Whether the unquoted character at ``i`` means something to a shell."""
+    char = text[i]
+    return (char in OPERATORS or char in GLOBS or char == "`" or _expansion(text, i)
+            or (word_start and char in "#~") or (char == "{" and _brace_list(text, i)))
+
+
+def _expansion(text: str, i: int) -> bool:
+    """`$NAME`, `${…}`, `$(…)`, `$1`, `$?` … at ``i``."""
+    nxt = text[i + 1:i + 2]
+    return text[i] == "$" and bool(nxt) and (nxt.isalnum() or nxt in "_{(?!#@*$-")
+
+
+def _brace_list(text: str, i: int) -> bool:
+    """`{a,b}` or `{1..3}` at ``i``: a brace expansion (a lone `{` is literal)."""
+    end = text.find("}", i)
+    inner = text[i + 1:end] if end != -1 else ""
+    return bool(inner) and ("," in inner or ".." in inner) and not any(c in inner for c in " \t'\"")
+
+
+def _piece(text: str, i: int) -> str:
+    word = text[i:].split(None, 1)
+    return "line break" if text[i] == "\n" else (word[0] if word else text[i])
