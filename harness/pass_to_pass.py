@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from harness.store.tasks import TaskStore
 
 ETYPE = "pass_to_pass"
+FAIL_TO_PASS = "fail_to_pass"
 
 
 def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
@@ -46,8 +47,7 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     git = ensure_recordable(s.git)
     tree = git.worktree_source_tree()
     base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
-    cache = s.layout.local / "pass_to_pass"
-    base_cases = base_cases_at(git, base, conf, s.layout.root, cache, clean_env()) if base else {}
+    base_cases = base_cases_at(git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else {}
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
     excusable = approved_cases(git, base, s.source.read(".harness/approvals.jsonl")) if base else set()
@@ -71,6 +71,31 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
         return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
 
 
+def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
+    """FAIL_TO_PASS for ``task_id``: the test command on the base's source with the current protected
+    files (the tests as the change wrote them) in a temporary worktree. Its case list is what the gate
+    reads: a case that proves a requirement must not pass here. (Exit 0 when the run wrote its
+    report, whatever its cases did: failing is what it is for.)"""
+    from harness.gitio.git import ensure_recordable
+
+    config = settings.load_config(s.layout)
+    spec, test_type, conf = _suite(config, settings.load_gate(s.layout), FAIL_TO_PASS)
+    base = s.load(task_id, docs=False).proj.base_commit
+    git = ensure_recordable(s.git)
+    tree = git.worktree_source_tree()
+    base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
+    dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"], FAIL_TO_PASS))
+
+    def assess(cases: dict[str, str]) -> tuple[bool, dict]:
+        return True, {FAIL_TO_PASS: {"base": base, "test_type": test_type, "protected_changed":
+                                     changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed)}}
+
+    commit = git.overlay_commit(base_tree, git.files_of(tree), changed)
+    with git.temp_worktree(commit) as path:
+        p = Plan(FAIL_TO_PASS, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
+        return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
+
+
 def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list | None = None) -> set[str]:
     """The base cases a human's signed `harness approve suite-change` lets go, for this repository and
     base (checked against HEAD's allowed signers, or the trust root git config or CI names)."""
@@ -84,17 +109,19 @@ def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list |
     return trust.approved_cases(approvals, git.repository_id(base), base, trusted)
 
 
-def _suite(config: settings.Config, policy: settings.GatePolicy) -> tuple[dict, str, settings.Command]:
+def _suite(config: settings.Config, policy: settings.GatePolicy,
+           etype: str = ETYPE) -> tuple[dict, str, settings.Command]:
     spec = policy.suite
+    what = etype.upper()
     if not spec:
-        raise Refused("PASS_TO_PASS needs the protected suite: .harness/gate.yaml has no `suite:` section",
+        raise Refused(f"{what} needs the protected suite: .harness/gate.yaml has no `suite:` section",
                       hint="add `suite: {paths: [...]}` to gate.yaml (`harness init` in a fresh clone shows what it "
                            "would write); adding it tightens the gate, no approval needed")
     test_type = spec.get("test_type", suite.DEFAULT_TEST_TYPE)
     conf = config.commands.get(test_type)
     if conf is None or not conf.junit:
-        what = "names no command for it" if conf is None else "names no `junit:` report for it"
-        raise Refused(f"PASS_TO_PASS runs the {test_type} command and compares its test cases, but config.yaml {what}",
+        why = "names no command for it" if conf is None else "names no `junit:` report for it"
+        raise Refused(f"{what} runs the {test_type} command and compares its test cases, but config.yaml {why}",
                       hint=f"set evidence.{test_type}.command and evidence.{test_type}.junit in .harness/config.yaml "
                            "(pytest: --junitxml=.harness/local/junit.xml and junit: .harness/local/junit.xml)")
     return spec, test_type, conf
@@ -145,7 +172,7 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
     this clone's) by the base's source tree and the command, when one is given."""
     key = f"{git.source_tree(base)}-{suite.digest(conf.identity())[:16]}.cases"
     if cache is not None:
-        raw = bounded.read(cache / key, "evidence", f".harness/local/pass_to_pass/{key}")
+        raw = bounded.read(cache / key, "evidence", str(cache / key))
         if raw is not None:
             return read_cases(raw)
     with git.temp_worktree(base) as path:
@@ -158,6 +185,14 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
     if cache is not None:
         fsio.atomic_write(cache / key, "".join(f"{o}\t{c}\n" for c, o in sorted(cases.items())).encode("utf-8"))
     return cases
+
+
+def kept_results(git: Git, base: str) -> Path:
+    """Where this user keeps the base's measured cases: outside the repository (an agent confined to
+    the workspace, as coding agents' sandboxes are by default, cannot rewrite them), under the user's
+    cache folder, by repository. CI keeps none: its re-run measures the base again."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "engineering-harness" / "pass_to_pass" / git.repository_id(base)
 
 
 def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
@@ -175,6 +210,38 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
     return parse_report(report)[1]
 
 
+# Variables that can deselect or bend a test run without changing its argv: a run that had any of
+# them set (or did not record them) ran in another environment than PASS_TO_PASS's clean one.
+BENDING = ("PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS")
+_NEVER_COLLECTED = frozenset({"__pycache__", "node_modules", "venv", "build", "dist", "site-packages"})
+
+
+def _bent(record: dict) -> bool:
+    env = record.get("env") or {}
+    return any(name not in env or env[name] is not None for name in BENDING)
+
+
+def _ignored_suite_files(s: TaskStore) -> bool:
+    """Whether the checkout holds a file git ignores that the suite would protect (a conftest.py in
+    .git/info/exclude): the test run here saw it, the source tree does not hold it. Folders pytest
+    never collects (dot folders, virtualenvs, caches) are not looked into."""
+    spec = settings.load_gate(s.layout).suite or {}
+    listed = s.git.run(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"])
+    for entry in filter(None, listed.split("\0")):
+        if _uncollected(entry.rstrip("/")):
+            continue
+        paths = [entry] if not entry.endswith("/") else [
+            os.path.relpath(os.path.join(top, name), s.layout.root)
+            for top, _dirs, names in os.walk(s.layout.root / entry) for name in names]
+        if suite.protected([p for p in paths if not _uncollected(p)], spec.get("paths", []), set()):
+            return True
+    return False
+
+
+def _uncollected(rel: str) -> bool:
+    return any(part.startswith(".") or part in _NEVER_COLLECTED for part in rel.split("/"))
+
+
 def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settings.Config,
            assess: Any, dig: str) -> tuple[dict, int] | None:
     """No protected file differs from the base: the test command's own fresh run on this tree, with
@@ -190,7 +257,8 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
     want = configured_digest(config, Plan(test_type, conf.to_run(), conf.shell, conf.junit, conf.timeout))
     listing = s.source.read(f"{folder}/evidence/{test_type}.cases")
     if (rec is None or rec.get("tree") != tree or rec.get("tree_after") or rec.get("command_digest") != want
-            or listing is None or digest(listing) != rec.get("cases_digest")):
+            or listing is None or digest(listing) != rec.get("cases_digest") or _bent(rec)
+            or _ignored_suite_files(s)):
         return None
     redactor = redactor_for(config)
     passed, extra = assess({redactor.redact(c): o for c, o in read_cases(listing).items()})

@@ -189,10 +189,10 @@ def test_configured_string_command_without_shell_syntax_is_split_not_run_through
     set_config(repo, f"""
         evidence:
           lint:
-            command: "{PY} -c 'import sys; print(sys.argv[1:])' one *"
+            command: "{PY} -c 'import sys; print(sys.argv[1:])' one 'two three' '*'"
     """)
     assert h("evidence", "lint").code == 0
-    assert record(repo, task, "lint")["stdout_tail"] == "['one', '*']\n"  # a shell would have globbed the star
+    assert record(repo, task, "lint")["stdout_tail"] == "['one', 'two three', '*']\n"
 
 
 def test_type_without_command_is_refused_and_nothing_is_recorded(h, repo, task):

@@ -231,9 +231,11 @@ def test_without_a_fresh_test_run_an_untouched_suite_is_run_once(h, repo, base):
     assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and rec["pass_to_pass"]["protected_changed"] == []
 
 
-def test_the_base_run_is_kept_for_the_clone_and_not_repeated(h, repo, base):
+def test_the_base_run_is_kept_for_the_user_and_not_repeated(h, repo, base):
+    import os
+
     h("evidence", "pass_to_pass")
-    kept = list((repo / ".harness/local/pass_to_pass").iterdir())
+    kept = list((Path(os.environ["HOME"]) / ".cache/engineering-harness/pass_to_pass").rglob("*.cases"))
     assert len(kept) == 1 and "passed\ttests.test_calc::test_mul\n" in kept[0].read_text()
     # A kept result says what it says: the base's cases come from it (here: test_mul did not pass there).
     kept[0].write_text(kept[0].read_text().replace("passed\ttests.test_calc::test_mul\n", "failed\ttests.test_calc::test_mul\n"))
@@ -469,3 +471,135 @@ def test_a_test_record_written_by_hand_is_no_run_to_reuse(h, repo, base):
     (folder / "unit_test.json").write_text(json.dumps(rec))
     r = h("evidence", "pass_to_pass")
     assert r.code == 2 and "digest differs from its evidence.collected event" in r.err, r.err
+
+
+# -- found by an adversarial review (findings F-0001, F-0004, F-0008, F-0009 of TASK-20261203-1dafdf) --
+
+ALLPASS = {"allpass.py": """\
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(item, call):
+        outcome = yield
+        outcome.get_result().outcome = "passed"
+    """}
+
+
+def test_a_root_sitecustomize_cannot_rewrite_the_overlay_run(h, repo, base):
+    write(repo, {"calc.py": BUGGY, **ALLPASS, "sitecustomize.py": "import os\nos.environ['PYTEST_ADDOPTS'] = '-p allpass'\n",
+                 "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and set(lost(rec)) == set(CHANGED)
+    assert "sitecustomize.py" in rec["pass_to_pass"]["protected_changed"]
+
+
+def test_a_suite_file_git_ignores_in_the_checkout_prevents_reusing_the_test_run(h, repo, base):
+    write(repo, {"calc.py": BUGGY, **ALLPASS, "tests/conftest.py": "pytest_plugins = ['allpass']\n"})
+    (repo / ".git/info/exclude").write_text("tests/conftest.py\nallpass.py\n")
+    assert h("evidence", "unit_test").code == 0  # the ignored conftest passes everything here
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and set(lost(rec)) == set(CHANGED)
+
+
+def test_a_test_run_under_a_bent_environment_is_not_reused(h, repo, base, monkeypatch):
+    write(repo, {"calc.py": BUGGY})
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-k 'not mul'")
+    assert h("evidence", "unit_test").code == 0
+    monkeypatch.delenv("PYTEST_ADDOPTS")
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None
+
+
+def test_the_base_result_is_kept_outside_the_repository(h, repo, base):
+    import os
+
+    h("evidence", "pass_to_pass")
+    assert not (repo / ".harness/local/pass_to_pass").exists()
+    kept = Path(os.environ["HOME"]) / ".cache/engineering-harness/pass_to_pass"
+    assert len(list(kept.rglob("*.cases"))) == 1
+
+
+def test_a_task_started_while_another_is_open_keeps_the_older_base(h, repo, base):
+    from helpers import git
+
+    write(repo, {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
+    git(repo, "commit", "-qam", "wip: tampering committed on main")
+    again = h.ok("task", "new", "Again").out.strip()
+    assert base_commit(repo, again) == base_commit(repo, base)
+    h("evidence", "unit_test")
+    assert p2p(h, repo, again)[0] == 1
+
+
+# -- FAIL_TO_PASS: a requirement is proved by tests that fail without the change ----------------------
+
+SUB = CALC + "\n\ndef sub(a, b):\n    return a - b\n"
+SUB_TEST = "\n\ndef test_sub():\n    from calc import sub\n    assert sub(5, 3) == 2\n"
+
+
+def requirement_with_tests(h, tid: str, *tests: str) -> None:
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         *[x for t in tests for x in ("--tests", t)])
+
+
+def f2p_blockers(h) -> list[str]:
+    from helpers import gate_json
+
+    return [b for b in gate_json(h)[1]["blockers"] if b.startswith("REQ-001")]
+
+
+def test_a_requirement_proved_by_a_new_test_that_fails_at_the_base_passes(h, repo, base):
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    requirement_with_tests(h, base, "tests.test_calc::test_sub")
+    assert h("evidence", "fail_to_pass").code == 0
+    assert record(repo, base, "fail_to_pass")["fail_to_pass"]["protected_changed"] == ["tests/test_calc.py"]
+    assert f2p_blockers(h) == []
+    assert "tests.test_calc::test_sub" in (tdir(repo, base) / "requirements.yaml").read_text()
+
+
+def test_a_test_that_already_passed_before_the_change_proves_nothing(h, repo, base):
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    requirement_with_tests(h, base, "tests.test_calc::test_add")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == ["REQ-001: test tests.test_calc::test_add passes without the change (fail_to_pass): "
+                               "it does not prove the requirement"]
+
+
+def test_a_named_test_that_does_not_pass_now_blocks(h, repo, base):
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    requirement_with_tests(h, base, "tests.test_calc::test_nothing_of_the_kind")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == ["REQ-001: test tests.test_calc::test_nothing_of_the_kind did not pass in the cited run"]
+
+
+def test_named_tests_without_fail_to_pass_evidence_block_naming_the_command(h, repo, base):
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    requirement_with_tests(h, base, "tests.test_calc::test_sub")
+    assert f2p_blockers(h) == ["REQ-001 names test cases, but fail_to_pass evidence is missing: "
+                               "harness evidence fail_to_pass"]
+
+
+def test_must_have_tests_blocks_a_must_requirement_naming_none(h, repo, base):
+    gate = repo / ".harness/gate.yaml"
+    doc = yaml.safe_load(gate.read_text())
+    doc["gate"]["requirements"]["must_have_tests"] = True
+    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    requirement_with_tests(h, base)
+    assert f2p_blockers(h)[0].startswith("REQ-001 names no test case that proves it")
+
+
+def test_turning_must_have_tests_off_is_a_loosening():
+    from harness.core import policy
+
+    base = yaml.safe_load((Path(__file__).parent.parent / "templates/gate.yaml").read_text())["gate"]
+    on = {**base, "requirements": {**base["requirements"], "must_have_tests": True}}
+    assert policy.loosenings(on, base) == ["requirements.must_have_tests turned off"]
+    assert policy.loosenings(base, on) == []
+
+
+@pytest.mark.parametrize("args", [("--", "true"), ("--shell",)])
+def test_fail_to_pass_takes_no_command_of_its_own(h, repo, base, args):
+    r = h("evidence", "fail_to_pass", *args)
+    assert r.code == 2 and "runs the configured test command itself" in r.err

@@ -47,7 +47,9 @@ def test_files_a_command_names_are_found_in_its_arguments(argv, want):
 
 
 def test_protected_is_what_the_globs_match_and_what_commands_name():
-    assert suite.protected(FILES, ["tests/**"], {"Makefile"}) == {"tests/test_a.py", "tests/unit/test_b.py", "Makefile"}
+    # conftest.py files are protected whatever the globs say (pytest runs them)
+    assert suite.protected(FILES, ["tests/**"], {"Makefile"}) == {"tests/test_a.py", "tests/unit/test_b.py", "Makefile",
+                                                                 "conftest.py", "pkg/conftest.py"}
 
 
 def test_changed_protected_lists_added_deleted_and_edited_protected_files_only():
@@ -115,7 +117,7 @@ def test_what_decides_pass_or_fail_of_a_command_is_policy(before, after, want):
 
 def test_init_detects_the_python_suite_it_finds():
     files = ["tests/test_a.py", "src/pkg/conftest.py", "pyproject.toml", "README.md"]
-    assert suite.detected(files) == ["tests/**", "**/conftest.py", "pyproject.toml"]
+    assert suite.detected(files) == ["tests/**", *suite.CONFIG_FILES]
     assert suite.detected(["app.py"]) == []
 
 
@@ -127,3 +129,48 @@ def test_with_suite_requires_pass_to_pass_and_writes_valid_policy():
     assert pol.doc["verification"]["pass_to_pass"] == "required"
     assert pol.suite == {"paths": ["tests/**", "pyproject.toml"]}
     assert suite.with_suite("unchanged", []) == "unchanged"
+
+
+# -- found by an adversarial review (F-0002, F-0003, F-0005, F-0010 of TASK-20261203-1dafdf) ------------
+
+def test_init_protects_every_pytest_configuration_file_even_the_absent_ones():
+    paths = suite.detected(["tests/test_a.py", "src/calc.py"])
+    for pattern in ("tests/**", "**/conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml",
+                    "tox.ini", "setup.cfg", "pyproject.toml"):
+        assert pattern in paths, (pattern, paths)
+
+
+@pytest.mark.parametrize("name", [".pytest.ini", "pytest.toml", ".pytest.toml", "sitecustomize.py",
+                                  "usercustomize.py", "src/sitecustomize.py", "x.pth"])
+def test_files_that_configure_the_interpreter_or_pytest_are_always_protected(name):
+    assert name in suite.protected([name], [], set())
+
+
+@pytest.mark.parametrize("argv, want", [
+    (["make", "test"], {"Makefile"}),
+    (["make", "-C", "sub", "test"], set()),           # another folder's Makefile: not guessed
+    (["npm", "test"], {"package.json"}),
+    (["nox"], {"noxfile.py"}),
+    (["tox", "-e", "py"], {"tox.ini"}),
+])
+def test_files_a_command_reads_without_naming_them_are_protected(argv, want):
+    files = {"Makefile", "package.json", "noxfile.py", "tox.ini", "src/x.py"}
+    assert suite.named_files([argv], files) == want
+
+
+@pytest.mark.parametrize("text", ["python -c 'import calc'\nfalse", "pytest # the fast ones", "cat ~/.netrc",
+                                  "pytest tests/*.py", "pytest test_{a,b}.py", "pytest test_?.py",
+                                  "echo \"it's $HOME\"", "echo `date`"])
+def test_shell_syntax_a_split_would_change_is_found(text):
+    from harness.core.shell_syntax import shell_syntax
+
+    assert shell_syntax(text), text
+
+
+@pytest.mark.parametrize("text", ["echo \\$HOME", "pytest -o \"x=\\$y\"", "pytest -k 'a or b'", "grep -E 'x$' f",
+                                  "python -c 'import sys; print(1)'", "pytest -p no:cacheprovider",
+                                  "echo 'a # b'", "ls 'tests/*.py'"])
+def test_strings_whose_split_means_what_they_say_are_not_refused(text):
+    from harness.core.shell_syntax import shell_syntax
+
+    assert shell_syntax(text) is None, text

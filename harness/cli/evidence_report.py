@@ -22,6 +22,11 @@ def evidence_text(e: EvidenceRecorded) -> None:
         click.echo(f"harness: {record['error']}", err=True)
     if record.get("pass_to_pass"):
         _pass_to_pass_text(record["pass_to_pass"])
+    if record.get("fail_to_pass"):
+        f2p = record["fail_to_pass"]
+        click.echo(f"harness: FAIL_TO_PASS: the change's tests on the base {(f2p['base'] or 'none')[:12]}'s source "
+                   f"({len(f2p['protected_changed'])} protected file(s) from the change); a case a requirement names "
+                   "must not pass here", err=True)
     print_next(e.steps, err=True)
 
 

@@ -31,11 +31,15 @@ def _add(kind: str, table: str, prefix: str, task_id: str | None, fields: dict[s
     click.echo(created[0])
 
 
-def _set(kind: str, task_id: str | None, item_id: str, status: str, refs: tuple[str, ...]) -> None:
+def _set(kind: str, task_id: str | None, item_id: str, status: str, refs: tuple[str, ...],
+         tests: tuple[str, ...] = ()) -> None:
     s = store()
     tid = s.current_id(task_id)
     # Replay refuses an unknown item, or `verified` without passing evidence, with its hint.
-    s.append(tid, [(f"{kind}.set", {"id": item_id, "status": status, "evidence": list(dict.fromkeys(refs))})])
+    data = {"id": item_id, "status": status, "evidence": list(dict.fromkeys(refs))}
+    if tests:
+        data["tests"] = list(dict.fromkeys(tests))
+    s.append(tid, [(f"{kind}.set", data)])
     click.echo(f"{item_id}: {status}" + (f" (evidence: {', '.join(refs)})" if refs else ""))
 
 
@@ -67,15 +71,21 @@ def requirement_add(statement: str, priority: str, source: str, task_id: str | N
 @click.option("--status", type=click.Choice(ledger.REQUIREMENT_STATUSES), required=True,
               help="verified needs --evidence naming a type that passed (the gate also needs it fresh).")
 @click.option("--evidence", "refs", type=EVIDENCE_REF, multiple=True, help="Evidence type that proves it (repeatable).")
+@click.option("--tests", "tests", metavar="CASE_ID", multiple=True,
+              help="A test case that proves it (repeatable; the JUnit report's classname::name, as "
+                   "`evidence/TYPE.cases` lists it): it must pass in the cited run and fail without the change "
+                   "(fail_to_pass evidence).")
 @task_option
-def requirement_set(item_id: str, status: str, refs: tuple[str, ...], task_id: str | None) -> None:
+def requirement_set(item_id: str, status: str, refs: tuple[str, ...], tests: tuple[str, ...], task_id: str | None) -> None:
     """Set a requirement's status. `verified` needs passing evidence (the gate also needs it fresh).
 
     \b
     Example:
       harness requirement set REQ-001 --status verified --evidence unit_test
+      harness requirement set REQ-002 --status verified --evidence unit_test \\
+          --tests tests.test_calc::test_sub
     """
-    _set("requirement", task_id, item_id, status, refs)
+    _set("requirement", task_id, item_id, status, refs, tests)
 
 
 @click.group()

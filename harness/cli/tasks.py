@@ -32,6 +32,10 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
     suite_spec = settings.load_gate(s.layout).suite
     head = s.git.head()
     base = s.git.protected_base(head, suite_spec.get("base")) if suite_spec else head
+    if suite_spec and base:
+        # A task opened while another is still open keeps the older base: committing a change (a
+        # deleted test) and starting a new task must not make that change part of the base.
+        base = s.git.oldest_ancestor([base, *(s.load(t, docs=False).proj.base_commit or "" for t in s.open_ids())])
     task_id = s.create(title.strip(), description, max_iterations or ceiling, base)
     click.echo(task_id)
     from harness.cli.progress import echo_next

@@ -11,11 +11,12 @@ import re
 
 EVIDENCE_TYPES = (
     "build", "lint", "typecheck", "unit_test", "integration_test",
-    "contract_test", "security", "review", "custom", "pass_to_pass",
+    "contract_test", "security", "review", "custom", "pass_to_pass", "fail_to_pass",
 )
 # Types the harness runs itself, never from a command of config.yaml's: PASS_TO_PASS runs the
-# test command on the current source with the base's protected files (see harness.core.suite).
-BUILTIN = ("pass_to_pass",)
+# test command on the current source with the base's protected files, FAIL_TO_PASS the current
+# protected files on the base's source (see harness.core.suite).
+BUILTIN = ("pass_to_pass", "fail_to_pass")
 _NAMED_FORM = r"custom\.[a-z][a-z0-9_]{0,39}"
 _NAMED = re.compile(_NAMED_FORM)
 # The same rule for the JSON schemas (tests/test_event_schemas.py holds them to it).

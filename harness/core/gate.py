@@ -18,6 +18,7 @@ LABELS = {
     "build": "Build", "lint": "Lint", "typecheck": "Typecheck", "unit_test": "Unit Tests",
     "integration_test": "Integration Tests", "contract_test": "Contract Tests",
     "security": "Security", "review": "Review", "custom": "Custom", "pass_to_pass": "Pass to Pass",
+    "fail_to_pass": "Fail to Pass",
 }
 
 
@@ -36,6 +37,8 @@ class GateInput:
     # type -> command_digest of config.yaml's own (unredacted) command: see evidence_status
     configured_digests: dict[str, str] = field(default_factory=dict)
     plan: dict[str, list[str]] = field(default_factory=dict)        # REQ/INV id -> contract's verified_by
+    # type -> case id -> outcome, for FAIL_TO_PASS (present when a requirement names test cases)
+    cases: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -58,6 +58,7 @@ def requirements_verified(j: Judging) -> CheckResult:
         out.blockers += [f"{req['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}"
                          for t in req["evidence"] if not j.usable(t)]
         out.blockers += _plan_gaps(req, g.plan)
+        out.blockers += _fail_to_pass_gaps(j, req, bool(pol.get("must_have_tests")))
     uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
     if len(uncovered) > pol["uncovered_allowed"]:
         out.blockers.append(f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
@@ -171,6 +172,27 @@ def _open_findings(j: Judging, severity: str, allowance: str) -> CheckResult:
             f" (rejected, but its reproducer has not passed on this source tree: "
             f"harness finding reproduce {fid})" if fid in unrefuted else "") for fid in ids]
     return CheckResult([(f"{severity.capitalize()} Findings", str(len(ids)))], blockers)
+
+
+def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list[str]:
+    """A must requirement is proved by the test cases it names: each passed in a cited run, and none
+    passes on the base's source with the change's tests (FAIL_TO_PASS): a test that passed before the
+    change proves nothing about it."""
+    rid, tests = req["id"], req.get("tests") or []
+    if not tests:
+        return [f"{rid} names no test case that proves it (gate.yaml requirements.must_have_tests): "
+                f"harness requirement set {rid} --status verified --evidence TYPE --tests CASE_ID"] if needed else []
+    lists = [j.g.cases[t] for t in req["evidence"] if t in j.g.cases]
+    if not lists:
+        return [f"{rid} names test cases, but cites no run that lists its cases (a command with a junit report)"]
+    out = [f"{rid}: test {case} did not pass in the cited run" for case in tests
+           if not any(cases.get(case) == "passed" for cases in lists)]
+    if not j.usable("fail_to_pass"):
+        status = j.evidence["fail_to_pass"][0] if "fail_to_pass" in j.evidence else "MISSING"
+        return out + [f"{rid} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass"]
+    base = j.g.cases.get("fail_to_pass", {})
+    return out + [f"{rid}: test {case} passes without the change (fail_to_pass): it does not prove the requirement"
+                  for case in tests if base.get(case) == "passed"]
 
 
 def _plan_gaps(item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[str]:

@@ -18,6 +18,7 @@ CEILINGS = (
 # Ceilings a policy may leave out, with the value that holds when it does.
 OPTIONAL_CEILINGS = ((("convergence", "stalled_iterations"), 3),)
 SWITCHES = (("requirements", "must_verified"), ("evidence", "must_match_head"))
+OPTIONAL_SWITCHES = (("requirements", "must_have_tests"),)  # absent means off
 STRENGTH = {"required": 2, "optional": 1, None: 0}
 
 
@@ -33,6 +34,9 @@ def loosenings(old: dict, new: dict) -> list[str]:
             out.append(f"{section}.{key} raised {a} → {b}")
     for section, key in SWITCHES:
         if old[section][key] and not new[section][key]:
+            out.append(f"{section}.{key} turned off")
+    for section, key in OPTIONAL_SWITCHES:
+        if old[section].get(key) and not new[section].get(key):
             out.append(f"{section}.{key} turned off")
     for etype, level in old["verification"].items():
         after = new["verification"].get(etype)

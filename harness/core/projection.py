@@ -91,7 +91,8 @@ def requirements_doc(p: Projection, statements: dict[str, str] | None = None) ->
     statements = statements or {}
     return {"requirements": [
         {"id": r["id"], "statement": statements.get(r["id"], r["statement"]), "source": r["source"],
-         "priority": r["priority"], "status": r["status"], "evidence": list(r["evidence"])}
+         "priority": r["priority"], "status": r["status"], "evidence": list(r["evidence"]),
+         **({"tests": list(r["tests"])} if "tests" in r else {})}
         for r in p.requirements.values()
     ]}
 

@@ -4,7 +4,7 @@ rendered to YAML and JSON as they are); the types say which keys each one has.""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 class Requirement(TypedDict):
@@ -14,6 +14,7 @@ class Requirement(TypedDict):
     source: str          # user | spec
     status: str          # pending | implemented | verified | blocked
     evidence: list[str]  # the evidence types cited
+    tests: NotRequired[list[str]]  # the test case ids that prove it (FAIL_TO_PASS), once named
 
 
 class Invariant(TypedDict):

@@ -152,6 +152,8 @@ def _item_set(kind: str, table: str) -> Callable[[Projection, Data], None]:
             raise LedgerProblem(f"{kind} {d['id']} does not exist in {proj.id}", "known: " + (", ".join(items) or "none"))
         refs = rules.item_set(kind, d["id"], d["status"], d.get("evidence") or [], proj.evidence)
         items[d["id"]].update(status=d["status"], evidence=refs)
+        if "tests" in d:  # named once, kept by later sets that name none
+            items[d["id"]]["tests"] = rules.test_ids(d["id"], d["tests"])
     return handler
 
 

@@ -89,6 +89,15 @@ def item_added(kind: str, d: Mapping[str, Any]) -> None:
         need_choice(f"invariant {item_id}: severity", d.get("severity"), SEVERITIES)
 
 
+def test_ids(item_id: str, tests: object) -> list[str]:
+    """The test case ids a requirement names (FAIL_TO_PASS), checked: distinct one-line ids."""
+    if not isinstance(tests, list) or not all(isinstance(t, str) and t.strip() and "\n" not in t for t in tests):
+        raise LedgerProblem(f"requirement {item_id}: tests must be a list of test case ids")
+    if len(set(tests)) != len(tests):
+        raise LedgerProblem(f"requirement {item_id}: a test case is named twice")
+    return list(tests)
+
+
 def item_set(kind: str, item_id: str, status: object, refs: object,
              evidence: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The cited evidence types of a requirement.set / invariant.set, checked.

@@ -15,9 +15,20 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-# What `harness init` offers a Python project (it writes the ones it finds): the test folders,
-# every conftest.py, and the files that configure how pytest collects and runs.
-PYTHON_PATHS = ("tests/**", "test/**", "**/conftest.py", "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
+# What `harness init` offers a Python project: the test folders it finds, and every file that can
+# configure how pytest collects and runs — present or not (a new one can narrow the run as surely).
+TEST_FOLDERS = ("tests/**", "test/**")
+CONFIG_FILES = ("**/conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg",
+                "pyproject.toml")
+PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
+# Protected whatever suite.paths says: files the interpreter runs at start-up (a root sitecustomize.py
+# runs before any test and can load a plugin that passes everything) and pytest's own configuration.
+ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", "pytest.ini", ".pytest.ini",
+          "pytest.toml", ".pytest.toml")
+# Files a command reads without naming them: its program's own configuration.
+IMPLICIT = {"make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
+            "npm": ("package.json",), "yarn": ("package.json",), "pnpm": ("package.json",), "nox": ("noxfile.py",),
+            "tox": ("tox.ini",), "just": ("justfile", "Justfile", ".justfile")}
 DEFAULT_TEST_TYPE = "unit_test"
 # A case that passed at the base and is now any of these is lost (pytest writes xfail as skipped).
 LOST = {"failed": "failed", "errors": "errored", "skipped": "skipped or xfailed", None: "missing (not collected)"}
@@ -58,6 +69,8 @@ def named_files(commands: Iterable[list[str]], files: set[str]) -> set[str]:
     the command means, so it is protected like a test."""
     named = set()
     for argv in commands:
+        if argv and "-C" not in argv and "--directory" not in argv:  # another folder: not guessed
+            named |= {f for f in IMPLICIT.get(argv[0].rsplit("/", 1)[-1], ()) if f in files}
         for arg in argv:
             for word in (arg, arg.split("=", 1)[-1]):
                 path = _normal(word)
@@ -72,7 +85,7 @@ def _normal(word: str) -> str:
 
 
 def protected(files: Iterable[str], patterns: Iterable[str], named: set[str]) -> set[str]:
-    pats = list(patterns)
+    pats = [*patterns, *ALWAYS]
     return {f for f in files if f in named or matches(f, pats)}
 
 
@@ -91,11 +104,12 @@ def lost_cases(base: Mapping[str, str], run: Mapping[str, str]) -> list[tuple[st
                   if outcome == "passed" and run.get(case) != "passed")
 
 
-def identity(command: Mapping[str, object], test_type: str, base: str | None, patterns: list[str]) -> dict:
+def identity(command: Mapping[str, object], test_type: str, base: str | None, patterns: list[str],
+             kind: str = "pass_to_pass") -> dict:
     """What a PASS_TO_PASS run must match to count: the test command's identity, which type it
     is, the base it is measured against and the protected paths. A gate.yaml tightened after the
     run (a path added) makes the record not count until it is run again."""
-    return {"pass_to_pass": {"command": dict(command), "of": test_type, "base": base, "paths": sorted(patterns)}}
+    return {kind: {"command": dict(command), "of": test_type, "base": base, "paths": sorted(patterns)}}
 
 
 def digest(ident: Mapping[str, object]) -> str:
@@ -103,10 +117,11 @@ def digest(ident: Mapping[str, object]) -> str:
 
 
 def detected(files: Iterable[str]) -> list[str]:
-    """The patterns of :data:`PYTHON_PATHS` that match a file of ``files``, in that order: what
-    `harness init` writes as the protected suite."""
+    """What `harness init` writes as the protected suite: the test folders of :data:`PYTHON_PATHS`
+    that hold a file of ``files``, and every configuration file pattern, once any is found."""
     listed = list(files)
-    return [p for p in PYTHON_PATHS if any(_glob(p).fullmatch(f) for f in listed)]
+    found = [p for p in PYTHON_PATHS if any(_glob(p).fullmatch(f) for f in listed)]
+    return [p for p in PYTHON_PATHS if p in found or p in CONFIG_FILES] if found else []
 
 
 def with_suite(gate_text: str, paths: list[str]) -> str:
@@ -117,6 +132,8 @@ def with_suite(gate_text: str, paths: list[str]) -> str:
     lines = gate_text.splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if line.startswith("  verification:")) + 1
     lines.insert(at, "    pass_to_pass: required     # the base's passing tests still pass (see suite:)\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("  requirements:")) + 1
+    lines.insert(at, "    must_have_tests: true      # a must requirement names the test cases that prove it\n")
     listed = ", ".join(f'"{p}"' for p in paths)
     return "".join(lines).rstrip("\n") + (
         "\n  suite:                       # what defines passing, measured against the task's base commit; adding\n"

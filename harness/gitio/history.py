@@ -138,3 +138,13 @@ class History(Repository):
         """What names this repository in a signed approval: the first root commit of ``commit``'s
         history (every clone and fork of it shares it; an unrelated repository does not)."""
         return min(self.run(["rev-list", "--max-parents=0", commit]).split())
+
+    def oldest_ancestor(self, commits: list[str]) -> str:
+        """The first of ``commits`` that is an ancestor of every other one (the first itself when
+        none is: histories that diverge keep the commit asked for). Empty entries are skipped."""
+        known = [c for c in commits if c and self.has_commit(c)]
+        for candidate in known:
+            if all(c == candidate or self.run_proc(["merge-base", "--is-ancestor", candidate, c]).returncode == 0
+                   for c in known):
+                return candidate
+        return commits[0]

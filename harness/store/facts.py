@@ -39,6 +39,24 @@ def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, l
     return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
 
 
+def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict]) -> dict[str, dict[str, str]]:
+    """type -> case id -> outcome, from the case list beside each record, when a requirement names
+    test cases (FAIL_TO_PASS) and only then: a list is as long as the suite. A list whose digest is
+    not its record's is no list."""
+    import hashlib
+
+    from harness.evidence import read_cases
+
+    if not any(r.get("tests") for r in task.proj.requirements.values()):
+        return {}
+    out = {}
+    for etype, record in evidence.items():
+        raw = src.read(f"{task.dir}/evidence/{etype}.cases") if record.get("cases_digest") else None
+        if raw is not None and hashlib.sha256(raw).hexdigest() == record["cases_digest"]:
+            out[etype] = read_cases(raw)
+    return out
+
+
 def builtin_commands(config: Config, policy: GatePolicy, base: str | None, recorded: bool) -> tuple[dict, dict]:
     """(type -> argv, type -> identity) of config.yaml's commands, and of PASS_TO_PASS: the test
     command it runs, bound to the task's base and the protected paths. Without a `suite:` section
@@ -47,15 +65,15 @@ def builtin_commands(config: Config, policy: GatePolicy, base: str | None, recor
 
     argv, identity = config.configured_argv(), config.configured_identity()
     spec = policy.suite
-    if not (spec or recorded or "pass_to_pass" in policy.doc["verification"]):
+    if not (spec or recorded or {"pass_to_pass", "fail_to_pass"} & set(policy.doc["verification"])):
         return argv, identity
     test_type = (spec or {}).get("test_type", suite.DEFAULT_TEST_TYPE)
-    if spec and test_type in identity:
-        argv["pass_to_pass"] = argv[test_type]
-        identity["pass_to_pass"] = suite.identity(identity[test_type], test_type, base, spec["paths"])
-    else:
-        argv["pass_to_pass"] = []
-        identity["pass_to_pass"] = {"pass_to_pass": None}
+    for kind in ("pass_to_pass", "fail_to_pass"):
+        if spec and test_type in identity:
+            argv[kind] = argv[test_type]
+            identity[kind] = suite.identity(identity[test_type], test_type, base, spec["paths"], kind)
+        else:
+            argv[kind], identity[kind] = [], {kind: None}
     return argv, identity
 
 
@@ -82,12 +100,15 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
     for run in p.pending_runs.values():
         pending.setdefault(run["type"], []).append(run.get("started_at") or f"as run {run['run_id']}")
     config = settings.config_of(src)
-    configured, identity = builtin_commands(config, policy, p.base_commit, recorded="pass_to_pass" in p.evidence)
+    configured, identity = builtin_commands(config, policy, p.base_commit,
+                                            recorded=bool({"pass_to_pass", "fail_to_pass"} & set(p.evidence)))
+    evidence = load_valid(src, task)
     return {
         "state": p.state,
         "requirements": list(p.requirements.values()),
         "invariants": list(p.invariants.values()),
-        "evidence": load_valid(src, task),
+        "evidence": evidence,
+        "cases": case_lists(src, task, evidence),
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

@@ -28,13 +28,13 @@ def record_evidence(s: TaskStore, task_id: str | None, etype: str, argv: tuple[s
     from harness.usecases.next_steps import steps_after
 
     tid = s.current_id(task_id)
-    if etype == "pass_to_pass":
+    if etype in ("pass_to_pass", "fail_to_pass"):
         from harness import pass_to_pass
 
         if argv or shell or junit or timeout:
-            raise HarnessError("pass_to_pass runs the configured test command itself: give no command, --junit, "
-                             "--shell or --timeout (config.yaml's test command carries them)")
-        record, code = pass_to_pass.run(s, tid)
+            raise HarnessError(f"{etype} runs the configured test command itself: give no command, --junit, "
+                               "--shell or --timeout (config.yaml's test command carries them)")
+        record, code = (pass_to_pass.run if etype == "pass_to_pass" else pass_to_pass.run_fail_to_pass)(s, tid)
     else:
         record, code = collect(s, tid, plan(settings.load_config(s.layout), etype, argv, shell, junit, timeout))
     # The source tree as the run left it, measured by collect just now (tree_after is set only
