@@ -9,8 +9,15 @@ def test_another_command_cannot_confirm_a_major_finding(h, repo, task, tmp_path)
     assert propose(h, tmp_path, proposal()).code == 0
     before = events(repo, task)
     r = h("finding", "reproduce", "F-0001", "--", PY, "-c", "raise SystemExit(1)")
-    assert r.code == 1 and "only its reviewer's reproducer, run unchanged, decides it" in r.err, r.err
-    assert events(repo, task) == before  # nothing ran, nothing recorded
+    assert r.code == 1 and "only its reviewer's reproducer, run unchanged, confirms it" in r.err, r.err
+    assert events(repo, task) == before  # it ran and failed; nothing is recorded
+
+
+def test_a_passing_run_of_another_command_is_an_attempt_that_refutes_nothing(h, repo, task, tmp_path):
+    assert propose(h, tmp_path, proposal()).code == 0
+    assert h("finding", "reproduce", "F-0001", "--", PY, "-c", "pass").code == 0
+    r = h("finding", "reject", "F-0001", "--reason", "my command passed")
+    assert r.code == 1, r.text  # rejection needs the reviewer's own reproducer to pass
 
 
 def test_the_reviewers_command_typed_out_is_the_reviewers_command(h, repo, task, tmp_path):

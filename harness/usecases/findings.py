@@ -70,14 +70,17 @@ def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...]
     command = command_of(argv, (f["content"].get("recommended_reproducer") or {}).get("command"))
     if not command:
         raise Refused(f"{fid} names no reproducer command", hint=f"harness finding reproduce {fid} -- COMMAND ...")
-    _reviewers_own(f, fid, command)
     # Replay refuses a run that never reached an exit code (not found, timed out): no attempt.
-    return step(s, task_id, fid, "finding.reproduced", run_fact(s, command, timeout))
+    fact = run_fact(s, command, timeout)
+    if fact["outcome"] == "failed":  # it would confirm the finding
+        _reviewers_own(f, fid, command)
+    return step(s, task_id, fid, "finding.reproduced", fact)
 
 
 def _reviewers_own(f: Finding, fid: str, command: list[str] | str) -> None:
-    """A critical or major finding is confirmed (or refuted) only by its reviewer's reproducer, run as
-    the reviewer wrote it: the implementer's own `test -e marker` would decide the claim instead."""
+    """A critical or major finding is confirmed only by its reviewer's reproducer, run as the reviewer
+    wrote it: the implementer's own failing `test -e marker` would decide the claim instead. (A passing
+    run of another command is an attempt, and refutes nothing: rejection needs the reviewer's.)"""
     import shlex
 
     from harness.core.findings import NEEDS_REPRODUCER, recommended_command
@@ -85,8 +88,8 @@ def _reviewers_own(f: Finding, fid: str, command: list[str] | str) -> None:
     recommended = recommended_command(f["content"])
     ran = shlex.join(command) if isinstance(command, list) else shlex.join(shlex.split(command))
     if f["severity"] in NEEDS_REPRODUCER and recommended is not None and ran != recommended:
-        raise Refused(f"{fid} is {f['severity']}: only its reviewer's reproducer, run unchanged, decides it "
-                      f"(`{recommended}`), not `{ran}`",
+        raise Refused(f"{fid} is {f['severity']}: only its reviewer's reproducer, run unchanged, confirms it "
+                      f"(`{recommended}`), not `{ran}` (it failed; nothing recorded)",
                       hint=f"harness finding reproduce {fid} (no command: the reviewer's); if the reproducer itself "
                            "is wrong, the reviewer proposes the finding again with a corrected one")
 
