@@ -226,16 +226,33 @@ def _junit_report(p: Plan, root: Path, before: tuple | None) -> tuple[dict, dict
     return {k: counts[k] for k in ("passed", "failed", "skipped", "errors")}, cases, None
 
 
-def cases_text(cases: dict[str, str], redactor: Redactor) -> bytes:
-    """The file beside a record listing every case of its report, a line each: outcome, tab, id."""
-    return "".join(f"{outcome}\t{redactor.redact(case)}\n" for case, outcome in sorted(cases.items())).encode("utf-8")
+def tree_relative(cases: dict[str, str], root: Path) -> dict[str, str]:
+    """Case ids with the folder they ran in written as `<tree>`: a test parametrized over absolute
+    paths names the checkout, and runs in two worktrees must name the same cases alike."""
+    prefix = str(root)
+    return {case.replace(prefix, "<tree>"): outcome for case, outcome in cases.items()} if prefix else cases
+
+
+def cases_text(cases: dict[str, str], redactor: Redactor | None = None) -> bytes:
+    """The file beside a record listing every case of its report, a line each: outcome, tab, id (a
+    backslash, line feed or tab inside an id written as \\\\, \\n, \\t)."""
+    def shown(case: str) -> str:
+        return (redactor.redact(case) if redactor else case).replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+    return "".join(f"{outcome}\t{shown(case)}\n" for case, outcome in sorted(cases.items())).encode("utf-8")
+
+
+_UNESCAPE = {"\\\\": "\\", "\\n": "\n", "\\t": "\t"}
 
 
 def read_cases(raw: bytes) -> dict[str, str]:
+    """What :func:`cases_text` wrote. Lines end at a line feed only: an id may hold U+2028 or a CR."""
+    import re
+
     out = {}
-    for line in raw.decode("utf-8").splitlines():
-        outcome, _, case = line.partition("\t")
-        out[case] = outcome
+    for line in raw.decode("utf-8").split("\n"):
+        if line:
+            outcome, _, case = line.partition("\t")
+            out[re.sub(r"\\[\\nt]", lambda m: _UNESCAPE[m.group()], case)] = outcome
     return out
 
 
@@ -273,6 +290,7 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
                                 head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)
     tree_after = git.worktree_source_tree()
     counts, cases, junit_error = ({}, {}, None) if result.exit_code is None else _junit_report(p, cwd, junit_before)
+    cases = tree_relative(cases, cwd)
     outcome, extra = result.outcome, dict[str, Any]()
     if site and outcome in ("passed", "failed"):
         passed, extra = site.assess(cases) if not junit_error else (False, {})

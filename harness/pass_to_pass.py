@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from harness import runner
 from harness.core import suite
 from harness.errors import HarnessError, Refused
-from harness.evidence import Plan, Site, collect, read_cases, redactor_for
+from harness.evidence import Plan, Site, cases_text, collect, read_cases, redactor_for, tree_relative
 from harness.store import bounded, fsio, settings
 from harness.store.evidence_files import digest
 
@@ -87,8 +87,12 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"], FAIL_TO_PASS))
 
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
-        return True, {FAIL_TO_PASS: {"base": base, "test_type": test_type, "protected_changed":
-                                     changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed)}}
+        # Tests of unchanged behaviour pass on the base: when none does, they could not run there (a
+        # missing generated file), and every case would look like it fails without the change.
+        passed = sum(1 for o in cases.values() if o == "passed")
+        return passed > 0, {FAIL_TO_PASS: {"base": base, "test_type": test_type, "protected_changed":
+                                           changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed),
+                                           "cases_passed": passed}}
 
     commit = git.overlay_commit(base_tree, git.files_of(tree), changed)
     with git.temp_worktree(commit) as path:
@@ -177,13 +181,16 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
             return read_cases(raw)
     with git.temp_worktree(base) as path:
         cases = run_cases(conf, root, path, environ)
-    if cases is None:
-        raise HarnessError(f"PASS_TO_PASS: the {conf.junit} report was not written when the test command ran on "
-                           f"the base {base[:12]}",
-                           hint="the base's own tests must run here for their cases to be protected: fix what "
-                                "this machine lacks, or start the task from a commit whose tests run")
+    if cases is None or (cases and "passed" not in cases.values()):
+        why = (f"the {conf.junit} report was not written" if cases is None
+               else f"no case passed ({len(cases)} in the report)")
+        raise HarnessError(f"PASS_TO_PASS: {why} when the test command ran on the base {base[:12]}: there is "
+                           "nothing it could protect",
+                           hint="the base's own tests must run in a clean checkout for their cases to be protected "
+                                "(a file they need that git ignores, a generated module?): fix that, or start the "
+                                "task from a commit whose tests run")
     if cache is not None:
-        fsio.atomic_write(cache / key, "".join(f"{o}\t{c}\n" for c, o in sorted(cases.items())).encode("utf-8"))
+        fsio.atomic_write(cache / key, cases_text(cases))
     return cases
 
 
@@ -191,8 +198,12 @@ def kept_results(git: Git, base: str) -> Path:
     """Where this user keeps the base's measured cases: outside the repository (an agent confined to
     the workspace, as coding agents' sandboxes are by default, cannot rewrite them), under the user's
     cache folder, by repository. CI keeps none: its re-run measures the base again."""
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(root) / "engineering-harness" / "pass_to_pass" / git.repository_id(base)
+    import pwd
+
+    # The account's home from the password database: HOME and XDG_CACHE_HOME are the caller's to
+    # set, and would lead the kept result back into the workspace.
+    home = pwd.getpwuid(os.getuid()).pw_dir
+    return Path(home) / ".cache" / "engineering-harness" / "pass_to_pass" / git.repository_id(base)
 
 
 def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
@@ -207,7 +218,7 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
                                 timeout=conf.timeout, env=inside(path, environ))
     if result.exit_code is None or not report.exists():
         return None
-    return parse_report(report)[1]
+    return tree_relative(parse_report(report)[1], path)
 
 
 # Variables that can deselect or bend a test run without changing its argv: a run that had any of

@@ -231,16 +231,24 @@ def test_without_a_fresh_test_run_an_untouched_suite_is_run_once(h, repo, base):
     assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and rec["pass_to_pass"]["protected_changed"] == []
 
 
-def test_the_base_run_is_kept_for_the_user_and_not_repeated(h, repo, base):
-    import os
+def kept_result(repo: Path) -> Path:
+    from harness.gitio.git import Git
+    from harness.pass_to_pass import kept_results
 
+    git = Git(repo)
+    return kept_results(git, git.head() or "")
+
+
+def test_the_base_run_is_kept_for_the_user_and_not_repeated(h, repo, base):
     h("evidence", "pass_to_pass")
-    kept = list((Path(os.environ["HOME"]) / ".cache/engineering-harness/pass_to_pass").rglob("*.cases"))
+    from harness.gitio.git import Git
+
+    kept = list(kept_result(repo).glob(f"{Git(repo).source_tree(base_commit(repo, base))}-*.cases"))
     assert len(kept) == 1 and "passed\ttests.test_calc::test_mul\n" in kept[0].read_text()
-    # A kept result says what it says: the base's cases come from it (here: test_mul did not pass there).
-    kept[0].write_text(kept[0].read_text().replace("passed\ttests.test_calc::test_mul\n", "failed\ttests.test_calc::test_mul\n"))
+    before = kept[0].stat().st_mtime_ns
     write(repo, {"calc.py": BUGGY})
-    assert set(lost(p2p(h, repo, base)[1])) == {"tests.test_calc::test_mul_cases[2-5-10]"}
+    assert set(lost(p2p(h, repo, base)[1])) == set(CHANGED)
+    assert kept[0].stat().st_mtime_ns == before  # read, not measured again
 
 
 # -- the gate --------------------------------------------------------------------------------------
@@ -511,12 +519,12 @@ def test_a_test_run_under_a_bent_environment_is_not_reused(h, repo, base, monkey
 
 
 def test_the_base_result_is_kept_outside_the_repository(h, repo, base):
-    import os
+    import pwd
 
     h("evidence", "pass_to_pass")
     assert not (repo / ".harness/local/pass_to_pass").exists()
-    kept = Path(os.environ["HOME"]) / ".cache/engineering-harness/pass_to_pass"
-    assert len(list(kept.rglob("*.cases"))) == 1
+    folder = kept_result(repo)
+    assert folder.is_relative_to(pwd.getpwuid(__import__("os").getuid()).pw_dir) and list(folder.glob("*.cases"))
 
 
 def test_a_task_started_while_another_is_open_keeps_the_older_base(h, repo, base):
@@ -570,7 +578,9 @@ def test_a_named_test_that_does_not_pass_now_blocks(h, repo, base):
     write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
     requirement_with_tests(h, base, "tests.test_calc::test_nothing_of_the_kind")
     h.ok("evidence", "fail_to_pass")
-    assert f2p_blockers(h) == ["REQ-001: test tests.test_calc::test_nothing_of_the_kind did not pass in the cited run"]
+    assert f2p_blockers(h) == ["REQ-001: test tests.test_calc::test_nothing_of_the_kind did not pass in the cited run",
+                               "REQ-001: test tests.test_calc::test_nothing_of_the_kind was not collected without the "
+                               "change (fail_to_pass): name a test of the protected suite that fails there"]
 
 
 def test_named_tests_without_fail_to_pass_evidence_block_naming_the_command(h, repo, base):
@@ -603,3 +613,70 @@ def test_turning_must_have_tests_off_is_a_loosening():
 def test_fail_to_pass_takes_no_command_of_its_own(h, repo, base, args):
     r = h("evidence", "fail_to_pass", *args)
     assert r.code == 2 and "runs the configured test command itself" in r.err
+
+
+# -- found by a second adversarial review (F-0011..F-0021 of TASK-20261203-1dafdf) --------------------
+
+def test_only_the_suites_test_command_can_prove_a_requirement(h, repo, base):
+    proof = ('import sys\nopen(".harness/local/proof.xml", "w").write(\'<testsuite><testcase classname="tests.test_calc" '
+             'name="test_sub"/></testsuite>\')\n')
+    write(repo, {"calc.py": SUB.replace("a - b", "a + b"), "proof.py": proof})
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"]["custom.proof"] = {"command": [PY, "proof.py"], "junit": ".harness/local/proof.xml"}
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "custom.proof")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.proof",
+         "--tests", "tests.test_calc::test_sub")
+    h.ok("evidence", "fail_to_pass")
+    assert any("names test cases, but cites no run of the suite's test command" in b for b in f2p_blockers(h))
+
+
+def test_a_test_fail_to_pass_never_collected_proves_nothing(h, repo, base):
+    write(repo, {"calc.py": SUB, "test_sub_proof.py": "from calc import add\n\n\ndef test_proof():\n    assert add(1, 1) == 2\n"})
+    requirement_with_tests(h, base, "test_sub_proof::test_proof")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == ["REQ-001: test test_sub_proof::test_proof was not collected without the change "
+                               "(fail_to_pass): name a test of the protected suite that fails there"]
+
+
+def test_tests_that_cannot_run_on_the_base_prove_nothing_and_protect_nothing(h, repo, tmp_path):
+    # calc imports a generated, git-ignored module: in a worktree every case errors.
+    write(repo, {"calc.py": "from _version import V\n" + CALC, "_version.py": "V = 1\n", ".gitignore": "_version.py\n",
+                 "tests/test_calc.py": TESTS})
+    protect(repo)
+    commit_all_ok(repo, "generated version")
+    tid = h.ok("task", "new", "x").out.strip()
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 2 and "no case passed (1 in the report) when the test command ran on the base" in r.err, r.err
+    h.ok("evidence", "unit_test")
+    assert h("evidence", "fail_to_pass").code == 1
+    assert record(repo, tid, "fail_to_pass")["outcome"] == "failed"
+
+
+def test_the_kept_base_result_ignores_a_cache_folder_the_environment_names(h, repo, base, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(repo / ".agentcache"))
+    h("evidence", "pass_to_pass")
+    assert not (repo / ".agentcache").exists()
+
+
+def test_an_amended_base_does_not_re_anchor_a_new_task(h, repo, base):
+    from helpers import git
+
+    write(repo, {"tests/test_calc.py": TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n", "")})
+    git(repo, "commit", "-qa", "--amend", "--no-edit")
+    again = h.ok("task", "new", "Again").out.strip()
+    assert base_commit(repo, again) == base_commit(repo, base)
+
+
+def test_case_ids_holding_the_worktree_path_are_compared_without_it(h, repo):
+    data_test = ("import glob, os\n\nimport pytest\n\nHERE = os.path.dirname(__file__)\n\n\n"
+                 "@pytest.mark.parametrize('path', sorted(glob.glob(os.path.join(HERE, 'data', '*.txt'))))\n"
+                 "def test_data(path):\n    assert open(path).read() == 'ok'\n")
+    write(repo, {"calc.py": CALC, "tests/test_data.py": data_test, "tests/data/a.txt": "ok"})
+    protect(repo)
+    commit_all_ok(repo, "data-driven")
+    tid = h.ok("task", "new", "x").out.strip()
+    write(repo, {"calc.py": CALC + "\n# a comment\n", "tests/test_data.py": data_test + "\n"})
+    assert p2p(h, repo, tid)[0] == 0

@@ -174,3 +174,28 @@ def test_strings_whose_split_means_what_they_say_are_not_refused(text):
     from harness.core.shell_syntax import shell_syntax
 
     assert shell_syntax(text) is None, text
+
+
+def test_a_case_list_as_large_as_a_junit_report_can_be_read(tmp_path):
+    from harness.store import bounded
+
+    big = tmp_path / "unit_test.cases"
+    big.write_bytes(b"passed\t" + b"x" * (20 << 20) + b"\n")
+    assert bounded.read(big, bounded.kind_of(".harness/tasks/T/evidence/unit_test.cases")) is not None
+
+
+def test_case_ids_with_any_line_break_character_survive_the_cases_file():
+    from harness.core.redact import compile_patterns
+    from harness.evidence import cases_text, read_cases
+
+    cases = {"t::para\u2028graph": "passed", "t::a\x85b": "failed", "t::c\rd": "passed", "t::e\nf": "skipped"}
+    assert read_cases(cases_text(cases, compile_patterns([]))) == cases
+
+
+@pytest.mark.parametrize("files, want", [
+    (["packages/a/tests/test_x.py"], "**/tests/**"),
+    (["src/pkg/calc_test.py"], "**/*_test.py"),
+    (["src/pkg/test_calc.py"], "**/test_*.py"),
+])
+def test_init_detects_nested_and_colocated_test_files(files, want):
+    assert want in suite.detected(files)

@@ -27,6 +27,9 @@ def evidence_text(e: EvidenceRecorded) -> None:
         click.echo(f"harness: FAIL_TO_PASS: the change's tests on the base {(f2p['base'] or 'none')[:12]}'s source "
                    f"({len(f2p['protected_changed'])} protected file(s) from the change); a case a requirement names "
                    "must not pass here", err=True)
+        if not f2p.get("cases_passed", 1):
+            click.echo("harness: no case passed on the base's source: the tests could not run there (a file they need "
+                       "that git ignores?), so no case can show it fails without the change", err=True)
     print_next(e.steps, err=True)
 
 

@@ -46,6 +46,10 @@ def init() -> None:
         if layout.rel(layout.gate) in created and suite_paths:
             click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}) and requires "
                        "pass_to_pass: the tests as they were at a task's base must still pass")
+        elif layout.rel(layout.gate) in created:
+            click.echo("no Python test suite found (tests/, test_*.py, conftest.py, pytest configuration): gate.yaml "
+                       "has no suite: section; add one naming your tests' paths to protect them (README: what "
+                       "passing means)")
         if not configured:
             click.echo("next: set the evidence commands in .harness/config.yaml now, before the first commit of "
                        ".harness/ (a later change needs a human's `harness approve config-change`); then "

@@ -182,17 +182,26 @@ def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list
     if not tests:
         return [f"{rid} names no test case that proves it (gate.yaml requirements.must_have_tests): "
                 f"harness requirement set {rid} --status verified --evidence TYPE --tests CASE_ID"] if needed else []
-    lists = [j.g.cases[t] for t in req["evidence"] if t in j.g.cases]
-    if not lists:
-        return [f"{rid} names test cases, but cites no run that lists its cases (a command with a junit report)"]
-    out = [f"{rid}: test {case} did not pass in the cited run" for case in tests
-           if not any(cases.get(case) == "passed" for cases in lists)]
+    # Only the suite's own test command: a custom type can write any report, naming any id.
+    test_type = (j.g.policy.get("suite") or {}).get("test_type", "unit_test")
+    now = j.g.cases.get(test_type) if test_type in req["evidence"] else None
+    if now is None:
+        return [f"{rid} names test cases, but cites no run of the suite's test command ({test_type}, with its "
+                "junit report) that lists them"]
+    out = [f"{rid}: test {case} did not pass in the cited run" for case in tests if now.get(case) != "passed"]
     if not j.usable("fail_to_pass"):
         status = j.evidence["fail_to_pass"][0] if "fail_to_pass" in j.evidence else "MISSING"
         return out + [f"{rid} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass"]
-    base = j.g.cases.get("fail_to_pass", {})
-    return out + [f"{rid}: test {case} passes without the change (fail_to_pass): it does not prove the requirement"
-                  for case in tests if base.get(case) == "passed"]
+    before = j.g.cases.get("fail_to_pass", {})
+    for case in tests:
+        if before.get(case) == "passed":
+            out.append(f"{rid}: test {case} passes without the change (fail_to_pass): it does not prove the requirement")
+        elif case not in before and before.get(case.split("::", 1)[0]) not in ("failed", "errors"):
+            # Absent without its module failing to import there: the test is not in the protected
+            # suite (the base run never had it), so nothing shows it fails without the change.
+            out.append(f"{rid}: test {case} was not collected without the change (fail_to_pass): name a test of "
+                       "the protected suite that fails there")
+    return out
 
 
 def _plan_gaps(item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[str]:

@@ -18,6 +18,8 @@ from functools import cache
 # What `harness init` offers a Python project: the test folders it finds, and every file that can
 # configure how pytest collects and runs — present or not (a new one can narrow the run as surely).
 TEST_FOLDERS = ("tests/**", "test/**")
+# Found elsewhere (a monorepo's packages, tests beside the code): written only when present.
+NESTED_TESTS = ("**/tests/**", "**/test/**", "**/test_*.py", "**/*_test.py")
 CONFIG_FILES = ("**/conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg",
                 "pyproject.toml")
 PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
@@ -120,8 +122,10 @@ def detected(files: Iterable[str]) -> list[str]:
     """What `harness init` writes as the protected suite: the test folders of :data:`PYTHON_PATHS`
     that hold a file of ``files``, and every configuration file pattern, once any is found."""
     listed = list(files)
-    found = [p for p in PYTHON_PATHS if any(_glob(p).fullmatch(f) for f in listed)]
-    return [p for p in PYTHON_PATHS if p in found or p in CONFIG_FILES] if found else []
+    found = [p for p in (*TEST_FOLDERS, *NESTED_TESTS, *CONFIG_FILES) if any(_glob(p).fullmatch(f) for f in listed)]
+    folders = [p for p in TEST_FOLDERS if p in found]
+    nested = [p for p in NESTED_TESTS if any(_glob(p).fullmatch(f) and not matches(f, folders) for f in listed)]
+    return [*folders, *nested, *CONFIG_FILES] if found else []
 
 
 def with_suite(gate_text: str, paths: list[str]) -> str:

@@ -140,11 +140,12 @@ class History(Repository):
         return min(self.run(["rev-list", "--max-parents=0", commit]).split())
 
     def oldest_ancestor(self, commits: list[str]) -> str:
-        """The first of ``commits`` that is an ancestor of every other one (the first itself when
-        none is: histories that diverge keep the commit asked for). Empty entries are skipped."""
+        """The first of ``commits`` that is an ancestor of every other one; when histories diverge (an
+        amended or rebased base), the first after ``commits[0]`` that exists: a base already recorded
+        outranks the one asked for. Empty entries are skipped."""
         known = [c for c in commits if c and self.has_commit(c)]
         for candidate in known:
             if all(c == candidate or self.run_proc(["merge-base", "--is-ancestor", candidate, c]).returncode == 0
                    for c in known):
                 return candidate
-        return commits[0]
+        return next((c for c in known if c != commits[0]), commits[0])

@@ -28,6 +28,7 @@ CAPS = {
     "log": 1024 * MiB + MiB,  # evidence/TYPE.log: config may allow 1 GiB; hashed in chunks
     "approvals": 16 * MiB,   # approvals.jsonl
     "junit": 64 * MiB,       # a JUnit XML report
+    "cases": 64 * MiB,       # evidence/TYPE.cases, the case list of such a report
     "input": 8 * MiB,        # a file named on the command line (finding proposal, contract)
     "state": 1 * MiB,        # .harness/local/*: current task, caches, redo log, lock holder
 }
@@ -45,7 +46,9 @@ def kind_of(rel: str) -> str:
         return "settings"
     if name.endswith(".log"):
         return "log"
-    if name.endswith((".json", ".cases")):  # a record, or the list of cases beside it
+    if name.endswith(".cases"):
+        return "cases"
+    if name.endswith(".json"):
         return "evidence"
     if name.endswith((".yaml", ".yml")):
         return "yaml"
