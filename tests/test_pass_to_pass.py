@@ -680,3 +680,18 @@ def test_case_ids_holding_the_worktree_path_are_compared_without_it(h, repo):
     tid = h.ok("task", "new", "x").out.strip()
     write(repo, {"calc.py": CALC + "\n# a comment\n", "tests/test_data.py": data_test + "\n"})
     assert p2p(h, repo, tid)[0] == 0
+
+
+@pytest.mark.parametrize("junit, required", [(None, False), (".harness/local/junit.xml", True)])
+def test_init_requires_pass_to_pass_only_when_the_test_command_can_report_its_cases(repo, junit, required):
+    from helpers import cli
+
+    write(repo, {"tests/test_calc.py": TESTS})
+    (repo / ".harness").mkdir()
+    unit = {"command": TEST_CMD, **({"junit": junit} if junit else {})}
+    (repo / ".harness/config.yaml").write_text(yaml.safe_dump({"version": 1, "evidence": {"unit_test": unit}}))
+    r = cli(repo, "init")
+    assert r.returncode == 0, r.stderr
+    gate = yaml.safe_load((repo / ".harness/gate.yaml").read_text())["gate"]
+    assert ("pass_to_pass" in gate["verification"]) is required and ("suite" in gate) is required
+    assert required or "names no junit: report" in r.stdout

@@ -29,7 +29,9 @@ def init() -> None:
         fsio.atomic_write(layout.config, resources.template("config.yaml"))
         created.append(layout.rel(layout.config))
     configured = _configured(layout)
-    suite_paths = _suite_paths(layout)
+    found = _suite_paths(layout)
+    no_report = _test_command_without_report(layout)
+    suite_paths = [] if no_report else found
     for path, data in (
         (layout.gate, with_suite(resources.default_gate(configured).decode("utf-8"), suite_paths).encode("utf-8")),
         (layout.harness / ".gitignore", GITIGNORE),
@@ -46,6 +48,10 @@ def init() -> None:
         if layout.rel(layout.gate) in created and suite_paths:
             click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}) and requires "
                        "pass_to_pass: the tests as they were at a task's base must still pass")
+        elif layout.rel(layout.gate) in created and found:
+            click.echo(f"gate.yaml does not require pass_to_pass: config.yaml's unit_test command names no junit: report, "
+                       "and PASS_TO_PASS compares test cases; add one (pytest: --junitxml=.harness/local/junit.xml) "
+                       f"and a suite: section protecting {', '.join(found[:3])}… to turn it on")
         elif layout.rel(layout.gate) in created:
             click.echo("no Python test suite found (tests/, test_*.py, conftest.py, pytest configuration): gate.yaml "
                        "has no suite: section; add one naming your tests' paths to protect them (README: what "
@@ -73,3 +79,16 @@ def _suite_paths(layout: Layout) -> list[str]:
 
     listed = Git(layout.root).run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
     return detected(f for f in listed.split("\0") if f and not f.startswith(".harness/"))
+
+
+def _test_command_without_report(layout: Layout) -> bool:
+    """Whether config.yaml already names a unit_test command that writes no JUnit report (PASS_TO_PASS
+    could never run: init does not require it)."""
+    from harness.errors import HarnessError
+    from harness.store import settings
+
+    try:
+        conf = settings.load_config(layout).commands.get("unit_test")
+    except HarnessError:
+        return False
+    return conf is not None and not conf.junit
