@@ -9,8 +9,8 @@ it runs against the new code. When the change touches no protected file, the tes
 fresh run on this very tree is that run, and nothing runs again.
 
 Which cases passed at the base is computed by running the same command on the base commit (kept
-per clone in `.harness/local/pass_to_pass/`, by the base's source tree and the command's digest;
-CI's re-run recomputes it and trusts no such file).
+outside the repository, under the account's home, by the base's source tree and the command's
+digest: see :func:`kept_results`; CI's re-run recomputes it and trusts no such file).
 """
 
 from __future__ import annotations
