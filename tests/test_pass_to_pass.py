@@ -695,3 +695,23 @@ def test_init_requires_pass_to_pass_only_when_the_test_command_can_report_its_ca
     gate = yaml.safe_load((repo / ".harness/gate.yaml").read_text())["gate"]
     assert ("pass_to_pass" in gate["verification"]) is required and ("suite" in gate) is required
     assert required or "names no junit: report" in r.stdout
+
+
+@pytest.mark.parametrize("recorded, contradicted", [("passed", True), ("failed", False)])
+def test_ci_rerun_of_pass_to_pass_refuses_a_passing_record_the_commit_contradicts(h, repo, base, recorded, contradicted):
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+    from harness.guard.rerun import CONTRADICTED, REPRODUCES, execute_pass_to_pass
+    from harness.guard.rerun_plan import Planned
+    from harness.store import settings
+    from harness.store.layout import Layout
+
+    write(repo, SPEC_CHANGE)  # the bug, and the test rewritten to expect it
+    sha = commit_all_ok(repo, "tampered")
+    git, rows = Git(repo), []
+    item = Planned(base, "pass_to_pass", "pass_to_pass", "rec", TEST_CMD, False, None, (recorded, None),
+                   f"recorded pass_to_pass {recorded}", ".harness/local/junit.xml", base_commit(repo, base),
+                   settings.load_gate(Layout(repo)).suite)
+    row, problem = execute_pass_to_pass(git, TreeSource(git, git.commit_tree(sha), "commit"), item, sha, rows.append)
+    assert row["result"] == (CONTRADICTED if contradicted else REPRODUCES) and (problem is not None) is contradicted
+    assert "tests.test_calc::test_mul (failed)" in row["lost"]

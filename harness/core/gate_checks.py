@@ -13,6 +13,7 @@ from typing import Any
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
+from harness.core.suite import DEFAULT_TEST_TYPE
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list
         return [f"{rid} names no test case that proves it (gate.yaml requirements.must_have_tests): "
                 f"harness requirement set {rid} --status verified --evidence TYPE --tests CASE_ID"] if needed else []
     # Only the suite's own test command: a custom type can write any report, naming any id.
-    test_type = (j.g.policy.get("suite") or {}).get("test_type", "unit_test")
+    test_type = (j.g.policy.get("suite") or {}).get("test_type", DEFAULT_TEST_TYPE)
     now = j.g.cases.get(test_type) if test_type in req["evidence"] else None
     if now is None:
         return [f"{rid} names test cases, but cites no run of the suite's test command ({test_type}, with its "

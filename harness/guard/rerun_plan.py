@@ -80,7 +80,9 @@ def _pass_to_pass(src: TreeSource, commit: str, task: reader.LoadedTask, policy:
                   record: dict, where: str, problems: list[Problem]) -> Planned | None:
     """PASS_TO_PASS is re-measured, not re-run from a command: base cases and overlay computed here."""
     spec = policy.suite or {}
-    test_type = spec.get("test_type", "unit_test")
+    from harness.core.suite import DEFAULT_TEST_TYPE
+
+    test_type = spec.get("test_type", DEFAULT_TEST_TYPE)
     conf = settings.config_of(src).commands.get(test_type)
     if not spec or conf is None or not conf.junit:
         problems.append(Problem(where, "rerun-reproduces", f"pass_to_pass at {commit[:12]} has no suite: section or no "

@@ -41,10 +41,8 @@ def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, l
 
 def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict]) -> dict[str, dict[str, str]]:
     """type -> case id -> outcome, from the case list beside each record, when a requirement names
-    test cases (FAIL_TO_PASS) and only then: a list is as long as the suite. A list whose digest is
-    not its record's is no list."""
-    import hashlib
-
+    test cases (FAIL_TO_PASS) and only then: a list is as long as the suite. (``evidence`` comes from
+    load_valid, which has refused a list whose digest is not its record's.)"""
     from harness.evidence import read_cases
 
     if not any(r.get("tests") for r in task.proj.requirements.values()):
@@ -52,7 +50,7 @@ def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict]) -> dict
     out = {}
     for etype, record in evidence.items():
         raw = src.read(f"{task.dir}/evidence/{etype}.cases") if record.get("cases_digest") else None
-        if raw is not None and hashlib.sha256(raw).hexdigest() == record["cases_digest"]:
+        if raw is not None:
             out[etype] = read_cases(raw)
     return out
 
