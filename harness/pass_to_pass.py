@@ -310,3 +310,16 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
         return None, []
     lost = suite.excuse(suite.lost_cases(base_cases, cases), excusable)[0]
     return ("failed" if lost else "passed"), lost
+
+
+def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config: settings.Config,
+                           environ: Mapping[str, str]) -> dict[str, str] | None:
+    """FAIL_TO_PASS again, for CI's re-run: the base's source with ``commit``'s protected files,
+    case id -> outcome (None when the test command wrote no report)."""
+    conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
+    if conf is None or not conf.junit:
+        return None
+    tree = git.source_tree(commit)
+    base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
+    with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as path:
+        return run_cases(conf, git.root, path, environ)

@@ -345,11 +345,11 @@ def test_ci_re_run_judges_the_junit_report_as_the_gate_does(tmp_path):
     report = tmp_path / "r.xml"
     ok = run_command([PY, "-c", "pass"], echo=False)
     report.write_text('<testsuite><testcase classname="t" name="a"><failure/></testcase></testsuite>')
-    assert _judged_by_report(ok, report).outcome == "failed"  # exit 0, but the report lists a failure
-    assert _judged_by_report(ok, tmp_path / "absent.xml").outcome == "failed"
+    assert _judged_by_report(ok, report, [], tmp_path)[0].outcome == "failed"  # exit 0, but the report lists a failure
+    assert _judged_by_report(ok, tmp_path / "absent.xml", [], tmp_path)[0].outcome == "failed"
     report.write_text('<testsuite><testcase classname="t" name="a"/></testsuite>')
-    assert _judged_by_report(ok, report).outcome == "passed"
-    assert _judged_by_report(ok, None).outcome == "passed"  # no report configured: the exit decides
+    assert _judged_by_report(ok, report, [], tmp_path)[0].outcome == "passed"
+    assert _judged_by_report(ok, None, [], tmp_path)[0].outcome == "passed"  # no report configured: the exit decides
 
 
 # -- the base --------------------------------------------------------------------------------------
@@ -701,8 +701,9 @@ def test_init_requires_pass_to_pass_only_when_the_test_command_can_report_its_ca
 def test_ci_rerun_of_pass_to_pass_refuses_a_passing_record_the_commit_contradicts(h, repo, base, recorded, contradicted):
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
-    from harness.guard.rerun import CONTRADICTED, REPRODUCES, execute_pass_to_pass
+    from harness.guard.rerun import CONTRADICTED, REPRODUCES
     from harness.guard.rerun_plan import Planned
+    from harness.guard.rerun_suite import execute_pass_to_pass
     from harness.store import settings
     from harness.store.layout import Layout
 

@@ -21,7 +21,8 @@ def _read(path: Path) -> bytes:
 @click.group()
 def contract() -> None:
     """The task contract: acceptance criteria, requirements, invariants, risks, and a
-    verification plan (`verified_by`: the evidence types that verify each item)."""
+    verification plan (`verified_by`: the evidence types that verify each item, and for a
+    requirement the test cases — pytest node ids — that must fail without the change and pass with it)."""
 
 
 @contract.command("apply")

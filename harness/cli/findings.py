@@ -78,13 +78,22 @@ def reject(fid: str, reason: str, task_id: str | None) -> None:
 @click.argument("fid", metavar="F-ID")
 @click.argument("path")
 @click.argument("argv", nargs=-1, metavar="[-- COMMAND ...]")
+@click.option("--tests", "tests", metavar="CASE_ID", multiple=True,
+              help="The suite's test case this regression test is (repeatable; pytest's node id or the JUnit "
+                   "report's classname::name). Found in COMMAND when it names node ids. With a protected suite "
+                   "(gate.yaml suite:), the gate needs it passing in the full run and failing without the fix.")
 @task_option
-def regression(fid: str, path: str, argv: tuple[str, ...], task_id: str | None) -> None:
+def regression(fid: str, path: str, argv: tuple[str, ...], tests: tuple[str, ...], task_id: str | None) -> None:
     """Attach the regression test PATH: it must exist and must FAIL now (the reproducer kept).
-    COMMAND runs it (default: the command that confirmed the finding). Then FIXING."""
+    COMMAND runs it (default: the command that confirmed the finding). Then FIXING.
+
+    \b
+    Example:
+      harness finding regression F-0001 tests/test_calc.py -- pytest tests/test_calc.py::test_negative
+    """
     from harness.usecases.findings import attach_regression
 
-    _report(attach_regression(store(), task_id, fid, path, argv))
+    _report(attach_regression(store(), task_id, fid, path, argv, tests))
 
 
 @finding.command("fixed")

@@ -37,8 +37,10 @@ def _set(kind: str, task_id: str | None, item_id: str, status: str, refs: tuple[
     tid = s.current_id(task_id)
     # Replay refuses an unknown item, or `verified` without passing evidence, with its hint.
     data = {"id": item_id, "status": status, "evidence": list(dict.fromkeys(refs))}
-    if tests:
-        data["tests"] = list(dict.fromkeys(tests))
+    if tests:  # pytest's node id and the report's classname::name name one case: kept in the report's
+        from harness.core.cases import case_id
+
+        data["tests"] = list(dict.fromkeys(case_id(t) for t in tests))
     s.append(tid, [(f"{kind}.set", data)])
     click.echo(f"{item_id}: {status}" + (f" (evidence: {', '.join(refs)})" if refs else ""))
 
@@ -72,9 +74,9 @@ def requirement_add(statement: str, priority: str, source: str, task_id: str | N
               help="verified needs --evidence naming a type that passed (the gate also needs it fresh).")
 @click.option("--evidence", "refs", type=EVIDENCE_REF, multiple=True, help="Evidence type that proves it (repeatable).")
 @click.option("--tests", "tests", metavar="CASE_ID", multiple=True,
-              help="A test case that proves it (repeatable; the JUnit report's classname::name, as "
-                   "`evidence/TYPE.cases` lists it): it must pass in the cited run and fail without the change "
-                   "(fail_to_pass evidence).")
+              help="A test case that proves it (repeatable; pytest's node id tests/test_calc.py::test_sub, or the "
+                   "JUnit report's classname::name as `evidence/TYPE.cases` lists it): it must pass in the cited run "
+                   "and fail without the change (fail_to_pass evidence).")
 @task_option
 def requirement_set(item_id: str, status: str, refs: tuple[str, ...], tests: tuple[str, ...], task_id: str | None) -> None:
     """Set a requirement's status. `verified` needs passing evidence (the gate also needs it fresh).

@@ -100,7 +100,8 @@ def _regression(proj: Projection, d: Data) -> None:
                             "make the test fail on the current code")
     _move(f, "FIXING")
     f["regression_test"] = {"path": path, "command": d["command"], "argv": d.get("argv"),
-                            "failed_tree": d.get("tree")}
+                            "failed_tree": d.get("tree"),
+                            **({"tests": rules.test_ids(f["id"], d["tests"])} if "tests" in d else {})}
 
 
 def regression_command_runs(fid: str, path: str, command: str | list[str]) -> None:

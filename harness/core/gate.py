@@ -39,6 +39,8 @@ class GateInput:
     plan: dict[str, list[str]] = field(default_factory=dict)        # REQ/INV id -> contract's verified_by
     # type -> case id -> outcome, for FAIL_TO_PASS (present when a requirement names test cases)
     cases: dict[str, dict[str, str]] = field(default_factory=dict)
+    # evidence types config.yaml names now but not at the task's base, with no human approval of it
+    introduced: Sequence[str] = field(default_factory=list)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.core.cases import case_id, fail_to_pass_gaps, planned, regression_cases
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
@@ -59,6 +60,7 @@ def requirements_verified(j: Judging) -> CheckResult:
         out.blockers += [f"{req['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}"
                          for t in req["evidence"] if not j.usable(t)]
         out.blockers += _plan_gaps(req, g.plan)
+        out.blockers += _introduced(j, req)
         out.blockers += _fail_to_pass_gaps(j, req, bool(pol.get("must_have_tests")))
     uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
     if len(uncovered) > pol["uncovered_allowed"]:
@@ -144,6 +146,7 @@ def regression_verified(j: Judging) -> CheckResult:
             out.blockers.append(f"Finding {f['id']} regression test not verified yet")
         elif f["status"] == "VERIFIED" and f.get("regression_fresh") is False:
             out.blockers.append(f"Finding {f['id']} regression evidence is stale")
+        out.blockers += _regression_gaps(j, f)
     return out
 
 
@@ -176,38 +179,60 @@ def _open_findings(j: Judging, severity: str, allowance: str) -> CheckResult:
 
 
 def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list[str]:
-    """A must requirement is proved by the test cases it names: each passed in a cited run, and none
-    passes on the base's source with the change's tests (FAIL_TO_PASS): a test that passed before the
-    change proves nothing about it."""
-    rid, tests = req["id"], req.get("tests") or []
+    """A must requirement is proved by the test cases it names (and its contract planned): each
+    passed in a cited run, and none passes on the base's source with the change's tests."""
+    rid = req["id"]
+    tests = sorted({*map(case_id, req.get("tests") or []), *planned(j.g.plan.get(rid, []))[1]})
     if not tests:
         return [f"{rid} names no test case that proves it (gate.yaml requirements.must_have_tests): "
                 f"harness requirement set {rid} --status verified --evidence TYPE --tests CASE_ID"] if needed else []
     # Only the suite's own test command: a custom type can write any report, naming any id.
     test_type = (j.g.policy.get("suite") or {}).get("test_type", DEFAULT_TEST_TYPE)
-    now = j.g.cases.get(test_type) if test_type in req["evidence"] else None
-    if now is None:
+    if test_type not in req["evidence"] or test_type not in j.g.cases:
         return [f"{rid} names test cases, but cites no run of the suite's test command ({test_type}, with its "
                 "junit report) that lists them"]
-    out = [f"{rid}: test {case} did not pass in the cited run" for case in tests if now.get(case) != "passed"]
+    return _proved(j, rid, "the requirement", tests, test_type)
+
+
+def _proved(j: Judging, label: str, what: str, tests: list[str], test_type: str) -> list[str]:
+    """FAIL_TO_PASS of ``tests`` against the ``test_type`` run on this tree and fail_to_pass's run."""
+    now = j.g.cases.get(test_type, {})
     if not j.usable("fail_to_pass"):
         status = j.evidence["fail_to_pass"][0] if "fail_to_pass" in j.evidence else "MISSING"
-        return out + [f"{rid} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass"]
-    before = j.g.cases.get("fail_to_pass", {})
-    for case in tests:
-        if before.get(case) == "passed":
-            out.append(f"{rid}: test {case} passes without the change (fail_to_pass): it does not prove the requirement")
-        elif case not in before and before.get(case.split("::", 1)[0]) not in ("failed", "errors"):
-            # Absent without its module failing to import there: the test is not in the protected
-            # suite (the base run never had it), so nothing shows it fails without the change.
-            out.append(f"{rid}: test {case} was not collected without the change (fail_to_pass): name a test of "
-                       "the protected suite that fails there")
-    return out
+        return [f"{label}: test {case} did not pass in the cited run" for case in tests if now.get(case) != "passed"] + [
+            f"{label} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass"]
+    return fail_to_pass_gaps(label, what, tests, now, j.g.cases.get("fail_to_pass", {}))
+
+
+def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[str]:
+    """With a protected suite, a verified finding's regression test is cases of that suite: present
+    and passing in the full run of its test command, and FAIL_TO_PASS like a requirement's."""
+    suite = j.g.policy.get("suite")
+    if not suite or f["status"] not in ("VERIFIED", "CLOSED") or not f.get("regression_test"):
+        return []
+    reg, fid = f["regression_test"], f["id"]
+    tests = regression_cases(reg)
+    if not tests:
+        return [f"Finding {fid}: its regression test {reg.get('path')} names no case of the suite (run it by node id, "
+                f"`pytest {reg.get('path')}::test_name`, or give --tests to `harness finding regression`)"]
+    test_type = suite.get("test_type", DEFAULT_TEST_TYPE)
+    if j.evidence.get(test_type, ("MISSING",))[0] != "PASS" or test_type not in j.g.cases:
+        return [f"Finding {fid}: its regression test is not shown passing in a fresh {test_type} run that lists "
+                f"its cases: harness evidence {test_type}"]
+    return _proved(j, f"Finding {fid}", "the fix", tests, test_type)
+
+
+def _introduced(j: Judging, req: Mapping[str, Any]) -> list[str]:
+    """An evidence type this task's change added to config.yaml proves nothing a human did not
+    approve: its command is the agent's own (`true` is one line away)."""
+    return [f"{req['id']} cites {t}, a type this task's change added to config.yaml: it cannot verify a must "
+            "requirement until a human approves the configuration (`harness approve config-change`)"
+            for t in req["evidence"] if t in j.g.introduced]
 
 
 def _plan_gaps(item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[str]:
     """A verified item must cite every evidence type its contract planned."""
-    missing = [t for t in plan.get(item["id"], []) if t not in item["evidence"]]
+    missing = [t for t in planned(plan.get(item["id"], []))[0] if t not in item["evidence"]]
     if not missing:
         return []
     return [f"{item['id']}: the contract plans verification by {', '.join(missing)}; "

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.core.cases import planned as planned_by
 from harness.core.findings import rejection_problem
 from harness.core.gate import GateInput, evidence_status, is_state_blocker
 
@@ -307,11 +308,12 @@ def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max
     gate.yaml or cited by a verified item), the findings, and its blockers."""
     required = {t for t, v in g.policy["verification"].items() if v == "required"}
     cited = {t for item in [*g.requirements, *g.invariants] if item["status"] == "verified" for t in item["evidence"]}
+    plan = {item: planned_by(entries)[0] for item, entries in g.plan.items()}  # evidence types, not test cases
     planned = {t for item in [*g.requirements, *g.invariants] if item["status"] != "verified"
-               for t in g.plan.get(item["id"], [])}  # to be cited next: collected first
+               for t in plan.get(item["id"], [])}  # to be cited next: collected first
     evidence = {t: _freshness(g, t) for t in sorted(required | cited | planned)}
     refuted = [f["id"] for f in g.findings if f["status"] == "REPRODUCING" and rejection_problem(f) is None]
     return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
                       iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
-                      gate_pass=gate_pass, plan=g.plan, failed_rounds=failed_rounds,
+                      gate_pass=gate_pass, plan=plan, failed_rounds=failed_rounds,
                       stalled_iterations=stalled_iterations, refuted=refuted)

@@ -90,11 +90,13 @@ def item_added(kind: str, d: Mapping[str, Any]) -> None:
 
 
 def test_ids(item_id: str, tests: object) -> list[str]:
-    """The test case ids a requirement names (FAIL_TO_PASS), checked: distinct one-line ids."""
+    """The test case ids a requirement or a finding's regression test names (FAIL_TO_PASS),
+    checked: distinct one-line ids."""
+    what = "finding" if item_id.startswith("F-") else "requirement"
     if not isinstance(tests, list) or not all(isinstance(t, str) and t.strip() and "\n" not in t for t in tests):
-        raise LedgerProblem(f"requirement {item_id}: tests must be a list of test case ids")
+        raise LedgerProblem(f"{what} {item_id}: tests must be a list of test case ids")
     if len(set(tests)) != len(tests):
-        raise LedgerProblem(f"requirement {item_id}: a test case is named twice")
+        raise LedgerProblem(f"{what} {item_id}: a test case is named twice")
     return list(tests)
 
 

@@ -54,6 +54,10 @@ class History(Repository):
             return []
         return self.run(["merge-base", "--all", a, b], check=False).split()
 
+    def is_ancestor(self, ancestor: str, commit: str) -> bool:
+        """Whether ``ancestor`` is in ``commit``'s history (a commit is its own ancestor)."""
+        return self.run_proc(["merge-base", "--is-ancestor", ancestor, commit]).returncode == 0
+
     def all_ref_tips(self) -> list[str]:
         """The commits every ref of this repository leads to (what it already holds)."""
         tips: list[str] = []
@@ -145,7 +149,6 @@ class History(Repository):
         outranks the one asked for. Empty entries are skipped."""
         known = [c for c in commits if c and self.has_commit(c)]
         for candidate in known:
-            if all(c == candidate or self.run_proc(["merge-base", "--is-ancestor", candidate, c]).returncode == 0
-                   for c in known):
+            if all(c == candidate or self.is_ancestor(candidate, c) for c in known):
                 return candidate
         return next((c for c in known if c != commits[0]), commits[0])

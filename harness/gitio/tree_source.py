@@ -25,6 +25,10 @@ class TreeSource:
         # the way (the tasks folder has one entry per task), so N lookups would cost N².
         self._objects: dict[str, Any] = {}
 
+    def at(self, commit: str) -> TreeSource | None:
+        """The same repository's files as ``commit`` has them (None: not a commit here)."""
+        return of_commit(self.repo, commit)
+
     def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
         return changed_paths_in(self.repo, old_tree, new_tree, limit)
 
@@ -120,3 +124,14 @@ def index_tree(git: Git, index_file: str | None = None) -> str:
     if not os.path.exists(path):
         return git.empty_tree()
     return git.run(["write-tree"], git_env({"GIT_INDEX_FILE": path})).strip()
+
+
+def of_commit(repo: Any, commit: str) -> TreeSource | None:
+    """The files of ``commit`` in the pygit2 ``repo`` (None: not a commit there)."""
+    try:
+        obj = repo[commit].peel(pygit2.Commit)
+    except (KeyError, ValueError, TypeError, pygit2.GitError, pygit2.InvalidSpecError):
+        return None
+    tree = TreeSource.__new__(TreeSource)
+    tree.repo, tree.tree, tree.label, tree.rev, tree._objects = repo, obj.tree, f"commit {commit[:12]}", commit, {}
+    return tree

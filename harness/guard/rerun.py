@@ -14,9 +14,10 @@ setup problem to fix here, not a verdict about the work).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,21 +64,27 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
         report = _fresh_report(cwd, item.junit)
         result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout,
                                     env=clean_env(), echo=False)
-        result = _judged_by_report(result, report)
+        result, unproved = _judged_by_report(result, report, item.cases, cwd)
     except HarnessError as exc:
         stream(f"  → {UNRUNNABLE}: {exc.message}")
         return ({"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
                  "commit": commit, "result": UNRUNNABLE, "error": exc.message}, None)
     verdict = classify(result, item.expect)
+    if unproved and verdict == REPRODUCES:  # the run passed, without a case the verdict leans on
+        verdict, result = CONTRADICTED, dataclasses.replace(result, outcome="failed")
     stream(f"  → {verdict} ({result.outcome}, exit {result.exit_code}, {result.duration_s:.1f}s)")
-    row = {"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
+    row: dict[str, Any] = {"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
            "commit": commit, "expected": item.expect[0], "outcome": result.outcome, "exit_code": result.exit_code,
            "duration_s": round(result.duration_s, 3), "result": verdict}
-    return row, _contradiction(item, commit, verdict, f"re-run `{shown}` {result.outcome} (exit {result.exit_code})",
+    if unproved:
+        row["cases_not_passed"] = unproved[:20]
+    found = f"re-run `{shown}` {result.outcome} (exit {result.exit_code})" + (
+        f"; case(s) the verdict leans on did not pass: {', '.join(unproved[:5])}" if unproved else "")
+    return row, contradiction(item, commit, verdict, found,
                                "re-run it honestly, fix the code or the finding, and re-gate")
 
 
-def _contradiction(item: Planned, commit: str, verdict: str, found: str, remedy: str) -> Problem | None:
+def contradiction(item: Planned, commit: str, verdict: str, found: str, remedy: str) -> Problem | None:
     """The refusal a run that contradicts its record makes (None for any other verdict)."""
     if verdict != CONTRADICTED:
         return None
@@ -95,51 +102,32 @@ def _fresh_report(cwd: Path, junit: str | None) -> Path | None:
     return report
 
 
-def _judged_by_report(result: runner.RunResult, report: Path | None) -> runner.RunResult:
-    """As `harness evidence` judges a run: exit 0 does not outvote a report of failures, or no report."""
-    import dataclasses
-
-    from harness.junit import parse_junit
+def _judged_by_report(result: runner.RunResult, report: Path | None, cases: Sequence[str],
+                      cwd: Path) -> tuple[runner.RunResult, list[str]]:
+    """As `harness evidence` judges a run: exit 0 does not outvote a report of failures, or no report.
+    Also: of ``cases`` (what FAIL_TO_PASS leans on), those the report does not show passing."""
+    from harness.evidence import tree_relative
+    from harness.junit import parse_report
 
     if report is None or result.outcome != "passed":
-        return result
+        return result, []
     try:
-        counts = parse_junit(report) if report.exists() else None
+        counts, outcomes = parse_report(report) if report.exists() else (None, {})
     except HarnessError:
-        counts = None
+        counts, outcomes = None, {}
+    outcomes = tree_relative(outcomes, cwd)
+    unproved = [c for c in cases if outcomes.get(c) != "passed"]
     if counts and counts["tests"] and not counts["failed"] and not counts["errors"]:
-        return result
-    return dataclasses.replace(result, outcome="failed")
-
-
-def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str,
-                         stream: Callable[[str], None]) -> tuple[dict, Problem | None]:
-    """PASS_TO_PASS measured again at ``commit`` against the task's base, in CI's clean environment."""
-    from harness.pass_to_pass import remeasure
-
-    stream(f"{commit[:12]} {item.task} pass_to_pass: the base's protected files over the commit, base "
-           f"{(item.base or 'none')[:12]} …")
-    row: dict[str, Any] = {"task": item.task, "kind": item.kind, "what": item.what, "commit": commit,
-                           "expected": item.expect[0]}
-    try:
-        from harness.pass_to_pass import approved_cases
-
-        excusable = approved_cases(git, item.base, src.read(".harness/approvals.jsonl"), [src]) if item.base else set()
-        outcome, lost = remeasure(git, commit, item.base, item.suite or {}, settings.config_of(src), clean_env(),
-                                  excusable)
-    except HarnessError as exc:
-        outcome, lost, row["error"] = None, [], exc.message
-    verdict = UNRUNNABLE if outcome is None else REPRODUCES if outcome == item.expect[0] else CONTRADICTED
-    row.update(outcome=outcome, lost=[f"{c} ({how})" for c, how in lost[:20]], result=verdict)
-    stream(f"  → {verdict} ({outcome or 'no report'}, {len(lost)} base case(s) lost)")
-    return row, _contradiction(item, commit, verdict, f"measured again it {outcome} ({len(lost)} base case(s) lost: "
-                               f"{', '.join(row['lost'][:5])})", "restore the tests as the base had them (or have a "
-                               "human approve the change), fix the code, and re-gate")
+        return result, unproved
+    return dataclasses.replace(result, outcome="failed"), unproved
 
 
 def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
-               stream: Callable[[str], None] | None = None) -> list[Problem]:
-    """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``."""
+               stream: Callable[[str], None] | None = None, trusted: Sequence[str] = ()) -> list[Problem]:
+    """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
+    ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it)."""
+    from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass
+
     done = [v for v in report.gated() if v.after == "DONE"]
     if not done:
         return []
@@ -155,7 +143,9 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     with git.temp_worktree(commit) as path:
         for item in planned:
             if item.kind == "pass_to_pass":
-                row, problem = execute_pass_to_pass(git, src, item, commit, stream)
+                row, problem = execute_pass_to_pass(git, src, item, commit, stream, trusted)
+            elif item.kind == "fail_to_pass":
+                row, problem = execute_fail_to_pass(git, src, item, commit, stream, trusted)
             else:
                 row, problem = execute(item, path, commit, stream, hide)
             runs.append(row)

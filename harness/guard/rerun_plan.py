@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core.redact import Redactor, compile_patterns, secret_env
+from harness.core.suite import DEFAULT_TEST_TYPE
 from harness.gitio.tree_source import TreeSource
 from harness.guard.validate import Problem
 from harness.store import reader, settings
@@ -34,8 +35,10 @@ class Planned:
     expect: tuple[str | None, int | None]  # (outcome, exit code) recorded; exit None: any
     claim: str  # what the record says, in words
     junit: str | None = None  # the report that can fail a run that exited 0, as the gate reads it
-    base: str | None = None   # pass_to_pass: the task's base commit
-    suite: dict | None = None  # pass_to_pass: gate.yaml's suite section at the commit
+    base: str | None = None   # pass_to_pass, fail_to_pass: the task's base commit
+    suite: dict | None = None  # pass_to_pass, fail_to_pass: gate.yaml's suite section at the commit
+    # fail_to_pass: the cases that must not pass without the change; the suite's test type: that must pass
+    cases: list[str] = field(default_factory=list)
 
 
 def redactor(src: TreeSource) -> Redactor:
@@ -43,12 +46,22 @@ def redactor(src: TreeSource) -> Redactor:
     return compile_patterns(list(settings.config_of(src).redaction), literals=secret_env(os.environ))
 
 
-def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask) -> list[str]:
-    """Required types, and every type a verified requirement or invariant leans on. (Not yet
-    fail_to_pass: its runs carry case lists the gate reads, and CI does not re-measure those.)"""
+def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask, proving: list[str]) -> list[str]:
+    """Required types, every type a verified requirement or invariant leans on, and fail_to_pass
+    when test cases prove the verdict."""
     cited = {t for item in (*task.proj.requirements.values(), *task.proj.invariants.values())
              if item["status"] == "verified" for t in item["evidence"]}
-    return sorted((set(policy.required_types()) | cited) - {"fail_to_pass"})
+    wanted = set(policy.required_types()) | cited
+    return sorted(wanted | {"fail_to_pass"} if proving else wanted - {"fail_to_pass"})
+
+
+def proving_cases(task: reader.LoadedTask, policy: settings.GatePolicy) -> list[str]:
+    """The test cases the task's DONE leans on as FAIL_TO_PASS (requirements' and fixed findings')."""
+    from harness.core.cases import case_id, proving
+    from harness.store.facts import contract_plan
+
+    reqs = [{**r, "tests": [case_id(t) for t in r.get("tests") or []]} for r in task.proj.requirements.values()]
+    return proving(reqs, contract_plan(task), task.proj.findings.values(), bool(policy.suite))
 
 
 def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
@@ -56,10 +69,12 @@ def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings
     commands, records = settings.config_of(src).commands, load_valid(src, task)
     folder = f".harness/tasks/{task.id}"
     out: list[Planned | None] = []
-    for etype in _types_to_rerun(policy, task):
+    cases = proving_cases(task, policy)
+    test_type = (policy.suite or {}).get("test_type", DEFAULT_TEST_TYPE)
+    for etype in _types_to_rerun(policy, task, cases):
         where = f"{folder}/evidence/{etype}.json"
-        if etype == "pass_to_pass":
-            out.append(_pass_to_pass(src, commit, task, policy, records.get(etype) or {}, where, problems))
+        if etype in ("pass_to_pass", "fail_to_pass"):
+            out.append(_suite_run(etype, src, commit, task, policy, records.get(etype) or {}, where, problems, cases))
             continue
         conf = commands.get(etype)
         if conf is None:
@@ -70,28 +85,29 @@ def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings
         record = records.get(etype) or {}
         expect = (record.get("outcome"), record.get("exit_code"))
         out.append(Planned(task.id, "evidence", etype, where, conf.to_run(), conf.shell, conf.timeout, expect,
-                           f"recorded {etype} {expect[0]} (exit {expect[1]})", conf.junit))
+                           f"recorded {etype} {expect[0]} (exit {expect[1]})", conf.junit,
+                           cases=cases if etype == test_type and conf.junit else []))
     for fid, f in sorted(task.proj.findings.items()):
         out.extend(_finding_runs(task.id, f"{folder}/findings/{fid}.yaml", f))
     return [p for p in out if p is not None]
 
 
-def _pass_to_pass(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
-                  record: dict, where: str, problems: list[Problem]) -> Planned | None:
-    """PASS_TO_PASS is re-measured, not re-run from a command: base cases and overlay computed here."""
+def _suite_run(kind: str, src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
+               record: dict, where: str, problems: list[Problem], cases: list[str]) -> Planned | None:
+    """PASS_TO_PASS and FAIL_TO_PASS are re-measured, not re-run from a command: the base's cases and
+    the overlays are computed here."""
     spec = policy.suite or {}
-    from harness.core.suite import DEFAULT_TEST_TYPE
-
     test_type = spec.get("test_type", DEFAULT_TEST_TYPE)
     conf = settings.config_of(src).commands.get(test_type)
     if not spec or conf is None or not conf.junit:
-        problems.append(Problem(where, "rerun-reproduces", f"pass_to_pass at {commit[:12]} has no suite: section or no "
+        problems.append(Problem(where, "rerun-reproduces", f"{kind} at {commit[:12]} has no suite: section or no "
                                 f"{test_type} command with a junit report: the recorded result cannot be re-run",
                                 "configure both, re-collect, re-gate"))
         return None
     expect = (record.get("outcome"), None)
-    return Planned(task.id, "pass_to_pass", "pass_to_pass", where, conf.to_run(), conf.shell, conf.timeout, expect,
-                   f"recorded pass_to_pass {expect[0]}", conf.junit, task.proj.base_commit, spec)
+    return Planned(task.id, kind, kind, where, conf.to_run(), conf.shell, conf.timeout, expect,
+                   f"recorded {kind} {expect[0]}", conf.junit, task.proj.base_commit, spec,
+                   cases if kind == "fail_to_pass" else [])
 
 
 def _argv(run: dict | None) -> list[str] | None:

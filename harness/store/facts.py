@@ -39,13 +39,50 @@ def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, l
     return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
 
 
-def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict]) -> dict[str, dict[str, str]]:
-    """type -> case id -> outcome, from the case list beside each record, when a requirement names
+def needs_cases(task: LoadedTask, policy: GatePolicy) -> bool:
+    """Whether the gate compares test cases: a requirement names some (or its contract plans some),
+    or, with a protected suite, a finding's regression test is verified."""
+    from harness.core.cases import is_case
+
+    plan = contract_plan(task)
+    return (any(r.get("tests") or any(is_case(e) for e in plan.get(r["id"], [])) for r in task.proj.requirements.values())
+            or (bool(policy.suite) and any(f["status"] in ("VERIFIED", "CLOSED") for f in task.proj.findings.values())))
+
+
+def introduced_types(src: Source, base: str | None) -> list[str]:
+    """Evidence types config.yaml names now and did not at the task's base (their command is this
+    change's own), unless a human approved this config.yaml (`approve config-change`, checked
+    against the base's signers). Without a base commit, or with none at the base (this change
+    adopts the harness: whoever adopts it configures every type), there is nothing to compare with."""
+    import hashlib
+
+    from harness.errors import HarnessError
+    from harness.guard import trust
+
+    at = getattr(src, "at", None)
+    base_src = at(base) if (base and at) else None
+    if base_src is None or base_src.read(".harness/config.yaml") is None:
+        return []
+    try:
+        before = set(configured_identities(base_src))
+    except HarnessError:
+        before = set()  # an invalid config at the base named no command anyone relied on
+    added = sorted(set(configured_identities(src)) - before - {"pass_to_pass", "fail_to_pass"})
+    raw = src.read(".harness/config.yaml")
+    if added and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
+                                        hashlib.sha256(raw).hexdigest(), [base_src])[0]:
+        return []
+    return added
+
+
+def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
+               policy: GatePolicy) -> dict[str, dict[str, str]]:
+    """type -> case id -> outcome, from the case list beside each record, when the gate compares
     test cases (FAIL_TO_PASS) and only then: a list is as long as the suite. (``evidence`` comes from
     load_valid, which has refused a list whose digest is not its record's.)"""
     from harness.evidence import read_cases
 
-    if not any(r.get("tests") for r in task.proj.requirements.values()):
+    if not needs_cases(task, policy):
         return {}
     out = {}
     for etype, record in evidence.items():
@@ -106,7 +143,8 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
         "requirements": list(p.requirements.values()),
         "invariants": list(p.invariants.values()),
         "evidence": evidence,
-        "cases": case_lists(src, task, evidence),
+        "cases": case_lists(src, task, evidence, policy),
+        "introduced": introduced_types(src, p.base_commit),
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

@@ -36,6 +36,17 @@ class FsSource:
                                    hint="replace the link with the real files")
         return path
 
+    def at(self, commit: str) -> Source | None:
+        """The files as ``commit`` of this working tree's repository has them (None: no such commit)."""
+        from harness.errors import HarnessError
+        from harness.gitio.git import Git
+        from harness.gitio.tree_source import of_commit
+
+        try:
+            return of_commit(Git(self.root).repo, commit)
+        except HarnessError:
+            return None
+
     def read(self, rel: str) -> bytes | None:
         from harness.store import bounded
 

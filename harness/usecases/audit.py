@@ -48,7 +48,10 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
         if rerun and not report.problems:
             from harness.guard.rerun import rerun_done
 
-            report.problems.extend(rerun_done(git, commit, report, reruns, stream))
+            # What the audit already judged (a push's previous tip, a pull request's target): the
+            # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
+            trusted = (scope or {}).get("excluded") or []
+            report.problems.extend(rerun_done(git, commit, report, reruns, stream, trusted))
             from harness.guard.rerun import UNRUNNABLE
 
             unrunnable = sum(r["result"] == UNRUNNABLE for r in reruns)

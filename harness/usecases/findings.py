@@ -94,7 +94,9 @@ def _reviewers_own(f: Finding, fid: str, command: list[str] | str) -> None:
                            "is wrong, the reviewer proposes the finding again with a corrected one")
 
 
-def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, argv: tuple[str, ...]) -> FindingStep:
+def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, argv: tuple[str, ...],
+                      tests: tuple[str, ...] = ()) -> FindingStep:
+    from harness.core.cases import case_id
     from harness.reproduce import command_of, run_fact
 
     f = finding_for(s.load(s.current_id(task_id)), fid, "finding.regression")
@@ -116,7 +118,8 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
     except LedgerProblem as exc:
         raise Refused(exc.message, exc.hint) from None
     # Replay refuses a test that did not fail ("must fail when attached"), with its hint.
-    return step(s, task_id, fid, "finding.regression", {**run_fact(s, command), "path": rel})
+    named = {"tests": sorted({case_id(t) for t in tests})} if tests else {}
+    return step(s, task_id, fid, "finding.regression", {**run_fact(s, command), "path": rel, **named})
 
 
 def verify(s: TaskStore, task_id: str | None, fid: str) -> FindingStep:

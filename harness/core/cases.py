@@ -1,0 +1,79 @@
+"""Test case ids, as the gate compares them: what names a case, and what proves one FAIL_TO_PASS.
+
+A case id is what a JUnit report names: ``classname::name`` (pytest writes the module's dotted
+path as classname, a class appended: ``tests.test_calc.TestAdd::test_one[2]``). People and
+commands name the same case by pytest's node id (``tests/test_calc.py::TestAdd::test_one[2]``);
+both spellings are accepted and compared in the report's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+SEPARATOR = "::"
+
+
+def case_id(word: str) -> str:
+    """The report's spelling of a case named either way (anything else is returned as given)."""
+    path, sep, rest = word.partition(SEPARATOR)
+    if not sep or not path.endswith(".py") or not rest:
+        return word
+    # A parameter id may hold `::` itself (test_a[x::y]): only what comes before it is the path of names.
+    cut = rest.find("[")
+    *classes, name = (rest if cut < 0 else rest[:cut]).split(SEPARATOR)
+    name += "" if cut < 0 else rest[cut:]
+    dotted = path[: -len(".py")].replace("\\", "/").strip("/").replace("/", ".")
+    return f"{'.'.join([dotted, *classes])}{SEPARATOR}{name}"
+
+
+def is_case(word: str) -> bool:
+    """Whether a contract's `verified_by` entry names a test case rather than an evidence type."""
+    return SEPARATOR in word
+
+
+def case_ids_in(argv: Iterable[str]) -> list[str]:
+    """The cases a command names by node id (`pytest tests/test_x.py::test_y`): a finding's
+    regression test run that way is these cases of the suite."""
+    return sorted({case_id(a) for a in argv if SEPARATOR in a and a.partition(SEPARATOR)[0].endswith(".py")})
+
+
+def planned(entries: Iterable[str]) -> tuple[list[str], list[str]]:
+    """A contract's `verified_by` split into (evidence types, test case ids in the report's spelling)."""
+    listed = list(entries)
+    return [e for e in listed if not is_case(e)], sorted({case_id(e) for e in listed if is_case(e)})
+
+
+def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[str, str],
+                      before: Mapping[str, str]) -> list[str]:
+    """Why ``tests`` do not prove ``what`` of ``label``: each must pass in ``now`` (the suite's run on
+    this tree) and not pass in ``before`` (the base's source run with this change's tests). A test
+    that passed before the change proves nothing about it; one that never ran there is not known to fail."""
+    listed = list(tests)
+    out = [f"{label}: test {case} did not pass in the cited run" for case in listed if now.get(case) != "passed"]
+    for case in listed:
+        if before.get(case) == "passed":
+            out.append(f"{label}: test {case} passes without the change (fail_to_pass): it does not prove {what}")
+        elif case not in before and before.get(case.split(SEPARATOR, 1)[0]) not in ("failed", "errors"):
+            # Absent without its module failing to import there: the base run never had it.
+            out.append(f"{label}: test {case} was not collected without the change (fail_to_pass): name a test "
+                       "of the protected suite that fails there")
+    return out
+
+
+def regression_cases(regression: Mapping[str, Any]) -> list[str]:
+    """The suite's cases a finding's regression test is: named with --tests, else by its command."""
+    return sorted(set(regression.get("tests") or case_ids_in(regression.get("argv") or [])))
+
+
+def proving(requirements: Iterable[Mapping[str, Any]], plan: Mapping[str, list[str]],
+            findings: Iterable[Mapping[str, Any]], suite: bool) -> list[str]:
+    """Every case a DONE verdict leans on as FAIL_TO_PASS: those of each verified must requirement
+    (named, or planned by its contract) and, with a protected suite, of each verified finding's
+    regression test. CI's re-run measures these again."""
+    out = {c for r in requirements if r["priority"] == "must" and r["status"] == "verified"
+           for c in [*(r.get("tests") or []), *planned(plan.get(r["id"], []))[1]]}
+    if suite:
+        out |= {c for f in findings if f["status"] in ("VERIFIED", "CLOSED") and f.get("regression_test")
+                for c in regression_cases(f["regression_test"])}
+    return sorted(out)

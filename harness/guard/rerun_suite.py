@@ -1,0 +1,108 @@
+"""CI's re-run of PASS_TO_PASS and FAIL_TO_PASS: measured again, against a base history vouches for.
+
+The base a task recorded lives in its ledger, which a forger writes too: a base set to the agent's
+own commit (tests already weakened there) or to the root commit (no test yet) would make PASS_TO_PASS
+protect nothing. CI knows what history it already judged (the previous tip of the pushed branch, a
+pull request's target): the base is re-derived as the newest commit the audited commit shares with
+that history. A recorded base outside it is refused; an older one inside it (the branch moved on
+since the task started) gives way to the derived one, whose tests the commit must keep passing too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.gitio.git import Git
+from harness.gitio.tree_source import TreeSource
+from harness.guard.rerun import CONTRADICTED, REPRODUCES, UNRUNNABLE, clean_env, contradiction
+from harness.guard.rerun_plan import Planned
+from harness.guard.validate import Problem
+from harness.store import settings
+
+
+def derived_base(git: Git, commit: str, trusted: Sequence[str]) -> str | None:
+    """The newest commit ``commit`` shares with the ``trusted`` history (None: nothing is trusted,
+    or nothing is shared)."""
+    bases = list(dict.fromkeys(b for t in trusted for b in git.merge_bases(commit, t)))
+    for candidate in bases:
+        if all(b == candidate or git.is_ancestor(b, candidate) for b in bases):
+            return candidate
+    return bases[0] if bases else None
+
+
+def measured_base(git: Git, item: Planned, commit: str, trusted: Sequence[str]) -> tuple[str | None, str, str | None]:
+    """(the base to measure against, what was decided, why the recorded base is refused or None)."""
+    recorded = item.base
+    derived = derived_base(git, commit, trusted) if trusted else None
+    if derived is None:
+        return recorded, "the base as recorded (no history before this range to derive it from)", None
+    if not recorded or not git.has_commit(recorded) or not git.is_ancestor(recorded, derived):
+        return None, "", (f"its recorded base {(recorded or 'none')[:12]} is not in the history this range builds on "
+                          f"(derived from it: {derived[:12]}): the tests would be measured as the change itself "
+                          "left them")
+    if recorded == derived:
+        return derived, f"base {derived[:12]}, as recorded and as derived from history", None
+    return derived, f"base {derived[:12]} derived from history (recorded {recorded[:12]} is older)", None
+
+
+def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
+                         trusted: Sequence[str] = ()) -> tuple[dict, Problem | None]:
+    """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment."""
+    from harness.pass_to_pass import approved_cases, remeasure
+
+    row = _row(item, commit)
+    base, how, refused = measured_base(git, item, commit, trusted)
+    if refused:
+        return _refused(row, item, commit, refused, stream)
+    stream(f"{commit[:12]} {item.task} pass_to_pass: the base's protected files over the commit; {how} …")
+    try:
+        approvals = src.read(".harness/approvals.jsonl")
+        excusable = set().union(*(approved_cases(git, b, approvals, [src]) for b in {base, item.base} if b))
+        outcome, lost = remeasure(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(), excusable)
+    except HarnessError as exc:
+        outcome, lost, row["error"] = None, [], exc.message
+    verdict = UNRUNNABLE if outcome is None else REPRODUCES if outcome == item.expect[0] else CONTRADICTED
+    row.update(base=base, outcome=outcome, lost=[f"{c} ({how_lost})" for c, how_lost in lost[:20]], result=verdict)
+    stream(f"  → {verdict} ({outcome or 'no report'}, {len(lost)} base case(s) lost)")
+    return row, contradiction(item, commit, verdict, f"measured again it {outcome} ({len(lost)} base case(s) lost: "
+                              f"{', '.join(row['lost'][:5])})", "restore the tests as the base had them (or have a "
+                              "human approve the change), fix the code, and re-gate")
+
+
+def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
+                         trusted: Sequence[str] = ()) -> tuple[dict, Problem | None]:
+    """FAIL_TO_PASS measured again: no case a requirement or a fixed finding leans on passes on the
+    base's source with the commit's tests (a case that does proves nothing about the change)."""
+    from harness.pass_to_pass import remeasure_fail_to_pass
+
+    row = _row(item, commit)
+    base, how, refused = measured_base(git, item, commit, trusted)
+    if refused:
+        return _refused(row, item, commit, refused, stream)
+    stream(f"{commit[:12]} {item.task} fail_to_pass: the commit's protected files over the base's source; {how} …")
+    try:
+        cases = remeasure_fail_to_pass(git, commit, base, item.suite or {}, settings.config_of(src), clean_env()) \
+            if base else None
+    except HarnessError as exc:
+        cases, row["error"] = None, exc.message
+    passing = [c for c in item.cases if cases is not None and cases.get(c) == "passed"]
+    verdict = UNRUNNABLE if cases is None else CONTRADICTED if passing else REPRODUCES
+    row.update(base=base, cases=len(item.cases), passing_without_change=passing[:20], result=verdict)
+    stream(f"  → {verdict} ({len(passing)} of {len(item.cases)} proving case(s) pass without the change)")
+    return row, contradiction(item, commit, verdict, f"measured again, {len(passing)} case(s) pass without the change: "
+                              f"{', '.join(passing[:5])}", "name tests that fail without the change, and re-gate")
+
+
+def _row(item: Planned, commit: str) -> dict[str, Any]:
+    return {"task": item.task, "kind": item.kind, "what": item.what, "commit": commit, "expected": item.expect[0],
+            "recorded_base": item.base}
+
+
+def _refused(row: dict, item: Planned, commit: str, why: str, stream: Callable[[str], None]) -> tuple[dict, Problem]:
+    row.update(result=CONTRADICTED, error=why)
+    stream(f"{commit[:12]} {item.task} {item.kind}: {why} → {CONTRADICTED}")
+    return row, Problem(item.record, "rerun-reproduces", f"{item.task} at {commit[:12]}: {item.kind} {why} — "
+                        f"{CONTRADICTED}", "start the task from the protected branch (`harness task new` on a checkout "
+                                           "of it) and collect the evidence again")

@@ -1,0 +1,256 @@
+"""FAIL_TO_PASS beyond `requirement set --tests`: the spellings of a case, a contract's planned cases,
+a finding's regression test as a case of the suite, and evidence types the change itself added.
+
+A test proves a change only if it fails without it; a command the change wrote proves nothing a
+human did not approve.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import test_pass_to_pass as p2p_tests
+import yaml
+from test_pass_to_pass import CALC, PY, SUB, SUB_TEST, TESTS, f2p_blockers, protect, write
+
+from harness.core.cases import case_id, case_ids_in, planned
+
+from helpers import commit_all_ok, gate_json, proposal, propose, write_yaml
+
+# The same fixtures as test_pass_to_pass: a protected project with a task on it; one with an approver.
+globals().update(base=p2p_tests.base, approver=p2p_tests.approver)
+
+
+@pytest.mark.parametrize("word, want", [
+    ("tests/test_calc.py::test_sub", "tests.test_calc::test_sub"),
+    ("tests/test_calc.py::TestSub::test_one[2-3]", "tests.test_calc.TestSub::test_one[2-3]"),
+    ("pkg/tests/test_x.py::test_a[x::y]", "pkg.tests.test_x::test_a[x::y]"),
+    ("tests\\test_calc.py::test_sub", "tests.test_calc::test_sub"),
+    ("tests.test_calc::test_sub", "tests.test_calc::test_sub"),  # the report's own spelling is kept
+    ("test_sub_proof::test_proof", "test_sub_proof::test_proof"),
+    ("unit_test", "unit_test"),
+])
+def test_a_case_named_by_node_id_or_by_the_report_is_one_case(word, want):
+    assert case_id(word) == want
+
+
+def test_the_cases_a_command_names_by_node_id_are_its_cases():
+    argv = [PY, "-m", "pytest", "-q", "tests/test_calc.py::test_sub", "tests/test_calc.py::T::test_a[1]",
+            "tests/test_calc.py", "-k", "x::y"]
+    assert case_ids_in(argv) == ["tests.test_calc.T::test_a[1]", "tests.test_calc::test_sub"]
+    assert case_ids_in([PY, "check_sub.py"]) == []
+
+
+def test_a_plan_splits_into_evidence_types_and_test_cases():
+    assert planned(["unit_test", "tests/test_calc.py::test_sub", "custom.perf"]) == (
+        ["unit_test", "custom.perf"], ["tests.test_calc::test_sub"])
+
+
+def test_a_node_id_given_to_requirement_set_is_recorded_as_the_report_names_it(h, repo, base):
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_sub")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == []
+
+
+# -- a contract plans the cases that prove a requirement ------------------------------------------------
+
+def apply_contract(h, repo, tmp_path, verified_by: list[str]) -> None:
+    doc = {"contract": {"acceptance_criteria": ["sub works"], "requirements": [
+        {"statement": "sub(a, b) returns a - b", "priority": "must", "verified_by": verified_by}]}}
+    h.ok("contract", "apply", "--file", str(write_yaml(tmp_path / "inbox" / "contract.yaml", doc)))
+
+
+def test_a_case_the_contract_plans_must_fail_without_the_change(h, repo, base, tmp_path):
+    apply_contract(h, repo, tmp_path, ["unit_test", "tests/test_calc.py::test_add"])
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    h.ok("evidence", "unit_test")
+    # Verified citing the type alone: the planned case is still what must prove it.
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == ["REQ-001: test tests.test_calc::test_add passes without the change (fail_to_pass): "
+                               "it does not prove the requirement"]
+
+
+def test_a_planned_case_that_fails_without_the_change_proves_the_requirement(h, repo, base, tmp_path):
+    apply_contract(h, repo, tmp_path, ["unit_test", "tests/test_calc.py::test_sub"])
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    assert f2p_blockers(h) == ["REQ-001 names test cases, but fail_to_pass evidence is missing: "
+                               "harness evidence fail_to_pass"]
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == []
+
+
+def test_a_contract_refuses_a_case_that_is_not_one():
+    from harness import contract
+
+    doc = {"contract": {"acceptance_criteria": ["x"], "requirements": [
+        {"statement": "x", "priority": "must", "verified_by": ["::test_sub"]}]}}
+    with pytest.raises(Exception, match="verified_by"):
+        contract.load(yaml.safe_dump(doc).encode(), "c.yaml")
+
+
+# -- an evidence type the change added proves nothing a human did not approve ------------------------
+
+PROOF = "import sys\nsys.exit(0)\n"
+
+
+def add_type(repo, name: str = "custom.proof") -> None:
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"][name] = {"command": [PY, "proof.py"]}
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    gate = repo / ".harness/gate.yaml"
+    doc = yaml.safe_load(gate.read_text())
+    doc["gate"]["verification"][name] = "required"
+    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
+    write(repo, {"proof.py": PROOF})
+
+
+def verified_by_proof(h) -> list[str]:
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "custom.proof")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.proof")
+    code, report = gate_json(h)
+    assert "blockers" in report, (code, report)
+    return [b for b in report["blockers"] if "a type this task's change added" in b]
+
+
+def test_a_type_the_change_added_cannot_verify_a_must_requirement(h, repo, base):
+    add_type(repo)
+    assert verified_by_proof(h) == [
+        "REQ-001 cites custom.proof, a type this task's change added to config.yaml: it cannot verify a must "
+        "requirement until a human approves the configuration (`harness approve config-change`)"]
+
+
+def test_a_type_configured_at_the_base_verifies(h, repo, tmp_path):
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    add_type(repo)
+    commit_all_ok(repo, "calc, its tests and a proof type the human configured")
+    h.ok("task", "new", "x")
+    assert verified_by_proof(h) == []
+
+
+def test_a_type_the_change_added_verifies_once_a_human_approves_the_configuration(h, repo, approver):
+    from ssh_keys import approval_line
+
+    add_type(repo)
+    raw = (repo / ".harness/config.yaml").read_bytes()
+    (repo / ".harness/approvals.jsonl").write_text(approval_line("config-change", raw, approver[1]))
+    assert verified_by_proof(h) == []
+
+
+def test_an_unsigned_approval_of_the_configuration_does_not_count(h, repo, approver):
+    from ssh_keys import approval_line
+
+    add_type(repo)
+    raw = (repo / ".harness/config.yaml").read_bytes()
+    (repo / ".harness/approvals.jsonl").write_text(approval_line("config-change", raw, None))
+    assert len(verified_by_proof(h)) == 1
+
+
+def test_a_task_that_adopts_the_harness_configures_every_type_itself(h, repo):
+    # The base has no .harness/ at all: whoever adopts the harness writes config.yaml; nothing to compare.
+    h.ok("task", "new", "first")
+    add_type(repo)
+    assert verified_by_proof(h) == []
+
+
+# -- a finding's regression test is a case of the protected suite ---------------------------------------
+
+SUB_BUG = CALC + "\n\ndef sub(a, b):\n    return a + b\n"
+SUB_REPRO = [PY, "-c", "import sys; from calc import sub; sys.exit(0 if sub(5, 3) == 2 else 1)"]
+
+
+@pytest.fixture
+def buggy(h, repo, tmp_path) -> str:
+    """A protected project whose sub() is wrong, a task on it, and a confirmed major finding about it."""
+    write(repo, {"calc.py": SUB_BUG, "tests/test_calc.py": TESTS})
+    protect(repo)
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"]["build"] = {"command": [PY, "-c", "pass"]}
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    commit_all_ok(repo, "calc with a wrong sub")
+    tid = h.ok("task", "new", "fix sub").out.strip()
+    assert propose(h, tmp_path, {"findings": [proposal(title="sub adds", claim="sub(5, 3) is 8",
+                                                       location={"file": "calc.py", "line": 9},
+                                                       recommended_reproducer={"type": "unit_test",
+                                                                               "description": "sub(5, 3)",
+                                                                               "command": SUB_REPRO})]}).code == 0
+    assert "CONFIRMED" in h.ok("finding", "reproduce", "F-0001").out
+    write(repo, {"tests/test_calc.py": TESTS + SUB_TEST})
+    return tid
+
+
+def fix_and_verify(h, repo, *regression: str) -> list[str]:
+    h.ok("finding", "regression", "F-0001", "tests/test_calc.py", *regression)
+    write(repo, {"calc.py": SUB})
+    h.ok("finding", "fixed", "F-0001")
+    for etype in ("build", "unit_test", "pass_to_pass", "fail_to_pass"):
+        assert h("evidence", etype).code == 0, etype
+    h.ok("finding", "verify", "F-0001")
+    return [b for b in gate_json(h)[1]["blockers"] if b.startswith("Finding F-0001")]
+
+
+PYTEST = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+
+
+def test_a_regression_test_run_by_node_id_is_a_case_that_fails_without_the_fix(h, repo, buggy):
+    assert fix_and_verify(h, repo, "--", *PYTEST, "tests/test_calc.py::test_sub") == []
+
+
+def test_a_regression_test_named_with_tests_is_checked_as_that_case(h, repo, buggy):
+    blockers = fix_and_verify(h, repo, "--tests", "tests/test_calc.py::test_add", "--", *PYTEST,
+                              "tests/test_calc.py", "-k", "sub")
+    assert blockers == ["Finding F-0001: test tests.test_calc::test_add passes without the change (fail_to_pass): "
+                        "it does not prove the fix"]
+
+
+def test_a_regression_test_that_names_no_case_of_the_suite_blocks(h, repo, buggy):
+    blockers = fix_and_verify(h, repo, "--", *PYTEST, "tests/test_calc.py", "-k", "sub")
+    assert len(blockers) == 1 and "names no case of the suite" in blockers[0], blockers
+
+
+def test_a_regression_script_outside_the_suite_is_no_case_of_it(h, repo, buggy):
+    write(repo, {"check_sub.py": textwrap.dedent("""\
+        import sys
+        from calc import sub
+        sys.exit(0 if sub(5, 3) == 2 else 1)
+        """)})
+    h.ok("finding", "regression", "F-0001", "check_sub.py", "--", PY, "check_sub.py")
+    write(repo, {"calc.py": SUB})
+    h.ok("finding", "fixed", "F-0001")
+    for etype in ("build", "unit_test", "pass_to_pass", "fail_to_pass"):
+        h("evidence", etype)
+    h.ok("finding", "verify", "F-0001")
+    blockers = [b for b in gate_json(h)[1]["blockers"] if b.startswith("Finding F-0001")]
+    assert len(blockers) == 1 and "names no case of the suite" in blockers[0], blockers
+
+
+def test_without_a_protected_suite_a_regression_test_is_not_held_to_cases(h, repo, tmp_path):
+    # No suite: section (no junit report to read cases from): the finding's own runs are the proof.
+    from helpers import configure
+
+    write(repo, {"calc.py": SUB_BUG, "tests/test_calc.py": TESTS})
+    configure(repo, [PY, "-c", "pass"], [*PYTEST])
+    commit_all_ok(repo, "calc with a wrong sub, no suite")
+    h.ok("task", "new", "fix sub")
+    assert propose(h, tmp_path, {"findings": [proposal(recommended_reproducer={
+        "type": "unit_test", "description": "sub(5, 3)", "command": SUB_REPRO})]}).code == 0
+    assert "CONFIRMED" in h.ok("finding", "reproduce", "F-0001").out
+    write(repo, {"tests/test_calc.py": TESTS + SUB_TEST})
+    h.ok("finding", "regression", "F-0001", "tests/test_calc.py", "--", *PYTEST, "tests/test_calc.py", "-k", "sub")
+    write(repo, {"calc.py": SUB})
+    h.ok("finding", "fixed", "F-0001")
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    h.ok("finding", "verify", "F-0001")
+    assert [b for b in gate_json(h)[1]["blockers"] if b.startswith("Finding F-0001")] == []

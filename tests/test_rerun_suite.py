@@ -1,0 +1,144 @@
+"""CI's re-run of PASS_TO_PASS and FAIL_TO_PASS: the base derived from history, not the ledger's word.
+
+A forged ledger can name any base: the agent's own commit (tests already weakened there) or the
+root (no test yet). CI derives the base from what it already judged, refuses a base outside that
+history, and measures an older one against the newer derived base instead.
+"""
+
+from __future__ import annotations
+
+import pytest
+import test_pass_to_pass as p2p_tests
+from test_pass_to_pass import CALC, SPEC_CHANGE, SUB, SUB_TEST, TEST_CMD, TESTS, base_commit, protect, write
+
+from harness.gitio.git import Git
+from harness.gitio.tree_source import TreeSource
+from harness.guard.rerun import CONTRADICTED, REPRODUCES, execute
+from harness.guard.rerun_plan import Planned
+from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass, measured_base
+from harness.store import settings
+from harness.store.layout import Layout
+from helpers import commit_all_ok, git
+
+globals().update(base=p2p_tests.base)  # the fixture: a protected project, a task on it
+JUNIT = ".harness/local/junit.xml"
+
+
+def planned(repo, tid: str, kind: str, recorded_base: str, expect: str = "passed", cases=()) -> Planned:
+    return Planned(tid, kind, kind, "rec", TEST_CMD, False, None, (expect, None), f"recorded {kind} {expect}", JUNIT,
+                   recorded_base, settings.load_gate(Layout(repo)).suite, list(cases))
+
+
+def run(kind: str, repo, sha: str, item: Planned, trusted: list[str]) -> tuple[dict, object]:
+    g = Git(repo)
+    execute_one = execute_pass_to_pass if kind == "pass_to_pass" else execute_fail_to_pass
+    return execute_one(g, TreeSource(g, g.commit_tree(sha), "commit"), item, sha, lambda line: None, trusted)
+
+
+def test_a_recorded_base_that_is_the_derived_one_is_measured(h, repo, base):
+    start = base_commit(repo, base)
+    write(repo, {"calc.py": CALC + "# faster\n"})
+    sha = commit_all_ok(repo, "honest")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, base, "pass_to_pass", start), [start])
+    assert problem is None and row["result"] == REPRODUCES and row["base"] == start
+
+
+def test_a_base_that_is_the_agents_own_commit_is_refused(h, repo, base):
+    # The tests were weakened in a commit of the change itself, and the ledger names that commit as base.
+    start = base_commit(repo, base)
+    write(repo, SPEC_CHANGE)
+    own = commit_all_ok(repo, "tampered")
+    write(repo, {"calc.py": open(repo / "calc.py").read() + "# more\n"})
+    sha = commit_all_ok(repo, "on top")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, base, "pass_to_pass", own), [start])
+    assert row["result"] == CONTRADICTED and problem is not None
+    assert "is not in the history this range builds on" in problem.message and start[:12] in problem.message
+
+
+def test_an_older_base_gives_way_to_the_derived_one_and_its_tests(h, repo, tmp_path):
+    # Base forged to the root, before any test existed: measured there, nothing is protected.
+    root = git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split()[0]
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    trusted = commit_all_ok(repo, "calc with tests")
+    tid = h.ok("task", "new", "x").out.strip()
+    write(repo, SPEC_CHANGE)
+    sha = commit_all_ok(repo, "tampered")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, tid, "pass_to_pass", root), [trusted])
+    assert row["base"] == trusted and row["result"] == CONTRADICTED and problem is not None
+    assert "tests.test_calc::test_mul (failed)" in row["lost"]
+
+
+def test_without_history_to_derive_from_the_recorded_base_is_measured(h, repo, base):
+    start = base_commit(repo, base)
+    write(repo, SPEC_CHANGE)
+    sha = commit_all_ok(repo, "tampered")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, base, "pass_to_pass", start), [])
+    assert row["base"] == start and row["result"] == CONTRADICTED and problem is not None
+
+
+def test_the_derived_base_is_the_newest_commit_shared_with_the_trusted_history(h, repo, base):
+    start = base_commit(repo, base)
+    g = Git(repo)
+    item = planned(repo, base, "pass_to_pass", start)
+    write(repo, {"calc.py": CALC + "# a\n"})
+    newer = commit_all_ok(repo, "main moved on")
+    write(repo, {"calc.py": CALC + "# b\n"})
+    sha = commit_all_ok(repo, "the change, on top")
+    measured, how, refused = measured_base(g, item, sha, [start, newer])
+    assert (measured, refused) == (newer, None) and "recorded" in how and "older" in how
+
+
+# -- FAIL_TO_PASS measured again ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case, contradicted", [("tests.test_calc::test_sub", False), ("tests.test_calc::test_add", True)])
+def test_ci_refuses_a_proving_case_that_passes_without_the_change(h, repo, base, case, contradicted):
+    start = base_commit(repo, base)
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    sha = commit_all_ok(repo, "sub, with its test")
+    row, problem = run("fail_to_pass", repo, sha, planned(repo, base, "fail_to_pass", start, cases=[case]), [start])
+    assert (row["result"] == CONTRADICTED) is contradicted and (problem is not None) is contradicted
+    assert row["passing_without_change"] == ([case] if contradicted else [])
+
+
+def test_the_suites_run_must_show_every_proving_case_passing(h, repo, base):
+    g = Git(repo)
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    sha = commit_all_ok(repo, "sub, with its test")
+    with g.temp_worktree(sha) as path:
+        item = Planned(base, "evidence", "unit_test", "rec", TEST_CMD, False, None, ("passed", 0), "recorded", JUNIT,
+                       cases=["tests.test_calc::test_sub", "tests.test_calc::test_gone"])
+        row, problem = execute(item, path, sha, lambda line: None)
+    assert row["result"] == CONTRADICTED and row["cases_not_passed"] == ["tests.test_calc::test_gone"]
+    assert problem is not None and "tests.test_calc::test_gone" in problem.message
+
+
+def test_the_plan_re_measures_fail_to_pass_with_the_cases_a_verdict_leans_on(h, repo, base):
+    from harness.guard.rerun_plan import plan
+    from harness.store import reader
+
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    h.ok("requirement", "add", "sub works", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_sub")
+    sha = commit_all_ok(repo, "sub")
+    g = Git(repo)
+    src = TreeSource(g, g.commit_tree(sha), "commit")
+    items = plan(src, sha, reader.load_task(src, base), settings.parse_gate(src.read(".harness/gate.yaml")), [])
+    by_kind = {i.what: i for i in items}
+    assert by_kind["fail_to_pass"].cases == ["tests.test_calc::test_sub"]
+    assert by_kind["unit_test"].cases == ["tests.test_calc::test_sub"]
+
+
+def test_the_audit_hands_the_history_it_judged_to_the_re_run(h, repo, base, monkeypatch):
+    from harness.guard import rerun
+    from harness.usecases.audit import run_audit
+
+    seen: list = []
+    monkeypatch.setattr(rerun, "rerun_done", lambda git, commit, report, runs, stream, trusted: seen.append(trusted) or [])
+    start = base_commit(repo, base)
+    write(repo, {"calc.py": CALC + "# x\n"})
+    sha = commit_all_ok(repo, "x")
+    report = run_audit(Git(repo), [sha], "audit", rerun=True, stamp=False, scope={"excluded": [start]})
+    assert seen == [[start]] and not report.failed
