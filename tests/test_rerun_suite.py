@@ -18,6 +18,7 @@ from harness.guard.rerun_plan import Planned
 from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass, measured_base
 from harness.store import settings
 from harness.store.layout import Layout
+
 from helpers import commit_all_ok, git
 
 globals().update(base=p2p_tests.base)  # the fixture: a protected project, a task on it
@@ -48,7 +49,7 @@ def test_a_base_that_is_the_agents_own_commit_is_refused(h, repo, base):
     start = base_commit(repo, base)
     write(repo, SPEC_CHANGE)
     own = commit_all_ok(repo, "tampered")
-    write(repo, {"calc.py": open(repo / "calc.py").read() + "# more\n"})
+    write(repo, {"calc.py": (repo / "calc.py").read_text() + "# more\n"})
     sha = commit_all_ok(repo, "on top")
     row, problem = run("pass_to_pass", repo, sha, planned(repo, base, "pass_to_pass", own), [start])
     assert row["result"] == CONTRADICTED and problem is not None
