@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import outputcut, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
@@ -24,6 +24,9 @@ from harness.errors import HarnessError, Refused
 from harness.store import bounded, settings
 from harness.store.evidence_files import digest, evidence_rel
 from harness.store.tasks import TaskStore, now_iso
+
+if TYPE_CHECKING:
+    from harness.gitio.git import Git
 
 # Exit statuses for outcomes that have no exit code of their own, as shells report them.
 EXIT_FOR = {"not_found": 127, "not_executable": 126, "timeout": 124, "interrupted": 130}
@@ -263,16 +266,63 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     from harness.gitio.git import ensure_recordable
 
     config = settings.load_config(s.layout)
-    # Refused now rather than by the runner: after `evidence.prepared` a refusal would
-    # leave a run that never finishes, read as "outcome unknown" until re-collected.
     cwd = site.cwd if site else s.layout.root
+    run_argv = _runnable_argv(s, p, cwd, site)
+    redactor = redactor_for(config)
+    git = ensure_recordable(s.git)
+    prep = _prepare(git, p, cwd, site, run_argv, redactor)
+    s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
+                                               "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
+
+    ran = _run_and_judge(git, config, p, cwd, site, prep.junit_before)
+    log_text, truncated = outputcut.log_text(ran.result.combined, redactor, config.log_cap_bytes)
+    log_raw = log_text.encode("utf-8")
+    record = _record(config, redactor, p, site, prep, ran, log_raw, truncated)
+    listing = cases_text(ran.cases, redactor) if ran.cases else None
+    if listing is not None:
+        record.update(cases=f"{p.etype}.cases", cases_digest=digest(listing))
+    raw = _record_bytes(record, ran.error)
+    folder = s.layout.root
+    files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
+             folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}
+    if listing is not None:
+        files[folder / f".harness/tasks/{task_id}/evidence/{p.etype}.cases"] = listing
+    s.append(task_id, [("evidence.collected", {
+        "run_id": prep.run_id, "type": p.etype, "digest": digest(raw), "outcome": ran.outcome,
+        "exit_code": ran.result.exit_code, "tree": prep.tree, "head": prep.head,
+        # a run during which the source changed judged neither tree: convergence must know
+        **({"tree_after": record["tree_after"]} if record["tree_after"] else {})})], extra_files=files)
+    return record, _exit_status(ran.result.exit_code, ran.outcome, site)
+
+
+def _runnable_argv(s: TaskStore, p: Plan, cwd: Path, site: Site | None) -> list[str]:
+    """The argv the run will start, refused now rather than by the runner: after `evidence.prepared`
+    a refusal would leave a run that never finishes, read as "outcome unknown" until re-collected."""
     run_argv = runner.checked_argv(p.command, p.shell, cwd)
     if not p.shell:
         why = shadowed(run_argv, cwd, dict(site.env if site else os.environ), s.git.is_ignored)
         if why:
             raise Refused(f"not running {p.etype}: {why}")
-    redactor = redactor_for(config)
-    git = ensure_recordable(s.git)
+    return run_argv
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What is fixed before the command starts: the source it is evidence about, the command as recorded."""
+
+    run_id: str
+    head: str | None
+    tree: str
+    dirty: bool
+    environ: dict[str, str]
+    program: str | None
+    shown: str
+    argv: list[str]
+    junit_before: tuple | None                   # the report's stat before the run: a report left over is no report
+
+
+def _prepare(git: Git, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor) -> _Prepared:
+    """The source tree taken *before* the command starts (what was tested is what existed then)."""
     head = git.head()
     tree = git.worktree_source_tree()
     dirty = tree != (git.source_tree(head) if head else git.empty_tree())
@@ -283,9 +333,24 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     if p.junit and site:
         (cwd / p.junit).parent.mkdir(parents=True, exist_ok=True)
     junit_before = _stat_key(cwd / p.junit) if p.junit else None
-    s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": p.etype, "command": shown,
-                                               "tree": tree, "head": head, "started_at": now_iso()})])
+    return _Prepared(run_id, head, tree, dirty, environ, program, shown, argv, junit_before)
 
+
+@dataclass(frozen=True)
+class _Ran:
+    """What the run did: its result, the source tree after it, and the outcome its report (or site) decided."""
+
+    result: runner.RunResult
+    tree_after: str
+    counts: dict
+    cases: dict[str, str]
+    outcome: str
+    extra: dict[str, Any]                        # the site's own record fields
+    error: str | None                            # why the report does not count, else the runner's error
+
+
+def _run_and_judge(git: Git, config: settings.Config, p: Plan, cwd: Path, site: Site | None,
+                   junit_before: tuple | None) -> _Ran:
     result = runner.run_command(p.command, shell=p.shell, cwd=cwd, timeout=p.timeout, env=site.env if site else None,
                                 head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)
     tree_after = git.worktree_source_tree()
@@ -297,18 +362,23 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
         outcome = "passed" if passed else "failed"
     elif outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
         outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report
-    log_text, truncated = outputcut.log_text(result.combined, redactor, config.log_cap_bytes)
-    log_raw = log_text.encode("utf-8")
-    error = junit_error or result.error
-    record = {
-        "type": p.etype, "run_id": run_id, "timestamp": _iso(result.started_at),
+    return _Ran(result, tree_after, counts, cases, outcome, extra, junit_error or result.error)
+
+
+def _record(config: settings.Config, redactor: Redactor, p: Plan, site: Site | None, prep: _Prepared, ran: _Ran,
+            log_raw: bytes, truncated: bool) -> dict[str, Any]:
+    """The evidence record, every text in it redacted."""
+    result, counts = ran.result, ran.counts
+    return {
+        "type": p.etype, "run_id": prep.run_id, "timestamp": _iso(result.started_at),
         "started_at": _iso(result.started_at), "finished_at": _iso(result.finished_at),
-        "duration_s": round(result.duration_s, 3), "command": shown, "argv": argv,
+        "duration_s": round(result.duration_s, 3), "command": prep.shown, "argv": prep.argv,
         "command_digest": site.digest if site else configured_digest(config, p),
-        **{k: v and redactor.redact(v) for k, v in program_fields(program).items()},
-        "env": recorded_env(list(config.recorded_env), environ, redactor), "shell": p.shell,
-        "outcome": outcome, "exit_code": result.exit_code, "commit": head,
-        "tree": tree, "tree_after": tree_after if tree_after != tree else None, "dirty": dirty,
+        **{k: v and redactor.redact(v) for k, v in program_fields(prep.program).items()},
+        "env": recorded_env(list(config.recorded_env), prep.environ, redactor), "shell": p.shell,
+        "outcome": ran.outcome, "exit_code": result.exit_code, "commit": prep.head,
+        "tree": prep.tree, "tree_after": ran.tree_after if ran.tree_after != prep.tree else None,
+        "dirty": prep.dirty,
         "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
         "errors": counts.get("errors"), "junit": p.junit and redactor.redact(p.junit),
         "stdout_tail": outputcut.tail_text(result.stdout, config.tail_bytes, redactor),
@@ -316,32 +386,28 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
         "log": f"{p.etype}.log", "log_bytes": len(log_raw), "log_digest": digest(log_raw),
         "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
         # Errors quote the command ("command not found: DB_PASSWORD=...") or the report.
-        "error": error and redactor.redact(error),
-        **extra,
+        "error": ran.error and redactor.redact(ran.error),
+        **ran.extra,
     }
-    listing = cases_text(cases, redactor) if cases else None
-    if listing is not None:
-        record.update(cases=f"{p.etype}.cases", cases_digest=digest(listing))
+
+
+def _record_bytes(record: dict[str, Any], error: str | None) -> bytes:
+    """The record as written; its output tails dropped (in ``record`` too) when it would exceed its reader's cap."""
     raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     if len(raw) > bounded.CAPS["evidence"]:  # a record every reader refuses would brick the type
         dropped = "output tails dropped: the record would exceed the size its reader accepts; the log keeps them"
         record.update(stdout_tail="", stderr_tail="", error=f"{record['error']} ({dropped})" if error else dropped)
         raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    folder = s.layout.root
-    files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
-             folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}
-    if listing is not None:
-        files[folder / f".harness/tasks/{task_id}/evidence/{p.etype}.cases"] = listing
-    s.append(task_id, [("evidence.collected", {
-        "run_id": run_id, "type": p.etype, "digest": digest(raw), "outcome": outcome,
-        "exit_code": result.exit_code, "tree": tree, "head": head,
-        # a run during which the source changed judged neither tree: convergence must know
-        **({"tree_after": record["tree_after"]} if record["tree_after"] else {})})], extra_files=files)
-    code = result.exit_code if result.exit_code is not None else EXIT_FOR[outcome]
+    return raw
+
+
+def _exit_status(exit_code: int | None, outcome: str, site: Site | None) -> int:
+    """The exit status `harness evidence` exits with: the command's, unless the outcome says otherwise."""
+    code = exit_code if exit_code is not None else EXIT_FOR[outcome]
     if outcome in EXIT_FOR:
         code = EXIT_FOR[outcome]
     elif site:
         code = 0 if outcome == "passed" else 1  # the cases decided, not the exit
     elif outcome == "failed" and code == 0:
         code = 1
-    return record, code
+    return code

@@ -250,41 +250,69 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
         # argument list too long. A fact about the command, as a shell's exit 126 is.
         return result("not_executable", None, f"command not executable: {argv[0]}: {exc.strerror or exc}")
 
-    lock, stop = threading.Lock(), threading.Event()
-    sinks = [getattr(sys.stdout, "buffer", None), getattr(sys.stderr, "buffer", None)]
+    drain = _Drain(proc, caps, echo)
+    outcome, error = _wait_armed(proc, timeout, stop_signals, drain.readers)
+    readers = [t for t in drain.readers if t.ident is not None]  # only those that started
+    if outcome:
+        _kill_group(proc, kill_grace, readers)
 
-    def read(index: int, pipe: IO[bytes]) -> None:
-        nonlocal echo
+    # Readers normally hit EOF at once, but a straggler that outlives the command (a
+    # background job, or one that left our group) may hold the pipe: bound the wait.
+    _join(readers, kill_grace)
+    drain.stop.set()
+    _join(readers, 1.0)
+
+    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    return result(outcome or ("passed" if code == 0 else "failed"), code, error)
+
+
+class _Drain:
+    """The command's stdout and stderr read on two threads into the captures, echoed live.
+
+    Two threads: neither pipe can fill up and deadlock the child.
+    """
+
+    def __init__(self, proc: subprocess.Popen, caps: list[_Bounded], echo: bool) -> None:
+        self.caps, self.echo = caps, echo
+        self.lock, self.stop = threading.Lock(), threading.Event()
+        self.sinks = [getattr(sys.stdout, "buffer", None), getattr(sys.stderr, "buffer", None)]
+        self.readers = [threading.Thread(target=self._read, args=(i, p), daemon=True)
+                        for i, p in enumerate((proc.stdout, proc.stderr))]
+
+    def _read(self, index: int, pipe: IO[bytes]) -> None:
         # Poll with a timeout rather than block in read(): a straggler holding the pipe
         # open must not pin this thread. The reader closes its own pipe, never under a read.
         poller = select.poll()
         poller.register(pipe, select.POLLIN)
         with pipe:
-            while not stop.is_set():
+            while not self.stop.is_set():
                 if not poller.poll(_POLL_MS):
                     continue
                 chunk = os.read(pipe.fileno(), CHUNK)
                 if not chunk:
                     return
-                with lock:  # one lock keeps `combined` in arrival order
-                    caps[index].add(chunk)
-                    caps[2].add(chunk)
-                    sink = sinks[index]
-                    if echo and sink is not None:
+                with self.lock:  # one lock keeps `combined` in arrival order
+                    self.caps[index].add(chunk)
+                    self.caps[2].add(chunk)
+                    sink = self.sinks[index]
+                    if self.echo and sink is not None:
                         try:
                             sink.write(chunk)
                             sink.flush()
                         except (OSError, ValueError):  # our stdout is gone; keep capturing
-                            echo = False
+                            self.echo = False
 
-    readers = [threading.Thread(target=read, args=(i, p), daemon=True)
-               for i, p in enumerate((proc.stdout, proc.stderr))]
+
+def _wait_armed(proc: subprocess.Popen, timeout: float | None, stop_signals: _StopSignals,
+                readers: list[threading.Thread]) -> tuple[str | None, str | None]:
+    """Start the readers and wait for the command with the stop signals armed: (None, None) when it
+    exited, else the outcome and error of a timeout or an interruption (the command still runs)."""
     outcome = error = None
     try:
         # Started inside the try: a Ctrl-C that lands while they start must still kill
         # the command, which runs in its own session and never sees the terminal's SIGINT.
         stop_signals.arm()
-        for t in readers:  # two threads: neither pipe can fill up and deadlock the child
+        for t in readers:
             t.start()
         if not _wait(proc, timeout):
             outcome, error = "timeout", f"timed out after {timeout:g}s"
@@ -293,15 +321,4 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
         error = (f"interrupted by {signal.Signals(exc.signum).name}" if isinstance(exc, _Signalled)
                  else "interrupted by user")
     stop_signals.armed = False  # a second signal must not cut the cleanup short
-    readers = [t for t in readers if t.ident is not None]  # only those that started
-    if outcome:
-        _kill_group(proc, kill_grace, readers)
-
-    # Readers normally hit EOF at once, but a straggler that outlives the command (a
-    # background job, or one that left our group) may hold the pipe: bound the wait.
-    _join(readers, kill_grace)
-    stop.set()
-    _join(readers, 1.0)
-
-    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-    return result(outcome or ("passed" if code == 0 else "failed"), code, error)
+    return outcome, error

@@ -25,12 +25,12 @@ def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False,
     from harness.usecases.audit import run_audit
 
     result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
-                       stream=_streamer(as_json))
+                       stream=_streamer())
     report(result, as_json)
     return result.exit_code
 
 
-def _streamer(as_json: bool) -> Callable[[str], None]:
+def _streamer() -> Callable[[str], None]:
     # Streamed to stderr either way, so a long re-run is never silent and --json stays parseable.
     return lambda line: click.echo(f"harness: rerun: {line}", err=True)
 

@@ -16,11 +16,11 @@ from harness.cli.common import json_option, with_return_code
 
 
 @click.command("gate")
-@click.argument("filenames", nargs=-1)
+@click.argument("filenames", nargs=-1, expose_value=False)  # what the framework may pass: unread
 @click.option("--task", "task_id", metavar="ID", help="The task to judge (default: the current one).")
 @json_option
 @with_return_code
-def gate_hook(filenames: tuple[str, ...], task_id: str | None, as_json: bool) -> int:
+def gate_hook(task_id: str | None, as_json: bool) -> int:
     """The gate on exactly the tree in the index (what is being committed): exit 0 PASS,
     1 BLOCKED, 2 invalid. Records nothing tracked; `harness gate` by hand records."""
     from harness.cli.hooks import _git

@@ -46,9 +46,9 @@ def hook() -> None:
 
 
 @hook.command("validate")
-@click.argument("filenames", nargs=-1)
+@click.argument("filenames", nargs=-1, expose_value=False)  # what the pre-commit framework may pass: unread
 @with_return_code
-def validate_cmd(filenames: tuple[str, ...]) -> int:
+def validate_cmd() -> int:
     """Validate the staged .harness/ state against HEAD (reads $GIT_INDEX_FILE)."""
     from harness.gitio.tree_source import TreeSource, index_tree
     from harness.guard.validate import validate_change
@@ -70,9 +70,9 @@ hook.add_command(gate_hook)  # `harness hook gate`: the gate as a pre-commit fra
 
 
 @hook.command("merge-guard")
-@click.argument("filenames", nargs=-1)
+@click.argument("filenames", nargs=-1, expose_value=False)  # what the pre-commit framework may pass: unread
 @with_return_code
-def merge_guard(filenames: tuple[str, ...]) -> int:
+def merge_guard() -> int:
     """Refuse a merge bringing in a DONE commit without a fresh gate PASS at that commit
     (each incoming commit is validated against its parents, like the push guard does)."""
     from harness.guard.history import check_commit, merge_commits
@@ -137,8 +137,8 @@ def pre_receive(as_json: bool) -> int:
 
 
 @hook.command("stamp")
-@click.argument("args", nargs=-1)
-def stamp_hook(args: tuple[str, ...]) -> None:
+@click.argument("args", nargs=-1, expose_value=False)  # what git passes a post-rewrite hook: unread
+def stamp_hook() -> None:
     """Stamp HEAD with a git note (post-commit, post-merge, post-rewrite). Never fails."""
     from harness.cli.launch import stamp_head
 
@@ -160,13 +160,13 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
     pre-receive                    the server's checks (refs on stdin)
     """
     if stage == "pre-commit":
-        code = ctx.invoke(validate_cmd, filenames=())
+        code = ctx.invoke(validate_cmd)
         if _git().merge_heads():
-            code = code or ctx.invoke(merge_guard, filenames=())
+            code = code or ctx.invoke(merge_guard)
     elif stage == "pre-merge-commit":
-        code = ctx.invoke(validate_cmd, filenames=()) or ctx.invoke(merge_guard, filenames=())
+        code = ctx.invoke(validate_cmd) or ctx.invoke(merge_guard)
     elif stage in ("post-commit", "post-merge", "post-rewrite"):
-        ctx.invoke(stamp_hook, args=args)
+        ctx.invoke(stamp_hook)
         code = 0
     elif stage == "pre-push":
         code = ctx.invoke(push_guard, args=args)
@@ -191,9 +191,9 @@ def stamp(rev: str, as_json: bool) -> None:
 
 
 @hook.command("audit-range")
-@click.argument("filenames", nargs=-1)
+@click.argument("filenames", nargs=-1, expose_value=False)  # what the pre-commit framework may pass: unread
 @with_return_code
-def audit_range(filenames: tuple[str, ...]) -> int:
+def audit_range() -> int:
     """`harness audit` over the range `pre-commit run --hook-stage manual harness-audit --from-ref A
     --to-ref B` names (the framework passes it as PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF)."""
     import os

@@ -96,12 +96,28 @@ def _check_program(cmd: SimpleCommand, where: paths.Where, notes_ref: str) -> De
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
-    operands = [a for a in args if not a.startswith("-")]
+    # Any other program: judged by what it does to the files it names.
+    return _check_deletion(prog, args, where) or _check_overwrite(prog, args, where)
+
+
+def _operands(args: list[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def _check_deletion(prog: str, args: list[str], where: paths.Where) -> Denial | None:
+    """A program that deletes (or moves away) something of the harness's record."""
     if prog in DELETERS or prog == "mv" or (prog == "find" and ("-delete" in args or "-exec" in args)):
+        operands = _operands(args)
         targets = operands if prog != "find" else operands[:1]
         for t in targets:
             if paths.harness_state(where.resolve(t)):
                 return delete_denial(t)
+    return None
+
+
+def _check_overwrite(prog: str, args: list[str], where: paths.Where) -> Denial | None:
+    """A program that writes over a protected file: in place, or as a copy's destination."""
+    operands = _operands(args)
     if prog in WRITERS or prog in DELETERS or prog == "mv" or (prog in ("sed", "perl") and _in_place(args)):
         if prog == "dd":
             operands = [a[3:] for a in args if a.startswith("of=")]

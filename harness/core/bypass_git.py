@@ -24,26 +24,46 @@ CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", 
 
 
 def check_git(args: list[str], where: paths.Where, notes_ref: str) -> Denial | None:
+    """The bypass in `git ARGS` run in ``where``, or None."""
+    i, where, denial = _global_options(args, where)
+    if denial or i >= len(args):
+        return denial
+    sub, rest = args[i], args[i + 1:]
+    return (_check_skipped_hooks(sub, rest)
+            or _check_stamps_and_hooks_path(sub, rest, notes_ref)
+            or _check_git_files(sub, rest, where))
+
+
+def _global_options(args: list[str], where: paths.Where) -> tuple[int, paths.Where, Denial | None]:
+    """Git's own options, before the subcommand: (the subcommand's index, the folder `-C` leads to,
+    the denial of a core.hooksPath set for this one run)."""
     i = 0
     while i < len(args) and args[i].startswith("-"):
         opt, _, inline = args[i].partition("=")
         value = inline if inline else (args[i + 1] if opt in GIT_GLOBAL_WITH_VALUE and i + 1 < len(args) else "")
         if opt == "-c" and value.lower().startswith(HOOKS_PATH + "="):
-            return hooks_path_denial()
+            return i, where, hooks_path_denial()
         if opt == "--config-env" and (inline or value).lower().startswith(HOOKS_PATH + "="):
-            return hooks_path_denial()
+            return i, where, hooks_path_denial()
         if opt == "-C" and value:
             where = where.cd(value)
         i += 2 if opt in GIT_GLOBAL_WITH_VALUE and not inline else 1
-    if i >= len(args):
-        return None
-    sub, rest = args[i], args[i + 1:]
+    return i, where, None
+
+
+def _check_skipped_hooks(sub: str, rest: list[str]) -> Denial | None:
+    """`--no-verify` (or `-n`) on the subcommands whose hooks run the harness's checks."""
     if sub == "commit" and _commit_skips_hooks(rest):
         return Denial("no-verify", "`git commit --no-verify` (or -n) skips the harness's commit checks",
                       "run `git commit` without it; when a hook refuses, fix what it names (`harness status`)")
     if sub in ("push", "merge") and _long_flag_last(rest, "--no-verify", "--verify"):
         return Denial("no-verify", f"`git {sub} --no-verify` skips the harness's {sub} checks",
                       f"run `git {sub}` without it; the refusal names what to fix (`harness status`)")
+    return None
+
+
+def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> Denial | None:
+    """core.hooksPath set for good, and the notes ref holding the stamps written by hand."""
     if sub == "config":
         return _check_git_config(rest)
     if sub == "notes":
@@ -51,6 +71,11 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str) -> Denial | N
     if sub == "update-ref" and any(is_notes_ref(a, notes_ref, short=False) for a in rest):
         return Denial("notes-ref", f"`git update-ref` on {notes_ref} rewrites the harness's stamps",
                       "the stamps are written by the post-commit hook (`harness stamp` by hand)")
+    return None
+
+
+def _check_git_files(sub: str, rest: list[str], where: paths.Where) -> Denial | None:
+    """git commands that delete, move or overwrite the harness's files."""
     if sub in ("rm", "mv"):
         for a in (a for a in rest if not a.startswith("-")):
             if paths.harness_state(where.resolve(a)):

@@ -70,10 +70,10 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
         return GateInvalid(tid, exc.render(), repair)
     assert report is not None and gi is not None  # both paths above judged, or raised
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
-    return GateOutcome(tid, report, tree, state, state not in states.TERMINAL, moved, _next(s, tid, gi, report, moved))
+    return GateOutcome(tid, report, tree, state, state not in states.TERMINAL, moved, _next(s, tid, gi, report))
 
 
-def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport, moved: str | None) -> list[next_step.NextStep]:
+def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport) -> list[next_step.NextStep]:
     """The next step after this evaluation (and after the move --advance made)."""
     import dataclasses
 
