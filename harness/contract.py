@@ -1,4 +1,4 @@
-"""The task contract (seed §18): acceptance criteria, requirements, invariants, risks, and
+"""The task contract: acceptance criteria, requirements, invariants, risks, and
 a verification plan naming the evidence type that verifies each requirement and invariant."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The adversarial-review packet (seed §20): everything a reviewer with no other context needs,
+"""The adversarial-review packet: everything a reviewer with no other context needs,
 and nothing of the implementer's own narrative."""
 
 from __future__ import annotations

@@ -39,6 +39,12 @@ GIT_ENV = {
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def documentation() -> str:
+    """What a user can read: the README (the front door) and the manual in docs/, as one text."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return "\n\n".join(page.read_text("utf-8") for page in pages)
+
+
 PY = sys.executable
 # A finding proposal as a reviewer writes one (`harness finding propose --file`), every field filled.
 FINDING_PROPOSAL = {

@@ -13,11 +13,15 @@ INLINE = re.compile(r"`(harness [^`]+)`")
 
 
 def command_lines(markdown: str) -> list[str]:
-    """Every `harness …` line of a code block: a command an agent will copy and run."""
+    """Every `harness …` command of a code block: a command an agent will copy and run (each of a
+    line's commands joined by `&&`, as in `harness converge --apply && harness transition DONE`)."""
     out = []
     for lang, body in FENCE.findall(markdown):
         if lang in ("", "bash", "sh", "shell", "text"):
-            out += [line.strip() for line in body.splitlines() if line.strip().startswith("harness ")]
+            for line in body.splitlines():
+                if line.strip().startswith("#"):
+                    continue
+                out += [part.strip() for part in line.split(" && ") if part.strip().startswith("harness ")]
     return out
 
 

@@ -12,7 +12,16 @@ from harness import resources
 from harness.core.policy import default_gate_text
 from harness.store.settings import parse_gate
 
-from helpers import TO_VERIFYING, commit_all_ok, gated_done, git, refused_commit, set_state_by_hand, walk_to
+from helpers import (
+    TO_VERIFYING,
+    commit_all_ok,
+    documentation,
+    gated_done,
+    git,
+    refused_commit,
+    set_state_by_hand,
+    walk_to,
+)
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,9 +136,9 @@ def test_init_with_nothing_configured_says_to_set_the_commands_before_the_first_
 def test_every_harness_command_in_the_readme_parses(tmp_path, monkeypatch):
     from skill_commands import command_lines, files_named, mentions, parse
 
-    # The README's prose names placeholders (`harness evidence TYPE -- CMD`): give them a real value.
-    # Optional parts written as `[--from REV]` are taken as given.
-    readme = (ROOT / "README.md").read_text("utf-8").replace(" TYPE", " unit_test")
+    # The README and the manual in docs/: their prose names placeholders (`harness evidence TYPE -- CMD`):
+    # give them a real value. Optional parts written as `[--from REV]` are taken as given.
+    readme = documentation().replace(" TYPE", " unit_test")
     readme = readme.replace("[--", "--").replace("] [", " ").replace("]`", "`")
     monkeypatch.chdir(tmp_path)
     lines, spans = command_lines(readme), mentions(readme)
@@ -147,5 +156,8 @@ def test_every_harness_command_in_the_readme_parses(tmp_path, monkeypatch):
 
 
 def test_the_readme_documents_gate_before_advance():
+    # The README's quickstart and the manual's walk-through (docs/usage.md) both gate first.
     readme = (ROOT / "README.md").read_text("utf-8")
-    assert readme.index("harness gate                           # first") < readme.index("harness converge --apply")
+    usage = (ROOT / "docs" / "usage.md").read_text("utf-8")
+    assert readme.index("\nharness gate ") < readme.index("\nharness converge --apply")
+    assert usage.index("harness gate                           # first") < usage.index("harness converge --apply")

@@ -19,7 +19,6 @@ import pytest
 
 from helpers import (
     NOTES,
-    ROOT,
     TO_VERIFYING,
     Harness,
     Pc,
@@ -28,6 +27,7 @@ from helpers import (
     commit,
     commit_all_ok,
     commit_ok,
+    documentation,
     gate_to_converged,
     gated_done,
     git,
@@ -525,11 +525,11 @@ def test_merge_without_divergence_of_a_gated_done_is_accepted(pc):
 # =======================================================================================
 
 def documented_notes_config(repo: Path) -> None:
-    """Apply the `git config notes.*` settings README.md tells pre-commit users to make (the same
-    that `harness install` makes for native hooks)."""
-    readme = (ROOT / "README.md").read_text("utf-8")
+    """Apply the `git config notes.*` settings the documentation (docs/git.md) tells pre-commit users to
+    make (the same that `harness install` makes for native hooks)."""
+    readme = documentation()
     settings = re.findall(r"git config (notes\.[A-Za-z.]+) ([^\s`]+)", readme)
-    assert ("notes.rewriteRef", NOTES) in settings, f"README.md does not say to set notes.rewriteRef: {settings}"
+    assert ("notes.rewriteRef", NOTES) in settings, f"the documentation does not say to set notes.rewriteRef: {settings}"
     for key, value in settings:
         git(repo, "config", key, value)
 

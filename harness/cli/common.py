@@ -39,7 +39,8 @@ def with_return_code(fn: Callable[..., int | None]) -> Callable[..., None]:
 
 
 class EvidenceTypeParam(click.ParamType):
-    """An evidence type on the command line: one of seed §11's, or a named custom.NAME."""
+    """An evidence type on the command line: a built-in type (build, lint, typecheck, unit_test,
+    integration_test, contract_test, security, review, custom, pass_to_pass, fail_to_pass) or a named custom.NAME."""
 
     name = "evidence type"
 

@@ -1,4 +1,4 @@
-"""`harness contract apply|check`: the task contract (seed §18)."""
+"""`harness contract apply|check`: the task contract (requirements, invariants, verification plan)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`harness converge`: continue the fix loop, or stop it (seed §24)."""
+"""`harness converge`: continue the fix loop, or stop it."""
 
 from __future__ import annotations
 

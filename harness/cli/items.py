@@ -47,7 +47,7 @@ def _set(kind: str, task_id: str | None, item_id: str, status: str, refs: tuple[
 
 @click.group()
 def requirement() -> None:
-    """Requirements (REQ-001…): what the task must do (seed §8)."""
+    """Requirements (REQ-001…): what the task must do."""
 
 
 @requirement.command("add")
@@ -92,7 +92,7 @@ def requirement_set(item_id: str, status: str, refs: tuple[str, ...], tests: tup
 
 @click.group()
 def invariant() -> None:
-    """Invariants (INV-001…): what must never break (seed §9)."""
+    """Invariants (INV-001…): what must never break."""
 
 
 @invariant.command("add")

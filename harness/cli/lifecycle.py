@@ -64,7 +64,7 @@ def transition(target: str, reason: str | None, task_id: str | None) -> None:
 @click.argument("target", type=STATE)
 @with_return_code
 def validate_transition(current: str, target: str) -> int:
-    """Check CURRENT → TARGET against the transition table (seed §17): exit 0 legal, 1 not."""
+    """Check CURRENT → TARGET against the transition table: exit 0 legal, 1 not."""
     current, target = current.upper(), target.upper()
     if states.is_legal(current, target):
         click.echo(f"VALID TRANSITION: {states.arrow(current, target)}")

@@ -31,7 +31,7 @@ COMMANDS = {
     "converge": ("harness.cli.converge", "converge", "Decide the fix loop: CONVERGED (0), CONTINUE (1) or ESCALATE (3) with a reason."),
     "stamp": ("harness.cli.hooks", "stamp", "Record a git note on a commit: task states, gate, fresh evidence."),
     "audit": ("harness.cli.audit", "audit", "Check every commit of a range like the push guard (for CI)."),
-    "metrics": ("harness.cli.metrics", "metrics", "Seed §29 rates from history: false done, findings, bypass, convergence."),
+    "metrics": ("harness.cli.metrics", "metrics", "Success rates from history: false done, findings, bypass, convergence."),
     "install": ("harness.cli.install", "install", "Install native git hook shims (without the pre-commit framework)."),
     "uninstall": ("harness.cli.install", "uninstall", "Remove the native shims, restoring chained hooks."),
     "approve": ("harness.cli.approve", "approve", "A human approves a gate.yaml loosening, an evidence-command change or a change of spec in the protected suite (interactive only)."),

@@ -1,4 +1,4 @@
-"""`harness metrics`: the seed's §29 success measures over a range of history."""
+"""`harness metrics`: the success measures over a range of history."""
 
 from __future__ import annotations
 

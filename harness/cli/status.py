@@ -1,4 +1,4 @@
-"""`harness status`: the seed §16 view of the current task, evaluated live."""
+"""`harness status`: the current task's state, requirements, evidence and gate, evaluated live."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The task contract's completeness rules (seed §18), pure: replay and `contract check` share them."""
+"""The task contract's completeness rules, pure: replay and `contract check` share them."""
 
 from __future__ import annotations
 

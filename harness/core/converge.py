@@ -1,4 +1,4 @@
-"""Convergence (seed §24): continue the fix loop, or stop it — CONVERGED, CONTINUE or ESCALATE.
+"""Convergence: continue the fix loop, or stop it — CONVERGED, CONTINUE or ESCALATE.
 
 Pure: the task's ledger events and the live gate verdict in, a decision out. Each
 detector looks for one way a loop fails to converge and must not fire on a loop that is

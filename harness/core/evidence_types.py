@@ -1,4 +1,4 @@
-"""The evidence types of seed §11, and the named custom types a project adds: `custom.NAME`.
+"""The nine built-in evidence types, and the named custom types a project adds: `custom.NAME`.
 
 One `custom` type serves one extra check; a project with several (a speed target, an end-to-end
 suite, a docs build) names each, so each is its own command, record, gate line and citation.

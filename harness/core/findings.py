@@ -1,4 +1,4 @@
-"""The finding lifecycle (seed §10, §21): a reviewer's claim becomes a bug only by a failing run.
+"""The finding lifecycle: a reviewer's claim becomes a bug only by a failing run.
 
 PROPOSED → REPRODUCING → CONFIRMED | REJECTED; CONFIRMED → FIXING → FIXED → VERIFIED → CLOSED.
 Each step needs a fact the harness recorded itself: a reproduction that failed (CONFIRMED),
@@ -154,7 +154,7 @@ def refuted_on(f: Mapping[str, Any], tree: str) -> bool:
 
 
 def rates(findings: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Seed §29 metrics for one task: confirmation and regression capture rates (None when undefined)."""
+    """Success measures for one task: confirmation and regression capture rates (None when undefined)."""
     proposed = len(findings)
     confirmed = [f for f in findings if f["status"] in EVER_CONFIRMED]
     with_test = [f for f in confirmed if (f.get("regression_test") or {}).get("path")]

@@ -1,7 +1,7 @@
-"""The quality gate (seed §14): a pure function from task facts to a verdict.
+"""The quality gate: a pure function from task facts to a verdict.
 
 No model judges anything here. Every blocker is a sentence naming the item and the rule;
-PASS is only the absence of blockers across all ten checks, in the seed's order.
+PASS is only the absence of blockers across all ten checks, in the order of gate_checks.CHECKS.
 """
 
 from __future__ import annotations
@@ -116,12 +116,12 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
 
 
 def label(etype: str) -> str:
-    """The report's name of a type: seed §11's, or `Custom: NAME` for a named custom type."""
+    """The report's name of a type: a built-in type's, or `Custom: NAME` for a named custom type."""
     return LABELS.get(etype) or f"Custom: {etype.removeprefix('custom.')}"
 
 
 def judged_types(g: GateInput) -> list[str]:
-    """Seed §11's types, then every named custom type anything here speaks of: gate.yaml, config.yaml,
+    """The built-in types, then every named custom type anything here speaks of: gate.yaml, config.yaml,
     a record, a run never reported, or a citation."""
     named = {*g.policy["verification"], *g.configured, *g.evidence, *g.pending,
              *(t for item in [*g.requirements, *g.invariants] for t in item["evidence"])}

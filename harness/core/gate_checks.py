@@ -1,7 +1,7 @@
-"""The gate's ten checks (seed §14), each a named function of what it judges.
+"""The gate's ten checks, each a named function of what it judges.
 
 Each returns its rows of the report table, its blockers and its notes; :func:`harness.core.gate.evaluate`
-runs them in the seed's order, and PASS is the absence of blockers across all ten.
+runs them in the order of CHECKS, and PASS is the absence of blockers across all ten.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def regression_verified(j: Judging) -> CheckResult:
     return out
 
 
-# The seed's ten checks, in its order: PASS is the absence of blockers across all of them.
+# The ten checks, in the report's order: PASS is the absence of blockers across all of them.
 CHECKS: tuple[tuple[str, Callable[[Judging], CheckResult]], ...] = (
     ("files_valid", files_valid), ("state_allows", state_allows),
     ("requirements_verified", requirements_verified), ("invariants_hold", invariants_hold),

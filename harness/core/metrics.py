@@ -1,4 +1,5 @@
-"""The seed's success measures (§29), computed from facts of the history: a pure function.
+"""The success measures (false done, finding confirmation, regression capture, gate bypass,
+convergence), computed from facts of the history: a pure function.
 
 Every rate comes with its numerator and denominator (a rate over nothing is None, not 0),
 and with the ids behind the numerator, so a figure can be checked by hand.

@@ -107,7 +107,7 @@ def invariants_doc(p: Projection, statements: dict[str, str] | None = None) -> d
 
 
 def finding_doc(f: Finding) -> dict[str, Any]:
-    """findings/F-NNNN.yaml (seed §10): the proposal as recorded, with its lifecycle facts."""
+    """findings/F-NNNN.yaml: the proposal as recorded, with its lifecycle facts."""
     c = f["content"]
     repro, reg, run = f["reproduction"] or {}, f["regression_test"] or {}, f["regression_run"] or {}
     return {

@@ -1,4 +1,4 @@
-"""The task state machine (seed §6): 13 states, 17 legal transitions, refusals as values.
+"""The task state machine: 13 states, 17 legal transitions, refusals as values.
 
 Nothing here raises for an illegal request: :func:`check_transition` returns a
 :class:`Refusal` the front end prints, so "IMPLEMENTING → DONE" can never slip through
@@ -70,7 +70,7 @@ def invalid(current: str, target: str, why: str | None = None, hint: str | None 
 
 
 def is_legal(current: str, target: str) -> bool:
-    """The bare table check of seed §17 (validate-transition)."""
+    """The bare table check of the 17 legal transitions (validate-transition)."""
     return (current, target) in LEGAL
 
 

@@ -1,6 +1,6 @@
 """Stamps: a git note on a commit recording what the harness found at that exact commit.
 
-Notes live outside the tracked tree (DESIGN §8), so stamping never dirties a work tree
+Notes live outside the tracked tree (on refs/notes/harness), so stamping never dirties a work tree
 or fails a commit. A note is a record and a cache; every guard recomputes from content.
 
 The stamp runs after every commit, so it keeps what it found (:mod:`stamp_cache`) keyed

@@ -1,4 +1,4 @@
-"""Continue the fix loop, or stop it (seed §24): the decision, and with ``apply`` the moves that carry it out."""
+"""Continue the fix loop, or stop it: the decision, and with ``apply`` the moves that carry it out."""
 
 from __future__ import annotations
 

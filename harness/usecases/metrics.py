@@ -1,4 +1,4 @@
-"""The seed's §29 success measures over a range of history."""
+"""The success measures (false done, finding confirmation, regression capture, gate bypass, convergence) over a range of history."""
 
 from __future__ import annotations
 

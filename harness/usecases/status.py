@@ -1,4 +1,4 @@
-"""The seed §16 view of a task, evaluated live (nothing is written)."""
+"""The status view of a task (state, requirements, evidence, gate, next step), evaluated live (nothing is written)."""
 
 from __future__ import annotations
 
