@@ -310,3 +310,36 @@ def ft(h, repo) -> str:
     git(repo, "add", ".gitignore")
     git(repo, "commit", "-qm", "ignore caches")
     return h.ok("task", "new", "Findings").out.strip()
+
+
+# -- a protected project (tests/protected_project.py) with a task on it ----------------------------------
+
+@pytest.fixture
+def base(h, repo) -> str:
+    """A committed project whose tests pass, protected (tests/protected_project.py); a task started on it
+    (its base)."""
+    from protected_project import CALC, TESTS, protect, write
+
+    from helpers import commit_all_ok
+
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    commit_all_ok(repo, "calc with tests")
+    return h.ok("task", "new", "Make mul faster").out.strip()
+
+
+@pytest.fixture
+def approver(h, repo, tmp_path) -> tuple[str, Path]:
+    """A protected project whose committed allowed_signers lists a human's real SSH key; a task on it."""
+    from protected_project import CALC, TESTS, protect, write
+    from ssh_keys import make_key, signers_line
+
+    from helpers import commit_all_ok, git
+
+    key, public = make_key(tmp_path / "keys", "human")
+    git(repo, "config", "user.signingKey", str(key))
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS,
+                 ".harness/allowed_signers": signers_line("test@example.com", public)})
+    protect(repo)
+    commit_all_ok(repo, "calc with tests, an approver")
+    return h.ok("task", "new", "mul adds when a is 2 (the user asked)").out.strip(), key

@@ -351,6 +351,7 @@ def test_agent_stats_and_metrics_count_the_recorded_releases(h, stale) -> None:
     assert line.split()[-1] == "1"
 
 
-def test_unreadable_input_that_names_a_guarded_command_is_denied(h) -> None:
+def test_unreadable_input_that_names_a_guarded_command_is_denied(h, monkeypatch) -> None:
+    monkeypatch.chdir(h.root)  # no cwd in the input: its crash log goes to the current directory's git dir
     reply = run("codex", "pre-tool-use", '{"tool_name": "Bash", "tool_input": {"command": "git commit -n"')
     assert denied("codex", json.loads(reply.stdout))

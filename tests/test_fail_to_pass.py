@@ -10,16 +10,12 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-import test_pass_to_pass as p2p_tests
 import yaml
-from test_pass_to_pass import CALC, PY, SUB, SUB_TEST, TESTS, f2p_blockers, protect, write
+from protected_project import CALC, SUB, SUB_TEST, TESTS, f2p_blockers, protect, write
 
 from harness.core.cases import case_id, case_ids_in, planned
 
-from helpers import commit_all_ok, gate_json, proposal, propose, write_yaml
-
-# The same fixtures as test_pass_to_pass: a protected project with a task on it; one with an approver.
-globals().update(base=p2p_tests.base, approver=p2p_tests.approver)
+from helpers import PY, commit_all_ok, gate_json, proposal, propose, write_yaml
 
 
 @pytest.mark.parametrize("word, want", [

@@ -10,68 +10,27 @@ run instead of running again).
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
 import yaml
+from protected_project import (
+    BUGGY,
+    CALC,
+    CHANGED,
+    SPEC_CHANGE,
+    SUB,
+    SUB_TEST,
+    TEST_CMD,
+    TESTS,
+    base_commit,
+    f2p_blockers,
+    protect,
+    sign_suite_change,
+    write,
+)
 
 from helpers import PY, commit_all_ok, record, tdir
-
-CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
-# The bug the tampering hides: mul(2, 3) == 5 and mul(2, 5) == 7 (test_mul and one parametrize case fail).
-BUGGY = CALC.replace("return a * b", "return a + b if a == 2 else a * b")
-TESTS = textwrap.dedent("""\
-    import pytest
-
-    from calc import add, mul
-
-
-    def test_add():
-        assert add(2, 3) == 5
-
-
-    def test_mul():
-        assert mul(2, 3) == 6
-
-
-    @pytest.mark.parametrize("a, b, want", [(1, 1, 1), (2, 5, 10)])
-    def test_mul_cases(a, b, want):
-        assert mul(a, b) == want
-    """)
-TEST_CMD = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=.harness/local/junit.xml"]
-
-
-def write(repo: Path, files: dict[str, str | None]) -> None:
-    for rel, text in files.items():
-        path = repo / rel
-        if text is None:
-            path.unlink()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(textwrap.dedent(text))
-
-
-def protect(repo: Path, paths=("tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"),
-            command: list[str] = TEST_CMD) -> None:
-    config = repo / ".harness/config.yaml"
-    doc = yaml.safe_load(config.read_text())
-    doc["evidence"] = {"unit_test": {"command": command, "junit": ".harness/local/junit.xml"}}
-    config.write_text(yaml.safe_dump(doc, sort_keys=False))
-    gate = repo / ".harness/gate.yaml"
-    doc = yaml.safe_load(gate.read_text())
-    doc["gate"]["verification"]["pass_to_pass"] = "required"
-    doc["gate"]["suite"] = {"paths": list(paths)}
-    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
-
-
-@pytest.fixture
-def base(h, repo) -> str:
-    """A committed project whose tests pass, protected; a task started on it (its base)."""
-    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
-    protect(repo)
-    commit_all_ok(repo, "calc with tests")
-    return h.ok("task", "new", "Make mul faster").out.strip()
 
 
 def p2p(h, repo, tid) -> tuple[int, dict]:
@@ -172,9 +131,6 @@ def test_each_tampering_family_that_hides_a_bug_is_refused_naming_the_lost_case(
     assert rec["pass_to_pass"]["base"] == base_commit(repo, base)
 
 
-def base_commit(repo: Path, tid: str) -> str:
-    first = json.loads((tdir(repo, tid) / "events.jsonl").read_text().splitlines()[0])
-    return first["data"]["base_commit"]
 
 
 def test_the_bug_without_tampering_fails_pass_to_pass_too(h, repo, base):
@@ -379,38 +335,10 @@ def test_on_the_protected_branch_itself_the_base_is_where_the_task_started(h, re
 
 # -- a change of spec is a human decision ------------------------------------------------------------
 
-SPEC_CHANGE = {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")}
-CHANGED = ["tests.test_calc::test_mul", "tests.test_calc::test_mul_cases[2-5-10]"]
 
 
-@pytest.fixture
-def approver(h, repo, tmp_path) -> tuple[str, Path]:
-    """A protected project whose committed allowed_signers lists a human's real SSH key; a task on it."""
-    from ssh_keys import make_key, signers_line
-
-    from helpers import git
-
-    key, public = make_key(tmp_path / "keys", "human")
-    git(repo, "config", "user.signingKey", str(key))
-    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS,
-                 ".harness/allowed_signers": signers_line("test@example.com", public)})
-    protect(repo)
-    commit_all_ok(repo, "calc with tests, an approver")
-    return h.ok("task", "new", "mul adds when a is 2 (the user asked)").out.strip(), key
 
 
-def sign_suite_change(repo: Path, tid: str, cases: list[str], key: Path | None, base: str | None = None) -> None:
-    from ssh_keys import approval_line
-
-    from harness.core.suite import approval_subject
-
-    from helpers import git
-
-    base = base or base_commit(repo, tid)
-    root = min(git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split())
-    line = approval_line("suite-change", approval_subject(root, base, cases), key, changes=cases)
-    path = repo / ".harness/approvals.jsonl"
-    path.write_text((path.read_text() if path.exists() else "") + line)
 
 
 def test_an_approved_change_of_spec_passes_excusing_exactly_the_cases_named(h, repo, approver):
@@ -540,8 +468,6 @@ def test_a_task_started_while_another_is_open_keeps_the_older_base(h, repo, base
 
 # -- FAIL_TO_PASS: a requirement is proved by tests that fail without the change ----------------------
 
-SUB = CALC + "\n\ndef sub(a, b):\n    return a - b\n"
-SUB_TEST = "\n\ndef test_sub():\n    from calc import sub\n    assert sub(5, 3) == 2\n"
 
 
 def requirement_with_tests(h, tid: str, *tests: str) -> None:
@@ -551,10 +477,6 @@ def requirement_with_tests(h, tid: str, *tests: str) -> None:
          *[x for t in tests for x in ("--tests", t)])
 
 
-def f2p_blockers(h) -> list[str]:
-    from helpers import gate_json
-
-    return [b for b in gate_json(h)[1]["blockers"] if b.startswith("REQ-001")]
 
 
 def test_a_requirement_proved_by_a_new_test_that_fails_at_the_base_passes(h, repo, base):

@@ -8,8 +8,7 @@ history, and measures an older one against the newer derived base instead.
 from __future__ import annotations
 
 import pytest
-import test_pass_to_pass as p2p_tests
-from test_pass_to_pass import CALC, SPEC_CHANGE, SUB, SUB_TEST, TEST_CMD, TESTS, base_commit, protect, write
+from protected_project import CALC, SPEC_CHANGE, SUB, SUB_TEST, TEST_CMD, TESTS, base_commit, protect, write
 
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
@@ -21,7 +20,6 @@ from harness.store.layout import Layout
 
 from helpers import commit_all_ok, git
 
-globals().update(base=p2p_tests.base)  # the fixture: a protected project, a task on it
 JUNIT = ".harness/local/junit.xml"
 
 

@@ -3,6 +3,8 @@
 In Claude Code, Codex and Gemini CLI alike only exit 2 blocks, and exit 1 or a crash lets
 the action proceed; so every answer here is a JSON decision on exit 0, in the host's own
 words (Codex rejects an unknown key in a Stop answer, and an invalid answer blocks nothing).
+A deny or block for host "auto" whose payload told nothing (unreadable) is exit 2 with the
+reason on stderr: the one answer all three take as a block.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 HOSTS = ("claude", "codex", "gemini")
+UNKNOWN_SESSION = "unknown-session"
 # The host's own event name for each of ours.
 EVENT_NAMES = {
     "claude": {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"},
@@ -30,7 +33,7 @@ class Payload:
     session_id: str
     cwd: str | None
     tool_name: str = ""
-    tool_input: dict[str, Any] = field(default_factory=dict)
+    tool_input: Any = field(default_factory=dict)             # as sent: tool_action checks its type
 
 
 @dataclass(frozen=True)
@@ -68,34 +71,54 @@ def read_payload(raw: str) -> dict[str, Any]:
 
 def payload(data: dict[str, Any]) -> Payload:
     tool_input = data.get("tool_input")
-    return Payload(session_id=str(data.get("session_id") or "unknown-session"),
+    return Payload(session_id=str(data.get("session_id") or UNKNOWN_SESSION),
                    cwd=data.get("cwd") if isinstance(data.get("cwd"), str) else None,
                    tool_name=str(data.get("tool_name") or ""),
-                   tool_input=tool_input if isinstance(tool_input, dict) else {})
+                   tool_input={} if tool_input is None else tool_input)
 
 
 def tool_action(host: str, p: Payload) -> ToolAction:
-    """What a tool call will do, in terms the denier judges; unknown tools do nothing it guards."""
+    """What a tool call will do, in terms the denier judges; unknown tools do nothing it guards.
+
+    Input of the wrong type for a tool the guard judges (a list where the host sends an object,
+    a number for a command) raises ValueError: read as "nothing", it would be an allow of what
+    the host may run anyway, and the failure policy (harness.agent.run) judges it instead."""
     name, ti = p.tool_name, p.tool_input
-    if name in SHELL_TOOLS[host] or (name in ("Bash", "run_shell_command")):
+    shell = name in SHELL_TOOLS.get(host, ()) or name in ("Bash", "run_shell_command")
+    edit = name in EDIT_TOOLS.get(host, ()) or name in ("Write", "Edit", "MultiEdit", "write_file", "replace",
+                                                         "apply_patch")
+    if not (shell or edit):
+        return ToolAction()
+    if not isinstance(ti, dict):
+        raise ValueError(f"the {name} tool's input is a JSON {type(ti).__name__}, not an object")
+    if shell:
         command = ti.get("command")
         if isinstance(command, list):  # Codex's exec tools pass argv
             import shlex
 
-            command = shlex.join(str(c) for c in command)
+            command = shlex.join(_strings(command, "command"))
+        elif command is not None and not isinstance(command, str):
+            raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
         # Codex names the directory `workdir`, Gemini `dir_path` (older: `directory`).
         workdir = next((ti[k] for k in ("workdir", "dir_path", "directory") if isinstance(ti.get(k), str)), None)
-        return ToolAction(shell=command if isinstance(command, str) else "", workdir=workdir)
-    if name in EDIT_TOOLS[host] or name in ("Write", "Edit", "MultiEdit", "write_file", "replace", "apply_patch"):
-        if name == "apply_patch":
-            text = ti.get("command") or ti.get("input") or ti.get("patch") or ""
-            if isinstance(text, list):
-                text = "\n".join(str(t) for t in text)
-            return ToolAction(writes=tuple(_patch_paths(str(text))),
-                              deletes=tuple(_patch_paths(str(text), ("*** Delete File: ",))))
-        path = ti.get("file_path") or ti.get("notebook_path") or ti.get("path")
-        return ToolAction(writes=(path,) if isinstance(path, str) else ())
-    return ToolAction()
+        return ToolAction(shell=command or "", workdir=workdir)
+    if name == "apply_patch":
+        text = ti.get("command") or ti.get("input") or ti.get("patch") or ""
+        if isinstance(text, list):
+            text = "\n".join(_strings(text, "patch"))
+        elif not isinstance(text, str):
+            raise ValueError(f"the {name} tool's patch is a JSON {type(text).__name__}, not a string")
+        return ToolAction(writes=tuple(_patch_paths(text)), deletes=tuple(_patch_paths(text, ("*** Delete File: ",))))
+    path = ti.get("file_path") or ti.get("notebook_path") or ti.get("path")
+    if path is not None and not isinstance(path, str):
+        raise ValueError(f"the {name} tool's path is a JSON {type(path).__name__}, not a string")
+    return ToolAction(writes=(path,) if path else ())
+
+
+def _strings(items: list[Any], what: str) -> list[str]:
+    if not all(isinstance(item, str) for item in items):
+        raise ValueError(f"the {what} holds something other than strings")
+    return items
 
 
 def _patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[str]:
@@ -123,7 +146,13 @@ def context(host: str, text: str, message: str | None = None) -> Reply:
     return Reply(_json(out) if out else "")
 
 
+def _unknown_host_block(reason: str) -> Reply:
+    return Reply(stderr=reason, code=2)
+
+
 def deny(host: str, reason: str) -> Reply:
+    if host not in HOSTS:
+        return _unknown_host_block(reason)
     if host == "gemini":
         return Reply(_json({"decision": "deny", "reason": reason}))
     return Reply(_json({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
@@ -136,6 +165,8 @@ def allow(host: str, message: str | None = None) -> Reply:
 
 
 def block_stop(host: str, reason: str) -> Reply:
+    if host not in HOSTS:
+        return _unknown_host_block(reason)
     if host == "gemini":
         return Reply(_json({"decision": "deny", "reason": reason}))
     return Reply(_json({"decision": "block", "reason": reason}))

@@ -1,47 +1,71 @@
 """`harness hook agent HOST EVENT`: read the host's JSON, decide, answer in its shape.
 
 Failure policy (an agent hook must never fail open on what it guards, nor trap the agent):
-- pre-tool-use: an internal error denies a command that touches what the guard covers,
+- pre-tool-use: input it cannot read (not JSON, not an object, nested past the recursion
+  limit) is denied; an internal error denies a command that touches what the guard covers,
   and lets anything else through with a visible message;
 - stop: an internal error blocks once per session with the error, then lets the agent stop;
 - session-start: an error becomes a visible message, never a traceback.
+An unexpected error (not a HarnessError) also leaves a crash log (harness.crashlog), named
+in the answer. :func:`failsafe` is the answer when an error escapes all of this.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from harness.agent import hosts
 from harness.agent.hosts import Reply
 
 
 def run(host: str, event: str, raw: str) -> Reply:
+    bad_input: Exception | None = None
     try:
         data = hosts.read_payload(raw)
-    except ValueError as exc:
-        data, bad_input = {}, str(exc)
-    else:
-        bad_input = ""
-    if host == "auto":
-        host = hosts.detect_host(data)
-    p = hosts.payload(data)
+        if host == "auto":
+            host = hosts.detect_host(data)
+        p = hosts.payload(data)
+    except Exception as exc:  # not JSON, not an object, too deep to parse: judged as unreadable
+        p, bad_input = hosts.Payload(session_id=hosts.UNKNOWN_SESSION, cwd=None), exc
     if event == "pre-tool-use":
         return _pre_tool_use(host, p, raw, bad_input)
     if event == "stop":
-        return _stop(host, p, bad_input)
-    return _session_start(host, p, bad_input)
+        return _stop(host, p, raw, bad_input)
+    return _session_start(host, p, raw, bad_input)
+
+
+def failsafe(host: str, event: str, raw: str, why: str) -> Reply:
+    """The answer when an error escaped the event's own handling (the front end's last guard):
+    pre-tool-use denies whatever the call was, stop blocks once, session-start says so."""
+    if host == "auto":
+        host = _guess(hosts.detect_host, raw, "auto")  # "auto" left: hosts answer with exit 2
+    if event == "pre-tool-use":
+        return hosts.deny(host, f"harness: the guard failed: {why}; it refuses rather than allow a tool "
+                                "call unchecked. Run `harness status`, or retry the call.")
+    if event == "stop":
+        return _block_once(host, _guess(lambda d: hosts.payload(d).session_id, raw, hosts.UNKNOWN_SESSION), why)
+    return hosts.context(host, "", message=f"harness: session-start: {why}")
+
+
+def _guess(of: Callable[[dict[str, Any]], object], raw: str, default: str) -> str:
+    try:
+        return str(of(hosts.read_payload(raw)))
+    except Exception:  # the payload is what failed: the default answers
+        return default
 
 
 # -- session start ------------------------------------------------------------------------
 
-def _session_start(host: str, p: hosts.Payload, bad_input: str) -> Reply:
+def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
     from harness.agent import facts
     from harness.core.agent_policy import session_context
 
     try:
         if bad_input:
-            raise ValueError(bad_input)
+            raise bad_input
         root = facts.repo_root(p.cwd)
         if not facts.has_harness(root):
             return hosts.context(host, "")
@@ -52,22 +76,25 @@ def _session_start(host: str, p: hosts.Payload, bad_input: str) -> Reply:
                                        "start one with `harness task new \"TITLE\"` (`harness status` shows more).")
         return hosts.context(host, session_context(f))
     except Exception as exc:  # the agent sees a message, never a traceback
-        why = _describe(exc)
+        why = _logged(exc, p, raw)
         return hosts.context(host, f"Engineering Harness: could not read the task state ({why}); "
                                    "run `harness status` to see it.", message=f"harness: session-start: {why}")
 
 
 # -- pre-tool-use -------------------------------------------------------------------------
 
-def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: str) -> Reply:
+def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
     from harness.core.bypass import mentions_guarded
 
     try:
         if bad_input:
-            raise ValueError(bad_input)
+            raise bad_input
         return _judge_tool(host, p)
     except Exception as exc:  # the failure policy above, whatever went wrong
-        why = _describe(exc)
+        why = _logged(exc, p, raw)
+        if bad_input:  # nothing says what the call would do: refuse it (fail closed)
+            return hosts.deny(host, f"harness: could not read the hook input ({why}), so the guard refuses "
+                                    "rather than allow a tool call unchecked.")
         subject = _subject(host, p) or raw
         if mentions_guarded(subject):
             return hosts.deny(host, f"harness: the guard failed ({why}) on a command that touches what it "
@@ -112,17 +139,20 @@ def _subject(host: str, p: hosts.Payload) -> str:
 
 # -- stop ---------------------------------------------------------------------------------
 
-def _stop(host: str, p: hosts.Payload, bad_input: str) -> Reply:
+def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
     from harness.agent import facts, stopstate
     from harness.core import agent_policy as policy
 
-    root = facts.repo_root(p.cwd)
+    try:
+        root = facts.repo_root(p.cwd)
+    except Exception as exc:  # a cwd no path can be (a NUL byte): no task to judge, nor its memory
+        return _block_once(host, p.session_id, _logged(exc, p, raw))
     if not facts.has_harness(root):
         return hosts.allow(host)
     assert root is not None
     try:
         if bad_input:
-            raise ValueError(bad_input)
+            raise bad_input
         f = facts.load_facts(root)
         verdict = policy.stop_verdict(f)
         limit = facts.block_limit(root)
@@ -135,7 +165,7 @@ def _stop(host: str, p: hosts.Payload, bad_input: str) -> Reply:
             stopstate.record(root, "stop.released", host=host, session=p.session_id, task=f.task_id,
                              state=f.state, tree=tree, blocks=count.blocks if count else limit)
     except Exception as exc:  # block once with the error, then let the agent stop
-        return _stop_error(host, root, p.session_id, _describe(exc))
+        return _stop_error(host, root, p.session_id, _logged(exc, p, raw, near=root))
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(host, verdict.message or None)
@@ -151,11 +181,47 @@ def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
             stopstate.put(counts, session, count)
         if verdict.block:
             stopstate.record(root, "stop.error", host=host, session=session, error=why)
-    except Exception as exc:  # cannot remember a block: blocking could loop forever
-        return hosts.allow(host, f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
+    except Exception as exc:  # the task's memory is out of reach: the crash logs' folder remembers
+        return _block_once(host, session, f"{why}; {_describe(exc)}")
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(host, verdict.message)
+
+
+def _block_once(host: str, session: str, why: str) -> Reply:
+    """Block a stop that failed outside the task's own memory once per session, remembered
+    beside the crash logs; when even that cannot be remembered, let the agent stop (a block
+    nothing remembers could loop forever)."""
+    from harness import crashlog
+    from harness.agent import stopstate
+    from harness.core import agent_policy as policy
+
+    try:
+        where = crashlog.folder()
+        if where is None:
+            raise OSError("no folder to remember the block in")
+        first = stopstate.first_crash_block(where, session)
+    except Exception as exc:
+        return hosts.allow(host, f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
+    if not first:
+        return hosts.allow(host, f"harness: the stop check failed again ({why}); not blocking twice")
+    verdict, _ = policy.error_verdict(None, session, why)
+    return hosts.block_stop(host, verdict.reason)
+
+
+def _logged(exc: BaseException, p: hosts.Payload, raw: str, near: Path | None = None) -> str:
+    """``exc`` described for an answer; an unexpected one (not a HarnessError) is also written
+    to a crash log, near the repository the host named when it is a usable path, and named."""
+    from harness import crashlog
+    from harness.errors import HarnessError
+
+    why = _describe(exc)
+    if isinstance(exc, HarnessError):
+        return why
+    if near is None and p.cwd:
+        near = Path(p.cwd)  # an unusable one (a NUL byte) leaves the log in the current directory's
+    log = crashlog.write(exc, near=near, stdin=raw)
+    return f"{why}; crash log: {log}" if log else why
 
 
 def _describe(exc: BaseException) -> str:

@@ -20,6 +20,7 @@ from harness.store import fsio
 
 STATE = "agent-stop.json"
 LOG = "agent-hooks.jsonl"
+CRASH_BLOCKS = "agent-stop-crashes.json"
 KEEP_SESSIONS = 50  # a long-lived clone sees many sessions; old counts are of no use
 
 
@@ -58,6 +59,25 @@ def put(counts: dict[str, dict[str, Any]], session: str, count: BlockCount | Non
     counts.pop(session, None)
     if count is not None:
         counts[session] = asdict(count)
+
+
+def first_crash_block(folder: Path, session: str) -> bool:
+    """Whether a stop that crashed before it could reach the task's own memory (no readable
+    work tree, an error escaping the check) has not blocked this session yet; records that it
+    now does. Kept beside the crash logs (``crashlog.folder``). Raises when it cannot remember,
+    and the caller then lets the agent stop: a block that is not remembered could loop forever."""
+    session = session[:200]  # the id is the host's input: a huge one must not bloat the file
+    with fsio.locked(folder / "agent-stop-crashes.lock"):
+        try:
+            sessions = json.loads((folder / CRASH_BLOCKS).read_text("utf-8"))
+            if not isinstance(sessions, list):
+                sessions = []
+        except (OSError, ValueError):
+            sessions = []
+        if session in sessions:
+            return False
+        fsio.atomic_write(folder / CRASH_BLOCKS, json.dumps([*sessions, session][-KEEP_SESSIONS:]).encode("utf-8"))
+        return True
 
 
 def record(root: Path, event: str, **data: Any) -> None:

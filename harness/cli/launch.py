@@ -70,8 +70,12 @@ def stamp_head() -> None:
                       file=sys.stderr)
     except HarnessError as exc:
         print(f"harness: {stage} skipped: {exc.render()}", file=sys.stderr)
-    except Exception as exc:
-        print(f"harness: {stage} skipped after an unexpected error: {exc!r}", file=sys.stderr)
+    except Exception as exc:  # after the commit there is nothing to refuse: say so, and keep a crash log
+        from harness import crashlog
+
+        log = crashlog.write(exc)
+        print(f"harness: {stage} skipped after an internal error ({crashlog.describe(exc)})"
+              + (f", crash log: {log}" if log else ""), file=sys.stderr)
 
 
 def render_problems(title: str, problems: list, commit: str | None = None) -> str:
@@ -81,7 +85,7 @@ def render_problems(title: str, problems: list, commit: str | None = None) -> st
 
 def entry() -> None:
     try:
-        code = fast_answer(sys.argv[1:])
+        code = _fast_answer_guarded(sys.argv[1:])
         if code is None:
             from harness.cli.main import main
 
@@ -91,21 +95,22 @@ def entry() -> None:
     except Exception as exc:
         # Ctrl-C while a module loads lazily (pygit2 on first use) leaves it half made; the
         # `except pygit2.GitError` that then reads it raises AttributeError over the interrupt.
-        if not _from_interrupt(exc):
+        from harness.cli.crash import from_interrupt
+
+        if not from_interrupt(exc):
             raise
         code = _interrupted()
     sys.exit(code)
 
 
-def _from_interrupt(exc: BaseException) -> bool:
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, KeyboardInterrupt):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
+def _fast_answer_guarded(argv: list[str]) -> int | None:
+    """:func:`fast_answer`, under the hooks' crash guard (main() guards what follows)."""
+    if argv[:1] != ["hook"]:
+        return fast_answer(argv)
+    from harness.cli import crash
+
+    with crash.guard(crash.refuse):  # nothing here reports its own errors: each is a crash
+        return fast_answer(argv)
 
 
 def _interrupted() -> int:

@@ -6,6 +6,7 @@ Subcommands live in their own modules and are imported only when invoked, so tha
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 
@@ -101,6 +102,10 @@ def _json_failure(args: list[str], message: str, hint: str | None, code: int) ->
             pass  # stdout itself is what failed (a full disk, a closed pipe): stderr has said it
 
 
+# What main() reports itself; anything else escaping a hook is a crash (harness.cli.crash).
+REPORTED = (HarnessError, OSError, click.ClickException, click.exceptions.Exit, click.exceptions.Abort)
+
+
 def main(argv: list[str] | None = None) -> int:
     from harness.store import fsio
 
@@ -108,9 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     # The store does not print: a command that waits for the lock says so through us.
     fsio.on_lock_wait(lambda message: click.echo(message, err=True))
     try:
-        _check_utf8(args)
-        # Without standalone mode click returns ctx.exit()'s code instead of exiting.
-        result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
+        # A hook that crashes refuses in one line naming a crash log; other commands keep the
+        # traceback (a bug seen by whoever ran them).
+        with _crash_guard() if args[:1] == ["hook"] else contextlib.nullcontext():
+            _check_utf8(args)
+            # Without standalone mode click returns ctx.exit()'s code instead of exiting.
+            result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
     except HarnessError as exc:
         if exc.exit_code == 1:  # a refusal: say what to do instead, as every other output does
             from harness.cli.progress import add_next_to_refusal
@@ -141,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         _json_failure(args, problem.message, problem.hint, EXIT_INVALID)
         return EXIT_INVALID
     return result if isinstance(result, int) else 0
+
+
+def _crash_guard() -> contextlib.AbstractContextManager[None]:
+    from harness.cli import crash
+
+    return crash.guard(crash.refuse, expected=REPORTED)
 
 
 def _os_problem(exc: OSError) -> HarnessError:

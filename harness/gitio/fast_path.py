@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.gitio.environment import HARNESS_DIR
+from harness.gitio.environment import HARNESS_DIR, git_env
 
 
 def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
@@ -70,3 +70,29 @@ def add_note(ref: str, commit: str, message: str) -> None:
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise HarnessError(f"git notes add failed: {proc.stderr.strip()}")
+
+
+# -- what a crash log records (harness/crashlog.py): asked of git alone, since pygit2 may be
+# what failed; each answers None rather than raise, the log is written whatever git says.
+
+def common_git_dir(near: Path | None = None) -> Path | None:
+    """The common git directory of the repository at ``near`` (its own GIT_* variables ignored),
+    or of the one the current directory and a hook's GIT_DIR name; None outside any."""
+    try:
+        proc = subprocess.run(["git", "rev-parse", "--git-common-dir"],
+                              cwd=near, env=git_env() if near is not None else None,
+                              capture_output=True, text=True, check=False, timeout=30)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    found = proc.stdout.strip()
+    if proc.returncode != 0 or not found:
+        return None
+    return (near or Path.cwd()) / found  # relative to where git ran (an absolute one stays itself)
+
+
+def git_version() -> str | None:
+    try:
+        proc = subprocess.run(["git", "--version"], capture_output=True, text=True, check=False, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout.strip() or None

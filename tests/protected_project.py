@@ -1,0 +1,100 @@
+"""A small protected Python project for PASS_TO_PASS and FAIL_TO_PASS tests: calc.py with tests,
+the bug the tampering families hide, and the steps that protect it and measure it."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import yaml
+
+from helpers import PY, gate_json, tdir
+
+CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
+
+
+# The bug the tampering hides: mul(2, 3) == 5 and mul(2, 5) == 7 (test_mul and one parametrize case fail).
+BUGGY = CALC.replace("return a * b", "return a + b if a == 2 else a * b")
+
+
+TESTS = textwrap.dedent("""\
+    import pytest
+
+    from calc import add, mul
+
+
+    def test_add():
+        assert add(2, 3) == 5
+
+
+    def test_mul():
+        assert mul(2, 3) == 6
+
+
+    @pytest.mark.parametrize("a, b, want", [(1, 1, 1), (2, 5, 10)])
+    def test_mul_cases(a, b, want):
+        assert mul(a, b) == want
+    """)
+
+
+TEST_CMD = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=.harness/local/junit.xml"]
+
+
+def write(repo: Path, files: dict[str, str | None]) -> None:
+    for rel, text in files.items():
+        path = repo / rel
+        if text is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text))
+
+
+def protect(repo: Path, paths=("tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"),
+            command: list[str] = TEST_CMD) -> None:
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"] = {"unit_test": {"command": command, "junit": ".harness/local/junit.xml"}}
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    gate = repo / ".harness/gate.yaml"
+    doc = yaml.safe_load(gate.read_text())
+    doc["gate"]["verification"]["pass_to_pass"] = "required"
+    doc["gate"]["suite"] = {"paths": list(paths)}
+    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+def base_commit(repo: Path, tid: str) -> str:
+    first = json.loads((tdir(repo, tid) / "events.jsonl").read_text().splitlines()[0])
+    return first["data"]["base_commit"]
+
+
+SPEC_CHANGE = {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")}
+
+
+CHANGED = ["tests.test_calc::test_mul", "tests.test_calc::test_mul_cases[2-5-10]"]
+
+
+def sign_suite_change(repo: Path, tid: str, cases: list[str], key: Path | None, base: str | None = None) -> None:
+    from ssh_keys import approval_line
+
+    from harness.core.suite import approval_subject
+
+    from helpers import git
+
+    base = base or base_commit(repo, tid)
+    root = min(git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split())
+    line = approval_line("suite-change", approval_subject(root, base, cases), key, changes=cases)
+    path = repo / ".harness/approvals.jsonl"
+    path.write_text((path.read_text() if path.exists() else "") + line)
+
+
+SUB = CALC + "\n\ndef sub(a, b):\n    return a - b\n"
+
+
+SUB_TEST = "\n\ndef test_sub():\n    from calc import sub\n    assert sub(5, 3) == 2\n"
+
+
+def f2p_blockers(h) -> list[str]:
+
+    return [b for b in gate_json(h)[1]["blockers"] if b.startswith("REQ-001")]
