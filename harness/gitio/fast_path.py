@@ -96,3 +96,38 @@ def git_version() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return proc.stdout.strip() or None
+
+
+class CommitFiles:
+    """One commit's files, read with `git cat-file` (no pygit2): what a read-only command needs of an
+    old commit, such as the configuration a task's base had. Files over ``cap`` bytes are refused."""
+
+    def __init__(self, root: Path, commit: str, cap: int = 8 * 1024 * 1024) -> None:
+        self.root, self.commit, self.cap = root, commit, cap
+        self.label = f"commit {commit[:12]}"
+
+    @classmethod
+    def at(cls, root: Path, commit: str) -> CommitFiles | None:
+        """None when ``commit`` is not a commit of the repository at ``root``."""
+        if not commit or commit.startswith("-"):
+            return None
+        ok = subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=root, env=git_env(),
+                            capture_output=True, check=False).returncode == 0
+        return cls(root, commit) if ok else None
+
+    def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(["git", *args], cwd=self.root, env=git_env(), capture_output=True, check=False)
+
+    def read(self, rel: str) -> bytes | None:
+        size = self._git("cat-file", "-s", f"{self.commit}:{rel}")
+        if size.returncode != 0:
+            return None
+        if int(size.stdout.strip() or 0) > self.cap:
+            raise HarnessError(f"{rel} in {self.label} is larger than {self.cap} bytes: refused unread")
+        blob = self._git("cat-file", "blob", f"{self.commit}:{rel}")
+        return blob.stdout if blob.returncode == 0 else None
+
+    def listdir(self, rel: str) -> list[str]:
+        listed = self._git("ls-tree", "--name-only", "-z", f"{self.commit}:{rel}")
+        return sorted(n.decode("utf-8", "surrogateescape") for n in listed.stdout.split(b"\0") if n) \
+            if listed.returncode == 0 else []

@@ -37,15 +37,11 @@ class FsSource:
         return path
 
     def at(self, commit: str) -> Source | None:
-        """The files as ``commit`` of this working tree's repository has them (None: no such commit)."""
-        from harness.errors import HarnessError
-        from harness.gitio.git import Git
-        from harness.gitio.tree_source import of_commit
+        """The files as ``commit`` of this working tree's repository has them (None: no such
+        commit), read through git alone: `status` must not load pygit2 for it."""
+        from harness.gitio.fast_path import CommitFiles
 
-        try:
-            return of_commit(Git(self.root).repo, commit)
-        except HarnessError:
-            return None
+        return CommitFiles.at(self.root, commit)
 
     def read(self, rel: str) -> bytes | None:
         from harness.store import bounded
