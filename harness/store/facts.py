@@ -49,7 +49,7 @@ def needs_cases(task: LoadedTask, policy: GatePolicy) -> bool:
             or (bool(policy.suite) and any(f["status"] in ("VERIFIED", "CLOSED") for f in task.proj.findings.values())))
 
 
-def introduced_types(src: Source, base: str | None) -> list[str]:
+def introduced_types(src: Source, base: str | None, cited: set[str]) -> list[str]:
     """Evidence types config.yaml names now and did not at the task's base (their command is this
     change's own), unless a human approved this config.yaml (`approve config-change`, checked
     against the base's signers). Without a base commit, or with none at the base (this change
@@ -60,6 +60,8 @@ def introduced_types(src: Source, base: str | None) -> list[str]:
     from harness.guard import trust
 
     at = getattr(src, "at", None)
+    if not cited:  # no verified must requirement leans on a type: nothing to read at the base
+        return []
     base_src = at(base) if (base and at) else None
     if base_src is None or base_src.read(".harness/config.yaml") is None:
         return []
@@ -67,7 +69,7 @@ def introduced_types(src: Source, base: str | None) -> list[str]:
         before = set(configured_identities(base_src))
     except HarnessError:
         before = set()  # an invalid config at the base named no command anyone relied on
-    added = sorted(set(configured_identities(src)) - before - {"pass_to_pass", "fail_to_pass"})
+    added = sorted(set(configured_identities(src)) & cited - before - {"pass_to_pass", "fail_to_pass"})
     raw = src.read(".harness/config.yaml")
     if added and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
                                         hashlib.sha256(raw).hexdigest(), [base_src])[0]:
@@ -144,7 +146,8 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
         "invariants": list(p.invariants.values()),
         "evidence": evidence,
         "cases": case_lists(src, task, evidence, policy),
-        "introduced": introduced_types(src, p.base_commit),
+        "introduced": introduced_types(src, p.base_commit, {t for r in p.requirements.values() if r["priority"] == "must"
+                                                             and r["status"] == "verified" for t in r["evidence"]}),
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,
