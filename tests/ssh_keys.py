@@ -26,11 +26,23 @@ def signers_line(email: str, public: str) -> str:
 
 
 def approval_line(kind: str, file_bytes: bytes, key: Path | None, signer: str = "test@example.com",
-                  changes: list[str] | None = None, **over) -> str:
-    """One approvals.jsonl line for ``file_bytes``, signed with ``key`` (None: unsigned)."""
+                  changes: list[str] | None = None, bind: tuple[str | None, bytes | None] | None = None,
+                  **over) -> str:
+    """One approvals.jsonl line for ``file_bytes``, signed with ``key`` (None: unsigned). ``bind``:
+    (repository id, the file's bytes it loosens from) as `harness approve` signs them now; without
+    it, a legacy record (from before approvals were bound)."""
     entry = {"kind": kind, "digest": hashlib.sha256(file_bytes).hexdigest(), "changes": changes or ["a change"],
              "approved_by": f"Test <{signer}>", "signer": signer, "os_user": "test", "at": "2026-01-01T00:00:00Z"}
+    if bind is not None:
+        entry |= approvals.binding(*bind)
     if key is not None:
         entry["signature"] = signing.sign(approvals.payload(entry), str(key), approvals.NAMESPACE)
     entry.update(over)
     return json.dumps(entry, sort_keys=True) + "\n"
+
+
+def repository_id(repo: Path) -> str:
+    """What `harness approve` names ``repo`` by: the first root commit of HEAD's history."""
+    out = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=repo, capture_output=True, text=True,
+                         check=True).stdout
+    return min(out.split())

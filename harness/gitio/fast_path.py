@@ -127,6 +127,14 @@ class CommitFiles:
         blob = self._git("cat-file", "blob", f"{self.commit}:{rel}")
         return blob.stdout if blob.returncode == 0 else None
 
+    def repository_id(self) -> str | None:
+        """As :meth:`TreeSource.repository_id`: the first root commit of this commit's history (None
+        in a shallow clone, whose roots are its boundary)."""
+        if self._git("rev-parse", "--is-shallow-repository").stdout.strip() == b"true":
+            return None
+        roots = self._git("rev-list", "--max-parents=0", self.commit).stdout.split()
+        return min(r.decode("ascii") for r in roots) if roots else None
+
     def listdir(self, rel: str) -> list[str]:
         listed = self._git("ls-tree", "--name-only", "-z", f"{self.commit}:{rel}")
         return sorted(n.decode("utf-8", "surrogateescape") for n in listed.stdout.split(b"\0") if n) \

@@ -140,8 +140,13 @@ class History(Repository):
 
     def repository_id(self, commit: str) -> str:
         """What names this repository in a signed approval: the first root commit of ``commit``'s
-        history (every clone and fork of it shares it; an unrelated repository does not)."""
-        return min(self.run(["rev-list", "--max-parents=0", commit]).split())
+        history (every clone and fork of it shares it; an unrelated repository does not). Kept per
+        commit id: the roots of a commit's history never change, and one check asks more than once."""
+        commit = self.resolve(commit)
+        known: dict[str, str] = self.__dict__.setdefault("_repository_ids", {})
+        if commit not in known:
+            known[commit] = min(self.run(["rev-list", "--max-parents=0", commit]).split())
+        return known[commit]
 
     def oldest_ancestor(self, commits: list[str]) -> str:
         """The first of ``commits`` that is an ancestor of every other one; when histories diverge (an

@@ -17,6 +17,7 @@ class TreeSource:
     """Read `.harness/` files from a git tree (a commit's, or the index's)."""
 
     def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None) -> None:
+        self.git = git
         self.repo = git.repo
         self.tree = git.repo[tree_id]
         self.label = label
@@ -27,7 +28,12 @@ class TreeSource:
 
     def at(self, commit: str) -> TreeSource | None:
         """The same repository's files as ``commit`` has them (None: not a commit here)."""
-        return of_commit(self.repo, commit)
+        return of_commit(self.git, commit)
+
+    def repository_id(self) -> str | None:
+        """The repository this tree's commit belongs to (:meth:`Git.repository_id`); None for a
+        tree that is no commit's (the index), or in a shallow clone (whose roots are its boundary)."""
+        return self.git.repository_id(self.rev) if self.rev and not self.git.is_shallow() else None
 
     def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
         return changed_paths_in(self.repo, old_tree, new_tree, limit)
@@ -126,12 +132,13 @@ def index_tree(git: Git, index_file: str | None = None) -> str:
     return git.run(["write-tree"], git_env({"GIT_INDEX_FILE": path})).strip()
 
 
-def of_commit(repo: Any, commit: str) -> TreeSource | None:
-    """The files of ``commit`` in the pygit2 ``repo`` (None: not a commit there)."""
+def of_commit(git: Git, commit: str) -> TreeSource | None:
+    """The files of ``commit`` in ``git``'s repository (None: not a commit there)."""
     try:
-        obj = repo[commit].peel(pygit2.Commit)
+        obj = git.repo[commit].peel(pygit2.Commit)
     except (KeyError, ValueError, TypeError, pygit2.GitError, pygit2.InvalidSpecError):
         return None
     tree = TreeSource.__new__(TreeSource)
-    tree.repo, tree.tree, tree.label, tree.rev, tree._objects = repo, obj.tree, f"commit {commit[:12]}", commit, {}
+    tree.git, tree.repo, tree.tree, tree.label, tree.rev, tree._objects = \
+        git, git.repo, obj.tree, f"commit {commit[:12]}", commit, {}
     return tree

@@ -101,27 +101,77 @@ def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trus
 
 def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Sequence[Source]) -> tuple[bool, str | None]:
     """(True, None) when a record approving ``digest`` for ``kind`` carries a signature that
-    verifies against the trust root; else (False, why a record that claims it does not count)."""
+    verifies against the trust root and, when bound, was given in this repository against the file
+    as ``trusted`` (the parent) has it; else (False, why a record that claims it does not count)."""
     claims = rules.candidates(approvals_raw, kind, digest)
     if not claims:
         return False, None
     available = roots(trusted)
     # An approval the trusted (parent) side already holds was given for a change made before:
-    # restoring that exact file later (after someone tightened it again) needs a new one.
-    spent = {r.get("signature") for src in trusted for r in rules.records(src.read(APPROVALS))}
-    reasons = []
+    # restoring that exact file later (after someone tightened it again) needs a new one. Known by
+    # what was signed, not by the signature's text (which could be re-wrapped and still verify);
+    # approvals.jsonl being append-only (validate.py) keeps a spent one from leaving and coming back.
+    spent = {rules.payload(r) for src in trusted for r in rules.records(src.read(APPROVALS))}
+    reasons, unsigned = [], False
     for record in claims:
-        signature, signer = record.get("signature"), record.get("signer")
-        if isinstance(signature, str) and signature and signature in spent:
+        signer = record.get("signer")
+        if rules.payload(record) in spent:
             reasons.append(f"the approval signed by {signer} at {record.get('at')} was given for an earlier change "
                            f"(it is already in {APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
                            "restoring the same file again needs a new approval")
             continue
         why = signature_problem(record, available)
+        unsigned = unsigned or why is not None
+        why = why or binding_problem(record, kind, trusted)
         if why is None:
             return True, None
         reasons.append(why)
-    return False, "; ".join(reasons) + ": an unsigned or badly signed approval counts as none"
+    return False, "; ".join(reasons) + (": an unsigned or badly signed approval counts as none" if unsigned else "")
+
+
+def binding_problem(record: dict, kind: str, trusted: Sequence[Source]) -> str | None:
+    """Why a bound ``record`` does not speak to this change: signed in another repository, or
+    against another version of the file it loosens than the trusted (parent) side's. None when it
+    matches one trusted side — or is a legacy record (no binding: it counts for its exact file
+    digest only, as it always did; see docs/approvals.md)."""
+    rel = rules.FILES.get(kind)
+    if rel is None or not rules.is_bound(record):
+        return None
+    who = f"the approval signed by {record.get('signer')} at {record.get('at')}"
+    problems = []
+    sides: list[Source | None] = [*trusted] or [None]  # none: a first commit, bound to no repository
+    for src in sides:
+        label = getattr(src, "label", "HEAD") if src is not None else "a first commit (no parent)"
+        want = rules.binding(_repository(src), src.read(rel) if src is not None else None)
+        got_repo, got_from = record.get("repository"), record.get("from_digest")
+        if got_repo != want["repository"] and want["repository"] is None and src is not None:
+            problems.append(f"{who} names repository {_short(got_repo)}, and {label}'s cannot be told (a shallow "
+                            "clone ends at its boundary, not at the root commit: `git fetch --unshallow`)")
+        elif got_repo != want["repository"]:
+            problems.append(f"{who} was given in another repository (root commit {_short(got_repo)}; {label} is in "
+                            f"{_short(want['repository'])}): an approval counts only where it was signed")
+        elif got_from != want["from_digest"]:
+            problems.append(f"{who} loosens {rel} from another version of it (sha256 {_short(got_from)}; {label} has "
+                            f"{_short(want['from_digest'])}): the file it was given against has changed since, "
+                            "approve again")
+        else:
+            return None
+    return "; ".join(problems)
+
+
+def _repository(src: Source | None) -> str | None:
+    """The repository ``src``'s commit belongs to (None: no commit, or it cannot say)."""
+    of = getattr(src, "repository_id", None)
+    if of is None:
+        return None
+    try:
+        return of()
+    except HarnessError:
+        return None
+
+
+def _short(value: object) -> str:
+    return value[:12] if isinstance(value, str) and value else "none"
 
 
 def signature_problem(record: dict, available: list[Root]) -> str | None:

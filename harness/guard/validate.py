@@ -72,6 +72,8 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     policy = _policy(olds, new, problems, only_gated)
     changes = changed_tasks(olds, new)
     if not only_gated:
+        if olds and _changed(olds, new, APPROVALS):
+            _check_approvals_kept(olds, new, problems)
         if _changed(olds, new, CONFIG, APPROVALS):
             _check_config(olds, new, problems)
         _check_signers(olds, new, problems)  # a changed allowed_signers only: two reads otherwise
@@ -231,6 +233,32 @@ def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem])
                                     "or revert the change"))
 
 
+def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
+    """approvals.jsonl is a ledger: a commit appends to it and never rewrites or drops a line. (An
+    approval counts once — not when its parent already holds it — so one taken out in one commit
+    and put back in the next, with the loosening it was spent on, would count again.) Compared by
+    lines, so a last line without its newline cannot be continued into another. A merge continues
+    one side's file and keeps every line of the other's (two branches may each have appended)."""
+    new_lines = (new.read(APPROVALS) or b"").splitlines()
+    befores = [(old, (old.read(APPROVALS) or b"").splitlines()) for old in olds]
+    continues = [old for old, lines in befores if new_lines[:len(lines)] == lines]
+    kept = set(new_lines)
+    for old, lines in befores:
+        if old in continues:
+            continue
+        if continues and len(olds) > 1:
+            missing = next((n for n, line in enumerate(lines, start=1) if line not in kept), None)
+            if missing is None:
+                continue  # a merge: every line of this side is there, after the other side's
+            what = f"line {missing} of {APPROVALS} in {getattr(old, 'label', 'a parent')} is gone from the merge"
+        else:
+            what = _first_difference(b"\n".join(lines), b"\n".join(new_lines), f"committed {APPROVALS}")
+        problems.append(Problem(APPROVALS, "approvals-append-only", what,
+                                f"restore the committed approvals (`git checkout {_rev([old])} -- {APPROVALS}`); "
+                                "approvals are only ever added, by `harness approve`"))
+        return
+
+
 def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
     raw = new.read(CONFIG)
     from harness.store import facts
@@ -353,11 +381,11 @@ def _findings_kept(old: Source, new: Source, folder: str, problems: list[Problem
                                 "`harness finding reject` instead"))
 
 
-def _first_difference(old: bytes, new: bytes) -> str:
+def _first_difference(old: bytes, new: bytes, what: str = "committed ledger") -> str:
     old_lines, new_lines = old.splitlines(), new.splitlines()
     for n, (a, b) in enumerate(zip(old_lines, new_lines), start=1):
         if a != b:
-            return f"line {n} of the committed ledger was rewritten"
+            return f"line {n} of the {what} was rewritten"
     if len(new_lines) < len(old_lines):
-        return f"the ledger lost {len(old_lines) - len(new_lines)} committed line(s)"
-    return "the committed ledger is not a prefix of the new one"
+        return f"the {what.removeprefix('committed ')} lost {len(old_lines) - len(new_lines)} committed line(s)"
+    return f"the {what} is not a prefix of the new one"

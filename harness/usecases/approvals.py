@@ -46,6 +46,9 @@ def pending_approval(kind: str, rel: str, what: str, changes_of: ChangesOf, layo
     digest, changes = changes_of(layout, git)
     if changes:
         key = signing_key(git, key)  # asked before the prompt: nothing to type for an approval that cannot be signed
+        if kind != "suite-change" and git.head() and git.is_shallow():  # nor for one bound to no repository
+            raise Refused("a shallow clone cannot name its repository (its first root commit) for the approval",
+                          hint="git fetch --unshallow, then approve again")
     return Pending(kind, rel, what, digest, changes, key)
 
 
@@ -61,15 +64,19 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
     from harness.store.tasks import now_iso
 
     signer = who.rsplit("<", 1)[1].rstrip(">").strip()
+    head = git.head()
+    parent = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
     entry = {"kind": p.kind, "digest": p.digest, "changes": p.changes, "approved_by": who, "signer": signer,
              "os_user": getpass.getuser(), "at": now_iso()}
+    rel = rules.FILES.get(p.kind)
+    if rel is not None:  # bound to this repository and to the file as HEAD has it (what it loosens from)
+        entry |= rules.binding(parent[0].repository_id() if parent else None, parent[0].read(rel) if parent else None)
     entry["signature"] = signing.sign(rules.payload(entry), signing_key(git, p.key), rules.NAMESPACE)
     line = json.dumps(entry, sort_keys=True).encode() + b"\n"
     # Checked as every hook will check it, before anything is written: an approval that would
     # count as none must not look like one.
     trust.use_git_config(git)
-    head = git.head()
-    ok, why = trust.approved(line, p.kind, p.digest, [TreeSource(git, git.commit_tree(head), "HEAD")] if head else [])
+    ok, why = trust.approved(line, p.kind, p.digest, parent)
     if not ok:
         raise Refused(f"signed, but the signature would not count: {why}",
                       hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "

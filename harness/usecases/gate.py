@@ -100,7 +100,7 @@ def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
     approvals = s.source.read(APPROVALS)
     trust.use_git_config(git)
-    trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
     loosened, why = unapproved_loosening(committed, policy, approvals, trusted,
                                          configured_types(s.source))
     if loosened:

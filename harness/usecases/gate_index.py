@@ -92,7 +92,7 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
         raise HarnessError(".harness/gate.yaml is not in the index", hint="git add .harness/gate.yaml")
     policy = settings.parse_gate(raw)
     head = git.head()
-    trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
     committed = trusted[0].read(GATE) if trusted else None
     loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted, configured_types(src))
     if loosened:
