@@ -10,7 +10,20 @@
 #   HARNESS_RERUN            "true": re-run evidence, reproducers and regression tests
 #   HARNESS_ALLOWED_SIGNERS  an allowed-signers file for human approvals (passed through)
 #   HARNESS_REMOTE           where missing commits and stamps are fetched from (default origin)
+#   HARNESS_ALLOW_UNTRUSTED_RERUN  "true": re-run even under pull_request_target (see below)
 set -euo pipefail
+
+# pull_request_target runs with the base repository's write token and secrets: re-running a fork's
+# code there hands both to whoever opened the pull request. Refused unless the workflow opts in.
+if [ "${HARNESS_EVENT:-push}" = "pull_request_target" ] && [ "${HARNESS_RERUN:-false}" = "true" ] \
+    && [ "${HARNESS_ALLOW_UNTRUSTED_RERUN:-false}" != "true" ]; then
+  echo "harness: refusing to re-run a pull request's code under pull_request_target: that event runs with" \
+       "this repository's write token and secrets, and --rerun executes the pull request's commands." >&2
+  echo "  hint: audit pull requests on the pull_request event (no secrets; rerun there is safe), or run" \
+       "this job without rerun; set HARNESS_ALLOW_UNTRUSTED_RERUN=true on the step only if every" \
+       "pull request author is trusted" >&2
+  exit 2
+fi
 
 remote="${HARNESS_REMOTE:-origin}"
 # Stamps are a record, never the proof: fetch them when the remote has any, carry on if not.

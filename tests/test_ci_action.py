@@ -118,3 +118,32 @@ def test_a_push_deleting_a_branch_has_nothing_to_audit_and_passes(h, repo, remot
     p = run_script(ci, HARNESS_EVENT="push", HARNESS_BEFORE=topic, HARNESS_AFTER=ZERO)
     assert p.returncode == 0, p.stderr
     assert "deleted the ref" in p.stderr and "nothing to audit" in p.stderr
+
+
+# -- pull requests from forks ------------------------------------------------------------------------
+
+def test_a_rerun_under_pull_request_target_is_refused_unless_the_workflow_opts_in(h, repo, remote, tmp_path):
+    base = head(repo)
+    git(repo, "switch", "-q", "-c", "feature")
+    gated_done(h)
+    done = commit_all_ok(repo, "done")
+    git(repo, "push", "-q", "origin", "feature")
+    ci = ci_clone(remote, tmp_path / "ci")
+    event = {"HARNESS_EVENT": "pull_request_target", "HARNESS_BASE": base, "HARNESS_HEAD": done}
+    p = run_script(ci, **event, HARNESS_RERUN="true")
+    assert p.returncode == 2 and "refusing to re-run a pull request's code under pull_request_target" in p.stderr
+    assert "commit(s) to check" not in p.stderr  # refused before anything ran
+    p = run_script(ci, **event)  # no re-run: the audit reads git objects only
+    assert p.returncode == 0 and "1 commit(s) checked" in p.stderr, p.stderr
+    p = run_script(ci, **event, HARNESS_RERUN="true", HARNESS_ALLOW_UNTRUSTED_RERUN="true")
+    assert "refusing to re-run" not in p.stderr and "rerun-reproduces" in p.stderr, p.stderr  # it re-ran
+    p = run_script(ci, **{**event, "HARNESS_EVENT": "pull_request"}, HARNESS_RERUN="true")
+    assert "refusing to re-run" not in p.stderr
+
+
+def test_the_documented_workflow_leaves_no_token_for_the_commands_it_re_runs():
+    docs = (ROOT / "docs" / "ci.md").read_text()
+    workflow = yaml.safe_load(docs.split("```yaml\n", 1)[1].split("```", 1)[0])
+    checkout = next(s for s in workflow["jobs"]["audit"]["steps"] if s["uses"].startswith("actions/checkout"))
+    assert checkout["with"]["persist-credentials"] is False and checkout["with"]["fetch-depth"] == 0
+    assert "pull_request_target" not in workflow[True]  # YAML reads the key `on` as true
