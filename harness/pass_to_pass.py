@@ -97,7 +97,7 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     commit = git.overlay_commit(base_tree, git.files_of(tree), changed)
     with git.temp_worktree(commit) as path:
         p = Plan(FAIL_TO_PASS, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
-        return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
+        return collect(s, task_id, p, Site(path, inside(path, {**clean_env(), **ON_THE_BASE}), dig, assess))
 
 
 def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list | None = None) -> set[str]:
@@ -147,6 +147,12 @@ def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
     import the working tree's code, not the tree under test."""
     rest = environ.get("PYTHONPATH")
     return {**environ, "PYTHONPATH": str(worktree) + (os.pathsep + rest if rest else "")}
+
+
+# FAIL_TO_PASS runs the change's tests on the base's source, where a new test module that imports
+# the new code cannot import: pytest would stop the whole session at that collection error, and no
+# case would run. Carrying on collects every other module and names the one that failed.
+ON_THE_BASE = {"PYTEST_ADDOPTS": "--continue-on-collection-errors"}
 
 
 def _located(command: list[str] | str, root: Path, worktree: Path) -> list[str] | str:
@@ -322,4 +328,4 @@ def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config:
     tree = git.source_tree(commit)
     base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
     with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as path:
-        return run_cases(conf, git.root, path, environ)
+        return run_cases(conf, git.root, path, {**environ, **ON_THE_BASE})

@@ -115,14 +115,15 @@ def verified_by_proof(h) -> list[str]:
     h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.proof")
     code, report = gate_json(h)
     assert "blockers" in report, (code, report)
-    return [b for b in report["blockers"] if "a type this task's change added" in b]
+    return [b for b in report["blockers"] if "is not the one config.yaml configured at the task's base" in b]
 
 
 def test_a_type_the_change_added_cannot_verify_a_must_requirement(h, repo, base):
     add_type(repo)
     assert verified_by_proof(h) == [
-        "REQ-001 cites custom.proof, a type this task's change added to config.yaml: it cannot verify a must "
-        "requirement until a human approves the configuration (`harness approve config-change`)"]
+        "REQ-001 cites custom.proof, whose command is not the one config.yaml configured at the task's base (added "
+        "or changed since, or run by hand): it cannot verify a must requirement until a human approves the "
+        "configuration (`harness approve config-change`)"]
 
 
 def test_a_type_configured_at_the_base_verifies(h, repo, tmp_path):
@@ -250,3 +251,56 @@ def test_without_a_protected_suite_a_regression_test_is_not_held_to_cases(h, rep
     h.ok("evidence", "unit_test")
     h.ok("finding", "verify", "F-0001")
     assert [b for b in gate_json(h)[1]["blockers"] if b.startswith("Finding F-0001")] == []
+
+
+# -- found by a third adversarial review (F-0022..F-0033 of TASK-20261203-1dafdf) --------------------
+
+def test_a_type_config_yaml_does_not_name_cannot_verify_a_must_requirement(h, repo, base):
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "custom.proof", "--", PY, "-c", "pass")  # run by hand: no command of config.yaml's
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.proof")
+    assert [b for b in gate_json(h)[1]["blockers"] if b.startswith("REQ-001 cites custom.proof")]
+
+
+def test_a_changed_command_of_a_type_the_base_configured_cannot_verify_a_must_requirement(h, repo, base):
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"]["unit_test"]["command"] = [*doc["evidence"]["unit_test"]["command"], "-k", "add"]
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    h.ok("requirement", "add", "add works", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    assert [b for b in gate_json(h)[1]["blockers"] if b.startswith("REQ-001 cites unit_test")]
+
+
+def test_a_regression_tests_case_must_be_one_its_command_runs(h, repo, buggy):
+    write(repo, {"check_sub.py": "import sys\nfrom calc import sub\nsys.exit(0 if sub(5, 3) == 2 else 1)\n"})
+    r = h("finding", "regression", "F-0001", "check_sub.py", "--tests", "tests/test_calc.py::test_sub", "--",
+          PY, "check_sub.py")
+    assert r.code != 0 and "tests.test_calc::test_sub" in r.err and "check_sub.py" in r.err, r.text
+
+
+NEW_MODULE_TEST = "from calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n"
+NEW_CLASS_TEST = "from calc import sub\n\n\nclass TestSub:\n    def test_sub(self):\n        assert sub(5, 3) == 2\n"
+
+
+@pytest.mark.parametrize("text, case", [(NEW_MODULE_TEST, "tests/test_sub.py::test_sub"),
+                                        (NEW_CLASS_TEST, "tests/test_sub.py::TestSub::test_sub")], ids=["function", "class"])
+def test_a_new_test_module_that_cannot_import_at_the_base_proves_the_requirement(h, repo, base, text, case):
+    write(repo, {"calc.py": SUB, "tests/test_sub.py": text})
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test", "--tests", case)
+    assert h("evidence", "fail_to_pass").code == 0
+    assert f2p_blockers(h) == []
+
+
+def test_a_node_id_with_a_leading_dot_slash_is_the_same_case():
+    assert case_id("./tests/test_calc.py::test_sub") == "tests.test_calc::test_sub"
+    assert case_id("tests//test_calc.py::test_sub") == "tests.test_calc::test_sub"
+
+
+def test_a_deselected_node_id_is_no_case_the_command_runs():
+    argv = [PY, "-m", "pytest", "--deselect", "tests/test_calc.py::test_add", "--deselect=tests/test_calc.py::test_mul",
+            "tests/test_calc.py::test_sub"]
+    assert case_ids_in(argv) == ["tests.test_calc::test_sub"]

@@ -97,7 +97,7 @@ def test_ci_refuses_a_proving_case_that_passes_without_the_change(h, repo, base,
     sha = commit_all_ok(repo, "sub, with its test")
     row, problem = run("fail_to_pass", repo, sha, planned(repo, base, "fail_to_pass", start, cases=[case]), [start])
     assert (row["result"] == CONTRADICTED) is contradicted and (problem is not None) is contradicted
-    assert row["passing_without_change"] == ([case] if contradicted else [])
+    assert [case in g and "passes without the change" in g for g in row["gaps"]] == ([True] if contradicted else [])
 
 
 def test_the_suites_run_must_show_every_proving_case_passing(h, repo, base):
@@ -141,3 +141,36 @@ def test_the_audit_hands_the_history_it_judged_to_the_re_run(h, repo, base, monk
     sha = commit_all_ok(repo, "x")
     report = run_audit(Git(repo), [sha], "audit", rerun=True, stamp=False, scope={"excluded": [start]})
     assert seen == [[start]] and not report.failed
+
+
+# -- found by a third adversarial review (F-0022..F-0033 of TASK-20261203-1dafdf) --------------------
+
+def test_ci_refuses_a_proving_case_never_collected_without_the_change(h, repo, base):
+    start = base_commit(repo, base)
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
+    sha = commit_all_ok(repo, "sub, with its test")
+    item = planned(repo, base, "fail_to_pass", start, cases=["tests.test_calc::test_never_written"])
+    row, problem = run("fail_to_pass", repo, sha, item, [start])
+    assert row["result"] == CONTRADICTED and problem is not None and "not collected" in problem.message
+
+
+def test_ci_refuses_a_fail_to_pass_record_when_no_case_can_run_without_the_change(h, repo, base):
+    start = base_commit(repo, base)
+    # Every test imports a module the change adds: on the base's source none of them runs at all.
+    write(repo, {"newmod.py": "def sub(a, b):\n    return a - b\n",
+                 "tests/test_calc.py": "from newmod import sub\n" + TESTS + SUB_TEST.replace("from calc import sub", "pass")})
+    sha = commit_all_ok(repo, "sub in a new module")
+    item = planned(repo, base, "fail_to_pass", start, cases=["tests.test_calc::test_sub"])
+    row, problem = run("fail_to_pass", repo, sha, item, [start])
+    assert row["result"] == CONTRADICTED and problem is not None and "no case passed" in problem.message
+
+
+def test_a_feature_branchs_earlier_push_is_no_base_to_derive_from(h, repo, base):
+    start = base_commit(repo, base)
+    git(repo, "switch", "-q", "-c", "feature")
+    write(repo, SPEC_CHANGE)
+    earlier_push = commit_all_ok(repo, "tampered, pushed to the feature branch")
+    write(repo, {"calc.py": (repo / "calc.py").read_text() + "# more\n"})
+    sha = commit_all_ok(repo, "the DONE commit, pushed next")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, base, "pass_to_pass", start), [earlier_push])
+    assert row["base"] == start and row["result"] == CONTRADICTED and problem is not None

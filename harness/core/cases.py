@@ -23,7 +23,8 @@ def case_id(word: str) -> str:
     cut = rest.find("[")
     *classes, name = (rest if cut < 0 else rest[:cut]).split(SEPARATOR)
     name += "" if cut < 0 else rest[cut:]
-    dotted = path[: -len(".py")].replace("\\", "/").strip("/").replace("/", ".")
+    parts = [p for p in path[: -len(".py")].replace("\\", "/").split("/") if p not in ("", ".")]
+    dotted = ".".join(parts)
     return f"{'.'.join([dotted, *classes])}{SEPARATOR}{name}"
 
 
@@ -32,10 +33,43 @@ def is_case(word: str) -> bool:
     return SEPARATOR in word
 
 
+# pytest options whose node id is a case the run leaves out, not one it runs.
+EXCLUDING = ("--deselect",)
+
+
 def case_ids_in(argv: Iterable[str]) -> list[str]:
     """The cases a command names by node id (`pytest tests/test_x.py::test_y`): a finding's
-    regression test run that way is these cases of the suite."""
-    return sorted({case_id(a) for a in argv if SEPARATOR in a and a.partition(SEPARATOR)[0].endswith(".py")})
+    regression test run that way is these cases of the suite (a `--deselect`ed one is not)."""
+    out, skip = set(), False
+    for arg in argv:
+        if skip or arg.split("=", 1)[0] in EXCLUDING:
+            skip = arg in EXCLUDING  # `--deselect X`: X is the next word; `--deselect=X` is this one
+            continue
+        if SEPARATOR in arg and arg.partition(SEPARATOR)[0].endswith(".py"):
+            out.add(case_id(arg))
+    return sorted(out)
+
+
+def in_file(case: str, path: str) -> bool:
+    """Whether ``case`` (the report's spelling) is a test of the file ``path``."""
+    module = case_id(f"{path}{SEPARATOR}x").partition(SEPARATOR)[0]
+    classname = case.partition(SEPARATOR)[0]
+    return classname == module or classname.startswith(module + ".")
+
+
+def regression_strays(tests: Iterable[str], path: str, command: str | list[str]) -> list[str]:
+    """Of a regression test's named cases, those its command does not run: not tests of its file
+    ``path``, or left out when the command picks cases by node id."""
+    argv = command if isinstance(command, list) else command.split()
+    picked = case_ids_in(argv)
+    return [c for c in tests if not in_file(c, path) or (picked and c not in picked)]
+
+
+def _module_failed(before: Mapping[str, str], case: str) -> bool:
+    """Whether the report lists the module of ``case`` (or a class holding it) as failed or errored:
+    a test file that cannot import on the base's source is one entry, named by its module."""
+    names = case.split(SEPARATOR, 1)[0].split(".")
+    return any(before.get(".".join(names[:n])) in ("failed", "errors") for n in range(len(names), 0, -1))
 
 
 def planned(entries: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -54,7 +88,7 @@ def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[
     for case in listed:
         if before.get(case) == "passed":
             out.append(f"{label}: test {case} passes without the change (fail_to_pass): it does not prove {what}")
-        elif case not in before and before.get(case.split(SEPARATOR, 1)[0]) not in ("failed", "errors"):
+        elif case not in before and not _module_failed(before, case):
             # Absent without its module failing to import there: the base run never had it.
             out.append(f"{label}: test {case} was not collected without the change (fail_to_pass): name a test "
                        "of the protected suite that fails there")
@@ -64,6 +98,18 @@ def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[
 def regression_cases(regression: Mapping[str, Any]) -> list[str]:
     """The suite's cases a finding's regression test is: named with --tests, else by its command."""
     return sorted(set(regression.get("tests") or case_ids_in(regression.get("argv") or [])))
+
+
+def regression_gaps(fid: str, regression: Mapping[str, Any]) -> list[str]:
+    """Why a finding's regression test is no case of the suite: it names none, or names cases its
+    command does not run (a ledger written by hand can claim any)."""
+    tests, path = regression_cases(regression), regression.get("path") or ""
+    if not tests:
+        return [f"Finding {fid}: its regression test {path} names no case of the suite (run it by node id, "
+                f"`pytest {path}::test_name`, or give --tests to `harness finding regression`)"]
+    strays = regression_strays(tests, path, regression.get("argv") or regression.get("command") or [])
+    return [f"Finding {fid}: its regression test names {', '.join(strays)}, which its command does not run "
+            f"(cases of {path} it runs count)"] if strays else []
 
 
 def proving(requirements: Iterable[Mapping[str, Any]], plan: Mapping[str, list[str]],

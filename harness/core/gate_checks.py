@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.core.cases import case_id, fail_to_pass_gaps, planned, regression_cases
+from harness.core.cases import case_id, fail_to_pass_gaps, planned, regression_cases, regression_gaps
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
@@ -211,10 +211,10 @@ def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[str]:
     if not suite or f["status"] not in ("VERIFIED", "CLOSED") or not f.get("regression_test"):
         return []
     reg, fid = f["regression_test"], f["id"]
+    gaps = regression_gaps(fid, reg)
+    if gaps:
+        return gaps
     tests = regression_cases(reg)
-    if not tests:
-        return [f"Finding {fid}: its regression test {reg.get('path')} names no case of the suite (run it by node id, "
-                f"`pytest {reg.get('path')}::test_name`, or give --tests to `harness finding regression`)"]
     test_type = suite.get("test_type", DEFAULT_TEST_TYPE)
     if j.evidence.get(test_type, ("MISSING",))[0] != "PASS" or test_type not in j.g.cases:
         return [f"Finding {fid}: its regression test is not shown passing in a fresh {test_type} run that lists "
@@ -223,10 +223,11 @@ def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[str]:
 
 
 def _introduced(j: Judging, req: Mapping[str, Any]) -> list[str]:
-    """An evidence type this task's change added to config.yaml proves nothing a human did not
-    approve: its command is the agent's own (`true` is one line away)."""
-    return [f"{req['id']} cites {t}, a type this task's change added to config.yaml: it cannot verify a must "
-            "requirement until a human approves the configuration (`harness approve config-change`)"
+    """An evidence type whose command is not config.yaml's at the task's base (added or changed by
+    this change, or run by hand) proves nothing a human did not approve: `true` is one line away."""
+    return [f"{req['id']} cites {t}, whose command is not the one config.yaml configured at the task's base "
+            "(added or changed since, or run by hand): it cannot verify a must requirement until a human approves "
+            "the configuration (`harness approve config-change`)"
             for t in req["evidence"] if t in j.g.introduced]
 
 

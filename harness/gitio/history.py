@@ -120,19 +120,25 @@ class History(Repository):
             heads = [key[len("GITHEAD_"):] for key in os.environ if key.startswith("GITHEAD_")]
         return [h for h in heads if self.has_commit(h)]
 
-    def protected_base(self, head: str | None, branch: str | None) -> str | None:
-        """Where a task started from begins its change: the merge base of ``head`` with the protected
-        branch (``branch``, as the remote `origin` or this clone has it; by default the remote's
-        default branch, else main or master), or ``head`` itself when none of them is known."""
-        if head is None:
-            return None
+    def protected_tips(self, branch: str | None) -> list[str]:
+        """The protected branch's tips, most trusted first: ``branch`` as the remote `origin` has it,
+        then as this clone does (by default the remote's default branch, else main or master)."""
         refs = ([f"refs/remotes/origin/{branch}", f"refs/heads/{branch}"] if branch
                 else ["refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master"])
+        tips = []
         for ref in refs:
             try:
-                tip = self.resolve(ref)
+                tips.append(self.resolve(ref))
             except HarnessError:
                 continue
+        return tips
+
+    def protected_base(self, head: str | None, branch: str | None) -> str | None:
+        """Where a task started from begins its change: the merge base of ``head`` with the protected
+        branch (see :meth:`protected_tips`), or ``head`` itself when none of them is known."""
+        if head is None:
+            return None
+        for tip in self.protected_tips(branch):
             bases = self.merge_bases(head, tip)
             if bases:
                 return bases[0]

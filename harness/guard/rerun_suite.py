@@ -22,6 +22,17 @@ from harness.guard.validate import Problem
 from harness.store import settings
 
 
+def vouched(git: Git, commit: str, trusted: Sequence[str], branch: str | None) -> list[str]:
+    """Of the commits the audit already judged, those on the protected branch: a feature branch's
+    previous tip was pushed by the agent and never gated. When none is, and ``commit`` is not on the
+    protected branch itself, its tip (the history the change would join) is what it is measured from."""
+    tip = next(iter(git.protected_tips(branch)), None)
+    if tip is None:
+        return list(trusted)  # nothing here names the protected branch: the range is all we know
+    kept = [t for t in trusted if git.has_commit(t) and git.is_ancestor(t, tip)]
+    return kept or ([tip] if not git.is_ancestor(commit, tip) else [])
+
+
 def derived_base(git: Git, commit: str, trusted: Sequence[str]) -> str | None:
     """The newest commit ``commit`` shares with the ``trusted`` history (None: nothing is trusted,
     or nothing is shared)."""
@@ -35,6 +46,7 @@ def derived_base(git: Git, commit: str, trusted: Sequence[str]) -> str | None:
 def measured_base(git: Git, item: Planned, commit: str, trusted: Sequence[str]) -> tuple[str | None, str, str | None]:
     """(the base to measure against, what was decided, why the recorded base is refused or None)."""
     recorded = item.base
+    trusted = vouched(git, commit, trusted, (item.suite or {}).get("base"))
     derived = derived_base(git, commit, trusted) if trusted else None
     if derived is None:
         return recorded, "the base as recorded (no history before this range to derive it from)", None
@@ -87,12 +99,23 @@ def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
             if base else None
     except HarnessError as exc:
         cases, row["error"] = None, exc.message
-    passing = [c for c in item.cases if cases is not None and cases.get(c) == "passed"]
-    verdict = UNRUNNABLE if cases is None else CONTRADICTED if passing else REPRODUCES
-    row.update(base=base, cases=len(item.cases), passing_without_change=passing[:20], result=verdict)
-    stream(f"  → {verdict} ({len(passing)} of {len(item.cases)} proving case(s) pass without the change)")
-    return row, contradiction(item, commit, verdict, f"measured again, {len(passing)} case(s) pass without the change: "
-                              f"{', '.join(passing[:5])}", "name tests that fail without the change, and re-gate")
+    gaps = [] if cases is None else remeasured_gaps(item.cases, cases)
+    verdict = UNRUNNABLE if cases is None else CONTRADICTED if gaps else REPRODUCES
+    row.update(base=base, cases=len(item.cases), gaps=gaps[:20], result=verdict)
+    stream(f"  → {verdict} ({len(gaps)} problem(s) with {len(item.cases)} proving case(s) without the change)")
+    return row, contradiction(item, commit, verdict, f"measured again without the change: {'; '.join(gaps[:5])}",
+                              "name tests that fail without the change, and re-gate")
+
+
+def remeasured_gaps(proving: Sequence[str], at_base: dict[str, str]) -> list[str]:
+    """The local gate's FAIL_TO_PASS rules, on CI's own run of the change's tests on the base's source:
+    some case must run there at all, and none of ``proving`` may pass or be missing there."""
+    from harness.core.cases import fail_to_pass_gaps
+
+    if not any(outcome == "passed" for outcome in at_base.values()):
+        return ["no case passed without the change: the tests could not run there, so none is shown to fail "
+                "because of it"]
+    return fail_to_pass_gaps("the verdict", "it", proving, dict.fromkeys(proving, "passed"), at_base)
 
 
 def _row(item: Planned, commit: str) -> dict[str, Any]:

@@ -49,32 +49,40 @@ def needs_cases(task: LoadedTask, policy: GatePolicy) -> bool:
             or (bool(policy.suite) and any(f["status"] in ("VERIFIED", "CLOSED") for f in task.proj.findings.values())))
 
 
-def introduced_types(src: Source, base: str | None, cited: set[str]) -> list[str]:
-    """Evidence types config.yaml names now and did not at the task's base (their command is this
-    change's own), unless a human approved this config.yaml (`approve config-change`, checked
-    against the base's signers). Without a base commit, or with none at the base (this change
-    adopts the harness: whoever adopts it configures every type), there is nothing to compare with."""
+def introduced_types(src: Source, base: str | None, cited: set[str], strict: bool) -> list[str]:
+    """Of the ``cited`` evidence types, those whose command is not config.yaml's at the task's base:
+    added or changed since (this change's own command), or run by hand with no command of
+    config.yaml's at all. A human's approval of this config.yaml (`approve config-change`, checked
+    against the base's signers) vouches for the types it configures; nothing vouches for one run by
+    hand. With no config.yaml at the base the change adopts the harness, and whoever adopts it
+    configures every type: only those run by hand count then. Run by hand counts only with a
+    protected suite (``strict``): without one, a type config.yaml does not name is reported in a
+    note and CI's re-run refuses it, as it always was."""
     import hashlib
 
+    from harness.core.evidence_types import BUILTIN
     from harness.errors import HarnessError
     from harness.guard import trust
 
-    at = getattr(src, "at", None)
+    cited = cited - set(BUILTIN)
     if not cited:  # no verified must requirement leans on a type: nothing to read at the base
         return []
+    now = configured_identities(src)
+    by_hand = sorted(cited - set(now)) if strict else []
+    at = getattr(src, "at", None)
     base_src = at(base) if (base and at) else None
     if base_src is None or base_src.read(".harness/config.yaml") is None:
-        return []
+        return by_hand
     try:
-        before = set(configured_identities(base_src))
+        before = configured_identities(base_src)
     except HarnessError:
-        before = set()  # an invalid config at the base named no command anyone relied on
-    added = sorted(set(configured_identities(src)) & cited - before - {"pass_to_pass", "fail_to_pass"})
+        before = {}  # an invalid config at the base named no command anyone relied on
+    changed = sorted(t for t in cited & set(now) if before.get(t) != now[t])
     raw = src.read(".harness/config.yaml")
-    if added and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
-                                        hashlib.sha256(raw).hexdigest(), [base_src])[0]:
-        return []
-    return added
+    if changed and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
+                                          hashlib.sha256(raw).hexdigest(), [base_src])[0]:
+        changed = []
+    return sorted({*by_hand, *changed})
 
 
 def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
@@ -147,7 +155,8 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
         "evidence": evidence,
         "cases": case_lists(src, task, evidence, policy),
         "introduced": introduced_types(src, p.base_commit, {t for r in p.requirements.values() if r["priority"] == "must"
-                                                             and r["status"] == "verified" for t in r["evidence"]}),
+                                                             and r["status"] == "verified" for t in r["evidence"]},
+                                       strict=bool(policy.suite)),
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

@@ -96,7 +96,9 @@ def _reviewers_own(f: Finding, fid: str, command: list[str] | str) -> None:
 
 def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, argv: tuple[str, ...],
                       tests: tuple[str, ...] = ()) -> FindingStep:
-    from harness.core.cases import case_id
+    import shlex
+
+    from harness.core.cases import case_id, regression_strays
     from harness.reproduce import command_of, run_fact
 
     f = finding_for(s.load(s.current_id(task_id)), fid, "finding.regression")
@@ -119,6 +121,11 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
         raise Refused(exc.message, exc.hint) from None
     # Replay refuses a test that did not fail ("must fail when attached"), with its hint.
     named = {"tests": sorted({case_id(t) for t in tests})} if tests else {}
+    strays = regression_strays(named.get("tests", []), rel, command)
+    if strays:
+        raise Refused(f"--tests names {', '.join(strays)}, which `{shlex.join(command) if isinstance(command, list) else command}` "
+                      f"does not run: a regression test's cases are tests of {rel} that its command runs",
+                      hint=f"harness finding regression {fid} {rel} --tests {rel}::TEST_NAME -- COMMAND-THAT-RUNS-{rel}")
     return step(s, task_id, fid, "finding.regression", {**run_fact(s, command), "path": rel, **named})
 
 
