@@ -189,7 +189,7 @@ def test_a_clone_where_every_task_is_done_summarises_them_and_exits_0(h, repo, t
 def test_done_task_with_changed_code_says_so_instead_of_listing_blockers(h, repo, task):
     _done_task(h)
     r = h.ok("status")
-    assert "DONE at" in r.out and "gate PASS on this source tree" in r.out
+    assert "DONE, not committed yet" in r.out and "gate PASS on this source tree" in r.out
     (repo / "app.py").write_text("def answer():\n    return 43\n")
     r = h.ok("status")
     assert "; the code has changed since" in r.out

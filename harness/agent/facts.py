@@ -28,6 +28,7 @@ def load_facts(root: Path) -> TaskFacts | None:
     from harness.core import next_step
     from harness.store import facts, settings
     from harness.store.tasks import TaskStore
+    from harness.usecases.next_steps import commit_steps
 
     layout = Layout(root)
     if not layout.harness.is_dir():
@@ -55,6 +56,9 @@ def load_facts(root: Path) -> TaskFacts | None:
         p = task.proj
         steps = next_step.for_gate_input(gi, blockers, iteration=p.iteration, max_iterations=p.max_iterations,
                                          gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+        # A DONE not in HEAD yet is unfinished: the commit that carries it is the next step.
+        committing = commit_steps(s, task, tree or None) if p.state == "DONE" else []
+        steps = [*committing, *steps]
     changed = {}
     for t in policy.required_types():
         if git is not None and t in trees and trees[t] != tree:
@@ -63,7 +67,7 @@ def load_facts(root: Path) -> TaskFacts | None:
         task_id=tid, title=doc["title"], state=doc["state"], iteration=doc["iteration"],
         max_iterations=doc["max_iterations"], required=tuple(policy.required_types()),
         evidence_trees=trees, tree=tree, gate_now=report.verdict, blockers=tuple(blockers), changed=changed,
-        next_steps=tuple((step.command, step.why) for step in steps),
+        next_steps=tuple((step.command, step.why) for step in steps), uncommitted_done=bool(committing),
     )
 
 

@@ -155,7 +155,7 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) ->
             raise bad_input
         f = facts.load_facts(root)
         verdict = policy.stop_verdict(f)
-        limit = facts.block_limit(root)
+        limit = min(facts.block_limit(root), 1) if verdict.once else facts.block_limit(root)
         tree = f.tree if f else ""
         with stopstate.session_counts(root) as counts:
             prior = stopstate.get(counts, p.session_id)

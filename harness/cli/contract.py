@@ -61,7 +61,13 @@ def check(path: Path | None, task_id: str | None) -> int:
         s = store()
         task = s.load(s.current_id(task_id), docs=False)
         if task.proj.contract is None:
-            raise Refused(f"{task.id} has no applied contract", hint="harness contract apply --file CONTRACT.yaml")
+            if task.proj.state == "CREATED" and not (task.proj.requirements or task.proj.invariants):
+                raise Refused(f"{task.id} has no applied contract", hint="harness contract apply --file CONTRACT.yaml")
+            # A contract starts a task: this one was specified item by item, and no contract can be applied now.
+            raise Refused(f"{task.id} has no applied contract: its requirements and invariants were added one at a "
+                          f"time (a contract is applied only to a new task; this one is {task.proj.state})",
+                          hint="`harness status` shows the items and what each still needs; "
+                               "`harness contract check --file FILE` checks a contract file")
         doc, where = task.proj.contract["contract"], f"{task.dir}/contract.yaml"
     gaps = contracts.gaps(doc)
     for gap in gaps:

@@ -8,7 +8,7 @@ from harness.cli.common import emit_json
 from harness.cli.progress import print_next
 from harness.core import gate as core_gate
 from harness.usecases.gate import GateInvalid, GateOutcome
-from harness.usecases.gate_index import IndexInvalid, IndexVerdict
+from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
 
 
 def gate_text(g: GateOutcome) -> None:
@@ -54,3 +54,11 @@ def index_invalid_text(v: IndexInvalid) -> None:
 
 def index_invalid_json(v: IndexInvalid) -> None:
     emit_json({"verdict": "INVALID_HARNESS_STATE", "judged": "index", "error": v.error})
+
+
+def index_no_task_text(v: IndexNoTask) -> None:
+    click.echo(f"harness-gate: {v.message} — nothing was judged, so there is no PASS (exit 1)\n  next: {v.hint}")
+
+
+def index_no_task_json(v: IndexNoTask) -> None:
+    emit_json({"verdict": "NO_TASK", "judged": "index", "error": v.message, "next": v.hint})

@@ -12,6 +12,7 @@ from harness.errors import HarnessError
 # The next step is judged in the use-case layer; these names stay importable from here.
 from harness.usecases.next_steps import (  # noqa: F401
     COMMIT_DONE,
+    commit_steps,
     done_in_head,
     done_steps,
     loop_counts,

@@ -129,6 +129,7 @@ REPORTER_MODULES: dict[str, tuple[str, str, str]] = {
     "GateInvalid": ("harness.cli.gate_report", "invalid_text", "invalid_json"),
     "IndexVerdict": ("harness.cli.gate_report", "index_text", "index_json"),
     "IndexInvalid": ("harness.cli.gate_report", "index_invalid_text", "index_invalid_json"),
+    "IndexNoTask": ("harness.cli.gate_report", "index_no_task_text", "index_no_task_json"),
     "EvidenceRecorded": ("harness.cli.evidence_report", "evidence_text", ""),
     "Installed": ("harness.cli.install_report", "installed_text", ""),
     "Uninstalled": ("harness.cli.install_report", "uninstalled_text", ""),

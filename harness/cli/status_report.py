@@ -32,7 +32,7 @@ def no_task_text(n: NoOpenTask) -> None:
             counts[r["state"]] = counts.get(r["state"], 0) + 1
         click.echo(f"No open task. {len(rows)} finished: " + ", ".join(f"{c} {st}" for st, c in sorted(counts.items())))
         for r in rows:
-            at = f" at {r['head'][:12]}" if r["head"] else ""
+            at = f" at {r['done_commit'][:12]}" if r.get("done_commit") else ""
             click.echo(f"  {r['id']}  {r['state']}{at}  {r['title']}")
     else:
         click.echo("No task yet.")
@@ -68,20 +68,24 @@ def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: 
         rows.append(("Evidence", "none collected (harness evidence TYPE)"))
     for run in pending.values():
         rows.append(("", f"{run['type']} UNKNOWN — a run started and never recorded its outcome"))
+    reopened = f", rejected but not refuted on this tree {f['unrefuted']}" if f.get("unrefuted") else ""
     rows.append(("Findings", f"critical {f['critical']} · major {f['major']} · minor {f['minor']} open"
-                             f" (proposed {f['proposed']}, confirmed {f['confirmed']})"))
+                             f" (proposed {f['proposed']}, confirmed {f['confirmed']}{reopened})"))
     r = f["rates"]
     if r["proposed"]:
         pct = lambda x: "n/a" if x is None else f"{x:.0%}"  # noqa: E731
         rows.append(("", f"confirmation rate {pct(r['confirmation_rate'])} ({r['confirmed']}/{r['proposed']}) · "
                          f"regression capture {pct(r['regression_capture_rate'])} ({r['with_regression_test']}/{r['confirmed']})"))
     at = (finished or {}).get("commit")
+    where = (f"DONE at {at[:12]}" if at else "DONE, not committed yet" if finished and not finished["committed"]
+             else "DONE (its commit is not in this branch's history)")
     if doc["state"] == "ESCALATED":
         rows.append(("Escalated", escalated or "no reason recorded"))
     elif finished and finished["changed_since"]:
-        rows.append(("Gate", f"DONE at {str(at)[:12]}; the code has changed since (a new task covers new work)"))
+        rows.append(("Gate", f"{where}; the code has changed since the gate passed source tree "
+                             f"{str(finished['tree'])[:12]} (a new task covers new work)"))
     elif finished:
-        rows.append(("Gate", f"DONE at {str(at)[:12]}; gate PASS on this source tree"))
+        rows.append(("Gate", f"{where}; gate PASS on this source tree"))
     else:
         verdict = f"{live['verdict']} (evaluated now; last recorded: {doc['gate']['status']})"
         if doc["state"] not in core_gate.DECIDING_STATES and live["verdict"] == "BLOCKED":

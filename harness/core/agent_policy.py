@@ -29,6 +29,7 @@ class TaskFacts:
     blockers: tuple[str, ...] = ()
     changed: dict[str, list[str]] = field(default_factory=dict)   # type -> paths changed since
     next_steps: tuple[tuple[str, str], ...] = ()      # (command, why) from harness.core.next_step, first recommended
+    uncommitted_done: bool = False                    # DONE, and HEAD does not hold the DONE yet
 
     def stale_required(self) -> list[str]:
         return [t for t in self.required if t in self.evidence_trees and self.evidence_trees[t] != self.tree]
@@ -39,10 +40,19 @@ class StopVerdict:
     block: bool
     reason: str = ""
     message: str = ""      # shown to the user when the stop goes through anyway
+    once: bool = False     # blocks once per session and tree, whatever the configured limit
 
 
 def stop_verdict(facts: TaskFacts | None) -> StopVerdict:
-    """Block only a task in flight whose proof no longer holds for the code as it is now."""
+    """Block a task in flight whose proof no longer holds for the code as it is now, and, once,
+    a DONE that is not committed (the commit is the user's to make, but it must not be forgotten)."""
+    if facts is not None and facts.uncommitted_done:
+        command = facts.next_steps[0][0] if facts.next_steps else 'git add -A && git commit -m "TITLE"'
+        why = facts.next_steps[0][1] if facts.next_steps else "commit exactly the tree the gate passed"
+        return StopVerdict(True, (
+            f"Task {facts.task_id} is DONE but not committed: the DONE counts only in a commit that holds exactly "
+            f"the tree the gate passed. Next: `{command}` — {why}. Commit it (or tell the user it is left to "
+            "commit) before stopping; `harness status` shows the rest."), once=True)
     if facts is None or facts.state not in IN_FLIGHT:
         return StopVerdict(False)
     stale = facts.stale_required()
@@ -112,7 +122,10 @@ def session_context(facts: TaskFacts | None) -> str:
     lines = [f"Engineering Harness — current task {facts.task_id}: {facts.title}",
              f"State: {facts.state} (iteration {facts.iteration} / {facts.max_iterations}); "
              f"gate now: {facts.gate_now}"]
-    stale = facts.stale_required()
+    if facts.uncommitted_done:
+        lines.append("DONE is not committed yet: the work is unfinished until a commit holds exactly the tree "
+                     "the gate passed (start no new work before that).")
+    stale = facts.stale_required() if facts.state != "DONE" else []
     if stale:
         changed = sorted({path for t in stale for path in facts.changed.get(t, [])})
         lines.append("Stale evidence (the source changed since it ran): " + ", ".join(stale)

@@ -6,7 +6,7 @@ runs them in the order of CHECKS, and PASS is the absence of blockers across all
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,14 +168,26 @@ def _open_findings(j: Judging, severity: str, allowance: str) -> CheckResult:
     """Findings not closed count against the ceiling; so does a rejection its reviewer's
     reproducer has not refuted on this tree."""
     g = j.g
-    unrefuted = {f["id"] for f in g.findings if f["status"] == "REJECTED" and not refuted_on(f, g.tree)}
-    ids = [f["id"] for f in g.findings if f["severity"] == severity
-           and (f["status"] not in CLOSED_FINDING or f["id"] in unrefuted)]
+    unrefuted = unrefuted_ids(g.findings, g.tree)
+    ids = open_finding_ids(g.findings, g.tree, severity)
     blockers = [] if len(ids) <= g.policy["findings"][allowance] else [
         f"{severity.capitalize()} finding {fid} is open" + (
             f" (rejected, but its reproducer has not passed on this source tree: "
             f"harness finding reproduce {fid})" if fid in unrefuted else "") for fid in ids]
     return CheckResult([(f"{severity.capitalize()} Findings", str(len(ids)))], blockers)
+
+
+def unrefuted_ids(findings: Sequence[Mapping[str, Any]], tree: str) -> set[str]:
+    """REJECTED findings whose reviewer's reproducer has not passed on ``tree``: open again there."""
+    return {f["id"] for f in findings if f["status"] == "REJECTED" and not refuted_on(f, tree)}
+
+
+def open_finding_ids(findings: Sequence[Mapping[str, Any]], tree: str, severity: str) -> list[str]:
+    """The findings of ``severity`` the gate counts as open on ``tree``: not closed, or rejected
+    without its reviewer's reproducer passing on that tree."""
+    unrefuted = unrefuted_ids(findings, tree)
+    return [f["id"] for f in findings if f["severity"] == severity
+            and (f["status"] not in CLOSED_FINDING or f["id"] in unrefuted)]
 
 
 def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list[str]:

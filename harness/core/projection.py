@@ -15,6 +15,7 @@ from typing import Any
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.ledger import Projection
 from harness.core.records import Finding
+from harness.core.rules import PRIORITIES, SEVERITIES
 
 BASE_VERIFICATION = ("build", "unit_test", "integration_test")
 FIX_COMMANDS = {
@@ -28,6 +29,17 @@ FIX_COMMANDS = {
     "gate": "harness gate",
 }
 RERENDER = "harness replay --write (re-render from the ledger)"
+# Fields fixed when an item is added: no command changes them; a new item with the value wanted does.
+FIXED_AT_ADD = {
+    ("requirements", "priority"): ('harness requirement add "STATEMENT" --priority must',
+                                   "a priority is fixed when the requirement is added: add one with the priority wanted"),
+    ("requirements", "source"): ('harness requirement add "STATEMENT" --priority must --source user',
+                                 "a source is fixed when the requirement is added: add one as wanted"),
+    ("invariants", "category"): ('harness invariant add "STATEMENT" --category CATEGORY --severity major',
+                                 "a category is fixed when the invariant is added: add one as wanted"),
+    ("invariants", "severity"): ('harness invariant add "STATEMENT" --category CATEGORY --severity major',
+                                 "a severity is fixed when the invariant is added: add one with the severity wanted"),
+}
 
 
 @dataclass(frozen=True)
@@ -37,6 +49,7 @@ class Disagreement:
     ledger: object
     found: object
     command: str
+    note: str = ""  # why that command, when it is not the obvious one
 
     def render(self) -> str:
         return (f"{self.file}: {self.field}: ledger says {self.ledger!r}, file says {self.found!r}"
@@ -46,7 +59,8 @@ class Disagreement:
         # The file is wrong, not the ledger: restore it first; the command is how the change is made legally.
         if self.command == RERENDER:
             return f"use `{RERENDER}`"
-        return f"restore the file with `harness replay --write`, then use `{self.command}`"
+        note = f" ({self.note})" if self.note else ""
+        return f"restore the file with `harness replay --write`, then use `{self.command}`{note}"
 
 
 def evidence_label(record: Mapping[str, Any]) -> str:
@@ -179,4 +193,10 @@ def _dis(file: str, path: str, ledger: object, found: object) -> Disagreement:
         key = "findings"
     if key is None and file.endswith(("requirements.yaml", "invariants.yaml")):
         key = "requirements" if file.endswith("requirements.yaml") else "invariants"
+    if key in ("requirements", "invariants") and parts and (key, parts[-1]) in FIXED_AT_ADD:
+        command, note = FIXED_AT_ADD[(key, parts[-1])]
+        if parts[-1] in ("priority", "severity") and found in (*PRIORITIES, *SEVERITIES):  # the value the edit wanted
+            command = command.replace(f"--{parts[-1]} must", f"--{parts[-1]} {found}").replace(
+                f"--{parts[-1]} major", f"--{parts[-1]} {found}")
+        return Disagreement(file, path, ledger, found, command, note)
     return Disagreement(file, path, ledger, found, FIX_COMMANDS.get(key, RERENDER) if key else RERENDER)

@@ -36,6 +36,20 @@ class History(Repository):
         parents = self.parents(commit)
         return any(entry(p) != mine for p in parents) if parents else mine is not None
 
+    def commits_changing(self, rel: str) -> list[str]:
+        """The commits of HEAD's history that change the file ``rel``, newest first ([] on an unborn branch)."""
+        if self.head() is None:
+            return []
+        return self.run(["rev-list", "HEAD", "--", rel], check=False).split()
+
+    def read_at(self, commit: str, rel: str) -> bytes | None:
+        """The file ``rel`` as ``commit`` has it (None: absent, or not a file)."""
+        try:
+            obj = self.repo[commit].peel(pygit2.Commit).tree[rel]
+        except (KeyError, ValueError):
+            return None
+        return obj.data if isinstance(obj, pygit2.Blob) else None
+
     def parents(self, commit: str) -> list[str]:
         return [str(p) for p in self.repo[commit].parent_ids]
 

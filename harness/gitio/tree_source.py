@@ -19,6 +19,7 @@ class TreeSource:
     def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None) -> None:
         self.git = git
         self.repo = git.repo
+        self._git = git
         self.tree = git.repo[tree_id]
         self.label = label
         self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
@@ -37,6 +38,30 @@ class TreeSource:
 
     def changed_paths(self, old_tree: str, new_tree: str, limit: int = 10) -> tuple[list[str], int]:
         return changed_paths_in(self.repo, old_tree, new_tree, limit)
+
+    def since_tree(self, tree_id: str, paths: list[str]) -> tuple[list[str], list[str]]:
+        """Of ``paths``: (those whose working-tree version is what ``tree_id`` holds, those whose
+        working-tree version differs from it too). Untracked-not-ignored files count, as the gate
+        counts them; only asked when a commit is refused, so the work tree is measured whole."""
+        work = self._git.worktree_source_tree()
+        differs = set(changed_paths_in(self.repo, tree_id, work, 1 << 30)[0])
+        return [p for p in paths if p not in differs], [p for p in paths if p in differs]
+
+    def head_tree(self) -> str | None:
+        """HEAD's tree (None on an unborn branch)."""
+        head = self._git.head()
+        return self._git.commit_tree(head) if head else None
+
+    def same_in(self, tree_a: str, tree_b: str | None, path: str) -> bool:
+        """Whether ``path`` is the same file (or as absent) in both trees (``tree_b`` None: the empty tree)."""
+        def entry(tree_id: str | None) -> str | None:
+            if tree_id is None:
+                return None
+            try:
+                return str(self.repo[tree_id][path].id)
+            except (KeyError, ValueError):
+                return None
+        return entry(tree_a) == entry(tree_b)
 
     def special_entries(self, rel: str, known: Callable[[str, str], bool] | None = None) -> list[str]:
         """Paths under ``rel`` that are symlinks or submodules: the harness reads neither.

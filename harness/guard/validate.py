@@ -7,6 +7,7 @@ Used by pre-commit (HEAD → the index being committed), by pre-push and `harnes
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -255,7 +256,7 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
             what = _first_difference(b"\n".join(lines), b"\n".join(new_lines), f"committed {APPROVALS}")
         problems.append(Problem(APPROVALS, "approvals-append-only", what,
                                 f"restore the committed approvals (`git checkout {_rev([old])} -- {APPROVALS}`); "
-                                "approvals are only ever added, by `harness approve`"))
+                                "approvals are only ever added, each by a human at a terminal (`harness approve gate-change` and its siblings)"))
         return
 
 
@@ -335,7 +336,7 @@ def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, 
     fix = ("re-collect the evidence (`harness evidence TYPE`), run `harness gate`, then commit exactly the tree "
            "the gate judged (amend this commit)")
     last = task.proj.last_gate or {}
-    partial = _left_out(new, last, source_tree)
+    partial = _left_out(new, last, source_tree, task.proj.state)
     if partial:
         fix = partial
     elif task.proj.state == "DONE" and last.get("verdict") == "PASS" and last.get("tree") != source_tree:
@@ -358,19 +359,60 @@ def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, 
     return report
 
 
-def _left_out(new: Source, last: dict[str, Any], source_tree: str) -> str | None:
-    """At commit time (the index), a gate PASS on another tree means part of what was gated is
-    not being committed: name those paths."""
+def _left_out(new: Source, last: dict[str, Any], source_tree: str, state: str) -> str | None:
+    """At commit time (the index), a gate PASS on another tree means the commit does not hold
+    what was gated: name those paths, and the way out that fits each — a path the working tree
+    still has as the gate judged it was left out (stage it); a path changed after the gate has
+    to be set aside (a DONE task takes no new evidence), or, for CONVERGED, judged again. The
+    commands name every path (one left out would be refused again); the prose names five."""
     if getattr(new, "label", None) != "index" or last.get("verdict") != "PASS" or not last.get("tree") \
             or last["tree"] == source_tree or not hasattr(new, "changed_paths"):
         return None
-    paths, total = new.changed_paths(last["tree"], source_tree, limit=5)
+    gated = last["tree"]
+    paths, total = new.changed_paths(gated, source_tree, limit=1 << 30)
     if total <= 0:
         return None
-    more = f" (+{total - len(paths)} more)" if total > len(paths) else ""
-    return (f"the gate judged the working tree, and this commit leaves out (or changes) {', '.join(paths)}{more}: "
-            f"stage it too (`git add {' '.join(paths)}`) and commit again — or, if it does not belong in this commit, "
-            "stash it, re-collect the evidence and run `harness gate` on what you commit")
+    # Under the pre-commit framework the unstaged changes are stashed while hooks run: the
+    # working tree it leaves is the index, and what the user has on disk cannot be seen.
+    if os.environ.get("PRE_COMMIT") or not hasattr(new, "since_tree"):
+        return (f"the gate judged the working tree, and this commit leaves out (or changes) {_names(paths)}: "
+                f"if the gate judged it as it is on disk, stage it too (`git add {_quoted(paths)}`); if it changed "
+                f"after the gate, {_set_aside(new, gated, paths, state)}")
+    left, later = new.since_tree(gated, paths)
+    parts = []
+    if left:
+        parts.append(f"the gate judged the working tree, and this commit leaves out {_names(left)}: stage it too "
+                     f"(`git add {_quoted(left)}`) and commit again")
+    if later:
+        parts.append(f"{_names(later)} changed after the gate judged the tree, and the commit must hold exactly the "
+                     f"tree the gate passed: {_set_aside(new, gated, later, state)}")
+    return "; ".join(parts)
+
+
+def _names(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (f" (+{len(paths) - 5} more)" if len(paths) > 5 else "")
+
+
+def _quoted(paths: list[str]) -> str:
+    import shlex
+
+    return " ".join(shlex.quote(p) for p in paths)
+
+
+def _set_aside(new: Any, gated: str, paths: list[str], state: str) -> str:
+    """How to commit the gated tree while keeping a change made after the gate."""
+    steps = f"set the change aside (`git stash push --include-untracked -- {_quoted(paths)}`)"
+    head = new.head_tree() if hasattr(new, "head_tree") else None
+    # The stash puts back HEAD's version; where the gate judged another one, bring that back too.
+    restore = [p for p in paths if hasattr(new, "same_in") and not new.same_in(gated, head, p)
+               and not new.same_in(gated, None, p)]
+    if restore:
+        steps += f", bring back what the gate judged (`git restore --source={gated} --staged --worktree -- {_quoted(restore)}`)"
+    steps += ", commit again, then `git stash pop` and start a new task for the change (`harness task new \"TITLE\"`)"
+    if state == "CONVERGED":
+        steps += ("; or keep it in this task: re-collect the evidence (`harness evidence TYPE`) and re-judge "
+                  "(`harness gate`)")
+    return steps
 
 
 def _findings_kept(old: Source, new: Source, folder: str, problems: list[Problem]) -> None:

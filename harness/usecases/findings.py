@@ -22,10 +22,14 @@ from harness.store.tasks import TaskStore
 class FindingStep:
     id: str
     status: str  # after the step
+    collect: tuple[str, ...] = ()  # required evidence types not fresh and passing on this code yet
 
     @property
     def next(self) -> str | None:
         hint = rules.NEXT_STEP.get(self.status)
+        if hint and self.status == "FIXED" and self.collect:  # verify would be refused until they are
+            return ("; ".join(f"harness evidence {t}" for t in self.collect) + " (the full suite must be fresh and "
+                    f"passing on the fixed code), then harness finding verify {self.id}")
         return hint.format(id=self.id) if hint else None
 
 
@@ -45,7 +49,18 @@ def finding_for(task: LoadedTask, fid: str, event: str) -> Finding:
 def step(s: TaskStore, task_id: str | None, fid: str, event: str, data: dict[str, Any] | None = None) -> FindingStep:
     """Append one finding event; replay refuses it (with its hint) when a rule forbids it."""
     task = s.append(s.current_id(task_id), [(event, {"id": fid, **(data or {})})])
-    return FindingStep(fid, task.proj.findings[fid]["status"])
+    status = task.proj.findings[fid]["status"]
+    return FindingStep(fid, status, _to_collect(s, task) if status == "FIXED" else ())
+
+
+def _to_collect(s: TaskStore, task: LoadedTask) -> tuple[str, ...]:
+    """The required types `finding verify` needs fresh and passing that are not, on the code as it is."""
+    from harness.store import settings
+
+    required = settings.load_gate(s.layout).required_types()
+    tree = s.git.worktree_source_tree()
+    return tuple(t for t in required if (rec := task.proj.evidence.get(t)) is None
+                 or rec["outcome"] != "passed" or rec["tree"] != tree)
 
 
 def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> Proposed:

@@ -46,10 +46,11 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
     """Judge the current source tree; with ``advance``, move a GATING task to CONVERGED or BLOCKED."""
     report: core_gate.GateReport | None = None
     gi: core_gate.GateInput | None = None
-    tid = task_id
+    tid, chosen = task_id, False
     try:
         s = open_store()
         tid = s.current_id(task_id)
+        chosen = True
         git = s.git
         tree, head = git.worktree_source_tree(), git.head()
         policy = checked_policy(s, git)
@@ -66,7 +67,9 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
 
             s.append(tid, [], precheck=precheck)
     except HarnessError as exc:
-        repair = [next_step.NextStep("harness replay", "see what is invalid and how to fix it")]
+        # No task to judge (none yet, several open, an unknown id): the error's hint names the way
+        # out; replay has nothing to say about it.
+        repair = [next_step.NextStep("harness replay", "see what is invalid and how to fix it")] if chosen else []
         return GateInvalid(tid, exc.render(), repair)
     assert report is not None and gi is not None  # both paths above judged, or raised
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None

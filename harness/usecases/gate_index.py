@@ -31,15 +31,31 @@ class IndexVerdict:
 
 
 @dataclass(frozen=True)
+class IndexNoTask:
+    """No task to judge: a fresh `harness init`, or every task finished. Not an invalid state
+    (exit 2 says the harness files are broken), and not a PASS (exit 0 would tell a script
+    running the manual stage that the gate passed when nothing was judged): exit 1."""
+    message: str
+    hint: str
+    exit_code: int = 1
+
+
+class _NoTask(HarnessError):
+    pass
+
+
+@dataclass(frozen=True)
 class IndexInvalid:
     error: str                 # the rendered error, message and hint
     exit_code: int = EXIT_INVALID
 
 
-def gate_index(open_git: Callable[[], Git], task_id: str | None) -> IndexVerdict | IndexInvalid:
+def gate_index(open_git: Callable[[], Git], task_id: str | None) -> IndexVerdict | IndexInvalid | IndexNoTask:
     """Judge the tree in the index for ``task_id`` (default: the current or only open task)."""
     try:
         tid, tree, report = judge_index(open_git, task_id)
+    except _NoTask as exc:
+        return IndexNoTask(exc.message, exc.hint or "")
     except HarnessError as exc:
         return IndexInvalid(exc.render())
     text = report.pop("text")
@@ -68,6 +84,11 @@ def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
                                hint=f"git add .harness/tasks/{chosen}, then run the hook again")
         return chosen
     open_ids = [t for t in ids if reader.load_task(src, t, docs=False).proj.state not in states.TERMINAL]
+    if not ids:
+        raise _NoTask("no task yet: the gate judges a task, and none is in the index", hint='harness task new "TITLE"')
+    if not open_ids:
+        raise _NoTask(f"no open task in the index: {len(ids)} finished (DONE or ESCALATED), and none is chosen",
+                      hint='harness task new "TITLE" for new work, or harness hook gate --task ID to judge a finished one')
     if len(open_ids) != 1:
         raise HarnessError(f"{len(open_ids)} open tasks in the index and none chosen",
                            hint="`harness task switch ID` (or pass --task ID)")

@@ -8,6 +8,7 @@ from harness.core import next_step
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
+    from harness.store.reader import LoadedTask
     from harness.store.tasks import TaskStore
 
 
@@ -21,7 +22,7 @@ def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step
 
     task = s.load(tid)
     if task.proj.state in ("DONE", "ESCALATED"):
-        return done_steps(s, tid, task.proj.state, len(task.lines))
+        return done_steps(s, task, tree)
     folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
     if not any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
         tree = ""
@@ -45,10 +46,58 @@ COMMIT_DONE = next_step.NextStep(
     "(a commit with other changes is refused)")
 
 
-def done_steps(s: TaskStore, tid: str, state: str, events: int) -> list[next_step.NextStep]:
+def done_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> list[next_step.NextStep]:
     """A terminal task's next steps; a DONE not yet in HEAD is committed first."""
-    steps = next_step.next_steps(state)
-    return [COMMIT_DONE, *steps] if state == "DONE" and not done_in_head(s, tid, events) else steps
+    return [*commit_steps(s, task, tree), *next_step.next_steps(task.proj.state)]
+
+
+def commit_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> list[next_step.NextStep]:
+    """What commits a DONE that HEAD does not hold yet ([] when it does, or the task is not DONE):
+    the commit must hold exactly the tree the gate passed, so a change made after the gate is set
+    aside first (a DONE task takes no new evidence: the change belongs to a new task).
+    ``tree``: the working tree's source tree, when the caller has measured it."""
+    if task.proj.state != "DONE" or done_in_head(s, task.id, len(task.lines)):
+        return []
+    later = changed_after_gate(s, task, tree)
+    if not later:
+        return [COMMIT_DONE]
+    import shlex
+
+    from harness.gitio.git import Git
+
+    paths, total = later  # every path goes into the command: one left out would be refused again
+    names = ", ".join(paths[:5]) + (f" (+{total - 5} more)" if total > 5 else "")
+    git = Git(s.layout.root)
+    gated = (task.proj.last_gate or {})["tree"]  # changed_after_gate found one
+    head = git.head()
+    # The stash puts back HEAD's version: where the gate judged another, that is restored too.
+    moved = set(git.changed_paths(git.source_tree(head), gated, limit=1 << 30)[0]) if head else set()
+    restore = [p for p in paths if p in moved]
+    steps = [next_step.NextStep(
+        f"git stash push --include-untracked -- {' '.join(shlex.quote(p) for p in paths)}",
+        f"{names} changed after the gate judged the tree, and the DONE commit must hold exactly that tree: set the "
+        "change aside, commit, then `git stash pop` and start a new task for it (`harness task new \"TITLE\"`)")]
+    if restore:
+        steps.append(next_step.NextStep(
+            f"git restore --source={gated} --staged --worktree -- {' '.join(shlex.quote(p) for p in restore)}",
+            "bring back the version the gate judged (the stash put back HEAD's)"))
+    return [*steps, COMMIT_DONE]
+
+
+def changed_after_gate(s: TaskStore, task: LoadedTask, tree: str | None = None) -> tuple[list[str], int] | None:
+    """(the paths, how many) where the source differs from the tree the DONE task's gate passed;
+    None when it does not (or no gate tree is known)."""
+    from harness.gitio.git import Git
+
+    gated = (task.proj.last_gate or {}).get("tree")
+    if not gated:
+        return None
+    git = Git(s.layout.root)
+    tree = tree or git.worktree_source_tree()
+    if tree == gated:
+        return None
+    paths, total = git.changed_paths(gated, tree, limit=1 << 30)
+    return (paths, total) if paths else None
 
 
 def done_in_head(s: TaskStore, tid: str, events: int) -> bool:

@@ -11,8 +11,8 @@ from harness.core import next_step
 from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:
-    from harness.core.ledger import Projection
     from harness.gitio.git import Git
+    from harness.store.reader import LoadedTask
     from harness.store.tasks import TaskStore
 
 NO_TREE = ""  # no evidence recorded: nothing can be fresh, so the tree is not computed
@@ -47,7 +47,7 @@ class NoOpenTask:
 
 def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     from harness.store import facts, settings
-    from harness.usecases.next_steps import COMMIT_DONE, done_in_head, loop_counts
+    from harness.usecases.next_steps import commit_steps, loop_counts
 
     settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
     try:
@@ -74,6 +74,12 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
             report = core_gate.evaluate(gi)
             live = report.as_dict(tree)
             live["blockers"] = next_step.work_blockers(gi.state, live["blockers"])
+            # The open counts the gate counts: a rejection not refuted on this tree is open.
+            from harness.core.gate_checks import open_finding_ids, unrefuted_ids
+
+            doc["findings"].update({sev: len(open_finding_ids(gi.findings, gi.tree, sev))
+                                    for sev in ("critical", "major", "minor")},
+                                   unrefuted=len(unrefuted_ids(gi.findings, gi.tree)))
             p = task.proj
             steps = next_step.for_gate_input(gi, live["blockers"], iteration=p.iteration,
                                              max_iterations=p.max_iterations,
@@ -88,9 +94,9 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     if waiting:
         steps.insert(0, next_step.NextStep(f"harness task switch {waiting[0]}",
                                            f"{tid} is finished; {len(waiting)} open task(s) wait"))
-    if task.proj.state == "DONE" and not done_in_head(s, tid, len(task.lines)):
-        steps.insert(0, COMMIT_DONE)
-    finished = _done_at(task.proj, tree) if done else None
+    committing = commit_steps(s, task, tree) if done else []
+    steps[:0] = committing
+    finished = _done_at(git, task, tree, committed=not committing) if done and git is not None else None
     escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
     evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
                 for t, r in sorted(task.proj.evidence.items())}
@@ -110,20 +116,47 @@ def _freshness(git: Git | None, record: Mapping[str, Any], tree: str) -> dict[st
 
 
 def _no_open_task(s: TaskStore) -> NoOpenTask:
+    from harness.gitio.git import Git
+
     rows: list[dict[str, Any]] = []
+    git = Git(s.layout.root)
     for tid in s.task_ids():
         try:
-            p = s.load(tid, docs=False).proj
-            rows.append({"id": tid, "state": p.state, "title": p.title, "head": p.head})
+            task = s.load(tid, docs=False)
+            p = task.proj
+            rows.append({"id": tid, "state": p.state, "title": p.title, "head": p.head,
+                         "done_commit": done_commit(git, task) if p.state == "DONE" else None})
         except HarnessError as exc:
-            rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None})
+            rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None, "done_commit": None})
     return NoOpenTask(rows, next_step.NO_TASK)
 
 
-def _done_at(p: Projection, tree: str) -> dict[str, Any]:
-    """Where a DONE task was gated, and whether the source has moved on since."""
-    gated = (p.last_gate or {}).get("tree")
-    return {"commit": p.head, "tree": gated, "changed_since": bool(tree) and gated != tree}
+def _done_at(git: Git, task: LoadedTask, tree: str, committed: bool) -> dict[str, Any]:
+    """Where a DONE task was gated and committed (the oldest commit whose ledger holds its DONE;
+    None while uncommitted), and whether the source has moved on since the gate judged it."""
+    gated = (task.proj.last_gate or {}).get("tree")
+    commit = done_commit(git, task) if committed else None
+    return {"commit": commit, "committed": committed, "tree": gated, "changed_since": bool(tree) and gated != tree}
+
+
+def done_commit(git: Git, task: LoadedTask) -> str | None:
+    """The commit that carries the task's DONE: of the commits in HEAD's history that change its
+    ledger, the oldest whose ledger already holds the DONE (ledgers only grow)."""
+    import json
+
+    events = [json.loads(line) for line in task.lines]
+    upto = next((n for n, e in enumerate(events, start=1) if e["type"] == "task.transitioned"
+                 and e["data"].get("to") == "DONE"), None)
+    if upto is None:
+        return None
+    found = None
+    rel = f"{task.dir}/events.jsonl"
+    for commit in git.commits_changing(rel):  # newest first
+        raw = git.read_at(commit, rel)
+        if raw is None or len(raw.splitlines()) < upto:
+            break
+        found = commit
+    return found
 
 
 def _escalation(lines: list[str]) -> str | None:
