@@ -6,6 +6,8 @@
 #   HARNESS_EVENT            push (default), pull_request, merge_request
 #   HARNESS_BEFORE           push: what the ref held before (empty or zeros: a new ref)
 #   HARNESS_AFTER            push: the new tip (default HEAD; zeros: the ref was deleted, nothing to audit)
+#   HARNESS_REF              push: the ref that moved (refs/heads/NAME); unset, every push is held to the
+#                            protected-ref rules (no non-fast-forward, orphan or harness-less tip without approval)
 #   HARNESS_BASE/HEAD        pull/merge request: the base commit and the head commit
 #   HARNESS_RERUN            "true": re-run evidence, reproducers and regression tests
 #   HARNESS_ALLOWED_SIGNERS  an allowed-signers file for human approvals (passed through)
@@ -41,7 +43,8 @@ case "${HARNESS_EVENT:-push}" in
   pull_request|pull_request_target|merge_request|merge_request_event)
     args=(--base "${HARNESS_BASE:?the pull request base commit is needed}" --to "${HARNESS_HEAD:-HEAD}") ;;
   *)
-    args=(--before "${HARNESS_BEFORE:-}" --to "$after") ;;
+    args=(--before "${HARNESS_BEFORE:-}" --to "$after")
+    if [ -n "${HARNESS_REF:-}" ]; then args+=(--ref "$HARNESS_REF"); fi ;;
 esac
 if [ "${HARNESS_RERUN:-false}" = "true" ]; then args+=(--rerun); fi
 if [ -n "${HARNESS_ALLOWED_SIGNERS:-}" ]; then args+=(--allowed-signers "$HARNESS_ALLOWED_SIGNERS"); fi

@@ -156,9 +156,14 @@ def test_a_rewind_checks_nothing_and_says_why(h, repo, remote, tmp_path):
     tip = commit_all_ok(repo, "code")
     git(repo, "push", "-q", "origin", "main")
     ci = ci_clone(remote, tmp_path / "ci")
-    code, doc, err = audit(h, ci, "--before", tip, "--to", base)
+    code, doc, err = audit(h, ci, "--before", tip, "--to", base, "--ref", "refs/heads/feature")
     assert code == 0 and doc["checked"] == [], err
     assert "rewind" in doc["range"]["reason"]
+    # On a protected ref (or one the audit cannot name) a rewind drops judged commits: refused as a
+    # whole, though no commit is new (tests/test_history_rewrite.py).
+    for ref in (("--ref", "refs/heads/main"), ()):
+        code, doc, err = audit(h, ci, "--before", tip, "--to", base, *ref)
+        assert code == 1 and doc["checked"] == [] and doc["history"][0]["rule"] == "history-only-extends", err
 
 
 def test_a_shallow_clone_is_deepened_before_the_audit(h, repo, remote, tmp_path):

@@ -100,6 +100,28 @@ def config_change(key: str | None) -> None:
     _approve("config-change", ".harness/config.yaml", "changes what proves an evidence type", config_changes, key)
 
 
+@approve.command("history-rewrite")
+@click.argument("new", metavar="NEW")
+@click.option("--ref", metavar="REF", help="The protected ref to rewrite (default: the branch HEAD is on).")
+@key_option
+def history_rewrite(new: str, ref: str | None, key: str | None) -> None:
+    """Let a protected ref's history be replaced by exactly NEW (all zeros: deleted).
+
+    \b
+    On a checkout of the ref's current tip (HEAD is what it holds now):
+      harness approve history-rewrite 3f2a9c1 --ref refs/heads/main
+      git commit -m "approve replacing main" .harness/approvals.jsonl && git push
+      git push --force origin 3f2a9c1:refs/heads/main
+
+    The server hook and `harness audit` honour it only while the ref still points at the commit
+    that adds it: anything pushed on top in between voids it.
+    """
+    from harness.usecases.approvals import history_rewrite
+
+    _approve("history-rewrite", ".harness/approvals.jsonl", "replaces a protected ref's history",
+             history_rewrite(new, ref), key)
+
+
 @approve.command("signers-change")
 @key_option
 def signers_change(key: str | None) -> None:

@@ -17,4 +17,5 @@ def pending_text(p: Pending) -> None:
 
 
 def approved_text(a: Approved) -> None:
-    click.echo(f"approved by {a.who}, signed as {a.signer}; commit {a.rel} and .harness/approvals.jsonl together")
+    what = ".harness/approvals.jsonl" if a.rel == ".harness/approvals.jsonl" else f"{a.rel} and .harness/approvals.jsonl together"
+    click.echo(f"approved by {a.who}, signed as {a.signer}; commit {what}")

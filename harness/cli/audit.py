@@ -19,13 +19,14 @@ from harness.gitio.git import Git
 
 def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
                   stamp: bool = True, scope: dict[str, Any] | None = None,
-                  note_of: Callable[[str], dict[str, Any] | None] | None = None) -> int:
+                  note_of: Callable[[str], dict[str, Any] | None] | None = None, history: list | None = None) -> int:
     """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
     from harness.cli.reporters import report
     from harness.usecases.audit import run_audit
 
     result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
                        stream=_streamer())
+    result.history = list(history or [])
     report(result, as_json)
     return result.exit_code
 
@@ -39,6 +40,9 @@ def _streamer() -> Callable[[str], None]:
 @click.option("--before", metavar="SHA", help="Push mode: what the pushed ref held before (CI's `before`; all "
               "zeros or empty for a new ref). The old tip is fetched if missing; the audit starts at the merge "
               "base of old and new, or covers everything reachable from --to when that cannot be established.")
+@click.option("--ref", metavar="REF", help="Push mode: the ref that moved (CI's pushed ref, e.g. refs/heads/main). A "
+              "protected ref's history is only extended: a non-fast-forward, an orphan history or a tip without "
+              ".harness/ is refused without a `history-rewrite` approval. Without --ref every push is held to that.")
 @click.option("--base", "base_rev", metavar="REV", help="Pull-request mode: audit BASE..--to.")
 @click.option("--from", "from_rev", metavar="REV", help="Exclusive start given outright; omitted = from the root.")
 @click.option("--to", "to_rev", metavar="REV", default="HEAD", show_default=True, help="Inclusive end: the new tip.")
@@ -50,15 +54,15 @@ def _streamer() -> Callable[[str], None]:
               help="Verify human approvals against this allowed-signers file only (CI's own trust root, kept "
                    "outside the repository), never against the one the commits carry.")
 @with_return_code
-def audit(before: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str, rerun: bool,
-          as_json: bool, allowed_signers: str | None) -> int:
+def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str,
+          rerun: bool, as_json: bool, allowed_signers: str | None) -> int:
     """Run the push-guard checks over a range of commits (for CI).
 
     Exit 0 clean, 1 refused, 2 invalid or could not run (a shallow clone, a re-run whose
     tool is missing on this machine): never a success over commits it did not check.
 
     \b
-    after a push:      harness audit --before "$BEFORE_SHA" --to "$AFTER_SHA" --rerun
+    after a push:      harness audit --before "$BEFORE_SHA" --to "$AFTER_SHA" --ref "$REF" --rerun
     a pull request:    harness audit --base "$BASE_SHA" --to "$HEAD_SHA"
     a range outright:  harness audit --from origin/main --to HEAD
     CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
@@ -69,17 +73,20 @@ def audit(before: str | None, base_rev: str | None, from_rev: str | None, to_rev
     if sum(x is not None for x in (before, base_rev, from_rev)) > 1:
         raise HarnessError("--before, --base and --from are different modes: give one",
                            hint="--before after a push, --base for a pull request, --from for a range you chose")
+    if ref is not None and before is None:
+        raise HarnessError("--ref names the ref a push moved: it goes with --before",
+                           hint="harness audit --before OLD --to NEW --ref refs/heads/NAME")
 
     git = _git()
     trust.use_file(allowed_signers)
     try:
-        return _audit(git, before, base_rev, from_rev, to_rev, remote, rerun, as_json)
+        return _audit(git, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json)
     finally:
         trust.use_file(None)
 
 
-def _audit(git: Git, before: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str,
-           rerun: bool, as_json: bool) -> int:
+def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str,
+           remote: str, rerun: bool, as_json: bool) -> int:
     from harness.guard import audit_range
 
     audit_range.require_full_history(git, remote)
@@ -91,8 +98,15 @@ def _audit(git: Git, before: str | None, base_rev: str | None, from_rev: str | N
         scope = audit_range.explicit(git, from_rev, to_rev)
     commits = scope.commits(git)
     click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
+    history = []
+    if before is not None:
+        from harness.guard.rewrite import history_problems
+
+        # The push as a whole, beside its commits: what the ref held before (as fetched, or as CI
+        # said when it is gone) against the new tip, under the server hook's rules.
+        history = history_problems(git, ref, scope.before or before or "", scope.tip, remote)
     return audit_commits(git, commits, "audit", rerun=rerun, as_json=as_json, scope=scope.as_dict(),
-                         note_of=_local_notes(git, scope.tip))
+                         note_of=_local_notes(git, scope.tip), history=history)
 
 
 def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:

@@ -26,7 +26,11 @@ def _server_repo() -> Git:
 @click.command()
 @click.option("--server", is_flag=True, help="In a bare repository a remote serves: install the pre-receive hook, "
               "which runs the push guard's checks on every pushed ref before git accepts any of them.")
-def install(server: bool) -> None:
+@click.option("--allow-non-fast-forward", "allow_non_ff", is_flag=True,
+              help="With --server: do not set receive.denyNonFastForwards (which refuses every non-fast-forward "
+                   "push, on every ref, even one a human approved); the hook still refuses them on protected refs "
+                   "without a `harness approve history-rewrite`.")
+def install(server: bool, allow_non_ff: bool) -> None:
     """Install the harness into this repository's git hooks.
 
     Use it only without the pre-commit framework: when .pre-commit-config.yaml already runs
@@ -38,13 +42,17 @@ def install(server: bool) -> None:
 
     \b
     With --server (inside a bare repository, e.g. /srv/git/project.git):
-      a pre-receive hook that no client flag skips (--no-verify, SKIP=, hooksPath).
+      a pre-receive hook that no client flag skips (--no-verify, SKIP=, hooksPath),
+      and receive.fsckObjects = true, receive.denyNonFastForwards = true (uninstall
+      restores what was there).
     """
     from harness.cli.hooks import _git
     from harness.cli.reporters import report
     from harness.usecases.install import install_hooks
 
-    report(install_hooks(_server_repo() if server else _git(), server), as_json=False)
+    if allow_non_ff and not server:
+        raise Refused("--allow-non-fast-forward is a server setting", hint="harness install --server --allow-non-fast-forward")
+    report(install_hooks(_server_repo() if server else _git(), server, allow_non_ff), as_json=False)
 
 
 @click.command()

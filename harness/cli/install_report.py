@@ -16,6 +16,11 @@ def installed_text(i: Installed) -> None:
         click.echo(f"kept your {stage} hook: it runs first, from {stage}.pre-harness")
     if i.server:
         click.echo(f"installed the harness pre-receive hook in {i.folder}: every pushed ref is checked")
+        for key, value in i.server_config.items():
+            click.echo(f"{key} = {value}")
+        if "receive.denyNonFastForwards" in i.server_config:
+            click.echo("  git now refuses every non-fast-forward push, on every ref, even a rewrite a human approved "
+                       "(`harness install --server --allow-non-fast-forward` leaves it to the hook: protected refs only)")
         return
     click.echo(f"installed harness hooks in {i.folder}: {', '.join(STAGES)}")
     click.echo(f"notes.rewriteRef = {i.ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
@@ -29,4 +34,6 @@ def installed_text(i: Installed) -> None:
 def uninstalled_text(u: Uninstalled) -> None:
     for stage in u.restored:
         click.echo(f"restored your {stage} hook")
+    if u.restored_config:
+        click.echo(f"restored {', '.join(u.restored_config)} as they were before `harness install --server`")
     click.echo(f"removed harness hooks: {', '.join(u.removed) or 'none were installed'}")

@@ -66,6 +66,8 @@ def proposed_json(p: Proposed) -> None:
 def audit_text(a: AuditResult) -> None:
     from harness.cli.hooks import print_problems
 
+    if a.history:
+        print_problems(a.title, a.history)
     for commit, problems in a.problems:
         print_problems(a.title, problems, commit)
     for commit, said, verdict in a.note_disagreements:
@@ -80,7 +82,8 @@ def audit_text(a: AuditResult) -> None:
 
 def audit_json(a: AuditResult) -> None:
     emit_json({**({"range": a.scope} if a.scope else {}), "checked": list(a.commits), "commits": len(a.commits),
-               "failed": sum(not r["ok"] for r in a.rows), "could_not_run": a.unrunnable, "results": a.rows})
+               "failed": sum(not r["ok"] for r in a.rows), "could_not_run": a.unrunnable, "results": a.rows,
+               "history": [p.as_dict() for p in a.history]})
 
 
 # -- pre-receive: every pushed ref ------------------------------------------------------

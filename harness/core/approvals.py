@@ -23,7 +23,7 @@ from harness.core.limits import decode_json
 NAMESPACE = "harness-approval"  # what a signature is for: never valid as a commit or file signature
 SIGNED_FIELDS = ("kind", "digest", "changes", "approved_by", "signer", "os_user", "at")
 BOUND_FIELDS = ("repository", "from_digest")  # signed too, when present (records since binding)
-KINDS = ("gate-change", "config-change", "signers-change", "suite-change")
+KINDS = ("gate-change", "config-change", "signers-change", "suite-change", "history-rewrite")
 # The file each bound kind loosens. (A suite-change binds the repository and base in its digest.)
 FILES = {"gate-change": ".harness/gate.yaml", "config-change": ".harness/config.yaml",
          "signers-change": ".harness/allowed_signers"}

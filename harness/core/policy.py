@@ -42,7 +42,14 @@ def loosenings(old: dict, new: dict) -> list[str]:
         after = new["verification"].get(etype)
         if STRENGTH[after] < STRENGTH[level]:
             out.append(f"verification.{etype} {level} → {after or 'removed'}")
-    return out + suite.loosenings(old.get("suite"), new.get("suite"))
+    return out + suite.loosenings(old.get("suite"), new.get("suite")) + _history(old, new)
+
+
+def _history(old: dict, new: dict) -> list[str]:
+    """Unprotecting a ref loosens: a force push over it then passes without an approval."""
+    def protected(doc: dict) -> set[str]:
+        return set((doc.get("history") or {}).get("protected", ["default"]))
+    return [f"history.protected {ref} removed" for ref in sorted(protected(old) - protected(new))]
 
 
 def default_gate_text(template: str, configured: list[str]) -> str:

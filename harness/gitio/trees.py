@@ -31,6 +31,50 @@ class Trees(Repository):
         """Up to ``limit`` paths that differ between two trees, and how many differ in all."""
         return changed_paths_in(self.repo, old_tree, new_tree, limit)
 
+    def malformed_entries(self, tree_id: str) -> list[str]:
+        """What git's fsck would reject in ``tree_id``'s root and, recursively, its ``.harness``
+        folder: an entry name twice (libgit2's lookup finds one of them, git's checkout writes the
+        other, so a check would judge one file and the work tree hold another), entries out of
+        git's order (a lookup by name then misses one that checkout writes), and names no checkout
+        can write. Checked here, not left to the server's receive.fsckObjects, which may be off.
+        Each tree id is checked once per process: a parent's unchanged folders cost nothing."""
+        sound: set[str] = self.__dict__.setdefault("_sound_trees", set())
+        out: list[str] = []
+        stack = [("", self.repo[tree_id])]
+        while stack:
+            path, tree = stack.pop()
+            if str(tree.id) in sound:
+                continue
+            found = tree_defects(tree)
+            out.extend(f"{path or '(root)'}: {what}" for what in found)
+            if not found:
+                sound.add(str(tree.id))
+            for entry in tree:
+                if isinstance(entry, pygit2.Tree) and (path or entry.raw_name == HARNESS_DIR.encode()):
+                    stack.append((f"{path}/{entry.name}" if path else entry.name, entry))
+        return out
+
+
+def tree_defects(tree: Any) -> list[str]:
+    """The fsck errors of one tree object's own entries (not its subtrees')."""
+    out: list[str] = []
+    seen: set[bytes] = set()
+    previous: bytes | None = None
+    for entry in tree:
+        name = entry.raw_name
+        shown = name.decode("utf-8", "replace")
+        if name in seen:
+            out.append(f"the entry {shown!r} appears more than once (git fsck: duplicateEntries)")
+        elif name in (b"", b".", b"..") or b"/" in name or name.lower() == b".git":
+            out.append(f"the entry name {shown!r} is not one git can check out")
+        # git orders a folder as if its name ended in "/" (so `a-b` sorts before the folder `a`).
+        key = name + (b"/" if entry.type_str == "tree" else b"")
+        if previous is not None and key <= previous and name not in seen:
+            out.append(f"the entry {shown!r} is out of git's order (git fsck: treeNotSorted)")
+        seen.add(name)
+        previous = key
+    return out
+
 
 def changed_paths_in(repo: Any, old_tree: str, new_tree: str, limit: int) -> tuple[list[str], int]:
     """:meth:`Trees.changed_paths` on an open pygit2 repository (shared with the tree readers)."""

@@ -49,9 +49,20 @@ def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitRepor
     tree = git.commit_tree(commit)
     olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
     new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
-    problems, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
+    problems = _malformed_tree(git, tree)
+    found, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
+    problems.extend(found)
     problems.extend(_second_adoption(git, commit))
     return CommitReport(commit, problems, verdicts)
+
+
+def _malformed_tree(git: Git, tree: str) -> list[Problem]:
+    """A tree git's own fsck rejects is refused whatever the server's receive.fsckObjects says:
+    with two `.harness` entries the checks read one and a checkout writes the other."""
+    return [Problem(where.split(":", 1)[0], "fsck-clean-tree", where,
+                    "rebuild the commit from a normal checkout (`git add` and `git commit` never write such a "
+                    "tree; it was made by hand, with `git mktree` or `git hash-object --literally`)")
+            for where in git.malformed_entries(tree)]
 
 
 def _carries_harness(git: Git, commit: str) -> bool:

@@ -107,6 +107,43 @@ def suite_changes(cases: tuple[str, ...], task_id: str | None) -> ChangesOf:
     return changes_of
 
 
+def history_rewrite(new_rev: str, ref: str | None) -> ChangesOf:
+    """What `approve history-rewrite NEW` approves: moving ``ref`` (default: HEAD's branch) from
+    HEAD — its current tip, where the approval is committed — to exactly ``new_rev`` (all zeros:
+    deleting it), in this repository. See guard/rewrite.py for why the old history carries it."""
+    def changes_of(layout: Layout, git: Git) -> tuple[str, list[str]]:
+        from harness.guard.rewrite import ZERO, approval_subject
+
+        head = git.head()
+        if head is None:
+            raise Refused("no commit yet: there is no history to replace")
+        name = ref or git.run(["symbolic-ref", "-q", "HEAD"], check=False).strip()
+        if not name.startswith("refs/"):
+            raise Refused("HEAD is on no branch: name the ref to rewrite", hint="--ref refs/heads/main")
+        new = ZERO if not new_rev.strip("0") else git.resolve(new_rev)
+        digest = hashlib.sha256(approval_subject(git.repository_id(head), name, new)).hexdigest()
+        return digest, _rewrite_changes(git, name, head, new)
+    return changes_of
+
+
+def _rewrite_changes(git: Git, ref: str, old: str, new: str) -> list[str]:
+    from harness.gitio.tree_source import TreeSource
+    from harness.guard.rewrite import ZERO
+
+    if new == ZERO:
+        return [f"deletes {ref} (now at HEAD {old[:12]})"]
+    if git.is_ancestor(old, new):
+        return []  # a fast-forward replaces nothing
+    out = [f"replaces {ref} (now at HEAD {old[:12]}) with {new[:12]}"]
+    if not git.merge_bases(old, new):
+        out.append(f"{new[:12]} shares no commit with it (an orphan history, with a policy and signers of its own)")
+    else:
+        out.append(f"{len(git.rev_list([old], [new]))} commit(s) leave its history")
+    if TreeSource(git, git.commit_tree(new), "").oid(".harness") is None:
+        out.append(f"{new[:12]} has no .harness/: the gate, its tasks and approvals leave the ref")
+    return out
+
+
 def _committed(git: Git, rel: str) -> bytes | None:
     head = git.head()
     if not head:

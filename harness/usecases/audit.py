@@ -22,10 +22,11 @@ class AuditResult:
     note_disagreements: list[tuple[str, str, str]] = field(default_factory=list)  # (commit, note said, recomputed)
     unrunnable: int = 0                      # re-runs this machine could not run
     scope: dict[str, Any] | None = None      # the range and why it was chosen
+    history: list[Problem] = field(default_factory=list)  # the ref replaced rather than extended (rewrite.py)
 
     @property
     def failed(self) -> bool:
-        return bool(self.problems)
+        return bool(self.problems or self.history)
 
     @property
     def exit_code(self) -> int:

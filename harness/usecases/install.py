@@ -32,19 +32,28 @@ class Installed:
     twice: str | None = None             # where the pre-commit framework already runs the harness hooks
     ref: str = ""                        # the notes ref (client install)
     remotes: list[str] = field(default_factory=list)  # remotes that now push and fetch it
+    server_config: dict[str, str] = field(default_factory=dict)  # receive.* settings now in force (server)
 
 
 @dataclass(frozen=True)
 class Uninstalled:
     removed: list[str]
     restored: list[str]                  # stages whose own hook is back in place
+    restored_config: list[str] = field(default_factory=list)  # server settings put back as they were
 
 
-def install_hooks(git: Git, server: bool) -> Installed:
-    """Write the shims (chaining any hook already there) and, on a client, the notes settings."""
+def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False) -> Installed:
+    """Write the shims (chaining any hook already there) and the notes settings (a client) or
+    the receive settings (a server)."""
     folder = hooks_dir(git)
     if server:
-        return Installed(folder, True, _write_shims(folder, SERVER_STAGES))
+        from harness.usecases import install_server
+
+        kept = _write_shims(folder, SERVER_STAGES)
+        record = _read_record(git)
+        settings = install_server.configure(git, record, allow_non_fast_forward)
+        fsio.atomic_write(_record_path(git), json.dumps(record).encode())
+        return Installed(folder, True, kept, server_config=settings)
     from harness.guard.stamp import DEFAULT_REF
 
     twice = _framework_runs_harness(git.root, folder)
@@ -89,9 +98,13 @@ def uninstall_hooks(git: Git, server: bool) -> Uninstalled:
             if backup.exists():
                 os.replace(backup, path)
                 restored.append(stage)
-    if server:
-        return Uninstalled(removed, restored)
     record = _read_record(git)
+    if server:
+        from harness.usecases import install_server
+
+        put_back = install_server.unconfigure(git, record)
+        _record_path(git).unlink(missing_ok=True)
+        return Uninstalled(removed, restored, put_back)
     from harness.usecases import install_notes
 
     install_notes.unconfigure(git, record)

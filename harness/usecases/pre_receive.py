@@ -30,6 +30,7 @@ class PushChecked:
             whole.problems.extend(a.problems)
             whole.note_disagreements.extend(a.note_disagreements)
             whole.unrunnable += a.unrunnable
+            whole.history.extend(a.history)
         return whole
 
 
@@ -51,7 +52,18 @@ def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
             return None
         return doc if isinstance(doc, dict) else None
 
+    from harness.guard.rewrite import history_problems
+
     refs = [{"ref": p.ref, "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
-    audits = [run_audit(git, p.commits, f"pre-receive {p.ref}", stamp=False, note_of=note_of)
-              for p in pushed if p.commits]
+    audits = []
+    for p in pushed:
+        # A ref whose history is replaced may bring no new commit at all (a rewind, another
+        # branch's tip): its move is judged on its own, beside the commits it brings.
+        history = history_problems(git, p.ref, p.old, p.new)
+        if not (p.commits or history):
+            continue
+        title = f"pre-receive {p.ref}"
+        audit = run_audit(git, p.commits, title, stamp=False, note_of=note_of) if p.commits else AuditResult(title, [])
+        audit.history = history
+        audits.append(audit)
     return PushChecked(refs, audits)

@@ -1,0 +1,162 @@
+"""A protected ref's history is only ever extended: the rules on a push as a whole.
+
+Every commit a push brings is checked against its parents (history.py); what no commit check
+sees is the ref itself moving to *another* history: a force push that drops judged commits, an
+orphan history that adopts the harness again under a policy of its own (a `true` test command,
+its own approvers), or a history without `.harness/` at all. On a protected ref each of these
+is refused — by the server's pre-receive hook and by `harness audit` after a push — unless a
+human approved exactly that rewrite.
+
+The approval lives in the *old* history: the commit the ref points at adds a signed
+`history-rewrite` record naming the repository, the ref and the exact new tip (an approval in
+the new history could not name the commit that carries it, and a history without `.harness/`
+has nowhere to carry one). It is verified against that old tip's signers (or the trust root
+outside the repository), and it counts only while the ref still points at the commit that
+added it: once anyone pushes on top, the rewrite would drop work the approver never saw.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+from typing import TYPE_CHECKING
+
+from harness.guard.validate import APPROVALS, GATE, Problem
+
+if TYPE_CHECKING:
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+
+KIND = "history-rewrite"
+ZERO = "0" * 40
+DEFAULT = "default"        # in gate.yaml `history.protected`: the repository's default branch
+CONFIG_KEY = "harness.protectedRef"  # the server's (or CI clone's) own list: no push can change it
+FIX = ("push on top of the ref's history instead (merge or revert, never force); if replacing it is "
+       "intended, a human approves exactly this rewrite: on a checkout of the ref's current tip, "
+       "`harness approve history-rewrite {new} --ref {ref}`, commit and push that approval, then push again")
+
+
+def approval_subject(repository: str, ref: str, new: str) -> bytes:
+    """What a `history-rewrite` approval's digest is the sha-256 of: this repository, this ref,
+    this exact new tip (all zeros: deleting the ref)."""
+    return json.dumps({"repository": repository, "ref": ref, "new": new}, sort_keys=True).encode()
+
+
+def default_branches(git: Git, remote: str = "origin") -> set[str]:
+    """The refs `default` names: main and master, and what the repository says its default is —
+    a bare repository's HEAD (a server), a clone's `<remote>/HEAD` (CI). A clone's own HEAD is
+    whatever branch CI checked out, so it names nothing here."""
+    out = {"refs/heads/main", "refs/heads/master"}
+    if git.is_bare:
+        target = git.run(["symbolic-ref", "-q", "HEAD"], check=False).strip()
+        if target.startswith("refs/heads/"):
+            out.add(target)
+    target = git.run(["symbolic-ref", "-q", f"refs/remotes/{remote}/HEAD"], check=False).strip()
+    if target.startswith(f"refs/remotes/{remote}/"):
+        out.add("refs/heads/" + target.removeprefix(f"refs/remotes/{remote}/"))
+    return out
+
+
+def protected_patterns(git: Git, policy: TreeSource | None) -> list[str]:
+    """Which refs are protected: git config `harness.protectedRef` (every value) and gate.yaml's
+    `history.protected` as ``policy`` — the old tip, already accepted — has it (default:
+    `[default]`). Never the pushed tree's: a push must not unprotect the ref it rewrites."""
+    from harness.errors import HarnessError
+    from harness.store import settings
+
+    listed = [DEFAULT]
+    raw = policy.read(GATE) if policy is not None else None
+    if raw is not None:
+        try:
+            listed = list((settings.parse_gate(raw).doc.get("history") or {}).get("protected", [DEFAULT]))
+        except HarnessError:
+            pass  # an invalid policy protects at least the default branch
+    return [*git.config_get_all(CONFIG_KEY), *listed]
+
+
+def is_protected(git: Git, ref: str, patterns: list[str], remote: str = "origin") -> bool:
+    names = [p for p in patterns if p != DEFAULT]
+    return (DEFAULT in patterns and ref in default_branches(git, remote)) \
+        or any(fnmatch.fnmatchcase(ref, p) for p in names)
+
+
+def history_problems(git: Git, ref: str | None, old: str, new: str, remote: str = "origin") -> list[Problem]:
+    """Why moving ``ref`` from ``old`` to ``new`` (all zeros: created / deleted) replaces its
+    history without a human's approval; [] for a creation, a fast-forward, an unprotected ref.
+    ``ref`` None: the caller cannot say which ref moved (an audit without --ref), so it is held
+    to the protected rules: failing closed, never a pass over a rewrite it could not place."""
+    from harness.gitio.tree_source import TreeSource
+
+    if not old.strip("0"):
+        return []  # a new ref replaces nothing (its commits are each checked as usual)
+    old_tip = git.peel_commit(old) if git.has_object(old) else None
+    new_tip = None if not new.strip("0") else git.peel_commit(new)
+    policy = TreeSource(git, git.commit_tree(old_tip), f"commit {old_tip[:12]}", rev=old_tip) if old_tip else None
+    if ref is not None and not is_protected(git, ref, protected_patterns(git, policy), remote):
+        return []
+    fix = FIX.format(new=(new_tip or new)[:12], ref=ref or "REF")
+    if ref is None:
+        ref = "the pushed ref"
+        fix = ("name the ref that moved (`harness audit --ref refs/heads/NAME`, CI's pushed ref): the rule holds for "
+               "protected refs only, and is applied to a ref the audit cannot name; " + fix)
+    if policy is None or old_tip is None:
+        # Were it in the new history, this clone (full history) would have it: the ref was rewritten.
+        return [Problem(ref, "history-only-extends", f"the previous tip {old[:12]} of {ref} is not in the new "
+                        "history and cannot be had here: its history was replaced, and no approval can be read",
+                        fix)]
+    found = _rewrites(git, ref, old_tip, new_tip, policy)
+    if not found:
+        return []
+    ok, why = approved(git, ref, old_tip, new_tip or ZERO, policy)
+    if ok:
+        return []
+    return [Problem(ref, rule, text + (f" ({why})" if why else ""), fix) for rule, text in found]
+
+
+def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource) -> list[tuple[str, str]]:
+    """(rule, what) for each way ``old`` → ``new`` replaces history rather than extending it."""
+    from harness.gitio.tree_source import TreeSource
+
+    if new is None:
+        return [("history-only-extends", f"deletes the protected ref {ref} (at {old[:12]}): a deleted ref can be "
+                 "created again with any history")]
+    out = []
+    if old != new and not git.is_ancestor(old, new):
+        if not git.merge_bases(old, new):
+            out.append(("no-orphan-history", f"replaces {ref} ({old[:12]}) with {new[:12]}, a history that shares "
+                        "no commit with it: an orphan history adopts the harness again under a policy of its own"))
+        else:
+            dropped = len(git.rev_list([old], [new]))
+            out.append(("history-only-extends", f"moves {ref} from {old[:12]} to {new[:12]}, which does not descend "
+                        f"from it (a non-fast-forward push): {dropped} commit(s) leave its history"))
+    if policy.oid(".harness") is not None and TreeSource(git, git.commit_tree(new), "").oid(".harness") is None:
+        out.append(("harness-kept", f"{ref} carried .harness/ at {old[:12]} and {new[:12]} has none: the gate, its "
+                    "tasks and its approvals would leave the protected history"))
+    return out
+
+
+def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource) -> tuple[bool, str | None]:
+    """Whether ``old`` itself adds a signed approval of moving ``ref`` to exactly ``new``, verified
+    against ``old``'s signers (or the trust root outside the repository); else why a claimed one
+    does not count."""
+    from harness.core import approvals as rules
+    from harness.guard import trust
+
+    digest = hashlib.sha256(approval_subject(git.repository_id(old), ref, new)).hexdigest()
+    claims = rules.candidates(policy.read(APPROVALS), KIND, digest)
+    if not claims:
+        return False, None
+    parents = [policy.at(p) for p in git.parents(old)]
+    before = {rules.payload(r) for src in parents if src is not None for r in rules.records(src.read(APPROVALS))}
+    reasons = []
+    for record in claims:
+        if rules.payload(record) in before:
+            reasons.append(f"the approval signed by {record.get('signer')} was added before {old[:12]}, and {ref} has "
+                           "moved on since: the rewrite would drop commits it never saw; approve again")
+            continue
+        why = trust.signature_problem(record, trust.roots([policy]))
+        if why is None:
+            return True, None
+        reasons.append(why)
+    return False, "; ".join(reasons)
