@@ -13,7 +13,26 @@
 #   HARNESS_ALLOWED_SIGNERS  an allowed-signers file for human approvals (passed through)
 #   HARNESS_REMOTE           where missing commits and stamps are fetched from (default origin)
 #   HARNESS_ALLOW_UNTRUSTED_RERUN  "true": re-run even under pull_request_target (see below)
+#   HARNESS_MODE             audit (default): the whole audit in this job. A fan-out over jobs (docs/ci.md):
+#                            plan: `--plan --json` into HARNESS_OUT (default harness-plan.json); writes
+#                              `commits` (a JSON list of the DONE commits) and `json` to $GITHUB_OUTPUT if set
+#                            only: `--rerun --only HARNESS_COMMIT --json` into HARNESS_OUT (default harness-verdict.json)
+#                            aggregate: `--aggregate` over HARNESS_VERDICTS/*.json (the plan and every verdict)
 set -euo pipefail
+
+mode="${HARNESS_MODE:-audit}"
+case "$mode" in
+  audit|plan|only) ;;
+  aggregate)
+    # Reads the files the jobs wrote; runs nothing of the commits'. A missing verdict fails it (exit 2).
+    dir="${HARNESS_VERDICTS:?HARNESS_VERDICTS: the directory holding the plan and the verdicts}"
+    shopt -s nullglob
+    files=("$dir"/*.json "$dir"/*/*.json)
+    echo "harness: $(harness --version)" >&2
+    exec harness audit --aggregate "${files[@]}" ;;
+  *) echo "harness: HARNESS_MODE=$mode: expected audit, plan, only or aggregate" >&2; exit 2 ;;
+esac
+if [ "$mode" = only ]; then HARNESS_RERUN=true; fi
 
 # pull_request_target runs with the base repository's write token and secrets: re-running a fork's
 # code there hands both to whoever opened the pull request. Refused unless the workflow opts in.
@@ -36,6 +55,11 @@ after="${HARNESS_AFTER:-HEAD}"
 if [[ "$after" =~ ^0+$ ]]; then
   # A push that deletes a ref brings no commit: there is nothing to audit (git sends zeros as the new tip).
   echo "harness: the push deleted the ref (new tip ${after:0:12}…): no commits arrive, nothing to audit" >&2
+  if [ "$mode" = plan ]; then  # a plan of nothing, so that the aggregate has one to read
+    printf '{"kind": "harness-audit-plan", "range": null, "checked": [], "commits": 0, "failed": 0, "history": [], '\
+'"results": [], "planned": [], "matrix": []}\n' > "${HARNESS_OUT:-harness-plan.json}"
+    if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "commits=[]" >> "$GITHUB_OUTPUT"; fi
+  fi
   exit 0
 fi
 
@@ -46,8 +70,24 @@ case "${HARNESS_EVENT:-push}" in
     args=(--before "${HARNESS_BEFORE:-}" --to "$after")
     if [ -n "${HARNESS_REF:-}" ]; then args+=(--ref "$HARNESS_REF"); fi ;;
 esac
-if [ "${HARNESS_RERUN:-false}" = "true" ]; then args+=(--rerun); fi
 if [ -n "${HARNESS_ALLOWED_SIGNERS:-}" ]; then args+=(--allowed-signers "$HARNESS_ALLOWED_SIGNERS"); fi
 
 echo "harness: $(harness --version)" >&2
-exec harness audit "${args[@]}" --remote "$remote"
+case "$mode" in
+  audit)
+    if [ "${HARNESS_RERUN:-false}" = "true" ]; then args+=(--rerun); fi
+    exec harness audit "${args[@]}" --remote "$remote" ;;
+  plan) out="${HARNESS_OUT:-harness-plan.json}"; args+=(--plan --json) ;;
+  only) out="${HARNESS_OUT:-harness-verdict.json}"
+        args+=(--rerun --only "${HARNESS_COMMIT:?HARNESS_COMMIT: the commit this job re-runs}" --json) ;;
+esac
+rc=0
+harness audit "${args[@]}" --remote "$remote" > "$out" || rc=$?
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  echo "json=$out" >> "$GITHUB_OUTPUT"
+  if [ "$mode" = plan ] && [ -s "$out" ]; then
+    python -c 'import json, sys; print("commits=" + json.dumps(json.load(open(sys.argv[1]))["matrix"]))' "$out" \
+      >> "$GITHUB_OUTPUT"
+  fi
+fi
+exit "$rc"

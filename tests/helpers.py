@@ -7,6 +7,7 @@ each other, so each helper has one definition.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import io
 import json
 import os
@@ -804,3 +805,50 @@ def materialise(tpl: Template, dest: Path) -> Path:
         git(repo, "remote", "set-url", "origin", str(dest / "remote.git"))
     git(repo, "update-index", "-q", "--refresh", check=False)  # the copies' stat data differ from the index's
     return repo
+
+
+# -- CI re-runs of a DONE (tests/test_audit.py, tests/test_audit_fanout.py) --------------------------
+
+FAIL_CMD = [PY, "-c", "import sys; sys.exit(1)"]
+
+
+def forge_passing(repo: Path, tid: str, etype: str) -> None:
+    """Rewrite a failed evidence record as passed, consistently in its file and in the ledger
+    (digest, outcome, exit code), re-chaining the ledger: what a determined forger would do."""
+    folder = task_dir(repo, tid)
+    path = folder / "evidence" / f"{etype}.json"
+    record = json.loads(path.read_text("utf-8"))
+    assert record["outcome"] == "failed" and record["exit_code"] == 1, record
+    record.update(outcome="passed", exit_code=0)
+    raw = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    path.write_bytes(raw)
+
+    def mutate(events):
+        (event,) = [e for e in events if e["type"] == "evidence.collected" and e["data"]["type"] == etype]
+        event["data"].update(outcome="passed", exit_code=0, digest=hashlib.sha256(raw).hexdigest())
+
+    rechain(folder / "events.jsonl", mutate)
+
+
+def done_with_configured_evidence(h, repo: Path, unit_test: list[str], forge: bool) -> tuple[str, str, str]:
+    """Commit config commands, then a task to DONE with evidence from them. (base, tid, done sha)."""
+    configure(repo, PASS_CMD, unit_test)
+    base = commit_all_ok(repo, "harness init, evidence commands")
+    tid = h.ok("task", "new", "Rerun").out.strip()
+    h.ok("requirement", "add", "It works", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    r = h("evidence", "unit_test")
+    if forge:
+        assert r.code == 1, r.text
+        forge_passing(repo, tid, "unit_test")
+        h.ok("replay", "--write")  # re-render task.yaml from the forged ledger
+        r = h("replay")
+        assert r.code == 0, r.text  # the forgery is consistent: the ledger replays cleanly
+    else:
+        assert r.code == 0, r.text
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    gate_to_converged(h)
+    h.ok("transition", "DONE")
+    done = commit_all_ok(repo, "done")
+    return base, tid, done

@@ -44,7 +44,8 @@ def run_script(ci: Path, **env: str) -> subprocess.CompletedProcess:
 def test_action_yml_is_a_composite_action_calling_the_script_with_its_inputs():
     action = yaml.safe_load((ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"python-version", "rerun", "allowed-signers"}
+    assert set(action["inputs"]) == {"python-version", "rerun", "allowed-signers", "mode", "commit", "verdicts"}
+    assert action["inputs"]["mode"]["default"] == "audit"  # the existing inputs alone: the audit as before
     (step,) = [s for s in action["runs"]["steps"] if "ci/audit.sh" in s.get("run", "")]
     script = SCRIPT.read_text()
     for name in step["env"]:

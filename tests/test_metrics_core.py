@@ -5,24 +5,26 @@ from __future__ import annotations
 from harness.core.metrics import DoneClaim, FindingFacts, TaskFacts, compute
 
 
-def f(fid: str, status: str, file: str | None = "app.py", at: str | None = None, test: bool = False) -> FindingFacts:
-    return FindingFacts(fid, status, file, at, test)
+# Events are placed by the commit that first carries them (its position in topological order),
+# then by their seq in their own ledger: (position, seq).
+def f(fid: str, status: str, file: str | None = "app.py", at: int | None = None, test: bool = False) -> FindingFacts:
+    return FindingFacts(fid, status, file, None if at is None else (at, 5), test)
 
 
-def t(tid: str, state: str, *, text: str = "", created: str = "2026-01-01T00:00:00Z", done: str | None = None,
+def t(tid: str, state: str, *, text: str = "", created: int = 1, done: int | None = None,
       changed: tuple[str, ...] = (), findings: tuple[FindingFacts, ...] = ()) -> TaskFacts:
-    return TaskFacts(tid, state, text, created, done, frozenset(changed), findings)
+    return TaskFacts(tid, state, text, (created, 1), None if done is None else (done, 9), frozenset(changed), findings)
 
 
 def test_every_rate_with_its_numerator_and_denominator():
     tasks = [
-        t("T-1", "DONE", done="2026-01-02T00:00:00Z", changed=("app.py",)),
-        t("T-2", "DONE", done="2026-01-03T00:00:00Z", changed=("lib.py",)),
-        t("T-3", "DONE", done="2026-01-04T00:00:00Z", changed=("other.py",)),
+        t("T-1", "DONE", done=2, changed=("app.py",)),
+        t("T-2", "DONE", done=3, changed=("lib.py",)),
+        t("T-3", "DONE", done=4, changed=("other.py",)),
         t("T-4", "ESCALATED"),
-        t("T-5", "IMPLEMENTING", text="Fix what T-2 broke", created="2026-01-05T00:00:00Z",
-          findings=(f("F-0001", "CLOSED", "app.py", "2026-01-06T00:00:00Z", test=True),
-                    f("F-0002", "CONFIRMED", "x.py", "2026-01-06T00:00:00Z"),
+        t("T-5", "IMPLEMENTING", text="Fix what T-2 broke", created=5,
+          findings=(f("F-0001", "CLOSED", "app.py", 6, test=True),
+                    f("F-0002", "CONFIRMED", "x.py", 6),
                     f("F-0003", "REJECTED"), f("F-0004", "PROPOSED"))),
     ]
     claims = [DoneClaim("a" * 40, "T-1", True), DoneClaim("b" * 40, "T-2", True), DoneClaim("c" * 40, "T-3", True),
@@ -39,12 +41,12 @@ def test_every_rate_with_its_numerator_and_denominator():
 
 def test_what_came_before_the_done_does_not_contradict_it():
     tasks = [
-        t("T-1", "DONE", done="2026-01-05T00:00:00Z", changed=("app.py",)),
+        t("T-1", "DONE", done=5, changed=("app.py",)),
         # named by a task created before T-1 finished; a finding confirmed before T-1 finished;
         # a later finding on a file T-1 never changed
-        t("T-2", "IMPLEMENTING", text="after T-1", created="2026-01-04T00:00:00Z",
-          findings=(f("F-0001", "CONFIRMED", "app.py", "2026-01-04T12:00:00Z"),
-                    f("F-0002", "CONFIRMED", "lib.py", "2026-01-06T00:00:00Z"))),
+        t("T-2", "IMPLEMENTING", text="after T-1", created=4,
+          findings=(f("F-0001", "CONFIRMED", "app.py", 4),
+                    f("F-0002", "CONFIRMED", "lib.py", 6))),
     ]
     r = compute(tasks, [])
     assert (r["false_done"]["numerator"], r["false_done"]["denominator"]) == (0, 1)

@@ -16,16 +16,25 @@ from harness.cli.common import with_return_code
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 
+FANOUT_HELP = """
+    \b
+    fanned out over CI jobs (docs/ci.md):
+      harness audit --before … --to … --plan --json > plan.json       # the range checked; what to re-run where
+      harness audit --before … --to … --rerun --only SHA --json > v.json   # one job per planned commit
+      harness audit --aggregate plan.json v*.json                     # 0 only if every planned commit reproduced
+"""
+
 
 def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
                   stamp: bool = True, scope: dict[str, Any] | None = None,
-                  note_of: Callable[[str], dict[str, Any] | None] | None = None, history: list | None = None) -> int:
+                  note_of: Callable[[str], dict[str, Any] | None] | None = None, history: list | None = None,
+                  rerun_only: str | None = None) -> int:
     """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
     from harness.cli.reporters import report
     from harness.usecases.audit import run_audit
 
     result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
-                       stream=_streamer())
+                       stream=_streamer(), rerun_only=rerun_only)
     result.history = list(history or [])
     report(result, as_json)
     return result.exit_code
@@ -49,13 +58,22 @@ def _streamer() -> Callable[[str], None]:
 @click.option("--remote", default="origin", show_default=True, help="Where to fetch a missing old tip or base from.")
 @click.option("--rerun", is_flag=True, help="Re-run, in a temporary worktree at each DONE commit, the evidence "
               "commands, the reviewers' reproducers and the regression tests the verdict rests on.")
+@click.option("--plan", "plan_only", is_flag=True, help="Check the range (no re-run) and list each commit that marks "
+              "a task DONE with what --rerun would execute there: the work of a fanned-out CI re-run.")
+@click.option("--only", "only", metavar="SHA", help="With --rerun: re-run this commit of the range alone (one CI job "
+              "of a fan-out). Every commit of the range is still checked; the others are not re-run, and say so.")
+@click.option("--aggregate", is_flag=True, help="Judge a fan-out from FILES: one --plan --json and the --json verdict "
+              "of each --only job. Exit 0 only if the plan's checks passed and every planned commit reproduced; 1 "
+              "if anything was refused; 2 if a planned commit has no verdict or a re-run could not run.")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the range, every commit checked and the results as JSON.")
 @click.option("--allowed-signers", "allowed_signers", metavar="PATH", type=click.Path(exists=True, dir_okay=False),
               help="Verify human approvals against this allowed-signers file only (CI's own trust root, kept "
                    "outside the repository), never against the one the commits carry.")
 @with_return_code
 def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str, remote: str,
-          rerun: bool, as_json: bool, allowed_signers: str | None) -> int:
+          rerun: bool, plan_only: bool, only: str | None, aggregate: bool, files: tuple[str, ...], as_json: bool,
+          allowed_signers: str | None) -> int:
     """Run the push-guard checks over a range of commits (for CI).
 
     Exit 0 clean, 1 refused, 2 invalid or could not run (a shallow clone, a re-run whose
@@ -66,10 +84,13 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
     a pull request:    harness audit --base "$BASE_SHA" --to "$HEAD_SHA"
     a range outright:  harness audit --from origin/main --to HEAD
     CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
-    """
+    """  # FANOUT_HELP is appended below
     from harness.cli.hooks import _git
     from harness.guard import trust
 
+    if aggregate or files:
+        return _aggregate(files, aggregate, bool(rerun or plan_only or only), as_json)
+    _fanout_usage(rerun, plan_only, only)
     if sum(x is not None for x in (before, base_rev, from_rev)) > 1:
         raise HarnessError("--before, --base and --from are different modes: give one",
                            hint="--before after a push, --base for a pull request, --from for a range you chose")
@@ -80,13 +101,13 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
     git = _git()
     trust.use_file(allowed_signers)
     try:
-        return _audit(git, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json)
+        return _audit(git, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json, plan_only, only)
     finally:
         trust.use_file(None)
 
 
 def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str,
-           remote: str, rerun: bool, as_json: bool) -> int:
+           remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None) -> int:
     from harness.guard import audit_range
 
     audit_range.require_full_history(git, remote)
@@ -105,8 +126,11 @@ def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, 
         # The push as a whole, beside its commits: what the ref held before (as fetched, or as CI
         # said when it is gone) against the new tip, under the server hook's rules.
         history = history_problems(git, ref, scope.before or before or "", scope.tip, remote)
+    if plan_only:
+        return _plan(git, commits, scope.as_dict(), history, as_json)
     return audit_commits(git, commits, "audit", rerun=rerun, as_json=as_json, scope=scope.as_dict(),
-                         note_of=_local_notes(git, scope.tip), history=history)
+                         note_of=_local_notes(git, scope.tip), history=history,
+                         rerun_only=_in_range(git, only, commits, scope.reason) if only else None)
 
 
 def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
@@ -124,3 +148,72 @@ def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
         return doc if isinstance(doc, dict) else None
 
     return read
+
+
+audit.help = (audit.help or "") + FANOUT_HELP
+
+
+def _fanout_usage(rerun: bool, plan_only: bool, only: str | None) -> None:
+    if plan_only and (rerun or only):
+        raise HarnessError("--plan lists what to re-run and runs none of it: it goes without --rerun and --only",
+                           hint="harness audit … --plan --json, then one `harness audit … --rerun --only SHA` per commit")
+    if only and not rerun:
+        raise HarnessError("--only names the one commit to re-run: it goes with --rerun",
+                           hint="harness audit … --rerun --only SHA")
+
+
+def _in_range(git: Git, only: str, commits: list[str], reason: str) -> str:
+    """The commit --only names, refused unless it is one of the range's (a job re-running a commit
+    the audit does not cover would prove nothing about the push)."""
+    from harness.guard.audit_range import _try_resolve
+
+    sha = _try_resolve(git, only) or ""
+    if sha not in commits:
+        raise HarnessError(f"--only {only}: {'not a commit here' if not sha else f'{sha[:12]} is not in the range'}"
+                           f" ({reason}; {len(commits)} commit(s))",
+                           hint="pass a commit of `harness audit --plan --json`'s `matrix`, with the same range options")
+    return sha
+
+
+def _plan(git: Git, commits: list[str], scope: dict[str, Any], history: list, as_json: bool) -> int:
+    from harness.cli.common import emit_json
+    from harness.cli.hooks import print_problems
+    from harness.usecases.audit_fanout import plan_audit, plan_exit_code
+
+    doc = plan_audit(git, commits, scope, history)
+    if as_json:
+        emit_json(doc)
+    else:
+        for item in doc["planned"]:
+            runs = ", ".join(f"{r['kind']} {r['what']}" for r in item["runs"]) or "nothing to run"
+            click.echo(f"{item['commit']} {' '.join(item['tasks'])}: {runs}")
+    if history:
+        print_problems("audit", history)
+    for row in doc["results"]:
+        if not row["ok"]:
+            click.echo(f"harness: audit: {row['commit'][:12]} refused: "
+                       + "; ".join(f"{p['file']}: {p['rule']}" for p in row["problems"]), err=True)
+    click.echo(f"harness: audit: {len(commits)} commit(s) checked (no re-run), {doc['failed']} refused; "
+               f"{len(doc['planned'])} DONE commit(s) to re-run, one job each", err=True)
+    return plan_exit_code(doc)
+
+
+def _aggregate(files: tuple[str, ...], aggregate: bool, audit_options: bool, as_json: bool) -> int:
+    from pathlib import Path
+
+    from harness.cli.common import emit_json
+    from harness.usecases.audit_fanout import aggregate as judge
+
+    if not aggregate or audit_options:
+        raise HarnessError("FILES are the plan and verdicts --aggregate reads: they go with --aggregate alone",
+                           hint="harness audit --aggregate plan.json verdicts/*.json")
+    result = judge([Path(f) for f in files])
+    if as_json:
+        emit_json(result.as_dict())
+    for line in result.refused:
+        click.echo(f"harness: audit: refused: {line}", err=True)
+    for line in result.missing:
+        click.echo(f"harness: audit: no verdict: {line}", err=True)
+    click.echo(f"harness: audit: {len(result.passed)} planned commit(s) reproduced, {len(result.refused)} refused, "
+               f"{len(result.missing)} without a verdict", err=True)
+    return result.exit_code

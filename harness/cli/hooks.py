@@ -89,6 +89,15 @@ def merge_guard() -> int:
     return failed
 
 
+def _ref_lines_in() -> list[bytes]:
+    """The lines git gives a push hook on stdin, as bytes: a ref name need not be UTF-8, whatever the locale."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return []
+    buffer = getattr(sys.stdin, "buffer", None)
+    data = buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
+    return data.splitlines()
+
+
 @hook.command("push-guard")
 @click.argument("args", nargs=-1)
 @with_return_code
@@ -97,7 +106,7 @@ def push_guard(args: tuple[str, ...]) -> int:
     from harness.guard.history import push_commits
 
     git = _git()
-    lines = [] if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().splitlines()
+    lines = _ref_lines_in()
     # A native pre-push hook gets (remote name, url); a push to a bare URL names no remote.
     remote = args[0] if args and args[0] != (args[1] if len(args) > 1 else None) else None
     commits, warnings = push_commits(git, lines, remote)
@@ -132,7 +141,7 @@ def pre_receive(as_json: bool) -> int:
     from harness.usecases.pre_receive import check_push
 
     git = _server_git()
-    lines = [] if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().splitlines()
+    lines = _ref_lines_in()
     result = check_push(git, lines)
     report(result, as_json)
     return result.exit_code

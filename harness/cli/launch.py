@@ -84,6 +84,9 @@ def render_problems(title: str, problems: list, commit: str | None = None) -> st
 
 
 def entry() -> None:
+    from harness.cli.streams import degrade_to_ascii
+
+    degrade_to_ascii()  # before anything prints: a narrow locale gets ASCII, never a UnicodeEncodeError
     try:
         code = _fast_answer_guarded(sys.argv[1:])
         if code is None:

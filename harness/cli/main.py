@@ -107,8 +107,10 @@ REPORTED = (HarnessError, OSError, click.ClickException, click.exceptions.Exit, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    from harness.cli.streams import degrade_to_ascii
     from harness.store import fsio
 
+    degrade_to_ascii()  # (entry() did it already; main() is also called on its own)
     args = sys.argv[1:] if argv is None else list(argv)
     # The store does not print: a command that waits for the lock says so through us.
     fsio.on_lock_wait(lambda message: click.echo(message, err=True))

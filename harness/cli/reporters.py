@@ -78,12 +78,16 @@ def audit_text(a: AuditResult) -> None:
                    "— install what they need and run again", err=True)
     elif not a.failed:
         click.echo(f"harness: {a.title}: {len(a.commits)} commit(s) checked, no problems", err=True)
+    if a.rerun_only:
+        click.echo(f"harness: {a.title}: re-ran {a.rerun_only[:12]} only (--only): the other DONE commits' re-runs "
+                   "are their own jobs' (harness audit --aggregate requires every one)", err=True)
 
 
 def audit_json(a: AuditResult) -> None:
     emit_json({**({"range": a.scope} if a.scope else {}), "checked": list(a.commits), "commits": len(a.commits),
                "failed": sum(not r["ok"] for r in a.rows), "could_not_run": a.unrunnable, "results": a.rows,
-               "history": [p.as_dict() for p in a.history]})
+               "history": [p.as_dict() for p in a.history],
+               **({"rerun_only": a.rerun_only} if a.rerun_only else {})})
 
 
 # -- pre-receive: every pushed ref ------------------------------------------------------

@@ -5,7 +5,11 @@ Every rate comes with its numerator and denominator (a rate over nothing is None
 and with the ids behind the numerator, so a figure can be checked by hand.
 
 - false done: DONE tasks later contradicted — a finding confirmed after the DONE on a file
-  the task changed, or a task created after it whose title or description names it;
+  the task changed, or a task created after it whose title or description names it. "After" is
+  by commit history, never by the ledgers' timestamps (a clock behind would hide the contradiction):
+  an event is placed by the first commit of the range that carries it, in topological order. Within
+  one ledger its sequence number orders it further; two ledgers changed by the same commit have no
+  order in history, so a contradiction committed together with the DONE counts as after it;
 - finding confirmation: findings ever confirmed / findings proposed (reviewer noise);
 - regression capture: confirmed findings with a regression test / confirmed findings;
 - gate bypass: commits that mark a task DONE without a gate PASS at that exact commit,
@@ -19,13 +23,22 @@ from dataclasses import dataclass, field
 
 EVER_CONFIRMED = frozenset({"CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED"})
 
+# Where an event sits in history: (the position, in topological order oldest first, of the first
+# commit of the range that carries it, -1 for one already there before the range; its seq in its ledger).
+When = tuple[int, int]
+
+
+def after(event: When, done: When, same_ledger: bool) -> bool:
+    """Whether ``event`` came after ``done`` by history (see the module's note on one commit)."""
+    return event > done if same_ledger else event[0] >= done[0] and event[0] >= 0
+
 
 @dataclass(frozen=True)
 class FindingFacts:
     id: str
     status: str
     file: str | None  # where the reviewer located the defect
-    confirmed_at: str | None  # ledger timestamp of the failing reproduction
+    confirmed_at: When | None  # where the failing reproduction sits in history
     has_regression_test: bool
 
 
@@ -34,8 +47,8 @@ class TaskFacts:
     id: str
     state: str
     text: str  # title and description
-    created_at: str | None
-    done_at: str | None  # ledger timestamp of CONVERGED → DONE
+    created_at: When | None
+    done_at: When | None  # where CONVERGED → DONE sits in history
     changed_files: frozenset[str] = frozenset()  # what its work changed (base → DONE commit)
     findings: tuple[FindingFacts, ...] = ()
 
@@ -63,10 +76,11 @@ class Rate:
 def _contradiction(done: TaskFacts, tasks: list[TaskFacts]) -> str | None:
     assert done.done_at is not None
     for other in tasks:
-        if other.id != done.id and done.id in other.text and (other.created_at or "") > done.done_at:
+        same = other.id == done.id
+        if not same and done.id in other.text and other.created_at and after(other.created_at, done.done_at, same):
             return f"reopened by {other.id}"
         for f in other.findings:
-            if f.confirmed_at and f.confirmed_at > done.done_at and f.file and f.file in done.changed_files:
+            if f.confirmed_at and after(f.confirmed_at, done.done_at, same) and f.file and f.file in done.changed_files:
                 return f"{other.id} {f.id} confirmed on {f.file}"
     return None
 

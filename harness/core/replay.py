@@ -44,6 +44,9 @@ class Projection:
     invariants: dict[str, Invariant] = field(default_factory=dict)
     evidence: dict[str, EvidenceFact] = field(default_factory=dict)  # type -> last collected
     pending_runs: dict[str, Data] = field(default_factory=dict)      # run_id -> prepared, never collected
+    # run_id -> prepared, never collected, but started before a run of its type that was: no longer
+    # "outcome unknown" to the gate, still free to report (overlapping runs keep every result).
+    superseded_runs: dict[str, Data] = field(default_factory=dict)
     findings: dict[str, Finding] = field(default_factory=dict)
     contract: Data | None = None
     last_gate: Data | None = None
@@ -159,22 +162,28 @@ def _item_set(kind: str, table: str) -> Callable[[Projection, Data], None]:
 
 def _prepared(proj: Projection, d: Data) -> None:
     rules.need_evidence_type("evidence type", d["type"])
-    if d["run_id"] in proj.pending_runs:
+    if d["run_id"] in proj.pending_runs or d["run_id"] in proj.superseded_runs:
         raise LedgerProblem(f"evidence run {d['run_id']} prepared twice")
     proj.pending_runs[d["run_id"]] = {**d, "order": proj.seq}
 
 
 def _collected(proj: Projection, d: Data) -> None:
-    run = proj.pending_runs.pop(d["run_id"], None)
+    """A run's result, accepted when its own `evidence.prepared` is in the ledger and it has not
+    reported yet, whatever other runs of its type were prepared or recorded meanwhile: overlapping
+    runs keep every result, in the order they finished. The type's evidence is the run that
+    finished last (its file is the one on disk), so a failure that finishes after a pass is what
+    the gate judges, and an earlier failure stays in the ledger."""
+    run = proj.pending_runs.pop(d["run_id"], None) or proj.superseded_runs.pop(d["run_id"], None)
     if run is None:
         raise LedgerProblem(f"evidence run {d['run_id']} was never prepared (or was already recorded)")
     if run["type"] != d["type"]:
         raise LedgerProblem(f"evidence run {d['run_id']} was prepared as {run['type']}, recorded as {d['type']}")
-    # A run that never reported but started before this one is superseded by this fact;
-    # one that started later is still the latest attempt, and stays "outcome unknown".
+    # A run that has not reported but started before this one is superseded by this fact (no
+    # longer "outcome unknown"; its result, should it come, is still recorded); one that started
+    # later is still the latest attempt, and stays "outcome unknown".
     for rid, other in list(proj.pending_runs.items()):
         if other["type"] == d["type"] and other["order"] < run["order"]:
-            del proj.pending_runs[rid]
+            proj.superseded_runs[rid] = proj.pending_runs.pop(rid)
     proj.evidence[d["type"]] = EvidenceFact(**d)  # type: ignore[typeddict-item]  # extra keys kept as recorded
 
 

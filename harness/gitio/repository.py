@@ -22,6 +22,13 @@ class Repository:
             # Any: pygit2 types ``repo[oid]`` as a bare Object; we index by ids whose kind we know.
             self.repo: Any = pygit2.Repository(str(root))
         except pygit2.GitError as exc:
+            unsupported = _unsupported_object_format(Path(root))
+            if unsupported:
+                raise HarnessError(
+                    f"{root}: a {unsupported} git repository (`git init --object-format={unsupported}`): the libgit2 "
+                    f"the harness reads git with (pygit2 {pygit2.__version__}, libgit2 {pygit2.LIBGIT2_VERSION}) does not "
+                    f"support {unsupported} repositories ({exc})",
+                    hint="use the harness in a sha1 repository (git's default object format)") from None
             raise HarnessError(f"{root}: not a git repository ({exc})") from None
         self.root = Path(root)
         self._honour_quarantine()
@@ -114,3 +121,15 @@ class Repository:
         if common.exists():
             return (gd / common.read_text().strip()).resolve()
         return gd
+
+
+def _unsupported_object_format(root: Path) -> str | None:
+    """The object format of the repository at ``root`` when git reads it and it is not sha1 (a
+    sha256 repository, which this libgit2 refuses as "unknown object format"); else None."""
+    try:
+        proc = subprocess.run(["git", "rev-parse", "--show-object-format"], cwd=root, env=git_env(),
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    fmt = proc.stdout.strip()
+    return fmt if proc.returncode == 0 and fmt and fmt != "sha1" else None

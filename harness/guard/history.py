@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from harness.errors import HarnessError
@@ -15,23 +16,38 @@ ZERO = "0" * 40
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # sha-1 or sha-256 object names, as git writes them
 
 
-def ref_lines(lines: list[str], oids: tuple[int, ...], form: str) -> list[list[str]]:
+def ref_lines(lines: Sequence[str | bytes], oids: tuple[int, ...], form: str) -> list[list[str]]:
     """The fields of each line git gives a push hook, blank lines skipped. A line of another
     shape is refused, never skipped: skipped, it would check nothing and pass. Split from the
     right: the first field of a pre-push line is what the user typed as the source
-    (`HEAD^{/fix bug}`, `main@{1 day ago}`) and may hold spaces; the others never do."""
+    (`HEAD^{/fix bug}`, `main@{1 day ago}`) and may hold spaces; the others never do.
+
+    A line is bytes as git wrote it: a ref name is any bytes git allows, UTF-8 or not. Its fields
+    are decoded with surrogateescape, so a name encodes back to exactly its bytes (`ref_bytes`);
+    :func:`shown_ref` is the form to print."""
     out = []
     fields = form.count("<")
-    for line in lines:
+    for raw in lines:
+        line = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else raw
         parts = line.rsplit(None, fields - 1)
         if not parts:
             continue
         if len(parts) != fields or not all(_OID.fullmatch(parts[i]) for i in oids):
-            raise HarnessError(f"not a line git gives this hook: {line[:200]!r} (expected `{form}`)",
+            raise HarnessError(f"not a line git gives this hook: {shown_ref(line[:200])!r} (expected `{form}`)",
                                hint="the hook reads the refs git is pushing from its standard input; "
                                     "run it as git's hook")
         out.append(parts)
     return out
+
+
+def ref_bytes(ref: str) -> bytes:
+    """A ref name as :func:`ref_lines` read it, as the bytes git gave."""
+    return ref.encode("utf-8", "surrogateescape")
+
+
+def shown_ref(ref: str) -> str:
+    """A ref name as text every output can carry: a byte that is not UTF-8 shown as \\xNN."""
+    return ref_bytes(ref).decode("utf-8", "backslashreplace")
 
 
 @dataclass
@@ -85,7 +101,7 @@ def _second_adoption(git: Git, commit: str) -> list[Problem]:
     return []
 
 
-def push_commits(git: Git, stdin_lines: list[str], remote: str | None = None) -> tuple[list[str], list[str]]:
+def push_commits(git: Git, stdin_lines: Sequence[str | bytes], remote: str | None = None) -> tuple[list[str], list[str]]:
     """(commits to check, warnings) for a push: native hook stdin, or the pre-commit framework's env.
 
     Refs are judged by what they point at, never by their name: a ref called refs/notes/x
@@ -108,7 +124,7 @@ def push_commits(git: Git, stdin_lines: list[str], remote: str | None = None) ->
     for local_ref, local_sha, _remote_ref, remote_sha in ref_lines(
             stdin_lines, (1, 3), "<local ref> <local sha> <remote ref> <remote sha>"):
         if local_sha != ZERO and not git.has_object(local_sha):
-            raise HarnessError(f"{local_ref}: the pushed object {local_sha[:12]} is not in this repository")
+            raise HarnessError(f"{shown_ref(local_ref)}: the pushed object {local_sha[:12]} is not in this repository")
         tip = None if local_sha == ZERO else git.peel_commit(local_sha)
         if tip is None:
             continue  # a deletion, or an object that leads to no commit (a tagged blob)
@@ -132,13 +148,13 @@ def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:
 
 @dataclass
 class PushedRef:
-    ref: str
+    ref: str                      # surrogateescape-decoded: ref_bytes(ref) is the name git gave
     old: str
     new: str
     commits: list[str] = field(default_factory=list)  # new to the repository, oldest first
 
 
-def received_refs(git: Git, stdin_lines: list[str]) -> list[PushedRef]:
+def received_refs(git: Git, stdin_lines: Sequence[str | bytes]) -> list[PushedRef]:
     """What a pre-receive hook must check: per pushed ref (``old new ref`` lines), the commits
     no ref of the repository holds yet. Before the update every current tip counts as judged,
     so each commit is checked once, whichever ref brought it."""
@@ -146,7 +162,7 @@ def received_refs(git: Git, stdin_lines: list[str]) -> list[PushedRef]:
     for old, new, ref in ref_lines(stdin_lines, (0, 1), "<old sha> <new sha> <ref>"):
         pushed = PushedRef(ref, old, new)
         if new != ZERO and not git.has_object(new):
-            raise HarnessError(f"{ref}: the pushed object {new[:12]} is not visible to the hook",
+            raise HarnessError(f"{shown_ref(ref)}: the pushed object {new[:12]} is not visible to the hook",
                                hint="run it as git's pre-receive hook (the pushed objects live in git's quarantine, "
                                     "named by GIT_QUARANTINE_PATH / GIT_OBJECT_DIRECTORY)")
         tip = None if new == ZERO else git.peel_commit(new)

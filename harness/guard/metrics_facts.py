@@ -8,6 +8,7 @@ import json
 from harness.core import metrics
 from harness.errors import HarnessError
 from harness.gitio.git import Git
+from harness.gitio.lazy_pygit2 import pygit2
 from harness.gitio.tree_source import TreeSource
 from harness.guard.history import check_commit, range_commits
 from harness.store import reader
@@ -44,14 +45,44 @@ def _events(task: reader.LoadedTask) -> list[dict]:
     return [json.loads(line) for line in task.lines]
 
 
-def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None) -> metrics.TaskFacts:
+def carried_from(git: Git, commits: list[str], rel: str, before: str | None) -> list[int]:
+    """For each line of the ledger ``rel`` (seq 1, 2, ...): the position in ``commits`` (oldest
+    first, topological) of the first commit carrying it; -1 for a line ``before`` (the commit the
+    range starts after) already holds. History, not the clock, says what came after what."""
+    first: list[int] = [-1] * _lines(git.read_at(before, rel) if before else None)
+    last_blob = None
+    for position, commit in enumerate(commits):
+        try:
+            blob = str(git.repo[commit].peel(pygit2.Commit).tree[rel].id)
+        except (KeyError, ValueError):
+            continue
+        if blob == last_blob:
+            continue
+        last_blob = blob
+        first.extend([position] * max(0, _lines(git.read_at(commit, rel)) - len(first)))
+    return first
+
+
+def _lines(raw: bytes | None) -> int:
+    return raw.count(b"\n") if raw else 0
+
+
+def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None,
+               carried: list[int] | None = None) -> metrics.TaskFacts:
+    """``carried``: :func:`carried_from` for the task's ledger (none: every event before the range)."""
     events = _events(task)
-    done_at = next((e["ts"] for e in events if e["type"] == "task.transitioned" and e["data"].get("to") == "DONE"), None)
+
+    def when(e: dict) -> metrics.When:
+        seq = int(e["seq"])
+        return (carried[seq - 1] if carried and 0 < seq <= len(carried) else -1), seq
+
+    done_at = next((when(e) for e in events if e["type"] == "task.transitioned" and e["data"].get("to") == "DONE"),
+                   None)
     findings = []
     for fid, f in sorted(task.proj.findings.items()):
         confirmed_at = None
         if f["status"] in metrics.EVER_CONFIRMED:
-            confirmed_at = next((e["ts"] for e in events if e["type"] == "finding.reproduced"
+            confirmed_at = next((when(e) for e in events if e["type"] == "finding.reproduced"
                                  and e["data"].get("id") == fid and e["data"].get("outcome") == "failed"), None)
         findings.append(metrics.FindingFacts(fid, f["status"], (f["content"].get("location") or {}).get("file"),
                                              confirmed_at, bool((f.get("regression_test") or {}).get("path"))))
@@ -61,7 +92,7 @@ def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None) -> me
         paths, _ = git.changed_paths(git.commit_tree(base), git.commit_tree(done_commit), limit=1_000_000)
         changed = frozenset(p for p in paths if not p.startswith(".harness/"))
     return metrics.TaskFacts(task.id, task.proj.state, f"{task.proj.title}\n{task.proj.description}",
-                             task.proj.created_at or (events[0]["ts"] if events else None), done_at, changed,
+                             when(events[0]) if events else None, done_at, changed,
                              tuple(findings))
 
 
@@ -74,7 +105,8 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
     for claim in claims:
         first_done.setdefault(claim.task, claim.commit)
     end = TreeSource(git, git.commit_tree(git.resolve(to_rev)), "end of range")
-    start = TreeSource(git, git.commit_tree(git.resolve(from_rev)), "start") if from_rev and from_rev.strip("0") else None
+    start_rev = git.resolve(from_rev) if from_rev and from_rev.strip("0") else None
+    start = TreeSource(git, git.commit_tree(start_rev), "start", rev=start_rev) if start_rev else None
     tasks, unreadable = [], []
     for tid in reader.task_ids(end):
         try:
@@ -85,5 +117,6 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
         except HarnessError:
             unreadable.append(tid)
             continue
-        tasks.append(task_facts(git, task, first_done.get(tid)))
+        carried = carried_from(git, commits, f"{reader.TASKS}/{tid}/events.jsonl", start.rev if start else None)
+        tasks.append(task_facts(git, task, first_done.get(tid), carried))
     return commits, tasks, claims, unreadable

@@ -122,22 +122,33 @@ def _judged_by_report(result: runner.RunResult, report: Path | None, cases: Sequ
     return dataclasses.replace(result, outcome="failed"), unproved
 
 
+def done_tasks(report: CommitReport) -> list[str]:
+    """The tasks this commit marks DONE: what `--rerun` re-executes the verdicts of."""
+    return [v.id for v in report.gated() if v.after == "DONE"]
+
+
+def planned_runs(git: Git, commit: str, report: CommitReport,
+                 problems: list[Problem]) -> tuple[TreeSource | None, list[Planned]]:
+    """What `--rerun` would execute at ``commit`` (nothing run); what cannot be planned goes to ``problems``."""
+    done = done_tasks(report)
+    if not done:
+        return None, []
+    src = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}")
+    policy = settings.parse_gate(src.read(".harness/gate.yaml") or b"")
+    return src, [p for tid in done for p in plan(src, commit, reader.load_task(src, tid), policy, problems)]
+
+
 def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
                stream: Callable[[str], None] | None = None, trusted: Sequence[str] = ()) -> list[Problem]:
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
     ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it)."""
     from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass
 
-    done = [v for v in report.gated() if v.after == "DONE"]
-    if not done:
-        return []
     runs = runs if runs is not None else []
     stream = stream or (lambda line: None)
-    src = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}")
-    policy = settings.parse_gate(src.read(".harness/gate.yaml") or b"")
     problems: list[Problem] = []
-    planned = [p for v in done for p in plan(src, commit, reader.load_task(src, v.id), policy, problems)]
-    if not planned:
+    src, planned = planned_runs(git, commit, report, problems)
+    if src is None or not planned:
         return problems
     hide = redactor(src)
     with git.temp_worktree(commit) as path:

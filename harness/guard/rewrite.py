@@ -95,23 +95,26 @@ def history_problems(git: Git, ref: str | None, old: str, new: str, remote: str 
     policy = TreeSource(git, git.commit_tree(old_tip), f"commit {old_tip[:12]}", rev=old_tip) if old_tip else None
     if ref is not None and not is_protected(git, ref, protected_patterns(git, policy), remote):
         return []
-    fix = FIX.format(new=(new_tip or new)[:12], ref=ref or "REF")
+    from harness.guard.history import shown_ref
+
+    fix = FIX.format(new=(new_tip or new)[:12], ref=shown_ref(ref) if ref is not None else "REF")
+    shown = shown_ref(ref) if ref is not None else "the pushed ref"
     if ref is None:
         ref = "the pushed ref"
         fix = ("name the ref that moved (`harness audit --ref refs/heads/NAME`, CI's pushed ref): the rule holds for "
                "protected refs only, and is applied to a ref the audit cannot name; " + fix)
     if policy is None or old_tip is None:
         # Were it in the new history, this clone (full history) would have it: the ref was rewritten.
-        return [Problem(ref, "history-only-extends", f"the previous tip {old[:12]} of {ref} is not in the new "
+        return [Problem(shown, "history-only-extends", f"the previous tip {old[:12]} of {shown} is not in the new "
                         "history and cannot be had here: its history was replaced, and no approval can be read",
                         fix)]
-    found = _rewrites(git, ref, old_tip, new_tip, policy)
+    found = _rewrites(git, shown, old_tip, new_tip, policy)
     if not found:
         return []
     ok, why = approved(git, ref, old_tip, new_tip or ZERO, policy)
     if ok:
         return []
-    return [Problem(ref, rule, text + (f" ({why})" if why else ""), fix) for rule, text in found]
+    return [Problem(shown, rule, text + (f" ({why})" if why else ""), fix) for rule, text in found]
 
 
 def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource) -> list[tuple[str, str]]:

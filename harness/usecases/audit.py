@@ -23,6 +23,7 @@ class AuditResult:
     unrunnable: int = 0                      # re-runs this machine could not run
     scope: dict[str, Any] | None = None      # the range and why it was chosen
     history: list[Problem] = field(default_factory=list)  # the ref replaced rather than extended (rewrite.py)
+    rerun_only: str | None = None            # --only: the one commit this job re-ran
 
     @property
     def failed(self) -> bool:
@@ -36,17 +37,20 @@ class AuditResult:
 
 def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, stamp: bool = True,
               scope: dict[str, Any] | None = None, note_of: Callable[[str], dict[str, Any] | None] | None = None,
-              stream: Callable[[str], None] | None = None) -> AuditResult:
+              stream: Callable[[str], None] | None = None, rerun_only: str | None = None) -> AuditResult:
+    """``rerun_only``: with ``rerun``, re-run that commit alone (a fan-out job); every commit is still
+    checked, the others' re-runs are left to their own jobs and said so, and only that one is stamped."""
     from harness.guard import stamp as stamping
     from harness.guard.history import check_commit
 
-    result = AuditResult(title, list(commits), scope=scope)
+    result = AuditResult(title, list(commits), scope=scope, rerun_only=rerun_only if rerun else None)
     for commit in commits:
         report = check_commit(git, commit)
         reruns: list[dict[str, Any]] = []
         unrunnable = 0
         row: dict[str, Any] = {}
-        if rerun and not report.problems:
+        this_job = rerun_only is None or commit == rerun_only
+        if rerun and this_job and not report.problems:
             from harness.guard.rerun import rerun_done
 
             # What the audit already judged (a push's previous tip, a pull request's target): the
@@ -60,7 +64,7 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
         # A re-run this machine could not run checked nothing: the commit is not stamped PASS on it.
         verdict = "REFUSED" if report.problems else "UNCHECKED" if unrunnable else "PASS"
         note = note_of(commit) if note_of else None  # read before our own stamp replaces it
-        if stamp and report.gated():
+        if stamp and this_job and report.gated():
             try:
                 stamping.stamp(git, commit, {"verdict": verdict})
             except HarnessError:
@@ -69,8 +73,10 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
             result.problems.append((commit, list(report.problems)))
         row.update(commit=commit, ok=not report.problems, problems=[p.as_dict() for p in report.problems],
                    gated={v.id: v.gate.verdict for v in report.gated() if v.gate is not None})
-        if rerun:
+        if rerun and this_job:
             row["reruns"] = reruns
+        elif rerun:
+            row["rerun"] = f"not in this job (--only {(rerun_only or '')[:12]})"
         if note is not None:
             row["note"] = note_summary(note, verdict)
             if not row["note"]["agrees"] and verdict != "UNCHECKED":  # nothing recomputed to disagree with

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,10 +35,12 @@ class PushChecked:
         return whole
 
 
-def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
-    """Audit what each `old new ref` line brings; nothing is stamped (the server never writes notes)."""
+def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
+    """Audit what each `old new ref` line brings; nothing is stamped (the server never writes notes).
+    The lines are bytes as git gave them (a ref name need not be UTF-8); a name is shown with its
+    other bytes as \\xNN."""
     from harness.core.limits import decode_json
-    from harness.guard.history import received_refs
+    from harness.guard.history import received_refs, shown_ref
     from harness.guard.stamp import DEFAULT_REF
     from harness.usecases.audit import run_audit
 
@@ -54,7 +57,7 @@ def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
 
     from harness.guard.rewrite import history_problems
 
-    refs = [{"ref": p.ref, "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
+    refs = [{"ref": shown_ref(p.ref), "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
     audits = []
     for p in pushed:
         # A ref whose history is replaced may bring no new commit at all (a rewind, another
@@ -62,7 +65,7 @@ def check_push(git: Git, stdin_lines: list[str]) -> PushChecked:
         history = history_problems(git, p.ref, p.old, p.new)
         if not (p.commits or history):
             continue
-        title = f"pre-receive {p.ref}"
+        title = f"pre-receive {shown_ref(p.ref)}"
         audit = run_audit(git, p.commits, title, stamp=False, note_of=note_of) if p.commits else AuditResult(title, [])
         audit.history = history
         audits.append(audit)

