@@ -67,15 +67,27 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _bytes_of(path: Path) -> bytes | None:
+    """An installed file's bytes, read bounded (None when missing): it is in the user's folder."""
+    from harness.store import bounded
+
+    return bounded.read(path, "input", str(path), follow=True)
+
+
 def _read_manifest(target: Path) -> dict[str, str]:
+    from harness.core.limits import json_object
+    from harness.store import bounded
+
     path = target / MANIFEST
-    if not path.is_file():
+    raw = bounded.read(path, "record", str(path))
+    if raw is None:
         return {}
     try:
-        doc = json.loads(path.read_text("utf-8"))
-        files = doc["files"]
-        return {str(k): str(v) for k, v in files.items()}
-    except (ValueError, KeyError, TypeError, AttributeError):
+        files = json_object(raw)["files"]
+        if not (isinstance(files, dict) and all(isinstance(v, str) for v in files.values())):
+            raise TypeError("files is not an object of digests")
+        return dict(files)
+    except (ValueError, KeyError, TypeError):
         raise HarnessError(f"{path}: not a manifest this installer wrote",
                            hint="move it away; files it listed will then count as someone else's") from None
 
@@ -89,7 +101,7 @@ def _write_manifest(target: Path, files: dict[str, str]) -> None:
         return
     body = {"installed_by": "engineering-harness", "files": dict(sorted(files.items()))}
     raw = (json.dumps(body, indent=2) + "\n").encode("utf-8")
-    if not path.is_file() or path.read_bytes() != raw:  # a second install changes nothing at all
+    if _bytes_of(path) != raw:  # a second install changes nothing at all
         atomic_write(path, raw)
 
 
@@ -110,7 +122,7 @@ def install_skills(agent: str, scope: str, root: Path, home: Path, force: bool =
         path = target / rel
         want = _digest(data)
         if path.is_file():
-            have = _digest(path.read_bytes())
+            have = _digest(_bytes_of(path) or b"")
             if have == want:
                 manifest[rel] = want
                 result.unchanged.append(rel)
@@ -147,7 +159,7 @@ def uninstall_skills(agent: str, scope: str, root: Path, home: Path) -> SkillsRe
 
 def _remove_if_ours(target: Path, rel: str, manifest: dict[str, str], result: SkillsResult) -> None:
     path = target / rel
-    if path.is_file() and not path.is_symlink() and _digest(path.read_bytes()) != manifest[rel]:
+    if path.is_file() and not path.is_symlink() and _digest(_bytes_of(path) or b"") != manifest[rel]:
         result.kept.append(rel)  # edited since: the user's now; forget it, never delete it
         del manifest[rel]
         return

@@ -82,14 +82,17 @@ def is_ours(handler: object) -> bool:
 
 
 def read_settings(path: Path) -> dict[str, Any]:
-    try:
-        raw = path.read_text("utf-8")
-    except FileNotFoundError:
+    """The host's settings, the user's own file: bounded, a regular file (or a link to one, as a
+    dotfiles checkout makes it), strict JSON (no NaN, no lone surrogate: what is read is written
+    back, and must be writable)."""
+    from harness.core.limits import decode_json
+    from harness.store import bounded
+
+    raw = bounded.read(path, "settings", str(path), follow=True)
+    if raw is None or not raw.strip():
         return {}
-    if not raw.strip():
-        return {}
     try:
-        doc = json.loads(raw)
+        doc = decode_json(raw)
     except ValueError as exc:
         raise HarnessError(f"{path}: not valid JSON ({exc})", hint="fix the file by hand first; "
                            "the harness never overwrites settings it cannot read") from None

@@ -182,7 +182,8 @@ def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
         if verdict.block:
             stopstate.record(root, "stop.error", host=host, session=session, error=why)
     except Exception as exc:  # the task's memory is out of reach: the crash logs' folder remembers
-        return _block_once(host, session, f"{why}; {_describe(exc)}")
+        also = _describe(exc)
+        return _block_once(host, session, why if also == why else f"{why}; {also}")
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(host, verdict.message)

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.agent_policy import BlockCount
-from harness.store import fsio
+from harness.core.limits import decode_json, json_kind, json_object, text_field, type_problem
+from harness.errors import HarnessError
+from harness.store import bounded, fsio
 
 STATE = "agent-stop.json"
 LOG = "agent-hooks.jsonl"
+LOG_NAME = f".harness/local/{LOG}"
 CRASH_BLOCKS = "agent-stop-crashes.json"
 KEEP_SESSIONS = 50  # a long-lived clone sees many sessions; old counts are of no use
 
@@ -34,11 +37,12 @@ def session_counts(root: Path) -> Iterator[dict[str, dict[str, Any]]]:
     local = _local(root)
     local.mkdir(parents=True, exist_ok=True)
     with fsio.locked(local / "agent-lock"):
+        # Read bounded (a FIFO there would hang the hook): anything but a regular file is refused,
+        # and the stop hook fails closed on the refusal. Unreadable JSON is a lost memory: reset.
+        raw = bounded.read(local / STATE, "state", f".harness/local/{STATE}")
         try:
-            counts = json.loads((local / STATE).read_text("utf-8"))
-            if not isinstance(counts, dict):
-                counts = {}
-        except (OSError, ValueError):
+            counts = json_object(raw) if raw else {}
+        except ValueError:
             counts = {}
         before = json.dumps(counts, sort_keys=True)
         yield counts
@@ -47,12 +51,17 @@ def session_counts(root: Path) -> Iterator[dict[str, dict[str, Any]]]:
             fsio.atomic_write(local / STATE, json.dumps(recent, indent=1).encode("utf-8"))
 
 
+_COUNT_TYPES = {"session": (str,), "tree": (str,), "blocks": (int,), "released": (bool,), "error_blocked": (bool,)}
+
+
 def get(counts: dict[str, dict[str, Any]], session: str) -> BlockCount | None:
+    """The count kept for ``session``; one whose values have not their types is no count."""
     raw = counts.get(session)
-    try:
-        return BlockCount(**raw) if isinstance(raw, dict) else None
-    except TypeError:
+    if not isinstance(raw, dict) or set(raw) - set(_COUNT_TYPES) or None in raw.values():
         return None
+    if type_problem(raw, _COUNT_TYPES) or "session" not in raw or "tree" not in raw:
+        return None
+    return BlockCount(**raw)
 
 
 def put(counts: dict[str, dict[str, Any]], session: str, count: BlockCount | None) -> None:
@@ -68,11 +77,12 @@ def first_crash_block(folder: Path, session: str) -> bool:
     and the caller then lets the agent stop: a block that is not remembered could loop forever."""
     session = session[:200]  # the id is the host's input: a huge one must not bloat the file
     with fsio.locked(folder / "agent-stop-crashes.lock"):
+        raw = bounded.read(folder / CRASH_BLOCKS, "state")
         try:
-            sessions = json.loads((folder / CRASH_BLOCKS).read_text("utf-8"))
-            if not isinstance(sessions, list):
-                sessions = []
-        except (OSError, ValueError):
+            sessions = decode_json(raw) if raw else []
+        except ValueError:
+            sessions = []
+        if not isinstance(sessions, list):
             sessions = []
         if session in sessions:
             return False
@@ -86,21 +96,32 @@ def record(root: Path, event: str, **data: Any) -> None:
     local.mkdir(parents=True, exist_ok=True)
     line = {"at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "event": event, **data}
-    with open(local / LOG, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(line, ensure_ascii=False) + "\n")
+    # One write, to a regular file only (a FIFO there would block the hook until read).
+    bounded.append(local / LOG, (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8", "replace"),
+                   LOG_NAME)
 
 
 def read_log(root: Path) -> list[dict[str, Any]]:
-    try:
-        lines = (_local(root) / LOG).read_text("utf-8").splitlines()
-    except OSError:
-        return []
+    """The log's records. A torn line (a hook killed mid-append) is skipped; a line that is JSON
+    but no record (not an object, an event or host that is not text) the hook never wrote, and is
+    refused, naming the file and line."""
+    raw = bounded.read(_local(root) / LOG, "hooklog", LOG_NAME)
     out = []
-    for line in lines:
+    for number, line in enumerate((raw or b"").split(b"\n"), start=1):
+        if not line.strip():
+            continue
         try:
-            out.append(json.loads(line))
+            entry = decode_json(line)
         except ValueError:
-            continue  # a torn last line from a killed hook is not worth failing over
+            continue  # torn: not worth failing over
+        problem = (f"not a JSON object but {json_kind(entry)}" if not isinstance(entry, dict)
+                   else type_problem(entry, {"event": (str,), "host": (str,)}))
+        if problem is None and not isinstance(entry.get("event"), str):
+            problem = "no event"
+        if problem:
+            raise HarnessError(f"{LOG_NAME}:{number}: not a record the agent hooks wrote ({problem})",
+                               hint="the log is this clone's own record: remove that line (or the file) to count again")
+        out.append(entry)
     return out
 
 
@@ -108,8 +129,8 @@ def tally(root: Path) -> dict[str, dict[str, Any]]:
     """event -> {"total": n, "by_host": {host: n}} over this clone's hook log."""
     out: dict[str, dict[str, Any]] = {}
     for entry in read_log(root):
-        per = out.setdefault(str(entry.get("event")), {"total": 0, "by_host": {}})
-        host = str(entry.get("host", "?"))
+        per = out.setdefault(entry["event"], {"total": 0, "by_host": {}})
+        host = text_field(entry, "host") or "?"
         per["total"] += 1
         per["by_host"][host] = per["by_host"].get(host, 0) + 1
     return out

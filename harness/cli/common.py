@@ -59,3 +59,24 @@ class EvidenceTypeParam(click.ParamType):
 
 
 EVIDENCE_TYPE = EvidenceTypeParam()
+
+
+class SecondsParam(click.FloatRange):
+    """A positive, finite number of seconds (click's FloatRange lets nan and inf through: a
+    timeout of either is no timeout at all)."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        import math
+
+        seconds = float(super().convert(value, param, ctx))  # type: ignore[arg-type]  # click converts any value
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
+SECONDS = SecondsParam()

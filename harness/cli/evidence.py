@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from harness.cli.common import EVIDENCE_TYPE, store, task_option, with_return_code
+from harness.cli.common import EVIDENCE_TYPE, SECONDS, store, task_option, with_return_code
 
 
 @click.command(context_settings={"ignore_unknown_options": False})
 @click.argument("etype", metavar="TYPE", type=EVIDENCE_TYPE)
 @click.argument("argv", nargs=-1, metavar="[-- COMMAND ...]")
 @click.option("--junit", metavar="PATH", help="JUnit XML report the command writes; its counts are recorded.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+@click.option("--timeout", type=SECONDS, metavar="SECONDS",
               help="Kill the command's whole process group after this long (recorded as a timeout).")
 @click.option("--shell", is_flag=True, help="Run COMMAND through /bin/sh (only when a pipeline is really wanted).")
 @task_option

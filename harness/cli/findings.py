@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import json_option, store, task_option, with_return_code
+from harness.cli.common import SECONDS, json_option, store, task_option, with_return_code
 from harness.errors import HarnessError
 
 
@@ -50,7 +50,7 @@ def propose(path: Path, task_id: str | None) -> None:
 @finding.command("reproduce", context_settings={"ignore_unknown_options": True})
 @click.argument("fid", metavar="F-ID")
 @click.argument("argv", nargs=-1, metavar="[-- COMMAND ...]")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds before the run is killed.")
+@click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Seconds before the run is killed.")
 @task_option
 @with_return_code
 def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: str | None) -> int:

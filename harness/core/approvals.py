@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from harness.core.limits import decode_json
+from harness.core.limits import is_text, json_object, type_problem
 
 NAMESPACE = "harness-approval"  # what a signature is for: never valid as a commit or file signature
 SIGNED_FIELDS = ("kind", "digest", "changes", "approved_by", "signer", "os_user", "at")
@@ -49,17 +49,45 @@ def binding(repository: str | None, from_raw: bytes | None) -> dict:
     return {"repository": repository, "from_digest": hashlib.sha256(from_raw or b"").hexdigest()}
 
 
-def records(raw: bytes | None) -> list[dict]:
-    """The well-formed records of an approvals.jsonl (others are not approvals at all)."""
+# What each field of a record is (absent or null: as if unsigned, the verifier says so).
+FIELD_TYPES: dict[str, tuple[type, ...]] = {**{k: (str,) for k in (*SIGNED_FIELDS, *BOUND_FIELDS) if k != "changes"},
+                                            "changes": (list,), "signature": (str,)}
+
+
+def record_problem(record: dict) -> str | None:
+    """Why ``record`` is not an approval the CLI could have written (a field of another type, a
+    change that is not text), or None. Such a record counts as none, whatever it claims."""
+    problem = type_problem(record, FIELD_TYPES)
+    if problem:
+        return problem
+    if not all(is_text(c) for c in record.get("changes") or []):
+        return "field changes holds a value that is not text"
+    return None
+
+
+def _entries(raw: bytes | None) -> list[tuple[int, dict, str | None]]:
+    """(line number, JSON object, why it is no approval or None) for each object line."""
     out = []
-    for line in (raw or b"").decode("utf-8", "replace").splitlines():
+    # Lines end in LF: str.splitlines would also split inside a line, on U+2028 and the like.
+    for number, line in enumerate((raw or b"").split(b"\n"), start=1):
         try:
-            entry = decode_json(line)
-        except ValueError:  # deep nesting and huge numbers too: not an approval
+            entry = json_object(line)
+        except ValueError:  # not an object, invalid UTF-8, deep nesting, huge numbers, lone surrogates
             continue
-        if isinstance(entry, dict):
-            out.append(entry)
+        out.append((number, entry, record_problem(entry)))
     return out
+
+
+def records(raw: bytes | None) -> list[dict]:
+    """The well-formed records of an approvals.jsonl: JSON objects whose every field has its type
+    (others are not approvals at all)."""
+    return [entry for _, entry, problem in _entries(raw) if problem is None]
+
+
+def malformed_claims(raw: bytes | None, kind: str, digest: str) -> list[str]:
+    """"line N: PROBLEM" for each object line claiming ``kind`` and ``digest`` that is no approval."""
+    return [f"line {number}: {problem}" for number, entry, problem in _entries(raw)
+            if problem is not None and entry.get("kind") == kind and entry.get("digest") == digest]
 
 
 def candidates(raw: bytes | None, kind: str, digest: str) -> list[dict]:

@@ -58,7 +58,14 @@ def parse_lines(raw: bytes, name: str) -> list[tuple[str, Event]]:
         raise LedgerProblem(f"{name}: last line is incomplete (no trailing newline)")
     out: list[tuple[str, Event]] = []
     prev = GENESIS
-    for number, bline in enumerate(raw.splitlines(), start=1):
+    # Lines end in LF only: split on it alone (bytes.splitlines would also split on a CR, and
+    # drop the CR of a CR LF before the line is hashed).
+    for number, bline in enumerate(raw.split(b"\n")[:-1] if raw else [], start=1):
+        if b"\r" in bline:
+            raise LedgerProblem(f"{name}:{number}: a carriage return (CR LF line ending?) in a ledger line (refused): "
+                                "the CLI writes LF only, and a line is hashed as its exact bytes",
+                                hint="git may be converting line endings (core.autocrlf): mark `.harness/** -text` "
+                                     "in .gitattributes and restore the file from git")
         try:
             line = bline.decode("utf-8")
             event = decode_json(line)

@@ -184,7 +184,10 @@ def _collected(proj: Projection, d: Data) -> None:
     for rid, other in list(proj.pending_runs.items()):
         if other["type"] == d["type"] and other["order"] < run["order"]:
             proj.superseded_runs[rid] = proj.pending_runs.pop(rid)
-    proj.evidence[d["type"]] = EvidenceFact(**d)  # type: ignore[typeddict-item]  # extra keys kept as recorded
+    # The fields the schema lets a record leave out are there, as null ("no exit code", "no
+    # commit"), for every reader: a schema-valid ledger never makes one fail on a missing key.
+    fact = {"exit_code": None, "head": None, **d}
+    proj.evidence[d["type"]] = EvidenceFact(**fact)  # type: ignore[typeddict-item]  # extra keys kept as recorded
 
 
 def _gate(proj: Projection, d: Data) -> None:

@@ -109,15 +109,15 @@ def quick_stamp_head() -> bool:
         return False  # a merge, or a commit changing .harness/: the full stamp (and check) is due
     cache = StampCache(common / "harness" / "stamp-cache.json")
     known = cache.get(f"harness:{harness_oid}")
-    if not isinstance(known, dict):
-        return False
+    if not _known_harness(known):
+        return False  # unknown, or not what a stamp wrote (the cache is a file anyone can edit)
     source_tree = fast_path.tree_without(entries, ".harness")
     note: dict = {"harness": __version__, "commit": head, "source_tree": source_tree, "tasks": {}}
     if known["error"]:
         note["error"] = known["error"]
     for tid, oid in known["tasks"].items():
         base = cache.get(f"task:{tid}:{oid}")
-        if not isinstance(base, dict):
+        if not isinstance(base, dict) or not ("error" in base or isinstance(base.get("state"), str)):
             return False
         entry = dict(base)
         # Every task folder is its parent's: a finished one keeps the verdict it was stamped with.
@@ -128,18 +128,29 @@ def quick_stamp_head() -> bool:
             entry.update(verdict)
         note["tasks"][tid] = entry
     cache.put(f"harness:{harness_oid}", known)
-    fast_path.add_note(str(known["ref"]), head, json.dumps(note, indent=2, sort_keys=True) + "\n")
+    from harness.store.secrets_check import note_text
+
+    fast_path.add_note(str(known["ref"]), head, note_text(note))
     cache.save()
     return True
+
+
+def _known_harness(known: object) -> bool:
+    """Whether ``known`` is what :func:`stamp_for` caches for a ``.harness/`` tree."""
+    return (isinstance(known, dict) and isinstance(known.get("ref"), str)
+            and isinstance(known.get("error"), (str, type(None)))
+            and isinstance(known.get("globals"), list) and len(known["globals"]) == 2
+            and isinstance(known.get("tasks"), dict)
+            and all(isinstance(v, str) for v in known["tasks"].values()))
 
 
 def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None:
     """The gate fields of a task at ``source_tree`` from its cached facts (None: not cached)."""
     verdict = cache.get(f"gate:{key}:{source_tree}")
-    if verdict is not None:
+    if isinstance(verdict, dict):
         return dict(verdict)
     known = cache.get(f"facts:{key}")
-    if known is None:
+    if not isinstance(known, dict):
         return None
     return dict(cache.put(f"gate:{key}:{source_tree}", _evaluate(known, source_tree)))
 
@@ -214,5 +225,7 @@ def stamp(git: Git, commit: str, extra: dict | None = None) -> dict:
     cache.save()
     if extra:
         note.update(extra)
-    git.write_note(ref, commit, json.dumps(note, indent=2, sort_keys=True) + "\n")
+    from harness.store.secrets_check import note_text
+
+    git.write_note(ref, commit, note_text(note))
     return {"ref": ref, **note}

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
+from harness.errors import HarnessError
 
 FORMAT = 2  # 2: gate facts carry the configured commands' identities (JUnit report, shell)
 KEEP = 4096  # entries kept at a rewrite besides the ones the last stamp used
@@ -30,10 +31,17 @@ class StampCache:
         self.lines = 0
         if path is None:
             return
+        from harness.store import bounded
+
+        # Bounded, regular files only: a FIFO here would hang every commit's stamp. Anything but
+        # a regular file is refused (the stamp says so and skips); a torn or foreign one is ignored.
         try:
-            raw = path.read_bytes().splitlines()
-        except OSError:
+            content = bounded.read(path, "cache", f"the stamp cache {path}")
+        except HarnessError as exc:
+            raise HarnessError(exc.message, hint=f"remove it (`rm {path}`): the next stamp writes a new one") from None
+        if content is None:
             return
+        raw = content.splitlines()
         # Another harness version may compute differently: its entries are not this one's.
         if not raw or raw[0] != self._header():
             self.lines = -1  # rewrite rather than append to a foreign or broken file
@@ -78,12 +86,14 @@ class StampCache:
         try:
             kept = len(self.old) + len(self.new)
             if 0 < self.lines <= 2 * kept + 256 and kept <= len(self.used) + KEEP:
-                with open(self.path, "ab") as fh:  # one write: concurrent stamps do not interleave
-                    fh.write(b"".join(line + b"\n" for line in lines))
+                from harness.store import bounded
+
+                # One write (concurrent stamps do not interleave), to a regular file only.
+                bounded.append(self.path, b"".join(line + b"\n" for line in lines), str(self.path))
                 return
             self._rewrite()
-        except OSError:
-            pass
+        except (OSError, HarnessError):
+            pass  # a cache: what is not kept is computed again
 
     def _rewrite(self) -> None:
         assert self.path is not None

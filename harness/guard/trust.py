@@ -105,6 +105,10 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
     as ``trusted`` (the parent) has it; else (False, why a record that claims it does not count)."""
     claims = rules.candidates(approvals_raw, kind, digest)
     if not claims:
+        malformed = rules.malformed_claims(approvals_raw, kind, digest)
+        if malformed:
+            return False, (f"the approval in {APPROVALS} ({'; '.join(malformed[:3])}) is not one the CLI writes: "
+                           "an unsigned or badly signed approval counts as none")
         return False, None
     available = roots(trusted)
     # An approval the trusted (parent) side already holds was given for a change made before:

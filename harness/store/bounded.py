@@ -31,6 +31,10 @@ CAPS = {
     "cases": 64 * MiB,       # evidence/TYPE.cases, the case list of such a report
     "input": 8 * MiB,        # a file named on the command line (finding proposal, contract)
     "state": 1 * MiB,        # .harness/local/*: current task, caches, redo log, lock holder
+    "hooklog": 64 * MiB,     # .harness/local/agent-hooks.jsonl: the agent hooks' releases and errors
+    "cache": 64 * MiB,       # .git/harness/stamp-cache.json: what earlier stamps found
+    "record": 1 * MiB,       # what an installer wrote to undo itself (harness-install.json, a manifest)
+    "hook": 8 * MiB,         # a git hook script found where the shims go, .pre-commit-config.yaml
 }
 _CHUNK = 1 * MiB
 _KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
@@ -131,3 +135,32 @@ def sha256(path: Path | str, kind: str, name: str | None = None) -> str | None:
     finally:
         os.close(fd)
     return h.hexdigest()
+
+
+def append(path: Path | str, data: bytes, name: str | None = None) -> None:
+    """Append ``data`` to ``path`` (created if missing) in one write, refusing anything but a
+    regular file: opening a FIFO to write blocks until a reader comes, a symlink would write
+    wherever it points."""
+    name = name or str(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise HarnessError(f"{name}: cannot write through a symlink: the harness writes only regular files "
+                               "(refused)", hint="replace the link with the real file") from None
+        if exc.errno == errno.ENXIO:  # a FIFO nobody reads
+            raise HarnessError(f"{name}: cannot write to a FIFO (named pipe): the harness writes only regular files "
+                               "(refused)", hint="remove it; the harness creates the file") from None
+        raise HarnessError(f"{name}: cannot write: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+            raise HarnessError(f"{name}: cannot write to {what}: the harness writes only regular files (refused)",
+                               hint="remove it; the harness creates the file")
+        os.write(fd, data)
+    except OSError as exc:
+        raise HarnessError(f"{name}: cannot write: {exc.strerror}") from None
+    finally:
+        os.close(fd)

@@ -182,7 +182,7 @@ def _timeout() -> float | None:
         value = float(raw)
     except ValueError:
         value = -1.0
-    if not value >= 0:  # also refuses nan
+    if not 0 <= value < float("inf"):  # also refuses nan
         raise HarnessError(f"{TIMEOUT_VAR}={raw!r} is not a number of seconds",
                            hint=f"e.g. {TIMEOUT_VAR}=30, or unset it to wait as long as it takes")
     return value

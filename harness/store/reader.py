@@ -49,7 +49,8 @@ def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
     try:
         parsed = ledger.parse_lines(raw, name)
     except ledger.LedgerProblem as exc:
-        raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
+        raise HarnessError(exc.message, hint=exc.hint or "the ledger is append-only; restore it from git "
+                                                         "(`git checkout -- FILE`)") from None
     events = [e for _, e in parsed]
     try:
         proj = ledger.replay(events, name)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 _seen: set[str] = set()
 _cache_file: Path | None = None
+VERSION = b"2\0"
 CACHE_KEEP = 2048  # every rendered version of a file adds a line: keep the newest ones
 
 
@@ -46,7 +47,8 @@ def use_cache(path: Path) -> None:
 def _key(schema_name: str, raw: bytes) -> str:
     import hashlib  # lazy: its OpenSSL backend costs a hook ~10 ms to import
 
-    return hashlib.sha256(schema_name.encode() + b"\0" + raw).hexdigest()[:32]
+    # VERSION: what "valid" means grew (no NaN or infinity): digests kept before are not this check's.
+    return hashlib.sha256(VERSION + schema_name.encode() + b"\0" + raw).hexdigest()[:32]
 
 
 def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) -> None:
@@ -56,6 +58,10 @@ def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) ->
     errors = _errors(doc, schema_name)
     if errors:
         raise HarnessError(f"{file}: {errors[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    where = non_finite_problem(doc)
+    if where:
+        raise HarnessError(f"{file}: {where}", hint="give a finite number (YAML's .nan and .inf are numbers to "
+                                                    "YAML, but no count, size or timeout)")
     if key is not None:
         _seen.add(key)
         _remember(key)
@@ -107,11 +113,26 @@ def remember_valid(schema_name: str, raw: bytes) -> None:
         _remember(key)
 
 
+def non_finite_problem(doc: object) -> str | None:
+    """What names the first NaN or infinity in ``doc`` ("field PATH: nan is not…"), or None:
+    JSON Schema's "number" (and "exclusiveMinimum: 0") lets both through."""
+    from harness.core.limits import non_finite
+
+    found = non_finite(doc)
+    if found is None:
+        return None
+    path, value = found
+    return f"field {path[:200]}: {value!r} is not a finite number (NaN and infinities are refused)"
+
+
 def event_problem(event: object) -> str | None:
     """What is wrong with one ledger event by the schemas, or None."""
     errors = _errors(event, "event")
     if errors:
         return errors[0]
+    finite = non_finite_problem(event)
+    if finite:
+        return finite
     assert isinstance(event, dict)
     sub = EVENT_DOCS.get(event["type"])
     if sub is not None:

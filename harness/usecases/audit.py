@@ -80,7 +80,8 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
         if note is not None:
             row["note"] = note_summary(note, verdict)
             if not row["note"]["agrees"] and verdict != "UNCHECKED":  # nothing recomputed to disagree with
-                result.note_disagreements.append((commit, row["note"]["verdict"], verdict))
+                said = row["note"]["verdict"] + (f" ({row['note']['problem']})" if "problem" in row["note"] else "")
+                result.note_disagreements.append((commit, said, verdict))
         result.rows.append(row)
     return result
 
@@ -88,11 +89,30 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
 def note_summary(note: dict[str, Any], verdict: str) -> dict[str, Any]:
     """What the commit's note says of it, beside the recomputed verdict. A stamp without a verdict
     of its own says BLOCKED only for a task it holds in CONVERGED or DONE without a gate pass: a
-    task still in progress is blocked by its state, which says nothing against the commit."""
+    task still in progress is blocked by its state, which says nothing against the commit. A note
+    whose values have not their types (anyone can write a note) says nothing, and is reported so."""
     from harness.core.states import GATED_STATES
 
-    tasks = note.get("tasks")
-    held = [t for t in (tasks.values() if isinstance(tasks, dict) else ())
-            if isinstance(t, dict) and t.get("state") in GATED_STATES]
+    problem = note_problem(note)
+    if problem:
+        return {"verdict": "UNREADABLE", "agrees": False, "problem": problem}
+    tasks = note.get("tasks") or {}
+    held = [t for t in tasks.values() if t.get("state") in GATED_STATES]
     said = note.get("verdict") or ("PASS" if all(t.get("gate") in (None, "PASS") for t in held) else "BLOCKED")
     return {"verdict": said, "agrees": (said == "PASS") == (verdict == "PASS")}
+
+
+def note_problem(note: dict[str, Any]) -> str | None:
+    """Why ``note`` is not a stamp as the harness writes one (the fields the audit reads), or None."""
+    from harness.core.limits import json_kind, type_problem
+
+    problem = type_problem(note, {"verdict": (str,), "tasks": (dict,)})
+    if problem:
+        return problem
+    for tid, task in (note.get("tasks") or {}).items():
+        if not isinstance(task, dict):
+            return f"tasks.{tid[:80]} is {json_kind(task)}"
+        problem = type_problem(task, {"state": (str,), "gate": (str,)})
+        if problem:
+            return f"tasks.{tid[:80]}: {problem}"
+    return None

@@ -74,9 +74,12 @@ def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
     ids = reader.task_ids(src)
     chosen = explicit
     if chosen is None:
-        try:
-            chosen = (layout.local / "current").read_text("utf-8").strip() or None
-        except OSError:
+        from harness.store import bounded
+
+        try:  # as TaskStore reads it: bounded, and no usable choice is no choice
+            raw = bounded.read(layout.local / "current", "state")
+            chosen = (raw.decode("utf-8").strip() or None) if raw is not None else None
+        except (HarnessError, UnicodeDecodeError):
             chosen = None
     if chosen is not None:
         if chosen not in ids:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import resources
-from harness.errors import Refused
+from harness.errors import HarnessError, Refused
 from harness.store import fsio
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
@@ -130,30 +130,60 @@ def _record_path(git: Git) -> Path:
 
 
 def _read_record(git: Git) -> dict[str, Any]:
-    try:
-        return json.loads(_record_path(git).read_text("utf-8"))
-    except (OSError, ValueError):
+    """What `harness install` added to git config (to take exactly that away again), checked for
+    type: every value of it is handed to `git config --unset`."""
+    from harness.core.limits import json_object
+    from harness.store import bounded
+
+    path = _record_path(git)
+    raw = bounded.read(path, "record", str(path))
+    if not raw:
         return {}
+    try:
+        record = json_object(raw)
+        problem = _record_problem(record)
+    except ValueError as exc:
+        problem = str(exc)
+    if problem:
+        raise HarnessError(f"{path}: not a record `harness install` wrote ({problem})",
+                           hint="move it away: the notes settings it recorded then stay in git config as they are")
+    return record
+
+
+def _record_problem(record: dict[str, Any]) -> str | None:
+    from harness.core.limits import type_problem
+
+    problem = type_problem(record, {"added_rewrite_ref": (str,), "previous_rewrite_mode": (str,),
+                                    "added_refspecs": (dict,)})
+    if problem:
+        return problem
+    for remote, added in (record.get("added_refspecs") or {}).items():
+        if not (isinstance(added, list) and all(isinstance(e, list) and len(e) == 2 and e[0] in ("push", "fetch")
+                                                and isinstance(e[1], str) for e in added)):
+            return f"added_refspecs.{remote[:80]} is not a list of [push|fetch, refspec]"
+    return None
+
+
+def _text_of(path: Path, kind: str = "hook") -> str:
+    """A file of the user's the installer looks into (a hook, the framework's config): bounded,
+    regular files only (a link to one is followed), "" when missing."""
+    from harness.store import bounded
+
+    raw = bounded.read(path, kind, str(path), follow=True)
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def _ours(path: Path) -> bool:
-    try:
-        return MARKER in path.read_text("utf-8", "replace")
-    except OSError:
-        return False
+    return MARKER in _text_of(path)
 
 
 def _framework_runs_harness(root: Path, folder: Path) -> str | None:
     """Where the pre-commit framework is set up to run the harness's hooks, if it is."""
-    config = root / ".pre-commit-config.yaml"
-    try:
-        text = config.read_text("utf-8", "replace")
-    except OSError:
-        return None
+    text = _text_of(root / ".pre-commit-config.yaml")
     if not any(hook_id in text for hook_id in HARNESS_HOOK_IDS):
         return None
     installed = [stage for stage in STAGES for p in (folder / stage, folder / (stage + CHAINED))
-                 if p.is_file() and FRAMEWORK_MARK in p.read_text("utf-8", "replace")]
+                 if p.exists() and FRAMEWORK_MARK in _text_of(p)]
     where = ".pre-commit-config.yaml names the harness hooks"
     return where + (f" and `pre-commit install` wrote {', '.join(sorted(set(installed)))}" if installed else "")
 
