@@ -8,10 +8,14 @@ prose) survives and the evidence stays readable.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import bisect
 import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from harness.core import regex_needs
 from harness.errors import HarnessError
@@ -68,6 +72,11 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("jwt", r"eyJ[A-Za-z0-9_\-]{1,4096}\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
     # aws_secret_access_key / AWS_SECRET_ACCESS_KEY / "SecretAccessKey": ...
     ("aws_secret_key", rf"(?i)secret_?access_?key{_ASSIGN}{_VALUE}"),
+    # Azure connection strings: AccountKey=<base64>; SharedAccessKey=...; SharedAccessSignature=sv=...&sig=...
+    ("azure_key", r"(?i)(?:account_?key|shared_?access_?(?:key|signature))[ \t]*=[ \t]*(?P<secret>[^\s;\"'`,]{4,})"),
+    # A docker config's ``"auth": "<base64 of user:token>"`` (and its JSON-in-JSON spelling).
+    ("docker_auth", r"""(?i)(?<![A-Za-z0-9_])(?:auth|identitytoken|registrytoken)\\?["'][ \t]*:[ \t]*\\?["']"""
+                    r"(?P<secret>[A-Za-z0-9+/_\-]{8,}={0,2})"),
     # Header context: redact whatever credential follows, whatever its length.
     (
         "authorization",
@@ -115,15 +124,132 @@ _ESCAPES = {0xDC00 + b: f"\\x{b:02x}" for b in range(0x80, 0x100)}
 class _Rule:
     name: str
     regex: re.Pattern[str]
+    # A detector's regex may hold the text around the secret (``(?:\s|=|:|"|^)AKC…(?:\s|"|$)``):
+    # that context is trimmed off the span, so only the secret itself is replaced.
+    trim: bool = False
+
+
+# -- what hides a secret from the rules, undone in a view of the text ------------------------------
+# An escape sequence as a terminal receives it; spelled as source code or JSON spells ESC
+# (``\\u001b``, ``\\x1b``, ``\\033``, ``\\e``, ``%1B``) it is decoded in one round of
+# :func:`_views` and removed in the next.
+_HIDING = re.compile(
+    r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]"                 # CSI: colours, cursor moves
+    r"|\][^\x07\x1b]{0,512}?(?:\x07|\x1b\\)"              # OSC: titles, hyperlinks
+    r"|[@-Z\\^_]|\(.)"                                      # two-character sequences
+    r"|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]"                      # the 8-bit CSI
+    r"|[\x00-\x08\x0e-\x1f\x7f\u200b-\u200d\u2060\ufeff]"   # invisible on a terminal
+    r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]")  # encodings
+# Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
+_BASE64_MAX = 64 * 1024
+_DEPTH = 2  # base64 inside base64 inside the text; deeper nesting is not how secrets travel
+_TRIM = " \t\r\n=:\"'"
+
+
+def _decoded(piece: str) -> str:
+    """What one match of :data:`_HIDING` stands for: an encoded character (an encoded ESC or
+    control character too: the next round of :func:`_views` removes it), or nothing."""
+    if piece[0] == "%":  # a run of them: the bytes of UTF-8 characters, decoded together
+        return bytes.fromhex(piece.replace("%", "")).decode("utf-8", "surrogateescape")
+    if piece[0] == "\\" and len(piece) > 1:
+        tail = piece[1:]
+        if (tail[0] == "u" and len(tail) == 5) or (tail[0] == "x" and len(tail) == 3):
+            return chr(int(tail[1:], 16))
+        if tail[0] in "0123" and len(tail) == 3:
+            return chr(int(tail, 8))
+        if tail == "e":
+            return "\x1b"
+        if len(tail) == 1 and tail in "/\\\"'":
+            return tail
+    return ""  # an escape sequence or an invisible character
+
+
+@dataclass(frozen=True)
+class _View:
+    """``text`` with escape sequences removed and encodings decoded, and where each piece came from."""
+
+    text: str
+    starts: list[int]                        # where each piece starts in the view
+    pieces: list[tuple[int, int, bool]]      # (start, end) in the original, and whether copied 1:1
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self.starts, start) - 1
+        o_start, _, plain = self.pieces[i]
+        first = o_start + (start - self.starts[i]) if plain else o_start
+        j = bisect.bisect_right(self.starts, end - 1) - 1
+        o_start, o_end, plain = self.pieces[j]
+        last = o_start + (end - self.starts[j]) if plain else o_end
+        return first, last
+
+
+_ROUNDS = 3  # an escape code URL- or JSON-encoded piece by piece takes a decoding, then a removal
+
+
+def _views(text: str) -> list[_View]:
+    """The text decoded and stripped round by round, until nothing in it is hidden or encoded;
+    each view is of the one before it."""
+    out: list[_View] = []
+    for _ in range(_ROUNDS):
+        view = _view(text)
+        if view is None:
+            break
+        out.append(view)
+        text = view.text
+    return out
+
+
+def _view(text: str) -> _View | None:
+    """The text with one round of escape sequences removed and encodings decoded (None when
+    nothing in it is hidden or encoded)."""
+    starts: list[int] = []
+    pieces: list[tuple[int, int, bool]] = []
+    out: list[str] = []
+    at = pos = 0
+    for m in _HIDING.finditer(text):
+        if m.start() > pos:
+            starts.append(at)
+            pieces.append((pos, m.start(), True))
+            out.append(text[pos:m.start()])
+            at += m.start() - pos
+        shown = _decoded(m.group())
+        if shown:
+            starts.append(at)
+            pieces.append((m.start(), m.end(), False))
+            out.append(shown)
+            at += len(shown)
+        pos = m.end()
+    if not pieces and pos == 0:
+        return None
+    if pos < len(text):
+        starts.append(at)
+        pieces.append((pos, len(text), True))
+        out.append(text[pos:])
+    return _View("".join(out), starts, pieces) if pieces else None
 
 
 @dataclass(frozen=True)
 class Redactor:
-    """Applies its rules in order; built by :func:`compile_patterns`."""
+    """Applies its rules in order; built by :func:`compile_patterns`.
+
+    The rules run on the text as written, then on the text as a terminal would show it
+    (escape codes removed, ``%XX``, ``\\uXXXX`` and ``\\xNN`` decoded), whose findings replace
+    the original span; then every base64 run that decodes to text is redacted whole if its
+    decoded text holds a secret (a docker ``auth`` of ``user:token``, a token in a header)."""
 
     rules: tuple[_Rule, ...]
 
-    def redact(self, text: str) -> str:
+    def redact(self, text: str, _depth: int = 0) -> str:
+        # The view first: a token split by a colour code is replaced whole, not its first half
+        # by a rule that saw only that half.
+        if _HIDING.search(text):
+            text = self._hidden(text)
+        text = self._plain(text)
+        if len(text) >= 16 and _depth < _DEPTH:
+            text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
+        return text
+
+    def _plain(self, text: str) -> str:
         lowered: list[str] = []  # the text case-folded, once per version of the text
 
         def lower() -> str:
@@ -141,6 +267,53 @@ class Redactor:
                 lowered.clear()
         return text
 
+    def _spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Where the rules find a secret in ``text``, without replacing anything."""
+        found = []
+        lowered = regex_needs.folded(text)
+        for rule in self.rules:
+            if not regex_needs.of(rule.regex).may_match(text, lambda: lowered):
+                continue
+            for m in rule.regex.finditer(text):
+                span = _secret_span(rule, m)
+                if span is not None:
+                    found.append((*span, rule.name))
+        return found
+
+    def _hidden(self, text: str) -> str:
+        views = _views(text)
+        if not views:
+            return text
+        found = []
+        for depth, view in enumerate(views):
+            for start, end, name in self._spans(view.text):
+                for back in reversed(views[:depth + 1]):
+                    start, end = back.original(start, end)
+                found.append((start, end, name))
+        # Earliest first, the longest of those first: its label (an own rule's) names the span.
+        spans = sorted(found, key=lambda span: (span[0], -span[1]))
+        merged: list[list] = []
+        for start, end, name in spans:
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end, name])
+        for start, end, name in reversed(merged):
+            text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
+        return text
+
+    def _encoded(self, depth: int, m: re.Match[str]) -> str:
+        run = m.group()
+        if len(run) > _BASE64_MAX:
+            return run
+        body = run.rstrip("=").replace("-", "+").replace("_", "/")
+        # From each of the four alignments: glued to a word, the encoding starts a little later.
+        for skip in range(4):
+            decoded = _text_of(body[skip:])
+            if decoded is not None and self.redact(decoded, depth + 1) != decoded:
+                return "[REDACTED:base64]"
+        return run
+
     def redact_bytes(self, data: bytes) -> str:
         # Undecodable bytes stay visible (and distinguishable) in the evidence as ``\xNN``
         # rather than collapsing to U+FFFD. They are redacted as one opaque character each
@@ -150,18 +323,47 @@ class Redactor:
         return text if text.isascii() else text.translate(_ESCAPES)
 
 
-def _replace(rule: _Rule, m: re.Match[str]) -> str:
-    whole = m.group(0)
-    if not whole:
-        return whole  # a user regex that can match empty would otherwise litter markers
+def _text_of(body: str) -> str | None:
+    """``body`` base64-decoded, if it is text (a few undecodable characters at its ends allowed:
+    letters glued to the encoding); None for binary, such as a digest or a signature."""
+    if len(body) < 12:
+        return None
+    try:
+        body = body[:-1] if len(body) % 4 == 1 else body  # one character too many can encode nothing
+        raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    decoded = raw.decode("utf-8", "replace")
+    bad = sum(1 for c in decoded if c == "\ufffd" or not (c.isprintable() or c in "\t\n\r"))
+    return decoded if bad <= 2 and bad * 10 <= len(decoded) else None
+
+
+def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of ``m`` a rule replaces (None: nothing new to hide)."""
+    if not m.group(0):
+        return None  # a user regex that can match empty would otherwise litter markers
     start, end = m.span()
     # Only the ``secret`` group when it took part; if it did not, redact the whole
     # match rather than risk leaking what the user meant to hide.
     if "secret" in rule.regex.groupindex and m.start("secret") != -1:
         start, end = m.span("secret")
+    if rule.trim:
+        while start < end and m.string[start] in _TRIM:
+            start += 1
+        while end > start and m.string[end - 1] in _TRIM:
+            end -= 1
     secret = m.string[start:end]
-    if not secret or _MARKERS_ONLY.fullmatch(secret):
+    if not secret or _MARKERS_ONLY.fullmatch(secret) or (rule.trim and _MARKER.search(secret)):
+        return None
+    return start, end
+
+
+def _replace(rule: _Rule, m: re.Match[str]) -> str:
+    whole = m.group(0)
+    span = _secret_span(rule, m)
+    if span is None:
         return whole
+    start, end = span
     offset = m.start()
     return f"{whole[: start - offset]}[REDACTED:{rule.name}]{whole[end - offset :]}"
 
@@ -169,6 +371,37 @@ def _replace(rule: _Rule, m: re.Match[str]) -> str:
 @functools.lru_cache(maxsize=1)
 def _builtin_rules() -> tuple[_Rule, ...]:
     return tuple(_Rule(name, re.compile(rx)) for name, rx in BUILTIN_PATTERNS)
+
+
+# detect-secrets' plugins that find a kind of credential by its format. Left out: the entropy
+# plugins (every digest and commit id the harness records is high-entropy hex), the keyword
+# plugin (the own ``secret_assignment`` reads ``key=value`` more precisely) and public IPv4
+# addresses (no secret).
+_DETECTOR_SKIPPED = frozenset({"IPPublicDetector"})
+
+
+@functools.lru_cache(maxsize=1)
+def detector_rules() -> tuple[_Rule, ...]:
+    """The regexes of detect-secrets' format plugins, as rules labelled ``ds_<kind>``.
+
+    Imported here, on first use, by the writers and the last check only: the package (with
+    ``requests``) costs about a third of a second to import, which no read-only command pays.
+    Missing, it leaves the own patterns alone at work."""
+    try:
+        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+        from detect_secrets.plugins.base import RegexBasedDetector
+    except ImportError:  # pragma: no cover - a dependency; an install without it still redacts
+        return ()
+    rules = []
+    plugins: dict[str, Any] = get_mapping_from_secret_type_to_class()
+    for kind, plugin in sorted(plugins.items()):
+        if not issubclass(plugin, RegexBasedDetector) or plugin.__name__ in _DETECTOR_SKIPPED:
+            continue
+        label = "ds_" + re.sub(r"[^a-z]+", "_", kind.lower()).strip("_")
+        denylist: Any = plugin.denylist
+        for regex in denylist:
+            rules.append(_Rule(label, re.compile(regex.pattern, regex.flags), trim=True))
+    return tuple(rules)
 
 
 def is_secret_name(name: str) -> bool:
@@ -229,12 +462,13 @@ def _flag_value(value: str, redactor: Redactor) -> str:
 
 
 def compile_patterns(extra: list[str] | tuple[str, ...] = (),
-                     literals: Mapping[str, str] | None = None) -> Redactor:
+                     literals: Mapping[str, str] | None = None, detector: bool = False) -> Redactor:
     """Built-in rules followed by the user's ``extra`` regexes (labelled ``custom``).
 
     ``literals`` maps a name to a value redacted wherever it appears, as ``env:NAME``
     (see :func:`secret_env`); these rules run first, so a known value is never left in
-    part by a pattern that recognised only a piece of it.
+    part by a pattern that recognised only a piece of it. ``detector`` adds detect-secrets'
+    plugins after the built-in rules (what writes ``.harness/`` and its last check ask for).
     """
     custom = []
     for pattern in extra:
@@ -250,4 +484,5 @@ def compile_patterns(extra: list[str] | tuple[str, ...] = (),
                 f"invalid redaction pattern {pattern!r}: {exc}",
                 hint="fix or remove the pattern in the redaction settings of the config",
             ) from None
-    return Redactor(_literal_rules(literals or {}) + _builtin_rules() + tuple(custom))
+    return Redactor(_literal_rules(literals or {}) + _builtin_rules() + (detector_rules() if detector else ())
+                    + tuple(custom))

@@ -73,6 +73,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     policy = _policy(olds, new, problems, only_gated)
     changes = changed_tasks(olds, new)
     if not only_gated:
+        _check_secrets(olds, new, problems)
         if olds and _changed(olds, new, APPROVALS):
             _check_approvals_kept(olds, new, problems)
         if _changed(olds, new, CONFIG, APPROVALS):
@@ -90,6 +91,48 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
         if verdict is not None:
             verdicts.append(verdict)
     return problems, verdicts
+
+
+def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
+    """The last check: a `.harness/` file the change brings that holds a secret is refused, naming
+    file and line. Only files that differ from every parent are read (one a parent holds was
+    checked when that parent was); detect-secrets is imported only when there is one."""
+    paths = _changed_files(olds, new)
+    if not paths:
+        return
+    from harness.store.secrets_check import redactor, secrets_in
+
+    red = redactor()
+    for rel in paths:
+        try:
+            raw = new.read(rel)
+        except HarnessError:
+            continue  # too big to read: the reader's own check refuses it
+        for line, rule in secrets_in(rel, raw or b"", red)[:20]:
+            problems.append(Problem(f"{rel}:{line}", "secret-in-harness-files",
+                                    f"line {line} holds what looks like a secret ({rule})",
+                                    "remove it from the file (or rotate the credential if it was ever pushed): the "
+                                    "harness redacts what it writes, so this line was written by hand or by an older "
+                                    "version; for a task file, correct it and re-render (`harness replay --write`)"))
+
+
+def _changed_files(olds: Sequence[Source], new: Source) -> list[str]:
+    """Every file under `.harness/` in ``new`` that differs from each parent (all of them without one)."""
+    if olds and hasattr(new, "changes_since") and all(hasattr(o, "changes_since") for o in olds):
+        tree: Any = new
+        found = [{f".harness/{path}" for path, mode in tree.changes_since(o, ".harness")
+                  if mode and not tree.is_special(mode)} for o in olds]
+        return sorted(set.intersection(*found))
+    out, stack = [], [".harness"]
+    while stack:
+        folder = stack.pop()
+        for name in new.listdir(folder):
+            rel = f"{folder}/{name}"
+            if new.listdir(rel):
+                stack.append(rel)
+            elif not olds or any(_oid(o, rel) != _oid(new, rel) or _oid(new, rel) is None for o in olds):
+                out.append(rel)
+    return sorted(out)
 
 
 def changed_tasks(olds: Sequence[Source], new: Source) -> list[tuple[str, bool, list]]:

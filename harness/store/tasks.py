@@ -165,6 +165,14 @@ class TaskStore:
         return lost
 
     def _commit(self, task: LoadedTask, events: list[tuple[str, dict]], extra: dict[Path, bytes]) -> None:
+        from harness.store import secrets_check
+
+        # The one redaction boundary: every string an event carries (a title, a statement, a
+        # finding's reproducer argv, a recorded command) is redacted before its line is hashed,
+        # so the chain stays whole and every file rendered from the ledger inherits it.
+        red = secrets_check.redactor()
+        events = [(etype, secrets_check.redact_data(data, red)) for etype, data in events]
+        _no_secret_in(extra, self.layout.root, red)
         prev = ledger.line_hash(task.lines[-1]) if task.lines else ledger.GENESIS
         new_lines = []
         for etype, data in events:
@@ -206,6 +214,23 @@ def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dic
                           hint="nothing was written; this is a harness bug if a command you ran produced it") from None
         files[folder / name] = raw
     return files
+
+
+def _no_secret_in(files: dict[Path, bytes], root: Path, red: Any) -> None:
+    """Refuse to write a file (an evidence record, log or listing) its writer left a secret in: a
+    file's digest is bound in the ledger, so it is the writer's to redact, and this checks it did."""
+    from harness.store.secrets_check import secrets_in
+
+    for path, raw in files.items():
+        try:
+            rel = path.relative_to(root).as_posix()
+        except ValueError:
+            rel = path.as_posix()
+        found = secrets_in(rel, raw, red)
+        if found:
+            line, rule = found[0]
+            raise HarnessError(f"refusing to write {rel}: line {line} holds a secret ({rule}); nothing was written",
+                               hint="a harness bug: its writer should have redacted it; report it with the rule named")
 
 
 def _fits(rel: str, raw: bytes) -> None:

@@ -1,0 +1,210 @@
+"""No secret in anything the harness writes or commits: the one redaction boundary of the store,
+and the last check that finds what slipped past it (a hand edit, an older version's file).
+
+The store redacts every string of an event before the ledger line is hashed (so the hash chain
+stays whole and the projections, rendered from the ledger, inherit it) and refuses to write a
+file a writer passed it unredacted. The commit, push and server hooks scan the ``.harness/``
+files a change brings with the same rules and refuse one that holds a secret, naming file and
+line. Both read values, never the text around them: a JSON record's key names its value
+(``"API_TOKEN": null`` is no secret), and the fields that hold the harness's own digests, object
+ids and signatures (high-entropy by design) are left alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
+
+# Fields whose values the harness computes: digests, git object ids, run ids, SSH signatures and
+# the public keys that check them. Never redacted (the hash chain and the digests bind them) and
+# never flagged; a schema keeps each to its format.
+STRUCTURAL = frozenset({
+    "digest", "cases_digest", "tree", "tree_after", "head", "base_commit", "commit", "run_id",
+    "signature", "prev", "sha256", "repository", "binding", "source_tree",
+})
+# Lists of a command's words: a secret-named flag's value is a secret whatever it looks like.
+ARGV_KEYS = frozenset({"argv", "command"})
+_NEW_MARKER = re.compile(r"\[REDACTED:([a-z_]+)")
+
+
+@functools.lru_cache(maxsize=4)
+def _redactor(literals: tuple[tuple[str, str], ...]) -> Redactor:
+    return compile_patterns(literals=dict(literals), detector=True)
+
+
+def note_text(note: dict) -> str:
+    """A git note's text, its values redacted with the own patterns alone: the post-commit stamp is
+    a hot path, and a note's values come from committed files the last check has read."""
+    red = compile_patterns(literals=secret_env(os.environ))
+    return json.dumps(redact_data(note, red), indent=2, sort_keys=True) + "\n"
+
+
+def redactor() -> Redactor:
+    """The store's redactor: the own patterns, detect-secrets' plugins and this process's
+    secret-named variables (a config's extra patterns are the writers' to apply)."""
+    return _redactor(tuple(sorted(secret_env(os.environ).items())))
+
+
+_ONE_WORD = re.compile(r"[^\s\\\"']{1,4096}")
+
+
+def _pair(key: str | None, value: str) -> str:
+    """How a JSON object spells ``key: value``: the context a docker ``"auth": "…"`` is known by.
+    Only for a one-word value: text would bring escapes the rules would read as context."""
+    return f"{json.dumps(key)}: {json.dumps(value)}" if key and _ONE_WORD.fullmatch(value) else value
+
+
+def redact_data(data: Any, red: Redactor, key: str | None = None) -> Any:
+    """``data`` (an event's, a record's) with every string value redacted, structural fields kept."""
+    if key in STRUCTURAL:
+        return data
+    if isinstance(data, str):
+        redacted = red.redact(data)
+        if redacted == data and key and _flagged(_pair(key, data), red):
+            return f"[REDACTED:{_flagged(_pair(key, data), red)}]"  # a secret by the name it goes by
+        return redacted
+    if isinstance(data, list):
+        if key in ARGV_KEYS and all(isinstance(a, str) for a in data):
+            return redact_argv(data, red)
+        return [redact_data(v, red) for v in data]
+    if isinstance(data, dict):
+        return {k: redact_data(v, red, k) for k, v in data.items()}
+    return data
+
+
+def _flagged(value: str, red: Redactor) -> str | None:
+    """The rule that finds a secret in ``value``, or None."""
+    redacted = red.redact(value)
+    if redacted == value:
+        return None
+    before = set(_NEW_MARKER.findall(value))
+    return next((name for name in _NEW_MARKER.findall(redacted) if name not in before), "secret")
+
+
+def _values(data: Any, key: str | None = None) -> Iterator[str]:
+    if key in STRUCTURAL:
+        return
+    if isinstance(data, str):
+        yield data
+        if key:
+            yield _pair(key, data)
+    elif isinstance(data, list):
+        if key in ARGV_KEYS and all(isinstance(a, str) for a in data):
+            yield " ".join(data)
+        for v in data:
+            yield from _values(v)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _values(v, k if isinstance(k, str) else None)
+
+
+def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
+    """Whether an argv list holds the value of a secret-named flag (``--password hunter2``)."""
+    if key in STRUCTURAL:
+        return False
+    if isinstance(data, list):
+        if key in ARGV_KEYS and all(isinstance(a, str) for a in data) and redact_argv(data, red) != data:
+            return True
+        return any(_argv_flagged(v, red) for v in data)
+    if isinstance(data, dict):
+        return any(_argv_flagged(v, red, k) for k, v in data.items())
+    return False
+
+
+def _in_data(data: Any, red: Redactor) -> str | None:
+    for value in _values(data):
+        found = _flagged(value, red)
+        if found:
+            return found
+    return "secret_flag" if _argv_flagged(data, red) else None
+
+
+def _line_of(raw: str, value: str) -> int:
+    for spelled in (value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
+                    value.partition(": ")[2][1:-1]):
+        at = raw.find(spelled[:200])
+        if at >= 0:
+            return raw.count("\n", 0, at) + 1
+    return 1
+
+
+def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[int, str]]:
+    """(line, rule) of each secret in the file ``rel`` holding ``raw``; empty when it holds none."""
+    red = red or redactor()
+    text = raw.decode("utf-8", errors="surrogateescape")
+    if rel.endswith(".jsonl"):
+        out = []
+        for n, line in enumerate(text.split("\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                found = _in_data(json.loads(line), red)
+            except ValueError:
+                found = _flagged(line, red)
+            if found:
+                out.append((n, found))
+        return out
+    if red.redact(text) == text:
+        return []  # the common case, in one pass: nothing anywhere
+    if rel.endswith(".json"):
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            return _lines(text, red)
+        out = []
+        for value in _values(doc):
+            found = _flagged(value, red)
+            if found:
+                out.append((_line_of(text, value), found))
+        if not out and _argv_flagged(doc, red):
+            out.append((1, "secret_flag"))
+        return sorted(set(out))
+    if rel.endswith((".yaml", ".yml")):
+        found_yaml = _yaml(text, red)
+        if found_yaml is not None:
+            return found_yaml
+    return _lines(text, red)
+
+
+def _lines(text: str, red: Redactor) -> list[tuple[int, str]]:
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        found = _flagged(line, red)
+        if found:
+            out.append((n, found))
+    return out
+
+
+def _yaml(text: str, red: Redactor) -> list[tuple[int, str]] | None:
+    """Secrets in the scalar values of a YAML file (None: it does not parse; read its lines)."""
+    import yaml
+
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        root = yaml.compose(text, Loader=loader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    out: list[tuple[int, str]] = []
+    stack: list[tuple[Any, str | None]] = [(root, None)] if root is not None else []
+    while stack:
+        node, key = stack.pop()
+        if key in STRUCTURAL:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            found = _flagged(str(node.value), red) or (key and _flagged(_pair(key, str(node.value)), red))
+            if found:
+                out.append((node.start_mark.line + 1, found))
+        elif isinstance(node, yaml.SequenceNode):
+            values = [v.value for v in node.value if isinstance(v, yaml.ScalarNode)]
+            if key in ARGV_KEYS and len(values) == len(node.value) and redact_argv(values, red) != values:
+                out.append((node.start_mark.line + 1, "secret_flag"))
+            stack.extend((v, None) for v in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None) for k, v in node.value)
+    return sorted(set(out))

@@ -1,0 +1,283 @@
+"""No secret in anything committed (#25 item 6): redaction at the store's one boundary (titles,
+statements, findings and their reproducer argv, evidence, notes), on text as a terminal shows it
+and in the encodings secrets travel in; and a last check at commit, push and server that refuses
+a `.harness/` file holding what a detector flags, naming file and line."""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+import urllib.parse
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ssh_keys import approval_line, make_key, signers_line
+
+from harness.core.redact import compile_patterns
+from harness.store.secrets_check import redact_data, secrets_in
+
+from helpers import ZERO, cli, gated_done, git, head, tdir, validate_staged
+
+PY = sys.executable
+TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"           # 36 characters after the prefix
+ACCOUNT_KEY = base64.b64encode(bytes(range(7, 71))).decode()      # 88 characters, as Azure's are
+CLOUD = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+def _red():
+    return compile_patterns(detector=True)
+
+
+def _harness_text(repo) -> str:
+    return "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
+
+
+# -- each defect class of the report, through the redactor ------------------------------------------
+
+DEFECTS = {
+    "colour code inside a token": (TOKEN[:14] + "\x1b[31m" + TOKEN[14:] + "\x1b[0m", TOKEN[14:]),
+    "docker auth": (json.dumps({"auths": {"registry.example.com": {
+        "auth": base64.b64encode(b"robot:s3cr3t-Passw0rd-xyz").decode()}}}),
+        base64.b64encode(b"robot:s3cr3t-Passw0rd-xyz").decode()),
+    "docker auth of user:token": (base64.b64encode(f"robot:{TOKEN}".encode()).decode(),
+                                  base64.b64encode(f"robot:{TOKEN}".encode()).decode()[8:]),
+    "url-encoded cloud secret": ("GET /?q=" + urllib.parse.quote(f"aws_secret_access_key={CLOUD}", safe=""),
+                                 urllib.parse.quote(CLOUD, safe="")),
+    "storage AccountKey=": (f"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={ACCOUNT_KEY};"
+                            "EndpointSuffix=core.windows.net", ACCOUNT_KEY),
+    "json \\u escape inside a token": (json.dumps({"t": TOKEN[:10]}).rstrip('"}') + "\\u0041" + TOKEN[11:] + '"}',
+                                        TOKEN[11:]),
+}
+
+
+@pytest.mark.parametrize("text,secret", DEFECTS.values(), ids=list(DEFECTS))
+def test_each_defect_class_is_redacted(text, secret):
+    out = _red().redact(text)
+    assert secret not in out and "[REDACTED:" in out, out
+
+
+def test_the_own_patterns_alone_catch_them_too():
+    """Without detect-secrets (a read-only path, or the package missing) the same defects go."""
+    for text, secret in DEFECTS.values():
+        assert secret not in compile_patterns().redact(text)
+
+
+# -- the store's boundary: titles, statements, finding reproducers, evidence ------------------------
+
+def test_a_token_in_a_title_a_statement_and_a_reproducer_is_not_written(h, repo, tmp_path):
+    from helpers import proposal, propose, walk_to
+
+    tid = h.ok("task", "new", f"Deploy with {TOKEN}").out.strip()
+    h.ok("requirement", "add", f"Use AccountKey={ACCOUNT_KEY} for storage", "--priority", "must")
+    walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING", "REVIEWING")
+    r = propose(h, tmp_path, [proposal(recommended_reproducer={
+        "type": "unit_test", "description": "x", "command": [PY, "-c", "pass", "--password", "hunter2-hunter2",
+                                                             f"--token={TOKEN}"]})])
+    assert r.code == 0, r.text
+    text = _harness_text(repo)
+    for secret in (TOKEN, ACCOUNT_KEY, "hunter2-hunter2"):
+        assert secret not in text
+    assert "[REDACTED:" in (tdir(repo, tid) / "task.yaml").read_text()
+    # the ledger's hash chain still holds (redacted before hashing): the commit is accepted
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_evidence_with_hidden_and_encoded_secrets_is_committed_clean(h, repo, task, tmp_path):
+    payload = tmp_path / "out.txt"
+    payload.write_text("\n".join(text for text, _ in DEFECTS.values()) + "\n")
+    h("evidence", "unit_test", "--", PY, "-c", f"print(open({str(payload)!r}).read())")
+    text = _harness_text(repo)
+    for _, secret in DEFECTS.values():
+        assert secret not in text
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_the_store_refuses_an_extra_file_a_writer_left_a_secret_in(h, repo, task):
+    from harness.errors import HarnessError
+    from harness.store.layout import Layout
+    from harness.store.tasks import TaskStore
+
+    s = TaskStore(Layout(repo))
+    before = (tdir(repo, task) / "events.jsonl").read_bytes()
+    with pytest.raises(HarnessError, match="secret"):
+        s.append(task, [], extra_files={tdir(repo, task) / "evidence" / "x.log": f"out {TOKEN}\n".encode()})
+    assert (tdir(repo, task) / "events.jsonl").read_bytes() == before
+    assert not (tdir(repo, task) / "evidence" / "x.log").exists()
+
+
+# -- the last check: commit, push guard, server ---------------------------------------------------
+
+def test_a_hand_written_secret_in_harness_is_refused_at_commit_naming_file_and_line(h, repo, task):
+    notes = repo / ".harness" / "NOTES.md"
+    notes.write_text("# notes\n\nthe deploy key is\n" + TOKEN + "\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1, r.stderr
+    assert "secret-in-harness-files" in r.stderr and ".harness/NOTES.md:4" in r.stderr, r.stderr
+    assert TOKEN not in r.stderr
+
+
+def test_a_hand_written_secret_is_refused_by_the_push_guard_and_pre_receive(h, repo, task):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "task")
+    old = head(repo)
+    (repo / ".harness" / "NOTES.md").write_text(
+        f"DefaultEndpointsProtocol=https;AccountName=a;AccountKey={ACCOUNT_KEY}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "notes", "--no-verify")
+    new = head(repo)
+    git(repo, "update-ref", "refs/heads/main", old)  # the server has not got it yet
+    p = cli(repo, "hook", "push-guard", "origin", "url", stdin=f"refs/heads/main {new} refs/heads/main {old}\n")
+    assert p.returncode == 1 and "secret-in-harness-files" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert ".harness/NOTES.md:1" in p.stdout + p.stderr
+    p = cli(repo, "hook", "pre-receive", stdin=f"{old} {new} refs/heads/main\n")
+    assert p.returncode == 1 and "secret-in-harness-files" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert ACCOUNT_KEY not in p.stdout + p.stderr
+
+
+def test_a_root_commit_holding_a_secret_is_refused_by_pre_receive(h, repo, task):
+    (repo / ".harness" / "creds.json").write_text(json.dumps({"auths": {"r.io": {
+        "auth": base64.b64encode(b"u:p4ssw0rd-long-enough").decode()}}}, indent=2))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "harness", "--no-verify")
+    new = head(repo)
+    git(repo, "update-ref", "-d", "refs/heads/main")  # a first push of the branch: no ref holds it yet
+    p = cli(repo, "hook", "pre-receive", stdin=f"{ZERO} {new} refs/heads/main\n")
+    assert p.returncode == 1 and ".harness/creds.json:4" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_a_normal_done_commit_with_signed_approvals_is_not_refused(h, repo, tmp_path):
+    key, public = make_key(tmp_path / "keys", "human")
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt")
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text().replace("major_allowed: 0", "major_allowed: 1"))
+    (repo / ".harness/approvals.jsonl").write_text(approval_line("gate-change", gate.read_bytes(), key))
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+    git(repo, "commit", "-qm", "loosen, approved")
+    gated_done(h)
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+    git(repo, "commit", "-qm", "done")
+    h.ok("stamp")
+    notes = subprocess.run(["git", "notes", "--ref", "refs/notes/harness", "show", "HEAD"], cwd=repo,
+                           capture_output=True, text=True)
+    assert "[REDACTED" not in notes.stdout
+    for path in (repo / ".harness").rglob("*"):
+        if path.is_file():
+            rel = path.relative_to(repo).as_posix()
+            assert secrets_in(rel, path.read_bytes()) == [], rel
+
+
+# -- legitimate content is untouched --------------------------------------------------------------
+
+LEGIT = [
+    "sha256:" + "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "commit 4b825dc642cb6eb9a060e54bf8d69288fbee4904 tree 3c4e9cd789d88d8d89c1073707c3585e41b0e614",
+    "run 9c1f3e5a7b2d4f60",
+    "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAgJ2Bi8m1Yq3Qx0t5uQb1xKq\n"
+    "-----END SSH SIGNATURE-----",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ2Bi8m1Yq3Qx0t5uQb1xKqlWv0fJ8p3cT1e6hYl5o2B test@example.com",
+    "Interrupted runs resume from the last completed step (see docs/design.md, 100% of cases).",
+    "Authorization flow: the author writes; tokens are never logged",
+    "TASK-20250101-a1b2c3 REQ-001 F-0001 INV-002",
+    "base64 of nothing: SGVsbG8sIHdvcmxkIQ== is hello world",
+    "C:\\Users\\dev\\x41\\path and a\\u00e9ccent",
+]
+
+
+@pytest.mark.parametrize("text", LEGIT)
+def test_legitimate_content_is_untouched(text):
+    assert _red().redact(text) == text
+
+
+def test_structural_fields_are_never_redacted():
+    data = {"digest": "AccountKey=" + ACCOUNT_KEY, "signature": TOKEN, "title": TOKEN}
+    out = redact_data(data, _red())
+    assert out["digest"] == data["digest"] and out["signature"] == TOKEN and TOKEN not in out["title"]
+
+
+# -- properties: a generated secret, hidden by escape codes or encoded, never survives ------------
+
+ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+SECRETS = st.one_of(
+    st.text(ALNUM, min_size=36, max_size=36).map(lambda b: "ghp_" + b),
+    st.text(ALNUM + "_-", min_size=20, max_size=30).map(lambda b: "glpat-" + b),
+    st.text(ALNUM + "_-", min_size=24, max_size=40).map(lambda b: "sk-ant-" + b),
+    st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=16, max_size=16).map(lambda b: "AKIA" + b),
+    st.text(ALNUM + "-", min_size=12, max_size=24).map(lambda b: "xoxb-" + b),
+).filter(lambda s: len(set(s)) >= 10)
+CODES = st.sampled_from(["\x1b[31m", "\x1b[0m", "\x1b[1;32m", "\x1b[38;5;208m", "\x1b[K", "\x1b]0;t\x07",
+                         "\x1b]8;;https://x.io\x1b\\", "\u200b", "\x07"])
+PROSE = st.text(" abcdefghij.,:=\n", max_size=12)
+
+
+@st.composite
+def hidden(draw):
+    secret = draw(SECRETS)
+    how = draw(st.sampled_from(["codes", "url", "json", "base64", "codes+json", "url+codes"]))
+    chars = list(secret)
+    if "codes" in how:
+        for _ in range(draw(st.integers(1, 3))):
+            at = draw(st.integers(1, len(chars) - 1))
+            chars.insert(at, draw(CODES))
+    text = "".join(chars)
+    if "url" in how:
+        picks = draw(st.sets(st.integers(0, len(text) - 1), min_size=1, max_size=6))
+        text = "".join(urllib.parse.quote(c, safe="") if i in picks or not c.isalnum() else c
+                       for i, c in enumerate(text))
+    if "json" in how:
+        picks = draw(st.sets(st.integers(0, len(text) - 1), min_size=1, max_size=6))
+        text = "".join(f"\\u{ord(c):04x}" if i in picks or c < " " else "\\\\" if c == "\\" else c
+                       for i, c in enumerate(text))
+    if how == "base64":
+        text = base64.b64encode(draw(st.sampled_from(["user:", "", "Bearer "])).encode() + secret.encode()).decode()
+    return secret, draw(PROSE) + text + draw(PROSE)
+
+
+def _shown(text: str) -> str:
+    """``text`` decoded as a reader would: URL and JSON escapes undone, escape codes dropped."""
+    import re
+
+    text = urllib.parse.unquote(text)
+    text = re.sub(r"\\(u[0-9a-fA-F]{4}|\\)", lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(1)[1:], 16)),
+                  text)
+    return re.sub(r"\x1b\[[0-9;]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|[\u200b\x07]", "", text)
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(hidden())
+def test_a_hidden_or_encoded_secret_never_survives_redaction(case):
+    secret, text = case
+    out = _red().redact(text)
+    body = secret.split("_", 1)[-1].split("-", 1)[-1]
+    for form in (out, _shown(out)):
+        assert body[-12:] not in form, (text, out)
+    for run in __import__("re").findall(r"[A-Za-z0-9+/]{16,}={0,2}", out):
+        try:
+            assert body[-12:] not in base64.b64decode(run + "=" * (-len(run) % 4)).decode("utf-8", "replace")
+        except ValueError:
+            pass
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(hidden())
+def test_the_last_check_flags_what_redaction_would_have_hidden(case):
+    secret, text = case
+    assert secrets_in(".harness/NOTES.md", text.encode()) != []
+    assert secrets_in(".harness/NOTES.md", _red().redact(text).encode()) == []
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.lists(st.sampled_from(LEGIT) | st.text(" abcdefghijklmnopqrstuvwxyz0123456789.,-", max_size=40),
+                max_size=6))
+def test_legitimate_text_passes_the_redactor_and_the_last_check(parts):
+    text = "\n".join(parts)
+    assert _red().redact(text) == text
+    assert secrets_in(".harness/NOTES.md", text.encode()) == []
