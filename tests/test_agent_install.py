@@ -5,6 +5,7 @@ the installed commands the way the host would."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,8 +97,9 @@ def run_installed(root: Path, host: str, event: str, data: dict) -> dict | None:
     name = dict(zip(("session-start", "pre-tool-use", "stop"), EVENTS[host], strict=True))[event]
     groups = settings(root, host)["hooks"][name]
     command = next(hd["command"] for g in groups for hd in g["hooks"] if "hook agent" in hd["command"])
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # `harness` on PATH, as after pip install
     p = subprocess.run(command, shell=True, input=json.dumps(data), capture_output=True, text=True, cwd=root,
-                       timeout=120)
+                       env={**os.environ, "PATH": path}, timeout=120)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
     out = json.loads(p.stdout) if p.stdout.strip() else None
     if out is not None:

@@ -17,7 +17,7 @@ FRESH = {"build": "PASS", "unit_test": "PASS"}
 
 # state -> (blockers, findings, evidence, extra keywords, the recommended command)
 TABLE = {
-    "CREATED": ([], {}, {}, {}, "harness contract apply --file contract.yaml"),
+    "CREATED": ([], {}, {}, {}, "harness contract apply"),
     "SPECIFYING": ([], {}, {}, {"requirements": 2}, "harness transition PLANNED"),
     "PLANNED": ([], {}, {}, {"requirements": 2}, "harness transition IMPLEMENTING"),
     "IMPLEMENTING": (["build evidence is missing (required)"], {}, {"build": "MISSING"}, {},
@@ -118,7 +118,7 @@ def test_status_ends_with_next_lines_and_json_carries_next(h, task):
     assert "Next:" in r.out.splitlines()[-2] or "Next:" in r.out
     assert "the gate decides only in GATING" not in r.out
     doc = status_json(h)
-    assert doc["next"][0] == {"command": "harness contract apply --file contract.yaml", "why": doc["next"][0]["why"]}
+    assert doc["next"][0] == {"command": "harness contract apply", "why": doc["next"][0]["why"]}
     assert "state CREATED: the gate decides only in GATING" not in doc["gate_now"]["blockers"]
 
 

@@ -55,8 +55,14 @@ def settings_path(host: str, scope: str, root: Path | None) -> Path:
 
 
 def hook_command(host: str, event: str, python: str | None = None) -> str:
-    """The command a host runs: this Python, so the hook works without `harness` on PATH."""
-    return f"{shlex.quote(python or sys.executable)} -m harness hook agent {host} {event}"
+    """The command a host runs: `harness` from PATH, so a committed settings file works in
+    every clone; with ``python`` (`--absolute`), that interpreter, for a `harness` not on PATH."""
+    prefix = f"{shlex.quote(python)} -m harness" if python else "harness"
+    return f"{prefix} hook agent {host} {event}"
+
+
+def absolute_python() -> str:
+    return sys.executable
 
 
 def entries(host: str, python: str | None = None) -> dict[str, list[dict[str, Any]]]:

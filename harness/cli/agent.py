@@ -39,17 +39,32 @@ def _root() -> Path | None:
 @agent.command("install")
 @host_option
 @scope_option
-def install_cmd(host: str, scope: str) -> None:
+@click.option("--absolute", is_flag=True,
+              help="Call this Python by its absolute path instead of `harness` from PATH (for a harness not on "
+                   "PATH; the settings then work only on this machine: do not commit them).")
+def install_cmd(host: str, scope: str, absolute: bool) -> None:
     """Merge the harness's hook entries into the host's settings (idempotent; your other
     hooks, permissions and settings are kept as they are), then install the skills where
-    the host finds them (as `harness skills install --agent HOST` does)."""
+    the host finds them (as `harness skills install --agent HOST` does).
+
+    The hooks call `harness` from PATH, so the project's settings file holds no path of this
+    machine and can be committed for the whole team (each teammate installs the harness)."""
+    import shutil
+
     from harness.agent import install as inst
 
     root = _root() if scope == "project" else None
     path = inst.settings_path(host, scope, root)
-    change = inst.install(host, path)
+    change = inst.install(host, path, inst.absolute_python() if absolute else None)
     verb = "installed" if change.changed else "already installed"
     click.echo(f"{verb}: {change.entries} harness hook(s) in {path}")
+    if absolute and scope == "project":
+        click.echo(f"note: the hooks call {inst.absolute_python()}: this settings file works only on this machine; "
+                   "do not commit it")
+    elif shutil.which("harness") is None:
+        click.echo("warning: `harness` is not on PATH here, and the hooks call it from PATH: a host started from this "
+                   "shell would fail to run them (and go on unguarded). Activate the environment that has the harness "
+                   "before starting the agent, or `harness agent install --absolute` (this machine only)", err=True)
     _skills(host, scope, root)
     if host == "codex":
         click.echo("note: Codex runs project hooks only in trusted projects, with hooks enabled in its config")

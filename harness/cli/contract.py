@@ -1,4 +1,9 @@
-"""`harness contract apply|check`: the task contract (requirements, invariants, verification plan)."""
+"""`harness contract template|apply|check`: the task contract (requirements, invariants, verification plan).
+
+The contract is drafted in `.harness/local/contract.yaml`: git-ignored, and outside the source
+tree the evidence is bound to, so writing, editing or deleting the draft stales nothing. Once
+applied, the task keeps its own copy (`.harness/tasks/ID/contract.yaml`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from harness.cli.common import store, task_option, with_return_code
 from harness.errors import Refused
 
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+DRAFT = ".harness/local/contract.yaml"  # relative to the repository root
 
 
 def _read(path: Path) -> bytes:
@@ -18,21 +24,83 @@ def _read(path: Path) -> bytes:
     return bounded.read(path, "input", str(path), follow=True) or b""
 
 
+def _draft() -> Path:
+    from harness.store.layout import open_layout
+
+    return open_layout().local / "contract.yaml"
+
+
+def _default_file() -> Path:
+    path = _draft()
+    if not path.is_file():
+        raise Refused(f"no contract file: --file not given and no {DRAFT}",
+                      hint=f"`harness contract template` writes an example to {DRAFT}; edit it, then "
+                           "`harness contract apply`")
+    return path
+
+
+def _in_source_tree(path: Path) -> str | None:
+    """The path relative to the repository root when ``path`` is part of the source tree the
+    evidence is bound to (inside the work tree, outside `.harness/`, not git-ignored)."""
+    from harness.store.layout import open_layout
+
+    root = open_layout().root
+    try:
+        rel = path.resolve().relative_to(root)
+    except ValueError:
+        return None
+    if rel.parts[:1] == (".harness",):
+        return None
+    from harness.gitio.git import Git
+
+    return None if Git(root).is_ignored(rel.as_posix()) else rel.as_posix()
+
+
 @click.group()
 def contract() -> None:
     """The task contract: acceptance criteria, requirements, invariants, risks, and a
     verification plan (`verified_by`: the evidence types that verify each item, and for a
-    requirement the test cases — pytest node ids — that must fail without the change and pass with it)."""
+    requirement the test cases — pytest node ids — that must fail without the change and pass with it).
+
+    \b
+    harness contract template     # an example to start from, in .harness/local/contract.yaml
+    harness contract check        # the gaps in that file (or --file FILE)
+    harness contract apply        # record it on the task: CREATED → PLANNED
+
+    .harness/local/ is git-ignored and outside the source tree: the draft stales no evidence
+    and never shows in the review's diff."""
+
+
+@contract.command("template")
+@click.option("--force", is_flag=True, help="Replace an existing .harness/local/contract.yaml.")
+def template(force: bool) -> None:
+    """Write an example contract to .harness/local/contract.yaml to edit (refuses to
+    replace an existing one without --force)."""
+    from harness import resources
+    from harness.store import fsio
+
+    path = _draft()
+    if path.exists() and not force:
+        raise Refused(f"{DRAFT} exists; nothing was written",
+                      hint="edit it, or `harness contract template --force` replaces it with the example")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fsio.atomic_write(path, resources.template("contract.example.yaml"))
+    click.echo(f"wrote {DRAFT}: edit it, then `harness contract check` and `harness contract apply`")
 
 
 @contract.command("apply")
-@click.option("--file", "path", type=FILE, required=True, help="The contract YAML (see templates/contract.example.yaml).")
+@click.option("--file", "path", type=FILE, default=None,
+              help=f"The contract YAML (default: {DRAFT}, which `harness contract template` writes).")
 @task_option
-def apply(path: Path, task_id: str | None) -> None:
+def apply(path: Path | None, task_id: str | None) -> None:
     """Validate the contract, record its requirements and invariants, and move the task
-    CREATED → SPECIFYING → PLANNED. An incomplete contract is refused, naming each gap."""
+    CREATED → SPECIFYING → PLANNED. An incomplete contract is refused, naming each gap.
+
+    Write the file in .harness/local/ (the default): a file elsewhere in the repository is
+    part of the source tree, so it shows in the review's diff and deleting it stales the evidence."""
     from harness import contract as contracts
 
+    path = path if path is not None else _default_file()
     doc = contracts.load(_read(path), str(path))
     gaps = contracts.gaps(doc) + contracts.id_mismatches(doc)
     if gaps:
@@ -43,26 +111,39 @@ def apply(path: Path, task_id: str | None) -> None:
     task = s.append(tid, contracts.events(doc))  # replay refuses it unless the task is new
     click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "
                f"{len(task.proj.invariants)} invariants; CREATED → SPECIFYING → PLANNED")
+    rel = _in_source_tree(path)
+    if rel is not None:
+        click.echo(f"note: {rel} is part of the source tree: it shows in the review's diff, and deleting or editing "
+                   f"it later stales the evidence. The task keeps its own copy ({task.dir}/contract.yaml); "
+                   f"move the file out before collecting evidence (next time, draft it in {DRAFT})", err=True)
 
 
 @contract.command("check")
-@click.option("--file", "path", type=FILE, help="Check this file instead of the task's applied contract.")
+@click.option("--file", "path", type=FILE,
+              help="Check this file instead of the task's applied contract (or, before one is applied, "
+                   f"{DRAFT}).")
 @task_option
 @with_return_code
 def check(path: Path | None, task_id: str | None) -> int:
     """Exit 1 naming every must requirement without a verification plan and every invariant
-    without category, severity or verification; exit 0 when complete."""
+    without category, severity or verification; exit 0 when complete. Without --file: the
+    task's applied contract, or before one is applied the draft in .harness/local/contract.yaml."""
     from harness import contract as contracts
 
-    if path is not None:
-        doc = contracts.load(_read(path), str(path))
-        where = str(path)
-    else:
+    if path is None:
         s = store()
         task = s.load(s.current_id(task_id), docs=False)
+        if (task.proj.contract is None and task.proj.state == "CREATED"
+                and not (task.proj.requirements or task.proj.invariants) and _draft().is_file()):
+            path = _draft()
+    if path is not None:
+        doc = contracts.load(_read(path), str(path))
+        where = DRAFT if path == _draft() else str(path)
+    else:
         if task.proj.contract is None:
             if task.proj.state == "CREATED" and not (task.proj.requirements or task.proj.invariants):
-                raise Refused(f"{task.id} has no applied contract", hint="harness contract apply --file CONTRACT.yaml")
+                raise Refused(f"{task.id} has no applied contract and there is no {DRAFT}",
+                              hint="`harness contract template` writes an example there")
             # A contract starts a task: this one was specified item by item, and no contract can be applied now.
             raise Refused(f"{task.id} has no applied contract: its requirements and invariants were added one at a "
                           f"time (a contract is applied only to a new task; this one is {task.proj.state})",

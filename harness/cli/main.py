@@ -17,14 +17,14 @@ from harness.errors import EXIT_INTERRUPTED, EXIT_INVALID, HarnessError
 # name -> (module, attribute, one-line help shown by `harness --help`)
 COMMANDS = {
     "init": ("harness.cli.setup", "init", "Create .harness/ in this git repository."),
-    "task": ("harness.cli.tasks", "task", "Create, list and switch tasks."),
+    "task": ("harness.cli.tasks", "task", "Create, list and switch tasks; link their design and plan."),
     "status": ("harness.cli.status", "status", "Show the current task: state, requirements, evidence, gate."),
     "transition": ("harness.cli.lifecycle", "transition", "Move the task to another state, if the rules allow it."),
     "validate-transition": ("harness.cli.lifecycle", "validate_transition", "Check a transition against the table (exit 0/1)."),
     "replay": ("harness.cli.lifecycle", "replay", "Rebuild lifecycle fields from the ledger and compare with the files."),
     "requirement": ("harness.cli.items", "requirement", "Add requirements and set their status."),
     "invariant": ("harness.cli.items", "invariant", "Add invariants and set their status."),
-    "contract": ("harness.cli.contract", "contract", "Apply or check the task contract (requirements, invariants, plan)."),
+    "contract": ("harness.cli.contract", "contract", "Draft, check and apply the task contract (requirements, invariants, plan)."),
     "finding": ("harness.cli.findings", "finding", "Propose, reproduce, reject, fix and verify reviewer findings."),
     "review": ("harness.cli.review", "review", "Write the adversarial-review packet for a fresh reviewer."),
     "evidence": ("harness.cli.evidence", "evidence", "Run a real command and record it as evidence."),

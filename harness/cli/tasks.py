@@ -1,17 +1,18 @@
-"""`harness task new|list|switch`."""
+"""`harness task new|list|switch|spec`."""
 
 from __future__ import annotations
 
 import click
 
-from harness.cli.common import json_option, store
+from harness.cli.common import json_option, store, task_option
 from harness.errors import Refused
 from harness.store import settings
 
 
 @click.group()
 def task() -> None:
-    """Create, list and switch tasks. The current task is kept untracked in .harness/local/."""
+    """Create, list and switch tasks, and link their design and plan. The current task is
+    kept untracked in .harness/local/."""
 
 
 @task.command("new")
@@ -59,3 +60,22 @@ def switch(task_id: str) -> None:
     """Make ID the current task (kept in .harness/local/, never committed)."""
     store().switch(task_id)
     click.echo(f"current task: {task_id}")
+
+
+@task.command("spec")
+@click.option("--design", metavar="PATH", help="The design document (a path in the repository, or a URL).")
+@click.option("--plan", metavar="PATH", help="The implementation plan (a path in the repository, or a URL).")
+@task_option
+def spec(design: str | None, plan: str | None, task_id: str | None) -> None:
+    """Link the task's design document and implementation plan (`spec` in task.yaml); an
+    empty value clears a link. With neither option, print the links."""
+    s = store()
+    tid = s.current_id(task_id)
+    links = {k: (v.strip() or None) for k, v in (("design", design), ("plan", plan)) if v is not None}
+    if links:
+        current = s.set_spec(tid, links)
+    else:
+        doc = s.load(tid).docs.get("task.yaml") or {}
+        current = (doc.get("task") or {}).get("spec") or {"design": None, "plan": None}
+    for key in ("design", "plan"):
+        click.echo(f"{tid}: spec.{key}: {current.get(key) or '(none)'}")

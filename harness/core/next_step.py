@@ -170,8 +170,9 @@ def _finding_steps(x: _Facts) -> list[NextStep]:
 def _created(x: _Facts) -> list[NextStep]:
     if x.requirements:
         return [NextStep("harness transition SPECIFYING", "requirements exist: specify the rest of the contract")]
-    return [NextStep("harness contract apply --file contract.yaml",
-                     "write the task contract first: requirements, invariants, verification plan (task-contract skill)"),
+    return [NextStep("harness contract apply",
+                     "write the task contract first in .harness/local/contract.yaml (`harness contract template` "
+                     "writes an example there): requirements, invariants, verification plan (task-contract skill)"),
             NextStep('harness requirement add "STATEMENT" --priority must', "or add requirements one at a time")]
 
 

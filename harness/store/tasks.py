@@ -164,6 +164,21 @@ class TaskStore:
             fsio.commit_files(self.layout.local / "journal", files)
         return lost
 
+    def set_spec(self, task_id: str, links: dict[str, str | None]) -> dict[str, str | None]:
+        """Set the task's `spec` links (``design``, ``plan``: a path or URL, None to clear) in
+        task.yaml: free-form text, so no event; the rest of the file is re-rendered as it was."""
+        with fsio.locked(self.layout.local / "lock"):
+            fsio.roll_forward(self.layout.local / "journal")
+            task = reader.load_task(self.source, task_id)
+            doc = task.docs.get("task.yaml") or {"task": {}}
+            old = doc["task"].get("spec") or {}
+            spec = {k: links[k] if k in links else old.get(k) for k in ("design", "plan")}
+            doc["task"]["spec"] = spec
+            task.docs["task.yaml"] = doc
+            folder = self.layout.root / task.dir
+            fsio.commit_files(self.layout.local / "journal", checked_render(task, self.render(task), folder))
+        return spec
+
     def _commit(self, task: LoadedTask, events: list[tuple[str, dict]], extra: dict[Path, bytes]) -> None:
         from harness.store import secrets_check
 
