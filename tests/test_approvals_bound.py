@@ -281,3 +281,25 @@ def test_a_shallow_clone_cannot_tell_the_repository_and_says_so(adopted, keys, t
     (shallow / APPROVALS).unlink()
     code, screen = run_in_pty(shallow, ["approve", "gate-change"], "approve")
     assert code == 1 and "shallow clone" in screen and 'type "approve"' not in screen, screen
+
+
+# -- found by review (F-0001 of TASK-20261203-8759ca) ----------------------------------------------
+
+def test_a_carriage_return_put_inside_a_committed_approval_line_is_a_rewrite():
+    from harness.guard.validate import _check_approvals_kept
+
+    class Src:
+        def __init__(self, raw: bytes, label: str) -> None:
+            self.raw, self.label = raw, label
+
+        def read(self, rel: str) -> bytes:
+            return self.raw
+
+    record = b'{"kind": "gate-change"}'
+    problems: list = []
+    _check_approvals_kept([Src(record + b"\n", "HEAD")], Src(record + b"\rjunk\n", "new"), problems)
+    assert [p.rule for p in problems] == ["approvals-append-only"]
+    problems = []  # appending, with or without the old file's last newline, is what approve does
+    _check_approvals_kept([Src(record + b"\n", "HEAD")], Src(record + b"\n" + record + b"\n", "new"), problems)
+    _check_approvals_kept([Src(record, "HEAD")], Src(record + b"\n" + record + b"\n", "new"), problems)
+    assert problems == []

@@ -281,3 +281,43 @@ def test_legitimate_text_passes_the_redactor_and_the_last_check(parts):
     text = "\n".join(parts)
     assert _red().redact(text) == text
     assert secrets_in(".harness/NOTES.md", text.encode()) == []
+
+
+# -- found by review (F-0001, F-0002 of TASK-20261203-eaa54c) --------------------------------------
+
+def test_a_secret_split_by_a_yaml_line_continuation_is_found():
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    text = f'title: "{token[:20]}\\\n  {token[20:]}"\n'
+    assert token not in text
+    assert secrets_in(".harness/tasks/T/task.yaml", text.encode())
+
+
+@pytest.mark.parametrize("doc", [{"ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8": 1},
+                                 {"commit": "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8x"}], ids=["key", "structural-name"])
+def test_a_secret_as_a_json_key_or_under_a_structural_name_is_found(doc):
+    assert secrets_in(".harness/notes.jsonl", (json.dumps(doc) + "\n").encode())
+    assert secrets_in(".harness/notes.json", json.dumps(doc).encode())
+
+
+def test_the_harness_own_ids_under_structural_names_stay_unflagged():
+    doc = {"commit": "a" * 40, "digest": "b" * 64, "run_id": "2e25d7dc33b7d2b9", "repository": "c" * 40, "head": None}
+    assert secrets_in(".harness/x.jsonl", (json.dumps(doc) + "\n").encode()) == []
+
+
+# -- found running this repository's own PASS_TO_PASS (F-0004 of TASK-20261203-eaa54c) --------------
+
+def test_a_lost_case_named_after_a_token_is_recorded_redacted(h, repo):
+    from protected_project import BUGGY, CALC, TESTS, protect, write
+
+    from helpers import commit_all_ok, record
+
+    named = TESTS + f'\n\n@pytest.mark.parametrize("word", ["{TOKEN}"])\ndef test_word(word):\n    assert mul(2, 5) == 10\n'
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": named})
+    protect(repo)
+    commit_all_ok(repo, "a test whose id holds a token-shaped word")
+    tid = h.ok("task", "new", "x").out.strip()
+    write(repo, {"calc.py": BUGGY})  # the case (and others) is lost
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 1 and "nothing was written" not in r.err, r.text
+    rec = record(repo, tid, "pass_to_pass")
+    assert TOKEN not in json.dumps(rec) and any("REDACTED" in item["case"] for item in rec["pass_to_pass"]["lost"])
