@@ -369,6 +369,8 @@ def _run_and_judge(git: Git, config: settings.Config, p: Plan, cwd: Path, site: 
 def _record(config: settings.Config, redactor: Redactor, p: Plan, site: Site | None, prep: _Prepared, ran: _Ran,
             log_raw: bytes, truncated: bool) -> dict[str, Any]:
     """The evidence record, every text in it redacted."""
+    from harness.store.secrets_check import redact_data
+
     result, counts = ran.result, ran.counts
     return {
         "type": p.etype, "run_id": prep.run_id, "timestamp": _iso(result.started_at),
@@ -388,7 +390,7 @@ def _record(config: settings.Config, redactor: Redactor, p: Plan, site: Site | N
         "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
         # Errors quote the command ("command not found: DB_PASSWORD=...") or the report.
         "error": ran.error and redactor.redact(ran.error),
-        **ran.extra,
+        **redact_data(ran.extra, redactor),  # case ids a test names after a token are text like any
     }
 
 

@@ -277,14 +277,23 @@ def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem])
                                     "or revert the change"))
 
 
+def _lf_lines(raw: bytes | None) -> list[bytes]:
+    """The lines of a JSONL file as its readers see them: split at LF only, the empty rest after a
+    final LF dropped."""
+    parts = (raw or b"").split(b"\n")
+    return parts[:-1] if parts and parts[-1] == b"" else parts
+
+
 def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
     """approvals.jsonl is a ledger: a commit appends to it and never rewrites or drops a line. (An
     approval counts once — not when its parent already holds it — so one taken out in one commit
     and put back in the next, with the loosening it was spent on, would count again.) Compared by
     lines, so a last line without its newline cannot be continued into another. A merge continues
     one side's file and keeps every line of the other's (two branches may each have appended)."""
-    new_lines = (new.read(APPROVALS) or b"").splitlines()
-    befores = [(old, (old.read(APPROVALS) or b"").splitlines()) for old in olds]
+    # Lines end in LF, as the reader splits them: splitlines would also split at a CR, so a CR put
+    # inside a committed line (which then no longer parses: the approval "leaves") would pass.
+    new_lines = _lf_lines(new.read(APPROVALS))
+    befores = [(old, _lf_lines(old.read(APPROVALS))) for old in olds]
     continues = [old for old, lines in befores if new_lines[:len(lines)] == lines]
     kept = set(new_lines)
     for old, lines in befores:

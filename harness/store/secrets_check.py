@@ -28,6 +28,16 @@ STRUCTURAL = frozenset({
     "digest", "cases_digest", "tree", "tree_after", "head", "base_commit", "commit", "run_id",
     "signature", "prev", "sha256", "repository", "binding", "source_tree",
 })
+# What a structural field holds when the harness wrote it: hex ids and digests, run ids, an SSH
+# signature block. Anything else under such a name is read like any value (a key is no hiding place).
+_STRUCTURAL_VALUE = re.compile(r"(?:sha256:)?[0-9a-f]{7,64}|-----BEGIN SSH SIGNATURE-----[A-Za-z0-9+/=\s]*"
+                               r"-----END SSH SIGNATURE-----\s*")
+
+
+def _structural(key: str | None, value: Any) -> bool:
+    """Whether ``value`` under ``key`` is one of the harness's own ids, digests or signatures."""
+    return key in STRUCTURAL and (value is None or (isinstance(value, str) and _STRUCTURAL_VALUE.fullmatch(value)
+                                                    is not None))
 # Lists of a command's words: a secret-named flag's value is a secret whatever it looks like.
 ARGV_KEYS = frozenset({"argv", "command"})
 _NEW_MARKER = re.compile(r"\[REDACTED:([a-z_]+)")
@@ -88,7 +98,7 @@ def _flagged(value: str, red: Redactor) -> str | None:
 
 
 def _values(data: Any, key: str | None = None) -> Iterator[str]:
-    if key in STRUCTURAL:
+    if _structural(key, data):
         return
     if isinstance(data, str):
         yield data
@@ -101,6 +111,8 @@ def _values(data: Any, key: str | None = None) -> Iterator[str]:
             yield from _values(v)
     elif isinstance(data, dict):
         for k, v in data.items():
+            if isinstance(k, str):
+                yield k  # a key is text the file holds, as a value is
             yield from _values(v, k if isinstance(k, str) else None)
 
 
@@ -150,8 +162,8 @@ def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[
             if found:
                 out.append((n, found))
         return out
-    if red.redact(text) == text:
-        return []  # the common case, in one pass: nothing anywhere
+    if not rel.endswith((".json", ".yaml", ".yml")) and red.redact(text) == text:
+        return []  # the common case, in one pass: nothing anywhere (a parser can join what lines split)
     if rel.endswith(".json"):
         try:
             doc = json.loads(text)
