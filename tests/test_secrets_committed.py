@@ -321,3 +321,10 @@ def test_a_lost_case_named_after_a_token_is_recorded_redacted(h, repo):
     assert r.code == 1 and "nothing was written" not in r.err, r.text
     rec = record(repo, tid, "pass_to_pass")
     assert TOKEN not in json.dumps(rec) and any("REDACTED" in item["case"] for item in rec["pass_to_pass"]["lost"])
+
+
+def test_an_identifier_holding_a_token_prefix_inside_a_word_is_no_token():
+    # F-0005 of TASK-20261203-eaa54c: "laughs_is_…" holds "ghs_" followed by 36 word characters.
+    name = "tests.test_store_hardening::test_billion_laughs_is_refused_quickly_with_bounded_memory[config.yaml]"
+    assert _red().redact(name) == name
+    assert TOKEN not in _red().redact(f"token={TOKEN}")  # a real one, standing alone, still goes
