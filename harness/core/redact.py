@@ -400,7 +400,10 @@ def detector_rules() -> tuple[_Rule, ...]:
         label = "ds_" + re.sub(r"[^a-z]+", "_", kind.lower()).strip("_")
         denylist: Any = plugin.denylist
         for regex in denylist:
-            rules.append(_Rule(label, re.compile(regex.pattern, regex.flags), trim=True))
+            # A token starts a word: "laughs_is_refused_…" holds "ghs_" and 36 word characters, and a
+            # test named so is no GitHub token (its id would read as lost where ids are compared redacted).
+            bounded = re.compile(r"(?<![A-Za-z0-9_])(?:" + regex.pattern + ")", regex.flags)
+            rules.append(_Rule(label, bounded, trim=True))
     return tuple(rules)
 
 
