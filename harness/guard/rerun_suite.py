@@ -64,11 +64,9 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
     """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment."""
     from harness.pass_to_pass import approved_cases, remeasure
 
-    row = _row(item, commit)
-    base, how, refused = measured_base(git, item, commit, trusted)
-    if refused:
-        return _refused(row, item, commit, refused, stream)
-    stream(f"{commit[:12]} {item.task} pass_to_pass: the base's protected files over the commit; {how} …")
+    row, base, refusal = _begin(git, item, commit, trusted, stream, "the base's protected files over the commit")
+    if refusal:
+        return row, refusal
     try:
         approvals = src.read(".harness/approvals.jsonl")
         excusable = set().union(*(approved_cases(git, b, approvals, [src]) for b in {base, item.base} if b))
@@ -89,11 +87,9 @@ def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
     base's source with the commit's tests (a case that does proves nothing about the change)."""
     from harness.pass_to_pass import remeasure_fail_to_pass
 
-    row = _row(item, commit)
-    base, how, refused = measured_base(git, item, commit, trusted)
-    if refused:
-        return _refused(row, item, commit, refused, stream)
-    stream(f"{commit[:12]} {item.task} fail_to_pass: the commit's protected files over the base's source; {how} …")
+    row, base, refusal = _begin(git, item, commit, trusted, stream, "the commit's protected files over the base's source")
+    if refusal:
+        return row, refusal
     try:
         cases = remeasure_fail_to_pass(git, commit, base, item.suite or {}, settings.config_of(src), clean_env()) \
             if base else None
@@ -118,9 +114,18 @@ def remeasured_gaps(proving: Sequence[str], at_base: dict[str, str]) -> list[str
     return fail_to_pass_gaps("the verdict", "it", proving, dict.fromkeys(proving, "passed"), at_base)
 
 
-def _row(item: Planned, commit: str) -> dict[str, Any]:
-    return {"task": item.task, "kind": item.kind, "what": item.what, "commit": commit, "expected": item.expect[0],
-            "recorded_base": item.base}
+def _begin(git: Git, item: Planned, commit: str, trusted: Sequence[str], stream: Callable[[str], None],
+           what: str) -> tuple[dict[str, Any], str | None, Problem | None]:
+    """What both re-measures start with: the run's row, the base to measure against, and the
+    refusal of the recorded base (None when it stands)."""
+    row: dict[str, Any] = {"task": item.task, "kind": item.kind, "what": item.what, "commit": commit,
+                           "expected": item.expect[0], "recorded_base": item.base}
+    base, how, refused = measured_base(git, item, commit, trusted)
+    if refused:
+        row, problem = _refused(row, item, commit, refused, stream)
+        return row, None, problem
+    stream(f"{commit[:12]} {item.task} {item.kind}: {what}; {how} …")
+    return row, base, None
 
 
 def _refused(row: dict, item: Planned, commit: str, why: str, stream: Callable[[str], None]) -> tuple[dict, Problem]:
