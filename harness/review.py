@@ -9,7 +9,10 @@ import yaml
 
 from harness.store.reader import LoadedTask
 
-TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(^|/)test_[^/]+$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
+# Test files by name, as the common runners find them: pytest's test_*.py/*_test.py, unittest's test*.py
+# (a root test.py, Django's tests.py), tests/ folders, jest's *.test.js/*.spec.js.
+TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(^|/)tests?(_[^/]*)?\.[a-z]+$|_test\.[a-z]+$|"
+                       r"\.(test|spec)\.[a-z]+$")
 
 RULES = """\
 1. Assume the implementation contains defects. Your job is to find them, not to approve.
@@ -37,9 +40,12 @@ EXAMPLE = {"findings": [{
 }]}
 
 
-def packet(task: LoadedTask, base: str, diff: str, changes: list[tuple[str, str]]) -> str:
+def packet(task: LoadedTask, base: str, diff: str, changes: list[tuple[str, str]],
+           suite_files: frozenset[str] = frozenset()) -> str:
+    """The packet's markdown. ``suite_files``: the changed paths the gate protects as the test suite
+    (gate.yaml's suite.paths and the files the evidence commands name): tests whatever their name."""
     p = task.proj
-    tests = [path for status, path in changes if TEST_PATH.search(path)]
+    tests = [path for status, path in changes if path in suite_files or TEST_PATH.search(path)]
     out = [f"# Adversarial review packet — {p.id}", "", f"Task: {p.title}", f"Diff base: `{base}`", "",
            "## Your rules", "", RULES]
     if p.contract:

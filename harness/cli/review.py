@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from harness.cli.common import store, task_option
 from harness.errors import Refused
+
+if TYPE_CHECKING:
+    from harness.store.tasks import TaskStore
 
 
 @click.group()
@@ -35,9 +39,22 @@ def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
                       hint="pass --base REV")
     sha = git.resolve(rev)
     diff, changes = diff_since(git, sha)
-    text = build(task, sha, diff, changes)
+    text = build(task, sha, diff, changes, _suite_files(s, {path for _, path in changes}))
     if out is None:
         click.echo(text)
     else:
         out.write_text(text, encoding="utf-8")
         click.echo(f"review packet written to {out} ({len(changes)} files changed)")
+
+
+def _suite_files(s: TaskStore, paths: set[str]) -> frozenset[str]:
+    """Which of ``paths`` the gate protects as the test suite: a test named `test.py` or `checks.py`
+    is a test because the suite says so, not because of its name."""
+    from harness.core import suite
+    from harness.store import settings
+
+    spec = settings.load_gate(s.layout).suite
+    if not spec:
+        return frozenset()
+    commands = [c.argv for c in settings.load_config(s.layout).commands.values()]
+    return frozenset(suite.protected(paths, spec["paths"], suite.named_files(commands, paths)))

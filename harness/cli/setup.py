@@ -46,7 +46,9 @@ def init() -> None:
         if layout.rel(layout.gate) in created and configured:
             click.echo(f"gate.yaml requires the evidence types config.yaml configures: {', '.join(configured)}")
         if layout.rel(layout.gate) in created and suite_paths:
-            click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}) and requires "
+            named = _named_by_commands(layout)
+            also = f", and the files the evidence commands name ({', '.join(named)})" if named else ""
+            click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}){also} and requires "
                        "pass_to_pass: the tests as they were at a task's base must still pass")
         elif layout.rel(layout.gate) in created and found:
             click.echo(f"gate.yaml does not require pass_to_pass: config.yaml's unit_test command names no junit: report, "
@@ -75,10 +77,30 @@ def _configured(layout: Layout) -> list[str]:
 def _suite_paths(layout: Layout) -> list[str]:
     """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored)."""
     from harness.core.suite import detected
+
+    return detected(_source_files(layout))
+
+
+def _named_by_commands(layout: Layout) -> list[str]:
+    """Files of the tree config.yaml's commands name (a root test.py, a script): protected like tests
+    whatever suite.paths says, so the summary names them too."""
+    from harness.core.suite import named_files
+    from harness.errors import HarnessError
+    from harness.store import settings
+
+    try:
+        commands = [c.argv for c in settings.load_config(layout).commands.values()]
+    except HarnessError:
+        return []
+    return sorted(named_files(commands, set(_source_files(layout))))
+
+
+def _source_files(layout: Layout) -> list[str]:
+    """The files git sees here (tracked, or untracked and not ignored), .harness/ left out."""
     from harness.gitio.git import Git
 
     listed = Git(layout.root).run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-    return detected(f for f in listed.split("\0") if f and not f.startswith(".harness/"))
+    return [f for f in listed.split("\0") if f and not f.startswith(".harness/")]
 
 
 def _test_command_without_report(layout: Layout) -> bool:
