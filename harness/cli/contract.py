@@ -102,7 +102,7 @@ def apply(path: Path | None, task_id: str | None) -> None:
 
     path = path if path is not None else _default_file()
     doc = contracts.load(_read(path), str(path))
-    gaps = contracts.gaps(doc) + contracts.id_mismatches(doc)
+    gaps = contracts.gaps(doc, _must_have_tests()) + contracts.id_mismatches(doc)
     if gaps:
         raise Refused(f"{path}: the contract is incomplete:\n  - " + "\n  - ".join(gaps),
                       hint="`harness contract check --file FILE` lists the same gaps")
@@ -150,9 +150,16 @@ def check(path: Path | None, task_id: str | None) -> int:
                           hint="`harness status` shows the items and what each still needs; "
                                "`harness contract check --file FILE` checks a contract file")
         doc, where = task.proj.contract["contract"], f"{task.dir}/contract.yaml"
-    gaps = contracts.gaps(doc)
+    gaps = contracts.gaps(doc, _must_have_tests())
     for gap in gaps:
         click.echo(f"{where}: {gap}")
     if not gaps:
         click.echo(f"{where}: complete — every must requirement and invariant has a verification plan")
     return 1 if gaps else 0
+
+
+def _must_have_tests() -> bool:
+    """gate.yaml's requirements.must_have_tests: then a must requirement's plan names its test cases."""
+    from harness.store import settings
+
+    return bool((settings.load_gate(store().layout).doc.get("requirements") or {}).get("must_have_tests"))

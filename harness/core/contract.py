@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.core.cases import is_case
 
-def gaps(contract: dict[str, Any]) -> list[str]:
-    """Every must requirement without a verification plan, every incomplete invariant."""
+# Why a must requirement without a test case is a dead end under gate.yaml's must_have_tests, and the way out.
+UNTESTED_MUST = ("a must requirement names no test case in verified_by (gate.yaml requirements.must_have_tests): "
+                 "name the test that fails without the change; a requirement that existing behaviour holds is what "
+                 "pass_to_pass proves for every task: state it as an invariant verified_by [pass_to_pass]")
+
+
+def gaps(contract: dict[str, Any], must_have_tests: bool = False) -> list[str]:
+    """Every must requirement without a verification plan (or, with ``must_have_tests``, without a test
+    case in it: the gate would refuse it at the end and a requirement cannot be withdrawn), every
+    incomplete invariant."""
     out = []
     for n, req in enumerate(contract["requirements"], start=1):
         label = req.get("id") or f"requirements[{n - 1}]"
         if req["priority"] == "must" and not req.get("verified_by"):
             out.append(f"{label} ({req['statement'][:60]}): a must requirement without a verification plan (verified_by)")
+        elif req["priority"] == "must" and must_have_tests and not any(map(is_case, req["verified_by"])):
+            out.append(f"{label} ({req['statement'][:60]}): {UNTESTED_MUST}")
     for n, inv in enumerate(contract.get("invariants") or [], start=1):
         label = inv.get("id") or f"invariants[{n - 1}]"
         missing = [k for k, key in (("category", "category"), ("severity", "severity"), ("verification", "verified_by"))
