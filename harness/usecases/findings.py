@@ -121,6 +121,12 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
     target = (s.layout.root / path).resolve()
     # Where the file is and whether git tracks it are facts of this disk, not of the ledger.
     if not target.is_file() or root not in target.parents:
+        file, sep, _ = path.partition("::")
+        if sep and (s.layout.root / file).is_file():
+            # A node id where the file goes: the test exists, and telling the user to write it misleads.
+            raise Refused(f"PATH is the regression test's file ({file}), not a test id ({path})",
+                          hint=f"harness finding regression {fid} {file} -- COMMAND (the node id goes in COMMAND, "
+                               f"or in --tests)")
         raise Refused(f"regression test {path} does not exist in the repository", hint="write the test first")
     rel = target.relative_to(root).as_posix()
     if s.git.is_ignored(rel):
