@@ -74,10 +74,10 @@ def pytest_temp_roots() -> list[Path]:
 
 
 def in_memory() -> Path | None:
-    """The tmpfs this checkout's suite keeps its repositories on (tests/helpers.py), if any."""
+    """The tmpfs this checkout's suite keeps its repositories on (tests/support/environment.py), if any."""
     sys.path.insert(0, str(ROOT / "tests"))
     try:
-        from helpers import ram_temp_root
+        from support.environment import ram_temp_root
     finally:
         sys.path.remove(str(ROOT / "tests"))
     return ram_temp_root()

@@ -1,9 +1,9 @@
 """Fixtures: real git repositories in temp folders, the harness CLI run against them, and the
-pre-commit framework's environment for this hook repository. Plain helpers are in helpers.py."""
+pre-commit framework's environment for this hook repository. Plain helpers are in the support
+package; how the run is scheduled and cleaned up, in its plugin (support/plugin.py)."""
 
 from __future__ import annotations
 
-import compileall
 import os
 import subprocess
 import sys
@@ -22,29 +22,16 @@ sys.dont_write_bytecode = False
 
 from hypothesis import HealthCheck, settings  # noqa: E402  (after the line above)
 
-from helpers import (  # noqa: E402
-    GIT_ENV,
-    HOOKS_KEY,
-    PY,
-    ROOT,
-    Harness,
-    Pc,
-    Template,
-    build_hook_repo,
-    commit_ok,
-    config_text,
-    git,
-    head,
-    hermetic_env,
-    hooks_started,
-    install_pc,
-    materialise,
-    once_per_run,
-    outside_env,
-    ram_temp_root,
-    slow_first_in_each_share,
-    template,
-)
+from support.cli import Harness  # noqa: E402
+from support.environment import GIT_ENV, HOOKS_KEY, hermetic_env, hooks_started  # noqa: E402
+from support.gitrepo import commit_ok, git, head  # noqa: E402
+from support.hook_repo import Pc, build_hook_repo, config_text, install_pc  # noqa: E402
+from support.paths import PY, outside_env  # noqa: E402
+from support.templates import Template, materialise, once_per_run, template  # noqa: E402
+
+# The suite's own pytest plumbing (where temp folders go, how xdist deals the tests, the trash of
+# old runs): a plugin module, tested by test_suite_layout.py and test_suite_temp_cleanup.py (e2e).
+pytest_plugins = ("support.plugin",)
 
 # Property and fuzz tests: a small default that keeps the suite quick and deterministic (the
 # same examples on every run, so CI's verdict does not depend on the draw), and a long random
@@ -56,115 +43,6 @@ _FUZZ = {"database": None, "deadline": None,
 settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-
-@pytest.hookimpl(trylast=True)  # after pytest's tmp_path plugin has made config._tmp_path_factory
-def pytest_configure(config):
-    if hasattr(config, "workerinput"):
-        return  # the controller's choices reach the workers (xdist hands each its --basetemp)
-    # Every `python -m harness` a test starts imports the package from source; with
-    # PYTHONDONTWRITEBYTECODE=1 none of them would write its bytecode, so each would compile the
-    # whole package again. Compile it once, before the run; __pycache__/ is ignored by git.
-    compileall.compile_dir(str(ROOT / "harness"), quiet=1)
-    _temp_in_memory(config)
-
-
-def _temp_in_memory(config) -> None:
-    """The run's temp folders on a tmpfs (helpers.ram_temp_root) unless the machine has none to
-    spare or the caller chose (``--basetemp``, PYTEST_DEBUG_TEMPROOT, TMPDIR). The choice is made
-    by creating the run's folder now, with the variable set for that moment only: the processes
-    the tests start, nested pytest runs among them, see the environment as the caller left it."""
-    if config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ or "TMPDIR" in os.environ:
-        return
-    root = ram_temp_root()
-    if root is None:
-        return
-    os.environ["PYTEST_DEBUG_TEMPROOT"] = str(root)
-    try:
-        config._tmp_path_factory.getbasetemp()
-    finally:
-        del os.environ["PYTEST_DEBUG_TEMPROOT"]
-
-
-@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own, which makes `-n` mean `--dist load`
-def pytest_cmdline_main(config):
-    # `-n` without `--dist` distributes as `--dist worksteal`: a worker that runs out of tests
-    # takes the back half of a busy one's queue, so the run ends when the work does, not when the
-    # worker dealt the slowest tests finishes them. A `--dist load` (or other mode) given stands.
-    if getattr(config.option, "dist", "no") == "no" and getattr(config.option, "numprocesses", None):
-        config.option.dist = "worksteal"
-    return (yield)
-
-
-@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent without xdist
-def pytest_xdist_auto_num_workers(config):
-    # `-n auto`: one worker more than the cores this process may use. Many tests wait on a command,
-    # a lock or a timeout they start; the extra worker runs while they wait (on 2 cores the inner
-    # loop's mean wall time was ~8% lower over six runs against eight, inside the machine's noise;
-    # the full suite's the same).
-    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
-
-
-@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent without xdist
-def pytest_configure_node(node):
-    # The workers collect, and each rebuilds its options with `dist` reset to "no": tell them.
-    node.workerinput["suite_dist"] = node.config.option.dist
-
-
-def pytest_collection_modifyitems(config, items):
-    workerinput = getattr(config, "workerinput", None)
-    dist = workerinput.get("suite_dist") if workerinput else config.getoption("dist", "no")
-    if dist == "worksteal":
-        items[:] = slow_first_in_each_share(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")),
-                                             lambda item: item.get_closest_marker("e2e") is not None)
-
-
-def _held_by_a_live_run(folder: Path) -> bool:
-    """Whether pytest's `.lock` in ``folder`` names a process still running: a run started beside
-    this one (a single test file while the suite runs as evidence) whose repositories must stay.
-    A killed run leaves its lock behind naming a dead pid; its folder goes like any other. A lock
-    that cannot be read counts as held: pytest's own cleanup then decides, as it would anyway."""
-    try:
-        pid = int((folder / ".lock").read_text())
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # EPERM: alive, another user's
-    return True
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionfinish(session):
-    # pytest keeps the temp folders of the last three runs and, as a run ends, deletes the one
-    # before them: ~55,000 files, ~8 s the developer waits for after the last test. Moved aside
-    # here (a rename, instant) and deleted by a detached `rm` instead, so that pytest finds nothing
-    # to delete; a trash an interrupted `rm` left is swept by the next run. The controller only
-    # (xdist workers keep theirs under its folder), and only folders pytest numbered itself and
-    # no live run holds.
-    config = session.config
-    if hasattr(config, "workerinput") or config.option.basetemp:
-        return
-    import uuid
-
-    root = config._tmp_path_factory.getbasetemp().parent
-    keep = int(config.getini("tmp_path_retention_count"))
-    runs = sorted((int(p.name[7:]), p) for p in root.glob("pytest-*") if p.name[7:].isdigit() and not p.is_symlink())
-    trash = [p for p in root.glob(".trash-*") if p.is_dir()]
-    for number, path in runs:
-        if number <= runs[-1][0] - keep and not _held_by_a_live_run(path):
-            try:
-                trash.append(path.rename(root / f".trash-{uuid.uuid4().hex}"))
-            except OSError:
-                continue  # pytest's own cleanup will try it
-    if trash:
-        subprocess.Popen(["rm", "-rf", "--", *map(str, trash)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 @pytest.fixture(autouse=True)
@@ -188,7 +66,7 @@ def _git_identity(request, monkeypatch, tmp_path_factory):
 TEMPLATE = pytest.StashKey[Template]()
 
 
-# A test's repository is built once per run, as a template (helpers.template), and copied into the
+# A test's repository is built once per run, as a template (support.templates.template), and copied into the
 # test: the copy of the richest template among the fixtures ``*_template`` the test needs. So the
 # fixtures that build on ``repo`` (``h``, ``pc``, a module's own) find their work done in the copy,
 # and the repository the test asks for as ``repo`` is the one ``h`` and ``pc`` hold.
@@ -312,15 +190,14 @@ def ft(h, repo) -> str:
     return h.ok("task", "new", "Findings").out.strip()
 
 
-# -- a protected project (tests/protected_project.py) with a task on it ----------------------------------
+# -- a protected project (tests/support/protected_project.py) with a task on it ----------------------------------
 
 @pytest.fixture
 def base(h, repo) -> str:
-    """A committed project whose tests pass, protected (tests/protected_project.py); a task started on it
+    """A committed project whose tests pass, protected (tests/support/protected_project.py); a task started on it
     (its base)."""
-    from protected_project import CALC, TESTS, protect, write
-
-    from helpers import commit_all_ok
+    from support.gitrepo import commit_all_ok
+    from support.protected_project import CALC, TESTS, protect, write
 
     write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
     protect(repo)
@@ -331,10 +208,9 @@ def base(h, repo) -> str:
 @pytest.fixture
 def approver(h, repo, tmp_path) -> tuple[str, Path]:
     """A protected project whose committed allowed_signers lists a human's real SSH key; a task on it."""
-    from protected_project import CALC, TESTS, protect, write
-    from ssh_keys import make_key, signers_line
-
-    from helpers import commit_all_ok, git
+    from support.gitrepo import commit_all_ok, git
+    from support.protected_project import CALC, TESTS, protect, write
+    from support.ssh_keys import make_key, signers_line
 
     key, public = make_key(tmp_path / "keys", "human")
     git(repo, "config", "user.signingKey", str(key))

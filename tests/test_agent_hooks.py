@@ -15,7 +15,8 @@ import pytest
 from harness.agent import stopstate
 from harness.agent.run import run
 
-from helpers import Harness, Template, template, walk_to
+from support.cli import Harness, walk_to
+from support.templates import Template, template
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
 HOSTS = ("claude", "codex", "gemini")

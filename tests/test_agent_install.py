@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from helpers import walk_to
+from support.cli import walk_to
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
 FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}

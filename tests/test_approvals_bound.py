@@ -11,9 +11,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from ssh_keys import approval_line, make_key, repository_id, signers_line
 
-from helpers import cli, git, new_repo, run_in_pty, validate_staged
+from support.cli import cli, validate_staged
+from support.gitrepo import git, new_repo
+from support.processes import run_in_pty
+from support.ssh_keys import approval_line, make_key, repository_id, signers_line
 
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
 LOOSEST = ("major_allowed: 0", "major_allowed: 2")

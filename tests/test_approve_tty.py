@@ -7,9 +7,10 @@ import subprocess
 import sys
 
 import pytest
-from ssh_keys import make_key, signers_line
 
-from helpers import git, run_in_pty
+from support.gitrepo import git
+from support.processes import run_in_pty
+from support.ssh_keys import make_key, signers_line
 
 LOOSER = ("major_allowed: 0", "major_allowed: 1")
 

@@ -6,17 +6,10 @@ import json
 import sys
 from pathlib import Path
 
-from helpers import (
-    FAIL_CMD,
-    PASS_CMD,
-    commit_all_ok,
-    done_with_configured_evidence,
-    gated_done,
-    git,
-    hand_done_no_verify,
-    head,
-    walk_to,
-)
+from support.cli import walk_to
+from support.flows import done_with_configured_evidence, gated_done, hand_done_no_verify
+from support.gitrepo import commit_all_ok, git, head
+from support.records import FAIL_CMD, PASS_CMD
 
 PY = sys.executable
 def audit(h, *args: str):

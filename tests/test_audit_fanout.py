@@ -14,23 +14,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import (
-    FAIL_CMD,
-    PASS_CMD,
-    ROOT,
-    TO_VERIFYING,
-    ci_clone,
-    commit_all_ok,
-    configure,
-    done_with_configured_evidence,
-    gate_to_converged,
-    gated_done,
-    git,
-    hand_done_no_verify,
-    head,
-    pushed_to_bare,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, walk_to
+from support.flows import done_with_configured_evidence, gate_to_converged, gated_done, hand_done_no_verify
+from support.gitrepo import ci_clone, commit_all_ok, git, head, pushed_to_bare
+from support.paths import ROOT
+from support.records import FAIL_CMD, PASS_CMD, configure
 
 SCRIPT = ROOT / "ci" / "audit.sh"
 EVIDENCE = [("evidence", "build"), ("evidence", "unit_test")]

@@ -8,17 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (
-    ZERO,
-    ci_clone,
-    commit_all_ok,
-    forged_done_force_pushed,
-    gated_done,
-    git,
-    hand_done_no_verify,
-    head,
-    pushed_to_bare,
-)
+from support.flows import forged_done_force_pushed, gated_done, hand_done_no_verify
+from support.gitrepo import ZERO, ci_clone, commit_all_ok, git, head, pushed_to_bare
 
 
 @pytest.fixture

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from helpers import NOTES, PASS_CMD, TO_VERIFYING, commit_all_ok, configure, finding, git, walk_to
+from support.cli import TO_VERIFYING, walk_to
+from support.flows import finding
+from support.gitrepo import NOTES, commit_all_ok, git
+from support.records import PASS_CMD, configure
 
 PY = sys.executable
 APP = "def answer():\n    return {answer}\n\n\ndef double(x):\n    return {double}\n"

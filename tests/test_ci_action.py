@@ -11,19 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import (
-    NOTES,
-    ROOT,
-    ZERO,
-    ci_clone,
-    commit_all_ok,
-    forged_done_force_pushed,
-    gated_done,
-    git,
-    hand_done_no_verify,
-    head,
-    pushed_to_bare,
-)
+from support.flows import forged_done_force_pushed, gated_done, hand_done_no_verify
+from support.gitrepo import NOTES, ZERO, ci_clone, commit_all_ok, git, head, pushed_to_bare
+from support.paths import ROOT
 
 pytestmark = pytest.mark.e2e  # the CI action's script end to end against CI clones
 

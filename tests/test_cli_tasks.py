@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import TO_VERIFYING, Harness, events, git, ledger_path, status_json, tdir, walk_to
+from support.cli import TO_VERIFYING, Harness, status_json, walk_to
+from support.gitrepo import git
+from support.records import events, ledger_path, tdir
 
 STATES = ("CREATED", "SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING", "REVIEWING",
           "REPRODUCING", "FIXING", "GATING", "BLOCKED", "CONVERGED", "DONE", "ESCALATED")

@@ -8,7 +8,11 @@ import os
 import pytest
 import yaml
 
-from helpers import PY, commit_all_ok, proposal, propose, record, set_config, tdir, validate_staged
+from support.cli import validate_staged
+from support.flows import proposal, propose
+from support.gitrepo import commit_all_ok
+from support.paths import PY
+from support.records import record, set_config, tdir
 
 SHADOW = {"unittest/__init__.py": "", "unittest/__main__.py": "raise SystemExit(0)\n"}
 

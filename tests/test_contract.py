@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import ROOT, tdir, walk_to
+from support.cli import walk_to
+from support.paths import ROOT
+from support.records import tdir
 
 EXAMPLE = ROOT / "templates" / "contract.example.yaml"
 

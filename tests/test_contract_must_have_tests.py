@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import tdir
+from support.records import tdir
 
 
 def _contract(tmp_path: Path, must_plan: list[str]) -> Path:

@@ -11,7 +11,8 @@ from harness.core import converge as c
 from harness.core.converge import LoopFacts, decide
 from harness.core.policy import loosenings
 
-from helpers import TO_VERIFYING, py, status_json, walk_to
+from support.cli import TO_VERIFYING, status_json, walk_to
+from support.processes import py
 
 PY = sys.executable
 

@@ -18,7 +18,7 @@ import tomllib
 import pytest
 import yaml
 
-from helpers import ROOT
+from support.paths import ROOT
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"

@@ -14,7 +14,9 @@ from harness.core import replay, states
 from harness.core.evidence_types import EVIDENCE_TYPES, PATTERN
 from harness.store import validate
 
-from helpers import append_event, commit_all_ok, git, out, push, rechain, refused_commit, remote_ref, walk_to
+from support.cli import walk_to
+from support.gitrepo import commit_all_ok, git, out, push, refused_commit, remote_ref
+from support.records import append_event, rechain
 
 
 def tdir(repo: Path, tid: str) -> Path:

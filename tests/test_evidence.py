@@ -18,21 +18,10 @@ import pytest
 
 from harness.gitio.git import Git
 
-from helpers import (
-    TO_VERIFYING,
-    children_of,
-    events,
-    git,
-    gone,
-    harness_files,
-    log_bytes,
-    py,
-    record,
-    set_config,
-    start_harness,
-    wait_for,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, start_harness, walk_to
+from support.gitrepo import git
+from support.processes import children_of, gone, py, wait_for
+from support.records import events, harness_files, log_bytes, record, set_config
 
 PY = sys.executable
 

@@ -20,19 +20,10 @@ from harness.reproduce import run_fact
 from harness.store.layout import open_layout
 from harness.store.tasks import TaskStore
 
-from helpers import (
-    PY,
-    children_of,
-    events,
-    gone,
-    harness_files,
-    log_bytes,
-    py,
-    record,
-    set_config,
-    start_harness,
-    wait_for,
-)
+from support.cli import start_harness
+from support.paths import PY
+from support.processes import children_of, gone, py, wait_for
+from support.records import events, harness_files, log_bytes, record, set_config
 
 
 def leaks(repo: Path, *secrets: str) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from helpers import TO_VERIFYING, walk_to
+from support.cli import TO_VERIFYING, walk_to
 
 PY = sys.executable
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import git
+from support.gitrepo import git
 
 PY = sys.executable
 PASS = (PY, "-c", "pass")

@@ -24,7 +24,7 @@ from harness import crashlog
 from harness.cli import launch
 from harness.cli.main import main
 
-from helpers import git
+from support.gitrepo import git
 
 SCHEMAS = Path(__file__).parent / "agent_hosts"
 HOSTS = ("claude", "codex", "gemini")

@@ -11,11 +11,15 @@ import textwrap
 
 import pytest
 import yaml
-from protected_project import CALC, SUB, SUB_TEST, TESTS, f2p_blockers, protect, write
 
 from harness.core.cases import case_id, case_ids_in, planned
 
-from helpers import PY, commit_all_ok, gate_json, proposal, propose, write_yaml
+from support.cli import gate_json
+from support.flows import proposal, propose
+from support.gitrepo import commit_all_ok
+from support.paths import PY
+from support.protected_project import CALC, SUB, SUB_TEST, TESTS, f2p_blockers, protect, write
+from support.records import write_yaml
 
 
 @pytest.mark.parametrize("word, want", [
@@ -136,7 +140,7 @@ def test_a_type_configured_at_the_base_verifies(h, repo, tmp_path):
 
 
 def test_a_type_the_change_added_verifies_once_a_human_approves_the_configuration(h, repo, approver):
-    from ssh_keys import approval_line
+    from support.ssh_keys import approval_line
 
     add_type(repo)
     raw = (repo / ".harness/config.yaml").read_bytes()
@@ -145,7 +149,7 @@ def test_a_type_the_change_added_verifies_once_a_human_approves_the_configuratio
 
 
 def test_an_unsigned_approval_of_the_configuration_does_not_count(h, repo, approver):
-    from ssh_keys import approval_line
+    from support.ssh_keys import approval_line
 
     add_type(repo)
     raw = (repo / ".harness/config.yaml").read_bytes()
@@ -234,7 +238,7 @@ def test_a_regression_script_outside_the_suite_is_no_case_of_it(h, repo, buggy):
 
 def test_without_a_protected_suite_a_regression_test_is_not_held_to_cases(h, repo, tmp_path):
     # No suite: section (no junit report to read cases from): the finding's own runs are the proof.
-    from helpers import configure
+    from support.records import configure
 
     write(repo, {"calc.py": SUB_BUG, "tests/test_calc.py": TESTS})
     configure(repo, [PY, "-c", "pass"], [*PYTEST])

@@ -14,23 +14,11 @@ import yaml
 from harness.core import findings as rules
 from harness.gitio.git import Git
 
-from helpers import (
-    ANSWER_REPRODUCER,
-    TO_VERIFYING,
-    Harness,
-    Template,
-    append_event,
-    cli,
-    events,
-    git,
-    ledger_bytes,
-    proposal,
-    propose,
-    status_json,
-    tdir,
-    template,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, Harness, cli, status_json, walk_to
+from support.flows import ANSWER_REPRODUCER, proposal, propose
+from support.gitrepo import git
+from support.records import append_event, events, ledger_bytes, tdir
+from support.templates import Template, template
 
 PY = sys.executable
 FAIL_CMD = ANSWER_REPRODUCER  # exits 1 while the defect exists

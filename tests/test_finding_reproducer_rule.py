@@ -8,7 +8,8 @@ import json
 import pytest
 import yaml
 
-from helpers import PASS_CMD, append_event, proposal, propose, tdir
+from support.flows import proposal, propose
+from support.records import PASS_CMD, append_event, tdir
 
 
 def _no_command(**over) -> dict:

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import finding, git, walk_to
+from support.cli import walk_to
+from support.flows import finding
+from support.gitrepo import git
 
 pytestmark = pytest.mark.e2e  # a whole task committed through the native git hooks
 

@@ -13,17 +13,10 @@ import pytest
 from harness.gitio.git import Git
 from harness.gitio.tree_source import index_tree
 
-from helpers import (
-    TO_VERIFYING,
-    collect_passing_evidence,
-    commit_all_ok,
-    gated_done,
-    git,
-    new_task,
-    out,
-    task_dir,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, walk_to
+from support.flows import collect_passing_evidence, gated_done, new_task
+from support.gitrepo import commit_all_ok, git, out
+from support.records import task_dir
 
 pytestmark = pytest.mark.e2e  # the pre-commit framework's hooks in real commits
 

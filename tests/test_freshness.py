@@ -12,7 +12,9 @@ from pathlib import Path
 from harness import resources
 from harness.gitio.git import Git
 
-from helpers import TO_VERIFYING, gate_json, git, py, status_json, walk_to
+from support.cli import TO_VERIFYING, gate_json, status_json, walk_to
+from support.gitrepo import git
+from support.processes import py
 
 PY = sys.executable
 

@@ -12,16 +12,11 @@ from harness import resources
 from harness.core.policy import default_gate_text
 from harness.store.settings import parse_gate
 
-from helpers import (
-    TO_VERIFYING,
-    commit_all_ok,
-    documentation,
-    gated_done,
-    git,
-    refused_commit,
-    set_state_by_hand,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, walk_to
+from support.flows import gated_done
+from support.gitrepo import commit_all_ok, git, refused_commit
+from support.paths import documentation
+from support.records import set_state_by_hand
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +87,7 @@ def test_with_nothing_configured_the_shipped_defaults_stand():
 
 @pytest.mark.e2e  # commits through the installed native git hooks
 def test_init_after_config_writes_a_gate_for_those_types_and_it_commits_without_approval(repo, capfd):
-    from helpers import Harness
+    from support.cli import Harness
 
     h = Harness(repo, capfd)
     (repo / ".harness").mkdir()
@@ -113,7 +108,7 @@ def test_init_after_config_writes_a_gate_for_those_types_and_it_commits_without_
 
 
 def test_a_first_gate_looser_than_the_configured_types_is_still_refused(repo, capfd):
-    from helpers import Harness
+    from support.cli import Harness
 
     h = Harness(repo, capfd)
     (repo / ".harness").mkdir()
@@ -127,14 +122,14 @@ def test_a_first_gate_looser_than_the_configured_types_is_still_refused(repo, ca
 
 
 def test_init_with_nothing_configured_says_to_set_the_commands_before_the_first_commit(repo, capfd):
-    from helpers import Harness
+    from support.cli import Harness
 
     r = Harness(repo, capfd).ok("init")
     assert "before the first commit" in r.out and "harness approve config-change" in r.out
 
 
 def test_every_harness_command_in_the_readme_parses(tmp_path, monkeypatch):
-    from skill_commands import command_lines, files_named, mentions, parse
+    from support.skill_commands import command_lines, files_named, mentions, parse
 
     # The README and the manual in docs/: their prose names placeholders (`harness evidence TYPE -- CMD`):
     # give them a real value. Optional parts written as `[--from REV]` are taken as given.

@@ -32,7 +32,8 @@ from harness.cli.main import main
 from harness.core.ledger import encode_event, line_hash
 from harness.errors import HarnessError
 
-from helpers import FINDING_PROPOSAL, GIT_ENV
+from support.environment import GIT_ENV
+from support.flows import FINDING_PROPOSAL
 
 CALL_SECONDS = 10  # a call this slow is a hang (the slowest legitimate one takes ~1 s)
 MEMORY_GROWTH_KB = 600 * 1024  # peak RSS growth allowed over the whole run

@@ -11,7 +11,9 @@ import pytest
 
 import harness.gitio.git
 
-from helpers import TO_VERIFYING, Harness, Template, gate_json, git, template, validate_staged, walk_to
+from support.cli import TO_VERIFYING, Harness, gate_json, validate_staged, walk_to
+from support.gitrepo import git
+from support.templates import Template, template
 
 PY = sys.executable
 CONFIG = """version: 1

@@ -17,36 +17,26 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (
+from support.cli import TO_VERIFYING, Harness, walk_to
+from support.flows import collect_passing_evidence, gate_to_converged, gated_done, hand_done_no_verify, new_task
+from support.gitrepo import (
     NOTES,
-    TO_VERIFYING,
-    Harness,
-    Pc,
-    append_event,
-    collect_passing_evidence,
     commit,
     commit_all_ok,
     commit_ok,
-    documentation,
-    gate_to_converged,
-    gated_done,
     git,
-    hand_done_no_verify,
     head,
-    install_pc,
-    new_task,
     note,
     out,
     push,
     push_ok,
     raw_note,
-    rechain,
     refused_commit,
     remote_ref,
-    set_state_by_hand,
-    task_dir,
-    walk_to,
 )
+from support.hook_repo import Pc, install_pc
+from support.paths import documentation
+from support.records import append_event, rechain, set_state_by_hand, task_dir
 
 pytestmark = pytest.mark.e2e  # the real pre-commit framework and git hooks
 
@@ -165,7 +155,7 @@ def test_edited_evidence_record_is_refused(pc):
 
 
 def test_gate_loosening_refused_tightening_accepted_and_approval_bound_to_exact_bytes(pc, tmp_path):
-    from ssh_keys import approval_line, make_key, signers_line
+    from support.ssh_keys import approval_line, make_key, signers_line
 
     repo = pc.repo
     gate = repo / ".harness/gate.yaml"

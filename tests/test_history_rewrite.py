@@ -14,20 +14,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from ssh_keys import approval_line, make_key, repository_id, signers_line
 
-from helpers import (
-    ci_clone,
-    cli,
-    configure,
-    git,
-    head,
-    out,
-    push,
-    remote_ref,
-    run_in_pty,
-    validate_staged,
-)
+from support.cli import cli, validate_staged
+from support.gitrepo import ci_clone, git, head, out, push, remote_ref
+from support.processes import run_in_pty
+from support.records import configure
+from support.ssh_keys import approval_line, make_key, repository_id, signers_line
 
 pytestmark = pytest.mark.e2e  # real pushes through the installed pre-receive hook
 

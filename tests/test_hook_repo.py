@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import ROOT, Harness, Template, commit_all_ok, documentation, gated_done, git, head, out, template
+from support.cli import Harness
+from support.flows import gated_done
+from support.gitrepo import commit_all_ok, git, head, out
+from support.paths import ROOT, documentation
+from support.templates import Template, template
 
 pytestmark = pytest.mark.e2e  # the pre-commit framework installing this hook repository
 

@@ -17,21 +17,11 @@ import pytest
 from harness import __version__
 from harness.guard.stamp_cache import FORMAT
 
-from helpers import (
-    Harness,
-    Template,
-    commit_all_ok,
-    gated_done,
-    git,
-    head,
-    note,
-    out,
-    refused_commit,
-    set_state_by_hand,
-    task_dir,
-    template,
-    walk_to,
-)
+from support.cli import Harness, walk_to
+from support.flows import gated_done
+from support.gitrepo import commit_all_ok, git, head, note, out, refused_commit
+from support.records import set_state_by_hand, task_dir
+from support.templates import Template, template
 
 MANY = 12
 # Real commits (and a merge) through the native hook shims, in the tests and in building ``many``:

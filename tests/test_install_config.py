@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import git
+from support.gitrepo import git
 
 
 def _get_all(repo, key: str) -> list[str]:

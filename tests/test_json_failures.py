@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from helpers import git
+from support.gitrepo import git
 
 
 def _one_json(text: str) -> dict:

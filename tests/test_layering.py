@@ -124,9 +124,9 @@ TESTS = Path(__file__).resolve().parent
 
 
 def test_test_modules_import_helpers_only_from_helpers():
-    """A helper has one home, tests/helpers.py. A test module importing another ties the two files
-    together (and a test function it imports is collected twice); conftest.py holds the fixtures,
-    which pytest hands out itself."""
+    """A helper has one home, a module of the tests/support/ package. A test module importing another
+    ties the two files together (and a test function it imports is collected twice); conftest.py holds
+    the fixtures, which pytest hands out itself."""
     bad = []
     for path in sorted(TESTS.glob("test_*.py")):
         for name in imports(path):
@@ -136,8 +136,18 @@ def test_test_modules_import_helpers_only_from_helpers():
     assert bad == []
 
 
+def test_tests_holds_only_test_modules_and_conftest_and_support_never_imports_a_test_module():
+    """No grab-bag beside the tests: shared code lives in tests/support/ (one module per concern), and
+    what support/ holds never reaches back into a test module or conftest.py."""
+    strays = sorted(p.name for p in TESTS.glob("*.py") if p.name != "conftest.py" and not p.name.startswith("test_"))
+    assert strays == []
+    back = [f"tests/support/{p.name} imports {name}" for p in sorted((TESTS / "support").glob("*.py"))
+            for name in imports(p) if name.split(".")[0] == "conftest" or name.split(".")[0].startswith("test_")]
+    assert back == []
+
+
 def test_a_run_wide_build_name_taken_by_two_builders_fails_instead_of_being_shared(tmp_path_factory):
-    from helpers import once_per_run
+    from support.templates import once_per_run
 
     def build(folder: Path) -> dict:
         return {"built": True}

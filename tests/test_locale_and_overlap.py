@@ -14,26 +14,12 @@ import pytest
 from harness.core.chain import LedgerProblem
 from harness.core.replay import Projection, apply
 
-from helpers import (
-    PY,
-    TO_VERIFYING,
-    collect_passing_evidence,
-    commit_all_ok,
-    events,
-    gate_to_converged,
-    gated_done,
-    git,
-    ledger_path,
-    new_task,
-    outside_env,
-    py,
-    rechain,
-    record,
-    start_harness,
-    status_json,
-    wait_for,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, start_harness, status_json, walk_to
+from support.flows import collect_passing_evidence, gate_to_converged, gated_done, new_task
+from support.gitrepo import commit_all_ok, git
+from support.paths import PY, outside_env
+from support.processes import py, wait_for
+from support.records import events, ledger_path, rechain, record
 
 # -- overlapping evidence runs --------------------------------------------------------------------
 

@@ -10,19 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import (
-    TO_VERIFYING,
-    Template,
-    collect_passing_evidence,
-    commit_all_ok,
-    finding,
-    gate_to_converged,
-    hand_done_no_verify,
-    head,
-    new_task,
-    template,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, walk_to
+from support.flows import collect_passing_evidence, finding, gate_to_converged, hand_done_no_verify, new_task
+from support.gitrepo import commit_all_ok, head
+from support.templates import Template, template
 
 PY = sys.executable
 

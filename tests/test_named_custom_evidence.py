@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import TO_VERIFYING, append_event, commit_all_ok, gate_json, ledger_bytes, walk_to
+from support.cli import TO_VERIFYING, gate_json, walk_to
+from support.gitrepo import commit_all_ok
+from support.records import append_event, ledger_bytes
 
 PY = sys.executable
 

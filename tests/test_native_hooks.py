@@ -9,17 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (
+from support.cli import Harness, walk_to
+from support.flows import gated_done, hand_done_no_verify
+from support.gitrepo import (
     NOTES,
-    STAGES,
-    Harness,
-    Template,
     commit_all_ok,
     commit_ok,
-    copies_naming,
-    gated_done,
     git,
-    hand_done_no_verify,
     head,
     note,
     out,
@@ -27,10 +23,10 @@ from helpers import (
     push_ok,
     refused_commit,
     remote_ref,
-    set_state_by_hand,
-    template,
-    walk_to,
 )
+from support.hook_repo import STAGES
+from support.records import set_state_by_hand
+from support.templates import Template, copies_naming, template
 
 pytestmark = pytest.mark.e2e  # native git hook shims under real git commands
 

@@ -14,24 +14,15 @@ from pathlib import Path
 
 import click
 import pytest
-from skill_commands import parse
 
 from harness.agent.run import run as agent_hook
 from harness.core import next_step
 
-from helpers import (
-    TO_VERIFYING,
-    commit_all_ok,
-    configure,
-    gated_done,
-    git,
-    head,
-    proposal,
-    propose,
-    refused_commit,
-    validate_staged,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, validate_staged, walk_to
+from support.flows import gated_done, proposal, propose
+from support.gitrepo import commit_all_ok, git, head, refused_commit
+from support.records import configure
+from support.skill_commands import parse
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,9 @@ from harness.core.gate import DECIDING_STATES, state_blocker
 from harness.core.next_step import NextStep, next_steps, work_blockers
 from harness.core.states import STATES
 
-from helpers import TO_VERIFYING, gate_json, git, status_json, to_gating, walk_to
+from support.cli import TO_VERIFYING, gate_json, status_json, walk_to
+from support.flows import to_gating
+from support.gitrepo import git
 
 FRESH = {"build": "PASS", "unit_test": "PASS"}
 
@@ -310,7 +312,8 @@ def test_three_failed_verification_rounds_in_a_row_send_the_task_to_the_gate():
 def test_a_finding_whose_reproducer_passed_is_rejected_next_not_reproduced_again(h, task, tmp_path):
     import shlex
 
-    from helpers import PASS_CMD, proposal, propose
+    from support.flows import proposal, propose
+    from support.records import PASS_CMD
 
     walk_to(h, *TO_VERIFYING, "REVIEWING")
     assert propose(h, tmp_path, {"findings": [proposal(recommended_reproducer={

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import NOTES, Harness, commit_all_ok, gated_done, git, head, note, out, push, remote_ref
+from support.cli import Harness
+from support.flows import gated_done
+from support.gitrepo import NOTES, commit_all_ok, git, head, note, out, push, remote_ref
 
 pytestmark = pytest.mark.e2e  # real pushes and fetches through installed hooks
 

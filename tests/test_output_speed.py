@@ -19,7 +19,7 @@ from harness.core import regex_needs
 from harness.core.redact import compile_patterns
 from harness.runner import _Bounded
 
-from helpers import set_config
+from support.records import set_config
 
 LIMIT = 8 * 1024 * 1024
 

@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from protected_project import (
+
+from support.gitrepo import commit_all_ok
+from support.paths import PY
+from support.protected_project import (
     BUGGY,
     CALC,
     CHANGED,
@@ -29,8 +32,7 @@ from protected_project import (
     sign_suite_change,
     write,
 )
-
-from helpers import PY, commit_all_ok, record, tdir
+from support.records import record, tdir
 
 
 def p2p(h, repo, tid) -> tuple[int, dict]:
@@ -210,7 +212,7 @@ def test_the_base_run_is_kept_for_the_user_and_not_repeated(h, repo, base):
 # -- the gate --------------------------------------------------------------------------------------
 
 def test_the_gate_requires_pass_to_pass_and_names_it(h, repo, base):
-    from helpers import gate_json
+    from support.cli import gate_json
 
     write(repo, {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
     h.ok("evidence", "unit_test")
@@ -220,7 +222,7 @@ def test_the_gate_requires_pass_to_pass_and_names_it(h, repo, base):
 
 
 def test_a_pass_to_pass_record_counts_only_for_the_suite_it_measured(h, repo, base):
-    from helpers import gate_json
+    from support.cli import gate_json
 
     assert p2p(h, repo, base)[0] == 0
     gate = repo / ".harness/gate.yaml"
@@ -311,7 +313,7 @@ def test_ci_re_run_judges_the_junit_report_as_the_gate_does(tmp_path):
 # -- the base --------------------------------------------------------------------------------------
 
 def test_a_task_on_a_feature_branch_is_measured_from_where_it_left_the_protected_branch(h, repo):
-    from helpers import git, head
+    from support.gitrepo import git, head
 
     write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
     protect(repo)
@@ -328,7 +330,7 @@ def test_a_task_on_a_feature_branch_is_measured_from_where_it_left_the_protected
 
 
 def test_on_the_protected_branch_itself_the_base_is_where_the_task_started(h, repo, base):
-    from helpers import head
+    from support.gitrepo import head
 
     assert base_commit(repo, base) == head(repo)
 
@@ -373,7 +375,7 @@ def test_an_approval_that_does_not_bind_here_excuses_nothing(h, repo, approver, 
 
 
 def test_approve_suite_change_at_a_terminal_records_an_approval_that_counts(h, repo, approver):
-    from helpers import run_in_pty
+    from support.processes import run_in_pty
 
     tid, _key = approver
     code, screen = run_in_pty(repo, ["approve", "suite-change", *CHANGED], "approve")
@@ -456,7 +458,7 @@ def test_the_base_result_is_kept_outside_the_repository(h, repo, base):
 
 
 def test_a_task_started_while_another_is_open_keeps_the_older_base(h, repo, base):
-    from helpers import git
+    from support.gitrepo import git
 
     write(repo, {"calc.py": BUGGY, "tests/test_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
     git(repo, "commit", "-qam", "wip: tampering committed on main")
@@ -584,7 +586,7 @@ def test_the_kept_base_result_ignores_a_cache_folder_the_environment_names(h, re
 
 
 def test_an_amended_base_does_not_re_anchor_a_new_task(h, repo, base):
-    from helpers import git
+    from support.gitrepo import git
 
     write(repo, {"tests/test_calc.py": TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n", "")})
     git(repo, "commit", "-qa", "--amend", "--no-edit")
@@ -606,7 +608,7 @@ def test_case_ids_holding_the_worktree_path_are_compared_without_it(h, repo):
 
 @pytest.mark.parametrize("junit, required", [(None, False), (".harness/local/junit.xml", True)])
 def test_init_requires_pass_to_pass_only_when_the_test_command_can_report_its_cases(repo, junit, required):
-    from helpers import cli
+    from support.cli import cli
 
     write(repo, {"tests/test_calc.py": TESTS})
     (repo / ".harness").mkdir()

@@ -21,7 +21,9 @@ import yaml
 
 from harness import resources
 
-from helpers import ROOT, cli, git, status_json, walk_to
+from support.cli import cli, status_json, walk_to
+from support.gitrepo import git
+from support.paths import ROOT
 
 DRAFT = ".harness/local/contract.yaml"
 SKILL = ROOT / "skills" / "task-contract" / "SKILL.md"

@@ -10,21 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (
-    NOTES,
-    Harness,
-    Template,
-    commit_all_ok,
-    copies_naming,
-    gated_done,
-    git,
-    hand_done_no_verify,
-    head,
-    out,
-    push,
-    remote_ref,
-    template,
-)
+from support.cli import Harness
+from support.flows import gated_done, hand_done_no_verify
+from support.gitrepo import NOTES, commit_all_ok, git, head, out, push, remote_ref
+from support.templates import Template, copies_naming, template
 
 pytestmark = pytest.mark.e2e  # real pushes through the installed pre-receive hook
 

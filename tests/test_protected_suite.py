@@ -7,7 +7,7 @@ import yaml
 
 from harness.core import policy, suite
 
-from helpers import ROOT
+from support.paths import ROOT
 
 FILES = {"tests/test_a.py", "tests/unit/test_b.py", "conftest.py", "pkg/conftest.py", "pkg/mod.py",
          "pyproject.toml", "scripts/test.sh", "Makefile", "docs/tests/readme.md"}

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from helpers import ZERO, cli, head
+from support.cli import cli
+from support.gitrepo import ZERO, head
 
 PUSH_FORM = "<local ref> <local sha> <remote ref> <remote sha>"
 GARBAGE = ["garbage", "abc def", "refs/heads/main zz refs/heads/main 0000", "HEAD 1234 refs/heads/main " + ZERO]

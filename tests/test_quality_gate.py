@@ -18,19 +18,11 @@ from harness.core.states import STATES
 from harness.gitio.git import Git
 from harness.store.settings import parse_gate
 
-from helpers import (
-    TO_VERIFYING,
-    Harness,
-    Template,
-    collect_all,
-    events,
-    gate_json,
-    py,
-    status_json,
-    template,
-    to_gating,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, Harness, gate_json, status_json, walk_to
+from support.flows import collect_all, to_gating
+from support.processes import py
+from support.records import events
+from support.templates import Template, template
 
 PY = sys.executable
 TREE = "a" * 40

@@ -10,7 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from helpers import TO_VERIFYING, gate_json, set_config, walk_to
+from support.cli import TO_VERIFYING, gate_json, walk_to
+from support.records import set_config
 
 PY = sys.executable
 CONFIG = f"""

@@ -17,7 +17,7 @@ from harness import outputcut
 from harness.core.redact import compile_patterns
 from harness.runner import _Bounded
 
-from helpers import git
+from support.gitrepo import git
 
 ALNUM = string.ascii_letters + string.digits
 UPPER_DIGITS = string.ascii_uppercase + string.digits

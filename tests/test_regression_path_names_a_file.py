@@ -4,7 +4,8 @@ the test does not exist and telling the user to write it."""
 
 from __future__ import annotations
 
-from helpers import finding, propose, walk_to
+from support.cli import walk_to
+from support.flows import finding, propose
 
 CHECK = "import sys; sys.exit(1)"
 

@@ -8,7 +8,6 @@ history, and measures an older one against the newer derived base instead.
 from __future__ import annotations
 
 import pytest
-from protected_project import CALC, SPEC_CHANGE, SUB, SUB_TEST, TEST_CMD, TESTS, base_commit, protect, write
 
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
@@ -18,7 +17,8 @@ from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass
 from harness.store import settings
 from harness.store.layout import Layout
 
-from helpers import commit_all_ok, git
+from support.gitrepo import commit_all_ok, git
+from support.protected_project import CALC, SPEC_CHANGE, SUB, SUB_TEST, TEST_CMD, TESTS, base_commit, protect, write
 
 JUNIT = ".harness/local/junit.xml"
 

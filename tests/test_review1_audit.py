@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ci_clone, git, hand_done_no_verify, pushed_to_bare
+from support.flows import hand_done_no_verify
+from support.gitrepo import ci_clone, git, pushed_to_bare
 
 
 @pytest.mark.parametrize("filter_spec", ["blob:none", "tree:0"])

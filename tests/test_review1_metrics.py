@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from helpers import TO_VERIFYING, commit_all_ok, git, head, walk_to
+from support.cli import TO_VERIFYING, walk_to
+from support.gitrepo import commit_all_ok, git, head
 
 
 def test_a_done_committed_with_an_unapproved_gate_loosening_counts_as_a_gate_bypass(h, repo):

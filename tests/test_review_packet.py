@@ -7,7 +7,8 @@ import re
 import pytest
 import yaml
 
-from helpers import git, walk_to
+from support.cli import walk_to
+from support.gitrepo import git
 
 CONTRACT = {"contract": {
     "acceptance_criteria": ["ACCEPT-answer returns forty-one"],

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import yaml
-from protected_project import PY, protect, write
 
-from helpers import git
+from support.gitrepo import git
+from support.protected_project import PY, protect, write
 
 
 def _tests_section(text: str) -> str:
@@ -55,7 +55,7 @@ def test_a_change_without_tests_still_says_so(h, repo, tmp_path):
 
 
 def test_init_names_the_test_files_the_evidence_commands_name(repo):
-    from helpers import cli
+    from support.cli import cli
 
     write(repo, {"test.py": "def test_one():\n    assert True\n", "tox.ini": "[tox]\n"})
     (repo / ".harness").mkdir()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from helpers import ANSWER_REPRODUCER, PY, events, proposal, propose
+from support.flows import ANSWER_REPRODUCER, proposal, propose
+from support.paths import PY
+from support.records import events
 
 
 def test_another_command_cannot_confirm_a_major_finding(h, repo, task, tmp_path):

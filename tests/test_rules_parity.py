@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import Harness, append_event, ledger_bytes, walk_to, write_ledger, write_yaml
+from support.cli import Harness, walk_to
+from support.records import append_event, ledger_bytes, write_ledger, write_yaml
 
 PY = sys.executable
 FINDING = {

@@ -18,7 +18,7 @@ from harness import runner
 from harness.errors import HarnessError
 from harness.runner import Capture, run_command
 
-from helpers import children_of, gone
+from support.processes import children_of, gone
 
 PY = sys.executable
 

@@ -20,7 +20,10 @@ from harness import resources
 from harness.store import schema_check, validate
 from harness.store.schema_check import Unsupported, Validator
 
-from helpers import FINDING_PROPOSAL, PY, Template, template, walk_to
+from support.cli import walk_to
+from support.flows import FINDING_PROPOSAL
+from support.paths import PY
+from support.templates import Template, template
 
 SCHEMAS = sorted(p.name.removesuffix(".schema.json") for p in (Path(resources.__file__).parent / "schemas").iterdir())
 

@@ -14,12 +14,15 @@ import urllib.parse
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ssh_keys import approval_line, make_key, signers_line
 
 from harness.core.redact import compile_patterns
 from harness.store.secrets_check import redact_data, secrets_in
 
-from helpers import ZERO, cli, gated_done, git, head, tdir, validate_staged
+from support.cli import cli, validate_staged
+from support.flows import gated_done
+from support.gitrepo import ZERO, git, head
+from support.records import tdir
+from support.ssh_keys import approval_line, make_key, signers_line
 
 PY = sys.executable
 TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"           # 36 characters after the prefix
@@ -68,7 +71,8 @@ def test_the_own_patterns_alone_catch_them_too():
 # -- the store's boundary: titles, statements, finding reproducers, evidence ------------------------
 
 def test_a_token_in_a_title_a_statement_and_a_reproducer_is_not_written(h, repo, tmp_path):
-    from helpers import proposal, propose, walk_to
+    from support.cli import walk_to
+    from support.flows import proposal, propose
 
     tid = h.ok("task", "new", f"Deploy with {TOKEN}").out.strip()
     h.ok("requirement", "add", f"Use AccountKey={ACCOUNT_KEY} for storage", "--priority", "must")
@@ -307,9 +311,9 @@ def test_the_harness_own_ids_under_structural_names_stay_unflagged():
 # -- found running this repository's own PASS_TO_PASS (F-0004 of TASK-20261203-eaa54c) --------------
 
 def test_a_lost_case_named_after_a_token_is_recorded_redacted(h, repo):
-    from protected_project import BUGGY, CALC, TESTS, protect, write
-
-    from helpers import commit_all_ok, record
+    from support.gitrepo import commit_all_ok
+    from support.protected_project import BUGGY, CALC, TESTS, protect, write
+    from support.records import record
 
     named = TESTS + f'\n\n@pytest.mark.parametrize("word", ["{TOKEN}"])\ndef test_word(word):\n    assert mul(2, 5) == 10\n'
     write(repo, {"calc.py": CALC, "tests/test_calc.py": named})

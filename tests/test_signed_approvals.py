@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from ssh_keys import approval_line, make_key, signers_line
 
-from helpers import cli, git, run_in_pty, validate_staged
+from support.cli import cli, validate_staged
+from support.gitrepo import git
+from support.processes import run_in_pty
+from support.ssh_keys import approval_line, make_key, signers_line
 
 PY = sys.executable
 LOOSER = ("major_allowed: 0", "major_allowed: 1")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from skill_commands import FENCE, command_lines, files_named, mentions, parse, skill_dirs
+
+from support.skill_commands import FENCE, command_lines, files_named, mentions, parse, skill_dirs
 
 ROOT = Path(__file__).resolve().parent.parent
 SKILLS = ROOT / "skills"

@@ -108,7 +108,7 @@ def test_the_installer_is_a_plain_function_other_front_ends_can_call(tmp_path):
 
 
 def test_install_outside_a_git_repository_is_refused_with_a_hint(tmp_path, capfd):
-    from helpers import Harness
+    from support.cli import Harness
 
     r = Harness(tmp_path, capfd)("skills", "install")
     assert r.code == 2 and "not inside a git work tree" in r.err

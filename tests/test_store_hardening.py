@@ -14,7 +14,7 @@ import yaml
 
 from harness.errors import HarnessError
 
-from helpers import tdir
+from support.records import tdir
 
 CLI = [sys.executable, "-m", "harness"]
 

@@ -17,7 +17,9 @@ import yaml
 
 from harness.core import ledger
 
-from helpers import Harness, git, tdir, walk_to
+from support.cli import Harness, walk_to
+from support.gitrepo import git
+from support.records import tdir
 
 CLI = [sys.executable, "-m", "harness"]
 

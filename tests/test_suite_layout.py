@@ -13,7 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import HOOKS_KEY, ram_temp_root, slow_first_in_each_share
+from support.environment import HOOKS_KEY, ram_temp_root
+from support.scheduling import slow_first_in_each_share
+
+# Tests of the suite's own plumbing (support/plugin.py): out of the inner loop, like the other runs
+# of a whole tool (pyproject.toml's e2e marker).
+pytestmark = pytest.mark.e2e
 
 TESTS = Path(__file__).resolve().parent
 
@@ -22,7 +27,7 @@ PROBE = '''
 import json, os
 
 def pytest_collection_finish(session):
-    from helpers import ram_temp_root
+    from support.environment import ram_temp_root
     items = [[item.nodeid, item.get_closest_marker("e2e") is not None] for item in session.items]
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump({"basetemp": str(session.config._tmp_path_factory.getbasetemp()),

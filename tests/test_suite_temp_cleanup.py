@@ -1,4 +1,4 @@
-"""The suite's own housekeeping (conftest.py): as a run ends, the oldest temp run pytest keeps is
+"""The suite's own housekeeping (the suite's plugin, support/plugin.py): as a run ends, the oldest temp run pytest keeps is
 moved aside and deleted in the background, and a trash an interrupted delete left is swept."""
 
 from __future__ import annotations
@@ -8,7 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import wait_for
+import pytest
+
+from support.processes import wait_for
+
+# Tests of the suite's own plumbing (support/plugin.py): out of the inner loop, like the other runs
+# of a whole tool (pyproject.toml's e2e marker).
+pytestmark = pytest.mark.e2e
 
 TESTS = Path(__file__).resolve().parent
 

@@ -16,22 +16,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from ssh_keys import approval_line, make_key, signers_line
 
-from helpers import (
-    NOTES,
-    PY,
-    TO_VERIFYING,
-    cli,
-    collect_passing_evidence,
-    commit_all_ok,
-    git,
-    new_task,
-    rechain,
-    status_json,
-    validate_staged,
-    walk_to,
-)
+from support.cli import TO_VERIFYING, cli, status_json, validate_staged, walk_to
+from support.flows import collect_passing_evidence, new_task
+from support.gitrepo import NOTES, commit_all_ok, git
+from support.paths import PY
+from support.records import rechain
+from support.ssh_keys import approval_line, make_key, signers_line
 
 SAFETY_NET = 120  # seconds: a hang fails the test instead of the run; no assertion is about time
 

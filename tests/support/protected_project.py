@@ -9,7 +9,9 @@ from pathlib import Path
 
 import yaml
 
-from helpers import PY, gate_json, tdir
+from support.cli import gate_json
+from support.paths import PY
+from support.records import tdir
 
 CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
 
@@ -76,11 +78,10 @@ CHANGED = ["tests.test_calc::test_mul", "tests.test_calc::test_mul_cases[2-5-10]
 
 
 def sign_suite_change(repo: Path, tid: str, cases: list[str], key: Path | None, base: str | None = None) -> None:
-    from ssh_keys import approval_line
-
     from harness.core.suite import approval_subject
 
-    from helpers import git
+    from support.gitrepo import git
+    from support.ssh_keys import approval_line
 
     base = base or base_commit(repo, tid)
     root = min(git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split())
