@@ -132,9 +132,11 @@ def test_finding_fixed_names_the_fresh_evidence_verify_needs_first(h, repo, tmp_
     h.ok("evidence", "build")  # collected before the fix: stale once the code changes
     (repo / "app.py").write_text("def answer():\n    return 41\n")
     said = h.ok("finding", "fixed", "F-0001").out
-    nxt = re.search(r"\(next: (.*)\)$", said.strip()).group(1)
-    assert not nxt.startswith("harness finding verify")  # it would be refused: the suite is not fresh
-    commands = [c.split(" (")[0].strip() for c in re.split(r"; |, then ", nxt)]
+    # The `Next:` block every command prints (issue #26 friction 6: no inline "(next: …)" any more).
+    block = said.strip().splitlines()[1:]
+    assert block[0].startswith("Next:")
+    commands = [line.removeprefix("Next:").split("  — ")[0].strip() for line in block]
+    assert not commands[0].startswith("harness finding verify")  # it would be refused: the suite is not fresh
     assert commands == ["harness evidence build", "harness evidence unit_test", "harness finding verify F-0001"]
     for command in commands:  # followed as written, each succeeds
         h.ok(*shlex.split(command)[1:])
@@ -229,13 +231,14 @@ def test_no_next_step_suggests_contract_apply_once_requirements_exist(state):
 # -- the general rule: every command a hint names exists, with its options -----------------
 
 HINT_CALLS = {"NextStep": 0, "Refused": 1, "HarnessError": 1, "LedgerProblem": 1, "Problem": 3, "Disagreement": 4}
-HINT_NAMES = re.compile(r"^(FIX_COMMANDS|FIXED_AT_ADD|NEXT_STEP|[A-Z_]*HINT|REPLAY_WRITE|COMMIT_DONE|NO_TASK|fix|hint|why)$")
+HINT_NAMES = re.compile(r"^(FIX_COMMANDS|FIXED_AT_ADD|NEXT_STEP|_FINDING_STEP|[A-Z_]*HINT|REPLAY_WRITE|COMMIT_DONE|NO_TASK|fix|hint"
+                        r"|why)$")
 HOLE = re.compile(r"⟨[^⟩]*⟩")  # where an f-string puts a value
 TICKED = re.compile(r"`(harness [^`]*)`")
 # Placeholders hints write for the user to fill in, and a value of the kind each stands for.
 META = {"TYPE": "unit_test", "REQ-ID": "REQ-001", "INV-ID": "INV-001", "F-ID": "F-0001", "ID": "TASK-20250101-abcdef",
         "TARGET": "VERIFYING", "S": "verified", "N": "3", "PATH": "x.py", "CATEGORY": "correctness",
-        "COMMAND": "true", "CASE_ID": "t.py::t", "FILE": "f.yaml"}
+        "COMMAND": "true", "CASE_ID": "t.py::t", "FILE": "f.yaml", "{id}": "F-0001", "WHY": "x"}
 VALUES = ["F-0001", "unit_test", "REQ-001", "TASK-20250101-abcdef", "VERIFYING", "x"]  # what an f-string hole may hold
 ENDS = {"or", "then", "/", "and", "—", "-", "to", "first", "after", "before", "with", "when", "if", "for", "is", "on"}
 

@@ -72,7 +72,7 @@ def gi(**kw) -> GateInput:
 
 
 def blockers(**kw) -> list[str]:
-    return evaluate(gi(**kw)).blockers
+    return [b.text for b in evaluate(gi(**kw)).blockers]  # the sentences (Blocker.text)
 
 
 def with_policy(section: str, key: str, value) -> dict:
@@ -118,7 +118,7 @@ def test_evidence_status_unknown_when_a_run_never_recorded_even_over_a_pass():
 
 def test_everything_fresh_and_verified_in_gating_passes():
     r = evaluate(gi())
-    assert (r.verdict, r.blockers) == ("PASS", [])
+    assert (r.verdict, [b.text for b in r.blockers]) == ("PASS", [])
     assert ("Evidence", f"TREE MATCH {TREE[:12]}") in r.rows
 
 
@@ -143,7 +143,7 @@ def test_evaluate_is_pure_and_deterministic():
 def test_gate_never_passes_outside_deciding_states(state):
     r = evaluate(gi(state=state))
     assert r.verdict == "BLOCKED"
-    assert r.blockers == [f"state {state}: the gate decides only in GATING"]
+    assert [b.text for b in r.blockers] == [f"state {state}: the gate decides only in GATING"]
 
 
 @pytest.mark.parametrize("state", core.DECIDING_STATES)
@@ -218,7 +218,7 @@ def test_requirements_row_reflects_requirement_blockers():
 
 def test_violated_invariant_blocks_naming_it():
     r = evaluate(gi(invariants=[inv("INV-001", "verified"), inv("INV-002", "violated", [])]))
-    assert r.blockers == ["INV-002 violated"]
+    assert [b.text for b in r.blockers] == ["INV-002 violated"]
     assert ("Invariants", "BLOCKED") in r.rows
 
 
@@ -243,7 +243,7 @@ def test_pending_invariant_does_not_block():
 
 def test_missing_required_evidence_blocks():
     r = evaluate(gi(evidence={"unit_test": ev()}))
-    assert r.blockers == ["build evidence is missing (required)"]
+    assert [b.text for b in r.blockers] == ["build evidence is missing (required)"]
     assert ("Build", "MISSING") in r.rows and ("Evidence", "STALE OR MISSING") in r.rows
 
 
@@ -312,7 +312,7 @@ def test_a_type_made_required_by_policy_blocks_when_missing():
 def test_open_major_finding_blocks(status):
     r = evaluate(gi(findings=[finding(status=status)]))
     assert r.verdict == "BLOCKED"
-    assert r.blockers == ["Major finding F-001 is open"]
+    assert [b.text for b in r.blockers] == ["Major finding F-001 is open"]
     assert ("Major Findings", "1") in r.rows
 
 
@@ -327,14 +327,14 @@ def test_open_minor_finding_does_not_block():
 def test_rejected_major_finding_refuted_on_another_tree_is_open_again():
     r = evaluate(gi(findings=[finding(status="REJECTED", refuted_tree=OTHER)]))
     assert r.verdict == "BLOCKED"
-    assert r.blockers == ["Major finding F-001 is open (rejected, but its reproducer has not passed on this "
+    assert [b.text for b in r.blockers] == ["Major finding F-001 is open (rejected, but its reproducer has not passed on this "
                           "source tree: harness finding reproduce F-001)"]
 
 
 @pytest.mark.parametrize("status", ["REJECTED", "VERIFIED", "CLOSED"])
 def test_closed_major_finding_does_not_block(status):
     r = evaluate(gi(findings=[finding(status=status, regression_fresh=True)]))
-    assert (r.verdict, r.blockers) == ("PASS", [])
+    assert (r.verdict, [b.text for b in r.blockers]) == ("PASS", [])
     assert ("Major Findings", "0") in r.rows
 
 
@@ -348,7 +348,7 @@ def test_major_allowed_is_a_ceiling():
 
 def test_confirmed_finding_without_regression_test_is_debt():
     r = evaluate(gi(findings=[finding(severity="minor", regression_test=None)]))
-    assert r.blockers == ["Confirmed finding F-001 has no regression test"]
+    assert [b.text for b in r.blockers] == ["Confirmed finding F-001 has no regression test"]
     assert ("Regression Debt", "1") in r.rows
 
 
@@ -374,7 +374,7 @@ def test_every_blocker_is_reported_not_just_the_first():
     r = evaluate(gi(state="IMPLEMENTING", requirements=[req(status="pending")],
                     invariants=[inv(status="violated", evidence=[])], evidence={},
                     findings=[finding(severity="critical")]))
-    assert r.blockers == [
+    assert [b.text for b in r.blockers] == [
         "state IMPLEMENTING: the gate decides only in GATING",
         "REQ-001 not verified",
         "INV-001 violated",
@@ -865,5 +865,5 @@ def test_each_rule_is_judged_by_exactly_one_named_check(check, g, expected):
     from harness.core.gate_checks import CHECKS
 
     judging = _judging(gi(**g))
-    naming = [name for name, fn in CHECKS if any(expected in b for b in fn(judging).blockers)]
+    naming = [name for name, fn in CHECKS if any(expected in b.text for b in fn(judging).blockers)]
     assert naming == [check]

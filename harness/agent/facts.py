@@ -66,7 +66,7 @@ def load_facts(root: Path) -> TaskFacts | None:
     return TaskFacts(
         task_id=tid, title=doc["title"], state=doc["state"], iteration=doc["iteration"],
         max_iterations=doc["max_iterations"], required=tuple(policy.required_types()),
-        evidence_trees=trees, tree=tree, gate_now=report.verdict, blockers=tuple(blockers), changed=changed,
+        evidence_trees=trees, tree=tree, gate_now=report.verdict, blockers=tuple(b.text for b in blockers), changed=changed,
         next_steps=tuple((step.command, step.why) for step in steps), uncommitted_done=bool(committing),
     )
 

@@ -6,6 +6,7 @@ import click
 
 from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
 from harness.cli.progress import print_next
+from harness.core import next_step
 from harness.usecases.converge import Convergence
 
 
@@ -56,5 +57,5 @@ def converge_text(c: Convergence) -> None:
 
 def converge_json(c: Convergence) -> None:
     emit_json({"task": c.task, "state": c.state, **c.decision.as_dict(), "iteration": c.iteration,
-               "max_iterations": c.max_iterations, "gate": c.gate, "blockers": c.blockers,
-               "applied": c.applied, "next": [n.as_dict() for n in c.steps]})
+               "max_iterations": c.max_iterations, "gate": c.gate, "blockers": [b.text for b in c.blockers],
+               "applied": c.applied, "next": next_step.as_data(c.steps)})

@@ -7,6 +7,7 @@ import click
 from harness.cli.common import emit_json
 from harness.cli.progress import print_next
 from harness.core import gate as core_gate
+from harness.core import next_step
 from harness.usecases.gate import GateInvalid, GateOutcome
 from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
 
@@ -23,7 +24,7 @@ def gate_text(g: GateOutcome) -> None:
 
 def gate_json(g: GateOutcome) -> None:
     emit_json({"task": g.task, **g.report.as_dict(g.tree), "recorded": g.recorded, "advanced_to": g.moved,
-               "next": [n.as_dict() for n in g.steps]})
+               "next": next_step.as_data(g.steps)})
 
 
 def invalid_text(g: GateInvalid) -> None:
@@ -33,7 +34,7 @@ def invalid_text(g: GateInvalid) -> None:
 
 def invalid_json(g: GateInvalid) -> None:
     emit_json({"task": g.task, "verdict": "INVALID_HARNESS_STATE", "error": g.error,
-               "next": [n.as_dict() for n in g.steps]})
+               "next": next_step.as_data(g.steps)})
 
 
 # -- `harness hook gate`: the tree in the index ------------------------------------------

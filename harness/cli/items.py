@@ -41,8 +41,30 @@ def _set(kind: str, task_id: str | None, item_id: str, status: str, refs: tuple[
         from harness.core.cases import case_id
 
         data["tests"] = list(dict.fromkeys(case_id(t) for t in tests))
-    s.append(tid, [(f"{kind}.set", data)])
+    task = s.append(tid, [(f"{kind}.set", data)])
     click.echo(f"{item_id}: {status}" + (f" (evidence: {', '.join(refs)})" if refs else ""))
+    if status == "verified" and refs:
+        _warn_uncovered_plan(kind, task, item_id, list(dict.fromkeys(refs)))
+    from harness.cli.progress import echo_next
+
+    echo_next(s, tid)
+
+
+def _warn_uncovered_plan(kind: str, task: LoadedTask, item_id: str, cited: list[str]) -> None:
+    """Said, not refused: a citation that leaves out a type the contract plans is accepted (the evidence
+    may still be coming), but the gate blocks the item until it cites them all."""
+    from harness.core.cases import planned
+    from harness.store.facts import contract_plan
+
+    types = planned(contract_plan(task).get(item_id, []))[0]
+    missing = [t for t in types if t not in cited]
+    if missing:
+        every = " --evidence ".join(dict.fromkeys([*cited, *types]))
+        fix = (f"`harness requirement set {item_id} --status verified --evidence {every}`" if kind == "requirement"
+               else f"`harness invariant set {item_id} --status verified --evidence {every}`")
+        click.echo(f"warning: {item_id}: the contract plans verification by {', '.join(types)}; this cites "
+                   f"{', '.join(cited)}, so the gate will block it until it also cites {', '.join(missing)}: {fix}",
+                   err=True)
 
 
 @click.group()

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:
     """The `Next:` lines: the recommended command first, then alternatives."""
-    for i, n in enumerate(steps):
-        click.echo(f"{'Next:' if i == 0 else '':<14}{n.command}  — {n.why}", err=err)
+    for line in next_step.render(steps):
+        click.echo(line, err=err)
 
 
 def echo_next(s: TaskStore, tid: str, err: bool = False) -> None:

@@ -45,21 +45,29 @@ def findings_json(found: FindingList) -> None:
 
 # -- finding steps ---------------------------------------------------------------------
 def finding_step_text(st: FindingStep) -> None:
-    click.echo(f"{st.id}: {st.status}" + (f"  (next: {st.next})" if st.next else ""))
+    from harness.cli.progress import print_next
+
+    click.echo(f"{st.id}: {st.status}")
+    print_next(st.steps)
 
 
 def finding_step_json(st: FindingStep) -> None:
-    emit_json({"id": st.id, "status": st.status, "next": st.next})
+    from harness.core.next_step import as_data
+
+    emit_json({"id": st.id, "status": st.status, "next": as_data(st.steps)})
 
 
 def proposed_text(p: Proposed) -> None:
+    from harness.cli.progress import print_next
+
     for fid, item in p.findings:
         click.echo(f"{fid}: PROPOSED  [{item['severity']}] {item['title']}")
+    print_next(p.steps)
 
 
 def proposed_json(p: Proposed) -> None:
     emit_json([{"id": fid, "status": "PROPOSED", "severity": item["severity"], "title": item["title"]}
-               for fid, item in p.findings])
+               for fid, item in p.findings])  # a list, as before: its steps are each finding's reproduce
 
 
 # -- audit -----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import click
 from harness.cli.common import emit_json
 from harness.cli.progress import print_next
 from harness.core import gate as core_gate
+from harness.core import next_step
 from harness.usecases.status import NoOpenTask, StatusView
 
 
@@ -21,7 +22,7 @@ def status_json(v: StatusView) -> None:
                **{k: val for k, val in doc.items() if k not in ("id", "title", "description")},
                "evidence": v.evidence, "gate_now": v.live, "done": v.finished, "escalated": v.escalated,
                "warnings": v.warnings,
-               "next": [n.as_dict() for n in v.steps]})
+               "next": next_step.as_data(v.steps)})
 
 
 def no_task_text(n: NoOpenTask) -> None:
@@ -40,7 +41,7 @@ def no_task_text(n: NoOpenTask) -> None:
 
 
 def no_task_json(n: NoOpenTask) -> None:
-    emit_json({"task": None, "tasks": n.rows, "next": [s.as_dict() for s in n.steps]})
+    emit_json({"task": None, "tasks": n.rows, "next": next_step.as_data(n.steps)})
 
 
 def _print(doc: dict, evidence: dict, live: dict, warnings: list[str], pending: dict, finished: dict | None,

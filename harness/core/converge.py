@@ -15,6 +15,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from harness.core.blockers import Blocker, as_blockers, from_event
+
 CONVERGED, CONTINUE, ESCALATE = "CONVERGED", "CONTINUE", "ESCALATE"
 EXIT_CODES = {CONVERGED: 0, CONTINUE: 1, ESCALATE: 3}
 DEFAULT_STALLED_ITERATIONS = 3
@@ -43,7 +45,7 @@ class LoopFacts:
     iteration: int
     max_iterations: int
     verdict: str                          # the gate as it judges now: PASS or BLOCKED
-    blockers: list[str]                   # its blockers, without the "not in GATING yet" one
+    blockers: list[Blocker] | list[str]   # its blockers, without the "not in GATING yet" one
     events: list[dict] = field(default_factory=list)  # the task's ledger, in order
     stalled_iterations: int = DEFAULT_STALLED_ITERATIONS
 
@@ -62,7 +64,7 @@ def decide(f: LoopFacts) -> Decision:
                            or persistent_invariant_violation(f.events, f.stalled_iterations))):
         if finding:
             return Decision(ESCALATE, code, finding)
-    stall = stalled(f.events, f.blockers if f.state == "GATING" else None, f.stalled_iterations)
+    stall = stalled(f.events, as_blockers(f.blockers) if f.state == "GATING" else None, f.stalled_iterations)
     if stall:
         return Decision(ESCALATE, *stall)
     # Leaving GATING blocked costs an iteration; at the ceiling only ESCALATED is left (LAW 6).
@@ -70,7 +72,7 @@ def decide(f: LoopFacts) -> Decision:
     if after >= f.max_iterations and f.state in ("GATING", "BLOCKED"):
         return Decision(ESCALATE, MAX_ITERATIONS,
                         f"iteration {after}/{f.max_iterations}: the loop has used every iteration the policy allows")
-    blocker = f.blockers[0] if f.blockers else None
+    blocker = as_blockers(f.blockers[:1])[0].text if f.blockers else None
     detail = f"iteration {f.iteration}/{f.max_iterations}; " + (
         f"{len(f.blockers)} blocker(s) to work on" if f.blockers else "nothing blocks now: finish the loop to GATING")
     return Decision(CONTINUE, detail=detail, blocker=blocker)
@@ -193,7 +195,8 @@ def persistent_invariant_violation(events: list[dict], window: int) -> str | Non
     if window < 1 or len(sets) < window:
         return None
     recent = sets[-window:]
-    persistent = sorted(b for b in recent[0] if re.fullmatch(r"INV-\d+ violated", b) and all(b in s for s in recent))
+    persistent = sorted(b.text for key, b in recent[0].items()
+                        if b.kind == "violated" and all(key in s for s in recent))
     if not persistent:
         return None
     return f"{persistent[0]} at the end of each of the last {window} iterations"
@@ -218,40 +221,54 @@ def failed_verification_rounds(events: list[dict]) -> int:
     return rounds
 
 
-def blocker_key(blocker: str) -> str:
-    """A blocker without the parts that change between runs (trees, times, exit details)."""
-    return re.split(r"[:(]", blocker, maxsplit=1)[0].strip()
+BlockerSet = dict[tuple[str, str, tuple[str, ...]], Blocker]  # key -> the blocker (its latest sentence)
 
 
-def iteration_blockers(events: list[dict]) -> list[set[str]]:
-    """The blockers of the last gate judgement before each GATING → BLOCKED, in order."""
-    out, last = [], None
+def keyed(blockers: list[Blocker]) -> BlockerSet:
+    """Blockers by their key: the parts that change between runs (trees, times, exit details) are in the text only."""
+    return {b.key: b for b in blockers}
+
+
+def iteration_blockers(events: list[dict]) -> list[BlockerSet]:
+    """The blockers of the last gate judgement before each GATING → BLOCKED, in order (an old
+    event's sentences classified as they are read)."""
+    out: list[BlockerSet] = []
+    last: list[Blocker] = []
     for e in events:
         if e["type"] == "gate.evaluated":
-            last = e["data"].get("blockers") or []
+            last = from_event(e["data"])
         elif e["type"] == "task.transitioned" and (e["data"].get("from"), e["data"].get("to")) == ("GATING", "BLOCKED"):
-            out.append({blocker_key(b) for b in (last or [])})
+            out.append(keyed(last))
     return out
 
 
-def stalled(events: list[dict], live: list[str] | None, window: int) -> tuple[str, str] | None:
+def stalled(events: list[dict], live: list[Blocker] | None, window: int) -> tuple[str, str] | None:
     """(code, detail) when nothing that blocked ``window`` iterations ago has been cleared since."""
     sets = iteration_blockers(events)
     if live is not None:
-        sets.append({blocker_key(b) for b in live})
+        sets.append(keyed(live))
     if window < 1 or len(sets) <= window:
         return None
     now, then = sets[-1], sets[-1 - window]
-    if not then or not then <= now:
+    if not then or not then.keys() <= now.keys():
         return None
-    stuck = sorted(then)
+    stuck = sorted(then.values(), key=lambda b: b.text)
     return _stall_code(stuck), (f"the blockers have not shrunk in {window} iterations: "
-                                + "; ".join(stuck[:3]) + (f" (+{len(stuck) - 3} more)" if len(stuck) > 3 else ""))
+                                + "; ".join(_short(b) for b in stuck[:3])
+                                + (f" (+{len(stuck) - 3} more)" if len(stuck) > 3 else ""))
 
 
-def _stall_code(stuck: list[str]) -> str:
-    if all(re.search(r"\bfinding\b", b, re.I) for b in stuck):
+def _short(b: Blocker) -> str:
+    """A blocker's sentence up to where run-specific details start (a tree, a time, an exit code)."""
+    return re.split(r"[:(]", b.text, maxsplit=1)[0].strip()
+
+
+FINDING_CHECKS = ("critical_findings", "major_findings", "regression_debt", "regression_verified")
+
+
+def _stall_code(stuck: list[Blocker]) -> str:
+    if all(b.check in FINDING_CHECKS for b in stuck):
         return REVIEW_DISAGREEMENT  # reviewers and fixes keep disagreeing about the same findings
-    if all(re.match(r"(REQ-\d+|\d+ requirement)", b) for b in stuck):
+    if all(b.check == "requirements_verified" for b in stuck):
         return SPEC_AMBIGUITY  # requirements nobody can verify as written
     return ARCHITECTURE_DEFECT

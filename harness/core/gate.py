@@ -1,6 +1,7 @@
 """The quality gate: a pure function from task facts to a verdict.
 
-No model judges anything here. Every blocker is a sentence naming the item and the rule;
+No model judges anything here. Every blocker is data (:class:`harness.core.blockers.Blocker`): its
+check, its kind, what it is about, and a sentence naming the item and the rule;
 PASS is only the absence of blockers across all ten checks, in the order of gate_checks.CHECKS.
 """
 
@@ -12,6 +13,8 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from harness.core.blockers import Blocker
 
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {
@@ -47,26 +50,22 @@ class GateInput:
 class GateReport:
     verdict: str = "PASS"
     rows: list[tuple[str, str]] = field(default_factory=list)   # (check, result) table
-    blockers: list[str] = field(default_factory=list)
+    blockers: list[Blocker] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)              # reported, not blocking
     programs: dict[str, str] = field(default_factory=dict)      # type -> the program its evidence ran
 
-    def block(self, text: str) -> None:
-        self.blockers.append(text)
+    def block(self, blocker: Blocker) -> None:
+        self.blockers.append(blocker)
         self.verdict = "BLOCKED"
 
     def as_dict(self, tree: str) -> dict:
         return {"verdict": self.verdict, "tree": tree, "checks": [{"check": c, "result": r} for c, r in self.rows],
-                "blockers": list(self.blockers), "notes": list(self.notes), "programs": dict(self.programs)}
+                "blockers": [b.text for b in self.blockers], "notes": list(self.notes), "programs": dict(self.programs)}
 
 
 def state_blocker(state: str) -> str:
     """The blocker a task outside the deciding states gets: it says only "not in GATING yet"."""
     return f"state {state}: the gate decides only in GATING"
-
-
-def is_state_blocker(state: str, blocker: str) -> bool:
-    return state not in DECIDING_STATES and blocker == state_blocker(state)
 
 
 def command_identity(argv: list[str], junit: str | None, shell: bool) -> dict[str, Any]:
@@ -164,7 +163,7 @@ def render_text(r: GateReport) -> str:
     width = max((len(c) for c, _ in r.rows), default=10) + 2
     lines += [f"{c:<{width}}{v}" for c, v in r.rows]
     if r.blockers:
-        lines += ["", "Blocking:"] + [f"- {b}" for b in r.blockers]
+        lines += ["", "Blocking:"] + [f"- {b.text}" for b in r.blockers]
     if r.notes:
         lines += ["", "Notes:"] + [f"- {n}" for n in r.notes]
     if r.programs:

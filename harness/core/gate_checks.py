@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.core.blockers import Blocker, cites_kind, evidence_kind
 from harness.core.cases import case_id, fail_to_pass_gaps, planned, regression_cases, regression_gaps
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
@@ -33,8 +34,12 @@ class Judging:
 @dataclass
 class CheckResult:
     rows: list[tuple[str, str]] = field(default_factory=list)
-    blockers: list[str] = field(default_factory=list)
+    blockers: list[Blocker] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+# The checks' names, as a blocker's `check` holds them.
+REQS, INVS, REGRESSION = "requirements_verified", "invariants_hold", "regression_verified"
 
 
 def files_valid(j: Judging) -> CheckResult:
@@ -44,7 +49,8 @@ def files_valid(j: Judging) -> CheckResult:
 
 def state_allows(j: Judging) -> CheckResult:
     """2. The task is in a state the gate decides."""
-    blockers = [] if j.g.state in DECIDING_STATES else [state_blocker(j.g.state)]
+    blockers = [] if j.g.state in DECIDING_STATES else [
+        Blocker("state_allows", "state_not_deciding", (j.g.state,), state_blocker(j.g.state))]
     return CheckResult([("State", j.g.state)], blockers)
 
 
@@ -55,17 +61,17 @@ def requirements_verified(j: Judging) -> CheckResult:
         if req["priority"] != "must" or not pol["must_verified"]:
             continue
         if req["status"] != "verified":
-            out.blockers.append(f"{req['id']} not verified")
+            out.blockers.append(Blocker(REQS, "not_verified", (req["id"],), f"{req['id']} not verified"))
             continue
-        out.blockers += [f"{req['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}"
-                         for t in req["evidence"] if not j.usable(t)]
-        out.blockers += _plan_gaps(req, g.plan)
+        out.blockers += _unusable_citations(j, REQS, req)
+        out.blockers += _plan_gaps(REQS, req, g.plan)
         out.blockers += _introduced(j, req)
         out.blockers += _fail_to_pass_gaps(j, req, bool(pol.get("must_have_tests")))
     uncovered = [q["id"] for q in g.requirements if q["priority"] != "could" and not q["evidence"]]
     if len(uncovered) > pol["uncovered_allowed"]:
-        out.blockers.append(f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
-                            f"(uncovered_allowed {pol['uncovered_allowed']})")
+        out.blockers.append(Blocker(REQS, "uncovered", tuple(uncovered),
+                                    f"{len(uncovered)} requirement(s) cite no evidence: {', '.join(uncovered)} "
+                                    f"(uncovered_allowed {pol['uncovered_allowed']})"))
     out.rows.append(("Requirements", "BLOCKED" if out.blockers else "PASS"))
     return out
 
@@ -75,12 +81,11 @@ def invariants_hold(j: Judging) -> CheckResult:
     g, out = j.g, CheckResult()
     violated = [i["id"] for i in g.invariants if i["status"] == "violated"]
     if len(violated) > g.policy["invariants"]["violated_allowed"]:
-        out.blockers += [f"{inv} violated" for inv in violated]
+        out.blockers += [Blocker(INVS, "violated", (inv,), f"{inv} violated") for inv in violated]
     for inv in g.invariants:
         if inv["status"] == "verified":
-            out.blockers += [f"{inv['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}"
-                             for t in inv["evidence"] if not j.usable(t)]
-            out.blockers += _plan_gaps(inv, g.plan)
+            out.blockers += _unusable_citations(j, INVS, inv)
+            out.blockers += _plan_gaps(INVS, inv, g.plan)
     out.rows.append(("Invariants", "BLOCKED" if out.blockers else "PASS"))
     return out
 
@@ -97,7 +102,8 @@ def required_evidence(j: Judging) -> CheckResult:
     for t in _types(j, "required"):
         status, why = j.evidence[t]
         if status in REQUIRED_BLOCKER and not (status == "STALE" and j.stale_ok):
-            out.blockers.append(REQUIRED_BLOCKER[status].format(t=t, why=why))
+            out.blockers.append(Blocker("required_evidence", evidence_kind(status), (t,),
+                                        REQUIRED_BLOCKER[status].format(t=t, why=why)))
         out.rows.append((label(t), status))
     cited = {t for item in [*j.g.requirements, *j.g.invariants] if item["status"] == "verified" for t in item["evidence"]}
     for t in sorted({*_types(j, "required"), *cited}):
@@ -134,7 +140,8 @@ def regression_debt(j: Judging) -> CheckResult:
     """9. Confirmed findings have a regression test."""
     debt = [f["id"] for f in j.g.findings if f["status"] == "CONFIRMED" and not f.get("regression_test")]
     blockers = [] if len(debt) <= j.g.policy["regression"]["confirmed_finding_without_test"] else [
-        f"Confirmed finding {fid} has no regression test" for fid in debt]
+        Blocker("regression_debt", "no_regression_test", (fid,), f"Confirmed finding {fid} has no regression test")
+        for fid in debt]
     return CheckResult([("Regression Debt", str(len(debt)))], blockers)
 
 
@@ -142,10 +149,12 @@ def regression_verified(j: Judging) -> CheckResult:
     """10. Every regression test verified, and its passing run still fresh."""
     out = CheckResult()
     for f in j.g.findings:
+        fid = f["id"]
         if f["status"] in ("FIXING", "FIXED"):
-            out.blockers.append(f"Finding {f['id']} regression test not verified yet")
+            out.blockers.append(Blocker(REGRESSION, "regression_unverified", (fid,),
+                                        f"Finding {fid} regression test not verified yet"))
         elif f["status"] == "VERIFIED" and f.get("regression_fresh") is False:
-            out.blockers.append(f"Finding {f['id']} regression evidence is stale")
+            out.blockers.append(Blocker(REGRESSION, "regression_stale", (fid,), f"Finding {fid} regression evidence is stale"))
         out.blockers += _regression_gaps(j, f)
     return out
 
@@ -171,9 +180,10 @@ def _open_findings(j: Judging, severity: str, allowance: str) -> CheckResult:
     unrefuted = unrefuted_ids(g.findings, g.tree)
     ids = open_finding_ids(g.findings, g.tree, severity)
     blockers = [] if len(ids) <= g.policy["findings"][allowance] else [
-        f"{severity.capitalize()} finding {fid} is open" + (
-            f" (rejected, but its reproducer has not passed on this source tree: "
-            f"harness finding reproduce {fid})" if fid in unrefuted else "") for fid in ids]
+        Blocker(f"{severity}_findings", "finding_unrefuted" if fid in unrefuted else "finding_open", (fid,),
+                f"{severity.capitalize()} finding {fid} is open" + (
+                    f" (rejected, but its reproducer has not passed on this source tree: "
+                    f"harness finding reproduce {fid})" if fid in unrefuted else "")) for fid in ids]
     return CheckResult([(f"{severity.capitalize()} Findings", str(len(ids)))], blockers)
 
 
@@ -190,33 +200,39 @@ def open_finding_ids(findings: Sequence[Mapping[str, Any]], tree: str, severity:
             and (f["status"] not in CLOSED_FINDING or f["id"] in unrefuted)]
 
 
-def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list[str]:
+def _fail_to_pass_gaps(j: Judging, req: Mapping[str, Any], needed: bool) -> list[Blocker]:
     """A must requirement is proved by the test cases it names (and its contract planned): each
     passed in a cited run, and none passes on the base's source with the change's tests."""
     rid = req["id"]
     tests = sorted({*map(case_id, req.get("tests") or []), *planned(j.g.plan.get(rid, []))[1]})
     if not tests:
-        return [f"{rid} names no test case that proves it (gate.yaml requirements.must_have_tests): "
-                f"harness requirement set {rid} --status verified --evidence TYPE --tests CASE_ID"] if needed else []
+        return [Blocker(REQS, "no_test_named", (rid,),
+                        f"{rid} names no test case that proves it (gate.yaml requirements.must_have_tests): "
+                        f"harness requirement set {rid} --status verified --evidence TYPE --tests CASE_ID")] if needed else []
     # Only the suite's own test command: a custom type can write any report, naming any id.
     test_type = (j.g.policy.get("suite") or {}).get("test_type", DEFAULT_TEST_TYPE)
     if test_type not in req["evidence"] or test_type not in j.g.cases:
-        return [f"{rid} names test cases, but cites no run of the suite's test command ({test_type}, with its "
-                "junit report) that lists them"]
-    return _proved(j, rid, "the requirement", tests, test_type)
+        return [Blocker(REQS, "no_suite_run", (rid,),
+                        f"{rid} names test cases, but cites no run of the suite's test command ({test_type}, with its "
+                        "junit report) that lists them")]
+    return _proved(j, REQS, rid, rid, "the requirement", tests, test_type)
 
 
-def _proved(j: Judging, label: str, what: str, tests: list[str], test_type: str) -> list[str]:
+def _proved(j: Judging, check: str, subject: str, label: str, what: str, tests: list[str],
+            test_type: str) -> list[Blocker]:
     """FAIL_TO_PASS of ``tests`` against the ``test_type`` run on this tree and fail_to_pass's run."""
     now = j.g.cases.get(test_type, {})
     if not j.usable("fail_to_pass"):
         status = j.evidence["fail_to_pass"][0] if "fail_to_pass" in j.evidence else "MISSING"
-        return [f"{label}: test {case} did not pass in the cited run" for case in tests if now.get(case) != "passed"] + [
-            f"{label} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass"]
-    return fail_to_pass_gaps(label, what, tests, now, j.g.cases.get("fail_to_pass", {}))
+        return [Blocker(check, "fail_to_pass_gap", (subject,), f"{label}: test {case} did not pass in the cited run")
+                for case in tests if now.get(case) != "passed"] + [
+            Blocker(check, "fail_to_pass_unusable", (subject,),
+                    f"{label} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass")]
+    return [Blocker(check, "fail_to_pass_gap", (subject,), text)
+            for text in fail_to_pass_gaps(label, what, tests, now, j.g.cases.get("fail_to_pass", {}))]
 
 
-def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[str]:
+def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[Blocker]:
     """With a protected suite, a verified finding's regression test is cases of that suite: present
     and passing in the full run of its test command, and FAIL_TO_PASS like a requirement's."""
     suite = j.g.policy.get("suite")
@@ -225,28 +241,38 @@ def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[str]:
     reg, fid = f["regression_test"], f["id"]
     gaps = regression_gaps(fid, reg)
     if gaps:
-        return gaps
+        return [Blocker(REGRESSION, "regression_gap", (fid,), text) for text in gaps]
     tests = regression_cases(reg)
     test_type = suite.get("test_type", DEFAULT_TEST_TYPE)
     if j.evidence.get(test_type, ("MISSING",))[0] != "PASS" or test_type not in j.g.cases:
-        return [f"Finding {fid}: its regression test is not shown passing in a fresh {test_type} run that lists "
-                f"its cases: harness evidence {test_type}"]
-    return _proved(j, f"Finding {fid}", "the fix", tests, test_type)
+        return [Blocker(REGRESSION, "regression_not_in_run", (fid,),
+                        f"Finding {fid}: its regression test is not shown passing in a fresh {test_type} run that lists "
+                        f"its cases: harness evidence {test_type}")]
+    return _proved(j, REGRESSION, fid, f"Finding {fid}", "the fix", tests, test_type)
 
 
-def _introduced(j: Judging, req: Mapping[str, Any]) -> list[str]:
+def _introduced(j: Judging, req: Mapping[str, Any]) -> list[Blocker]:
     """An evidence type whose command is not config.yaml's at the task's base (added or changed by
     this change, or run by hand) proves nothing a human did not approve: `true` is one line away."""
-    return [f"{req['id']} cites {t}, whose command is not the one config.yaml configured at the task's base "
-            "(added or changed since, or run by hand): it cannot verify a must requirement until a human approves "
-            "the configuration (`harness approve config-change`)"
+    return [Blocker(REQS, "introduced_command", (req["id"], t),
+                    f"{req['id']} cites {t}, whose command is not the one config.yaml configured at the task's base "
+                    "(added or changed since, or run by hand): it cannot verify a must requirement until a human "
+                    "approves the configuration (`harness approve config-change`)")
             for t in req["evidence"] if t in j.g.introduced]
 
 
-def _plan_gaps(item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[str]:
+def _unusable_citations(j: Judging, check: str, item: Mapping[str, Any]) -> list[Blocker]:
+    """A verified item citing a type whose run is not usable on this tree."""
+    return [Blocker(check, cites_kind(j.evidence[t][0]), (item["id"], t),
+                    f"{item['id']} cites {t} evidence that is {PHRASE[j.evidence[t][0]]}")
+            for t in item["evidence"] if not j.usable(t)]
+
+
+def _plan_gaps(check: str, item: Mapping[str, Any], plan: dict[str, list[str]]) -> list[Blocker]:
     """A verified item must cite every evidence type its contract planned."""
     missing = [t for t in planned(plan.get(item["id"], []))[0] if t not in item["evidence"]]
     if not missing:
         return []
-    return [f"{item['id']}: the contract plans verification by {', '.join(missing)}; "
-            f"it cites {', '.join(item['evidence']) or 'nothing'}"]
+    return [Blocker(check, "plan_gap", (item["id"],),
+                    f"{item['id']}: the contract plans verification by {', '.join(missing)}; "
+                    f"it cites {', '.join(item['evidence']) or 'nothing'}")]

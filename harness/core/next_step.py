@@ -8,16 +8,16 @@ The first step is the recommended one; the rest are alternatives or the step aft
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from harness.core.blockers import CITES_PREFIX, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
 from harness.core.cases import planned as planned_by
 from harness.core.findings import rejection_problem
-from harness.core.gate import GateInput, evidence_status, is_state_blocker
+from harness.core.gate import DECIDING_STATES, GateInput, evidence_status
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
-_ITEM = re.compile(r"^((?:REQ|INV)-\d+)\b")
 _NEW_TASK = 'harness task new "TITLE"'
 
 
@@ -30,20 +30,73 @@ class NextStep:
         return {"command": self.command, "why": self.why}
 
 
-def work_blockers(state: str, blockers: Iterable[str]) -> list[str]:
+NEXT_LABEL = "Next:"
+_INDENT = 14  # the width of the label column: alternatives line up under the recommended command
+
+
+def render(steps: Iterable[NextStep]) -> list[str]:
+    """The `Next:` block every command prints: the recommended command first, then alternatives."""
+    return [f"{NEXT_LABEL if i == 0 else '':<{_INDENT}}{n.command}  — {n.why}" for i, n in enumerate(steps)]
+
+
+def as_data(steps: Iterable[NextStep]) -> list[dict[str, str]]:
+    """The same steps as every command's JSON `next` field holds them."""
+    return [n.as_dict() for n in steps]
+
+
+def refusal_hint(step: NextStep) -> str:
+    """The next step a refusal adds to its hint (one line, under the reason)."""
+    return f"next: {step.command} — {step.why}"
+
+
+def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: bool = False) -> list[NextStep]:
+    """What moves one finding on from ``status`` ([] when it is final: then the task's steps follow).
+    ``collect``: required types not fresh and passing yet, which `finding verify` needs first;
+    ``refuted``: a REPRODUCING finding whose reviewer's reproducer passed (it may be rejected now)."""
+    if status == "REPRODUCING" and refuted:
+        return [NextStep(f'harness finding reject {fid} --reason "WHY THE CLAIM DOES NOT HOLD"',
+                         f"{fid}'s reproducer ran and did not fail: reject it, saying why")]
+    if status == "FIXED":
+        return [*(NextStep(f"harness evidence {t}", f"finding verify needs fresh passing {t} evidence on the fixed "
+                                                    "code (the full suite)") for t in collect),
+                NextStep(f"harness finding verify {fid}", f"{fid} needs its regression test passing and fresh "
+                                                          "full-suite evidence")]
+    step = _FINDING_STEP.get(status)
+    return [NextStep(step[0].format(id=fid), step[1].format(id=fid))] if step else []
+
+
+_FINDING_STEP = {
+    "PROPOSED": ("harness finding reproduce {id}", "{id} is a claim until the reviewer's reproducer runs "
+                                                   "(reproduce-finding skill)"),
+    "REPRODUCING": ("harness finding reproduce {id}", "a failing run of the reviewer's reproducer confirms {id}"),
+    "CONFIRMED": ("harness finding regression {id} PATH -- COMMAND", "{id} is a confirmed bug: attach a regression "
+                                                                     "test that fails now"),
+    "FIXING": ("harness finding fixed {id}", "fix the code for {id}, then mark it fixed"),
+    "VERIFIED": ("harness finding close {id}", "{id} is verified"),
+}
+
+
+B = TypeVar("B", Blocker, str)  # a blocker, or an old ledger's (or a caller's) bare sentence
+
+
+def work_blockers(state: str, blockers: Iterable[B]) -> list[B]:
     """The blockers there is work for: without the one that only says the task is not in GATING yet."""
-    return [b for b in blockers if not is_state_blocker(state, b)]
+    return [b for b in blockers if not _not_gating_yet(state, as_blocker(b))]
 
 
-def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, str] | None = None,
+def _not_gating_yet(state: str, b: Blocker) -> bool:
+    return state not in DECIDING_STATES and b.kind == "state_not_deciding" and b.subject == (state,)
+
+
+def next_steps(state: str, blockers: Iterable[Blocker | str] = (), findings: Mapping[str, str] | None = None,
                evidence: Mapping[str, str] | None = None, *, iteration: int = 0, max_iterations: int = 5,
                requirements: int = 0, gate_pass: bool = False,
                plan: Mapping[str, list[str]] | None = None, failed_rounds: int = 0,
                stalled_iterations: int = 3, refuted: Iterable[str] = ()) -> list[NextStep]:
     """The next command(s) for a task, first = recommended.
 
-    ``blockers``: the live gate blockers; ``findings``: id -> status; ``evidence``: type ->
-    freshness as :func:`harness.core.gate.evidence_status` names it (PASS, FAIL, STALE,
+    ``blockers``: the live gate blockers (a bare sentence is classified); ``findings``: id -> status;
+    ``evidence``: type -> freshness as :func:`harness.core.gate.evidence_status` names it (PASS, FAIL, STALE,
     MISSING, UNKNOWN, CHANGED, OTHER) for the types the gate needs; ``requirements``: how
     many the task has; ``gate_pass``: the last gate verdict is a PASS that still holds;
     ``plan``: REQ/INV id -> the evidence types its contract plans (``verified_by``), so a
@@ -54,7 +107,7 @@ def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, 
     """
     f = dict(findings or {})
     ev = dict(evidence or {})
-    work = work_blockers(state, blockers)
+    work = work_blockers(state, as_blockers(blockers))
     handler = _BY_STATE.get(state)
     facts = _Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass, dict(plan or {}),
                    failed_rounds, stalled_iterations, frozenset(refuted))
@@ -64,7 +117,7 @@ def next_steps(state: str, blockers: Iterable[str] = (), findings: Mapping[str, 
 @dataclass(frozen=True)
 class _Facts:
     state: str
-    blockers: list[str]
+    blockers: list[Blocker]
     findings: dict[str, str]
     evidence: dict[str, str]
     iteration: int
@@ -93,15 +146,9 @@ class _Facts:
         """Steps that clear blockers without leaving the state (no code change needed)."""
         return _unique([step for b in self.blockers for step in clearing(b, self.plan, self.evidence)])
 
-    def needs_work(self) -> list[str]:
+    def needs_work(self) -> list[Blocker]:
         """Blockers only a change of code (or of findings) clears."""
         return [b for b in self.blockers if not clearing(b, self.plan, self.evidence)]
-
-
-_EVIDENCE_BLOCKER = re.compile(r"^(\w+) evidence (?:is missing|is stale|outcome unknown|is unstable|does not count)")
-_CITED = re.compile(r"^((?:REQ|INV)-\d+) cites (\w+) evidence that is (?!failing)")
-_REPRODUCE = re.compile(r"harness finding reproduce (F-\d+)")
-_STALE_REGRESSION = re.compile(r"^Finding (F-\d+) regression evidence is stale")
 
 
 def _cite(kind: str, item: str, plan: Mapping[str, list[str]], evidence: Mapping[str, str],
@@ -115,26 +162,26 @@ def _cite(kind: str, item: str, plan: Mapping[str, list[str]], evidence: Mapping
     return [*collect, NextStep(cite, why)]
 
 
-def clearing(blocker: str, plan: Mapping[str, list[str]] | None = None,
+def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None,
              evidence: Mapping[str, str] | None = None) -> list[NextStep]:
     """The command(s) that clear one gate blocker in place; [] when it takes real work."""
     plan, evidence = plan or {}, evidence or {}
-    if m := _EVIDENCE_BLOCKER.match(blocker):
-        return [NextStep(f"harness evidence {m.group(1)}", f"{blocker}: run it on this code")]
-    if m := _CITED.match(blocker):
-        return [NextStep(f"harness evidence {m.group(2)}", blocker)]
-    if m := _ITEM.match(blocker):
-        kind = "requirement" if m.group(1).startswith("REQ") else "invariant"
-        if "not verified" in blocker or "the contract plans" in blocker:
-            return _cite(kind, m.group(1), plan, evidence, f"{blocker}: cite the passing evidence that proves it")
-        return []
-    if "cite no evidence:" in blocker:
-        return [step for rid in re.findall(r"REQ-\d+", blocker.split(":", 1)[1])
-                for step in _cite("requirement", rid, plan, evidence, f"{rid} cites no evidence")]
-    if m := _REPRODUCE.search(blocker):
-        return [NextStep(f"harness finding reproduce {m.group(1)}", blocker)]
-    if m := _STALE_REGRESSION.match(blocker):
-        return [NextStep(f"harness finding verify {m.group(1)}", f"{blocker}: re-run it on this code")]
+    b = as_blocker(blocker)
+    kind, subject, text = b.kind, b.subject, b.text
+    if kind in EVIDENCE_TO_COLLECT:
+        return [NextStep(f"harness evidence {subject[0]}", f"{text}: run it on this code")]
+    if kind.startswith(CITES_PREFIX) and kind != CITES_PREFIX + "fail":  # a failing run needs a fix, not a re-run
+        return [NextStep(f"harness evidence {subject[1]}", text)]
+    if kind in ("not_verified", "plan_gap"):
+        item = subject[0]
+        return _cite("requirement" if item.startswith("REQ") else "invariant", item, plan, evidence,
+                     f"{text}: cite the passing evidence that proves it")
+    if kind == "uncovered":
+        return [step for rid in subject for step in _cite("requirement", rid, plan, evidence, f"{rid} cites no evidence")]
+    if kind == "finding_unrefuted":
+        return [NextStep(f"harness finding reproduce {subject[0]}", text)]
+    if kind == "regression_stale":
+        return [NextStep(f"harness finding verify {subject[0]}", f"{text}: re-run it on this code")]
     return []
 
 
@@ -144,26 +191,17 @@ _WORD = {"STALE": "stale (the code changed since it ran)", "MISSING": "missing",
 
 
 def _finding_steps(x: _Facts) -> list[NextStep]:
-    """Work on findings in lifecycle order: reproduce, attach a regression test, fix, verify, close."""
+    """Work on findings in lifecycle order: reproduce, attach a regression test, fix, verify, close
+    (each finding's step as :func:`finding_steps` gives it after a finding command)."""
     out = []
     for fid in x.with_status("PROPOSED", "REPRODUCING"):
-        if fid in x.refuted:  # running it again would pass again: the claim does not hold
-            out.append(NextStep(f'harness finding reject {fid} --reason "WHY THE CLAIM DOES NOT HOLD"',
-                                f"{fid}'s reproducer ran and did not fail: reject it, saying why"))
-            continue
-        out.append(NextStep(f"harness finding reproduce {fid}",
-                            f"{fid} is a claim until the reviewer's reproducer runs (reproduce-finding skill)"))
-    for fid in x.with_status("CONFIRMED"):
-        out.append(NextStep(f"harness finding regression {fid} PATH -- COMMAND",
-                            f"{fid} is a confirmed bug: attach a regression test that fails now"))
-    for fid in x.with_status("FIXING"):
-        out.append(NextStep(f"harness finding fixed {fid}", f"fix the code for {fid}, then mark it fixed"))
-    for fid in x.with_status("FIXED"):
-        out.extend(x.evidence_to_collect())
-        out.append(NextStep(f"harness finding verify {fid}",
-                            f"{fid} needs its regression test passing and fresh full-suite evidence"))
-    for fid in x.with_status("VERIFIED"):
-        out.append(NextStep(f"harness finding close {fid}", f"{fid} is verified"))
+        # running a refuted one again would pass again: the claim does not hold
+        out += finding_steps(fid, "REPRODUCING", refuted=True) if fid in x.refuted else finding_steps(fid, "PROPOSED")
+    for status in ("CONFIRMED", "FIXING", "FIXED", "VERIFIED"):
+        for fid in x.with_status(status):
+            if status == "FIXED":  # verify is refused until the full suite is fresh and passing
+                out.extend(x.evidence_to_collect())
+            out += finding_steps(fid, status)
     return _unique(out)
 
 
@@ -238,13 +276,17 @@ def _fixing(x: _Facts) -> list[NextStep]:
 
 
 def _gating(x: _Facts) -> list[NextStep]:
-    if not x.blockers:
-        return [NextStep("harness gate --advance", "nothing blocks the gate: PASS moves the task to CONVERGED")]
+    if not x.blockers and x.gate_pass:  # judged, read, and passing on this tree: only the move is left
+        return [NextStep("harness gate --advance", "the gate passed on this source tree: PASS moves the task to "
+                                                   "CONVERGED")]
+    if not x.blockers:  # read the verdict before advancing on it (quality-gate skill)
+        return [NextStep("harness gate", "nothing blocks the gate now: judge it and read the report; on PASS (exit 0), "
+                                         "`harness gate --advance` moves the task to CONVERGED")]
     # What can be cleared without leaving GATING costs no iteration: do that first.
     if not x.needs_work():
         return _unique(x.in_place() + [NextStep("harness gate", "re-judge once that is done (no --advance: a BLOCKED "
                                                             "verdict would spend an iteration)")])
-    return [NextStep("harness converge --apply", f"the gate is blocked ({x.needs_work()[0]}): "
+    return [NextStep("harness converge --apply", f"the gate is blocked ({x.needs_work()[0].text}): "
                                                  "loop back (iteration + 1) or escalate, as the convergence rules decide"),
             NextStep("harness gate", "see every blocker first")]
 
@@ -260,7 +302,7 @@ def _blocked(x: _Facts) -> list[NextStep]:
         steps.append(NextStep("harness transition REPRODUCING", "open findings are worked in REPRODUCING"))
     else:
         steps.append(NextStep("harness transition IMPLEMENTING",
-                              f"fix what blocked the gate{': ' + x.blockers[0] if x.blockers else ''}"))
+                              f"fix what blocked the gate{': ' + x.blockers[0].text if x.blockers else ''}"))
     return steps
 
 
@@ -303,7 +345,7 @@ def _freshness(g: GateInput, etype: str) -> str:
     return "STALE" if status == "FAIL" and record and record.get("tree") != g.tree else status
 
 
-def for_gate_input(g: GateInput, blockers: Iterable[str], *, iteration: int, max_iterations: int,
+def for_gate_input(g: GateInput, blockers: Iterable[Blocker | str], *, iteration: int, max_iterations: int,
                    gate_pass: bool, failed_rounds: int = 0, stalled_iterations: int = 3) -> list[NextStep]:
     """:func:`next_steps` from what the gate judged: the evidence types it needs (required by
     gate.yaml or cited by a verified item), the findings, and its blockers."""

@@ -164,7 +164,7 @@ def _evaluate(known: dict, source_tree: str) -> dict:
         report = core_gate.evaluate(gi)
     except HarnessError as exc:
         return {"gate": "INVALID_HARNESS_STATE", "blockers": [exc.message]}
-    return {"gate": report.verdict, "blockers": report.blockers,
+    return {"gate": report.verdict, "blockers": [b.text for b in report.blockers],
             "fresh_evidence": sorted(t for t, r in gi.evidence.items()
                                      if r["tree"] == source_tree and r["outcome"] == "passed")}
 

@@ -407,7 +407,7 @@ def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, 
     if report.verdict != "PASS":
         problems.append(Problem(folder, "done-needs-gate-pass",
                                 f"{task.id} is {task.proj.state} but the gate recomputed on the committed content is "
-                                f"BLOCKED: " + "; ".join(report.blockers), fix))
+                                f"BLOCKED: " + "; ".join(b.text for b in report.blockers), fix))
     return report
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.core import converge as rules
 from harness.core import next_step
+from harness.core.blockers import Blocker, evaluated_fields
 from harness.errors import Refused
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class Convergence:
     iteration: int
     max_iterations: int
     gate: str                  # the gate's verdict now
-    blockers: list[str]
+    blockers: list[Blocker]
     decision: rules.Decision
     apply: bool                # --apply was asked for
     applied: list[str] = field(default_factory=list)  # "FROM → TO" moves made
@@ -50,7 +51,7 @@ def converge(s: TaskStore, task_id: str | None, apply_: bool) -> Convergence:
             judged["report"], judged["gi"] = judge(s, task, policy, tree)
             r = judged["report"]
             return [("gate.evaluated", {"verdict": r.verdict, "tree": tree, "head": head,
-                                        "policy": policy.digest, "blockers": r.blockers})]
+                                        "policy": policy.digest, **evaluated_fields(r.blockers)})]
 
         s.append(tid, [], precheck=precheck)
     else:
@@ -111,9 +112,11 @@ def _apply(s: TaskStore, tid: str, decision: rules.Decision, tree: str, policy: 
 def _steps(s: TaskStore, tid: str, decision: rules.Decision, applied: list[str]) -> list[next_step.NextStep]:
     from harness.usecases.next_steps import steps_for
 
-    if decision.decision == rules.ESCALATE and not applied:
-        p = s.load(tid, docs=False).proj
-        if p.state in ("GATING", "BLOCKED"):
-            return [next_step.NextStep("harness converge --apply",
-                                       f"record ESCALATED with {decision.reason}: a human decides how to go on")]
+    p = s.load(tid, docs=False).proj
+    if decision.decision == rules.ESCALATE and not applied and p.state in ("GATING", "BLOCKED"):
+        return [next_step.NextStep("harness converge --apply",
+                                   f"record ESCALATED with {decision.reason}: a human decides how to go on")]
+    if decision.decision == rules.CONVERGED and not applied and p.state == "GATING":  # as the convergence skill says
+        return [next_step.NextStep("harness converge --apply", "the gate passes: --apply records GATING → CONVERGED, "
+                                                               "then harness transition DONE")]
     return steps_for(s, tid)

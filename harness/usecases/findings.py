@@ -6,10 +6,10 @@ the core's, applied when the event is appended (so a hand-written ledger meets t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from harness.core import finding_events
+from harness.core import finding_events, next_step
 from harness.core import findings as rules
 from harness.core.chain import LedgerProblem
 from harness.core.records import Finding
@@ -23,19 +23,14 @@ class FindingStep:
     id: str
     status: str  # after the step
     collect: tuple[str, ...] = ()  # required evidence types not fresh and passing on this code yet
-
-    @property
-    def next(self) -> str | None:
-        hint = rules.NEXT_STEP.get(self.status)
-        if hint and self.status == "FIXED" and self.collect:  # verify would be refused until they are
-            return ("; ".join(f"harness evidence {t}" for t in self.collect) + " (the full suite must be fresh and "
-                    f"passing on the fixed code), then harness finding verify {self.id}")
-        return hint.format(id=self.id) if hint else None
+    # What moves the finding on; once it is final (REJECTED, CLOSED), the task's next step.
+    steps: list[next_step.NextStep] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Proposed:
     findings: list[tuple[str, dict[str, Any]]]  # (id, the proposal as given)
+    steps: list[next_step.NextStep] = field(default_factory=list)
 
 
 def finding_for(task: LoadedTask, fid: str, event: str) -> Finding:
@@ -50,7 +45,17 @@ def step(s: TaskStore, task_id: str | None, fid: str, event: str, data: dict[str
     """Append one finding event; replay refuses it (with its hint) when a rule forbids it."""
     task = s.append(s.current_id(task_id), [(event, {"id": fid, **(data or {})})])
     status = task.proj.findings[fid]["status"]
-    return FindingStep(fid, status, _to_collect(s, task) if status == "FIXED" else ())
+    collect = _to_collect(s, task) if status == "FIXED" else ()
+    refuted = status == "REPRODUCING" and rules.rejection_problem(task.proj.findings[fid]) is None
+    return FindingStep(fid, status, collect, _steps(s, task.id, fid, status, collect, refuted))
+
+
+def _steps(s: TaskStore, tid: str, fid: str, status: str, collect: tuple[str, ...],
+           refuted: bool) -> list[next_step.NextStep]:
+    """The finding's own next step while it moves; the task's once it is final."""
+    from harness.usecases.next_steps import steps_after
+
+    return next_step.finding_steps(fid, status, collect, refuted) or steps_after(s, tid)
 
 
 def _to_collect(s: TaskStore, task: LoadedTask) -> tuple[str, ...]:
@@ -74,7 +79,7 @@ def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> P
         return [("finding.proposed", {"id": fid, "content": c}) for fid, c in zip(ids, content)]
 
     s.append(s.current_id(task_id), [], precheck=precheck)
-    return Proposed(list(zip(ids, items)))
+    return Proposed(list(zip(ids, items)), [step for fid in ids for step in next_step.finding_steps(fid, "PROPOSED")])
 
 
 def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...],

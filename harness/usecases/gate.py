@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.core import gate as core_gate
 from harness.core import next_step, states
+from harness.core.blockers import evaluated_fields
 from harness.errors import EXIT_INVALID, HarnessError, Refused
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
@@ -63,7 +64,7 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
                 judged, gi = judge(s, task, policy, tree)
                 report = judged
                 return [("gate.evaluated", {"verdict": judged.verdict, "tree": tree, "head": head,
-                                            "policy": policy.digest, "blockers": judged.blockers})]
+                                            "policy": policy.digest, **evaluated_fields(judged.blockers)})]
 
             s.append(tid, [], precheck=precheck)
     except HarnessError as exc:

@@ -140,6 +140,6 @@ def with_next(exc: HarnessError, s: TaskStore, tid: str | None) -> HarnessError:
     except HarnessError:
         return exc
     if steps:
-        nxt = f"next: {steps[0].command} — {steps[0].why}"
+        nxt = next_step.refusal_hint(steps[0])
         exc.hint = f"{exc.hint}\n  {nxt}" if exc.hint else nxt
     return exc

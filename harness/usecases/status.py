@@ -73,7 +73,8 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
             gi = facts.gate_input(s.source, task, policy, tree)
             report = core_gate.evaluate(gi)
             live = report.as_dict(tree)
-            live["blockers"] = next_step.work_blockers(gi.state, live["blockers"])
+            work = next_step.work_blockers(gi.state, report.blockers)
+            live["blockers"] = [b.text for b in work]
             # The open counts the gate counts: a rejection not refuted on this tree is open.
             from harness.core.gate_checks import open_finding_ids, unrefuted_ids
 
@@ -81,7 +82,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
                                     for sev in ("critical", "major", "minor")},
                                    unrefuted=len(unrefuted_ids(gi.findings, gi.tree)))
             p = task.proj
-            steps = next_step.for_gate_input(gi, live["blockers"], iteration=p.iteration,
+            steps = next_step.for_gate_input(gi, work, iteration=p.iteration,
                                              max_iterations=p.max_iterations,
                                              gate_pass=p.gate_pass_for(tree, policy.digest)[0],
                                              **loop_counts(task.lines, policy.doc))
