@@ -178,6 +178,8 @@ def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None
                      f"{text}: cite the passing evidence that proves it")
     if kind == "uncovered":
         return [step for rid in subject for step in _cite("requirement", rid, plan, evidence, f"{rid} cites no evidence")]
+    if kind == "fail_to_pass_unusable":  # the cases a requirement names, run against the base's source
+        return [NextStep("harness evidence fail_to_pass", text.split(": harness evidence", 1)[0])]
     if kind == "finding_unrefuted":
         return [NextStep(f"harness finding reproduce {subject[0]}", text)]
     if kind == "regression_stale":
@@ -240,15 +242,20 @@ def _verifying(x: _Facts) -> list[NextStep]:
                              "(REVIEWING → GATING → harness converge --apply) so the loop is counted"), *fix]
         return fix
     out = x.evidence_to_collect() + x.in_place()
-    out.append(NextStep("harness transition REVIEWING", ("then: " if out else "the evidence passes: ")
-                        + "hand the change to an adversarial review"))
+    # "The evidence passes" only when nothing but the review is left: a blocker no command clears in
+    # place (a requirement naming no test, a test that passes without the change) is named instead.
+    left = [b.text for b in x.needs_work()]
+    why = (f"then: hand the change to an adversarial review — the gate would still block: {left[0]}" if left
+           else ("then: " if out else "the evidence passes: ") + "hand the change to an adversarial review")
+    out.append(NextStep("harness transition REVIEWING", why))
     return _unique(out)
 
 
 def _reviewing(x: _Facts) -> list[NextStep]:
     if x.with_status(*OPEN_FINDING):
         steps = _finding_steps(x)
-        if x.with_status("CONFIRMED", "FIXING", "FIXED"):
+        # Only for a finding whose fix has not started: a FIXED one is verified and closed from here.
+        if x.with_status("CONFIRMED"):
             steps.append(NextStep("harness transition REPRODUCING", "confirmed findings are worked in REPRODUCING → FIXING"))
         return steps
     if not x.findings:
