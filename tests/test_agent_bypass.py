@@ -35,7 +35,7 @@ DENIED = [
     ("SKIP=harness-validate git commit -m x", "skip-hook"),
     ("SKIP=flake8,harness-push-guard git push", "skip-hook"),
     ("export SKIP=harness-validate", "skip-hook"),
-    ("env SKIP=harness-gate git commit -m x", "skip-hook"),
+    ("env SKIP=harness-gate,harness-validate git commit -m x", "skip-hook"),
     ("git config core.hooksPath /dev/null", "hooks-path"),
     ("git config --local core.hooksPath .nohooks", "hooks-path"),
     ("git config --unset core.hooksPath", "hooks-path"),

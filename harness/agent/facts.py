@@ -4,10 +4,14 @@ the source tree now and the gate evaluated now (the same reading `harness status
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT, TaskFacts
 from harness.errors import HarnessError
 from harness.store.layout import Layout, find_worktree
+
+if TYPE_CHECKING:
+    from harness.core.git_config_view import GitSetup
 
 
 def repo_root(cwd: str | None) -> Path | None:
@@ -92,3 +96,40 @@ def notes_ref(root: Path) -> str:
     except (OSError, HarnessError):
         raw = None
     return notes_ref_of(raw)
+
+
+def git_setup(root: Path, subject: str) -> GitSetup:
+    """The repository's git aliases and hooks folders, for the tool guard to judge ``subject`` (the
+    command line, or the paths an edit tool writes) by; when it may commit, also the harness hooks
+    the framework config being committed drops. git runs only when the subject could need it (it
+    names git or a hook): the guard runs before every tool call, and most never touch either."""
+    from harness.core import framework_config
+    from harness.core.git_config_view import GitSetup
+    from harness.gitio.guard_config import hooks_dirs
+
+    if "git" not in subject and "hook" not in subject:
+        return GitSetup(hooks_dirs=hooks_dirs(root, None))
+    from harness.gitio.guard_config import aliases_and_hooks_path, framework_configs
+
+    aliases, hooks_path = aliases_and_hooks_path(root)
+    dropped: set[str] = set()
+    if "commit" in subject:
+        head, index, worktree = framework_configs(root)
+        dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
+    return GitSetup(aliases=aliases, hooks_dirs=hooks_dirs(root, hooks_path),
+                    dropped_framework_hooks=tuple(sorted(dropped)))
+
+
+def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any]) -> list[str]:
+    """The harness hooks an edit tool's write of the framework config at ``path`` would drop."""
+    from harness.core import framework_config
+
+    try:
+        before = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        before = ""
+    if tool_name == "apply_patch":
+        patch = next((v for k in ("command", "input", "patch") for v in [tool_input.get(k)] if isinstance(v, str)), "")
+        return framework_config.patch_drops(patch)
+    after = framework_config.edited_text(tool_name, tool_input, before)
+    return framework_config.dropped(before, after) if after is not None else []

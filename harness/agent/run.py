@@ -15,10 +15,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.agent import hosts
 from harness.agent.hosts import Reply
+
+if TYPE_CHECKING:
+    from harness.core.denials import Denial
+    from harness.core.guarded_paths import Where
 
 
 def run(host: str, event: str, raw: str) -> Reply:
@@ -119,14 +123,27 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     cwd = os.path.realpath(p.cwd or root)
     where = Where(os.path.realpath(root), cwd)
     denial = None
+    setup = facts.git_setup(root, " ".join([action.shell or "", *action.writes, *action.deletes]))
     if action.shell is not None:
         shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
-        denial = check_shell(action.shell, shell_where, facts.notes_ref(root))
+        denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup)
     for path in action.writes:
-        denial = denial or check_write(os.path.realpath(os.path.join(cwd, path)), where)
+        denial = denial or check_write(os.path.realpath(os.path.join(cwd, path)), where, setup)
+        denial = denial or _framework_edit(p, os.path.realpath(os.path.join(cwd, path)), where)
     for path in action.deletes:
-        denial = denial or check_delete(os.path.realpath(os.path.join(cwd, path)), where)
+        denial = denial or check_delete(os.path.realpath(os.path.join(cwd, path)), where, setup)
     return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
+
+
+def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
+    """An edit of .pre-commit-config.yaml that leaves out a harness hook the file runs now."""
+    from harness.agent import facts
+    from harness.core.framework_config import CONFIG, framework_denial
+
+    if where.resolve(full) != CONFIG:
+        return None
+    hooks = facts.framework_edit_dropped(Path(full), p.tool_name, p.tool_input)
+    return framework_denial(hooks) if hooks else None
 
 
 def _subject(host: str, p: hosts.Payload) -> str:

@@ -8,131 +8,150 @@ mentions --no-verify, `git status`, `grep -n`, `cat events.jsonl`, `git notes sh
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from harness.core import guarded_paths as paths
+from harness.core.bypass_files import check_files, hook_or_protected
 from harness.core.bypass_git import check_git
 from harness.core.denials import (
     HOOKS_PATH,
     Denial,
     delete_denial,
-    first_protected,
+    hook_file_denial,
     hooks_path_denial,
     is_notes_ref,
     protected_denial,
+    unresolved_denial,
 )
-from harness.core.shell_commands import WRITE_REDIRECTS, SimpleCommand, parse
+from harness.core.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
+from harness.core.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
+from harness.core.shell_resolve import declared, resolve, unresolved
 
 DEFAULT_NOTES_REF = "refs/notes/harness"
+# Harness hooks in the framework's manual stage: they never run on a commit or push, so SKIP
+# naming them skips nothing, and denying it would teach that every SKIP is forbidden.
+MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
+MAX_NESTED_LINES = 8
 
 
-def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_REF) -> Denial | None:
+def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
+                setup: GitSetup = NO_SETUP, depth: int = 0) -> Denial | None:
     """The first bypass in a shell command line, or None. Raises ShellSyntaxError when the
-    text cannot be read at all (the caller decides what an unreadable command means)."""
-    for cmd in parse(text):
-        denial = _check_command(cmd, where, notes_ref)
+    text cannot be read at all (the caller decides what an unreadable command means).
+    ``setup`` is what the repository's git configuration says (its aliases, its hooks folders)."""
+    if depth > MAX_NESTED_LINES:
+        return Denial("unresolved", "the command runs command lines nested too deeply to judge",
+                      "run the command it stands for, written out")
+    exported: tuple[str, ...] = ()
+
+    def judge(line: str) -> Denial | None:
+        return check_shell(line, where, notes_ref, setup, depth + 1)
+
+    for cmd in resolve(parse(text)):
+        denial = _check_command(cmd, Context(where, notes_ref, setup, exported, judge))
         if denial:
             return denial
-        if cmd.program == "cd" and len(cmd.words) == 2 and "$" not in cmd.words[1]:
+        exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
+        if cmd.program == "cd" and len(cmd.words) == 2 and not unresolved(cmd.words[1]):
             where = where.cd(cmd.words[1])
     return None
 
 
-def check_write(path: str, where: paths.Where) -> Denial | None:
+@dataclass(frozen=True)
+class Context:
+    where: paths.Where
+    notes_ref: str
+    setup: GitSetup
+    exported: tuple[str, ...]                     # NAME=value exported earlier on the line
+    judge: Callable[[str], Denial | None]         # judges a command line a git alias runs
+
+
+def check_write(path: str, where: paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:
     """A file an edit tool is about to write (or a patch is about to add, change or delete)."""
     found = paths.protected(where.resolve(path))
-    return protected_denial(path, found) if found else None
+    if found:
+        return protected_denial(path, found)
+    if paths.hook_config(where, path, setup.hooks_dirs) and where.resolve(path) != paths.FRAMEWORK_CONFIG:
+        return hook_file_denial(path)
+    return None
 
 
-def check_delete(path: str, where: paths.Where) -> Denial | None:
-    """A file an edit tool's patch deletes: nothing of the harness's record may go."""
-    return delete_denial(path) if paths.harness_state(where.resolve(path)) else None
+def check_delete(path: str, where: paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:
+    """A file an edit tool's patch deletes: nothing of the harness's record may go, nor a hook file."""
+    if paths.harness_state(where.resolve(path)):
+        return delete_denial(path)
+    return hook_file_denial(path) if paths.hook_config(where, path, setup.hooks_dirs) else None
 
 
 # -- one simple command -------------------------------------------------------------------
 
-def _check_command(cmd: SimpleCommand, where: paths.Where, notes_ref: str) -> Denial | None:
-    return (_check_env(cmd.assignments, notes_ref)
-            or _check_redirects(cmd, where)
-            or _check_program(cmd, where, notes_ref))
+def _check_command(cmd: SimpleCommand, ctx: Context) -> Denial | None:
+    return (_check_env(cmd.assignments + declared(cmd), ctx.notes_ref, exporting=bool(declared(cmd)))
+            or _check_redirects(cmd, ctx)
+            or _check_program(cmd, ctx))
 
 
-def _check_env(assignments: tuple[str, ...], notes_ref: str) -> Denial | None:
+def _check_env(assignments: tuple[str, ...], notes_ref: str, exporting: bool = False) -> Denial | None:
     for a in assignments:
         name, _, value = a.partition("=")
-        if name == "SKIP" and any(h.strip().startswith("harness") for h in value.split(",")):
-            return Denial("skip-hook", f"SKIP={value} turns off the harness's own git hooks",
-                          "commit without SKIP; when a harness hook refuses, fix what it names (`harness status`)")
+        if name == "SKIP":
+            denial = _check_skip(value)
+            if denial:
+                return denial
         if (name.startswith("GIT_CONFIG_KEY_") and value.lower() == HOOKS_PATH) or (
                 name == "GIT_CONFIG_PARAMETERS" and HOOKS_PATH in value.lower()):
             return hooks_path_denial()
-        if name == "GIT_NOTES_REF" and is_notes_ref(value, notes_ref):
+        if name == "GIT_NOTES_REF" and (is_notes_ref(value, notes_ref) or unresolved(value)):
             return Denial("notes-env", f"GIT_NOTES_REF={value} points git notes at the harness's stamps",
                           "the stamps are written by the post-commit hook (`harness stamp` by hand)")
+        if exporting and name in OPAQUE_ENV:
+            return Denial("config-source", f"exporting {name} makes every later git command read configuration "
+                          "the guard cannot see", "leave it unset; the repository's own configuration is read as usual")
     return None
 
 
-def _check_redirects(cmd: SimpleCommand, where: paths.Where) -> Denial | None:
+def _check_skip(value: str) -> Denial | None:
+    if unresolved(value):
+        return unresolved_denial(value, "the pre-commit framework's SKIP")
+    skipped = [h.strip() for h in value.split(",") if h.strip().startswith("harness")]
+    if any(h not in MANUAL_HOOKS for h in skipped):
+        return Denial("skip-hook", f"SKIP={value} turns off the harness's own git hooks",
+                      "commit without SKIP; when a harness hook refuses, fix what it names (`harness status`)")
+    return None
+
+
+def _check_redirects(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     for op, target in cmd.redirects:
         if op in WRITE_REDIRECTS and not target.isdigit():
-            found = paths.protected(where.resolve(target)) or paths.unresolved_protected(target)
-            if found:
-                return protected_denial(target, found)
+            denial = hook_or_protected([target], ctx.where, ctx.setup.hooks_dirs)
+            if denial:
+                return denial
     return None
 
 
-# Programs whose file arguments they write or delete.
-WRITERS = frozenset({"tee", "truncate", "touch", "shred", "dd"})
-DELETERS = frozenset({"rm", "unlink", "rmdir", "shred"})
-COPIERS = frozenset({"cp", "install", "ln", "rsync"})
-
-
-def _check_program(cmd: SimpleCommand, where: paths.Where, notes_ref: str) -> Denial | None:
+def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     prog, args = cmd.program, list(cmd.words[1:])
     if prog == "git":
-        return check_git(args, where, notes_ref)
-    if prog == "export":
-        return _check_env(tuple(a for a in args if "=" in a), notes_ref)
+        return check_git(args, ctx.where, ctx.notes_ref, ctx.exported + cmd.assignments, ctx.setup, ctx.judge)
+    if cmd.words and unresolved(cmd.words[0]) and any(a in MACHINERY for a in args):
+        return unresolved_denial(cmd.words[0], "the program to run")
+    line = command_line(cmd)
+    if line is not None and line.split() and unresolved(line.split()[0]):  # what it runs is unknown
+        return unresolved_denial(line, f"the command line `{prog}` runs")
     if prog == "harness" or (prog.startswith("python") and args[:2] == ["-m", "harness"]):
         return _check_harness(args[2:] if prog.startswith("python") else args)
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
     # Any other program: judged by what it does to the files it names.
-    return _check_deletion(prog, args, where) or _check_overwrite(prog, args, where)
-
-
-def _operands(args: list[str]) -> list[str]:
-    return [a for a in args if not a.startswith("-")]
-
-
-def _check_deletion(prog: str, args: list[str], where: paths.Where) -> Denial | None:
-    """A program that deletes (or moves away) something of the harness's record."""
-    if prog in DELETERS or prog == "mv" or (prog == "find" and ("-delete" in args or "-exec" in args)):
-        operands = _operands(args)
-        targets = operands if prog != "find" else operands[:1]
-        for t in targets:
-            if paths.harness_state(where.resolve(t)):
-                return delete_denial(t)
-    return None
-
-
-def _check_overwrite(prog: str, args: list[str], where: paths.Where) -> Denial | None:
-    """A program that writes over a protected file: in place, or as a copy's destination."""
-    operands = _operands(args)
-    if prog in WRITERS or prog in DELETERS or prog == "mv" or (prog in ("sed", "perl") and _in_place(args)):
-        if prog == "dd":
-            operands = [a[3:] for a in args if a.startswith("of=")]
-        return first_protected(operands, where)
-    if prog in COPIERS and operands:
-        return first_protected(operands[-1:], where)
-    return None
-
-
-def _in_place(args: list[str]) -> bool:
-    return any(a == "-i" or a.startswith("-i") or a.startswith("--in-place") for a in args)
+    return check_files(prog, args, ctx.where, ctx.setup.hooks_dirs)
 
 
 def _check_harness(args: list[str]) -> Denial | None:
     sub = _first_positional(args)
+    if "--help" in args or "-h" in args:
+        return None  # reading how a command works changes nothing
     if sub == "approve":
         return Denial("approve", "`harness approve` is a human's signature, never the agent's",
                       "stop and ask a human to run the `harness approve …` command in their own terminal")

@@ -1,64 +1,122 @@
 """The git side of the bypass denier: hook-skipping flags, core.hooksPath, the notes ref,
-and git commands that delete or overwrite the harness's files.
+aliases and config sources, plumbing that commits or pushes with no hook, and git commands
+that delete or overwrite the harness's files.
 
-Pure. Options are parsed the way git parses them (clusters like `-anm`, values that
-follow an option, `--` ending options, unique prefixes of long options), so `-n` inside a
-commit message or after `--` is not a flag.
+Pure. An alias is judged as what it expands to (the repository's aliases come in as data,
+:class:`GitSetup`); the options of the hooked commands are read by :mod:`git_hook_flags`.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from harness.core import guarded_paths as paths
-from harness.core.denials import HOOKS_PATH, Denial, delete_denial, first_protected, hooks_path_denial, is_notes_ref
+from harness.core.denials import (
+    HOOKS_PATH,
+    Denial,
+    delete_denial,
+    first_protected,
+    hook_file_denial,
+    hooks_path_denial,
+    is_notes_ref,
+    unresolved_denial,
+)
+from harness.core.git_config_view import (
+    BUILTINS,
+    MACHINERY,
+    NO_SETUP,
+    GitSetup,
+    RunConfig,
+    expand_alias,
+    from_env,
+)
+from harness.core.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
+from harness.core.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
                                    "--config-env", "--exec-path"})
-COMMIT_SHORT_WITH_VALUE = frozenset("mFCct")
-COMMIT_SHORT_OPTIONAL_VALUE = frozenset("Su")   # -uno, -S<keyid>: only an attached value
-COMMIT_LONG_WITH_VALUE = frozenset({"--message", "--file", "--author", "--date", "--template", "--reuse-message",
-                                    "--reedit-message", "--fixup", "--squash", "--cleanup", "--trailer",
-                                    "--pathspec-from-file"})
 NOTES_WRITES = frozenset({"add", "copy", "append", "edit", "merge", "remove", "prune"})
 CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin", "--get-urlmatch",
                           "get", "list"})
 
 
-def check_git(args: list[str], where: paths.Where, notes_ref: str) -> Denial | None:
-    """The bypass in `git ARGS` run in ``where``, or None."""
-    i, where, denial = _global_options(args, where)
+ShellJudge = Callable[[str], "Denial | None"]
+REVISION = re.compile(r"[0-9a-f]{7,40}")
+MAX_ALIASES = 8
+
+
+def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[str, ...] = (),
+              setup: GitSetup = NO_SETUP, shell: ShellJudge | None = None, depth: int = 0) -> Denial | None:
+    """The bypass in `git ARGS` run in ``where`` with the environment assignments ``env``, or None.
+    ``shell`` judges the command line a `!` alias runs."""
+    i, where, config, denial = _global_options(args, where, from_env(env))
     if denial or i >= len(args):
         return denial
     sub, rest = args[i], args[i + 1:]
-    return (_check_skipped_hooks(sub, rest)
+    if unresolved(sub):
+        return unresolved_denial(sub, "git's subcommand")
+    if config.opaque and (sub in MACHINERY or sub not in BUILTINS):
+        return Denial("config-source", f"`git {sub}` under {config.opaque[0]} reads configuration the guard "
+                      "cannot see (an alias or hooks path there changes what the command does)",
+                      f"run `git {sub}` without it; the repository's own configuration is read as usual")
+    expanded = expand_alias(sub, rest, config, setup)
+    if expanded is not None:
+        return _check_alias(sub, expanded, where, notes_ref, env, setup, shell, depth)
+    if sub == "commit" and setup.dropped_framework_hooks and "--dry-run" not in rest:
+        from harness.core.framework_config import framework_denial
+
+        return framework_denial(list(setup.dropped_framework_hooks), committing=True)
+    return (_check_machinery(sub, rest)
+            or skipped_hooks_denial(sub, rest)
+            or unresolved_option_denial(sub, rest)
             or _check_stamps_and_hooks_path(sub, rest, notes_ref)
-            or _check_git_files(sub, rest, where))
+            or _check_config_sources(sub, rest, where, notes_ref, setup, shell, depth)
+            or _check_git_files(sub, rest, where, setup))
 
 
-def _global_options(args: list[str], where: paths.Where) -> tuple[int, paths.Where, Denial | None]:
+def _check_alias(sub: str, expanded: tuple[str, list[str]], where: paths.Where, notes_ref: str,
+                 env: tuple[str, ...], setup: GitSetup, shell: ShellJudge | None, depth: int) -> Denial | None:
+    kind, words = expanded
+    if depth >= MAX_ALIASES:
+        return Denial("unresolved", f"the git alias `{sub}` expands through too many aliases to judge",
+                      "run the git command it stands for, written out")
+    if kind == "!":
+        return shell(words[0]) if shell else None
+    return check_git(words, where, notes_ref, env, setup, shell, depth + 1)
+
+
+def _global_options(args: list[str], where: paths.Where,
+                    config: RunConfig) -> tuple[int, paths.Where, RunConfig, Denial | None]:
     """Git's own options, before the subcommand: (the subcommand's index, the folder `-C` leads to,
-    the denial of a core.hooksPath set for this one run)."""
+    the config set for this run, the denial of a core.hooksPath set for this one run)."""
     i = 0
     while i < len(args) and args[i].startswith("-"):
         opt, _, inline = args[i].partition("=")
         value = inline if inline else (args[i + 1] if opt in GIT_GLOBAL_WITH_VALUE and i + 1 < len(args) else "")
-        if opt == "-c" and value.lower().startswith(HOOKS_PATH + "="):
-            return i, where, hooks_path_denial()
-        if opt == "--config-env" and (inline or value).lower().startswith(HOOKS_PATH + "="):
-            return i, where, hooks_path_denial()
+        if opt == "-c":
+            key, _, val = value.partition("=")
+            config = config.plus(key, val)
+        elif opt == "--config-env":
+            key = (inline or value).partition("=")[0]
+            config = config.with_opaque(f"--config-env {key}")
+            config = config.plus(key, "") if key.lower() == HOOKS_PATH else config
         if opt == "-C" and value:
             where = where.cd(value)
         i += 2 if opt in GIT_GLOBAL_WITH_VALUE and not inline else 1
-    return i, where, None
+    if any(k == HOOKS_PATH for k, _ in config.pairs):
+        return i, where, config, hooks_path_denial()
+    return i, where, config, None
 
 
-def _check_skipped_hooks(sub: str, rest: list[str]) -> Denial | None:
-    """`--no-verify` (or `-n`) on the subcommands whose hooks run the harness's checks."""
-    if sub == "commit" and _commit_skips_hooks(rest):
-        return Denial("no-verify", "`git commit --no-verify` (or -n) skips the harness's commit checks",
-                      "run `git commit` without it; when a hook refuses, fix what it names (`harness status`)")
-    if sub in ("push", "merge") and _long_flag_last(rest, "--no-verify", "--verify"):
-        return Denial("no-verify", f"`git {sub} --no-verify` skips the harness's {sub} checks",
-                      f"run `git {sub}` without it; the refusal names what to fix (`harness status`)")
+def _check_machinery(sub: str, rest: list[str]) -> Denial | None:
+    """Plumbing that makes a commit or a push no hook sees."""
+    if sub == "commit-tree":
+        return Denial("plumbing", "`git commit-tree` makes a commit no hook sees (and `reset --soft` onto it "
+                      "puts it on the branch)", "commit with `git commit`; when a hook refuses, fix what it names")
+    if sub == "send-pack":
+        return Denial("plumbing", "`git send-pack` pushes without the pre-push hook",
+                      "push with `git push`; the refusal names what to fix (`harness status`)")
     return None
 
 
@@ -74,56 +132,63 @@ def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> D
     return None
 
 
-def _check_git_files(sub: str, rest: list[str], where: paths.Where) -> Denial | None:
-    """git commands that delete, move or overwrite the harness's files."""
+def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
+    """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
+    operands = _paths_of(rest)
     if sub in ("rm", "mv"):
-        for a in (a for a in rest if not a.startswith("-")):
-            if paths.harness_state(where.resolve(a)):
+        for a in operands:
+            if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
                 return delete_denial(a)
-    if sub in ("checkout", "restore", "rm", "mv"):
-        return first_protected([a for a in rest if not a.startswith("-")], where)
+            if paths.hook_config(where, a, setup.hooks_dirs):
+                return hook_file_denial(a)
+        return first_protected(operands, where)
+    if sub in ("checkout", "restore") and not _from_a_commit_the_harness_names(sub, rest):
+        return first_protected(operands, where)
     return None
 
 
-def _commit_skips_hooks(args: list[str]) -> bool:
-    skip, i = False, 0
-    while i < len(args):
-        a = args[i]
-        if a == "--":
-            break
-        if a.startswith("--"):
-            opt, eq, _ = a.partition("=")
-            if len(opt) >= len("--no-veri") and "--no-verify".startswith(opt):
-                skip = True
-            elif opt == "--verify":
-                skip = False
-            elif opt in COMMIT_LONG_WITH_VALUE and not eq:
-                i += 1
-        elif a.startswith("-") and len(a) > 1:
-            for j, ch in enumerate(a[1:], 1):
-                if ch in COMMIT_SHORT_OPTIONAL_VALUE:
-                    break
-                if ch == "n":
-                    skip = True
-                if ch in COMMIT_SHORT_WITH_VALUE:
-                    if j == len(a) - 1:
-                        i += 1  # the value is the next word
-                    break       # the rest of the cluster is the value
-        i += 1
-    return skip
+def _paths_of(rest: list[str]) -> list[str]:
+    after = rest[rest.index("--") + 1:] if "--" in rest else []
+    return after if after else [a for a in rest if not a.startswith("-")]
 
 
-def _long_flag_last(args: list[str], flag: str, negation: str) -> bool:
-    state = False
-    for a in args:
-        if a == "--":
-            break
-        opt = a.partition("=")[0]
-        if a.startswith("--") and len(opt) >= len(flag) - 2 and flag.startswith(opt):
-            state = True
-        elif opt == negation:
-            state = False
-    return state
+def _from_a_commit_the_harness_names(sub: str, rest: list[str]) -> bool:
+    """`git checkout [HEAD|<commit id>] -- FILE` and `git restore [--source=HEAD|<id>] FILE`: putting
+    back a committed version is how the harness's own hints repair a ledger (the hooks judge what is
+    committed). Another revision (`HEAD~1`, a branch) could bring back an older, shorter ledger."""
+    if sub == "restore":
+        source = next((a.partition("=")[2] for a in rest if a.startswith("--source=")), None)
+        if source is None and "-s" in rest[:-1]:
+            source = rest[rest.index("-s") + 1]
+        source = source if source is not None else next(
+            (a[2:] for a in rest if a.startswith("-s") and len(a) > 2), "HEAD")
+    else:
+        before = rest[:rest.index("--")] if "--" in rest else []
+        revs = [a for a in before if not a.startswith("-")]
+        source = revs[0] if revs else "HEAD"
+    return source == "HEAD" or bool(REVISION.fullmatch(source))
+
+
+def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_ref: str, setup: GitSetup,
+                          shell: ShellJudge | None, depth: int) -> Denial | None:
+    """`git config` that sets an alias to a bypass, or points git at a config file the guard cannot see."""
+    if sub != "config" or any(a in CONFIG_READS for a in rest):
+        return None
+    positional = [a for a in rest if not a.startswith("-")]
+    if positional[:1] == ["set"]:
+        positional = positional[1:]
+    if len(positional) < 2:
+        return None
+    key, value = positional[0].lower(), positional[1]
+    if key == "include.path" or (key.startswith("includeif.") and key.endswith(".path")):
+        return Denial("config-source", f"`git config {positional[0]}` makes git read a file the guard cannot see",
+                      "set the configuration you need directly with `git config KEY VALUE`")
+    if key.startswith("alias.") and depth < MAX_ALIASES:
+        name = positional[0].split(".", 1)[1]
+        expanded = expand_alias(name, [], RunConfig(((f"alias.{name}", value),)), setup)
+        if expanded is not None:
+            return _check_alias(name, expanded, where, notes_ref, (), setup, shell, depth + 1)
+    return None
 
 
 def _check_git_config(args: list[str]) -> Denial | None:

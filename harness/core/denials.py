@@ -30,7 +30,8 @@ def protected_denial(path: str, found: tuple[str, str]) -> Denial:
 
 def first_protected(candidates: list[str], where: paths.Where) -> Denial | None:
     for c in candidates:
-        found = paths.protected(where.resolve(c)) or paths.unresolved_protected(c)
+        rel = where.resolve(c)
+        found = paths.protected(rel) or paths.glob_protected(rel) or paths.unresolved_protected(c)
         if found:
             return protected_denial(c, found)
     return None
@@ -50,3 +51,16 @@ def hooks_path_denial() -> Denial:
 def is_notes_ref(value: str, notes_ref: str, short: bool = True) -> bool:
     short_name = notes_ref.removeprefix("refs/notes/")
     return value in (notes_ref, "notes/" + short_name) or (short and value == short_name)
+
+
+def hook_file_denial(path: str) -> Denial:
+    return Denial("hook-file", f"{path} decides whether the harness's git hooks run; changing it from a shell "
+                  "command could switch them off unseen",
+                  "leave the hooks to `harness install` / `pre-commit install`; edit .pre-commit-config.yaml "
+                  "with the edit tool, keeping every harness hook, or ask a human")
+
+
+def unresolved_denial(word: str, where_it_stands: str) -> Denial:
+    return Denial("unresolved", f"the guard cannot work out `{word}` ({where_it_stands}), and its value could "
+                  "skip or rewrite what the harness checks",
+                  "write the value out literally in the command, so the guard can read what will run")

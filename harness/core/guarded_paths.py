@@ -67,3 +67,57 @@ def unresolved_protected(word: str) -> tuple[str, str] | None:
         return None
     name = posixpath.basename(word)
     return PROTECTED_NAMES.get(name)
+
+
+# -- globs: `> .ha*ss/events.json*` names the ledger as surely as its spelled-out path --------
+
+GLOB_CHARS = frozenset("*?[")
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """A shell glob's match of one path component: a leading dot is matched only by a literal dot."""
+    from fnmatch import fnmatchcase
+
+    if name.startswith(".") and not pattern.startswith("."):
+        return False
+    return fnmatchcase(name, pattern)
+
+
+def _could_be_state(parts: list[str]) -> bool:
+    return _matches(HARNESS, parts[0]) and not (len(parts) > 1 and parts[1] == "local")
+
+
+def glob_protected(rel: str | None) -> tuple[str, str] | None:
+    """What a glob pattern (relative to the root) could name of the guarded files; None when nothing."""
+    if rel is None or not GLOB_CHARS & set(rel):
+        return None
+    parts = rel.split("/")
+    if not _could_be_state(parts) or len(parts) < 2:
+        return None
+    for name, found in PROTECTED_NAMES.items():
+        if _matches(name, parts[-1]):
+            return found
+    if any(_matches("evidence", p) for p in parts[1:-1]) or (len(parts) > 3 and _matches("evidence", parts[-1])):
+        return EVIDENCE
+    return None
+
+
+def glob_harness_state(rel: str | None) -> bool:
+    """Whether a glob pattern could name `.harness/` or something of its record."""
+    return rel is not None and bool(GLOB_CHARS & set(rel)) and _could_be_state(rel.split("/"))
+
+
+# -- git's hooks and the pre-commit framework's configuration ------------------------------
+
+FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
+
+
+def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bool:
+    """Whether ``path`` is a git hook (in `.git/hooks/` or a configured hooks folder) or the
+    pre-commit framework's configuration: files that decide whether the harness's hooks run."""
+    full = posixpath.normpath(posixpath.join(where.cwd, path))
+    rel = where.resolve(path)
+    if rel is not None and (rel == FRAMEWORK_CONFIG or _matches(FRAMEWORK_CONFIG, rel)
+                            or rel == ".git/hooks" or rel.startswith(".git/hooks/")):
+        return True
+    return any(full == d or full.startswith(d.rstrip("/") + "/") for d in hooks_dirs)

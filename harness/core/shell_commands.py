@@ -19,9 +19,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.core.shell_prefixes import is_assignment, strip_prefix
+
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
-# Words that run the rest of the line as a command: `sudo git commit -n` is `git commit -n`.
-PREFIXES = frozenset({"sudo", "command", "exec", "nohup", "time", "nice", "builtin", "doas", "xargs"})
+# Programs that run a command line given as an option's value: `su -c "…"`, `script -qec "…"`.
+COMMAND_OPTION = {"su": "c", "runuser": "c", "script": "c"}
+FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 RESERVED = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in",
                       "case", "esac", "{", "}", "!", "[[", "]]", "function", "select"})
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
@@ -58,12 +61,18 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
         commands = list(_bashlex_commands(text))
     except Exception:  # bashlex raises several types for what it does not support
         commands = list(_fallback_commands(text))
-    for cmd in commands:
-        cmd = _strip_prefixes(cmd)
-        if not cmd.words and not cmd.assignments and not cmd.redirects:
-            continue
+    for found in commands:
+        yield from _judged(found, depth)
+
+
+def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
+    """One command as it will run (its prefixes dropped), then every command it runs in turn."""
+    cmd, scripts = _strip_prefixes(found)
+    if cmd.words or cmd.assignments or cmd.redirects:
         yield cmd
-        yield from _nested(cmd, depth)
+    for script in scripts:
+        yield from _parse(script, depth + 1)
+    yield from _nested(cmd, depth)
 
 
 # `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"` — not the here-string `<<<`.
@@ -100,47 +109,71 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
 
 
 def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
-    """`bash -c "…"` and `eval …` run a string as a command line: parse it too."""
+    """`bash -c "…"`, `eval …`, `su -c "…"` run a string as a command line, `find -exec` a command: parse them too."""
+    line = command_line(cmd)
+    if line is not None:
+        yield from _parse(line, depth + 1)
+    elif cmd.program == "find":
+        for run in _find_runs(cmd.words):
+            yield from _judged(SimpleCommand(tuple(run)), depth + 1)
+
+
+def command_line(cmd: SimpleCommand) -> str | None:
+    """The command line a shell (`-c`), `eval`, `su -c` or `script -c` is handed, or None."""
     words = cmd.words
     if cmd.program in SHELLS:
         for i, w in enumerate(words[1:], 1):
             if w.startswith("-") and "c" in w[1:] and not w.startswith("--") and i + 1 < len(words):
-                yield from _parse(words[i + 1], depth + 1)
-                break
-    elif cmd.program == "eval" and len(words) > 1:
-        yield from _parse(" ".join(words[1:]), depth + 1)
+                return words[i + 1]
+        return None
+    if cmd.program == "eval" and len(words) > 1:
+        return " ".join(words[1:])
+    if cmd.program in COMMAND_OPTION:
+        return _option_value(words[1:], COMMAND_OPTION[cmd.program], "--command")
+    return None
 
 
-def _strip_prefixes(cmd: SimpleCommand) -> SimpleCommand:
-    words, assigns = list(cmd.words), list(cmd.assignments)
-    while words:
-        head = posixpath.basename(words[0])
-        if head == "env":
-            words.pop(0)
-            while words and (words[0].startswith("-") or _is_assignment(words[0])):
-                w = words.pop(0)
-                if _is_assignment(w):
-                    assigns.append(w)
-                elif w in ("-u", "-C", "-S") and words:
-                    words.pop(0)
-        elif head == "timeout":
-            words.pop(0)
-            while words and words[0].startswith("-"):
-                words.pop(0)
-            if words:
-                words.pop(0)  # the duration
-        elif head in PREFIXES or words[0] in RESERVED:
-            words.pop(0)
-            while words and words[0].startswith("-") and head in ("sudo", "nice", "xargs", "command", "doas"):
-                words.pop(0)
+def _find_runs(words: tuple[str, ...]) -> Iterator[list[str]]:
+    """The commands `find … -exec CMD {} ;` runs (`-execdir`, `-ok` alike)."""
+    run: list[str] | None = None
+    for w in words[1:]:
+        if run is None:
+            run = [] if w in FIND_EXEC else None
+        elif w in (";", "+"):
+            yield run
+            run = None
         else:
+            run.append(w)
+    if run:
+        yield run
+
+
+def _option_value(args: tuple[str, ...], short: str, long: str) -> str | None:
+    """The value of ``-c`` (alone, or last in a cluster like `-qec`, or with the value attached)."""
+    for i, a in enumerate(args):
+        opt, eq, value = a.partition("=")
+        if opt == long:
+            return value if eq else (args[i + 1] if i + 1 < len(args) else None)
+        if a.startswith("-") and not a.startswith("--") and short in a[1:]:
+            rest = a[a.index(short, 1) + 1:]
+            return rest or (args[i + 1] if i + 1 < len(args) else None)
+    return None
+
+
+def _strip_prefixes(cmd: SimpleCommand) -> tuple[SimpleCommand, list[str]]:
+    """The command behind its prefixes (`sudo`, `nice -n 5`, `env -S "…"`, `flock F -c "…"`), and the
+    command lines those prefixes hand to a shell."""
+    words, assigns = list(cmd.words), list(cmd.assignments)
+    scripts: list[str] = []
+    while words:
+        if words[0] in RESERVED:
+            words.pop(0)
+            continue
+        stripped, handed = strip_prefix(words, assigns)
+        scripts += handed
+        if not stripped:
             break
-    return SimpleCommand(tuple(words), tuple(assigns), cmd.redirects)
-
-
-def _is_assignment(word: str) -> bool:
-    name, eq, _ = word.partition("=")
-    return bool(eq) and name.replace("_", "a").isalnum() and not name[0].isdigit()
+    return SimpleCommand(tuple(words), tuple(assigns), cmd.redirects), scripts
 
 
 # -- bashlex ------------------------------------------------------------------------------
@@ -209,7 +242,7 @@ def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
 
 def _fallback_command(words: list[str], redirects: list[tuple[str, str]]) -> SimpleCommand:
     assigns = []
-    while words and _is_assignment(words[0]):
+    while words and is_assignment(words[0]):
         assigns.append(words.pop(0))
     return SimpleCommand(tuple(words), tuple(assigns), tuple(redirects))
 

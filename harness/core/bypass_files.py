@@ -1,0 +1,182 @@
+"""The file side of the bypass denier: programs that delete, overwrite, copy onto, extract
+over or re-mode the harness's record and the files that decide whether its hooks run.
+
+Pure. Each program is read the way it reads its own arguments: `cp -t DIR SRC` writes into
+DIR (not into SRC, its last word), `cp SRC DIR/` writes DIR/SRC's name, `sed -Ei` and
+`perl -ni` edit in place as surely as `sed -i`, `tar -x` writes whatever its archive holds.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from harness.core import guarded_paths as paths
+from harness.core.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
+
+WRITERS = frozenset({"tee", "truncate", "touch", "shred", "dd"})
+DELETERS = frozenset({"rm", "unlink", "rmdir", "shred"})
+COPIERS = frozenset({"cp", "install", "ln", "rsync", "mv"})
+MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
+# Short options, per in-place editor, that take a value: the `i` of `-i` counts only before one of them.
+IN_PLACE_EDITORS = {"sed": "efl", "perl": "eEMmIxl0", "ruby": "eErIxCF"}
+RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
+TAR_VALUES = "fCTXbgHKNV"
+
+
+def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """What ``prog ARGS`` does to the harness's files and the hook files, as a denial or None."""
+    return (_check_deletion(prog, args, where, hooks_dirs)
+            or _check_overwrite(prog, args, where, hooks_dirs)
+            or _check_copy(prog, args, where, hooks_dirs)
+            or _check_extract(prog, args, where))
+
+
+def operands(args: list[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    for t in targets:
+        if paths.hook_config(where, t, hooks_dirs):
+            return hook_file_denial(t)
+    return first_protected(targets, where)
+
+
+def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """A program that deletes (or moves away) something of the harness's record, or a hook file."""
+    if prog in DELETERS or prog == "mv" or (prog == "find" and ("-delete" in args or "-exec" in args)):
+        targets = operands(args) if prog != "find" else operands(args)[:1]
+        for t in targets:
+            rel = where.resolve(t)
+            if paths.harness_state(rel) or paths.glob_harness_state(rel):
+                return delete_denial(t)
+            if paths.hook_config(where, t, hooks_dirs):
+                return hook_file_denial(t)
+    return None
+
+
+def _check_overwrite(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """A program that writes over (or re-modes) a guarded file in place."""
+    targets = operands(args)
+    if prog == "dd":
+        targets = [a[3:] for a in args if a.startswith("of=")]
+    if prog in MODE_CHANGERS:
+        return next((hook_file_denial(t) for t in targets if paths.hook_config(where, t, hooks_dirs)), None)
+    if prog in WRITERS or prog in DELETERS or in_place(prog, args):
+        return hook_or_protected(targets, where, hooks_dirs)
+    return None
+
+
+def in_place(prog: str, args: list[str]) -> bool:
+    """`sed -i`, `sed -Ei`, `perl -ni`, `perl -i.bak`, `ruby -pi`, `gawk -i inplace`: editing the files named."""
+    if prog in ("awk", "gawk"):
+        return any(a == "inplace" and i and args[i - 1] == "-i" for i, a in enumerate(args)) or "-iinplace" in args
+    values = IN_PLACE_EDITORS.get(prog)
+    if values is None:
+        return False
+    for a in args:
+        if a.startswith("--in-place"):
+            return True
+        if a.startswith("-") and not a.startswith("--"):
+            for ch in a[1:]:
+                if ch == "i":
+                    return True
+                if ch in values:
+                    break
+    return False
+
+
+def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """A copy, link or move onto a guarded file: the destination (`-t DIR`, or the last word) and,
+    when that is a folder, each source's name inside it."""
+    if prog not in COPIERS:
+        return None
+    target, sources = _destination(args)
+    if target is None:
+        return None
+    written = [target] + [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
+    denial = hook_or_protected(written, where, hooks_dirs)
+    if denial:
+        return denial
+    rel = where.resolve(target)
+    recursive = prog == "rsync" or any(a in RECURSIVE or (a[:1] == "-" and a[1:2] != "-" and set("rRa") & set(a))
+                                       for a in args)
+    if recursive and (paths.harness_state(rel) or paths.glob_harness_state(rel)):
+        return protected_denial(target, ("a folder of the harness's record", paths.EVIDENCE[1]))
+    return None
+
+
+def _destination(args: list[str]) -> tuple[str | None, list[str]]:
+    """(where a copy writes, what it copies): `-t DIR`/`--target-directory=DIR`, else the last operand."""
+    for i, a in enumerate(args):
+        opt, eq, value = a.partition("=")
+        if opt == "--target-directory":
+            target = value if eq else (args[i + 1] if i + 1 < len(args) else None)
+            return target, [o for o in operands(args) if o != target]
+        if a.startswith("-t") and not a.startswith("--"):
+            target = a[2:] or (args[i + 1] if i + 1 < len(args) else None)
+            return target, [o for o in operands(args) if o != target]
+    found = operands(args)
+    return (found[-1], found[:-1]) if len(found) >= 2 else (None, [])
+
+
+def _check_extract(prog: str, args: list[str], where: paths.Where) -> Denial | None:
+    """`tar -x` (and `unzip`) write whatever the archive holds: into the harness's folder, or into a
+    folder that holds it with no member list that keeps clear of it, that is the record rewritten."""
+    if prog in ("tar", "bsdtar", "gtar"):
+        folder, members, extracting = _tar_reading(args)
+    elif prog == "unzip":
+        folder, members, extracting = _unzip_reading(args)
+    else:
+        return None
+    if not extracting:
+        return None
+    into = where.cd(folder)
+    rel = where.resolve(folder)
+    holds_state = rel == "." or (rel is None and (where.root.rstrip("/") + "/").startswith(into.cwd.rstrip("/") + "/"))
+    clear = bool(members) and not any(paths.harness_state(into.resolve(m)) or paths.glob_harness_state(into.resolve(m))
+                                      for m in members)
+    if paths.harness_state(rel) or (holds_state and not clear):
+        return Denial("protected-file", f"`{prog}` extracting into {folder} could write the harness's record "
+                      "(the guard cannot see what the archive holds)",
+                      "extract into a folder outside .harness/ (`tar -xf ARCHIVE -C build/`), or name the members")
+    return None
+
+
+def _tar_reading(args: list[str]) -> tuple[str, list[str], bool]:
+    """(the folder tar extracts into, the members named, whether it extracts)."""
+    folder, plain, extracting, i = ".", [], False, 0
+    while i < len(args):
+        a, i = args[i], i + 1
+        opt, eq, value = a.partition("=")
+        if opt in ("--extract", "--get"):
+            extracting = True
+        elif opt == "--directory":
+            folder = value if eq else (args[i] if i < len(args) else ".")
+            i += 0 if eq else 1
+        elif a.startswith("--"):
+            i += 1 if opt in ("--file", "--files-from", "--exclude-from") and not eq else 0
+        elif a.startswith("-") or (i == 1 and a[:1] != "/"):  # `tar xzf A` reads its first word as options
+            letters = a.lstrip("-")
+            extracting = extracting or "x" in letters
+            for ch in letters:
+                if ch in TAR_VALUES and i < len(args):
+                    folder = args[i] if ch == "C" else folder
+                    i += 1
+        else:
+            plain.append(a)
+    return folder, plain, extracting
+
+
+def _unzip_reading(args: list[str]) -> tuple[str, list[str], bool]:
+    folder, plain, i = ".", [], 0
+    while i < len(args):
+        a, i = args[i], i + 1
+        if a == "-d" and i < len(args):
+            folder, i = args[i], i + 1
+        elif a.startswith("-d") and len(a) > 2:
+            folder = a[2:]
+        elif not a.startswith("-"):
+            plain.append(a)
+    listing_only = any(a.startswith("-") and set(a[1:]) & set("lvtZ") for a in args)
+    return folder, plain[1:], not listing_only

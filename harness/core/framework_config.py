@@ -1,0 +1,62 @@
+"""The pre-commit framework's configuration, as far as it decides whether the harness's hooks run.
+
+Pure. Under the framework, `.pre-commit-config.yaml` is what installs the harness's hooks: a
+version that leaves one out turns it off, and a commit that carries such a version is not
+checked by the hook it drops. The guard compares the harness hook ids before and after an
+edit (or between HEAD and what a commit would carry); the manual-stage ones never run on a
+commit or push, so leaving them out disables nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from harness.core.denials import Denial
+
+CONFIG = ".pre-commit-config.yaml"
+HOOK_ID = re.compile(r"""^[\s+-]*-?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)""", re.M)
+MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
+
+
+def harness_hooks(text: str | None) -> set[str]:
+    return set(HOOK_ID.findall(text or "")) - MANUAL_HOOKS
+
+
+def dropped(before: str | None, after: str | None) -> list[str]:
+    """The harness hooks ``before`` runs and ``after`` no longer names."""
+    return sorted(harness_hooks(before) - harness_hooks(after))
+
+
+def patch_drops(patch: str) -> list[str]:
+    """The harness hooks a patch's removed lines name and its added lines do not put back."""
+    removed = {m for line in patch.splitlines() if line.startswith("-") for m in HOOK_ID.findall(line[1:])}
+    added = {m for line in patch.splitlines() if line.startswith("+") for m in HOOK_ID.findall(line[1:])}
+    return sorted(removed - added - MANUAL_HOOKS)
+
+
+def edited_text(tool_name: str, tool_input: Mapping[str, Any], before: str) -> str | None:
+    """The file an edit tool leaves: Write's content, Edit's and replace's substitution, MultiEdit's
+    in turn. None for a tool whose result cannot be worked out here."""
+    if isinstance(tool_input.get("content"), str):
+        return str(tool_input["content"])
+    edits = tool_input.get("edits") if tool_name == "MultiEdit" else [tool_input]
+    if not isinstance(edits, list):
+        return None
+    text = before
+    for edit in edits:
+        old, new = (edit.get("old_string"), edit.get("new_string")) if isinstance(edit, dict) else (None, None)
+        if not isinstance(old, str) or not isinstance(new, str):
+            return None
+        # Claude's replace_all, Gemini's expected_replacements above one: every occurrence.
+        every = bool(edit.get("replace_all")) or edit.get("expected_replacements") not in (None, 0, 1)
+        text = text.replace(old, new) if every else text.replace(old, new, 1)
+    return text
+
+
+def framework_denial(hooks: list[str], committing: bool = False) -> Denial:
+    what = "committing a .pre-commit-config.yaml" if committing else ".pre-commit-config.yaml"
+    return Denial("framework-config", f"{what} without {', '.join(hooks)} turns off the harness's own git hooks",
+                  "keep every harness hook in .pre-commit-config.yaml (docs/git.md lists them); "
+                  "ask a human if one really must go")

@@ -1,0 +1,114 @@
+"""The git configuration one git command runs under, as far as the guard can know it.
+
+Pure. An alias (`git ci -n` with `alias.ci = commit`) is the command it expands to; the
+aliases come from the repository's configuration (read by an adapter, handed in as
+:class:`GitSetup`), from `-c alias.…=…`, and from `GIT_CONFIG_KEY_n`/`GIT_CONFIG_PARAMETERS`.
+Some sources the guard cannot read: a file named by `include.path` or `GIT_CONFIG_GLOBAL`, a
+value behind `--config-env`. Under those, git's commit and push machinery is refused
+rather than judged blind.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+# Config files the guard does not read: under these, any alias or hooks path may be in force.
+OPAQUE_ENV = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR"})
+# git runs its own command, never an alias, under these names (an alias cannot shadow a builtin).
+_BUILTIN_NAMES = """add am annotate apply archive bisect blame branch bundle cat-file check-ignore checkout
+cherry cherry-pick citool clean clone commit commit-tree config count-objects describe diff diff-files diff-index
+diff-tree difftool fetch for-each-ref format-patch fsck gc grep gui hash-object help hook init log ls-files
+ls-remote ls-tree merge merge-base merge-file mktree mv notes pull push range-diff read-tree rebase reflog remote
+repack replace reset restore rev-list rev-parse revert rm send-pack shortlog show show-ref sparse-checkout stash
+status submodule switch symbolic-ref tag update-index update-ref verify-commit version whatchanged worktree
+write-tree"""
+BUILTINS = frozenset(_BUILTIN_NAMES.split())
+# What git runs its hooks around, and what writes the config those hooks depend on.
+MACHINERY = frozenset({"commit", "push", "merge", "pull", "am", "rebase", "cherry-pick", "revert", "config",
+                       "notes", "update-ref", "commit-tree", "send-pack", "hook"})
+
+
+@dataclass(frozen=True)
+class GitSetup:
+    """What the repository's git configuration says, read by an adapter (harness.gitio.guard_config)."""
+    aliases: Mapping[str, str] = field(default_factory=dict)   # alias name -> its expansion
+    hooks_dirs: tuple[str, ...] = ()                            # absolute folders git runs hooks from
+    dropped_framework_hooks: tuple[str, ...] = ()               # harness hooks HEAD's framework config runs
+                                                                #   and the index's or work tree's does not
+
+
+NO_SETUP = GitSetup()  # judged as written: no aliases known, only `.git/hooks` guarded
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Config set for one run: (key, value) pairs in order, and config sources the guard cannot read."""
+    pairs: tuple[tuple[str, str], ...] = ()
+    opaque: tuple[str, ...] = ()
+
+    def plus(self, key: str, value: str) -> RunConfig:
+        key = key.lower() if "." not in key else _key(key)
+        opaque = self.opaque + ((f"{key}={value}",) if _includes(key) else ())
+        return RunConfig(self.pairs + ((key, value),), opaque)
+
+    def with_opaque(self, what: str) -> RunConfig:
+        return RunConfig(self.pairs, self.opaque + (what,))
+
+    def alias(self, name: str, setup: GitSetup) -> str | None:
+        found = [v for k, v in self.pairs if k == f"alias.{name}"]
+        return found[-1] if found else setup.aliases.get(name)
+
+
+def _key(key: str) -> str:
+    """Config keys compare case-insensitively in their section and name, not their subsection."""
+    section, _, rest = key.partition(".")
+    sub, _, name = rest.rpartition(".")
+    return f"{section.lower()}.{sub + '.' if sub else ''}{name.lower()}"
+
+
+def _includes(key: str) -> bool:
+    return key == "include.path" or (key.startswith("includeif.") and key.endswith(".path"))
+
+
+def from_env(assignments: tuple[str, ...]) -> RunConfig:
+    """The config a command's environment sets: GIT_CONFIG_KEY_n/VALUE_n, GIT_CONFIG_PARAMETERS,
+    and files git will read that the guard does not (GIT_CONFIG_GLOBAL, …)."""
+    env = dict(a.split("=", 1) for a in assignments if "=" in a)
+    config = RunConfig()
+    for name, value in env.items():
+        if name in OPAQUE_ENV:
+            config = config.with_opaque(f"{name}={value}")
+        elif name.startswith("GIT_CONFIG_KEY_"):
+            config = config.plus(value, env.get("GIT_CONFIG_VALUE_" + name.removeprefix("GIT_CONFIG_KEY_"), ""))
+        elif name == "GIT_CONFIG_PARAMETERS":
+            for key, val in _parameters(value):
+                config = config.plus(key, val)
+    return config
+
+
+def _parameters(value: str) -> list[tuple[str, str]]:
+    if "'" not in value:  # the shell parser already took the quotes off: read it as one pair
+        key, _, val = value.partition("=")
+        return [(key, val)]
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        return [("include.path", value)]  # unreadable: judged as a source the guard cannot see
+    return [(k, v) for k, _, v in (w.partition("=") for w in words)]
+
+
+def expand_alias(sub: str, rest: list[str], config: RunConfig, setup: GitSetup) -> tuple[str, list[str]] | None:
+    """An alias as what it runs: ("git", its words + rest), or ("!", the shell line); None for no alias."""
+    if sub in BUILTINS:
+        return None
+    value = config.alias(sub, setup)
+    if value is None:
+        return None
+    if value.startswith("!"):
+        return "!", [value[1:] + "".join(" " + shlex.quote(a) for a in rest)]
+    try:
+        return "git", shlex.split(value) + rest
+    except ValueError:
+        return "!", [value]  # unreadable: judged as a command line, which refuses to read it

@@ -1,0 +1,114 @@
+"""Words that run the rest of the line as a command, and the options each of them takes.
+
+Pure. `nice -n 5 git commit -n` runs `git commit -n`; a guard that dropped only the word
+`nice` would judge `-n 5 git …` and see nothing. Each prefix lists the options that take a
+value (so `timeout -s KILL 5 git …` skips `KILL` too), and how many plain words it reads
+before the command (`timeout`'s duration, `flock`'s lock file). Some prefixes hand a
+string to a shell instead (`flock … -c "…"`, `env -S "…"`): those strings come back to be
+parsed as command lines of their own.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Prefix:
+    short_values: str = ""                      # short options that take a value
+    long_values: frozenset[str] = frozenset()   # long options that take a value (without `=`)
+    positionals: int = 0                        # plain words before the command
+    command_option: str = ""                    # a short option whose value is a shell command line
+    split_option: str = ""                      # a short option whose value is split into words (env -S)
+
+
+PREFIXES: dict[str, Prefix] = {
+    "sudo": Prefix("uUgpCDhrtT", frozenset({"--user", "--group", "--prompt", "--close-from", "--chdir", "--host",
+                                            "--role", "--type", "--other-user", "--command-timeout"})),
+    "doas": Prefix("uC"),
+    "nice": Prefix("n", frozenset({"--adjustment"})),
+    "ionice": Prefix("cnp", frozenset({"--class", "--classdata", "--pid"})),
+    "chrt": Prefix("", frozenset(), 1),
+    "taskset": Prefix("", frozenset(), 1),
+    "timeout": Prefix("sk", frozenset({"--signal", "--kill-after"}), 1),
+    "xargs": Prefix("aEeIiLlnPsd", frozenset({"--arg-file", "--eof", "--replace", "--max-lines", "--max-args",
+                                             "--max-procs", "--max-chars", "--delimiter", "--process-slot-var"})),
+    "setsid": Prefix(),
+    "stdbuf": Prefix("ioe", frozenset({"--input", "--output", "--error"})),
+    "flock": Prefix("wE", frozenset({"--timeout", "--wait", "--conflict-exit-code"}), 1, command_option="c"),
+    "env": Prefix("uCS", frozenset({"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal",
+                                    "--ignore-signal"}), split_option="S"),
+    "nohup": Prefix(), "time": Prefix(), "command": Prefix(), "exec": Prefix("a"), "builtin": Prefix(),
+    "unbuffer": Prefix(), "caffeinate": Prefix(), "chronic": Prefix(), "ltrace": Prefix("o"),
+    "strace": Prefix("eoOpPsSuEXI"), "catchsegv": Prefix(), "fakeroot": Prefix(),
+}
+LONG_COMMAND = {"flock": "--command", "env": "--split-string"}
+
+
+def is_assignment(word: str) -> bool:
+    name, eq, _ = word.partition("=")
+    return bool(eq) and bool(name) and name.replace("_", "a").isalnum() and not name[0].isdigit()
+
+
+def strip_prefix(words: list[str], assigns: list[str]) -> tuple[bool, list[str]]:
+    """Drop one prefix (and its options and plain words) from the front of ``words``, in place.
+    (whether one was dropped, command lines a prefix hands to a shell)."""
+    head = posixpath.basename(words[0])
+    spec = PREFIXES.get(head)
+    if spec is None:
+        return False, []
+    words.pop(0)
+    scripts: list[str] = []
+    _options(head, spec, words, assigns, scripts)
+    for _ in range(spec.positionals):
+        if words:
+            words.pop(0)
+        _options(head, spec, words, assigns, scripts)  # `flock FILE -c "…"`: options after the file too
+    if scripts:
+        words.clear()  # the command is the string, not the words left
+    return True, scripts
+
+
+def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scripts: list[str]) -> None:
+    while words and ((words[0].startswith("-") and words[0] != "-") or (head == "env" and is_assignment(words[0]))):
+        w = words.pop(0)
+        if w == "--":
+            return
+        if is_assignment(w):
+            assigns.append(w)
+        elif w.startswith("--"):
+            _long(head, spec, w, words, scripts)
+        else:
+            _short(spec, w, words, scripts)
+
+
+def _long(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str]) -> None:
+    opt, eq, value = w.partition("=")
+    if opt in spec.long_values and not eq:
+        value = words.pop(0) if words else ""
+    if opt == LONG_COMMAND.get(head):
+        _hand_over(spec, head == "env", value, words, scripts)
+
+
+def _short(spec: Prefix, w: str, words: list[str], scripts: list[str]) -> None:
+    for j, ch in enumerate(w[1:], 1):
+        if ch in spec.short_values or ch in (spec.command_option, spec.split_option):
+            value = w[j + 1:] or (words.pop(0) if words else "")
+            if ch and ch == spec.command_option:
+                scripts.append(value)
+            elif ch and ch == spec.split_option:
+                _hand_over(spec, True, value, words, scripts)
+            return
+
+
+def _hand_over(spec: Prefix, split: bool, value: str, words: list[str], scripts: list[str]) -> None:
+    """`env -S "git commit -n"` splits its string into the command's words; `flock -c` runs it in a shell."""
+    if not split:
+        scripts.append(value)
+        return
+    try:
+        words[:0] = shlex.split(value)
+    except ValueError:
+        scripts.append(value)  # an unbalanced quote: judged as a command line, which refuses to read it

@@ -1,0 +1,126 @@
+"""Expansions the guard can work out before it judges: variables set earlier in the same
+command line, and `$(…)` or backticks around literal `echo`/`printf` text.
+
+Pure. `F=--no-verify; git commit $F` and `git commit $(echo -n)` are `git commit --no-verify`
+and `git commit -n`; judged as written, they would pass. What cannot be worked out (a
+variable from the environment, `$(cat file)`) stays in the word as written, and
+:func:`unresolved` says so: the rules decide whether such a word could matter where it stands.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterable, Iterator
+
+from harness.core.shell_commands import SimpleCommand
+from harness.core.shell_prefixes import is_assignment
+
+# Builtins whose NAME=value arguments set shell variables (`declare -x` and `typeset -x` export them too).
+DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+EXPANSION = re.compile(r"\$[A-Za-z_{(0-9?!#@*$-]|`")
+
+
+def unresolved(word: str) -> bool:
+    """Whether a word still holds an expansion the guard could not work out."""
+    return bool(EXPANSION.search(word))
+
+
+def resolve(commands: Iterable[SimpleCommand]) -> Iterator[SimpleCommand]:
+    """The commands with what is knowable expanded, in the order they run."""
+    known: dict[str, str] = {}
+    for cmd in commands:
+        assigns = tuple(_assignment(a, known) for a in cmd.assignments)
+        words = tuple(w for word in cmd.words for w in _expand_word(word, known))
+        redirects = tuple((op, _expand(target, known)) for op, target in cmd.redirects)
+        resolved = SimpleCommand(words, assigns, redirects)
+        if not words:
+            known.update(_pairs(assigns))  # `X=1; …` sets X for what follows
+        elif resolved.program in DECLARERS:
+            known.update(_pairs(a for a in words[1:] if is_assignment(a)))
+        yield resolved
+
+
+def _pairs(assignments: Iterable[str]) -> dict[str, str]:
+    return {name: value for name, _, value in (a.partition("=") for a in assignments)}
+
+
+def declared(cmd: SimpleCommand) -> tuple[str, ...]:
+    """The NAME=value a declaring builtin (`export`, `declare -x`, …) sets."""
+    return tuple(a for a in cmd.words[1:] if is_assignment(a)) if cmd.program in DECLARERS else ()
+
+
+def _assignment(text: str, known: dict[str, str]) -> str:
+    name, _, value = text.partition("=")
+    return f"{name}={_expand(value, known)}"
+
+
+def _expand_word(word: str, known: dict[str, str]) -> list[str]:
+    """One word's expansion; a word that expanded to several (`$FLAGS`) splits into them, as unquoted
+    words do (quoted ones would not, and a value the guard splits wrongly errs towards a denial)."""
+    value = _expand(word, known)
+    if value == word:
+        return [word]
+    return value.split() or [""]
+
+
+def _expand(text: str, known: dict[str, str]) -> str:
+    if "$" not in text and "`" not in text:
+        return text
+    text = _substitute_commands(text)
+    return VARIABLE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
+
+
+def _substitute_commands(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        if text.startswith("$(", i) and not text.startswith("$((", i):
+            end = _closing(text, i + 2)
+            if end is not None:
+                out.append(_literal_output(text[i + 2:end], text[i:end + 1]))
+                i = end + 1
+                continue
+        if text[i] == "`":
+            end = text.find("`", i + 1)
+            if end > i:
+                out.append(_literal_output(text[i + 1:end], text[i:end + 1]))
+                i = end + 1
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def _closing(text: str, start: int) -> int | None:
+    depth = 1
+    for j in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth == 0:
+            return j
+    return None
+
+
+def _literal_output(inner: str, as_written: str) -> str:
+    """What `echo …`/`printf …` of literal words prints (its last line break dropped, as `$(…)` does);
+    anything else is left as written."""
+    try:
+        words = shlex.split(inner)
+    except ValueError:
+        return as_written
+    if not words or any(unresolved(w) for w in words):
+        return as_written
+    if words[0] == "echo":
+        args = words[1:]
+        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            args.pop(0)
+        return " ".join(args)
+    if words[0] == "printf" and len(words) > 1:
+        args = words[1:]
+        if args[0] == "--":
+            args.pop(0)
+        fmt, rest = (args[0], args[1:]) if args else ("", [])
+        if "%" not in fmt:
+            return fmt.replace("\\n", "\n").rstrip("\n")
+        return " ".join(rest) if fmt.replace("%s", "").strip(" \\n") == "" else as_written
+    return as_written
