@@ -36,8 +36,8 @@ def approve() -> None:
 
 
 def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | None) -> None:
+    from harness.cli.approve_report import report
     from harness.cli.hooks import _git
-    from harness.cli.reporters import report
     from harness.store.layout import open_layout
     from harness.usecases.approvals import pending_approval, record_approval
 

@@ -1,12 +1,15 @@
-"""`harness approve`'s reporters (registered in :mod:`harness.cli.reporters`)."""
+"""`harness approve`'s reporters."""
 
 from __future__ import annotations
 
 import click
 
+from harness.cli.reporters import report as report  # what `harness approve` calls
+from harness.cli.reporters import text_report
 from harness.usecases.approvals import Approved, Pending
 
 
+@text_report.register
 def pending_text(p: Pending) -> None:
     if not p.changes:
         click.echo(f"{p.rel} does not loosen what is committed: no approval needed")
@@ -16,6 +19,7 @@ def pending_text(p: Pending) -> None:
         click.echo(f"  - {change}")
 
 
+@text_report.register
 def approved_text(a: Approved) -> None:
     what = ".harness/approvals.jsonl" if a.rel == ".harness/approvals.jsonl" else f"{a.rel} and .harness/approvals.jsonl together"
     click.echo(f"approved by {a.who}, signed as {a.signer}; commit {what}")

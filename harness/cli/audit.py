@@ -30,7 +30,7 @@ def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False,
                   note_of: Callable[[str], dict[str, Any] | None] | None = None, history: list | None = None,
                   rerun_only: str | None = None) -> int:
     """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
-    from harness.cli.reporters import report
+    from harness.cli.audit_report import report
     from harness.usecases.audit import run_audit
 
     result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,

@@ -6,6 +6,7 @@ import click
 
 from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
 from harness.cli.progress import print_next
+from harness.cli.reporters import json_report, text_report
 from harness.core import next_step
 from harness.usecases.converge import Convergence
 
@@ -40,6 +41,7 @@ def converge(task_id: str | None, as_json: bool, apply_: bool) -> int:
     return result.exit_code
 
 
+@text_report.register
 def converge_text(c: Convergence) -> None:
     d = c.decision
     click.echo(f"CONVERGENCE: {d.decision}" + (f" ({d.reason})" if d.reason else ""))
@@ -55,6 +57,7 @@ def converge_text(c: Convergence) -> None:
     print_next(c.steps)
 
 
+@json_report.register
 def converge_json(c: Convergence) -> None:
     emit_json({"task": c.task, "state": c.state, **c.decision.as_dict(), "iteration": c.iteration,
                "max_iterations": c.max_iterations, "gate": c.gate, "blockers": [b.text for b in c.blockers],

@@ -37,7 +37,7 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     source with the task's base's protected files put back, and exits 1 naming every
     case that passed at the base and does not pass now.
     """
-    from harness.cli.reporters import report
+    from harness.cli.evidence_report import report
     from harness.usecases.evidence import record_evidence
 
     result = record_evidence(store(), task_id, etype, argv, junit, timeout, shell)

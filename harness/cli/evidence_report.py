@@ -5,9 +5,12 @@ from __future__ import annotations
 import click
 
 from harness.cli.progress import print_next
+from harness.cli.reporters import report as report  # what `harness evidence` calls
+from harness.cli.reporters import text_report
 from harness.usecases.evidence import EvidenceRecorded
 
 
+@text_report.register
 def evidence_text(e: EvidenceRecorded) -> None:
     record = e.record
     note = (f"; the run changed the source tree ({record['tree'][:12]} → {record['tree_after'][:12]}): the evidence "

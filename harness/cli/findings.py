@@ -11,7 +11,7 @@ from harness.errors import HarnessError
 
 
 def _report(result: object) -> None:
-    from harness.cli.reporters import report
+    from harness.cli.finding_report import report
 
     report(result, as_json=False)
 
@@ -135,7 +135,7 @@ def close(fid: str, task_id: str | None) -> None:
 @json_option
 def list_(task_id: str | None, as_json: bool) -> None:
     """Findings of the task with their status, and the confirmation / regression capture rates."""
-    from harness.cli.reporters import report
+    from harness.cli.finding_report import report
     from harness.usecases.listing import list_findings
 
     report(list_findings(store(), task_id), as_json)

@@ -24,7 +24,7 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     evidence or an unverified requirement can be fixed in place. The report ends with the
     next step.
     """
-    from harness.cli.reporters import report
+    from harness.cli.gate_report import report
     from harness.usecases.gate import run_gate
 
     result = run_gate(store, task_id, advance)

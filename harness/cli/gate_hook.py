@@ -23,8 +23,8 @@ from harness.cli.common import json_option, with_return_code
 def gate_hook(task_id: str | None, as_json: bool) -> int:
     """The gate on exactly the tree in the index (what is being committed): exit 0 PASS,
     1 BLOCKED (or no task to judge), 2 invalid. Records nothing tracked; `harness gate` by hand records."""
+    from harness.cli.gate_report import report
     from harness.cli.hooks import _git
-    from harness.cli.reporters import report
     from harness.usecases.gate_index import gate_index
 
     result = gate_index(_git, task_id)

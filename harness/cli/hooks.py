@@ -137,7 +137,7 @@ def _server_git() -> Git:
 def pre_receive(as_json: bool) -> int:
     """Server side: the push guard's checks over every pushed ref (stdin `old new ref`), inside
     git's quarantine; one refused commit rejects the whole push."""
-    from harness.cli.reporters import report
+    from harness.cli.audit_report import report
     from harness.usecases.pre_receive import check_push
 
     git = _server_git()
@@ -170,24 +170,25 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
     pre-push                       push guard (ARGS: remote name and url; refs on stdin)
     pre-receive                    the server's checks (refs on stdin)
     """
-    if stage == "pre-commit":
-        code = ctx.invoke(validate_cmd)
-        if _git().merge_heads():
-            code = code or ctx.invoke(merge_guard)
-    elif stage == "pre-merge-commit":
-        code = ctx.invoke(validate_cmd) or ctx.invoke(merge_guard)
-    elif stage in ("post-commit", "post-merge", "post-rewrite"):
-        ctx.invoke(stamp_hook)
-        code = 0
-    elif stage == "pre-push":
-        code = ctx.invoke(push_guard, args=args)
-    elif stage == "pre-receive":
-        code = ctx.invoke(pre_receive, as_json=False)
-    else:
-        raise HarnessError(f"unknown hook stage {stage!r}", hint="one of: pre-commit, pre-merge-commit, post-commit, "
-                           "post-merge, post-rewrite, pre-push, pre-receive")
-    if code:
-        ctx.exit(code)
+    from harness.hook_stages import STAGES
+    from harness.hook_stages import stage as stage_named
+
+    found = stage_named(stage)
+    if found is None:
+        raise HarnessError(f"unknown hook stage {stage!r}", hint=f"one of: {', '.join(s.name for s in STAGES)}")
+    for check in found.checks:  # in order: the first to fail exits with its code (with_return_code), ending the stage
+        ctx.invoke(STAGE_CHECKS[check], **_check_arguments(check, args))
+
+
+def _check_arguments(check: str, args: tuple[str, ...]) -> dict[str, object]:
+    """What a check is given when a stage runs it: the push guard, git's (remote name, url)."""
+    given: dict[str, dict[str, object]] = {"push-guard": {"args": args}, "pre-receive": {"as_json": False}}
+    return given.get(check, {})
+
+
+# `harness hook run STAGE` runs the checks harness/hook_stages.py names for STAGE: these commands
+STAGE_CHECKS: dict[str, click.Command] = {"validate": validate_cmd, "merge-guard": merge_guard,
+                                          "stamp": stamp_hook, "push-guard": push_guard, "pre-receive": pre_receive}
 
 
 @click.command()
@@ -195,7 +196,7 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the note as JSON.")
 def stamp(rev: str, as_json: bool) -> None:
     """Write the harness note on REV (default HEAD) by hand."""
-    from harness.cli.reporters import report
+    from harness.cli.stamp_report import report
     from harness.usecases.stamp import stamp_commit
 
     report(stamp_commit(_git(), rev), as_json)

@@ -47,7 +47,7 @@ def install(server: bool, allow_non_ff: bool) -> None:
       restores what was there).
     """
     from harness.cli.hooks import _git
-    from harness.cli.reporters import report
+    from harness.cli.install_report import report
     from harness.usecases.install import install_hooks
 
     if allow_non_ff and not server:
@@ -60,7 +60,7 @@ def install(server: bool, allow_non_ff: bool) -> None:
 def uninstall(server: bool) -> None:
     """Remove the harness shims and restore any hook they had chained."""
     from harness.cli.hooks import _git
-    from harness.cli.reporters import report
+    from harness.cli.install_report import report
     from harness.usecases.install import uninstall_hooks
 
     report(uninstall_hooks(_server_repo() if server else _git(), server), as_json=False)

@@ -1,12 +1,16 @@
-"""`harness install` / `harness uninstall` reporters (registered in :mod:`harness.cli.reporters`)."""
+"""`harness install` / `harness uninstall` reporters."""
 
 from __future__ import annotations
 
 import click
 
-from harness.usecases.install import STAGES, Installed, Uninstalled
+from harness.cli.reporters import report as report  # what `harness install` / `uninstall` call
+from harness.cli.reporters import text_report
+from harness.hook_stages import CLIENT_STAGES
+from harness.usecases.install import Installed, Uninstalled
 
 
+@text_report.register
 def installed_text(i: Installed) -> None:
     if i.twice:
         click.echo(f"warning: {i.twice}: the pre-commit framework already runs the harness hooks, so with these shims "
@@ -22,7 +26,7 @@ def installed_text(i: Installed) -> None:
             click.echo("  git now refuses every non-fast-forward push, on every ref, even a rewrite a human approved "
                        "(`harness install --server --allow-non-fast-forward` leaves it to the hook: protected refs only)")
         return
-    click.echo(f"installed harness hooks in {i.folder}: {', '.join(STAGES)}")
+    click.echo(f"installed harness hooks in {i.folder}: {', '.join(CLIENT_STAGES)}")
     click.echo(f"notes.rewriteRef = {i.ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
     if i.remotes:
         click.echo(f"{i.ref} is pushed and fetched with {', '.join(i.remotes)} (a plain `git push` sends the current "
@@ -31,6 +35,7 @@ def installed_text(i: Installed) -> None:
         click.echo(f"no remote yet: after `git remote add`, run `harness install` again so {i.ref} travels")
 
 
+@text_report.register
 def uninstalled_text(u: Uninstalled) -> None:
     for stage in u.restored:
         click.echo(f"restored your {stage} hook")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import sys
 
+from harness import hook_stages
+
 # (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
-COMMIT_CHECKS = (["hook", "validate"], ["hook", "merge-guard"], ["hook", "run", "pre-commit"])
-STAMPS = (["hook", "stamp"], ["hook", "run", "post-commit"], ["hook", "run", "post-merge"],
-          ["hook", "run", "post-rewrite"])
+COMMIT_CHECKS = hook_stages.commit_check_calls()
+STAMPS = hook_stages.stamp_calls()
 
 
 def fast_answer(argv: list[str]) -> int | None:
@@ -23,11 +24,17 @@ def fast_answer(argv: list[str]) -> int | None:
 
         return 0 if staged_nothing_to_judge() else None
     if any(argv[:len(p)] == p for p in STAMPS) and "--help" not in argv:
-        if argv[:3] == ["hook", "run", "post-rewrite"] and sys.stdin is not None and not sys.stdin.isatty():
+        if _reads_stdin(argv) and sys.stdin is not None and not sys.stdin.isatty():
             sys.stdin.read()  # the rewritten pairs: HEAD's stamp is all this stage records
         stamp_head()
         return 0
     return None
+
+
+def _reads_stdin(argv: list[str]) -> bool:
+    """Whether ``argv`` is a shim's call for a stage git writes lines to on stdin."""
+    stage = hook_stages.stage(argv[2]) if argv[:2] == ["hook", "run"] and len(argv) > 2 else None
+    return stage is not None and stage.reads_stdin
 
 
 def stamp_head() -> None:

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.common import emit_json, json_option
+from harness.cli.common import json_option
 from harness.skills_install import AGENTS, SCOPES
-
-if TYPE_CHECKING:
-    from harness.usecases.skills import SkillsInstalled, SkillsUninstalled
 
 agent_option = click.option("--agent", type=click.Choice(AGENTS), default="agents", show_default=True,
                             help="claude: .claude/skills · gemini: .gemini/skills · codex and agents: the "
@@ -42,7 +38,7 @@ def skills() -> None:
 def install(agent: str, scope: str, force: bool, as_json: bool) -> None:
     """Copy the skills where AGENT discovers them. Running it again updates them and
     changes nothing already current; a copy you edited is kept (and named) unless --force."""
-    from harness.cli.reporters import report
+    from harness.cli.skills_report import report
     from harness.usecases import skills as use
 
     root, home = _roots(scope)
@@ -55,7 +51,7 @@ def install(agent: str, scope: str, force: bool, as_json: bool) -> None:
 @json_option
 def uninstall(agent: str, scope: str, as_json: bool) -> None:
     """Remove the skill files `harness skills install` wrote; files edited since stay."""
-    from harness.cli.reporters import report
+    from harness.cli.skills_report import report
     from harness.usecases import skills as use
 
     root, home = _roots(scope)
@@ -69,23 +65,3 @@ def list_() -> None:
 
     for skill in sorted(p for p in source_dir().iterdir() if (p / "SKILL.md").is_file()):
         click.echo(skill.name)
-
-
-def installed_text(i: SkillsInstalled) -> None:
-    r = i.result
-    click.echo(f"skills in {r.target}: {len(r.written)} file(s) written, {len(r.unchanged)} already current")
-    for rel in r.kept:
-        click.echo(f"  kept {rel}: edited since it was installed (or not installed by harness); --force replaces it")
-    for rel in r.removed:
-        click.echo(f"  removed {rel}: no longer shipped")
-
-
-def uninstalled_text(u: SkillsUninstalled) -> None:
-    r = u.result
-    click.echo(f"skills in {r.target}: {len(r.removed)} file(s) removed")
-    for rel in r.kept:
-        click.echo(f"  kept {rel}: edited since it was installed")
-
-
-def result_json(r: SkillsInstalled | SkillsUninstalled) -> None:
-    emit_json(r.result.as_dict())

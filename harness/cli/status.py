@@ -20,7 +20,7 @@ def status(task_id: str | None, as_json: bool) -> int:
     Nothing is written. Exit 2 when a harness file is invalid (the view is still printed,
     with the problem named).
     """
-    from harness.cli.reporters import report
+    from harness.cli.status_report import report
     from harness.usecases.status import show_status
 
     result = show_status(store(), task_id)

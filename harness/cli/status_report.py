@@ -1,4 +1,4 @@
-"""`harness status`'s text and JSON reporters (registered in :mod:`harness.cli.reporters`)."""
+"""`harness status`'s text and JSON reporters."""
 
 from __future__ import annotations
 
@@ -6,16 +6,20 @@ import click
 
 from harness.cli.common import emit_json
 from harness.cli.progress import print_next
+from harness.cli.reporters import json_report, text_report
+from harness.cli.reporters import report as report  # what `harness status` calls
 from harness.core import gate as core_gate
 from harness.core import next_step
 from harness.usecases.status import NoOpenTask, StatusView
 
 
+@text_report.register
 def status_text(v: StatusView) -> None:
     _print(v.doc, v.evidence, v.live, v.warnings, v.pending, v.finished, v.escalated)
     print_next(v.steps)
 
 
+@json_report.register
 def status_json(v: StatusView) -> None:
     doc = v.doc
     emit_json({"task": {k: doc[k] for k in ("id", "title", "description")},
@@ -25,6 +29,7 @@ def status_json(v: StatusView) -> None:
                "next": next_step.as_data(v.steps)})
 
 
+@text_report.register
 def no_task_text(n: NoOpenTask) -> None:
     rows = n.rows
     if rows:
@@ -40,6 +45,7 @@ def no_task_text(n: NoOpenTask) -> None:
     print_next(n.steps)
 
 
+@json_report.register
 def no_task_json(n: NoOpenTask) -> None:
     emit_json({"task": None, "tasks": n.rows, "next": next_step.as_data(n.steps)})
 

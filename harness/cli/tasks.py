@@ -48,7 +48,7 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
 @json_option
 def list_(as_json: bool) -> None:
     """List every task with its state; `*` marks the current one."""
-    from harness.cli.reporters import report
+    from harness.cli.task_report import report
     from harness.usecases.listing import list_tasks
 
     report(list_tasks(store()), as_json)

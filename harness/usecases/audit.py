@@ -34,6 +34,12 @@ class AuditResult:
         """0 clean, 1 refused, 2 a re-run could not run (never a success over what was not checked)."""
         return 1 if self.failed else (EXIT_INVALID if self.unrunnable else 0)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {**({"range": self.scope} if self.scope else {}), "checked": list(self.commits),
+                "commits": len(self.commits), "failed": sum(not r["ok"] for r in self.rows),
+                "could_not_run": self.unrunnable, "results": self.rows, "history": [p.as_dict() for p in self.history],
+                **({"rerun_only": self.rerun_only} if self.rerun_only else {})}
+
 
 def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, stamp: bool = True,
               scope: dict[str, Any] | None = None, note_of: Callable[[str], dict[str, Any] | None] | None = None,

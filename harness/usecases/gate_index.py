@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:
+    from harness.core.gate import GateReport
     from harness.gitio.git import Git
     from harness.store.layout import Layout
     from harness.store.source import Source
@@ -23,11 +24,14 @@ class IndexVerdict:
     task: str
     tree: str
     report: dict[str, Any]     # the gate report as JSON prints it
-    text: str                  # the gate report as text
+    gate: GateReport           # the same report, for the text reporter
 
     @property
     def exit_code(self) -> int:
         return 0 if self.report["verdict"] == "PASS" else 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.report
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,9 @@ class IndexNoTask:
     hint: str
     exit_code: int = 1
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"verdict": "NO_TASK", "judged": "index", "error": self.message, "next": self.hint}
+
 
 class _NoTask(HarnessError):
     pass
@@ -49,6 +56,9 @@ class IndexInvalid:
     error: str                 # the rendered error, message and hint
     exit_code: int = EXIT_INVALID
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"verdict": "INVALID_HARNESS_STATE", "judged": "index", "error": self.error}
+
 
 def gate_index(open_git: Callable[[], Git], task_id: str | None) -> IndexVerdict | IndexInvalid | IndexNoTask:
     """Judge the tree in the index for ``task_id`` (default: the current or only open task)."""
@@ -58,10 +68,9 @@ def gate_index(open_git: Callable[[], Git], task_id: str | None) -> IndexVerdict
         return IndexNoTask(exc.message, exc.hint or "")
     except HarnessError as exc:
         return IndexInvalid(exc.render())
-    text = report.pop("text")
-    verdict = {"task": tid, "judged": "index", **report}
+    verdict = {"task": tid, "judged": "index", **report.as_dict(tree)}
     _keep(verdict)
-    return IndexVerdict(tid, tree, verdict, text)
+    return IndexVerdict(tid, tree, verdict, report)
 
 
 LAST_VERDICT = "gate-hook.json"
@@ -98,8 +107,8 @@ def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
     return open_ids[0]
 
 
-def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str, str, dict]:
-    """(task id, source tree, gate report dict) for the tree in the index."""
+def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str, str, GateReport]:
+    """(task id, source tree, gate report) for the tree in the index."""
     from harness.core import gate as core_gate
     from harness.gitio.tree_source import TreeSource, index_tree
     from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
@@ -124,8 +133,7 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
                            + "; ".join(loosened) + (f" ({why})" if why else ""),
                            hint="revert it, or have a human run `harness approve gate-change`")
     task = reader.load_task(src, tid)
-    report = core_gate.evaluate(facts.gate_input(src, task, policy, tree))
-    return tid, tree, report.as_dict(tree) | {"text": core_gate.render_text(report)}
+    return tid, tree, core_gate.evaluate(facts.gate_input(src, task, policy, tree))
 
 
 def _keep(verdict: dict) -> None:

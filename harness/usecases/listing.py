@@ -21,6 +21,10 @@ class FindingList:
     findings: list[Finding]
     rates: dict[str, Any]
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"findings": [{"id": f["id"], "status": f["status"], "severity": f["severity"],
+                              "title": f["content"]["title"]} for f in self.findings], "rates": self.rates}
+
 
 def list_tasks(s: TaskStore) -> TaskList:
     try:

@@ -19,6 +19,11 @@ class Metrics:
     rates: dict[str, Any]        # measure -> numerator, denominator, rate, ids
     released: dict[str, Any]     # the agent stop hook's releases at the block limit (this clone): total, by_host
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"range": {"from": self.from_rev, "to": self.to_rev, "commits": self.commits}, "tasks": self.tasks,
+                "unreadable_tasks": self.unreadable, **self.rates,
+                "agent_stop_releases": self.released}
+
 
 def measure(git: Git, from_rev: str | None, to_rev: str) -> Metrics:
     """Every rate, computed from every task's ledger and from the commits themselves."""

@@ -22,6 +22,9 @@ class PushChecked:
         """One refused commit rejects the whole push."""
         return max((a.exit_code for a in self.audits), default=0)
 
+    def as_dict(self) -> dict[str, Any]:
+        return self.combined().as_dict()
+
     def combined(self) -> AuditResult:
         """Every ref's audit as one, over the whole push (what --json prints)."""
         whole = AuditResult("pre-receive", [c for a in self.audits for c in a.commits],

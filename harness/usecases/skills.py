@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.skills_install import SkillsResult
 
@@ -12,10 +13,16 @@ from harness.skills_install import SkillsResult
 class SkillsInstalled:
     result: SkillsResult
 
+    def as_dict(self) -> dict[str, Any]:
+        return self.result.as_dict()
+
 
 @dataclass(frozen=True)
 class SkillsUninstalled:
     result: SkillsResult
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.result.as_dict()
 
 
 def install(agent: str, scope: str, root: Path, home: Path, force: bool) -> SkillsInstalled:

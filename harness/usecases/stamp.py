@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 class Stamped:
     note: dict[str, Any]         # the note as written: commit, ref, source tree, each task's state and gate
 
+    def as_dict(self) -> dict[str, Any]:
+        return self.note
+
 
 def stamp_commit(git: Git, rev: str) -> Stamped:
     from harness.guard.stamp import stamp

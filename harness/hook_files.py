@@ -1,0 +1,101 @@
+"""The two files made from :mod:`harness.hook_stages`: the pre-commit framework's hook list
+(``.pre-commit-hooks.yaml``) and the native shim (``hooks/native-hook``, which runs before Python
+does and so cannot read the table itself). Both are committed; a test holds them equal to what
+this module makes. After editing the table: ``python -m harness.hook_files`` rewrites them.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from harness.gitio.fast_path import HARNESS_STAGED, MERGE_IN_PROGRESS
+from harness.hook_stages import FRAMEWORK_HOOKS, STAGES
+
+MINIMUM_PRE_COMMIT = "3.2.0"  # the first release naming stages as git does (pre-commit, not commit)
+
+HOOKS_YAML_HEAD = """\
+# Engineering Harness as a pre-commit hook repository.
+# Generated from harness/hook_stages.py by `python -m harness.hook_files`: edit the table, not this file.
+# Install every stage with `default_install_hook_types` (see README.md).
+# The commit hooks are `always_run`, not `files: ^\\.harness/`: the framework's staged-file list leaves out
+# deletions (--diff-filter=ACMRTUXB; deleting a task or a finding must be refused) and, when concluding a
+# conflicted merge, names only the conflicted files. A code-only commit is answered by `harness` itself
+# from git (`git diff --cached --quiet -- .harness`, no merge in progress) before any check is imported.
+"""
+
+NATIVE_HOOK = """\
+#!/bin/sh
+# engineering-harness native hook shim — installed by `harness install`, removed by `harness uninstall`.
+# Generated from harness/hook_stages.py by `python -m harness.hook_files`: edit the table, not this file.
+# One script serves every stage: git names it after the hook it is installed as.
+stage=$(basename "$0")
+# `pre-commit install` over these shims keeps the one it replaces as <stage>.legacy and runs it
+# (the framework's migration mode): the stage is still the stage.
+stage=${{stage%.legacy}}
+chained="$0.pre-harness"
+py="@PYTHON@"
+if [ -x "$py" ]; then run() {{ "$py" -m harness "$@"; }}; else run() {{ harness "$@"; }}; fi
+
+case "$stage" in
+  {reads_stdin})
+    # These stages read lines from stdin: give the chained hook and the harness the same lines.
+    input=$(cat)
+    if [ -x "$chained" ]; then printf '%s\\n' "$input" | "$chained" "$@" || exit $?; fi
+    printf '%s\\n' "$input" | run hook run "$stage" "$@"
+    ;;
+  {skips_code_only})
+    if [ -x "$chained" ]; then "$chained" "$@" || exit $?; fi
+    # A code-only commit (no .harness/ path staged in the index git commits — $GIT_INDEX_FILE
+    # for `commit -a` and `commit PATH` — and no merge being concluded) leaves the harness
+    # nothing to judge: git says so without starting Python. Any doubt runs the checks.
+    {merge_in_progress} >/dev/null 2>&1
+    if [ $? -eq 1 ] && {harness_staged} 2>/dev/null; then
+      exit 0
+    fi
+    run hook run "$stage" "$@"
+    ;;
+  *)
+    if [ -x "$chained" ]; then "$chained" "$@" || exit $?; fi
+    run hook run "$stage" "$@"
+    ;;
+esac
+"""
+
+
+def native_hook() -> str:
+    """The shim's text, ``@PYTHON@`` still to be filled in by the installer."""
+    return NATIVE_HOOK.format(reads_stdin="|".join(s.name for s in STAGES if s.reads_stdin),
+                              skips_code_only="|".join(s.name for s in STAGES if s.skips_code_only),
+                              merge_in_progress=shlex.join(MERGE_IN_PROGRESS),
+                              harness_staged=shlex.join(HARNESS_STAGED))
+
+
+def pre_commit_hooks_yaml() -> str:
+    lines = [HOOKS_YAML_HEAD.rstrip("\n")]
+    for hook in FRAMEWORK_HOOKS:
+        lines += [f"- id: {hook.id}", f"  name: {hook.name}", f"  description: {hook.description}",
+                  f"  entry: harness hook {hook.check}", "  language: python", "  pass_filenames: false",
+                  "  always_run: true"]
+        if hook.verbose:
+            lines += [f"  # {hook.verbose}", "  verbose: true"]
+        lines += [f"  stages: [{', '.join(hook.stages)}]", f"  minimum_pre_commit_version: {MINIMUM_PRE_COMMIT}"]
+    return "\n".join(lines) + "\n"
+
+
+def generated(root: Path) -> dict[Path, str]:
+    """Each generated file of a source checkout at ``root``, with the text it must hold."""
+    return {root / ".pre-commit-hooks.yaml": pre_commit_hooks_yaml(), root / "hooks" / "native-hook": native_hook()}
+
+
+def write(root: Path) -> list[Path]:
+    """Rewrite the generated files of the source checkout at ``root`` that differ; those rewritten."""
+    stale = [path for path, text in generated(root).items()
+             if not path.exists() or path.read_text("utf-8") != text]
+    for path in stale:
+        path.write_text(generated(root)[path], "utf-8")
+    return stale
+
+
+if __name__ == "__main__":
+    write(Path(__file__).resolve().parent.parent)

@@ -1,0 +1,87 @@
+"""A command's result is reported by its type: each result kind has its text reporter, and its JSON
+is its own ``as_dict()`` unless a JSON reporter is registered for it."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+
+import pytest
+
+from harness.cli.reporters import json_report, report, text_report
+
+# Every module a command imports `report` from (each registers the reporters of its results).
+REPORT_MODULES = ["approve_report", "audit_report", "converge", "evidence_report", "finding_report", "gate_report",
+                  "install_report", "metrics_report", "skills_report", "stamp_report", "status_report", "task_report"]
+
+# result type -> does its command have --json
+RESULTS = {
+    "harness.usecases.listing": {"TaskList": True, "FindingList": True},
+    "harness.usecases.findings": {"FindingStep": True, "Proposed": True},
+    "harness.usecases.audit": {"AuditResult": True},
+    "harness.usecases.pre_receive": {"PushChecked": True},
+    "harness.usecases.stamp": {"Stamped": True},
+    "harness.usecases.gate": {"GateOutcome": True, "GateInvalid": True},
+    "harness.usecases.gate_index": {"IndexVerdict": True, "IndexInvalid": True, "IndexNoTask": True},
+    "harness.usecases.evidence": {"EvidenceRecorded": False},
+    "harness.usecases.install": {"Installed": False, "Uninstalled": False},
+    "harness.usecases.approvals": {"Pending": False, "Approved": False},
+    "harness.usecases.converge": {"Convergence": True},
+    "harness.usecases.metrics": {"Metrics": True},
+    "harness.usecases.skills": {"SkillsInstalled": True, "SkillsUninstalled": True},
+    "harness.usecases.status": {"StatusView": True, "NoOpenTask": True},
+}
+KINDS = [(module, name, has_json) for module, names in RESULTS.items() for name, has_json in names.items()]
+
+
+@pytest.fixture(scope="module")
+def registered() -> None:
+    for name in REPORT_MODULES:
+        importlib.import_module(f"harness.cli.{name}")
+
+
+@pytest.mark.parametrize(("module", "name", "has_json"), KINDS, ids=[k[1] for k in KINDS])
+def test_every_result_kind_has_its_reporters(registered, module, name, has_json):
+    kind = getattr(importlib.import_module(module), name)
+    assert text_report.dispatch(kind) is not text_report.dispatch(object), f"{name} has no text reporter"
+    if has_json:
+        assert json_report.dispatch(kind) is not json_report.dispatch(object) or callable(getattr(kind, "as_dict", None)), \
+            f"{name} has neither a JSON reporter nor as_dict()"
+
+
+def test_a_result_kind_nothing_reports_is_refused_by_name():
+    @dataclass
+    class Unreported:
+        value: int
+
+    with pytest.raises(TypeError, match="no text reporter is registered for Unreported"):
+        report(Unreported(1), as_json=False)
+    with pytest.raises(TypeError, match="Unreported has no as_dict"):
+        report(Unreported(1), as_json=True)
+
+
+def test_a_result_is_printed_as_json_from_its_own_as_dict(capsys):
+    from harness.usecases.stamp import Stamped
+
+    note = {"commit": "c" * 40, "ref": "refs/notes/harness", "source_tree": "t" * 40, "tasks": {}}
+    report(Stamped(note), as_json=True)
+    assert json.loads(capsys.readouterr().out) == note
+
+
+def test_a_result_kind_is_picked_by_its_type_not_its_name(registered, capsys):
+    from harness.usecases import stamp
+
+    class AmendedStamp(stamp.Stamped):  # another name, a narrower type: still the stamp's reporter
+        pass
+
+    report(AmendedStamp({"commit": "c" * 40, "ref": "refs/notes/harness", "source_tree": "t" * 40, "tasks": {}}), False)
+    assert capsys.readouterr().out == f"stamped {'c' * 12} on refs/notes/harness (source tree {'t' * 12})\n"
+
+
+def test_a_list_shaped_result_keeps_its_registered_json_reporter(registered, capsys):
+    from harness.usecases.listing import TaskList
+
+    rows = [{"id": "T-0001", "state": "DRAFT", "title": "one", "current": True}]
+    report(TaskList(rows), as_json=True)
+    assert json.loads(capsys.readouterr().out) == rows
