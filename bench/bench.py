@@ -396,10 +396,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--range", type=int, default=50, help="commits in the push-guard range (default 50)")
     ap.add_argument("--workdir", type=Path, help="where to generate the repositories (default: a new temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the generated repositories")
-    ap.add_argument("--only", choices=("all", "files", "tasks", "output", "fanout"), default="all",
+    ap.add_argument("--only", choices=("all", "files", "tasks", "output", "fanout", "hot"), default="all",
                     help="run only the file-count section (issues 3-4), the task-count section (issue 9), the "
-                    "output section (big, binary and endless output), or the re-run fan-out (#24; not in `all`: "
-                    "bench/fanout.py)")
+                    "output section (big, binary and endless output), the re-run fan-out (#24; not in `all`: "
+                    "bench/fanout.py), or the hot commands as ratios to `python -c pass` (#28; not in `all`: bench/hot.py)")
     ap.add_argument("--tasks", help="task counts of the issue-9 repositories (default 1,100,1000; --quick 1,10,30)")
     ap.add_argument("--events", type=int, help="ledger length of the long-ledger repository (default 10000; "
                     "--quick 500)")
@@ -412,6 +412,15 @@ def main(argv: list[str] | None = None) -> int:
         from fanout import main as fanout_main
 
         return fanout_main(["--commits", "5", "--work", "0.2"] if args.quick else [])
+    if args.only == "hot":  # its own report: ratios to the interpreter's floor, exit 1 on a missed target
+        from hot import main as hot_main
+
+        hot_work = Path(tempfile.mkdtemp(prefix="harness-bench-hot.", dir=args.workdir))
+        try:
+            return hot_main(hot_work, args.runs or (3 if args.quick else 9))
+        finally:
+            if not args.keep:
+                shutil.rmtree(hot_work, ignore_errors=True)
     sizes = [int(n) for n in (args.tasks or ("1,10,30" if args.quick else "1,100,1000")).split(",")]
     events = args.events or (500 if args.quick else 10_000)
     history = args.history or (44 if args.quick else 209)

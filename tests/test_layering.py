@@ -156,3 +156,55 @@ def test_a_run_wide_build_name_taken_by_two_builders_fails_instead_of_being_shar
     assert once_per_run(tmp_path_factory, "clash-check", build, "first builder")[1] == {"built": True}
     with pytest.raises(AssertionError, match="two builders share the name 'clash-check'"):
         once_per_run(tmp_path_factory, "clash-check", build, "second builder")
+
+
+# What a fast path's process has loaded when it answers: the import graph above follows every
+# import, lazy ones included, so what a process actually loads is asked of a real one.
+LOADED = ("import atexit, json, sys\n"
+          "out = sys.argv.pop(1)\n"
+          "atexit.register(lambda: open(out, 'w').write(json.dumps(sorted(sys.modules))))\n"
+          "from harness.cli.launch import entry\n"
+          "entry()\n")
+
+
+def loaded_by(cwd: Path, args: list[str], stdin: str) -> set[str]:
+    import json
+    import subprocess
+    import sys
+
+    out = cwd / ".loaded.json"
+    proc = subprocess.run([sys.executable, "-c", LOADED, str(out), *args], input=stdin, cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(out.read_text()))
+
+
+HEAVY = {"click", "yaml", "pygit2", "jsonschema", "harness.cli.main", "harness.store.tasks", "harness.gitio.git"}
+
+
+def test_the_agent_guard_answers_a_read_with_the_hosts_module_alone(h, repo):
+    call = {"session_id": "s", "cwd": str(repo), "tool_name": "Read", "tool_input": {"file_path": "README.md"}}
+    import json
+
+    loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
+    assert "harness.agent.hosts" in loaded
+    assert not loaded & (HEAVY | {"bashlex", "harness.core.bypass", "dataclasses", "pathlib", "inspect"}), loaded
+
+
+def test_the_agent_guard_judges_a_shell_command_without_click_yaml_or_pygit2(h, repo, tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": "ls -la"}}
+    loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
+    assert {"bashlex", "harness.agent.bashlex_tables", "harness.core.bypass"} <= loaded
+    assert not loaded & (HEAVY - {"yaml"}), loaded  # the configured notes ref is read from YAML
+
+
+def test_the_version_is_answered_without_click_and_as_click_would(tmp_path):
+    from importlib.metadata import version
+
+    import harness
+
+    assert harness.__version__ == version("engineering-harness")  # what click's version_option prints
+    assert not loaded_by(tmp_path, ["--version"], "") & HEAVY

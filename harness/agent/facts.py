@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT, TaskFacts
 from harness.errors import HarnessError
 from harness.store.layout import Layout, find_worktree
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the agent policy is imported where a task is judged: the tool guard never needs it
+    from harness.core.agent_policy import TaskFacts
     from harness.core.git_config_view import GitSetup
 
 
@@ -30,6 +30,7 @@ def load_facts(root: Path) -> TaskFacts | None:
     """The current task's facts, or None when there is no harness or no single current task."""
     from harness.core import gate as core_gate
     from harness.core import next_step
+    from harness.core.agent_policy import TaskFacts
     from harness.store import facts, settings
     from harness.store.tasks import TaskStore
     from harness.usecases.next_steps import commit_steps
@@ -77,6 +78,7 @@ def load_facts(root: Path) -> TaskFacts | None:
 
 def block_limit(root: Path) -> int:
     """`agent.stop_block_limit` from config.yaml (default 3)."""
+    from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT
     from harness.store.settings import load_config
 
     try:

@@ -13,14 +13,15 @@ in the answer. :func:`failsafe` is the answer when an error escapes all of this.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.agent import hosts
 from harness.agent.hosts import Reply
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pathlib is imported where a path is made: a `Read` is answered without it
+    from collections.abc import Callable
+    from pathlib import Path
+
     from harness.core.denials import Denial
     from harness.core.guarded_paths import Where
 
@@ -88,8 +89,6 @@ def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception |
 # -- pre-tool-use -------------------------------------------------------------------------
 
 def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
-    from harness.core.bypass import mentions_guarded
-
     try:
         if bad_input:
             raise bad_input
@@ -99,6 +98,8 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
         if bad_input:  # nothing says what the call would do: refuse it (fail closed)
             return hosts.deny(host, f"harness: could not read the hook input ({why}), so the guard refuses "
                                     "rather than allow a tool call unchecked.")
+        from harness.core.bypass import mentions_guarded
+
         subject = _subject(host, p) or raw
         if mentions_guarded(subject):
             return hosts.deny(host, f"harness: the guard failed ({why}) on a command that touches what it "
@@ -108,17 +109,23 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
 
 
 def _judge_tool(host: str, p: hosts.Payload) -> Reply:
-    from harness.agent import facts
-    from harness.core.bypass import check_delete, check_shell, check_write
-    from harness.core.guarded_paths import Where
-
+    # Imported past the early answers: a `Read` (most tool calls) pays for none of the rules.
     action = hosts.tool_action(host, p)
     if action.shell is None and not action.writes:
         return hosts.allow(host)
+    from harness.agent import facts
+
     root = facts.repo_root(p.cwd)
     if not facts.has_harness(root):
         return hosts.allow(host)  # nothing of the harness's here to protect
     assert root is not None
+    if action.shell is not None:
+        from harness.agent import bashlex_tables
+
+        bashlex_tables.load()  # bashlex with its parser tables from the cache, before the rules import it
+    from harness.core.bypass import check_delete, check_shell, check_write
+    from harness.core.guarded_paths import Where
+
     # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
     cwd = os.path.realpath(p.cwd or root)
     where = Where(os.path.realpath(root), cwd)
@@ -137,11 +144,14 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
 
 def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
     """An edit of .pre-commit-config.yaml that leaves out a harness hook the file runs now."""
-    from harness.agent import facts
     from harness.core.framework_config import CONFIG, framework_denial
 
     if where.resolve(full) != CONFIG:
         return None
+    from pathlib import Path
+
+    from harness.agent import facts
+
     hooks = facts.framework_edit_dropped(Path(full), p.tool_name, p.tool_input)
     return framework_denial(hooks) if hooks else None
 
@@ -237,6 +247,8 @@ def _logged(exc: BaseException, p: hosts.Payload, raw: str, near: Path | None = 
     if isinstance(exc, HarnessError):
         return why
     if near is None and p.cwd:
+        from pathlib import Path
+
         near = Path(p.cwd)  # an unusable one (a NUL byte) leaves the log in the current directory's
     log = crashlog.write(exc, near=near, stdin=raw)
     return f"{why}; crash log: {log}" if log else why

@@ -5,7 +5,6 @@ Each prints what it found and returns an exit code; the stamp hook never fails a
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,6 @@ from harness.errors import HarnessError
 from harness.store.layout import find_worktree
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
-    from harness.agent.hosts import Reply
     from harness.gitio.git import Git
     from harness.guard.validate import Problem
 
@@ -240,37 +238,8 @@ def agent_hook(ctx: click.Context, host: str, event: str) -> None:
     Answers are JSON on exit 0, the way each host takes a decision. `harness agent install`
     writes these commands into a host's settings.
     """
-    from harness.cli import crash
+    from harness.cli.agent_hook import answer
 
-    raw: list[str] = []  # stdin once read: the crash log keeps its head, the failsafe reads its host
-
-    def failsafe(reason: str) -> int:
-        try:
-            from harness.agent.run import failsafe
-
-            return _give(failsafe(host, event, raw[0] if raw else "", reason))
-        except Exception:
-            if event != "stop":
-                raise  # the guard's last resort: exit 2, which every host takes as a deny
-            # A stop block nothing remembers could loop forever: let the agent stop, saying why.
-            click.echo(json.dumps({"systemMessage": f"harness: the stop check failed ({reason}); not blocking"}))
-            return 0
-
-    # Whatever goes wrong (the input, the harness, even its imports) answers in the host's terms.
-    with crash.guard(failsafe, expected=(click.exceptions.Exit,), stdin=lambda: raw[0] if raw else None):
-        from harness.agent.run import run
-
-        data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
-        raw.append(data.decode("utf-8", "replace"))
-        code = _give(run(host, event, raw[0]))
+    code = answer(host, event)  # the same code answers before click (harness.cli.launch)
     if code:
         ctx.exit(code)
-
-
-def _give(reply: Reply) -> int:
-    """Print an agent hook's answer; its exit code."""
-    if reply.stdout:
-        click.echo(reply.stdout)
-    if reply.stderr:
-        click.echo(reply.stderr, err=True)
-    return reply.code

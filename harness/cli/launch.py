@@ -19,6 +19,10 @@ STAMPS = hook_stages.stamp_calls()
 
 def fast_answer(argv: list[str]) -> int | None:
     """The exit code of a hook call answered without the CLI, or None to run the CLI."""
+    if argv[:2] == ["hook", "agent"]:
+        return _agent_hook(argv[2:])
+    if argv == ["--version"]:
+        return _version()
     if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and "--help" not in argv:
         from harness.gitio.fast_path import staged_nothing_to_judge
 
@@ -35,6 +39,29 @@ def _reads_stdin(argv: list[str]) -> bool:
     """Whether ``argv`` is a shim's call for a stage git writes lines to on stdin."""
     stage = hook_stages.stage(argv[2]) if argv[:2] == ["hook", "run"] and len(argv) > 2 else None
     return stage is not None and stage.reads_stdin
+
+
+def _agent_hook(args: list[str]) -> int | None:
+    """`hook agent HOST EVENT`, the agent's guard before every tool call: answered by the code the click
+    command runs (harness.cli.agent_hook), without click. Anything else (a bad HOST, --help) is click's."""
+    from harness.cli.agent_hook import EVENTS, HOSTS, answer
+
+    if len(args) != 2 or args[0] not in HOSTS or args[1] not in EVENTS:
+        return None
+    if args[1] != "pre-tool-use":  # these read the store, which reports waiting for its lock as main() does
+        from harness.store import fsio
+
+        fsio.on_lock_wait(lambda message: print(message, file=sys.stderr, flush=True))
+    return answer(args[0], args[1])
+
+
+def _version() -> int:
+    """`harness --version` in click's words. The package's own version, which a test holds equal to
+    the distribution's that click reads (importlib.metadata alone costs 20 times the answer)."""
+    from harness import __version__
+
+    print(f"harness, version {__version__}", flush=True)
+    return 0
 
 
 def stamp_head() -> None:

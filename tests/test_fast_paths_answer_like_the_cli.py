@@ -1,0 +1,80 @@
+"""The entry point's fast paths (answered before click is imported, bashlex's tables from a cache)
+give exactly the answers of the full CLI: the agent guard's table and the CLI's outputs, run both ways
+in real processes and compared byte for byte (stdout, stderr, exit code)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# `python -m harness` enters through harness.cli.launch (the fast paths); this enters click's main().
+FAST = [sys.executable, "-m", "harness"]
+FULL = [sys.executable, "-c", "import sys; from harness.cli.main import main; sys.exit(main())"]
+
+SHELL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+EDIT = {"claude": ("Edit", "file_path"), "codex": ("apply_patch", None), "gemini": ("write_file", "file_path")}
+COMMANDS = ["ls -la", "pytest -q tests", "git status", "git commit --no-verify -m wip",
+            "cd src && git commit -qn -m 'x'", "SKIP=harness-validate git commit -m x", "rm -rf .harness",
+            "echo $(git push --no-verify)", "cat > .harness/tasks/T/events.jsonl", "harness approve gate-change",
+            "[[ -f x ]] && git commit -n -m x", "echo 'unbalanced", "git notes --ref harness add -m x HEAD"]
+CRASH_LOG = re.compile(r"crash-[0-9TZ.]+-[0-9]+\.log")
+PATHS = ["README.md", ".harness/tasks/T/events.jsonl", ".harness/local/scratch", "src/../.harness/approvals.jsonl"]
+
+
+def run(prefix: list[str], args: list[str], cwd: Path, env: dict[str, str], stdin: str = "") -> tuple:
+    p = subprocess.run([*prefix, *args], input=stdin, capture_output=True, text=True, cwd=cwd, env=env,
+                       timeout=300)
+    # A crash log is named after its time and process: the one part two runs cannot share.
+    return CRASH_LOG.sub("crash-LOG.log", p.stdout), CRASH_LOG.sub("crash-LOG.log", p.stderr), p.returncode
+
+
+def env_with_cache(folder: Path) -> dict[str, str]:
+    """XDG_CACHE_HOME at ``folder``: a folder keeps bashlex's tables, a file makes the cache unusable."""
+    return {**os.environ, "XDG_CACHE_HOME": str(folder)}
+
+
+def tool_calls(cwd: Path) -> list[tuple[str, dict]]:
+    calls: list[tuple[str, dict]] = []
+    for host in ("claude", "codex", "gemini"):
+        calls += [(host, {"tool_name": SHELL[host], "tool_input": {"command": c}}) for c in COMMANDS]
+        tool, key = EDIT[host]
+        for path in PATHS:
+            ti = {key: path, "content": "x"} if key else {"command": f"*** Begin Patch\n*** Update File: {path}\n"}
+            calls.append((host, {"tool_name": tool, "tool_input": ti}))
+        calls.append((host, {"tool_name": "Read", "tool_input": {"file_path": "README.md"}}))
+    calls.append(("auto", {"tool_name": "Bash", "tool_input": {"command": "git commit -n -m x"}}))
+    calls.append(("claude", {"tool_name": "Bash", "tool_input": ["not", "an", "object"]}))
+    return [(host, {"session_id": "s1", "cwd": str(cwd), **call}) for host, call in calls]
+
+
+def test_the_guard_answers_every_tool_call_as_the_cli_does(tmp_path, h, task, repo):
+    warm, broken = tmp_path / "cache", tmp_path / "not-a-folder"
+    broken.write_text("a file where the cache folder would be")
+    checked = 0
+    for host, call in tool_calls(repo):
+        args = ["hook", "agent", host, "pre-tool-use"]
+        stdin = json.dumps(call)
+        fast = run(FAST, args, repo, env_with_cache(warm), stdin)
+        full = run(FULL, args, repo, env_with_cache(broken), stdin)  # bashlex builds its own tables
+        assert fast == full, (host, call)
+        checked += bool(fast[0])
+    assert checked > 10  # the table holds denials and messages, not only silent allows
+    for raw in ("not json", "[1, 2]", ""):
+        args = ["hook", "agent", "claude", "pre-tool-use"]
+        assert run(FAST, args, repo, env_with_cache(warm), raw) == run(FULL, args, repo, env_with_cache(broken), raw)
+
+
+@pytest.mark.parametrize("args", [["hook", "agent", "claude", "session-start"], ["hook", "agent", "codex", "stop"],
+                                  ["hook", "agent", "gemini", "stop"], ["hook", "agent", "nohost", "stop"],
+                                  ["hook", "agent", "claude", "--help"], ["status"], ["status", "--json"],
+                                  ["--version"], ["--version", "status"]])
+def test_the_cli_s_outputs_are_the_same_through_either_entry(tmp_path, h, task, repo, args):
+    event = json.dumps({"session_id": "s2", "cwd": str(repo)})
+    env = env_with_cache(tmp_path / "cache")
+    assert run(FAST, args, repo, env, event) == run(FULL, args, repo, env, event)
