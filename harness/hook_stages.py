@@ -105,6 +105,11 @@ def commit_check_calls() -> tuple[list[str], ...]:
     return (*(["hook", c] for c in checks), *(["hook", "run", s.name] for s in skipping))
 
 
+def push_calls() -> tuple[list[str], ...]:
+    """The `harness` argv prefixes of the push guard: a code-only push is answered from git before the CLI."""
+    return (["hook", "push-guard"], *(["hook", "run", s.name] for s in STAGES if s.checks == ("push-guard",)))
+
+
 def stamp_calls() -> tuple[list[str], ...]:
     """The `harness` argv prefixes that only stamp HEAD (answered without the CLI)."""
     return (["hook", "stamp"], *(["hook", "run", s.name] for s in STAGES if s.checks == ("stamp",)))

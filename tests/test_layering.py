@@ -158,6 +158,15 @@ def test_a_run_wide_build_name_taken_by_two_builders_fails_instead_of_being_shar
         once_per_run(tmp_path_factory, "clash-check", build, "second builder")
 
 
+def test_the_push_fast_path_loads_nothing_of_the_adapter_but_its_environment():
+    # launch.py answers a code-only push with it: pygit2 and click are what a pre-push hook of a
+    # code-only push would otherwise pay for nothing. Followed as above.
+    files, others = closure(PACKAGE / "gitio" / "__init__.py", PACKAGE / "gitio" / "push_fast_path.py")
+    assert files == {"harness/__init__.py", "harness/gitio/__init__.py", "harness/gitio/environment.py",
+                     "harness/gitio/push_fast_path.py"}
+    assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
+
+
 # What a fast path's process has loaded when it answers: the import graph above follows every
 # import, lazy ones included, so what a process actually loads is asked of a real one.
 LOADED = ("import atexit, json, sys\n"

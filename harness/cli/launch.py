@@ -14,6 +14,7 @@ from harness import hook_stages
 
 # (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
 COMMIT_CHECKS = hook_stages.commit_check_calls()
+PUSHES = hook_stages.push_calls()
 STAMPS = hook_stages.stamp_calls()
 
 
@@ -27,6 +28,9 @@ def fast_answer(argv: list[str]) -> int | None:
         from harness.gitio.fast_path import staged_nothing_to_judge
 
         return 0 if staged_nothing_to_judge() else None
+    for prefix in PUSHES:
+        if argv[:len(prefix)] == prefix and "--help" not in argv:
+            return push_answer(argv[len(prefix):])
     if any(argv[:len(p)] == p for p in STAMPS) and "--help" not in argv:
         if _reads_stdin(argv) and sys.stdin is not None and not sys.stdin.isatty():
             sys.stdin.read()  # the rewritten pairs: HEAD's stamp is all this stage records
@@ -61,6 +65,32 @@ def _version() -> int:
     from harness import __version__
 
     print(f"harness, version {__version__}", flush=True)
+    return 0
+
+
+def push_answer(args: list[str]) -> int | None:
+    """A code-only push's answer from git alone (:mod:`harness.gitio.push_fast_path`), or None.
+    The refs git gives on standard input are read here and put back for the full path."""
+    import io
+    import os
+
+    try:
+        if sys.stdin is None or sys.stdin.isatty():
+            return None
+        data = sys.stdin.buffer.read()
+    except (AttributeError, OSError, ValueError):
+        return None  # no standard input to read here: the full path reads what it can
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data))
+    from harness.gitio.push_fast_path import code_only_push, in_a_worktree
+
+    if not in_a_worktree():
+        return None  # the full path says where it looked
+    # As the push guard names the remote: a push to a bare URL names none.
+    remote = args[0] if args and args[0] != (args[1] if len(args) > 1 else None) else None
+    checked = code_only_push(data.splitlines(), remote or os.environ.get("PRE_COMMIT_REMOTE_NAME"))
+    if checked is None:
+        return None
+    print(f"harness: push guard: {checked} commit(s) checked, no problems", file=sys.stderr)
     return 0
 
 

@@ -52,15 +52,18 @@ def encode_event(seq: int, ts: str, etype: str, data: dict[str, Any], prev: str)
     return canonical({"seq": seq, "ts": ts, "type": etype, "data": data, "prev": prev})
 
 
-def parse_lines(raw: bytes, name: str) -> list[tuple[str, Event]]:
-    """Split and decode a ledger file, checking the hash chain and sequence numbers."""
+def parse_lines(raw: bytes, name: str, first: int = 1, prev: str = GENESIS) -> list[tuple[str, Event]]:
+    """Split and decode a ledger file, checking the hash chain and sequence numbers.
+
+    ``first``, ``prev``: for the lines appended after a prefix already checked (the number of
+    the first of them, and the hash of the prefix's last line): the same checks and messages as
+    parsing the whole file, paid for the new lines only."""
     if raw and not raw.endswith(b"\n"):
         raise LedgerProblem(f"{name}: last line is incomplete (no trailing newline)")
     out: list[tuple[str, Event]] = []
-    prev = GENESIS
     # Lines end in LF only: split on it alone (bytes.splitlines would also split on a CR, and
     # drop the CR of a CR LF before the line is hashed).
-    for number, bline in enumerate(raw.split(b"\n")[:-1] if raw else [], start=1):
+    for number, bline in enumerate(raw.split(b"\n")[:-1] if raw else [], start=first):
         if b"\r" in bline:
             raise LedgerProblem(f"{name}:{number}: a carriage return (CR LF line ending?) in a ledger line (refused): "
                                 "the CLI writes LF only, and a line is hashed as its exact bytes",

@@ -69,8 +69,10 @@ class Projection:
         return True, "gate PASS for the current source tree"
 
 
-def replay(events: list[Event], name: str = "events.jsonl") -> Projection:
-    proj = Projection()
+def replay(events: list[Event], name: str = "events.jsonl", onto: Projection | None = None) -> Projection:
+    """The projection of ``events``; ``onto``: the projection of the ledger's prefix they follow
+    (changed in place), so an appended suffix is judged by the same rules without replaying the prefix."""
+    proj = Projection() if onto is None else onto
     for event in events:
         try:
             apply(proj, event)

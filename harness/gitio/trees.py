@@ -56,24 +56,11 @@ class Trees(Repository):
 
 
 def tree_defects(tree: Any) -> list[str]:
-    """The fsck errors of one tree object's own entries (not its subtrees')."""
-    out: list[str] = []
-    seen: set[bytes] = set()
-    previous: bytes | None = None
-    for entry in tree:
-        name = entry.raw_name
-        shown = name.decode("utf-8", "replace")
-        if name in seen:
-            out.append(f"the entry {shown!r} appears more than once (git fsck: duplicateEntries)")
-        elif name in (b"", b".", b"..") or b"/" in name or name.lower() == b".git":
-            out.append(f"the entry name {shown!r} is not one git can check out")
-        # git orders a folder as if its name ended in "/" (so `a-b` sorts before the folder `a`).
-        key = name + (b"/" if entry.type_str == "tree" else b"")
-        if previous is not None and key <= previous and name not in seen:
-            out.append(f"the entry {shown!r} is out of git's order (git fsck: treeNotSorted)")
-        seen.add(name)
-        previous = key
-    return out
+    """The fsck errors of one tree object's own entries (not its subtrees'): the same judgement
+    the push fast path makes from git's raw trees."""
+    from harness.gitio.push_fast_path import entry_defects
+
+    return entry_defects((entry.raw_name, entry.type_str == "tree") for entry in tree)
 
 
 def changed_paths_in(repo: Any, old_tree: str, new_tree: str, limit: int) -> tuple[list[str], int]:

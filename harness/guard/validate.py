@@ -105,15 +105,28 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
     red = redactor()
     for rel in paths:
         try:
-            raw = new.read(rel)
+            raw = new.read(rel) or b""
+            skip = _kept_lines(olds, rel, raw)
         except HarnessError:
             continue  # too big to read: the reader's own check refuses it
-        for line, rule in secrets_in(rel, raw or b"", red)[:20]:
+        found = secrets_in(rel, raw[skip[1]:], red) if skip[0] else secrets_in(rel, raw, red)
+        for line, rule in [(n + skip[0], r) for n, r in found][:20]:
             problems.append(Problem(f"{rel}:{line}", "secret-in-harness-files",
                                     f"line {line} holds what looks like a secret ({rule})",
                                     "remove it from the file (or rotate the credential if it was ever pushed): the "
                                     "harness redacts what it writes, so this line was written by hand or by an older "
                                     "version; for a task file, correct it and re-render (`harness replay --write`)"))
+
+
+def _kept_lines(olds: Sequence[Source], rel: str, raw: bytes) -> tuple[int, int]:
+    """(lines, bytes) of a JSONL file that a parent already holds as the start of ``raw``: a ledger
+    only grows, its lines are judged one by one, and those lines were judged with that parent — so
+    a commit appending to a long ledger reads its new lines only, not its whole life."""
+    if not rel.endswith(".jsonl"):
+        return 0, 0
+    held = [old for old in (o.read(rel) for o in olds) if old and old.endswith(b"\n") and raw.startswith(old)]
+    longest = max(held, key=len, default=b"")
+    return longest.count(b"\n"), len(longest)
 
 
 def _changed_files(olds: Sequence[Source], new: Source) -> list[str]:

@@ -46,25 +46,50 @@ def is_task(src: Source, name: str) -> bool:
 
 
 def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
+    """The lines and projection of the ledger ``raw``, or the HarnessError naming what breaks it.
+    Bytes this process validated already are not validated again, and a ledger extending them
+    has only its appended lines checked (:mod:`harness.store.ledger_memo`): the same answers, at
+    a cost that follows what was appended."""
+    from harness.store import ledger_memo
+
+    found = ledger_memo.exact(raw, name)
+    if found is not None:
+        return ledger_memo.handed_out(found)
+    prefix = ledger_memo.longest_prefix(raw, name)
+    if prefix is None:
+        lines, proj = _validated(raw, name, 1, ledger.GENESIS, None)
+    else:
+        lines, proj = ledger_memo.handed_out(prefix)
+        more, proj = _validated(raw[len(prefix.raw):], name, len(lines) + 1, prefix.last_hash, proj)
+        lines.extend(more)
+    ledger_memo.remember(raw, name, lines, proj)
+    return lines, proj
+
+
+def _validated(raw: bytes, name: str, first: int, prev: str,
+               onto: ledger.Projection | None) -> tuple[list[str], ledger.Projection]:
+    """Parse, replay and schema-check ``raw``: a whole ledger (``onto`` None), or the lines
+    appended after a validated prefix whose projection is ``onto``, numbered from ``first``."""
     try:
-        parsed = ledger.parse_lines(raw, name)
+        parsed = ledger.parse_lines(raw, name, first, prev)
     except ledger.LedgerProblem as exc:
         raise HarnessError(exc.message, hint=exc.hint or "the ledger is append-only; restore it from git "
                                                          "(`git checkout -- FILE`)") from None
     events = [e for _, e in parsed]
+    whole = raw if onto is None else None  # the schema cache's key is a whole file's bytes
     try:
-        proj = ledger.replay(events, name)
+        proj = ledger.replay(events, name, onto)
     except ledger.LedgerProblem as exc:
         # A broken rule is named in the rule's own words (the same the CLI refuses with). The
         # rule's hint names a command; a ledger on disk that breaks it needs restoring instead.
         raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
     except Exception:
-        validate.check_events(events, name, raw)  # a value of the wrong shape: the schema names it
+        validate.check_events(events, name, whole, first)  # a value of the wrong shape: the schema names it
         raise
     # Its own step after the rules: every event against its schema (no unknown keys, exact
     # types), so no value of the wrong shape reaches a projection, a file or a verdict.
-    validate.check_events(events, name, raw)
-    if not parsed:
+    validate.check_events(events, name, whole, first)
+    if not parsed and onto is None:
         raise HarnessError(f"{name}: empty ledger")
     return [line for line, _ in parsed], proj
 

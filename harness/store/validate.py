@@ -90,13 +90,14 @@ def _remember(key: str) -> None:
 EVENT_DOCS = {"contract.applied": (None, "contract"), "finding.proposed": ("content", "finding-proposal")}
 
 
-def check_events(events: Sequence[object], file: str, raw: bytes | None = None) -> None:
+def check_events(events: Sequence[object], file: str, raw: bytes | None = None, first: int = 1) -> None:
     """Every event of a ledger against event.schema.json (envelope and per-type data: no
-    unknown keys, exact types), naming the line and field of the first one that fails."""
+    unknown keys, exact types), naming the line and field of the first one that fails.
+    ``first``: the line number of ``events[0]`` (an appended suffix checked on its own)."""
     key = _key("event", raw) if raw is not None else None
     if key is not None and key in _seen:
         return
-    for number, event in enumerate(events, start=1):
+    for number, event in enumerate(events, start=first):
         problem = event_problem(event)
         if problem:
             raise HarnessError(f"{file}:{number}: {problem}",

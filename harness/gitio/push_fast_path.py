@@ -1,0 +1,200 @@
+"""A code-only push answered from git alone, before click or pygit2 loads (as a code-only commit is).
+
+The push guard checks each pushed commit against its parents. A commit with one parent whose
+``.harness`` entry is that parent's, in a root tree and ``.harness`` folder git's fsck accepts, has
+nothing for any rule to judge: the full path finds no problem in it. When every pushed commit is
+such a one, the answer is known without the CLI. Anything else — a merge, a root commit, a
+changed ``.harness``, a defect, a line git would not write, an object missing, any error — answers
+None, and the full push guard runs and says what it finds.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable
+
+from harness.gitio.environment import HARNESS_DIR
+
+ZERO = "0" * 40
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_oid(text: str) -> bool:
+    """An object name as git writes it (sha-1 or sha-256, lower case): what history.ref_lines accepts."""
+    return len(text) in (40, 64) and set(text) <= _HEX
+
+
+def in_a_worktree() -> bool:
+    """Whether the current directory is inside a git work tree, judged as the full path's
+    :func:`harness.store.layout.find_worktree` judges it (a `.git` here or above), without its imports."""
+    here = os.path.realpath(os.getcwd())
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return True
+        parent = os.path.dirname(here)
+        if parent == here:
+            return False
+        here = parent
+
+
+def entry_defects(entries: Iterable[tuple[bytes, bool]]) -> list[str]:
+    """The fsck errors of one tree's own entries, given as (raw name, is a tree) in stored order.
+    Shared with :func:`harness.gitio.trees.tree_defects`, so both paths judge a tree alike."""
+    out: list[str] = []
+    seen: set[bytes] = set()
+    previous: bytes | None = None
+    for name, is_tree in entries:
+        shown = name.decode("utf-8", "replace")
+        if name in seen:
+            out.append(f"the entry {shown!r} appears more than once (git fsck: duplicateEntries)")
+        elif name in (b"", b".", b"..") or b"/" in name or name.lower() == b".git":
+            out.append(f"the entry name {shown!r} is not one git can check out")
+        # git orders a folder as if its name ended in "/" (so `a-b` sorts before the folder `a`).
+        key = name + (b"/" if is_tree else b"")
+        if previous is not None and key <= previous and name not in seen:
+            out.append(f"the entry {shown!r} is out of git's order (git fsck: treeNotSorted)")
+        seen.add(name)
+        previous = key
+    return out
+
+
+class _Objects:
+    """One `git cat-file --batch` process: object types and raw contents, by name or revision."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(["git", "cat-file", "--batch"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def get(self, rev: str) -> tuple[str, str, bytes] | None:
+        """(object id, type, content) of ``rev``, None when git finds no such object."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(rev.encode("utf-8", "surrogateescape") + b"\n")
+        self.proc.stdin.flush()
+        header = self.proc.stdout.readline().split()
+        if len(header) != 3:
+            return None  # "<rev> missing" / "ambiguous"
+        body = self.proc.stdout.read(int(header[2]) + 1)[:-1]
+        return header[0].decode("ascii"), header[1].decode("ascii"), body
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _tree_entries(raw: bytes, oid_len: int) -> list[tuple[bytes, bool, str]]:
+    """(name, is a tree, object id) of each entry of a raw tree object."""
+    out, at = [], 0
+    while at < len(raw):
+        space, nul = raw.index(b" ", at), raw.index(b"\0", at)
+        mode, name = raw[at:space], raw[space + 1:nul]
+        out.append((name, mode == b"40000", raw[nul + 1:nul + 1 + oid_len].hex()))
+        at = nul + 1 + oid_len
+    return out
+
+
+def _sound(objects: _Objects, tree: str, known: set[str], top: bool) -> bool:
+    """Whether ``tree`` (a root tree when ``top``, else inside .harness/) and, recursively, its
+    .harness folder have no entry git's fsck rejects."""
+    if tree in known:
+        return True
+    found = objects.get(tree)
+    if found is None or found[1] != "tree":
+        return False
+    entries = _tree_entries(found[2], len(tree) // 2)
+    if entry_defects((name, is_tree) for name, is_tree, _ in entries):
+        return False
+    known.add(tree)
+    return all(_sound(objects, oid, known, False) for name, is_tree, oid in entries
+               if is_tree and (not top or name == HARNESS_DIR.encode()))
+
+
+def _git(*args: str) -> str | None:
+    proc = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def _commit_id(objects: _Objects, sha: str) -> str | None:
+    """The commit ``sha`` leads to (a tag peeled), None for a blob, a tree or a missing object."""
+    found = objects.get(f"{sha}^{{commit}}")
+    return found[0] if found is not None and found[1] == "commit" else None
+
+
+def _remote_tips(objects: _Objects, remote: str | None) -> list[str] | None:
+    prefix = f"refs/remotes/{remote}/" if remote else "refs/remotes/"
+    listed = _git("for-each-ref", "--format=%(refname)%00%(objectname)", prefix)
+    if listed is None:
+        return None
+    tips = []
+    for line in listed.splitlines():
+        name, _, oid = line.partition("\0")
+        if name.startswith(prefix) and not name.endswith("/HEAD"):
+            peeled = _commit_id(objects, oid)
+            if peeled:
+                tips.append(peeled)
+    return tips
+
+
+def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[str | None] | None:
+    """(the id of ``commit``'s .harness entry, or None when it has none), or None when the root
+    tree or its .harness folder is not sound (then the full path names the defect)."""
+    found = objects.get(f"{commit}^{{tree}}")
+    if found is None or found[1] != "tree" or not _sound(objects, found[0], known, True):
+        return None
+    entries = _tree_entries(found[2], len(commit) // 2)
+    return (next((oid for name, _, oid in entries if name == HARNESS_DIR.encode()), None),)
+
+
+def _line_commits(parsed: list[list[str]], objects: _Objects, remote: str | None) -> list[str] | None:
+    """The commits of the push the guard would check, as (commit parent) lines; None: ask the full path."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for _ref, local, _remote_ref, remote_sha in parsed:
+        if local == ZERO:
+            continue
+        if objects.get(local) is None:
+            return None  # the full path refuses an object missing from the repository
+        tip = _commit_id(objects, local)
+        if tip is None:
+            continue  # an object that leads to no commit (a tagged blob)
+        old = _commit_id(objects, remote_sha) if remote_sha != ZERO else None
+        exclude = [old] if old else _remote_tips(objects, remote)
+        listed = None if exclude is None else _git("rev-list", "--parents", tip, "--not", *exclude)
+        if listed is None:
+            return None
+        out.extend(line for line in listed.splitlines() if line not in seen)
+        seen.update(out)
+    return out
+
+
+def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
+    """How many commits the push guard checks for this push when each is code-only (it then finds
+    no problem in any); None when one is not, or anything is in doubt."""
+    parsed = []
+    for raw in lines:
+        parts = raw.decode("utf-8", "surrogateescape").rsplit(None, 3)
+        if not parts:
+            continue
+        if len(parts) != 4 or not (_is_oid(parts[1]) and _is_oid(parts[3])):
+            return None  # a line git would not write: the full path refuses it
+        parsed.append(parts)
+    # A trust root named in git config is read by the full path, which refuses an unreadable one.
+    if not parsed or _git("config", "--get-regexp", r"^(harness\.allowedsigners|gpg\.ssh\.allowedsignersfile)$"):
+        return None
+    objects = _Objects()
+    try:
+        commits = _line_commits(parsed, objects, remote)
+        if commits is None:
+            return None
+        known: set[str] = set()
+        for line in commits:
+            ids = line.split()
+            if len(ids) != 2:
+                return None  # a root commit or a merge: the full path judges it
+            mine, theirs = _harness_entry(objects, ids[0], known), _harness_entry(objects, ids[1], known)
+            if mine is None or theirs is None or mine != theirs:
+                return None
+        return len(commits)
+    finally:
+        objects.close()
