@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import HarnessError
+from harness.store.crashpoint import step
 
 AGENTS = ("claude", "codex", "gemini", "agents")
 SCOPES = ("project", "user")
@@ -83,23 +84,33 @@ def _read_manifest(target: Path) -> dict[str, str]:
     if raw is None:
         return {}
     try:
-        files = json_object(raw)["files"]
-        if not (isinstance(files, dict) and all(isinstance(v, str) for v in files.values())):
+        body = json_object(raw)
+        files, pending = body["files"], body.get("pending") or {}
+        if not all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in (files, pending)):
             raise TypeError("files is not an object of digests")
-        return dict(files)
+        # A killed install recorded, before writing, each file's digest from before (here) and
+        # after (in files): either one is ours. The run that reads this finishes the install.
+        return {**files, **{rel: f"{files.get(rel, '')} {old}" for rel, old in pending.items() if rel in files}}
     except (ValueError, KeyError, TypeError):
         raise HarnessError(f"{path}: not a manifest this installer wrote",
                            hint="move it away; files it listed will then count as someone else's") from None
 
 
-def _write_manifest(target: Path, files: dict[str, str]) -> None:
+def _write_manifest(target: Path, files: dict[str, str], pending: dict[str, str] | None = None) -> None:
+    """The manifest; with ``pending`` (file -> its digest before, "" when absent), written before
+    those files change: the journal that lets a killed install's files still count as ours."""
+    from harness.store.crashpoint import step
     from harness.store.fsio import atomic_write
 
     path = target / MANIFEST
+    files = {rel: digest.split(" ")[0] for rel, digest in files.items()}
     if not files:
+        step()
         path.unlink(missing_ok=True)
         return
     body = {"installed_by": "engineering-harness", "files": dict(sorted(files.items()))}
+    if pending:
+        body["pending"] = dict(sorted(pending.items()))
     raw = (json.dumps(body, indent=2) + "\n").encode("utf-8")
     if _bytes_of(path) != raw:  # a second install changes nothing at all
         atomic_write(path, raw)
@@ -116,8 +127,10 @@ def install_skills(agent: str, scope: str, root: Path, home: Path, force: bool =
 
     target = target_dir(agent, scope, root, home)
     files = shipped(src)
+    _sweep(target, files)
     manifest = _read_manifest(target)
     result = SkillsResult(target)
+    to_write: dict[str, str] = {}
     for rel, data in files.items():
         path = target / rel
         want = _digest(data)
@@ -127,18 +140,24 @@ def install_skills(agent: str, scope: str, root: Path, home: Path, force: bool =
                 manifest[rel] = want
                 result.unchanged.append(rel)
                 continue
-            if manifest.get(rel) != have and not force:  # edited, or never ours
+            if have not in manifest.get(rel, "").split(" ") and not force:  # edited, or never ours
                 result.kept.append(rel)
                 continue
         elif path.exists() and not force:
             result.kept.append(rel)
             continue
-        elif path.exists():
+        to_write[rel] = _digest(_bytes_of(path) or b"") if path.is_file() else ""
+        result.written.append(rel)
+    if to_write:  # recorded before the first of them changes
+        manifest |= {rel: _digest(files[rel]) for rel in to_write}
+        target.mkdir(parents=True, exist_ok=True)
+        _write_manifest(target, manifest, to_write)
+    for rel in to_write:
+        path = target / rel
+        if path.exists() and not path.is_file():
             shutil.rmtree(path) if path.is_dir() else path.unlink()
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data)
-        manifest[rel] = want
-        result.written.append(rel)
+        atomic_write(path, files[rel])
     # A file an older version shipped and this one does not: ours to remove if untouched.
     for rel in sorted(set(manifest) - set(files)):
         _remove_if_ours(target, rel, manifest, result)
@@ -149,6 +168,7 @@ def install_skills(agent: str, scope: str, root: Path, home: Path, force: bool =
 def uninstall_skills(agent: str, scope: str, root: Path, home: Path) -> SkillsResult:
     """Remove what :func:`install_skills` wrote and nobody edited since; keep everything else."""
     target = target_dir(agent, scope, root, home)
+    _sweep(target, {})
     manifest = _read_manifest(target)
     result = SkillsResult(target)
     for rel in sorted(manifest):
@@ -157,13 +177,31 @@ def uninstall_skills(agent: str, scope: str, root: Path, home: Path) -> SkillsRe
     return result
 
 
+def _sweep(target: Path, files: dict[str, bytes]) -> None:
+    """Remove the temporaries a killed write left beside a skill file or the manifest (named
+    after the file: a temp of anybody else's is left alone)."""
+    for rel in (MANIFEST, *files, *_manifest_names(target)):
+        path = target / rel
+        if path.parent.is_dir():
+            for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+                leftover.unlink(missing_ok=True)
+
+
+def _manifest_names(target: Path) -> list[str]:
+    try:
+        return list(_read_manifest(target))
+    except HarnessError:
+        return []
+
+
 def _remove_if_ours(target: Path, rel: str, manifest: dict[str, str], result: SkillsResult) -> None:
     path = target / rel
-    if path.is_file() and not path.is_symlink() and _digest(_bytes_of(path) or b"") != manifest[rel]:
+    if path.is_file() and not path.is_symlink() and _digest(_bytes_of(path) or b"") not in manifest[rel].split(" "):
         result.kept.append(rel)  # edited since: the user's now; forget it, never delete it
         del manifest[rel]
         return
     if path.is_file():
+        step()
         path.unlink()
         result.removed.append(rel)
     del manifest[rel]

@@ -3,7 +3,7 @@
 Each host nests hooks the same way — event → [{matcher, hooks: [{type: command, command,
 timeout}]}] — in a file that also holds the user's own hooks, permissions and keys we do
 not know. We touch only handlers whose command is ours (`… harness hook agent …`); the
-rest of the file is kept as it was, key order included.
+rest of the file is written back byte-for-byte (settings_text), or the install refuses.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.agent import settings_text
 from harness.agent.hosts import EVENT_NAMES
+from harness.agent.settings_text import Settings
 from harness.errors import HarnessError
 
 OURS = re.compile(r"(^|[\s/\"'])(harness|-m harness) hook agent ")
@@ -87,24 +89,23 @@ def is_ours(handler: object) -> bool:
         OURS.search(handler["command"]))
 
 
-def read_settings(path: Path) -> dict[str, Any]:
+def read_settings(path: Path) -> Settings:
     """The host's settings, the user's own file: bounded, a regular file (or a link to one, as a
-    dotfiles checkout makes it), strict JSON (no NaN, no lone surrogate: what is read is written
-    back, and must be writable)."""
-    from harness.core.limits import decode_json
+    dotfiles checkout makes it), strict JSON that can be written back exactly (settings_text)."""
     from harness.store import bounded
 
     raw = bounded.read(path, "settings", str(path), follow=True)
     if raw is None or not raw.strip():
-        return {}
+        return Settings({})
     try:
-        doc = decode_json(raw)
-    except ValueError as exc:
-        raise HarnessError(f"{path}: not valid JSON ({exc})", hint="fix the file by hand first; "
+        return settings_text.load(raw.decode("utf-8"))
+    except settings_text.NotExact as exc:
+        raise HarnessError(f"{path}: cannot be rewritten without changing your own settings ({exc})",
+                           hint="add the hook entries by hand (`harness agent install --help` lists them), or "
+                                "reformat the file with `python -m json.tool --indent 2` and run it again") from None
+    except ValueError as exc:  # UnicodeDecodeError too
+        raise HarnessError(f"{path}: not valid JSON ({str(exc)[:200]})", hint="fix the file by hand first; "
                            "the harness never overwrites settings it cannot read") from None
-    if not isinstance(doc, dict):
-        raise HarnessError(f"{path}: the top level is not a JSON object", hint="fix the file by hand first")
-    return doc
 
 
 def _hooks_of(doc: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -155,20 +156,23 @@ def with_ours(doc: dict[str, Any], host: str, path: Path, python: str | None = N
 
 
 def install(host: str, path: Path, python: str | None = None) -> Change:
-    doc = read_settings(path)
-    current = _our_handlers(doc, path)
-    wanted = _our_handlers(with_ours(doc, host, path, python), path)
+    _sweep(path)
+    settings = read_settings(path)
+    new = with_ours(settings.doc, host, path, python)
+    # A number of the user's is a placeholder in both (settings_text): compared as it stands.
+    current, wanted = _our_handlers(settings.doc, path), _our_handlers(new, path)
     if current == wanted:
         return Change(path, False, len(wanted))
-    _write(path, with_ours(doc, host, path, python))
+    _write(path, settings, new)
     return Change(path, True, len(wanted))
 
 
 def uninstall(path: Path) -> Change:
-    doc = read_settings(path)
-    removed = len(_our_handlers(doc, path))
+    _sweep(path)
+    settings = read_settings(path)
+    removed = len(_our_handlers(settings.doc, path))
     if removed:
-        _write(path, without_ours(doc, path))
+        _write(path, settings, without_ours(settings.doc, path))
     return Change(path, bool(removed), removed)
 
 
@@ -182,8 +186,17 @@ def _our_handlers(doc: dict[str, Any], path: Path) -> list[tuple[str, str | None
     return out
 
 
-def _write(path: Path, doc: dict[str, Any]) -> None:
+def _write(path: Path, settings: Settings, doc: dict[str, Any]) -> None:
     from harness.store import fsio
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    fsio.atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    # A settings file linked from a dotfiles checkout stays a link: the file it names is written.
+    fsio.atomic_write(Path(os.path.realpath(path)), settings_text.dump(settings, doc))
+
+
+def _sweep(path: Path) -> None:
+    """Remove the temporaries a killed write of this file left (named after it: nothing else's)."""
+    for where in {path, Path(os.path.realpath(path))}:
+        if where.parent.is_dir():
+            for leftover in where.parent.glob(f".{where.name}.*.tmp"):
+                leftover.unlink(missing_ok=True)

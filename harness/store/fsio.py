@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from harness.errors import HarnessError
+from harness.store.crashpoint import step
 
 
 def _fsync_dir(path: Path) -> None:
@@ -67,6 +68,7 @@ def _refuse_dir(dest: Path) -> None:
 def atomic_write(dest: Path, data: bytes) -> None:
     _refuse_dir(dest)
     tmp = write_temp(dest, data)
+    step()  # a test may kill the process here: a temp is left, the destination untouched
     try:
         os.replace(tmp, dest)
     except BaseException:

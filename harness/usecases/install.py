@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -10,9 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import resources
-from harness.errors import HarnessError, Refused
+from harness.errors import Refused
 from harness.hook_stages import CLIENT_STAGES, FRAMEWORK_STAGE_HOOK_IDS, SERVER_STAGES
 from harness.store import fsio
+from harness.store.crashpoint import step
+from harness.usecases import install_journal as journal
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
     from harness.gitio.git import Git
@@ -43,78 +44,90 @@ class Uninstalled:
 
 def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False) -> Installed:
     """Write the shims (chaining any hook already there) and the notes settings (a client) or
-    the receive settings (a server)."""
-    folder = hooks_dir(git)
-    if server:
-        from harness.usecases import install_server
+    the receive settings (a server): a transaction (see install_journal), one at a time."""
+    with fsio.locked(git.common_dir / "harness" / "install.lock"):
+        journal.refuse_locked_config(git)
+        folder = hooks_dir(git)
+        record = journal.recover(git)
+        _sweep(git, folder)
+        return _install_server(git, folder, record, allow_non_fast_forward) if server else \
+            _install_client(git, folder, record)
 
-        kept = _write_shims(folder, SERVER_STAGES)
-        record = _read_record(git)
-        settings = install_server.configure(git, record, allow_non_fast_forward)
-        fsio.atomic_write(_record_path(git), json.dumps(record).encode())
-        return Installed(folder, True, kept, server_config=settings)
+
+def _install_server(git: Git, folder: Path, record: dict[str, Any], allow_non_fast_forward: bool) -> Installed:
+    from harness.usecases import install_server
+
+    settings = install_server.plan(git, record, allow_non_fast_forward)
+    journal.save(git, record, "install-server")
+    kept = _write_shims(folder, SERVER_STAGES)
+    install_server.apply(git, record)
+    journal.save(git, record, None)
+    return Installed(folder, True, kept, server_config=settings)
+
+
+def _install_client(git: Git, folder: Path, record: dict[str, Any]) -> Installed:
     from harness.guard.stamp import DEFAULT_REF
-
-    twice = _framework_runs_harness(git.root, folder)
-    kept = _write_shims(folder, STAGES)
-    ref = DEFAULT_REF
     from harness.store import bounded
     from harness.store.layout import Layout
     from harness.store.settings import notes_ref_of
+    from harness.usecases import install_notes
 
+    twice = _framework_runs_harness(git.root, folder)
+    ref = DEFAULT_REF
     layout = Layout(git.root)
     if layout.config.exists():
         # Read leniently, as the hooks do: a config.yaml with another problem (say a bad redaction
         # pattern) still names its notes ref, and install must not stop halfway over it.
         ref = notes_ref_of(bounded.read(layout.config, "settings", ".harness/config.yaml"))
-    # Settings are added beside the user's own, and what was there is kept for uninstall.
-    record = _read_record(git)
-    if ref not in git.config_get_all("notes.rewriteRef"):
-        git.config_set("notes.rewriteRef", ref, add=True)
+    # Settings are added beside the user's own, and what was there is kept for uninstall: all
+    # of it recorded before the first change.
+    if ref not in git.config_get_all(journal.REWRITE_REF):
         record["added_rewrite_ref"] = ref
     if "previous_rewrite_mode" not in record:
-        previous = git.config_get_all("notes.rewriteMode")
+        previous = git.config_get_all(journal.REWRITE_MODE)
         record["previous_rewrite_mode"] = previous[-1] if previous else None
-    # The post-commit stamp already wrote a fresh note on each rewritten commit; copying the
-    # old one too would concatenate two JSON documents into one note.
-    git.config_set("notes.rewriteMode", "ignore")
-    from harness.usecases import install_notes
-
-    remotes = install_notes.configure(git, ref, record)
-    fsio.atomic_write(_record_path(git), json.dumps(record).encode())
+    remotes = install_notes.plan(git, ref, record)
+    journal.save(git, record, "install")
+    kept = _write_shims(folder, STAGES)
+    journal.apply_client(git, record)
+    journal.save(git, record, None)
     return Installed(folder, False, kept, twice, ref, remotes)
 
 
 def uninstall_hooks(git: Git, server: bool) -> Uninstalled:
-    """Remove the shims, restore any hook they chained, and (on a client) the user's notes settings."""
-    folder = hooks_dir(git)
+    """Remove the shims, restore any hook they chained, and the user's git settings."""
+    with fsio.locked(git.common_dir / "harness" / "install.lock"):
+        journal.refuse_locked_config(git)
+        folder = hooks_dir(git)
+        record = journal.read(git)
+        if record:
+            journal.save(git, record, "uninstall-server" if server else "uninstall")
+        _sweep(git, folder)
+        removed, restored = _remove_shims(folder, SERVER_STAGES if server else STAGES)
+        put_back = journal.undo(git, record)
+        journal.forget(git)
+        return Uninstalled(removed, restored, put_back if server else [])
+
+
+def _remove_shims(folder: Path, stages: tuple[str, ...]) -> tuple[list[str], list[str]]:
     removed, restored = [], []
-    for stage in SERVER_STAGES if server else STAGES:
+    for stage in stages:
         path, backup = folder / stage, folder / (stage + CHAINED)
         if path.exists() and _ours(path):
+            step()
             path.unlink()
             removed.append(stage)
-            if backup.exists():
-                os.replace(backup, path)
-                restored.append(stage)
-    record = _read_record(git)
-    if server:
-        from harness.usecases import install_server
+        if backup.exists() and not path.exists():  # also one a killed run moved aside: back it goes
+            step()
+            os.replace(backup, path)
+            restored.append(stage)
+    return removed, restored
 
-        put_back = install_server.unconfigure(git, record)
-        _record_path(git).unlink(missing_ok=True)
-        return Uninstalled(removed, restored, put_back)
-    from harness.usecases import install_notes
 
-    install_notes.unconfigure(git, record)
-    if record.get("added_rewrite_ref"):
-        git.config_unset("notes.rewriteRef", record["added_rewrite_ref"])
-    if "previous_rewrite_mode" in record:
-        git.config_unset("notes.rewriteMode")
-        if record["previous_rewrite_mode"] is not None:
-            git.config_set("notes.rewriteMode", record["previous_rewrite_mode"])
-    _record_path(git).unlink(missing_ok=True)
-    return Uninstalled(removed, restored)
+def _sweep(git: Git, folder: Path) -> None:
+    journal.sweep(git.common_dir, ("harness-install.json",))
+    if folder.is_dir():
+        journal.sweep(folder, STAGES + SERVER_STAGES)
 
 
 def hooks_dir(git: Git) -> Path:
@@ -122,45 +135,6 @@ def hooks_dir(git: Git) -> Path:
     if custom:
         return (git.root / os.path.expanduser(custom)).resolve()
     return git.common_dir / "hooks"
-
-
-def _record_path(git: Git) -> Path:
-    return git.common_dir / "harness-install.json"
-
-
-def _read_record(git: Git) -> dict[str, Any]:
-    """What `harness install` added to git config (to take exactly that away again), checked for
-    type: every value of it is handed to `git config --unset`."""
-    from harness.core.limits import json_object
-    from harness.store import bounded
-
-    path = _record_path(git)
-    raw = bounded.read(path, "record", str(path))
-    if not raw:
-        return {}
-    try:
-        record = json_object(raw)
-        problem = _record_problem(record)
-    except ValueError as exc:
-        problem = str(exc)
-    if problem:
-        raise HarnessError(f"{path}: not a record `harness install` wrote ({problem})",
-                           hint="move it away: the notes settings it recorded then stay in git config as they are")
-    return record
-
-
-def _record_problem(record: dict[str, Any]) -> str | None:
-    from harness.core.limits import type_problem
-
-    problem = type_problem(record, {"added_rewrite_ref": (str,), "previous_rewrite_mode": (str,),
-                                    "added_refspecs": (dict,)})
-    if problem:
-        return problem
-    for remote, added in (record.get("added_refspecs") or {}).items():
-        if not (isinstance(added, list) and all(isinstance(e, list) and len(e) == 2 and e[0] in ("push", "fetch")
-                                                and isinstance(e[1], str) for e in added)):
-            return f"added_refspecs.{remote[:80]} is not a list of [push|fetch, refspec]"
-    return None
 
 
 def _text_of(path: Path, kind: str = "hook") -> str:
@@ -199,7 +173,10 @@ def _write_shims(folder: Path, stages: tuple[str, ...]) -> list[str]:
     for stage in stages:
         path = folder / stage
         if stage in theirs:
+            step()
             os.replace(path, folder / (stage + CHAINED))
-        fsio.atomic_write(path, shim.encode("utf-8"))
-        path.chmod(0o755)
+        if not fsio.holds(path, shim.encode("utf-8")) or not os.access(path, os.X_OK):
+            step()
+            fsio.atomic_write(path, shim.encode("utf-8"))
+            path.chmod(0o755)
     return theirs

@@ -10,6 +10,7 @@ and the next push is accepted); `harness stamp REV` recreates a stamp that was n
 from __future__ import annotations
 
 from harness.gitio.git import Git
+from harness.store.crashpoint import step
 
 
 def refspecs(ref: str) -> tuple[str, str]:
@@ -21,8 +22,9 @@ def refspecs(ref: str) -> tuple[str, str]:
     return f"{ref}*:{ref}*", f"+{ref}*:{ref}*"
 
 
-def configure(git: Git, ref: str, record: dict) -> list[str]:
-    """Add the refspecs to every remote; what was added is recorded for `harness uninstall`."""
+def plan(git: Git, ref: str, record: dict) -> list[str]:
+    """Record the refspecs each remote lacks, before any is added (for :func:`apply` to add, and
+    `harness uninstall` to take away exactly these); the remotes."""
     push_spec, fetch_spec = refspecs(ref)
     added: dict = record.setdefault("added_refspecs", {})
     done = []
@@ -31,18 +33,34 @@ def configure(git: Git, ref: str, record: dict) -> list[str]:
         pushes = git.config_get_all(f"remote.{remote}.push")
         if push_spec not in pushes:
             if not pushes:
-                git.config_set(f"remote.{remote}.push", "HEAD", add=True)
-                mine.append(["push", "HEAD"])
-            git.config_set(f"remote.{remote}.push", push_spec, add=True)
-            mine.append(["push", push_spec])
+                _once(mine, ["push", "HEAD"])
+            _once(mine, ["push", push_spec])
         if fetch_spec not in git.config_get_all(f"remote.{remote}.fetch"):
-            git.config_set(f"remote.{remote}.fetch", fetch_spec, add=True)
-            mine.append(["fetch", fetch_spec])
+            _once(mine, ["fetch", fetch_spec])
         done.append(remote)
     return done
+
+
+def apply(git: Git, record: dict) -> None:
+    """Add each recorded refspec that is not there yet, in order (`HEAD` before the notes ref):
+    run again after a kill, it adds only what is still missing."""
+    for remote, entries in (record.get("added_refspecs") or {}).items():
+        for kind, value in entries:
+            key = f"remote.{remote}.{kind}"
+            if value not in git.config_get_all(key):
+                step()
+                git.config_set(key, value, add=True)
 
 
 def unconfigure(git: Git, record: dict) -> None:
     for remote, entries in (record.get("added_refspecs") or {}).items():
         for kind, value in entries:
-            git.config_unset(f"remote.{remote}.{kind}", value)
+            key = f"remote.{remote}.{kind}"
+            if value in git.config_get_all(key):
+                step()
+                git.config_unset(key, value)
+
+
+def _once(entries: list, entry: list) -> None:
+    if entry not in entries:  # recorded by an earlier install whose entry the user took away since
+        entries.append(entry)
