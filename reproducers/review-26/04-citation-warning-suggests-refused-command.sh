@@ -1,0 +1,27 @@
+#!/bin/bash
+# `requirement set` warns when a citation does not cover the contract's plan, and names the command
+# that fixes it. When a planned type has not run yet, that command is refused ("none was collected"):
+# the warning should name `harness evidence TYPE` first (as the Next: block does), or only a command
+# that is accepted now.
+source "$(dirname "$0")/lib.sh"
+setup_repo
+cat > .harness/local/contract.yaml <<'YAML'
+contract:
+  acceptance_criteria: [It works]
+  requirements:
+    - statement: "It works"
+      priority: must
+      verified_by: [unit_test, integration_test]
+  invariants: []
+YAML
+$H contract apply >/dev/null 2>&1 || exit 90
+for s in IMPLEMENTING VERIFYING; do $H transition $s >/dev/null 2>&1 || exit 91; done
+$H evidence build -- python3 -c pass >/dev/null 2>&1 || exit 92
+$H evidence unit_test -- python3 -c pass >/dev/null 2>&1 || exit 92
+err=$($H requirement set REQ-001 --status verified --evidence unit_test 2>&1 >/dev/null)
+echo "$err"
+fix=$(echo "$err" | grep -o 'harness requirement set [^`]*' | head -1)
+[ -n "$fix" ] || { echo "no suggested command found in the warning"; exit 93; }
+echo "running the warning's suggestion: $fix"
+eval "$(dirname "$H")/$fix" || { echo "DEFECT: the command the warning suggests is refused"; exit 1; }
+exit 0

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# A hook or ledger path reached through $(git rev-parse ...), a cd to an unresolved folder, or pushd is allowed: the guard judges the literal tail only.
+set -u
+H=$(command -v harness)
+[ -n "$H" ] || { echo "setup: no harness on PATH"; exit 2; }
+REPO=$(mktemp -d)
+trap 'rm -rf "$REPO"' EXIT
+cd "$REPO"
+git init -q . && git config user.email r@example.com && git config user.name r
+"$H" init >/dev/null 2>&1 && "$H" install >/dev/null 2>&1 && "$H" task new "demo" >/dev/null 2>&1
+TASK=$(ls .harness/tasks | head -1)
+LEDGER=.harness/tasks/$TASK/events.jsonl
+git add -A && git commit -q -m "start task" >/dev/null 2>&1 || git commit -qn -m "start task"
+# verdict CMD -> prints deny|allow for a Claude Bash payload run in $REPO
+verdict() {
+  local json out
+  json=$(python3 -c 'import json,sys; print(json.dumps({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":sys.argv[1]},"cwd":sys.argv[2],"session_id":"s"}))' "$1" "$REPO")
+  out=$(printf '%s' "$json" | "$H" hook agent claude pre-tool-use 2>/dev/null)
+  if printf '%s' "$out" | grep -q '"permissionDecision": *"deny"'; then echo deny; else echo allow; fi
+}
+rc=0
+cmds=(
+ 'rm "$(git rev-parse --git-dir)/hooks/pre-commit"'
+ 'chmod -x "$(git rev-parse --git-path hooks)/pre-commit"'
+ 'cd "$(git rev-parse --git-dir)/hooks" && rm pre-commit'
+ 'pushd .git/hooks && rm pre-commit'
+ "cd \"\$(git rev-parse --show-toplevel)/.harness/tasks/$TASK\" && echo '{}' >> events.jsonl"
+)
+for c in "${cmds[@]}"; do v=$(verdict "$c"); echo "$v: $c"; [ "$v" = allow ] && rc=1; done
+echo "control: $(verdict 'rm .git/hooks/pre-commit'): rm .git/hooks/pre-commit"
+echo "git's answer: $(git rev-parse --git-dir)/hooks/pre-commit exists: $(test -f "$(git rev-parse --git-dir)/hooks/pre-commit" && echo yes)"
+[ $rc = 1 ] && echo "DEFECT: deleting/disabling a harness hook or appending to the ledger through an unresolved path is allowed"
+exit $rc
