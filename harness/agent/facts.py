@@ -3,6 +3,7 @@ the source tree now and the gate evaluated now (the same reading `harness status
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -135,3 +136,50 @@ def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any
         return framework_config.patch_drops(patch)
     after = framework_config.edited_text(tool_name, tool_input, before)
     return framework_config.dropped(before, after) if after is not None else []
+
+
+ARCHIVE_SUFFIXES = (".tar", ".tgz", ".tar.gz", ".tbz2", ".tar.bz2", ".txz", ".tar.xz", ".zip")
+MAX_ARCHIVE_BYTES = 64 << 20
+MAX_MEMBERS = 20000
+
+
+def archive_members(command: str, cwd: str) -> dict[str, tuple[str, ...]]:
+    """The members of the archives a command line names and may extract (`tar -x`, `unzip`), by
+    absolute path, so the guard judges where they land. Only small archives of plain files and
+    folders are listed; one that cannot be (too big, unreadable, holding links) is left out and
+    judged as before, blind."""
+    if "tar" not in command and "unzip" not in command:
+        return {}
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return {}
+    found = {}
+    for w in words:
+        path = os.path.normpath(os.path.join(cwd, w.partition("=")[2] if w.startswith("--file=") else w))
+        if w.endswith(ARCHIVE_SUFFIXES) and os.path.isfile(path) and os.path.getsize(path) <= MAX_ARCHIVE_BYTES:
+            members = _list_archive(path)
+            if members is not None:
+                found[path] = members
+    return found
+
+
+def _list_archive(path: str) -> tuple[str, ...] | None:
+    import tarfile
+    import zipfile
+
+    try:
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as z:
+                names = z.namelist()
+                links = any((i.external_attr >> 16) & 0o170000 == 0o120000 for i in z.infolist())
+        else:
+            with tarfile.open(path) as t:
+                infos = t.getmembers()
+                names = [i.name for i in infos]
+                links = any(not (i.isfile() or i.isdir()) for i in infos)
+    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, ValueError):
+        return None
+    return tuple(names) if not links and len(names) <= MAX_MEMBERS else None

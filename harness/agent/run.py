@@ -123,6 +123,8 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         from harness.agent import bashlex_tables
 
         bashlex_tables.load()  # bashlex with its parser tables from the cache, before the rules import it
+    from dataclasses import replace
+
     from harness.core.bypass import check_delete, check_shell, check_write
     from harness.core.guarded_paths import Where
 
@@ -133,6 +135,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     setup = facts.git_setup(root, " ".join([action.shell or "", *action.writes, *action.deletes]))
     if action.shell is not None:
         shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
+        setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd))
         denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup)
     for path in action.writes:
         denial = denial or check_write(os.path.realpath(os.path.join(cwd, path)), where, setup)

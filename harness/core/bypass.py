@@ -8,8 +8,9 @@ mentions --no-verify, `git status`, `grep -n`, `cat events.jsonl`, `git notes sh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.core import guarded_paths as paths
 from harness.core.bypass_files import check_files, hook_or_protected
@@ -33,6 +34,8 @@ DEFAULT_NOTES_REF = "refs/notes/harness"
 # naming them skips nothing, and denying it would teach that every SKIP is forbidden.
 MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
 MAX_NESTED_LINES = 8
+# `$(git rev-parse --git-dir)` and kin name folders of the repository the guard already knows.
+REV_PARSE = re.compile(r"\$\(git rev-parse (--show-toplevel|--git-dir|--git-common-dir|--git-path ([\w./-]+))\)")
 
 
 def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
@@ -49,13 +52,24 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         return check_shell(line, where, notes_ref, setup, depth + 1)
 
     for cmd in resolve(parse(text)):
+        cmd = _repository_folders(cmd, where.root)
         denial = _check_command(cmd, Context(where, notes_ref, setup, exported, judge))
         if denial:
             return denial
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
-        if cmd.program == "cd" and len(cmd.words) == 2 and not unresolved(cmd.words[1]):
+        if cmd.program in ("cd", "pushd") and len(cmd.words) == 2 and not unresolved(cmd.words[1]):
             where = where.cd(cmd.words[1])
     return None
+
+
+def _repository_folders(cmd: SimpleCommand, root: str) -> SimpleCommand:
+    """`$(git rev-parse --git-dir)/hooks` as the folder it names in the repository the guard judges."""
+    def known(word: str) -> str:
+        return REV_PARSE.sub(lambda m: root if m[1] == "--show-toplevel" else
+                             f"{root}/.git" + (f"/{m[2]}" if m[2] else ""), word) if "$(git" in word else word
+
+    return replace(cmd, words=tuple(known(w) for w in cmd.words),
+                   redirects=tuple((op, known(t)) for op, t in cmd.redirects))
 
 
 @dataclass(frozen=True)
@@ -145,7 +159,7 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
     # Any other program: judged by what it does to the files it names.
-    return check_files(prog, args, ctx.where, ctx.setup.hooks_dirs)
+    return check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
 
 
 def _check_harness(args: list[str]) -> Denial | None:

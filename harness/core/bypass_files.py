@@ -9,6 +9,7 @@ DIR (not into SRC, its last word), `cp SRC DIR/` writes DIR/SRC's name, `sed -Ei
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 
 from harness.core import guarded_paths as paths
 from harness.core.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
@@ -23,12 +24,14 @@ RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
 TAR_VALUES = "fCTXbgHKNV"
 
 
-def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
-    """What ``prog ARGS`` does to the harness's files and the hook files, as a denial or None."""
+def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
+                archives: Mapping[str, tuple[str, ...]] | None = None) -> Denial | None:
+    """What ``prog ARGS`` does to the harness's files and the hook files, as a denial or None.
+    ``archives``: the members of the archives the adapter could list (absolute path -> names)."""
     return (_check_deletion(prog, args, where, hooks_dirs)
             or _check_overwrite(prog, args, where, hooks_dirs)
             or _check_copy(prog, args, where, hooks_dirs)
-            or _check_extract(prog, args, where))
+            or _check_extract(prog, args, where, hooks_dirs, archives or {}))
 
 
 def operands(args: list[str]) -> list[str]:
@@ -120,18 +123,27 @@ def _destination(args: list[str]) -> tuple[str | None, list[str]]:
     return (found[-1], found[:-1]) if len(found) >= 2 else (None, [])
 
 
-def _check_extract(prog: str, args: list[str], where: paths.Where) -> Denial | None:
+def _check_extract(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
+                   archives: Mapping[str, tuple[str, ...]]) -> Denial | None:
     """`tar -x` (and `unzip`) write whatever the archive holds: into the harness's folder, or into a
-    folder that holds it with no member list that keeps clear of it, that is the record rewritten."""
+    folder that holds it with no member list that keeps clear of it, that is the record rewritten.
+    An archive the adapter listed is judged by its members."""
     if prog in ("tar", "bsdtar", "gtar"):
-        folder, members, extracting = _tar_reading(args)
+        folder, members, extracting, archive = _tar_reading(args)
     elif prog == "unzip":
         folder, members, extracting = _unzip_reading(args)
+        archive = next((a for a in args if not a.startswith("-") and a != folder), "")
     else:
         return None
     if not extracting:
         return None
     into = where.cd(folder)
+    listed = archives.get(posixpath.normpath(posixpath.join(where.cwd, archive))) if archive else None
+    if listed is not None and not members:
+        landing = [m for m in listed if paths.harness_state(into.resolve(m)) or paths.hook_config(into, m, hooks_dirs)]
+        return Denial("protected-file", f"`{prog}` extracting {archive} writes {landing[0]}, which the harness "
+                      "guards", "extract into a folder outside .harness/ (`tar -xf ARCHIVE -C build/`), or name "
+                      "the members you need") if landing else None
     rel = where.resolve(folder)
     holds_state = rel == "." or (rel is None and (where.root.rstrip("/") + "/").startswith(into.cwd.rstrip("/") + "/"))
     clear = bool(members) and not any(paths.harness_state(into.resolve(m)) or paths.glob_harness_state(into.resolve(m))
@@ -143,9 +155,9 @@ def _check_extract(prog: str, args: list[str], where: paths.Where) -> Denial | N
     return None
 
 
-def _tar_reading(args: list[str]) -> tuple[str, list[str], bool]:
-    """(the folder tar extracts into, the members named, whether it extracts)."""
-    folder, plain, extracting, i = ".", [], False, 0
+def _tar_reading(args: list[str]) -> tuple[str, list[str], bool, str]:
+    """(the folder tar extracts into, the members named, whether it extracts, the archive)."""
+    folder, plain, extracting, i, archive = ".", [], False, 0, ""
     while i < len(args):
         a, i = args[i], i + 1
         opt, eq, value = a.partition("=")
@@ -155,6 +167,7 @@ def _tar_reading(args: list[str]) -> tuple[str, list[str], bool]:
             folder = value if eq else (args[i] if i < len(args) else ".")
             i += 0 if eq else 1
         elif a.startswith("--"):
+            archive = (value if eq else (args[i] if i < len(args) else "")) if opt == "--file" else archive
             i += 1 if opt in ("--file", "--files-from", "--exclude-from") and not eq else 0
         elif a.startswith("-") or (i == 1 and a[:1] != "/"):  # `tar xzf A` reads its first word as options
             letters = a.lstrip("-")
@@ -162,10 +175,11 @@ def _tar_reading(args: list[str]) -> tuple[str, list[str], bool]:
             for ch in letters:
                 if ch in TAR_VALUES and i < len(args):
                     folder = args[i] if ch == "C" else folder
+                    archive = args[i] if ch == "f" else archive
                     i += 1
         else:
             plain.append(a)
-    return folder, plain, extracting
+    return folder, plain, extracting, archive
 
 
 def _unzip_reading(args: list[str]) -> tuple[str, list[str], bool]:

@@ -39,6 +39,8 @@ GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--na
 NOTES_WRITES = frozenset({"add", "copy", "append", "edit", "merge", "remove", "prune"})
 CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin", "--get-urlmatch",
                           "get", "list"})
+# `git config` options whose value is the next word (`-f FILE KEY VALUE`: FILE is not the key).
+CONFIG_WITH_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value"})
 
 
 ShellJudge = Callable[[str], "Denial | None"]
@@ -143,8 +145,18 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
                 return hook_file_denial(a)
         return first_protected(operands, where)
     if sub in ("checkout", "restore") and not _from_a_commit_the_harness_names(sub, rest):
+        for a in operands:
+            rel = where.resolve(a)
+            if rel == "." or paths.harness_state(rel) or paths.glob_harness_state(rel):
+                return _older_state_denial(sub, a)
         return first_protected(operands, where)
     return None
+
+
+def _older_state_denial(sub: str, operand: str) -> Denial:
+    return Denial("protected-file", f"`git {sub}` of {operand} from another revision would put back older, "
+                  "shorter records over the harness's ledger", "put back a file from HEAD or a commit id "
+                  "(`git checkout HEAD -- FILE`), or ask a human")
 
 
 def _paths_of(rest: list[str]) -> list[str]:
@@ -158,12 +170,14 @@ def _from_a_commit_the_harness_names(sub: str, rest: list[str]) -> bool:
     committed). Another revision (`HEAD~1`, a branch) could bring back an older, shorter ledger."""
     if sub == "restore":
         source = next((a.partition("=")[2] for a in rest if a.startswith("--source=")), None)
-        if source is None and "-s" in rest[:-1]:
-            source = rest[rest.index("-s") + 1]
+        for flag in ("-s", "--source"):
+            if source is None and flag in rest[:-1]:
+                source = rest[rest.index(flag) + 1]
         source = source if source is not None else next(
             (a[2:] for a in rest if a.startswith("-s") and len(a) > 2), "HEAD")
     else:
-        before = rest[:rest.index("--")] if "--" in rest else []
+        words = [a for a in rest if not a.startswith("-")]
+        before = rest[:rest.index("--")] if "--" in rest else words[:1] if len(words) > 1 else []
         revs = [a for a in before if not a.startswith("-")]
         source = revs[0] if revs else "HEAD"
     return source == "HEAD" or bool(REVISION.fullmatch(source))
@@ -174,7 +188,7 @@ def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_r
     """`git config` that sets an alias to a bypass, or points git at a config file the guard cannot see."""
     if sub != "config" or any(a in CONFIG_READS for a in rest):
         return None
-    positional = [a for a in rest if not a.startswith("-")]
+    positional = config_positional(rest)
     if positional[:1] == ["set"]:
         positional = positional[1:]
     if len(positional) < 2:
@@ -191,8 +205,21 @@ def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_r
     return None
 
 
+def config_positional(args: list[str]) -> list[str]:
+    """The words of `git config` that are not options nor an option's value (`-f FILE`)."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in CONFIG_WITH_VALUE:
+            skip = True
+        elif not a.startswith("-"):
+            out.append(a)
+    return out
+
+
 def _check_git_config(args: list[str]) -> Denial | None:
-    positional = [a for a in args if not a.startswith("-")]
+    positional = config_positional(args)
     if any(a in CONFIG_READS for a in args) or (positional[:1] and positional[0] in CONFIG_READS):
         return None
     keys = [a.lower() for a in positional]

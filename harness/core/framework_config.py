@@ -4,7 +4,8 @@ Pure. Under the framework, `.pre-commit-config.yaml` is what installs the harnes
 version that leaves one out turns it off, and a commit that carries such a version is not
 checked by the hook it drops. The guard compares the harness hook ids before and after an
 edit (or between HEAD and what a commit would carry); the manual-stage ones never run on a
-commit or push, so leaving them out disables nothing.
+commit or push, so leaving them out disables nothing. A hook kept by id but moved to the manual
+stage, or given its own entry, language or alias, counts as left out.
 """
 
 from __future__ import annotations
@@ -20,13 +21,63 @@ HOOK_ID = re.compile(r"""^[\s+-]*-?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)""", re
 MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
 
 
+# Per-hook keys that, set in the config, make a harness hook run something else or under another name.
+OVERRIDES = frozenset({"alias", "entry", "language"})
+MANUAL_ONLY = frozenset({"manual"})
+
+
 def harness_hooks(text: str | None) -> set[str]:
     return set(HOOK_ID.findall(text or "")) - MANUAL_HOOKS
 
 
+def _in_force(text: str | None) -> set[str]:
+    """The harness hooks named and not moved to the manual stage (`stages: [manual]`) nor given
+    another entry, language or alias."""
+    return harness_hooks(text) - _disabled(text or "")
+
+
+HOOK_ITEM = re.compile(r"""^(\s*)-\s*\{?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)['"]?(.*)$""")
+
+
+def _disabled(text: str) -> set[str]:
+    """Harness hooks whose item (the lines indented under its `- id:`) moves it to the manual stage
+    or overrides what it runs. Read line by line: the core parses no YAML library."""
+    lines = text.splitlines()
+    out = set()
+    for i, line in enumerate(lines):
+        m = HOOK_ITEM.match(line)
+        if m is None:
+            continue
+        body = [m[3]] + list(_item_lines(lines[i + 1:], len(m[1])))
+        if _switched_off(body):
+            out.add(m[2])
+    return out
+
+
+def _item_lines(lines: list[str], indent: int) -> list[str]:
+    out = []
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("#"):
+            if len(line) - len(line.lstrip()) <= indent:
+                break
+            out.append(line.strip())
+    return out
+
+
+def _switched_off(body: list[str]) -> bool:
+    text = " ".join(body)
+    if any(re.search(rf"(^|[\s,{{]){key}\s*:", text) for key in OVERRIDES):
+        return True
+    at = re.search(r"(^|[\s,{])stages\s*:\s*(\[[^\]]*\]|.*)", text)
+    if at is None:
+        return False
+    value = re.split(r"\s[A-Za-z_-]+\s*:", at[2].split("]")[0])[0]  # up to the next key
+    return set(re.findall(r"[A-Za-z_-]+", value)) - {"-"} == {"manual"}
+
+
 def dropped(before: str | None, after: str | None) -> list[str]:
-    """The harness hooks ``before`` runs and ``after`` no longer names."""
-    return sorted(harness_hooks(before) - harness_hooks(after))
+    """The harness hooks ``before`` runs and ``after`` no longer names, or keeps but no longer runs."""
+    return sorted((harness_hooks(before) - harness_hooks(after)) | (_in_force(before) - _in_force(after)))
 
 
 def patch_drops(patch: str) -> list[str]:

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 
 # Config files the guard does not read: under these, any alias or hooks path may be in force.
 OPAQUE_ENV = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR"})
+# Variables that move the global config file (~/.gitconfig, $XDG_CONFIG_HOME/git/config) for git's
+# machinery; exporting them is not refused on its own (a shell sets HOME for many reasons).
+HOME_ENV = frozenset({"HOME", "XDG_CONFIG_HOME"})
 # git runs its own command, never an alias, under these names (an alias cannot shadow a builtin).
 _BUILTIN_NAMES = """add am annotate apply archive bisect blame branch bundle cat-file check-ignore checkout
 cherry cherry-pick citool clean clone commit commit-tree config count-objects describe diff diff-files diff-index
@@ -37,6 +40,8 @@ class GitSetup:
     hooks_dirs: tuple[str, ...] = ()                            # absolute folders git runs hooks from
     dropped_framework_hooks: tuple[str, ...] = ()               # harness hooks HEAD's framework config runs
                                                                 #   and the index's or work tree's does not
+    archive_members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # absolute archive path ->
+                                                                #   its members, when the adapter could list them
 
 
 NO_SETUP = GitSetup()  # judged as written: no aliases known, only `.git/hooks` guarded
@@ -57,8 +62,10 @@ class RunConfig:
         return RunConfig(self.pairs, self.opaque + (what,))
 
     def alias(self, name: str, setup: GitSetup) -> str | None:
-        found = [v for k, v in self.pairs if k == f"alias.{name}"]
-        return found[-1] if found else setup.aliases.get(name)
+        """Alias names are case-insensitive (`git CI` runs alias.ci)."""
+        name = name.lower()
+        found = [v for k, v in self.pairs if k.lower() == f"alias.{name}"]
+        return found[-1] if found else next((v for k, v in setup.aliases.items() if k.lower() == name), None)
 
 
 def _key(key: str) -> str:
@@ -78,7 +85,7 @@ def from_env(assignments: tuple[str, ...]) -> RunConfig:
     env = dict(a.split("=", 1) for a in assignments if "=" in a)
     config = RunConfig()
     for name, value in env.items():
-        if name in OPAQUE_ENV:
+        if name in OPAQUE_ENV or name in HOME_ENV:
             config = config.with_opaque(f"{name}={value}")
         elif name.startswith("GIT_CONFIG_KEY_"):
             config = config.plus(value, env.get("GIT_CONFIG_VALUE_" + name.removeprefix("GIT_CONFIG_KEY_"), ""))

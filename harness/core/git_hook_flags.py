@@ -38,8 +38,7 @@ def unresolved_option_denial(sub: str, rest: list[str]) -> Denial | None:
     if sub in ("commit", "push", "merge", "pull"):
         worst = [_worst(a) for a in rest]
         if worst != rest and skipped_hooks_denial(sub, worst):
-            return unresolved_denial(next(a for a, w in zip(rest, worst, strict=True) if a != w),
-                                     f"an argument of `git {sub}`")
+            return unresolved_denial(_blamed(sub, rest, worst), f"an argument of `git {sub}`")
         return None
     positional = [a for a in rest if not a.startswith("-") or unresolved(a[:2])]
     if sub == "config" and positional and (unresolved(positional[0]) or ((
@@ -52,6 +51,14 @@ def unresolved_option_denial(sub: str, rest: list[str]) -> Denial | None:
     if sub == "notes" and ref is not None and unresolved(ref):
         return unresolved_denial(ref, "the notes ref `git notes` writes")
     return None
+
+
+def _blamed(sub: str, rest: list[str], worst: list[str]) -> str:
+    """The word that could make the command skip a hook on its own (`$f`, not the `-m "$MSG"` message)."""
+    for i, (a, w) in enumerate(zip(rest, worst, strict=True)):
+        if a != w and skipped_hooks_denial(sub, rest[:i] + [w] + rest[i + 1:]):
+            return a
+    return next(a for a, w in zip(rest, worst, strict=True) if a != w)
 
 
 # `$(git rev-parse …)` and kin print an object id or a ref name, which git never lets begin with `-`.

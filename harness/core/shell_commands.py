@@ -12,6 +12,7 @@ out) and errs towards finding more commands, never fewer.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 import shlex
@@ -78,6 +79,10 @@ def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
 # `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"` — not the here-string `<<<`.
 HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)")
 FEEDS_A_SHELL = re.compile(r"(^|[;&|(\s])(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*$")
+# `cat <<EOF | sh`: the here-document is piped into a shell that reads its commands from stdin.
+PIPED_TO_SHELL = re.compile(r"^[^|;&]*\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*($|[;&|)])")
+# Programs whose output is their literal words: `echo 'git commit -n' | bash` runs those words.
+ECHOES = frozenset({"echo", "printf"})
 
 
 def without_heredocs(text: str) -> tuple[str, list[str]]:
@@ -98,7 +103,7 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
                         if (lines[j].lstrip("\t") if strip_tabs else lines[j]) == word), None)
             if end is None:
                 continue  # not a here-document after all (no terminator): leave the text as it is
-            if FEEDS_A_SHELL.search(line[:m.start()]):
+            if FEEDS_A_SHELL.search(line[:m.start()]) or PIPED_TO_SHELL.match(line[m.end():]):
                 scripts.append("\n".join(lines[i:end]))
             cuts.append((m.start(), m.end()))
             i = end + 1  # a second here-document on the line starts after the first one's end
@@ -125,7 +130,7 @@ def command_line(cmd: SimpleCommand) -> str | None:
         for i, w in enumerate(words[1:], 1):
             if w.startswith("-") and "c" in w[1:] and not w.startswith("--") and i + 1 < len(words):
                 return words[i + 1]
-        return None
+        return next((t for op, t in cmd.redirects if op == "<<<"), None)  # `bash <<< "…"` reads it as commands
     if cmd.program == "eval" and len(words) > 1:
         return " ".join(words[1:])
     if cmd.program in COMMAND_OPTION:
@@ -198,6 +203,8 @@ def _walk(node: Any) -> Iterator[SimpleCommand]:
                 target = part.output
                 redirects.append((part.type, target.word if hasattr(target, "word") else str(target)))
         yield SimpleCommand(tuple(words), tuple(assigns), tuple(redirects))
+    if kind == "pipeline":
+        yield from _piped_to_a_shell(node.parts)
     # Substitutions inside words, bodies of loops and functions, subshells: all run too.
     for attr in ("parts", "list"):
         for child in getattr(node, attr, None) or []:
@@ -206,6 +213,18 @@ def _walk(node: Any) -> Iterator[SimpleCommand]:
         child = getattr(node, attr, None)
         if child is not None and hasattr(child, "kind"):
             yield from _walk(child)
+
+
+def _piped_to_a_shell(parts: list[Any]) -> Iterator[SimpleCommand]:
+    """`echo 'git commit -n' | bash`: a shell reading stdin runs what echo/printf print, as `bash -c` would."""
+    commands = [next(_walk(p), None) if getattr(p, "kind", None) == "command" else None for p in parts]
+    feeders = [c for c in commands if c is not None]
+    for left, right in itertools.pairwise(feeders):
+        if (left.program in ECHOES and len(left.words) > 1 and right.program in SHELLS
+                and all(w.startswith("-") for w in right.words[1:]) and "-c" not in right.words):
+            args = [w for w in left.words[1:] if not w.startswith("-")] or list(left.words[1:])
+            text = " ".join(args[1:] if left.program == "printf" and len(args) > 1 else args)
+            yield SimpleCommand((right.words[0], "-c", text.replace("\\n", "\n")))
 
 
 # -- fallback tokenizer -------------------------------------------------------------------

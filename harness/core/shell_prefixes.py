@@ -43,6 +43,16 @@ PREFIXES: dict[str, Prefix] = {
     "nohup": Prefix(), "time": Prefix(), "command": Prefix(), "exec": Prefix("a"), "builtin": Prefix(),
     "unbuffer": Prefix(), "caffeinate": Prefix(), "chronic": Prefix(), "ltrace": Prefix("o"),
     "strace": Prefix("eoOpPsSuEXI"), "catchsegv": Prefix(), "fakeroot": Prefix(),
+    "watch": Prefix("nd", frozenset({"--interval"})),  # its words form an `sh -c` line: judged as words
+    "npx": Prefix("pc", frozenset({"--package", "--call"})),
+}
+# Project runners: `uv run git commit -n` runs `git commit -n` (the word `run` follows the runner).
+RUNNERS: dict[str, Prefix] = {
+    "uv": Prefix("p", frozenset({"--with", "--with-requirements", "--with-editable", "--python", "--package",
+                                 "--extra", "--group", "--env-file", "--directory", "--project", "--index"})),
+    "poetry": Prefix("CP", frozenset({"--directory", "--project"})),
+    "pipenv": Prefix(), "pdm": Prefix("p", frozenset({"--project"})), "hatch": Prefix(), "rye": Prefix(),
+    "pnpm": Prefix(), "yarn": Prefix(),
 }
 LONG_COMMAND = {"flock": "--command", "env": "--split-string"}
 
@@ -57,6 +67,9 @@ def strip_prefix(words: list[str], assigns: list[str]) -> tuple[bool, list[str]]
     (whether one was dropped, command lines a prefix hands to a shell)."""
     head = posixpath.basename(words[0])
     spec = PREFIXES.get(head)
+    if spec is None and head in RUNNERS and words[1:2] in (["run"], ["exec"]):
+        spec = RUNNERS[head]
+        words.pop(0)
     if spec is None:
         return False, []
     words.pop(0)
