@@ -20,8 +20,11 @@ $H evidence build -- python3 -c pass >/dev/null 2>&1 || exit 92
 $H evidence unit_test -- python3 -c pass >/dev/null 2>&1 || exit 92
 err=$($H requirement set REQ-001 --status verified --evidence unit_test 2>&1 >/dev/null)
 echo "$err"
+echo "$err" | grep -q 'warning' || { echo "no warning at all"; exit 93; }
+# Fixed when the warning names collecting the planned type first, or suggests only a command accepted now.
+if echo "$err" | grep -q 'harness evidence integration_test'; then exit 0; fi
 fix=$(echo "$err" | grep -o 'harness requirement set [^`]*' | head -1)
-[ -n "$fix" ] || { echo "no suggested command found in the warning"; exit 93; }
+[ -n "$fix" ] || { echo "the warning names no command"; exit 1; }
 echo "running the warning's suggestion: $fix"
 eval "$(dirname "$H")/$fix" || { echo "DEFECT: the command the warning suggests is refused"; exit 1; }
 exit 0

@@ -1,7 +1,7 @@
 # shared setup for the r1 reproducers
 H=$(command -v harness)
 PY=$(dirname "$H")/python
-APPEND=$(dirname "${BASH_SOURCE[0]}")/append.py
+APPEND=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/append.py  # absolute: the scripts cd into a scratch repo
 setup_repo() {
   D=$(mktemp -d); cd "$D" || exit 99
   git init -q . && git config user.email a@b && git config user.name n
