@@ -9,9 +9,10 @@ import yaml
 
 from harness.store.reader import LoadedTask
 
-# Test files by name, as the common runners find them: pytest's test_*.py/*_test.py, unittest's test*.py
-# (a root test.py, Django's tests.py), tests/ folders, jest's *.test.js/*.spec.js.
-TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(^|/)tests?(_[^/]*)?\.[a-z]+$|_test\.[a-z]+$|"
+# Test files by name, as the common runners find them: pytest's test_*.py/*_test.py, any test_* file
+# (testthat's test_*.R, test_*.f90, a test_runner script), unittest's root test.py, Django's tests.py,
+# tests/ folders, jest's *.test.js/*.spec.js.
+TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(^|/)test_[^/]+$|(^|/)tests?\.[a-z]+$|_test\.[a-z]+$|"
                        r"\.(test|spec)\.[a-z]+$")
 
 RULES = """\
@@ -42,8 +43,8 @@ EXAMPLE = {"findings": [{
 
 def packet(task: LoadedTask, base: str, diff: str, changes: list[tuple[str, str]],
            suite_files: frozenset[str] = frozenset()) -> str:
-    """The packet's markdown. ``suite_files``: the changed paths the gate protects as the test suite
-    (gate.yaml's suite.paths and the files the evidence commands name): tests whatever their name."""
+    """The packet's markdown. ``suite_files``: the changed paths the evidence commands name (a root
+    `checks.py` a test command runs): tests whatever their name."""
     p = task.proj
     tests = [path for status, path in changes if path in suite_files or TEST_PATH.search(path)]
     out = [f"# Adversarial review packet — {p.id}", "", f"Task: {p.title}", f"Diff base: `{base}`", "",

@@ -159,7 +159,8 @@ def check(path: Path | None, task_id: str | None) -> int:
 
 
 def _must_have_tests() -> bool:
-    """gate.yaml's requirements.must_have_tests: then a must requirement's plan names its test cases."""
+    """Whether the gate would require a must requirement's plan to name its test cases."""
+    from harness.core.contract import tests_required
     from harness.store import settings
 
-    return bool((settings.load_gate(store().layout).doc.get("requirements") or {}).get("must_have_tests"))
+    return tests_required(settings.load_gate(store().layout).doc.get("requirements") or {})

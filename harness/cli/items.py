@@ -58,13 +58,17 @@ def _warn_uncovered_plan(kind: str, task: LoadedTask, item_id: str, cited: list[
 
     types = planned(contract_plan(task).get(item_id, []))[0]
     missing = [t for t in types if t not in cited]
-    if missing:
-        every = " --evidence ".join(dict.fromkeys([*cited, *types]))
-        fix = (f"`harness requirement set {item_id} --status verified --evidence {every}`" if kind == "requirement"
-               else f"`harness invariant set {item_id} --status verified --evidence {every}`")
-        click.echo(f"warning: {item_id}: the contract plans verification by {', '.join(types)}; this cites "
-                   f"{', '.join(cited)}, so the gate will block it until it also cites {', '.join(missing)}: {fix}",
-                   err=True)
+    if not missing:
+        return
+    uncollected = [t for t in missing if (task.proj.evidence.get(t) or {}).get("outcome") != "passed"]
+    every = " --evidence ".join(dict.fromkeys([*cited, *types]))
+    fix = (" ".join(f"`harness evidence {t}`" for t in uncollected) + " first (citing it is refused until it has a "
+           "passing run), then cite it as Next: says" if uncollected
+           else f"`harness requirement set {item_id} --status verified --evidence {every}`" if kind == "requirement"
+           else f"`harness invariant set {item_id} --status verified --evidence {every}`")
+    click.echo(f"warning: {item_id}: the contract plans verification by {', '.join(types)}; this cites "
+               f"{', '.join(cited)}, so the gate will block it until it also cites {', '.join(missing)}: {fix}",
+               err=True)
 
 
 @click.group()

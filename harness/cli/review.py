@@ -47,14 +47,18 @@ def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
         click.echo(f"review packet written to {out} ({len(changes)} files changed)")
 
 
+# Files a command names or reads that configure it rather than test: never listed as tests.
+CONFIG = ("**/*.toml", "**/*.cfg", "**/*.ini", "**/*.json", "**/*.yaml", "**/*.yml", "**/Makefile", "**/makefile",
+          "**/GNUmakefile", "**/justfile", "**/Justfile", "**/.justfile", "**/noxfile.py", "**/conftest.py")
+
+
 def _suite_files(s: TaskStore, paths: set[str]) -> frozenset[str]:
-    """Which of ``paths`` the gate protects as the test suite: a test named `test.py` or `checks.py`
-    is a test because the suite says so, not because of its name."""
+    """Which of ``paths`` the evidence commands name: a test named `test.py` or `checks.py` is a test
+    because a test command runs it, not because of its name. Other files the suite protects
+    (pyproject.toml, tox.ini: configuration) are not tests."""
     from harness.core import suite
     from harness.store import settings
 
-    spec = settings.load_gate(s.layout).suite
-    if not spec:
-        return frozenset()
     commands = [c.argv for c in settings.load_config(s.layout).commands.values()]
-    return frozenset(suite.protected(paths, spec["paths"], suite.named_files(commands, paths)))
+    named = suite.named_files(commands, paths)
+    return frozenset(p for p in named if not suite.matches(p, CONFIG))

@@ -58,11 +58,10 @@ def init() -> None:
             click.echo("no Python test suite found (tests/, test_*.py, conftest.py, pytest configuration): gate.yaml "
                        "has no suite: section; add one naming your tests' paths to protect them (README: what "
                        "passing means)")
-        if not configured:
-            click.echo("next: set the evidence commands in .harness/config.yaml now, before the first commit of "
-                       ".harness/ (a later change needs a human's `harness approve config-change`); then "
-                       "re-create gate.yaml from them: delete it and run `harness init` again")
-        click.echo('next: harness task new "TITLE"')
+        from harness.cli.progress import print_next
+        from harness.core import next_step
+
+        print_next(next_step.after_init(bool(configured)))
     else:
         click.echo(f"{layout.rel(layout.harness)}/ already initialized in {layout.root}; nothing changed")
 

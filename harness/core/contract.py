@@ -12,6 +12,12 @@ UNTESTED_MUST = ("a must requirement names no test case in verified_by (gate.yam
                  "pass_to_pass proves for every task: state it as an invariant verified_by [pass_to_pass]")
 
 
+def tests_required(requirements_policy: dict[str, Any]) -> bool:
+    """Whether the gate requires a must requirement to name its test cases: gate.yaml's
+    requirements.must_have_tests, and must_verified (without it the gate skips must requirements)."""
+    return bool(requirements_policy.get("must_have_tests") and requirements_policy.get("must_verified"))
+
+
 def gaps(contract: dict[str, Any], must_have_tests: bool = False) -> list[str]:
     """Every must requirement without a verification plan (or, with ``must_have_tests``, without a test
     case in it: the gate would refuse it at the end and a requirement cannot be withdrawn), every

@@ -232,24 +232,35 @@ def keyed(blockers: list[Blocker]) -> BlockerSet:
 def iteration_blockers(events: list[dict]) -> list[BlockerSet]:
     """The blockers of the last gate judgement before each GATING → BLOCKED, in order (an old
     event's sentences classified as they are read)."""
-    out: list[BlockerSet] = []
-    last: list[Blocker] = []
+    return [keyed(bs) for bs, _ in _iterations(events)]
+
+
+def _iterations(events: list[dict]) -> list[tuple[list[Blocker], bool]]:
+    """Each iteration's blockers (as :func:`iteration_blockers`) and whether its event recorded their keys."""
+    out: list[tuple[list[Blocker], bool]] = []
+    last: dict = {}
     for e in events:
         if e["type"] == "gate.evaluated":
-            last = from_event(e["data"])
+            last = e["data"]
         elif e["type"] == "task.transitioned" and (e["data"].get("from"), e["data"].get("to")) == ("GATING", "BLOCKED"):
-            out.append(keyed(last))
+            keys, texts = last.get("blocker_keys"), last.get("blockers") or []
+            out.append((from_event(last), isinstance(keys, list) and len(keys) == len(texts)))
     return out
 
 
 def stalled(events: list[dict], live: list[Blocker] | None, window: int) -> tuple[str, str] | None:
-    """(code, detail) when nothing that blocked ``window`` iterations ago has been cleared since."""
-    sets = iteration_blockers(events)
+    """(code, detail) when nothing that blocked ``window`` iterations ago has been cleared since. An
+    iteration recorded without keys (an old ledger) is compared, and its stall named, by its sentences
+    as the harness did when it wrote them."""
+    its = _iterations(events)
     if live is not None:
-        sets.append(keyed(live))
-    if window < 1 or len(sets) <= window:
+        its.append((live, True))
+    if window < 1 or len(its) <= window:
         return None
-    now, then = sets[-1], sets[-1 - window]
+    (now_blockers, _), (then_blockers, then_keyed) = its[-1], its[-1 - window]
+    if not then_keyed:
+        return _stalled_as_text([b.text for b in now_blockers], [b.text for b in then_blockers], window)
+    now, then = keyed(now_blockers), keyed(then_blockers)
     if not then or not then.keys() <= now.keys():
         return None
     stuck = sorted(then.values(), key=lambda b: b.text)
@@ -258,9 +269,29 @@ def stalled(events: list[dict], live: list[Blocker] | None, window: int) -> tupl
                                 + (f" (+{len(stuck) - 3} more)" if len(stuck) > 3 else ""))
 
 
+def _stalled_as_text(now_texts: list[str], then_texts: list[str], window: int) -> tuple[str, str] | None:
+    """The stall decision of ledgers written before blockers had keys: a sentence up to '(' or ':' is its key."""
+    now, then = {_text_key(t) for t in now_texts}, {_text_key(t) for t in then_texts}
+    if not then or not then <= now:
+        return None
+    stuck = sorted(then)
+    if all(re.search(r"\bfinding\b", b, re.I) for b in stuck):
+        code = REVIEW_DISAGREEMENT
+    elif all(re.match(r"(REQ-\d+|\d+ requirement)", b) for b in stuck):
+        code = SPEC_AMBIGUITY
+    else:
+        code = ARCHITECTURE_DEFECT
+    return code, (f"the blockers have not shrunk in {window} iterations: "
+                  + "; ".join(stuck[:3]) + (f" (+{len(stuck) - 3} more)" if len(stuck) > 3 else ""))
+
+
+def _text_key(text: str) -> str:
+    return re.split(r"[:(]", text, maxsplit=1)[0].strip()
+
+
 def _short(b: Blocker) -> str:
     """A blocker's sentence up to where run-specific details start (a tree, a time, an exit code)."""
-    return re.split(r"[:(]", b.text, maxsplit=1)[0].strip()
+    return _text_key(b.text)
 
 
 FINDING_CHECKS = ("critical_findings", "major_findings", "regression_debt", "regression_verified")

@@ -19,15 +19,27 @@ LEGAL = frozenset({
 CLOSED = frozenset({"REJECTED", "VERIFIED", "CLOSED"})  # no longer counted against the gate
 EVER_CONFIRMED = frozenset({"CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED"})
 
-# What each step needs, said to the user when it is missing.
+# What moves a finding on from each status, (command, why): the one table Next: and refusals take it from.
+# FIXED is not here: `finding verify` needs fresh full-suite evidence first (next_step.finding_steps).
 NEXT_STEP = {
-    "PROPOSED": "harness finding reproduce {id} [-- COMMAND]",
-    "REPRODUCING": "harness finding reproduce {id} (a failing run confirms) or harness finding reject {id} --reason …",
-    "CONFIRMED": "harness finding regression {id} PATH -- COMMAND (a test that fails now)",
-    "FIXING": "fix the code, then harness finding fixed {id}",
-    "FIXED": "harness finding verify {id} (regression test passes + fresh full-suite evidence)",
-    "VERIFIED": "harness finding close {id}",
+    "PROPOSED": ("harness finding reproduce {id}", "{id} is a claim until the reviewer's reproducer runs "
+                                                   "(reproduce-finding skill)"),
+    "REPRODUCING": ("harness finding reproduce {id}", "a failing run of the reviewer's reproducer confirms {id}"),
+    "CONFIRMED": ("harness finding regression {id} PATH -- COMMAND", "{id} is a confirmed bug: attach a regression "
+                                                                     "test that fails now"),
+    "FIXING": ("harness finding fixed {id}", "fix the code for {id}, then mark it fixed"),
+    "VERIFIED": ("harness finding close {id}", "{id} is verified"),
 }
+FIXED_NEEDS = ("{id} is FIXED: `harness finding verify {id}` once its regression test passes and the full suite's "
+               "evidence is fresh and passing on the fixed code")
+
+
+def _hint(status: str, fid: str) -> str | None:
+    """What moves a ``status`` finding on, as a refusal's hint (None when the status is final)."""
+    if status == "FIXED":
+        return FIXED_NEEDS.format(id=fid)
+    step = NEXT_STEP.get(status)
+    return f"{step[0]} — {step[1]}".format(id=fid) if step else None
 
 
 # Each finding event: the status it leads to, what the user asked for, and the statuses it may start from.
@@ -49,10 +61,9 @@ def step_refusal(f: Mapping[str, Any], event: str) -> tuple[str, str | None] | N
     target, action, allowed = STEPS[event]
     if f["status"] in allowed:
         return None
-    hint = NEXT_STEP.get(f["status"])
+    hint = _hint(f["status"], f["id"])
     return (f"INVALID FINDING TRANSITION: {f['id']} {f['status']} → {target}: cannot {action} a "
-            f"{f['status']} finding (needs {' or '.join(allowed)})",
-            hint.format(id=f["id"]) if hint else f"{f['status']} is final")
+            f"{f['status']} finding (needs {' or '.join(allowed)})", hint or f"{f['status']} is final")
 
 
 def is_legal(current: str, target: str) -> bool:
@@ -63,9 +74,9 @@ def refusal(current: str, target: str, fid: str) -> str | None:
     """None when ``current → target`` is legal for a finding, else the message naming both."""
     if is_legal(current, target):
         return None
-    hint = NEXT_STEP.get(current)
+    hint = _hint(current, fid)
     text = f"INVALID FINDING TRANSITION: {fid} {current} → {target}"
-    return text + (f" (next: {hint.format(id=fid)})" if hint else f" ({current} is final)")
+    return text + (f" (next: {hint})" if hint else f" ({current} is final)")
 
 
 def recommended_command(content: Mapping[str, Any]) -> str | None:

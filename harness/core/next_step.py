@@ -14,8 +14,9 @@ from typing import TypeVar
 
 from harness.core.blockers import CITES_PREFIX, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
 from harness.core.cases import planned as planned_by
+from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
-from harness.core.gate import DECIDING_STATES, GateInput, evidence_status
+from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, evidence_status
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
 _NEW_TASK = 'harness task new "TITLE"'
@@ -49,6 +50,15 @@ def refusal_hint(step: NextStep) -> str:
     return f"next: {step.command} — {step.why}"
 
 
+def after_init(configured: bool) -> list[NextStep]:
+    """What `harness init` recommends: the evidence commands first when config.yaml configures none."""
+    steps = [] if configured else [NextStep(
+        "edit .harness/config.yaml", "set the evidence commands now, before the first commit of .harness/ (a later "
+        "change needs a human's `harness approve config-change`); then re-create gate.yaml from them: delete it "
+        "and run `harness init` again")]
+    return [*steps, NextStep(_NEW_TASK, "start a task")]
+
+
 def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: bool = False) -> list[NextStep]:
     """What moves one finding on from ``status`` ([] when it is final: then the task's steps follow).
     ``collect``: required types not fresh and passing yet, which `finding verify` needs first;
@@ -61,19 +71,10 @@ def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: b
                                                     "code (the full suite)") for t in collect),
                 NextStep(f"harness finding verify {fid}", f"{fid} needs its regression test passing and fresh "
                                                           "full-suite evidence")]
-    step = _FINDING_STEP.get(status)
+    step = FINDING_STEP.get(status)
     return [NextStep(step[0].format(id=fid), step[1].format(id=fid))] if step else []
 
 
-_FINDING_STEP = {
-    "PROPOSED": ("harness finding reproduce {id}", "{id} is a claim until the reviewer's reproducer runs "
-                                                   "(reproduce-finding skill)"),
-    "REPRODUCING": ("harness finding reproduce {id}", "a failing run of the reviewer's reproducer confirms {id}"),
-    "CONFIRMED": ("harness finding regression {id} PATH -- COMMAND", "{id} is a confirmed bug: attach a regression "
-                                                                     "test that fails now"),
-    "FIXING": ("harness finding fixed {id}", "fix the code for {id}, then mark it fixed"),
-    "VERIFIED": ("harness finding close {id}", "{id} is verified"),
-}
 
 
 B = TypeVar("B", Blocker, str)  # a blocker, or an old ledger's (or a caller's) bare sentence
@@ -178,7 +179,8 @@ def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None
                      f"{text}: cite the passing evidence that proves it")
     if kind == "uncovered":
         return [step for rid in subject for step in _cite("requirement", rid, plan, evidence, f"{rid} cites no evidence")]
-    if kind == "fail_to_pass_unusable":  # the cases a requirement names, run against the base's source
+    if kind == "fail_to_pass_unusable" and f"fail_to_pass evidence is {PHRASE['FAIL']}" not in text:
+        # the cases a requirement names, run against the base's source; a failing run needs work, not a re-run
         return [NextStep("harness evidence fail_to_pass", text.split(": harness evidence", 1)[0])]
     if kind == "finding_unrefuted":
         return [NextStep(f"harness finding reproduce {subject[0]}", text)]
