@@ -59,7 +59,12 @@ def _parse(line: str) -> click.Command:
     args = argv[1:]
     name = "harness"
     while True:
-        ctx = cmd.make_context(name, list(args), parent=ctx)
+        try:
+            ctx = cmd.make_context(name, list(args), parent=ctx)
+        except click.exceptions.Exit as done:  # `--help` (an eager option) printed the help: a valid line
+            if done.exit_code == 0:
+                return cmd
+            raise
         if not isinstance(cmd, click.Group):
             return cmd
         rest = [*getattr(ctx, "_protected_args", []), *ctx.args]
