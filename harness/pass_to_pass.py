@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.store.tasks import TaskStore
 
+# A worktree and the environment a run there starts from -> the environment it runs in.
+TreeEnv = Callable[[Path, Mapping[str, str]], dict[str, str]]
 ETYPE = "pass_to_pass"
 FAIL_TO_PASS = "fail_to_pass"
 
@@ -149,6 +151,11 @@ def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
     return {**environ, "PYTHONPATH": str(worktree) + (os.pathsep + rest if rest else "")}
 
 
+def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None) -> dict[str, str]:
+    env = inside(path, environ)
+    return tree_env(path, env) if tree_env is not None else env
+
+
 # FAIL_TO_PASS runs the change's tests on the base's source, where a new test module that imports
 # the new code cannot import: pytest would stop the whole session at that collection error, and no
 # case would run. Carrying on collects every other module and names the one that failed.
@@ -177,7 +184,7 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
 
 
 def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Path | None,
-                  environ: Mapping[str, str]) -> dict[str, str]:
+                  environ: Mapping[str, str], tree_env: TreeEnv | None = None) -> dict[str, str]:
     """case id -> outcome of the test command run on the base commit; kept in ``cache`` (a folder of
     this clone's) by the base's source tree and the command, when one is given."""
     key = f"{git.source_tree(base)}-{suite.digest(conf.identity())[:16]}.cases"
@@ -186,7 +193,7 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
         if raw is not None:
             return read_cases(raw)
     with git.temp_worktree(base) as path:
-        cases = run_cases(conf, root, path, environ)
+        cases = run_cases(conf, root, path, environ, tree_env)
     if cases is None or (cases and "passed" not in cases.values()):
         why = (f"the {conf.junit} report was not written" if cases is None
                else f"no case passed ({len(cases)} in the report)")
@@ -212,16 +219,18 @@ def kept_results(git: Git, base: str) -> Path:
     return Path(home) / ".cache" / "engineering-harness" / "pass_to_pass" / git.repository_id(base)
 
 
-def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
+def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str],
+              tree_env: TreeEnv | None = None) -> dict[str, str] | None:
     """Run the test command in the worktree ``path`` (output streamed) and read its report: case id
-    -> outcome, or None when it wrote none."""
+    -> outcome, or None when it wrote none. ``tree_env`` (CI's re-run) makes the environment for the
+    worktree beyond :func:`inside`: the repository's own code imported from it, or a refusal."""
     from harness.junit import parse_report
 
     assert conf.junit is not None  # _suite refused a command without one
     report = path / conf.junit
     report.parent.mkdir(parents=True, exist_ok=True)
     result = runner.run_command(_located(conf.to_run(), root, path), shell=conf.shell, cwd=path,
-                                timeout=conf.timeout, env=inside(path, environ))
+                                timeout=conf.timeout, env=_tree_env(path, environ, tree_env))
     if result.exit_code is None or not report.exists():
         return None
     return tree_relative(parse_report(report)[1], path)
@@ -300,7 +309,8 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
 
 
 def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: settings.Config,
-              environ: Mapping[str, str], excusable: set[str]) -> tuple[str | None, list[tuple[str, str]]]:
+              environ: Mapping[str, str], excusable: set[str],
+              tree_env: TreeEnv | None = None) -> tuple[str | None, list[tuple[str, str]]]:
     """PASS_TO_PASS again, for CI's re-run: the committed source with the base's protected files,
     the base's cases computed here (no kept file is trusted). (passed | failed | None when the test
     command wrote no report, the cases lost)."""
@@ -309,9 +319,9 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
         return None, []
     tree = git.source_tree(commit)
     _base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
-    base_cases = base_cases_at(git, base, conf, git.root, None, environ) if base else {}
+    base_cases = base_cases_at(git, base, conf, git.root, None, environ, tree_env) if base else {}
     with git.temp_worktree(git.overlay_commit(tree, base_files, changed)) as path:
-        cases = run_cases(conf, git.root, path, environ)
+        cases = run_cases(conf, git.root, path, environ, tree_env)
     if cases is None:
         return None, []
     lost = suite.excuse(suite.lost_cases(base_cases, cases), excusable)[0]
@@ -319,7 +329,7 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
 
 
 def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config: settings.Config,
-                           environ: Mapping[str, str]) -> dict[str, str] | None:
+                           environ: Mapping[str, str], tree_env: TreeEnv | None = None) -> dict[str, str] | None:
     """FAIL_TO_PASS again, for CI's re-run: the base's source with ``commit``'s protected files,
     case id -> outcome (None when the test command wrote no report)."""
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
@@ -328,4 +338,4 @@ def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config:
     tree = git.source_tree(commit)
     base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
     with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as path:
-        return run_cases(conf, git.root, path, {**environ, **ON_THE_BASE})
+        return run_cases(conf, git.root, path, {**environ, **ON_THE_BASE}, tree_env)

@@ -128,6 +128,35 @@ def test_no_verify_done_is_refused_by_the_native_pre_push(native):
     assert remote_ref(native.remote, "refs/heads/main") == before
 
 
+@pytest.mark.parametrize("how", ["cherry-pick", "revert"])
+def test_a_forged_done_brought_by_cherry_pick_or_revert_warns_at_once_and_is_refused_at_push(native, how):
+    """`git cherry-pick` and `git revert` commit with no pre-commit stage (only post-commit runs): a
+    forged DONE made on a side branch and brought to main that way — picked, or restored by reverting
+    the commit that had dropped it — is warned of by the stamp at once and refused by the push guard."""
+    repo, h = native.repo, native.h
+    before = remote_ref(native.remote, "refs/heads/main")
+    git(repo, "checkout", "-q", "-b", "side")
+    tid, forged = hand_done_no_verify(repo, h)
+    git(repo, "rm", "-rq", f".harness/tasks/{tid}")
+    dropped = commit_ok(repo, "drop it again", "--no-verify")
+    git(repo, "checkout", "-q", "main")
+    assert not (repo / ".harness" / "tasks" / tid / "task.yaml").exists()
+
+    p = git(repo, *(["cherry-pick", forged] if how == "cherry-pick" else ["revert", "--no-edit", dropped]), check=False)
+    assert p.returncode == 0, out(p)
+    brought = head(repo)
+    assert (repo / ".harness" / "tasks" / tid / "task.yaml").is_file()  # the forged DONE is on main
+    warned = out(p)
+    assert "WARNING: this commit will be refused at push" in warned and brought[:12] in warned, warned
+    assert f".harness/tasks/{tid}/task.yaml [projection-matches-ledger]" in warned
+
+    p = push(repo)
+    assert p.returncode != 0 and brought[:12] in out(p), out(p)
+    assert f".harness/tasks/{tid}/task.yaml" in out(p)
+    assert forged[:12] not in out(p) and dropped[:12] not in out(p)  # neither side commit is on main
+    assert remote_ref(native.remote, "refs/heads/main") == before
+
+
 def test_native_new_branch_to_an_empty_remote_is_checked(native, tmp_path):
     repo, h = native.repo, native.h
     empty = tmp_path / "empty.git"

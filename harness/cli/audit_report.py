@@ -24,7 +24,8 @@ def audit_text(a: AuditResult) -> None:
                    f"recomputed {verdict} (the recomputation decides)", err=True)
     if not a.failed and a.unrunnable:
         click.echo(f"harness: {a.title}: {a.unrunnable} re-run(s) could not run on this machine (see above): no verdict "
-                   "— install what they need and run again", err=True)
+                   "— fix what each names (a missing tool, poisoning, code imported from the checkout, a submodule) and run "
+                   "again", err=True)
     elif not a.failed:
         click.echo(f"harness: {a.title}: {len(a.commits)} commit(s) checked, no problems", err=True)
     if a.rerun_only:

@@ -92,13 +92,17 @@ class Worktree(Trees):
 
     @contextlib.contextmanager
     def temp_worktree(self, commit: str) -> Iterator[Path]:
-        """A detached worktree at ``commit`` in a temporary folder, removed afterwards."""
+        """A detached worktree at ``commit`` in a temporary folder, its submodules checked out at the
+        commits it records (HarnessError when a local copy lacks one), removed afterwards."""
         import tempfile  # lazy: see temp_index
+
+        from harness.gitio import submodules
 
         with tempfile.TemporaryDirectory(prefix="harness-rerun-") as tmp:
             path = Path(tmp) / "tree"
             self.run(["worktree", "add", "--detach", "--quiet", str(path), commit])
             try:
+                submodules.check_out(self, path, self.root)
                 yield path
             finally:
                 self.run(["worktree", "remove", "--force", str(path)], check=False)

@@ -10,6 +10,11 @@ temporary worktree, with a clean environment, and compare with the record.
 Each run has one of three results: "reproduces"; "does not reproduce" (the record is
 contradicted: a refusal); "could not run" (this machine lacks what the command needs: a
 setup problem to fix here, not a verdict about the work).
+
+The job's re-runs are kept on their commit's own code and apart from each other by one
+:class:`~harness.guard.rerun_guard.RerunGuard`: a run whose interpreter would import the
+repository's code from the checkout, or that follows a run which changed what it relies on
+(poisoning), could not run.
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import runner
 from harness.core.redact import Redactor
@@ -31,6 +36,9 @@ from harness.guard.rerun_plan import Planned, plan, redactor
 from harness.guard.validate import Problem
 from harness.store import reader, settings
 
+if TYPE_CHECKING:
+    from harness.guard.rerun_guard import RerunGuard
+
 REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
 # What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
 # Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.
@@ -38,6 +46,9 @@ KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TM
             "SHELL", "SYSTEMROOT", "CI")
 # Output that says the program or module is missing from this machine, not that it judged the code.
 MISSING_TOOL = ("command not found", "No module named", ": not found", "is not recognized as")
+POISON_REMEDY = ("an evidence command must leave CI's machine as it found it: install nothing into its interpreter, "
+                 "PATH or HOME (build into a folder — `pip wheel . -w dist`, `python -m build` — not `pip install .`), "
+                 "or fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
 
 
 def clean_env() -> dict[str, str]:
@@ -56,14 +67,15 @@ def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) ->
 
 
 def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None],
-            hide: Redactor | None = None) -> tuple[dict, Problem | None]:
+            hide: Redactor | None = None, env: Mapping[str, str] | None = None) -> tuple[dict, Problem | None]:
+    """Run ``item`` in ``cwd`` (in ``env``: default :func:`clean_env`) and judge it against its record."""
     shown = item.command if isinstance(item.command, str) else shlex.join(item.command)
     shown = hide.redact(shown) if hide else shown
     stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: `{shown}` in {cwd} …")
     try:
         report = _fresh_report(cwd, item.junit)
         result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout,
-                                    env=clean_env(), echo=False)
+                                    env=dict(env) if env is not None else clean_env(), echo=False)
         result, unproved = _judged_by_report(result, report, item.cases, cwd)
     except HarnessError as exc:
         stream(f"  → {UNRUNNABLE}: {exc.message}")
@@ -139,10 +151,12 @@ def planned_runs(git: Git, commit: str, report: CommitReport,
 
 
 def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
-               stream: Callable[[str], None] | None = None, trusted: Sequence[str] = ()) -> list[Problem]:
+               stream: Callable[[str], None] | None = None, trusted: Sequence[str] = (),
+               guard: RerunGuard | None = None) -> list[Problem]:
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
-    ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it)."""
-    from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass
+    ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it).
+    ``guard``: the job's (one per audit): what keeps its re-runs apart and on the commit's own code."""
+    from harness.guard.rerun_guard import job_guard, program_of
 
     runs = runs if runs is not None else []
     stream = stream or (lambda line: None)
@@ -150,16 +164,63 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     src, planned = planned_runs(git, commit, report, problems)
     if src is None or not planned:
         return problems
-    hide = redactor(src)
-    with git.temp_worktree(commit) as path:
-        for item in planned:
-            if item.kind == "pass_to_pass":
-                row, problem = execute_pass_to_pass(git, src, item, commit, stream, trusted)
-            elif item.kind == "fail_to_pass":
-                row, problem = execute_fail_to_pass(git, src, item, commit, stream, trusted)
-            else:
-                row, problem = execute(item, path, commit, stream, hide)
-            runs.append(row)
-            if problem:
-                problems.append(problem)
+    guard = guard or job_guard(git)
+    guard.learn(p for item in planned if (p := program_of(item.command, item.shell)))
+    todo = list(planned)
+    try:
+        with git.temp_worktree(commit) as path:
+            _run_planned(git, src, commit, path, todo, guard, runs, problems, stream, trusted)
+    except HarnessError as exc:  # the worktree could not be made as the commit records it (a submodule)
+        for item in todo:
+            runs.append(_not_run(item, commit, exc.message + (f" — {exc.hint}" if exc.hint else ""), stream))
     return problems
+
+
+def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[Planned], guard: RerunGuard,
+                 runs: list, problems: list[Problem], stream: Callable[[str], None], trusted: Sequence[str]) -> None:
+    """Run ``todo`` (emptied as it goes) in the worktree ``path``, each checked by ``guard`` after."""
+    from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass
+
+    hide = redactor(src)
+    try:
+        env: dict[str, str] | None = guard.tree_env(path, clean_env())
+        refused = None
+    except HarnessError as exc:
+        env, refused = None, exc.message + (f" — {exc.hint}" if exc.hint else "")
+    while todo:
+        item = todo.pop(0)
+        blocked = guard.poisoned or (refused if item.kind not in ("pass_to_pass", "fail_to_pass") else None)
+        if blocked:
+            runs.append(_not_run(item, commit, blocked, stream))
+            continue
+        if item.kind in ("pass_to_pass", "fail_to_pass"):
+            measure = execute_pass_to_pass if item.kind == "pass_to_pass" else execute_fail_to_pass
+            row, problem = measure(git, src, item, commit, stream, trusted, guard.tree_env)
+        else:
+            row, problem = execute(item, path, commit, stream, hide, env)
+            if env is not None and env.get("PYTHONPATH"):  # the checkout's code, imported from the tree instead
+                row["imports_from"] = env["PYTHONPATH"].split(os.pathsep)
+        _checked(guard, item, commit, row, stream)
+        runs.append(row)
+        if problem:
+            problems.append(problem)
+
+
+def _checked(guard: RerunGuard, item: Planned, commit: str, row: dict, stream: Callable[[str], None]) -> None:
+    """After a run: what it changed of what later runs rely on makes it poisoning (could not run,
+    unless it was contradicted anyway: a refusal stands)."""
+    shown = f"`{row['command']}`" if row.get("command") else item.kind
+    changed = guard.after(commit, f"{item.task} {item.what} {shown}")
+    if not changed:
+        return
+    row["poisoned"] = changed[:20]
+    if row.get("result") != CONTRADICTED:
+        row["result"] = UNRUNNABLE
+        row["error"] = f"{guard.poisoned} — {POISON_REMEDY}"
+    stream(f"  → poisoning: {guard.poisoned}; nothing more runs in this job — {POISON_REMEDY}")
+
+
+def _not_run(item: Planned, commit: str, why: str, stream: Callable[[str], None]) -> dict[str, Any]:
+    stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: not run → {UNRUNNABLE}: {why}")
+    return {"task": item.task, "kind": item.kind, "what": item.what, "commit": commit, "result": UNRUNNABLE,
+            "error": why}

@@ -11,7 +11,7 @@ since the task started) gives way to the derived one, whose tests the commit mus
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import HarnessError
 from harness.gitio.git import Git
@@ -20,6 +20,9 @@ from harness.guard.rerun import CONTRADICTED, REPRODUCES, UNRUNNABLE, clean_env,
 from harness.guard.rerun_plan import Planned
 from harness.guard.validate import Problem
 from harness.store import settings
+
+if TYPE_CHECKING:
+    from harness.pass_to_pass import TreeEnv
 
 
 def vouched(git: Git, commit: str, trusted: Sequence[str], branch: str | None) -> list[str]:
@@ -60,8 +63,9 @@ def measured_base(git: Git, item: Planned, commit: str, trusted: Sequence[str]) 
 
 
 def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
-                         trusted: Sequence[str] = ()) -> tuple[dict, Problem | None]:
-    """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment."""
+                         trusted: Sequence[str] = (), tree_env: TreeEnv | None = None) -> tuple[dict, Problem | None]:
+    """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment (made
+    for each worktree by ``tree_env``: see :meth:`harness.guard.rerun_guard.RerunGuard.tree_env`)."""
     from harness.pass_to_pass import approved_cases, remeasure
 
     row, base, refusal = _begin(git, item, commit, trusted, stream, "the base's protected files over the commit")
@@ -70,9 +74,10 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
     try:
         approvals = src.read(".harness/approvals.jsonl")
         excusable = set().union(*(approved_cases(git, b, approvals, [src]) for b in {base, item.base} if b))
-        outcome, lost = remeasure(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(), excusable)
+        outcome, lost = remeasure(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(), excusable,
+                                  tree_env)
     except HarnessError as exc:
-        outcome, lost, row["error"] = None, [], exc.message
+        outcome, lost, row["error"] = None, [], _said(exc)
     verdict = UNRUNNABLE if outcome is None else REPRODUCES if outcome == item.expect[0] else CONTRADICTED
     row.update(base=base, outcome=outcome, lost=[f"{c} ({how_lost})" for c, how_lost in lost[:20]], result=verdict)
     stream(f"  → {verdict} ({outcome or 'no report'}, {len(lost)} base case(s) lost)")
@@ -82,7 +87,7 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
 
 
 def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
-                         trusted: Sequence[str] = ()) -> tuple[dict, Problem | None]:
+                         trusted: Sequence[str] = (), tree_env: TreeEnv | None = None) -> tuple[dict, Problem | None]:
     """FAIL_TO_PASS measured again: no case a requirement or a fixed finding leans on passes on the
     base's source with the commit's tests (a case that does proves nothing about the change)."""
     from harness.pass_to_pass import remeasure_fail_to_pass
@@ -91,16 +96,20 @@ def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
     if refusal:
         return row, refusal
     try:
-        cases = remeasure_fail_to_pass(git, commit, base, item.suite or {}, settings.config_of(src), clean_env()) \
-            if base else None
+        cases = remeasure_fail_to_pass(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(),
+                                       tree_env) if base else None
     except HarnessError as exc:
-        cases, row["error"] = None, exc.message
+        cases, row["error"] = None, _said(exc)
     gaps = [] if cases is None else remeasured_gaps(item.cases, cases)
     verdict = UNRUNNABLE if cases is None else CONTRADICTED if gaps else REPRODUCES
     row.update(base=base, cases=len(item.cases), gaps=gaps[:20], result=verdict)
     stream(f"  → {verdict} ({len(gaps)} problem(s) with {len(item.cases)} proving case(s) without the change)")
     return row, contradiction(item, commit, verdict, f"measured again without the change: {'; '.join(gaps[:5])}",
                               "name tests that fail without the change, and re-gate")
+
+
+def _said(exc: HarnessError) -> str:
+    return exc.message + (f" — {exc.hint}" if exc.hint else "")
 
 
 def remeasured_gaps(proving: Sequence[str], at_base: dict[str, str]) -> list[str]:

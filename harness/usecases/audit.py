@@ -10,6 +10,8 @@ from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
     from harness.gitio.git import Git
+    from harness.guard.history import CommitReport
+    from harness.guard.rerun_guard import Job
     from harness.guard.validate import Problem
 
 
@@ -50,6 +52,7 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
     from harness.guard.history import check_commit
 
     result = AuditResult(title, list(commits), scope=scope, rerun_only=rerun_only if rerun else None)
+    job = _job(git, commits, rerun_only) if rerun else None
     for commit in commits:
         report = check_commit(git, commit)
         reruns: list[dict[str, Any]] = []
@@ -57,15 +60,7 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
         row: dict[str, Any] = {}
         this_job = rerun_only is None or commit == rerun_only
         if rerun and this_job and not report.problems:
-            from harness.guard.rerun import rerun_done
-
-            # What the audit already judged (a push's previous tip, a pull request's target): the
-            # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
-            trusted = (scope or {}).get("excluded") or []
-            report.problems.extend(rerun_done(git, commit, report, reruns, stream, trusted))
-            from harness.guard.rerun import UNRUNNABLE
-
-            unrunnable = sum(r["result"] == UNRUNNABLE for r in reruns)
+            unrunnable = _rerun(git, commit, report, reruns, scope, stream, job)
             result.unrunnable += unrunnable
         # A re-run this machine could not run checked nothing: the commit is not stamped PASS on it.
         verdict = "REFUSED" if report.problems else "UNCHECKED" if unrunnable else "PASS"
@@ -90,6 +85,30 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
                 result.note_disagreements.append((commit, said, verdict))
         result.rows.append(row)
     return result
+
+
+def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, Any]], scope: dict[str, Any] | None,
+           stream: Callable[[str], None] | None, job: Job | None) -> int:
+    """Re-run what ``commit``'s DONE rests on (rows into ``reruns``, refusals into its report), under
+    the job's one guard; how many runs could not run."""
+    from harness.guard.rerun import UNRUNNABLE, rerun_done
+
+    # What the audit already judged (a push's previous tip, a pull request's target): the
+    # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
+    trusted = (scope or {}).get("excluded") or []
+    assert job is not None  # made whenever the audit re-runs
+    with job.current():
+        report.problems.extend(rerun_done(git, commit, report, reruns, stream, trusted))
+    return sum(r["result"] == UNRUNNABLE for r in reruns)
+
+
+def _job(git: Git, commits: list[str], rerun_only: str | None) -> Job:
+    """The audit's one re-run job. Its guard is made before the first re-run (none if nothing is
+    re-run), fingerprinting the interpreters every commit's configured commands start, a later
+    commit's own included, before anything runs."""
+    from harness.guard.rerun_guard import Job, RerunGuard, configured_programs
+
+    return Job(lambda: RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits)))
 
 
 def note_summary(note: dict[str, Any], verdict: str) -> dict[str, Any]:

@@ -1,0 +1,230 @@
+"""What the next re-run relies on, fingerprinted: a re-run that changes it poisons every later one.
+
+Re-runs in one CI job share an interpreter, a user, a PATH and a HOME, one after the other. A
+command of an earlier commit (or the build re-run of the same commit) that writes a
+`sitecustomize.py` or a `.pth` into the interpreter, a `python3` into a PATH folder, or a line
+into `~/.gitconfig` decides what every later re-run does. So the places later runs read from are
+fingerprinted before the first run and after each one, and any change is named.
+
+Signatures: every file's size, modification time and mode; a sha256 of the content too for the
+small files whose content decides most (the top level of site-packages, interpreter `bin/` folders,
+HOME's configuration, the repository's git config and hooks). Below a walked folder's top level,
+files nothing runs (images, stylesheets, C sources, …) are signed by name only, and bytecode caches
+are not read: an honest run writes them as it imports, and a forged one has to match its source's
+size and time — the same evasion as rewriting a file and putting its time back, which no signature
+short of hashing everything sees. At the top level a new cache is allowed, a changed one is not.
+Bounded: at most ``ENTRY_CAP`` entries per fingerprint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+ENTRY_CAP = 250_000
+HASH_CAP = 1 << 20  # a file larger than this is signed by size and time only
+# What commands started from a re-run read from HOME (the re-run keeps HOME): version control,
+# package managers and build tools' user configuration, the shell's startup files.
+HOME_CONFIG = (".gitconfig", ".config/git", ".gitattributes", ".config/pip", ".pip", ".pypirc", ".pydistutils.cfg",
+               ".config/uv", ".condarc", ".netrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".config/pypoetry",
+               ".config/hatch", ".cargo/config", ".cargo/config.toml", ".m2/settings.xml", ".gradle/gradle.properties",
+               ".gradle/init.d", ".bazelrc", ".curlrc", ".wgetrc", ".ssh/config", ".docker/config.json", ".profile",
+               ".bashrc", ".bash_profile", ".zshenv", ".pdbrc")
+SYSTEM_CONFIG = ("/etc/gitconfig", "/etc/pip.conf", "/etc/xdg/pip/pip.conf")
+# The repository's own git configuration: what `git worktree add` of the next commit, and git
+# commands inside every re-run, obey (filters, hooks, grafts, alternates, replace refs).
+GIT_FILES = ("config", "shallow", "info/grafts", "info/attributes", "objects/info/alternates")
+GIT_LISTED = ("hooks", "info")
+GIT_WALKED = ("refs/replace",)
+Signature = tuple[str | int, ...]
+ABSENT: Signature = ("absent",)
+DIR: Signature = ("d",)
+PRESENT: Signature = ("present",)
+# Files no interpreter or tool runs (images, fonts, stylesheets, translations, C sources, type stubs,
+# documents): below a walked folder's top level only their presence is signed, not their size and
+# time — an lstat each would cost more than everything else (a docs theme ships 14,000 icons).
+ASSETS = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".webp", ".css", ".woff", ".woff2", ".ttf", ".otf",
+          ".eot", ".mo", ".po", ".c", ".h", ".cpp", ".hpp", ".pyi", ".md", ".rst", ".map")
+
+
+@dataclass
+class Spots:
+    walked: set[str] = field(default_factory=set)   # read in full: site-packages, the harness's package
+    listed: set[str] = field(default_factory=set)   # one level deep: PATH folders, bin/, import folders
+    hashed: set[str] = field(default_factory=set)   # of ``listed``, those whose small files are hashed too
+    files: set[str] = field(default_factory=set)    # single files (absent is a state too)
+
+    def update(self, other: Spots) -> None:
+        self.walked |= other.walked
+        self.listed |= other.listed
+        self.hashed |= other.hashed
+        self.files |= other.files
+
+
+def home_spots(home: str | None) -> Spots:
+    spots = Spots(files=set(SYSTEM_CONFIG))
+    if not home:
+        return spots
+    for rel in HOME_CONFIG:
+        path = os.path.join(home, rel)
+        (spots.walked if os.path.isdir(path) else spots.files).add(path)
+    return spots
+
+
+def git_spots(common_dir: str) -> Spots:
+    spots = Spots(files={os.path.join(common_dir, f) for f in (*GIT_FILES, "packed-refs")})
+    spots.listed = {os.path.join(common_dir, d) for d in GIT_LISTED}
+    spots.hashed = set(spots.listed)
+    spots.walked = {os.path.join(common_dir, d) for d in GIT_WALKED}
+    return spots
+
+
+def take(spots: Spots) -> dict[str, Signature]:
+    """path -> signature of everything ``spots`` names (a folder inside a walked one is read once)."""
+    out: dict[str, Signature] = {}
+    budget = [ENTRY_CAP]
+    walked = _outermost(spots.walked)
+    for path in sorted(spots.files):
+        if not _within(path, walked):
+            out[path] = _packed_replace_refs(path) if path.endswith("packed-refs") else _sign(path, hashed=True)
+    listed: dict[str, str] = {}  # real path -> the first name it is listed under (/bin and /usr/bin are one)
+    for folder in sorted(spots.listed - set(walked)):
+        listed.setdefault(os.path.realpath(folder), folder)
+    hashed = {os.path.realpath(f) for f in spots.hashed}
+    for real, folder in listed.items():
+        if not _within(folder, walked) and not _within(real, walked):
+            _list(folder, out, real in hashed, budget)
+    for folder in walked:
+        _walk(folder, out, budget)
+    if budget[0] <= 0:
+        out["…"] = ("truncated", f"more than {ENTRY_CAP} entries: the rest is not fingerprinted")
+    return out
+
+
+def changes(before: dict[str, Signature], after: dict[str, Signature]) -> list[str]:
+    """What differs, as `changed PATH`, `added PATH`, `removed PATH` (new bytecode caches allowed)."""
+    if before == after:  # the usual answer, found in C
+        return []
+    out = []
+    for path, sig in before.items():
+        now = after.get(path, ABSENT)
+        if now != sig:
+            out.append(f"{'added' if sig == ABSENT else 'removed' if now == ABSENT else 'changed'} {path}")
+    out.extend(f"added {p}" for p, sig in after.items() if p not in before and not _may_appear(p, sig))
+    return sorted(out)
+
+
+def _may_appear(path: str, sig: Signature) -> bool:
+    """What may appear: a bytecode cache an honest run writes as it imports, or a folder (what a
+    folder holds is what counts, and is signed on its own)."""
+    return sig == DIR or (path.endswith(".pyc") and os.path.basename(os.path.dirname(path)) == "__pycache__")
+
+
+def _outermost(folders: Iterable[str]) -> list[str]:
+    kept: list[str] = []
+    for folder in sorted({os.path.abspath(f) for f in folders}):
+        if not _within(folder, kept):
+            kept.append(folder)
+    return kept
+
+
+def _within(path: str, folders: Iterable[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+
+def _sign(path: str, hashed: bool = False, st: os.stat_result | None = None) -> Signature:
+    """("absent",) | ("d",) | ("l", target) | ("f", size, mtime_ns, mode[, sha256])."""
+    try:
+        st = st or os.lstat(path)
+    except OSError:
+        return ABSENT
+    mode = st.st_mode
+    if stat.S_ISDIR(mode):
+        return DIR
+    if stat.S_ISLNK(mode):
+        try:
+            return ("l", os.readlink(path))
+        except OSError:
+            return ("l", "?")
+    if hashed and stat.S_ISREG(mode) and st.st_size <= HASH_CAP:
+        return ("f", st.st_size, st.st_mtime_ns, mode, _digest(path))
+    return ("f", st.st_size, st.st_mtime_ns, mode)
+
+
+def _digest(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+def _scan(folder: str) -> list[os.DirEntry] | None:
+    """The entries of ``folder`` (None: not a folder, or gone)."""
+    try:
+        with os.scandir(folder) as it:
+            return list(it)
+    except (NotADirectoryError, FileNotFoundError):
+        return None
+    except OSError:
+        return []
+
+
+def _list(folder: str, out: dict[str, Signature], hashed: bool, budget: list[int]) -> None:
+    entries = _scan(folder)
+    out[folder] = _sign(folder) if entries is None else DIR
+    for entry in entries or ():
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        out[entry.path] = _entry_sign(entry, hashed)
+
+
+def _walk(folder: str, out: dict[str, Signature], budget: list[int]) -> None:
+    """Every entry under ``folder`` (each costs one lstat); the small files of its top level hashed."""
+    top = _scan(folder)
+    if top is None:
+        out[folder] = _sign(folder)
+        return
+    out[folder] = DIR
+    _list(folder, out, True, budget)
+    stack = [e.path for e in top if e.is_dir(follow_symlinks=False)]
+    while stack and budget[0] > 0:
+        entries = _scan(stack.pop()) or ()
+        budget[0] -= len(entries)
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):  # the kind comes with the listing: no lstat
+                out[entry.path] = DIR
+                if entry.name != "__pycache__":
+                    stack.append(entry.path)
+            elif entry.name.endswith(ASSETS):
+                out[entry.path] = PRESENT
+            elif entry.is_symlink():
+                out[entry.path] = _sign(entry.path)
+            else:
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                out[entry.path] = ("f", st.st_size, st.st_mtime_ns, st.st_mode)
+
+
+def _entry_sign(entry: os.DirEntry, hashed: bool) -> Signature:
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return ABSENT
+    return _sign(entry.path, hashed, st)
+
+
+def _packed_replace_refs(path: str) -> Signature:
+    """packed-refs changes when git packs refs (any of them): only its replace refs are signed."""
+    try:
+        with open(path, "rb") as f:
+            lines = [line for line in f if b" refs/replace/" in line]
+    except OSError:
+        return ABSENT
+    return ("replace", hashlib.sha256(b"".join(lines)).hexdigest())

@@ -1,0 +1,279 @@
+"""Where a re-run's Python finds the repository's own code, and whether that is the tree under test.
+
+A re-run executes in a temporary worktree of the audited commit, but an interpreter can still be
+pointed at the repository's working checkout: an editable install (`pip install -e .`: a `.pth`
+path line, a PEP 660 finder module, an `.egg-link`), any `.pth` file naming a folder of it. With a
+`src/` layout nothing else puts the worktree's code first, so `import pkg` would load the
+checkout's `src/` — another commit's code — and the verdict would be about that.
+
+This module reads what an interpreter's site folders point at (files only, nothing imported) and
+asks an interpreter where it resolves top-level names. Every function takes its folders as
+arguments: tests point them at fabricated ones.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+SMALL = 1 << 20  # a .pth, finder module or record larger than this is not read
+# What an interpreter says of itself, printed by the interpreter the re-run commands start: its
+# prefix, its site folders (as `site` computed them at startup) and its import path.
+PROBE = ("import json, site, sys\n"
+         "sites = site.getsitepackages() if hasattr(site, 'getsitepackages') else []\n"
+         "user = site.getusersitepackages() if site.ENABLE_USER_SITE else None\n"
+         "print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix, 'base_prefix': sys.base_prefix,\n"
+         "                  'site': sites, 'user': user, 'path': [p for p in sys.path if p]}))\n")
+# Where each top-level name resolves, without importing it: the file (or a namespace package's first
+# folder). The script's own folder (the working directory for -c) is left out: a test runner does not
+# put it first either, and it would hide what the import path says.
+RESOLVE = ("import importlib.util, json, sys\n"
+           "sys.path[:] = [p for p in sys.path[1:]]\n"
+           "out = {}\n"
+           "for name in sys.argv[1:]:\n"
+           "    try:\n"
+           "        spec = importlib.util.find_spec(name)\n"
+           "    except Exception:\n"
+           "        continue\n"
+           "    if spec is None:\n"
+           "        continue\n"
+           "    where = list(spec.submodule_search_locations or [])\n"
+           "    out[name] = spec.origin if spec.has_location and spec.origin else (where[0] if where else None)\n"
+           "print(json.dumps(out))\n")
+_PYTHON_NAME = re.compile(r"python(\d+(\.\d+)?)?$")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Python:
+    """An interpreter as it describes itself."""
+
+    executable: str
+    prefix: str
+    base_prefix: str
+    sites: tuple[str, ...]   # site-packages folders, the user's included when it is enabled
+    path: tuple[str, ...]    # sys.path at startup
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A site folder's file that makes the interpreter import from ``target``."""
+
+    file: str     # the .pth, finder module, .egg-link or direct_url.json
+    target: str   # the folder (or module file) it points at
+    kind: str     # path (a .pth line, an egg-link) | finder (a path in a module a .pth imports) | editable | copy
+
+
+@dataclass(frozen=True)
+class Leak:
+    """A pointer into the repository's working checkout, at ``rel`` inside it ("" = its root)."""
+
+    pointer: Pointer
+    rel: str       # the import folder, relative to the checkout
+
+
+def describe(data: Mapping) -> Python | None:
+    try:
+        sites = [*data["site"], *([data["user"]] if data.get("user") else [])]
+        return Python(str(data["executable"]), str(data["prefix"]), str(data["base_prefix"]),
+                      tuple(str(s) for s in sites), tuple(str(p) for p in data["path"]))
+    except (KeyError, TypeError):
+        return None
+
+
+def own_python() -> Python:
+    """The harness's own interpreter (no process: it is this one)."""
+    import site
+
+    sites = [*(site.getsitepackages() if hasattr(site, "getsitepackages") else []),
+             *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    return Python(sys.executable, sys.prefix, sys.base_prefix, tuple(sites), tuple(p for p in sys.path if p))
+
+
+def candidates(programs: Sequence[str], env: Mapping[str, str], checkout: Path) -> list[str]:
+    """The interpreters re-run commands start: the first `python3` on ``env``'s PATH (what a script
+    or a test starts most often), and of each program, the program itself when it is a Python,
+    else its virtualenv's Python. A relative program with a slash is looked for in the checkout
+    (an ignored `.venv/bin/…`)."""
+    path = env.get("PATH", "")
+    found = [shutil.which("python3", path=path)]
+    for program in programs:
+        where = _located(program, path, checkout)
+        if where is None:
+            continue
+        venv = Path(where).parent.parent
+        if _PYTHON_NAME.match(os.path.basename(where)):
+            found.append(where)
+        elif (venv / "pyvenv.cfg").is_file():  # a tool of a virtualenv (pytest, a console script): its Python
+            found.append(next((str(venv / "bin" / n) for n in ("python3", "python") if (venv / "bin" / n).exists()), ""))
+    return list(dict.fromkeys(os.path.abspath(f) for f in found if f))
+
+
+def _located(program: str, path: str, checkout: Path) -> str | None:
+    if os.path.isabs(program):
+        return program if os.path.exists(program) else None
+    if "/" in program:
+        return str(checkout / program) if (checkout / program).exists() else None
+    return shutil.which(program, path=path)
+
+
+def pointers(sites: Sequence[str | Path]) -> list[Pointer]:
+    """What the top level of each site folder points imports at: `.pth` path lines, absolute paths
+    in the modules a `.pth` imports (setuptools' and `editables`' finders), `.egg-link`s, and the
+    project folder of each distribution installed from a local folder (`direct_url.json`)."""
+    out: list[Pointer] = []
+    for site in sites:
+        folder = Path(site)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            path = folder / name
+            if name.endswith(".pth"):
+                out.extend(_pth(folder, path))
+            elif name.endswith(".egg-link"):
+                first = (_read(path) or "").splitlines()[:1]
+                out.extend(Pointer(str(path), os.path.normpath(folder / first[0].strip()), "path") for _ in first
+                           if first[0].strip())
+            elif name.endswith(".dist-info"):
+                out.extend(_direct_url(path))
+    return out
+
+
+def _pth(site: Path, path: Path) -> list[Pointer]:
+    """As `site.addpackage` reads a .pth: a line starting `import` is executed (its module's
+    absolute paths, and the line's own, are what it can point at); any other names a folder."""
+    out: list[Pointer] = []
+    for line in (_read(path) or "").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith(("import ", "import\t")):
+            found = [*_absolute_literals(line), *(p for module in _imported(line)
+                                                  for p in _absolute_literals(_read(site / f"{module}.py") or ""))]
+            out.extend(Pointer(str(path), p, "finder") for p in dict.fromkeys(found))
+        else:
+            out.append(Pointer(str(path), os.path.normpath(site / line), "path"))
+    return out
+
+
+def _imported(line: str) -> list[str]:
+    """The top-level modules an `import a, b.c; a.install()` line names."""
+    names: list[str] = []
+    for statement in line.split(";"):
+        words = statement.strip().split(None, 1)
+        if len(words) == 2 and words[0] == "import":
+            names.extend(part.strip().split(" ")[0].split(".")[0] for part in words[1].split(","))
+    return [n for n in names if _IDENTIFIER.match(n)]
+
+
+def _absolute_literals(source: str) -> list[str]:
+    """The absolute paths written as string literals in Python source (a finder's mapping)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return [m for m in re.findall(r"""['"](/[^'"\n]+)['"]""", source)]
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and n.value.startswith("/") and "\n" not in n.value][:1000]
+
+
+def _direct_url(dist_info: Path) -> list[Pointer]:
+    """A distribution pip installed from a local folder: editable (imports go there) or a copy."""
+    try:
+        doc = json.loads(_read(dist_info / "direct_url.json") or "null")
+        url = urlparse(doc["url"])
+        info = doc.get("dir_info")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return []
+    if url.scheme != "file" or not isinstance(info, dict):
+        return []  # an archive or a VCS URL: not a folder of this machine
+    kind = "editable" if info.get("editable") else "copy"
+    return [Pointer(str(dist_info / "direct_url.json"), os.path.normpath(unquote(url.path)), kind)]
+
+
+def _read(path: Path) -> str | None:
+    try:
+        if path.stat().st_size > SMALL:
+            return None
+        return path.read_text("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def leaks(found: Sequence[Pointer], checkout: Path, worktree: Path, owned: Callable[[str], bool]) -> list[Leak]:
+    """The pointers into the checkout (outside the worktree) at a path that is the repository's own
+    code: ``owned(rel)`` says so (tracked, or in the commit). An ignored folder inside the checkout
+    (a `.venv/` and its site-packages) is the environment, not the repository's code."""
+    root, tree = os.path.realpath(checkout), os.path.realpath(worktree)
+    out = []
+    for p in found:
+        target = os.path.realpath(p.target)
+        if inside(target, tree) or not inside(target, root):
+            continue
+        rel = os.path.relpath(target, root)
+        rel = "" if rel == "." else rel
+        folder = _import_folder(rel, target, p.kind)
+        if owned(rel.split(os.sep)[0] if rel else ""):
+            out.append(Leak(p, folder))
+    return out
+
+
+def _import_folder(rel: str, target: str, kind: str) -> str:
+    """The folder on the import path a pointer stands for: a .pth line's own; for a path in a finder,
+    the folder its package (a folder with `__init__.py`, or that file) or module sits in, or the
+    folder itself when it is neither (a path a .pth line puts on sys.path); a project's root."""
+    if kind != "finder":
+        return rel
+    if os.path.basename(rel) == "__init__.py":
+        return os.path.dirname(os.path.dirname(rel))
+    if os.path.isdir(target) and not os.path.isfile(os.path.join(target, "__init__.py")):
+        return rel
+    return os.path.dirname(rel)
+
+
+def inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or under it (both real paths)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def importable(folder: Path, limit: int = 200) -> list[str]:
+    """The top-level names ``folder`` provides on an import path: packages (a folder with
+    `__init__.py`) and modules (`.py`, extension modules)."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return []
+    names = []
+    for entry in entries:
+        stem = entry.name.split(".", 1)[0]
+        if not _IDENTIFIER.match(stem):
+            continue
+        if entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+            names.append(entry.name)
+        elif entry.is_file() and (entry.name.endswith(".py") or entry.name.endswith((".so", ".pyd"))):
+            names.append(stem)
+    return list(dict.fromkeys(names))[:limit]
+
+
+def outside(resolved: Mapping[str, str | None], checkout: Path, worktree: Path) -> dict[str, str]:
+    """Of ``resolved`` (name -> where an interpreter finds it), those found in the checkout
+    outside the worktree: the repository's code, but not the commit's."""
+    root, tree = os.path.realpath(checkout), os.path.realpath(worktree)
+    out = {}
+    for name, where in resolved.items():
+        if not where:
+            continue
+        real = os.path.realpath(where)
+        if inside(real, root) and not inside(real, tree):
+            out[name] = where
+    return out

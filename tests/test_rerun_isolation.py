@@ -1,0 +1,423 @@
+"""CI's re-run measures exactly the commit, and no re-run influences another (issue #24, items 1 and 2).
+
+The re-runs of one `harness audit --rerun` share the CI job's interpreter, user, PATH and HOME. A
+command that writes into the interpreter (a `sitecustomize.py`, a `.pth`) decides every later run:
+that is reported as poisoning (could not run, exit 2, naming the commit and the command) and nothing
+later runs. An interpreter pointed at the repository's checkout (an editable install of a `src/`
+layout) would test the checkout's code instead of the commit's: the re-run imports from its own tree,
+or refuses (exit 2) with the remedy. Submodules are checked out at the commits the commit records.
+
+Interpreters here are bare virtualenvs (`venv --without-pip`, ~0.1 s) the test may write into; the
+detection itself is tested on fabricated site-packages folders.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.guard import fingerprint, python_site
+from harness.guard.rerun import UNRUNNABLE, clean_env
+from harness.guard.rerun_guard import REMEDY_COPY, REMEDY_LEAK
+
+from support.cli import TO_VERIFYING, walk_to
+from support.flows import gate_to_converged
+from support.gitrepo import commit_all_ok, git
+from support.records import PASS_CMD, configure, forge_passing
+
+PY = sys.executable
+# What a poisoner leaves in CI's interpreter: every exit of every later Python becomes a pass.
+EVERY_EXIT_PASSES = "import atexit, os\natexit.register(lambda: os._exit(0))\n"
+FAILS = "import sys\nsys.exit(1)\n"
+
+
+def venv(where: Path) -> tuple[Path, Path]:
+    """A bare virtualenv, CI's interpreter for one test: (its python, its site-packages)."""
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    return python, Path(site)
+
+
+def writes(path: Path, text: str) -> str:
+    """A Python script that writes ``text`` into ``path`` and passes: an honest-looking check."""
+    return f"from pathlib import Path\nPath({str(path)!r}).write_text({text!r})\n"
+
+
+def done(h, repo: Path, title: str, forge: bool = False, after_build=None, after_unit_test=None) -> str:
+    """A task taken to DONE on the configured build and unit_test, committed; ``forge``: the unit_test
+    run failed and its record is rewritten as passed. ``after_*``: what the laptop does after that run."""
+    tid = h.ok("task", "new", title).out.strip()
+    h.ok("requirement", "add", "It works", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build")
+    if after_build:
+        after_build()
+    r = h("evidence", "unit_test")
+    if after_unit_test:
+        after_unit_test()
+    assert r.code == (1 if forge else 0), r.text
+    if forge:
+        forge_passing(repo, tid, "unit_test")
+        h.ok("replay", "--write")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    gate_to_converged(h)
+    h.ok("transition", "DONE")
+    return commit_all_ok(repo, title)
+
+
+def rerun(h, base: str, *extra: str) -> tuple[int, dict, str]:
+    r = h("audit", "--json", "--rerun", "--from", base, "--to", "HEAD", *extra)
+    return r.code, json.loads(r.out), r.err
+
+
+def reruns(doc: dict, commit: str) -> dict[str, dict]:
+    (row,) = [r for r in doc["results"] if r["commit"] == commit]
+    return {r["what"]: r for r in row["reruns"]}
+
+
+# -- poisoning: across commits, across types -------------------------------------------------------------
+
+def test_a_check_of_an_earlier_commit_that_writes_a_sitecustomize_poisons_no_later_verdict(h, repo, tmp_path):
+    python, site = venv(tmp_path / "ci-venv")
+    poison = site / "sitecustomize.py"
+    configure(repo, PASS_CMD, [str(python), "check.py"])
+    (repo / "check.py").write_text(writes(poison, EVERY_EXIT_PASSES))
+    base = commit_all_ok(repo, "a check that passes, and writes into the interpreter that runs it")
+    first = done(h, repo, "First", after_unit_test=poison.unlink)  # the laptop is clean again
+    (repo / "check.py").write_text(FAILS)
+    second = done(h, repo, "Second", forge=True)
+
+    code, doc, err = rerun(h, base)
+    assert code == 2 and doc["failed"] == 0, err
+    poisoner = reruns(doc, first)["unit_test"]
+    assert poisoner["result"] == UNRUNNABLE and f"added {poison}" in poisoner["poisoned"]
+    assert first[:12] in poisoner["error"] and "check.py" in poisoner["error"]  # the commit and the command
+    assert reruns(doc, first)["build"]["result"] == "reproduces"  # what ran before it stands
+    later = reruns(doc, second)
+    assert set(later) == {"build", "unit_test"}
+    assert all(r["result"] == UNRUNNABLE and "outcome" not in r and first[:12] in r["error"] for r in later.values())
+    assert "poisoning" in err and "nothing more runs in this job" in err
+    # The forged DONE would have reproduced: the interpreter now passes a failing check.
+    assert subprocess.run([str(python), "check.py"], cwd=repo).returncode == 0
+
+
+def test_a_build_rerun_writing_a_pth_into_the_interpreter_poisons_the_unit_test_rerun_of_its_commit(h, repo, tmp_path):
+    python, site = venv(tmp_path / "ci-venv")
+    poison = site / "zz_build.pth"
+    configure(repo, [str(python), "setup.py"], [str(python), "-c", FAILS])
+    (repo / "setup.py").write_text(writes(poison, EVERY_EXIT_PASSES.replace("\n", "; ", 1)))
+    base = commit_all_ok(repo, "a build that runs repository code")
+    sha = done(h, repo, "Built", forge=True, after_build=poison.unlink)
+
+    code, doc, err = rerun(h, base)
+    assert code == 2 and doc["could_not_run"] == 2, err
+    runs = reruns(doc, sha)
+    assert runs["build"]["result"] == UNRUNNABLE and f"added {poison}" in runs["build"]["poisoned"]
+    assert "setup.py" in runs["build"]["error"] and "pip wheel" in runs["build"]["error"]  # the remedy
+    assert runs["unit_test"]["result"] == UNRUNNABLE and "outcome" not in runs["unit_test"]
+    assert sha[:12] in runs["unit_test"]["error"] and "build" in runs["unit_test"]["error"]
+    assert subprocess.run([str(python), "-c", FAILS]).returncode == 0  # it would have "reproduced"
+
+
+def test_an_honest_range_is_not_poisoning(h, repo, tmp_path):
+    """Running a Python writes bytecode caches; nothing an honest run leaves is poisoning."""
+    python, site = venv(tmp_path / "ci-venv")
+    (site / "helper_mod.py").write_text("VALUE = 1\n")  # no cache yet: the re-run's import writes one
+    configure(repo, PASS_CMD, [str(python), "-c", "import helper_mod, sys; sys.exit(helper_mod.VALUE != 1)"])
+    base = commit_all_ok(repo, "config")
+    first = done(h, repo, "First")
+    (repo / "app.py").write_text("def answer():\n    return 42  # again\n")
+    second = done(h, repo, "Second")
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+    assert all(r["result"] == "reproduces" and "poisoned" not in r
+               for c in (first, second) for r in reruns(doc, c).values())
+
+
+# -- the checkout's code: an editable install of a src/ layout ----------------------------------------------
+
+PKG = "src/calcpkg/__init__.py"
+CHECK = "import calcpkg, sys; sys.exit(calcpkg.answer() != 42)"
+
+
+def answer(repo: Path, value: int) -> None:
+    (repo / PKG).parent.mkdir(parents=True, exist_ok=True)
+    (repo / PKG).write_text(f"def answer():\n    return {value}\n")
+
+
+def editable(tmp_path: Path, repo: Path, pth: str | None = None) -> Path:
+    """CI's interpreter with the project installed editable, as `pip install -e .` does for a src/
+    layout: a .pth naming the checkout's src/. Returns the interpreter."""
+    python, site = venv(tmp_path / "ci-venv")
+    (site / "__editable__.calcpkg-0.1.pth").write_text(pth or f"{repo / 'src'}\n")
+    return python
+
+
+def test_a_correct_commit_is_measured_on_its_own_tree_not_on_the_broken_checkout(h, repo, tmp_path):
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 42)
+    base = commit_all_ok(repo, "config, package")
+    correct = done(h, repo, "Correct")
+    answer(repo, 41)
+    commit_all_ok(repo, "a later commit breaks it")  # what the CI checkout holds
+    assert subprocess.run([str(python), "-c", CHECK], cwd=tmp_path).returncode == 1  # the checkout is broken
+
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+    run = reruns(doc, correct)["unit_test"]
+    assert run["result"] == "reproduces" and run["imports_from"] == [run["cwd"] + "/src"], run
+
+
+def test_a_broken_commit_does_not_re_run_green_on_the_fixed_checkout(h, repo, tmp_path):
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 41)
+    base = commit_all_ok(repo, "config, package")
+    broken = done(h, repo, "Broken", forge=True)
+    answer(repo, 42)
+    commit_all_ok(repo, "fixed later, in the checkout")
+    assert subprocess.run([str(python), "-c", CHECK], cwd=tmp_path).returncode == 0  # the checkout passes
+
+    code, doc, err = rerun(h, base)
+    assert code == 1, err
+    run = reruns(doc, broken)["unit_test"]
+    assert run["result"] == "does not reproduce" and run["exit_code"] == 1
+
+
+def test_a_pth_that_puts_the_checkout_first_could_not_run_with_the_remedy(h, repo, tmp_path):
+    """The tree cannot be put ahead of a .pth that inserts the checkout at the front of the import
+    path: no verdict from the checkout's code — could not run, with what to do."""
+    python = editable(tmp_path, repo, f"import sys; sys.path.insert(0, {str(repo / 'src')!r})\n")
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 42)
+    base = commit_all_ok(repo, "config, package")
+    sha = done(h, repo, "Correct")
+    answer(repo, 41)
+    commit_all_ok(repo, "a later commit breaks it")
+
+    code, doc, err = rerun(h, base)
+    assert code == 2 and doc["failed"] == 0, err
+    runs = reruns(doc, sha)
+    assert runs["unit_test"]["result"] == UNRUNNABLE and "outcome" not in runs["unit_test"]
+    assert f"imports `calcpkg` from {repo / PKG}" in runs["unit_test"]["error"]
+    assert REMEDY_LEAK in runs["unit_test"]["error"]
+
+
+def test_a_copy_installed_from_the_checkout_serves_only_the_checkouts_own_commit(h, repo, tmp_path):
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 42)
+    base = commit_all_ok(repo, "config, package")
+    # `pip install .` from the checkout: a copy, and a record of where it came from.
+    (site / "calcpkg").mkdir()
+    (site / "calcpkg" / "__init__.py").write_text((repo / PKG).read_text())
+    (site / "calcpkg-0.1.dist-info").mkdir()
+    (site / "calcpkg-0.1.dist-info" / "direct_url.json").write_text(json.dumps({"url": repo.as_uri(), "dir_info": {}}))
+    sha = done(h, repo, "Correct")
+    (repo / "app.py").write_text("def answer():\n    return 42  # later\n")
+    commit_all_ok(repo, "later work")  # the checkout moved on: the copy is not the audited commit's
+
+    code, doc, err = rerun(h, base)
+    assert code == 2, err
+    error = reruns(doc, sha)["unit_test"]["error"]
+    assert "installed from this checkout" in error and REMEDY_COPY in error
+
+    git(repo, "reset", "-q", "--hard", sha)  # the checkout is the audited commit: its copy is its code
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+
+
+# -- submodules -------------------------------------------------------------------------------------------
+
+def submodule_repos(tmp_path: Path) -> Path:
+    """`suite` (holding `deep`, itself a submodule) whose deepest folder holds the check: (suite)."""
+    allow = ["-c", "protocol.file.allow=always"]
+    deep, suite = tmp_path / "deep", tmp_path / "suite"
+    for folder in (deep, suite):
+        git(tmp_path, "init", "-q", str(folder))
+    (deep / "check.py").write_text("import pathlib, sys\nsys.exit(0 if '42' in pathlib.Path('app.py').read_text() else 1)\n")
+    git(deep, "add", "-A")
+    git(deep, "commit", "-qm", "the check")
+    git(suite, *allow, "submodule", "add", "-q", str(deep), "deep")
+    git(suite, "commit", "-qm", "deep")
+    return suite
+
+
+def test_a_check_kept_in_a_nested_submodule_is_present_in_the_re_run(h, repo, tmp_path):
+    suite = submodule_repos(tmp_path)
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(suite), "suite")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init", "--recursive")
+    configure(repo, PASS_CMD, [PY, "suite/deep/check.py"])
+    base = commit_all_ok(repo, "the suite, as a submodule")
+    sha = done(h, repo, "Checked")
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces"
+
+    # CI checked out without submodules: the recorded commits are in no local copy.
+    ci = tmp_path / "ci"
+    git(tmp_path, "clone", "-q", str(repo), str(ci))
+    assert not (ci / "suite" / "deep").exists()
+    r = h("audit", "--json", "--rerun", "--from", base, "--to", "HEAD", cwd=ci)
+    assert r.code == 2, r.err
+    run = reruns(json.loads(r.out), sha)["unit_test"]
+    assert run["result"] == UNRUNNABLE and "submodule suite at" in run["error"] and "submodules: recursive" in run["error"]
+    git(ci, "-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init", "--recursive")
+    r = h("audit", "--json", "--rerun", "--from", base, "--to", "HEAD", cwd=ci)
+    assert r.code == 0, r.err
+
+
+# -- the detection, on fabricated site-packages ---------------------------------------------------------------
+
+def test_pointers_are_read_from_pth_lines_finders_egg_links_and_direct_urls(tmp_path):
+    site, checkout = tmp_path / "site-packages", tmp_path / "checkout"
+    site.mkdir()
+    (site / "plain.pth").write_text(f"# a comment\n\n{checkout / 'src'}\nrelative-dir\n")
+    (site / "__editable__.pkg-1.0.pth").write_text("import __editable___pkg_1_0_finder; "
+                                                    "__editable___pkg_1_0_finder.install()\n")
+    (site / "__editable___pkg_1_0_finder.py").write_text(f"MAPPING: dict = {{'pkg': {str(checkout / 'lib' / 'pkg')!r}}}\n"
+                                                          "def install():\n    pass\n")
+    (site / "legacy.egg-link").write_text(f"{checkout}\n.\n")
+    for name, doc in {"ed-1.dist-info": {"url": checkout.as_uri(), "dir_info": {"editable": True}},
+                      "cp-1.dist-info": {"url": checkout.as_uri(), "dir_info": {}},
+                      "ar-1.dist-info": {"url": "https://example.org/ar-1.tar.gz", "archive_info": {}}}.items():
+        (site / name).mkdir()
+        (site / name / "direct_url.json").write_text(json.dumps(doc))
+    found = {(Path(p.file).name, p.target, p.kind) for p in python_site.pointers([site, tmp_path / "missing"])}
+    assert found == {
+        ("plain.pth", str(checkout / "src"), "path"), ("plain.pth", str(site / "relative-dir"), "path"),
+        ("__editable__.pkg-1.0.pth", str(checkout / "lib" / "pkg"), "finder"),
+        ("legacy.egg-link", str(checkout), "path"),
+        ("direct_url.json", str(checkout), "editable"), ("direct_url.json", str(checkout), "copy"),
+    }
+
+
+def test_only_pointers_into_the_repositorys_own_code_outside_the_worktree_leak(tmp_path):
+    checkout, tree = tmp_path / "checkout", tmp_path / "tree"
+    (checkout / "lib" / "pkg").mkdir(parents=True)
+    (checkout / "lib" / "pkg" / "__init__.py").write_text("")
+    (checkout / "src").mkdir()
+    P = python_site.Pointer
+    found = [P("a.pth", str(checkout / "src"), "path"),
+             P("i.pth", str(checkout / "src"), "finder"),  # `sys.path.insert(0, '…/src')` in a .pth
+             P("f.pth", str(checkout / "lib" / "pkg"), "finder"),
+             P("f.pth", str(checkout / "lib" / "pkg" / "__init__.py"), "finder"),
+             P("f.pth", str(checkout / "lib" / "mod.py"), "finder"),
+             P("v.pth", str(checkout / ".venv" / "lib" / "site-packages" / "x"), "path"),  # the environment
+             P("t.pth", str(tree / "src"), "path"),                                       # already the tree
+             P("o.pth", str(tmp_path / "elsewhere"), "path"),                              # not the repository
+             P("d.json", str(checkout), "editable")]
+    leaks = python_site.leaks(found, checkout, tree, lambda first: first in ("", "src", "lib"))
+    assert [(k.pointer.file, k.rel) for k in leaks] == [("a.pth", "src"), ("i.pth", "src"), ("f.pth", "lib"),
+                                                        ("f.pth", "lib"), ("f.pth", "lib"), ("d.json", "")]
+
+
+def test_what_a_folder_provides_on_the_import_path_and_what_resolves_outside_the_tree(tmp_path):
+    src = tmp_path / "src"
+    for rel in ("pkg/__init__.py", "mod.py", "_ext.cpython-311-x86_64-linux-gnu.so", "data/readme.txt",
+                "not-a-name.py", "nsdir/mod.py"):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text("")
+    assert python_site.importable(src) == ["_ext", "mod", "pkg"]
+    checkout, tree = tmp_path / "checkout", tmp_path / "tree"
+    resolved = {"a": str(checkout / "src" / "a.py"), "b": str(tree / "src" / "b.py"), "c": "/usr/lib/c.py", "d": None}
+    assert python_site.outside(resolved, checkout, tree) == {"a": str(checkout / "src" / "a.py")}
+
+
+def test_the_re_run_environment_never_carries_pythonpath(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("PYTHONHOME", str(tmp_path))
+    assert "PYTHONPATH" not in clean_env() and "PYTHONHOME" not in clean_env()
+
+
+# -- the fingerprint ----------------------------------------------------------------------------------------------
+
+def test_the_fingerprint_sees_what_poisons_and_lets_a_new_bytecode_cache_be(tmp_path):
+    site, home = tmp_path / "site-packages", tmp_path / "home"
+    (site / "pkg" / "__pycache__").mkdir(parents=True)
+    (site / "__pycache__").mkdir()
+    home.mkdir()
+    (site / "pkg" / "core.py").write_text("X = 1\n")
+    (site / "pkg" / "__pycache__" / "core.cpython-311.pyc").write_bytes(b"old")
+    (site / "__pycache__" / "top.cpython-311.pyc").write_bytes(b"old")
+    (site / "top.py").write_text("Y = 1\n")
+    (home / ".gitconfig").write_text("[user]\n\tname = CI\n")
+    spots = fingerprint.Spots(walked={str(site)})
+    spots.update(fingerprint.home_spots(str(home)))
+    before = fingerprint.take(spots)
+
+    (site / "pkg" / "__pycache__" / "other.cpython-311.pyc").write_bytes(b"new")  # honest caches
+    (site / "__pycache__" / "other.cpython-311.pyc").write_bytes(b"new")
+    (site / "pkg" / "icons").mkdir()
+    assert fingerprint.changes(before, fingerprint.take(spots)) == []
+
+    stat = (site / "top.py").stat()
+    (site / "top.py").write_text("Y = 2\n")  # same size, its time put back: the content still tells
+    os.utime(site / "top.py", ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    (site / "__pycache__" / "top.cpython-311.pyc").write_bytes(b"forged")
+    (site / "sitecustomize.py").write_text(EVERY_EXIT_PASSES)
+    (site / "pkg" / "icons" / "new.svg").write_text("<svg/>")  # an asset: by name
+    (site / "pkg" / "core.py").write_text("X = 2  # patched in place\n")
+    (home / ".gitconfig").write_text("[core]\n\tfsmonitor = evil\n")
+    assert fingerprint.changes(before, fingerprint.take(spots)) == sorted([
+        f"changed {site / 'top.py'}", f"changed {site / '__pycache__' / 'top.cpython-311.pyc'}",
+        f"added {site / 'sitecustomize.py'}", f"changed {site / 'pkg' / 'core.py'}", f"changed {home / '.gitconfig'}",
+        f"added {site / 'pkg' / 'icons' / 'new.svg'}"])
+
+
+def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, repo, base):
+    """PASS_TO_PASS re-measures in worktrees of its own: each is handed to the job's environment
+    maker, and a refusal there is "could not run", never a verdict."""
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+    from harness.guard.rerun_plan import Planned
+    from harness.guard.rerun_suite import execute_pass_to_pass
+    from harness.store import settings
+    from harness.store.layout import Layout
+
+    from support.protected_project import CALC, TEST_CMD, base_commit, write
+
+    start = base_commit(repo, base)
+    write(repo, {"calc.py": CALC + "# faster\n"})
+    sha = commit_all_ok(repo, "honest")
+    item = Planned(base, "pass_to_pass", "pass_to_pass", "rec", TEST_CMD, False, None, ("passed", None), "recorded",
+                   ".harness/local/junit.xml", start, settings.load_gate(Layout(repo)).suite)
+    handed: list[Path] = []
+
+    def refuse(path: Path, environ) -> dict:
+        handed.append(path)
+        raise HarnessError("imports the checkout's code", hint="the remedy")
+
+    g = Git(repo)
+    row, problem = execute_pass_to_pass(g, TreeSource(g, g.commit_tree(sha), "c"), item, sha, lambda line: None,
+                                        [start], refuse)
+    assert problem is None and row["result"] == UNRUNNABLE and row["error"] == "imports the checkout's code — the remedy"
+    assert handed and all(p != repo and not str(p).startswith(str(repo)) for p in handed)
+
+
+def test_a_path_folder_of_the_checkouts_code_is_swapped_for_the_trees(repo, tmp_path):
+    """A program CI finds on PATH in the checkout's tracked code is the tree's in the re-run (or none,
+    when the commit has no such folder); an untracked folder there (a virtualenv's bin/) stays."""
+    from harness.gitio.git import Git
+    from harness.guard.rerun_guard import RerunGuard
+
+    (repo / "bin").mkdir()
+    (repo / "bin" / "tool").write_text("#!/bin/sh\nexit 0\n")
+    commit_all_ok(repo, "a tool")
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    env = {"PATH": os.pathsep.join([str(repo / "bin"), str(repo / ".venv" / "bin"), "/usr/bin"]),
+           "HOME": str(tmp_path / "home")}
+    guard = RerunGuard(Git(repo), environ=env)
+    with_bin, without = tmp_path / "tree", tmp_path / "other"
+    (with_bin / "bin").mkdir(parents=True)
+    without.mkdir()
+    assert guard.tree_env(with_bin, env)["PATH"].split(os.pathsep) == [str(with_bin / "bin"), str(repo / ".venv" / "bin"),
+                                                                      "/usr/bin"]
+    assert guard.tree_env(without, env)["PATH"].split(os.pathsep) == [str(repo / ".venv" / "bin"), "/usr/bin"]
