@@ -73,14 +73,9 @@ class Timed:
 
 
 def interleave(cases: list[Timed], runs: int, warmup: int = 1) -> None:
-    """Round-robin: ``warmup`` untimed rounds, then ``runs`` timed rounds of every case."""
-    for _ in range(warmup):
-        for c in cases:
-            c.once()
-    for r in range(runs):
-        for c in cases:
-            c.times.append(c.once())
-        B.log(f"  round {r + 1}/{runs}: " + ", ".join(f"{c.name} {B.fmt_s(c.times[-1])}" for c in cases))
+    """Round-robin: ``warmup`` untimed rounds, then ``runs`` timed rounds of every case — bench.py's
+    ``measure``, which needs only each case's ``name``, ``once()`` and ``times``."""
+    B.measure(cases, runs, warmup)  # type: ignore[arg-type]  # Timed has what a Case is used for there
 
 
 def ratio_row(name: str, measured: Timed, floor: Timed, target: float) -> Row:
