@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.agent.session_text import session_context
 from harness.core import agent_policy as policy
 from harness.core.states import STATES
 
@@ -37,7 +38,7 @@ def test_missing_evidence_is_not_stale_evidence() -> None:
 
 def test_no_task_never_blocks() -> None:
     assert not policy.stop_verdict(None).block
-    assert policy.session_context(None) == ""
+    assert session_context(None) == ""
 
 
 def test_the_cap_counts_per_session_and_tree_then_releases_once() -> None:

@@ -52,6 +52,16 @@ def test_the_core_is_pure(path):
     assert not calls, f"{rel(path)} prints or opens files"
 
 
+
+def test_the_core_renders_no_report():
+    """Reports (the gate's text, the `Next:` block, a session's opening words) are the front ends': the core
+    returns values and the messages they carry, and whatever prints them lays them out."""
+    renderers = [f"{rel(p)}: {n.name}" for p in MODULES if "/core/" in p.as_posix() for n in ast.walk(tree(p))
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and (n.name.startswith("render") or n.name.endswith("_context"))]
+    assert not renderers, renderers
+
+
 GIT_ADAPTER = {rel(p) for p in MODULES if rel(p).startswith("harness/gitio/")}
 
 

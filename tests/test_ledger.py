@@ -285,7 +285,7 @@ def test_compare_names_file_field_both_values_and_the_command():
     state = dis["task.state"]
     assert (state.file, state.ledger, state.found) == ("task.yaml", "SPECIFYING", "DONE")
     assert "harness transition" in state.command
-    text = state.render()
+    text = state.message()
     assert "task.yaml" in text and "task.state" in text and "SPECIFYING" in text and "DONE" in text
     assert "harness transition" in text
     assert (dis["task.iteration"].ledger, dis["task.iteration"].found) == (0, 4)
@@ -320,4 +320,4 @@ def test_a_hand_edited_max_iterations_is_not_blamed_on_iteration_counting():
     found["task"]["max_iterations"] = 50
     (dis,) = projection.compare("task.yaml", expected, found)
     assert dis.field == "task.max_iterations" and (dis.ledger, dis.found) == (3, 50)
-    assert dis.command != projection.FIX_COMMANDS["iteration"], dis.render()
+    assert dis.command != projection.FIX_COMMANDS["iteration"], dis.message()

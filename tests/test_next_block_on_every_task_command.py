@@ -1,5 +1,5 @@
 """Every command that moves a task prints the same `Next:` block, from one renderer
-(`harness.core.next_step.render`), and its JSON `next` field holds the same steps: `requirement set`,
+(`harness.cli.progress.next_lines`), and its JSON `next` field holds the same steps: `requirement set`,
 `invariant set` and the finding commands included, with no inline "(next: …)" form left."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import re
 import shlex
 import sys
 
-from harness.core.next_step import NextStep, as_data, render
+from harness.cli.progress import next_lines as render
+from harness.core.next_step import NextStep, as_data
 
 from support.cli import TO_VERIFYING, walk_to
 from support.flows import collect_all, proposal, propose

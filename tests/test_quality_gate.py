@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness import resources
+from harness.cli.gate_report import gate_report_text
 from harness.core import gate as core
 from harness.core.gate import GateInput, evaluate, evidence_status
 from harness.core.states import STATES
@@ -386,13 +387,13 @@ def test_every_blocker_is_reported_not_just_the_first():
 
 def test_render_text_and_as_dict():
     r = evaluate(gi(requirements=[req(status="pending")]))
-    text = core.render_text(r)
+    text = gate_report_text(r)
     assert text.startswith("QUALITY GATE: BLOCKED")
     assert "Blocking:\n- REQ-001 not verified" in text
     d = r.as_dict(TREE)
     assert d["verdict"] == "BLOCKED" and d["tree"] == TREE and d["blockers"] == ["REQ-001 not verified"]
     assert {"check": "State", "result": "GATING"} in d["checks"]
-    assert core.render_text(evaluate(gi())).startswith("QUALITY GATE: PASS")
+    assert gate_report_text(evaluate(gi())).startswith("QUALITY GATE: PASS")
 
 
 # =======================================================================================

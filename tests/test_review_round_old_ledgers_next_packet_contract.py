@@ -9,6 +9,7 @@ import re
 import pytest
 import yaml
 
+from harness.cli import progress
 from harness.core import converge, findings, next_step
 from harness.core.blockers import Blocker
 from harness.review import TEST_PATH
@@ -115,4 +116,4 @@ def test_init_ends_with_the_one_next_block(repo):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert not [line for line in lines if line.startswith("next: ")], r.stdout
-    assert any(line.startswith(next_step.NEXT_LABEL) for line in lines), r.stdout
+    assert any(line.startswith(progress.NEXT_LABEL) for line in lines), r.stdout

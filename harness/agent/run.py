@@ -66,7 +66,7 @@ def _guess(of: Callable[[dict[str, Any]], object], raw: str, default: str) -> st
 
 def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
     from harness.agent import facts
-    from harness.core.agent_policy import session_context
+    from harness.agent.session_text import session_context
 
     try:
         if bad_input:

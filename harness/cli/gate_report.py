@@ -8,7 +8,7 @@ from harness.cli.common import emit_json
 from harness.cli.progress import print_next
 from harness.cli.reporters import json_report, text_report
 from harness.cli.reporters import report as report  # what a command reporting a gate calls
-from harness.core import gate as core_gate
+from harness.core.gate import GateReport
 from harness.core import next_step
 from harness.usecases.gate import GateInvalid, GateOutcome
 from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
@@ -16,7 +16,7 @@ from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
 
 @text_report.register
 def gate_text(g: GateOutcome) -> None:
-    click.echo(core_gate.render_text(g.report))
+    click.echo(gate_report_text(g.report))
     if g.moved:
         click.echo(f"\n{g.task}: GATING → {g.moved}")
     if not g.recorded:
@@ -49,7 +49,7 @@ def index_text(v: IndexVerdict) -> None:
     click.echo(f"harness-gate: {v.task} judged on the tree in the index, source tree {v.tree[:12]} — exactly what "
                "is being committed (unstaged changes are not part of it). Nothing recorded; "
                "`harness gate` records.\n")
-    click.echo(core_gate.render_text(v.gate))
+    click.echo(gate_report_text(v.gate))
 
 
 @text_report.register
@@ -60,3 +60,17 @@ def index_invalid_text(v: IndexInvalid) -> None:
 @text_report.register
 def index_no_task_text(v: IndexNoTask) -> None:
     click.echo(f"harness-gate: {v.message} — nothing was judged, so there is no PASS (exit 1)\n  next: {v.hint}")
+
+
+def gate_report_text(r: GateReport) -> str:
+    """The gate's verdict as the text `harness gate` prints: checks, blockers, notes, programs run."""
+    lines = [f"QUALITY GATE: {r.verdict}", ""]
+    width = max((len(c) for c, _ in r.rows), default=10) + 2
+    lines += [f"{c:<{width}}{v}" for c, v in r.rows]
+    if r.blockers:
+        lines += ["", "Blocking:"] + [f"- {b.text}" for b in r.blockers]
+    if r.notes:
+        lines += ["", "Notes:"] + [f"- {n}" for n in r.notes]
+    if r.programs:
+        lines += ["", "Programs run:"] + [f"- {t}: {p}" for t, p in r.programs.items()]
+    return "\n".join(lines)

@@ -116,6 +116,6 @@ def check(s: TaskStore, tid: str) -> tuple[LoadedTask | None, list[str]]:
     try:
         with s.reading():  # the ledger, the files and the evidence as one consistent picture
             task = s.load(tid)
-            return task, [d.render() for d in s.disagreements(task)] + check_digests(s.source, task)
+            return task, [d.message() for d in s.disagreements(task)] + check_digests(s.source, task)
     except HarnessError as exc:
         return None, [exc.render()]

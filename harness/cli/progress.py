@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import click
@@ -25,9 +26,18 @@ if TYPE_CHECKING:
     from harness.store.tasks import TaskStore
 
 
+NEXT_LABEL = "Next:"
+_INDENT = 14  # the width of the label column: alternatives line up under the recommended command
+
+
+def next_lines(steps: Iterable[next_step.NextStep]) -> list[str]:
+    """The `Next:` block every command prints: the recommended command first, then alternatives."""
+    return [f"{NEXT_LABEL if i == 0 else '':<{_INDENT}}{n.command}  — {n.why}" for i, n in enumerate(steps)]
+
+
 def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:
     """The `Next:` lines: the recommended command first, then alternatives."""
-    for line in next_step.render(steps):
+    for line in next_lines(steps):
         click.echo(line, err=err)
 
 

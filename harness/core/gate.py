@@ -156,16 +156,3 @@ def ran_program(record: dict[str, Any]) -> str:
         return "program not recorded" if record.get("outcome") != "not_found" else "program not found"
     real = record.get("program_real")
     return program + (f" → {real}" if real else "")
-
-
-def render_text(r: GateReport) -> str:
-    lines = [f"QUALITY GATE: {r.verdict}", ""]
-    width = max((len(c) for c, _ in r.rows), default=10) + 2
-    lines += [f"{c:<{width}}{v}" for c, v in r.rows]
-    if r.blockers:
-        lines += ["", "Blocking:"] + [f"- {b.text}" for b in r.blockers]
-    if r.notes:
-        lines += ["", "Notes:"] + [f"- {n}" for n in r.notes]
-    if r.programs:
-        lines += ["", "Programs run:"] + [f"- {t}: {p}" for t, p in r.programs.items()]
-    return "\n".join(lines)

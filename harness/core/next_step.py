@@ -31,15 +31,6 @@ class NextStep:
         return {"command": self.command, "why": self.why}
 
 
-NEXT_LABEL = "Next:"
-_INDENT = 14  # the width of the label column: alternatives line up under the recommended command
-
-
-def render(steps: Iterable[NextStep]) -> list[str]:
-    """The `Next:` block every command prints: the recommended command first, then alternatives."""
-    return [f"{NEXT_LABEL if i == 0 else '':<{_INDENT}}{n.command}  — {n.why}" for i, n in enumerate(steps)]
-
-
 def as_data(steps: Iterable[NextStep]) -> list[dict[str, str]]:
     """The same steps as every command's JSON `next` field holds them."""
     return [n.as_dict() for n in steps]

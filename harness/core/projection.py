@@ -51,7 +51,7 @@ class Disagreement:
     command: str
     note: str = ""  # why that command, when it is not the obvious one
 
-    def render(self) -> str:
+    def message(self) -> str:
         return (f"{self.file}: {self.field}: ledger says {self.ledger!r}, file says {self.found!r}"
                 f" — {self.fix()}")
 

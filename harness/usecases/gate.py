@@ -120,7 +120,7 @@ def judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str) -> tupl
     edited = s.disagreements(task)
     if edited:  # the files say something the ledger does not: judge nothing
         raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
-                           + "\n  ".join(d.render() for d in edited),
+                           + "\n  ".join(d.message() for d in edited),
                            hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
     gi = facts.gate_input(s.source, task, policy, tree)
     return core_gate.evaluate(gi), gi

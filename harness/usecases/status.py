@@ -67,7 +67,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     with s.reading():  # ledger, files and evidence read as one consistent state
         task = s.load(tid)
         doc = s.render(task)["task.yaml"]["task"]
-        warnings = [d.render() for d in s.disagreements(task)]
+        warnings = [d.message() for d in s.disagreements(task)]
         try:
             policy = settings.load_gate(s.layout)
             gi = facts.gate_input(s.source, task, policy, tree)
