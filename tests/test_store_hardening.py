@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from harness import context
 from harness.errors import HarnessError
 
 from support.records import tdir
@@ -342,7 +343,7 @@ def test_a_text_parsed_again_gives_an_equal_new_document_each_time():
 
     text = b"a: &x [1, {b: 2}]\nc: *x\nwhen: 2025-01-01\n"
     first = yamlio.parse(text, "config.yaml")
-    assert (True, text, False) in yamlio._PARSED  # so the next parse is a copy of what is kept
+    assert (True, text, False) in context.process().yaml_parsed  # so the next parse is a copy of what is kept
     again = yamlio.parse(text, "config.yaml")
     assert again == first == yaml.safe_load(text) and again is not first
     assert again["a"] is again["c"]  # an alias still names one object, as PyYAML builds it
@@ -366,22 +367,22 @@ def test_a_text_remembered_as_settings_is_still_refused_as_a_task_file():
 def test_the_remembered_documents_stay_within_their_bounds(monkeypatch):
     from harness.store import yamlio
 
-    monkeypatch.setattr(yamlio, "_PARSED", type(yamlio._PARSED)())
-    monkeypatch.setattr(yamlio, "_held", 0)
+    memo = context.Process()  # this process's parses, empty
+    monkeypatch.setattr(context, "_PROCESS", memo)
     monkeypatch.setattr(yamlio, "PARSED_BYTES", 16 * 1024)
 
     def held() -> int:
-        return sum(len(text) + len(kept) for (_, text, _), kept in yamlio._PARSED.items())
+        return sum(len(text) + len(kept) for (_, text, _), kept in memo.yaml_parsed.items())
 
     for n in range(2000):
         assert yamlio.parse(f"n: {n}\n".encode(), "x.yaml") == {"n": n}
-    assert 0 < held() == yamlio._held <= yamlio.PARSED_BYTES
-    assert (True, b"n: 0\n", False) not in yamlio._PARSED and (True, b"n: 1999\n", False) in yamlio._PARSED
+    assert 0 < held() == memo.yaml_bytes <= yamlio.PARSED_BYTES
+    assert (True, b"n: 0\n", False) not in memo.yaml_parsed and (True, b"n: 1999\n", False) in memo.yaml_parsed
     # A merge key makes a pickle far larger than its text: what is held counts both.
     swelling = b"a: &a {" + b", ".join(b"k%d: %d" % (i, i) for i in range(200)) + b"}\n" + \
         b"".join(b"b%d: {<<: *a}\n" % i for i in range(100))
     assert len(yamlio.parse(swelling, "x.yaml")) == 101
-    assert (True, swelling, False) not in yamlio._PARSED  # over a sixteenth of the bound: not kept
-    assert held() == yamlio._held <= yamlio.PARSED_BYTES
+    assert (True, swelling, False) not in memo.yaml_parsed  # over a sixteenth of the bound: not kept
+    assert held() == memo.yaml_bytes <= yamlio.PARSED_BYTES
     assert yamlio.parse("n: 1999\n", "x.yaml") == {"n": 1999}  # a str is its own entry
-    assert (False, "n: 1999\n", False) in yamlio._PARSED
+    assert (False, "n: 1999\n", False) in memo.yaml_parsed

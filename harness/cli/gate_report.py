@@ -8,8 +8,8 @@ from harness.cli.common import emit_json
 from harness.cli.progress import print_next
 from harness.cli.reporters import json_report, text_report
 from harness.cli.reporters import report as report  # what a command reporting a gate calls
-from harness.core.gate import GateReport
 from harness.core import next_step
+from harness.core.gate import GateReport
 from harness.usecases.gate import GateInvalid, GateOutcome
 from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
 

@@ -107,13 +107,18 @@ REPORTED = (HarnessError, OSError, click.ClickException, click.exceptions.Exit, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    from harness import context
     from harness.cli.streams import degrade_to_ascii
-    from harness.store import fsio
 
     degrade_to_ascii()  # (entry() did it already; main() is also called on its own)
     args = sys.argv[1:] if argv is None else list(argv)
+    # One context per command (harness.context): nothing of a previous command's in this process.
     # The store does not print: a command that waits for the lock says so through us.
-    fsio.on_lock_wait(lambda message: click.echo(message, err=True))
+    with context.command(on_lock_wait=lambda message: click.echo(message, err=True)):
+        return _run(args, argv)
+
+
+def _run(args: list[str], argv: list[str] | None) -> int:
     try:
         # A hook that crashes refuses in one line naming a crash log; other commands keep the
         # traceback (a bug seen by whoever ran them).

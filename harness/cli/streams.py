@@ -50,15 +50,14 @@ def _search(name: str) -> codecs.CodecInfo | None:
                             streamreader=ascii_codec.streamreader, streamwriter=ascii_codec.streamwriter)
 
 
-_registered = False
-
-
 def _register() -> None:
-    global _registered
-    if not _registered:
+    from harness import context
+
+    memo = context.process()  # codecs are registered for the process, once
+    if not memo.codecs_registered:
         codecs.register_error(ERRORS, _replace)
         codecs.register(_search)
-        _registered = True
+        memo.codecs_registered = True
 
 
 def carries(encoding: str | None) -> bool:

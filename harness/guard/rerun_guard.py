@@ -16,7 +16,6 @@ Two things a re-run's verdict must not rest on:
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import os
 import shlex
 import sys
@@ -24,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import runner
+from harness import context, runner
 from harness.errors import HarnessError
 from harness.guard import fingerprint, python_site
 from harness.guard.fingerprint import Spots
@@ -61,19 +60,17 @@ class Job:
     @contextlib.contextmanager
     def current(self) -> Iterator[Job]:
         """Within this block, :func:`job_guard` is this job's guard."""
-        token = _CURRENT.set(self)
+        ctx = context.current()
+        before, ctx.rerun_job = ctx.rerun_job, self
         try:
             yield self
         finally:
-            _CURRENT.reset(token)
-
-
-_CURRENT: contextvars.ContextVar[Job | None] = contextvars.ContextVar("harness_rerun_job", default=None)
+            ctx.rerun_job = before
 
 
 def job_guard(git: Git) -> RerunGuard:
     """The guard of the audit job running now (:meth:`Job.current`), or one for a lone re-run."""
-    job = _CURRENT.get()
+    job = context.current().rerun_job
     return job.get() if job is not None else RerunGuard(git)
 
 

@@ -32,10 +32,6 @@ class Root:
     label: str
 
 
-_explicit: Root | None = None    # named on the command line (harness audit --allowed-signers)
-_configured: Root | None = None  # named in the repository's git config, read afresh per command
-
-
 def _read(path: Path, label: str) -> Root:
     from harness.store import bounded
 
@@ -48,26 +44,33 @@ def _read(path: Path, label: str) -> Root:
 
 def use_file(path: str | os.PathLike | None) -> None:
     """Trust exactly the signers listed in ``path`` (None: stop doing so)."""
-    global _explicit
-    _explicit = _read(Path(path), f"the allowed signers in {path}") if path is not None else None
+    from harness import context
+
+    context.current().signers_named = _read(Path(path), f"the allowed signers in {path}") if path is not None else None
 
 
 def use_git_config(git: Git) -> None:
     """Take the trust root from git config when it names one."""
-    global _configured
-    _configured = None
+    from harness import context
+
+    ctx = context.current()
+    ctx.signers_configured = None
     for key in ("harness.allowedSigners", "gpg.ssh.allowedSignersFile"):
         value = git.config_get(key)
         if value:
             path = Path(value).expanduser()
-            _configured = _read(path if path.is_absolute() else git.root / path, f"{value} (git config {key})")
+            ctx.signers_configured = _read(path if path.is_absolute() else git.root / path,
+                                           f"{value} (git config {key})")
             return
 
 
 def roots(trusted: Sequence[Source]) -> list[Root]:
     """The signers an approval may be checked against: the external root, else each trusted
     source's (the parent commits', or HEAD's) `.harness/allowed_signers`."""
-    external = _explicit or _configured
+    from harness import context
+
+    ctx = context.current()
+    external = ctx.signers_named or ctx.signers_configured
     if external is not None:
         return [external]
     out = []

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from harness import context
 from harness.errors import HarnessError
 from harness.store.crashpoint import step
 
@@ -163,17 +164,14 @@ def roll_forward(journal: Path) -> bool:
     return True
 
 
-_held: dict[str, bool] = {}  # lock file -> held exclusively, by this process
 NOTICE_AFTER = 2.0  # seconds of silent waiting before saying who holds the lock
 TIMEOUT_VAR = "HARNESS_LOCK_TIMEOUT"
-_on_wait: Callable[[str], None] | None = None
 
 
 def on_lock_wait(callback: Callable[[str], None] | None) -> None:
     """Who to tell (once) that a command is waiting for the lock: the front end's printer.
     The store never prints; without a callback the wait is silent."""
-    global _on_wait
-    _on_wait = callback
+    context.current().on_lock_wait = callback
 
 
 def _timeout() -> float | None:
@@ -211,8 +209,9 @@ def _acquire(fd: int, lock_path: Path, shared: bool) -> None:
                                     f"{TIMEOUT_VAR} sets how long to wait")
         if not told and waited >= NOTICE_AFTER:
             told = True
-            if _on_wait is not None:
-                _on_wait(f"harness: waiting for the lock ({lock_path}), held by {holder(lock_path)}; "
+            on_wait = context.current().on_lock_wait
+            if on_wait is not None:
+                on_wait(f"harness: waiting for the lock ({lock_path}), held by {holder(lock_path)}; "
                          f"still waiting (set {TIMEOUT_VAR}=SECONDS to give up)")
         time.sleep(min(pause, max(0.0, limit - waited)))
         pause = min(pause * 2, 0.1)
@@ -272,6 +271,7 @@ def locked(lock_path: Path, shared: bool = False) -> Iterator[None]:
     flock on a new descriptor would wait for ourselves forever.
     """
     key = os.path.abspath(lock_path)
+    _held = context.process().locks_held  # by this process: a second flock of ours would wait for us
     if key in _held:
         if not shared and not _held[key]:
             raise RuntimeError("a shared harness lock cannot be upgraded to exclusive")

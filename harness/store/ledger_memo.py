@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from harness import context
 from harness.core import ledger
 
 KEEP = 4  # versions kept per ledger: the parent's and the commit's, with room for a merge's sides
@@ -27,27 +28,24 @@ class Validated:
     last_hash: str  # the hash of the last line: where an appended suffix's chain starts
 
 
-_by_name: dict[str, list[Validated]] = {}
-
-
 def exact(raw: bytes, name: str) -> Validated | None:
     """The validation of exactly ``raw`` at ``name``, if this process made it."""
-    return next((v for v in _by_name.get(name, ()) if v.raw == raw), None)
+    return next((v for v in _by_name().get(name, ()) if v.raw == raw), None)
 
 
 def longest_prefix(raw: bytes, name: str) -> Validated | None:
     """The longest validated version of ``name`` that ``raw`` extends (a validated ledger ends in
     a newline, so the suffix starts on a line of its own)."""
-    found = [v for v in _by_name.get(name, ()) if len(v.raw) < len(raw) and raw.startswith(v.raw)]
+    found = [v for v in _by_name().get(name, ()) if len(v.raw) < len(raw) and raw.startswith(v.raw)]
     return max(found, key=lambda v: len(v.raw), default=None)
 
 
 def remember(raw: bytes, name: str, lines: list[str], proj: ledger.Projection) -> None:
     """Record a ledger that passed every check (chain, rules, schemas); the projection is copied,
     so no caller's later change reaches the record."""
-    kept = [v for v in _by_name.get(name, ()) if v.raw != raw][-(KEEP - 1):]
+    kept = [v for v in _by_name().get(name, ()) if v.raw != raw][-(KEEP - 1):]
     kept.append(Validated(raw, tuple(lines), copy.deepcopy(proj), ledger.line_hash(lines[-1])))
-    _by_name[name] = kept
+    _by_name()[name] = kept
 
 
 def handed_out(found: Validated) -> tuple[list[str], ledger.Projection]:
@@ -56,4 +54,9 @@ def handed_out(found: Validated) -> tuple[list[str], ledger.Projection]:
 
 
 def forget() -> None:
-    _by_name.clear()
+    _by_name().clear()
+
+
+def _by_name() -> dict[str, list[Validated]]:
+    """The validations this process made, by ledger name (what is true of exact bytes stays true)."""
+    return context.process().ledgers

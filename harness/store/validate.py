@@ -12,22 +12,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import resources
+from harness import context, resources
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
     from harness.store.schema_check import Problem, Validator
 
-_seen: set[str] = set()
-_cache_file: Path | None = None
 VERSION = b"2\0"
 CACHE_KEEP = 2048  # every rendered version of a file adds a line: keep the newest ones
 
 
 def use_cache(path: Path) -> None:
     """Load known-valid digests from ``path``; new ones are appended by :func:`_remember`."""
-    global _cache_file
-    _cache_file = path
+    context.current().valid_cache = path
     from harness.store import bounded
 
     try:
@@ -41,7 +38,12 @@ def use_cache(path: Path) -> None:
             path.write_text("\n".join(keys) + "\n", "ascii")
         except OSError:
             pass
-    _seen.update(keys)
+    _seen().update(keys)
+
+
+def _seen() -> set[str]:
+    """Digests of schema-valid documents this process checked (or a cache file listed)."""
+    return context.process().valid_digests
 
 
 def _key(schema_name: str, raw: bytes) -> str:
@@ -53,7 +55,7 @@ def _key(schema_name: str, raw: bytes) -> str:
 
 def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) -> None:
     key = _key(schema_name, raw) if raw is not None else None
-    if key is not None and key in _seen:
+    if key is not None and key in _seen():
         return
     errors = _errors(doc, schema_name)
     if errors:
@@ -63,18 +65,19 @@ def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) ->
         raise HarnessError(f"{file}: {where}", hint="give a finite number (YAML's .nan and .inf are numbers to "
                                                     "YAML, but no count, size or timeout)")
     if key is not None:
-        _seen.add(key)
+        _seen().add(key)
         _remember(key)
 
 
 def _remember(key: str) -> None:
-    if _cache_file is None or not _cache_file.parent.is_dir():
+    cache_file = context.current().valid_cache
+    if cache_file is None or not cache_file.parent.is_dir():
         return
     import os
     import stat
 
     try:  # a lost line only costs a re-check; never block on (or write into) a non-file
-        fd = os.open(_cache_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        fd = os.open(cache_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
     except OSError:
         return
     try:
@@ -95,7 +98,7 @@ def check_events(events: Sequence[object], file: str, raw: bytes | None = None, 
     unknown keys, exact types), naming the line and field of the first one that fails.
     ``first``: the line number of ``events[0]`` (an appended suffix checked on its own)."""
     key = _key("event", raw) if raw is not None else None
-    if key is not None and key in _seen:
+    if key is not None and key in _seen():
         return
     for number, event in enumerate(events, start=first):
         problem = event_problem(event)
@@ -109,8 +112,8 @@ def check_events(events: Sequence[object], file: str, raw: bytes | None = None, 
 def remember_valid(schema_name: str, raw: bytes) -> None:
     """Record ``raw`` as known valid for ``schema_name`` (its writer checked every part of it)."""
     key = _key(schema_name, raw)
-    if key not in _seen:
-        _seen.add(key)
+    if key not in _seen():
+        _seen().add(key)
         _remember(key)
 
 

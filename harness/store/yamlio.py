@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pickle
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any, NoReturn
 
 import yaml
 
+from harness import context
 from harness.core.limits import MAX_DEPTH, too_deep
 from harness.errors import HarnessError
 from harness.store import bounded
@@ -101,28 +101,27 @@ def _refuse(name: str, event: Any, problem: str, hint: str) -> NoReturn:
 # so no caller can change what the next one gets. Only what parsed is kept, never a refusal.
 # Bounded by what is held, text and pickle together (a merge key can make a pickle 30x its text):
 # the oldest go first, and one entry may take at most a sixteenth.
-_PARSED: OrderedDict[tuple[bool, bytes | str, bool], bytes] = OrderedDict()
 PARSED_BYTES = 16 * 1024 * 1024
-_held = 0
 
 
 def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check comes next
-    global _held
+    memo = context.process()  # the parses are the process's: many commands share them
+    parsed = memo.yaml_parsed
     # The same text may be refused only under .harness/tasks/; a str never meets equal bytes.
     key = (isinstance(text, bytes), text, _is_rendered(name))
-    known = _PARSED.get(key)
+    known = parsed.get(key)
     if known is not None:
-        _PARSED.move_to_end(key)
+        parsed.move_to_end(key)
         return pickle.loads(known)
     doc = _parse(text, name)
     kept = pickle.dumps(doc, pickle.HIGHEST_PROTOCOL)
     size = len(text) + len(kept)
     if size <= PARSED_BYTES // 16:
-        _PARSED[key] = kept
-        _held += size
-        while _held > PARSED_BYTES:
-            (_, old_text, _), old = _PARSED.popitem(last=False)
-            _held -= len(old_text) + len(old)
+        parsed[key] = kept
+        memo.yaml_bytes += size
+        while memo.yaml_bytes > PARSED_BYTES:
+            (_, old_text, _), old = parsed.popitem(last=False)
+            memo.yaml_bytes -= len(old_text) + len(old)
     return doc
 
 

@@ -1,0 +1,81 @@
+"""One command's context, built at the edge and read below it — the package's only state between calls.
+
+A command's own: whose signatures count (the allowed-signers file named on the command line, or
+the one git config names), who hears that the command waits for the store's lock, where the
+digests of schema-valid files are kept for the next command. The edge (``harness.cli.main``, the
+hook answers in ``harness.cli.launch``) opens a context per command with :func:`command`; the
+store and the guard read it with :func:`current`. So a process that runs many commands (the test
+suite runs the CLI in-process; so can any embedding program) never carries one command's trust
+root or lock reporter into the next.
+
+The process's own (:class:`Process`), shared by every command it runs: what is true of exact bytes
+stays true (a YAML text's parse, a ledger's validation, a schema-valid digest), so those memos
+outlive a command, bounded by the modules that fill them; and what the operating system holds for
+the process (the store locks it holds, the codecs it registered, the installer steps it took).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+# Plain classes, not dataclasses: this module is imported by the hooks' fast paths, and
+# `dataclasses` imports `inspect` (a hook's budget is a few milliseconds).
+
+
+class Process:
+    """What the process holds, shared by every command it runs."""
+
+    def __init__(self) -> None:
+        self.yaml_parsed: OrderedDict[Any, bytes] = OrderedDict()  # harness.store.yamlio
+        self.yaml_bytes = 0
+        self.ledgers: dict[str, list[Any]] = {}  # harness.store.ledger_memo
+        self.valid_digests: set[str] = set()  # harness.store.validate
+        self.locks_held: dict[str, bool] = {}  # lock file -> held exclusively (harness.store.fsio)
+        self.codecs_registered = False  # harness.cli.streams
+        self.installer_steps = 0  # harness.store.crashpoint
+
+
+class Context:
+    """One command's own."""
+
+    def __init__(self, process: Process, on_lock_wait: Callable[[str], None] | None = None) -> None:
+        self.process = process
+        self.signers_named: Any = None  # harness.guard.trust.Root: --allowed-signers on the command line
+        self.signers_configured: Any = None  # harness.guard.trust.Root: the file git config names
+        self.on_lock_wait = on_lock_wait
+        self.valid_cache: Path | None = None  # where schema-valid digests are appended for later commands
+        self.rerun_job: Any = None  # harness.guard.rerun_guard.Job: the audit job whose re-runs run now
+
+
+_PROCESS = Process()
+_CURRENT: contextvars.ContextVar[Context] = contextvars.ContextVar("harness_context")
+
+
+def current() -> Context:
+    """The context of the command running now; outside any, one for the process (a library caller)."""
+    try:
+        return _CURRENT.get()
+    except LookupError:
+        ctx = Context(_PROCESS)
+        _CURRENT.set(ctx)
+        return ctx
+
+
+def process() -> Process:
+    return _PROCESS
+
+
+@contextlib.contextmanager
+def command(on_lock_wait: Callable[[str], None] | None = None) -> Iterator[Context]:
+    """A fresh context for one command (nothing of the previous command's), current inside the block."""
+    ctx = Context(_PROCESS, on_lock_wait=on_lock_wait)
+    token = _CURRENT.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _CURRENT.reset(token)

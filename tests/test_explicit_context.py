@@ -1,0 +1,77 @@
+"""One context per command (`harness.context`): the package keeps no state between calls anywhere else, and a
+process that runs many commands (as this suite does, in-process) carries nothing of one into the next."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from harness import context
+from harness.cli.main import main
+from harness.guard import trust
+from harness.store import fsio
+
+PACKAGE = Path(__file__).resolve().parent.parent / "harness"
+MUTABLE_CALLS = {"dict", "set", "list", "OrderedDict", "defaultdict", "ContextVar", "deque"}
+
+
+def _module_state(path: Path) -> list[str]:
+    """Module-level names bound to a mutable container, and `global` statements, in ``path``."""
+    found = []
+    module = ast.parse(path.read_text("utf-8"))
+    for node in module.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        value = getattr(node, "value", None)
+        mutable = isinstance(value, (ast.Dict, ast.Set, ast.List, ast.DictComp, ast.SetComp, ast.ListComp)) or (
+            isinstance(value, ast.Call) and getattr(value.func, "id", getattr(value.func, "attr", "")) in MUTABLE_CALLS)
+        for t in targets:
+            if mutable and isinstance(t, ast.Name) and not t.id.isupper() and not t.id.startswith("__"):  # UPPER: a table
+                found.append(f"{t.id} (line {node.lineno})")
+    found += [f"global {', '.join(n.names)} (line {n.lineno})" for n in ast.walk(module) if isinstance(n, ast.Global)]
+    return found
+
+
+def test_no_module_keeps_state_between_calls_but_the_context():
+    state = {p.relative_to(PACKAGE.parent).as_posix(): s for p in sorted(PACKAGE.rglob("*.py"))
+             if p.name != "context.py" and (s := _module_state(p))}
+    assert not state, state
+
+
+def test_the_scan_sees_the_module_state_it_forbids(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("_cache = {}\nseen: set[str] = set()\nTABLE = {'a': 1}\nn = 0\ndef f():\n    global n\n")
+    assert _module_state(sample) == ["_cache (line 1)", "seen (line 2)", "global n (line 6)"]
+
+
+def test_a_command_leaves_no_lock_reporter_behind(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with context.command() as outside:
+        assert main(["--version"]) == 0
+        assert context.current() is outside and outside.on_lock_wait is None
+
+
+def test_a_trust_root_named_in_one_command_is_not_the_next_ones(tmp_path):
+    signers = tmp_path / "allowed_signers"
+    signers.write_text("human@example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFake\n")
+    with context.command():
+        trust.use_file(signers)
+        assert [r.content for r in trust.roots([])] == [signers.read_bytes()]
+    with context.command():
+        assert trust.roots([]) == []
+
+
+def test_what_is_true_of_exact_bytes_is_shared_by_the_commands_of_a_process():
+    with context.command() as first:
+        pass
+    with context.command() as second:
+        pass
+    assert first is not second and first.process is second.process is context.process()
+
+
+def test_the_lock_reporter_set_by_a_command_is_heard_inside_it_only():
+    heard: list[str] = []
+    with context.command(on_lock_wait=heard.append):
+        assert context.current().on_lock_wait is not None
+        fsio.on_lock_wait(None)
+        assert context.current().on_lock_wait is None
+    assert context.current().on_lock_wait is not heard.append
