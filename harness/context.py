@@ -16,21 +16,24 @@ the process (the store locks it holds, the codecs it registered, the installer s
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-# Plain classes, not dataclasses: this module is imported by the hooks' fast paths, and
-# `dataclasses` imports `inspect` (a hook's budget is a few milliseconds).
+if TYPE_CHECKING:
+    from collections import OrderedDict
+    from collections.abc import Callable
+    from pathlib import Path
+
+# Plain classes and no imports beyond contextvars: this module is on the hooks' fast paths, where
+# `dataclasses` (it imports `inspect`), `pathlib` or `contextlib` would cost more than the answer.
 
 
 class Process:
     """What the process holds, shared by every command it runs."""
 
     def __init__(self) -> None:
+        from collections import OrderedDict
+
         self.yaml_parsed: OrderedDict[Any, bytes] = OrderedDict()  # harness.store.yamlio
         self.yaml_bytes = 0
         self.ledgers: dict[str, list[Any]] = {}  # harness.store.ledger_memo
@@ -52,8 +55,16 @@ class Context:
         self.rerun_job: Any = None  # harness.guard.rerun_guard.Job: the audit job whose re-runs run now
 
 
-_PROCESS = Process()
+_PROCESS: Process | None = None
 _CURRENT: contextvars.ContextVar[Context] = contextvars.ContextVar("harness_context")
+
+
+def process() -> Process:
+    """The process's own, made when first asked for (a hook that needs none of it pays nothing)."""
+    global _PROCESS
+    if _PROCESS is None:
+        _PROCESS = Process()
+    return _PROCESS
 
 
 def current() -> Context:
@@ -61,21 +72,22 @@ def current() -> Context:
     try:
         return _CURRENT.get()
     except LookupError:
-        ctx = Context(_PROCESS)
+        ctx = Context(process())
         _CURRENT.set(ctx)
         return ctx
 
 
-def process() -> Process:
-    return _PROCESS
-
-
-@contextlib.contextmanager
-def command(on_lock_wait: Callable[[str], None] | None = None) -> Iterator[Context]:
+class command:  # lower case: used as `with context.command(...)`, as contextlib's helpers are
     """A fresh context for one command (nothing of the previous command's), current inside the block."""
-    ctx = Context(_PROCESS, on_lock_wait=on_lock_wait)
-    token = _CURRENT.set(ctx)
-    try:
-        yield ctx
-    finally:
-        _CURRENT.reset(token)
+
+    def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
+        self.ctx = Context(process(), on_lock_wait=on_lock_wait)
+        self._token: contextvars.Token[Context] | None = None
+
+    def __enter__(self) -> Context:
+        self._token = _CURRENT.set(self.ctx)
+        return self.ctx
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._token is not None
+        _CURRENT.reset(self._token)

@@ -368,7 +368,7 @@ def test_the_remembered_documents_stay_within_their_bounds(monkeypatch):
     from harness.store import yamlio
 
     memo = context.Process()  # this process's parses, empty
-    monkeypatch.setattr(context, "_PROCESS", memo)
+    monkeypatch.setattr(context, "_PROCESS", memo)  # what context.process() hands out
     monkeypatch.setattr(yamlio, "PARSED_BYTES", 16 * 1024)
 
     def held() -> int:

@@ -20,6 +20,13 @@ STAMPS = hook_stages.stamp_calls()
 
 def fast_answer(argv: list[str]) -> int | None:
     """The exit code of a hook call answered without the CLI, or None to run the CLI."""
+    from harness import context
+
+    with context.command():  # a command of its own, as main() opens one (harness.context)
+        return _answer(argv)
+
+
+def _answer(argv: list[str]) -> int | None:
     if argv[:2] == ["hook", "agent"]:
         return _agent_hook(argv[2:])
     if argv == ["--version"]:
