@@ -16,6 +16,11 @@ temp root (its suite made no such choice).
 Targets: full at least 2x faster than before; inner under 60 s. Exit 0 when every run passed and
 every target is met, 1 when a target is missed, 2 when a run failed or could not start (its
 targets then print INVALID). One run of each, in this order: a figure, not a distribution.
+
+`--cpu` (issue 27 item 8) measures instead the inner loop's CPU seconds (pytest and every process it
+waited for) of --before's checkout and of this one, each divided by a fixed calibration loop timed
+in the same run (calibration, before, calibration, after, calibration; the median unit): a ratio a
+machine's speed divides out of. Target: after at most 60% of before.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,9 +55,10 @@ def timed_pytest(label: str, checkout: Path, args: list[str], tmp: Path) -> tupl
     basetemp = tmp / f"temp-{label.split()[0]}"
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}", *args]
     print(f"suite: {label}: {' '.join(cmd[1:])} (in {checkout})", file=sys.stderr, flush=True)
-    start = time.monotonic()
+    start, cpu0 = time.monotonic(), children_cpu()
     proc = subprocess.run(cmd, cwd=checkout, env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
+    CPU[label] = children_cpu() - cpu0
     shutil.rmtree(basetemp, ignore_errors=True)
     lines = [line for line in proc.stdout.splitlines() if SUMMARY.search(line) and " in " in line]
     summary = lines[-1].strip("= ") if lines else f"no summary (exit {proc.returncode})"
@@ -59,6 +66,49 @@ def timed_pytest(label: str, checkout: Path, args: list[str], tmp: Path) -> tupl
         sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-2000:])
     print(f"suite: {label}: {wall:.1f} s, {summary}", file=sys.stderr, flush=True)
     return wall, summary, proc.returncode
+
+
+CPU: dict[str, float] = {}  # label -> CPU seconds of the run and every process it waited for
+CALIBRATION = "n = 0\nfor i in range(12_000_000):\n    n += i * i % 7\n"  # pure Python: the interpreter's speed
+
+
+def children_cpu() -> float:
+    """User + system CPU seconds of every child this process (and they, recursively) waited for."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def calibration() -> float:
+    """CPU seconds of a fixed Python loop in a fresh interpreter: the unit the inner loop is counted in."""
+    cpu0 = children_cpu()
+    subprocess.run([sys.executable, "-c", CALIBRATION], check=True)
+    return children_cpu() - cpu0
+
+
+def inner_cpu(before: str, xdist: list[str], fast: Path, tmp: Path) -> tuple[dict[str, tuple[float, str, int]], bool]:
+    """Issue 27 item 8: the inner loop's CPU seconds over a calibration loop timed in the same run, for
+    --before's checkout and this one, one after the other between calibrations (C B C A C)."""
+    results: dict[str, tuple[float, str, int]] = {}
+    calib = [calibration()]
+    old = old_checkout(before, tmp)
+    try:
+        results["inner before"] = timed_pytest(f"inner before ({before})", old, [*xdist, "-m", "not e2e"], tmp)
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
+    calib.append(calibration())
+    results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], fast)
+    calib.append(calibration())
+    unit = statistics.median(calib)
+    ratios = {label: CPU[next(k for k in CPU if k.startswith(label))] / unit for label in ("inner before", "inner")}
+    print(f"calibration loop: {', '.join(f'{c:.2f}' for c in calib)} CPU s (median {unit:.2f})")
+    for label, ratio in ratios.items():
+        print(f"{label:<13} {CPU[next(k for k in CPU if k.startswith(label))]:8.1f} CPU s = {ratio:7.1f} calibrations")
+    share = ratios["inner"] / ratios["inner before"]
+    met = share <= 0.6
+    print(f"TARGET 27.8 inner loop CPU: after / before = {share:.2f} (target <= 0.60) — {'MET' if met else 'NOT MET'}")
+    return results, met
 
 
 def pytest_temp_roots() -> list[Path]:
@@ -117,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", default=BEFORE, help=f"the revision to compare with (default {BEFORE})")
     ap.add_argument("--workers", default="auto", help="pytest-xdist workers for this checkout's runs (default auto)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="issue 27 item 8 alone: the inner loop's CPU seconds in units of a calibration loop, "
+                         "--before's against this checkout's (give --before 9b6e3ca for the issue's 'today')")
     ap.add_argument("--only", choices=("inner", "full"), default=None,
                     help="one target alone, its exit code its own: inner (the inner loop) or full (the full suite "
                          "against --before's); default both, and the like-for-like figure")
@@ -133,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"suite: waited {waited:.0f} s for an earlier test run's temp files to be deleted", file=sys.stderr)
     print(f"suite: load average at start {os.getloadavg()[0]:.2f} (1 min)", file=sys.stderr, flush=True)
     results: dict[str, tuple[float, str, int]] = {}
+    if ns.cpu:
+        with tempfile.TemporaryDirectory(prefix="harness-suite-", dir=in_memory()) as fast, \
+                tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
+            results, met = inner_cpu(ns.before, xdist, Path(fast), Path(tmp))
+        failed = [label for label, (_, _, code) in results.items() if code != 0]
+        return 2 if failed else 0 if met else 1
     # This checkout's runs keep their repositories where its conftest would (a tmpfs when there is
     # one to spare); --before's run where its own README command did, pytest's default temp root.
     with tempfile.TemporaryDirectory(prefix="harness-suite-", dir=in_memory()) as fast, \
