@@ -75,3 +75,24 @@ def test_the_lock_reporter_set_by_a_command_is_heard_inside_it_only():
         fsio.on_lock_wait(None)
         assert context.current().on_lock_wait is None
     assert context.current().on_lock_wait is not heard.append
+
+
+def test_a_worker_thread_sees_the_command_running_now(tmp_path):
+    """F-0003 of #27's task: a thread started inside a command (or by a library caller) sees that command's
+    trust root and lock reporter — a context per thread would check approvals against the tree's own signers."""
+    import threading
+
+    signers = tmp_path / "allowed_signers"
+    signers.write_text("human@example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFake\n")
+    seen: list[object] = []
+
+    def look() -> None:
+        seen.append(([r.content for r in trust.roots([])], context.current().on_lock_wait))
+
+    heard: list[str] = []
+    with context.command(on_lock_wait=heard.append):
+        trust.use_file(signers)
+        worker = threading.Thread(target=look)
+        worker.start()
+        worker.join()
+    assert seen == [([signers.read_bytes()], heard.append)]
