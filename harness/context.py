@@ -16,7 +16,6 @@ the process (the store locks it holds, the codecs it registered, the installer s
 
 from __future__ import annotations
 
-import contextvars
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-# Plain classes and no imports beyond contextvars: this module is on the hooks' fast paths, where
+# Plain classes and no imports: this module is on the hooks' fast paths, where
 # `dataclasses` (it imports `inspect`), `pathlib` or `contextlib` would cost more than the answer.
 
 
@@ -46,17 +45,23 @@ class Process:
 class Context:
     """One command's own."""
 
-    def __init__(self, process: Process, on_lock_wait: Callable[[str], None] | None = None) -> None:
-        self.process = process
+    def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
         self.signers_named: Any = None  # harness.guard.trust.Root: --allowed-signers on the command line
         self.signers_configured: Any = None  # harness.guard.trust.Root: the file git config names
         self.on_lock_wait = on_lock_wait
         self.valid_cache: Path | None = None  # where schema-valid digests are appended for later commands
         self.rerun_job: Any = None  # harness.guard.rerun_guard.Job: the audit job whose re-runs run now
 
+    @property
+    def process(self) -> Process:
+        return process()
 
+
+# One slot for the process, not a ContextVar: a thread the command starts sees the command (a new
+# thread starts with an empty ContextVar, so it would check approvals against no named signers).
+# The CLI runs one command at a time; a program that runs commands on threads at once shares this.
 _PROCESS: Process | None = None
-_CURRENT: contextvars.ContextVar[Context] = contextvars.ContextVar("harness_context")
+_NOW: Context | None = None
 
 
 def process() -> Process:
@@ -69,25 +74,24 @@ def process() -> Process:
 
 def current() -> Context:
     """The context of the command running now; outside any, one for the process (a library caller)."""
-    try:
-        return _CURRENT.get()
-    except LookupError:
-        ctx = Context(process())
-        _CURRENT.set(ctx)
-        return ctx
+    global _NOW
+    if _NOW is None:
+        _NOW = Context()
+    return _NOW
 
 
 class command:  # lower case: used as `with context.command(...)`, as contextlib's helpers are
     """A fresh context for one command (nothing of the previous command's), current inside the block."""
 
     def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
-        self.ctx = Context(process(), on_lock_wait=on_lock_wait)
-        self._token: contextvars.Token[Context] | None = None
+        self.ctx = Context(on_lock_wait=on_lock_wait)
+        self._before: Context | None = None
 
     def __enter__(self) -> Context:
-        self._token = _CURRENT.set(self.ctx)
+        global _NOW
+        self._before, _NOW = _NOW, self.ctx
         return self.ctx
 
     def __exit__(self, *exc: object) -> None:
-        assert self._token is not None
-        _CURRENT.reset(self._token)
+        global _NOW
+        _NOW = self._before
