@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -24,62 +23,24 @@ from harness.guard import fingerprint, python_site
 from harness.guard.rerun import UNRUNNABLE, clean_env
 from harness.guard.rerun_guard import REMEDY_COPY, REMEDY_LEAK
 
-from support.cli import TO_VERIFYING, walk_to
-from support.flows import gate_to_converged
+# The helpers live in support.rerun_range (shared with the other re-run tests); reproducers/review-rerun/
+# import them from here.
 from support.gitrepo import commit_all_ok, git
-from support.records import PASS_CMD, configure, forge_passing
-
-PY = sys.executable
-# What a poisoner leaves in CI's interpreter: every exit of every later Python becomes a pass.
-EVERY_EXIT_PASSES = "import atexit, os\natexit.register(lambda: os._exit(0))\n"
-FAILS = "import sys\nsys.exit(1)\n"
-
-
-def venv(where: Path) -> tuple[Path, Path]:
-    """A bare virtualenv, CI's interpreter for one test: (its python, its site-packages)."""
-    subprocess.run([PY, "-m", "venv", "--without-pip", str(where)], check=True)
-    python = where / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], check=True,
-                          capture_output=True, text=True).stdout.strip()
-    return python, Path(site)
-
-
-def writes(path: Path, text: str) -> str:
-    """A Python script that writes ``text`` into ``path`` and passes: an honest-looking check."""
-    return f"from pathlib import Path\nPath({str(path)!r}).write_text({text!r})\n"
-
-
-def done(h, repo: Path, title: str, forge: bool = False, after_build=None, after_unit_test=None) -> str:
-    """A task taken to DONE on the configured build and unit_test, committed; ``forge``: the unit_test
-    run failed and its record is rewritten as passed. ``after_*``: what the laptop does after that run."""
-    tid = h.ok("task", "new", title).out.strip()
-    h.ok("requirement", "add", "It works", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    if after_build:
-        after_build()
-    r = h("evidence", "unit_test")
-    if after_unit_test:
-        after_unit_test()
-    assert r.code == (1 if forge else 0), r.text
-    if forge:
-        forge_passing(repo, tid, "unit_test")
-        h.ok("replay", "--write")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    gate_to_converged(h)
-    h.ok("transition", "DONE")
-    return commit_all_ok(repo, title)
-
-
-def rerun(h, base: str, *extra: str) -> tuple[int, dict, str]:
-    r = h("audit", "--json", "--rerun", "--from", base, "--to", "HEAD", *extra)
-    return r.code, json.loads(r.out), r.err
-
-
-def reruns(doc: dict, commit: str) -> dict[str, dict]:
-    (row,) = [r for r in doc["results"] if r["commit"] == commit]
-    return {r["what"]: r for r in row["reruns"]}
-
+from support.records import PASS_CMD, configure
+from support.rerun_range import (
+    CHECK,
+    EVERY_EXIT_PASSES,
+    FAILS,
+    PKG,
+    PY,
+    answer,
+    done,
+    editable,
+    rerun,
+    reruns,
+    venv,
+    writes,
+)
 
 # -- poisoning: across commits, across types -------------------------------------------------------------
 
@@ -141,23 +102,6 @@ def test_an_honest_range_is_not_poisoning(h, repo, tmp_path):
 
 
 # -- the checkout's code: an editable install of a src/ layout ----------------------------------------------
-
-PKG = "src/calcpkg/__init__.py"
-CHECK = "import calcpkg, sys; sys.exit(calcpkg.answer() != 42)"
-
-
-def answer(repo: Path, value: int) -> None:
-    (repo / PKG).parent.mkdir(parents=True, exist_ok=True)
-    (repo / PKG).write_text(f"def answer():\n    return {value}\n")
-
-
-def editable(tmp_path: Path, repo: Path, pth: str | None = None) -> Path:
-    """CI's interpreter with the project installed editable, as `pip install -e .` does for a src/
-    layout: a .pth naming the checkout's src/. Returns the interpreter."""
-    python, site = venv(tmp_path / "ci-venv")
-    (site / "__editable__.calcpkg-0.1.pth").write_text(pth or f"{repo / 'src'}\n")
-    return python
-
 
 def test_a_correct_commit_is_measured_on_its_own_tree_not_on_the_broken_checkout(h, repo, tmp_path):
     python = editable(tmp_path, repo)
