@@ -90,6 +90,12 @@ class Worktree(Trees):
             self.run(["update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"], env,
                      input="\0".join(hidden) + "\0", check=False)
 
+    def verify_checkout(self, worktree: Path) -> None:
+        """HarnessError unless ``worktree`` holds exactly its commit's tree (see :mod:`.checkout_check`)."""
+        from harness.gitio.checkout_check import verify_checkout
+
+        verify_checkout(self, worktree)
+
     @contextlib.contextmanager
     def temp_worktree(self, commit: str) -> Iterator[Path]:
         """A detached worktree at ``commit`` in a temporary folder, its submodules checked out at the

@@ -6,13 +6,20 @@ command of an earlier commit (or the build re-run of the same commit) that write
 into `~/.gitconfig` decides what every later re-run does. So the places later runs read from are
 fingerprinted before the first run and after each one, and any change is named.
 
-Signatures: every file's size, modification time and mode; a sha256 of the content too for the
-small files whose content decides most (the top level of site-packages, interpreter `bin/` folders,
-HOME's configuration, the repository's git config and hooks). Below a walked folder's top level,
-files nothing runs (images, stylesheets, C sources, …) are signed by name only, and bytecode caches
-are not read: an honest run writes them as it imports, and a forged one has to match its source's
-size and time — the same evasion as rewriting a file and putting its time back, which no signature
-short of hashing everything sees. At the top level a new cache is allowed, a changed one is not.
+Signatures: every file's size, modification time, change time and mode; a sha256 of the content
+too for the small files whose content decides most (the top level of site-packages, interpreter
+`bin/` folders, HOME's configuration, the repository's git config and hooks). The change time
+(`st_ctime`) is what a rewrite that keeps the size and puts the modification time back cannot hide:
+no call sets it back from user space. Below a walked folder's top level, files nothing runs (images,
+stylesheets, C sources, …) are signed by name only.
+
+Bytecode caches are not what keeps re-runs apart: every command a re-run starts gets a fresh, empty
+cache folder of its own (`PYTHONPYCACHEPREFIX`, see :mod:`harness.guard.rerun`), so its interpreters
+neither read a `__pycache__` beside the sources (where another run could plant a cache whose header
+matches its source's size and time) nor write one there. So a new cache in a `__pycache__` may
+appear (a tool that ignores the environment compiles there), and caches below the top level are not
+read; at the top level a changed one is still named. Out of reach: an interpreter started with `-I`
+or `-E` (it ignores `PYTHONPYCACHEPREFIX`) reads the `__pycache__` folders — fan the re-run out.
 Bounded: at most ``ENTRY_CAP`` entries per fingerprint.
 """
 
@@ -136,7 +143,7 @@ def _within(path: str, folders: Iterable[str]) -> bool:
 
 
 def _sign(path: str, hashed: bool = False, st: os.stat_result | None = None) -> Signature:
-    """("absent",) | ("d",) | ("l", target) | ("f", size, mtime_ns, mode[, sha256])."""
+    """("absent",) | ("d",) | ("l", target) | ("f", size, mtime_ns, ctime_ns, mode[, sha256])."""
     try:
         st = st or os.lstat(path)
     except OSError:
@@ -150,8 +157,8 @@ def _sign(path: str, hashed: bool = False, st: os.stat_result | None = None) -> 
         except OSError:
             return ("l", "?")
     if hashed and stat.S_ISREG(mode) and st.st_size <= HASH_CAP:
-        return ("f", st.st_size, st.st_mtime_ns, mode, _digest(path))
-    return ("f", st.st_size, st.st_mtime_ns, mode)
+        return ("f", st.st_size, st.st_mtime_ns, st.st_ctime_ns, mode, _digest(path))
+    return ("f", st.st_size, st.st_mtime_ns, st.st_ctime_ns, mode)
 
 
 def _digest(path: str) -> str:
@@ -209,7 +216,7 @@ def _walk(folder: str, out: dict[str, Signature], budget: list[int]) -> None:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                out[entry.path] = ("f", st.st_size, st.st_mtime_ns, st.st_mode)
+                out[entry.path] = ("f", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode)
 
 
 def _entry_sign(entry: os.DirEntry, hashed: bool) -> Signature:

@@ -2,7 +2,9 @@
 
 A re-run executes in a temporary worktree of the audited commit, but an interpreter can still be
 pointed at the repository's working checkout: an editable install (`pip install -e .`: a `.pth`
-path line, a PEP 660 finder module, an `.egg-link`), any `.pth` file naming a folder of it. With a
+path line, a PEP 660 finder module, an `.egg-link`; `flit install --symlink`: a package folder linked
+into site-packages; setuptools' `editable_mode=strict`: a `.pth` naming a link tree under the
+checkout's ignored `build/` whose files link to its source), any `.pth` file naming a folder of it. With a
 `src/` layout nothing else puts the worktree's code first, so `import pkg` would load the
 checkout's `src/` — another commit's code — and the verdict would be about that.
 
@@ -67,9 +69,11 @@ class Python:
 class Pointer:
     """A site folder's file that makes the interpreter import from ``target``."""
 
-    file: str     # the .pth, finder module, .egg-link or direct_url.json
+    file: str     # the .pth, finder module, .egg-link, direct_url.json, or the symlink itself
     target: str   # the folder (or module file) it points at
     kind: str     # path (a .pth line, an egg-link) | finder (a path in a module a .pth imports) | editable | copy
+    #               | link (a symlink on the import path: a package folder or module linked in)
+    linked: str = ""  # for a link: its path below the import folder it sits in (`calcpkg`, `calcpkg/__init__.py`)
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class Leak:
     """A pointer into the repository's working checkout, at ``rel`` inside it ("" = its root)."""
 
     pointer: Pointer
-    rel: str       # the import folder, relative to the checkout
+    rel: str | None  # the import folder, relative to the checkout (None: a link renamed, no folder stands for it)
 
 
 def describe(data: Mapping) -> Python | None:
@@ -104,7 +108,7 @@ def candidates(programs: Sequence[str], env: Mapping[str, str], checkout: Path) 
     else its virtualenv's Python. A relative program with a slash is looked for in the checkout
     (an ignored `.venv/bin/…`)."""
     path = env.get("PATH", "")
-    found = [shutil.which("python3", path=path)]
+    found = [shutil.which("python3", path=path), *path_pythons(path)]
     for program in programs:
         where = _located(program, path, checkout)
         if where is None:
@@ -114,7 +118,28 @@ def candidates(programs: Sequence[str], env: Mapping[str, str], checkout: Path) 
             found.append(where)
         elif (venv / "pyvenv.cfg").is_file():  # a tool of a virtualenv (pytest, a console script): its Python
             found.append(next((str(venv / "bin" / n) for n in ("python3", "python") if (venv / "bin" / n).exists()), ""))
-    return list(dict.fromkeys(os.path.abspath(f) for f in found if f))
+    return list({_interpreter_key(f): os.path.abspath(f) for f in reversed(found) if f}.values())[::-1]
+
+
+def path_pythons(path: str) -> list[str]:
+    """Every Python a script can start by name from ``path``: `python`, `python3`, `python3.X` in each
+    of its folders (a command started through `sh run.sh`, make or tox finds any of them)."""
+    out: list[str] = []
+    for folder in path.split(os.pathsep):
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        out.extend(os.path.join(folder, n) for n in names if _PYTHON_NAME.match(n)
+                   and os.path.isfile(os.path.join(folder, n)) and os.access(os.path.join(folder, n), os.X_OK))
+    return out
+
+
+def _interpreter_key(program: str) -> tuple[str, str]:
+    """One interpreter under its names: its real file, and its virtualenv (a venv's `python` links to its
+    base's binary, but finds other site-packages); /bin/python3 and /usr/bin/python3.11 are one."""
+    venv = Path(program).parent.parent
+    return (os.path.realpath(venv) if (venv / "pyvenv.cfg").is_file() else "", os.path.realpath(program))
 
 
 def _located(program: str, path: str, checkout: Path) -> str | None:
@@ -146,6 +171,8 @@ def pointers(sites: Sequence[str | Path]) -> list[Pointer]:
                            if first[0].strip())
             elif name.endswith(".dist-info"):
                 out.extend(_direct_url(path))
+            elif os.path.islink(path) and _IDENTIFIER.match(name.split(".", 1)[0]):  # `flit install --symlink`
+                out.append(Pointer(str(path), os.path.realpath(path), "link", name))
     return out
 
 
@@ -221,16 +248,39 @@ def leaks(found: Sequence[Pointer], checkout: Path, worktree: Path, owned: Calla
             continue
         rel = os.path.relpath(target, root)
         rel = "" if rel == "." else rel
-        folder = _import_folder(rel, target, p.kind)
         if owned(rel.split(os.sep)[0] if rel else ""):
-            out.append(Leak(p, folder))
+            out.append(Leak(p, _import_folder(rel, target, p.kind, p.linked)))
+        elif p.kind == "path" and os.path.isdir(target):  # an ignored folder: the environment, or a link tree
+            links = [Pointer(p.file, real, "link", below) for below, real in linked_into(target, root, tree)]
+            out.extend(leaks(links, checkout, worktree, owned))
     return out
 
 
-def _import_folder(rel: str, target: str, kind: str) -> str:
+def linked_into(folder: str, root: str, tree: str, limit: int = 20_000) -> list[tuple[str, str]]:
+    """(path below ``folder``, real target) of each symlink there into ``root`` outside ``tree``: a link
+    tree (setuptools' `editable_mode=strict` builds one under the checkout's ignored `build/`, each file a
+    link to the checkout's source) imports the checkout's code. At most ``limit`` entries are read."""
+    out: list[tuple[str, str]] = []
+    for top, dirs, files in os.walk(folder):
+        limit -= len(dirs) + len(files)
+        for name in [*dirs, *files]:
+            path = os.path.join(top, name)
+            real = os.path.realpath(path) if os.path.islink(path) else None
+            if real is not None and inside(real, root) and not inside(real, tree):
+                out.append((os.path.relpath(path, folder), real))
+        if limit <= 0:
+            break
+    return out
+
+
+def _import_folder(rel: str, target: str, kind: str, linked: str = "") -> str | None:
     """The folder on the import path a pointer stands for: a .pth line's own; for a path in a finder,
     the folder its package (a folder with `__init__.py`, or that file) or module sits in, or the
-    folder itself when it is neither (a path a .pth line puts on sys.path); a project's root."""
+    folder itself when it is neither (a path a .pth line puts on sys.path); a project's root. For a
+    link, the folder its target sits in as the link sits below its import folder (None: renamed)."""
+    if kind == "link":
+        parts, below = rel.split(os.sep) if rel else [], linked.split(os.sep)
+        return os.sep.join(parts[:-len(below)]) if parts[len(parts) - len(below):] == below else None
     if kind != "finder":
         return rel
     if os.path.basename(rel) == "__init__.py":

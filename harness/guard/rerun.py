@@ -19,10 +19,11 @@ repository's code from the checkout, or that follows a run which changed what it
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,17 @@ def clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k in KEPT_ENV}
 
 
+@contextlib.contextmanager
+def own_bytecode_cache(env: Mapping[str, str]) -> Iterator[dict[str, str]]:
+    """``env`` with a fresh, empty bytecode cache folder of the run's own (`PYTHONPYCACHEPREFIX`), removed
+    after: its interpreters neither read a `__pycache__` another run could have planted a cache in (one
+    whose header matches its source's size and time is trusted), nor write one for a later run to read."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="harness-pycache-") as folder:
+        yield {**env, "PYTHONPYCACHEPREFIX": folder}
+
+
 def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) -> str:
     outcome, code = expect
     if result.outcome == outcome and (code is None or result.exit_code == code):
@@ -74,8 +86,9 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
     stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: `{shown}` in {cwd} …")
     try:
         report = _fresh_report(cwd, item.junit)
-        result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout,
-                                    env=dict(env) if env is not None else clean_env(), echo=False)
+        with own_bytecode_cache(env if env is not None else clean_env()) as run_env:
+            result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout, env=run_env,
+                                        echo=False)
         result, unproved = _judged_by_report(result, report, item.cases, cwd)
     except HarnessError as exc:
         stream(f"  → {UNRUNNABLE}: {exc.message}")
@@ -183,7 +196,7 @@ def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[
 
     hide = redactor(src)
     try:
-        env: dict[str, str] | None = guard.tree_env(path, clean_env())
+        env: dict[str, str] | None = guard.verified_env(path, clean_env())
         refused = None
     except HarnessError as exc:
         env, refused = None, exc.message + (f" — {exc.hint}" if exc.hint else "")
@@ -195,7 +208,7 @@ def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[
             continue
         if item.kind in ("pass_to_pass", "fail_to_pass"):
             measure = execute_pass_to_pass if item.kind == "pass_to_pass" else execute_fail_to_pass
-            row, problem = measure(git, src, item, commit, stream, trusted, guard.tree_env)
+            row, problem = measure(git, src, item, commit, stream, trusted, guard.verified_env)
         else:
             row, problem = execute(item, path, commit, stream, hide, env)
             if env is not None and env.get("PYTHONPATH"):  # the checkout's code, imported from the tree instead

@@ -6,11 +6,16 @@ Two things a re-run's verdict must not rest on:
   after the other. What the next one relies on is fingerprinted (:mod:`harness.guard.fingerprint`)
   before the first run and after each; a run that changed it is reported as poisoning ("could not
   run", exit 2, naming the commit and the command), and nothing later in the job is run.
-- **The repository's checkout.** An editable install or a `.pth` file can point an interpreter at
-  the checkout's code (:mod:`harness.guard.python_site`). Each such folder is put first on the run's
-  PYTHONPATH from the re-run's own tree (and a PATH folder of the checkout is swapped for the
-  tree's); every interpreter the commands start is then asked where it finds the tree's top-level
-  names, and a name still found in the checkout is refused ("could not run", with the remedy).
+- **The repository's checkout.** An editable install, a `.pth` file or a symlink can point an
+  interpreter at the checkout's code (:mod:`harness.guard.python_site`). Each such folder is put
+  first on the run's PYTHONPATH from the re-run's own tree (and a PATH folder of the checkout is
+  swapped for the tree's); a top-level name only the checkout's folder provides is made absent
+  (:mod:`harness.guard.absent_modules`); every interpreter the commands start is then asked where it
+  finds the tree's top-level names, and a name still found in the checkout is refused ("could not
+  run", with the remedy). The interpreters are every Python on PATH and the commands' programs.
+- **The repository's object store.** Before anything runs in a worktree, it is checked to hold
+  exactly its commit's tree (:mod:`harness.gitio.checkout_check`): a re-run may have rewritten an
+  object a later commit's checkout reads.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from harness import context, runner
 from harness.errors import HarnessError
-from harness.guard import fingerprint, python_site
+from harness.guard import absent_modules, fingerprint, python_site
 from harness.guard.fingerprint import Spots
 
 if TYPE_CHECKING:
@@ -127,12 +132,14 @@ class RerunGuard:
     def learn(self, programs: Iterable[str]) -> None:
         """Probe the interpreters ``programs`` start that are not known yet, and fingerprint what they
         rely on (the first call: everything else the job relies on too)."""
+        from concurrent.futures import ThreadPoolExecutor
+
         fresh = [c for c in python_site.candidates(list(programs), self.environ, self.checkout)
                  if c not in self.pythons]
-        for program in fresh:
-            described = self._probe(program)
-            if described is not None:
-                self.pythons[program] = described
+        with ThreadPoolExecutor(max_workers=4) as pool:  # every Python on PATH: each start waits on its own
+            for program, described in zip(fresh, pool.map(self._probe, fresh)):
+                if described is not None:
+                    self.pythons[program] = described
         spots = self._python_spots([self.pythons[c] for c in fresh if c in self.pythons])
         if self.baseline is None:
             _preload()
@@ -158,9 +165,12 @@ class RerunGuard:
         own = os.path.abspath(sys.executable)
         if os.path.dirname(program) == os.path.dirname(own) and os.path.realpath(program) == os.path.realpath(own):
             return python_site.own_python()  # the harness's own interpreter (its bin/, its binary): asked in-process
+        from harness.guard.rerun import own_bytecode_cache
+
         try:
-            result = runner.run_command([program, "-c", python_site.PROBE], cwd=self.checkout, env=self.environ,
-                                        timeout=60, echo=False)
+            with own_bytecode_cache(self.environ) as env:
+                result = runner.run_command([program, "-c", python_site.PROBE], cwd=self.checkout, env=env,
+                                            timeout=60, echo=False)
             if result.outcome != "passed":
                 return None
             return python_site.describe(decode_json(_last_line(result)))
@@ -193,11 +203,21 @@ class RerunGuard:
         return spots
 
     # -- the commit's own code -------------------------------------------------------------
+    def verified_env(self, worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
+        """:meth:`tree_env`, once ``worktree`` is checked to hold exactly its commit's tree (an earlier
+        run may have rewritten an object of the repository's store: HarnessError, a "could not run")."""
+        self.git.verify_checkout(worktree)
+        return self.tree_env(worktree, environ)
+
     def tree_env(self, worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
         """``environ`` for a run in ``worktree``, the repository's own code importing from the tree;
         HarnessError (a "could not run") when it cannot be made to."""
+        import tempfile
+
         env = dict(environ)
         env["PATH"] = self._path_in_tree(worktree, env.get("PATH", ""))
+        # A bytecode cache folder of the worktree's own (removed with it; see fingerprint's docstring).
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix=f"{worktree.name}.pycache-", dir=worktree.parent)
         leaking = {program: python_site.leaks(python_site.pointers(py.sites), self.checkout, worktree,
                                               lambda rel: self._owned(worktree, rel))
                    for program, py in self.pythons.items()}
@@ -206,16 +226,33 @@ class RerunGuard:
                    if (kept := [k for k in found if k.pointer.kind != "copy"])}
         if not leaking:
             return env
-        rels = dict.fromkeys(k.rel for found in leaking.values() for k in found if k.pointer.kind in ("path", "finder"))
+        _refuse_renamed_links([k for found in leaking.values() for k in found])
+        rels = [r for r in dict.fromkeys(k.rel for found in leaking.values() for k in found
+                                         if k.pointer.kind in ("path", "finder", "link")) if r is not None]
         mapped = [str(worktree / rel) if rel else str(worktree) for rel in rels if (worktree / rel).is_dir()]
         if mapped:
             rest = env.get("PYTHONPATH")
             env["PYTHONPATH"] = os.pathsep.join([*mapped, *([rest] if rest else [])])
         names = list(dict.fromkeys(n for folder in [*mapped, str(worktree), str(worktree / "src")]
                                    for n in python_site.importable(Path(folder))))
+        absent = [n for n in dict.fromkeys(n for rel in rels for n in python_site.importable(self.checkout / rel))
+                  if n not in names]
+        for program in leaking:
+            self._hide_absent(program, worktree, env, absent)
         for program, found in leaking.items():
-            self._refuse_outside(program, worktree, env, names, found)
+            self._refuse_outside(program, worktree, env, [*names, *absent], found)
         return env
+
+    def _hide_absent(self, program: str, worktree: Path, env: dict[str, str], absent: list[str]) -> None:
+        """Of ``absent`` (names the checkout's leaking folders provide and the tree's do not), those
+        ``program`` would import from the checkout are made absent for the run, as they are on a fresh
+        runner at the commit: a stub of each, first on PYTHONPATH, raises ModuleNotFoundError."""
+        leaked = python_site.outside(self._resolve(program, worktree, env, absent), self.checkout, worktree)
+        if not leaked:
+            return
+        folder = absent_modules.write(worktree.parent / f"{worktree.name}.absent", leaked)
+        rest = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(folder)]
+        env["PYTHONPATH"] = os.pathsep.join([str(folder), *rest])
 
     def _refuse_outside(self, program: str, worktree: Path, env: dict[str, str], names: list[str],
                         leaks: list[python_site.Leak]) -> None:
@@ -283,6 +320,16 @@ class RerunGuard:
             self._tracked[first] = bool(head and self.git.run(["ls-tree", "--name-only", head, "--", first],
                                                               check=False).strip())
         return self._tracked[first]
+
+
+def _refuse_renamed_links(found: list[python_site.Leak]) -> None:
+    """A link into the checkout under another name than its target's: no folder of the tree stands for it."""
+    for leak in found:
+        if leak.rel is None:
+            raise HarnessError(f"{leak.pointer.file} links `{leak.pointer.linked}` to {leak.pointer.target}, in the "
+                               "repository's checkout, under another name: the run would import the checkout's "
+                               "code, not the commit's, and no folder of the re-run's tree stands for it",
+                               hint=REMEDY_LEAK)
 
 
 def _last_line(result: runner.RunResult) -> str:

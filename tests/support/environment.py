@@ -71,11 +71,16 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     # python3: putting the venv's bin/ first would also put `harness` there, and hide a hook that
     # names a Python it cannot run behind the shim's `harness` fallback. A script, not a symlink:
     # a venv's interpreter started through a link elsewhere would not find its venv.
+    # `python` too, and the host's version-manager shim folders left off PATH: `audit --rerun` probes
+    # every Python a script could start by name, and a host with pyenv has a dozen shims, each a
+    # script starting pyenv processes (~0.5 s a probe) — the suite does not depend on the host's Pythons.
     bin_dir = home / "bin"
     bin_dir.mkdir(exist_ok=True)
-    (bin_dir / "python3").write_text(f'#!/bin/sh\nexec {shlex.quote(PY)} "$@"\n')
-    (bin_dir / "python3").chmod(0o755)
-    mp.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    for name in ("python3", "python"):
+        (bin_dir / name).write_text(f'#!/bin/sh\nexec {shlex.quote(PY)} "$@"\n')
+        (bin_dir / name).chmod(0o755)
+    kept = [f for f in os.environ.get("PATH", "").split(os.pathsep) if not _version_manager_shims(f)]
+    mp.setenv("PATH", os.pathsep.join([str(bin_dir), *kept]))
     for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
         mp.delenv(var, raising=False)
     # The pytest runs tests record as evidence in scratch repositories need none of the plugins this
@@ -85,6 +90,11 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     # third less and keeps the hook events.
     mp.setenv("GIT_TRACE2_EVENT", str(home / TRACE2_FILE))
     mp.setenv("GIT_TRACE2_EVENT_NESTING", "1")
+
+
+def _version_manager_shims(folder: str) -> bool:
+    """pyenv's shim folders (its own, and pyenv-virtualenv's)."""
+    return os.path.basename(folder.rstrip(os.sep)) == "shims" and ".pyenv" in folder
 
 
 HOOKS_KEY = "git hooks started"  # in a Template's data
