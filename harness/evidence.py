@@ -76,7 +76,8 @@ def _iso(t: float) -> str:
 def redactor_for(config: settings.Config) -> Redactor:
     """The config's patterns, plus the values of our secret-named environment variables:
     a command handed MY_SERVICE_CRED may well print it, in a form no pattern knows; and
-    detect-secrets' plugins (imported here: only writers of evidence pay for them)."""
+    detect-secrets' plugins (imported here: only writers of evidence pay for them; not cached in a
+    folder the agent can write, where a shorter list would weaken redaction unseen)."""
     return compile_patterns(list(config.redaction), literals=secret_env(os.environ), detector=True)
 
 

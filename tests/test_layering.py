@@ -227,3 +227,46 @@ def test_the_version_is_answered_without_click_and_as_click_would(tmp_path):
 
     assert harness.__version__ == version("engineering-harness")  # what click's version_option prints
     assert not loaded_by(tmp_path, ["--version"], "") & HEAVY
+
+
+# What `harness status` needs beside the store and the use case: none of the CLI's, and for a task
+# with no evidence neither git's object store nor the writers' redaction rules and runner.
+STATUS_SPARED = {"click", "pygit2", "jsonschema", "harness.cli.main", "harness.cli.common", "harness.cli.status",
+                 "harness.gitio.git", "harness.evidence", "harness.runner", "harness.core.redact",
+                 "harness.store.secrets_check"}
+
+
+def test_status_is_answered_without_click_or_the_object_store(h, repo, task):
+    for args in (["status"], ["status", "--json"]):
+        loaded = loaded_by(repo, args, "")
+        assert {"harness.cli.status_fast", "harness.usecases.status"} <= loaded
+        assert not loaded & STATUS_SPARED, loaded & STATUS_SPARED
+
+
+def test_status_of_a_task_with_evidence_reads_git_but_loads_no_click(h, repo, task):
+    h.ok("evidence", "custom", "--", "true")
+    loaded = loaded_by(repo, ["status"], "")
+    assert "harness.gitio.git" in loaded  # the source tree the evidence is fresh on
+    assert not loaded & {"click", "jsonschema", "harness.cli.main", "harness.evidence", "harness.runner"}, loaded
+
+
+def test_a_code_only_push_is_answered_without_importing_subprocess(h, repo, task):
+    # The fast path starts its git processes with os.posix_spawnp: subprocess's imports (re, locale,
+    # threading, selectors) cost a code-only push more than the git processes themselves.
+    from support.gitrepo import commit_all_ok, head
+
+    commit_all_ok(repo, "task")
+    base = head(repo)
+    for i in range(3):
+        (repo / "code.txt").write_text(f"revision {i}\n")
+        commit_all_ok(repo, f"code {i}")
+    line = f"refs/heads/main {head(repo)} refs/heads/main {base}\n"
+    loaded = loaded_by(repo, ["hook", "run", "pre-push", "origin", "/nowhere/remote.git"], line)
+    assert "harness.gitio.push_fast_path" in loaded
+    assert not loaded & (HEAVY | {"subprocess", "harness.cli.main"}), loaded
+
+
+def test_status_with_no_task_yet_loads_no_git_object_store(h, repo):
+    # The list of finished tasks opens git only for a DONE task's commit; with none it is not loaded.
+    for args in (["status"], ["status", "--json"]):
+        assert not loaded_by(repo, args, "") & STATUS_SPARED

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import click
 
+from harness.cli.plain_echo import json_text
 from harness.store.layout import open_layout
 from harness.store.tasks import TaskStore
 
@@ -22,7 +22,7 @@ def store() -> TaskStore:
 
 
 def emit_json(obj: object) -> None:
-    click.echo(json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False))
+    click.echo(json_text(obj))
 
 
 def with_return_code(fn: Callable[..., int | None]) -> Callable[..., None]:

@@ -31,6 +31,10 @@ def _answer(argv: list[str]) -> int | None:
         return _agent_hook(argv[2:])
     if argv == ["--version"]:
         return _version()
+    if argv[:1] == ["status"]:
+        from harness.cli.status_fast import answer
+
+        return answer(argv[1:])
     if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and "--help" not in argv:
         from harness.gitio.fast_path import staged_nothing_to_judge
 

@@ -149,13 +149,17 @@ def _run(args: list[str], argv: list[str] | None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        # A path the harness cannot use (a folder where a file belongs, no permission, a full
-        # disk) is the user's to fix: name it rather than print a traceback. Bugs still raise.
-        problem = _os_problem(exc)
-        click.echo(f"harness: {problem.render()}", err=True)
-        _json_failure(args, problem.message, problem.hint, EXIT_INVALID)
-        return EXIT_INVALID
+        return report_os_error(exc, args)
     return result if isinstance(result, int) else 0
+
+
+def report_os_error(exc: OSError, args: list[str]) -> int:
+    """A path the harness cannot use (a folder where a file belongs, no permission, a full disk)
+    is the user's to fix: name it rather than print a traceback. Bugs still raise."""
+    problem = _os_problem(exc)
+    click.echo(f"harness: {problem.render()}", err=True)
+    _json_failure(args, problem.message, problem.hint, EXIT_INVALID)
+    return EXIT_INVALID
 
 
 def _crash_guard() -> contextlib.AbstractContextManager[None]:

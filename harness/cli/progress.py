@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import click
 
+from harness.cli.next_text import NEXT_LABEL as NEXT_LABEL
+from harness.cli.next_text import next_lines
 from harness.core import next_step
 from harness.errors import HarnessError
 
@@ -24,15 +25,6 @@ from harness.usecases.next_steps import (  # noqa: F401
 
 if TYPE_CHECKING:
     from harness.store.tasks import TaskStore
-
-
-NEXT_LABEL = "Next:"
-_INDENT = 14  # the width of the label column: alternatives line up under the recommended command
-
-
-def next_lines(steps: Iterable[next_step.NextStep]) -> list[str]:
-    """The `Next:` block every command prints: the recommended command first, then alternatives."""
-    return [f"{NEXT_LABEL if i == 0 else '':<{_INDENT}}{n.command}  — {n.why}" for i, n in enumerate(steps)]
 
 
 def print_next(steps: list[next_step.NextStep], err: bool = False) -> None:

@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.core import regex_needs
-from harness.errors import HarnessError
+from harness.core import redaction_patterns, regex_needs
 
 # Characters that may appear in an opaque token (RFC 6750 b64token plus base64).
 _TOK = r"A-Za-z0-9._~+/\-"
@@ -120,13 +119,36 @@ MIN_LITERAL = 8
 _ESCAPES = {0xDC00 + b: f"\\x{b:02x}" for b in range(0x80, 0x100)}
 
 
-@dataclass(frozen=True)
 class _Rule:
-    name: str
-    regex: re.Pattern[str]
-    # A detector's regex may hold the text around the secret (``(?:\s|=|:|"|^)AKC…(?:\s|"|$)``):
-    # that context is trimmed off the span, so only the secret itself is replaced.
-    trim: bool = False
+    """One rule: its label, its regex, given compiled or as a source compiled on first use — most
+    rules never run on a text (:attr:`needs` proves they cannot match it), and the two hundred of
+    the built-in and detect-secrets' rules cost a writer more to compile than all it redacts."""
+
+    __slots__ = ("_regex", "flags", "name", "source", "trim")
+
+    def __init__(self, name: str, regex: re.Pattern[str] | str, trim: bool = False, flags: int = 0) -> None:
+        self.name = name
+        # A detector's regex may hold the text around the secret (``(?:\s|=|:|"|^)AKC…(?:\s|"|$)``):
+        # that context is trimmed off the span, so only the secret itself is replaced.
+        self.trim = trim
+        if isinstance(regex, str):
+            self.source, self.flags, self._regex = regex, flags, None
+        else:
+            self.source, self.flags, self._regex = regex.pattern, regex.flags, regex
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        if self._regex is None:
+            self._regex = re.compile(self.source, self.flags)
+        return self._regex
+
+    @property
+    def needs(self) -> regex_needs.Needs:
+        """What a text must hold for the regex to match (read from its source, without compiling it)."""
+        return regex_needs.needs(self.source, self.flags)
+
+    def __repr__(self) -> str:
+        return f"_Rule({self.name!r}, {self.source!r})"
 
 
 # -- what hides a secret from the rules, undone in a view of the text ------------------------------
@@ -260,7 +282,7 @@ class Redactor:
         for rule in self.rules:
             # A rule whose required literals are absent cannot match: skip the scan
             # (exact; see regex_needs). Megabytes of output cost milliseconds, not seconds.
-            if not regex_needs.of(rule.regex).may_match(text, lower):
+            if not rule.needs.may_match(text, lower):
                 continue
             text, replaced = rule.regex.subn(functools.partial(_replace, rule), text)
             if replaced:
@@ -272,7 +294,7 @@ class Redactor:
         found = []
         lowered = regex_needs.folded(text)
         for rule in self.rules:
-            if not regex_needs.of(rule.regex).may_match(text, lambda: lowered):
+            if not rule.needs.may_match(text, lambda: lowered):
                 continue
             for m in rule.regex.finditer(text):
                 span = _secret_span(rule, m)
@@ -370,7 +392,7 @@ def _replace(rule: _Rule, m: re.Match[str]) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _builtin_rules() -> tuple[_Rule, ...]:
-    return tuple(_Rule(name, re.compile(rx)) for name, rx in BUILTIN_PATTERNS)
+    return tuple(_Rule(name, rx) for name, rx in BUILTIN_PATTERNS)
 
 
 # detect-secrets' plugins that find a kind of credential by its format. Left out: the entropy
@@ -380,19 +402,22 @@ def _builtin_rules() -> tuple[_Rule, ...]:
 _DETECTOR_SKIPPED = frozenset({"IPPublicDetector"})
 
 
-@functools.lru_cache(maxsize=1)
-def detector_rules() -> tuple[_Rule, ...]:
-    """The regexes of detect-secrets' format plugins, as rules labelled ``ds_<kind>``.
+DetectorSource = tuple[str, str, int]  # (label, regex source, flags): one of detect-secrets' regexes
+
+
+def detector_sources() -> tuple[DetectorSource, ...]:
+    """The regexes of detect-secrets' format plugins, labelled ``ds_<kind>``, as sources.
 
     Imported here, on first use, by the writers and the last check only: the package (with
-    ``requests``) costs about a third of a second to import, which no read-only command pays.
-    Missing, it leaves the own patterns alone at work."""
+    ``requests``) costs about a third of a second to import, which no read-only command pays. Not
+    cached in the user's cache folder: the agent can write there, and a planted shorter list would
+    weaken redaction without a sign. Missing, it leaves the own patterns alone at work."""
     try:
         from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
         from detect_secrets.plugins.base import RegexBasedDetector
     except ImportError:  # pragma: no cover - a dependency; an install without it still redacts
         return ()
-    rules = []
+    out = []
     plugins: dict[str, Any] = get_mapping_from_secret_type_to_class()
     for kind, plugin in sorted(plugins.items()):
         if not issubclass(plugin, RegexBasedDetector) or plugin.__name__ in _DETECTOR_SKIPPED:
@@ -402,9 +427,16 @@ def detector_rules() -> tuple[_Rule, ...]:
         for regex in denylist:
             # A token starts a word: "laughs_is_refused_…" holds "ghs_" and 36 word characters, and a
             # test named so is no GitHub token (its id would read as lost where ids are compared redacted).
-            bounded = re.compile(r"(?<![A-Za-z0-9_])(?:" + regex.pattern + ")", regex.flags)
-            rules.append(_Rule(label, bounded, trim=True))
-    return tuple(rules)
+            out.append((label, r"(?<![A-Za-z0-9_])(?:" + regex.pattern + ")", int(regex.flags)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def detector_rules(sources: tuple[DetectorSource, ...] | None = None) -> tuple[_Rule, ...]:
+    """Rules of detect-secrets' regexes: of ``sources`` (what :func:`detector_sources` returned in
+    an earlier run), else of the package imported now."""
+    return tuple(_Rule(label, source, trim=True, flags=flags)
+                 for label, source, flags in (detector_sources() if sources is None else sources))
 
 
 def is_secret_name(name: str) -> bool:
@@ -465,27 +497,16 @@ def _flag_value(value: str, redactor: Redactor) -> str:
 
 
 def compile_patterns(extra: list[str] | tuple[str, ...] = (),
-                     literals: Mapping[str, str] | None = None, detector: bool = False) -> Redactor:
+                     literals: Mapping[str, str] | None = None,
+                     detector: bool | tuple[DetectorSource, ...] = False) -> Redactor:
     """Built-in rules followed by the user's ``extra`` regexes (labelled ``custom``).
 
     ``literals`` maps a name to a value redacted wherever it appears, as ``env:NAME``
     (see :func:`secret_env`); these rules run first, so a known value is never left in
     part by a pattern that recognised only a piece of it. ``detector`` adds detect-secrets'
-    plugins after the built-in rules (what writes ``.harness/`` and its last check ask for).
+    plugins after the built-in rules (what writes ``.harness/`` and its last check ask for), given
+    as their sources (:func:`detector_sources`) or True to read them from the package now.
     """
-    custom = []
-    for pattern in extra:
-        if not isinstance(pattern, str):
-            raise HarnessError(
-                f"redaction pattern {pattern!r} is not a string",
-                hint="list each extra redaction pattern as a quoted regex string",
-            )
-        try:
-            custom.append(_Rule("custom", re.compile(pattern)))
-        except re.error as exc:
-            raise HarnessError(
-                f"invalid redaction pattern {pattern!r}: {exc}",
-                hint="fix or remove the pattern in the redaction settings of the config",
-            ) from None
-    return Redactor(_literal_rules(literals or {}) + _builtin_rules() + (detector_rules() if detector else ())
-                    + tuple(custom))
+    custom = tuple(_Rule("custom", regex) for regex in redaction_patterns.compiled(extra))
+    found = detector_rules(None if detector is True else detector) if detector else ()
+    return Redactor(_literal_rules(literals or {}) + _builtin_rules() + found + custom)

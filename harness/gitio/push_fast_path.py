@@ -11,12 +11,12 @@ None, and the full push guard runs and says what it finds.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable
 
 from harness.gitio.environment import HARNESS_DIR
 
 ZERO = "0" * 40
+TRUST_ROOTS = r"^(harness\.allowedsigners|gpg\.ssh\.allowedsignersfile)$"  # git config keys naming signers
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -59,28 +59,56 @@ def entry_defects(entries: Iterable[tuple[bytes, bool]]) -> list[str]:
     return out
 
 
+def _start(argv: list[str], feed: bool) -> tuple[int, int | None, int]:
+    """Start ``argv`` (found on PATH, in this environment) with stdout on a pipe, stderr on /dev/null
+    and stdin on a pipe with ``feed``, else on /dev/null: (pid, stdin's write end, stdout's read end).
+    os.posix_spawnp, not subprocess: importing subprocess (re, locale, threading, selectors) costs
+    a code-only push more than the git processes it runs."""
+    out_r, out_w = os.pipe()
+    in_r, in_w = os.pipe() if feed else (None, None)
+    actions: list[tuple] = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                            (os.POSIX_SPAWN_DUP2, in_r, 0) if in_r is not None
+                            else (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+    try:
+        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+    except BaseException:
+        for fd in (out_r, in_w):
+            if fd is not None:
+                os.close(fd)
+        raise
+    finally:
+        for fd in (out_w, in_r):
+            if fd is not None:
+                os.close(fd)
+    return pid, in_w, out_r
+
+
+def _exit_code(pid: int) -> int:
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
 class _Objects:
     """One `git cat-file --batch` process: object types and raw contents, by name or revision."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen(["git", "cat-file", "--batch"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.pid, to_git, from_git = _start(["git", "cat-file", "--batch"], feed=True)
+        assert to_git is not None
+        self.stdin, self.stdout = os.fdopen(to_git, "wb"), os.fdopen(from_git, "rb")
 
     def get(self, rev: str) -> tuple[str, str, bytes] | None:
         """(object id, type, content) of ``rev``, None when git finds no such object."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(rev.encode("utf-8", "surrogateescape") + b"\n")
-        self.proc.stdin.flush()
-        header = self.proc.stdout.readline().split()
+        self.stdin.write(rev.encode("utf-8", "surrogateescape") + b"\n")
+        self.stdin.flush()
+        header = self.stdout.readline().split()
         if len(header) != 3:
             return None  # "<rev> missing" / "ambiguous"
-        body = self.proc.stdout.read(int(header[2]) + 1)[:-1]
+        body = self.stdout.read(int(header[2]) + 1)[:-1]
         return header[0].decode("ascii"), header[1].decode("ascii"), body
 
     def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        self.proc.wait()
+        self.stdin.close()
+        _exit_code(self.pid)
+        self.stdout.close()
 
 
 def _tree_entries(raw: bytes, oid_len: int) -> list[tuple[bytes, bool, str]]:
@@ -111,8 +139,16 @@ def _sound(objects: _Objects, tree: str, known: set[str], top: bool) -> bool:
 
 
 def _git(*args: str) -> str | None:
-    proc = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
-    return proc.stdout if proc.returncode == 0 else None
+    """What `git ARGS` prints, None when it fails."""
+    pid, _, from_git = _start(["git", *args], feed=False)
+    return _output(pid, from_git)
+
+
+def _output(pid: int, from_git: int) -> str | None:
+    """What the started git process prints, None when it fails."""
+    with os.fdopen(from_git, "rb") as out:
+        printed = out.read()
+    return printed.decode("utf-8", "surrogateescape") if _exit_code(pid) == 0 else None
 
 
 def _commit_id(objects: _Objects, sha: str) -> str | None:
@@ -179,11 +215,18 @@ def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
         if len(parts) != 4 or not (_is_oid(parts[1]) and _is_oid(parts[3])):
             return None  # a line git would not write: the full path refuses it
         parsed.append(parts)
-    # A trust root named in git config is read by the full path, which refuses an unreadable one.
-    if not parsed or _git("config", "--get-regexp", r"^(harness\.allowedsigners|gpg\.ssh\.allowedsignersfile)$"):
+    if not parsed or not hasattr(os, "posix_spawnp"):  # (a platform without it: the full path runs git)
         return None
-    objects = _Objects()
+    # A trust root named in git config is read by the full path, which refuses an unreadable one.
+    # Asked while cat-file starts: the two processes overlap.
+    config, _, from_config = _start(["git", "config", "--get-regexp", TRUST_ROOTS], feed=False)
     try:
+        objects = _Objects()
+    finally:
+        trust_roots = _output(config, from_config)
+    try:
+        if trust_roots:
+            return None
         commits = _line_commits(parsed, objects, remote)
         if commits is None:
             return None

@@ -29,12 +29,12 @@ def configured_identities(src: Source) -> dict[str, dict]:
 
 def redacted(commands: dict[str, list[str]], patterns: list[str]) -> dict[str, list[str]]:
     """``commands`` through the config's ``patterns`` and this process's secret-named variables."""
+    if not commands:
+        return {}  # no command to show: the redaction rules are not even built
     import os
 
     from harness.core.redact import compile_patterns, redact_argv, secret_env
 
-    if not commands:
-        return {}
     redactor = compile_patterns(patterns, literals=secret_env(os.environ))
     return {t: redact_argv(argv, redactor) for t, argv in commands.items()}
 
@@ -90,10 +90,10 @@ def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
     """type -> case id -> outcome, from the case list beside each record, when the gate compares
     test cases (FAIL_TO_PASS) and only then: a list is as long as the suite. (``evidence`` comes from
     load_valid, which has refused a list whose digest is not its record's.)"""
-    from harness.evidence import read_cases
-
     if not needs_cases(task, policy):
         return {}
+    from harness.evidence import read_cases  # (with the runner it imports) only when cases are compared
+
     out = {}
     for etype, record in evidence.items():
         raw = src.read(f"{task.dir}/evidence/{etype}.cases") if record.get("cases_digest") else None

@@ -16,7 +16,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -43,6 +42,8 @@ def _umask() -> int:
 def write_temp(dest: Path, data: bytes) -> Path:
     """Write ``data`` to a fsynced temp file beside ``dest`` and return its path."""
     dest.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # (with shutil and random) only by a writer: a reader such as `status` never loads it
+
     fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     try:
         # mkstemp creates 0600; a file people share through git gets the usual umask mode.

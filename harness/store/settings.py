@@ -90,11 +90,11 @@ class GatePolicy:
 
 
 def config_from_doc(doc: dict[str, Any]) -> Config:
-    from harness.core.redact import compile_patterns
+    from harness.core.redaction_patterns import compiled
 
     patterns = tuple((doc.get("redaction") or {}).get("patterns") or ())
     try:  # refused by every reader, not only by the evidence run that compiles it
-        compile_patterns(patterns)
+        compiled(patterns)
     except HarnessError as exc:
         raise HarnessError(f"{CONFIG}: {exc.message}", exc.hint) from None
     from harness.core.evidence_types import BUILTIN

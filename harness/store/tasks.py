@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
@@ -33,6 +32,8 @@ def now_iso() -> str:
 
 def new_task_id(today: datetime | None = None) -> str:
     # Date for humans, 24 random bits so two branches from one base never collide.
+    import secrets  # (with hmac, base64 and random) only where a task is created
+
     return f"TASK-{(today or datetime.now(UTC)):%Y%m%d}-{secrets.token_hex(3)}"
 
 

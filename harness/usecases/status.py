@@ -117,19 +117,29 @@ def _freshness(git: Git | None, record: Mapping[str, Any], tree: str) -> dict[st
 
 
 def _no_open_task(s: TaskStore) -> NoOpenTask:
-    from harness.gitio.git import Git
-
     rows: list[dict[str, Any]] = []
-    git = Git(s.layout.root)
+    git: Git | None = None  # opened for the first DONE task: with none, git's object store is never loaded
     for tid in s.task_ids():
         try:
             task = s.load(tid, docs=False)
             p = task.proj
+        except HarnessError as exc:
+            rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None, "done_commit": None})
+            continue
+        if p.state == "DONE" and git is None:
+            git = _open_git(s)
+        try:
             rows.append({"id": tid, "state": p.state, "title": p.title, "head": p.head,
-                         "done_commit": done_commit(git, task) if p.state == "DONE" else None})
+                         "done_commit": done_commit(git, task) if git is not None and p.state == "DONE" else None})
         except HarnessError as exc:
             rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None, "done_commit": None})
     return NoOpenTask(rows, next_step.NO_TASK)
+
+
+def _open_git(s: TaskStore) -> Git:
+    from harness.gitio.git import Git
+
+    return Git(s.layout.root)
 
 
 def _done_at(git: Git, task: LoadedTask, tree: str, committed: bool) -> dict[str, Any]:

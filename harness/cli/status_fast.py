@@ -1,0 +1,84 @@
+"""`harness status` answered before click loads: the command an agent runs at the start of every
+session, and the one it runs most.
+
+The same use case (harness.usecases.status) and the same lines (harness.cli.status_text) as the
+click command, written as click.echo writes them (harness.cli.plain_echo). Only the forms the
+command is run with are answered here; anything else (--help, an unknown option, an argument that
+is not UTF-8) is click's. Whatever fails before a line is printed — no .harness/, an unknown task,
+an unreadable file, a bug — is left to the full path, which reports it in its own words: the two
+paths never differ in what they print or how they exit.
+"""
+
+from __future__ import annotations
+
+
+def parse(args: list[str]) -> tuple[str | None, bool] | None:
+    """(task id, --json) of `status ARGS`, or None for a form click alone answers."""
+    task_id, as_json, rest = None, False, list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--json":
+            as_json = True
+        elif arg == "--task" and rest and task_id is None:
+            task_id = rest.pop(0)
+        elif arg.startswith("--task=") and task_id is None:
+            task_id = arg[len("--task="):]
+        else:
+            return None
+        if task_id is not None and not _plain_id(task_id):
+            return None
+    return task_id, as_json
+
+
+def _plain_id(task_id: str) -> bool:
+    """A task id click would take as it is: not empty, not an option, valid UTF-8."""
+    try:
+        task_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return bool(task_id) and not task_id.startswith("-")
+
+
+def answer(args: list[str]) -> int | None:
+    """The exit code of `harness status ARGS` printed here, or None: the full path answers."""
+    parsed = parse(args)
+    if parsed is None:
+        return None
+    from harness.cli import plain_echo
+    from harness.store import fsio
+
+    fsio.on_lock_wait(lambda message: plain_echo.echo(message, err=True))
+    try:
+        lines, code = _render(*parsed)
+    except Exception:  # the full path reports it (a refusal, an unusable path, a bug) in its own words
+        return None
+    try:
+        for err, text in lines:
+            plain_echo.echo(text, err=err)
+    except BrokenPipeError:
+        return 0  # as main() answers a reader that went away
+    except OSError as exc:
+        from harness.cli.main import report_os_error
+
+        return report_os_error(exc, ["status", *args])
+    return code
+
+
+def _render(task_id: str | None, as_json: bool) -> tuple[list[tuple[bool, str]], int]:
+    from harness.cli import status_text
+    from harness.store.layout import open_layout
+    from harness.store.tasks import TaskStore
+    from harness.usecases.status import StatusView, show_status
+
+    s = TaskStore(open_layout())
+    s.recover()
+    result = show_status(s, task_id)
+    if isinstance(result, StatusView):
+        doc, lines = (status_text.status_doc(result), None) if as_json else (None, status_text.status_lines(result))
+    else:
+        doc, lines = (status_text.no_task_doc(result), None) if as_json else (None, status_text.no_task_lines(result))
+    if lines is None:
+        from harness.cli.plain_echo import json_text
+
+        lines = [(False, json_text(doc))]
+    return lines, result.exit_code
