@@ -16,12 +16,12 @@ the process (the store locks it holds, the codecs it registered, the installer s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # typing's own costs a hook more than this module: its names are for mypy only
 if TYPE_CHECKING:
     from collections import OrderedDict
     from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 # Plain classes and no imports: this module is on the hooks' fast paths, where
 # `dataclasses` (it imports `inspect`), `pathlib` or `contextlib` would cost more than the answer.

@@ -298,7 +298,8 @@ def test_an_internal_error_denies_a_guarded_command_and_allows_the_rest(h, monke
         guarded = answer(host, "pre-tool-use", payload(host, "pre-tool-use", h.root,
                                                        **shell_tool(host, "git commit -m fine")))
         assert denied(host, guarded)
-        other = answer(host, "pre-tool-use", payload(host, "pre-tool-use", h.root, **shell_tool(host, "ls -la")))
+        # `make build`, not `ls -la`: a plain reader is answered before the judge runs (harness.agent.quick_allow)
+        other = answer(host, "pre-tool-use", payload(host, "pre-tool-use", h.root, **shell_tool(host, "make build")))
         assert not denied(host, other) and "parser exploded" in other["systemMessage"]
 
 

@@ -16,15 +16,17 @@ parse functions and the parser object are bashlex's own.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import marshal
 import os
 import sys
+from itertools import chain
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from harness.agent.digest import sha256
 
 FORMAT = 1                      # of the cached file: bump when its layout changes
 MAX_BYTES = 4 * 1024 * 1024     # bashlex 0.18's tables take ~90 kB; anything far larger is not ours
@@ -40,7 +42,7 @@ def cache_dir() -> Path | None:
 
 def source_key(package_dir: Path) -> str:
     """A digest of everything the tables depend on: bashlex's source files, its version, Python's."""
-    digest = hashlib.sha256(f"format {FORMAT} python {sys.version_info[:2]}".encode())
+    digest = sha256(f"format {FORMAT} python {sys.version_info[:2]}".encode())
     for dist in sorted(p.name for p in package_dir.parent.glob("bashlex-*.dist-info")):
         digest.update(dist.encode())
     for source in sorted(package_dir.glob("*.py")):
@@ -151,11 +153,14 @@ def read_tables(path: Path, productions: list[str]) -> tuple[dict, dict] | None:
 
 
 def _table(table: object) -> bool:
-    """{state: {symbol: int}}: the shape PLY's tables have."""
-    return isinstance(table, dict) and all(
-        isinstance(state, int) and isinstance(row, dict)
-        and all(isinstance(sym, str) and isinstance(val, int) for sym, val in row.items())
-        for state, row in table.items())
+    """{state: {symbol: int}}: the shape PLY's tables have. Checked with C loops (map, chain) over
+    the ~7000 entries: a Python loop over them cost more than reading the file."""
+    if type(table) is not dict:
+        return False
+    rows = list(table.values())
+    return (set(map(type, table)) <= {int} and set(map(type, rows)) <= {dict}
+            and set(map(type, chain.from_iterable(rows))) <= {str}
+            and set(map(type, chain.from_iterable(map(dict.values, rows)))) <= {int})
 
 
 def write_tables(path: Path, productions: list[str], action: dict, goto: dict) -> None:

@@ -90,14 +90,19 @@ def block_limit(root: Path) -> int:
 
 def notes_ref(root: Path) -> str:
     """The configured notes ref, read leniently and cheaply: the guard runs before every shell command."""
+    from harness.agent import notes_ref_plain
     from harness.errors import HarnessError
     from harness.store import bounded
-    from harness.store.settings import notes_ref_of
 
     try:  # bounded: a FIFO or /dev/zero as config.yaml must not hang or exhaust the guard
         raw = bounded.read(root / ".harness" / "config.yaml", "settings", ".harness/config.yaml")
     except (OSError, HarnessError):
         raw = None
+    plain = notes_ref_plain.read(raw)  # a plainly written file needs no YAML parser (a third of the answer)
+    if plain is not None:
+        return plain
+    from harness.store.settings import notes_ref_of
+
     return notes_ref_of(raw)
 
 

@@ -9,8 +9,11 @@ reason on stderr: the one answer all three take as a block.
 
 from __future__ import annotations
 
-import json
-from typing import Any, NamedTuple
+from collections import namedtuple
+
+TYPE_CHECKING = False  # typing (and json) are not imported: the guard answers a `Read` without them
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
 
 HOSTS = ("claude", "codex", "gemini")
 UNKNOWN_SESSION = "unknown-session"
@@ -27,26 +30,31 @@ EDIT_TOOLS = {"claude": {"Write", "Edit", "MultiEdit", "NotebookEdit"}, "codex":
 PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 
-# NamedTuples, not dataclasses: the guard answers a `Read` before anything imports dataclasses
-# (and inspect with it), a third of what such a call cost.
-class Payload(NamedTuple):
-    session_id: str
-    cwd: str | None
-    tool_name: str = ""
-    tool_input: Any = None                                    # as sent (None: none): tool_action checks its type
+# Named tuples, not dataclasses: the guard answers a `Read` before anything imports dataclasses
+# (and inspect with it), a third of what such a call cost. At run time they are collections'
+# namedtuples (what typing.NamedTuple makes too) with the same fields and defaults: importing
+# typing for the class syntax alone costs a `Read` a tenth of its time. mypy reads the classes.
+if TYPE_CHECKING:
+    class Payload(NamedTuple):
+        session_id: str
+        cwd: str | None
+        tool_name: str = ""
+        tool_input: Any = None                                # as sent (None: none): tool_action checks its type
 
+    class ToolAction(NamedTuple):
+        shell: str | None = None                              # a command line the tool will run
+        writes: tuple[str, ...] = ()                          # files the tool will write or delete
+        workdir: str | None = None                            # where the shell runs, when not the session's cwd
+        deletes: tuple[str, ...] = ()                         # files a patch deletes
 
-class ToolAction(NamedTuple):
-    shell: str | None = None                                  # a command line the tool will run
-    writes: tuple[str, ...] = ()                              # files the tool will write or delete
-    workdir: str | None = None                                # where the shell runs, when not the session's cwd
-    deletes: tuple[str, ...] = ()                             # files a patch deletes
-
-
-class Reply(NamedTuple):
-    stdout: str = ""
-    stderr: str = ""
-    code: int = 0
+    class Reply(NamedTuple):
+        stdout: str = ""
+        stderr: str = ""
+        code: int = 0
+else:
+    Payload = namedtuple("Payload", "session_id cwd tool_name tool_input", defaults=("", None))
+    ToolAction = namedtuple("ToolAction", "shell writes workdir deletes", defaults=(None, (), None, ()))
+    Reply = namedtuple("Reply", "stdout stderr code", defaults=("", "", 0))
 
 
 def detect_host(data: dict[str, Any]) -> str:
@@ -61,7 +69,9 @@ def detect_host(data: dict[str, Any]) -> str:
 
 
 def read_payload(raw: str) -> dict[str, Any]:
-    data = json.loads(raw) if raw.strip() else {}
+    from harness.agent.payload_json import loads
+
+    data = loads(raw) if raw.strip() else {}
     if not isinstance(data, dict):
         raise ValueError("the hook input is not a JSON object")
     return data
@@ -131,6 +141,8 @@ def _patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[st
 # -- answers ------------------------------------------------------------------------------
 
 def _json(obj: dict[str, Any]) -> str:
+    import json  # only an answer with something to say is JSON: an allow is silent
+
     return json.dumps(obj, ensure_ascii=False)
 
 

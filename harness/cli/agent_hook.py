@@ -8,11 +8,12 @@ anything the guard does not need; `tests/test_layering.py` pins what it may load
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import TYPE_CHECKING, TextIO
 
+TYPE_CHECKING = False  # neither typing nor json is imported: a `Read` is answered without them
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from harness.agent.hosts import Reply
 
 HOSTS = ("claude", "codex", "gemini", "auto")
@@ -34,6 +35,8 @@ def answer(host: str, event: str) -> int:
             if event != "stop":
                 raise  # the guard's last resort: exit 2, which every host takes as a deny
             # A stop block nothing remembers could loop forever: let the agent stop, saying why.
+            import json
+
             _echo(json.dumps({"systemMessage": f"harness: the stop check failed ({reason}); not blocking"}))
             return 0
 

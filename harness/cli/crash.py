@@ -11,30 +11,45 @@ handler does.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from harness.errors import EXIT_INVALID
+
+TYPE_CHECKING = False  # typing itself is not imported: the agent's guard answers a `Read` through here
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import TracebackType
 
 # What an answer that could not even be given exits with: git refuses on any non-zero, and
 # exit 2 is the one code every agent host takes as a block.
 LAST_RESORT = EXIT_INVALID
 
 
-@contextmanager
 def guard(answer: Callable[[str], int], expected: tuple[type[BaseException], ...] = (),
-          stdin: Callable[[], str | None] = lambda: None) -> Iterator[None]:
+          stdin: Callable[[], str | None] = lambda: None) -> Guard:
     """Run the block; an exception not ``expected`` (those the caller reports itself) is written
     to a crash log and answered by ``answer(reason)``, whose exit code ends the process
     (SystemExit, as pre-commit's handler exits). KeyboardInterrupt and SystemExit pass."""
-    try:
-        yield
-    except expected:
-        raise
-    except Exception as exc:
+    return Guard(answer, expected, stdin)
+
+
+class Guard:
+    """:func:`guard`'s context manager: a class, not contextlib's decorator, whose import the
+    agent's guard would pay for on every tool call."""
+
+    def __init__(self, answer: Callable[[str], int], expected: tuple[type[BaseException], ...],
+                 stdin: Callable[[], str | None]) -> None:
+        self.answer, self.expected, self.stdin = answer, expected, stdin
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if exc is None or isinstance(exc, self.expected) or not isinstance(exc, Exception):
+            return  # no error, one the caller reports, or an interrupt or exit: it goes on as raised
         if from_interrupt(exc):
-            raise  # Ctrl-C during a lazy import: the entry point reports an interrupt
-        raise SystemExit(_answer_crash(exc, answer, stdin)) from None
+            return  # Ctrl-C during a lazy import: the entry point reports an interrupt
+        raise SystemExit(_answer_crash(exc, self.answer, self.stdin)) from None
 
 
 def from_interrupt(exc: BaseException) -> bool:

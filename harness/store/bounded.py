@@ -11,7 +11,6 @@ cap is enforced while reading, never after.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -123,6 +122,8 @@ def sha256(path: Path | str, kind: str, name: str | None = None) -> str | None:
     fd = _open(Path(path), name, follow=False)
     if fd is None:
         return None
+    import hashlib  # here, not at the top: the agent's guard reads a file through this module
+
     h, got = hashlib.sha256(), 0
     try:
         while chunk := os.read(fd, _CHUNK):

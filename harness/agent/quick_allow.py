@@ -1,0 +1,109 @@
+"""The tool calls the guard allows whatever the repository holds, told apart before the rules load.
+
+Most of an agent's tool calls are reads, edits of source files and plain commands (`ls -la`,
+`pytest -q tests`). The full judge (harness.core.bypass, with bashlex for a command line) answers
+"allow" for each of them, silently; loading it costs several times the answer. This module
+recognises the calls whose answer is certain from their text alone, with os.path and a few stat
+calls, and :mod:`harness.agent.run` answers them before importing the judge.
+
+Certain means: the full judge cannot refuse it and cannot fail on it (a failure answers with a
+message, not silently). Anything less plain (a quote, an expansion, a glob, a redirect, an
+operator, a program that writes, deletes, runs a command line or is git, a path in `.harness/`,
+`.git/`, a hooks folder or the framework's config, a linked worktree, a word naming git or a
+hook, whose git configuration the judge would read) is left to the judge. `tests/test_agent_guard_quick_allow.py`
+holds the answers equal to the judge's on both sides of every condition.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from harness.agent.hosts import ToolAction
+
+# Programs that only read (or run tests): none is a prefix, runner, shell, declarer, writer,
+# deleter, copier, mode changer, in-place editor, archiver, git, harness or python (the judge's
+# special cases); tests/test_agent_guard_quick_allow.py holds this list apart from theirs. Writers
+# the judge does not know of are left out (`sort -o`, `uniq IN OUT`, `tree -o`, `less -o`, `rg --pre`
+# running a program); pytest stays (it writes `--junitxml`, `--basetemp`), so no plain command that
+# names what the guard covers (GUARDED_WORDS) is answered here: a judge that learns of such a
+# writer is not bypassed.
+READERS = frozenset({"ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "pytest", "diff", "stat", "which",
+                     "du", "df", "date", "whoami", "uname", "cut", "nl", "od", "hexdump", "md5sum", "sha256sum",
+                     "basename", "dirname", "realpath", "readlink", "true", "false", "id", "printenv"})
+# A command line of these characters alone is one simple command of plain words: no quote,
+# expansion, glob, brace, tilde, comment, redirect, operator, escape or line break.
+PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./=,:+@%-")
+# What makes a written path something the judge looks at more closely.
+SPECIAL_IN_PATH = frozenset("$`*?[")
+GUARDED_TOP = (".harness", ".git", ".pre-commit-config.yaml")
+# What the judge's own failure policy takes for a mention of what it guards (bypass.mentions_guarded), and hooks.
+GUARDED_WORDS = ("git", "harness", "skip=", "hookspath", "hook", "events.jsonl", "evidence", "approvals.jsonl",
+                 "allowed_signers", "pre-commit")
+
+
+def surely_allowed(cwd: str | None, action: ToolAction) -> bool:
+    """Whether the full judge allows ``action`` silently; False when unsure."""
+    if not _usable(cwd) or action.workdir is not None or action.deletes:
+        return False
+    assert cwd is not None
+    here = os.path.realpath(cwd)
+    root = _worktree(here)
+    # A linked worktree (`.git` a file) is left to the judge: its hooks live in the common git
+    # folder that file names; and so is a repository without the harness (allowed, but rare).
+    if root is None or not os.path.isdir(os.path.join(root, ".harness")) \
+            or not os.path.isdir(os.path.join(root, ".git")):
+        return False
+    if action.shell is not None:
+        return not action.writes and _plain_reader(action.shell)
+    subject = " ".join(action.writes)
+    if "git" in subject or "hook" in subject:
+        return False  # the judge reads the repository's git configuration for these
+    return bool(action.writes) and all(_usable(path) for path in action.writes) \
+        and _writes_outside_guarded(here, root, action.writes)
+
+
+def _usable(path: str | None) -> bool:
+    """A path os calls take: text with no NUL and no lone surrogate (either raises in them)."""
+    if not path or "\0" in path:
+        return False
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        return False
+    return True
+
+
+def _plain_reader(command: str) -> bool:
+    words = command.split()
+    lowered = command.lower()
+    return bool(words) and words[0] in READERS and PLAIN.issuperset(command) \
+        and not any(word in lowered for word in GUARDED_WORDS)
+
+
+def _writes_outside_guarded(here: str, root: str, writes: tuple[str, ...]) -> bool:
+    real_root = os.path.realpath(root)
+    hooks = os.path.realpath(os.path.join(root, ".git", "hooks"))
+    for path in writes:
+        full = os.path.realpath(os.path.join(here, path))
+        if SPECIAL_IN_PATH & set(full) or full == hooks or full.startswith(hooks.rstrip("/") + "/"):
+            return False
+        if not full.startswith(real_root.rstrip("/") + "/"):
+            continue  # outside the repository: nothing of its record, and not its hooks folder
+        top = full[len(real_root.rstrip("/")) + 1:].split("/")[0]
+        if top in GUARDED_TOP:
+            return False
+    return True
+
+
+def _worktree(here: str) -> str | None:
+    """harness.store.layout.find_worktree's walk up, in os.path terms: the first folder holding `.git`."""
+    folder = here
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
