@@ -129,10 +129,3 @@ def test_a_changed_source_or_version_of_bashlex_names_another_cache_file(tmp_pat
     (tmp_path / "site" / "bashlex-0.18.dist-info").rename(tmp_path / "site" / "bashlex-0.19.dist-info")
     assert bashlex_tables.source_key(copy) not in (key, changed)
 
-
-def test_the_cache_lives_under_the_user_s_cache_folder(monkeypatch, tmp_path):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert bashlex_tables.cache_dir() == tmp_path / "xdg" / "engineering-harness"
-    monkeypatch.delenv("XDG_CACHE_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert bashlex_tables.cache_dir() == tmp_path / "home" / ".cache" / "engineering-harness"

@@ -35,8 +35,8 @@ def run(prefix: list[str], args: list[str], cwd: Path, env: dict[str, str], stdi
 
 
 def env_with_cache(folder: Path) -> dict[str, str]:
-    """XDG_CACHE_HOME at ``folder``: a folder keeps bashlex's tables, a file makes the cache unusable."""
-    return {**os.environ, "XDG_CACHE_HOME": str(folder)}
+    """The parser tables' folder at ``folder``: a folder keeps bashlex's tables, a file makes the cache unusable."""
+    return {**os.environ, "HARNESS_PARSER_TABLES": str(folder)}
 
 
 def tool_calls(cwd: Path) -> list[tuple[str, dict]]:

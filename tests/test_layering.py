@@ -214,7 +214,7 @@ def test_the_agent_guard_answers_a_read_with_the_hosts_module_alone(h, repo):
 def test_the_agent_guard_judges_a_shell_command_without_click_yaml_or_pygit2(h, repo, tmp_path, monkeypatch):
     import json
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HARNESS_PARSER_TABLES", str(tmp_path / "cache"))
     # `rm -rf build`, not `ls -la`: a plain reader is answered before the judge loads (the test below).
     call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}
     loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))

@@ -1,15 +1,16 @@
-"""bashlex, imported with its LR parser tables read from a per-user cache.
+"""bashlex, imported with its LR parser tables read from a file beside the guard's own bytecode.
 
 bashlex 0.18 runs its parser generator (PLY's LRTable) at every import and never reads the
 tables it ships: most of what the agent's guard paid for a `Bash` call. The generator is
-deterministic, so its output (the action and goto tables) is kept in one file under the
-user's cache folder and handed back on the next import instead of being computed again.
+deterministic, so its output (the action and goto tables) is kept in one file and handed back
+on the next import instead of being computed again.
 
-Trust: the file is named after a digest of bashlex's own source files, its distribution's
-name and version and the Python version (marshal's format is Python's), so a different
-bashlex or a changed source never reads it. A file that is missing, oversized, unreadable,
-of the wrong shape or made for other productions is ignored and the tables are computed
-(and the file rewritten atomically): a bad cache costs time, never a different parser.
+Trust: the file sits in this package's `__pycache__` (:func:`cache_dir`), trusted as the code
+beside it is — never in the user's cache folder, which the agent's own tools can write. It is
+named after a digest of bashlex's own source files, its distribution's name and version and the
+Python version (marshal's format is Python's), so a different bashlex or a changed source never
+reads it. A file that is missing, oversized, unreadable, of the wrong shape or made for other
+productions is ignored and the tables are computed (and the file rewritten atomically).
 Only the table computation is replaced, for the duration of the import; the grammar, the
 parse functions and the parser object are bashlex's own.
 """
@@ -34,10 +35,17 @@ PREFIX = "bashlex-tables-"
 
 
 def cache_dir() -> Path | None:
-    """Where the tables live: ``$XDG_CACHE_HOME/engineering-harness`` (default ``~/.cache/…``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or (os.path.join(os.path.expanduser("~"), ".cache")
-                                                if os.path.expanduser("~") != "~" else "")
-    return Path(base) / "engineering-harness" if base else None
+    """Where the tables live: beside this module's own bytecode (its `__pycache__`), or the folder
+    ``HARNESS_PARSER_TABLES`` names (set by whoever starts the guard: tests, benchmarks).
+
+    Not the user's cache folder: the agent's own tools write there, and a table planted under the name
+    anyone can compute would decide how every later command is parsed. Whoever can write this folder
+    can rewrite the guard's code beside it: the tables are trusted exactly as the code is. A folder
+    that cannot be written (a system-wide install) leaves the tables computed at each import."""
+    named = os.environ.get("HARNESS_PARSER_TABLES")
+    if named:
+        return Path(named)
+    return Path(__file__).resolve().parent / "__pycache__"
 
 
 def source_key(package_dir: Path) -> str:
