@@ -1,0 +1,41 @@
+"""Programs that write where an option says (#25's task F-0018): `pytest --basetemp=DIR` empties DIR, `--junitxml`,
+`sort -o`, `uniq IN OUT`, `tree -o` write a file — refused onto the harness's record, a hook or the repository,
+allowed everywhere else (a report under `.harness/local/`, a scratch folder)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from support.cli import Harness
+
+REFUSED = ["pytest --basetemp=.harness", "pytest -q --basetemp .harness/tasks", "python3 -m pytest --basetemp=.harness",
+           "pytest --basetemp=.", "pytest --basetemp=..", "py.test --basetemp=.git",
+           "pytest --junitxml=.harness/approvals.jsonl", "sort -o .harness/approvals.jsonl notes.txt",
+           "sort --output=.harness/approvals.jsonl notes.txt", "sort -o.harness/approvals.jsonl notes.txt",
+           "uniq notes.txt .harness/approvals.jsonl", "tree -o .git/hooks/pre-commit"]
+ALLOWED = ["pytest --basetemp=/tmp/scratch-basetemp", "pytest --basetemp=build/tmp -q",
+           "pytest --junitxml=.harness/local/junit.xml", "python3 -m pytest --junitxml=reports/junit.xml",
+           "sort -o sorted.txt notes.txt", "uniq notes.txt unique.txt", "tree -o tree.txt", "pytest -q tests"]
+
+
+def ask(h: Harness, repo, command: str) -> str:
+    call = {"session_id": "s", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}}
+    p = subprocess.run([sys.executable, "-m", "harness", "hook", "agent", "claude", "pre-tool-use"], cwd=repo,
+                       input=json.dumps(call), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+@pytest.mark.parametrize("command", REFUSED)
+def test_a_write_by_option_onto_the_record_is_refused(h, task, repo, command):
+    assert '"deny"' in ask(h, repo, command), command
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_a_write_by_option_elsewhere_is_allowed(h, task, repo, command):
+    assert '"deny"' not in ask(h, repo, command), command
