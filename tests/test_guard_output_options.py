@@ -39,3 +39,13 @@ def test_a_write_by_option_onto_the_record_is_refused(h, task, repo, command):
 @pytest.mark.parametrize("command", ALLOWED)
 def test_a_write_by_option_elsewhere_is_allowed(h, task, repo, command):
     assert '"deny"' not in ask(h, repo, command), command
+
+
+def test_the_quick_path_leaves_every_writing_option_of_its_readers_to_the_judge():
+    from harness.agent import quick_allow
+    from harness.core import bypass_files
+
+    judged = {o for prog in quick_allow.READERS
+              for o in (*bypass_files.OUTPUT_OPTIONS.get(prog, ("", ()))[1], *bypass_files.EMPTIED_OPTIONS.get(prog, ()))}
+    assert set(quick_allow.WRITING_OPTIONS) == judged
+    assert not {p for p in quick_allow.READERS if bypass_files.OUTPUT_OPTIONS.get(p, ("", ()))[0]}  # no short ones

@@ -35,6 +35,9 @@ READERS = frozenset({"ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "
 # A command line of these characters alone is one simple command of plain words: no quote,
 # expansion, glob, brace, tilde, comment, redirect, operator, escape or line break.
 PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./=,:+@%-")
+# Options by which a reader writes (harness.core.bypass_files' OUTPUT_OPTIONS and EMPTIED_OPTIONS
+# of the READERS; a test holds them equal): `pytest --basetemp=..` empties a folder above the repository.
+WRITING_OPTIONS = ("--basetemp", "--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log")
 # What makes a written path something the judge looks at more closely.
 SPECIAL_IN_PATH = frozenset("$`*?[")
 GUARDED_TOP = (".harness", ".git", ".pre-commit-config.yaml")
@@ -79,7 +82,8 @@ def _plain_reader(command: str) -> bool:
     words = command.split()
     lowered = command.lower()
     return bool(words) and words[0] in READERS and PLAIN.issuperset(command) \
-        and not any(word in lowered for word in GUARDED_WORDS)
+        and not any(word in lowered for word in GUARDED_WORDS) \
+        and not any(word.startswith(WRITING_OPTIONS) for word in words)
 
 
 def _writes_outside_guarded(here: str, root: str, writes: tuple[str, ...]) -> bool:

@@ -22,6 +22,11 @@ MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 IN_PLACE_EDITORS = {"sed": "efl", "perl": "eEMmIxl0", "ruby": "eErIxCF"}
 RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
 TAR_VALUES = "fCTXbgHKNV"
+# Programs that write where an option says, not where an operand does: (short, long) option names.
+OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE")),
+                  "pytest": ("", ("--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log"))}
+# Options naming a folder the program empties before it writes there: pytest removes its --basetemp.
+EMPTIED_OPTIONS = {"pytest": ("--basetemp",)}
 
 
 def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
@@ -29,6 +34,7 @@ def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
     """What ``prog ARGS`` does to the harness's files and the hook files, as a denial or None.
     ``archives``: the members of the archives the adapter could list (absolute path -> names)."""
     return (_check_deletion(prog, args, where, hooks_dirs)
+            or _check_emptied(prog, args, where, hooks_dirs)
             or _check_overwrite(prog, args, where, hooks_dirs)
             or _check_copy(prog, args, where, hooks_dirs)
             or _check_extract(prog, args, where, hooks_dirs, archives or {}))
@@ -58,9 +64,53 @@ def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: 
     return None
 
 
+def as_program(prog: str, args: list[str]) -> tuple[str, list[str]]:
+    """`python -m pytest ARGS` and `py.test ARGS` are pytest's."""
+    if prog.startswith("python") and args[:1] == ["-m"] and len(args) > 1:
+        return ("pytest" if args[1] in ("pytest", "py.test") else args[1]), args[2:]
+    return ("pytest" if prog == "py.test" else prog), args
+
+
+def option_values(args: list[str], short: str, long: tuple[str, ...]) -> list[str]:
+    """The values of the options named (`-o V`, `-oV`, `--name=V`, `--name V`), as the program reads them."""
+    out = []
+    for i, a in enumerate(args):
+        name, eq, value = a.partition("=")
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if name in long:
+            out += [value] if eq else [nxt] if nxt is not None else []
+        elif len(a) >= 2 and a[0] == "-" and a[1] in short and a[1:2] != "-":
+            out += [a[2:]] if len(a) > 2 else [nxt] if nxt is not None else []
+    return out
+
+
+def _check_emptied(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """A folder a program empties before it writes there (`pytest --basetemp=DIR`): refused when it is,
+    or holds, the harness's record, the repository itself or a hooks folder."""
+    prog, args = as_program(prog, args)
+    for folder in option_values(args, "", EMPTIED_OPTIONS.get(prog, ())):
+        full = posixpath.normpath(posixpath.join(where.cwd, folder))
+        root = posixpath.normpath(where.root)
+        rel = where.resolve(folder)
+        holds_root = root == full or root.startswith(full.rstrip("/") + "/")
+        if holds_root or paths.harness_state(rel) or paths.glob_harness_state(rel) or rel == ".git" \
+                or (rel or "").startswith(".git/") or paths.hook_config(where, folder, hooks_dirs) \
+                or any(d == full or d.startswith(full.rstrip("/") + "/") for d in hooks_dirs):
+            return delete_denial(folder)
+    return None
+
+
 def _check_overwrite(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A program that writes over (or re-modes) a guarded file in place."""
     targets = operands(args)
+    named, named_args = as_program(prog, args)
+    if named in OUTPUT_OPTIONS:
+        short, long = OUTPUT_OPTIONS[named]
+        denial = hook_or_protected(option_values(named_args, short, long), where, hooks_dirs)
+        if denial:
+            return denial
+    if prog == "uniq" and len(targets) > 1:  # `uniq IN OUT` writes OUT
+        return hook_or_protected(targets[1:2], where, hooks_dirs)
     if prog == "dd":
         targets = [a[3:] for a in args if a.startswith("of=")]
     if prog in MODE_CHANGERS:
