@@ -14,14 +14,15 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.agent.hosts import HOSTS, REGISTRY
 from harness.errors import HarnessError
 from harness.store.crashpoint import step
 
-AGENTS = ("claude", "codex", "gemini", "agents")
+AGENTS = (*HOSTS, "agents")  # "agents": the cross-host .agents/skills
 SCOPES = ("project", "user")
 # Where each host reads skills, relative to the project root or the home directory.
 # Codex reads the cross-host .agents/skills (repository and ~/.agents/skills).
-SKILL_DIRS = {"claude": ".claude/skills", "gemini": ".gemini/skills", "codex": ".agents/skills", "agents": ".agents/skills"}
+SKILL_DIRS = {**{name: h.skills_dir for name, h in REGISTRY.items()}, "agents": ".agents/skills"}
 MANIFEST = ".engineering-harness.json"
 
 

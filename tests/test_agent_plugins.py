@@ -13,6 +13,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from harness.agent.hosts import REGISTRY, matcher
+
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATOR = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "claude"
 SCHEMAS = Path(__file__).parent / "agent_hosts"
@@ -59,7 +61,7 @@ def test_the_codex_manifest_points_at_its_own_hooks_file() -> None:
     assert manifest["hooks"] == "./.codex-plugin/hooks.json"
     cmds = commands(load(manifest["hooks"]))
     assert set(cmds) == CLAUDE_EVENTS and all(" codex " in c for cs in cmds.values() for c in cs)
-    assert load(manifest["hooks"])["hooks"]["PreToolUse"][0]["matcher"] == "Bash|apply_patch"
+    assert load(manifest["hooks"])["hooks"]["PreToolUse"][0]["matcher"] == matcher(REGISTRY["codex"])
 
 
 def test_the_gemini_extension_manifest_has_what_gemini_requires() -> None:

@@ -15,18 +15,50 @@ TYPE_CHECKING = False  # typing (and json) are not imported: the guard answers a
 if TYPE_CHECKING:
     from typing import Any, NamedTuple
 
-HOSTS = ("claude", "codex", "gemini")
 UNKNOWN_SESSION = "unknown-session"
-# The host's own event name for each of ours.
-EVENT_NAMES = {
-    "claude": {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"},
-    "codex": {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"},
-    "gemini": {"session-start": "SessionStart", "pre-tool-use": "BeforeTool", "stop": "AfterAgent"},
-}
-SHELL_TOOLS = {"claude": {"Bash"}, "codex": {"Bash", "shell", "local_shell", "exec_command"},
-               "gemini": {"run_shell_command"}}
-EDIT_TOOLS = {"claude": {"Write", "Edit", "MultiEdit", "NotebookEdit"}, "codex": {"apply_patch"},
-              "gemini": {"write_file", "replace"}}
+
+
+# One agent host, all the guard and the installer know of it (a new host is one more in REGISTRY).
+# A namedtuple, as Payload below and for the same reason: typing costs a `Read` a tenth of its time.
+if TYPE_CHECKING:
+    class Host(NamedTuple):
+        name: str
+        events: dict[str, str]          # our event -> the host's own name for it
+        shell_tools: tuple[str, ...]    # tools that run a command line
+        edit_tools: tuple[str, ...]     # tools that write files
+        settings: tuple[str, str]       # (the project's settings file, the user's, under the home folder)
+        deny_decision: bool             # a deny is `{"decision": "deny"}` (else Claude's hookSpecificOutput)
+        stop_block: str                 # the decision that keeps the agent from stopping
+        hook_names: bool                # its handlers carry a name and count timeouts in milliseconds
+        skills_dir: str                 # where it discovers skills, in a project or the home folder
+        install_note: str               # what `harness agent install` adds for it ("" for nothing)
+else:
+    Host = namedtuple("Host", "name events shell_tools edit_tools settings deny_decision stop_block hook_names "
+                              "skills_dir install_note")
+
+
+def matcher(host: Host) -> str:
+    """The tool-name regex installed for the pre-tool-use hook: every tool the guard judges, so no tool
+    the guard knows goes unsent to it."""
+    return "|".join((*host.shell_tools, *host.edit_tools))
+
+
+_CLAUDE_EVENTS = {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"}
+REGISTRY = {h.name: h for h in (
+    Host("claude", _CLAUDE_EVENTS, ("Bash",), ("Write", "Edit", "MultiEdit", "NotebookEdit"),
+         (".claude/settings.json", ".claude/settings.json"), False, "block", False, ".claude/skills", ""),
+    # Codex sends its shell tool as `Bash`, Claude Code's name; its own names for it are judged as well.
+    Host("codex", _CLAUDE_EVENTS, ("Bash", "shell", "local_shell", "exec_command"), ("apply_patch",),
+         (".codex/hooks.json", ".codex/hooks.json"), False, "block", False, ".agents/skills",
+         "Codex runs project hooks only in trusted projects, with hooks enabled in its config"),
+    Host("gemini", {"session-start": "SessionStart", "pre-tool-use": "BeforeTool", "stop": "AfterAgent"},
+         ("run_shell_command",), ("write_file", "replace"),
+         (".gemini/settings.json", ".gemini/settings.json"), True, "deny", True, ".gemini/skills", ""),
+)}
+HOSTS = tuple(REGISTRY)
+# Views of the registry, read by the guard and the installer.
+ANY_SHELL_TOOL = frozenset(t for h in REGISTRY.values() for t in h.shell_tools)
+ANY_EDIT_TOOL = frozenset(t for h in REGISTRY.values() for t in h.edit_tools)
 PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 
@@ -92,9 +124,8 @@ def tool_action(host: str, p: Payload) -> ToolAction:
     a number for a command) raises ValueError: read as "nothing", it would be an allow of what
     the host may run anyway, and the failure policy (harness.agent.run) judges it instead."""
     name, ti = p.tool_name, p.tool_input
-    shell = name in SHELL_TOOLS.get(host, ()) or name in ("Bash", "run_shell_command")
-    edit = name in EDIT_TOOLS.get(host, ()) or name in ("Write", "Edit", "MultiEdit", "write_file", "replace",
-                                                         "apply_patch")
+    # Any host's names count for every host (and for "auto"): a tool one host calls so is judged wherever sent.
+    shell, edit = name in ANY_SHELL_TOOL, name in ANY_EDIT_TOOL
     if not (shell or edit):
         return ToolAction()
     if not isinstance(ti, dict):
@@ -161,9 +192,9 @@ def _unknown_host_block(reason: str) -> Reply:
 
 
 def deny(host: str, reason: str) -> Reply:
-    if host not in HOSTS:
+    if host not in REGISTRY:
         return _unknown_host_block(reason)
-    if host == "gemini":
+    if REGISTRY[host].deny_decision:
         return Reply(_json({"decision": "deny", "reason": reason}))
     return Reply(_json({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                                "permissionDecisionReason": reason}}))
@@ -175,8 +206,6 @@ def allow(host: str, message: str | None = None) -> Reply:
 
 
 def block_stop(host: str, reason: str) -> Reply:
-    if host not in HOSTS:
+    if host not in REGISTRY:
         return _unknown_host_block(reason)
-    if host == "gemini":
-        return Reply(_json({"decision": "deny", "reason": reason}))
-    return Reply(_json({"decision": "block", "reason": reason}))
+    return Reply(_json({"decision": REGISTRY[host].stop_block, "reason": reason}))

@@ -19,22 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.agent import settings_text
-from harness.agent.hosts import EVENT_NAMES
+from harness.agent.hosts import REGISTRY, matcher
 from harness.agent.settings_text import Settings
 from harness.errors import HarnessError
 
 OURS = re.compile(r"(^|[\s/\"'])(harness|-m harness) hook agent ")
-SETTINGS = {  # host -> (project file, user file relative to the home directory)
-    "claude": (".claude/settings.json", ".claude/settings.json"),
-    "codex": (".codex/hooks.json", ".codex/hooks.json"),
-    "gemini": (".gemini/settings.json", ".gemini/settings.json"),
-}
-# The tools whose calls the guard judges, per host (a regex each host matches tool names with).
-TOOL_MATCHERS = {
-    "claude": "Bash|Write|Edit|MultiEdit|NotebookEdit",
-    "codex": "Bash|apply_patch",
-    "gemini": "run_shell_command|write_file|replace",
-}
 TIMEOUT_SECONDS = {"session-start": 30, "pre-tool-use": 15, "stop": 60}
 
 
@@ -46,7 +35,7 @@ class Change:
 
 
 def settings_path(host: str, scope: str, root: Path | None) -> Path:
-    project, user = SETTINGS[host]
+    project, user = REGISTRY[host].settings  # (the project file, the user file under the home folder)
     if scope == "user":
         if host == "codex" and os.environ.get("CODEX_HOME"):
             return Path(os.environ["CODEX_HOME"]) / "hooks.json"
@@ -70,16 +59,16 @@ def absolute_python() -> str:
 def entries(host: str, python: str | None = None) -> dict[str, list[dict[str, Any]]]:
     """event name -> the matcher groups to add, in the host's own shape."""
     out: dict[str, list[dict[str, Any]]] = {}
-    for event, name in EVENT_NAMES[host].items():
+    for event, name in REGISTRY[host].events.items():
         handler: dict[str, Any] = {"type": "command", "command": hook_command(host, event, python)}
-        if host == "gemini":  # Gemini names its hooks and counts timeouts in milliseconds
+        if REGISTRY[host].hook_names:  # Gemini names its hooks and counts timeouts in milliseconds
             handler = {"name": f"engineering-harness-{event}", **handler,
                        "timeout": TIMEOUT_SECONDS[event] * 1000}
         else:
             handler["timeout"] = TIMEOUT_SECONDS[event]
         group: dict[str, Any] = {"hooks": [handler]}
         if event == "pre-tool-use":
-            group = {"matcher": TOOL_MATCHERS[host], **group}
+            group = {"matcher": matcher(REGISTRY[host]), **group}  # every tool the guard judges
         out[name] = [group]
     return out
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from harness.agent.hosts import HOSTS
+from harness.agent.hosts import HOSTS, REGISTRY
 
 host_option = click.option("--host", type=click.Choice(HOSTS), required=True,
                            help="The coding agent: claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI).")
@@ -66,8 +66,9 @@ def install_cmd(host: str, scope: str, absolute: bool) -> None:
                    "shell would fail to run them (and go on unguarded). Activate the environment that has the harness "
                    "before starting the agent, or `harness agent install --absolute` (this machine only)", err=True)
     _skills(host, scope, root)
-    if host == "codex":
-        click.echo("note: Codex runs project hooks only in trusted projects, with hooks enabled in its config")
+    note = REGISTRY[host].install_note
+    if note:
+        click.echo(f"note: {note}")
 
 
 def _skills(host: str, scope: str, root: Path | None) -> None:

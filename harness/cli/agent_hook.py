@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
     from harness.agent.hosts import Reply
 
-HOSTS = ("claude", "codex", "gemini", "auto")
+from harness.agent.hosts import HOSTS as KNOWN  # noqa: E402 - after TYPE_CHECKING, as the guard needs it anyway
+
+HOSTS = (*KNOWN, "auto")  # "auto": the plugin hooks file all hosts share (harness.agent.hosts.detect_host)
 EVENTS = ("session-start", "pre-tool-use", "stop")
 
 

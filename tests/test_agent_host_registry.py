@@ -1,0 +1,73 @@
+"""One object per agent host (`harness.agent.hosts.REGISTRY`): the guard's tool names, the installed matchers,
+the plugin manifests, the settings files and the CLI's choices all come from it, and agree (#27 item 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.agent import hosts, install
+from harness.agent.hosts import REGISTRY, matcher
+from harness.cli import agent_hook
+from harness.cli.agent import host_option
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFESTS = {"hooks/hooks.json": "claude", ".codex-plugin/hooks.json": "codex"}
+
+
+@pytest.mark.parametrize("path,host", sorted(MANIFESTS.items()))
+def test_a_plugin_manifest_sends_the_guard_every_tool_it_judges(path, host):
+    doc = json.loads((ROOT / path).read_text())
+    [group] = doc["hooks"][REGISTRY[host].events["pre-tool-use"]]
+    assert group["matcher"] == matcher(REGISTRY[host])
+
+
+@pytest.mark.parametrize("host", hosts.HOSTS)
+def test_the_installed_hooks_are_the_registry_s(host):
+    entries = install.entries(host)
+    assert set(entries) == set(REGISTRY[host].events.values())
+    [group] = entries[REGISTRY[host].events["pre-tool-use"]]
+    assert group["matcher"] == matcher(REGISTRY[host])
+    project, _ = REGISTRY[host].settings
+    assert install.settings_path(host, "project", Path("/r")) == Path("/r") / project
+
+
+@pytest.mark.parametrize("host", hosts.HOSTS)
+def test_every_tool_a_host_s_matcher_sends_is_judged_and_every_judged_tool_is_sent(host):
+    sent = set(matcher(REGISTRY[host]).split("|"))
+    judged = set()
+    for name in hosts.ANY_SHELL_TOOL | hosts.ANY_EDIT_TOOL | {"Read", "Glob", "WebFetch"}:
+        patch = "*** Begin Patch\n*** Update File: x\n*** End Patch\n"  # a command line to a shell tool
+        p = hosts.Payload("s", "/", name, {"command": patch, "file_path": "x", "path": "x"})
+        if hosts.tool_action(host, p) != hosts.ToolAction():
+            judged.add(name)
+    assert sent <= judged
+    assert set(REGISTRY[host].shell_tools) | set(REGISTRY[host].edit_tools) == sent
+
+
+def test_the_cli_offers_the_registry_s_hosts():
+    choices = None
+    for param in host_option(lambda **kw: None).__click_params__:  # type: ignore[attr-defined]
+        choices = param.type.choices
+    assert tuple(choices) == hosts.HOSTS
+    assert (*hosts.HOSTS, "auto") == agent_hook.HOSTS
+    assert all(set(h.events) == set(agent_hook.EVENTS) for h in REGISTRY.values())
+
+
+def test_a_new_host_is_one_registry_entry(monkeypatch):
+    extra = hosts.Host("newhost", {"session-start": "Start", "pre-tool-use": "BeforeTool", "stop": "End"},
+                       ("sh",), ("write",), (".newhost/hooks.json", ".newhost/hooks.json"), True, "deny", False,
+                       ".newhost/skills", "")
+    monkeypatch.setitem(REGISTRY, "newhost", extra)
+    entries = install.entries("newhost")
+    assert entries["BeforeTool"][0]["matcher"] == "sh|write" and set(entries) == {"Start", "BeforeTool", "End"}
+    assert json.loads(hosts.deny("newhost", "no").stdout) == {"decision": "deny", "reason": "no"}
+
+
+def test_the_skills_go_where_each_host_discovers_them():
+    from harness import skills_install
+
+    assert (*hosts.HOSTS, "agents") == skills_install.AGENTS
+    assert all(skills_install.SKILL_DIRS[name] == h.skills_dir for name, h in REGISTRY.items())
