@@ -111,12 +111,18 @@ def git_setup(root: Path, subject: str) -> GitSetup:
     command line, or the paths an edit tool writes) by; when it may commit, also the harness hooks
     the framework config being committed drops. git runs only when the subject could need it (it
     names git or a hook): the guard runs before every tool call, and most never touch either."""
+    from harness.agent.git_config_files import may_set_hooks_path, user_config_files
     from harness.core import framework_config
     from harness.core.git_config_view import GitSetup
     from harness.gitio.guard_config import hooks_dirs
 
+    # The user's git config files decide whether the hooks run as the repository's does (#25's task F-0021).
+    user_files = user_config_files()
     if "git" not in subject and "hook" not in subject:
-        return GitSetup(hooks_dirs=hooks_dirs(root, None))
+        # A hooks folder core.hooksPath names is guarded whatever the text says (#25's task F-0019): git is
+        # asked for it only when a config file may set it.
+        hooks_path = _hooks_path(root) if may_set_hooks_path(str(root)) else None
+        return GitSetup(hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files))
     from harness.gitio.guard_config import aliases_and_hooks_path, framework_configs
 
     aliases, hooks_path = aliases_and_hooks_path(root)
@@ -124,8 +130,14 @@ def git_setup(root: Path, subject: str) -> GitSetup:
     if "commit" in subject:
         head, index, worktree = framework_configs(root)
         dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
-    return GitSetup(aliases=aliases, hooks_dirs=hooks_dirs(root, hooks_path),
+    return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
                     dropped_framework_hooks=tuple(sorted(dropped)))
+
+
+def _hooks_path(root: Path) -> str | None:
+    from harness.gitio.guard_config import aliases_and_hooks_path
+
+    return aliases_and_hooks_path(root)[1]
 
 
 def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any]) -> list[str]:

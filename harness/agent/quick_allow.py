@@ -58,6 +58,10 @@ def surely_allowed(cwd: str | None, action: ToolAction) -> bool:
     if root is None or not os.path.isdir(os.path.join(root, ".harness")) \
             or not os.path.isdir(os.path.join(root, ".git")):
         return False
+    from harness.agent.git_config_files import may_set_hooks_path
+
+    if may_set_hooks_path(root):  # a hooks folder anywhere, named in a config: the judge knows where
+        return False
     if action.shell is not None:
         return not action.writes and _plain_reader(action.shell)
     subject = " ".join(action.writes)

@@ -37,7 +37,7 @@ MACHINERY = frozenset({"commit", "push", "merge", "pull", "am", "rebase", "cherr
 class GitSetup:
     """What the repository's git configuration says, read by an adapter (harness.gitio.guard_config)."""
     aliases: Mapping[str, str] = field(default_factory=dict)   # alias name -> its expansion
-    hooks_dirs: tuple[str, ...] = ()                            # absolute folders git runs hooks from
+    hooks_dirs: tuple[str, ...] = ()    # folders git runs hooks from, and the user's git config files (also as ~/…)
     dropped_framework_hooks: tuple[str, ...] = ()               # harness hooks HEAD's framework config runs
                                                                 #   and the index's or work tree's does not
     archive_members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # absolute archive path ->

@@ -120,6 +120,8 @@ def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bo
     whether the harness's hooks run."""
     if ("$" in path or "`" in path) and "hooks" in posixpath.normpath(path).split("/")[-2:]:
         return True  # `"$GITDIR/hooks/pre-commit"`: judged by its tail, as a ledger is by its name
+    if path in hooks_dirs:  # a user's git config file as written (`~/.gitconfig`): the shell expands it
+        return True
     full = posixpath.normpath(posixpath.join(where.cwd, path))
     rel = where.resolve(path)
     if rel is not None and (rel == FRAMEWORK_CONFIG or _matches(FRAMEWORK_CONFIG, rel)
