@@ -71,14 +71,14 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     # python3: putting the venv's bin/ first would also put `harness` there, and hide a hook that
     # names a Python it cannot run behind the shim's `harness` fallback. A script, not a symlink:
     # a venv's interpreter started through a link elsewhere would not find its venv.
-    # `python` too, and the host's version-manager shim folders left off PATH: `audit --rerun` probes
-    # every Python a script could start by name, and a host with pyenv has a dozen shims, each a
-    # script starting pyenv processes (~0.5 s a probe) — the suite does not depend on the host's Pythons.
+    # The host's version-manager shim folders are left off PATH: `audit --rerun` probes every Python a
+    # script could start by name, and a host with pyenv has a dozen shims, each a script starting pyenv
+    # processes (~0.5 s a probe) — the suite does not depend on the host's Pythons. (No `python` here:
+    # a test's virtualenv put next on PATH provides it, as a script's `python` finds it.)
     bin_dir = home / "bin"
     bin_dir.mkdir(exist_ok=True)
-    for name in ("python3", "python"):
-        (bin_dir / name).write_text(f'#!/bin/sh\nexec {shlex.quote(PY)} "$@"\n')
-        (bin_dir / name).chmod(0o755)
+    (bin_dir / "python3").write_text(f'#!/bin/sh\nexec {shlex.quote(PY)} "$@"\n')
+    (bin_dir / "python3").chmod(0o755)
     kept = [f for f in os.environ.get("PATH", "").split(os.pathsep) if not _version_manager_shims(f)]
     mp.setenv("PATH", os.pathsep.join([str(bin_dir), *kept]))
     for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):

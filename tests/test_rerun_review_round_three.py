@@ -1,0 +1,305 @@
+"""CI's re-runs stay on their commit's own code and accept honest trees, against what the third review
+of the re-run found: the guard's own probes answered by a json.py of the commit or of HEAD, a namespace
+package's submodule from the checkout, a src/ module named like the standard library, a module the build
+generates, and the checkout check's CRLF blobs and odd path names (F-0012..F-0018).
+
+Each test runs a real `harness audit --rerun` over commits taken to DONE, in CI's interpreter (a bare
+virtualenv); beside each guard, the honest case a careless guard would refuse.
+"""
+
+from __future__ import annotations
+
+import os
+
+from support.gitrepo import commit_all_ok, git
+from support.records import PASS_CMD, configure
+from support.rerun_range import CHECK, answer, done, editable, rerun, reruns, venv
+
+# A json.py that is the real json, except that its dumps answers what the forger wants: the guard's
+# question "where do you import these names from" gets "{}", and "what are your site folders" gets none.
+JSON_SHIM = '''import os as _os, sys as _sys
+_here = _os.path.dirname(_os.path.abspath(__file__))
+_saved = _sys.path[:]
+_sys.path[:] = [p for p in _sys.path if _os.path.abspath(p or ".") != _here]
+del _sys.modules["json"]
+import json as _real
+_sys.path[:] = _saved
+_dumps = _real.dumps
+def _lie(obj, *a, **k):
+    if isinstance(obj, dict) and "executable" in obj:
+        obj = dict(obj, site=[], user=None, path=[p for p in obj["path"] if "site-packages" not in p])
+    elif isinstance(obj, dict):
+        return "{}"
+    return _dumps(obj, *a, **k)
+_real.dumps = _lie
+'''
+
+
+def test_a_json_module_of_the_commit_does_not_answer_where_the_tree_imports_from(h, repo, tmp_path):
+    """F-0016: the resolve probe runs in the commit's worktree; a json.py there must not answer it. The
+    package is linked into site-packages from the checkout (`flit install --symlink`): only what the probe
+    says makes the re-run stub it out for a commit that lacks it."""
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    (repo / "src" / "other").mkdir(parents=True)
+    (repo / "src" / "other" / "__init__.py").write_text("")
+    (repo / "src" / "calcpkg").mkdir()
+    os.symlink(repo / "src" / "calcpkg", site / "calcpkg")
+    base = commit_all_ok(repo, "config; the package is not committed")
+    (repo / "json.py").write_text(JSON_SHIM)
+    lacking = done(h, repo, "Lacking", forge=True)  # its check fails: calcpkg is not in the commit
+    (repo / "json.py").unlink()
+    answer(repo, 42)
+    commit_all_ok(repo, "the package, added later")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, lacking)["unit_test"]
+    assert run["result"] != "reproduces", run
+    assert code != 0
+
+
+def test_a_json_module_at_the_checkouts_root_does_not_hide_its_editable_install(h, repo, tmp_path):
+    """F-0018: the interpreter probe runs apart from the checkout; HEAD's json.py must not answer it."""
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 41)
+    base = commit_all_ok(repo, "config; calcpkg answers 41")
+    forged = done(h, repo, "Forged", forge=True)  # its check fails: 41
+    answer(repo, 42)
+    (repo / "json.py").write_text(JSON_SHIM)
+    commit_all_ok(repo, "calcpkg answers 42, and a json.py at the root")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, forged)["unit_test"]
+    assert run["result"] != "reproduces", run
+    assert code != 0
+
+
+def test_an_honest_commit_with_its_own_json_module_still_reruns(h, repo, tmp_path):
+    """F-0016/F-0018, the honest side: a project whose root holds a json.py of its own re-runs true."""
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 42)
+    (repo / "json.py").write_text("raise ImportError('the project json.py is not the standard library')\n")
+    base = commit_all_ok(repo, "config; calcpkg; a json.py of the project's")
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0
+
+
+NAMESPACE_CHECK = "import acme.calc, sys; sys.exit(acme.calc.answer() != 42)"
+
+
+def _namespace_other(repo) -> None:
+    (repo / "src" / "acme" / "other").mkdir(parents=True)  # acme: a namespace package (no __init__.py)
+    (repo / "src" / "acme" / "other" / "__init__.py").write_text("")
+
+
+def _namespace_calc(repo) -> None:
+    (repo / "src" / "acme" / "calc").mkdir(parents=True, exist_ok=True)
+    (repo / "src" / "acme" / "calc" / "__init__.py").write_text("def answer():\n    return 42\n")
+
+
+def test_a_namespace_packages_module_the_commit_lacks_is_not_imported_from_the_checkout(h, repo, tmp_path):
+    """F-0013: a submodule of a PEP 420 namespace package only the checkout has is absent in the re-run."""
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", NAMESPACE_CHECK])
+    _namespace_other(repo)
+    base = commit_all_ok(repo, "config; acme.other only")
+    lacking = done(h, repo, "Lacking", forge=True)  # its check fails: acme.calc is not in the commit
+    _namespace_calc(repo)
+    commit_all_ok(repo, "acme.calc, added later")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, lacking)["unit_test"]
+    assert run["result"] != "reproduces", run
+    assert code != 0
+
+
+def test_a_namespace_packages_module_the_commit_has_reruns_from_the_tree(h, repo, tmp_path):
+    """F-0013, the honest side: a commit holding acme.calc in a namespace package re-runs true, and a
+    later commit's change of it in the checkout does not reach the re-run."""
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", NAMESPACE_CHECK])
+    _namespace_other(repo)
+    base = commit_all_ok(repo, "config; acme.other only")
+    _namespace_calc(repo)
+    sha = done(h, repo, "Honest")
+    (repo / "src" / "acme" / "calc" / "__init__.py").write_text("def answer():\n    return 41\n")
+    commit_all_ok(repo, "acme.calc broken later")
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0
+
+
+STDLIB_CHECK = "import calendar, calcpkg, sys; sys.exit(not hasattr(calendar, 'monthrange') or calcpkg.answer() != 42)"
+
+
+def test_a_src_module_named_like_the_standard_library_does_not_shadow_it_in_the_rerun(h, repo, tmp_path):
+    """F-0014: the tree's import folder keeps the place the editable install gave the checkout's, after
+    the standard library: src/calendar.py does not replace the stdlib's calendar."""
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", STDLIB_CHECK])
+    answer(repo, 42)
+    (repo / "src" / "calendar.py").write_text("EVENTS = []\n")
+    base = commit_all_ok(repo, "config; calcpkg and a calendar module")
+    sha = done(h, repo, "Honest")
+    answer(repo, 41)
+    commit_all_ok(repo, "calcpkg broken later")
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0
+
+
+GENERATE = "open('src/genmod.py', 'w').write('VALUE = 42\\n')"  # the build: a code generator, in place
+GENERATED_CHECK = "import calcpkg, genmod, sys; sys.exit(calcpkg.answer() != 42 or genmod.VALUE != 42)"
+
+
+def test_a_module_the_build_generates_in_the_tree_is_not_stubbed_out(h, repo, tmp_path):
+    """F-0015: a module the checkout has (ignored) and the commit's build makes in the tree is imported
+    from the tree by the later commands, not made absent."""
+    python = editable(tmp_path, repo)
+    configure(repo, [str(python), "-c", GENERATE], [str(python), "-c", GENERATED_CHECK])
+    answer(repo, 42)
+    with open(repo / ".gitignore", "a") as f:
+        f.write("src/genmod.py\n")
+    base = commit_all_ok(repo, "config, package, the generated module ignored")
+    sha = done(h, repo, "Honest")
+    assert (repo / "src" / "genmod.py").is_file()
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0
+
+
+def test_a_generated_module_the_commits_build_does_not_make_is_not_imported_from_the_checkout(h, repo, tmp_path):
+    """F-0015, the guard kept: a module only the checkout's build output has (ignored there) and the
+    commit's build does not make stays absent in the re-run."""
+    python = editable(tmp_path, repo)
+    configure(repo, [str(python), "-c", "pass"], [str(python), "-c", GENERATED_CHECK])
+    answer(repo, 42)
+    with open(repo / ".gitignore", "a") as f:
+        f.write("src/genmod.py\n")
+    base = commit_all_ok(repo, "config, package, the generated module ignored")
+    lacking = done(h, repo, "Lacking", forge=True)  # no genmod: its check fails
+    (repo / "src" / "genmod.py").write_text("VALUE = 42\n")  # left by another commit's build
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, lacking)["unit_test"]["result"] != "reproduces", reruns(doc, lacking)
+    assert code != 0
+
+
+def test_a_crlf_blob_committed_before_text_auto_is_the_commits_tree(h, repo, tmp_path):
+    """F-0012: a blob holding CRLF, checked out byte for byte under a later `* text=auto`, is the commit's."""
+    python, _ = venv(tmp_path / "ci-venv")
+    (repo / "run.bat").write_bytes(b"@echo off\r\necho hi\r\n")
+    commit_all_ok(repo, "a Windows script")
+    (repo / ".gitattributes").write_text("* text=auto\n")
+    configure(repo, PASS_CMD, [str(python), "-c", "pass"])
+    base = commit_all_ok(repo, "config; .gitattributes")
+    assert git(repo, "status", "--porcelain").stdout.strip() == ""
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, sha)["unit_test"]
+    assert run["result"] == "reproduces", run
+    assert code == 0
+
+
+def test_tracked_files_named_with_a_trailing_cr_or_a_leading_quote_are_the_commits_tree(h, repo, tmp_path):
+    """F-0017: paths `git hash-object --stdin-paths` cannot read (a trailing CR, a leading quote) are checked."""
+    python, _ = venv(tmp_path / "ci-venv")
+    (repo / "assets").mkdir()
+    (repo / "assets" / "Icon\r").write_bytes(b"")  # macOS's custom folder icon file
+    (repo / "assets" / '"quoted".txt').write_text("q\n")
+    configure(repo, PASS_CMD, [str(python), "-c", "pass"])
+    base = commit_all_ok(repo, "config; a folder with its Icon\\r")
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, sha)["unit_test"]
+    assert run["result"] == "reproduces", run
+    assert code == 0
+
+
+def test_a_namespace_submodule_linked_in_from_the_checkout_is_absent_for_a_commit_lacking_it(h, repo, tmp_path):
+    """F-0013, a namespace package linked into site-packages (`flit install --symlink`): the checkout's
+    folder is not on sys.path to be replaced, so the submodule the commit lacks gets a stub below `acme/`."""
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", NAMESPACE_CHECK])
+    _namespace_other(repo)
+    os.symlink(repo / "src" / "acme", site / "acme")
+    base = commit_all_ok(repo, "config; acme.other only")
+    lacking = done(h, repo, "Lacking", forge=True)
+    _namespace_calc(repo)
+    sha = done(h, repo, "Honest")  # acme.calc, committed: its re-run imports the tree's
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, lacking)["unit_test"]["result"] != "reproduces", reruns(doc, lacking)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code != 0
+
+
+# A PEP 660-style finder a .pth installs: top-level names mapped to the checkout's files, asked after sys.path.
+FINDER = '''import importlib.util, sys
+MAPPING = {mapping!r}
+class _Finder:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        where = MAPPING.get(name)
+        if where is None:
+            return None
+        if where.endswith(".py"):
+            return importlib.util.spec_from_file_location(name, where)
+        return importlib.util.spec_from_file_location(name, where + "/__init__.py", submodule_search_locations=[where])
+def install():
+    sys.meta_path.append(_Finder)
+'''
+
+
+def test_a_module_the_build_generates_is_released_from_its_stub_under_a_finder_install(h, repo, tmp_path):
+    """F-0015, a finder-module editable install: the generated module is stubbed before the build (the
+    finder maps it to the checkout's), and the stub is removed once the build made it in the tree."""
+    python, site = venv(tmp_path / "ci-venv")
+    src = repo / "src"
+    (site / "__editable___calcpkg_finder.py").write_text(FINDER.format(mapping={
+        "calcpkg": str(src / "calcpkg"), "genmod": str(src / "genmod.py")}))
+    (site / "__editable__.calcpkg-0.1.pth").write_text("import __editable___calcpkg_finder; "
+                                                      "__editable___calcpkg_finder.install()\n")
+    configure(repo, [str(python), "-c", GENERATE], [str(python), "-c", GENERATED_CHECK])
+    answer(repo, 42)
+    with open(repo / ".gitignore", "a") as f:
+        f.write("src/genmod.py\n")
+    base = commit_all_ok(repo, "config, package, the generated module ignored")
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, sha)["unit_test"]
+    assert run["result"] == "reproduces" and run["imports_from"][-1] == run["cwd"] + "/src", run
+    assert code == 0
+
+
+def test_the_environments_own_sitecustomize_still_runs_in_the_rerun(h, repo, tmp_path):
+    """F-0014, the honest side: the harness's sitecustomize that puts the tree in the checkout's place
+    chains to the interpreter's own sitecustomize, which still runs (once) as it did on the laptop."""
+    python = editable(tmp_path, repo)
+    site = next((tmp_path / "ci-venv" / "lib").glob("python*/site-packages"))
+    (site / "sitecustomize.py").write_text("import builtins\nbuiltins.CI_CUSTOMIZED = getattr(builtins, 'CI_CUSTOMIZED', 0) + 1\n")
+    check = ("import builtins, sys, calcpkg, sitecustomize\n"
+             "sys.exit(getattr(builtins, 'CI_CUSTOMIZED', 0) != 1 or calcpkg.answer() != 42\n"
+             "         or not sitecustomize.__file__.startswith(sys.prefix))\n")
+    configure(repo, PASS_CMD, [str(python), "-c", check])
+    answer(repo, 42)
+    base = commit_all_ok(repo, "config; calcpkg")
+    sha = done(h, repo, "Honest")
+    answer(repo, 41)
+    commit_all_ok(repo, "calcpkg broken later")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, sha)["unit_test"]
+    assert run["result"] == "reproduces" and run["imports_from"] == [run["cwd"] + "/src"], run
+    assert code == 0
