@@ -4,13 +4,16 @@
 its name: a process that rewrote the loose object of a blob (a re-run of an earlier commit, in CI's one
 job) would have a later commit's re-run run other code than the commit. So, before a re-run, its tree
 is read with libgit2's strict hash verification (each tree object must hash to its id), and every file
-checked out is hashed as git would add it (`git hash-object`, through the commit's own attributes:
-end-of-line conversion, filters) and compared with the blob the tree names: each file is read once,
-no blob is (a symlink's target is compared with its blob's content). Submodules are left out.
+checked out is compared with the blob the tree names: first its bytes as they are (a blob checkout wrote
+byte for byte — any blob without conversion, and one committed with CRLF under a later `text=auto` —
+hashes to its id), then, for a file that does not, as git would add it (`git hash-object`, through the
+commit's own attributes: end-of-line conversion, filters); such a file's blob is also read, hash-checked.
+A symlink's target is compared with its blob's content. Submodules are left out.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
     from harness.gitio.repository import Repository
 
 GITLINK, LINK = 0o160000, 0o120000
+CHUNK = 200  # paths a `git hash-object` is given at once (an argument list stays well under the system's limit)
 REMEDY = ("a re-run rewrote the repository's object store (an earlier command of this job, most likely): re-run "
           "the audit from a fresh clone, or fan it out, one job per commit on a fresh runner (docs/ci.md)")
 
@@ -67,17 +71,45 @@ def _link_mismatch(repo: Repository, worktree: Path, links: dict[str, str]) -> s
 
 
 def _file_mismatch(repo: Repository, worktree: Path, files: dict[str, str]) -> str | None:
-    paths = sorted(files)
-    missing = next((p for p in paths if "\n" in p or not os.path.isfile(worktree / p)), None)
+    """The first file whose bytes are neither its blob's content (as checkout writes a blob that already
+    holds CRLF under `text=auto`: byte for byte) nor, through the commit's attributes, hash to its id."""
+    missing = next((p for p in sorted(files) if not os.path.isfile(worktree / p)), None)
     if missing is not None:
         return f"{missing} (object {files[missing]}) is not checked out as a file"
-    if not paths:
-        return None
-    proc = repo.run_proc(["-C", str(worktree), "hash-object", "--stdin-paths"], input="\n".join(paths) + "\n")
-    hashed = proc.stdout.split()
-    if proc.returncode != 0 or len(hashed) != len(paths):
-        return f"its files could not be hashed ({proc.stderr.strip()[:200]})"
-    for path, oid in zip(paths, hashed):
+    filtered = [p for p in sorted(files) if raw_blob_id(worktree / p, len(files[p])) != files[p]]
+    hashed = _hashed(repo, worktree, filtered)
+    if isinstance(hashed, str):
+        return hashed
+    for path, oid in zip(filtered, hashed):
         if oid != files[path]:
             return f"{path} holds object {oid[:12]}'s content, not object {files[path]}'s (its id in the commit)"
+        repo.repo[files[path]].read_raw()  # its file came through a filter: the blob itself is read, hash-checked
     return None
+
+
+def raw_blob_id(path: Path, width: int) -> str:
+    """The id git gives ``path``'s bytes as they are (`git hash-object --no-filters`): SHA-1, or SHA-256
+    for a 64-digit ``width``; "" when the file cannot be read."""
+    digest = hashlib.sha256() if width == 64 else hashlib.sha1()  # git's object id, not a secret
+    try:
+        digest.update(b"blob %d\0" % path.stat().st_size)
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""  # unreadable here: git is asked, and says why
+    return digest.hexdigest()
+
+
+def _hashed(repo: Repository, worktree: Path, paths: list[str]) -> list[str] | str:
+    """Each path's id as `git add` would make it (end-of-line conversion, filters), or why it could not be
+    hashed. Paths are named as arguments (`--stdin-paths` strips a trailing CR and unquotes a leading `"`)."""
+    out: list[str] = []
+    for start in range(0, len(paths), CHUNK):
+        chunk = paths[start:start + CHUNK]
+        proc = repo.run_proc(["-C", str(worktree), "hash-object", "--", *chunk])
+        hashed = proc.stdout.split()
+        if proc.returncode != 0 or len(hashed) != len(chunk):
+            return f"its files could not be hashed ({proc.stderr.strip()[:200]})"
+        out.extend(hashed)
+    return out

@@ -27,18 +27,25 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 SMALL = 1 << 20  # a .pth, finder module or record larger than this is not read
+# Both probes run with `-c`, which puts the working directory first on sys.path: their first statement
+# drops that entry before anything is imported (`sys` is built in), so a `json.py` of the folder they
+# run in (the checkout's, a commit's) cannot answer for the standard library's.
+_DROP_CWD = ("import sys\n"
+             "if sys.path and sys.path[0] == '':\n"
+             "    del sys.path[0]\n")
 # What an interpreter says of itself, printed by the interpreter the re-run commands start: its
 # prefix, its site folders (as `site` computed them at startup) and its import path.
-PROBE = ("import json, site, sys\n"
+PROBE = (_DROP_CWD
+         + "import json, site\n"
          "sites = site.getsitepackages() if hasattr(site, 'getsitepackages') else []\n"
          "user = site.getusersitepackages() if site.ENABLE_USER_SITE else None\n"
          "print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix, 'base_prefix': sys.base_prefix,\n"
          "                  'site': sites, 'user': user, 'path': [p for p in sys.path if p]}))\n")
-# Where each top-level name resolves, without importing it: the file (or a namespace package's first
-# folder). The script's own folder (the working directory for -c) is left out: a test runner does not
-# put it first either, and it would hide what the import path says.
-RESOLVE = ("import importlib.util, json, sys\n"
-           "sys.path[:] = [p for p in sys.path[1:]]\n"
+# Where each name resolves, without importing it: the file (or a namespace package's first folder).
+# The working directory's entry is left out: a test runner does not put it first either, and it would
+# hide what the import path says. (A dotted name imports its parent: only namespace packages are asked.)
+RESOLVE = (_DROP_CWD
+           + "import importlib.util, json\n"
            "out = {}\n"
            "for name in sys.argv[1:]:\n"
            "    try:\n"
@@ -313,6 +320,32 @@ def importable(folder: Path, limit: int = 200) -> list[str]:
         elif entry.is_file() and (entry.name.endswith(".py") or entry.name.endswith((".so", ".pyd"))):
             names.append(stem)
     return list(dict.fromkeys(names))[:limit]
+
+
+def absent_names(checkout: Path, trees: Sequence[Path], depth: int = 3, limit: int = 200) -> list[str]:
+    """The names the checkout's import folder provides and none of ``trees`` (the tree's folders standing
+    for it) does: its modules and packages, a namespace package (a folder without `__init__.py`) the tree
+    lacks, and, within a namespace package both have, the same for its submodules (`acme.calc`), down to
+    ``depth`` levels; at most ``limit`` names."""
+    out: list[str] = []
+    for name in [*importable(checkout), *namespaces(checkout)]:
+        if not any(name in importable(t) or name in namespaces(t) for t in trees):
+            out.append(name)
+        elif depth > 1 and name in namespaces(checkout):
+            inner = [t / name for t in trees if name in namespaces(t)]
+            out.extend(f"{name}.{n}" for n in absent_names(checkout / name, inner, depth - 1, limit))
+    return out[:limit]
+
+
+def namespaces(folder: Path, limit: int = 200) -> list[str]:
+    """The folders of ``folder`` an import treats as PEP 420 namespace package portions: a name, no `__init__.py`."""
+    try:
+        with os.scandir(folder) as listing:
+            found = sorted(e.name for e in listing if e.is_dir() and _IDENTIFIER.match(e.name)
+                           and not os.path.isfile(os.path.join(e.path, "__init__.py")))
+    except OSError:
+        return []
+    return found[:limit]
 
 
 def outside(resolved: Mapping[str, str | None], checkout: Path, worktree: Path) -> dict[str, str]:

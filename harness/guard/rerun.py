@@ -210,9 +210,11 @@ def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[
             measure = execute_pass_to_pass if item.kind == "pass_to_pass" else execute_fail_to_pass
             row, problem = measure(git, src, item, commit, stream, trusted, guard.verified_env)
         else:
+            if env is not None:  # a module an earlier command (the build) generated in the tree is no more absent
+                guard.release_built(path)
             row, problem = execute(item, path, commit, stream, hide, env)
-            if env is not None and env.get("PYTHONPATH"):  # the checkout's code, imported from the tree instead
-                row["imports_from"] = env["PYTHONPATH"].split(os.pathsep)
+            if env is not None and (tree := guard.imports_from(path)):  # the checkout's code, from the tree instead
+                row["imports_from"] = tree
         _checked(guard, item, commit, row, stream)
         runs.append(row)
         if problem:

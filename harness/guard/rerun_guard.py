@@ -7,9 +7,10 @@ Two things a re-run's verdict must not rest on:
   before the first run and after each; a run that changed it is reported as poisoning ("could not
   run", exit 2, naming the commit and the command), and nothing later in the job is run.
 - **The repository's checkout.** An editable install, a `.pth` file or a symlink can point an
-  interpreter at the checkout's code (:mod:`harness.guard.python_site`). Each such folder is put
-  first on the run's PYTHONPATH from the re-run's own tree (and a PATH folder of the checkout is
-  swapped for the tree's); a top-level name only the checkout's folder provides is made absent
+  interpreter at the checkout's code (:mod:`harness.guard.python_site`). Each such folder is
+  replaced on the import path, where it stood, by the re-run's own tree's (:mod:`harness.guard.tree_site`;
+  and a PATH folder of the checkout is swapped for the tree's); a name only the checkout's folder
+  provides, still imported from there, is made absent until the tree provides it
   (:mod:`harness.guard.absent_modules`); every interpreter the commands start is then asked where it
   finds the tree's top-level names, and a name still found in the checkout is refused ("could not
   run", with the remedy). The interpreters are every Python on PATH and the commands' programs.
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from harness import context, runner
 from harness.errors import HarnessError
-from harness.guard import absent_modules, fingerprint, python_site
+from harness.guard import absent_modules, fingerprint, python_site, tree_site
 from harness.guard.fingerprint import Spots
 
 if TYPE_CHECKING:
@@ -126,6 +127,7 @@ class RerunGuard:
         self.baseline: dict[str, fingerprint.Signature] | None = None
         self.poisoned: str | None = None  # why nothing more runs in this job
         self._tracked: dict[str, bool] = {}
+        self._imports_from: dict[str, list[str]] = {}  # worktree -> the tree's folders put in the checkout's place
         self.learn(programs)
 
     # -- what the re-runs rely on --------------------------------------------------------
@@ -165,11 +167,13 @@ class RerunGuard:
         own = os.path.abspath(sys.executable)
         if os.path.dirname(program) == os.path.dirname(own) and os.path.realpath(program) == os.path.realpath(own):
             return python_site.own_python()  # the harness's own interpreter (its bin/, its binary): asked in-process
+        import tempfile
+
         from harness.guard.rerun import own_bytecode_cache
 
-        try:
-            with own_bytecode_cache(self.environ) as env:
-                result = runner.run_command([program, "-c", python_site.PROBE], cwd=self.checkout, env=env,
+        try:  # in an empty folder of the harness's: no file of the checkout's answers for the standard library
+            with own_bytecode_cache(self.environ) as env, tempfile.TemporaryDirectory(prefix="harness-probe-") as cwd:
+                result = runner.run_command([program, "-c", python_site.PROBE], cwd=Path(cwd), env=env,
                                             timeout=60, echo=False)
             if result.outcome != "passed":
                 return None
@@ -227,21 +231,63 @@ class RerunGuard:
         if not leaking:
             return env
         _refuse_renamed_links([k for found in leaking.values() for k in found])
-        rels = [r for r in dict.fromkeys(k.rel for found in leaking.values() for k in found
-                                         if k.pointer.kind in ("path", "finder", "link")) if r is not None]
-        mapped = [str(worktree / rel) if rel else str(worktree) for rel in rels if (worktree / rel).is_dir()]
-        if mapped:
-            rest = env.get("PYTHONPATH")
-            env["PYTHONPATH"] = os.pathsep.join([*mapped, *([rest] if rest else [])])
+        leaks = [k for found in leaking.values() for k in found if k.pointer.kind in ("path", "finder", "link")
+                 and k.rel is not None]
+        mapped = self._put_tree_in(worktree, env, leaks)
+        rels = list(dict.fromkeys(k.rel for k in leaks if k.rel is not None))
         names = list(dict.fromkeys(n for folder in [*mapped, str(worktree), str(worktree / "src")]
                                    for n in python_site.importable(Path(folder))))
-        absent = [n for n in dict.fromkeys(n for rel in rels for n in python_site.importable(self.checkout / rel))
-                  if n not in names]
+        absent = [n for n in dict.fromkeys(n for rel in rels for n in python_site.absent_names(
+            self.checkout / rel, [worktree / rel])) if n not in names]
         for program in leaking:
             self._hide_absent(program, worktree, env, absent)
         for program, found in leaking.items():
             self._refuse_outside(program, worktree, env, [*names, *absent], found)
         return env
+
+    def _put_tree_in(self, worktree: Path, env: dict[str, str], leaks: list[python_site.Leak]) -> list[str]:
+        """Put the tree's folder of each leak where the checkout's stood on the import path
+        (:mod:`harness.guard.tree_site`), behind the stubs of absent modules; the tree's folders put in."""
+        stubs = str(stubs_folder(worktree))
+        place: dict[str, list[str]] = {}
+        early: list[str] = []
+        last: list[str] = []
+        mapped: list[str] = []
+        for leak in leaks:
+            assert leak.rel is not None
+            folder = worktree / leak.rel
+            ours = [stubs, *([str(folder)] if folder.is_dir() else [])]
+            mapped.extend(ours[1:])
+            if leak.pointer.kind == "path":  # where the .pth line put it
+                place[os.path.realpath(self.checkout / leak.rel)] = ours
+            else:  # a link (site-packages, a link tree): after the standard library; a finder's mapping: last
+                (early if leak.pointer.kind == "link" else last).extend(ours)  # (a path a .pth's code
+                # inserts stays: the tree is not put ahead of it, and that is refused below)
+        sites = {os.path.realpath(s) for py in self.pythons.values() for s in py.sites}
+        # Last, also for an interpreter the checkout's folder is not on (a script's other `python`): the
+        # project's code it imports is the tree's, as the old PYTHONPATH made it, now behind the standard library.
+        last = list(dict.fromkeys([*last, stubs, *mapped]))
+        folder = tree_site.write(worktree.parent / f"{worktree.name}.site", place, sorted(sites),
+                                 list(dict.fromkeys(early)), last)
+        rest = env.get("PYTHONPATH")
+        env["PYTHONPATH"] = os.pathsep.join([str(folder), *([rest] if rest else [])])
+        mapped = list(dict.fromkeys(mapped))
+        self._imports_from[str(worktree)] = mapped
+        return mapped
+
+    def imports_from(self, worktree: Path) -> list[str]:
+        """The folders of ``worktree`` a run there imports the repository's code from instead of the
+        checkout's (after the folder of absent-module stubs, when any was written); [] when none."""
+        mapped = self._imports_from.get(str(worktree), [])
+        stubs = stubs_folder(worktree)
+        return [*([str(stubs)] if mapped and stubs.is_dir() and any(stubs.iterdir()) else []), *mapped]
+
+    def release_built(self, worktree: Path) -> None:
+        """Before each command: a stub of a module the tree now provides (the build generated it there,
+        in place) is removed, and the tree's own module is imported."""
+        mapped = self._imports_from.get(str(worktree), [])
+        if mapped:
+            absent_modules.release(stubs_folder(worktree), [Path(f) for f in mapped])
 
     def _hide_absent(self, program: str, worktree: Path, env: dict[str, str], absent: list[str]) -> None:
         """Of ``absent`` (names the checkout's leaking folders provide and the tree's do not), those
@@ -250,9 +296,7 @@ class RerunGuard:
         leaked = python_site.outside(self._resolve(program, worktree, env, absent), self.checkout, worktree)
         if not leaked:
             return
-        folder = absent_modules.write(worktree.parent / f"{worktree.name}.absent", leaked)
-        rest = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(folder)]
-        env["PYTHONPATH"] = os.pathsep.join([str(folder), *rest])
+        absent_modules.write(stubs_folder(worktree), leaked)
 
     def _refuse_outside(self, program: str, worktree: Path, env: dict[str, str], names: list[str],
                         leaks: list[python_site.Leak]) -> None:
@@ -320,6 +364,11 @@ class RerunGuard:
             self._tracked[first] = bool(head and self.git.run(["ls-tree", "--name-only", head, "--", first],
                                                               check=False).strip())
         return self._tracked[first]
+
+
+def stubs_folder(worktree: Path) -> Path:
+    """The folder of the stubs of modules absent at ``worktree``'s commit (beside the worktree, removed with it)."""
+    return worktree.parent / f"{worktree.name}.absent"
 
 
 def _refuse_renamed_links(found: list[python_site.Leak]) -> None:
