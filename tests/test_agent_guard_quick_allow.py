@@ -58,8 +58,9 @@ JUDGED_COMMANDS = ["ls .harness", "grep -rn SKIP=harness-validate src", "echo GI
                    "echo x | sh", "xargs rm -rf .harness", "git commit -n", "harness approve x", "tar -xf a.tar",
                    "python -m harness approve x", "find .harness -delete", "sed -i s/a/b/ .harness/x/events.jsonl",
                    "ls \\\n-la", "rm -rf build", "mv .harness x", "ls é"]
-PLAIN_EDITS = ["README.md", "src/new.py", "../outside.txt", "sub/../README.md", "/tmp/elsewhere.txt", "."]
-JUDGED_EDITS = [".harness/tasks/T/events.jsonl", ".harness/local/x", ".harness/config.yaml", ".git/hooks/pre-commit",
+PLAIN_EDITS = ["README.md", "src/new.py", "sub/../README.md", "."]
+# Outside the repository the judge looks: it may be another harness's record (#25's task F-0020).
+JUDGED_EDITS = ["../outside.txt", "/tmp/elsewhere.txt", ".harness/tasks/T/events.jsonl", ".harness/local/x", ".harness/config.yaml", ".git/hooks/pre-commit",
                 ".git/config", ".pre-commit-config.yaml", "hooks/x", ".github/workflows/ci.yml", "$HOME/x", "`x`",
                 "*.py", "[ab].txt", "into-harness/events.jsonl", "into-hk/pre-commit", "sub/../.harness/x/evidence/y",
                 "a\0b", "\ud800x", "", ".pre-commit-config.y?ml", "into-git/config"]

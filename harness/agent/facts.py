@@ -23,6 +23,32 @@ def repo_root(cwd: str | None) -> Path | None:
         return None
 
 
+def guarded_root(start: str | None) -> Path | None:
+    """The repository whose harness a path at ``start`` falls under: the nearest folder up from it that
+    holds a git repository (a `.git` folder, or a `gitdir:` file) and `.harness/`. A `.git` entry that is
+    no repository (an empty file anyone can make) and a nested repository without a harness are walked
+    past: neither hides the harness around them (#25's task F-0020)."""
+    if not start:
+        return None
+    import os
+
+    here = Path(os.path.realpath(start))
+    for folder in (here, *here.parents):
+        if (folder / ".harness").is_dir() and _is_repository(folder / ".git"):
+            return folder
+    return None
+
+
+def _is_repository(dot_git: Path) -> bool:
+    if dot_git.is_dir():
+        return True
+    try:
+        with open(dot_git, "rb") as f:
+            return f.read(8) == b"gitdir: "
+    except OSError:
+        return False
+
+
 def has_harness(root: Path | None) -> bool:
     return root is not None and (root / ".harness").is_dir()
 

@@ -98,7 +98,7 @@ def _writes_outside_guarded(here: str, root: str, writes: tuple[str, ...]) -> bo
         if SPECIAL_IN_PATH & set(full) or full == hooks or full.startswith(hooks.rstrip("/") + "/"):
             return False
         if not full.startswith(real_root.rstrip("/") + "/"):
-            continue  # outside the repository: nothing of its record, and not its hooks folder
+            return False  # outside the repository: another harness's record, maybe (the judge looks)
         top = full[len(real_root.rstrip("/")) + 1:].split("/")[0]
         if top in GUARDED_TOP:
             return False

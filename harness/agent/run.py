@@ -120,10 +120,10 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         return hosts.allow(host)
     from harness.agent import facts
 
-    root = facts.repo_root(p.cwd)
-    if not facts.has_harness(root):
-        return hosts.allow(host)  # nothing of the harness's here to protect
-    assert root is not None
+    root = facts.guarded_root(p.cwd)
+    if root is None:  # no harness around the session: what an edit writes may still be a harness's record
+        denial = _outside_writes(p.cwd, action)
+        return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
     if action.shell is not None:
         from harness.agent import bashlex_tables
 
@@ -147,7 +147,27 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         denial = denial or _framework_edit(p, os.path.realpath(os.path.join(cwd, path)), where)
     for path in action.deletes:
         denial = denial or check_delete(os.path.realpath(os.path.join(cwd, path)), where, setup)
+    denial = denial or _outside_writes(cwd, action, root)
     return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
+
+
+def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: Path | None = None) -> Denial | None:
+    """What an edit writes or deletes in another harness's repository than the session's (an absolute
+    path from outside, `../` out of a nested one): judged against the repository that holds it."""
+    from harness.agent import facts
+    from harness.core.bypass import check_delete, check_write
+    from harness.core.guarded_paths import Where
+
+    base = os.path.realpath(cwd or "/")
+    for paths, check in ((action.writes, check_write), (action.deletes, check_delete)):
+        for path in paths:
+            full = os.path.realpath(os.path.join(base, path))
+            owner = facts.guarded_root(os.path.dirname(full))
+            if owner is not None and owner != judged:
+                denial = check(full, Where(str(owner), base), facts.git_setup(owner, full))
+                if denial:
+                    return denial
+    return None
 
 
 def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
