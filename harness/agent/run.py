@@ -143,10 +143,13 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd))
         denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup)
     for path in action.writes:
-        denial = denial or check_write(os.path.realpath(os.path.join(cwd, path)), where, setup)
-        denial = denial or _framework_edit(p, os.path.realpath(os.path.join(cwd, path)), where)
+        # By its real path and by the name it is written under: through a symlinked `.git`, `.git/config`
+        # is really `.store/config`, a name nothing guards (#25's task F-0022).
+        for full in dict.fromkeys((os.path.realpath(os.path.join(cwd, path)), os.path.normpath(os.path.join(cwd, path)))):
+            denial = denial or check_write(full, where, setup) or _framework_edit(p, full, where)
     for path in action.deletes:
-        denial = denial or check_delete(os.path.realpath(os.path.join(cwd, path)), where, setup)
+        for full in dict.fromkeys((os.path.realpath(os.path.join(cwd, path)), os.path.normpath(os.path.join(cwd, path)))):
+            denial = denial or check_delete(full, where, setup)
     denial = denial or _outside_writes(cwd, action, root)
     return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
 
