@@ -4,13 +4,9 @@ allowed everywhere else (a report under `.harness/local/`, a scratch folder)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from support.cli import Harness
+from support.agent_guard import guard_answer
 
 REFUSED = ["pytest --basetemp=.harness", "pytest -q --basetemp .harness/tasks", "python3 -m pytest --basetemp=.harness",
            "pytest --basetemp=.", "pytest --basetemp=..", "py.test --basetemp=.git",
@@ -22,23 +18,15 @@ ALLOWED = ["pytest --basetemp=/tmp/scratch-basetemp", "pytest --basetemp=build/t
            "sort -o sorted.txt notes.txt", "uniq notes.txt unique.txt", "tree -o tree.txt", "pytest -q tests"]
 
 
-def ask(h: Harness, repo, command: str) -> str:
-    call = {"session_id": "s", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command}}
-    p = subprocess.run([sys.executable, "-m", "harness", "hook", "agent", "claude", "pre-tool-use"], cwd=repo,
-                       input=json.dumps(call), capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
-    return p.stdout
-
 
 @pytest.mark.parametrize("command", REFUSED)
 def test_a_write_by_option_onto_the_record_is_refused(h, task, repo, command):
-    assert '"deny"' in ask(h, repo, command), command
+    assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
 
 
 @pytest.mark.parametrize("command", ALLOWED)
 def test_a_write_by_option_elsewhere_is_allowed(h, task, repo, command):
-    assert '"deny"' not in ask(h, repo, command), command
+    assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
 
 
 def test_the_quick_path_leaves_every_writing_option_of_its_readers_to_the_judge():
