@@ -41,6 +41,8 @@ WRITING_OPTIONS = ("--basetemp", "--junitxml", "--junit-xml", "--resultlog", "--
 # What makes a written path something the judge looks at more closely.
 SPECIAL_IN_PATH = frozenset("$`*?[")
 GUARDED_TOP = (".harness", ".git", ".pre-commit-config.yaml")
+# Files whose content the judge reads: pytest's configuration may give a --basetemp to empty.
+PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 # What the judge's own failure policy takes for a mention of what it guards (bypass.mentions_guarded), and hooks.
 GUARDED_WORDS = ("git", "harness", "skip=", "hookspath", "hook", "events.jsonl", "evidence", "approvals.jsonl",
                  "allowed_signers", "pre-commit")
@@ -100,7 +102,7 @@ def _writes_outside_guarded(here: str, root: str, writes: tuple[str, ...]) -> bo
         if not full.startswith(real_root.rstrip("/") + "/"):
             return False  # outside the repository: another harness's record, maybe (the judge looks)
         top = full[len(real_root.rstrip("/")) + 1:].split("/")[0]
-        if top in GUARDED_TOP:
+        if top in GUARDED_TOP or os.path.basename(full) in PYTEST_CONFIGS:
             return False
     return True
 

@@ -146,7 +146,8 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         # By its real path and by the name it is written under: through a symlinked `.git`, `.git/config`
         # is really `.store/config`, a name nothing guards (#25's task F-0022).
         for full in dict.fromkeys((os.path.realpath(os.path.join(cwd, path)), os.path.normpath(os.path.join(cwd, path)))):
-            denial = denial or check_write(full, where, setup) or _framework_edit(p, full, where)
+            denial = (denial or check_write(full, where, setup) or _framework_edit(p, full, where)
+                      or _pytest_config_edit(p, full, where, setup.hooks_dirs))
     for path in action.deletes:
         for full in dict.fromkeys((os.path.realpath(os.path.join(cwd, path)), os.path.normpath(os.path.join(cwd, path)))):
             denial = denial or check_delete(full, where, setup)
@@ -185,6 +186,37 @@ def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
 
     hooks = facts.framework_edit_dropped(Path(full), p.tool_name, p.tool_input)
     return framework_denial(hooks) if hooks else None
+
+
+def _pytest_config_edit(p: hosts.Payload, full: str, where: Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """An edit of pytest's configuration that gives it a --basetemp of the record (#25's task F-0023)."""
+    from harness.agent.quick_allow import PYTEST_CONFIGS
+
+    if os.path.basename(full) not in PYTEST_CONFIGS:
+        return None
+    from harness.core.bypass_files import check_config_basetemp
+    from harness.core.framework_config import edited_text
+
+    try:
+        with open(full, encoding="utf-8", errors="replace") as f:
+            before = f.read(1 << 20)
+    except OSError:
+        before = ""
+    text = edited_text(p.tool_name, p.tool_input, before) if isinstance(p.tool_input, dict) else None
+    if text is None:  # a patch, or a tool whose result cannot be worked out: judge all it says
+        text = json_text(p.tool_input)
+    return check_config_basetemp(text, where, hooks_dirs)
+
+
+def json_text(value: object) -> str:
+    """Every string in ``value`` (a tool's input), one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(json_text(v) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(json_text(v) for v in value)
+    return ""
 
 
 def _subject(host: str, p: hosts.Payload) -> str:

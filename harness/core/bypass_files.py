@@ -84,6 +84,19 @@ def option_values(args: list[str], short: str, long: tuple[str, ...]) -> list[st
     return out
 
 
+def check_config_basetemp(text: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """pytest's configuration (``text``: an ini, tox.ini, setup.cfg or pyproject.toml as an edit leaves it)
+    giving `--basetemp`: every later plain `pytest` empties that folder, as on the command line."""
+    import re
+
+    # `--basetemp=V`, `--basetemp V`, and TOML's list form `"--basetemp", "V"`
+    for value in re.findall(r"--basetemp(?:=|[\s\"',]+)([^\s\"',\]]+)", text):
+        denial = _check_emptied("pytest", [f"--basetemp={value}"], where, hooks_dirs)
+        if denial:
+            return denial
+    return None
+
+
 def _check_emptied(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A folder a program empties before it writes there (`pytest --basetemp=DIR`): refused when it is,
     or holds, the harness's record, the repository itself or a hooks folder."""
