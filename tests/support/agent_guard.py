@@ -14,6 +14,6 @@ def guard_answer(cwd: Path, tool: str, tool_input: dict) -> str:
     call = {"session_id": "s", "cwd": str(cwd), "hook_event_name": "PreToolUse", "tool_name": tool,
             "tool_input": tool_input}
     p = subprocess.run([sys.executable, "-m", "harness", "hook", "agent", "claude", "pre-tool-use"], cwd=cwd,
-                       input=json.dumps(call), capture_output=True, text=True, timeout=300)
+                       input=json.dumps(call), capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     return "deny" if '"deny"' in p.stdout else "allow"
