@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from support.agent_guard import guard_answer
-from support.gitrepo import git
+from support.gitrepo import commit_all_ok, git
 
 LINE = "[core]\n\thooksPath = /dev/null\n"
 
@@ -17,6 +17,7 @@ LINE = "[core]\n\thooksPath = /dev/null\n"
 def test_a_linked_worktree_s_hooks_folder_is_guarded(h, task, repo, tmp_path):
     """F-0024: core.hooksPath set in the common config, the session in a linked worktree."""
     git(repo, "config", "core.hooksPath", ".husky")
+    commit_all_ok(repo, "the harness, committed: a worktree of it has it too")
     wt = tmp_path / "wt"
     git(repo, "worktree", "add", "-q", "--detach", str(wt))
     (wt / ".husky").mkdir()
