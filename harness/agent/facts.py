@@ -40,13 +40,11 @@ def guarded_root(start: str | None) -> Path | None:
 
 
 def _is_repository(dot_git: Path) -> bool:
-    if dot_git.is_dir():
-        return True
-    try:
-        with open(dot_git, "rb") as f:
-            return f.read(8) == b"gitdir: "
-    except OSError:
-        return False
+    """A `.git` folder, or a regular `gitdir:` file — read without blocking: a FIFO in its place is no
+    repository, and must not hang the guard past the host's timeout (#25's task F-0027)."""
+    from harness.agent.git_config_files import git_dirs
+
+    return git_dirs(str(dot_git.parent)) is not None
 
 
 def has_harness(root: Path | None) -> bool:
@@ -137,13 +135,14 @@ def git_setup(root: Path, subject: str) -> GitSetup:
     command line, or the paths an edit tool writes) by; when it may commit, also the harness hooks
     the framework config being committed drops. git runs only when the subject could need it (it
     names git or a hook): the guard runs before every tool call, and most never touch either."""
-    from harness.agent.git_config_files import may_set_hooks_path, user_config_files
+    from harness.agent.git_config_files import guarded_files, may_set_hooks_path
     from harness.core import framework_config
     from harness.core.git_config_view import GitSetup
     from harness.gitio.guard_config import hooks_dirs
 
-    # The user's git config files decide whether the hooks run as the repository's does (#25's task F-0021).
-    user_files = user_config_files()
+    # Every config file git reads decides whether the hooks run as the repository's does (#25's task F-0021,
+    # F-0024..F-0026): the user's, where their symlinks point, a worktree's common one, what they include.
+    user_files = guarded_files(str(root))
     if "git" not in subject and "hook" not in subject:
         # A hooks folder core.hooksPath names is guarded whatever the text says (#25's task F-0019): git is
         # asked for it only when a config file may set it.

@@ -117,7 +117,8 @@ GIT_CONFIGS = frozenset({".git/config", ".git/config.worktree"})
 def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bool:
     """Whether ``path`` is a git hook (in `.git/hooks/` or a configured hooks folder), the
     repository's git config, the git folder itself (moved away or replaced, it takes its hooks with
-    it) or the pre-commit framework's configuration: files that decide whether the harness's hooks run."""
+    it), a linked worktree's git folder (its `commondir` says whose hooks it runs) or the pre-commit
+    framework's configuration: files that decide whether the harness's hooks run."""
     if ("$" in path or "`" in path) and "hooks" in posixpath.normpath(path).split("/")[-2:]:
         return True  # `"$GITDIR/hooks/pre-commit"`: judged by its tail, as a ledger is by its name
     if path in hooks_dirs:  # a user's git config file as written (`~/.gitconfig`): the shell expands it
@@ -125,6 +126,7 @@ def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bo
     full = posixpath.normpath(posixpath.join(where.cwd, path))
     rel = where.resolve(path)
     if rel is not None and (rel == FRAMEWORK_CONFIG or _matches(FRAMEWORK_CONFIG, rel) or rel == ".git"
-                            or rel == ".git/hooks" or rel.startswith(".git/hooks/") or rel in GIT_CONFIGS):
+                            or rel == ".git/hooks" or rel.startswith((".git/hooks/", ".git/worktrees/"))
+                            or rel in GIT_CONFIGS):
         return True
     return any(full == d or full.startswith(d.rstrip("/") + "/") for d in hooks_dirs)
