@@ -156,13 +156,23 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
 
 
 def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: Path | None = None) -> Denial | None:
-    """What an edit writes or deletes in another harness's repository than the session's (an absolute
-    path from outside, `../` out of a nested one): judged against the repository that holds it."""
+    """What an edit writes or deletes, or a shell command names, in another harness's repository than the
+    session's (an absolute path from outside, `../` out of a nested one): judged against the repository
+    that holds it (#25's task F-0020, F-0030)."""
     from harness.agent import facts
     from harness.core.bypass import check_delete, check_write
     from harness.core.guarded_paths import Where
 
     base = os.path.realpath(cwd or "/")
+    for shell_owner in _shell_owners(base, action.shell or "", judged):
+        from harness.agent import bashlex_tables
+        from harness.core.bypass import check_shell
+
+        bashlex_tables.load()
+        denial = check_shell(action.shell or "", Where(str(shell_owner), base), facts.notes_ref(shell_owner),
+                             facts.git_setup(shell_owner, action.shell or ""))
+        if denial:
+            return denial
     for paths, check in ((action.writes, check_write), (action.deletes, check_delete)):
         for path in paths:
             full = os.path.realpath(os.path.join(base, path))
@@ -172,6 +182,25 @@ def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: Path | No
                 if denial:
                     return denial
     return None
+
+
+def _shell_owners(base: str, command: str, judged: Path | None) -> list[Path]:
+    """The harness repositories other than ``judged`` that a path word of ``command`` falls under."""
+    if "/" not in command:
+        return []
+    import re
+
+    from harness.agent import facts
+
+    owners: list[Path] = []
+    for word in re.findall(r"[^\s;&|<>()'\"`=]+", command):
+        if "/" not in word:
+            continue
+        full = os.path.realpath(os.path.join(base, os.path.expanduser(word)))
+        owner = facts.guarded_root(full if os.path.isdir(full) else os.path.dirname(full))
+        if owner is not None and owner != judged and owner not in owners:
+            owners.append(owner)
+    return owners
 
 
 def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
