@@ -4,7 +4,7 @@
 # so for a call whose text does not say "git"/"hook" git is not asked and the configured hooks
 # folder (.husky) is unguarded there, though the same calls are denied in the main checkout.
 # Exit 1 while the defect exists, 0 when fixed, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME" || exit 2
 R="$T/repo"; mkdir "$R"; new_repo "$R"

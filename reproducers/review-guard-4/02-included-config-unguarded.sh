@@ -3,7 +3,7 @@
 # as the including file, but is not guarded: writing core.hooksPath into it is allowed and turns the
 # repository's harness hooks off. (`[include] path = ~/.gitconfig.local` is a common dotfiles setup.)
 # Exit 1 while the defect exists, 0 when fixed, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME" || exit 2
 R="$T/repo"; mkdir "$R"; new_repo "$R"

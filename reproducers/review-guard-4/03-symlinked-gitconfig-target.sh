@@ -3,7 +3,7 @@
 # The user config files are guarded by name only (not realpath'd, unlike the hooks folders), so
 # writing the file git really reads, ~/dotfiles/gitconfig, is allowed.
 # Exit 1 while the defect exists, 0 when fixed, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME/dotfiles" || exit 2
 R="$T/repo"; mkdir "$R"; new_repo "$R"

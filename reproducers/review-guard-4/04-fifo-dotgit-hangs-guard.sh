@@ -6,7 +6,7 @@
 # timed-out hook does not deny: here a forged append to the protected repo's ledger. The same
 # open() in git_config_files.may_set_hooks_path hangs on a FIFO config file.
 # Exit 1 while the guard hangs (> 8 s) on either call, 0 when it answers, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 command -v timeout >/dev/null && command -v mkfifo >/dev/null || exit 2
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME" || exit 2

@@ -5,7 +5,7 @@
 # `git config core.hooksPath .githooks` there are denied (before F-0020 the nested repo, having no
 # harness, was allowed), while `rm -rf .git/hooks` in the same folder is allowed.
 # Exit 1 while denied, 0 when allowed, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME" || exit 2
 R="$T/repo"; mkdir "$R"; new_repo "$R"

@@ -3,7 +3,7 @@
 # where the hooks, config and refs are. Writing it (Write tool, from the worktree or the main
 # checkout) is allowed; pointed at a folder whose hooks/ is empty, git in the worktree runs no
 # harness hook. Exit 1 while allowed, 0 when denied, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME" || exit 2
 R="$T/repo"; mkdir "$R"; new_repo "$R"

@@ -5,7 +5,7 @@
 # folder outside any repo, a redirect/rm/cp/mv into another harness repo's ledger, .git/hooks or .git
 # is allowed, while the same path written with the Write tool is denied.
 # Exit 1 while any is allowed, 0 when all are denied, 2 on setup failure.
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../review-guard-3/common.inc"
 T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
 export HOME="$T/home"; mkdir -p "$HOME" || exit 2
 R="$T/repo"; mkdir "$R"; new_repo "$R"

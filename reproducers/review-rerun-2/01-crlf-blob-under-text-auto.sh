@@ -6,7 +6,7 @@
 # re-run is refused as "not the commit" (could not run, exit 2). Exit 1 while that is so.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$HERE/lib.sh"
+. "$HERE/../review-rerun/lib.sh"
 run_case <<'PY'
 from support.gitrepo import commit_all_ok, git
 from support.records import PASS_CMD, configure

@@ -6,7 +6,7 @@
 # forged DONE re-runs green. Exit 1 while that is so.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$HERE/lib.sh"
+. "$HERE/../review-rerun/lib.sh"
 run_case <<'PY'
 from support.gitrepo import commit_all_ok
 from support.records import PASS_CMD, configure

@@ -7,7 +7,7 @@
 # ("does not reproduce", exit 1). Exit 1 while that is so.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$HERE/lib.sh"
+. "$HERE/../review-rerun/lib.sh"
 run_case <<'PY'
 from support.gitrepo import commit_all_ok
 from support.records import configure

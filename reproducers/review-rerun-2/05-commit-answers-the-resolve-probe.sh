@@ -7,7 +7,7 @@
 # checkout's copy). The same holds for PROBE, run in the checkout with `import json, site, sys`. Exit 1 while so.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$HERE/lib.sh"
+. "$HERE/../review-rerun/lib.sh"
 run_case <<'PY'
 from support.gitrepo import commit_all_ok
 from support.records import PASS_CMD, configure

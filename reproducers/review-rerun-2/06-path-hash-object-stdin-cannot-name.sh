@@ -5,7 +5,7 @@
 # named to it; hash-object dies and the honest commit's re-run is "could not run" (exit 2). Exit 1 while so.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$HERE/lib.sh"
+. "$HERE/../review-rerun/lib.sh"
 run_case <<'PY'
 from support.gitrepo import commit_all_ok
 from support.records import PASS_CMD, configure
