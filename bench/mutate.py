@@ -34,7 +34,7 @@ TARGETS = [
     ("harness/usecases/install_server.py", "record_problem", [FUZZ, "-k", "record",
                                                               "tests/test_install_record_types.py"]),
     ("harness/skills_install.py", "_read_manifest", [FUZZ, "-k", "manifest", "tests/test_skills_install.py"]),
-    ("harness/agent/hosts.py", "read_payload", [FUZZ, "-k", "payload"]),
+    ("harness/agent/hosts/__init__.py", "read_payload", [FUZZ, "-k", "payload"]),
     ("harness/usecases/audit.py", "note_problem", [FUZZ, "-k", "note"]),
     ("harness/core/approvals.py", "_entries", [FUZZ, "-k", "approvals"]),
     ("harness/agent/stopstate.py", "read_log", [FUZZ, "-k", "log"]),

@@ -71,3 +71,37 @@ def test_the_skills_go_where_each_host_discovers_them():
 
     assert (*hosts.HOSTS, "agents") == skills_install.AGENTS
     assert all(skills_install.SKILL_DIRS[name] == h.skills_dir for name, h in REGISTRY.items())
+
+
+def test_each_host_is_one_module_and_the_registry_holds_exactly_them():
+    import importlib
+    import pkgutil
+
+    from harness.agent.hosts import host as protocol
+
+    folder = Path(hosts.__file__).parent
+    modules = {m.name for m in pkgutil.iter_modules([str(folder)])} - {"host"}
+    registered = {}
+    for name in modules:
+        module = importlib.import_module(f"harness.agent.hosts.{name}")
+        assert isinstance(module.HOST, protocol.Host), name
+        registered[module.HOST.name] = module.HOST
+    assert registered == REGISTRY
+
+
+@pytest.mark.parametrize("payload,expected", [
+    ({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command"}, "gemini"),
+    ({"hook_event_name": "SessionStart", "timestamp": "2026-12-04T00:00:00Z"}, "gemini"),
+    ({"hook_event_name": "PreToolUse", "turn_id": "t1", "tool_name": "Bash"}, "codex"),
+    ({"hook_event_name": "PreToolUse", "tool_name": "apply_patch"}, "codex"),
+    ({"hook_event_name": "PreToolUse", "tool_name": "Bash"}, "claude"),
+    ({}, "claude"),
+])
+def test_the_shared_hooks_file_finds_the_host_by_the_marks_its_module_names(payload, expected):
+    assert hosts.detect_host(payload) == expected
+
+
+@pytest.mark.parametrize("key", ["workdir", "dir_path", "directory"])
+def test_a_shell_tool_s_folder_is_read_under_any_host_s_name_for_it(key):
+    p = hosts.Payload("s", "/", "Bash", {"command": "ls", key: "/elsewhere"})
+    assert hosts.tool_action("claude", p).workdir == "/elsewhere"

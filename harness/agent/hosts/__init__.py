@@ -1,4 +1,5 @@
-"""Each host's hook I/O: what its stdin JSON holds, and the exact shape of an answer.
+"""The agent hosts (one module each, REGISTRY below) and their hook I/O: what a host's stdin JSON
+holds, and the exact shape of an answer.
 
 In Claude Code, Codex and Gemini CLI alike only exit 2 blocks, and exit 1 or a crash lets
 the action proceed; so every answer here is a JSON decision on exit 0, in the host's own
@@ -11,6 +12,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from harness.agent.hosts import claude, codex, gemini
+from harness.agent.hosts.host import Host, matcher
+
+__all__ = ["Host", "matcher"]  # with the names defined below: the protocol is read from here
+
 TYPE_CHECKING = False  # typing (and json) are not imported: the guard answers a `Read` without them
 if TYPE_CHECKING:
     from typing import Any, NamedTuple
@@ -18,47 +24,14 @@ if TYPE_CHECKING:
 UNKNOWN_SESSION = "unknown-session"
 
 
-# One agent host, all the guard and the installer know of it (a new host is one more in REGISTRY).
-# A namedtuple, as Payload below and for the same reason: typing costs a `Read` a tenth of its time.
-if TYPE_CHECKING:
-    class Host(NamedTuple):
-        name: str
-        events: dict[str, str]          # our event -> the host's own name for it
-        shell_tools: tuple[str, ...]    # tools that run a command line
-        edit_tools: tuple[str, ...]     # tools that write files
-        settings: tuple[str, str]       # (the project's settings file, the user's, under the home folder)
-        deny_decision: bool             # a deny is `{"decision": "deny"}` (else Claude's hookSpecificOutput)
-        stop_block: str                 # the decision that keeps the agent from stopping
-        hook_names: bool                # its handlers carry a name and count timeouts in milliseconds
-        skills_dir: str                 # where it discovers skills, in a project or the home folder
-        install_note: str               # what `harness agent install` adds for it ("" for nothing)
-else:
-    Host = namedtuple("Host", "name events shell_tools edit_tools settings deny_decision stop_block hook_names "
-                              "skills_dir install_note")
-
-
-def matcher(host: Host) -> str:
-    """The tool-name regex installed for the pre-tool-use hook: every tool the guard judges, so no tool
-    the guard knows goes unsent to it."""
-    return "|".join((*host.shell_tools, *host.edit_tools))
-
-
-_CLAUDE_EVENTS = {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"}
-REGISTRY = {h.name: h for h in (
-    Host("claude", _CLAUDE_EVENTS, ("Bash",), ("Write", "Edit", "MultiEdit", "NotebookEdit"),
-         (".claude/settings.json", ".claude/settings.json"), False, "block", False, ".claude/skills", ""),
-    # Codex sends its shell tool as `Bash`, Claude Code's name; its own names for it are judged as well.
-    Host("codex", _CLAUDE_EVENTS, ("Bash", "shell", "local_shell", "exec_command"), ("apply_patch",),
-         (".codex/hooks.json", ".codex/hooks.json"), False, "block", False, ".agents/skills",
-         "Codex runs project hooks only in trusted projects, with hooks enabled in its config"),
-    Host("gemini", {"session-start": "SessionStart", "pre-tool-use": "BeforeTool", "stop": "AfterAgent"},
-         ("run_shell_command",), ("write_file", "replace"),
-         (".gemini/settings.json", ".gemini/settings.json"), True, "deny", True, ".gemini/skills", ""),
-)}
+# One module per host, one line each here: the guard, the installer, the CLI's choices, the skills
+# installer and the plugin manifests all read REGISTRY (tests/test_agent_host_registry.py holds them equal).
+REGISTRY = {h.name: h for h in (claude.HOST, codex.HOST, gemini.HOST)}
 HOSTS = tuple(REGISTRY)
 # Views of the registry, read by the guard and the installer.
 ANY_SHELL_TOOL = frozenset(t for h in REGISTRY.values() for t in h.shell_tools)
 ANY_EDIT_TOOL = frozenset(t for h in REGISTRY.values() for t in h.edit_tools)
+WORKDIR_KEYS = tuple(k for h in REGISTRY.values() for k in h.workdir_keys)
 PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 
@@ -90,14 +63,10 @@ else:
 
 
 def detect_host(data: dict[str, Any]) -> str:
-    """For the plugin hooks file all hosts share: the event names and fields tell them apart.
-    Claude Code and Codex accept the same answer shapes for these events, so a wrong guess
+    """For the plugin hooks file all hosts share: the first host whose marks the payload carries, else
+    Claude Code. Claude Code and Codex accept the same answer shapes for these events, so a wrong guess
     between the two answers correctly anyway."""
-    if data.get("hook_event_name") in ("BeforeTool", "AfterAgent") or "timestamp" in data:
-        return "gemini"
-    if "turn_id" in data or data.get("tool_name") == "apply_patch":
-        return "codex"
-    return "claude"
+    return next((h.name for h in REGISTRY.values() if h.claims and h.claims(data)), claude.HOST.name)
 
 
 def read_payload(raw: str) -> dict[str, Any]:
@@ -138,8 +107,8 @@ def tool_action(host: str, p: Payload) -> ToolAction:
             command = shlex.join(_strings(command, "command"))
         elif command is not None and not isinstance(command, str):
             raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
-        # Codex names the directory `workdir`, Gemini `dir_path` (older: `directory`).
-        workdir = next((ti[k] for k in ("workdir", "dir_path", "directory") if isinstance(ti.get(k), str)), None)
+        # Any host's name for the folder counts for every host, as its tool names do.
+        workdir = next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
         return ToolAction(shell=command or "", workdir=workdir)
     if name == "apply_patch":
         text = ti.get("command") or ti.get("input") or ti.get("patch") or ""

@@ -1,0 +1,20 @@
+"""Codex: Claude Code's event names and answer shapes; a shell tool under several names (it also sends
+Claude Code's `Bash`), patches through `apply_patch`, project hooks only where the user trusts them."""
+
+from __future__ import annotations
+
+from harness.agent.hosts.host import CLAUDE_EVENTS, Host
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _claims(data: dict[str, Any]) -> bool:
+    return "turn_id" in data or data.get("tool_name") == "apply_patch"
+
+
+HOST = Host("codex", CLAUDE_EVENTS, ("Bash", "shell", "local_shell", "exec_command"), ("apply_patch",),
+            (".codex/hooks.json", ".codex/hooks.json"), False, "block", False, ".agents/skills",
+            "Codex runs project hooks only in trusted projects, with hooks enabled in its config",
+            ("workdir",), _claims)
