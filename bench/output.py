@@ -4,7 +4,7 @@ each figure a ratio of two things timed side by side in this run (imported by be
 These were wall-clock bounds in the test suite, which now holds only the work (what the redactor is
 handed, what is kept): a bound in seconds fails on a busy machine and says nothing on an idle one.
 
-  random / text   recording 5 MB of random bytes against 5 MB of text: `harness.outputcut.log_text` alone
+  random / text   recording 5 MB of random bytes against 5 MB of text: `harness.evidence.outputcut.log_text` alone
                   (in this process) and a whole `harness evidence custom -- cat FILE`.      target <= 2x
   after timeout   the work after the run (wall time of `harness evidence` minus the run's recorded
                   duration_s) of an endless command killed by `--timeout 1` (hundreds of MB seen) against
@@ -59,8 +59,8 @@ class AfterRun(B.Case):
 
 
 def output_section(work: Path, runs: int, quick: bool, rows: list, targets: list) -> None:
-    from harness import outputcut
     from harness.core.redact import compile_patterns
+    from harness.evidence import outputcut
     from harness.runner import _Bounded, run_command
 
     smoke = "smoke-test size: the targets are stated for 5 MB, 1 s and 50 MB" if quick else ""

@@ -46,11 +46,11 @@ class Context:
     """One command's own."""
 
     def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
-        self.signers_named: Any = None  # harness.guard.trust.Root: --allowed-signers on the command line
-        self.signers_configured: Any = None  # harness.guard.trust.Root: the file git config names
+        self.signers_named: Any = None  # harness.signatures.trust.Root: --allowed-signers on the command line
+        self.signers_configured: Any = None  # harness.signatures.trust.Root: the file git config names
         self.on_lock_wait = on_lock_wait
         self.valid_cache: Path | None = None  # where schema-valid digests are appended for later commands
-        self.rerun_job: Any = None  # harness.guard.rerun_guard.Job: the audit job whose re-runs run now
+        self.rerun_job: Any = None  # harness.rerun.isolation.Job: the audit job whose re-runs run now
 
     @property
     def process(self) -> Process:

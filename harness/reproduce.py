@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import shlex
 
-from harness import outputcut, runner
-from harness.evidence import program_of, redactor_for, shown_command
+from harness import runner
+from harness.evidence import outputcut
+from harness.evidence.record import program_of, redactor_for, shown_command
 from harness.store import settings
 from harness.store.tasks import TaskStore
 

@@ -21,6 +21,10 @@ from typing import IO, Any
 
 from harness.errors import HarnessError
 
+# What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
+# Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.
+KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP", "TERM",
+            "SHELL", "SYSTEMROOT", "CI")
 CHUNK = 64 * 1024
 _DAY_MS = 86_400_000
 _POLL_MS = 100  # how often a reader re-checks its stop flag while the pipe is idle
@@ -322,3 +326,10 @@ def _wait_armed(proc: subprocess.Popen, timeout: float | None, stop_signals: _St
                  else "interrupted by user")
     stop_signals.armed = False  # a second signal must not cut the cleanup short
     return outcome, error
+
+
+def clean_env() -> dict[str, str]:
+    """The environment a re-run and PASS_TO_PASS run in: where programs are, who and where the user is,
+    how text is encoded — not PYTEST_ADDOPTS, PYTHONPATH or anything else of the caller's that could
+    deselect or bend a case (and poison a base's kept result)."""
+    return {k: v for k, v in os.environ.items() if k in KEPT_ENV}

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import hosts, install
+from harness.agent import hook_settings as install
+from harness.agent import hosts
 from harness.agent.hosts import REGISTRY, matcher
 from harness.cli import agent_hook
 from harness.cli.agent import host_option
@@ -67,7 +68,7 @@ def test_a_new_host_is_one_registry_entry(monkeypatch):
 
 
 def test_the_skills_go_where_each_host_discovers_them():
-    from harness import skills_install
+    from harness.agent import skills_install
 
     assert (*hosts.HOSTS, "agents") == skills_install.AGENTS
     assert all(skills_install.SKILL_DIRS[name] == h.skills_dir for name, h in REGISTRY.items())

@@ -288,7 +288,7 @@ def test_a_shallow_clone_cannot_tell_the_repository_and_says_so(adopted, keys, t
 # -- found by review (F-0001 of TASK-20261203-8759ca) ----------------------------------------------
 
 def test_a_carriage_return_put_inside_a_committed_approval_line_is_a_rewrite():
-    from harness.guard.validate import _check_approvals_kept
+    from harness.history.change_rules import _check_approvals_kept
 
     class Src:
         def __init__(self, raw: bytes, label: str) -> None:

@@ -287,7 +287,7 @@ def test_a_pattern_that_swells_every_character_keeps_the_record_within_its_reade
 @pytest.mark.parametrize("truncated", [False, True])
 def test_a_redacted_tail_is_cut_to_its_byte_limit_after_redaction(truncated):
     from harness.core.redact import compile_patterns
-    from harness.outputcut import tail_text
+    from harness.evidence.outputcut import tail_text
     from harness.runner import Capture
 
     data = b"a\n" * 2048

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from harness import context
 from harness.cli.main import main
-from harness.guard import trust
+from harness.signatures import trust
 from harness.store import fsio
 
 PACKAGE = Path(__file__).resolve().parent.parent / "harness"

@@ -252,7 +252,7 @@ def test_an_error_escaping_session_start_becomes_a_message(h, monkeypatch, capfd
 
 @pytest.mark.parametrize("argv", [["hook", "validate"], ["hook", "run", "pre-commit"]])
 def test_a_crashing_commit_hook_refuses_in_one_line_naming_its_crash_log(h, monkeypatch, capfd, argv) -> None:
-    import harness.guard.validate as validate
+    import harness.history.change_rules as validate
 
     monkeypatch.chdir(h.root)
     assert main(["hook", "validate"]) == 0  # the hook passes first: what follows is the crash alone
@@ -298,7 +298,7 @@ def test_a_crashing_pre_receive_refuses_the_push_in_one_line(tmp_path, monkeypat
 
 
 def test_a_crashing_stamp_never_fails_the_commit_but_names_its_crash_log(h, monkeypatch, capfd) -> None:
-    import harness.guard.stamp as stamp
+    import harness.history.stamp as stamp
 
     monkeypatch.chdir(h.root)
     monkeypatch.setattr(stamp, "quick_stamp_head", injected(RuntimeError("notes ref vanished")))

@@ -416,7 +416,7 @@ JUNIT = (b'<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="2">'
 
 @given(data=st.data())
 def test_no_mutation_of_a_junit_report_crashes_or_hangs(tmp_path_factory, data):
-    from harness.junit import parse_junit
+    from harness.evidence.junit import parse_junit
 
     path = tmp_path_factory.mktemp("junit") / "report.xml"
     special = data.draw(st.sampled_from([None, None, None, *SPECIAL]))

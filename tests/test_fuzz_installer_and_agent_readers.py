@@ -73,7 +73,8 @@ def _file(tmp_path_factory, name: str, raw: bytes) -> Path:
 
 @given(data=st.data())
 def test_a_settings_file_is_read_only_to_be_written_back_exactly(tmp_path_factory, data):
-    from harness.agent import install, settings_text
+    from harness.agent import hook_settings as install
+    from harness.agent import settings_text
 
     raw = data.draw(mutated(SETTINGS))
     path = _file(tmp_path_factory, "settings.json", raw)
@@ -119,8 +120,8 @@ def test_an_install_record_is_refused_or_has_its_types(tmp_path_factory, data):
 
 @given(data=st.data())
 def test_a_skills_manifest_is_refused_or_maps_files_to_digests(tmp_path_factory, data):
-    from harness.skills_install import MANIFEST as NAME
-    from harness.skills_install import _read_manifest
+    from harness.agent.skills_install import MANIFEST as NAME
+    from harness.agent.skills_install import _read_manifest
 
     example = _file(tmp_path_factory, NAME, MANIFEST).parent  # as written: a pending file, new or old is ours
     assert _read_manifest(example) == {"a/SKILL.md": "ab" * 32 + " "}

@@ -163,7 +163,7 @@ def test_the_adapter_lists_small_archives_of_plain_files_only(tmp_path: Path) ->
     import tarfile
     import zipfile
 
-    from harness.agent.facts import archive_members
+    from harness.agent.hook_facts import archive_members
 
     (tmp_path / "a.txt").write_text("x")
     with tarfile.open(tmp_path / "fx.tgz", "w:gz") as t:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness import __version__
-from harness.guard.stamp_cache import FORMAT
+from harness.history.stamp_cache import FORMAT
 
 from support.cli import Harness, walk_to
 from support.flows import gated_done
@@ -161,7 +161,7 @@ def test_a_task_entering_done_is_gated_with_the_committed_config(h, repo, many):
 
 def fresh_stamp(repo: Path, rev: str) -> tuple[str, dict]:
     from harness.gitio.git import Git
-    from harness.guard.stamp import stamp_for
+    from harness.history.stamp import stamp_for
 
     return stamp_for(Git(repo), head(repo, rev))  # no cache: everything computed from content
 
@@ -223,12 +223,12 @@ def test_a_corrupt_or_foreign_stamp_cache_is_ignored(h, repo, many):
 
 
 def test_the_stamp_cache_stays_bounded_over_many_commits(h, repo, many, monkeypatch):
-    from harness.guard import stamp_cache
+    from harness.history import stamp_cache
 
     monkeypatch.setattr(stamp_cache, "KEEP", 8)
     cache = repo / ".git" / "harness" / "stamp-cache.json"
     from harness.gitio.git import Git
-    from harness.guard.stamp import stamp
+    from harness.history.stamp import stamp
 
     for n in range(6):
         (repo / "app.py").write_text(f"def answer():\n    return {100 + n}\n")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import junit
 from harness.errors import HarnessError
-from harness.junit import parse_junit
+from harness.evidence import junit
+from harness.evidence.junit import parse_junit
 
 
 def write(tmp_path: Path, text: str, name: str = "report.xml") -> Path:

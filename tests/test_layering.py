@@ -13,8 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "harness"
 MODULES = sorted(PACKAGE.rglob("*.py"))
 # The core takes values and returns values: no files, processes, clock, git, YAML or click.
 CORE_FORBIDDEN = {"os", "subprocess", "pathlib", "time", "datetime", "click", "pygit2", "yaml", "jsonschema",
-                  "harness.store", "harness.gitio", "harness.cli", "harness.guard", "harness.runner",
-                  "harness.evidence", "harness.usecases"}
+                  "harness.store", "harness.gitio", "harness.cli", "harness.history", "harness.rerun", "harness.signatures", "harness.gate",
+                  "harness.runner", "harness.evidence", "harness.usecases"}
 
 
 @functools.cache
@@ -122,7 +122,7 @@ def test_no_module_imports_jsonschema():
 def test_only_the_adapters_start_processes():
     # git runs through gitio's Repository.run_proc (and its pygit2-free fast path), evidence
     # commands through runner.run_command, ssh-keygen (approval signatures) through signing.
-    assert breaking(GIT_ADAPTER | {"harness/runner.py", "harness/signing.py"}, "subprocess") == []
+    assert breaking(GIT_ADAPTER | {"harness/runner.py", "harness/signatures/signing.py"}, "subprocess") == []
 
 
 def test_only_the_front_end_imports_click():
@@ -232,7 +232,7 @@ def test_the_agent_guard_answers_plain_commands_and_source_edits_before_the_judg
         call = {"session_id": "s", "cwd": str(repo), "tool_name": tool, "tool_input": tool_input}
         loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
         assert "harness.agent.quick_allow" in loaded
-        assert not loaded & (HEAVY | {"bashlex", "harness.core.bypass", "harness.agent.facts", "dataclasses",
+        assert not loaded & (HEAVY | {"bashlex", "harness.core.bypass", "harness.agent.hook_facts", "dataclasses",
                                       "pathlib", "typing", "json", "hashlib"}), (tool, loaded)
 
 
@@ -248,7 +248,7 @@ def test_the_version_is_answered_without_click_and_as_click_would(tmp_path):
 # What `harness status` needs beside the store and the use case: none of the CLI's, and for a task
 # with no evidence neither git's object store nor the writers' redaction rules and runner.
 STATUS_SPARED = {"click", "pygit2", "jsonschema", "harness.cli.main", "harness.cli.common", "harness.cli.status",
-                 "harness.gitio.git", "harness.evidence", "harness.runner", "harness.core.redact",
+                 "harness.gitio.git", "harness.evidence.record", "harness.runner", "harness.core.redact",
                  "harness.store.secrets_check"}
 
 
@@ -263,7 +263,7 @@ def test_status_of_a_task_with_evidence_reads_git_but_loads_no_click(h, repo, ta
     h.ok("evidence", "custom", "--", "true")
     loaded = loaded_by(repo, ["status"], "")
     assert "harness.gitio.git" in loaded  # the source tree the evidence is fresh on
-    assert not loaded & {"click", "jsonschema", "harness.cli.main", "harness.evidence", "harness.runner"}, loaded
+    assert not loaded & {"click", "jsonschema", "harness.cli.main", "harness.evidence.record", "harness.runner"}, loaded
 
 
 def test_a_code_only_push_is_answered_without_importing_subprocess(h, repo, task):

@@ -156,7 +156,7 @@ def test_a_ref_name_that_is_not_utf8_reaches_the_server_hook_as_bytes(tmp_path):
 
 
 def test_ref_lines_keep_the_bytes():
-    from harness.guard.history import ref_bytes, ref_lines, shown_ref
+    from harness.history.incoming import ref_bytes, ref_lines, shown_ref
 
     old, new = "a" * 40, "b" * 40
     [[_, _, ref]] = ref_lines([f"{old} {new} ".encode() + b"refs/heads/d\xe9j\xe0"], (0, 1), "<o> <n> <ref>")

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.agent import facts, notes_ref_plain
+from harness.agent import hook_facts as facts
+from harness.agent import notes_ref_plain
 from harness.store import settings
 from harness.store.settings import notes_ref_of
 

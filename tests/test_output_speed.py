@@ -14,9 +14,9 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness import outputcut
 from harness.core import regex_needs
 from harness.core.redact import compile_patterns
+from harness.evidence import outputcut
 from harness.runner import _Bounded
 
 from support.records import set_config

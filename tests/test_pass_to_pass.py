@@ -190,8 +190,8 @@ def test_without_a_fresh_test_run_an_untouched_suite_is_run_once(h, repo, base):
 
 
 def kept_result(repo: Path) -> Path:
+    from harness.evidence.pass_to_pass import kept_results
     from harness.gitio.git import Git
-    from harness.pass_to_pass import kept_results
 
     git = Git(repo)
     return kept_results(git, git.head() or "")
@@ -272,8 +272,8 @@ def test_the_runs_import_the_tree_they_measure(h, repo, base):
 # -- CI's re-run measures it again -----------------------------------------------------------------
 
 def _commit_and_remeasure(repo: Path, tid: str) -> tuple[str | None, list]:
+    from harness.evidence.pass_to_pass import remeasure
     from harness.gitio.git import Git
-    from harness.pass_to_pass import remeasure
     from harness.store import settings
     from harness.store.layout import Layout
 
@@ -297,7 +297,7 @@ def test_ci_remeasures_an_honest_commit_as_passing(h, repo, base):
 
 
 def test_ci_re_run_judges_the_junit_report_as_the_gate_does(tmp_path):
-    from harness.guard.rerun import _judged_by_report
+    from harness.rerun.execute import _judged_by_report
     from harness.runner import run_command
 
     report = tmp_path / "r.xml"
@@ -625,9 +625,9 @@ def test_init_requires_pass_to_pass_only_when_the_test_command_can_report_its_ca
 def test_ci_rerun_of_pass_to_pass_refuses_a_passing_record_the_commit_contradicts(h, repo, base, recorded, contradicted):
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
-    from harness.guard.rerun import CONTRADICTED, REPRODUCES
-    from harness.guard.rerun_plan import Planned
-    from harness.guard.rerun_suite import execute_pass_to_pass
+    from harness.rerun.base_suite import execute_pass_to_pass
+    from harness.rerun.execute import CONTRADICTED, REPRODUCES
+    from harness.rerun.plan import Planned
     from harness.store import settings
     from harness.store.layout import Layout
 

@@ -37,7 +37,7 @@ def _evidence(unit_test: str, build: str = PASS_BUILD) -> str:
 
 def _digest_of(repo: Path, *plans) -> list[bool]:
     """Whether `harness evidence` would keep a digest for each plan under the repo's config.yaml."""
-    from harness.evidence import configured_digest
+    from harness.evidence.record import configured_digest
     from harness.store.layout import open_layout
     from harness.store.settings import load_config
 
@@ -135,7 +135,7 @@ def test_the_configured_command_run_without_its_report_does_not_count(h, repo, t
     # `--junit` naming another report is another check: it may not stand in for the configured one.
     (repo / "ok.xml").write_text('<testsuite tests="1"><testcase name="a"/></testsuite>')
     set_config(repo, _evidence(f"{PASS_BUILD}\njunit: .harness/local/junit.xml"))
-    from harness.evidence import Plan
+    from harness.evidence.record import Plan
 
     same = Plan("unit_test", [PY, "-c", "pass"], False, ".harness/local/junit.xml", None)
     other = Plan("unit_test", [PY, "-c", "pass"], False, "ok.xml", None)
@@ -155,7 +155,7 @@ def test_a_secret_named_variable_holding_an_argument_does_not_refuse_the_configu
 
 def test_a_shell_string_run_without_the_shell_is_another_program(h, repo, task):
     set_config(repo, _evidence('command: "exit 0"\nshell: true'))
-    from harness.evidence import Plan
+    from harness.evidence.record import Plan
 
     shelled, bare = Plan("unit_test", "exit 0", True, None, None), Plan("unit_test", "exit 0", False, None, None)
     assert _digest_of(repo, shelled, bare) == [True, False]

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from harness import outputcut
 from harness.core.redact import compile_patterns
+from harness.evidence import outputcut
 from harness.runner import _Bounded
 
 from support.gitrepo import git

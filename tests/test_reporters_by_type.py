@@ -21,7 +21,7 @@ RESULTS = {
     "harness.usecases.findings": {"FindingStep": True, "Proposed": True},
     "harness.usecases.audit": {"AuditResult": True},
     "harness.usecases.pre_receive": {"PushChecked": True},
-    "harness.usecases.stamp": {"Stamped": True},
+    "harness.usecases.stamp_commit": {"Stamped": True},
     "harness.usecases.gate": {"GateOutcome": True, "GateInvalid": True},
     "harness.usecases.gate_index": {"IndexVerdict": True, "IndexInvalid": True, "IndexNoTask": True},
     "harness.usecases.evidence": {"EvidenceRecorded": False},
@@ -62,7 +62,7 @@ def test_a_result_kind_nothing_reports_is_refused_by_name():
 
 
 def test_a_result_is_printed_as_json_from_its_own_as_dict(capsys):
-    from harness.usecases.stamp import Stamped
+    from harness.usecases.stamp_commit import Stamped
 
     note = {"commit": "c" * 40, "ref": "refs/notes/harness", "source_tree": "t" * 40, "tasks": {}}
     report(Stamped(note), as_json=True)
@@ -70,7 +70,7 @@ def test_a_result_is_printed_as_json_from_its_own_as_dict(capsys):
 
 
 def test_a_result_kind_is_picked_by_its_type_not_its_name(registered, capsys):
-    from harness.usecases import stamp
+    from harness.usecases import stamp_commit as stamp
 
     class AmendedStamp(stamp.Stamped):  # another name, a narrower type: still the stamp's reporter
         pass

@@ -19,9 +19,10 @@ import subprocess
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.guard import fingerprint, python_site
-from harness.guard.rerun import UNRUNNABLE, clean_env
-from harness.guard.rerun_guard import REMEDY_COPY, REMEDY_LEAK
+from harness.rerun import fingerprint, python_site
+from harness.rerun.execute import UNRUNNABLE
+from harness.rerun.isolation import REMEDY_COPY, REMEDY_LEAK
+from harness.runner import clean_env
 
 # The helpers live in support.rerun_range (shared with the other re-run tests); reproducers/review-rerun/
 # import them from here.
@@ -321,8 +322,8 @@ def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, r
     maker, and a refusal there is "could not run", never a verdict."""
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
-    from harness.guard.rerun_plan import Planned
-    from harness.guard.rerun_suite import execute_pass_to_pass
+    from harness.rerun.base_suite import execute_pass_to_pass
+    from harness.rerun.plan import Planned
     from harness.store import settings
     from harness.store.layout import Layout
 
@@ -350,7 +351,7 @@ def test_a_path_folder_of_the_checkouts_code_is_swapped_for_the_trees(repo, tmp_
     """A program CI finds on PATH in the checkout's tracked code is the tree's in the re-run (or none,
     when the commit has no such folder); an untracked folder there (a virtualenv's bin/) stays."""
     from harness.gitio.git import Git
-    from harness.guard.rerun_guard import RerunGuard
+    from harness.rerun.isolation import RerunGuard
 
     (repo / "bin").mkdir()
     (repo / "bin" / "tool").write_text("#!/bin/sh\nexit 0\n")

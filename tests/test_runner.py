@@ -343,7 +343,7 @@ def test_empty_or_malformed_command_raises(command, shell):
 
 @pytest.mark.parametrize("command, shell", [([""], False), ("  ", True)])
 def test_checked_argv_refuses_what_run_command_refuses(command, shell, tmp_path):
-    # Callers check before they record that a run began (see harness.evidence.collect).
+    # Callers check before they record that a run began (see harness.evidence.record.collect).
     with pytest.raises(HarnessError, match="empty or malformed"):
         runner.checked_argv(command, shell)
     with pytest.raises(HarnessError, match="working directory"):

@@ -147,7 +147,7 @@ def test_every_contract_example_passes_contract_check(where, text, h, task, tmp_
 
 
 def test_skills_are_found_where_the_package_looks_for_them():
-    from harness.skills_install import shipped, source_dir
+    from harness.agent.skills_install import shipped, source_dir
 
     assert source_dir().resolve() == SKILLS.resolve() or (source_dir() / "engineering-harness").is_dir()
     assert "engineering-harness/SKILL.md" in shipped()

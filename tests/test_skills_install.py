@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.skills_install import MANIFEST, install_skills, shipped, uninstall_skills
+from harness.agent.skills_install import MANIFEST, install_skills, shipped, uninstall_skills
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOT_SKILL = "engineering-harness/SKILL.md"

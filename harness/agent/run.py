@@ -66,7 +66,7 @@ def _guess(of: Callable[[dict[str, Any]], object], raw: str, default: str) -> st
 # -- session start ------------------------------------------------------------------------
 
 def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
-    from harness.agent import facts
+    from harness.agent import hook_facts as facts
     from harness.agent.session_text import session_context
 
     try:
@@ -118,7 +118,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
 
     if surely_allowed(p.cwd, action):  # `ls`, an edit of a source file: what the rules would allow anyway
         return hosts.allow(host)
-    from harness.agent import facts
+    from harness.agent import hook_facts as facts
 
     root = facts.guarded_root(p.cwd)
     if root is None:  # no harness around the session: what an edit writes may still be a harness's record
@@ -159,7 +159,7 @@ def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: Path | No
     """What an edit writes or deletes, or a shell command names, in another harness's repository than the
     session's (an absolute path from outside, `../` out of a nested one): judged against the repository
     that holds it (#25's task F-0020, F-0030)."""
-    from harness.agent import facts
+    from harness.agent import hook_facts as facts
     from harness.core.bypass import check_delete, check_write
     from harness.core.guarded_paths import Where
 
@@ -190,7 +190,7 @@ def _shell_owners(base: str, command: str, judged: Path | None) -> list[Path]:
         return []
     import re
 
-    from harness.agent import facts
+    from harness.agent import hook_facts as facts
 
     owners: list[Path] = []
     for word in re.findall(r"[^\s;&|<>()'\"`=]+", command):
@@ -211,7 +211,7 @@ def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
         return None
     from pathlib import Path
 
-    from harness.agent import facts
+    from harness.agent import hook_facts as facts
 
     hooks = facts.framework_edit_dropped(Path(full), p.tool_name, p.tool_input)
     return framework_denial(hooks) if hooks else None
@@ -259,7 +259,8 @@ def _subject(host: str, p: hosts.Payload) -> str:
 # -- stop ---------------------------------------------------------------------------------
 
 def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
-    from harness.agent import facts, stopstate
+    from harness.agent import hook_facts as facts
+    from harness.agent import stopstate
     from harness.core import agent_policy as policy
 
     try:

@@ -31,7 +31,7 @@ def agent() -> None:
 
 
 def _root() -> Path | None:
-    from harness.agent.facts import repo_root
+    from harness.agent.hook_facts import repo_root
 
     return repo_root(None)
 
@@ -51,7 +51,7 @@ def install_cmd(host: str, scope: str, absolute: bool) -> None:
     machine and can be committed for the whole team (each teammate installs the harness)."""
     import shutil
 
-    from harness.agent import install as inst
+    from harness.agent import hook_settings as inst
 
     root = _root() if scope == "project" else None
     path = inst.settings_path(host, scope, root)
@@ -73,7 +73,7 @@ def install_cmd(host: str, scope: str, absolute: bool) -> None:
 
 def _skills(host: str, scope: str, root: Path | None) -> None:
     """The skills go where this host discovers them (Codex: the cross-host .agents/skills)."""
-    from harness.skills_install import install_skills
+    from harness.agent.skills_install import install_skills
 
     r = install_skills(host, scope, root or Path.cwd(), Path.home())
     click.echo(f"skills in {r.target}: {len(r.written)} file(s) written, {len(r.unchanged)} already current")
@@ -87,7 +87,7 @@ def _skills(host: str, scope: str, root: Path | None) -> None:
 @scope_option
 def uninstall_cmd(host: str, scope: str) -> None:
     """Remove exactly the harness's own hook entries from the host's settings."""
-    from harness.agent import install as inst
+    from harness.agent import hook_settings as inst
 
     path = inst.settings_path(host, scope, _root() if scope == "project" else None)
     change = inst.uninstall(path)

@@ -86,7 +86,7 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
     CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
     """  # FANOUT_HELP is appended below
     from harness.cli.hooks import _git
-    from harness.guard import trust
+    from harness.signatures import trust
 
     if aggregate or files:
         return _aggregate(files, aggregate, bool(rerun or plan_only or only), as_json)
@@ -108,7 +108,7 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
 
 def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str,
            remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None) -> int:
-    from harness.guard import audit_range
+    from harness.history import audit_range
 
     audit_range.require_full_history(git, remote)
     if base_rev is not None:
@@ -121,7 +121,7 @@ def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, 
     click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
     history = []
     if before is not None:
-        from harness.guard.rewrite import history_problems
+        from harness.history.rewrite import history_problems
 
         # The push as a whole, beside its commits: what the ref held before (as fetched, or as CI
         # said when it is gone) against the new tip, under the server hook's rules.
@@ -136,7 +136,7 @@ def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, 
 def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
     from harness.core.limits import decode_json
     from harness.gitio.tree_source import TreeSource
-    from harness.guard.stamp import notes_ref
+    from harness.history.stamp import notes_ref
 
     ref = notes_ref(TreeSource(git, git.commit_tree(tip), "tip"))
 
@@ -165,7 +165,7 @@ def _fanout_usage(rerun: bool, plan_only: bool, only: str | None) -> None:
 def _in_range(git: Git, only: str, commits: list[str], reason: str) -> str:
     """The commit --only names, refused unless it is one of the range's (a job re-running a commit
     the audit does not cover would prove nothing about the push)."""
-    from harness.guard.audit_range import _try_resolve
+    from harness.history.audit_range import _try_resolve
 
     sha = _try_resolve(git, only) or ""
     if sha not in commits:

@@ -98,7 +98,7 @@ def apply(path: Path | None, task_id: str | None) -> None:
 
     Write the file in .harness/local/ (the default): a file elsewhere in the repository is
     part of the source tree, so it shows in the review's diff and deleting it stales the evidence."""
-    from harness import contract as contracts
+    from harness.usecases import contract as contracts
 
     path = path if path is not None else _default_file()
     doc = contracts.load(_read(path), str(path))
@@ -128,7 +128,7 @@ def check(path: Path | None, task_id: str | None) -> int:
     """Exit 1 naming every must requirement without a verification plan and every invariant
     without category, severity or verification; exit 0 when complete. Without --file: the
     task's applied contract, or before one is applied the draft in .harness/local/contract.yaml."""
-    from harness import contract as contracts
+    from harness.usecases import contract as contracts
 
     if path is None:
         s = store()

@@ -17,12 +17,12 @@ from harness.store.layout import find_worktree
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
     from harness.gitio.git import Git
-    from harness.guard.validate import Problem
+    from harness.history.change_rules import Problem
 
 
 def _git() -> Git:
     from harness.gitio.git import Git
-    from harness.guard import trust
+    from harness.signatures import trust
     from harness.store import validate
 
     root = find_worktree()
@@ -51,7 +51,7 @@ def hook() -> None:
 def validate_cmd() -> int:
     """Validate the staged .harness/ state against HEAD (reads $GIT_INDEX_FILE)."""
     from harness.gitio.tree_source import TreeSource, index_tree
-    from harness.guard.validate import validate_change
+    from harness.history.change_rules import validate_change
 
     git = _git()
     head = git.head()
@@ -75,7 +75,7 @@ hook.add_command(gate_hook)  # `harness hook gate`: the gate as a pre-commit fra
 def merge_guard() -> int:
     """Refuse a merge bringing in a DONE commit without a fresh gate PASS at that commit
     (each incoming commit is validated against its parents, like the push guard does)."""
-    from harness.guard.history import check_commit, merge_commits
+    from harness.history.incoming import check_commit, merge_commits
 
     git = _git()
     failed = 0
@@ -101,7 +101,7 @@ def _ref_lines_in() -> list[bytes]:
 @with_return_code
 def push_guard(args: tuple[str, ...]) -> int:
     """Validate every commit of a push (refs from stdin, or the pre-commit framework's env)."""
-    from harness.guard.history import push_commits
+    from harness.history.incoming import push_commits
 
     git = _git()
     lines = _ref_lines_in()
@@ -121,7 +121,7 @@ def _server_git() -> Git:
     from pathlib import Path
 
     from harness.gitio.git import Git
-    from harness.guard import trust
+    from harness.signatures import trust
 
     git = Git(Path(os.environ.get("GIT_DIR") or ".").resolve())
     # The server's own config can name the approvers: a trust root no pushed commit can change.
@@ -195,7 +195,7 @@ STAGE_CHECKS: dict[str, click.Command] = {"validate": validate_cmd, "merge-guard
 def stamp(rev: str, as_json: bool) -> None:
     """Write the harness note on REV (default HEAD) by hand."""
     from harness.cli.stamp_report import report
-    from harness.usecases.stamp import stamp_commit
+    from harness.usecases.stamp_commit import stamp_commit
 
     report(stamp_commit(_git(), rev), as_json)
 
@@ -209,7 +209,7 @@ def audit_range() -> int:
     import os
 
     from harness.cli.audit import audit_commits
-    from harness.guard.history import range_commits
+    from harness.history.incoming import range_commits
 
     to_ref = os.environ.get("PRE_COMMIT_TO_REF")
     if not to_ref:

@@ -54,7 +54,7 @@ def _warn_uncovered_plan(kind: str, task: LoadedTask, item_id: str, cited: list[
     """Said, not refused: a citation that leaves out a type the contract plans is accepted (the evidence
     may still be coming), but the gate blocks the item until it cites them all."""
     from harness.core.cases import planned
-    from harness.store.facts import contract_plan
+    from harness.gate.facts import contract_plan
 
     types = planned(contract_plan(task).get(item_id, []))[0]
     missing = [t for t in types if t not in cited]

@@ -118,7 +118,7 @@ def stamp_head() -> None:
         root = find_worktree()
         if not (root / ".harness").is_dir():
             return
-        from harness.guard.stamp import quick_stamp_head
+        from harness.history.stamp import quick_stamp_head
 
         if quick_stamp_head():
             return  # a code-only commit: stamped from what the parent's stamp knew; nothing to check
@@ -127,15 +127,15 @@ def stamp_head() -> None:
         head = git.head()
         if head is None:
             return
-        from harness.guard.stamp import stamp
+        from harness.history.stamp import stamp
 
         stamp(git, head)
         # The commit hook compares with the commit it replaces when amending; judge the new
         # commit against its real parents now, so a refusal at push is no surprise.
         stage = "post-commit check"
         if git.touches(head, ".harness"):
-            from harness.guard import trust
-            from harness.guard.history import check_commit
+            from harness.history.incoming import check_commit
+            from harness.signatures import trust
 
             trust.use_git_config(git)  # approvals are checked against the signers git config names
 

@@ -17,7 +17,7 @@ from harness.errors import EXIT_INTERRUPTED, EXIT_INVALID, HarnessError
 # name -> (module, attribute, one-line help shown by `harness --help`)
 COMMANDS = {
     "init": ("harness.cli.setup", "init", "Create .harness/ in this git repository."),
-    "task": ("harness.cli.tasks", "task", "Create, list and switch tasks; link their design and plan."),
+    "task": ("harness.cli.task", "task", "Create, list and switch tasks; link their design and plan."),
     "status": ("harness.cli.status", "status", "Show the current task: state, requirements, evidence, gate."),
     "transition": ("harness.cli.lifecycle", "transition", "Move the task to another state, if the rules allow it."),
     "validate-transition": ("harness.cli.lifecycle", "validate_transition", "Check a transition against the table (exit 0/1)."),

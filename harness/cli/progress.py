@@ -12,7 +12,7 @@ from harness.core import next_step
 from harness.errors import HarnessError
 
 # The next step is judged in the use-case layer; these names stay importable from here.
-from harness.usecases.next_steps import (  # noqa: F401
+from harness.gate.steps_now import (  # noqa: F401
     COMMIT_DONE,
     commit_steps,
     done_in_head,

@@ -28,7 +28,7 @@ def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
     task's base commit, the tests added or changed, the finding schema with an example,
     and the reviewer's rules. The implementer's narrative is left out."""
     from harness.gitio.worktree import diff_since
-    from harness.review import packet as build
+    from harness.usecases.review import packet as build
 
     s = store()
     task = s.load(s.current_id(task_id), docs=False)

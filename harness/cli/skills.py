@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from harness.agent.skills_install import AGENTS, SCOPES
 from harness.cli.common import json_option
-from harness.skills_install import AGENTS, SCOPES
 
 agent_option = click.option("--agent", type=click.Choice(AGENTS), default="agents", show_default=True,
                             help="claude: .claude/skills · gemini: .gemini/skills · codex and agents: the "
@@ -61,7 +61,7 @@ def uninstall(agent: str, scope: str, as_json: bool) -> None:
 @skills.command("list")
 def list_() -> None:
     """The names of the skills this harness ships."""
-    from harness.skills_install import source_dir
+    from harness.agent.skills_install import source_dir
 
     for skill in sorted(p for p in source_dir().iterdir() if (p / "SKILL.md").is_file()):
         click.echo(skill.name)

@@ -6,7 +6,7 @@ fields, canonically encoded — so no field can be edited after signing, and a l
 written by hand (or by an agent) without the approver's key counts for nothing.
 
 A gate-, config- or signers-change approval is *bound*: besides the digest of the file it lets
-in, it names the repository (:func:`harness.gitio.history.History.repository_id`, its first root
+in, it names the repository (:func:`harness.gitio.revisions.History.repository_id`, its first root
 commit) and ``from_digest``, the sha-256 of the file it loosens as the trusted parent has it (of
 nothing when absent). It replays neither into another repository nor onto another starting file.
 A record written before binding existed has neither field (:func:`is_bound`): it is verified as it

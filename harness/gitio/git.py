@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from harness.gitio.history import History
 from harness.gitio.notes import Notes
 from harness.gitio.overlay import Overlay
 from harness.gitio.remotes import Remotes
+from harness.gitio.revisions import History
 from harness.gitio.worktree import Worktree
 
 

@@ -127,7 +127,7 @@ class TreeSource:
         obj = self._entry(rel)
         if not isinstance(obj, pygit2.Blob) or obj.filemode == pygit2.enums.FileMode.LINK:
             return None  # a symlink's blob is its target's name, not the file's content
-        from harness.store import bounded
+        from harness.core import file_caps as bounded  # the caps alone: the file reader is the store's
 
         kind = bounded.kind_of(rel)
         if obj.size > bounded.CAPS[kind]:  # checked before git inflates the blob into memory

@@ -57,10 +57,9 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
     who = git.ident()
     if not who or "<" not in who:
         raise Refused("git does not know who you are", hint="git config user.name/user.email, then approve again")
-    from harness import signing
     from harness.core import approvals as rules
     from harness.gitio.tree_source import TreeSource
-    from harness.guard import trust
+    from harness.signatures import signing, trust
     from harness.store.tasks import now_iso
 
     signer = who.rsplit("<", 1)[1].rstrip(">").strip()
@@ -110,9 +109,9 @@ def suite_changes(cases: tuple[str, ...], task_id: str | None) -> ChangesOf:
 def history_rewrite(new_rev: str, ref: str | None) -> ChangesOf:
     """What `approve history-rewrite NEW` approves: moving ``ref`` (default: HEAD's branch) from
     HEAD — its current tip, where the approval is committed — to exactly ``new_rev`` (all zeros:
-    deleting it), in this repository. See guard/rewrite.py for why the old history carries it."""
+    deleting it), in this repository. See harness/history/rewrite.py for why the old history carries it."""
     def changes_of(layout: Layout, git: Git) -> tuple[str, list[str]]:
-        from harness.guard.rewrite import ZERO, approval_subject
+        from harness.history.rewrite import ZERO, approval_subject
 
         head = git.head()
         if head is None:
@@ -128,7 +127,7 @@ def history_rewrite(new_rev: str, ref: str | None) -> ChangesOf:
 
 def _rewrite_changes(git: Git, ref: str, old: str, new: str) -> list[str]:
     from harness.gitio.tree_source import TreeSource
-    from harness.guard.rewrite import ZERO
+    from harness.history.rewrite import ZERO
 
     if new == ZERO:
         return [f"deletes {ref} (now at HEAD {old[:12]})"]
@@ -154,11 +153,11 @@ def _committed(git: Git, rel: str) -> bytes | None:
 
 
 def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
-    from harness.guard.validate import loosening_of
+    from harness.history.change_rules import loosening_of
     from harness.store import settings
 
     new = settings.load_gate(layout)
-    from harness.guard.validate import configured_types
+    from harness.history.change_rules import configured_types
     from harness.store.source import FsSource
 
     return new.digest, loosening_of(_committed(git, ".harness/gate.yaml"), new, configured_types(FsSource(layout.root)))
@@ -166,8 +165,8 @@ def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
 
 def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.core.policy import command_changes
+    from harness.gate import facts
     from harness.gitio.tree_source import TreeSource
-    from harness.store import facts
     from harness.store.source import FsSource
 
     after = facts.configured_identities(FsSource(layout.root))
@@ -178,7 +177,7 @@ def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
 
 
 def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
-    from harness.guard.trust import SIGNERS
+    from harness.signatures.trust import SIGNERS
 
     path = layout.root / SIGNERS
     new = bounded.read(path, "approvals", SIGNERS) or b""

@@ -10,9 +10,9 @@ from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
     from harness.gitio.git import Git
-    from harness.guard.history import CommitReport
-    from harness.guard.rerun_guard import Job
-    from harness.guard.validate import Problem
+    from harness.history.change_rules import Problem
+    from harness.history.incoming import CommitReport
+    from harness.rerun.isolation import Job
 
 
 @dataclass
@@ -48,8 +48,8 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
               stream: Callable[[str], None] | None = None, rerun_only: str | None = None) -> AuditResult:
     """``rerun_only``: with ``rerun``, re-run that commit alone (a fan-out job); every commit is still
     checked, the others' re-runs are left to their own jobs and said so, and only that one is stamped."""
-    from harness.guard import stamp as stamping
-    from harness.guard.history import check_commit
+    from harness.history import stamp as stamping
+    from harness.history.incoming import check_commit
 
     result = AuditResult(title, list(commits), scope=scope, rerun_only=rerun_only if rerun else None)
     job = _job(git, commits, rerun_only) if rerun else None
@@ -91,7 +91,7 @@ def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, A
            stream: Callable[[str], None] | None, job: Job | None) -> int:
     """Re-run what ``commit``'s DONE rests on (rows into ``reruns``, refusals into its report), under
     the job's one guard; how many runs could not run."""
-    from harness.guard.rerun import UNRUNNABLE, rerun_done
+    from harness.rerun.execute import UNRUNNABLE, rerun_done
 
     # What the audit already judged (a push's previous tip, a pull request's target): the
     # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
@@ -106,7 +106,7 @@ def _job(git: Git, commits: list[str], rerun_only: str | None) -> Job:
     """The audit's one re-run job. Its guard is made before the first re-run (none if nothing is
     re-run), fingerprinting the interpreters every commit's configured commands start, a later
     commit's own included, before anything runs."""
-    from harness.guard.rerun_guard import Job, RerunGuard, configured_programs
+    from harness.rerun.isolation import Job, RerunGuard, configured_programs
 
     return Job(lambda: RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits)))
 

@@ -18,15 +18,15 @@ from harness.errors import EXIT_INVALID, EXIT_REFUSED
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
-    from harness.guard.validate import Problem
+    from harness.history.change_rules import Problem
 
 PLAN_KIND = "harness-audit-plan"
 
 
 def plan_audit(git: Git, commits: list[str], scope: dict[str, Any], history: list[Problem]) -> dict[str, Any]:
     """The plan (as `--plan --json` prints it): every commit checked, nothing re-run, nothing stamped."""
-    from harness.guard.history import check_commit
-    from harness.guard.rerun import done_tasks, planned_runs
+    from harness.history.incoming import check_commit
+    from harness.rerun.execute import done_tasks, planned_runs
 
     rows, planned = [], []
     for commit in commits:

@@ -89,7 +89,7 @@ def _moves(state: str, decision: rules.Decision, findings: dict) -> list[tuple[s
 
 
 def _apply(s: TaskStore, tid: str, decision: rules.Decision, tree: str, policy: str, head: str | None) -> list[str]:
-    from harness.usecases.next_steps import with_next
+    from harness.gate.steps_now import with_next
 
     done: list[str] = []
 
@@ -110,7 +110,7 @@ def _apply(s: TaskStore, tid: str, decision: rules.Decision, tree: str, policy: 
 
 
 def _steps(s: TaskStore, tid: str, decision: rules.Decision, applied: list[str]) -> list[next_step.NextStep]:
-    from harness.usecases.next_steps import steps_for
+    from harness.gate.steps_now import steps_for
 
     p = s.load(tid, docs=False).proj
     if decision.decision == rules.ESCALATE and not applied and p.state in ("GATING", "BLOCKED"):

@@ -23,13 +23,13 @@ class EvidenceRecorded:
 def record_evidence(s: TaskStore, task_id: str | None, etype: str, argv: tuple[str, ...], junit: str | None,
                     timeout: float | None, shell: bool) -> EvidenceRecorded:
     """Run ``argv`` (or the configured command for ``etype``), streaming its output, and record the outcome."""
-    from harness.evidence import collect, plan
+    from harness.evidence.record import collect, plan
+    from harness.gate.steps_now import steps_after
     from harness.store import settings
-    from harness.usecases.next_steps import steps_after
 
     tid = s.current_id(task_id)
     if etype in ("pass_to_pass", "fail_to_pass"):
-        from harness import pass_to_pass
+        from harness.evidence import pass_to_pass
 
         if argv or shell or junit or timeout:
             raise HarnessError(f"{etype} runs the configured test command itself: give no command, --junit, "

@@ -53,7 +53,7 @@ def step(s: TaskStore, task_id: str | None, fid: str, event: str, data: dict[str
 def _steps(s: TaskStore, tid: str, fid: str, status: str, collect: tuple[str, ...],
            refuted: bool) -> list[next_step.NextStep]:
     """The finding's own next step while it moves; the task's once it is final."""
-    from harness.usecases.next_steps import steps_after
+    from harness.gate.steps_now import steps_after
 
     return next_step.finding_steps(fid, status, collect, refuted) or steps_after(s, tid)
 

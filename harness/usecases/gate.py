@@ -81,7 +81,7 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
     """The next step after this evaluation (and after the move --advance made)."""
     import dataclasses
 
-    from harness.usecases.next_steps import loop_counts
+    from harness.gate.steps_now import loop_counts
 
     task = s.load(tid, docs=False)
     p = task.proj
@@ -95,8 +95,8 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
 def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gitio.tree_source import TreeSource
-    from harness.guard import trust
-    from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
+    from harness.history.change_rules import APPROVALS, GATE, configured_types, unapproved_loosening
+    from harness.signatures import trust
     from harness.store import settings
 
     policy = settings.load_gate(s.layout)
@@ -115,7 +115,7 @@ def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
 
 
 def judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str) -> tuple[core_gate.GateReport, core_gate.GateInput]:
-    from harness.store import facts
+    from harness.gate import facts
 
     edited = s.disagreements(task)
     if edited:  # the files say something the ledger does not: judge nothing

@@ -110,9 +110,10 @@ def _task_id(layout: Layout, src: Source, explicit: str | None) -> str:
 def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str, str, GateReport]:
     """(task id, source tree, gate report) for the tree in the index."""
     from harness.core import gate as core_gate
+    from harness.gate import facts
     from harness.gitio.tree_source import TreeSource, index_tree
-    from harness.guard.validate import APPROVALS, GATE, configured_types, unapproved_loosening
-    from harness.store import facts, reader, settings
+    from harness.history.change_rules import APPROVALS, GATE, configured_types, unapproved_loosening
+    from harness.store import reader, settings
     from harness.store.layout import open_layout
 
     layout, git = open_layout(), open_git()

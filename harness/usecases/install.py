@@ -66,7 +66,7 @@ def _install_server(git: Git, folder: Path, record: dict[str, Any], allow_non_fa
 
 
 def _install_client(git: Git, folder: Path, record: dict[str, Any]) -> Installed:
-    from harness.guard.stamp import DEFAULT_REF
+    from harness.history.stamp import DEFAULT_REF
     from harness.store import bounded
     from harness.store.layout import Layout
     from harness.store.settings import notes_ref_of

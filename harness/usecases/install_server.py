@@ -5,7 +5,7 @@ receive.fsckObjects: git checks every pushed object before any hook runs (a tree
 `.harness` entries never lands; the audit refuses such trees on its own too, for servers that
 do not set it). receive.denyNonFastForwards: git refuses every non-fast-forward push, on every
 ref — after the harness hook, so even a rewrite a human approved; `--allow-non-fast-forward`
-leaves that to the hook, which refuses it on protected refs only (guard/rewrite.py).
+leaves that to the hook, which refuses it on protected refs only (harness/history/rewrite.py).
 """
 
 from __future__ import annotations

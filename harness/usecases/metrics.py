@@ -29,7 +29,7 @@ def measure(git: Git, from_rev: str | None, to_rev: str) -> Metrics:
     """Every rate, computed from every task's ledger and from the commits themselves."""
     from harness.agent.stopstate import tally
     from harness.core.metrics import compute
-    from harness.guard.metrics_facts import gather
+    from harness.history.metrics_facts import gather
 
     commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)
     rates = compute(tasks, claims)

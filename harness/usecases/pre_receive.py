@@ -43,8 +43,8 @@ def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
     The lines are bytes as git gave them (a ref name need not be UTF-8); a name is shown with its
     other bytes as \\xNN."""
     from harness.core.limits import decode_json
-    from harness.guard.history import received_refs, shown_ref
-    from harness.guard.stamp import DEFAULT_REF
+    from harness.history.incoming import received_refs, shown_ref
+    from harness.history.stamp import DEFAULT_REF
     from harness.usecases.audit import run_audit
 
     pushed = received_refs(git, stdin_lines)
@@ -58,7 +58,7 @@ def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
             return None
         return doc if isinstance(doc, dict) else None
 
-    from harness.guard.rewrite import history_problems
+    from harness.history.rewrite import history_problems
 
     refs = [{"ref": shown_ref(p.ref), "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
     audits = []

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.skills_install import SkillsResult
+from harness.agent.skills_install import SkillsResult
 
 
 @dataclass(frozen=True)
@@ -26,12 +26,12 @@ class SkillsUninstalled:
 
 
 def install(agent: str, scope: str, root: Path, home: Path, force: bool) -> SkillsInstalled:
-    from harness.skills_install import install_skills
+    from harness.agent.skills_install import install_skills
 
     return SkillsInstalled(install_skills(agent, scope, root, home, force))
 
 
 def uninstall(agent: str, scope: str, root: Path, home: Path) -> SkillsUninstalled:
-    from harness.skills_install import uninstall_skills
+    from harness.agent.skills_install import uninstall_skills
 
     return SkillsUninstalled(uninstall_skills(agent, scope, root, home))

@@ -46,8 +46,9 @@ class NoOpenTask:
 
 
 def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
-    from harness.store import facts, settings
-    from harness.usecases.next_steps import commit_steps, loop_counts
+    from harness.gate import facts
+    from harness.gate.steps_now import commit_steps, loop_counts
+    from harness.store import settings
 
     settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
     try:

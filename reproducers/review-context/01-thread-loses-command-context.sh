@@ -18,7 +18,7 @@ cd "$tmp" || exit 2
 "$PY" - "$tmp/allowed_signers" <<'PYEOF'
 import sys, threading
 try:
-    from harness.guard import trust
+    from harness.signatures import trust
     from harness.store import fsio
 except Exception as exc:  # setup failure
     print(f"setup: {exc}", file=sys.stderr); sys.exit(2)

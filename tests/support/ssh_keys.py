@@ -7,8 +7,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from harness import signing
 from harness.core import approvals
+from harness.signatures import signing
 
 
 def make_key(folder: Path, name: str) -> tuple[Path, str]:

@@ -1,5 +1,6 @@
-"""The agent hosts (one module each, REGISTRY below) and their hook I/O: what a host's stdin JSON
-holds, and the exact shape of an answer.
+"""The agent hosts, one module each in REGISTRY, and their hook I/O: a payload read, an answer shaped.
+
+What a host's stdin JSON holds, and the exact shape of an answer.
 
 In Claude Code, Codex and Gemini CLI alike only exit 2 blocks, and exit 1 or a crash lets
 the action proceed; so every answer here is a JSON decision on exit 0, in the host's own

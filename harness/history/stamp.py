@@ -18,7 +18,7 @@ from harness.core.states import TERMINAL
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
-from harness.guard.stamp_cache import StampCache
+from harness.history.stamp_cache import StampCache
 
 if TYPE_CHECKING:
     from harness.store.reader import LoadedTask
@@ -157,7 +157,7 @@ def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None
 
 def _evaluate(known: dict, source_tree: str) -> dict:
     from harness.core import gate as core_gate
-    from harness.store import facts
+    from harness.gate import facts
 
     try:
         gi = facts.gate_input_at(known, source_tree)
@@ -191,7 +191,8 @@ def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: t
         return dict(verdict)
     known = cache.get(f"facts:{key}")
     if known is None:
-        from harness.store import facts, reader
+        from harness.gate import facts
+        from harness.store import reader
 
         try:
             policy = _parse_policy(src)

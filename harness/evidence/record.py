@@ -18,9 +18,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import outputcut, runner
+from harness import runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 from harness.errors import HarnessError, Refused
+from harness.evidence import outputcut
 from harness.store import bounded, settings
 from harness.store.evidence_files import digest, evidence_rel
 from harness.store.tasks import TaskStore, now_iso
@@ -213,7 +214,7 @@ def _junit_report(p: Plan, root: Path, before: tuple | None) -> tuple[dict, dict
     """(counts, case id -> outcome, why the report does not count) of the run's JUnit report."""
     if not p.junit:
         return {}, {}, None
-    from harness.junit import parse_report
+    from harness.evidence.junit import parse_report
 
     path = root / p.junit
     if not path.exists():

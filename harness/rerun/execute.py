@@ -12,7 +12,7 @@ contradicted: a refusal); "could not run" (this machine lacks what the command n
 setup problem to fix here, not a verdict about the work).
 
 The job's re-runs are kept on their commit's own code and apart from each other by one
-:class:`~harness.guard.rerun_guard.RerunGuard`: a run whose interpreter would import the
+:class:`~harness.rerun.isolation.RerunGuard`: a run whose interpreter would import the
 repository's code from the checkout, or that follows a run which changed what it relies on
 (poisoning), could not run.
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -32,28 +31,21 @@ from harness.core.redact import Redactor
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
-from harness.guard.history import CommitReport
-from harness.guard.rerun_plan import Planned, plan, redactor
-from harness.guard.validate import Problem
+from harness.history.change_rules import Problem
+from harness.history.incoming import CommitReport
+from harness.rerun.plan import Planned, plan, redactor
+from harness.runner import clean_env
 from harness.store import reader, settings
 
 if TYPE_CHECKING:
-    from harness.guard.rerun_guard import RerunGuard
+    from harness.rerun.isolation import RerunGuard
 
 REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
-# What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
-# Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.
-KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP", "TERM",
-            "SHELL", "SYSTEMROOT", "CI")
 # Output that says the program or module is missing from this machine, not that it judged the code.
 MISSING_TOOL = ("command not found", "No module named", ": not found", "is not recognized as")
 POISON_REMEDY = ("an evidence command must leave CI's machine as it found it: install nothing into its interpreter, "
                  "PATH or HOME (build into a folder — `pip wheel . -w dist`, `python -m build` — not `pip install .`), "
                  "or fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
-
-
-def clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k in KEPT_ENV}
 
 
 @contextlib.contextmanager
@@ -131,8 +123,8 @@ def _judged_by_report(result: runner.RunResult, report: Path | None, cases: Sequ
                       cwd: Path) -> tuple[runner.RunResult, list[str]]:
     """As `harness evidence` judges a run: exit 0 does not outvote a report of failures, or no report.
     Also: of ``cases`` (what FAIL_TO_PASS leans on), those the report does not show passing."""
-    from harness.evidence import tree_relative
-    from harness.junit import parse_report
+    from harness.evidence.junit import parse_report
+    from harness.evidence.record import tree_relative
 
     if report is None or result.outcome != "passed":
         return result, []
@@ -169,7 +161,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
     ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it).
     ``guard``: the job's (one per audit): what keeps its re-runs apart and on the commit's own code."""
-    from harness.guard.rerun_guard import job_guard, program_of
+    from harness.rerun.isolation import job_guard, program_of
 
     runs = runs if runs is not None else []
     stream = stream or (lambda line: None)
@@ -192,7 +184,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
 def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[Planned], guard: RerunGuard,
                  runs: list, problems: list[Problem], stream: Callable[[str], None], trusted: Sequence[str]) -> None:
     """Run ``todo`` (emptied as it goes) in the worktree ``path``, each checked by ``guard`` after."""
-    from harness.guard.rerun_suite import execute_fail_to_pass, execute_pass_to_pass
+    from harness.rerun.base_suite import execute_fail_to_pass, execute_pass_to_pass
 
     hide = redactor(src)
     try:

@@ -18,7 +18,8 @@ def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step
     ``tree`` is the working tree's source tree when the caller has just measured it (evidence
     measures it after its run): measuring it again would cost three git processes for the same id."""
     from harness.core import gate as core_gate
-    from harness.store import facts, settings
+    from harness.gate import facts
+    from harness.store import settings
 
     task = s.load(tid)
     if task.proj.state in ("DONE", "ESCALATED"):

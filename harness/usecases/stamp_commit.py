@@ -18,6 +18,6 @@ class Stamped:
 
 
 def stamp_commit(git: Git, rev: str) -> Stamped:
-    from harness.guard.stamp import stamp
+    from harness.history.stamp import stamp
 
     return Stamped(stamp(git, git.resolve(rev)))

@@ -184,7 +184,7 @@ def _short(value: object) -> str:
 def signature_problem(record: dict, available: list[Root]) -> str | None:
     """Why ``record``'s signature does not make it count against the trust roots ``available``
     (None when it verifies against one of them)."""
-    from harness import signing
+    from harness.signatures import signing
 
     who = record.get("approved_by") or "someone"
     signature, signer = record.get("signature"), record.get("signer")

@@ -10,7 +10,7 @@ from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.lazy_pygit2 import pygit2
 from harness.gitio.tree_source import TreeSource
-from harness.guard.history import check_commit, range_commits
+from harness.history.incoming import check_commit, range_commits
 from harness.store import reader
 
 TERMINAL = ("DONE", "ESCALATED")

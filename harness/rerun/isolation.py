@@ -3,15 +3,15 @@
 Two things a re-run's verdict must not rest on:
 
 - **Another re-run.** The re-runs of one CI job share its interpreter, user, PATH and HOME, one
-  after the other. What the next one relies on is fingerprinted (:mod:`harness.guard.fingerprint`)
+  after the other. What the next one relies on is fingerprinted (:mod:`harness.rerun.fingerprint`)
   before the first run and after each; a run that changed it is reported as poisoning ("could not
   run", exit 2, naming the commit and the command), and nothing later in the job is run.
 - **The repository's checkout.** An editable install, a `.pth` file or a symlink can point an
-  interpreter at the checkout's code (:mod:`harness.guard.python_site`). Each such folder is
-  replaced on the import path, where it stood, by the re-run's own tree's (:mod:`harness.guard.tree_site`;
+  interpreter at the checkout's code (:mod:`harness.rerun.python_site`). Each such folder is
+  replaced on the import path, where it stood, by the re-run's own tree's (:mod:`harness.rerun.tree_site`;
   and a PATH folder of the checkout is swapped for the tree's); a name only the checkout's folder
   provides, still imported from there, is made absent until the tree provides it
-  (:mod:`harness.guard.absent_modules`); every interpreter the commands start is then asked where it
+  (:mod:`harness.rerun.absent_modules`); every interpreter the commands start is then asked where it
   finds the tree's top-level names, and a name still found in the checkout is refused ("could not
   run", with the remedy). The interpreters are every Python on PATH and the commands' programs.
 - **The repository's object store.** Before anything runs in a worktree, it is checked to hold
@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 
 from harness import context, runner
 from harness.errors import HarnessError
-from harness.guard import absent_modules, fingerprint, python_site, tree_site
-from harness.guard.fingerprint import Spots
+from harness.rerun import absent_modules, fingerprint, python_site, tree_site
+from harness.rerun.fingerprint import Spots
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -45,9 +45,9 @@ REMEDY_COPY = ("install only the project's dependencies before `harness audit --
                "commit (docs/ci.md)")
 # Imported before the first run: what the audit loads after a run comes from before any run could
 # rewrite it (the harness's own files are fingerprinted too, so such a rewrite is also reported).
-PRELOAD = ("harness.evidence", "harness.junit", "harness.pass_to_pass", "harness.core.cases", "harness.core.findings",
-           "harness.core.suite", "harness.core.states", "harness.core.limits", "harness.guard.stamp",
-           "harness.guard.rerun_suite")
+PRELOAD = ("harness.evidence.record", "harness.evidence.junit", "harness.evidence.pass_to_pass", "harness.core.cases", "harness.core.findings",
+           "harness.core.suite", "harness.core.states", "harness.core.limits", "harness.history.stamp",
+           "harness.rerun.base_suite")
 
 
 class Job:
@@ -117,7 +117,7 @@ class RerunGuard:
     """Made once per audit job, before its first re-run."""
 
     def __init__(self, git: Git, programs: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
-        from harness.guard.rerun import clean_env
+        from harness.runner import clean_env
 
         self.git = git
         self.checkout = Path(git.root)
@@ -169,7 +169,7 @@ class RerunGuard:
             return python_site.own_python()  # the harness's own interpreter (its bin/, its binary): asked in-process
         import tempfile
 
-        from harness.guard.rerun import own_bytecode_cache
+        from harness.rerun.execute import own_bytecode_cache
 
         try:  # in an empty folder of the harness's: no file of the checkout's answers for the standard library
             with own_bytecode_cache(self.environ) as env, tempfile.TemporaryDirectory(prefix="harness-probe-") as cwd:
@@ -247,7 +247,7 @@ class RerunGuard:
 
     def _put_tree_in(self, worktree: Path, env: dict[str, str], leaks: list[python_site.Leak]) -> list[str]:
         """Put the tree's folder of each leak where the checkout's stood on the import path
-        (:mod:`harness.guard.tree_site`), behind the stubs of absent modules; the tree's folders put in."""
+        (:mod:`harness.rerun.tree_site`), behind the stubs of absent modules; the tree's folders put in."""
         stubs = str(stubs_folder(worktree))
         place: dict[str, list[str]] = {}
         early: list[str] = []

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
-from harness.guard.validate import Problem, TaskVerdict, validate_change
+from harness.history.change_rules import Problem, TaskVerdict, validate_change
 
 ZERO = "0" * 40
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # sha-1 or sha-256 object names, as git writes them

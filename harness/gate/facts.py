@@ -62,7 +62,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
 
     from harness.core.evidence_types import BUILTIN
     from harness.errors import HarnessError
-    from harness.guard import trust
+    from harness.signatures import trust
 
     cited = cited - set(BUILTIN)
     if not cited:  # no verified must requirement leans on a type: nothing to read at the base
@@ -92,7 +92,7 @@ def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
     load_valid, which has refused a list whose digest is not its record's.)"""
     if not needs_cases(task, policy):
         return {}
-    from harness.evidence import read_cases  # (with the runner it imports) only when cases are compared
+    from harness.evidence.record import read_cases  # (with the runner it imports) only when cases are compared
 
     out = {}
     for etype, record in evidence.items():

@@ -18,7 +18,7 @@ from typing import Any
 from harness.core.redact import Redactor, compile_patterns, secret_env
 from harness.core.suite import DEFAULT_TEST_TYPE
 from harness.gitio.tree_source import TreeSource
-from harness.guard.validate import Problem
+from harness.history.change_rules import Problem
 from harness.store import reader, settings
 from harness.store.evidence_files import load_valid
 
@@ -58,7 +58,7 @@ def _types_to_rerun(policy: settings.GatePolicy, task: reader.LoadedTask, provin
 def proving_cases(task: reader.LoadedTask, policy: settings.GatePolicy) -> list[str]:
     """The test cases the task's DONE leans on as FAIL_TO_PASS (requirements' and fixed findings')."""
     from harness.core.cases import case_id, proving
-    from harness.store.facts import contract_plan
+    from harness.gate.facts import contract_plan
 
     reqs = [{**r, "tests": [case_id(t) for t in r.get("tests") or []]} for r in task.proj.requirements.values()]
     return proving(reqs, contract_plan(task), task.proj.findings.values(), bool(policy.suite))

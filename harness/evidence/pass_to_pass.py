@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from harness import runner
 from harness.core import suite
 from harness.errors import HarnessError, Refused
-from harness.evidence import Plan, Site, cases_text, collect, read_cases, redactor_for, tree_relative
+from harness.evidence.record import Plan, Site, cases_text, collect, read_cases, redactor_for, tree_relative
+from harness.runner import clean_env
 from harness.store import bounded, fsio, settings
 from harness.store.evidence_files import digest
 
@@ -106,7 +107,7 @@ def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list |
     """The base cases a human's signed `harness approve suite-change` lets go, for this repository and
     base (checked against HEAD's allowed signers, or the trust root git config or CI names)."""
     from harness.gitio.tree_source import TreeSource
-    from harness.guard import trust
+    from harness.signatures import trust
 
     if trusted is None:
         trust.use_git_config(git)
@@ -131,15 +132,6 @@ def _suite(config: settings.Config, policy: settings.GatePolicy,
                       hint=f"set evidence.{test_type}.command and evidence.{test_type}.junit in .harness/config.yaml "
                            "(pytest: --junitxml=.harness/local/junit.xml and junit: .harness/local/junit.xml)")
     return spec, test_type, conf
-
-
-def clean_env() -> dict[str, str]:
-    """The environment PASS_TO_PASS runs in, as CI's re-run does: where programs are, who and where
-    the user is, how text is encoded — not PYTEST_ADDOPTS, PYTHONPATH or anything else of the
-    caller's that could deselect or bend a base case (and poison the base's kept result)."""
-    from harness.guard.rerun import clean_env as kept
-
-    return kept()
 
 
 def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
@@ -224,7 +216,7 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
     """Run the test command in the worktree ``path`` (output streamed) and read its report: case id
     -> outcome, or None when it wrote none. ``tree_env`` (CI's re-run) makes the environment for the
     worktree beyond :func:`inside`: the repository's own code imported from it, or a refusal."""
-    from harness.junit import parse_report
+    from harness.evidence.junit import parse_report
 
     assert conf.junit is not None  # _suite refused a command without one
     report = path / conf.junit
@@ -272,7 +264,7 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
            assess: Any, dig: str) -> tuple[dict, int] | None:
     """No protected file differs from the base: the test command's own fresh run on this tree, with
     its cases, is the PASS_TO_PASS run. None when there is no such run to reuse."""
-    from harness.evidence import configured_digest
+    from harness.evidence.record import configured_digest
     from harness.store.evidence_files import load_valid
     from harness.store.tasks import now_iso
 

@@ -16,8 +16,9 @@ from harness.core import gate as core_gate
 from harness.core import policy as core_policy
 from harness.core import states
 from harness.errors import HarnessError
-from harness.guard import trust
-from harness.store import facts, reader, settings
+from harness.gate import facts
+from harness.signatures import trust
+from harness.store import reader, settings
 from harness.store.evidence_files import check_digests
 from harness.store.source import Source
 
@@ -327,7 +328,7 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
 
 def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
     raw = new.read(CONFIG)
-    from harness.store import facts
+    from harness.gate import facts
 
     try:
         after = facts.configured_identities(new)  # a missing config.yaml names no command at all

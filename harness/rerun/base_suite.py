@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
-from harness.guard.rerun import CONTRADICTED, REPRODUCES, UNRUNNABLE, clean_env, contradiction
-from harness.guard.rerun_plan import Planned
-from harness.guard.validate import Problem
+from harness.history.change_rules import Problem
+from harness.rerun.execute import CONTRADICTED, REPRODUCES, UNRUNNABLE, contradiction
+from harness.rerun.plan import Planned
+from harness.runner import clean_env
 from harness.store import settings
 
 if TYPE_CHECKING:
-    from harness.pass_to_pass import TreeEnv
+    from harness.evidence.pass_to_pass import TreeEnv
 
 
 def vouched(git: Git, commit: str, trusted: Sequence[str], branch: str | None) -> list[str]:
@@ -65,8 +66,8 @@ def measured_base(git: Git, item: Planned, commit: str, trusted: Sequence[str]) 
 def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
                          trusted: Sequence[str] = (), tree_env: TreeEnv | None = None) -> tuple[dict, Problem | None]:
     """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment (made
-    for each worktree by ``tree_env``: see :meth:`harness.guard.rerun_guard.RerunGuard.tree_env`)."""
-    from harness.pass_to_pass import approved_cases, remeasure
+    for each worktree by ``tree_env``: see :meth:`harness.rerun.isolation.RerunGuard.tree_env`)."""
+    from harness.evidence.pass_to_pass import approved_cases, remeasure
 
     row, base, refusal = _begin(git, item, commit, trusted, stream, "the base's protected files over the commit")
     if refusal:
@@ -90,7 +91,7 @@ def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
                          trusted: Sequence[str] = (), tree_env: TreeEnv | None = None) -> tuple[dict, Problem | None]:
     """FAIL_TO_PASS measured again: no case a requirement or a fixed finding leans on passes on the
     base's source with the commit's tests (a case that does proves nothing about the change)."""
-    from harness.pass_to_pass import remeasure_fail_to_pass
+    from harness.evidence.pass_to_pass import remeasure_fail_to_pass
 
     row, base, refusal = _begin(git, item, commit, trusted, stream, "the commit's protected files over the base's source")
     if refusal:

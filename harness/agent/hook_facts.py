@@ -56,9 +56,10 @@ def load_facts(root: Path) -> TaskFacts | None:
     from harness.core import gate as core_gate
     from harness.core import next_step
     from harness.core.agent_policy import TaskFacts
-    from harness.store import facts, settings
+    from harness.gate import facts
+    from harness.gate.steps_now import commit_steps
+    from harness.store import settings
     from harness.store.tasks import TaskStore
-    from harness.usecases.next_steps import commit_steps
 
     layout = Layout(root)
     if not layout.harness.is_dir():

@@ -22,7 +22,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING
 
-from harness.guard.validate import APPROVALS, GATE, Problem
+from harness.history.change_rules import APPROVALS, GATE, Problem
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -95,7 +95,7 @@ def history_problems(git: Git, ref: str | None, old: str, new: str, remote: str 
     policy = TreeSource(git, git.commit_tree(old_tip), f"commit {old_tip[:12]}", rev=old_tip) if old_tip else None
     if ref is not None and not is_protected(git, ref, protected_patterns(git, policy), remote):
         return []
-    from harness.guard.history import shown_ref
+    from harness.history.incoming import shown_ref
 
     fix = FIX.format(new=(new_tip or new)[:12], ref=shown_ref(ref) if ref is not None else "REF")
     shown = shown_ref(ref) if ref is not None else "the pushed ref"
@@ -144,7 +144,7 @@ def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource) -> tupl
     against ``old``'s signers (or the trust root outside the repository); else why a claimed one
     does not count."""
     from harness.core import approvals as rules
-    from harness.guard import trust
+    from harness.signatures import trust
 
     digest = hashlib.sha256(approval_subject(git.repository_id(old), ref, new)).hexdigest()
     claims = rules.candidates(policy.read(APPROVALS), KIND, digest)

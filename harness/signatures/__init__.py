@@ -1,0 +1,1 @@
+"""Signatures: whose SSH signatures make an approval count (the trust root), and how one is made and checked."""

@@ -1,0 +1,117 @@
+"""How the package is organised, checked on its source (#27 item 3): each package says in one line what
+it is, no two packages import each other (not even inside a function), and a module name names one
+thing — a name shared by modules is one feature seen from its layers, never two different things."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "harness"
+PACKAGES = sorted(p.parent for p in PACKAGE.rglob("__init__.py") if "__pycache__" not in p.parts)
+# The layers one feature is seen from: its pure rules, its use case, its command.
+LAYERS = {"core", "usecases", "cli"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}
+
+
+def unit(module: str) -> str:
+    """What a cycle is counted between: a top-level package (`harness.store`), or a module loose at the top."""
+    return ".".join(module.split(".")[:2])
+
+
+@functools.cache
+def imported(module: str) -> frozenset[str]:
+    """Every harness module ``module`` imports, anywhere in it: at the top, inside a function, for typing."""
+    path = MODULES[module]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+            stem = ".".join(base[:len(base) - node.level + 1] if node.level else []) if node.level else ""
+            origin = ".".join(p for p in (stem, node.module or "") if p)
+            names = [origin, *(f"{origin}.{a.name}" for a in node.names)]
+        else:
+            continue
+        out.update(n for n in names if n in MODULES and n != module)
+    return frozenset(out)
+
+
+def unit_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module in MODULES:
+        for target in imported(module):
+            if unit(target) != unit(module) and unit(target) != "harness":
+                graph[unit(module)].add(unit(target))
+    return graph
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: module_name(p / "__init__.py"))
+def test_every_package_says_in_one_line_what_it_is(package):
+    doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text("utf-8")))
+    assert doc, f"{module_name(package / '__init__.py')} has no docstring"
+    first = doc.splitlines()[0]
+    assert first.endswith((".", ":")) or len(doc.splitlines()) == 1, f"its first line is not a sentence: {first!r}"
+
+
+def test_no_two_packages_import_each_other_even_inside_a_function():
+    assert cycle_in(unit_graph()) is None, " -> ".join(cycle_in(unit_graph()) or [])
+
+
+def test_the_cycle_check_finds_a_cycle_through_three_packages():
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_imports_inside_functions_are_counted():
+    assert "harness.gitio.fast_path" in imported("harness.store.source")  # imported inside a method
+
+
+def test_a_module_name_names_one_thing():
+    """`gate` as core/gate.py, usecases/gate.py, cli/gate.py and the package harness/gate/ is one feature
+    seen from its layers; `validate` in two packages that are not layers of one feature was two things."""
+    where: dict[str, set[str]] = defaultdict(set)
+    for module in MODULES:
+        parts = module.split(".")
+        if len(parts) > 2:
+            where[parts[-1]].add(".".join(parts[1:-1]))
+    features = {m.split(".")[1] for m in MODULES if MODULES[m].name == "__init__.py" and m.count(".") == 1}
+    clashes = {name: sorted(pkgs) for name, pkgs in where.items()
+               if len(pkgs) > 1 and not all(p in LAYERS or p == name for p in pkgs)}
+    clashes.update({name: sorted(where[name]) for name in features & set(where)
+                    if not where[name] <= LAYERS})
+    assert not clashes, f"one name for different things: {clashes}"
