@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from harness import paths
 from harness.errors import Refused
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def gate_change(key: str | None) -> None:
     """
     from harness.usecases.approvals import gate_changes
 
-    _approve("gate-change", ".harness/gate.yaml", "loosens the gate", gate_changes, key)
+    _approve("gate-change", paths.GATE, "loosens the gate", gate_changes, key)
 
 
 @approve.command("suite-change")
@@ -83,7 +84,7 @@ def suite_change(cases: tuple[str, ...], key: str | None, task_id: str | None) -
     """
     from harness.usecases.approvals import suite_changes
 
-    _approve("suite-change", ".harness/approvals.jsonl", "lets base test cases change or go (a change of spec)",
+    _approve("suite-change", paths.APPROVALS, "lets base test cases change or go (a change of spec)",
              suite_changes(cases, task_id), key)
 
 
@@ -97,7 +98,7 @@ def config_change(key: str | None) -> None:
     """
     from harness.usecases.approvals import config_changes
 
-    _approve("config-change", ".harness/config.yaml", "changes what proves an evidence type", config_changes, key)
+    _approve("config-change", paths.CONFIG, "changes what proves an evidence type", config_changes, key)
 
 
 @approve.command("history-rewrite")
@@ -118,7 +119,7 @@ def history_rewrite(new: str, ref: str | None, key: str | None) -> None:
     """
     from harness.usecases.approvals import history_rewrite
 
-    _approve("history-rewrite", ".harness/approvals.jsonl", "replaces a protected ref's history",
+    _approve("history-rewrite", paths.APPROVALS, "replaces a protected ref's history",
              history_rewrite(new, ref), key)
 
 

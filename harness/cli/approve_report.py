@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from harness import paths
 from harness.cli.reporters import report as report  # what `harness approve` calls
 from harness.cli.reporters import text_report
 from harness.usecases.approvals import Approved, Pending
@@ -21,5 +22,5 @@ def pending_text(p: Pending) -> None:
 
 @text_report.register
 def approved_text(a: Approved) -> None:
-    what = ".harness/approvals.jsonl" if a.rel == ".harness/approvals.jsonl" else f"{a.rel} and .harness/approvals.jsonl together"
+    what = paths.APPROVALS if a.rel == paths.APPROVALS else f"{a.rel} and .harness/approvals.jsonl together"
     click.echo(f"approved by {a.who}, signed as {a.signer}; commit {what}")

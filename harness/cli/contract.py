@@ -11,11 +11,12 @@ from pathlib import Path
 
 import click
 
+from harness import paths
 from harness.cli.common import store, task_option, with_return_code
 from harness.errors import Refused
 
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-DRAFT = ".harness/local/contract.yaml"  # relative to the repository root
+DRAFT = paths.CONTRACT_DRAFT  # relative to the repository root
 
 
 def _read(path: Path) -> bytes:
@@ -49,7 +50,7 @@ def _in_source_tree(path: Path) -> str | None:
         rel = path.resolve().relative_to(root)
     except ValueError:
         return None
-    if rel.parts[:1] == (".harness",):
+    if rel.parts[:1] == (paths.HARNESS,):
         return None
     from harness.gitio.git import Git
 

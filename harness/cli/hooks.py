@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from harness import paths
 from harness.cli.common import with_return_code
 from harness.cli.gate_hook import gate_hook
 from harness.errors import HarnessError
@@ -28,7 +29,7 @@ def _git() -> Git:
     root = find_worktree()
     # The same known-valid digests the CLI keeps: a hook re-reading unchanged documents does
     # not check them against their schemas again.
-    validate.use_cache(root / ".harness" / "local" / "valid")
+    validate.use_cache(root / paths.HARNESS / "local" / "valid")
     git = Git(root)
     trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
     return git

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from harness import hook_stages
+from harness import hook_stages, paths
 
 # (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
 COMMIT_CHECKS = hook_stages.commit_check_calls()
@@ -116,13 +116,13 @@ def stamp_head() -> None:
         from harness.store.layout import find_worktree
 
         root = find_worktree()
-        if not (root / ".harness").is_dir():
+        if not (root / paths.HARNESS).is_dir():
             return
         from harness.history.stamp import quick_stamp_head
 
         if quick_stamp_head():
             return  # a code-only commit: stamped from what the parent's stamp knew; nothing to check
-        validate.use_cache(root / ".harness" / "local" / "valid")
+        validate.use_cache(root / paths.HARNESS / "local" / "valid")
         git = Git(root)
         head = git.head()
         if head is None:
@@ -133,7 +133,7 @@ def stamp_head() -> None:
         # The commit hook compares with the commit it replaces when amending; judge the new
         # commit against its real parents now, so a refusal at push is no surprise.
         stage = "post-commit check"
-        if git.touches(head, ".harness"):
+        if git.touches(head, paths.HARNESS):
             from harness.history.incoming import check_commit
             from harness.signatures import trust
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from harness import resources
+from harness import paths, resources
 from harness.core.suite import with_suite
 from harness.store import fsio
 from harness.store.layout import Layout, find_worktree
@@ -99,7 +99,7 @@ def _source_files(layout: Layout) -> list[str]:
     from harness.gitio.git import Git
 
     listed = Git(layout.root).run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-    return [f for f in listed.split("\0") if f and not f.startswith(".harness/")]
+    return [f for f in listed.split("\0") if f and not f.startswith(paths.HARNESS + "/")]
 
 
 def _test_command_without_report(layout: Layout) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from harness import paths
 from harness.core.limits import is_text, json_object, type_problem
 
 NAMESPACE = "harness-approval"  # what a signature is for: never valid as a commit or file signature
@@ -25,8 +26,8 @@ SIGNED_FIELDS = ("kind", "digest", "changes", "approved_by", "signer", "os_user"
 BOUND_FIELDS = ("repository", "from_digest")  # signed too, when present (records since binding)
 KINDS = ("gate-change", "config-change", "signers-change", "suite-change", "history-rewrite")
 # The file each bound kind loosens. (A suite-change binds the repository and base in its digest.)
-FILES = {"gate-change": ".harness/gate.yaml", "config-change": ".harness/config.yaml",
-         "signers-change": ".harness/allowed_signers"}
+FILES = {"gate-change": paths.GATE, "config-change": paths.CONFIG,
+         "signers-change": paths.ALLOWED_SIGNERS}
 
 
 def payload(record: dict) -> bytes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from harness import paths
 from harness.core import findings as finding_rules
 from harness.core import rules
 from harness.core.chain import LedgerProblem
@@ -90,7 +91,7 @@ def _rejected(proj: Projection, d: Data) -> None:
 def _regression(proj: Projection, d: Data) -> None:
     f = finding_for(proj, d["id"], "finding.regression")
     path = rules.need_text(f"finding {f['id']}: the regression test path", d["path"])
-    if path.startswith("/") or ".harness" in path.split("/") or ".." in path.split("/"):
+    if path.startswith("/") or paths.HARNESS in path.split("/") or ".." in path.split("/"):
         raise LedgerProblem(f"regression test {path}: a regression test lives in the source tree, not under .harness/",
                             "give its path relative to the repository root")
     regression_command_runs(f["id"], path, d["command"])

@@ -9,7 +9,9 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-HARNESS = ".harness"
+from harness import paths
+
+HARNESS = paths.HARNESS
 PROTECTED_NAMES = {
     "events.jsonl": ("the task ledger", "the ledger changes only through harness commands "
                      "(`harness transition`, `harness evidence`, `harness requirement set`, …)"),

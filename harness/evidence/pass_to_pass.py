@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import runner
+from harness import paths, runner
 from harness.core import suite
 from harness.errors import HarnessError, Refused
 from harness.evidence.record import Plan, Site, cases_text, collect, read_cases, redactor_for, tree_relative
@@ -53,7 +53,7 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     base_cases = base_cases_at(git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else {}
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
-    excusable = approved_cases(git, base, s.source.read(".harness/approvals.jsonl")) if base else set()
+    excusable = approved_cases(git, base, s.source.read(paths.APPROVALS)) if base else set()
 
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
         lost, excused = suite.excuse(suite.lost_cases(base_cases, cases), excusable)
@@ -248,10 +248,10 @@ def _ignored_suite_files(s: TaskStore) -> bool:
     for entry in filter(None, listed.split("\0")):
         if _uncollected(entry.rstrip("/")):
             continue
-        paths = [entry] if not entry.endswith("/") else [
+        files = [entry] if not entry.endswith("/") else [
             os.path.relpath(os.path.join(top, name), s.layout.root)
             for top, _dirs, names in os.walk(s.layout.root / entry) for name in names]
-        if suite.protected([p for p in paths if not _uncollected(p)], spec.get("paths", []), set()):
+        if suite.protected([p for p in files if not _uncollected(p)], spec.get("paths", []), set()):
             return True
     return False
 
@@ -268,7 +268,7 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
     from harness.store.evidence_files import load_valid
     from harness.store.tasks import now_iso
 
-    folder = f".harness/tasks/{task_id}"
+    folder = f"{paths.TASKS}/{task_id}"
     # Checked against the ledger's digests first: a record written by hand is no run to reuse.
     rec = load_valid(s.source, s.load(task_id, docs=False)).get(test_type)
     conf = config.commands[test_type]

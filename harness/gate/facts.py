@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from harness import paths
 from harness.core import gate
 
 if TYPE_CHECKING:
@@ -71,14 +72,14 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     by_hand = sorted(cited - set(now)) if strict else []
     at = getattr(src, "at", None)
     base_src = at(base) if (base and at) else None
-    if base_src is None or base_src.read(".harness/config.yaml") is None:
+    if base_src is None or base_src.read(paths.CONFIG) is None:
         return by_hand
     try:
         before = configured_identities(base_src)
     except HarnessError:
         before = {}  # an invalid config at the base named no command anyone relied on
     changed = sorted(t for t in cited & set(now) if before.get(t) != now[t])
-    raw = src.read(".harness/config.yaml")
+    raw = src.read(paths.CONFIG)
     if changed and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
                                           hashlib.sha256(raw).hexdigest(), [base_src])[0]:
         changed = []

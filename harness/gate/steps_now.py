@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from harness import paths
 from harness.core import next_step
 from harness.errors import HarnessError
 
@@ -66,16 +67,16 @@ def commit_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> lis
 
     from harness.gitio.git import Git
 
-    paths, total = later  # every path goes into the command: one left out would be refused again
-    names = ", ".join(paths[:5]) + (f" (+{total - 5} more)" if total > 5 else "")
+    files, total = later  # every path goes into the command: one left out would be refused again
+    names = ", ".join(files[:5]) + (f" (+{total - 5} more)" if total > 5 else "")
     git = Git(s.layout.root)
     gated = (task.proj.last_gate or {})["tree"]  # changed_after_gate found one
     head = git.head()
     # The stash puts back HEAD's version: where the gate judged another, that is restored too.
     moved = set(git.changed_paths(git.source_tree(head), gated, limit=1 << 30)[0]) if head else set()
-    restore = [p for p in paths if p in moved]
+    restore = [p for p in files if p in moved]
     steps = [next_step.NextStep(
-        f"git stash push --include-untracked -- {' '.join(shlex.quote(p) for p in paths)}",
+        f"git stash push --include-untracked -- {' '.join(shlex.quote(p) for p in files)}",
         f"{names} changed after the gate judged the tree, and the DONE commit must hold exactly that tree: set the "
         "change aside, commit, then `git stash pop` and start a new task for it (`harness task new \"TITLE\"`)")]
     if restore:
@@ -97,8 +98,8 @@ def changed_after_gate(s: TaskStore, task: LoadedTask, tree: str | None = None) 
     tree = tree or git.worktree_source_tree()
     if tree == gated:
         return None
-    paths, total = git.changed_paths(gated, tree, limit=1 << 30)
-    return (paths, total) if paths else None
+    files, total = git.changed_paths(gated, tree, limit=1 << 30)
+    return (files, total) if files else None
 
 
 def done_in_head(s: TaskStore, tid: str, events: int) -> bool:
@@ -108,7 +109,7 @@ def done_in_head(s: TaskStore, tid: str, events: int) -> bool:
 
     git = Git(s.layout.root)
     head = git.head()
-    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(f".harness/tasks/{tid}/events.jsonl") if head else None
+    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(f"{paths.task_folder(tid)}/events.jsonl") if head else None
     return committed is not None and len(committed.splitlines()) >= events
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 
-HARNESS_DIR = ".harness"
+from harness import paths
+
+HARNESS_DIR = paths.HARNESS
 # Set by git for a hook, or by a user's shell: each would point our own git calls at another
 # repository, index or work tree. The one index we mean is always passed explicitly.
 BENDING_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness import paths
 from harness.core import gate as core_gate
 from harness.core import policy as core_policy
 from harness.core import states
@@ -22,9 +23,9 @@ from harness.store import reader, settings
 from harness.store.evidence_files import check_digests
 from harness.store.source import Source
 
-GATE = ".harness/gate.yaml"
-CONFIG = ".harness/config.yaml"
-APPROVALS = ".harness/approvals.jsonl"
+GATE = paths.GATE
+CONFIG = paths.CONFIG
+APPROVALS = paths.APPROVALS
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     """
     problems: list[Problem] = []
     verdicts: list[TaskVerdict] = []
-    if all(_oid(o, ".harness") == _oid(new, ".harness") for o in olds) and (olds or not _oid(new, ".harness")):
+    if all(_oid(o, paths.HARNESS) == _oid(new, paths.HARNESS) for o in olds) and (olds or not _oid(new, paths.HARNESS)):
         # .harness/ untouched (a code-only commit changes no task), or absent on both sides
         # (history from before the repository adopted the harness).
         return problems, verdicts
@@ -98,13 +99,13 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
     """The last check: a `.harness/` file the change brings that holds a secret is refused, naming
     file and line. Only files that differ from every parent are read (one a parent holds was
     checked when that parent was); detect-secrets is imported only when there is one."""
-    paths = _changed_files(olds, new)
-    if not paths:
+    changed = _changed_files(olds, new)
+    if not changed:
         return
     from harness.store.secrets_check import redactor, secrets_in
 
     red = redactor()
-    for rel in paths:
+    for rel in changed:
         try:
             raw = new.read(rel) or b""
             skip = _kept_lines(olds, rel, raw)
@@ -134,10 +135,10 @@ def _changed_files(olds: Sequence[Source], new: Source) -> list[str]:
     """Every file under `.harness/` in ``new`` that differs from each parent (all of them without one)."""
     if olds and hasattr(new, "changes_since") and all(hasattr(o, "changes_since") for o in olds):
         tree: Any = new
-        found = [{f".harness/{path}" for path, mode in tree.changes_since(o, ".harness")
+        found = [{f"{paths.HARNESS}/{path}" for path, mode in tree.changes_since(o, paths.HARNESS)
                   if mode and not tree.is_special(mode)} for o in olds]
         return sorted(set.intersection(*found))
-    out, stack = [], [".harness"]
+    out, stack = [], [paths.HARNESS]
     while stack:
         folder = stack.pop()
         for name in new.listdir(folder):
@@ -177,9 +178,9 @@ def _special_entries(olds: Sequence[Source], new: Source) -> list[str]:
     if not hasattr(new, "special_entries"):
         return []
     if not olds or not all(hasattr(o, "changes_since") for o in olds):
-        return new.special_entries(".harness", _known_to(olds))
+        return new.special_entries(paths.HARNESS, _known_to(olds))
     tree: Any = new  # a TreeSource
-    found = [{f".harness/{path}" for path, mode in tree.changes_since(o, ".harness") if tree.is_special(mode)}
+    found = [{f"{paths.HARNESS}/{path}" for path, mode in tree.changes_since(o, paths.HARNESS) if tree.is_special(mode)}
              for o in olds]
     return sorted(set.intersection(*found))
 
@@ -435,16 +436,16 @@ def _left_out(new: Source, last: dict[str, Any], source_tree: str, state: str) -
             or last["tree"] == source_tree or not hasattr(new, "changed_paths"):
         return None
     gated = last["tree"]
-    paths, total = new.changed_paths(gated, source_tree, limit=1 << 30)
+    files, total = new.changed_paths(gated, source_tree, limit=1 << 30)
     if total <= 0:
         return None
     # Under the pre-commit framework the unstaged changes are stashed while hooks run: the
     # working tree it leaves is the index, and what the user has on disk cannot be seen.
     if os.environ.get("PRE_COMMIT") or not hasattr(new, "since_tree"):
-        return (f"the gate judged the working tree, and this commit leaves out (or changes) {_names(paths)}: "
-                f"if the gate judged it as it is on disk, stage it too (`git add {_quoted(paths)}`); if it changed "
-                f"after the gate, {_set_aside(new, gated, paths, state)}")
-    left, later = new.since_tree(gated, paths)
+        return (f"the gate judged the working tree, and this commit leaves out (or changes) {_names(files)}: "
+                f"if the gate judged it as it is on disk, stage it too (`git add {_quoted(files)}`); if it changed "
+                f"after the gate, {_set_aside(new, gated, files, state)}")
+    left, later = new.since_tree(gated, files)
     parts = []
     if left:
         parts.append(f"the gate judged the working tree, and this commit leaves out {_names(left)}: stage it too "
@@ -455,22 +456,22 @@ def _left_out(new: Source, last: dict[str, Any], source_tree: str, state: str) -
     return "; ".join(parts)
 
 
-def _names(paths: list[str]) -> str:
-    return ", ".join(paths[:5]) + (f" (+{len(paths) - 5} more)" if len(paths) > 5 else "")
+def _names(files: list[str]) -> str:
+    return ", ".join(files[:5]) + (f" (+{len(files) - 5} more)" if len(files) > 5 else "")
 
 
-def _quoted(paths: list[str]) -> str:
+def _quoted(files: list[str]) -> str:
     import shlex
 
-    return " ".join(shlex.quote(p) for p in paths)
+    return " ".join(shlex.quote(p) for p in files)
 
 
-def _set_aside(new: Any, gated: str, paths: list[str], state: str) -> str:
+def _set_aside(new: Any, gated: str, files: list[str], state: str) -> str:
     """How to commit the gated tree while keeping a change made after the gate."""
-    steps = f"set the change aside (`git stash push --include-untracked -- {_quoted(paths)}`)"
+    steps = f"set the change aside (`git stash push --include-untracked -- {_quoted(files)}`)"
     head = new.head_tree() if hasattr(new, "head_tree") else None
     # The stash puts back HEAD's version; where the gate judged another one, bring that back too.
-    restore = [p for p in paths if hasattr(new, "same_in") and not new.same_in(gated, head, p)
+    restore = [p for p in files if hasattr(new, "same_in") and not new.same_in(gated, head, p)
                and not new.same_in(gated, None, p)]
     if restore:
         steps += f", bring back what the gate judged (`git restore --source={gated} --staged --worktree -- {_quoted(restore)}`)"

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from harness import paths
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
@@ -82,7 +83,7 @@ def _malformed_tree(git: Git, tree: str) -> list[Problem]:
 
 
 def _carries_harness(git: Git, commit: str) -> bool:
-    return TreeSource(git, git.commit_tree(commit), "").oid(".harness") is not None
+    return TreeSource(git, git.commit_tree(commit), "").oid(paths.HARNESS) is not None
 
 
 def _second_adoption(git: Git, commit: str) -> list[Problem]:
@@ -93,7 +94,7 @@ def _second_adoption(git: Git, commit: str) -> list[Problem]:
     adopted = [p for p in git.parents(commit) if _carries_harness(git, p)]
     for other in adopted[1:]:
         if not any(_carries_harness(git, b) for b in git.merge_bases(adopted[0], other)):
-            return [Problem(".harness/", "one-adoption",
+            return [Problem(paths.HARNESS + "/", "one-adoption",
                             f"merges {other[:12]}, a side that adopted the harness on its own (no common ancestor "
                             "carries .harness/: its policy, signers and tasks were never judged under this history's)",
                             "bring the work over onto this history (cherry-pick, or a branch from it) so it is "

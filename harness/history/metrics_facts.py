@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from harness import paths
 from harness.core import metrics
 from harness.errors import HarnessError
 from harness.gitio.git import Git
@@ -18,7 +19,7 @@ TERMINAL = ("DONE", "ESCALATED")
 
 def _task_of(path: str) -> str | None:
     parts = path.split("/")
-    return parts[2] if len(parts) > 2 and parts[:2] == [".harness", "tasks"] else None
+    return parts[2] if len(parts) > 2 and parts[:2] == [paths.HARNESS, "tasks"] else None
 
 
 def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
@@ -89,8 +90,8 @@ def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None,
     changed: frozenset[str] = frozenset()
     base = task.proj.base_commit
     if done_commit and base and git.has_commit(base):
-        paths, _ = git.changed_paths(git.commit_tree(base), git.commit_tree(done_commit), limit=1_000_000)
-        changed = frozenset(p for p in paths if not p.startswith(".harness/"))
+        files, _ = git.changed_paths(git.commit_tree(base), git.commit_tree(done_commit), limit=1_000_000)
+        changed = frozenset(p for p in files if not p.startswith(paths.HARNESS + "/"))
     return metrics.TaskFacts(task.id, task.proj.state, f"{task.proj.title}\n{task.proj.description}",
                              when(events[0]) if events else None, done_at, changed,
                              tuple(findings))

@@ -22,6 +22,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING
 
+from harness import paths
 from harness.history.change_rules import APPROVALS, GATE, Problem
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource)
             dropped = len(git.rev_list([old], [new]))
             out.append(("history-only-extends", f"moves {ref} from {old[:12]} to {new[:12]}, which does not descend "
                         f"from it (a non-fast-forward push): {dropped} commit(s) leave its history"))
-    if policy.oid(".harness") is not None and TreeSource(git, git.commit_tree(new), "").oid(".harness") is None:
+    if policy.oid(paths.HARNESS) is not None and TreeSource(git, git.commit_tree(new), "").oid(paths.HARNESS) is None:
         out.append(("harness-kept", f"{ref} carried .harness/ at {old[:12]} and {new[:12]} has none: the gate, its "
                     "tasks and its approvals would leave the protected history"))
     return out

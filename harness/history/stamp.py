@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from harness import __version__
+from harness import __version__, paths
 from harness.core.states import TERMINAL
 from harness.errors import HarnessError
 from harness.gitio.git import Git
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from harness.store.reader import LoadedTask
     from harness.store.settings import GatePolicy
 
-GATE = ".harness/gate.yaml"
+GATE = paths.GATE
 
 
 def __getattr__(name: str) -> str:
@@ -36,8 +36,8 @@ def __getattr__(name: str) -> str:
     raise AttributeError(name)
 
 
-CONFIG = ".harness/config.yaml"
-TASKS = ".harness/tasks"
+CONFIG = paths.CONFIG
+TASKS = paths.TASKS
 
 
 def notes_ref(src: TreeSource) -> str:
@@ -88,7 +88,7 @@ def stamp_for(git: Git, commit: str, cache: StampCache | None = None) -> tuple[s
     if ref is None:
         ref = cache.put(f"ref:{config_oid}", notes_ref(src))
     # What a commit keeping this very .harness/ tree needs to be stamped without reading it.
-    cache.put(f"harness:{src.oid('.harness')}", {
+    cache.put(f"harness:{src.oid(paths.HARNESS)}", {
         "ref": ref, "error": policy_error, "globals": [gate_oid, config_oid],
         "tasks": {tid: listing[tid] for tid in note["tasks"]}})
     return str(ref), note
@@ -104,14 +104,14 @@ def quick_stamp_head() -> bool:
     if facts is None:
         return False
     common, head, parents, entries, parent_harness = facts
-    harness_oid = fast_path.entry_id(entries, ".harness")
+    harness_oid = fast_path.entry_id(entries, paths.HARNESS)
     if len(parents) != 1 or harness_oid is None or harness_oid != parent_harness:
         return False  # a merge, or a commit changing .harness/: the full stamp (and check) is due
     cache = StampCache(common / "harness" / "stamp-cache.json")
     known = cache.get(f"harness:{harness_oid}")
     if not _known_harness(known):
         return False  # unknown, or not what a stamp wrote (the cache is a file anyone can edit)
-    source_tree = fast_path.tree_without(entries, ".harness")
+    source_tree = fast_path.tree_without(entries, paths.HARNESS)
     note: dict = {"harness": __version__, "commit": head, "source_tree": source_tree, "tasks": {}}
     if known["error"]:
         note["error"] = known["error"]
@@ -213,7 +213,7 @@ def _parse_policy(src: TreeSource) -> GatePolicy | str:
 
     raw = src.read(GATE)
     if raw is None:
-        return f"{GATE}: not in this commit" + ("" if src.oid(".harness") else " (no .harness/ committed yet)")
+        return f"{GATE}: not in this commit" + ("" if src.oid(paths.HARNESS) else " (no .harness/ committed yet)")
     try:
         return settings.parse_gate(raw)
     except HarnessError as exc:

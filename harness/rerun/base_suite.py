@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from harness import paths
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
@@ -73,7 +74,7 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
     if refusal:
         return row, refusal
     try:
-        approvals = src.read(".harness/approvals.jsonl")
+        approvals = src.read(paths.APPROVALS)
         excusable = set().union(*(approved_cases(git, b, approvals, [src]) for b in {base, item.base} if b))
         outcome, lost = remeasure(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(), excusable,
                                   tree_env)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import runner
+from harness import paths, runner
 from harness.core.redact import Redactor
 from harness.errors import HarnessError
 from harness.gitio.git import Git
@@ -151,7 +151,7 @@ def planned_runs(git: Git, commit: str, report: CommitReport,
     if not done:
         return None, []
     src = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}")
-    policy = settings.parse_gate(src.read(".harness/gate.yaml") or b"")
+    policy = settings.parse_gate(src.read(paths.GATE) or b"")
     return src, [p for tid in done for p in plan(src, commit, reader.load_task(src, tid), policy, problems)]
 
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import context, runner
+from harness import context, paths, runner
 from harness.errors import HarnessError
 from harness.rerun import absent_modules, fingerprint, python_site, tree_site
 from harness.rerun.fingerprint import Spots
@@ -101,7 +101,7 @@ def configured_programs(git: Git, commits: Sequence[str]) -> list[str]:
     out: list[str] = []
     for commit in commits:
         src = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}")
-        oid = src.oid(".harness/config.yaml")
+        oid = src.oid(paths.CONFIG)
         if oid is None or oid in seen:
             continue
         seen.add(oid)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import paths
 from harness.core.redact import Redactor, compile_patterns, secret_env
 from harness.core.suite import DEFAULT_TEST_TYPE
 from harness.gitio.tree_source import TreeSource
@@ -67,7 +68,7 @@ def proving_cases(task: reader.LoadedTask, policy: settings.GatePolicy) -> list[
 def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings.GatePolicy,
          problems: list[Problem]) -> list[Planned]:
     commands, records = settings.config_of(src).commands, load_valid(src, task)
-    folder = f".harness/tasks/{task.id}"
+    folder = f"{paths.TASKS}/{task.id}"
     out: list[Planned | None] = []
     cases = proving_cases(task, policy)
     test_type = (policy.suite or {}).get("test_type", DEFAULT_TEST_TYPE)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness import paths
 from harness.core import approvals as rules
 from harness.errors import HarnessError
 
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.store.source import Source
 
-SIGNERS = ".harness/allowed_signers"
-APPROVALS = ".harness/approvals.jsonl"
+SIGNERS = paths.ALLOWED_SIGNERS
+APPROVALS = paths.APPROVALS
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import paths
 from harness.errors import HarnessError
 
 TASK_ID = re.compile(r"^TASK-[0-9]{8}-[0-9a-f]{6}$")
@@ -30,7 +31,7 @@ class Layout:
 
     @property
     def harness(self) -> Path:
-        return self.root / ".harness"
+        return self.root / paths.HARNESS
 
     @property
     def config(self) -> Path:

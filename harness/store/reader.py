@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness import paths
 from harness.core import ledger, projection
 from harness.errors import HarnessError
 from harness.store import validate, yamlio
 from harness.store.layout import TASK_ID
 from harness.store.source import Source
 
-TASKS = ".harness/tasks"
+TASKS = paths.TASKS
 TASK_FILES = ("task.yaml", "requirements.yaml", "invariants.yaml")
 SCHEMA_OF = {"task.yaml": "task", "requirements.yaml": "requirement", "invariants.yaml": "invariant"}
 

@@ -12,13 +12,14 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import paths
 from harness.errors import HarnessError
 from harness.store import bounded, validate, yamlio
 from harness.store.layout import Layout
 from harness.store.source import Source
 
-CONFIG = ".harness/config.yaml"
-GATE = ".harness/gate.yaml"
+CONFIG = paths.CONFIG
+GATE = paths.GATE
 DEFAULT_OUTPUT = {"tail_bytes": 8192, "log_cap_bytes": 8 * 1024 * 1024}
 DEFAULT_NOTES_REF = "refs/notes/harness"
 DEFAULT_STOP_BLOCK_LIMIT = 3

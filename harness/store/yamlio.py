@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-from harness import context
+from harness import context, paths
 from harness.core.limits import MAX_DEPTH, too_deep
 from harness.errors import HarnessError
 from harness.store import bounded
@@ -46,7 +46,7 @@ class _Loader(_BaseLoader):
 # written by people and tools (PyYAML itself emits `&id001` for a shared list), so they
 # may use anchors as long as the aliases do not blow up ("billion laughs": a few nested
 # aliases that expand to gigabytes when the document is validated or compared).
-RENDERED = ".harness/tasks/"
+RENDERED = paths.TASKS + "/"
 MAX_ALIAS_NODES = 100_000  # nodes aliases may add; a real settings file adds a handful
 
 

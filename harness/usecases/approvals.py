@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from harness import paths
 from harness.errors import Refused
 from harness.store import bounded, fsio
 
@@ -83,7 +84,7 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
                            "by hand), or sign with a key that is listed")
     path = layout.harness / "approvals.jsonl"
     with fsio.locked(layout.local / "lock"):
-        existing = bounded.read(path, "approvals", ".harness/approvals.jsonl") or b""
+        existing = bounded.read(path, "approvals", paths.APPROVALS) or b""
         fsio.atomic_write(path, existing + line)
     return Approved(p.rel, who, signer)
 
@@ -138,7 +139,7 @@ def _rewrite_changes(git: Git, ref: str, old: str, new: str) -> list[str]:
         out.append(f"{new[:12]} shares no commit with it (an orphan history, with a policy and signers of its own)")
     else:
         out.append(f"{len(git.rev_list([old], [new]))} commit(s) leave its history")
-    if TreeSource(git, git.commit_tree(new), "").oid(".harness") is None:
+    if TreeSource(git, git.commit_tree(new), "").oid(paths.HARNESS) is None:
         out.append(f"{new[:12]} has no .harness/: the gate, its tasks and approvals leave the ref")
     return out
 
@@ -160,7 +161,7 @@ def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.history.change_rules import configured_types
     from harness.store.source import FsSource
 
-    return new.digest, loosening_of(_committed(git, ".harness/gate.yaml"), new, configured_types(FsSource(layout.root)))
+    return new.digest, loosening_of(_committed(git, paths.GATE), new, configured_types(FsSource(layout.root)))
 
 
 def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
@@ -173,7 +174,7 @@ def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     head = git.head()
     before = facts.configured_identities(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
     changes = command_changes(before, after)
-    return hashlib.sha256(bounded.read(layout.config, "settings", ".harness/config.yaml") or b"").hexdigest(), changes
+    return hashlib.sha256(bounded.read(layout.config, "settings", paths.CONFIG) or b"").hexdigest(), changes
 
 
 def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import resources
+from harness import paths, resources
 from harness.errors import Refused
 from harness.hook_stages import CLIENT_STAGES, FRAMEWORK_STAGE_HOOK_IDS, SERVER_STAGES
 from harness.store import fsio
@@ -78,7 +78,7 @@ def _install_client(git: Git, folder: Path, record: dict[str, Any]) -> Installed
     if layout.config.exists():
         # Read leniently, as the hooks do: a config.yaml with another problem (say a bad redaction
         # pattern) still names its notes ref, and install must not stop halfway over it.
-        ref = notes_ref_of(bounded.read(layout.config, "settings", ".harness/config.yaml"))
+        ref = notes_ref_of(bounded.read(layout.config, "settings", paths.CONFIG))
     # Settings are added beside the user's own, and what was there is kept for uninstall: all
     # of it recorded before the first change.
     if ref not in git.config_get_all(journal.REWRITE_REF):

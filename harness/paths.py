@@ -1,0 +1,23 @@
+"""Where the harness keeps its files, relative to the repository root: the one module that spells `.harness/`.
+
+Plain strings (git names files by relative path with `/`, whatever the platform); `harness.store.layout`
+turns them into the absolute paths of one checkout.
+"""
+
+HARNESS = ".harness"
+CONFIG = f"{HARNESS}/config.yaml"               # evidence commands, limits, the notes ref
+GATE = f"{HARNESS}/gate.yaml"                   # the gate policy
+APPROVALS = f"{HARNESS}/approvals.jsonl"        # signed human approvals
+ALLOWED_SIGNERS = f"{HARNESS}/allowed_signers"  # whose signatures count, when CI names no trust root
+TASKS = f"{HARNESS}/tasks"
+LOCAL = f"{HARNESS}/local"                      # untracked, per clone: lock, caches, current task
+CONTRACT_DRAFT = f"{LOCAL}/contract.yaml"
+
+
+def task_folder(task_id: str) -> str:
+    return f"{TASKS}/{task_id}"
+
+
+def inside(rel: str) -> bool:
+    """Whether a repository-relative path is `.harness/` or under it."""
+    return rel == HARNESS or rel.startswith(HARNESS + "/")
