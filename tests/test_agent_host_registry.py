@@ -95,6 +95,7 @@ def test_each_host_is_one_module_and_the_registry_holds_exactly_them():
     ({"hook_event_name": "SessionStart", "timestamp": "2026-12-04T00:00:00Z"}, "gemini"),
     ({"hook_event_name": "PreToolUse", "turn_id": "t1", "tool_name": "Bash"}, "codex"),
     ({"hook_event_name": "PreToolUse", "tool_name": "apply_patch"}, "codex"),
+    ({"hook_event_name": "BeforeTool", "turn_id": "t1", "timestamp": "x"}, "gemini"),  # its own event names first
     ({"hook_event_name": "PreToolUse", "tool_name": "Bash"}, "claude"),
     ({}, "claude"),
 ])

@@ -115,3 +115,34 @@ def test_a_module_name_names_one_thing():
     clashes.update({name: sorted(where[name]) for name in features & set(where)
                     if not where[name] <= LAYERS})
     assert not clashes, f"one name for different things: {clashes}"
+
+
+def runtime_imports(module: str) -> frozenset[str]:
+    """What ``module`` imports when it runs: :func:`imported` without the `if TYPE_CHECKING:` blocks."""
+    tree = ast.parse(MODULES[module].read_text("utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            node.body = []
+    typing_only = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            typing_only.update([node.module, *(f"{node.module}.{a.name}" for a in node.names)])
+        elif isinstance(node, ast.Import):
+            typing_only.update(a.name for a in node.names)
+    return frozenset(i for i in imported(module) if i in typing_only)
+
+
+# What the review counted as "the CLI calls the guard directly": the history rules, the re-run and the
+# trust root are reached through use cases (harness.usecases.git_hooks, audit_scope, stamp_head, …).
+BEHIND_USE_CASES = ("harness.history", "harness.rerun", "harness.signatures")
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("harness.cli.")))
+def test_the_cli_reaches_history_rerun_and_trust_only_through_use_cases(module):
+    direct = sorted(i for i in runtime_imports(module) if unit(i) in BEHIND_USE_CASES)
+    assert not direct, f"{module} imports {direct}"
+
+
+def test_typing_only_imports_are_not_counted_as_reaching():
+    assert "harness.history.change_rules" in imported("harness.cli.hooks")
+    assert "harness.history.change_rules" not in runtime_imports("harness.cli.hooks")

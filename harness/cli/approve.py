@@ -130,7 +130,6 @@ def signers_change(key: str | None) -> None:
 
     Only a key the committed allowed_signers already lists can approve a change to it.
     """
-    from harness.signatures.trust import SIGNERS
     from harness.usecases.approvals import signers_changes
 
-    _approve("signers-change", SIGNERS, "changes who may sign approvals", signers_changes, key)
+    _approve("signers-change", paths.ALLOWED_SIGNERS, "changes who may sign approvals", signers_changes, key)

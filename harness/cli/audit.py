@@ -85,8 +85,8 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
     a range outright:  harness audit --from origin/main --to HEAD
     CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
     """  # FANOUT_HELP is appended below
-    from harness.cli.hooks import _git
-    from harness.signatures import trust
+    from harness.usecases.audit_scope import signers_from
+    from harness.usecases.git_hooks import hook_git
 
     if aggregate or files:
         return _aggregate(files, aggregate, bool(rerun or plan_only or only), as_json)
@@ -98,56 +98,22 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
         raise HarnessError("--ref names the ref a push moved: it goes with --before",
                            hint="harness audit --before OLD --to NEW --ref refs/heads/NAME")
 
-    git = _git()
-    trust.use_file(allowed_signers)
-    try:
+    git = hook_git()
+    with signers_from(allowed_signers):
         return _audit(git, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json, plan_only, only)
-    finally:
-        trust.use_file(None)
 
 
 def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str,
            remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None) -> int:
-    from harness.history import audit_range
+    from harness.usecases.audit_scope import audit_range, commit_in_range, local_notes
 
-    audit_range.require_full_history(git, remote)
-    if base_rev is not None:
-        scope = audit_range.pull_request(git, base_rev, to_rev, remote)
-    elif before is not None:
-        scope = audit_range.after_push(git, before, to_rev, remote)
-    else:
-        scope = audit_range.explicit(git, from_rev, to_rev)
-    commits = scope.commits(git)
+    scope, commits, history = audit_range(git, before, ref, base_rev, from_rev, to_rev, remote)
     click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
-    history = []
-    if before is not None:
-        from harness.history.rewrite import history_problems
-
-        # The push as a whole, beside its commits: what the ref held before (as fetched, or as CI
-        # said when it is gone) against the new tip, under the server hook's rules.
-        history = history_problems(git, ref, scope.before or before or "", scope.tip, remote)
     if plan_only:
         return _plan(git, commits, scope.as_dict(), history, as_json)
     return audit_commits(git, commits, "audit", rerun=rerun, as_json=as_json, scope=scope.as_dict(),
-                         note_of=_local_notes(git, scope.tip), history=history,
-                         rerun_only=_in_range(git, only, commits, scope.reason) if only else None)
-
-
-def _local_notes(git: Git, tip: str) -> Callable[[str], dict | None]:
-    from harness.core.limits import decode_json
-    from harness.gitio.tree_source import TreeSource
-    from harness.history.stamp import notes_ref
-
-    ref = notes_ref(TreeSource(git, git.commit_tree(tip), "tip"))
-
-    def read(commit: str) -> dict | None:
-        try:
-            doc = decode_json(git.read_note(ref, commit) or "null")  # deep nesting too
-        except ValueError:
-            return None
-        return doc if isinstance(doc, dict) else None
-
-    return read
+                         note_of=local_notes(git, scope.tip), history=history,
+                         rerun_only=commit_in_range(git, only, commits, scope.reason) if only else None)
 
 
 audit.help = (audit.help or "") + FANOUT_HELP
@@ -160,19 +126,6 @@ def _fanout_usage(rerun: bool, plan_only: bool, only: str | None) -> None:
     if only and not rerun:
         raise HarnessError("--only names the one commit to re-run: it goes with --rerun",
                            hint="harness audit … --rerun --only SHA")
-
-
-def _in_range(git: Git, only: str, commits: list[str], reason: str) -> str:
-    """The commit --only names, refused unless it is one of the range's (a job re-running a commit
-    the audit does not cover would prove nothing about the push)."""
-    from harness.history.audit_range import _try_resolve
-
-    sha = _try_resolve(git, only) or ""
-    if sha not in commits:
-        raise HarnessError(f"--only {only}: {'not a commit here' if not sha else f'{sha[:12]} is not in the range'}"
-                           f" ({reason}; {len(commits)} commit(s))",
-                           hint="pass a commit of `harness audit --plan --json`'s `matrix`, with the same range options")
-    return sha
 
 
 def _plan(git: Git, commits: list[str], scope: dict[str, Any], history: list, as_json: bool) -> int:

@@ -10,11 +10,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness import paths
 from harness.cli.common import with_return_code
 from harness.cli.gate_hook import gate_hook
 from harness.errors import HarnessError
-from harness.store.layout import find_worktree
 
 if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations only
     from harness.gitio.git import Git
@@ -22,17 +20,9 @@ if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations onl
 
 
 def _git() -> Git:
-    from harness.gitio.git import Git
-    from harness.signatures import trust
-    from harness.store import validate
+    from harness.usecases.git_hooks import hook_git
 
-    root = find_worktree()
-    # The same known-valid digests the CLI keeps: a hook re-reading unchanged documents does
-    # not check them against their schemas again.
-    validate.use_cache(root / paths.HARNESS / "local" / "valid")
-    git = Git(root)
-    trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
-    return git
+    return hook_git()
 
 
 def print_problems(title: str, problems: list[Problem], commit: str | None = None) -> None:
@@ -51,16 +41,9 @@ def hook() -> None:
 @with_return_code
 def validate_cmd() -> int:
     """Validate the staged .harness/ state against HEAD (reads $GIT_INDEX_FILE)."""
-    from harness.gitio.tree_source import TreeSource, index_tree
-    from harness.history.change_rules import validate_change
+    from harness.usecases.git_hooks import staged_problems
 
-    git = _git()
-    head = git.head()
-    full = index_tree(git)
-    # A merge commit is judged against every parent, as the push guard judges it later.
-    parents = ([head] if head else []) + git.merge_heads()
-    olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}", rev="HEAD" if p == head else p) for p in parents]
-    problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full))
+    problems = staged_problems(_git())
     if problems:
         print_problems("commit validation", problems)
         return 1
@@ -76,16 +59,12 @@ hook.add_command(gate_hook)  # `harness hook gate`: the gate as a pre-commit fra
 def merge_guard() -> int:
     """Refuse a merge bringing in a DONE commit without a fresh gate PASS at that commit
     (each incoming commit is validated against its parents, like the push guard does)."""
-    from harness.history.incoming import check_commit, merge_commits
+    from harness.usecases.git_hooks import merge_problems
 
-    git = _git()
-    failed = 0
-    for commit in merge_commits(git):  # empty unless a merge is in progress
-        report = check_commit(git, commit)
-        if report.problems:
-            print_problems("merge guard", report.problems, commit)
-            failed = 1
-    return failed
+    found = merge_problems(_git())
+    for commit, problems in found:
+        print_problems("merge guard", problems, commit)
+    return 1 if found else 0
 
 
 def _ref_lines_in() -> list[bytes]:
@@ -102,13 +81,13 @@ def _ref_lines_in() -> list[bytes]:
 @with_return_code
 def push_guard(args: tuple[str, ...]) -> int:
     """Validate every commit of a push (refs from stdin, or the pre-commit framework's env)."""
-    from harness.history.incoming import push_commits
+    from harness.usecases.git_hooks import pushed_commits
 
     git = _git()
     lines = _ref_lines_in()
     # A native pre-push hook gets (remote name, url); a push to a bare URL names no remote.
     remote = args[0] if args and args[0] != (args[1] if len(args) > 1 else None) else None
-    commits, warnings = push_commits(git, lines, remote)
+    commits, warnings = pushed_commits(git, lines, remote)
     for warning in warnings:
         click.echo(f"harness: warning: {warning}", err=True)
     from harness.cli.audit import audit_commits
@@ -117,17 +96,11 @@ def push_guard(args: tuple[str, ...]) -> int:
 
 
 def _server_git() -> Git:
-    """The repository a receive hook runs in: git sets GIT_DIR (a bare repository has no work tree)."""
     import os
-    from pathlib import Path
 
-    from harness.gitio.git import Git
-    from harness.signatures import trust
+    from harness.usecases.git_hooks import server_git
 
-    git = Git(Path(os.environ.get("GIT_DIR") or ".").resolve())
-    # The server's own config can name the approvers: a trust root no pushed commit can change.
-    trust.use_git_config(git)
-    return git
+    return server_git(os.environ.get("GIT_DIR"))
 
 
 @hook.command("pre-receive")
@@ -210,7 +183,7 @@ def audit_range() -> int:
     import os
 
     from harness.cli.audit import audit_commits
-    from harness.history.incoming import range_commits
+    from harness.usecases.git_hooks import range_commits
 
     to_ref = os.environ.get("PRE_COMMIT_TO_REF")
     if not to_ref:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from harness import hook_stages, paths
+from harness import hook_stages
 
 # (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
 COMMIT_CHECKS = hook_stages.commit_check_calls()
@@ -109,47 +109,21 @@ def stamp_head() -> None:
     """Stamp HEAD with a git note and warn of what the push guard will refuse. Never fails."""
     from harness.errors import HarnessError
 
-    stage = "stamp"
+    stage = ["stamp"]
     try:
-        from harness.gitio.git import Git
-        from harness.store import validate
-        from harness.store.layout import find_worktree
+        from harness.usecases.stamp_head import stamp_head as stamp_and_check
 
-        root = find_worktree()
-        if not (root / paths.HARNESS).is_dir():
-            return
-        from harness.history.stamp import quick_stamp_head
-
-        if quick_stamp_head():
-            return  # a code-only commit: stamped from what the parent's stamp knew; nothing to check
-        validate.use_cache(root / paths.HARNESS / "local" / "valid")
-        git = Git(root)
-        head = git.head()
-        if head is None:
-            return
-        from harness.history.stamp import stamp
-
-        stamp(git, head)
-        # The commit hook compares with the commit it replaces when amending; judge the new
-        # commit against its real parents now, so a refusal at push is no surprise.
-        stage = "post-commit check"
-        if git.touches(head, paths.HARNESS):
-            from harness.history.incoming import check_commit
-            from harness.signatures import trust
-
-            trust.use_git_config(git)  # approvals are checked against the signers git config names
-
-            problems = check_commit(git, head).problems
-            if problems:
-                print(render_problems("WARNING: this commit will be refused at push", problems, head),
-                      file=sys.stderr)
+        found = stamp_and_check(lambda step: stage.append(step))
+        if found and found[1]:
+            print(render_problems("WARNING: this commit will be refused at push", found[1], found[0]),
+                  file=sys.stderr)
     except HarnessError as exc:
-        print(f"harness: {stage} skipped: {exc.render()}", file=sys.stderr)
+        print(f"harness: {stage[-1]} skipped: {exc.render()}", file=sys.stderr)
     except Exception as exc:  # after the commit there is nothing to refuse: say so, and keep a crash log
         from harness import crashlog
 
         log = crashlog.write(exc)
-        print(f"harness: {stage} skipped after an internal error ({crashlog.describe(exc)})"
+        print(f"harness: {stage[-1]} skipped after an internal error ({crashlog.describe(exc)})"
               + (f", crash log: {log}" if log else ""), file=sys.stderr)
 
 

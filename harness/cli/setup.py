@@ -67,7 +67,7 @@ def init() -> None:
 
 
 def _configured(layout: Layout) -> list[str]:
-    from harness.history.change_rules import configured_types
+    from harness.gate.facts import configured_types
     from harness.store.source import FsSource
 
     return configured_types(FsSource(layout.root))

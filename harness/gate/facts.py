@@ -180,3 +180,14 @@ def gate_input_at(known: dict, tree: str) -> gate.GateInput:
 def _regression_fresh(finding: Finding, tree: str) -> bool | None:
     run = finding.get("regression_run")
     return None if not run else run.get("tree") == tree
+
+
+def configured_types(src: Source) -> list[str]:
+    """The evidence types config.yaml configures in ``src`` (none when it is missing or invalid:
+    the strictest defaults then apply)."""
+    from harness.errors import HarnessError
+
+    try:
+        return list(configured_commands(src))
+    except HarnessError:
+        return []

@@ -230,7 +230,7 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
     # first-ever gate.yaml is judged against the defaults.
     befores = [(o.read(GATE), [o]) for o in olds if o.read(GATE) is not None] or [(None, list(olds))]
     for old_raw, trusted in befores:
-        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), trusted, configured_types(new))
+        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), trusted, facts.configured_types(new))
         if loosened:
             problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
                                     + (f" ({why})" if why else ""),
@@ -264,15 +264,6 @@ def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approv
         return [], None
     ok, why = trust.approved(approvals, "gate-change", new.digest, trusted)
     return ([], None) if ok else (loosened, why)
-
-
-def configured_types(src: Source) -> list[str]:
-    """The evidence types config.yaml configures in ``src`` (none when it is missing or invalid:
-    the strictest defaults then apply)."""
-    try:
-        return list(facts.configured_commands(src))
-    except HarnessError:
-        return []
 
 
 def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:

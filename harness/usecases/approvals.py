@@ -158,7 +158,7 @@ def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     from harness.store import settings
 
     new = settings.load_gate(layout)
-    from harness.history.change_rules import configured_types
+    from harness.gate.facts import configured_types
     from harness.store.source import FsSource
 
     return new.digest, loosening_of(_committed(git, paths.GATE), new, configured_types(FsSource(layout.root)))

@@ -111,8 +111,9 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     """(task id, source tree, gate report) for the tree in the index."""
     from harness.core import gate as core_gate
     from harness.gate import facts
+    from harness.gate.facts import configured_types
     from harness.gitio.tree_source import TreeSource, index_tree
-    from harness.history.change_rules import APPROVALS, GATE, configured_types, unapproved_loosening
+    from harness.history.change_rules import APPROVALS, GATE, unapproved_loosening
     from harness.store import reader, settings
     from harness.store.layout import open_layout
 

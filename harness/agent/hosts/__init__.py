@@ -32,6 +32,7 @@ HOSTS = tuple(REGISTRY)
 # Views of the registry, read by the guard and the installer.
 ANY_SHELL_TOOL = frozenset(t for h in REGISTRY.values() for t in h.shell_tools)
 ANY_EDIT_TOOL = frozenset(t for h in REGISTRY.values() for t in h.edit_tools)
+DETECTION_ORDER = sorted(REGISTRY.values(), key=lambda h: h.events == claude.HOST.events)  # stable: registry order
 WORKDIR_KEYS = tuple(k for h in REGISTRY.values() for k in h.workdir_keys)
 PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
@@ -65,9 +66,10 @@ else:
 
 def detect_host(data: dict[str, Any]) -> str:
     """For the plugin hooks file all hosts share: the first host whose marks the payload carries, else
-    Claude Code. Claude Code and Codex accept the same answer shapes for these events, so a wrong guess
-    between the two answers correctly anyway."""
-    return next((h.name for h in REGISTRY.values() if h.claims and h.claims(data)), claude.HOST.name)
+    Claude Code. A host with event names of its own is asked first (those names are unambiguous), then
+    the hosts that share Claude Code's. Claude Code and Codex accept the same answer shapes for these
+    events, so a wrong guess between the two answers correctly anyway."""
+    return next((h.name for h in DETECTION_ORDER if h.claims and h.claims(data)), claude.HOST.name)
 
 
 def read_payload(raw: str) -> dict[str, Any]:

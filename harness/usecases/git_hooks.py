@@ -1,0 +1,78 @@
+"""What the git hooks check: the staged `.harness/` change, a merge's incoming commits, a push's
+commits and a range named by hand, each in a repository opened the way every hook opens it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harness import paths
+
+if TYPE_CHECKING:
+    from harness.gitio.git import Git
+    from harness.history.change_rules import Problem
+
+
+def hook_git(root: Path | None = None) -> Git:
+    """The work tree's repository, with the CLI's cache of known-valid documents (a hook re-reading
+    unchanged ones does not check them against their schemas again) and git config's signers."""
+    from harness.gitio.git import Git
+    from harness.signatures import trust
+    from harness.store import validate
+    from harness.store.layout import find_worktree
+
+    root = root or find_worktree()
+    validate.use_cache(root / paths.LOCAL / "valid")
+    git = Git(root)
+    trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
+    return git
+
+
+def server_git(git_dir: str | None) -> Git:
+    """The repository a receive hook runs in (git sets GIT_DIR; a bare repository has no work tree)."""
+    from harness.gitio.git import Git
+    from harness.signatures import trust
+
+    git = Git(Path(git_dir or ".").resolve())
+    # The server's own config can name the approvers: a trust root no pushed commit can change.
+    trust.use_git_config(git)
+    return git
+
+
+def staged_problems(git: Git) -> list[Problem]:
+    """The index against HEAD (a merge: against every parent, as the push guard judges it later)."""
+    from harness.gitio.tree_source import TreeSource, index_tree
+    from harness.history.change_rules import validate_change
+
+    head = git.head()
+    full = index_tree(git)
+    parents = ([head] if head else []) + git.merge_heads()
+    olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}", rev="HEAD" if p == head else p) for p in parents]
+    problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full))
+    return problems
+
+
+def merge_problems(git: Git) -> list[tuple[str, list[Problem]]]:
+    """Each commit a merge in progress brings, validated against its parents: (commit, its problems)."""
+    from harness.history.incoming import check_commit, merge_commits
+
+    found = []
+    for commit in merge_commits(git):  # empty unless a merge is in progress
+        report = check_commit(git, commit)
+        if report.problems:
+            found.append((commit, report.problems))
+    return found
+
+
+def pushed_commits(git: Git, lines: Sequence[bytes], remote: str | None) -> tuple[list[str], list[str]]:
+    """(the commits a push brings, warnings) from the ref lines git gives a pre-push hook."""
+    from harness.history.incoming import push_commits
+
+    return push_commits(git, lines, remote)
+
+
+def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:
+    from harness.history.incoming import range_commits as commits
+
+    return commits(git, from_rev, to_rev)
