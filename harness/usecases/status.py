@@ -45,6 +45,14 @@ class NoOpenTask:
         return EXIT_INVALID if any(r["state"] == "INVALID" for r in self.rows) else 0
 
 
+def _open_counts(gi: core_gate.GateInput) -> dict[str, int]:
+    """The open counts the gate counts: a rejection not refuted on this tree is open."""
+    from harness.core.gate_checks import open_finding_ids, unrefuted_ids
+
+    return {**{sev: len(open_finding_ids(gi.findings, gi.tree, sev)) for sev in ("critical", "major", "minor")},
+            "unrefuted": len(unrefuted_ids(gi.findings, gi.tree))}
+
+
 def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     from harness.gate import facts
     from harness.gate.steps_now import commit_steps, loop_counts
@@ -76,12 +84,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
             live = report.as_dict(tree)
             work = next_step.work_blockers(gi.state, report.blockers)
             live["blockers"] = [b.text for b in work]
-            # The open counts the gate counts: a rejection not refuted on this tree is open.
-            from harness.core.gate_checks import open_finding_ids, unrefuted_ids
-
-            doc["findings"].update({sev: len(open_finding_ids(gi.findings, gi.tree, sev))
-                                    for sev in ("critical", "major", "minor")},
-                                   unrefuted=len(unrefuted_ids(gi.findings, gi.tree)))
+            doc["findings"].update(_open_counts(gi))
             p = task.proj
             steps = next_step.for_gate_input(gi, work, iteration=p.iteration,
                                              max_iterations=p.max_iterations,
