@@ -25,7 +25,9 @@ from harness.errors import HarnessError
 # Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.
 KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP", "TERM",
             "SHELL", "SYSTEMROOT", "CI")
-CHUNK = 64 * 1024
+# A read takes what the pipe holds, up to this: as much as _widen_pipes lets a pipe hold, so a command
+# writing megabytes is read in a sixteenth of the reads (and locks, and echo writes) 64 KiB took.
+CHUNK = 1024 * 1024
 _DAY_MS = 86_400_000
 _POLL_MS = 100  # how often a reader re-checks its stop flag while the pipe is idle
 
@@ -254,6 +256,7 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
         # argument list too long. A fact about the command, as a shell's exit 126 is.
         return result("not_executable", None, f"command not executable: {argv[0]}: {exc.strerror or exc}")
 
+    _widen_pipes(proc)
     drain = _Drain(proc, caps, echo)
     outcome, error = _wait_armed(proc, timeout, stop_signals, drain.readers)
     readers = [t for t in drain.readers if t.ident is not None]  # only those that started
@@ -268,6 +271,25 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
 
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
     return result(outcome or ("passed" if code == 0 else "failed"), code, error)
+
+
+_PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged process (/proc/sys/fs/pipe-max-size)
+
+
+def _widen_pipes(proc: subprocess.Popen) -> None:
+    """Give the command's pipes 1 MiB instead of 64 KiB where Linux allows it: a command writing
+    megabytes then waits for our reader a sixteenth as often (each wait is two context switches).
+    Nothing else changes: the same bytes arrive in the same order."""
+    try:
+        import fcntl
+
+        setpipe = fcntl.F_SETPIPE_SZ  # Linux only (AttributeError elsewhere)
+    except (ImportError, AttributeError):
+        return
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):  # over the limit, or not a pipe: keep what it has
+                fcntl.fcntl(pipe.fileno(), setpipe, _PIPE_BYTES)
 
 
 class _Drain:

@@ -35,6 +35,10 @@ def _answer(argv: list[str]) -> int | None:
         from harness.cli.status_fast import answer
 
         return answer(argv[1:])
+    if argv[:1] == ["evidence"]:
+        from harness.cli.evidence_fast import answer as record
+
+        return record(argv[1:])
     if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and "--help" not in argv:
         from harness.gitio.fast_path import staged_nothing_to_judge
 

@@ -126,7 +126,15 @@ def _run(args: list[str], argv: list[str] | None) -> int:
             _check_utf8(args)
             # Without standalone mode click returns ctx.exit()'s code instead of exiting.
             result = cli.main(args=argv, prog_name="harness", standalone_mode=False)
-    except HarnessError as exc:
+    except BaseException as exc:
+        return failure_code(exc, args)
+    return result if isinstance(result, int) else 0
+
+
+def failure_code(exc: BaseException, args: list[str]) -> int:
+    """The exit code of a command ``args`` that raised ``exc``, reported as every command reports it
+    (the path answered before click, harness.cli.evidence_fast, too); anything else is raised again."""
+    if isinstance(exc, HarnessError):
         if exc.exit_code == 1:  # a refusal: say what to do instead, as every other output does
             from harness.cli.progress import add_next_to_refusal
 
@@ -134,23 +142,20 @@ def _run(args: list[str], argv: list[str] | None) -> int:
         click.echo(f"harness: {exc.render()}", err=True)
         _json_failure(args, exc.message, exc.hint, exc.exit_code)
         return exc.exit_code
-    except click.exceptions.Exit as exc:
+    if isinstance(exc, click.exceptions.Exit):
         return exc.exit_code
-    except click.ClickException as exc:
+    if isinstance(exc, click.ClickException):
         exc.show()
         _json_failure(args, exc.format_message(), None, EXIT_INVALID)
         return EXIT_INVALID
-    except click.exceptions.Abort:
+    if isinstance(exc, (click.exceptions.Abort, KeyboardInterrupt)):
         click.echo("harness: interrupted", err=True)
         return EXIT_INTERRUPTED
-    except KeyboardInterrupt:
-        click.echo("harness: interrupted", err=True)
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
+    if isinstance(exc, BrokenPipeError):
         return 0
-    except OSError as exc:
+    if isinstance(exc, OSError):
         return report_os_error(exc, args)
-    return result if isinstance(result, int) else 0
+    raise exc
 
 
 def report_os_error(exc: OSError, args: list[str]) -> int:

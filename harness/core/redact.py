@@ -124,13 +124,14 @@ class _Rule:
     rules never run on a text (:attr:`needs` proves they cannot match it), and the two hundred of
     the built-in and detect-secrets' rules cost a writer more to compile than all it redacts."""
 
-    __slots__ = ("_regex", "flags", "name", "source", "trim")
+    __slots__ = ("_needs", "_regex", "flags", "name", "source", "trim")
 
     def __init__(self, name: str, regex: re.Pattern[str] | str, trim: bool = False, flags: int = 0) -> None:
         self.name = name
         # A detector's regex may hold the text around the secret (``(?:\s|=|:|"|^)AKC…(?:\s|"|$)``):
         # that context is trimmed off the span, so only the secret itself is replaced.
         self.trim = trim
+        self._needs: regex_needs.Needs | None = None
         if isinstance(regex, str):
             self.source, self.flags, self._regex = regex, flags, None
         else:
@@ -144,8 +145,11 @@ class _Rule:
 
     @property
     def needs(self) -> regex_needs.Needs:
-        """What a text must hold for the regex to match (read from its source, without compiling it)."""
-        return regex_needs.needs(self.source, self.flags)
+        """What a text must hold for the regex to match (read from its source, without compiling it;
+        kept: every text a writer redacts asks every rule)."""
+        if self._needs is None:
+            self._needs = regex_needs.needs(self.source, self.flags)
+        return self._needs
 
     def __repr__(self) -> str:
         return f"_Rule({self.name!r}, {self.source!r})"

@@ -77,9 +77,13 @@ def _iso(t: float) -> str:
 def redactor_for(config: settings.Config) -> Redactor:
     """The config's patterns, plus the values of our secret-named environment variables:
     a command handed MY_SERVICE_CRED may well print it, in a form no pattern knows; and
-    detect-secrets' plugins (imported here: only writers of evidence pay for them; not cached in a
-    folder the agent can write, where a shorter list would weaken redaction unseen)."""
-    return compile_patterns(list(config.redaction), literals=secret_env(os.environ), detector=True)
+    detect-secrets' plugins (their regexes from the harness's own table when the installed package
+    is the one it was made from, else imported here; never cached in a folder the agent can write,
+    where a shorter list would weaken redaction unseen)."""
+    from harness import detector_patterns
+
+    return compile_patterns(list(config.redaction), literals=secret_env(os.environ),
+                            detector=detector_patterns.sources())
 
 
 def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, list[str]]:

@@ -45,7 +45,9 @@ _NEW_MARKER = re.compile(r"\[REDACTED:([a-z_]+)")
 
 @functools.lru_cache(maxsize=4)
 def _redactor(literals: tuple[tuple[str, str], ...]) -> Redactor:
-    return compile_patterns(literals=dict(literals), detector=True)
+    from harness import detector_patterns
+
+    return compile_patterns(literals=dict(literals), detector=detector_patterns.sources())
 
 
 def note_text(note: dict) -> str:
