@@ -98,8 +98,52 @@ def _held_by_a_live_run(folder: Path) -> bool:
     return True
 
 
+_RECORDS = pytest.StashKey[dict]()
+
+
+def _records(root: Path) -> dict[str, bytes]:
+    """What the checkout's own `.harness/` holds (its per-clone local/ state aside), file by file."""
+    import hashlib
+
+    harness = root / ".harness"
+    out = {}
+    for path in harness.rglob("*") if harness.is_dir() else ():
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(".harness/local/") or not path.is_file() or path.is_symlink():
+            continue
+        out[rel] = hashlib.sha256(path.read_bytes()).digest()
+    return out
+
+
+def pytest_sessionstart(session):
+    # The checkout the suite runs from holds a developer's real tasks: a test that records evidence
+    # there (a `harness evidence` run from the wrong folder) replaces that record unseen.
+    if not hasattr(session.config, "workerinput"):
+        session.config.stash[_RECORDS] = _records(ROOT)
+
+
+def _checkout_changed(session) -> None:
+    """Fail the run when its tests changed the checkout's own `.harness/`, naming what changed."""
+    before = session.config.stash.get(_RECORDS, None)
+    if before is None:
+        return
+    after = _records(ROOT)
+    changed = sorted(rel for rel in before.keys() | after.keys() if before.get(rel) != after.get(rel))
+    if changed:
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+            "the tests wrote into this checkout's own .harness/ (a test ran the harness outside its scratch "
+            "repository): " + ", ".join(changed[:20]) + (f" (+{len(changed) - 20} more)" if len(changed) > 20 else ""),
+            red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session):
+    _checkout_changed(session)
+    _move_old_runs_aside(session)
+
+
+def _move_old_runs_aside(session) -> None:
     # pytest keeps the temp folders of the last three runs and, as a run ends, deletes the one
     # before them: ~55,000 files, ~8 s the developer waits for after the last test. Moved aside
     # here (a rename, instant) and deleted by a detached `rm` instead, so that pytest finds nothing
