@@ -286,3 +286,21 @@ def test_status_with_no_task_yet_loads_no_git_object_store(h, repo):
     # The list of finished tasks opens git only for a DONE task's commit; with none it is not loaded.
     for args in (["status"], ["status", "--json"]):
         assert not loaded_by(repo, args, "") & STATUS_SPARED
+
+
+# What `harness status` and the session hooks load in place of these: harness.store.plain_yaml (PyYAML, and
+# pickle for the copies of its parses), harness.core.value_class (dataclasses, which imports inspect),
+# harness.core.sha256 (hashlib's OpenSSL binding); the clock is read only where something is written (#28).
+STATUS_AND_SESSION_SPARED = {"yaml", "pickle", "dataclasses", "inspect", "hashlib", "datetime", "click", "pygit2"}
+
+
+def test_status_and_the_session_hooks_read_the_harness_files_without_pyyaml(h, repo, task):
+    import json
+
+    event = json.dumps({"session_id": "s", "cwd": str(repo)})
+    for args, stdin in ((["status"], ""), (["status", "--json"], ""),
+                        (["hook", "agent", "claude", "session-start"], event),
+                        (["hook", "agent", "claude", "stop"], event)):
+        loaded = loaded_by(repo, args, stdin)
+        assert "harness.store.plain_yaml" in loaded, args
+        assert not loaded & STATUS_AND_SESSION_SPARED, (args, loaded & STATUS_AND_SESSION_SPARED)

@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from harness.core.agent_policy import BlockCount
 from harness.core.limits import decode_json, json_kind, json_object, text_field, type_problem
+from harness.core.value_class import asdict
 from harness.errors import HarnessError
 from harness.store import bounded, fsio
 
@@ -94,6 +93,8 @@ def record(root: Path, event: str, **data: Any) -> None:
     """Append one line to the hook log (releases, errors): a record for `harness metrics`."""
     local = _local(root)
     local.mkdir(parents=True, exist_ok=True)
+    from datetime import UTC, datetime  # here: a stop that releases nothing never reads the clock
+
     line = {"at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "event": event, **data}
     # One write, to a regular file only (a FIFO there would block the hook until read).

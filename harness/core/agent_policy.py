@@ -8,7 +8,7 @@ its own — can loop forever on a stop the agent cannot satisfy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from harness.core.value_class import dataclass, field, replace
 
 # The task is being worked on: stopping now with stale proof is stopping on a false "done".
 IN_FLIGHT = frozenset({"IMPLEMENTING", "VERIFYING", "FIXING", "REVIEWING", "REPRODUCING", "GATING", "CONVERGED"})

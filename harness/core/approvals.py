@@ -15,11 +15,11 @@ was signed, and counts for its exact file digest only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from harness import paths
 from harness.core.limits import is_text, json_object, type_problem
+from harness.core.sha256 import sha256
 
 NAMESPACE = "harness-approval"  # what a signature is for: never valid as a commit or file signature
 SIGNED_FIELDS = ("kind", "digest", "changes", "approved_by", "signer", "os_user", "at")
@@ -47,7 +47,7 @@ def is_bound(record: dict) -> bool:
 def binding(repository: str | None, from_raw: bytes | None) -> dict:
     """The bound fields of an approval given in ``repository`` (None: no commit yet) against a
     file whose trusted (parent) bytes are ``from_raw`` (None: absent, hashed as empty)."""
-    return {"repository": repository, "from_digest": hashlib.sha256(from_raw or b"").hexdigest()}
+    return {"repository": repository, "from_digest": sha256(from_raw or b"").hexdigest()}
 
 
 # What each field of a record is (absent or null: as if unsigned, the verifier says so).

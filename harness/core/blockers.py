@@ -10,8 +10,9 @@ classifies each once, as it is read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from harness.core.value_class import dataclass
 
 # Kinds whose one subject is an evidence type that has no usable run: `harness evidence TYPE` clears
 # them (a failing run is not among them: that takes a change of code).

@@ -7,25 +7,28 @@ the events mean, and which histories are legal, is :mod:`harness.core.replay`.
 
 from __future__ import annotations
 
-import hashlib
 import json
-from typing import Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from harness.core.limits import decode_json
+from harness.core.sha256 import sha256
 
 GENESIS = "0" * 64
 EVENT_KEYS = frozenset({"seq", "ts", "type", "data", "prev"})
 
+if TYPE_CHECKING:
+    from typing import TypedDict
 
+    class Event(TypedDict):
+        """One ledger line, decoded."""
 
-class Event(TypedDict):
-    """One ledger line, decoded."""
-
-    seq: int
-    ts: str
-    type: str
-    data: dict[str, Any]
-    prev: str
+        seq: int
+        ts: str
+        type: str
+        data: dict[str, Any]
+        prev: str
+else:  # a dict at run time, as it always was: making the TypedDict costs a session hook a millisecond or two
+    Event = dict
 
 
 class LedgerProblem(Exception):
@@ -45,7 +48,7 @@ def canonical(obj: object) -> str:
 
 
 def line_hash(line: str) -> str:
-    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+    return sha256(line.encode("utf-8")).hexdigest()
 
 
 def encode_event(seq: int, ts: str, etype: str, data: dict[str, Any], prev: str) -> str:

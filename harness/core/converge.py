@@ -9,13 +9,13 @@ whose message changes is still a failure, not a flip.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shlex
-from dataclasses import dataclass, field
 
 from harness.core.blockers import Blocker, as_blockers, from_event
+from harness.core.sha256 import sha256
+from harness.core.value_class import dataclass, field
 
 CONVERGED, CONTINUE, ESCALATE = "CONVERGED", "CONTINUE", "ESCALATE"
 EXIT_CODES = {CONVERGED: 0, CONTINUE: 1, ESCALATE: 3}
@@ -106,7 +106,7 @@ def fingerprint(content: dict) -> str:
     else:
         how = " ".join(re.findall(r"[a-z0-9]+", str(content.get("title", "")).lower()))
     key = [content.get("category"), (content.get("location") or {}).get("file"), how]
-    return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
+    return sha256(json.dumps(key).encode()).hexdigest()[:16]
 
 
 def _splittable(text: str) -> bool:

@@ -7,14 +7,14 @@ PASS is only the absence of blockers across all ten checks, in the order of gate
 
 from __future__ import annotations
 
-import hashlib
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core.blockers import Blocker
+from harness.core.sha256 import sha256
+from harness.core.value_class import dataclass, field
 
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {
@@ -79,7 +79,7 @@ def command_digest(identity: Mapping[str, Any]) -> str:
     """sha-256 of a :func:`command_identity`. An evidence record keeps it only for a run of
     config.yaml's own command (committed text, no secret of the run's), so the gate can tell
     apart two commands that redaction made look alike, and a run without the configured report."""
-    return hashlib.sha256(json.dumps(identity, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
+    return sha256(json.dumps(identity, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def evidence_status(record: dict | None, tree: str, pending: list[str],

@@ -7,7 +7,6 @@ runs them in the order of CHECKS, and PASS is the absence of blockers across all
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core.blockers import Blocker, cites_kind, evidence_kind
@@ -16,6 +15,7 @@ from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
 from harness.core.suite import DEFAULT_TEST_TYPE
+from harness.core.value_class import dataclass, field
 
 
 @dataclass(frozen=True)

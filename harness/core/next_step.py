@@ -9,7 +9,6 @@ The first step is the recommended one; the rest are alternatives or the step aft
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from harness.core.blockers import CITES_PREFIX, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
@@ -17,6 +16,7 @@ from harness.core.cases import planned as planned_by
 from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, evidence_status
+from harness.core.value_class import dataclass, field
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
 _NEW_TASK = 'harness task new "TITLE"'

@@ -9,12 +9,12 @@ from the same place, by applying the new events before anything is written.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core import finding_events, rules, states
 from harness.core.chain import Event, LedgerProblem
 from harness.core.records import EvidenceFact, Finding, Invariant, Requirement
+from harness.core.value_class import dataclass, field
 
 Data = dict[str, Any]
 # Events after which the last gate judgement no longer describes the task.

@@ -7,7 +7,7 @@ as an unhandled exception path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from harness.core.value_class import dataclass
 
 STATES = (
     "CREATED", "SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING", "REVIEWING",

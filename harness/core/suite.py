@@ -9,11 +9,12 @@ passes only when every case that passed at the base still passes.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
+
+from harness.core.sha256 import sha256
 
 # What `harness init` offers a Python project: the test folders it finds, and every file that can
 # configure how pytest collects and runs — present or not (a new one can narrow the run as surely).
@@ -115,7 +116,7 @@ def identity(command: Mapping[str, object], test_type: str, base: str | None, pa
 
 
 def digest(ident: Mapping[str, object]) -> str:
-    return hashlib.sha256(json.dumps(ident, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
+    return sha256(json.dumps(ident, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def detected(files: Iterable[str]) -> list[str]:

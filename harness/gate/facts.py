@@ -59,9 +59,8 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     configures every type: only those run by hand count then. Run by hand counts only with a
     protected suite (``strict``): without one, a type config.yaml does not name is reported in a
     note and CI's re-run refuses it, as it always was."""
-    import hashlib
-
     from harness.core.evidence_types import BUILTIN
+    from harness.core.sha256 import sha256
     from harness.errors import HarnessError
     from harness.signatures import trust
 
@@ -81,7 +80,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     changed = sorted(t for t in cited & set(now) if before.get(t) != now[t])
     raw = src.read(paths.CONFIG)
     if changed and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
-                                          hashlib.sha256(raw).hexdigest(), [base_src])[0]:
+                                          sha256(raw).hexdigest(), [base_src])[0]:
         changed = []
     return sorted({*by_hand, *changed})
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness import paths
 from harness.core import approvals as rules
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:

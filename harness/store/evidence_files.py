@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from harness.core.limits import decode_json
+from harness.core.sha256 import sha256
 from harness.errors import HarnessError
 from harness.store import validate
 from harness.store.reader import LoadedTask
@@ -16,7 +15,7 @@ def evidence_rel(task_dir: str, etype: str) -> str:
 
 
 def digest(raw: bytes) -> str:
-    return hashlib.sha256(raw).hexdigest()
+    return sha256(raw).hexdigest()
 
 
 def check_digests(src: Source, task: LoadedTask) -> list[str]:

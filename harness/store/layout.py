@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from harness import paths
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 
 TASK_ID = re.compile(r"^TASK-[0-9]{8}-[0-9a-f]{6}$")

@@ -12,10 +12,10 @@ and is validated whole, as before.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 
 from harness import context
 from harness.core import ledger
+from harness.core.value_class import dataclass
 
 KEEP = 4  # versions kept per ledger: the parent's and the commit's, with room for a merge's sides
 

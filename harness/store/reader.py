@@ -6,10 +6,9 @@ same messages name the same files whether they were read from disk or from a com
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from harness import paths
 from harness.core import ledger, projection
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 from harness.store import validate, yamlio
 from harness.store.layout import TASK_ID

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+from harness.core.value_class import dataclass
 
 Path = tuple[str | int, ...]
 

@@ -7,12 +7,12 @@ becomes argv unless it runs through a shell" is written once.
 
 from __future__ import annotations
 
-import hashlib
 import shlex
-from dataclasses import dataclass, field
 from typing import Any
 
 from harness import paths
+from harness.core.sha256 import sha256
+from harness.core.value_class import dataclass, field
 from harness.errors import HarnessError
 from harness.store import bounded, validate, yamlio
 from harness.store.layout import Layout
@@ -170,7 +170,7 @@ def notes_ref_of(raw: bytes | None) -> str:
 def parse_gate(raw: bytes, name: str = GATE) -> GatePolicy:
     doc = yamlio.parse(raw, name)
     validate.check(doc, "gate", name, raw)
-    return GatePolicy(doc["gate"], hashlib.sha256(raw).hexdigest())
+    return GatePolicy(doc["gate"], sha256(raw).hexdigest())
 
 
 def load_gate(layout: Layout) -> GatePolicy:

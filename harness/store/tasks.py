@@ -11,7 +11,6 @@ import functools
 import json
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,16 +22,21 @@ from harness.store.reader import TASKS, LoadedTask
 from harness.store.source import FsSource
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from harness.gitio.git import Git
 
 
 def now_iso() -> str:
+    from datetime import UTC, datetime  # here: a reader (status, the session hooks) never needs the clock
+
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def new_task_id(today: datetime | None = None) -> str:
     # Date for humans, 24 random bits so two branches from one base never collide.
     import secrets  # (with hmac, base64 and random) only where a task is created
+    from datetime import UTC, datetime
 
     return f"TASK-{(today or datetime.now(UTC)):%Y%m%d}-{secrets.token_hex(3)}"
 

@@ -2,43 +2,55 @@
 
 from __future__ import annotations
 
-import pickle
+import functools
 from pathlib import Path
 from typing import Any, NoReturn
-
-import yaml
 
 from harness import context, paths
 from harness.core.limits import MAX_DEPTH, too_deep
 from harness.errors import HarnessError
-from harness.store import bounded
+from harness.store import bounded, plain_yaml
 
-_BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+# PyYAML (a sixth of `harness status` to import) loads where a text is not plain enough for
+# harness.store.plain_yaml, or where one is written.
 
 
-class _Loader(_BaseLoader):
-    """The safe loader, refusing duplicate keys.
+def _yaml() -> Any:
+    import yaml
 
-    With a repeated key a YAML reader silently keeps the last value while a person (or
-    grep) reads the first: `state: DONE` above `state: VERIFYING` would look finished.
-    """
+    return yaml
 
-    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> Any:
-        if isinstance(node, yaml.MappingNode):
-            self.flatten_mapping(node)
-            first: dict = {}
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                try:
-                    earlier = first.setdefault(key, key_node)
-                except TypeError:
-                    continue  # an unhashable key: the base class names it
-                if earlier is not key_node:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key {key!r} (first at line {earlier.start_mark.line + 1})",
-                        key_node.start_mark)
-        return super().construct_mapping(node, deep=deep)
+
+@functools.cache
+def _loaders() -> tuple[Any, Any, Any]:
+    """(the safe loader, the duplicate-refusing loader built on it, the safe dumper): libyaml's when present."""
+    yaml = _yaml()
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class _Loader(base):  # a base chosen at run time: libyaml's, else PyYAML's own
+        """The safe loader, refusing duplicate keys.
+
+        With a repeated key a YAML reader silently keeps the last value while a person (or
+        grep) reads the first: `state: DONE` above `state: VERIFYING` would look finished.
+        """
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if isinstance(node, yaml.MappingNode):
+                self.flatten_mapping(node)
+                first: dict = {}
+                for key_node, _ in node.value:
+                    key = self.construct_object(key_node, deep=deep)
+                    try:
+                        earlier = first.setdefault(key, key_node)
+                    except TypeError:
+                        continue  # an unhashable key: the base class names it
+                    if earlier is not key_node:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"duplicate key {key!r} (first at line {earlier.start_mark.line + 1})",
+                            key_node.start_mark)
+            return super().construct_mapping(node, deep=deep)
+
+    return base, _Loader, getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 # Files under .harness/tasks/ are rendered by the harness, which never writes an anchor:
@@ -58,11 +70,12 @@ def _check_aliases(text: bytes | str, name: str) -> None:
     spelled = (b"&" in text or b"*" in text) if isinstance(text, bytes) else ("&" in text or "*" in text)
     if not spelled:
         return  # no anchor or alias can be spelled without these: skip the second parse
+    yaml = _yaml()
     strict = _is_rendered(name)
     sizes: dict[str, int] = {}       # anchor -> nodes its value expands to
     open_: list[list] = [[0, None]]  # per open collection: [expanded nodes, anchor]
     added = 0
-    for event in yaml.parse(text, Loader=_BaseLoader):
+    for event in yaml.parse(text, Loader=_loaders()[0]):
         anchor = getattr(event, "anchor", None)
         if strict and anchor:
             kind = "alias *" if isinstance(event, yaml.AliasEvent) else "anchor &"
@@ -105,6 +118,13 @@ PARSED_BYTES = 16 * 1024 * 1024
 
 
 def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check comes next
+    doc = plain_yaml.load(text)
+    if doc is not plain_yaml.NOT_PLAIN:  # PyYAML's reading, without PyYAML: a new object every time
+        if too_deep(doc):
+            raise HarnessError(f"{name}: nested more than {MAX_DEPTH} levels deep (refused)")
+        return doc
+    import pickle
+
     memo = context.process()  # the parses are the process's: many commands share them
     parsed = memo.yaml_parsed
     # The same text may be refused only under .harness/tasks/; a str never meets equal bytes.
@@ -126,9 +146,10 @@ def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check com
 
 
 def _parse(text: bytes | str, name: str) -> Any:
+    yaml = _yaml()
     try:
         _check_aliases(text, name)
-        doc = yaml.load(text, Loader=_Loader)
+        doc = yaml.load(text, Loader=_loaders()[1])
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
@@ -155,11 +176,16 @@ def read(path: Path, name: str | None = None, kind: str = "settings") -> Any:
     return parse(raw, name)
 
 
-class _NoAliasDumper(_Dumper):
-    # An object that appears twice is written out twice: rendered files never hold an anchor.
-    def ignore_aliases(self, data: object) -> bool:
-        return True
+@functools.cache
+def _no_alias_dumper() -> Any:
+    class _NoAliasDumper(_loaders()[2]):  # type: ignore[misc]  # a base chosen at run time
+        # An object that appears twice is written out twice: rendered files never hold an anchor.
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    return _NoAliasDumper
 
 
 def dump(doc: object) -> bytes:
-    return yaml.dump(doc, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")
+    return _yaml().dump(doc, Dumper=_no_alias_dumper(), sort_keys=False, allow_unicode=True,
+                        width=100).encode("utf-8")

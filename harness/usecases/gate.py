@@ -79,13 +79,12 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
 
 def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.GateReport) -> list[next_step.NextStep]:
     """The next step after this evaluation (and after the move --advance made)."""
-    import dataclasses
-
+    from harness.core.value_class import replace
     from harness.gate.steps_now import loop_counts
 
     task = s.load(tid, docs=False)
     p = task.proj
-    g = dataclasses.replace(gi, state=p.state)
+    g = replace(gi, state=p.state)
     passed = report.verdict == "PASS"
     return next_step.for_gate_input(g, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,
                                     gate_pass=passed and p.last_gate is not None and p.last_gate.get("tree") == gi.tree,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.core import gate as core_gate
 from harness.core import next_step
+from harness.core.value_class import dataclass
 from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:
