@@ -400,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="run only the file-count section (issues 3-4), the task-count section (issue 9), the "
                     "output section (big, binary and endless output), the re-run fan-out (#24; not in `all`: "
                     "bench/fanout.py), or the hot commands as ratios to `python -c pass` (#28; not in `all`: bench/hot.py)")
+    ap.add_argument("--rows", help="--only hot: time only the rows whose name holds this text (e.g. pre-tool-use)")
     ap.add_argument("--tasks", help="task counts of the issue-9 repositories (default 1,100,1000; --quick 1,10,30)")
     ap.add_argument("--events", type=int, help="ledger length of the long-ledger repository (default 10000; "
                     "--quick 500)")
@@ -417,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
 
         hot_work = Path(tempfile.mkdtemp(prefix="harness-bench-hot.", dir=args.workdir))
         try:
-            return hot_main(hot_work, args.runs or (3 if args.quick else 9))
+            return hot_main(hot_work, args.runs or (3 if args.quick else 9), args.rows)
         finally:
             if not args.keep:
                 shutil.rmtree(hot_work, ignore_errors=True)

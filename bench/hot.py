@@ -12,8 +12,8 @@ ratio of one run; nothing is hard-coded but the targets.
 
 Measured twice: with PYTHONDONTWRITEBYTECODE unset (what a pip-installed user has: the bytecode cache
 is written once and read after) — these rows carry the targets — and with it set, without a bytecode
-prefix (what CI has), reported for comparison. HARNESS_BENCH_HOT_ROWS=a,b keeps only the rows whose
-name starts with one of those words (and leaves the provider rows out): a quicker look at a few. Rows from `bench/hot_evidence.py` and
+prefix (what CI has), reported for comparison. `bash bench/run --only hot --rows TEXT` times
+only the rows whose name holds TEXT (and leaves the provider rows out): a quicker look at a few. Rows from `bench/hot_evidence.py` and
 `bench/hot_history.py` (each `rows(workdir) -> [(name, ratio, target, detail)]`) join the report when
 those files exist.
 """
@@ -109,12 +109,6 @@ def cases(work: Path, env: dict[str, str]) -> list[tuple[str, list[str], Path, b
     ]
 
 
-def chosen(table: list) -> list:
-    """The rows HARNESS_BENCH_HOT_ROWS names (comma-separated name prefixes), or all of them."""
-    wanted = [w.strip() for w in os.environ.get("HARNESS_BENCH_HOT_ROWS", "").split(",") if w.strip()]
-    return [row for row in table if any(row[0].startswith(w) for w in wanted)] if wanted else table
-
-
 def timed(argv: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None) -> float:
     t0 = time.perf_counter()
     proc = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True)
@@ -157,14 +151,15 @@ def provider_rows(work: Path) -> list[tuple[str, float, float, str]]:
     return out
 
 
-def main(work: Path, runs: int) -> int:
+def main(work: Path, runs: int, rows: str | None = None) -> int:
+    """``rows``: time only the rows whose name holds it (`--rows pre-tool-use`), and no provider's."""
     env = base_env(work / "home")
-    table = chosen(cases(work, env))
+    table = [case for case in cases(work, env) if rows is None or rows in case[0]]
     log(f"{len(table)} commands, {runs} interleaved rounds with PYTHONDONTWRITEBYTECODE unset")
     user = ratios(table, env, runs)
     log("again with PYTHONDONTWRITEBYTECODE=1")
     ci = ratios(table, {**env, "PYTHONDONTWRITEBYTECODE": "1"}, runs)
-    extra = [] if os.environ.get("HARNESS_BENCH_HOT_ROWS") else provider_rows(work)
+    extra = provider_rows(work) if rows is None else []
     print(f"Hot commands: ratio to `python -c pass` ({sys.version.split()[0]}), medians of {runs} interleaved runs")
     print(f"{'command':40} {'user':>7} {'CI':>7}  detail (user)")
     for (name, r_user, _, detail), (_, r_ci, _, _) in zip(user, ci):

@@ -7,31 +7,39 @@ on the next import instead of being computed again.
 
 Trust: the file sits in this package's `__pycache__` (:func:`cache_dir`), trusted as the code
 beside it is — never in the user's cache folder, which the agent's own tools can write. It is
-named after a digest of bashlex's own source files, its distribution's name and version and the
-Python version (marshal's format is Python's), so a different bashlex or a changed source never
-reads it. A file that is missing, oversized, unreadable, of the wrong shape or made for other
+named after a digest of bashlex's own source files (each by inode, size and modification and change
+times: :func:`source_key`), its distribution's name and version and the Python version (marshal's
+format is Python's), so a different bashlex or a changed source never reads it. A file that is missing, oversized, unreadable, of the wrong shape or made for other
 productions is ignored and the tables are computed (and the file rewritten atomically).
-Only the table computation is replaced, for the duration of the import; the grammar, the
-parse functions and the parser object are bashlex's own.
+The file also keeps the grammar's productions as bashlex made them (name, symbols, precedence, the
+function each runs): with them the import skips PLY's grammar building and checking too (yacc()
+reads bashlex's parser module's source and docstrings, ~a third of the import), and builds the
+parser object (bashlex's LRParser, of bashlex's Production objects bound to bashlex's own parse
+functions) from the file. A file without them (tables only), or whose productions do not name
+functions of the parser module that is importing, takes the full path: bashlex's yacc() with
+only the table computation replaced. Either replacement lasts only for the duration of the import.
 """
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import marshal
 import os
 import sys
 from itertools import chain
-from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 from harness.agent.digest import sha256
 
-FORMAT = 1                      # of the cached file: bump when its layout changes
+TYPE_CHECKING = False  # typing and pathlib cost a guarded shell command more than reading the tables
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from pathlib import Path
+    from types import ModuleType
+    from typing import Any
+
+FORMAT = 2                      # of the cached file: bump when its layout changes (2: productions kept)
 MAX_BYTES = 4 * 1024 * 1024     # bashlex 0.18's tables take ~90 kB; anything far larger is not ours
 PREFIX = "bashlex-tables-"
+TRAILER = 8                     # bytes giving the length of the productions' details at the file's end
 
 
 def cache_dir() -> Path | None:
@@ -42,39 +50,40 @@ def cache_dir() -> Path | None:
     anyone can compute would decide how every later command is parsed. Whoever can write this folder
     can rewrite the guard's code beside it: the tables are trusted exactly as the code is. A folder
     that cannot be written (a system-wide install) leaves the tables computed at each import."""
-    named = os.environ.get("HARNESS_PARSER_TABLES")
-    if named:
-        return Path(named)
-    return Path(__file__).resolve().parent / "__pycache__"
+    from pathlib import Path
+
+    return Path(_cache_folder())
 
 
-def source_key(package_dir: Path) -> str:
-    """A digest of everything the tables depend on: bashlex's source files, its version, Python's."""
+def _cache_folder() -> str:
+    return os.environ.get("HARNESS_PARSER_TABLES") or os.path.join(
+        os.path.dirname(os.path.realpath(__file__)), "__pycache__")
+
+
+def source_key(package_dir: str | os.PathLike[str]) -> str:
+    """A digest of everything the tables depend on: bashlex's source files, its version, Python's.
+
+    A source file stands in by its identity and change stamps (inode, size, modification and change times
+    in nanoseconds), not its bytes: reading and hashing bashlex's ~300 kB cost a judged command more than
+    the rest of bashlex's import. No file's content changes without its change time (ctime, which no call
+    sets back) changing too, and a reinstalled bashlex is new files: either names another cache file."""
+    package = os.fspath(package_dir)
     digest = sha256(f"format {FORMAT} python {sys.version_info[:2]}".encode())
-    for dist in sorted(p.name for p in package_dir.parent.glob("bashlex-*.dist-info")):
+    site = os.path.dirname(package)
+    for dist in sorted(n for n in os.listdir(site) if n.startswith("bashlex-") and n.endswith(".dist-info")):
         digest.update(dist.encode())
-    for source in sorted(package_dir.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    for name in sorted(n for n in os.listdir(package) if n.endswith(".py")):
+        st = os.stat(os.path.join(package, name))
+        digest.update(f"{name}\0{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\0".encode())
     return digest.hexdigest()[:32]
 
 
-def load(folder: Path | None = None) -> ModuleType:
+def load(folder: str | os.PathLike[str] | None = None) -> ModuleType:
     """``bashlex``, imported (once per process) with its tables from the cache in ``folder``
     (default :func:`cache_dir`); without a usable folder it is imported as bashlex does."""
     if "bashlex" in sys.modules:
         return sys.modules["bashlex"]
-    spec = importlib.util.find_spec("bashlex")
-    if spec is None or not spec.submodule_search_locations:
-        import bashlex  # let the real import report what is missing
-
-        return bashlex
-    package_dir = Path(next(iter(spec.submodule_search_locations)))
-    folder = cache_dir() if folder is None else folder
-    try:
-        path = folder / f"{PREFIX}{source_key(package_dir)}.marshal" if folder is not None else None
-    except OSError:
-        path = None  # bashlex's own files unreadable: its import will say so
-    finder = _TableFinder(path)
+    finder = _TableFinder(_cache_folder() if folder is None else os.fspath(folder))
     sys.meta_path.insert(0, finder)
     try:
         import bashlex
@@ -85,54 +94,126 @@ def load(folder: Path | None = None) -> ModuleType:
 
 
 class _TableFinder:  # a sys.meta_path finder (importlib.abc would cost its own imports)
-    """Finds ``bashlex.yacc`` as the path finder does, and swaps its LRTable for :class:`_table_class`'s
-    until :meth:`restore` (right after bashlex's import, which is when the tables are built)."""
+    """Finds ``bashlex.yacc`` as the path finder does, and swaps its yacc() for :func:`_cached_yacc`'s
+    and its LRTable for :func:`_table_class`'s until :meth:`restore` (right after bashlex's import,
+    which is when the parser is built). The cache file is named after the package being imported."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
         self.yacc: ModuleType | None = None
-        self.original: Any = None
+        self.original: tuple[Any, Any] | None = None
 
-    def find_spec(self, name: str, import_path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name != "bashlex.yacc" or self.path is None:
+    def find_spec(self, name: str, import_path: Any, target: Any = None) -> ModuleSpec | None:
+        if name != "bashlex.yacc" or not import_path:
             return None
-        spec = importlib.machinery.PathFinder.find_spec(name, import_path)
+        from _frozen_importlib_external import PathFinder  # importlib.machinery's, without importing importlib
+
+        spec = PathFinder.find_spec(name, import_path)
         if spec is None or spec.loader is None:
             return None
-        loader = spec.loader
-        finder = self
+        try:
+            path: str | None = os.path.join(self.folder, f"{PREFIX}{source_key(next(iter(import_path)))}.marshal")
+        except OSError:
+            return None  # bashlex's own files unreadable: its import will say so
+        loader, finder = spec.loader, self
 
         class Patching:
-            def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+            def create_module(self, spec: ModuleSpec) -> ModuleType | None:
                 return loader.create_module(spec)
 
             def exec_module(self, module: ModuleType) -> None:
                 loader.exec_module(module)
-                finder.yacc, finder.original = module, module.LRTable
-                module.LRTable = _table_class(module.LRTable, finder.path)  # type: ignore[attr-defined]
+                finder.yacc, finder.original = module, (module.yacc, module.LRTable)
+                module.LRTable = _table_class(module.LRTable, path)  # type: ignore[attr-defined]
+                module.yacc = _cached_yacc(module, path)  # type: ignore[attr-defined]
 
         spec.loader = Patching()  # type: ignore[assignment]
         return spec
 
     def restore(self) -> None:
-        if self.yacc is not None:
-            self.yacc.LRTable = self.original  # type: ignore[attr-defined]
+        if self.yacc is not None and self.original is not None:
+            self.yacc.yacc, self.yacc.LRTable = self.original  # type: ignore[attr-defined]
 
 
-def _table_class(generator: type, path: Path | None) -> type:
+def _cached_yacc(yacc: ModuleType, path: str | None) -> Any:
+    """A stand-in for PLY's yacc(): the parser made from the cached productions and tables, when the file
+    holds both and its productions name the caller's parse functions; else bashlex's own yacc()."""
+    original = yacc.yacc
+
+    def cached(*args: Any, **kwargs: Any) -> Any:
+        caller = sys._getframe(1)  # PLY's get_caller_module_dict(2), from yacc(): the parser module's names
+        pdict = caller.f_globals.copy()
+        if caller.f_globals != caller.f_locals:
+            pdict.update(caller.f_locals)
+        cached = read_cache(path) if path is not None and not args and "module" not in kwargs else None
+        stored, details = cached if cached is not None else (None, None)
+        productions = _productions(yacc, details, stored[1], pdict) if stored and details is not None else None
+        if stored is None or productions is None:
+            return _full(yacc, original, pdict, args, kwargs)
+
+        action, goto = stored[2], stored[3]
+
+        class Table:
+            lr_productions, lr_action, lr_goto = productions, action, goto
+
+        parser = yacc.LRParser(Table, pdict.get("p_error"))
+        yacc.parse = parser.parse  # type: ignore[attr-defined]  # as yacc() leaves it
+        return parser
+
+    return cached
+
+
+def _full(yacc: ModuleType, original: Any, pdict: dict[str, Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+    """bashlex's own yacc(), reading the names of the module that called the stand-in (as it would have
+    read them, had it been called from there)."""
+    own = yacc.get_caller_module_dict
+    yacc.get_caller_module_dict = lambda levels: pdict  # type: ignore[attr-defined]
+    try:
+        return original(*args, **kwargs)
+    finally:
+        yacc.get_caller_module_dict = own  # type: ignore[attr-defined]
+
+
+def _productions(yacc: ModuleType, details: object, names: list[str], pdict: dict[str, Any]) -> list | None:
+    """bashlex's Production objects made and bound from the cached ``details``, or None when they are not
+    of the right shape, not the productions ``names`` lists, or name what the parser module does not hold."""
+    if type(details) is not list or len(details) != len(names):
+        return None
+    made = []
+    for number, (entry, name) in enumerate(zip(details, names)):
+        if not (type(entry) is tuple and len(entry) == 6 and type(entry[0]) is str and type(entry[1]) is tuple
+                and type(entry[2]) is tuple and (entry[3] is None or type(entry[3]) is str)
+                and entry[4] in ("", pdict.get("__file__")) and type(entry[5]) is int):
+            return None
+        if entry[3] is not None and not callable(pdict.get(entry[3])):
+            return None
+        production = yacc.Production(number, *entry)
+        if str(production) != name:
+            return None
+        production.bind(pdict)
+        made.append(production)
+    return made
+
+
+def _table_class(generator: type, path: str | None) -> type:
     """A stand-in for PLY's LRTable: the same three attributes the parser reads, from the cache when it
-    holds tables for these very productions, else from ``generator`` (and then cached)."""
+    holds tables for these very productions, else from ``generator``; then cached, with the productions'
+    details when the file lacked them."""
 
     class CachedTable:
         def __init__(self, grammar: Any, log: Any = None) -> None:
             self.lr_productions = grammar.Productions
             names = [str(p) for p in grammar.Productions]
-            tables = read_tables(path, names) if path is not None else None
+            cached = read_cache(path) if path is not None else None
+            stored, details = cached if cached is not None else (None, None)
+            sound = stored is not None and stored[1] == names
+            tables = (stored[2], stored[3]) if stored is not None and sound else None
             if tables is None:
                 built = generator(grammar, log)
                 tables = (built.lr_action, built.lr_goto)
-                if path is not None:
-                    write_tables(path, names, *tables)
+            made = [(p.name, p.prod, p.prec, p.func, p.file, p.line) for p in grammar.Productions]
+            if path is not None and not (sound and details == made):
+                write_tables(path, names, *tables, made)  # before bashlex's own edits of the tables
             self.lr_action, self.lr_goto = tables
             self.sr_conflicts: list[Any] = []
             self.rr_conflicts: list[Any] = []
@@ -144,8 +225,22 @@ def _table_class(generator: type, path: Path | None) -> type:
     return CachedTable
 
 
-def read_tables(path: Path, productions: list[str]) -> tuple[dict, dict] | None:
+def read_tables(path: str | os.PathLike[str], productions: list[str]) -> tuple[dict, dict] | None:
     """The cached (action, goto) tables for ``productions``, or None when the file is not a sound cache."""
+    cached = read_cache(path)
+    if cached is None or cached[0][1] != productions:
+        return None
+    return cached[0][2], cached[0][3]
+
+
+def read_cache(path: str | os.PathLike[str]) -> tuple[tuple, list | None] | None:
+    """((FORMAT, productions, action, goto), production details or None) as the file holds them, the
+    tables' shape checked; None when the file is missing, unreadable, oversized or not of this layout.
+
+    The details, when present, follow the tables: (FORMAT, details) marshalled, a CRC-32 of all before it
+    (4 bytes) and the details' length (TRAILER bytes), so a reader of the tables alone stops before them.
+    A file whose checksum holds is the one :func:`write_tables` wrote, whole: the tables' shape, which it
+    checked before writing, is not walked again (a tenth of bashlex's import)."""
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
@@ -154,10 +249,31 @@ def read_tables(path: Path, productions: list[str]) -> tuple[dict, dict] | None:
         stored = marshal.loads(data)
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(stored, tuple) and len(stored) == 4 and stored[0] == FORMAT and stored[1] == productions):
+    if not (isinstance(stored, tuple) and len(stored) == 4 and stored[0] == FORMAT
+            and type(stored[1]) is list and set(map(type, stored[1])) <= {str}):
         return None
-    action, goto = stored[2], stored[3]
-    return (action, goto) if _table(action) and _table(goto) else None
+    details = _details(data)
+    if details is None and not (_table(stored[2]) and _table(stored[3])):
+        return None
+    return stored, details
+
+
+def _details(data: bytes) -> list | None:
+    """The productions' details after the tables in ``data``, when its checksum holds."""
+    from zlib import crc32
+
+    size = int.from_bytes(data[-TRAILER:], "big") if len(data) > TRAILER + 4 else 0
+    if not 0 < size < len(data) - TRAILER - 4:
+        return None
+    end = len(data) - TRAILER - 4
+    if crc32(data[:end]) != int.from_bytes(data[end:end + 4], "big"):
+        return None
+    try:
+        more = marshal.loads(data[end - size:end])
+    except (EOFError, ValueError, TypeError):
+        return None
+    details = more[1] if type(more) is tuple and len(more) == 2 and more[0] == FORMAT else None
+    return details if type(details) is list else None
 
 
 def _table(table: object) -> bool:
@@ -171,11 +287,22 @@ def _table(table: object) -> bool:
             and set(map(type, chain.from_iterable(map(dict.values, rows)))) <= {int})
 
 
-def write_tables(path: Path, productions: list[str], action: dict, goto: dict) -> None:
-    """Write the tables atomically (a reader sees the old file or the new one), and remove the tables
-    of other bashlex versions: one file at most, whatever was installed before. Never raises."""
+def write_tables(path: str | os.PathLike[str], productions: list[str], action: dict, goto: dict,
+                 details: list[tuple] | None = None) -> None:
+    """Write the tables (and the productions' ``details``, when given) atomically (a reader sees the old
+    file or the new one), and remove the tables of other bashlex versions: one file at most, whatever was
+    installed before. Never raises."""
+    from pathlib import Path
+
+    path = Path(path)
     try:
         data = marshal.dumps((FORMAT, productions, action, goto))
+        if details is not None and _table(action) and _table(goto):
+            from zlib import crc32
+
+            more = marshal.dumps((FORMAT, details))
+            data += more
+            data += crc32(data).to_bytes(4, "big") + len(more).to_bytes(TRAILER, "big")
         if len(data) > MAX_BYTES:
             return
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,9 @@ the same digests for a fraction of that.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing costs a guarded shell command more than the hashing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def sha256(data: bytes = b"") -> Any:

@@ -4,47 +4,52 @@ the source tree now and the gate evaluated now (the same reading `harness status
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from harness.errors import HarnessError
-from harness.store.layout import Layout, find_worktree
 
+# typing, pathlib and the store's layout (dataclasses, a regex) cost the tool guard more than its answer:
+# what it calls here works on os.path strings, and the rest imports them where it runs.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the agent policy is imported where a task is judged: the tool guard never needs it
+    from pathlib import Path
+    from typing import Any
+
     from harness.core.agent_policy import TaskFacts
     from harness.core.git_config_view import GitSetup
 
 
 def repo_root(cwd: str | None) -> Path | None:
     """The work tree the host says it runs in, or None outside any git repository."""
+    from pathlib import Path
+
+    from harness.store.layout import find_worktree
+
     try:
         return find_worktree(Path(cwd) if cwd else None)
     except (HarnessError, OSError):
         return None
 
 
-def guarded_root(start: str | None) -> Path | None:
+def guarded_root(start: str | None) -> str | None:
     """The repository whose harness a path at ``start`` falls under: the nearest folder up from it that
     holds a git repository (a `.git` folder, or a `gitdir:` file) and `.harness/`. A `.git` entry that is
     no repository (an empty file anyone can make) and a nested repository without a harness are walked
-    past: neither hides the harness around them (#25's task F-0020)."""
+    past: neither hides the harness around them (#25's task F-0020). The folder's real path, as a string.
+    A `.git` is a folder, or a regular `gitdir:` file read without blocking: a FIFO in its place is no
+    repository, and must not hang the guard past the host's timeout (#25's task F-0027)."""
     if not start:
         return None
-    import os
-
-    here = Path(os.path.realpath(start))
-    for folder in (here, *here.parents):
-        if (folder / ".harness").is_dir() and _is_repository(folder / ".git"):
-            return folder
-    return None
-
-
-def _is_repository(dot_git: Path) -> bool:
-    """A `.git` folder, or a regular `gitdir:` file — read without blocking: a FIFO in its place is no
-    repository, and must not hang the guard past the host's timeout (#25's task F-0027)."""
     from harness.agent.git_config_files import git_dirs
+    from harness.gitio.guard_config import is_dir
 
-    return git_dirs(str(dot_git.parent)) is not None
+    folder = os.path.realpath(start)
+    while True:
+        if is_dir(os.path.join(folder, ".harness")) and git_dirs(folder) is not None:
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def has_harness(root: Path | None) -> bool:
@@ -59,6 +64,7 @@ def load_facts(root: Path) -> TaskFacts | None:
     from harness.gate import facts
     from harness.gate.steps_now import commit_steps
     from harness.store import settings
+    from harness.store.layout import Layout
     from harness.store.tasks import TaskStore
 
     layout = Layout(root)
@@ -105,6 +111,7 @@ def load_facts(root: Path) -> TaskFacts | None:
 def block_limit(root: Path) -> int:
     """`agent.stop_block_limit` from config.yaml (default 3)."""
     from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT
+    from harness.store.layout import Layout
     from harness.store.settings import load_config
 
     try:
@@ -113,14 +120,14 @@ def block_limit(root: Path) -> int:
         return DEFAULT_BLOCK_LIMIT
 
 
-def notes_ref(root: Path) -> str:
+def notes_ref(root: str | Path) -> str:
     """The configured notes ref, read leniently and cheaply: the guard runs before every shell command."""
     from harness.agent import notes_ref_plain
     from harness.errors import HarnessError
     from harness.store import bounded
 
     try:  # bounded: a FIFO or /dev/zero as config.yaml must not hang or exhaust the guard
-        raw = bounded.read(root / ".harness" / "config.yaml", "settings", ".harness/config.yaml")
+        raw = bounded.read(os.path.join(root, ".harness", "config.yaml"), "settings", ".harness/config.yaml")
     except (OSError, HarnessError):
         raw = None
     plain = notes_ref_plain.read(raw)  # a plainly written file needs no YAML parser (a third of the answer)
@@ -131,7 +138,7 @@ def notes_ref(root: Path) -> str:
     return notes_ref_of(raw)
 
 
-def git_setup(root: Path, subject: str) -> GitSetup:
+def git_setup(root: str | Path, subject: str) -> GitSetup:
     """The repository's git aliases and hooks folders, for the tool guard to judge ``subject`` (the
     command line, or the paths an edit tool writes) by; when it may commit, also the harness hooks
     the framework config being committed drops. git runs only when the subject could need it (it
@@ -149,18 +156,20 @@ def git_setup(root: Path, subject: str) -> GitSetup:
         # asked for it only when a config file may set it.
         hooks_path = _hooks_path(root) if may_set_hooks_path(str(root)) else None
         return GitSetup(hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files))
-    from harness.gitio.guard_config import aliases_and_hooks_path, framework_configs
+    from harness.gitio.guard_config import aliases_from, framework_configs, start_config, start_framework_shows
 
-    aliases, hooks_path = aliases_and_hooks_path(root)
+    config = start_config(root)  # and, for a commit, the framework config's: the git processes run side by side
+    shows = start_framework_shows(root) if "commit" in subject else None
+    aliases, hooks_path = aliases_from(config)
     dropped: set[str] = set()
-    if "commit" in subject:
-        head, index, worktree = framework_configs(root)
+    if shows is not None:
+        head, index, worktree = framework_configs(root, shows)
         dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
     return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
                     dropped_framework_hooks=tuple(sorted(dropped)))
 
 
-def _hooks_path(root: Path) -> str | None:
+def _hooks_path(root: str | Path) -> str | None:
     from harness.gitio.guard_config import aliases_and_hooks_path
 
     return aliases_and_hooks_path(root)[1]

@@ -121,6 +121,9 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     from harness.agent import hook_facts as facts
 
     root = facts.guarded_root(p.cwd)
+    from harness.agent.deferred_imports import defer
+
+    defer()  # inspect, which the rules' imports import and nothing they run reads
     if root is None:  # no harness around the session: what an edit writes may still be a harness's record
         denial = _outside_writes(p.cwd, action)
         return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
@@ -128,10 +131,16 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         from harness.agent import bashlex_tables
 
         bashlex_tables.load()  # bashlex with its parser tables from the cache, before the rules import it
-    from dataclasses import replace
+    from harness.agent import dataclass_code
 
-    from harness.core.bypass import check_delete, check_shell, check_write
-    from harness.core.guarded_paths import Where
+    compiled = dataclass_code.install()  # the rules' dataclass functions, compiled in an earlier run
+    try:
+        from dataclasses import replace
+
+        from harness.core.bypass import check_delete, check_shell, check_write
+        from harness.core.guarded_paths import Where
+    finally:
+        dataclass_code.finish(compiled)
 
     # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
     cwd = os.path.realpath(p.cwd or root)
@@ -155,7 +164,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
 
 
-def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: Path | None = None) -> Denial | None:
+def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | None = None) -> Denial | None:
     """What an edit writes or deletes, or a shell command names, in another harness's repository than the
     session's (an absolute path from outside, `../` out of a nested one): judged against the repository
     that holds it (#25's task F-0020, F-0030)."""
@@ -184,7 +193,7 @@ def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: Path | No
     return None
 
 
-def _shell_owners(base: str, command: str, judged: Path | None) -> list[Path]:
+def _shell_owners(base: str, command: str, judged: str | None) -> list[str]:
     """The harness repositories other than ``judged`` that a path word of ``command`` falls under."""
     if "/" not in command:
         return []
@@ -192,7 +201,7 @@ def _shell_owners(base: str, command: str, judged: Path | None) -> list[Path]:
 
     from harness.agent import hook_facts as facts
 
-    owners: list[Path] = []
+    owners: list[str] = []
     for word in re.findall(r"[^\s;&|<>()'\"`=]+", command):
         if "/" not in word:
             continue

@@ -156,6 +156,10 @@ def entry() -> None:
         if not from_interrupt(exc):
             raise
         code = _interrupted()
+    if sys.argv[1:2] == ["hook"] and sys.argv[-1:] == ["pre-tool-use"]:  # the guard, before every tool call
+        from harness.cli.quick_exit import exit_now
+
+        exit_now(code)  # without the interpreter's teardown, when this process is the harness program alone
     sys.exit(code)
 
 

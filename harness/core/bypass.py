@@ -35,7 +35,9 @@ DEFAULT_NOTES_REF = "refs/notes/harness"
 MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
 MAX_NESTED_LINES = 8
 # `$(git rev-parse --git-dir)` and kin name folders of the repository the guard already knows.
-REV_PARSE = re.compile(r"\$\(git rev-parse (--show-toplevel|--git-dir|--git-common-dir|--git-path ([\w./-]+))\)")
+# (A pattern, compiled by re's own cache when a word holds `$(git`: most command lines never need it, and
+# compiling the guard's patterns at import cost a judged command more than matching them.)
+REV_PARSE = r"\$\(git rev-parse (--show-toplevel|--git-dir|--git-common-dir|--git-path ([\w./-]+))\)"
 
 
 def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
@@ -65,7 +67,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
 def _repository_folders(cmd: SimpleCommand, root: str) -> SimpleCommand:
     """`$(git rev-parse --git-dir)/hooks` as the folder it names in the repository the guard judges."""
     def known(word: str) -> str:
-        return REV_PARSE.sub(lambda m: root if m[1] == "--show-toplevel" else
+        return re.sub(REV_PARSE, lambda m: root if m[1] == "--show-toplevel" else
                              f"{root}/.git" + (f"/{m[2]}" if m[2] else ""), word) if "$(git" in word else word
 
     return replace(cmd, words=tuple(known(w) for w in cmd.words),
@@ -74,6 +76,8 @@ def _repository_folders(cmd: SimpleCommand, root: str) -> SimpleCommand:
 
 @dataclass(frozen=True)
 class Context:
+    """What judging one command line needs besides the command: where, the notes ref, git's setup."""
+
     where: paths.Where
     notes_ref: str
     setup: GitSetup

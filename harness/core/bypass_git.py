@@ -44,7 +44,7 @@ CONFIG_WITH_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", 
 
 
 ShellJudge = Callable[[str], "Denial | None"]
-REVISION = re.compile(r"[0-9a-f]{7,40}")
+REVISION = r"[0-9a-f]{7,40}"  # compiled by re's cache where it is matched, not at import
 MAX_ALIASES = 8
 
 
@@ -180,7 +180,7 @@ def _from_a_commit_the_harness_names(sub: str, rest: list[str]) -> bool:
         before = rest[:rest.index("--")] if "--" in rest else words[:1] if len(words) > 1 else []
         revs = [a for a in before if not a.startswith("-")]
         source = revs[0] if revs else "HEAD"
-    return source == "HEAD" or bool(REVISION.fullmatch(source))
+    return source == "HEAD" or bool(re.fullmatch(REVISION, source))
 
 
 def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_ref: str, setup: GitSetup,

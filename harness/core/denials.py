@@ -15,6 +15,8 @@ HOOKS_PATH = "core.hookspath"
 
 @dataclass(frozen=True)
 class Denial:
+    """A refusal: the rule that refused, why, and what to do instead (a docstring spares inspect, as Where's)."""
+
     rule: str
     reason: str
     instead: str

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from harness.core.denials import Denial
 
+TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
+if TYPE_CHECKING:
+    from typing import Any
+
 CONFIG = ".pre-commit-config.yaml"
-HOOK_ID = re.compile(r"""^[\s+-]*-?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)""", re.M)
+# Patterns, compiled by re's cache where they are matched: the tool guard imports this module for every
+# judged shell command, and only a commit or an edit of the config reads one.
+HOOK_ID = r"""(?m)^[\s+-]*-?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)"""
 MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
 
 
@@ -27,7 +32,7 @@ MANUAL_ONLY = frozenset({"manual"})
 
 
 def harness_hooks(text: str | None) -> set[str]:
-    return set(HOOK_ID.findall(text or "")) - MANUAL_HOOKS
+    return set(re.findall(HOOK_ID, text or "")) - MANUAL_HOOKS
 
 
 def _in_force(text: str | None) -> set[str]:
@@ -36,7 +41,7 @@ def _in_force(text: str | None) -> set[str]:
     return harness_hooks(text) - _disabled(text or "")
 
 
-HOOK_ITEM = re.compile(r"""^(\s*)-\s*\{?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)['"]?(.*)$""")
+HOOK_ITEM = r"""^(\s*)-\s*\{?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)['"]?(.*)$"""
 
 
 def _disabled(text: str) -> set[str]:
@@ -45,7 +50,7 @@ def _disabled(text: str) -> set[str]:
     lines = text.splitlines()
     out = set()
     for i, line in enumerate(lines):
-        m = HOOK_ITEM.match(line)
+        m = re.match(HOOK_ITEM, line)
         if m is None:
             continue
         body = [m[3]] + list(_item_lines(lines[i + 1:], len(m[1])))
@@ -82,8 +87,8 @@ def dropped(before: str | None, after: str | None) -> list[str]:
 
 def patch_drops(patch: str) -> list[str]:
     """The harness hooks a patch's removed lines name and its added lines do not put back."""
-    removed = {m for line in patch.splitlines() if line.startswith("-") for m in HOOK_ID.findall(line[1:])}
-    added = {m for line in patch.splitlines() if line.startswith("+") for m in HOOK_ID.findall(line[1:])}
+    removed = {m for line in patch.splitlines() if line.startswith("-") for m in re.findall(HOOK_ID, line[1:])}
+    added = {m for line in patch.splitlines() if line.startswith("+") for m in re.findall(HOOK_ID, line[1:])}
     return sorted(removed - added - MANUAL_HOOKS)
 
 

@@ -62,13 +62,14 @@ def _blamed(sub: str, rest: list[str], worst: list[str]) -> str:
 
 
 # `$(git rev-parse …)` and kin print an object id or a ref name, which git never lets begin with `-`.
-NAMES_ONLY = re.compile(r"\$\(git (rev-parse|symbolic-ref|describe|merge-base|branch --show-current)\b[^()]*\)")
+# Compiled by re's cache where it is matched (a word with an expansion), not at import.
+NAMES_ONLY = r"\$\(git (rev-parse|symbolic-ref|describe|merge-base|branch --show-current)\b[^()]*\)"
 
 
 def _worst(word: str) -> str:
     """The most dangerous thing a word with an expansion could become as an option: the expansion as
     `--no-verify` when the word starts with it or with `--` before it, as `n` inside a short cluster."""
-    if not unresolved(word) or NAMES_ONLY.fullmatch(word):
+    if not unresolved(word) or re.fullmatch(NAMES_ONLY, word):
         return word
     at = EXPANSION.search(word)
     start = at.start() if at else 0

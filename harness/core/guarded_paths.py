@@ -24,6 +24,9 @@ EVIDENCE = ("evidence", "evidence is recorded only by running the command: `harn
 
 @dataclass(frozen=True)
 class Where:
+    """Where a command runs: the repository it is judged in and its directory. (A docstring of its own:
+    dataclasses writes a missing one from the signature, importing inspect for it, which the guard avoids.)"""
+
     root: str   # absolute repository root
     cwd: str    # absolute directory the command runs in
 

@@ -18,9 +18,12 @@ import re
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from harness.core.shell_prefixes import is_assignment, strip_prefix
+
+TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
+if TYPE_CHECKING:
+    from typing import Any
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
 # Programs that run a command line given as an option's value: `su -c "…"`, `script -qec "…"`.
@@ -38,6 +41,8 @@ class ShellSyntaxError(ValueError):
 
 @dataclass(frozen=True)
 class SimpleCommand:
+    """One simple command a line runs: its words, the assignments before them, its redirects."""
+
     words: tuple[str, ...]                                    # argv after quote removal
     assignments: tuple[str, ...] = ()                         # NAME=value prefixes
     redirects: tuple[tuple[str, str], ...] = field(default=())  # (operator, target)

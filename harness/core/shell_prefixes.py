@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Prefix:
+    """How a prefix command (sudo, nice, env, ...) takes its options before the command it runs."""
+
     short_values: str = ""                      # short options that take a value
     long_values: frozenset[str] = frozenset()   # long options that take a value (without `=`)
     positionals: int = 0                        # plain words before the command

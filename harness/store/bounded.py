@@ -13,19 +13,33 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
 from harness.core.file_caps import CAPS, MiB, kind_of
 from harness.errors import HarnessError
 
 __all__ = ["CAPS", "MiB", "kind_of"]  # with the readers below: callers read the caps from here
 
+TYPE_CHECKING = False  # pathlib is imported only for a path given as text pathlib would spell otherwise
+if TYPE_CHECKING:
+    from pathlib import Path
+
 _CHUNK = 1 * MiB
 _KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
           stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder", stat.S_IFLNK: "a symlink"}
 
 
-def _open(path: Path, name: str, follow: bool) -> int | None:
+def _as_path(path: Path | str) -> Path | str:
+    """``path`` as Path(path) names it: a string already spelled as pathlib spells it (no empty, `.` or
+    trailing part) is that very path, and the agent's guard reads its config.yaml without importing pathlib."""
+    if isinstance(path, str) and path and "//" not in path and "/./" not in path \
+            and not path.startswith("./") and not path.endswith(("/", "/.")):
+        return path
+    from pathlib import Path
+
+    return Path(path)
+
+
+def _open(path: Path | str, name: str, follow: bool) -> int | None:
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
         fd = os.open(path, flags)
@@ -62,7 +76,7 @@ def read(path: Path | str, kind: str, name: str | None = None, follow: bool = Fa
     (to a regular file); the harness's own files may not."""
     name = name or str(path)
     cap = CAPS[kind] if cap is None else cap
-    fd = _open(Path(path), name, follow)
+    fd = _open(_as_path(path), name, follow)
     if fd is None:
         return None
     parts: list[bytes] = []
@@ -86,7 +100,7 @@ def read(path: Path | str, kind: str, name: str | None = None, follow: bool = Fa
 def sha256(path: Path | str, kind: str, name: str | None = None) -> str | None:
     """The sha-256 of ``path`` read in chunks (None when missing): a big log in bounded memory."""
     name = name or str(path)
-    fd = _open(Path(path), name, follow=False)
+    fd = _open(_as_path(path), name, follow=False)
     if fd is None:
         return None
     import hashlib  # here, not at the top: the agent's guard reads a file through this module

@@ -144,9 +144,9 @@ def _patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[st
 # -- answers ------------------------------------------------------------------------------
 
 def _json(obj: dict[str, Any]) -> str:
-    import json  # only an answer with something to say is JSON: an allow is silent
+    from harness.agent.answer_json import dumps  # only an answer with something to say is JSON: an allow is silent
 
-    return json.dumps(obj, ensure_ascii=False)
+    return dumps(obj)  # json.dumps(obj, ensure_ascii=False), without loading json
 
 
 def context(host: str, text: str, message: str | None = None) -> Reply:
