@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -146,3 +147,37 @@ def test_the_cli_reaches_history_rerun_and_trust_only_through_use_cases(module):
 def test_typing_only_imports_are_not_counted_as_reaching():
     assert "harness.history.change_rules" in imported("harness.cli.hooks")
     assert "harness.history.change_rules" not in runtime_imports("harness.cli.hooks")
+
+
+BARE_PATH = re.compile(r"^\.harness(/[\w./{}*-]*)?$")
+
+
+def path_literals(path: Path) -> list[str]:
+    """Where a module spells a `.harness/` path itself: a string that is such a path (prose is not), or an
+    f-string that starts with one."""
+    tree = ast.parse(path.read_text("utf-8"))
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and node.values:
+            head = node.values[0]
+            if isinstance(head, ast.Constant) and str(head.value).startswith(".harness") and " " not in head.value:
+                found.append(f"line {node.lineno}: f{head.value!r}…")
+            docstrings.update(id(v) for v in node.values)
+    found += [f"line {n.lineno}: {n.value!r}" for n in ast.walk(tree) if isinstance(n, ast.Constant)
+              and isinstance(n.value, str) and id(n) not in docstrings and BARE_PATH.match(n.value)]
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "harness.paths"))
+def test_only_the_paths_module_spells_a_harness_path(module):
+    assert not path_literals(MODULES[module]), f"{module} spells {path_literals(MODULES[module])}: use harness.paths"
+
+
+def test_the_paths_rule_sees_a_spelled_path_and_leaves_prose_alone(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""About .harness/ files."""\nA = ".harness/gate.yaml"\nB = f".harness/tasks/{A}"\n'
+                      'C = "edit .harness/config.yaml by hand"\n')
+    assert [f.split(":")[0] for f in path_literals(sample)] == ["line 3", "line 2"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from harness import paths
 from harness.errors import HarnessError
 
 # typing, pathlib and the store's layout (dataclasses, a regex) cost the tool guard more than its answer:
@@ -44,7 +45,7 @@ def guarded_root(start: str | None) -> str | None:
 
     folder = os.path.realpath(start)
     while True:
-        if is_dir(os.path.join(folder, ".harness")) and git_dirs(folder) is not None:
+        if is_dir(os.path.join(folder, paths.HARNESS)) and git_dirs(folder) is not None:
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -53,7 +54,7 @@ def guarded_root(start: str | None) -> str | None:
 
 
 def has_harness(root: Path | None) -> bool:
-    return root is not None and (root / ".harness").is_dir()
+    return root is not None and (root / paths.HARNESS).is_dir()
 
 
 def load_facts(root: Path) -> TaskFacts | None:
@@ -127,7 +128,7 @@ def notes_ref(root: str | Path) -> str:
     from harness.store import bounded
 
     try:  # bounded: a FIFO or /dev/zero as config.yaml must not hang or exhaust the guard
-        raw = bounded.read(os.path.join(root, ".harness", "config.yaml"), "settings", ".harness/config.yaml")
+        raw = bounded.read(os.path.join(root, paths.CONFIG), "settings", paths.CONFIG)
     except (OSError, HarnessError):
         raw = None
     plain = notes_ref_plain.read(raw)  # a plainly written file needs no YAML parser (a third of the answer)

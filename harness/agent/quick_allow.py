@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 
+from harness import paths
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from harness.agent.hosts import ToolAction
@@ -40,7 +42,7 @@ PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 WRITING_OPTIONS = ("--basetemp", "--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log")
 # What makes a written path something the judge looks at more closely.
 SPECIAL_IN_PATH = frozenset("$`*?[")
-GUARDED_TOP = (".harness", ".git", ".pre-commit-config.yaml")
+GUARDED_TOP = (paths.HARNESS, ".git", ".pre-commit-config.yaml")
 # Files whose content the judge reads: pytest's configuration may give a --basetemp to empty.
 PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 # What the judge's own failure policy takes for a mention of what it guards (bypass.mentions_guarded), and hooks.
@@ -57,7 +59,7 @@ def surely_allowed(cwd: str | None, action: ToolAction) -> bool:
     root = _worktree(here)
     # A linked worktree (`.git` a file) is left to the judge: its hooks live in the common git
     # folder that file names; and so is a repository without the harness (allowed, but rare).
-    if root is None or not os.path.isdir(os.path.join(root, ".harness")) \
+    if root is None or not os.path.isdir(os.path.join(root, paths.HARNESS)) \
             or not os.path.isdir(os.path.join(root, ".git")):
         return False
     from harness.agent.git_config_files import may_set_hooks_path

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from harness import paths
 from harness.core.agent_policy import BlockCount
 from harness.core.limits import decode_json, json_kind, json_object, text_field, type_problem
 from harness.core.value_class import asdict
@@ -21,13 +22,13 @@ from harness.store import bounded, fsio
 
 STATE = "agent-stop.json"
 LOG = "agent-hooks.jsonl"
-LOG_NAME = f".harness/local/{LOG}"
+LOG_NAME = f"{paths.LOCAL}/{LOG}"
 CRASH_BLOCKS = "agent-stop-crashes.json"
 KEEP_SESSIONS = 50  # a long-lived clone sees many sessions; old counts are of no use
 
 
 def _local(root: Path) -> Path:
-    return root / ".harness" / "local"
+    return root / paths.LOCAL
 
 
 @contextmanager
@@ -38,7 +39,7 @@ def session_counts(root: Path) -> Iterator[dict[str, dict[str, Any]]]:
     with fsio.locked(local / "agent-lock"):
         # Read bounded (a FIFO there would hang the hook): anything but a regular file is refused,
         # and the stop hook fails closed on the refusal. Unreadable JSON is a lost memory: reset.
-        raw = bounded.read(local / STATE, "state", f".harness/local/{STATE}")
+        raw = bounded.read(local / STATE, "state", f"{paths.LOCAL}/{STATE}")
         try:
             counts = json_object(raw) if raw else {}
         except ValueError:

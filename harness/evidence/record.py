@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import runner
+from harness import paths, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 from harness.errors import HarnessError, Refused
 from harness.evidence import outputcut
@@ -290,10 +290,10 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
         record.update(cases=f"{p.etype}.cases", cases_digest=digest(listing))
     raw = _record_bytes(record, ran.error)
     folder = s.layout.root
-    files = {folder / evidence_rel(f".harness/tasks/{task_id}", p.etype): raw,
-             folder / f".harness/tasks/{task_id}/evidence/{p.etype}.log": log_raw}
+    task = paths.task_folder(task_id)
+    files = {folder / evidence_rel(task, p.etype): raw, folder / f"{task}/evidence/{p.etype}.log": log_raw}
     if listing is not None:
-        files[folder / f".harness/tasks/{task_id}/evidence/{p.etype}.cases"] = listing
+        files[folder / f"{task}/evidence/{p.etype}.cases"] = listing
     s.append(task_id, [("evidence.collected", {
         "run_id": prep.run_id, "type": p.etype, "digest": digest(raw), "outcome": ran.outcome,
         "exit_code": ran.result.exit_code, "tree": prep.tree, "head": prep.head,

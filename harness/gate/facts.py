@@ -79,7 +79,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
         before = {}  # an invalid config at the base named no command anyone relied on
     changed = sorted(t for t in cited & set(now) if before.get(t) != now[t])
     raw = src.read(paths.CONFIG)
-    if changed and raw and trust.approved(src.read(trust.APPROVALS), "config-change",
+    if changed and raw and trust.approved(src.read(paths.APPROVALS), "config-change",
                                           sha256(raw).hexdigest(), [base_src])[0]:
         changed = []
     return sorted({*by_hand, *changed})

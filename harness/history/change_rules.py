@@ -23,10 +23,6 @@ from harness.store import reader, settings
 from harness.store.evidence_files import check_digests
 from harness.store.source import Source
 
-GATE = paths.GATE
-CONFIG = paths.CONFIG
-APPROVALS = paths.APPROVALS
-
 
 @dataclass(frozen=True)
 class Problem:
@@ -76,9 +72,9 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     changes = changed_tasks(olds, new)
     if not only_gated:
         _check_secrets(olds, new, problems)
-        if olds and _changed(olds, new, APPROVALS):
+        if olds and _changed(olds, new, paths.APPROVALS):
             _check_approvals_kept(olds, new, problems)
-        if _changed(olds, new, CONFIG, APPROVALS):
+        if _changed(olds, new, paths.CONFIG, paths.APPROVALS):
             _check_config(olds, new, problems)
         _check_signers(olds, new, problems)  # a changed allowed_signers only: two reads otherwise
         for tid, in_new, _ in changes:
@@ -212,27 +208,27 @@ def _oid(src: Source, rel: str) -> str | None:
 
 def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
             only_gated: bool) -> settings.GatePolicy | None:
-    raw = new.read(GATE)
+    raw = new.read(paths.GATE)
     if raw is None:
-        problems.append(Problem(GATE, "gate-policy", "gate.yaml is missing", f"restore it: `git checkout {_rev(olds)} -- .harness/gate.yaml` or `harness init`"))
+        problems.append(Problem(paths.GATE, "gate-policy", "gate.yaml is missing", f"restore it: `git checkout {_rev(olds)} -- .harness/gate.yaml` or `harness init`"))
         return None
     try:
         pol = settings.parse_gate(raw)
     except HarnessError as exc:
-        problems.append(Problem(GATE, "schema", exc.message, "fix the field named; `harness init` documents every key"))
+        problems.append(Problem(paths.GATE, "schema", exc.message, "fix the field named; `harness init` documents every key"))
         return None
     if only_gated:
         return pol
-    if olds and not _changed(olds, new, GATE, APPROVALS, CONFIG):
+    if olds and not _changed(olds, new, paths.GATE, paths.APPROVALS, paths.CONFIG):
         return pol  # the very gate.yaml, approvals and config of every parent: judged when it was committed
     # Against each parent's policy, approved by a signer that parent trusts (a merge must not
     # borrow an unrelated parent's allowed_signers to loosen the other side's gate); a
     # first-ever gate.yaml is judged against the defaults.
-    befores = [(o.read(GATE), [o]) for o in olds if o.read(GATE) is not None] or [(None, list(olds))]
+    befores = [(o.read(paths.GATE), [o]) for o in olds if o.read(paths.GATE) is not None] or [(None, list(olds))]
     for old_raw, trusted in befores:
-        loosened, why = unapproved_loosening(old_raw, pol, new.read(APPROVALS), trusted, facts.configured_types(new))
+        loosened, why = unapproved_loosening(old_raw, pol, new.read(paths.APPROVALS), trusted, facts.configured_types(new))
         if loosened:
-            problems.append(Problem(GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
+            problems.append(Problem(paths.GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
                                     + (f" ({why})" if why else ""),
                                     "a human runs `harness approve gate-change` at a terminal (signed with their SSH "
                                     "key, bound to this exact gate.yaml), or revert the loosening; tightening needs "
@@ -270,14 +266,14 @@ def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem])
     """Who may sign approvals is policy too: a changed allowed_signers needs an approval signed
     by a key the parent already lists. (The first one, where no parent had any, sets the root
     up; only a trust root kept outside the repository — CI's — guards that moment.)"""
-    raw = new.read(trust.SIGNERS)
+    raw = new.read(paths.ALLOWED_SIGNERS)
     for old in olds:
-        before = old.read(trust.SIGNERS)
+        before = old.read(paths.ALLOWED_SIGNERS)
         if before is None or before == raw:
             continue
-        ok, why = trust.approved(new.read(APPROVALS), "signers-change", _digest(raw or b""), [old])
+        ok, why = trust.approved(new.read(paths.APPROVALS), "signers-change", _digest(raw or b""), [old])
         if not ok:
-            problems.append(Problem(trust.SIGNERS, "signers-change-needs-approval",
+            problems.append(Problem(paths.ALLOWED_SIGNERS, "signers-change-needs-approval",
                                     "changes who may sign approvals" + (f" ({why})" if why else ""),
                                     "an approver already listed runs `harness approve signers-change` at a terminal, "
                                     "or revert the change"))
@@ -298,8 +294,8 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
     one side's file and keeps every line of the other's (two branches may each have appended)."""
     # Lines end in LF, as the reader splits them: splitlines would also split at a CR, so a CR put
     # inside a committed line (which then no longer parses: the approval "leaves") would pass.
-    new_lines = _lf_lines(new.read(APPROVALS))
-    befores = [(old, _lf_lines(old.read(APPROVALS))) for old in olds]
+    new_lines = _lf_lines(new.read(paths.APPROVALS))
+    befores = [(old, _lf_lines(old.read(paths.APPROVALS))) for old in olds]
     continues = [old for old, lines in befores if new_lines[:len(lines)] == lines]
     kept = set(new_lines)
     for old, lines in befores:
@@ -309,26 +305,26 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
             missing = next((n for n, line in enumerate(lines, start=1) if line not in kept), None)
             if missing is None:
                 continue  # a merge: every line of this side is there, after the other side's
-            what = f"line {missing} of {APPROVALS} in {getattr(old, 'label', 'a parent')} is gone from the merge"
+            what = f"line {missing} of {paths.APPROVALS} in {getattr(old, 'label', 'a parent')} is gone from the merge"
         else:
-            what = _first_difference(b"\n".join(lines), b"\n".join(new_lines), f"committed {APPROVALS}")
-        problems.append(Problem(APPROVALS, "approvals-append-only", what,
-                                f"restore the committed approvals (`git checkout {_rev([old])} -- {APPROVALS}`); "
+            what = _first_difference(b"\n".join(lines), b"\n".join(new_lines), f"committed {paths.APPROVALS}")
+        problems.append(Problem(paths.APPROVALS, "approvals-append-only", what,
+                                f"restore the committed approvals (`git checkout {_rev([old])} -- {paths.APPROVALS}`); "
                                 "approvals are only ever added, each by a human at a terminal (`harness approve gate-change` and its siblings)"))
         return
 
 
 def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
-    raw = new.read(CONFIG)
+    raw = new.read(paths.CONFIG)
     from harness.gate import facts
 
     try:
         after = facts.configured_identities(new)  # a missing config.yaml names no command at all
     except HarnessError as exc:
-        problems.append(Problem(CONFIG, "schema", exc.message, "fix the field named"))
+        problems.append(Problem(paths.CONFIG, "schema", exc.message, "fix the field named"))
         return
     for old in olds:  # against every parent: a merge must not smuggle in one side's `true`
-        if old.read(CONFIG) == raw:
+        if old.read(paths.CONFIG) == raw:
             continue
         try:
             before = facts.configured_identities(old)
@@ -336,9 +332,9 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
             continue  # an invalid old config named no command anyone could rely on
         changed = core_policy.command_changes(before, after)
         # Vouched for by this parent's signers: the side whose commands change.
-        ok, why = trust.approved(new.read(APPROVALS), "config-change", _digest(raw), [old]) if raw else (False, None)
+        ok, why = trust.approved(new.read(paths.APPROVALS), "config-change", _digest(raw), [old]) if raw else (False, None)
         if changed and not ok:
-            problems.append(Problem(CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
+            problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
                                     + "; ".join(changed) + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
                                     "config.yaml), or revert the change; adding a command for a new type needs no approval"))

@@ -23,7 +23,7 @@ import json
 from typing import TYPE_CHECKING
 
 from harness import paths
-from harness.history.change_rules import APPROVALS, GATE, Problem
+from harness.history.change_rules import Problem
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -67,7 +67,7 @@ def protected_patterns(git: Git, policy: TreeSource | None) -> list[str]:
     from harness.store import settings
 
     listed = [DEFAULT]
-    raw = policy.read(GATE) if policy is not None else None
+    raw = policy.read(paths.GATE) if policy is not None else None
     if raw is not None:
         try:
             listed = list((settings.parse_gate(raw).doc.get("history") or {}).get("protected", [DEFAULT]))
@@ -148,11 +148,11 @@ def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource) -> tupl
     from harness.signatures import trust
 
     digest = hashlib.sha256(approval_subject(git.repository_id(old), ref, new)).hexdigest()
-    claims = rules.candidates(policy.read(APPROVALS), KIND, digest)
+    claims = rules.candidates(policy.read(paths.APPROVALS), KIND, digest)
     if not claims:
         return False, None
     parents = [policy.at(p) for p in git.parents(old)]
-    before = {rules.payload(r) for src in parents if src is not None for r in rules.records(src.read(APPROVALS))}
+    before = {rules.payload(r) for src in parents if src is not None for r in rules.records(src.read(paths.APPROVALS))}
     reasons = []
     for record in claims:
         if rules.payload(record) in before:

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from harness.store.reader import LoadedTask
     from harness.store.settings import GatePolicy
 
-GATE = paths.GATE
 
 
 def __getattr__(name: str) -> str:
@@ -36,14 +35,13 @@ def __getattr__(name: str) -> str:
     raise AttributeError(name)
 
 
-CONFIG = paths.CONFIG
 TASKS = paths.TASKS
 
 
 def notes_ref(src: TreeSource) -> str:
     from harness.store import settings
 
-    return settings.notes_ref_of(src.read(CONFIG))
+    return settings.notes_ref_of(src.read(paths.CONFIG))
 
 
 def stamp_for(git: Git, commit: str, cache: StampCache | None = None) -> tuple[str, dict]:
@@ -59,7 +57,7 @@ def stamp_for(git: Git, commit: str, cache: StampCache | None = None) -> tuple[s
     src = TreeSource(git, tree, f"commit {commit[:12]}")
     source_tree = git.strip_harness(tree)
     note: dict = {"harness": __version__, "commit": commit, "source_tree": source_tree, "tasks": {}}
-    gate_oid, config_oid = src.oid(GATE) or "-", src.oid(CONFIG) or "-"
+    gate_oid, config_oid = src.oid(paths.GATE) or "-", src.oid(paths.CONFIG) or "-"
     policy_error = cache.get(f"policy:{gate_oid}")
     if policy_error is None:
         policy = _parse_policy(src)
@@ -211,9 +209,9 @@ def _parse_policy(src: TreeSource) -> GatePolicy | str:
     """The committed gate policy, or why it is invalid."""
     from harness.store import settings
 
-    raw = src.read(GATE)
+    raw = src.read(paths.GATE)
     if raw is None:
-        return f"{GATE}: not in this commit" + ("" if src.oid(paths.HARNESS) else " (no .harness/ committed yet)")
+        return f"{paths.GATE}: not in this commit" + ("" if src.oid(paths.HARNESS) else " (no .harness/ committed yet)")
     try:
         return settings.parse_gate(raw)
     except HarnessError as exc:

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.store.source import Source
 
-SIGNERS = paths.ALLOWED_SIGNERS
-APPROVALS = paths.APPROVALS
 
 
 @dataclass(frozen=True)
@@ -76,9 +74,9 @@ def roots(trusted: Sequence[Source]) -> list[Root]:
         return [external]
     out = []
     for src in trusted:
-        raw = src.read(SIGNERS)
+        raw = src.read(paths.ALLOWED_SIGNERS)
         if raw is not None:
-            out.append(Root(raw, f"{SIGNERS} in {getattr(src, 'label', 'HEAD')}"))
+            out.append(Root(raw, f"{paths.ALLOWED_SIGNERS} in {getattr(src, 'label', 'HEAD')}"))
     return out
 
 
@@ -111,7 +109,7 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
     if not claims:
         malformed = rules.malformed_claims(approvals_raw, kind, digest)
         if malformed:
-            return False, (f"the approval in {APPROVALS} ({'; '.join(malformed[:3])}) is not one the CLI writes: "
+            return False, (f"the approval in {paths.APPROVALS} ({'; '.join(malformed[:3])}) is not one the CLI writes: "
                            "an unsigned or badly signed approval counts as none")
         return False, None
     available = roots(trusted)
@@ -119,13 +117,13 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
     # restoring that exact file later (after someone tightened it again) needs a new one. Known by
     # what was signed, not by the signature's text (which could be re-wrapped and still verify);
     # approvals.jsonl being append-only (validate.py) keeps a spent one from leaving and coming back.
-    spent = {rules.payload(r) for src in trusted for r in rules.records(src.read(APPROVALS))}
+    spent = {rules.payload(r) for src in trusted for r in rules.records(src.read(paths.APPROVALS))}
     reasons, unsigned = [], False
     for record in claims:
         signer = record.get("signer")
         if rules.payload(record) in spent:
             reasons.append(f"the approval signed by {signer} at {record.get('at')} was given for an earlier change "
-                           f"(it is already in {APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
+                           f"(it is already in {paths.APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
                            "restoring the same file again needs a new approval")
             continue
         why = signature_problem(record, available)
@@ -193,7 +191,7 @@ def signature_problem(record: dict, available: list[Root]) -> str | None:
         return f"the approval recorded for {who} is unsigned"
     if not available:
         return (f"the approval signed by {signer} cannot be checked: no allowed-signers file "
-                f"({SIGNERS} in the committed tree, or git config harness.allowedSigners)")
+                f"({paths.ALLOWED_SIGNERS} in the committed tree, or git config harness.allowedSigners)")
     why: str | None = ""
     for root in available:
         why = signing.verify(rules.payload(record), signature, signer, root.content, rules.NAMESPACE)

@@ -80,7 +80,7 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
     if not ok:
         raise Refused(f"signed, but the signature would not count: {why}",
                       hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "
-                           f"{trust.SIGNERS} itself needs an already-listed approver; the first one is committed "
+                           f"{paths.ALLOWED_SIGNERS} itself needs an already-listed approver; the first one is committed "
                            "by hand), or sign with a key that is listed")
     path = layout.harness / "approvals.jsonl"
     with fsio.locked(layout.local / "lock"):
@@ -178,11 +178,10 @@ def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
 
 
 def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
-    from harness.signatures.trust import SIGNERS
 
-    path = layout.root / SIGNERS
-    new = bounded.read(path, "approvals", SIGNERS) or b""
-    old = _committed(git, SIGNERS) or b""
+    path = layout.root / paths.ALLOWED_SIGNERS
+    new = bounded.read(path, "approvals", paths.ALLOWED_SIGNERS) or b""
+    old = _committed(git, paths.ALLOWED_SIGNERS) or b""
     before, after = set(old.decode("utf-8", "replace").splitlines()), set(new.decode("utf-8", "replace").splitlines())
     def entries(lines: set[str]) -> list[str]:
         return [line.split()[0] for line in sorted(lines) if line.strip() and not line.startswith("#")]

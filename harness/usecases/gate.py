@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness import paths
 from harness.core import gate as core_gate
 from harness.core import next_step, states
 from harness.core.blockers import evaluated_fields
@@ -95,14 +96,14 @@ def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gate.facts import configured_types
     from harness.gitio.tree_source import TreeSource
-    from harness.history.change_rules import APPROVALS, GATE, unapproved_loosening
+    from harness.history.change_rules import unapproved_loosening
     from harness.signatures import trust
     from harness.store import settings
 
     policy = settings.load_gate(s.layout)
     head = git.head()
-    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(GATE) if head else None
-    approvals = s.source.read(APPROVALS)
+    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(paths.GATE) if head else None
+    approvals = s.source.read(paths.APPROVALS)
     trust.use_git_config(git)
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
     loosened, why = unapproved_loosening(committed, policy, approvals, trusted,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness import paths
 from harness.errors import EXIT_INVALID, HarnessError
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     from harness.gate import facts
     from harness.gate.facts import configured_types
     from harness.gitio.tree_source import TreeSource, index_tree
-    from harness.history.change_rules import APPROVALS, GATE, unapproved_loosening
+    from harness.history.change_rules import unapproved_loosening
     from harness.store import reader, settings
     from harness.store.layout import open_layout
 
@@ -122,14 +123,14 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     src = TreeSource(git, full, "index")
     tree = git.strip_harness(full)
     tid = _task_id(layout, src, explicit)
-    raw = src.read(GATE)
+    raw = src.read(paths.GATE)
     if raw is None:
         raise HarnessError(".harness/gate.yaml is not in the index", hint="git add .harness/gate.yaml")
     policy = settings.parse_gate(raw)
     head = git.head()
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
-    committed = trusted[0].read(GATE) if trusted else None
-    loosened, why = unapproved_loosening(committed, policy, src.read(APPROVALS), trusted, configured_types(src))
+    committed = trusted[0].read(paths.GATE) if trusted else None
+    loosened, why = unapproved_loosening(committed, policy, src.read(paths.APPROVALS), trusted, configured_types(src))
     if loosened:
         raise HarnessError(".harness/gate.yaml in the index loosens the committed policy without approval: "
                            + "; ".join(loosened) + (f" ({why})" if why else ""),
