@@ -51,9 +51,8 @@ def answer(args: list[str]) -> int | None:
     if parsed is None:
         return None
     from harness.cli import plain_echo
-    from harness.store import fsio
 
-    fsio.on_lock_wait(lambda message: plain_echo.echo(message, err=True))
+    plain_echo.report_lock_waits()
     try:
         return _record(*parsed)
     except BaseException as exc:  # reported as main() reports it, or raised again as there

@@ -12,6 +12,13 @@ import json
 import sys
 
 
+def report_lock_waits() -> None:
+    """A wait for the store's lock is said on stderr, as click's commands say it."""
+    from harness.store import fsio
+
+    fsio.on_lock_wait(lambda message: echo(message, err=True))
+
+
 def json_text(obj: object) -> str:
     """A command's JSON output, as every `--json` prints it."""
     return json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False)

@@ -45,9 +45,8 @@ def answer(args: list[str]) -> int | None:
     if parsed is None:
         return None
     from harness.cli import plain_echo
-    from harness.store import fsio
 
-    fsio.on_lock_wait(lambda message: plain_echo.echo(message, err=True))
+    plain_echo.report_lock_waits()
     try:
         lines, code = _render(*parsed)
     except Exception:  # the full path reports it (a refusal, an unusable path, a bug) in its own words
