@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from harness.cli.common import store, task_option, with_return_code
 from harness.core import states
 from harness.errors import HarnessError, Refused
-from harness.store import settings
-from harness.store.reader import LoadedTask
-from harness.store.tasks import TaskStore
 
 STATE = click.Choice(states.STATES, case_sensitive=False)
-
-
-def gate_binding(s: TaskStore, target_pair: tuple[str, str]) -> dict[str, Any]:
-    """The source tree and policy a gate-guarded transition is judged against."""
-    if target_pair not in states.NEEDS_GATE_PASS:
-        return {}
-
-    git = s.git
-    return {"tree": git.worktree_source_tree(), "policy": settings.load_gate(s.layout).digest, "head": git.head()}
 
 
 @click.command()
@@ -39,17 +25,13 @@ def transition(target: str, reason: str | None, task_id: str | None) -> None:
     GATING→(BLOCKED|CONVERGED), BLOCKED→(IMPLEMENTING|REPRODUCING|ESCALATED), CONVERGED→DONE.
     GATING→CONVERGED and CONVERGED→DONE need a gate PASS for the current source tree.
     """
+    from harness.cli.progress import echo_next, with_next
+    from harness.usecases.lifecycle import transition_event
+
     target = target.upper()
     s = store()
     tid = s.current_id(task_id)
-    current = s.load(tid, docs=False).proj.state
-    binding = gate_binding(s, (current, target))
-
-    # Replay judges the transition (table, LAW 6, reason codes, gate PASS) with its hint; the
-    # binding above was computed for `current`, so the event names it as its starting state.
-    event = ("task.transitioned", {"from": current, "to": target, "reason": reason, **binding})
-    from harness.cli.progress import echo_next, with_next
-
+    current, event = transition_event(s, tid, target, reason)
     try:
         task = s.append(tid, [event])
     except Refused as exc:
@@ -85,6 +67,8 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
     With --write, a file that no longer parses gets the ledger's text (and is named); every
     other file keeps its free-form text. What --write cannot fix (an edited evidence file)
     is still reported, with exit 2."""
+    from harness.usecases.lifecycle import replay_problems as check
+
     s = store()
     ids = s.task_ids() if all_tasks else [s.current_id(task_id)]
     failures = 0
@@ -107,15 +91,3 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
         if task is not None and not problems and not rewrote:
             click.echo(f"{tid}: ledger OK ({task.proj.seq} events, hash chain intact); files agree")
     return 2 if failures else 0
-
-
-def check(s: TaskStore, tid: str) -> tuple[LoadedTask | None, list[str]]:
-    """(task, problems) as replay judges them: disagreements and evidence digest mismatches."""
-    from harness.store.evidence_files import check_digests
-
-    try:
-        with s.reading():  # the ledger, the files and the evidence as one consistent picture
-            task = s.load(tid)
-            return task, [d.message() for d in s.disagreements(task)] + check_digests(s.source, task)
-    except HarnessError as exc:
-        return None, [exc.render()]

@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import click
 
-from harness import paths, resources
-from harness.core.suite import with_suite
-from harness.store import fsio
-from harness.store.layout import Layout, find_worktree
-
-GITIGNORE = (b"# per-clone state: lock, redo log, current-task choice, caches\n/local/\n"
-             b"# temp files of an interrupted write (swept by the next harness command)\n.*.tmp\n")
-
 
 @click.command()
 def init() -> None:
@@ -23,30 +15,16 @@ def init() -> None:
 
     Refuses outside a git work tree: evidence is bound to git trees.
     """
-    layout = Layout(find_worktree())
-    created = []
-    if not layout.config.exists():
-        fsio.atomic_write(layout.config, resources.template("config.yaml"))
-        created.append(layout.rel(layout.config))
-    configured = _configured(layout)
-    found = _suite_paths(layout)
-    no_report = _test_command_without_report(layout)
-    suite_paths = [] if no_report else found
-    for path, data in (
-        (layout.gate, with_suite(resources.default_gate(configured).decode("utf-8"), suite_paths).encode("utf-8")),
-        (layout.harness / ".gitignore", GITIGNORE),
-    ):
-        if not path.exists():
-            fsio.atomic_write(path, data)
-            created.append(layout.rel(path))
-    for folder in (layout.tasks, layout.local):
-        folder.mkdir(parents=True, exist_ok=True)
+    from harness.usecases.initialize import initialize
+
+    done = initialize()
+    layout, created, configured, found, suite_paths = done
     if created:
         click.echo(f"initialized {layout.rel(layout.harness)}/ in {layout.root}: " + ", ".join(created))
         if layout.rel(layout.gate) in created and configured:
             click.echo(f"gate.yaml requires the evidence types config.yaml configures: {', '.join(configured)}")
         if layout.rel(layout.gate) in created and suite_paths:
-            named = _named_by_commands(layout)
+            named = done.named_by_commands()
             also = f", and the files the evidence commands name ({', '.join(named)})" if named else ""
             click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}){also} and requires "
                        "pass_to_pass: the tests as they were at a task's base must still pass")
@@ -64,52 +42,3 @@ def init() -> None:
         print_next(next_step.after_init(bool(configured)))
     else:
         click.echo(f"{layout.rel(layout.harness)}/ already initialized in {layout.root}; nothing changed")
-
-
-def _configured(layout: Layout) -> list[str]:
-    from harness.gate.facts import configured_types
-    from harness.store.source import FsSource
-
-    return configured_types(FsSource(layout.root))
-
-
-def _suite_paths(layout: Layout) -> list[str]:
-    """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored)."""
-    from harness.core.suite import detected
-
-    return detected(_source_files(layout))
-
-
-def _named_by_commands(layout: Layout) -> list[str]:
-    """Files of the tree config.yaml's commands name (a root test.py, a script): protected like tests
-    whatever suite.paths says, so the summary names them too."""
-    from harness.core.suite import named_files
-    from harness.errors import HarnessError
-    from harness.store import settings
-
-    try:
-        commands = [c.argv for c in settings.load_config(layout).commands.values()]
-    except HarnessError:
-        return []
-    return sorted(named_files(commands, set(_source_files(layout))))
-
-
-def _source_files(layout: Layout) -> list[str]:
-    """The files git sees here (tracked, or untracked and not ignored), .harness/ left out."""
-    from harness.gitio.git import Git
-
-    listed = Git(layout.root).run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-    return [f for f in listed.split("\0") if f and not f.startswith(paths.HARNESS + "/")]
-
-
-def _test_command_without_report(layout: Layout) -> bool:
-    """Whether config.yaml already names a unit_test command that writes no JUnit report (PASS_TO_PASS
-    could never run: init does not require it)."""
-    from harness.errors import HarnessError
-    from harness.store import settings
-
-    try:
-        conf = settings.load_config(layout).commands.get("unit_test")
-    except HarnessError:
-        return False
-    return conf is not None and not conf.junit

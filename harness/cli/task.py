@@ -5,8 +5,6 @@ from __future__ import annotations
 import click
 
 from harness.cli.common import json_option, store, task_option
-from harness.errors import Refused
-from harness.store import settings
 
 
 @click.group()
@@ -23,21 +21,10 @@ def task() -> None:
 def new(title: str, description: str, max_iterations: int | None) -> None:
     """Create a task in CREATED and make it the current one; prints its id (stdout) and
     the next step (stderr)."""
-    s = store()
-    ceiling = settings.load_gate(s.layout).doc["convergence"]["max_iterations"]
-    if max_iterations is not None and max_iterations > ceiling:
-        raise Refused(f"--max-iterations {max_iterations} exceeds gate.yaml convergence.max_iterations {ceiling}",
-                      hint="a task may loop less than the policy allows, not more")
+    from harness.usecases.lifecycle import new_task
 
-    # With a protected suite, the change is measured from where it leaves the protected branch.
-    suite_spec = settings.load_gate(s.layout).suite
-    head = s.git.head()
-    base = s.git.protected_base(head, suite_spec.get("base")) if suite_spec else head
-    if suite_spec and base:
-        # A task opened while another is still open keeps the older base: committing a change (a
-        # deleted test) and starting a new task must not make that change part of the base.
-        base = s.git.oldest_ancestor([base, *(s.load(t, docs=False).proj.base_commit or "" for t in s.open_ids())])
-    task_id = s.create(title.strip(), description, max_iterations or ceiling, base)
+    s = store()
+    task_id = new_task(s, title, description, max_iterations)
     click.echo(task_id)
     from harness.cli.progress import echo_next
 

@@ -9,6 +9,10 @@ import yaml
 
 from harness.store.reader import LoadedTask
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from harness.store.tasks import TaskStore
+
 # Test files by name, as the common runners find them: pytest's test_*.py/*_test.py, any test_* file
 # (testthat's test_*.R, test_*.f90, a test_runner script), unittest's root test.py, Django's tests.py,
 # tests/ folders, jest's *.test.js/*.spec.js.
@@ -70,3 +74,37 @@ def packet(task: LoadedTask, base: str, diff: str, changes: list[tuple[str, str]
             "defect exists. Only a run of it confirms or refutes the finding.", "",
             "```yaml", yaml.safe_dump(EXAMPLE, sort_keys=False, width=100).rstrip(), "```", ""]
     return "\n".join(out)
+
+
+# Files a command names or reads that configure it rather than test: never listed as tests.
+CONFIG_FILES = ("**/*.toml", "**/*.cfg", "**/*.ini", "**/*.json", "**/*.yaml", "**/*.yml", "**/Makefile",
+                "**/makefile", "**/GNUmakefile", "**/justfile", "**/Justfile", "**/.justfile", "**/noxfile.py",
+                "**/conftest.py")
+
+
+def task_packet(s: TaskStore, task_id: str | None, base: str | None) -> tuple[str, int]:
+    """(the packet for the task, how many files its diff changes): the diff since ``base`` (default: the
+    commit the task started from)."""
+    from harness.errors import Refused
+    from harness.gitio.worktree import diff_since
+
+    task = s.load(s.current_id(task_id), docs=False)
+    rev = base or task.proj.base_commit
+    if not rev:
+        raise Refused(f"{task.id} started on an unborn branch: there is no base commit to diff against",
+                      hint="pass --base REV")
+    sha = s.git.resolve(rev)
+    diff, changes = diff_since(s.git, sha)
+    return packet(task, sha, diff, changes, _suite_files(s, {path for _, path in changes})), len(changes)
+
+
+def _suite_files(s: TaskStore, paths: set[str]) -> frozenset[str]:
+    """Which of ``paths`` the evidence commands name: a test named `test.py` or `checks.py` is a test
+    because a test command runs it, not because of its name. Other files the suite protects
+    (pyproject.toml, tox.ini: configuration) are not tests."""
+    from harness.core import suite
+    from harness.store import settings
+
+    commands = [c.argv for c in settings.load_config(s.layout).commands.values()]
+    named = suite.named_files(commands, paths)
+    return frozenset(p for p in named if not suite.matches(p, CONFIG_FILES))

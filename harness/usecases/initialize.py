@@ -1,0 +1,97 @@
+"""`harness init`: create .harness/ in a git work tree (idempotent), its gate.yaml fitted to what the
+repository already has: the evidence types config.yaml configures and the test suite git sees."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from harness import paths, resources
+from harness.core.suite import with_suite
+from harness.store import fsio
+from harness.store.layout import Layout, find_worktree
+
+GITIGNORE = (b"# per-clone state: lock, redo log, current-task choice, caches\n/local/\n"
+             b"# temp files of an interrupted write (swept by the next harness command)\n.*.tmp\n")
+
+
+class Initialized(NamedTuple):
+    layout: Layout
+    created: list[str]        # the files written, relative to the root (existing files are kept)
+    configured: list[str]     # the evidence types config.yaml configures
+    found: list[str]          # the test-suite patterns matching files git sees
+    suite_paths: list[str]    # those gate.yaml protects (none when the test command writes no report)
+
+    def named_by_commands(self) -> list[str]:
+        return _named_by_commands(self.layout)
+
+
+def initialize() -> Initialized:
+    """Write what .harness/ lacks in the work tree holding the current folder; refused outside one."""
+    layout = Layout(find_worktree())
+    created = []
+    if not layout.config.exists():
+        fsio.atomic_write(layout.config, resources.template("config.yaml"))
+        created.append(layout.rel(layout.config))
+    configured = _configured(layout)
+    found = _suite_paths(layout)
+    no_report = _test_command_without_report(layout)
+    suite_paths = [] if no_report else found
+    for path, data in (
+        (layout.gate, with_suite(resources.default_gate(configured).decode("utf-8"), suite_paths).encode("utf-8")),
+        (layout.harness / ".gitignore", GITIGNORE),
+    ):
+        if not path.exists():
+            fsio.atomic_write(path, data)
+            created.append(layout.rel(path))
+    for folder in (layout.tasks, layout.local):
+        folder.mkdir(parents=True, exist_ok=True)
+    return Initialized(layout, created, configured, found, suite_paths)
+
+
+def _configured(layout: Layout) -> list[str]:
+    from harness.gate.facts import configured_types
+    from harness.store.source import FsSource
+
+    return configured_types(FsSource(layout.root))
+
+
+def _suite_paths(layout: Layout) -> list[str]:
+    """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored)."""
+    from harness.core.suite import detected
+
+    return detected(_source_files(layout))
+
+
+def _named_by_commands(layout: Layout) -> list[str]:
+    """Files of the tree config.yaml's commands name (a root test.py, a script): protected like tests
+    whatever suite.paths says, so the summary names them too."""
+    from harness.core.suite import named_files
+    from harness.errors import HarnessError
+    from harness.store import settings
+
+    try:
+        commands = [c.argv for c in settings.load_config(layout).commands.values()]
+    except HarnessError:
+        return []
+    return sorted(named_files(commands, set(_source_files(layout))))
+
+
+def _source_files(layout: Layout) -> list[str]:
+    """The files git sees here (tracked, or untracked and not ignored), .harness/ left out."""
+    from harness.gitio.git import Git
+
+    listed = Git(layout.root).run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+    return [f for f in listed.split("\0") if f and not f.startswith(paths.HARNESS + "/")]
+
+
+def _test_command_without_report(layout: Layout) -> bool:
+    """Whether config.yaml already names a unit_test command that writes no JUnit report (PASS_TO_PASS
+    could never run: init does not require it)."""
+    from harness.errors import HarnessError
+    from harness.store import settings
+
+    try:
+        conf = settings.load_config(layout).commands.get("unit_test")
+    except HarnessError:
+        return False
+    return conf is not None and not conf.junit

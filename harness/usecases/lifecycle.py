@@ -1,0 +1,66 @@
+"""A task's lifecycle: a transition bound to what the gate judged, and replay's check of the files
+against the ledger."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from harness.core import states
+from harness.errors import HarnessError
+
+if TYPE_CHECKING:
+    from harness.store.reader import LoadedTask
+    from harness.store.tasks import TaskStore
+
+
+def new_task(s: TaskStore, title: str, description: str, max_iterations: int | None) -> str:
+    """Create a task in CREATED (the current one from now) and return its id. More iterations than
+    gate.yaml's convergence ceiling are refused: a task may loop less than the policy allows, not more."""
+    from harness.errors import Refused
+    from harness.store import settings
+
+    gate = settings.load_gate(s.layout)
+    ceiling = gate.doc["convergence"]["max_iterations"]
+    if max_iterations is not None and max_iterations > ceiling:
+        raise Refused(f"--max-iterations {max_iterations} exceeds gate.yaml convergence.max_iterations {ceiling}",
+                      hint="a task may loop less than the policy allows, not more")
+    # With a protected suite, the change is measured from where it leaves the protected branch.
+    suite_spec = gate.suite
+    head = s.git.head()
+    base = s.git.protected_base(head, suite_spec.get("base")) if suite_spec else head
+    if suite_spec and base:
+        # A task opened while another is still open keeps the older base: committing a change (a
+        # deleted test) and starting a new task must not make that change part of the base.
+        base = s.git.oldest_ancestor([base, *(s.load(t, docs=False).proj.base_commit or "" for t in s.open_ids())])
+    return s.create(title.strip(), description, max_iterations or ceiling, base)
+
+
+def gate_binding(s: TaskStore, target_pair: tuple[str, str]) -> dict[str, Any]:
+    """The source tree and policy a gate-guarded transition is judged against."""
+    if target_pair not in states.NEEDS_GATE_PASS:
+        return {}
+    from harness.store import settings
+
+    git = s.git
+    return {"tree": git.worktree_source_tree(), "policy": settings.load_gate(s.layout).digest, "head": git.head()}
+
+
+def transition_event(s: TaskStore, tid: str, target: str, reason: str | None) -> tuple[str, tuple[str, dict]]:
+    """(the state to leave, the event that moves the task to ``target``): replay judges it when it is
+    appended (table, LAW 6, reason codes, gate PASS), and a refusal writes nothing."""
+    current = s.load(tid, docs=False).proj.state
+    # The binding is computed for `current`, so the event names it as its starting state.
+    return current, ("task.transitioned", {"from": current, "to": target, "reason": reason,
+                                           **gate_binding(s, (current, target))})
+
+
+def replay_problems(s: TaskStore, tid: str) -> tuple[LoadedTask | None, list[str]]:
+    """(task, problems) as replay judges them: disagreements and evidence digest mismatches."""
+    from harness.store.evidence_files import check_digests
+
+    try:
+        with s.reading():  # the ledger, the files and the evidence as one consistent picture
+            task = s.load(tid)
+            return task, [d.message() for d in s.disagreements(task)] + check_digests(s.source, task)
+    except HarnessError as exc:
+        return None, [exc.render()]
