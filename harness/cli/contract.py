@@ -19,44 +19,6 @@ FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 DRAFT = paths.CONTRACT_DRAFT  # relative to the repository root
 
 
-def _read(path: Path) -> bytes:
-    from harness.store import bounded
-
-    return bounded.read(path, "input", str(path), follow=True) or b""
-
-
-def _draft() -> Path:
-    from harness.store.layout import open_layout
-
-    return open_layout().local / "contract.yaml"
-
-
-def _default_file() -> Path:
-    path = _draft()
-    if not path.is_file():
-        raise Refused(f"no contract file: --file not given and no {DRAFT}",
-                      hint=f"`harness contract template` writes an example to {DRAFT}; edit it, then "
-                           "`harness contract apply`")
-    return path
-
-
-def _in_source_tree(path: Path) -> str | None:
-    """The path relative to the repository root when ``path`` is part of the source tree the
-    evidence is bound to (inside the work tree, outside `.harness/`, not git-ignored)."""
-    from harness.store.layout import open_layout
-
-    root = open_layout().root
-    try:
-        rel = path.resolve().relative_to(root)
-    except ValueError:
-        return None
-    if rel.parts[:1] == (paths.HARNESS,):
-        return None
-    from harness.gitio.git import Git
-
-    return None if Git(root).is_ignored(rel.as_posix()) else rel.as_posix()
-
-
 @click.group()
 def contract() -> None:
     """The task contract: acceptance criteria, requirements, invariants, risks, and a
@@ -77,15 +39,9 @@ def contract() -> None:
 def template(force: bool) -> None:
     """Write an example contract to .harness/local/contract.yaml to edit (refuses to
     replace an existing one without --force)."""
-    from harness import resources
-    from harness.store import fsio
+    from harness.usecases.contract import write_template
 
-    path = _draft()
-    if path.exists() and not force:
-        raise Refused(f"{DRAFT} exists; nothing was written",
-                      hint="edit it, or `harness contract template --force` replaces it with the example")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fsio.atomic_write(path, resources.template("contract.example.yaml"))
+    write_template(force)
     click.echo(f"wrote {DRAFT}: edit it, then `harness contract check` and `harness contract apply`")
 
 
@@ -101,9 +57,9 @@ def apply(path: Path | None, task_id: str | None) -> None:
     part of the source tree, so it shows in the review's diff and deleting it stales the evidence."""
     from harness.usecases import contract as contracts
 
-    path = path if path is not None else _default_file()
-    doc = contracts.load(_read(path), str(path))
-    gaps = contracts.gaps(doc, _must_have_tests()) + contracts.id_mismatches(doc)
+    path = path if path is not None else contracts.default_file()
+    doc = contracts.load(contracts.read_file(path), str(path))
+    gaps = contracts.gaps(doc, contracts.must_have_tests()) + contracts.id_mismatches(doc)
     if gaps:
         raise Refused(f"{path}: the contract is incomplete:\n  - " + "\n  - ".join(gaps),
                       hint="`harness contract check --file FILE` lists the same gaps")
@@ -112,7 +68,7 @@ def apply(path: Path | None, task_id: str | None) -> None:
     task = s.append(tid, contracts.events(doc))  # replay refuses it unless the task is new
     click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "
                f"{len(task.proj.invariants)} invariants; CREATED → SPECIFYING → PLANNED")
-    rel = _in_source_tree(path)
+    rel = contracts.in_source_tree(path)
     if rel is not None:
         click.echo(f"note: {rel} is part of the source tree: it shows in the review's diff, and deleting or editing "
                    f"it later stales the evidence. The task keeps its own copy ({task.dir}/contract.yaml); "
@@ -135,11 +91,11 @@ def check(path: Path | None, task_id: str | None) -> int:
         s = store()
         task = s.load(s.current_id(task_id), docs=False)
         if (task.proj.contract is None and task.proj.state == "CREATED"
-                and not (task.proj.requirements or task.proj.invariants) and _draft().is_file()):
-            path = _draft()
+                and not (task.proj.requirements or task.proj.invariants) and contracts.draft_path().is_file()):
+            path = contracts.draft_path()
     if path is not None:
-        doc = contracts.load(_read(path), str(path))
-        where = DRAFT if path == _draft() else str(path)
+        doc = contracts.load(contracts.read_file(path), str(path))
+        where = DRAFT if path == contracts.draft_path() else str(path)
     else:
         if task.proj.contract is None:
             if task.proj.state == "CREATED" and not (task.proj.requirements or task.proj.invariants):
@@ -151,17 +107,9 @@ def check(path: Path | None, task_id: str | None) -> int:
                           hint="`harness status` shows the items and what each still needs; "
                                "`harness contract check --file FILE` checks a contract file")
         doc, where = task.proj.contract["contract"], f"{task.dir}/contract.yaml"
-    gaps = contracts.gaps(doc, _must_have_tests())
+    gaps = contracts.gaps(doc, contracts.must_have_tests())
     for gap in gaps:
         click.echo(f"{where}: {gap}")
     if not gaps:
         click.echo(f"{where}: complete — every must requirement and invariant has a verification plan")
     return 1 if gaps else 0
-
-
-def _must_have_tests() -> bool:
-    """Whether the gate would require a must requirement's plan to name its test cases."""
-    from harness.core.contract import tests_required
-    from harness.store import settings
-
-    return tests_required(settings.load_gate(store().layout).doc.get("requirements") or {})

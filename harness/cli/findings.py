@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from harness.cli.common import SECONDS, json_option, store, task_option, with_return_code
-from harness.errors import HarnessError
 
 
 def _report(result: object) -> None:
@@ -28,22 +27,10 @@ def finding() -> None:
 @task_option
 def propose(path: Path, task_id: str | None) -> None:
     """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
-    from harness.core.findings import REPRODUCER_HINT, reproducer_problem, reproducer_shell_problem
-    from harness.store import bounded, validate, yamlio
+    from harness.usecases.findings import proposals_in
     from harness.usecases.findings import propose as record
 
-    raw = bounded.read(path, "input", str(path), follow=True) or b""
-    doc = yamlio.parse(raw, str(path))
-    items = doc.get("findings") if isinstance(doc, dict) and "findings" in doc else doc
-    items = [items] if isinstance(items, dict) else items
-    if not isinstance(items, list) or not items:
-        raise HarnessError(f"{path}: expected a finding, a list of findings, or {{findings: [...]}}")
-    for n, item in enumerate(items):
-        # Said plainly first; the schema enforces the same rule, in its own words.
-        missing = (reproducer_problem(item) or reproducer_shell_problem(item)) if isinstance(item, dict) else None
-        if missing:
-            raise HarnessError(f"{path} (finding {n + 1}): {missing}", hint=REPRODUCER_HINT)
-        validate.check(item, "finding-proposal", f"{path} (finding {n + 1})")
+    items = proposals_in(path)
     _report(record(store(), task_id, items))
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from harness.cli.common import EVIDENCE_TYPE, store, task_option
 from harness.core import ledger
-from harness.store.reader import LoadedTask
+
+if TYPE_CHECKING:
+    from harness.store.reader import LoadedTask
 
 EVIDENCE_REF = EVIDENCE_TYPE
 

@@ -13,10 +13,11 @@ import sys
 
 
 def report_lock_waits() -> None:
-    """A wait for the store's lock is said on stderr, as click's commands say it."""
-    from harness.store import fsio
+    """A wait for the store's lock is said on stderr, as click's commands say it (the command's context
+    carries whom the store tells)."""
+    from harness import context
 
-    fsio.on_lock_wait(lambda message: echo(message, err=True))
+    context.current().on_lock_wait = lambda message: echo(message, err=True)
 
 
 def json_text(obj: object) -> str:

@@ -3,9 +3,12 @@ a verification plan naming the evidence type that verifies each requirement and 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from harness import paths
 from harness.core.contract import gaps, id_mismatches, with_ids
+from harness.errors import Refused
 from harness.store import validate, yamlio
 
 __all__ = ["events", "gaps", "id_mismatches", "load", "with_ids"]
@@ -26,3 +29,66 @@ def events(contract: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     out += [("task.transitioned", {"from": "CREATED", "to": "SPECIFYING", "reason": "contract applied"}),
             ("task.transitioned", {"from": "SPECIFYING", "to": "PLANNED", "reason": "contract applied"})]
     return out
+
+
+DRAFT = paths.CONTRACT_DRAFT  # relative to the repository root
+
+
+def read_file(path: Path) -> bytes:
+    from harness.store import bounded
+
+    return bounded.read(path, "input", str(path), follow=True) or b""
+
+
+def draft_path() -> Path:
+    from harness.store.layout import open_layout
+
+    return open_layout().local / "contract.yaml"
+
+
+def default_file() -> Path:
+    path = draft_path()
+    if not path.is_file():
+        raise Refused(f"no contract file: --file not given and no {DRAFT}",
+                      hint=f"`harness contract template` writes an example to {DRAFT}; edit it, then "
+                           "`harness contract apply`")
+    return path
+
+
+def in_source_tree(path: Path) -> str | None:
+    """The path relative to the repository root when ``path`` is part of the source tree the
+    evidence is bound to (inside the work tree, outside `.harness/`, not git-ignored)."""
+    from harness.store.layout import open_layout
+
+    root = open_layout().root
+    try:
+        rel = path.resolve().relative_to(root)
+    except ValueError:
+        return None
+    if rel.parts[:1] == (paths.HARNESS,):
+        return None
+    from harness.gitio.git import Git
+
+    return None if Git(root).is_ignored(rel.as_posix()) else rel.as_posix()
+
+
+def write_template(force: bool) -> None:
+    """The example contract, written to the draft's place (refused over an existing draft without ``force``)."""
+    from harness import resources
+    from harness.store import fsio
+
+    path = draft_path()
+    if path.exists() and not force:
+        raise Refused(f"{DRAFT} exists; nothing was written",
+                      hint="edit it, or `harness contract template --force` replaces it with the example")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fsio.atomic_write(path, resources.template("contract.example.yaml"))
+
+
+def must_have_tests() -> bool:
+    """Whether the gate would require a must requirement's plan to name its test cases."""
+    from harness.core.contract import tests_required
+    from harness.store import settings
+    from harness.store.layout import open_layout
+
+    return tests_required(settings.load_gate(open_layout()).doc.get("requirements") or {})

@@ -7,13 +7,14 @@ the core's, applied when the event is appended (so a hand-written ledger meets t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness.core import finding_events, next_step
 from harness.core import findings as rules
 from harness.core.chain import LedgerProblem
 from harness.core.records import Finding
-from harness.errors import Refused
+from harness.errors import HarnessError, Refused
 from harness.store.reader import LoadedTask
 from harness.store.tasks import TaskStore
 
@@ -66,6 +67,27 @@ def _to_collect(s: TaskStore, task: LoadedTask) -> tuple[str, ...]:
     tree = s.git.worktree_source_tree()
     return tuple(t for t in required if (rec := task.proj.evidence.get(t)) is None
                  or rec["outcome"] != "passed" or rec["tree"] != tree)
+
+
+def proposals_in(path: Path) -> list[dict[str, Any]]:
+    """The findings a reviewer's YAML file holds (one finding, a list, or {findings: [...]}), each checked
+    against the proposal schema and refused, naming the file and the finding's place, when it is not one."""
+    from harness.core.findings import REPRODUCER_HINT, reproducer_problem, reproducer_shell_problem
+    from harness.store import bounded, validate, yamlio
+
+    raw = bounded.read(path, "input", str(path), follow=True) or b""
+    doc = yamlio.parse(raw, str(path))
+    items = doc.get("findings") if isinstance(doc, dict) and "findings" in doc else doc
+    items = [items] if isinstance(items, dict) else items
+    if not isinstance(items, list) or not items:
+        raise HarnessError(f"{path}: expected a finding, a list of findings, or {{findings: [...]}}")
+    for n, item in enumerate(items):
+        # Said plainly first; the schema enforces the same rule, in its own words.
+        missing = (reproducer_problem(item) or reproducer_shell_problem(item)) if isinstance(item, dict) else None
+        if missing:
+            raise HarnessError(f"{path} (finding {n + 1}): {missing}", hint=REPRODUCER_HINT)
+        validate.check(item, "finding-proposal", f"{path} (finding {n + 1})")
+    return items
 
 
 def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> Proposed:
