@@ -35,7 +35,8 @@ stage=$(basename "$0")
 stage=${{stage%.legacy}}
 chained="$0.pre-harness"
 py="@PYTHON@"
-if [ -x "$py" ]; then run() {{ "$py" -m harness "$@"; }}; else run() {{ harness "$@"; }}; fi
+# -P: the work tree the hook runs in is not put on sys.path, so a harness/ package there never answers.
+if [ -x "$py" ]; then run() {{ "$py" -P -m harness "$@"; }}; else run() {{ harness "$@"; }}; fi
 
 case "$stage" in
   {reads_stdin})

@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-PREFIX = "dataclass-code-"
+PREFIX = "dataclass-code-2-"  # 2: compiled without this module's future flags
 MAX_BYTES = 1024 * 1024   # the rules' ~40 functions take ~40 kB
 MAX_ENTRIES = 400
 
@@ -42,7 +42,9 @@ class CompiledOnce:
             return
         code = self.stored.get(source)
         if code is None:
-            code = compile(source, "<string>", "exec")
+            # dont_inherit: this module's own `from __future__ import annotations` must not reach the
+            # code (dataclasses.py has none; with it, __init__'s annotations would be strings).
+            code = compile(source, "<string>", "exec", dont_inherit=True)
             self.compiled = True
         self.used[source] = code
         exec(code, globals, locals)  # the code of exactly this text

@@ -58,6 +58,10 @@ def answer(args: list[str]) -> int | None:
     except BaseException as exc:  # reported as main() reports it, or raised again as there
         from harness.cli.main import failure_code
 
+        if isinstance(exc, (KeyboardInterrupt, EOFError)):
+            # click ends the line it may have left open, then aborts: the same words, an interrupt
+            plain_echo.echo("", err=True)
+            return failure_code(KeyboardInterrupt(), ["evidence", *args])
         return failure_code(exc, ["evidence", *args])
 
 

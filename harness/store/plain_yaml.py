@@ -44,7 +44,7 @@ def load(text: bytes | str) -> object:
         if lines.end() or lines.indent(lines.i) != 0:
             return NOT_PLAIN
         doc = _block(lines, 0)
-    except _NotPlain:
+    except (_NotPlain, RecursionError):  # nested past the interpreter's depth: PyYAML's path refuses it
         return NOT_PLAIN
     return doc if lines.end() else NOT_PLAIN
 
@@ -183,7 +183,9 @@ def _value(text: str, more: list[str]) -> object:
     """A value: a single-quoted string, `{}`, `[]`, a plain string, integer, boolean or null; ``more``
     holds the lines it runs onto (stripped), which YAML joins with a space."""
     if text.startswith("'"):
-        return _single_quoted(" ".join([text, *more]) if more else text)
+        # A comment after the closing quote ends the value only on its one line: joined with the lines
+        # it runs onto, a comment would swallow them (PyYAML refuses such a text).
+        return _single_quoted(" ".join([text, *more]), comment=False) if more else _single_quoted(text)
     if more:
         if not text[0].isalpha() or not text.isascii():
             raise _NotPlain  # only a string, which a folded number or word cannot become, is joined here
@@ -212,7 +214,7 @@ def _plain_piece(text: str) -> None:
         raise _NotPlain
 
 
-def _single_quoted(text: str) -> str:
+def _single_quoted(text: str, comment: bool = True) -> str:
     end, out = 1, []
     while True:
         close = text.find("'", end)
@@ -224,7 +226,7 @@ def _single_quoted(text: str) -> str:
             end = close + 2
             continue
         after = text[close + 1:].lstrip(" ")
-        if after and not (after.startswith("#") and text[close + 1:] != after):
+        if after and not (comment and after.startswith("#") and text[close + 1:] != after):
             raise _NotPlain
         return "".join(out)
 
