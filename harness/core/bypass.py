@@ -26,6 +26,7 @@ from harness.core.denials import (
     unresolved_denial,
 )
 from harness.core.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
+from harness.core.python_invocation import HARNESS_MODULES, module_run
 from harness.core.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
 from harness.core.shell_resolve import declared, resolve, unresolved
 
@@ -157,8 +158,11 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     line = command_line(cmd)
     if line is not None and line.split() and unresolved(line.split()[0]):  # what it runs is unknown
         return unresolved_denial(line, f"the command line `{prog}` runs")
-    if prog == "harness" or (prog.startswith("python") and args[:2] == ["-m", "harness"]):
-        return _check_harness(args[2:] if prog.startswith("python") else args)
+    if prog == "harness":
+        return _check_harness(args)
+    run = module_run(args) if prog.startswith("python") else None
+    if run is not None and run[0] in HARNESS_MODULES:
+        return _check_harness(run[1])
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
