@@ -101,7 +101,9 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
                                     "rather than allow a tool call unchecked.")
         from harness.core.bypass import mentions_guarded
 
-        subject = _subject(host, p) or raw
+        # What the call carries, never the whole payload: the session's folder (its cwd) is no part of
+        # what the call would do, and a project under ~/git/ must be answered as one anywhere else.
+        subject = _subject(host, p) or _carried(p, raw)
         if mentions_guarded(subject):
             return hosts.deny(host, f"harness: the guard failed ({why}) on a command that touches what it "
                                     "protects (git, .harness/, hooks), so it refuses rather than allow it "
@@ -255,6 +257,16 @@ def json_text(value: object) -> str:
     if isinstance(value, list):
         return "\n".join(json_text(v) for v in value)
     return ""
+
+
+def _carried(p: hosts.Payload, raw: str) -> str:
+    """The text of what a call carries when its action cannot be described: its tool name and input
+    as sent (the raw payload only when even those cannot be told apart)."""
+    if p.tool_name or p.tool_input:
+        import json  # the failure path only
+
+        return f"{p.tool_name} {json.dumps(p.tool_input, ensure_ascii=False, default=str)}"
+    return raw
 
 
 def _subject(host: str, p: hosts.Payload) -> str:
