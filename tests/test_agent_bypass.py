@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.bypass import check_shell, check_write, mentions_guarded
-from harness.core.guarded_paths import Where
-from harness.core.shell_commands import ShellSyntaxError, parse
+from harness.agent.judge.bypass import check_shell, check_write, mentions_guarded
+from harness.agent.judge.guarded_paths import Where
+from harness.agent.judge.shell_commands import ShellSyntaxError, parse
 
 ROOT = "/repo"
 HERE = Where(ROOT, ROOT)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from harness.agent import quick_allow, run
 from harness.agent.hosts import Payload, tool_action
-from harness.core import bypass_files, shell_commands, shell_prefixes, shell_resolve
+from harness.agent.judge import bypass_files, shell_commands, shell_prefixes, shell_resolve
 
 CRASH_LOG = re.compile(r"crash log: \S+")
 
@@ -192,7 +192,7 @@ def test_an_edit_that_drops_a_framework_hook_is_refused_as_the_judge_refuses_it(
 
 
 def test_a_plain_reader_is_allowed_silently_even_when_the_judge_is_broken(guarded, monkeypatch):
-    import harness.core.bypass as bypass
+    import harness.agent.judge.bypass as bypass
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("parser exploded")

@@ -288,7 +288,7 @@ def test_nothing_is_denied_in_a_repository_without_a_harness(repo) -> None:
 
 
 def test_an_internal_error_denies_a_guarded_command_and_allows_the_rest(h, monkeypatch) -> None:
-    import harness.core.bypass as bypass
+    import harness.agent.judge.bypass as bypass
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("parser exploded")

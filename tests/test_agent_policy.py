@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from harness.agent.judge import agent_policy as policy
 from harness.agent.session_text import session_context
-from harness.core import agent_policy as policy
 from harness.core.states import STATES
 
 BLOCKING_STATES = {"IMPLEMENTING", "VERIFYING", "FIXING", "REVIEWING", "REPRODUCING", "GATING", "CONVERGED"}

@@ -184,7 +184,7 @@ def test_an_error_escaping_the_pre_tool_use_hook_denies_even_a_harmless_call(h, 
 
 
 def test_an_internal_error_in_the_guard_is_logged_and_named_in_the_deny(h, monkeypatch, capfd) -> None:
-    import harness.core.bypass as bypass
+    import harness.agent.judge.bypass as bypass
 
     monkeypatch.chdir(h.root)
     monkeypatch.setattr(bypass, "check_shell", injected(KeyError("parser exploded")))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.bypass import check_shell
-from harness.core.guarded_paths import Where
+from harness.agent.judge.bypass import check_shell
+from harness.agent.judge.guarded_paths import Where
 
 from support.skill_commands import FENCE, skill_dirs
 
@@ -149,5 +149,5 @@ def test_the_walk_finds_the_hints_it_is_about() -> None:
     assert any(c.startswith("git restore --source=0123456789ab") for c in commands)
     assert f"git checkout 0123456789ab -- {LEDGER}" in commands
     assert "harness transition VERIFYING" in commands
-    assert any(origin == "core/denials.py" for origin, _ in ALL)  # what a refusal says to run instead
+    assert any(origin == "agent/judge/denials.py" for origin, _ in ALL)  # what a refusal says to run instead
     assert any(origin == "engineering-harness" for origin, _ in skill_commands())

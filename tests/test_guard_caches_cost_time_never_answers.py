@@ -114,12 +114,12 @@ import json, sys
 from harness.agent import dataclass_code
 compiled = dataclass_code.install(sys.argv[1]) if sys.argv[1] != "plain" else None
 try:
-    from harness.core.bypass import Context
-    from harness.core.denials import Denial
-    from harness.core.git_config_view import GitSetup, RunConfig
-    from harness.core.guarded_paths import Where
-    from harness.core.shell_commands import SimpleCommand
-    from harness.core.shell_prefixes import Prefix
+    from harness.agent.judge.bypass import Context
+    from harness.agent.judge.denials import Denial
+    from harness.agent.judge.git_config_view import GitSetup, RunConfig
+    from harness.agent.judge.guarded_paths import Where
+    from harness.agent.judge.shell_commands import SimpleCommand
+    from harness.agent.judge.shell_prefixes import Prefix
 finally:
     if compiled is not None:
         dataclass_code.finish(compiled)

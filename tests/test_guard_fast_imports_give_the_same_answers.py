@@ -98,7 +98,7 @@ from harness.agent.deferred_imports import defer
 defer()
 import inspect
 loaded_on_import = "ast" in sys.modules
-from harness.core import guarded_paths
+from harness.agent.judge import guarded_paths
 loaded_by_the_rules = "ast" in sys.modules
 print(loaded_on_import, loaded_by_the_rules, inspect.signature(lambda a, b=1: 0), inspect is sys.modules["inspect"])
 """

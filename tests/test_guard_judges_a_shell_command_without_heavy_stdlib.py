@@ -36,6 +36,6 @@ def loaded_by(cwd: Path, call: dict) -> tuple[set[str], str]:
 def test_a_judged_shell_command_loads_none_of_it(h, repo, command, denied):
     call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": command}}
     loaded, answer = loaded_by(repo, call)
-    assert {"bashlex", "harness.core.bypass", "harness.agent.dataclass_code"} <= loaded
+    assert {"bashlex", "harness.agent.judge.bypass", "harness.agent.dataclass_code"} <= loaded
     assert not loaded & NEVER, loaded & NEVER
     assert ("permissionDecision" in answer) == denied

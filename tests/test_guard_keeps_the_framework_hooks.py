@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.agent.judge.framework_config import dropped, edited_text, patch_drops
 from harness.agent.run import run
-from harness.core.framework_config import dropped, edited_text, patch_drops
 
 from support.cli import Harness
 from support.gitrepo import git

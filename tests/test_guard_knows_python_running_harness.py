@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.bypass import check_shell
-from harness.core.guarded_paths import Where
+from harness.agent.judge.bypass import check_shell
+from harness.agent.judge.guarded_paths import Where
 
 HERE = Where("/repo", "/repo")
 

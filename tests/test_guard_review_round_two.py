@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.bypass import check_shell, check_write
-from harness.core.framework_config import dropped
-from harness.core.git_config_view import GitSetup
-from harness.core.guarded_paths import Where
+from harness.agent.judge.bypass import check_shell, check_write
+from harness.agent.judge.framework_config import dropped
+from harness.agent.judge.git_config_view import GitSetup
+from harness.agent.judge.guarded_paths import Where
 
 ROOT = "/repo"
 HERE = Where(ROOT, ROOT)

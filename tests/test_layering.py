@@ -43,9 +43,18 @@ def breaking(allowed: set[str], name: str) -> list[str]:
             if rel(p) not in allowed and any(i == name or i.startswith(name + ".") for i in imports(p))]
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if "/core/" in p.as_posix()], ids=rel)
+# The pure rules: the core, and the agent hooks' own (moved in beside the hooks that apply them).
+PURE = ("/core/", "/agent/judge/")
+
+
+def pure(path: Path) -> bool:
+    return any(folder in path.as_posix() for folder in PURE)
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if pure(p)], ids=rel)
 def test_the_core_is_pure(path):
-    bad = sorted(i for i in imports(path) for f in CORE_FORBIDDEN if i == f or i.startswith(f + "."))
+    bad = sorted(i for i in imports(path) for f in (*CORE_FORBIDDEN, "harness.agent")
+                 if (i == f or i.startswith(f + ".")) and not i.startswith("harness.agent.judge"))
     assert not bad, f"{rel(path)} imports {bad}"
     calls = [n for n in ast.walk(tree(path))
              if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("print", "open")]
@@ -56,7 +65,7 @@ def test_the_core_is_pure(path):
 def test_the_core_renders_no_report():
     """Reports (the gate's text, the `Next:` block, a session's opening words) are the front ends': the core
     returns values and the messages they carry, and whatever prints them lays them out."""
-    renderers = [f"{rel(p)}: {n.name}" for p in MODULES if "/core/" in p.as_posix() for n in ast.walk(tree(p))
+    renderers = [f"{rel(p)}: {n.name}" for p in MODULES if pure(p) for n in ast.walk(tree(p))
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and (n.name.startswith("render") or n.name.endswith("_context"))]
     assert not renderers, renderers
@@ -207,7 +216,7 @@ def test_the_agent_guard_answers_a_read_with_the_hosts_module_alone(h, repo):
 
     loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
     assert "harness.agent.hosts" in loaded
-    assert not loaded & (HEAVY | {"bashlex", "harness.core.bypass", "dataclasses", "pathlib", "inspect", "typing",
+    assert not loaded & (HEAVY | {"bashlex", "harness.agent.judge.bypass", "dataclasses", "pathlib", "inspect", "typing",
                                   "json", "contextlib", "hashlib"}), loaded
 
 
@@ -218,7 +227,7 @@ def test_the_agent_guard_judges_a_shell_command_without_click_yaml_or_pygit2(h, 
     # `rm -rf build`, not `ls -la`: a plain reader is answered before the judge loads (the test below).
     call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}
     loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
-    assert {"bashlex", "harness.agent.bashlex_tables", "harness.core.bypass"} <= loaded
+    assert {"bashlex", "harness.agent.bashlex_tables", "harness.agent.judge.bypass"} <= loaded
     # The notes ref of the config.yaml `harness init` writes is read without YAML (harness.agent.notes_ref_plain).
     assert not loaded & (HEAVY | {"hashlib"}), loaded
 
@@ -232,7 +241,7 @@ def test_the_agent_guard_answers_plain_commands_and_source_edits_before_the_judg
         call = {"session_id": "s", "cwd": str(repo), "tool_name": tool, "tool_input": tool_input}
         loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
         assert "harness.agent.quick_allow" in loaded
-        assert not loaded & (HEAVY | {"bashlex", "harness.core.bypass", "harness.agent.hook_facts", "dataclasses",
+        assert not loaded & (HEAVY | {"bashlex", "harness.agent.judge.bypass", "harness.agent.hook_facts", "dataclasses",
                                       "pathlib", "typing", "json", "hashlib"}), (tool, loaded)
 
 

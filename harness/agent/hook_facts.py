@@ -15,8 +15,8 @@ if TYPE_CHECKING:  # the agent policy is imported where a task is judged: the to
     from pathlib import Path
     from typing import Any
 
-    from harness.core.agent_policy import TaskFacts
-    from harness.core.git_config_view import GitSetup
+    from harness.agent.judge.agent_policy import TaskFacts
+    from harness.agent.judge.git_config_view import GitSetup
 
 
 def repo_root(cwd: str | None) -> Path | None:
@@ -59,9 +59,9 @@ def has_harness(root: Path | None) -> bool:
 
 def load_facts(root: Path) -> TaskFacts | None:
     """The current task's facts, or None when there is no harness or no single current task."""
+    from harness.agent.judge.agent_policy import TaskFacts
     from harness.core import gate as core_gate
     from harness.core import next_step
-    from harness.core.agent_policy import TaskFacts
     from harness.gate import facts
     from harness.gate.steps_now import commit_steps
     from harness.store import settings
@@ -111,7 +111,7 @@ def load_facts(root: Path) -> TaskFacts | None:
 
 def block_limit(root: Path) -> int:
     """`agent.stop_block_limit` from config.yaml (default 3)."""
-    from harness.core.agent_policy import DEFAULT_BLOCK_LIMIT
+    from harness.agent.judge.agent_policy import DEFAULT_BLOCK_LIMIT
     from harness.store.layout import Layout
     from harness.store.settings import load_config
 
@@ -145,8 +145,8 @@ def git_setup(root: str | Path, subject: str) -> GitSetup:
     the framework config being committed drops. git runs only when the subject could need it (it
     names git or a hook): the guard runs before every tool call, and most never touch either."""
     from harness.agent.git_config_files import guarded_files, may_set_hooks_path
-    from harness.core import framework_config
-    from harness.core.git_config_view import GitSetup
+    from harness.agent.judge import framework_config
+    from harness.agent.judge.git_config_view import GitSetup
     from harness.gitio.guard_config import hooks_dirs
 
     # Every config file git reads decides whether the hooks run as the repository's does (#25's task F-0021,
@@ -178,7 +178,7 @@ def _hooks_path(root: str | Path) -> str | None:
 
 def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any]) -> list[str]:
     """The harness hooks an edit tool's write of the framework config at ``path`` would drop."""
-    from harness.core import framework_config
+    from harness.agent.judge import framework_config
 
     try:
         before = path.read_text(encoding="utf-8", errors="replace")

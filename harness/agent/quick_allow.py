@@ -1,7 +1,7 @@
 """The tool calls the guard allows whatever the repository holds, told apart before the rules load.
 
 Most of an agent's tool calls are reads, edits of source files and plain commands (`ls -la`,
-`pytest -q tests`). The full judge (harness.core.bypass, with bashlex for a command line) answers
+`pytest -q tests`). The full judge (harness.agent.judge.bypass, with bashlex for a command line) answers
 "allow" for each of them, silently; loading it costs several times the answer. This module
 recognises the calls whose answer is certain from their text alone, with os.path and a few stat
 calls, and :mod:`harness.agent.run` answers them before importing the judge.
@@ -37,7 +37,7 @@ READERS = frozenset({"ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "
 # A command line of these characters alone is one simple command of plain words: no quote,
 # expansion, glob, brace, tilde, comment, redirect, operator, escape or line break.
 PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./=,:+@%-")
-# Options by which a reader writes (harness.core.bypass_files' OUTPUT_OPTIONS and EMPTIED_OPTIONS
+# Options by which a reader writes (harness.agent.judge.bypass_files' OUTPUT_OPTIONS and EMPTIED_OPTIONS
 # of the READERS; a test holds them equal): `pytest --basetemp=..` empties a folder above the repository.
 WRITING_OPTIONS = ("--basetemp", "--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log")
 # What makes a written path something the judge looks at more closely.

@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # pathlib is imported where a path is made: a `Read` is answe
     from pathlib import Path
     from typing import Any
 
-    from harness.core.denials import Denial
-    from harness.core.guarded_paths import Where
+    from harness.agent.judge.denials import Denial
+    from harness.agent.judge.guarded_paths import Where
 
 
 def run(host: str, event: str, raw: str) -> Reply:
@@ -99,7 +99,7 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
         if bad_input:  # nothing says what the call would do: refuse it (fail closed)
             return hosts.deny(host, f"harness: could not read the hook input ({why}), so the guard refuses "
                                     "rather than allow a tool call unchecked.")
-        from harness.core.bypass import mentions_guarded
+        from harness.agent.judge.bypass import mentions_guarded
 
         # What the call carries, never the whole payload: the session's folder (its cwd) is no part of
         # what the call would do, and a project under ~/git/ must be answered as one anywhere else.
@@ -139,8 +139,8 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     try:
         from dataclasses import replace
 
-        from harness.core.bypass import check_delete, check_shell, check_write
-        from harness.core.guarded_paths import Where
+        from harness.agent.judge.bypass import check_delete, check_shell, check_write
+        from harness.agent.judge.guarded_paths import Where
     finally:
         dataclass_code.finish(compiled)
 
@@ -171,13 +171,13 @@ def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | Non
     session's (an absolute path from outside, `../` out of a nested one): judged against the repository
     that holds it (#25's task F-0020, F-0030)."""
     from harness.agent import hook_facts as facts
-    from harness.core.bypass import check_delete, check_write
-    from harness.core.guarded_paths import Where
+    from harness.agent.judge.bypass import check_delete, check_write
+    from harness.agent.judge.guarded_paths import Where
 
     base = os.path.realpath(cwd or "/")
     for shell_owner in _shell_owners(base, action.shell or "", judged):
         from harness.agent import bashlex_tables
-        from harness.core.bypass import check_shell
+        from harness.agent.judge.bypass import check_shell
 
         bashlex_tables.load()
         denial = check_shell(action.shell or "", Where(str(shell_owner), base), facts.notes_ref(shell_owner),
@@ -216,7 +216,7 @@ def _shell_owners(base: str, command: str, judged: str | None) -> list[str]:
 
 def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
     """An edit of .pre-commit-config.yaml that leaves out a harness hook the file runs now."""
-    from harness.core.framework_config import CONFIG, framework_denial
+    from harness.agent.judge.framework_config import CONFIG, framework_denial
 
     if where.resolve(full) != CONFIG:
         return None
@@ -234,8 +234,8 @@ def _pytest_config_edit(p: hosts.Payload, full: str, where: Where, hooks_dirs: t
 
     if os.path.basename(full) not in PYTEST_CONFIGS:
         return None
-    from harness.core.bypass_files import check_config_basetemp
-    from harness.core.framework_config import edited_text
+    from harness.agent.judge.bypass_files import check_config_basetemp
+    from harness.agent.judge.framework_config import edited_text
 
     try:
         with open(full, encoding="utf-8", errors="replace") as f:
@@ -282,7 +282,7 @@ def _subject(host: str, p: hosts.Payload) -> str:
 def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
     from harness.agent import hook_facts as facts
     from harness.agent import stopstate
-    from harness.core import agent_policy as policy
+    from harness.agent.judge import agent_policy as policy
 
     try:
         root = facts.repo_root(p.cwd)
@@ -314,7 +314,7 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) ->
 
 def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
     from harness.agent import stopstate
-    from harness.core import agent_policy as policy
+    from harness.agent.judge import agent_policy as policy
 
     try:
         with stopstate.session_counts(root) as counts:
@@ -336,7 +336,7 @@ def _block_once(host: str, session: str, why: str) -> Reply:
     nothing remembers could loop forever)."""
     from harness import crashlog
     from harness.agent import stopstate
-    from harness.core import agent_policy as policy
+    from harness.agent.judge import agent_policy as policy
 
     try:
         where = crashlog.folder()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from harness.core.agent_policy import TaskFacts
+    from harness.agent.judge.agent_policy import TaskFacts
 
 
 def session_context(facts: TaskFacts | None) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import paths
-from harness.core.agent_policy import BlockCount
+from harness.agent.judge.agent_policy import BlockCount
 from harness.core.limits import decode_json, json_kind, json_object, text_field, type_problem
 from harness.core.value_class import asdict
 from harness.errors import HarnessError

@@ -1,6 +1,6 @@
 """What the agent's tool guard needs of a repository's git configuration: its aliases and
 the folders git runs hooks from. One `git config` process and no pygit2 (the guard runs
-before every agent tool call); the pure judge (harness.core.bypass) gets it as data.
+before every agent tool call); the pure judge (harness.agent.judge.bypass) gets it as data.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from harness.core.denials import Denial
+from harness.agent.judge.denials import Denial
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ import re
 import shlex
 from collections.abc import Iterable, Iterator
 
-from harness.core.shell_commands import SimpleCommand
-from harness.core.shell_prefixes import is_assignment
+from harness.agent.judge.shell_commands import SimpleCommand
+from harness.agent.judge.shell_prefixes import is_assignment
 
 # Builtins whose NAME=value arguments set shell variables (`declare -x` and `typeset -x` export them too).
 DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})

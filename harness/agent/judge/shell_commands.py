@@ -19,7 +19,7 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from harness.core.shell_prefixes import is_assignment, strip_prefix
+from harness.agent.judge.shell_prefixes import is_assignment, strip_prefix
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 
-from harness.core import guarded_paths as paths
-from harness.core.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
+from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
 
 WRITERS = frozenset({"tee", "truncate", "touch", "shred", "dd"})
 DELETERS = frozenset({"rm", "unlink", "rmdir", "shred"})

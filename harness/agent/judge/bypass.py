@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from harness.core import guarded_paths as paths
-from harness.core.bypass_files import check_files, hook_or_protected
-from harness.core.bypass_git import check_git
-from harness.core.denials import (
+from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge.bypass_files import check_files, hook_or_protected
+from harness.agent.judge.bypass_git import check_git
+from harness.agent.judge.denials import (
     HOOKS_PATH,
     Denial,
     delete_denial,
@@ -25,10 +25,10 @@ from harness.core.denials import (
     protected_denial,
     unresolved_denial,
 )
-from harness.core.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
-from harness.core.python_invocation import HARNESS_MODULES, module_run
-from harness.core.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
-from harness.core.shell_resolve import declared, resolve, unresolved
+from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
+from harness.agent.judge.python_invocation import HARNESS_MODULES, module_run
+from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
+from harness.agent.judge.shell_resolve import declared, resolve, unresolved
 
 DEFAULT_NOTES_REF = "refs/notes/harness"
 # Harness hooks in the framework's manual stage: they never run on a commit or push, so SKIP

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from harness.core import guarded_paths as paths
-from harness.core.denials import (
+from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge.denials import (
     HOOKS_PATH,
     Denial,
     delete_denial,
@@ -22,7 +22,7 @@ from harness.core.denials import (
     is_notes_ref,
     unresolved_denial,
 )
-from harness.core.git_config_view import (
+from harness.agent.judge.git_config_view import (
     BUILTINS,
     MACHINERY,
     NO_SETUP,
@@ -31,8 +31,8 @@ from harness.core.git_config_view import (
     expand_alias,
     from_env,
 )
-from harness.core.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
-from harness.core.shell_resolve import unresolved
+from harness.agent.judge.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
+from harness.agent.judge.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
                                    "--config-env", "--exec-path"})
@@ -66,7 +66,7 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
     if expanded is not None:
         return _check_alias(sub, expanded, where, notes_ref, env, setup, shell, depth)
     if sub == "commit" and setup.dropped_framework_hooks and "--dry-run" not in rest:
-        from harness.core.framework_config import framework_denial
+        from harness.agent.judge.framework_config import framework_denial
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)

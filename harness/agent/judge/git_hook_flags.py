@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from harness.core.denials import HOOKS_PATH, Denial, unresolved_denial
-from harness.core.shell_resolve import EXPANSION, unresolved
+from harness.agent.judge.denials import HOOKS_PATH, Denial, unresolved_denial
+from harness.agent.judge.shell_resolve import EXPANSION, unresolved
 
 COMMIT_SHORT_WITH_VALUE = frozenset("mFCct")
 COMMIT_SHORT_OPTIONAL_VALUE = frozenset("Su")   # -uno, -S<keyid>: only an attached value

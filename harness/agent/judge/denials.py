@@ -1,14 +1,14 @@
 """What a refusal of the agent hooks says: the rule, why, and the legitimate command instead.
 
-Pure: shared by the shell rules (:mod:`harness.core.bypass`) and the git rules
-(:mod:`harness.core.bypass_git`).
+Pure: shared by the shell rules (:mod:`harness.agent.judge.bypass`) and the git rules
+(:mod:`harness.agent.judge.bypass_git`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.core import guarded_paths as paths
+from harness.agent.judge import guarded_paths as paths
 
 HOOKS_PATH = "core.hookspath"
 
