@@ -30,3 +30,19 @@ def test_the_agent_hook_command_does_not_run_a_planted_package():
 
     command = hook_command("claude", "pre-tool-use", python="/usr/bin/python3")
     assert " -m harness" not in command or " -P " in command or " -I " in command
+
+
+def test_pythonpath_pointing_at_the_work_tree_does_not_plant_a_harness(h, repo, task):
+    import os
+
+    assert h("install").code == 0
+    planted = repo / "harness"
+    planted.mkdir()
+    (planted / "__init__.py").write_text("")
+    (planted / "__main__.py").write_text("import sys\nprint('PLANTED ran')\nsys.exit(0)\n")
+    (repo / "code.py").write_text("x = 1\n")
+    git(repo, "add", "code.py")
+    for value in (".", str(repo), "/nowhere:"):  # an empty entry is the current folder too
+        proc = subprocess.run(["git", "commit", "--allow-empty", "-m", "code"], cwd=repo, capture_output=True,
+                              text=True, env={**os.environ, "PYTHONPATH": value})
+        assert "PLANTED ran" not in proc.stdout + proc.stderr, (value, proc.stdout + proc.stderr)
