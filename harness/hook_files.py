@@ -35,8 +35,9 @@ stage=$(basename "$0")
 stage=${{stage%.legacy}}
 chained="$0.pre-harness"
 py="@PYTHON@"
-# -P: the work tree the hook runs in is not put on sys.path, so a harness/ package there never answers.
-if [ -x "$py" ]; then run() {{ "$py" -P -m harness "$@"; }}; else run() {{ harness "$@"; }}; fi
+# -E -P: neither PYTHONPATH nor the work tree the hook runs in is put on sys.path, so a harness/ package
+# there never answers for the installed one.
+if [ -x "$py" ]; then run() {{ "$py" -E -P -m harness "$@"; }}; else run() {{ harness "$@"; }}; fi
 
 case "$stage" in
   {reads_stdin})

@@ -161,7 +161,7 @@ def test_absolute_is_an_option_off_by_default_and_the_install_warns_without_harn
     r = h.ok("agent", "install", "--host", "claude")
     assert "not on PATH" in r.err and "--absolute" in r.err
     r = h.ok("agent", "install", "--host", "claude", "--absolute")
-    assert all(c.startswith(f"{sys.executable} -P -m harness hook agent claude ")  # -P: see F-0007
+    assert all(c.startswith(f"{sys.executable} -E -P -m harness hook agent claude ")  # see F-0007, F-0015
                for c in commands_in(repo / ".claude/settings.json"))
     assert "do not commit" in r.out
     h.ok("agent", "install", "--host", "claude")  # back to portable, still one entry per event

@@ -48,9 +48,9 @@ def settings_path(host: str, scope: str, root: Path | None) -> Path:
 def hook_command(host: str, event: str, python: str | None = None) -> str:
     """The command a host runs: `harness` from PATH, so a committed settings file works in
     every clone; with ``python`` (`--absolute`), that interpreter, for a `harness` not on PATH."""
-    # -P: the project folder the host runs the hook in is not put on sys.path (a planted harness/ package
-    # there would answer instead of the installed one).
-    prefix = f"{shlex.quote(python)} -P -m harness" if python else "harness"
+    # -E -P: neither PYTHONPATH nor the project folder the host runs the hook in is put on sys.path (a
+    # planted harness/ package there would answer instead of the installed one).
+    prefix = f"{shlex.quote(python)} -E -P -m harness" if python else "harness"
     return f"{prefix} hook agent {host} {event}"
 
 

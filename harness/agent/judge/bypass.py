@@ -8,6 +8,7 @@ mentions --no-verify, `git status`, `grep -n`, `cat events.jsonl`, `git notes sh
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -26,7 +27,7 @@ from harness.agent.judge.denials import (
     unresolved_denial,
 )
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
-from harness.agent.judge.python_invocation import HARNESS_MODULES, module_run
+from harness.agent.judge.python_invocation import HARNESS_MODULES, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_resolve import declared, resolve, unresolved
 
@@ -152,6 +153,11 @@ def _check_redirects(cmd: SimpleCommand, ctx: Context) -> Denial | None:
 def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     prog, args = cmd.program, list(cmd.words[1:])
     if prog == "git":
+        planted = [a for a in cmd.assignments if a.partition("=")[0] in PYTHON_PATH_ENV]
+        if planted:  # the hooks git starts would import the harness from where it says
+            return Denial("python-path", f"`{planted[0]}` on a git command decides where its hooks import the "
+                          "harness from (a harness/ package in the work tree would answer for them)",
+                          "run the git command without it")
         return check_git(args, ctx.where, ctx.notes_ref, ctx.exported + cmd.assignments, ctx.setup, ctx.judge)
     if cmd.words and unresolved(cmd.words[0]) and any(a in MACHINERY for a in args):
         return unresolved_denial(cmd.words[0], "the program to run")
@@ -159,10 +165,10 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     if line is not None and line.split() and unresolved(line.split()[0]):  # what it runs is unknown
         return unresolved_denial(line, f"the command line `{prog}` runs")
     if prog == "harness":
-        return _check_harness(args)
-    run = module_run(args) if prog.startswith("python") else None
-    if run is not None and run[0] in HARNESS_MODULES:
-        return _check_harness(run[1])
+        return _check_harness(args, ctx)
+    run = _python_runs_harness(args) if prog.startswith("python") else None
+    if run is not None:
+        return _check_harness(run, ctx)
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
@@ -170,9 +176,26 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     return check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
 
 
-def _check_harness(args: list[str]) -> Denial | None:
+def _python_runs_harness(args: list[str]) -> list[str] | None:
+    """The harness's arguments when a Python command line runs the harness: as a module (options, runners
+    and all), or as a script that is the harness (its console script, its __main__.py)."""
+    module = module_run(args)
+    if module is not None:
+        return module[1] if module[0] in HARNESS_MODULES else None
+    script = script_run(args)
+    if script is not None and (posixpath.basename(script[0]) == "harness"
+                               or script[0].endswith("harness/__main__.py")):
+        return script[1]
+    return None
+
+
+def _check_harness(args: list[str], ctx: Context) -> Denial | None:
     sub = _first_positional(args)
-    if "--help" in args or "-h" in args:
+    if (sub is not None and unresolved(sub)) or (sub == "agent" and any(unresolved(a) for a in args)):
+        return unresolved_denial(sub if unresolved(sub or "") else " ".join(args), "the harness command to run")
+    if sub == "evidence":
+        return _check_evidence_run(args, ctx)
+    if _asks_for_help(args):
         return None  # reading how a command works changes nothing
     if sub == "approve":
         return Denial("approve", "`harness approve` is a human's signature, never the agent's",
@@ -181,6 +204,34 @@ def _check_harness(args: list[str]) -> Denial | None:
         return Denial("uninstall", f"`harness {' '.join(args)}` removes the harness's guards",
                       "leave them installed; ask a human if they really must go")
     return None
+
+
+def _asks_for_help(args: list[str]) -> bool:
+    """A help word click reads as help: before any `--`, and not where an option's value goes (`--key -h`
+    is a key named -h)."""
+    for i, word in enumerate(args):
+        if word == "--":
+            return False
+        if word in ("-h", "--help"):
+            before = args[i - 1] if i else ""
+            return not (before.startswith("-") and "=" not in before)
+    return False
+
+
+def _check_evidence_run(args: list[str], ctx: Context) -> Denial | None:
+    """`harness evidence TYPE -- CMD` starts CMD (with --shell, a command line): judged as if typed alone."""
+    if "--" not in args:
+        return None  # the configured command: config.yaml's, changed only with a human's approval
+    words = args[args.index("--") + 1:]
+    if not words:
+        return None
+    import shlex
+
+    return ctx.judge(" ".join(words) if "--shell" in args[:args.index("--")] else shlex.join(words))
+
+
+# Variables that decide where Python imports from: set on a git command, they reach the hooks it runs.
+PYTHON_PATH_ENV = frozenset({"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE"})
 
 
 def _first_positional(args: list[str]) -> str | None:

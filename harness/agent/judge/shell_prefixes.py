@@ -56,6 +56,8 @@ RUNNERS: dict[str, Prefix] = {
     "pipenv": Prefix(), "pdm": Prefix("p", frozenset({"--project"})), "hatch": Prefix(), "rye": Prefix(),
     "pnpm": Prefix(), "yarn": Prefix(),
 }
+# The words xargs appends from its input, as the guard sees them: an expansion it cannot work out.
+XARGS_INPUT = "${xargs_input}"
 LONG_COMMAND = {"flock": "--command", "env": "--split-string"}
 
 
@@ -83,6 +85,8 @@ def strip_prefix(words: list[str], assigns: list[str]) -> tuple[bool, list[str]]
         _options(head, spec, words, assigns, scripts)  # `flock FILE -c "…"`: options after the file too
     if scripts:
         words.clear()  # the command is the string, not the words left
+    elif head == "xargs" and words:
+        words.append(XARGS_INPUT)  # xargs adds words read from its input: unknown to the guard
     return True, scripts
 
 
