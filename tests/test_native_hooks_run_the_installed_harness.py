@@ -13,7 +13,8 @@ from support.gitrepo import git
 pytestmark = pytest.mark.e2e  # real git hooks run
 
 
-def test_a_planted_harness_package_does_not_answer_for_the_hooks(h, repo, task):
+def _plant(h, repo) -> None:
+    """The hooks installed, a harness/ package at the top of the work tree that says it ran, a change staged."""
     assert h("install").code == 0
     planted = repo / "harness"
     planted.mkdir()
@@ -21,6 +22,10 @@ def test_a_planted_harness_package_does_not_answer_for_the_hooks(h, repo, task):
     (planted / "__main__.py").write_text("import sys\nprint('PLANTED ran')\nsys.exit(0)\n")
     (repo / "code.py").write_text("x = 1\n")
     git(repo, "add", "code.py")
+
+
+def test_a_planted_harness_package_does_not_answer_for_the_hooks(h, repo, task):
+    _plant(h, repo)
     proc = subprocess.run(["git", "commit", "-m", "code"], cwd=repo, capture_output=True, text=True)
     assert "PLANTED ran" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
 
@@ -35,13 +40,7 @@ def test_the_agent_hook_command_does_not_run_a_planted_package():
 def test_pythonpath_pointing_at_the_work_tree_does_not_plant_a_harness(h, repo, task):
     import os
 
-    assert h("install").code == 0
-    planted = repo / "harness"
-    planted.mkdir()
-    (planted / "__init__.py").write_text("")
-    (planted / "__main__.py").write_text("import sys\nprint('PLANTED ran')\nsys.exit(0)\n")
-    (repo / "code.py").write_text("x = 1\n")
-    git(repo, "add", "code.py")
+    _plant(h, repo)
     for value in (".", str(repo), "/nowhere:"):  # an empty entry is the current folder too
         proc = subprocess.run(["git", "commit", "--allow-empty", "-m", "code"], cwd=repo, capture_output=True,
                               text=True, env={**os.environ, "PYTHONPATH": value})
