@@ -23,7 +23,7 @@ def command_of(argv: tuple[str, ...], fallback: str | list[str] | None) -> list[
 
 def run_fact(s: TaskStore, command: list[str] | str, timeout: float | None = None) -> dict:
     """Run ``command`` in the repository; the source tree is taken before it starts."""
-    from harness.gitio.git import ensure_recordable
+    from harness.gitio.worktree import ensure_recordable
 
     redactor = redactor_for(settings.load_config(s.layout))
     git = ensure_recordable(s.git)

@@ -42,7 +42,7 @@ FAIL_TO_PASS = "fail_to_pass"
 
 def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     """Run PASS_TO_PASS for ``task_id``: (the evidence record, the exit status: 0 passed, 1 not)."""
-    from harness.gitio.git import ensure_recordable
+    from harness.gitio.worktree import ensure_recordable
 
     config = settings.load_config(s.layout)
     spec, test_type, conf = _suite(config, settings.load_gate(s.layout))
@@ -79,7 +79,7 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     files (the tests as the change wrote them) in a temporary worktree. Its case list is what the gate
     reads: a case that proves a requirement must not pass here. (Exit 0 when the run wrote its
     report, whatever its cases did: failing is what it is for.)"""
-    from harness.gitio.git import ensure_recordable
+    from harness.gitio.worktree import ensure_recordable
 
     config = settings.load_config(s.layout)
     spec, test_type, conf = _suite(config, settings.load_gate(s.layout), FAIL_TO_PASS)

@@ -116,7 +116,7 @@ class Repository:
     @property
     def common_dir(self) -> Path:
         """Where hooks live: shared by all worktrees of a repository."""
-        gd = Path(self.repo.path)
+        gd = self.git_dir
         common = gd / "commondir"
         if common.exists():
             return (gd / common.read_text().strip()).resolve()

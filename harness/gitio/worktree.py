@@ -12,9 +12,12 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from harness.gitio.environment import HARNESS_DIR, LOCATION_VARS, own_env
 from harness.gitio.trees import Trees
+
+W = TypeVar("W", bound="Worktree")
 
 
 class Worktree(Trees):
@@ -25,10 +28,10 @@ class Worktree(Trees):
         import shutil  # lazy, like tempfile: ~10 ms a stamp after a commit never needs
         import tempfile
 
-        fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.repo.path)
+        fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.git_dir)
         os.close(fd)
         try:
-            real = os.path.join(self.repo.path, "index")
+            real = os.path.join(self.git_dir, "index")
             if os.path.exists(real):
                 # copy2 keeps the index mtime: git's "racy entry" check (an edit in the same
                 # second as the index write) depends on it; the stat cache spares rehashing.
@@ -113,6 +116,20 @@ class Worktree(Trees):
             finally:
                 self.run(["worktree", "remove", "--force", str(path)], check=False)
                 self.run(["worktree", "prune"], check=False)
+
+
+def ensure_recordable(git: W) -> W:
+    """``git``, refused when the caller's environment or config would make git (and the
+    command) see another tree than the one the harness records."""
+    from harness.errors import Refused
+
+    root = git.root
+    why = git.foreign_location()
+    if why:
+        raise Refused(f"not recording: {why}, so the command would not see the source tree the harness "
+                      f"measures at {root}",
+                      hint="unset the GIT_* variable (or core.worktree) and run again from the repository itself")
+    return git
 
 
 def diff_since(git: Worktree, base: str) -> tuple[str, list[tuple[str, str]]]:

@@ -1,0 +1,186 @@
+"""Recording evidence reads git through processes (harness.gitio.process_git), not pygit2: every
+answer it uses must be the pygit2-backed Git's, in every shape of repository a recording meets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.gitio.git import Git
+from harness.gitio.process_git import EMPTY_TREE, ProcessGit
+from harness.gitio.worktree import ensure_recordable
+
+from support.gitrepo import commit_all_ok, git, new_repo
+
+IGNORE_PROBES = ["build/out.o", "notes.log", "keep.log", "src/app.py", ".harness/tasks/x", "deep/a/b.tmp", "build"]
+
+
+def answers(g) -> dict:
+    head = g.head()
+    return {
+        "head": head, "tree": g.worktree_source_tree(), "empty": g.empty_tree(),
+        "head tree": g.source_tree(head) if head else None,
+        "head tree by name": g.source_tree("HEAD") if head else None,
+        "git dir": g.git_dir, "common dir": g.common_dir, "bare": g.is_bare,
+        "foreign": g.foreign_location(), "ignored": {p: g.is_ignored(p) for p in IGNORE_PROBES},
+        "config": (g.config_get("user.name"), g.config_get("no.such-key")),
+    }
+
+
+def same_answers(root: Path) -> dict:
+    by_pygit2, by_processes = answers(Git(root)), answers(ProcessGit(root))
+    assert by_processes == by_pygit2
+    return by_processes
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text, "utf-8")
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    """A repository with code, a committed .harness/, ignore rules (one negated) and a commit."""
+    root = new_repo(tmp_path / "project")
+    write(root, "src/app.py", "print(1)\n")
+    write(root, ".harness/config.yaml", "version: 1\n")
+    write(root, ".gitignore", "build/\n*.log\n!keep.log\n*.tmp\n")
+    commit_all_ok(root, "code and harness")
+    return root
+
+
+def test_unborn_repository(tmp_path):
+    root = tmp_path / "unborn"
+    git(tmp_path, "init", "-q", str(root))
+    write(root, "a.txt", "a\n")
+    found = same_answers(root)
+    assert found["head"] is None and found["tree"] != EMPTY_TREE
+
+
+def test_clean_checkout_with_committed_harness(project):
+    found = same_answers(project)
+    assert found["tree"] == found["head tree"]  # .harness/ is not source: a clean tree is not dirty
+
+
+def test_untracked_staged_and_edited_files(project):
+    write(project, "src/new.py", "x = 1\n")            # untracked
+    write(project, "src/app.py", "print(2)\n")         # edited, unstaged
+    write(project, "lib.py", "y = 2\n")
+    git(project, "add", "lib.py")                      # staged
+    write(project, "lib.py", "y = 3\n")                # and edited again
+    write(project, "build/out.o", "binary\n")          # ignored
+    write(project, ".harness/tasks/T/state.yaml", "s: 1\n")  # the harness's own, never source
+    found = same_answers(project)
+    assert found["tree"] != found["head tree"]
+
+
+def test_only_harness_changed_is_not_dirty(project):
+    write(project, ".harness/config.yaml", "version: 2\n")
+    found = same_answers(project)
+    assert found["tree"] == found["head tree"]
+
+
+def test_hidden_index_flags_do_not_hide_an_edit(project):
+    git(project, "update-index", "--assume-unchanged", "src/app.py")
+    write(project, "src/app.py", "print('edited under assume-unchanged')\n")
+    found = same_answers(project)
+    assert found["tree"] != found["head tree"]
+
+
+def test_deleted_file_and_empty_source(project):
+    for rel in ("src/app.py", ".gitignore", "app.py"):
+        (project / rel).unlink()
+    found = same_answers(project)
+    assert found["tree"] == EMPTY_TREE  # only .harness/ is left: the empty source tree
+
+
+def test_detached_head_and_a_submodule_entry(project, tmp_path):
+    inner = new_repo(tmp_path / "inner")
+    write(inner, "f.txt", "f\n")
+    commit_all_ok(inner, "inner")
+    git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "vendor/inner")
+    commit_all_ok(project, "add a submodule")
+    git(project, "checkout", "-q", "--detach", "HEAD")
+    same_answers(project)
+
+
+def test_linked_worktree(project, tmp_path):
+    linked = tmp_path / "linked"
+    git(project, "worktree", "add", "-q", "--detach", str(linked))
+    write(linked, "src/other.py", "z = 0\n")
+    found = same_answers(linked)
+    assert found["git dir"] != found["common dir"]
+
+
+def test_a_foreign_location_is_named_alike(project, monkeypatch):
+    monkeypatch.setenv("GIT_INDEX_FILE", str(project / "elsewhere.index"))
+    found = same_answers(project)
+    assert found["foreign"] and "GIT_INDEX_FILE" in found["foreign"]
+    with pytest.raises(HarnessError, match="not recording"):
+        ensure_recordable(ProcessGit(project))
+
+
+def test_caller_git_variables_do_not_move_what_is_measured(project, tmp_path, monkeypatch):
+    other = new_repo(tmp_path / "other")
+    write(other, "o.txt", "o\n")
+    commit_all_ok(other, "other")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    assert ProcessGit(project).worktree_source_tree() == Git(project).worktree_source_tree()
+    assert ProcessGit(project).head() == Git(project).head() != Git(other).head()
+
+
+def test_not_a_repository_is_refused_in_the_same_words(tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(HarnessError) as by_pygit2:
+        Git(plain)
+    with pytest.raises(HarnessError) as by_processes:
+        ProcessGit(plain)
+    assert by_processes.value.message == by_pygit2.value.message
+
+
+def test_a_sha256_repository_is_refused_as_pygit2_refuses_it(tmp_path):
+    root = tmp_path / "sha256"
+    if git(tmp_path, "init", "-q", "--object-format=sha256", str(root), check=False).returncode != 0:
+        pytest.skip("this git cannot make sha256 repositories")
+    with pytest.raises(HarnessError, match="sha256") as by_processes:
+        ProcessGit(root)
+    with pytest.raises(HarnessError) as by_pygit2:
+        Git(root)
+    assert by_processes.value.message == by_pygit2.value.message
+
+
+def test_methods_it_does_not_answer_still_work(project):
+    """Anything a recording does not ask is inherited and answered through pygit2, opened on first use."""
+    g = ProcessGit(project)
+    assert g.changed_paths(g.source_tree("HEAD"), g.worktree_source_tree()) == ([], 0)
+    assert g.commit_tree("HEAD") == Git(project).commit_tree("HEAD")
+
+
+def test_ignore_rules_from_info_exclude_and_core_excludes_file(project, tmp_path):
+    write(project, ".git/info/exclude", "secret.txt\n")
+    excludes = tmp_path / "global-ignore"
+    excludes.write_text("*.bak\n", "utf-8")
+    git(project, "config", "core.excludesFile", str(excludes))
+    for probe in ("secret.txt", "x.bak", "x.py"):
+        assert ProcessGit(project).is_ignored(probe) == Git(project).is_ignored(probe)
+    assert ProcessGit(project).is_ignored("x.bak") and not ProcessGit(project).is_ignored("x.py")
+
+
+def test_recording_evidence_does_not_load_pygit2(h, task):
+    """The point of it all: `harness evidence` records without importing pygit2."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, runpy; sys.argv = ['harness', 'evidence', 'custom', '--', 'true']\n"
+             "try:\n    runpy.run_module('harness', run_name='__main__')\nexcept SystemExit as e:\n    code = e.code\n"
+             "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'pygit2' and "
+             "type(sys.modules[m]).__name__ != '_LazyModule')\n"
+             "print('PYGIT2', loaded, code, file=sys.stderr)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=h.root, capture_output=True, text=True, env=env)
+    assert "PYGIT2 [] 0" in proc.stderr, proc.stderr[-2000:]
