@@ -136,7 +136,18 @@ def _strongest(reqs: list[frozenset[str]]) -> frozenset[str] | None:
 
 @functools.lru_cache(maxsize=512)
 def needs(pattern: str, flags: int) -> Needs:
-    """What ``re.compile(pattern, flags)`` needs in a text to match (nothing, if unsure)."""
+    """What ``re.compile(pattern, flags)`` needs in a text to match (nothing, if unsure): from the
+    table made with the harness (harness.redaction_needs) when it holds exactly this pattern."""
+    from harness.core.regex_needs_data import KNOWN
+
+    known = KNOWN.get((pattern, flags))
+    if known is not None:
+        return Needs(known[0], tuple(frozenset(alternatives) for alternatives in known[1]))
+    return analysed(pattern, flags)
+
+
+def analysed(pattern: str, flags: int) -> Needs:
+    """:func:`needs` worked out from the pattern itself (what the table holds for its patterns)."""
     if _parser is None:
         return Needs(False, ())
     try:
