@@ -187,5 +187,14 @@ def _no_alias_dumper() -> Any:
 
 
 def dump(doc: object) -> bytes:
+    """``doc`` as the harness writes YAML: by harness.store.plain_yaml_writer when it is sure of
+    every byte (most rendered task files), else by PyYAML; the bytes are the same either way."""
+    from harness.store import plain_yaml_writer
+
+    text = plain_yaml_writer.dump(doc)
+    return text.encode("utf-8") if isinstance(text, str) else pyyaml_dump(doc)
+
+
+def pyyaml_dump(doc: object) -> bytes:
     return _yaml().dump(doc, Dumper=_no_alias_dumper(), sort_keys=False, allow_unicode=True,
                         width=100).encode("utf-8")
