@@ -13,15 +13,17 @@ from harness.gitio.git import Git
 from harness.gitio.process_git import EMPTY_TREE, ProcessGit
 from harness.gitio.worktree import ensure_recordable
 
-from support.gitrepo import commit_all_ok, git, new_repo
+from support.gitrepo import commit_all_ok, git, head, new_repo
 
 IGNORE_PROBES = ["build/out.o", "notes.log", "keep.log", "src/app.py", ".harness/tasks/x", "deep/a/b.tmp", "build"]
 
 
 def answers(g) -> dict:
     head = g.head()
+    tree = g.worktree_source_tree()
     return {
-        "head": head, "tree": g.worktree_source_tree(), "empty": g.empty_tree(),
+        "head": head, "head again": g.head(), "tree": tree, "empty": g.empty_tree(),
+        "dirty": g.differs_from_commit(tree, head),
         "head tree": g.source_tree(head) if head else None,
         "head tree by name": g.source_tree("HEAD") if head else None,
         "git dir": g.git_dir, "common dir": g.common_dir, "bare": g.is_bare,
@@ -62,7 +64,7 @@ def test_unborn_repository(tmp_path):
 
 def test_clean_checkout_with_committed_harness(project):
     found = same_answers(project)
-    assert found["tree"] == found["head tree"]  # .harness/ is not source: a clean tree is not dirty
+    assert found["tree"] == found["head tree"] and not found["dirty"]  # .harness/ is not source
 
 
 def test_untracked_staged_and_edited_files(project):
@@ -74,7 +76,7 @@ def test_untracked_staged_and_edited_files(project):
     write(project, "build/out.o", "binary\n")          # ignored
     write(project, ".harness/tasks/T/state.yaml", "s: 1\n")  # the harness's own, never source
     found = same_answers(project)
-    assert found["tree"] != found["head tree"]
+    assert found["tree"] != found["head tree"] and found["dirty"]
 
 
 def test_only_harness_changed_is_not_dirty(project):
@@ -152,6 +154,17 @@ def test_a_sha256_repository_is_refused_as_pygit2_refuses_it(tmp_path):
     with pytest.raises(HarnessError) as by_pygit2:
         Git(root)
     assert by_processes.value.message == by_pygit2.value.message
+
+
+def test_head_is_read_again_after_the_first_answer(project):
+    """The first answer is the one read on opening (a recording asks before its command runs); a
+    commit made after it is seen by the next."""
+    g = ProcessGit(project)
+    before = g.head()
+    write(project, "later.py", "v = 1\n")
+    commit_all_ok(project, "a later commit")
+    assert before == head(project, "HEAD~1")
+    assert g.head() == head(project) == Git(project).head()
 
 
 def test_methods_it_does_not_answer_still_work(project):

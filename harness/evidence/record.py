@@ -27,7 +27,7 @@ from harness.store.evidence_files import digest, evidence_rel
 from harness.store.tasks import TaskStore, now_iso
 
 if TYPE_CHECKING:
-    from harness.gitio.worktree import Worktree
+    from harness.gitio.process_git import ProcessGit
 
 # Exit statuses for outcomes that have no exit code of their own, as shells report them.
 EXIT_FOR = {"not_found": 127, "not_executable": 126, "timeout": 124, "interrupted": 130}
@@ -270,8 +270,8 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     """Run ``p`` for ``task_id``; returns (the evidence record, the exit status to exit with).
     With a ``site``, the command runs there and its cases decide (the record is still bound to the
     working tree's source: the run is evidence about it)."""
-    from harness.gitio.worktree import ensure_recordable
     from harness.gitio.process_git import ProcessGit
+    from harness.gitio.worktree import ensure_recordable
 
     config = settings.load_config(s.layout)
     cwd = site.cwd if site else s.layout.root
@@ -304,7 +304,7 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     return record, _exit_status(ran.result.exit_code, ran.outcome, site)
 
 
-def _runnable_argv(git: Worktree, p: Plan, cwd: Path, site: Site | None) -> list[str]:
+def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> list[str]:
     """The argv the run will start, refused now rather than by the runner: after `evidence.prepared`
     a refusal would leave a run that never finishes, read as "outcome unknown" until re-collected."""
     run_argv = runner.checked_argv(p.command, p.shell, cwd)
@@ -330,11 +330,11 @@ class _Prepared:
     junit_before: tuple | None                   # the report's stat before the run: a report left over is no report
 
 
-def _prepare(git: Worktree, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor) -> _Prepared:
+def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor) -> _Prepared:
     """The source tree taken *before* the command starts (what was tested is what existed then)."""
     head = git.head()
     tree = git.worktree_source_tree()
-    dirty = tree != (git.source_tree(head) if head else git.empty_tree())
+    dirty = git.differs_from_commit(tree, head)
     run_id = secrets.token_hex(8)
     environ = site.env if site else dict(os.environ)
     program = program_of(run_argv, cwd, environ)
@@ -358,7 +358,7 @@ class _Ran:
     error: str | None                            # why the report does not count, else the runner's error
 
 
-def _run_and_judge(git: Worktree, config: settings.Config, p: Plan, cwd: Path, site: Site | None,
+def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path, site: Site | None,
                    junit_before: tuple | None) -> _Ran:
     result = runner.run_command(p.command, shell=p.shell, cwd=cwd, timeout=p.timeout, env=site.env if site else None,
                                 head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)

@@ -52,6 +52,10 @@ class Worktree(Trees):
             tree = self.run(["write-tree"], env).strip()
         return self.strip_harness(tree)
 
+    def differs_from_commit(self, tree: str, head: str | None) -> bool:
+        """Whether source tree ``tree`` is not ``head``'s source tree (the empty tree's, unborn)."""
+        return tree != (self.source_tree(head) if head else self.empty_tree())
+
     def foreign_location(self) -> str | None:
         """Why git, run by the caller's environment in :attr:`root`, would see another
         repository, working tree or index than the harness measures (None when it would not).

@@ -22,8 +22,7 @@ WIDTH = 100  # yamlio.dump's width: a line no longer than it is never folded
 
 # YAML 1.1's implicit types (PyYAML's resolver reads plain scalars with these): a string matching
 # one is written quoted, or it would be read back as a number, a date or a boolean.
-_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
-                   "null Null NULL ~".split())
+_WORDS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~"])
 _NUMBER_OR_DATE = re.compile(
     r"[-+]?(?:0b[0-1_]+|0[0-7_]+|(?:0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)"  # int
     r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"          # float
