@@ -15,11 +15,11 @@ Regenerate after a detect-secrets upgrade: ``python -m harness.detector_patterns
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import os
 
 from harness.core.redact import DetectorSource, detector_sources
+from harness.core.sha256 import sha256  # not hashlib: its OpenSSL binding costs a recording more than the hashing
 
 PACKAGE = "detect_secrets"
 
@@ -35,7 +35,7 @@ def package_digest() -> str | None:
     folders = list(spec.submodule_search_locations or []) if spec is not None else []
     if len(folders) != 1 or not os.path.isdir(folders[0]):
         return None  # not a plain package folder (a namespace, a zip): import it instead
-    digest = hashlib.sha256()
+    digest = sha256()
     try:
         for rel in _python_files(folders[0]):
             with open(os.path.join(folders[0], rel), "rb") as f:

@@ -29,3 +29,15 @@ def test_a_digest_fed_in_pieces_and_copied_midway_is_hashlibs(pieces):
 
 def test_the_empty_digest_is_the_standard_one():
     assert sha256().hexdigest() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def test_a_file_digest_is_the_same_below_and_above_the_size_that_picks_the_implementation(tmp_path):
+    import hashlib
+
+    from harness.store import bounded
+
+    for size in (0, 1, bounded._SMALL - 1, bounded._SMALL, bounded._SMALL + 4097):
+        path = tmp_path / f"f{size}"
+        data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+        path.write_bytes(data)
+        assert bounded.sha256(path, "log") == hashlib.sha256(data).hexdigest(), size

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -335,7 +334,7 @@ def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: l
     head = git.head()
     tree = git.worktree_source_tree()
     dirty = git.differs_from_commit(tree, head)
-    run_id = secrets.token_hex(8)
+    run_id = os.urandom(8).hex()  # secrets.token_hex(8) exactly, without importing secrets' hmac and random
     environ = site.env if site else dict(os.environ)
     program = program_of(run_argv, cwd, environ)
     shown, argv = shown_command(p.command, redactor)
