@@ -16,9 +16,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import IO, Any
 
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 
 # What a CI machine may pass on: where programs are, who and where it is, how text is encoded.

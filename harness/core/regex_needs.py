@@ -14,7 +14,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from harness.core.value_class import dataclass
 
 try:  # the parser re compiles with (private, but stable since 3.11)
     from re import _constants as C  # type: ignore[attr-defined]

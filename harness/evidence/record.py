@@ -12,13 +12,13 @@ import json
 import os
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import paths, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
 from harness.evidence import outputcut
 from harness.store import bounded, settings

@@ -20,13 +20,13 @@ repository's code from the checkout, or that follows a run which changed what it
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import paths, runner
+from harness.core import value_class
 from harness.core.redact import Redactor
 from harness.errors import HarnessError
 from harness.gitio.git import Git
@@ -88,7 +88,7 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
                  "commit": commit, "result": UNRUNNABLE, "error": exc.message}, None)
     verdict = classify(result, item.expect)
     if unproved and verdict == REPRODUCES:  # the run passed, without a case the verdict leans on
-        verdict, result = CONTRADICTED, dataclasses.replace(result, outcome="failed")
+        verdict, result = CONTRADICTED, value_class.replace(result, outcome="failed")
     stream(f"  → {verdict} ({result.outcome}, exit {result.exit_code}, {result.duration_s:.1f}s)")
     row: dict[str, Any] = {"task": item.task, "kind": item.kind, "what": item.what, "command": shown, "cwd": str(cwd),
            "commit": commit, "expected": item.expect[0], "outcome": result.outcome, "exit_code": result.exit_code,
@@ -136,7 +136,7 @@ def _judged_by_report(result: runner.RunResult, report: Path | None, cases: Sequ
     unproved = [c for c in cases if outcomes.get(c) != "passed"]
     if counts and counts["tests"] and not counts["failed"] and not counts["errors"]:
         return result, unproved
-    return dataclasses.replace(result, outcome="failed"), unproved
+    return value_class.replace(result, outcome="failed"), unproved
 
 
 def done_tasks(report: CommitReport) -> list[str]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.core import next_step
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:
