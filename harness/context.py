@@ -36,6 +36,8 @@ class Process:
         self.yaml_parsed: OrderedDict[Any, bytes] = OrderedDict()  # harness.store.yamlio
         self.yaml_bytes = 0
         self.ledgers: dict[str, list[Any]] = {}  # harness.store.ledger_memo
+        self.blobs: OrderedDict[Any, bytes] = OrderedDict()  # harness.gitio.blob_memo
+        self.blob_bytes = 0
         self.valid_digests: set[str] = set()  # harness.store.validate
         self.locks_held: dict[str, bool] = {}  # lock file -> held exclusively (harness.store.fsio)
         self.codecs_registered = False  # harness.cli.streams

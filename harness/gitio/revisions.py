@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from harness.errors import HarnessError
+from harness.gitio import blob_memo
 from harness.gitio.lazy_pygit2 import pygit2
 from harness.gitio.repository import Repository
 
@@ -48,7 +49,10 @@ class History(Repository):
             obj = self.repo[commit].peel(pygit2.Commit).tree[rel]
         except (KeyError, ValueError):
             return None
-        return obj.data if isinstance(obj, pygit2.Blob) else None
+        if not isinstance(obj, pygit2.Blob):
+            return None
+        data = blob_memo.kept(obj.id)  # a history walk reads the blobs its checks just read
+        return data if data is not None else blob_memo.keep(obj.id, obj.data)
 
     def parents(self, commit: str) -> list[str]:
         return [str(p) for p in self.repo[commit].parent_ids]

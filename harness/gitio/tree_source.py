@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.errors import HarnessError
+from harness.gitio import blob_memo
 from harness.gitio.environment import git_env
 from harness.gitio.git import Git
 from harness.gitio.lazy_pygit2 import pygit2
@@ -130,10 +131,12 @@ class TreeSource:
         from harness.core import file_caps as bounded  # the caps alone: the file reader is the store's
 
         kind = bounded.kind_of(rel)
-        if obj.size > bounded.CAPS[kind]:  # checked before git inflates the blob into memory
-            raise HarnessError(f"{rel}: {obj.size} bytes in {self.label}, over the "
+        data = blob_memo.kept(obj.id)
+        size = obj.size if data is None else len(data)
+        if size > bounded.CAPS[kind]:  # checked before git inflates the blob into memory
+            raise HarnessError(f"{rel}: {size} bytes in {self.label}, over the "
                                f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")
-        return obj.data
+        return data if data is not None else blob_memo.keep(obj.id, obj.data)
 
     def listdir(self, rel: str) -> list[str]:
         obj = self._entry(rel)

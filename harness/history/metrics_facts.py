@@ -42,8 +42,14 @@ def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
     return claims
 
 
-def _events(task: reader.LoadedTask) -> list[dict]:
-    return [json.loads(line) for line in task.lines]
+def _events_of(lines: list[str], etype: str) -> list[dict]:
+    """The events of type ``etype``, oldest first, decoding only the lines that can be one. Every
+    line of a loaded ledger is canonical JSON (the reader checked it: keys sorted, no spaces, no
+    escape JSON does not need), so an event of that type holds ``"type":"<etype>"`` verbatim and a
+    line without it is another type. A line with it is decoded and its type checked (the same text
+    may sit inside ``data``). So a task's facts cost a scan of its text, not a decode of its life."""
+    mark = '"type":' + json.dumps(etype, ensure_ascii=False)
+    return [e for e in (json.loads(line) for line in lines if mark in line) if e["type"] == etype]
 
 
 def carried_from(git: Git, commits: list[str], rel: str, before: str | None) -> list[int]:
@@ -71,20 +77,20 @@ def _lines(raw: bytes | None) -> int:
 def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None,
                carried: list[int] | None = None) -> metrics.TaskFacts:
     """``carried``: :func:`carried_from` for the task's ledger (none: every event before the range)."""
-    events = _events(task)
-
     def when(e: dict) -> metrics.When:
         seq = int(e["seq"])
         return (carried[seq - 1] if carried and 0 < seq <= len(carried) else -1), seq
 
-    done_at = next((when(e) for e in events if e["type"] == "task.transitioned" and e["data"].get("to") == "DONE"),
+    done_at = next((when(e) for e in _events_of(task.lines, "task.transitioned") if e["data"].get("to") == "DONE"),
                    None)
+    reproduced: list[dict] | None = None  # decoded when a finding first needs them
     findings = []
     for fid, f in sorted(task.proj.findings.items()):
         confirmed_at = None
         if f["status"] in metrics.EVER_CONFIRMED:
-            confirmed_at = next((when(e) for e in events if e["type"] == "finding.reproduced"
-                                 and e["data"].get("id") == fid and e["data"].get("outcome") == "failed"), None)
+            reproduced = _events_of(task.lines, "finding.reproduced") if reproduced is None else reproduced
+            confirmed_at = next((when(e) for e in reproduced
+                                 if e["data"].get("id") == fid and e["data"].get("outcome") == "failed"), None)
         findings.append(metrics.FindingFacts(fid, f["status"], (f["content"].get("location") or {}).get("file"),
                                              confirmed_at, bool((f.get("regression_test") or {}).get("path"))))
     changed: frozenset[str] = frozenset()
@@ -93,31 +99,49 @@ def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None,
         files, _ = git.changed_paths(git.commit_tree(base), git.commit_tree(done_commit), limit=1_000_000)
         changed = frozenset(p for p in files if not p.startswith(paths.HARNESS + "/"))
     return metrics.TaskFacts(task.id, task.proj.state, f"{task.proj.title}\n{task.proj.description}",
-                             when(events[0]) if events else None, done_at, changed,
+                             when(json.loads(task.lines[0])) if task.lines else None, done_at, changed,
                              tuple(findings))
+
+
+def _states_at(start: TreeSource, tids: list[str]) -> dict[str, str | None]:
+    """The state at ``start`` of each of ``tids`` that is a task there (None: its ledger cannot be read)."""
+    out: dict[str, str | None] = {}
+    for tid in set(tids) & set(reader.task_ids(start)):
+        try:
+            out[tid] = reader.load_task(start, tid, docs=False).proj.state
+        except HarnessError:
+            out[tid] = None
+    return out
 
 
 def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list[metrics.TaskFacts],
                                                                  list[metrics.DoneClaim], list[str]]:
     """(commits, tasks, DONE claims, tasks that could not be read) for the range."""
     commits = range_commits(git, from_rev, to_rev)
+    end = TreeSource(git, git.commit_tree(git.resolve(to_rev)), "end of range")
+    start_rev = git.resolve(from_rev) if from_rev and from_rev.strip("0") else None
+    start = TreeSource(git, git.commit_tree(start_rev), "start", rev=start_rev) if start_rev else None
+    end_ids = reader.task_ids(end)
+    # Read before the walk, not after: the start's ledgers are the ones the range's first commits
+    # extend, so the walk finds them validated and checks only what it appends. Read after, they
+    # would be validated whole a second time once the walk has moved past them.
+    started = _states_at(start, end_ids) if start is not None else {}
     claims = done_claims(git, commits)
     first_done: dict[str, str] = {}
     for claim in claims:
         first_done.setdefault(claim.task, claim.commit)
-    end = TreeSource(git, git.commit_tree(git.resolve(to_rev)), "end of range")
-    start_rev = git.resolve(from_rev) if from_rev and from_rev.strip("0") else None
-    start = TreeSource(git, git.commit_tree(start_rev), "start", rev=start_rev) if start_rev else None
     tasks, unreadable = [], []
-    for tid in reader.task_ids(end):
+    for tid in end_ids:
         try:
             task = reader.load_task(end, tid, docs=False)
-            if start is not None and tid in reader.task_ids(start) \
-                    and reader.load_task(start, tid, docs=False).proj.state in TERMINAL:
-                continue  # finished before the range began
         except HarnessError:
             unreadable.append(tid)
             continue
+        if tid in started and started[tid] is None:
+            unreadable.append(tid)  # its ledger at the start cannot be read
+            continue
+        if started.get(tid) in TERMINAL:
+            continue  # finished before the range began
         carried = carried_from(git, commits, f"{reader.TASKS}/{tid}/events.jsonl", start.rev if start else None)
         tasks.append(task_facts(git, task, first_done.get(tid), carried))
     return commits, tasks, claims, unreadable
