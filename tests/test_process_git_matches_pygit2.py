@@ -28,11 +28,13 @@ def answers(g) -> dict:
         "head tree by name": g.source_tree("HEAD") if head else None,
         "git dir": g.git_dir, "common dir": g.common_dir, "bare": g.is_bare,
         "foreign": g.foreign_location(), "ignored": {p: g.is_ignored(p) for p in IGNORE_PROBES},
-        "config": (g.config_get("user.name"), g.config_get("no.such-key")),
+        # A key of the repository's own config: libgit2 reads no GIT_CONFIG_GLOBAL, so a global key may differ.
+        "config": (g.config_get("harness.probe"), g.config_get("no.such-key")),
     }
 
 
 def same_answers(root: Path) -> dict:
+    git(root, "config", "harness.probe", "local value")
     by_pygit2, by_processes = answers(Git(root)), answers(ProcessGit(root))
     assert by_processes == by_pygit2
     return by_processes

@@ -13,16 +13,18 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import Any
 
 from harness.core.file_caps import CAPS, MiB, kind_of
 from harness.errors import HarnessError
 
 __all__ = ["CAPS", "MiB", "kind_of"]  # with the readers below: callers read the caps from here
 
-TYPE_CHECKING = False  # pathlib is imported only for a path given as text pathlib would spell otherwise
+# Not typing's TYPE_CHECKING: the agent's guard reads files through this module and imports no typing;
+# pathlib is imported only for a path given as text pathlib would spell otherwise.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 _CHUNK = 1 * MiB
 _KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
