@@ -112,3 +112,13 @@ def test_fuzzed_documents_are_written_as_pyyaml_writes_them(doc):
 def test_fuzzed_scalars_are_quoted_exactly_when_pyyaml_quotes_them(value):
     check({"a": value})
     check({"a": [value]})
+
+
+def test_a_key_the_dumper_writes_as_a_complex_key_is_left_to_it():
+    """F-0019 (#28): from 128 characters on, PyYAML writes a key as `? key`, whatever its value."""
+    for key in ("k" * 128, "k" * 129):
+        for value in ({"a": 1}, ["x"], "v", 1):
+            for doc in ({key: value}, {"top": {key: value}}, [{key: value}]):
+                assert plain_yaml_writer.dump(doc) is plain_yaml.NOT_PLAIN, (len(key), value)
+                assert yamlio.dump(doc) == yamlio.pyyaml_dump(doc)
+    assert check({"k" * 90: {"a": 1}})  # a long key short of it is still written here

@@ -4,6 +4,7 @@ answer it uses must be the pygit2-backed Git's, in every shape of repository a r
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,50 @@ def test_recording_evidence_does_not_load_pygit2(h, task):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run([sys.executable, "-c", probe], cwd=h.root, capture_output=True, text=True, env=env)
     assert "PYGIT2 [] 0" in proc.stderr, proc.stderr[-2000:]
+
+
+# -- what an adversarial read found (#28's F-0016..F-0019) ---------------------------------------
+
+def test_root_names_that_are_not_utf8_are_read_as_git_wrote_them(project):
+    """F-0016: an untracked root entry, one only in HEAD and a tracked one, named in bytes that are not UTF-8."""
+    raw = os.fsencode(project) + b"/"
+    with open(raw + b"tracked\xfe.txt", "wb") as fh:
+        fh.write(b"t\n")
+    git(project, "add", "-A")
+    with open(raw + b"gone\xfd.txt", "wb") as fh:
+        fh.write(b"g\n")
+    commit_all_ok(project, "names in latin-1")
+    git(project, "rm", "-q", "--cached", os.fsdecode(b"gone\xfd.txt"))
+    os.unlink(raw + b"gone\xfd.txt")
+    with open(raw + b"b\xff.txt", "wb") as fh:
+        fh.write(b"y\n")
+    found = same_answers(project)
+    assert found["dirty"]
+
+
+def test_a_head_tree_with_a_mode_old_git_wrote_is_compared_as_stored(project):
+    """F-0017: HEAD's root tree holds `100664 a.txt`: its source tree is not the working tree's
+    (whose mode git writes as 100644), with or without a .harness entry beside it."""
+    blob = git(project, "hash-object", "-w", "app.py").stdout.strip()
+    harness = git(project, "rev-parse", "HEAD:.harness").stdout.strip()
+    for listing in (f"100664 blob {blob}\tapp.py\n", f"100664 blob {blob}\tapp.py\n040000 tree {harness}\t.harness\n"):
+        tree = subprocess.run(["git", "mktree"], cwd=project, input=listing, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        commit = git(project, "commit-tree", tree, "-m", "old mode").stdout.strip()
+        git(project, "update-ref", "HEAD", commit)
+        git(project, "reset", "-q")
+        for rel in ("src/app.py", ".gitignore"):
+            (project / rel).unlink(missing_ok=True)
+        found = same_answers(project)
+        assert found["dirty"], listing
+
+
+def test_a_head_naming_a_missing_commit_is_refused_naming_head(project):
+    """F-0018: HEAD's commit object is gone: not an unborn branch, and not a guess."""
+    commit = head(project)
+    (project / ".git/objects" / commit[:2] / commit[2:]).unlink()
+    with pytest.raises(HarnessError, match="HEAD"):
+        ProcessGit(project).head()
+    unborn = project.parent / "fresh"
+    git(project.parent, "init", "-q", str(unborn))
+    assert ProcessGit(unborn).head() is None  # an unborn branch is still no commit, and no refusal
