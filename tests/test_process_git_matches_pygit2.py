@@ -1,5 +1,6 @@
 """Recording evidence reads git through processes (harness.gitio.process_git), not pygit2: every
-answer it uses must be the pygit2-backed Git's, in every shape of repository a recording meets."""
+answer it uses must be the pygit2-backed Git's, in every shape of repository a recording meets, but
+for the two deliberate differences tested at the end."""
 
 from __future__ import annotations
 
@@ -247,3 +248,26 @@ def test_a_head_naming_a_missing_commit_is_refused_naming_head(project):
     unborn = project.parent / "fresh"
     git(project.parent, "init", "-q", str(unborn))
     assert ProcessGit(unborn).head() is None  # an unborn branch is still no commit, and no refusal
+
+
+# -- the two deliberate differences (see harness/gitio/process_git.py) ---------------------------
+
+def test_ignore_rules_are_the_ones_git_add_goes_by(project):
+    """Where libgit2 reads a pattern otherwise, the answer is git's: a file is ignored exactly when
+    `git add -A` leaves it out of the tree a recording measures."""
+    write(project, ".gitignore", "a/\n**/\n**/b\n!a/\n")
+    for rel in ("[ab]/a/t.o", "x/b", "a/y.txt", "plain.txt"):
+        write(project, rel, "v\n")
+    git(project, "add", "-A")
+    added = set(git(project, "ls-files", "-z").stdout.split("\0"))
+    g = ProcessGit(project)
+    for rel in ("[ab]/a/t.o", "x/b", "a/y.txt", "plain.txt"):
+        assert g.is_ignored(rel) == (rel not in added), rel
+
+
+def test_a_head_file_holding_a_tags_id_names_the_commit_the_tag_names(project):
+    """git reads a tag's id in HEAD as the commit it names; pygit2 answered the tag's id, which is no commit."""
+    git(project, "tag", "-a", "-m", "t", "v1")
+    commit, tag = head(project), git(project, "rev-parse", "v1").stdout.strip()
+    (project / ".git/HEAD").write_text(tag + "\n", "utf-8")
+    assert ProcessGit(project).head() == commit != tag

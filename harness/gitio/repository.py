@@ -51,6 +51,18 @@ class Repository:
         return subprocess.run(["git", *args], cwd=self.root, env=git_env() if env is None else env, input=input,
                               capture_output=True, text=True, timeout=timeout)
 
+    def run_bytes(self, args: list[str], env: dict[str, str] | None = None, *, input: bytes | None = None,
+                  check: bool = True) -> bytes:
+        """:meth:`run` for output read as git wrote it: path names need not be UTF-8 (b"" when it
+        fails unchecked)."""
+        proc = subprocess.run(["git", *args], cwd=self.root, env=git_env() if env is None else env, input=input,
+                              capture_output=True)
+        if proc.returncode != 0:
+            if check:
+                raise HarnessError(f"git {' '.join(args[:2])} failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+            return b""
+        return proc.stdout
+
     def run(self, args: list[str], env: dict[str, str] | None = None, *, input: str | None = None,
             check: bool = True) -> str:
         """Run `git` through :meth:`run_proc`: stdout, or HarnessError when ``check`` and git

@@ -90,12 +90,13 @@ class Worktree(Trees):
         while the tests ran against different bytes. (Skip-worktree entries whose file is
         absent — a sparse checkout — keep the staged content, as git would commit it.)
         """
-        listing = self.run(["ls-files", "-v", "-z"], env)
-        hidden = [entry[2:] for entry in listing.split("\0")
-                  if entry[:1].islower() or (entry[:1] == "S" and os.path.lexists(self.root / entry[2:]))]
+        listing = self.run_bytes(["ls-files", "-v", "-z"], env)  # bytes: a name need not be UTF-8
+        root = os.fsencode(self.root)
+        hidden = [entry[2:] for entry in listing.split(b"\0")
+                  if entry[:1].islower() or (entry[:1] == b"S" and os.path.lexists(os.path.join(root, entry[2:])))]
         if hidden:
-            self.run(["update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"], env,
-                     input="\0".join(hidden) + "\0", check=False)
+            self.run_bytes(["update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"], env,
+                           input=b"\0".join(hidden) + b"\0", check=False)
 
     def verify_checkout(self, worktree: Path) -> None:
         """HarnessError unless ``worktree`` holds exactly its commit's tree (see :mod:`.checkout_check`)."""

@@ -19,6 +19,7 @@ import re
 from harness.store.plain_yaml import NOT_PLAIN
 
 WIDTH = 100  # yamlio.dump's width: a line no longer than it is never folded
+_LONG_KEY = 128  # from here on PyYAML writes a key as `? key` (libyaml from 129): the dumper's to place
 
 # YAML 1.1's implicit types (PyYAML's resolver reads plain scalars with these): a string matching
 # one is written quoted, or it would be read back as a number, a date or a boolean.
@@ -53,7 +54,7 @@ def _mapping(doc: dict, indent: int, first: str, out: list[str]) -> bool:
     """``doc``'s entries at ``indent``; the first one after ``first`` (a sequence's ``- ``)."""
     pad = " " * indent
     for n, (key, value) in enumerate(doc.items()):
-        if type(key) is not str or not _KEY.fullmatch(key) or key in _WORDS:
+        if type(key) is not str or not _KEY.fullmatch(key) or key in _WORDS or len(key) >= _LONG_KEY:
             return False
         head = (first if n == 0 else pad) + key + ":"
         if isinstance(value, dict) and value:
