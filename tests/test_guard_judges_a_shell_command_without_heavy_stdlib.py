@@ -30,12 +30,21 @@ def loaded_by(cwd: Path, call: dict) -> tuple[set[str], str]:
     return set(out.read_text().splitlines()), proc.stdout
 
 
+# Lines a plain reading cannot take (harness.agent.judge.plain_line): bashlex reads them. Plain lines are judged
+# without it (tests/test_guard_reads_plain_lines_without_bashlex.py).
+READ_BY_BASHLEX = {'git commit -n -m "$(cat msg)"', "rm -rf .harness/$T", 'rm -rf "$BUILD_DIR"'}
+
+
 @pytest.mark.parametrize(("command", "denied"), [("rm -rf .harness/tasks", True),
                                                  ("git add -A && git commit -n -m x", True),
-                                                 ("rm -rf build", False)])
+                                                 ("rm -rf build", False),
+                                                 ('git commit -n -m "$(cat msg)"', True),
+                                                 ("rm -rf .harness/$T", True),
+                                                 ('rm -rf "$BUILD_DIR"', False)])
 def test_a_judged_shell_command_loads_none_of_it(h, repo, command, denied):
     call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": command}}
     loaded, answer = loaded_by(repo, call)
-    assert {"bashlex", "harness.agent.judge.bypass", "harness.agent.dataclass_code"} <= loaded
+    assert {"harness.agent.judge.bypass", "harness.agent.dataclass_code"} <= loaded
+    assert ("bashlex" in loaded) == (command in READ_BY_BASHLEX), command
     assert not loaded & NEVER, loaded & NEVER
     assert ("permissionDecision" in answer) == denied

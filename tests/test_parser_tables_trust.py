@@ -44,7 +44,8 @@ def test_a_table_planted_in_the_user_cache_folder_changes_no_answer(h, task, rep
     env = {k: v for k, v in os.environ.items() if k != "HARNESS_PARSER_TABLES"}
     for where in ({"XDG_CACHE_HOME": str(xdg)}, {"HOME": str(home), "XDG_CACHE_HOME": ""}):
         assert ask(repo, "rm -rf build", {**env, **where}) == ("", "", 0)  # a silent allow, as always
-        out, _, code = ask(repo, "true && git commit --no-verify -m x", {**env, **where})
+        # A line bashlex reads (a plain one is read without it: harness.agent.judge.plain_line).
+        out, _, code = ask(repo, 'true && git commit --no-verify -m "$(echo x)"', {**env, **where})
         assert code == 0 and "--no-verify" in out and "guard failed" not in out, out
 
 

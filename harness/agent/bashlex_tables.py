@@ -56,8 +56,9 @@ def cache_dir() -> Path | None:
 
 
 def _cache_folder() -> str:
-    return os.environ.get("HARNESS_PARSER_TABLES") or os.path.join(
-        os.path.dirname(os.path.realpath(__file__)), "__pycache__")
+    from harness.agent.guard_caches import folder
+
+    return folder()
 
 
 def source_key(package_dir: str | os.PathLike[str]) -> str:
@@ -83,7 +84,7 @@ def load(folder: str | os.PathLike[str] | None = None) -> ModuleType:
     (default :func:`cache_dir`); without a usable folder it is imported as bashlex does."""
     if "bashlex" in sys.modules:
         return sys.modules["bashlex"]
-    finder = _TableFinder(_cache_folder() if folder is None else os.fspath(folder))
+    finder = TableFinder(_cache_folder() if folder is None else os.fspath(folder))
     sys.meta_path.insert(0, finder)
     try:
         import bashlex
@@ -93,7 +94,7 @@ def load(folder: str | os.PathLike[str] | None = None) -> ModuleType:
     return bashlex
 
 
-class _TableFinder:  # a sys.meta_path finder (importlib.abc would cost its own imports)
+class TableFinder:  # a sys.meta_path finder (importlib.abc would cost its own imports)
     """Finds ``bashlex.yacc`` as the path finder does, and swaps its yacc() for :func:`_cached_yacc`'s
     and its LRTable for :func:`_table_class`'s until :meth:`restore` (right after bashlex's import,
     which is when the parser is built). The cache file is named after the package being imported."""

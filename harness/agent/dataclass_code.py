@@ -7,7 +7,7 @@ answer. While the rules are imported (:func:`install` .. :func:`finish`), datacl
 handed the code object compiled from that very text, kept from an earlier run: exactly what exec()
 would compile (the same text, the same "<string>" file name), only not compiled again. The cache is
 a dict from source text to code: a text never seen is compiled as before, and a text is never given
-another's code. It sits beside the guard's own bytecode (bashlex_tables.cache_dir: trusted as the code
+another's code. It sits beside the guard's own bytecode (guard_caches.folder: trusted as the code
 is, never in the user's cache folder), is named after the interpreter's bytecode magic number (code
 objects are the interpreter's own format), is checked by a CRC-32 and by the type of every entry, and
 holds at most MAX_ENTRIES texts. A missing, corrupt or unwritable cache costs the compiling, no more.
@@ -60,9 +60,9 @@ def install(folder: str | None = None) -> CompiledOnce:
     """Hand dataclasses the cached code until :func:`finish`; ``folder``: bashlex_tables' cache folder."""
     import dataclasses
 
-    from harness.agent.bashlex_tables import _cache_folder
+    from harness.agent import guard_caches
 
-    compiled = CompiledOnce(cache_file(_cache_folder() if folder is None else folder))
+    compiled = CompiledOnce(cache_file(guard_caches.folder() if folder is None else folder))
     dataclasses.exec = compiled.exec  # type: ignore[attr-defined]  # found before the builtin by _create_fn
     return compiled
 

@@ -17,6 +17,9 @@ import stat
 # Lines that may set the hooks path, directly or through a file git reads from there.
 MARKERS = (b"hookspath", b"[include", b"includeif")
 MAX_BYTES = 1 << 20
+# Variables under which the `git config` the guard starts reads other files than these (or more): GIT_CONFIG
+# is that command's --file, GIT_COMMON_DIR moves the repository's own config.
+ASKED_OF_GIT = frozenset({"GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "GIT_COMMON_DIR"})
 MAX_DEPTH = 5  # git's own include depth is 10; a deeper chain is read no further (and git is asked)
 
 
@@ -117,8 +120,8 @@ def may_set_hooks_path(root: str, environ: dict[str, str] | None = None) -> bool
     """Whether any config git reads in ``root`` may set core.hooksPath (a mention of it, or an include);
     False only when none can, so that git need not be asked."""
     env = os.environ if environ is None else environ
-    if any(k.startswith("GIT_CONFIG_KEY_") or k == "GIT_CONFIG_PARAMETERS" for k in env):
-        return True
+    if any(k.startswith("GIT_CONFIG_KEY_") or k in ASKED_OF_GIT for k in env):
+        return True  # config given on the side, or read from where git, not this module, looks
     if os.path.lexists(os.path.join(root, ".git")) and git_dirs(root) is None:
         return True  # a .git we cannot read: git may find what we do not
     for path in (*repo_config_files(root), *user_config_files(env)):

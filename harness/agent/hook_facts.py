@@ -12,6 +12,7 @@ from harness.errors import HarnessError
 # what it calls here works on os.path strings, and the rest imports them where it runs.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the agent policy is imported where a task is judged: the tool guard never needs it
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
@@ -124,13 +125,10 @@ def block_limit(root: Path) -> int:
 def notes_ref(root: str | Path) -> str:
     """The configured notes ref, read leniently and cheaply: the guard runs before every shell command."""
     from harness.agent import notes_ref_plain
-    from harness.errors import HarnessError
-    from harness.store import bounded
 
-    try:  # bounded: a FIFO or /dev/zero as config.yaml must not hang or exhaust the guard
-        raw = bounded.read(os.path.join(root, paths.CONFIG), "settings", paths.CONFIG)
-    except (OSError, HarnessError):
-        raw = None
+    # Read as harness.store.bounded reads it (a FIFO or /dev/zero as config.yaml must not hang or exhaust the
+    # guard), without importing the store: anything it refuses reads as no file.
+    raw = notes_ref_plain.settings_bytes(os.path.join(root, paths.CONFIG))
     plain = notes_ref_plain.read(raw)  # a plainly written file needs no YAML parser (a third of the answer)
     if plain is not None:
         return plain
@@ -144,36 +142,43 @@ def git_setup(root: str | Path, subject: str) -> GitSetup:
     command line, or the paths an edit tool writes) by; when it may commit, also the harness hooks
     the framework config being committed drops. git runs only when the subject could need it (it
     names git or a hook): the guard runs before every tool call, and most never touch either."""
+    return start_git_setup(root, subject)()
+
+
+def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
+    """:func:`git_setup` in two steps: the git processes it needs start here, and the function returned
+    reads them (importing the judge's GitSetup then): the tool guard loads its rules while git runs."""
     from harness.agent.git_config_files import guarded_files, may_set_hooks_path
-    from harness.agent.judge import framework_config
-    from harness.agent.judge.git_config_view import GitSetup
-    from harness.gitio.guard_config import hooks_dirs
+    from harness.gitio.guard_config import start_config, start_framework_shows
 
     # Every config file git reads decides whether the hooks run as the repository's does (#25's task F-0021,
     # F-0024..F-0026): the user's, where their symlinks point, a worktree's common one, what they include.
     user_files = guarded_files(str(root))
-    if "git" not in subject and "hook" not in subject:
-        # A hooks folder core.hooksPath names is guarded whatever the text says (#25's task F-0019): git is
-        # asked for it only when a config file may set it.
-        hooks_path = _hooks_path(root) if may_set_hooks_path(str(root)) else None
-        return GitSetup(hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files))
-    from harness.gitio.guard_config import aliases_from, framework_configs, start_config, start_framework_shows
+    names_git = "git" in subject or "hook" in subject
+    # A hooks folder core.hooksPath names is guarded whatever the text says (#25's task F-0019): for a line
+    # that names neither git nor a hook, git's config is read only when a config file may set it; for one that
+    # does, always (a config file the guard does not read may set it: git reads it).
+    config = start_config(root) if names_git or may_set_hooks_path(str(root)) else None
+    shows = start_framework_shows(root) if names_git and "commit" in subject else None  # beside git config
 
-    config = start_config(root)  # and, for a commit, the framework config's: the git processes run side by side
-    shows = start_framework_shows(root) if "commit" in subject else None
-    aliases, hooks_path = aliases_from(config)
-    dropped: set[str] = set()
-    if shows is not None:
-        head, index, worktree = framework_configs(root, shows)
-        dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
-    return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
-                    dropped_framework_hooks=tuple(sorted(dropped)))
+    def finish() -> GitSetup:
+        from harness.agent.judge.git_config_view import GitSetup
+        from harness.gitio.guard_config import aliases_from, framework_configs, hooks_dirs
 
+        aliases, hooks_path = aliases_from(config) if config is not None else ({}, None)
+        if not names_git:
+            return GitSetup(hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files))
+        dropped: set[str] = set()
+        if shows is not None:
+            head, index, worktree = framework_configs(root, shows)
+            if head:  # a HEAD whose config runs no harness hook has none to drop (its patterns go uncompiled)
+                from harness.agent.judge import framework_config
 
-def _hooks_path(root: str | Path) -> str | None:
-    from harness.gitio.guard_config import aliases_and_hooks_path
+                dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
+        return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
+                        dropped_framework_hooks=tuple(sorted(dropped)))
 
-    return aliases_and_hooks_path(root)[1]
+    return finish
 
 
 def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any]) -> list[str]:

@@ -13,6 +13,7 @@ compares the two by example and by fuzzing.
 
 from __future__ import annotations
 
+import os
 import re
 
 DEFAULT = "refs/notes/harness"  # harness.store.settings.DEFAULT_NOTES_REF (a test holds them equal)
@@ -20,10 +21,44 @@ DEFAULT = "refs/notes/harness"  # harness.store.settings.DEFAULT_NOTES_REF (a te
 # breaks lines at CR, NEL, LS and PS, and refuses non-printable characters even in comments).
 # Compiled only for a file with non-ASCII text: its ranges cost a shell command's judge ~10 ms to compile.
 _ODD = "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-# `key:` or `key: value`, the value a plain scalar YAML reads as it stands (`-` alone starts a list).
-_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_]*):(?: +([A-Za-z0-9_./][A-Za-z0-9_./-]*|-[A-Za-z0-9_./-]+|\{\}|\[\]))?"
-                    r"(?: +#.*)? *")
-_SKIPPED = re.compile(r" *(#.*)?")
+# `key:` or `key: value`, the value a plain scalar YAML reads as it stands (`-` alone starts a list). The
+# patterns say what :func:`_entry` and :func:`_skipped` read (tests/test_guard_reads_config_yaml_without_the_store.py
+# holds them equal): compiling them cost every judged shell command more than reading config.yaml.
+_ENTRY = r"( *)([A-Za-z_][A-Za-z0-9_]*):(?: +([A-Za-z0-9_./][A-Za-z0-9_./-]*|-[A-Za-z0-9_./-]+|\{\}|\[\]))?(?: +#.*)? *"
+_SKIPPED = r" *(#.*)?"
+_KEY_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_KEY = _KEY_START | frozenset("0123456789")
+_VALUE = _KEY | frozenset("./-")
+# The most config.yaml is read of (harness.core.file_caps.CAPS["settings"], which a test holds equal).
+MAX_BYTES = 8 * 1024 * 1024
+
+
+def settings_bytes(path: str) -> bytes | None:
+    """config.yaml's bytes as harness.store.bounded.read(path, "settings") gives them, None where that
+    gives None or refuses: not a regular file (a symlink, a FIFO, a folder), larger than MAX_BYTES,
+    unreadable. Opened without following a link and without blocking, checked on the open descriptor."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        parts: list[bytes] = []
+        got = 0
+        while got <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - got)
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(parts) if got <= MAX_BYTES else None
 # Keys YAML 1.1 reads as booleans or null: two of them could be one key (`on` and `yes`).
 _NOT_STRINGS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
 
@@ -65,12 +100,12 @@ def _mapping(lines: list[str]) -> dict[str, object] | None:
     block: dict[str, object] | None = None   # the open top-level key's children
     indent = 0                               # theirs, once the first one is seen
     for line in lines:
-        if _SKIPPED.fullmatch(line):
+        if _skipped(line):
             continue
-        m = _ENTRY.fullmatch(line)
-        if m is None or m[2].lower() in _NOT_STRINGS:
+        m = _entry(line)
+        if m is None or m[1].lower() in _NOT_STRINGS:
             return None
-        spaces, key, value = len(m[1]), m[2], m[3]
+        spaces, key, value = len(m[0]), m[1], m[2]
         if spaces == 0:
             if key in doc:
                 return None
@@ -82,7 +117,39 @@ def _mapping(lines: list[str]) -> dict[str, object] | None:
             return None
         indent = spaces
         block[key] = value
-    for key, value in doc.items():
-        if value == {}:
+    for key, found in doc.items():
+        if found == {}:
             doc[key] = None  # `key:` with nothing under it is null
     return doc
+
+
+def _skipped(line: str) -> bool:
+    """Whether _SKIPPED matches all of ``line``: spaces, then nothing or a comment."""
+    rest = line.lstrip(" ")
+    return not rest or rest[0] == "#"
+
+
+def _entry(line: str) -> tuple[str, str, str | None] | None:
+    """_ENTRY's three groups when it matches all of ``line`` (indent, key, value or None), else None."""
+    rest = line.lstrip(" ")
+    indent = line[:len(line) - len(rest)]
+    end = next((i for i, c in enumerate(rest) if c not in _KEY), len(rest))
+    if not end or rest[0] not in _KEY_START or rest[end:end + 1] != ":":
+        return None
+    key, after = rest[:end], rest[end + 1:]
+    tail = after.lstrip(" ")
+    if not tail:
+        return indent, key, None
+    if tail == after:
+        return None  # something right after the colon
+    if tail[0] == "#":
+        return indent, key, None
+    stop = next((i for i, c in enumerate(tail) if c not in _VALUE), len(tail))
+    value = tail[:2] if tail[:2] in ("{}", "[]") else tail[:stop]
+    if not value or value == "-" or (value[0] == "-" and stop < 2):
+        return None
+    more = tail[len(value):]
+    left = more.lstrip(" ")
+    if left and (left == more or left[0] != "#"):
+        return None  # no space before what follows, or what follows is not a comment
+    return indent, key, value

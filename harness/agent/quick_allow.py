@@ -54,6 +54,8 @@ def surely_allowed(cwd: str | None, action: ToolAction) -> bool:
     """Whether the full judge allows ``action`` silently; False when unsure."""
     if not _usable(cwd) or action.workdir is not None or action.deletes:
         return False
+    if action.shell is not None and (action.writes or not _plain_reader(action.shell)):
+        return False  # told from the text alone, before any file is looked at (most judged lines end here)
     assert cwd is not None
     here = os.path.realpath(cwd)
     root = _worktree(here)

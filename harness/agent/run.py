@@ -129,10 +129,12 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     if root is None:  # no harness around the session: what an edit writes may still be a harness's record
         denial = _outside_writes(p.cwd, action)
         return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
+    # The git processes the judgement needs run while the rules load.
+    git_setup = facts.start_git_setup(root, " ".join([action.shell or "", *action.writes, *action.deletes]))
     if action.shell is not None:
-        from harness.agent import bashlex_tables
+        from harness.agent import guard_caches
 
-        bashlex_tables.load()  # bashlex with its parser tables from the cache, before the rules import it
+        guard_caches.arm()  # bashlex, if a line needs it, with its parser tables from the cache
     from harness.agent import dataclass_code
 
     compiled = dataclass_code.install()  # the rules' dataclass functions, compiled in an earlier run
@@ -148,7 +150,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     cwd = os.path.realpath(p.cwd or root)
     where = Where(os.path.realpath(root), cwd)
     denial = None
-    setup = facts.git_setup(root, " ".join([action.shell or "", *action.writes, *action.deletes]))
+    setup = git_setup()
     if action.shell is not None:
         shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
         setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd))
@@ -176,10 +178,10 @@ def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | Non
 
     base = os.path.realpath(cwd or "/")
     for shell_owner in _shell_owners(base, action.shell or "", judged):
-        from harness.agent import bashlex_tables
+        from harness.agent import guard_caches
         from harness.agent.judge.bypass import check_shell
 
-        bashlex_tables.load()
+        guard_caches.arm()
         denial = check_shell(action.shell or "", Where(str(shell_owner), base), facts.notes_ref(shell_owner),
                              facts.git_setup(shell_owner, action.shell or ""))
         if denial:

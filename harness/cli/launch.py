@@ -140,8 +140,10 @@ def entry() -> None:
     from harness.cli.streams import degrade_to_ascii
 
     degrade_to_ascii()  # before anything prints: a narrow locale gets ASCII, never a UnicodeEncodeError
+    answered_push = False
     try:
         code = _fast_answer_guarded(sys.argv[1:])
+        answered_push = code is not None and any(sys.argv[1:1 + len(p)] == p for p in PUSHES)
         if code is None:
             from harness.cli.main import main
 
@@ -156,7 +158,8 @@ def entry() -> None:
         if not from_interrupt(exc):
             raise
         code = _interrupted()
-    if sys.argv[1:2] == ["hook"] and sys.argv[-1:] == ["pre-tool-use"]:  # the guard, before every tool call
+    # The guard, before every tool call; a code-only push, answered from git before the CLI loaded.
+    if (sys.argv[1:2] == ["hook"] and sys.argv[-1:] == ["pre-tool-use"]) or answered_push:
         from harness.cli.quick_exit import exit_now
 
         exit_now(code)  # without the interpreter's teardown, when this process is the harness program alone

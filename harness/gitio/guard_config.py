@@ -1,6 +1,7 @@
 """What the agent's tool guard needs of a repository's git configuration: its aliases and
-the folders git runs hooks from. One `git config` process and no pygit2 (the guard runs
-before every agent tool call); the pure judge (harness.agent.judge.bypass) gets it as data.
+the folders git runs hooks from, and for a commit the framework config HEAD and the index hold.
+At most one `git config` and one `git cat-file` process, and no pygit2 (the guard runs before
+every agent tool call); the pure judge (harness.agent.judge.bypass) gets it as data.
 """
 
 from __future__ import annotations
@@ -79,24 +80,78 @@ def _common_dir(root: str) -> str | None:
     return os.path.realpath(os.path.join(git_dir, common))
 
 
-def framework_configs(root: str | Path, shows: tuple[SpawnedGit, SpawnedGit] | None = None
+def framework_configs(root: str | Path, shows: FrameworkShows | None = None
                       ) -> tuple[str | None, str | None, str | None]:
     """`.pre-commit-config.yaml` as HEAD, the index and the work tree hold it (None where absent):
-    what a commit would carry, against what the last commit ran. ``shows``: the two `git show`
-    processes :func:`start_framework_shows` started, else they are started here."""
-    head, index = start_framework_shows(root) if shows is None else shows
+    what a commit would carry, against what the last commit ran. ``shows``: what
+    :func:`start_framework_shows` started, else it is started here."""
+    started = start_framework_shows(root) if shows is None else shows
     try:
         with open(os.path.join(root, FRAMEWORK_CONFIG), encoding="utf-8", errors="replace") as f:
             worktree: str | None = f.read()
     except OSError:
         worktree = None
-    return _shown(head), _shown(index), worktree
+    head, index = started.texts()
+    return head, index, worktree
 
 
-def start_framework_shows(root: str | Path) -> tuple[SpawnedGit, SpawnedGit]:
-    """`git show` of the framework config in HEAD and in the index, started."""
-    return (spawned_git.start(str(root), "show", f"HEAD:{FRAMEWORK_CONFIG}"),
-            spawned_git.start(str(root), "show", f":{FRAMEWORK_CONFIG}"))
+# `git show REV:PATH` of HEAD's and the index's framework config, as one `git cat-file --batch` asks them.
+SHOWN = (f"HEAD:{FRAMEWORK_CONFIG}", f":{FRAMEWORK_CONFIG}")
+
+
+def start_framework_shows(root: str | Path) -> FrameworkShows:
+    """The framework config in HEAD and in the index, asked of git (one process for both)."""
+    return FrameworkShows(str(root))
+
+
+class FrameworkShows:
+    """What `git show HEAD:.pre-commit-config.yaml` and `git show :.pre-commit-config.yaml` print when they
+    succeed (else None), read from one `git cat-file --batch` (a process fewer for every judged commit).
+    A blob is printed by both as it is; anything else there (a folder, a submodule) is asked of
+    `git show` itself, as are both names when the batch's answer cannot be read."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.batch = spawned_git.start(root, "cat-file", "--batch", stdin="".join(f"{n}\n" for n in SHOWN).encode())
+
+    def texts(self) -> tuple[str | None, str | None]:
+        done = self.batch.result()
+        found = _batch_blobs(done[1], len(SHOWN)) if done is not None and done[0] == 0 else None
+        if found is None:
+            found = [False] * len(SHOWN)
+        shows = [spawned_git.start(self.root, "show", name) if blob is False else None
+                 for name, blob in zip(SHOWN, found)]
+        head, index = (_shown(show) if show is not None else _text(blob) for show, blob in zip(shows, found))
+        return head, index
+
+
+def _batch_blobs(out: bytes, count: int) -> list[bytes | bool | None] | None:
+    """Per name asked, from `git cat-file --batch`'s output: the blob's bytes, None where git has no such
+    object, False for an object of another type; None for output not of that shape."""
+    found: list[bytes | bool | None] = []
+    at = 0
+    for _ in range(count):
+        end = out.find(b"\n", at)
+        if end < 0:
+            return None
+        header = out[at:end].split(b" ")
+        if header[-1] == b"missing":
+            found.append(None)
+            at = end + 1
+            continue
+        if len(header) != 3 or not header[2].isdigit():
+            return None  # ambiguous, or what this reader does not know
+        size = int(header[2])
+        body = out[end + 1:end + 1 + size]
+        if len(body) != size or out[end + 1 + size:end + 2 + size] != b"\n":
+            return None
+        found.append(body if header[1] == b"blob" else False)
+        at = end + 2 + size
+    return found if at == len(out) else None
+
+
+def _text(blob: bytes | bool | None) -> str | None:
+    return blob.decode("utf-8", "replace") if isinstance(blob, bytes) else None
 
 
 def _shown(show: SpawnedGit) -> str | None:

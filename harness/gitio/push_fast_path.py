@@ -11,9 +11,12 @@ None, and the full push guard runs and says what it finds.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 
 from harness.gitio.environment import HARNESS_DIR
+
+TYPE_CHECKING = False  # collections.abc's names are for the type checker alone
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 ZERO = "0" * 40
 TRUST_ROOTS = r"^(harness\.allowedsigners|gpg\.ssh\.allowedsignersfile)$"  # git config keys naming signers
@@ -88,17 +91,30 @@ def _exit_code(pid: int) -> int:
 
 
 class _Objects:
-    """One `git cat-file --batch` process: object types and raw contents, by name or revision."""
+    """One `git cat-file --batch` process: object types and raw contents, by name or revision. What it
+    answered for a revision is kept (a commit's tree is asked while walking to it, and read after)."""
 
     def __init__(self) -> None:
         self.pid, to_git, from_git = _start(["git", "cat-file", "--batch"], feed=True)
         assert to_git is not None
         self.stdin, self.stdout = os.fdopen(to_git, "wb"), os.fdopen(from_git, "rb")
+        self.answered: dict[str, tuple[str, str, bytes] | None] = {}
 
     def get(self, rev: str) -> tuple[str, str, bytes] | None:
         """(object id, type, content) of ``rev``, None when git finds no such object."""
-        self.stdin.write(rev.encode("utf-8", "surrogateescape") + b"\n")
-        self.stdin.flush()
+        return self.get_all([rev])[0]
+
+    def get_all(self, revs: list[str]) -> list[tuple[str, str, bytes] | None]:
+        """:meth:`get` of each of ``revs``, asked together (one round trip to git for all of them)."""
+        asked = [rev for rev in dict.fromkeys(revs) if rev not in self.answered]
+        if asked:
+            self.stdin.write(b"".join(rev.encode("utf-8", "surrogateescape") + b"\n" for rev in asked))
+            self.stdin.flush()
+            for rev in asked:
+                self.answered[rev] = self._read()
+        return [self.answered[rev] for rev in revs]
+
+    def _read(self) -> tuple[str, str, bytes] | None:
         header = self.stdout.readline().split()
         if len(header) != 3:
             return None  # "<rev> missing" / "ambiguous"
@@ -182,6 +198,39 @@ def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[str
     return (next((oid for name, _, oid in entries if name == HARNESS_DIR.encode()), None),)
 
 
+MAX_WALKED = 1000  # commits walked in cat-file before `git rev-list` is asked instead
+
+
+def _walked(objects: _Objects, tip: str, old: str) -> list[str] | None:
+    """`git rev-list --parents TIP --not OLD`'s lines, read in the cat-file process already running (a git
+    process fewer) when every commit from ``tip`` down to ``old`` has exactly one parent: then those
+    commits are exactly the ones reachable from the tip and not from ``old``. The parents are the ones
+    rev-list sees (`C^1`, `C^2` go through git's revision parser: grafts, a shallow history and replaced
+    commits count as they do for rev-list). None when the walk meets a root or a merge, or goes on past
+    MAX_WALKED commits: rev-list then answers (a rewind, a diverged history, a long push)."""
+    lines: list[str] = []
+    commit = tip
+    while commit != old:
+        if len(lines) >= MAX_WALKED:
+            return None
+        first, second, _tree = objects.get_all([f"{commit}^1", f"{commit}^2", f"{commit}^{{tree}}"])
+        if first is None or second is not None or first[1] != "commit":
+            return None
+        lines.append(f"{commit} {first[0]}")
+        commit = first[0]
+    return lines
+
+
+def _listed(objects: _Objects, tip: str, old: str | None, remote: str | None) -> list[str] | None:
+    """`git rev-list --parents TIP --not OLD` (no OLD: the remote's tips), walked in cat-file when it can be."""
+    walked = _walked(objects, tip, old) if old else None
+    if walked is not None:
+        return walked
+    exclude = [old] if old else _remote_tips(objects, remote)
+    listed = None if exclude is None else _git("rev-list", "--parents", tip, "--not", *exclude)
+    return None if listed is None else listed.splitlines()
+
+
 def _line_commits(parsed: list[list[str]], objects: _Objects, remote: str | None) -> list[str] | None:
     """The commits of the push the guard would check, as (commit parent) lines; None: ask the full path."""
     out: list[str] = []
@@ -195,11 +244,10 @@ def _line_commits(parsed: list[list[str]], objects: _Objects, remote: str | None
         if tip is None:
             continue  # an object that leads to no commit (a tagged blob)
         old = _commit_id(objects, remote_sha) if remote_sha != ZERO else None
-        exclude = [old] if old else _remote_tips(objects, remote)
-        listed = None if exclude is None else _git("rev-list", "--parents", tip, "--not", *exclude)
+        listed = _listed(objects, tip, old, remote)
         if listed is None:
             return None
-        out.extend(line for line in listed.splitlines() if line not in seen)
+        out.extend(line for line in listed if line not in seen)
         seen.update(out)
     return out
 
@@ -231,11 +279,15 @@ def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
         if commits is None:
             return None
         known: set[str] = set()
+        entries: dict[str, tuple[str | None] | None] = {}  # a commit's, once read (it is also the next one's parent)
         for line in commits:
             ids = line.split()
             if len(ids) != 2:
                 return None  # a root commit or a merge: the full path judges it
-            mine, theirs = _harness_entry(objects, ids[0], known), _harness_entry(objects, ids[1], known)
+            for commit in ids:
+                if commit not in entries:
+                    entries[commit] = _harness_entry(objects, commit, known)
+            mine, theirs = entries[ids[0]], entries[ids[1]]
             if mine is None or theirs is None or mine != theirs:
                 return None
         return len(commits)

@@ -21,17 +21,23 @@ TIMEOUT = 10.0  # seconds a git process may take (as subprocess.run(timeout=10) 
 class SpawnedGit:
     """One `git -C ROOT ARGS...` started: its output is read by :meth:`result`."""
 
-    def __init__(self, root: str, args: list[str]) -> None:
+    def __init__(self, root: str, args: list[str], stdin: bytes | None = None) -> None:
         self.pid: int | None = None
         self.fd: int | None = None
+        pipes: list[int] = []
         try:
-            out_r, out_w = os.pipe()
+            pipes += os.pipe()  # git's standard output
+            if stdin is not None:
+                pipes += os.pipe()  # and its standard input, when it is given one
         except OSError:
+            for fd in pipes:
+                os.close(fd)
             return  # out of descriptors: result() answers None, as subprocess.run's OSError did
+        out_r, out_w, *fed = pipes
         # `-C ROOT`: posix_spawn has no working folder of its own; git goes to ROOT before anything else.
         argv = ["git", "-C", root, *args]
-        actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+        given = (os.POSIX_SPAWN_DUP2, fed[0], 0) if fed else (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)
+        actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0), given]
         try:
             self.pid = os.posix_spawnp("git", argv, git_env(), file_actions=actions)
         except OSError:
@@ -39,7 +45,10 @@ class SpawnedGit:
         else:
             self.fd = out_r
         finally:
-            os.close(out_w)
+            for fd in (out_w, *fed[:1]):
+                os.close(fd)
+        if fed:
+            _feed(fed[1], (stdin or b"") if self.pid is not None else b"")
 
     def result(self, timeout: float = TIMEOUT) -> tuple[int, bytes] | None:
         """(exit code, standard output), or None when git did not start or ran past ``timeout``."""
@@ -76,5 +85,18 @@ class SpawnedGit:
         os.waitpid(self.pid, 0)
 
 
-def start(root: str, *args: str) -> SpawnedGit:
-    return SpawnedGit(root, list(args))
+def _feed(fd: int, data: bytes) -> None:
+    """Write ``data`` to a git's standard input and close it. Only a few lines are ever given (far less
+    than a pipe holds), so the write never waits for git to read them."""
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass  # git exited without reading (it could not start in ROOT): result() answers its exit code
+    finally:
+        os.close(fd)
+
+
+def start(root: str, *args: str, stdin: bytes | None = None) -> SpawnedGit:
+    """`git -C ROOT ARGS...` started, given ``stdin`` (None: /dev/null) as its standard input."""
+    return SpawnedGit(root, list(args), stdin)

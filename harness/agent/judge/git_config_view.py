@@ -10,7 +10,6 @@ rather than judged blind.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -99,6 +98,8 @@ def _parameters(value: str) -> list[tuple[str, str]]:
     if "'" not in value:  # the shell parser already took the quotes off: read it as one pair
         key, _, val = value.partition("=")
         return [(key, val)]
+    import shlex  # (imported where it is used: the guard judges most command lines without it)
+
     try:
         words = shlex.split(value)
     except ValueError:
@@ -113,6 +114,8 @@ def expand_alias(sub: str, rest: list[str], config: RunConfig, setup: GitSetup) 
     value = config.alias(sub, setup)
     if value is None:
         return None
+    import shlex
+
     if value.startswith("!"):
         return "!", [value[1:] + "".join(" " + shlex.quote(a) for a in rest)]
     try:

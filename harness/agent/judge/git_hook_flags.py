@@ -71,7 +71,7 @@ def _worst(word: str) -> str:
     `--no-verify` when the word starts with it or with `--` before it, as `n` inside a short cluster."""
     if not unresolved(word) or re.fullmatch(NAMES_ONLY, word):
         return word
-    at = EXPANSION.search(word)
+    at = re.search(EXPANSION, word)
     start = at.start() if at else 0
     if start == 0 or (word.startswith("--") and "=" not in word[:start]):
         return "--no-verify"

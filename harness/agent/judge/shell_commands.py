@@ -7,7 +7,9 @@ mentions `--no-verify`, and one that split on spaces would miss `$(git commit -n
 
 `bashlex` parses most of bash into a real tree. Where it gives up (`[[ … ]]`, arithmetic,
 `case`), an honest fallback tokenizes with :mod:`shlex` (quotes handled, operators split
-out) and errs towards finding more commands, never fewer.
+out) and errs towards finding more commands, never fewer. A plainly written line (words and
+`&&`, `||`, `;`, `|`: :mod:`plain_line`) is split without importing bashlex, into exactly the
+commands bashlex gives for it.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from harness.agent.judge.plain_line import pipelines
 from harness.agent.judge.shell_prefixes import is_assignment, strip_prefix
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
@@ -63,10 +65,12 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
     text, scripts = without_heredocs(text)
     for script in scripts:
         yield from _parse(script, depth + 1)
-    try:
-        commands = list(_bashlex_commands(text))
-    except Exception:  # bashlex raises several types for what it does not support
-        commands = list(_fallback_commands(text))
+    commands = _plain_commands(text)  # a plain line's commands as bashlex gives them, without importing it
+    if commands is None:
+        try:
+            commands = list(_bashlex_commands(text))
+        except Exception:  # bashlex raises several types for what it does not support
+            commands = list(_fallback_commands(text))
     for found in commands:
         yield from _judged(found, depth)
 
@@ -81,11 +85,13 @@ def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
     yield from _nested(cmd, depth)
 
 
+# Patterns, compiled by re's own cache where a line holds `<<` (compiling them at import cost every judged
+# command line, and few hold a here-document).
 # `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"` — not the here-string `<<<`.
-HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)")
-FEEDS_A_SHELL = re.compile(r"(^|[;&|(\s])(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*$")
+HEREDOC = r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)"
+FEEDS_A_SHELL = r"(^|[;&|(\s])(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*$"
 # `cat <<EOF | sh`: the here-document is piped into a shell that reads its commands from stdin.
-PIPED_TO_SHELL = re.compile(r"^[^|;&]*\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*($|[;&|)])")
+PIPED_TO_SHELL = r"^[^|;&]*\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*($|[;&|)])"
 # Programs whose output is their literal words: `echo 'git commit -n' | bash` runs those words.
 ECHOES = frozenset({"echo", "printf"})
 
@@ -94,6 +100,8 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
     """The text with here-document bodies taken out (they are data: a commit message written
     with `git commit -m "$(cat <<'EOF' … EOF)"` is not a command), and the bodies that feed a
     shell (`bash <<EOF`), which are commands and are judged as such."""
+    if "<<" not in text:
+        return text, []  # no here-document (HEREDOC starts with `<<`)
     lines = text.split("\n")
     out: list[str] = []
     scripts: list[str] = []
@@ -102,13 +110,13 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
         line = lines[i]
         i += 1
         cuts = []
-        for m in HEREDOC.finditer(line):
+        for m in re.finditer(HEREDOC, line):
             strip_tabs, word = m.group(1) == "-", next(g for g in m.groups()[1:] if g)
             end = next((j for j in range(i, len(lines))
                         if (lines[j].lstrip("\t") if strip_tabs else lines[j]) == word), None)
             if end is None:
                 continue  # not a here-document after all (no terminator): leave the text as it is
-            if FEEDS_A_SHELL.search(line[:m.start()]) or PIPED_TO_SHELL.match(line[m.end():]):
+            if re.search(FEEDS_A_SHELL, line[:m.start()]) or re.match(PIPED_TO_SHELL, line[m.end():]):
                 scripts.append("\n".join(lines[i:end]))
             cuts.append((m.start(), m.end()))
             i = end + 1  # a second here-document on the line starts after the first one's end
@@ -221,9 +229,12 @@ def _walk(node: Any) -> Iterator[SimpleCommand]:
 
 
 def _piped_to_a_shell(parts: list[Any]) -> Iterator[SimpleCommand]:
-    """`echo 'git commit -n' | bash`: a shell reading stdin runs what echo/printf print, as `bash -c` would."""
     commands = [next(_walk(p), None) if getattr(p, "kind", None) == "command" else None for p in parts]
-    feeders = [c for c in commands if c is not None]
+    return _fed_to_a_shell([c for c in commands if c is not None])
+
+
+def _fed_to_a_shell(feeders: list[SimpleCommand]) -> Iterator[SimpleCommand]:
+    """`echo 'git commit -n' | bash`: a shell reading stdin runs what echo/printf print, as `bash -c` would."""
     for left, right in itertools.pairwise(feeders):
         if (left.program in ECHOES and len(left.words) > 1 and right.program in SHELLS
                 and all(w.startswith("-") for w in right.words[1:]) and "-c" not in right.words):
@@ -232,12 +243,27 @@ def _piped_to_a_shell(parts: list[Any]) -> Iterator[SimpleCommand]:
             yield SimpleCommand((right.words[0], "-c", text.replace("\\n", "\n")))
 
 
+def _plain_commands(text: str) -> list[SimpleCommand] | None:
+    """What :func:`_bashlex_commands` gives for a plain line (:mod:`plain_line`), or None for another line.
+    A pipeline is walked as bashlex's tree is: what it feeds a shell first, then its commands."""
+    found = pipelines(text)
+    if found is None:
+        return None
+    out: list[SimpleCommand] = []
+    for pipeline in found:
+        commands = [SimpleCommand(words) for words in pipeline]
+        out += [*_fed_to_a_shell(commands), *commands] if len(commands) > 1 else commands
+    return out
+
+
 # -- fallback tokenizer -------------------------------------------------------------------
 
 SEPARATORS = frozenset({";", "&", "|", "&&", "||", "(", ")", ";;", "|&", "\n"})
 
 
 def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
+    import shlex  # only for what bashlex cannot read
+
     lexer = shlex.shlex(text.replace("\n", " ; "), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""

@@ -11,7 +11,6 @@ parsed as command lines of their own.
 from __future__ import annotations
 
 import posixpath
-import shlex
 from dataclasses import dataclass
 
 
@@ -127,6 +126,8 @@ def _hand_over(spec: Prefix, split: bool, value: str, words: list[str], scripts:
     if not split:
         scripts.append(value)
         return
+    import shlex  # `env -S` alone needs it
+
     try:
         words[:0] = shlex.split(value)
     except ValueError:

@@ -10,7 +10,6 @@ variable from the environment, `$(cat file)`) stays in the word as written, and
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterable, Iterator
 
 from harness.agent.judge.shell_commands import SimpleCommand
@@ -18,13 +17,14 @@ from harness.agent.judge.shell_prefixes import is_assignment
 
 # Builtins whose NAME=value arguments set shell variables (`declare -x` and `typeset -x` export them too).
 DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-EXPANSION = re.compile(r"\$[A-Za-z_{(0-9?!#@*$-]|`")
+# Patterns, compiled by re's own cache where a word holds `$` or a backtick (most judged words hold neither).
+VARIABLE = r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"
+EXPANSION = r"\$[A-Za-z_{(0-9?!#@*$-]|`"
 
 
 def unresolved(word: str) -> bool:
     """Whether a word still holds an expansion the guard could not work out."""
-    return bool(EXPANSION.search(word))
+    return ("$" in word or "`" in word) and re.search(EXPANSION, word) is not None
 
 
 def resolve(commands: Iterable[SimpleCommand]) -> Iterator[SimpleCommand]:
@@ -69,7 +69,7 @@ def _expand(text: str, known: dict[str, str]) -> str:
     if "$" not in text and "`" not in text:
         return text
     text = _substitute_commands(text)
-    return VARIABLE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
+    return re.sub(VARIABLE, lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
 
 
 def _substitute_commands(text: str) -> str:
@@ -104,6 +104,8 @@ def _closing(text: str, start: int) -> int | None:
 def _literal_output(inner: str, as_written: str) -> str:
     """What `echo …`/`printf …` of literal words prints (its last line break dropped, as `$(…)` does);
     anything else is left as written."""
+    import shlex  # for a substitution alone
+
     try:
         words = shlex.split(inner)
     except ValueError:
