@@ -57,3 +57,24 @@ def test_denied_however_written(command):
 @pytest.mark.parametrize("command", ALLOWED)
 def test_the_honest_forms_stay_allowed(command):
     assert check_shell(command, HERE) is None, command
+
+
+INLINE_DENIED = [
+    "python3 -c 'import runpy; runpy.run_module(\"harness\", run_name=\"__main__\")' uninstall",
+    "python3 -Ic 'import runpy; runpy.run_module(\"harness\")' uninstall",
+    "python3 -c'from harness.cli.launch import entry; entry()' approve gate-change",
+    "python3 -X utf8 -c 'import runpy; runpy.run_module(\"harness\")' uninstall",
+]
+INLINE_ALLOWED = [
+    "python3 -c 'import harness; print(harness.__version__)'",
+    "python3 -c 'print(1)' uninstall",
+    "python3 -c 'import harness' status",
+]
+
+
+def test_inline_code_that_names_the_harness_is_judged_by_the_words_it_is_given():
+    """#28's F-0020: `python3 -c CODE ARGS` running the harness's command line is judged as `harness ARGS`."""
+    for command in INLINE_DENIED:
+        assert check_shell(command, HERE) is not None, command
+    for command in INLINE_ALLOWED:
+        assert check_shell(command, HERE) is None, command
