@@ -27,7 +27,7 @@ from harness.agent.judge.denials import (
     unresolved_denial,
 )
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
-from harness.agent.judge.python_invocation import HARNESS_MODULES, module_run, script_run
+from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_resolve import declared, resolve, unresolved
 
@@ -186,6 +186,12 @@ def _python_runs_harness(args: list[str]) -> list[str] | None:
     if script is not None and (posixpath.basename(script[0]) == "harness"
                                or script[0].endswith("harness/__main__.py")):
         return script[1]
+    code = inline_code(args)
+    if code is not None and "harness" in code[0]:
+        # Code that names the harness (`runpy.run_module("harness")`, `from harness.cli import …`) is
+        # judged by the words it is given, as the harness's command line would read them. What code
+        # does beyond its words no reading of them can know: the git hooks and CI judge that.
+        return code[1]
     return None
 
 

@@ -52,6 +52,32 @@ def script_run(args: list[str]) -> tuple[str, list[str]] | None:
     return None
 
 
+def inline_code(args: list[str]) -> tuple[str, list[str]] | None:
+    """(CODE, its arguments) when ``args`` run code given with -c (``-c CODE``, ``-cCODE``, ``-Ic CODE``);
+    None for a module, a script, stdin or an option list Python would refuse."""
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if not word.startswith("-") or word in ("-", "--"):
+            return None
+        if word.startswith("--"):
+            i += 2 if word in _LONG_WITH_ARGUMENT else 1
+            continue
+        for n, flag in enumerate(word[1:]):
+            rest = word[n + 2:]
+            if flag == "m":
+                return None
+            if flag == "c":
+                if rest:
+                    return rest, args[i + 1:]
+                return (args[i + 1], args[i + 2:]) if i + 1 < len(args) else None
+            if flag in _WITH_ARGUMENT:
+                i += 0 if rest else 1
+                break
+        i += 1
+    return None
+
+
 def _runner_module(runner: str, args: list[str]) -> tuple[str, list[str]] | None:
     if runner == "runpy":  # python -m runpy MODULE ARGS
         return (args[0], args[1:]) if args and not args[0].startswith("-") else None
