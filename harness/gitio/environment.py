@@ -17,9 +17,15 @@ HARNESS_DIR = paths.HARNESS
 BENDING_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS")
 
 
+# `git replace` makes git show another object in place of a commit, tree or file, while `git push` sends the
+# objects as stored: every git the harness starts reads what is stored, so a replace ref changes no answer.
+AS_STORED = {"GIT_NO_REPLACE_OBJECTS": "1"}
+
+
 def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment every `git` subprocess of the harness runs in."""
     env = {k: v for k, v in os.environ.items() if k not in BENDING_ENV}
+    env.update(AS_STORED)
     env.update(extra or {})
     return env
 
@@ -41,4 +47,4 @@ def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     """``environ`` (default ours) without the GIT_* variables the caller could use to point
     git at another tree: the environment the harness measures source trees in."""
     src = os.environ if environ is None else environ
-    return {k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS}
+    return {**{k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS}, **AS_STORED}

@@ -119,7 +119,14 @@ def _check_machinery(sub: str, rest: list[str]) -> Denial | None:
     if sub == "send-pack":
         return Denial("plumbing", "`git send-pack` pushes without the pre-push hook",
                       "push with `git push`; the refusal names what to fix (`harness status`)")
+    if (sub == "replace" and rest and rest[0] not in _LISTING and not rest[0].startswith("--format=")) or (
+            sub == "update-ref" and any(a.startswith(("refs/replace/", "replace/")) for a in rest)):
+        return Denial("plumbing", "a replace ref makes git show another object than the one a commit holds and "
+                      "a push sends", "change the files and commit them; leave refs/replace alone")
     return None
+
+
+_LISTING = frozenset({"-l", "--list", "--format"})  # `git replace -l [PATTERN]`: reading, not making
 
 
 def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> Denial | None:

@@ -238,9 +238,22 @@ def _fed_to_a_shell(feeders: list[SimpleCommand]) -> Iterator[SimpleCommand]:
     for left, right in itertools.pairwise(feeders):
         if (left.program in ECHOES and len(left.words) > 1 and right.program in SHELLS
                 and all(w.startswith("-") for w in right.words[1:]) and "-c" not in right.words):
-            args = [w for w in left.words[1:] if not w.startswith("-")] or list(left.words[1:])
-            text = " ".join(args[1:] if left.program == "printf" and len(args) > 1 else args)
-            yield SimpleCommand((right.words[0], "-c", text.replace("\\n", "\n")))
+            yield SimpleCommand((right.words[0], "-c", _printed(left).replace("\\n", "\n")))
+
+
+def _printed(feeder: SimpleCommand) -> str:
+    """The line echo or printf prints: echo's leading options (-n, -e, -E and their clusters, all it reads as
+    options) dropped, the rest kept, `--no-verify` included; printf's arguments after its format (or the format)."""
+    words = list(feeder.words[1:])
+    if feeder.program == "printf":
+        if words[:1] == ["-v"]:
+            words = words[2:]  # printed into a variable: judged as printed, to be safe
+        if words[:1] == ["--"]:
+            words = words[1:]
+        return " ".join(words[1:] if len(words) > 1 else words)
+    while words and len(words[0]) > 1 and words[0][0] == "-" and set(words[0][1:]) <= {"n", "e", "E"}:
+        words.pop(0)
+    return " ".join(words)
 
 
 def _plain_commands(text: str) -> list[SimpleCommand] | None:
