@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-# Imported by the judge's imports, read by none of what it runs (tests/test_guard_defers_unused_imports.py):
+# Imported by the judge's imports, read by none of what it runs (tests/test_guard_judges_a_shell_command_without_heavy_stdlib.py, test_guard_defers_copy_it_never_runs.py):
 # inspect, and copy (dataclasses' asdict() deep-copies with it; copy imports weakref).
 UNUSED_BY_THE_JUDGE = ("inspect", "copy")
 

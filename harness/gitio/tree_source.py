@@ -133,7 +133,7 @@ class TreeSource:
         kind = bounded.kind_of(rel)
         data = blob_memo.kept(obj.id)
         size = obj.size if data is None else len(data)
-        if size > bounded.CAPS[kind]:  # checked before git inflates the blob into memory
+        if size > bounded.CAPS[kind]:  # before its bytes are copied into Python (libgit2 inflated it to size it)
             raise HarnessError(f"{rel}: {size} bytes in {self.label}, over the "
                                f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")
         return data if data is not None else blob_memo.keep(obj.id, obj.data)
