@@ -62,6 +62,13 @@ EXAMPLES = [
     "a: b c  d\n", "a: x,y\n", "a: x [y]\n", "a: x {y}\n", "a: x & y\n", "a: x * y\n", "a: ? x\n", "? a\n: 1\n",
     "a: -\n", "a: - x\n", "a: -x\n", "a: <<\n", "<<: {}\n", "a: =\n", "a: x\n  - y: 1\n", "a: 'x''\n  y'\n",
     "a:\n  - 'long\n    folded'\n", "a:\n- x\n  y\n", "a:\n- 'x\n  y'\n", "a: x\n  y: z\n",
+    # flow lists and double-quoted strings, as configurations spell commands
+    'a: ["true"]\n', 'c: [".venv/bin/python", "-m", "pytest", "-q"]  # c\n', "a: [ ]\n", 'a: ["x",]\n',
+    "a: [a, b, yes, 1, -1, x/y, k=v]\n", "a: [\"a#b\", 'it''s']\n", 'a: "x"\n', 'a: "x"# c\n', 'a: "x" # c\n',
+    'a: "a\\nb"\n', 'a: "b: c"\n', "a: [a: b]\n", 'a: ["x" "y"]\n', 'a: ["x"]x\n', "a: [[1]]\n", '- ["a"]\n',
+    'a: ["x"\n  ,"y"]\n', "a: [x y]\n", "a: [x,,y]\n", "a: [,]\n", 'a: [ "x" , "y" ]\n', 'a: ["x"] #\n',
+    'a: ["x", {}]\n', "a: [-q]\n", "a: [1.5, 010, 0x1f, ~, null]\n", 'a: ["unclosed]\n', "a: ['x', 'y\n", 'a: ""\n',
+    'a: ["caf\u00e9", "\U0001f600"]\n', 'a: "x\n  y"\n', "a: [x]]\n", "a: [x], [y]\n", 'a: "\'"\n',
 ]
 
 
@@ -121,10 +128,23 @@ def test_documents_yamlio_renders_read_as_pyyaml_reads_them(doc):
 LINES = ["a: 1", "a: x", "b: 'q'", "b: 'q''r'", "c: {}", "c: []", "  d: 2", "  e:", "  - x", "- y", "- f: 1",
          "  g: h", "    i: j", "# comment", "  # comment", "", "   ", "a: x # c", "a: 'x", "  y'", "  more words",
          "a: yes", "on: 1", "a:", "a: 010", "a: -3", "k: v: w", "\tt: 1", "a: &x 1", "b: *x", "a: [1, 2]", "a:b",
-         "a: 2026-12-04", "---", "a: 'x' # c", "  - 'p", "    q'", "-", "  -", "a: ~", "a: .5", "a: 12ab"]
+         "a: 2026-12-04", "---", "a: 'x' # c", "  - 'p", "    q'", "-", "  -", "a: ~", "a: .5", "a: 12ab",
+         'a: ["x", "y"]', 'a: ["x",]', "a: [x, 'y''z']", 'a: "q" # c', 'a: "q\\"', '- ["a", b]', "a: [ ]",
+         '  - ["a#b"]  # c', 'a: "x', '  y"']
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=10), st.sampled_from(["\n", "\r\n", ""]))
 def test_fuzzed_texts_are_read_as_pyyaml_reads_them(lines, end):
     check("\n".join(lines) + end)
+
+
+FLOW = st.text(alphabet="[]{},\"' #:\\ab1-.~", max_size=24)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(["a: ", "- ", "a:\n  - "]), FLOW, st.sampled_from(["", "\nb: 1", "\n  c"]))
+def test_fuzzed_flow_lists_and_quoted_strings_are_read_as_pyyaml_reads_them(lead, value, after):
+    check(f"{lead}{value}{after}\n")
+    check(f"{lead}[{value}]{after}\n")
+    check(f'{lead}"{value}"{after}\n')

@@ -1,12 +1,13 @@
 """The YAML the harness writes, read without PyYAML: block mappings and lists of plain keys and
 one-line values, as ``yamlio.dump`` renders a task's files and as `harness init` writes
-config.yaml and gate.yaml (comments included).
+config.yaml and gate.yaml (comments included), and the one-line lists of quoted words a
+configuration spells a command with (``command: ["pytest", "-q"]``).
 
 PyYAML costs `harness status` and the agent's session hooks a sixth of their answer to import.
 This reader takes only what it can read exactly as PyYAML's safe loader does, and gives
-:data:`NOT_PLAIN` for anything else — a quote that is not a one-line single quote, a flow
-collection with content, an anchor, alias or tag, a block scalar, a value running onto a
-second line, a key YAML would type as something other than a string, a repeated key, a tab,
+:data:`NOT_PLAIN` for anything else — a quote that is not one line, a double quote holding an
+escape, a flow mapping, a flow list holding more than quoted strings and plain words, an
+anchor, alias or tag, a block scalar, a value running onto a second line, a key YAML would type as something other than a string, a repeated key, a tab,
 a character YAML reads differently or refuses, a number that is not a plain decimal integer —
 and the caller then reads the text with PyYAML, whose answer (or refusal) stands. So an
 answer from here is always PyYAML's: tests/test_plain_yaml_reads_as_pyyaml.py compares the
@@ -186,6 +187,12 @@ def _value(text: str, more: list[str]) -> object:
         # A comment after the closing quote ends the value only on its one line: joined with the lines
         # it runs onto, a comment would swallow them (PyYAML refuses such a text).
         return _single_quoted(" ".join([text, *more]), comment=False) if more else _single_quoted(text)
+    if text[0] in "\"[":
+        if more:
+            raise _NotPlain  # a quoted string or a list running onto more lines: PyYAML's to fold
+        value, after = _flow_list(text) if text[0] == "[" else _double_quoted(text, 0)
+        _only_comment(after)
+        return value
     if more:
         if not text[0].isalpha() or not text.isascii():
             raise _NotPlain  # only a string, which a folded number or word cannot become, is joined here
@@ -229,6 +236,77 @@ def _single_quoted(text: str, comment: bool = True) -> str:
         if after and not (comment and after.startswith("#") and text[close + 1:] != after):
             raise _NotPlain
         return "".join(out)
+
+
+def _double_quoted(text: str, start: int) -> tuple[str, str]:
+    """(the string, the text after it) of a double-quoted string at ``start`` with no escape in it:
+    its characters as they stand (an escape is PyYAML's to decode)."""
+    close = text.find('"', start + 1)
+    if close < 0 or "\\" in text[start + 1:close]:
+        raise _NotPlain
+    return text[start + 1:close], text[close + 1:]
+
+
+# The characters of a plain list item read here: what the configuration's commands are made of.
+# A space, `:`, `#` and the flow indicators `,[]{}` are left to PyYAML (`[a: b]` holds a mapping).
+_FLOW_PLAIN = _KEY_CHARS | frozenset("/+=@%")
+
+
+def _flow_list(text: str) -> tuple[list, str]:
+    """(the items, the text after the closing bracket) of a one-line flow list such as a command's
+    ``["pytest", "-q"]``: double-quoted strings without escapes, single-quoted strings and plain
+    words, each followed by `,` or the closing `]` (a trailing comma is PyYAML's)."""
+    items: list = []
+    i = _spaces(text, 1)
+    if text.startswith("]", i):
+        return items, text[i + 1:]
+    while True:
+        item: object
+        if text.startswith('"', i):
+            item, rest = _double_quoted(text, i)
+        elif text.startswith("'", i):
+            item, rest = _single_quoted_item(text[i:])
+        else:
+            end = min((j for j in (text.find(",", i), text.find("]", i)) if j >= 0), default=-1)
+            word = text[i:end].rstrip(" ") if end >= 0 else ""
+            if not word or not set(word) <= _FLOW_PLAIN:
+                raise _NotPlain
+            item, rest = _plain(word), text[end:]
+        items.append(item)
+        i = _spaces(rest, 0)
+        if rest.startswith("]", i):
+            return items, rest[i + 1:]
+        if not rest.startswith(",", i):
+            raise _NotPlain
+        text, i = rest, _spaces(rest, i + 1)
+        if text.startswith("]", i):
+            raise _NotPlain  # a trailing comma
+
+
+def _spaces(text: str, i: int) -> int:
+    while text.startswith(" ", i):
+        i += 1
+    return i
+
+
+def _single_quoted_item(text: str) -> tuple[str, str]:
+    end, out = 1, []
+    while True:
+        close = text.find("'", end)
+        if close < 0:
+            raise _NotPlain
+        out.append(text[end:close])
+        if not text.startswith("''", close):
+            return "".join(out), text[close + 1:]
+        out.append("'")
+        end = close + 2
+
+
+def _only_comment(after: str) -> None:
+    """What may follow a closed value on its line: spaces, then a comment set off by one."""
+    rest = after.lstrip(" ")
+    if rest and not (rest.startswith("#") and rest != after):
+        raise _NotPlain
 
 
 def _plain(text: str) -> object:
