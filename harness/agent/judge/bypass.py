@@ -178,7 +178,7 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
 
 def _python_runs_harness(args: list[str]) -> list[str] | None:
     """The harness's arguments when a Python command line runs the harness: as a module (options, runners
-    and all), or as a script that is the harness (its console script, its __main__.py)."""
+    and all), or as a script that is the harness (its installed script, its __main__.py)."""
     module = module_run(args)
     if module is not None:
         return module[1] if module[0] in HARNESS_MODULES else None
