@@ -271,3 +271,27 @@ def test_a_head_file_holding_a_tags_id_names_the_commit_the_tag_names(project):
     commit, tag = head(project), git(project, "rev-parse", "v1").stdout.strip()
     (project / ".git/HEAD").write_text(tag + "\n", "utf-8")
     assert ProcessGit(project).head() == commit != tag
+
+
+def test_harness_staged_apart_from_head_and_disk_a_nested_harness_and_a_sparse_cone(project):
+    # ProcessGit takes .harness out of its throw-away index (`git rm --cached -f`), where Git strips
+    # the written tree: a staged .harness differing from HEAD and from the disk is still taken out,
+    # `src/.harness` is source like any folder, and a sparse cone leaving .harness out changes nothing.
+    write(project, ".harness/config.yaml", "version: 2\n")
+    git(project, "add", ".harness/config.yaml")
+    write(project, ".harness/config.yaml", "version: 3\n")
+    write(project, "src/.harness/kept.txt", "source\n")
+    found = same_answers(project)
+    assert found["tree"] != found["head tree"]  # src/.harness/kept.txt
+    git(project, "sparse-checkout", "set", "src")
+    assert same_answers(project)["tree"] == found["tree"]
+
+
+def test_a_harness_that_is_a_file_is_taken_out_alike(tmp_path):
+    root = new_repo(tmp_path / "file")
+    write(root, ".harness", "not a folder\n")
+    commit_all_ok(root, "a .harness file")
+    found = same_answers(root)
+    assert found["tree"] == found["head tree"] and not found["dirty"]
+    write(root, ".harness", "edited\n")
+    assert same_answers(root)["tree"] == found["tree"]
