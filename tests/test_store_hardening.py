@@ -374,16 +374,17 @@ def test_the_remembered_documents_stay_within_their_bounds(monkeypatch):
     def held() -> int:
         return sum(len(text) + len(kept) for (_, text, _), kept in memo.yaml_parsed.items())
 
-    # (In flow style: the plain texts harness.store.plain_yaml reads are not PyYAML's, nor kept.)
+    # (A flow mapping: the plain texts harness.store.plain_yaml reads, a flow list of words among
+    # them, are not PyYAML's, nor kept.)
     for n in range(2000):
-        assert yamlio.parse(f"n: [{n}]\n".encode(), "x.yaml") == {"n": [n]}
+        assert yamlio.parse(f"n: {{k: {n}}}\n".encode(), "x.yaml") == {"n": {"k": n}}
     assert 0 < held() == memo.yaml_bytes <= yamlio.PARSED_BYTES
-    assert (True, b"n: [0]\n", False) not in memo.yaml_parsed and (True, b"n: [1999]\n", False) in memo.yaml_parsed
+    assert (True, b"n: {k: 0}\n", False) not in memo.yaml_parsed and (True, b"n: {k: 1999}\n", False) in memo.yaml_parsed
     # A merge key makes a pickle far larger than its text: what is held counts both.
     swelling = b"a: &a {" + b", ".join(b"k%d: %d" % (i, i) for i in range(200)) + b"}\n" + \
         b"".join(b"b%d: {<<: *a}\n" % i for i in range(100))
     assert len(yamlio.parse(swelling, "x.yaml")) == 101
     assert (True, swelling, False) not in memo.yaml_parsed  # over a sixteenth of the bound: not kept
     assert held() == memo.yaml_bytes <= yamlio.PARSED_BYTES
-    assert yamlio.parse("n: [1999]\n", "x.yaml") == {"n": [1999]}  # a str is its own entry
-    assert (False, "n: [1999]\n", False) in memo.yaml_parsed
+    assert yamlio.parse("n: {k: 1999}\n", "x.yaml") == {"n": {"k": 1999}}  # a str is its own entry
+    assert (False, "n: {k: 1999}\n", False) in memo.yaml_parsed
