@@ -224,13 +224,15 @@ def test_the_agent_guard_judges_a_shell_command_without_click_yaml_or_pygit2(h, 
     import json
 
     monkeypatch.setenv("HARNESS_PARSER_TABLES", str(tmp_path / "cache"))
+    config = repo / ".harness" / "config.yaml"  # filled in as people do: commands as lists of quoted words
+    config.write_text(config.read_text().replace("evidence: {}", 'evidence:\n  unit_test:\n    command: ["pytest", "-q"]'))
     # `rm -rf "$BUILD_DIR"`, not `ls -la`: a plain reader is answered before the judge loads (the test below);
     # nor `rm -rf build`: a plain line is judged without bashlex (harness.agent.judge.plain_line).
     call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": 'rm -rf "$BUILD_DIR"'}}
     loaded = loaded_by(repo, ["hook", "agent", "claude", "pre-tool-use"], json.dumps(call))
     assert {"bashlex", "harness.agent.bashlex_tables", "harness.agent.judge.bypass"} <= loaded
-    # The notes ref of the config.yaml `harness init` writes is read without YAML (harness.agent.notes_ref_plain).
-    assert not loaded & (HEAVY | {"hashlib"}), loaded
+    # The notes ref of such a config.yaml is read without YAML (harness.agent.notes_ref_plain, store.plain_yaml).
+    assert not loaded & (HEAVY | {"hashlib", "harness.store.settings"}), loaded
 
 
 def test_the_agent_guard_answers_plain_commands_and_source_edits_before_the_judge_loads(h, repo):

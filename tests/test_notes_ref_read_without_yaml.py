@@ -23,7 +23,13 @@ EXAMPLES = [b"notes:\n  ref: refs/notes/other\n", b"version: 1\n", b"notes:\n  r
             b"version: -\nnotes:\n  ref: refs/notes/x\n", b"---\nnotes:\n  ref: refs/notes/x\n",
             b"notes:\n  ref: &a refs/notes/x\n", b"notes:\n  ref: 'refs/notes/x'\n", b"\xff\xfe", None,
             b"notes:\n  ref: refs/notes/x\n# caf\xc3\xa9 \xe2\x80\xa8\n", b"notes:\n  ref: {}\n", b"notes:\n  ref: []\n",
-            b"notes: refs/notes/x\n", b"notes:\n  - ref: refs/notes/x\n", b"x:\n  y:\n    z: 1\nnotes:\n  ref: refs/notes/x\n"]
+            b"notes: refs/notes/x\n", b"notes:\n  - ref: refs/notes/x\n", b"x:\n  y:\n    z: 1\nnotes:\n  ref: refs/notes/x\n",
+            # deeper than two levels: read by harness.store.plain_yaml (a config with evidence commands)
+            b'evidence:\n  unit_test:\n    command: ["pytest", "-q"]\nnotes:\n  ref: refs/notes/x\n',
+            b'evidence:\n  unit_test:\n    command: ["pytest", "-q"]\nnotes:\n  ref: "refs/notes/\\x78"\n',
+            b"evidence:\n  b:\n    c: 1\nnotes:\n  ref: 5\n", b"evidence:\n  b:\n    c: 1\nnotes:\n  ref: 'refs/notes/q'\n",
+            b"evidence:\n  b:\n    c: 1\nnotes:\n  - ref: refs/notes/x\n", b"evidence:\n  b:\n    c: 1\nnotes: [a]\n",
+            "".join(f"{'  ' * n}k:\n" for n in range(70)).encode() + b"notes:\n  ref: refs/notes/deep\n"]
 
 
 @pytest.mark.parametrize("raw", EXAMPLES)
@@ -43,9 +49,19 @@ def test_the_file_harness_init_writes_is_read_without_yaml(h, repo):
 
 def test_what_it_is_unsure_of_is_read_with_yaml(h, repo):
     config = repo / ".harness" / "config.yaml"
-    config.write_text("notes:\n  ref: 'refs/notes/quoted'\n")
+    config.write_text('notes:\n  ref: "refs/notes/\\x71uoted"\n')  # an escape: PyYAML's to decode
     assert notes_ref_plain.read(config.read_bytes()) is None
     assert facts.notes_ref(repo) == "refs/notes/quoted"
+
+
+def test_a_config_with_evidence_commands_is_read_without_yaml(h, repo):
+    # A config.yaml as people fill it in: commands as lists of quoted words, three levels deep.
+    config = repo / ".harness" / "config.yaml"
+    text = config.read_text().replace("ref: refs/notes/harness", "ref: refs/notes/mine")
+    config.write_text(text.replace("evidence: {}", 'evidence:\n  unit_test:\n    command: [".venv/bin/python", "-m", "pytest"]'))
+    raw = config.read_bytes()
+    assert b"evidence: {}" not in raw
+    assert notes_ref_plain.read(raw) == notes_ref_of(raw) == "refs/notes/mine"
 
 
 def test_the_default_is_the_settings_default():
@@ -56,7 +72,8 @@ LINES = ["notes:", "  ref: refs/notes/x", "  ref: refs/notes/y", "    ref: refs/
          "  ref: {}", "notes: {}", "notes: []", "notes: x/y", "version: 1", "version: -", "version: -1", "# comment",
          "  # indented comment", "", "   ", "output:", "  tail_bytes: 8192  # kept", "   tail_bytes: 1", "on: 1",
          "yes: 2", "Notes:", "---", "...", "  - x", "a: 'q'", "a: &x y", "a: *x", "\tb: 1", "a: [1, 2]", "a:b",
-         "a: b c", "  ref: refs/notes/x #c", "  ref: refs/notes/x#c", "null: 1", "x: y/z", "  other: 1", "a: .inf"]
+         "a: b c", "  ref: refs/notes/x #c", "  ref: refs/notes/x#c", "null: 1", "x: y/z", "  other: 1", "a: .inf",
+         "evidence:", "  build:", '    command: ["true"]', "    command: [a, 'b']", '  ref: "refs/notes/q"', "  ref: 'x/y'"]
 
 
 @given(st.lists(st.sampled_from(LINES), max_size=8), st.sampled_from(["\n", "\r\n", ""]))

@@ -6,7 +6,8 @@ the rest of such an answer. A config.yaml as `harness init` writes it, and as pe
 (comments, `key: value` lines, one level of nested keys), is read here line by line; anything
 else (a quote, a flow collection with content, an anchor, a tab, a key YAML reads as a boolean
 or null, a repeated key, deeper nesting, a ref that YAML could read as something other than a
-string) gives None, and the caller reads the file with YAML (harness.store.settings.notes_ref_of).
+string) is read by harness.store.plain_yaml where it can (a config with evidence commands), and
+otherwise gives None, and the caller reads the file with YAML (harness.store.settings.notes_ref_of).
 So the answer is the YAML reading's whenever there is one: tests/test_notes_ref_read_without_yaml.py
 compares the two by example and by fuzzing.
 """
@@ -75,7 +76,7 @@ def read(raw: bytes | None) -> str | None:
         return None
     doc = _mapping(text.split("\n"))
     if doc is None:
-        return None
+        return _read_as_plain_yaml(raw)
     notes = doc.get("notes")
     if not isinstance(notes, dict):
         return DEFAULT  # absent, empty, `{}`, `[]` or a scalar: notes_ref_of's `.get` finds no ref
@@ -83,6 +84,25 @@ def read(raw: bytes | None) -> str | None:
     if ref in (None, "{}", "[]"):
         return DEFAULT
     return ref if "/" in ref else None  # `refs/...` is a string; `harness`, `5`, `yes` are YAML's to type
+
+
+def _read_as_plain_yaml(raw: bytes) -> str | None:
+    """notes_ref_of(raw) for a config.yaml deeper than two levels (its evidence commands, spelled as
+    lists of quoted words), read by harness.store.plain_yaml as PyYAML reads it: no YAML parser still.
+    None when only PyYAML can read the text, or the ref is no string (notes_ref_of returns it as it is)."""
+    from harness.core.limits import too_deep
+    from harness.store import plain_yaml
+
+    doc = plain_yaml.load(raw)
+    if doc is plain_yaml.NOT_PLAIN:
+        return None
+    if too_deep(doc):
+        return DEFAULT  # yamlio refuses it, and notes_ref_of reads a refusal as no ref
+    # notes_ref_of's `((doc or {}).get("notes") or {}).get("ref") or DEFAULT`, whose AttributeError on
+    # anything but a mapping (a list, a word) it reads as the default.
+    notes = doc.get("notes") if isinstance(doc, dict) else None
+    ref = (notes.get("ref") if isinstance(notes, dict) else None) or DEFAULT
+    return ref if isinstance(ref, str) else None
 
 
 def _odd(text: str) -> bool:
