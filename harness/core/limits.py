@@ -8,8 +8,11 @@ bounds are checked once, right after decoding, and reported as a fact about the 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported: the agent guard reads a config.yaml's depth with this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 MAX_DEPTH = 64  # the deepest real document (a finding's content) nests about 6 levels
 
