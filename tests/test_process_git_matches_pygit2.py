@@ -295,3 +295,19 @@ def test_a_harness_that_is_a_file_is_taken_out_alike(tmp_path):
     assert found["tree"] == found["head tree"] and not found["dirty"]
     write(root, ".harness", "edited\n")
     assert same_answers(root)["tree"] == found["tree"]
+
+
+def test_a_merge_that_left_harness_files_unmerged_is_measured_alike(project):
+    # Conflicting ledgers are the store's to refuse, not the tree's: .harness is no source, so its
+    # unmerged entries are taken out of the throw-away index with it and the source is measured.
+    default = git(project, "rev-parse", "--abbrev-ref", "HEAD").stdout.strip()
+    git(project, "checkout", "-q", "-b", "other")
+    write(project, ".harness/config.yaml", "version: 2\n")
+    commit_all_ok(project, "theirs")
+    git(project, "checkout", "-q", default)
+    write(project, ".harness/config.yaml", "version: 3\n")
+    commit_all_ok(project, "ours")
+    subprocess.run(["git", "merge", "-q", "other"], cwd=project, capture_output=True)
+    assert git(project, "ls-files", "-u").stdout.strip(), "the merge should have left .harness/config.yaml unmerged"
+    found = same_answers(project)
+    assert found["tree"] == found["head tree"] and not found["dirty"]

@@ -90,16 +90,6 @@ class ProcessGit(Worktree):
         """``rev``'s tree without its top-level ``.harness`` entry."""
         return self._without_harness(f"{rev}^{{commit}}^{{tree}}", write=True)
 
-    def worktree_source_tree(self) -> str:
-        """:meth:`Worktree.worktree_source_tree`, with ``.harness`` taken out of the throw-away index
-        before its tree is written: one git process, where reading and rewriting the written tree took two."""
-        with self.temp_index() as env:
-            self._unhide(env)
-            self.run(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
-            # -f: the copy's staged .harness files may differ from HEAD and the disk, which plain rm refuses.
-            self.run(["rm", "--cached", "-r", "-f", "-q", "--sparse", "--ignore-unmatch", "--", HARNESS_DIR], env)
-            return self.run(["write-tree"], env).strip()
-
     def strip_harness(self, tree_id: str) -> str:
         return self._without_harness(tree_id, write=True)
 

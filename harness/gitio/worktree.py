@@ -45,12 +45,16 @@ class Worktree(Trees):
                     os.unlink(leftover)
 
     def worktree_source_tree(self) -> str:
-        """The tree of the working directory's source: tracked and untracked-not-ignored files."""
+        """The tree of the working directory's source: tracked and untracked-not-ignored files, without
+        the top-level ``.harness``. It is taken out of the throw-away index before the tree is written
+        (one git process, where reading and rewriting the written tree took two), so its entries a merge
+        left unmerged stop no measurement: they are no source."""
         with self.temp_index() as env:
             self._unhide(env)
             self.run(["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"], env)
-            tree = self.run(["write-tree"], env).strip()
-        return self.strip_harness(tree)
+            # -f: the copy's staged .harness files may differ from HEAD and the disk, which plain rm refuses.
+            self.run(["rm", "--cached", "-r", "-f", "-q", "--sparse", "--ignore-unmatch", "--", HARNESS_DIR], env)
+            return self.run(["write-tree"], env).strip()
 
     def differs_from_commit(self, tree: str, head: str | None) -> bool:
         """Whether source tree ``tree`` is not ``head``'s source tree (the empty tree's, unborn)."""
