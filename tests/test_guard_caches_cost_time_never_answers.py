@@ -1,6 +1,6 @@
-"""The agent guard's caches beside its bytecode (bashlex's parser with its productions, the rules' dataclass
-functions) make the very objects an import without them makes; a missing, corrupt or foreign cache costs
-time, never a different parser, class or answer. Each import runs in a fresh interpreter, as a hook does."""
+"""The agent guard's cache beside its bytecode (bashlex's parser with its productions) makes the very parser
+an import without it makes; a missing, corrupt or foreign cache costs time, never a different parser or
+answer. Each import runs in a fresh interpreter, as a hook does."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import bashlex_tables, dataclass_code
+from harness.agent import bashlex_tables
 
 COMMANDS = ["ls -la", "git commit -n -m 'x' | tee log", "for i in 1 2; do rm -rf .harness/$i; done",
             "FOO=1 bash -c 'git notes add' > out 2>&1", "f() { git status; }; (cd sub; make)"]
@@ -105,107 +105,3 @@ def test_a_rewritten_bashlex_source_names_another_cache_file_even_with_the_same_
     os.unlink(copy / "parser.py")
     (copy / "parser.py").write_bytes(text)  # the same bytes, a new file: a reinstall
     assert bashlex_tables.source_key(copy) != key
-
-
-# -- the rules' dataclass functions -----------------------------------------------------------
-
-CLASSES = """
-import json, sys
-from harness.agent import dataclass_code
-compiled = dataclass_code.install(sys.argv[1]) if sys.argv[1] != "plain" else None
-try:
-    from harness.agent.judge.bypass import Context
-    from harness.agent.judge.denials import Denial
-    from harness.agent.judge.git_config_view import GitSetup, RunConfig
-    from harness.agent.judge.guarded_paths import Where
-    from harness.agent.judge.shell_commands import SimpleCommand
-    from harness.agent.judge.shell_prefixes import Prefix
-finally:
-    if compiled is not None:
-        dataclass_code.finish(compiled)
-import dataclasses
-out = {}
-for cls in (Context, Denial, GitSetup, RunConfig, Where, SimpleCommand, Prefix):
-    out[cls.__name__] = {name: [f.__code__.co_code.hex(), [c.co_code.hex() if hasattr(c, "co_code") else repr(c)
-                                                           for c in f.__code__.co_consts], f.__code__.co_names,
-                                f.__code__.co_filename, f.__qualname__, f.__defaults__.__repr__()]
-                         for name, f in vars(cls).items() if callable(f) and hasattr(f, "__code__")}
-w = Where("/r", "/r/a")
-out["behaviour"] = [repr(w), w == Where("/r", "/r/a"), hash(w) == hash(Where("/r", "/r/a")),
-                    repr(dataclasses.replace(w, cwd="/r")), repr(Denial("a", "b", "c"))]
-try:
-    w.root = "x"
-except dataclasses.FrozenInstanceError:
-    out["frozen"] = True
-out["exec left as it was"] = not hasattr(dataclasses, "exec")
-print(json.dumps(out))
-"""
-
-
-def classes(folder: Path | str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", CLASSES, str(folder)], capture_output=True, text=True,
-                          check=True, timeout=300)
-    return json.loads(proc.stdout)
-
-
-@pytest.fixture(scope="module")
-def plain_classes() -> dict:
-    return classes("plain")
-
-
-def test_the_rules_classes_made_with_cached_code_are_the_ones_dataclasses_makes(tmp_path, plain_classes):
-    assert classes(tmp_path) == plain_classes  # compiled, then written
-    path = Path(dataclass_code.cache_file(str(tmp_path)))
-    assert len(dataclass_code.read(str(path))) >= 7
-    assert classes(tmp_path) == plain_classes  # from the cache
-
-
-@pytest.mark.parametrize("damage", ["garbage", "flip a byte", "empty", "oversized", "not code"])
-def test_a_damaged_dataclass_cache_costs_time_never_a_class(tmp_path, plain_classes, damage):
-    classes(tmp_path)
-    path = Path(dataclass_code.cache_file(str(tmp_path)))
-    data = bytearray(path.read_bytes())
-    if damage == "garbage":
-        data = bytearray(b"\x00not marshal\xff" * 9)
-    elif damage == "flip a byte":
-        data[len(data) // 2] ^= 0xFF
-    elif damage == "empty":
-        data = bytearray()
-    elif damage == "oversized":
-        data += b"\0" * dataclass_code.MAX_BYTES
-    else:
-        from zlib import crc32
-        body = marshal.dumps({text: "not code" for text in dataclass_code.read(str(path))})
-        data = bytearray(body + crc32(body).to_bytes(4, "big"))
-    path.write_bytes(bytes(data))
-    assert dataclass_code.read(str(path)) == {}
-    assert classes(tmp_path) == plain_classes
-    assert len(dataclass_code.read(str(path))) >= 7  # rewritten whole
-
-
-def test_a_text_is_never_given_another_text_s_code(tmp_path, plain_classes):
-    """A cache whose every entry holds the code of another text: only a text's own entry is ever used,
-    so each class is made from code compiled from its own text — here, compiled again."""
-    classes(tmp_path)
-    path = str(dataclass_code.cache_file(str(tmp_path)))
-    stored = dataclass_code.read(path)
-    texts = sorted(stored)
-    dataclass_code.write(path, {f"# another\n{text}": stored[text] for text in texts})
-    assert classes(tmp_path) == plain_classes
-
-
-def test_an_unwritable_cache_folder_still_gives_the_classes(tmp_path, plain_classes):
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a folder")
-    assert classes(blocker / "cache") == plain_classes
-    assert blocker.read_text() == "not a folder"
-
-
-def test_the_cache_keeps_a_bounded_number_of_texts(tmp_path):
-    path = dataclass_code.cache_file(str(tmp_path))
-    compiled = dataclass_code.CompiledOnce(path)
-    compiled.stored = {f"x = {i}\n": compile(f"x = {i}\n", "<string>", "exec")
-                       for i in range(dataclass_code.MAX_ENTRIES)}
-    compiled.exec("y = 1\n", {}, {})
-    dataclass_code.finish(compiled)
-    assert list(dataclass_code.read(path)) == ["y = 1\n"]  # past the bound: only what this run used

@@ -1,11 +1,10 @@
 """Standard modules the agent's tool guard imports through others but never uses, loaded on first use.
 
-The judge's modules are dataclasses (which imports inspect, for the signature it writes into a class
-without a docstring) and bashlex (whose PLY imports inspect to read its grammar's source, which
-:mod:`harness.agent.bashlex_tables` reads from its cache instead). inspect, with ast, dis and
-tokenize under it, cost a judged shell command about as much as the rest of the rules; nothing on
-the judge's way reads it. Nor copy (with weakref under it), which dataclasses imports for the deep
-copies of asdict() and astuple(), never called by the judge. :func:`defer` puts such a module into ``sys.modules`` made but not yet
+The judge reads a shell line it cannot read plainly with bashlex, whose PLY imports inspect to read
+its grammar's source (which :mod:`harness.agent.bashlex_tables` reads from its cache instead), and
+copy. inspect, with ast, dis and tokenize under it, cost a judged shell command about as much as the
+rest of the rules; nothing on the judge's way reads it. Nor copy (with weakref under it). (The
+rules' own classes are :mod:`harness.core.value_class`'s, not dataclasses, which imports both.) :func:`defer` puts such a module into ``sys.modules`` made but not yet
 executed: the first read of a name it lacks runs its code, in that very module object, with the
 standard loader (as importlib.util.LazyLoader does; that one also runs it when `import` merely looks
 at its ``__spec__``, which is all the judge's modules do). Whatever does use it gets the same module,
@@ -18,7 +17,7 @@ import sys
 from types import ModuleType
 
 # Imported by the judge's imports, read by none of what it runs (tests/test_guard_judges_a_shell_command_without_heavy_stdlib.py, test_guard_defers_copy_it_never_runs.py):
-# inspect, and copy (dataclasses' asdict() deep-copies with it; copy imports weakref).
+# inspect, and copy (copy imports weakref).
 UNUSED_BY_THE_JUDGE = ("inspect", "copy")
 
 

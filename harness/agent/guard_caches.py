@@ -1,9 +1,8 @@
 """Where the agent guard keeps its caches, and bashlex imported with its cached parser tables when a command
 line first needs it.
 
-The caches (bashlex's parser tables: :mod:`harness.agent.bashlex_tables`; the rules' dataclass functions:
-:mod:`harness.agent.dataclass_code`) sit in this package's `__pycache__`, trusted as the code beside them
-is, never in the user's cache folder, which the agent's own tools write. Only os: the guard imports this
+The cache (bashlex's parser tables: :mod:`harness.agent.bashlex_tables`) sits in this package's
+`__pycache__`, trusted as the code beside it is, never in the user's cache folder, which the agent's own tools write. Only os: the guard imports this
 before it judges anything, and most command lines it judges are read without bashlex
 (:mod:`harness.agent.judge.plain_line`), so bashlex_tables itself is imported only with bashlex.
 """

@@ -135,16 +135,9 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         from harness.agent import guard_caches
 
         guard_caches.arm()  # bashlex, if a line needs it, with its parser tables from the cache
-    from harness.agent import dataclass_code
-
-    compiled = dataclass_code.install()  # the rules' dataclass functions, compiled in an earlier run
-    try:
-        from dataclasses import replace
-
-        from harness.agent.judge.bypass import check_delete, check_shell, check_write
-        from harness.agent.judge.guarded_paths import Where
-    finally:
-        dataclass_code.finish(compiled)
+    from harness.agent.judge.bypass import check_delete, check_shell, check_write
+    from harness.agent.judge.guarded_paths import Where
+    from harness.core.value_class import replace
 
     # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
     cwd = os.path.realpath(p.cwd or root)

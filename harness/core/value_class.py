@@ -13,9 +13,15 @@ tests/test_value_classes_behave_as_dataclasses.py holds each of these against da
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, dataclass_transform
+TYPE_CHECKING = False  # typing is not imported at run time: the agent's tool guard makes its rules here
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+    def dataclass_transform(**_: object) -> object:
+        return lambda decorator: decorator  # what typing's does at run time, bar a marker attribute
+
 _MISSING: Any = object()
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 
 from harness.agent.judge import guarded_paths as paths
 from harness.agent.judge.bypass_files import check_files, hook_or_protected
@@ -30,6 +29,7 @@ from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV,
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_resolve import declared, resolve, unresolved
+from harness.core.value_class import dataclass, replace
 
 DEFAULT_NOTES_REF = "refs/notes/harness"
 # Harness hooks in the framework's manual stage: they never run on a commit or push, so SKIP

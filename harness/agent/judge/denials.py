@@ -6,9 +6,8 @@ Pure: shared by the shell rules (:mod:`harness.agent.judge.bypass`) and the git 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from harness.agent.judge import guarded_paths as paths
+from harness.core.value_class import dataclass
 
 HOOKS_PATH = "core.hookspath"
 

@@ -11,7 +11,8 @@ rather than judged blind.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from harness.core.value_class import dataclass, field
 
 # Config files the guard does not read: under these, any alias or hooks path may be in force.
 OPAQUE_ENV = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR"})

@@ -7,9 +7,9 @@ the repository root; `.harness/local/` is per-clone scratch (lock, caches) and f
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
 
 from harness import paths
+from harness.core.value_class import dataclass
 
 HARNESS = paths.HARNESS
 PROTECTED_NAMES = {

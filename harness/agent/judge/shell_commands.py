@@ -18,10 +18,10 @@ import itertools
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from harness.agent.judge.plain_line import pipelines
 from harness.agent.judge.shell_prefixes import is_assignment, strip_prefix
+from harness.core.value_class import dataclass, field
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
 if TYPE_CHECKING:

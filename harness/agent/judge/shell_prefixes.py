@@ -11,7 +11,8 @@ parsed as command lines of their own.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+
+from harness.core.value_class import dataclass
 
 
 @dataclass(frozen=True)
