@@ -311,3 +311,10 @@ def test_a_merge_that_left_harness_files_unmerged_is_measured_alike(project):
     assert git(project, "ls-files", "-u").stdout.strip(), "the merge should have left .harness/config.yaml unmerged"
     found = same_answers(project)
     assert found["tree"] == found["head tree"] and not found["dirty"]
+
+
+def test_a_harness_index_entry_naming_a_missing_object_is_measured_alike(project):
+    # Taken out of the index with the rest of .harness before the tree is written: no source, no refusal.
+    git(project, "update-index", "--add", "--cacheinfo", "100644,1234567890123456789012345678901234567890,.harness/x")
+    found = same_answers(project)
+    assert found["tree"] == found["head tree"]
