@@ -51,3 +51,16 @@ def test_a_harness_entry_that_is_no_folder_is_refused_staged_and_committed(commi
 def test_the_folder_itself_still_passes(committed):
     # The control: the same steps with .harness left a folder change nothing.
     assert staged_problems(Git(committed)) == []
+
+
+@pytest.mark.parametrize(("command", "answer"), [
+    ("git update-index --force-remove .harness/config.yaml", "deny"),
+    ("git update-index --add --cacheinfo 160000,4b825dc642cb6eb9a060e54bf8d69288fbee4904,.harness", "deny"),
+    ("git update-index --add --cacheinfo 100644 4b825dc642cb6eb9a060e54bf8d69288fbee4904 .harness/x", "deny"),
+    ("git update-index --assume-unchanged src/app.py", "allow"),   # the user's own files: theirs to flag
+    ("git update-index --refresh", "allow"),
+])
+def test_the_agent_guard_refuses_update_index_on_the_record(committed, command, answer):
+    from support.agent_guard import guard_answer
+
+    assert guard_answer(committed, "Bash", {"command": command}) == answer

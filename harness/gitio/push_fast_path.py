@@ -195,7 +195,10 @@ def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[str
     if found is None or found[1] != "tree" or not _sound(objects, found[0], known, True):
         return None
     entries = _tree_entries(found[2], len(commit) // 2)
-    return (next((oid for name, _, oid in entries if name == HARNESS_DIR.encode()), None),)
+    entry = next(((is_tree, oid) for name, is_tree, oid in entries if name == HARNESS_DIR.encode()), None)
+    if entry is not None and not entry[0]:
+        return None  # a .harness that is no folder (a submodule entry naming its parent's tree, say): the full path's
+    return (entry[1] if entry is not None else None,)
 
 
 MAX_WALKED = 1000  # commits walked in cat-file before `git rev-list` is asked instead

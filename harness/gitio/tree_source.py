@@ -146,6 +146,18 @@ class TreeSource:
         obj = self._entry(rel)
         return str(obj.id) if obj is not None else None
 
+    def kind(self, rel: str) -> str | None:
+        """What the tree records at ``rel`` (not the root): "folder", "file", "symlink" or "submodule" (a
+        gitlink, whose id may name any object, a tree of this repository's included), None when absent."""
+        obj = self._entry(rel) if rel else None
+        if obj is None:
+            return None
+        return _KINDS.get(obj.filemode, "file")
+
+
+_KINDS = {pygit2.enums.FileMode.TREE: "folder", pygit2.enums.FileMode.LINK: "symlink",
+          pygit2.enums.FileMode.COMMIT: "submodule"}
+
 
 def index_tree(git: Git, index_file: str | None = None) -> str:
     """The full tree (``.harness`` included) of the index git is committing.

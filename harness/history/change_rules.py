@@ -59,6 +59,13 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     """
     problems: list[Problem] = []
     verdicts: list[TaskVerdict] = []
+    kind = new.kind(paths.HARNESS) if hasattr(new, "kind") else None
+    if kind not in (None, "folder"):
+        # Compared by id alone, a submodule entry naming the parent's .harness tree is "unchanged", yet a
+        # checkout of it holds no record at all (#28's task F-0034).
+        return [Problem(paths.HARNESS, "plain-files-only", f".harness is a {kind} entry, not a folder: the commit "
+                        "holds none of the record", "commit .harness as the folder its parent holds (`git reset -q "
+                        "HEAD -- .harness` puts it back in the index)")], verdicts
     if all(_oid(o, paths.HARNESS) == _oid(new, paths.HARNESS) for o in olds) and (olds or not _oid(new, paths.HARNESS)):
         # .harness/ untouched (a code-only commit changes no task), or absent on both sides
         # (history from before the repository adopted the harness).

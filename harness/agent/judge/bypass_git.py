@@ -144,6 +144,13 @@ def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> D
 def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
     """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
     operands = _paths_of(rest)
+    if sub == "update-index":
+        # `--force-remove .harness/...` and `--cacheinfo MODE,ID,.harness` rewrite what the next commit records
+        # of the harness, as `git rm --cached` does (#28's task F-0034). Paths it reads from stdin: the hooks judge.
+        for a in (w.rsplit(",", 1)[-1] for w in rest if not w.startswith("-")):
+            if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
+                return delete_denial(a)
+        return None
     if sub in ("rm", "mv"):
         for a in operands:
             if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
