@@ -376,3 +376,19 @@ def test_install_refuses_when_a_hook_and_its_chained_copy_both_exist_and_renames
     assert (hooks / "pre-commit").read_text() == "#!/bin/sh\n# pre-commit\n"
     assert not (hooks / "pre-commit.pre-harness").exists()
     assert (hooks / "pre-push").read_text() == "#!/bin/sh\n# pre-push\n"
+
+
+def test_a_replace_ref_does_not_hide_a_hand_edit_from_the_native_pre_commit(native):
+    # The shim's code-only check asks git whether .harness/ is staged; a replace ref from HEAD's .harness
+    # tree to the staged one made git answer "no" and skip the checks (#28's task F-0029).
+    repo, h = native.repo, native.h
+    tid = h.ok("task", "new", "Replaced").out.strip()
+    walk_to(h, "SPECIFYING")
+    commit_all_ok(repo, "task")
+    set_state_by_hand(repo, tid, "DONE")
+    git(repo, "add", "-A")
+    head_harness = git(repo, "rev-parse", "HEAD:.harness").stdout.strip()
+    staged_harness = git(repo, "write-tree", "--prefix=.harness/").stdout.strip()
+    git(repo, "replace", head_harness, staged_harness)
+    text = refused_commit(repo, "claim DONE", "--allow-empty")
+    assert f".harness/tasks/{tid}/task.yaml" in text
