@@ -201,3 +201,25 @@ def test_a_plain_reader_is_allowed_silently_even_when_the_judge_is_broken(guarde
     assert answer("claude", str(guarded), "Bash", {"command": "ls -la"}, True, monkeypatch) == ("", "", 0)
     stdout, _, _ = answer("claude", str(guarded), "Bash", {"command": "ls -la"}, False, monkeypatch)
     assert "parser exploded" in stdout  # the judge, reached, fails open on what it does not cover, saying so
+
+
+def test_a_nested_repository_s_record_is_left_to_the_judge_which_refuses_it(guarded, monkeypatch):
+    # A repository with its own harness inside this one (a vendored clone, a linked worktree under
+    # .claude/worktrees/) keeps its record at SUB/.harness/ (#28's task F-0026).
+    sub = guarded / "vendor" / "lib"
+    sub.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(sub)], check=True)
+    (sub / ".harness" / "tasks" / "T").mkdir(parents=True)
+    path = "vendor/lib/.harness/tasks/T/events.jsonl"
+    assert not answered_quickly(str(guarded), "claude", "Write", {"file_path": path})
+    stdout, _, _ = same_answer("claude", str(guarded), "Write", {"file_path": path}, monkeypatch)
+    assert '"permissionDecision": "deny"' in stdout
+
+
+def test_a_path_through_a_symlink_and_back_is_judged_by_its_written_name_too(guarded, monkeypatch):
+    # x -> sub/deeper: x/../.harness/... resolves outside .harness, but is written as .harness/... (#28's F-0028).
+    (guarded / "sub" / "deeper").mkdir(parents=True, exist_ok=True)
+    os.symlink(guarded / "sub" / "deeper", guarded / "x")
+    path = "x/../.harness/tasks/T/events.jsonl"
+    assert not answered_quickly(str(guarded), "claude", "Write", {"file_path": path})
+    same_answer("claude", str(guarded), "Write", {"file_path": path}, monkeypatch)
