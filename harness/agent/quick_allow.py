@@ -97,18 +97,26 @@ def _plain_reader(command: str) -> bool:
 
 
 def _writes_outside_guarded(here: str, root: str, writes: tuple[str, ...]) -> bool:
-    real_root = os.path.realpath(root)
+    real_root = os.path.realpath(root).rstrip("/")
     hooks = os.path.realpath(os.path.join(root, ".git", "hooks"))
     for path in writes:
-        full = os.path.realpath(os.path.join(here, path))
-        if SPECIAL_IN_PATH & set(full) or full == hooks or full.startswith(hooks.rstrip("/") + "/"):
-            return False
-        if not full.startswith(real_root.rstrip("/") + "/"):
-            return False  # outside the repository: another harness's record, maybe (the judge looks)
-        top = full[len(real_root.rstrip("/")) + 1:].split("/")[0]
-        if top in GUARDED_TOP or os.path.basename(full) in PYTEST_CONFIGS:
+        joined = os.path.join(here, path)
+        # By its real path and by the name it is written under, as the judge checks both: `x/../.harness/…`
+        # through a symlink `x` resolves elsewhere but names the record (#28's task F-0028).
+        if not all(_plain_target(full, real_root, hooks) for full in (os.path.realpath(joined), os.path.normpath(joined))):
             return False
     return True
+
+
+def _plain_target(full: str, real_root: str, hooks: str) -> bool:
+    if SPECIAL_IN_PATH & set(full) or full == hooks or full.startswith(hooks.rstrip("/") + "/"):
+        return False
+    if not full.startswith(real_root + "/"):
+        return False  # outside the repository: another harness's record, maybe (the judge looks)
+    parts = full[len(real_root) + 1:].split("/")
+    # Any folder named like the guarded ones, not only the top: a repository nested in this one keeps its
+    # own record and hooks at SUB/.harness/ and SUB/.git/ (the judge finds its harness; #28's task F-0026).
+    return not any(part in GUARDED_TOP for part in parts) and parts[-1] not in PYTEST_CONFIGS
 
 
 def _worktree(here: str) -> str | None:
