@@ -152,11 +152,8 @@ class TreeSource:
         obj = self._entry(rel) if rel else None
         if obj is None:
             return None
-        return _KINDS.get(obj.filemode, "file")
-
-
-_KINDS = {pygit2.enums.FileMode.TREE: "folder", pygit2.enums.FileMode.LINK: "symlink",
-          pygit2.enums.FileMode.COMMIT: "submodule"}
+        modes = pygit2.enums.FileMode  # read here: pygit2 loads on first use, not when this module is imported
+        return {modes.TREE: "folder", modes.LINK: "symlink", modes.COMMIT: "submodule"}.get(obj.filemode, "file")
 
 
 def index_tree(git: Git, index_file: str | None = None) -> str:
