@@ -234,26 +234,110 @@ def _piped_to_a_shell(parts: list[Any]) -> Iterator[SimpleCommand]:
 
 
 def _fed_to_a_shell(feeders: list[SimpleCommand]) -> Iterator[SimpleCommand]:
-    """`echo 'git commit -n' | bash`: a shell reading stdin runs what echo/printf print, as `bash -c` would."""
+    """`echo 'git commit -n' | bash`: a shell reading stdin runs what echo/printf print, as `bash -c` would.
+    Both sides are read behind their prefixes (`| sudo bash`, `| timeout 9 sh`; #28's task F-0032)."""
     for left, right in itertools.pairwise(feeders):
-        if (left.program in ECHOES and len(left.words) > 1 and right.program in SHELLS
-                and all(w.startswith("-") for w in right.words[1:]) and "-c" not in right.words):
-            yield SimpleCommand((right.words[0], "-c", _printed(left).replace("\\n", "\n")))
+        feeder, shell = _strip_prefixes(left)[0], _strip_prefixes(right)[0]
+        if feeder.program in ECHOES and len(feeder.words) > 1 and shell.program in SHELLS and _reads_stdin(shell):
+            for line in dict.fromkeys(_printed(feeder)):
+                yield SimpleCommand((shell.words[0], "-c", line))
 
 
-def _printed(feeder: SimpleCommand) -> str:
-    """The line echo or printf prints: echo's leading options (-n, -e, -E and their clusters, all it reads as
-    options) dropped, the rest kept, `--no-verify` included; printf's arguments after its format (or the format)."""
+# Operands by which a shell still reads its commands from standard input.
+STDIN_OPERANDS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _reads_stdin(shell: SimpleCommand) -> bool:
+    """Whether the shell runs the commands on its standard input: no `-c` line, and no script but stdin
+    itself (`bash`, `bash -s ARGS`, `bash /dev/stdin`)."""
+    options = [w for w in shell.words[1:] if w.startswith("-") and not w.startswith("--") and w != "-"]
+    if any("c" in w[1:] for w in options):
+        return False
+    if any("s" in w[1:] for w in options):
+        return True
+    operands = [w for w in shell.words[1:] if not w.startswith("-") or w == "-"]
+    return not operands or operands[0] in STDIN_OPERANDS
+
+
+def _printed(feeder: SimpleCommand) -> list[str]:
+    """The lines echo or printf may print, each judged: echo's words after its leading options (-n, -e, -E and
+    their clusters), as written and with escapes decoded (`echo -e`, and dash's echo always); printf's format
+    with its arguments put in, escapes decoded, and its words as written (#28's task F-0031)."""
     words = list(feeder.words[1:])
     if feeder.program == "printf":
         if words[:1] == ["-v"]:
             words = words[2:]  # printed into a variable: judged as printed, to be safe
         if words[:1] == ["--"]:
             words = words[1:]
-        return " ".join(words[1:] if len(words) > 1 else words)
+        if not words:
+            return []
+        return [" ".join(words).replace("\\n", "\n"), _printf(words[0], words[1:])]
     while words and len(words[0]) > 1 and words[0][0] == "-" and set(words[0][1:]) <= {"n", "e", "E"}:
         words.pop(0)
-    return " ".join(words)
+    text = " ".join(words)
+    return [text.replace("\\n", "\n"), _unescaped(text)]
+
+
+def _printf(fmt: str, args: list[str]) -> str:
+    """What `printf FMT ARGS` prints: each conversion takes the next argument (`%b` with its escapes
+    decoded), the format used again while arguments remain, as printf does."""
+    out: list[str] = []
+    rest = list(args)
+    while True:
+        i = 0
+        while i < len(fmt):
+            if fmt[i] == "%" and i + 1 < len(fmt):
+                j = i + 1
+                while j < len(fmt) and fmt[j] in "-+ #0123456789.*":
+                    j += 1
+                conv = fmt[j] if j < len(fmt) else ""
+                if conv == "%":
+                    out.append("%")
+                else:
+                    arg = rest.pop(0) if rest else ""
+                    out.append(_unescaped(arg) if conv == "b" else arg)
+                i = j + 1
+            else:
+                out.append(fmt[i])
+                i += 1
+        if not rest or "%" not in fmt:
+            break
+    return _unescaped("".join(out))
+
+
+ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\",
+           "e": "\x1b", "'": "'", '"': '"'}
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with the backslash escapes printf and `echo -e` decode: \\NNN and \\0NNN (octal), \\xHH, \\n …"""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c != "\\" or i + 1 >= len(text):
+            out.append(c)
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt in "01234567":
+            j = i + 1 + (nxt == "0")
+            digits = ""
+            while j < len(text) and len(digits) < 3 and text[j] in "01234567":
+                digits += text[j]
+                j += 1
+            out.append(chr(int(digits, 8) & 0xFF) if digits else "\0")
+            i = j
+        elif nxt == "x":
+            j = i + 2
+            while j < len(text) and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(chr(int(text[i + 2:j], 16)) if j > i + 2 else "\\x")
+            i = j
+        else:
+            out.append(ESCAPES.get(nxt, "\\" + nxt))
+            i += 2
+    return "".join(out)
 
 
 def _plain_commands(text: str) -> list[SimpleCommand] | None:
@@ -287,14 +371,19 @@ def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
     words: list[str] = []
     redirects: list[tuple[str, str]] = []
     pending: str | None = None
+    pipeline: list[SimpleCommand] = []  # the commands joined by `|` so far: what they feed a shell is judged
     for tok in tokens + [";"]:
         if pending is not None:
             redirects.append((pending, tok))
             pending = None
         elif tok in SEPARATORS or (tok and set(tok) <= set(";&|()")):
             if words or redirects:
-                yield _fallback_command(words, redirects)
+                pipeline.append(_fallback_command(words, redirects))
+                yield pipeline[-1]
             words, redirects = [], []
+            if tok not in ("|", "|&"):  # the pipeline ends (#28's task F-0027: `[[ … ]]; echo … | bash`)
+                yield from _fed_to_a_shell(pipeline)
+                pipeline = []
         elif tok and set(tok) <= set("<>&"):
             pending = tok
         else:
