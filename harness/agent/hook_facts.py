@@ -145,6 +145,9 @@ def git_setup(root: str | Path, subject: str) -> GitSetup:
     return start_git_setup(root, subject)()
 
 
+_UNQUOTED = str.maketrans("", "", "'\"\\")  # the shell's quote and escape characters, dropped from a line
+
+
 def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
     """:func:`git_setup` in two steps: the git processes it needs start here, and the function returned
     reads them (importing the judge's GitSetup then): the tool guard loads its rules while git runs."""
@@ -154,12 +157,15 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
     # Every config file git reads decides whether the hooks run as the repository's does (#25's task F-0021,
     # F-0024..F-0026): the user's, where their symlinks point, a worktree's common one, what they include.
     user_files = guarded_files(str(root))
-    names_git = "git" in subject or "hook" in subject
+    # The words, not the raw text: `g''it`, `"g"it` and `g\it` run git. And any git word may be an alias
+    # for commit (`git ci`), so the framework config is compared whenever git is named (#28's task F-0033).
+    words = subject.translate(_UNQUOTED).lower()
+    names_git = "git" in words or "hook" in words
     # A hooks folder core.hooksPath names is guarded whatever the text says (#25's task F-0019): for a line
     # that names neither git nor a hook, git's config is read only when a config file may set it; for one that
     # does, always (a config file the guard does not read may set it: git reads it).
     config = start_config(root) if names_git or may_set_hooks_path(str(root)) else None
-    shows = start_framework_shows(root) if names_git and "commit" in subject else None  # beside git config
+    shows = start_framework_shows(root) if "git" in words else None  # beside git config
 
     def finish() -> GitSetup:
         from harness.agent.judge.git_config_view import GitSetup
