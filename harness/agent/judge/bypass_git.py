@@ -70,6 +70,7 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)
+            or _check_ref_writes(sub, rest, notes_ref)
             or skipped_hooks_denial(sub, rest)
             or unresolved_option_denial(sub, rest)
             or _check_stamps_and_hooks_path(sub, rest, notes_ref)
@@ -120,9 +121,41 @@ def _check_machinery(sub: str, rest: list[str]) -> Denial | None:
         return Denial("plumbing", "`git send-pack` pushes without the pre-push hook",
                       "push with `git push`; the refusal names what to fix (`harness status`)")
     if (sub == "replace" and rest and rest[0] not in _LISTING and not rest[0].startswith("--format=")) or (
-            sub == "update-ref" and any(a.startswith(("refs/replace/", "replace/")) for a in rest)):
-        return Denial("plumbing", "a replace ref makes git show another object than the one a commit holds and "
-                      "a push sends", "change the files and commit them; leave refs/replace alone")
+            sub in ("update-ref", "symbolic-ref") and any(_replace_ref(a) for a in rest)):
+        return _replace_denial()
+    return None
+
+
+def _replace_ref(name: str) -> bool:
+    return name.startswith(("refs/replace/", "replace/"))
+
+
+def _replace_denial() -> Denial:
+    return Denial("plumbing", "a replace ref makes git show another object than the one a commit holds and "
+                  "a push sends", "change the files and commit them; leave refs/replace alone")
+
+
+_LOCAL_REMOTES = frozenset({".", "./"})
+
+
+def _check_ref_writes(sub: str, rest: list[str], notes_ref: str) -> Denial | None:
+    """A replace ref or the stamps' notes ref written another way than update-ref's arguments: its stdin
+    (which the guard cannot read), a fetch or a push into this repository (#28's task F-0030). Fetching
+    and pushing the stamps from and to a remote stay allowed."""
+    if sub == "update-ref" and "--stdin" in rest:
+        return Denial("plumbing", "`git update-ref --stdin` writes refs the guard cannot read (a replace ref, the "
+                      "stamps' notes ref)", "update one named ref with `git update-ref REF VALUE`")
+    if sub not in ("fetch", "push"):
+        return None
+    positional = [a for a in rest if not a.startswith("-")]
+    remote, specs = (positional[0], positional[1:]) if positional else (None, [])
+    for spec in specs:
+        target = spec.lstrip("+").rpartition(":")[2] if ":" in spec else (spec.lstrip("+") if sub == "push" else "")
+        if _replace_ref(target):
+            return _replace_denial()
+        if remote in _LOCAL_REMOTES and is_notes_ref(target, notes_ref, short=False):
+            return Denial("notes-ref", f"`git {sub} . …:{target}` rewrites the harness's stamps by hand",
+                          "the stamps are written by the post-commit hook (`harness stamp` by hand)")
     return None
 
 
