@@ -392,3 +392,20 @@ def test_a_replace_ref_does_not_hide_a_hand_edit_from_the_native_pre_commit(nati
     git(repo, "replace", head_harness, staged_harness)
     text = refused_commit(repo, "claim DONE", "--allow-empty")
     assert f".harness/tasks/{tid}/task.yaml" in text
+
+
+def test_literal_pathspecs_do_not_make_a_hand_edit_look_code_only(native, monkeypatch):
+    # `git --literal-pathspecs commit` (GIT_LITERAL_PATHSPECS=1) made the check's `:(top).harness` a literal
+    # name that matches nothing: the shim and the launcher took the commit for code only (#28's task F-0035).
+    from harness.gitio import fast_path
+
+    repo, h = native.repo, native.h
+    tid = h.ok("task", "new", "Literal").out.strip()
+    walk_to(h, "SPECIFYING")
+    commit_all_ok(repo, "task")
+    set_state_by_hand(repo, tid, "DONE")
+    git(repo, "add", "-A")
+    monkeypatch.chdir(repo)
+    assert not fast_path.staged_nothing_to_judge({**os.environ, "GIT_LITERAL_PATHSPECS": "1"})
+    p = git(repo, "--literal-pathspecs", "commit", "-q", "-m", "claim DONE", check=False)
+    assert p.returncode != 0 and f".harness/tasks/{tid}/task.yaml" in out(p), out(p)
