@@ -20,9 +20,11 @@ from harness.gitio.environment import AS_STORED, HARNESS_DIR, git_env
 MERGE_IN_PROGRESS = ("git", "rev-parse", "-q", "--verify", "MERGE_HEAD")
 # --no-replace-objects: a replace ref from HEAD's .harness tree to the staged one would make the diff
 # empty (the shim has no AS_STORED environment; #28's task F-0029). --ignore-submodules=none: a config
-# hiding submodule changes must not hide one in .harness/.
+# hiding submodule changes must not hide one in .harness/. The folder twice: `:(top).harness` from any
+# folder, and `.harness` (a hook runs at the top) for when GIT_LITERAL_PATHSPECS makes the first a literal
+# name that matches nothing (#28's task F-0035); either match is a staged change.
 HARNESS_STAGED = ("git", "--no-replace-objects", "diff", "--cached", "--quiet", "--no-ext-diff",
-                  "--ignore-submodules=none", "--", f":(top){HARNESS_DIR}")
+                  "--ignore-submodules=none", "--", f":(top){HARNESS_DIR}", HARNESS_DIR)
 
 
 def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:

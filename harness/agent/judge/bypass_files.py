@@ -33,7 +33,8 @@ def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
                 archives: Mapping[str, tuple[str, ...]] | None = None) -> Denial | None:
     """What ``prog ARGS`` does to the harness's files and the hook files, as a denial or None.
     ``archives``: the members of the archives the adapter could list (absolute path -> names)."""
-    return (_check_deletion(prog, args, where, hooks_dirs)
+    return (_check_link(prog, args, where, hooks_dirs)
+            or _check_deletion(prog, args, where, hooks_dirs)
             or _check_emptied(prog, args, where, hooks_dirs)
             or _check_overwrite(prog, args, where, hooks_dirs)
             or _check_copy(prog, args, where, hooks_dirs)
@@ -170,6 +171,35 @@ def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
     if recursive and (paths.harness_state(rel) or paths.glob_harness_state(rel)):
         return protected_denial(target, ("a folder of the harness's record", paths.EVIDENCE[1]))
     return None
+
+
+LINKERS = frozenset({"ln", "link"})
+
+
+def _check_link(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """A link to the harness's record, git's folder or a hook file: a second name, by which a later write or
+    delete is judged as some other file's (a hard link has no other name on disk at all; #28's task
+    F-0038..F-0040). A symbolic link's source counts from the link's folder as well as from here."""
+    if prog not in LINKERS and not (prog == "cp" and _links(args)):
+        return None
+    target, sources = _destination(args)
+    if target is None:
+        sources = operands(args)  # `ln -s SOURCE`: a link named as the source, here
+    for source in sources:
+        seen = [source] + ([posixpath.join(posixpath.dirname(target), source)] if target else [])
+        for name in seen:
+            rel = where.resolve(name)
+            if rel is not None and (rel in (paths.HARNESS, ".git") or rel.startswith((paths.HARNESS + "/", ".git/"))
+                                    or paths.glob_harness_state(rel) or paths.hook_config(where, name, hooks_dirs)):
+                return Denial("link", f"a link to {source} gives it a second name, by which a write or a delete is "
+                              "judged as some other file's", f"work on {source} by its own name, or ask a human")
+    return None
+
+
+def _links(args: list[str]) -> bool:
+    """Whether cp's options make it link instead of copy (`-l`, `-s`, `--link`, `--symbolic-link`)."""
+    return any(a in ("--link", "--symbolic-link") or (a[:1] == "-" and a[1:2] != "-" and set("ls") & set(a[1:]))
+               for a in args)
 
 
 def _destination(args: list[str]) -> tuple[str | None, list[str]]:

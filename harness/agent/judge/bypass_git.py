@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge.bypass_files import option_values
 from harness.agent.judge.denials import (
     HOOKS_PATH,
     Denial,
@@ -145,10 +146,21 @@ def _check_ref_writes(sub: str, rest: list[str], notes_ref: str) -> Denial | Non
     if sub == "update-ref" and "--stdin" in rest:
         return Denial("plumbing", "`git update-ref --stdin` writes refs the guard cannot read (a replace ref, the "
                       "stamps' notes ref)", "update one named ref with `git update-ref REF VALUE`")
-    if sub not in ("fetch", "push"):
+    remote: str | None
+    if sub == "config":
+        # A remote's refspec in git's own config (`remote.self.fetch …:refs/replace/…`) writes at the next fetch.
+        words = config_positional(rest)
+        words = words[1:] if words[:1] == ["set"] else words
+        if len(words) >= 2 and words[0].lower().endswith((".fetch", ".push")):
+            remote, specs = ".", [words[1]]
+        else:
+            return None
+    elif sub in ("fetch", "push"):
+        positional = [a for a in rest if not a.startswith("-")]
+        remote, specs = (positional[0], positional[1:]) if positional else (None, [])
+        specs += option_values(rest, "", ("--refmap",))  # `--refmap=+refs/heads/*:refs/replace/*`
+    else:
         return None
-    positional = [a for a in rest if not a.startswith("-")]
-    remote, specs = (positional[0], positional[1:]) if positional else (None, [])
     for spec in specs:
         target = spec.lstrip("+").rpartition(":")[2] if ":" in spec else (spec.lstrip("+") if sub == "push" else "")
         if _replace_ref(target):

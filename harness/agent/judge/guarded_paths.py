@@ -119,11 +119,18 @@ FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
 GIT_CONFIGS = frozenset({".git/config", ".git/config.worktree"})
 
 
+# The files that hold replace refs (git shows another object than a commit holds) and the stamps' notes:
+# written by hand, as loose ref files or packed, they bypass the refs the guard refuses (#28's task F-0036).
+REF_FOLDERS = (".git/refs/replace/", ".git/refs/notes/")
+REF_FILES = frozenset({".git/refs/replace", ".git/refs/notes", ".git/packed-refs"})
+
+
 def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bool:
     """Whether ``path`` is a git hook (in `.git/hooks/` or a configured hooks folder), the
     repository's git config, the git folder itself (moved away or replaced, it takes its hooks with
-    it), a linked worktree's git folder (its `commondir` says whose hooks it runs) or the pre-commit
-    framework's configuration: files that decide whether the harness's hooks run."""
+    it), a linked worktree's git folder (its `commondir` says whose hooks it runs), the pre-commit
+    framework's configuration — files that decide whether the harness's hooks run — or the files of the
+    replace and notes refs."""
     if ("$" in path or "`" in path) and "hooks" in posixpath.normpath(path).split("/")[-2:]:
         return True  # `"$GITDIR/hooks/pre-commit"`: judged by its tail, as a ledger is by its name
     if path in hooks_dirs:  # a user's git config file as written (`~/.gitconfig`): the shell expands it
@@ -132,6 +139,6 @@ def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bo
     rel = where.resolve(path)
     if rel is not None and (rel == FRAMEWORK_CONFIG or _matches(FRAMEWORK_CONFIG, rel) or rel == ".git"
                             or rel == ".git/hooks" or rel.startswith((".git/hooks/", ".git/worktrees/"))
-                            or rel in GIT_CONFIGS):
+                            or rel in GIT_CONFIGS or rel in REF_FILES or rel.startswith(REF_FOLDERS)):
         return True
     return any(full == d or full.startswith(d.rstrip("/") + "/") for d in hooks_dirs)
