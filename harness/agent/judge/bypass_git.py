@@ -203,6 +203,8 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
             if paths.hook_config(where, a, setup.hooks_dirs):
                 return hook_file_denial(a)
         return first_protected(operands, where)
+    if sub in ("read-tree", "checkout-index"):
+        return _check_plumbing_checkout(sub, rest)
     if sub in ("checkout", "restore") and not _from_a_commit_the_harness_names(sub, rest):
         for a in operands:
             rel = where.resolve(a)
@@ -210,6 +212,24 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
                 return _older_state_denial(sub, a)
         return first_protected(operands, where)
     return None
+
+
+def _check_plumbing_checkout(sub: str, rest: list[str]) -> Denial | None:
+    """`git read-tree -u` from another tree than HEAD or a commit id, and `git checkout-index` writing every
+    file or one under `.harness/`: another revision's files over the work tree, as `git checkout REV -- .`
+    would put them (#28's task F-0037). An index read without `-u` writes no file."""
+    short = "".join(a[1:] for a in rest if a[:1] == "-" and a[1:2] != "-")
+    if sub == "read-tree":
+        if "u" not in short:
+            return None
+        revs = [a for a in rest if not a.startswith("-")]
+        older = next((r for r in revs if r != "HEAD" and not re.fullmatch(REVISION, r)), None)
+        return _older_state_denial(sub, older) if older else None
+    operands = rest[rest.index("--") + 1:] if "--" in rest else [a for a in rest if not a.startswith("-")]
+    if "a" in short or "--all" in rest:
+        return _older_state_denial(sub, "every file")
+    state = next((a for a in operands if a == paths.HARNESS or a.startswith(paths.HARNESS + "/")), None)
+    return _older_state_denial(sub, state) if state else None
 
 
 def _older_state_denial(sub: str, operand: str) -> Denial:
