@@ -7,18 +7,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
 # "no change", and the shim exits 0 without running any check: a commit that wipes a task's ledger is made
 # (post-commit only warns). Same class as F-0029 (replace refs fooling the same check).
 # Exit 1 while the defect exists, 0 when fixed, 2 on setup failure.
-export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
-T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
-export HOME="$T/home"; mkdir -p "$HOME"; R="$T/repo"; mkdir "$R"; cd "$R" || exit 2
-( git init -q && harness init && harness install && harness task new t && echo a > a.txt && git add -A \
-  && git commit -qm init ) >/dev/null 2>&1 || exit 2
-hk() { # the guard's decision for a Bash command run in $R, through the hook's CLI
-  python - "$R" "$1" <<'PY' | harness hook agent claude pre-tool-use 2>/dev/null | grep -q '"deny"' && echo deny || echo allow
-import json, sys
-print(json.dumps({"session_id": "s", "cwd": sys.argv[1], "hook_event_name": "PreToolUse",
-                  "tool_name": "Bash", "tool_input": {"command": sys.argv[2]}}))
-PY
-}
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
 L=$(ls .harness/tasks/*/events.jsonl) || exit 2
 : > "$L"; git add "$L" || exit 2                       # wipe the task's ledger, staged
 git commit -q -m control >/dev/null 2>&1 && { echo "setup: control commit not refused" >&2; exit 2; }

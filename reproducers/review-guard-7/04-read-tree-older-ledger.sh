@@ -5,18 +5,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
 # ALLOWS it: `git read-tree -u --reset HEAD~1`, `git read-tree -m -u HEAD HEAD~1`, and
 # `git read-tree HEAD~1 && git checkout-index -f -a` each write the older, shorter ledger over the work tree's.
 # Each is checked to really shorten the ledger file. Exit 1 while the defect exists, 0 when fixed, 2 on setup failure.
-export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
-T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
-export HOME="$T/home"; mkdir -p "$HOME"; R="$T/repo"; mkdir "$R"; cd "$R" || exit 2
-( git init -q && harness init && harness install && harness task new t && echo a > a.txt && git add -A \
-  && git commit -qm init ) >/dev/null 2>&1 || exit 2
-hk() { # the guard's decision for a Bash command run in $R, through the hook's CLI
-  python - "$R" "$1" <<'PY' | harness hook agent claude pre-tool-use 2>/dev/null | grep -q '"deny"' && echo deny || echo allow
-import json, sys
-print(json.dumps({"session_id": "s", "cwd": sys.argv[1], "hook_event_name": "PreToolUse",
-                  "tool_name": "Bash", "tool_input": {"command": sys.argv[2]}}))
-PY
-}
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
 L=$(git ls-files '.harness/tasks/*/events.jsonl') || exit 2
 n0=$(wc -l < "$L")
 harness requirement add "Interrupted runs resume" --priority must >/dev/null 2>&1 || exit 2

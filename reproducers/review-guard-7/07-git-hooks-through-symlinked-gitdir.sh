@@ -5,18 +5,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
 # `rm g/hooks/pre-commit`, `printf '[core]\n\thooksPath = /dev/null\n' >> g/config`. Each switches the harness's
 # hooks off; checked by then committing a wiped ledger, which git's hooks refuse otherwise.
 # Exit 1 while the defect exists, 0 when fixed, 2 on setup failure.
-export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
-T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
-export HOME="$T/home"; mkdir -p "$HOME"; R="$T/repo"; mkdir "$R"; cd "$R" || exit 2
-( git init -q && harness init && harness install && harness task new t && echo a > a.txt && git add -A \
-  && git commit -qm init ) >/dev/null 2>&1 || exit 2
-hk() { # the guard's decision for a Bash command run in $R, through the hook's CLI
-  python - "$R" "$1" <<'PY' | harness hook agent claude pre-tool-use 2>/dev/null | grep -q '"deny"' && echo deny || echo allow
-import json, sys
-print(json.dumps({"session_id": "s", "cwd": sys.argv[1], "hook_event_name": "PreToolUse",
-                  "tool_name": "Bash", "tool_input": {"command": sys.argv[2]}}))
-PY
-}
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.inc"
 [ "$(hk "echo 'exit 0' > .git/hooks/pre-commit")" = deny ] || { echo "setup: control not denied" >&2; exit 2; }
 cp .git/hooks/pre-commit "$T/pc" && cp .git/config "$T/cfg" || exit 2
 L=$(ls .harness/tasks/*/events.jsonl) || exit 2; base=$(git rev-parse HEAD)
