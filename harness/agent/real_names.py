@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 
-GUARDED = (".harness", ".git")
+from harness import paths
+
+GUARDED = (paths.HARNESS, ".git")
 
 
 def spelled_by_real_paths(command: str, cwd: str, root: str) -> str | None:
