@@ -50,9 +50,11 @@ def test_ordinary_links_and_refspecs_are_allowed(h, repo, command):
 @pytest.mark.parametrize(("link", "target", "command"), [
     ("h", ".harness", "echo '{}' >> h/tasks/T/events.jsonl"), ("h", ".harness", "truncate -s 0 h/tasks/T/events.jsonl"),
     ("h", ".harness", "sed -i '$d' h/tasks/T/events.jsonl"), ("g", ".git", "echo 'exit 0' > g/hooks/pre-commit"),
-    ("g", ".git", "rm g/hooks/pre-commit"), ("g", ".git", "printf '[core]\\n\\thooksPath = /dev/null\\n' >> g/config")])
+    ("g", ".git", "rm g/hooks/pre-commit"), ("g", ".git", "printf '[core]\\n\\thooksPath = /dev/null\\n' >> g/config"),
+    ("h", ".harness", "cd h && echo '{}' >> tasks/T/events.jsonl"), ("g", ".git", "cd g/hooks && rm pre-commit")])
 def test_a_write_through_a_symlink_that_exists_already_is_judged_by_the_real_path(h, repo, link, target, command):
     (repo / ".harness" / "tasks" / "T").mkdir(parents=True, exist_ok=True)
     (repo / link).symlink_to(target)  # made by a human, or before the guard refused making it
     assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
-    assert guard_answer(repo, "Bash", {"command": command.replace(f"{link}/", "notes/")}) == "allow"
+    elsewhere = command.replace(f"{link}/", "notes/").replace(f"cd {link} ", "cd notes ")
+    assert guard_answer(repo, "Bash", {"command": elsewhere}) == "allow", elsewhere

@@ -18,10 +18,10 @@ GUARDED = (paths.HARNESS, ".git")
 
 
 def spelled_by_real_paths(command: str, cwd: str, root: str) -> str | None:
-    """``command`` with each such word replaced by its real path (relative to ``cwd``), or None when no word
-    leads into ``root``'s `.harness/` or `.git/` through a symlink (or the line cannot be split)."""
-    if "/" not in command:
-        return None
+    """``command`` rebuilt from its words with each such word replaced by its real path (relative to ``cwd``),
+    or None when no word leads into ``root``'s `.harness/` or `.git/` through a symlink (or the line cannot
+    be split). A word without a `/` counts too: `cd h && echo x >> tasks/T/events.jsonl` goes through `h`.
+    The rebuilt line is judged besides the line as written, never instead of it: it can only add a refusal."""
     import shlex
 
     lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
@@ -32,12 +32,39 @@ def spelled_by_real_paths(command: str, cwd: str, root: str) -> str | None:
         return None  # unbalanced quotes: the judge refuses to read the line anyway
     real_root = os.path.realpath(root)
     guarded = [os.path.join(real_root, name) for name in GUARDED]
-    out = command
-    for word in dict.fromkeys(w for w in words if "/" in w and "\0" not in w):
-        value = word.partition("=")[2] if word.startswith("--") and "=" in word else word
+    changed = False
+    out = []
+    for word in words:
+        if word and set(word) <= OPERATORS:
+            out.append(word)  # `>>`, `&&`, `|`, `;`: kept as operators
+            continue
+        real = _through_a_link(word, cwd, guarded)
+        changed = changed or real is not None
+        out.append(shlex.quote(real if real is not None else word))
+    return " ".join(out) if changed else None
+
+
+OPERATORS = frozenset("();<>|&")
+
+
+def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
+    """``word``'s real path when a symlink leads it into a guarded folder its written path is not in; the
+    word whole, or its value after an option glued to it (`--out=h/x`, `of=h/x`, `-oh/x`; #28's task F-0042)."""
+    cuts = [0]
+    if "=" in word:
+        cuts.append(word.index("=") + 1)
+    if word[:1] == "-" and word[1:2] != "-" and len(word) > 2:
+        cuts.append(2)
+    for cut in cuts:
+        value = word[cut:]
+        if not value or "\0" in value:
+            continue
         written = os.path.normpath(os.path.join(cwd, value))
         real = os.path.realpath(written)
-        if real != written and any(real == g or real.startswith(g + "/") for g in guarded) \
-                and not any(written == g or written.startswith(g + "/") for g in guarded):
-            out = out.replace(value, shlex.quote(os.path.relpath(real, cwd)))
-    return out if out != command else None
+        if real != written and _inside(real, guarded) and not _inside(written, guarded):
+            return word[:cut] + os.path.relpath(real, cwd)
+    return None
+
+
+def _inside(path: str, folders: list[str]) -> bool:
+    return any(path == f or path.startswith(f + "/") for f in folders)
