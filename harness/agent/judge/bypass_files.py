@@ -158,7 +158,7 @@ def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
     when that is a folder, each source's name inside it."""
     if prog not in COPIERS:
         return None
-    target, sources = _destination(args)
+    target, sources = _destination(args, prog)
     if target is None:
         return None
     written = [target] + [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
@@ -186,14 +186,28 @@ def _check_link(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
     if target is None:
         sources = operands(args)  # `ln -s SOURCE`: a link named as the source, here
     for source in sources:
-        seen = [source] + ([posixpath.join(posixpath.dirname(target), source)] if target else [])
+        expanded = "$" in source or "`" in source  # `"$PWD/.harness"`: judged by the names it spells
+        # From the link's folder: the target's own (a link named TARGET) or the target (a folder, `-t DIR`).
+        seen = [source] + ([posixpath.join(posixpath.dirname(target), source), posixpath.join(target, source)]
+                           if target else [])
         for name in seen:
-            rel = where.resolve(name)
+            rel = (paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
+            if rel is not None and rel.startswith(LOCAL_SCRATCH):
+                continue  # .harness/local/: the clone's own scratch, which shell commands may write anyway
             if rel is not None and (rel in (paths.HARNESS, ".git") or rel.startswith((paths.HARNESS + "/", ".git/"))
                                     or paths.glob_harness_state(rel) or paths.hook_config(where, name, hooks_dirs)):
                 return Denial("link", f"a link to {source} gives it a second name, by which a write or a delete is "
                               "judged as some other file's", f"work on {source} by its own name, or ask a human")
     return None
+
+
+LOCAL_SCRATCH = (paths.LOCAL + "/", paths.LOCAL)
+
+
+def _names_guarded_tail(word: str) -> bool:
+    """Whether a word with an expansion in it ends in `.harness`, `.git` or a hooks folder (or passes through one)."""
+    parts = [p for p in posixpath.normpath(word).split("/") if p]
+    return any(p in (paths.HARNESS, ".git") for p in parts) or parts[-1:] == ["hooks"]
 
 
 def _links(args: list[str]) -> bool:
@@ -202,15 +216,17 @@ def _links(args: list[str]) -> bool:
                for a in args)
 
 
-def _destination(args: list[str]) -> tuple[str | None, list[str]]:
+def _destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]]:
     """(where a copy writes, what it copies): `-t DIR`/`--target-directory=DIR`, else the last operand."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
         if opt == "--target-directory":
             target = value if eq else (args[i + 1] if i + 1 < len(args) else None)
             return target, [o for o in operands(args) if o != target]
-        if a.startswith("-t") and not a.startswith("--"):
-            target = a[2:] or (args[i + 1] if i + 1 < len(args) else None)
+        # `-t DIR`, and in a cluster (`ln -st DIR`, F-0043) — but rsync's -t keeps times and takes no value.
+        if a[:1] == "-" and a[1:2] != "-" and "t" in a[1:] and (a.startswith("-t") or prog != "rsync"):
+            rest = a[a.index("t", 1) + 1:]
+            target = rest or (args[i + 1] if i + 1 < len(args) else None)
             return target, [o for o in operands(args) if o != target]
     found = operands(args)
     return (found[-1], found[:-1]) if len(found) >= 2 else (None, [])

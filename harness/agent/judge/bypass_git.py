@@ -8,6 +8,7 @@ Pure. An alias is judged as what it expands to (the repository's aliases come in
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 
@@ -71,7 +72,7 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)
-            or _check_ref_writes(sub, rest, notes_ref)
+            or _check_ref_writes(sub, rest, notes_ref, where)
             or skipped_hooks_denial(sub, rest)
             or unresolved_option_denial(sub, rest)
             or _check_stamps_and_hooks_path(sub, rest, notes_ref)
@@ -136,16 +137,32 @@ def _replace_denial() -> Denial:
                   "a push sends", "change the files and commit them; leave refs/replace alone")
 
 
-_LOCAL_REMOTES = frozenset({".", "./"})
+def _this_repository(remote: str, where: paths.Where) -> bool:
+    """Whether a fetch or push names this repository: `.`, its `.git`, its folder by any path, or a word the
+    shell expands (`"$PWD"`), which the guard cannot rule out (#28's task F-0045)."""
+    if "$" in remote or "`" in remote:
+        return True
+    rel = where.resolve(remote.rstrip("/"))
+    return rel is not None and rel in ("", ".", ".git")
 
 
-def _check_ref_writes(sub: str, rest: list[str], notes_ref: str) -> Denial | None:
+def _may_match(pattern: str, ref: str) -> bool:
+    """Whether a refspec's glob destination (`refs/r*`, `refs/*`) can name ``ref`` or refs under it (F-0044)."""
+    if "*" not in pattern:
+        return False
+    head = pattern.split("*", 1)[0]
+    return ref.startswith(head) or head.startswith(ref)
+
+
+def _check_ref_writes(sub: str, rest: list[str], notes_ref: str, where: paths.Where) -> Denial | None:
     """A replace ref or the stamps' notes ref written another way than update-ref's arguments: its stdin
-    (which the guard cannot read), a fetch or a push into this repository (#28's task F-0030). Fetching
-    and pushing the stamps from and to a remote stay allowed."""
-    if sub == "update-ref" and "--stdin" in rest:
-        return Denial("plumbing", "`git update-ref --stdin` writes refs the guard cannot read (a replace ref, the "
-                      "stamps' notes ref)", "update one named ref with `git update-ref REF VALUE`")
+    (which the guard cannot read), `git fast-import`, a fetch or a push into this repository, a refspec in a
+    remote's config (#28's task F-0030, F-0044..F-0046). Fetching and pushing the stamps from and to another
+    repository stay allowed."""
+    if (sub == "update-ref" and "--stdin" in rest) or sub == "fast-import":
+        return Denial("plumbing", f"`git {sub}{' --stdin' if sub == 'update-ref' else ''}` writes refs the guard "
+                      "cannot read (a replace ref, the stamps' notes ref)",
+                      "update one named ref with `git update-ref REF VALUE`")
     remote: str | None
     if sub == "config":
         # A remote's refspec in git's own config (`remote.self.fetch …:refs/replace/…`) writes at the next fetch.
@@ -161,11 +178,12 @@ def _check_ref_writes(sub: str, rest: list[str], notes_ref: str) -> Denial | Non
         specs += option_values(rest, "", ("--refmap",))  # `--refmap=+refs/heads/*:refs/replace/*`
     else:
         return None
+    local = remote is not None and _this_repository(remote, where)
     for spec in specs:
         target = spec.lstrip("+").rpartition(":")[2] if ":" in spec else (spec.lstrip("+") if sub == "push" else "")
-        if _replace_ref(target):
+        if _replace_ref(target) or _may_match(target, "refs/replace/"):
             return _replace_denial()
-        if remote in _LOCAL_REMOTES and is_notes_ref(target, notes_ref, short=False):
+        if local and (is_notes_ref(target, notes_ref, short=False) or _may_match(target, notes_ref)):
             return Denial("notes-ref", f"`git {sub} . …:{target}` rewrites the harness's stamps by hand",
                           "the stamps are written by the post-commit hook (`harness stamp` by hand)")
     return None
@@ -189,6 +207,9 @@ def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> D
 def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
     """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
     operands = _paths_of(rest)
+    if sub == "update-index" and any(w.startswith("120000") for w in rest):
+        return Denial("link", "a symlink entry in the index (mode 120000) becomes a link at the next checkout: a "
+                      "second name for whatever it points to", "link nothing into .harness/ or .git; ask a human")
     if sub == "update-index":
         # `--force-remove .harness/...` and `--cacheinfo MODE,ID,.harness` rewrite what the next commit records
         # of the harness, as `git rm --cached` does (#28's task F-0034). Paths it reads from stdin: the hooks judge.
@@ -204,7 +225,7 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
                 return hook_file_denial(a)
         return first_protected(operands, where)
     if sub in ("read-tree", "checkout-index"):
-        return _check_plumbing_checkout(sub, rest)
+        return _check_plumbing_checkout(sub, rest, where)
     if sub in ("checkout", "restore") and not _from_a_commit_the_harness_names(sub, rest):
         for a in operands:
             rel = where.resolve(a)
@@ -214,10 +235,11 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
     return None
 
 
-def _check_plumbing_checkout(sub: str, rest: list[str]) -> Denial | None:
+def _check_plumbing_checkout(sub: str, rest: list[str], where: paths.Where) -> Denial | None:
     """`git read-tree -u` from another tree than HEAD or a commit id, and `git checkout-index` writing every
-    file or one under `.harness/`: another revision's files over the work tree, as `git checkout REV -- .`
-    would put them (#28's task F-0037). An index read without `-u` writes no file."""
+    file, one under `.harness/` (however the path is spelled, from wherever it runs) or paths read from stdin:
+    another revision's files over the work tree, as `git checkout REV -- .` would put them (#28's task F-0037,
+    F-0047). An index read without `-u` writes no file; `--prefix=` outside the repository writes none here."""
     short = "".join(a[1:] for a in rest if a[:1] == "-" and a[1:2] != "-")
     if sub == "read-tree":
         if "u" not in short:
@@ -225,11 +247,17 @@ def _check_plumbing_checkout(sub: str, rest: list[str]) -> Denial | None:
         revs = [a for a in rest if not a.startswith("-")]
         older = next((r for r in revs if r != "HEAD" and not re.fullmatch(REVISION, r)), None)
         return _older_state_denial(sub, older) if older else None
+    prefix = next((a.partition("=")[2] for a in rest if a.startswith("--prefix=")), None)
+    if prefix is not None and where.resolve(prefix) is None:
+        return None  # an export into another folder (git-checkout-index(1)'s own recipe)
     operands = rest[rest.index("--") + 1:] if "--" in rest else [a for a in rest if not a.startswith("-")]
-    if "a" in short or "--all" in rest:
-        return _older_state_denial(sub, "every file")
-    state = next((a for a in operands if a == paths.HARNESS or a.startswith(paths.HARNESS + "/")), None)
-    return _older_state_denial(sub, state) if state else None
+    if "a" in short or "--all" in rest or "--stdin" in rest:
+        return _older_state_denial(sub, "every file" if "--stdin" not in rest else "the paths on its stdin")
+    for a in operands:
+        rel = where.resolve(posixpath.join(prefix or "", a))
+        if rel is not None and (rel == paths.HARNESS or rel.startswith(paths.HARNESS + "/")):
+            return _older_state_denial(sub, a)
+    return None
 
 
 def _older_state_denial(sub: str, operand: str) -> Denial:

@@ -12,6 +12,7 @@ from harness import paths
 from harness.core.value_class import dataclass
 
 HARNESS = paths.HARNESS
+LOCAL = paths.LOCAL
 PROTECTED_NAMES = {
     "events.jsonl": ("the task ledger", "the ledger changes only through harness commands "
                      "(`harness transition`, `harness evidence`, `harness requirement set`, …)"),
@@ -122,7 +123,8 @@ GIT_CONFIGS = frozenset({".git/config", ".git/config.worktree"})
 # The files that hold replace refs (git shows another object than a commit holds) and the stamps' notes:
 # written by hand, as loose ref files or packed, they bypass the refs the guard refuses (#28's task F-0036).
 REF_FOLDERS = (".git/refs/replace/", ".git/refs/notes/")
-REF_FILES = frozenset({".git/refs/replace", ".git/refs/notes", ".git/packed-refs"})
+REF_FILES = frozenset({".git/refs/replace", ".git/refs/notes", ".git/packed-refs",
+                       ".git/info/grafts", ".git/shallow"})  # parents git reads even without replace refs (F-0048)
 
 
 def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bool:
