@@ -63,6 +63,6 @@ def test_git_s_grafts_and_shallow_files_are_guarded(h, repo, command):
 
 
 @pytest.mark.parametrize("command", ["git checkout-index -a -f --prefix=/tmp/export/",
-                                     "ln -s .harness/local/junit.xml junit.xml"])
+                                     "ln -s .harness/local/junit.xml junit.xml", "git update-index --add 120000_notes.txt"])
 def test_an_export_and_a_link_to_local_scratch_are_allowed(h, repo, command):
     assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
