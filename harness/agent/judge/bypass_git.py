@@ -207,7 +207,8 @@ def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> D
 def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
     """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
     operands = _paths_of(rest)
-    if sub == "update-index" and any(w.startswith("120000") for w in rest):
+    if sub == "update-index" and any(w.startswith("120000,") or (w == "120000" and i and rest[i - 1] == "--cacheinfo")
+                                     for i, w in enumerate(rest)):
         return Denial("link", "a symlink entry in the index (mode 120000) becomes a link at the next checkout: a "
                       "second name for whatever it points to", "link nothing into .harness/ or .git; ask a human")
     if sub == "update-index":
