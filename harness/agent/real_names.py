@@ -3,8 +3,9 @@
 The judge reads words: `echo x >> h/tasks/T/events.jsonl` names no guarded file when `h` is a symlink to
 `.harness`, nor `g/hooks/pre-commit` when `g` is one to `.git` (#28's task F-0038, F-0040). Making such a
 link is refused, but one may exist already (a human's, an older guard's). This adapter looks on disk: each
-word holding a `/` whose real path lies in the repository's `.harness/` or `.git/` while its written path
-does not is replaced by the real one, and the judge reads that line too. Only os and shlex: it runs for
+word (or the value glued to an option in it) whose real path lies in the repository's `.harness/` or
+`.git/` while its written path does not is replaced by the real one, and the judge reads that line too.
+Words the judge expands (`$(echo h)`) are not followed (#28's task F-0050). Only os and shlex: it runs for
 every judged shell command.
 """
 
