@@ -66,3 +66,23 @@ def test_git_s_grafts_and_shallow_files_are_guarded(h, repo, command):
                                      "ln -s .harness/local/junit.xml junit.xml", "git update-index --add 120000_notes.txt"])
 def test_an_export_and_a_link_to_local_scratch_are_allowed(h, repo, command):
     assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
+
+
+@pytest.mark.parametrize("command", ["echo '{}' >> $(echo h)/tasks/T/events.jsonl", "echo '{}' >> `echo h`/tasks/T/events.jsonl",
+                                     "d=h; echo '{}' >> $d/tasks/T/events.jsonl", "d=g; echo 'exit 0' > $d/hooks/pre-commit",
+                                     "d=h; cd $d && truncate -s 0 tasks/T/events.jsonl", "F=h/tasks/T/events.jsonl; dd if=/dev/null of=$F",
+                                     "bash -c 'd=h; echo x >> $d/tasks/T/events.jsonl'"])
+def test_a_word_the_guard_expands_is_judged_by_its_real_path_too(linked, command):
+    """#28's task F-0050: the guard works out `$(echo h)` and `d=h; $d`; the word they make is followed through
+    the symlink as a word written out is."""
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+    elsewhere = command.replace("echo h)", "echo notes)").replace("echo h`", "echo notes`").replace("d=h", "d=notes")
+    elsewhere = elsewhere.replace("d=g", "d=notes").replace("F=h/", "F=notes/")
+    assert guard_answer(linked, "Bash", {"command": elsewhere}) == "allow", elsewhere
+
+
+def test_dot_dot_after_a_symlink_is_taken_where_the_link_leads(linked):
+    """`deep/..` is the parent of deep's target, as the shell walks it, not the folder deep sits in."""
+    (linked / "deep").symlink_to(".harness/tasks/T")
+    assert guard_answer(linked, "Bash", {"command": "echo '{}' >> deep/../T/events.jsonl"}) == "deny"
+    assert guard_answer(linked, "Bash", {"command": "echo x >> deep/../notes.txt"}) == "allow"
