@@ -147,12 +147,9 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     if action.shell is not None:
         shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
         setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd))
-        denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup)
-        if denial is None:  # the same line with what symlinks lead into .harness/ or .git/ spelled as it is
-            from harness.agent.real_names import spelled_by_real_paths
+        from harness.agent.real_names import follower  # what symlinks lead into .harness/ or .git/, as it is
 
-            real = spelled_by_real_paths(action.shell, shell_where.cwd, root)
-            denial = check_shell(real, shell_where, facts.notes_ref(root), setup) if real else None
+        denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup, real_name=follower(root))
     for path in action.writes:
         # By its real path and by the name it is written under: through a symlinked `.git`, `.git/config`
         # is really `.store/config`, a name nothing guards (#25's task F-0022).

@@ -42,22 +42,33 @@ MAX_NESTED_LINES = 8
 REV_PARSE = r"\$\(git rev-parse (--show-toplevel|--git-dir|--git-common-dir|--git-path ([\w./-]+))\)"
 
 
+# A path word's real spelling when a symlink leads it into `.harness/` or `.git/` (given the folder the
+# command runs in), else None. The caller looks on disk (harness/agent/real_names.py); the rules stay pure.
+RealName = Callable[[str, str], "str | None"]
+
+
 def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
-                setup: GitSetup = NO_SETUP, depth: int = 0) -> Denial | None:
+                setup: GitSetup = NO_SETUP, depth: int = 0, real_name: RealName | None = None) -> Denial | None:
     """The first bypass in a shell command line, or None. Raises ShellSyntaxError when the
     text cannot be read at all (the caller decides what an unreadable command means).
-    ``setup`` is what the repository's git configuration says (its aliases, its hooks folders)."""
+    ``setup`` is what the repository's git configuration says (its aliases, its hooks folders).
+    With ``real_name``, each command is judged a second time with its words as expanded (`$(echo h)`,
+    `d=h; $d`) spelled by their real paths: `h` a symlink to `.harness` names the record (#28's task F-0050)."""
     if depth > MAX_NESTED_LINES:
         return Denial("unresolved", "the command runs command lines nested too deeply to judge",
                       "run the command it stands for, written out")
     exported: tuple[str, ...] = ()
 
     def judge(line: str) -> Denial | None:
-        return check_shell(line, where, notes_ref, setup, depth + 1)
+        return check_shell(line, where, notes_ref, setup, depth + 1, real_name)
 
     for cmd in resolve(parse(text)):
         cmd = _repository_folders(cmd, where.root)
-        denial = _check_command(cmd, Context(where, notes_ref, setup, exported, judge))
+        ctx = Context(where, notes_ref, setup, exported, judge)
+        denial = _check_command(cmd, ctx)
+        real = _by_real_names(cmd, where.cwd, real_name) if real_name and not denial else None
+        if real is not None:
+            denial, cmd = _check_command(real, ctx), real  # and `cd h` enters the folder it really is
         if denial:
             return denial
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
@@ -74,6 +85,17 @@ def _repository_folders(cmd: SimpleCommand, root: str) -> SimpleCommand:
 
     return replace(cmd, words=tuple(known(w) for w in cmd.words),
                    redirects=tuple((op, known(t)) for op, t in cmd.redirects))
+
+
+def _by_real_names(cmd: SimpleCommand, cwd: str, real_name: RealName) -> SimpleCommand | None:
+    """``cmd`` with every word, redirect target and assigned value a symlink leads into the record or git's
+    folder spelled by its real path; None when none does (it is judged besides as written, never instead)."""
+    def real(word: str) -> str:
+        return real_name(word, cwd) or word
+
+    found = replace(cmd, words=tuple(real(w) for w in cmd.words), assignments=tuple(real(a) for a in cmd.assignments),
+                    redirects=tuple((op, real(t)) for op, t in cmd.redirects))
+    return None if found == cmd else found
 
 
 @dataclass(frozen=True)
