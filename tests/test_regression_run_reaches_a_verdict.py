@@ -1,0 +1,87 @@
+"""A regression test is attached, and a reproducer confirms, only by a run whose tests ran (#28's task F-0052).
+
+pytest exits 4 for an option or path it does not know and 5 when nothing is collected: no test failed, yet
+the run is non-zero. Taken for a failure, `finding regression` recorded a regression test that never ran.
+Such a run is refused with pytest's reason and nothing is recorded; a test that really fails, and any other
+runner's non-zero exit, are taken as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.core.test_verdict import no_verdict, runs_pytest
+
+from support.cli import walk_to
+from support.flows import finding, propose
+from support.paths import PY
+
+CHECK = "import sys; sys.exit(1)"
+FAILING = "def test_version():\n    assert False\n"
+
+
+def _confirmed(h, tmp_path, command=(PY, "-c", CHECK), severity="major") -> None:
+    h.ok("requirement", "add", "version flag", "--priority", "must")
+    walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING", "REVIEWING")
+    f = finding("no version flag", "--version exits 2", CHECK, severity)
+    f["recommended_reproducer"]["command"] = list(command)
+    propose(h, tmp_path, {"findings": [f]})
+    walk_to(h, "REPRODUCING")
+
+
+def _status(h) -> str:
+    return h.ok("finding", "list").out
+
+
+@pytest.mark.parametrize(("args", "code"), [(["--no-such-option", "test.py::test_version"], 4),
+                                            (["test.py::test_missing"], 5)])
+def test_a_pytest_run_that_reached_no_test_is_no_failing_regression(h, repo, task, tmp_path, args, code):
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(FAILING)
+    ledger = (repo / ".harness" / "tasks" / task / "events.jsonl").read_bytes()
+    r = h("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", *args)
+    assert r.code != 0
+    assert f"exited {code}" in r.text and "No test ran to a verdict" in r.text and "nothing recorded" in r.text, r.text
+    assert (repo / ".harness" / "tasks" / task / "events.jsonl").read_bytes() == ledger
+    assert "CONFIRMED" in _status(h)
+
+
+def test_a_test_that_really_fails_is_attached(h, repo, task, tmp_path):
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(FAILING)
+    h.ok("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", "test.py::test_version")
+    assert "FIXING" in _status(h)
+
+
+def test_another_runner_s_exit_4_is_still_a_failure(h, repo, task, tmp_path):
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "check.py").write_text("import sys\nsys.exit(4)\n")
+    h.ok("finding", "regression", "F-0001", "check.py", "--", PY, "check.py")
+    assert "FIXING" in _status(h)
+
+
+def test_a_reproducer_that_reached_no_test_confirms_nothing(h, repo, task, tmp_path):
+    (repo / "test.py").write_text(FAILING)
+    _confirmed(h, tmp_path, (PY, "-m", "pytest", "-q", "test.py::test_missing"), severity="minor")
+    r = h("finding", "reproduce", "F-0001")
+    assert r.code != 0 and "exited 5" in r.text and "nothing recorded" in r.text, r.text
+    assert "CONFIRMED" not in _status(h)
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["pytest", "-q"], True), (["/v/bin/pytest"], True), (["py.test"], True), (["python", "-m", "pytest"], True),
+    (["python3", "-m", "pytest"], True), (["/usr/bin/python3.12", "-m", "pytest"], True),
+    (["python3", "-X", "dev", "-B", "-m", "pytest"], True), (["python3", "-m", "py.test"], True),
+    (["python3", "-c", "import pytest"], False), (["python3", "pytest"], False), (["tox"], False),
+    (["python3", "-m", "unittest"], False), (["pytest-watch"], False), (["python3.x", "-m", "pytest"], False), ([], False)])
+def test_which_commands_run_pytest(argv, expected):
+    assert runs_pytest(argv) is expected
+
+
+@pytest.mark.parametrize(("code", "decided"), [(0, True), (1, True), (2, False), (3, False), (4, False), (5, False),
+                                                (124, True), (None, True)])
+def test_which_pytest_exits_decide_nothing(code, decided):
+    assert (no_verdict(["pytest"], code) is None) is decided
+    assert no_verdict(["make", "test"], code) is None
