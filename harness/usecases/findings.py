@@ -115,6 +115,7 @@ def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...]
     # Replay refuses a run that never reached an exit code (not found, timed out): no attempt.
     fact = run_fact(s, command, timeout)
     if fact["outcome"] == "failed":  # it would confirm the finding
+        _reached_a_verdict(command, fact, f"{fid}'s reproducer", f"harness finding reproduce {fid} -- COMMAND-THAT-RUNS-A-TEST")
         _reviewers_own(f, fid, command)
     return step(s, task_id, fid, "finding.reproduced", fact)
 
@@ -174,7 +175,22 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
         raise Refused(f"--tests names {', '.join(strays)}, which `{shlex.join(command) if isinstance(command, list) else command}` "
                       f"does not run: a regression test's cases are tests of {rel} that its command runs",
                       hint=f"harness finding regression {fid} {rel} --tests {rel}::TEST_NAME -- COMMAND-THAT-RUNS-{rel}")
-    return step(s, task_id, fid, "finding.regression", {**run_fact(s, command), "path": rel, **named})
+    fact = run_fact(s, command)
+    _reached_a_verdict(command, fact, f"regression test {rel}", f"harness finding regression {fid} {rel} -- COMMAND-THAT-RUNS-IT")
+    return step(s, task_id, fid, "finding.regression", {**fact, "path": rel, **named})
+
+
+def _reached_a_verdict(command: list[str] | str, fact: dict, what: str, hint: str) -> None:
+    """A failing run counts only when its tests ran: pytest's exit 4 (usage) or 5 (nothing collected) is no
+    failure of the test (#28's task F-0052). Refused before anything is recorded."""
+    import shlex
+
+    from harness.core.test_verdict import no_verdict
+
+    why = no_verdict(command if isinstance(command, list) else shlex.split(command), fact["exit_code"])
+    if why:
+        raise Refused(f"the run of {what} exited {fact['exit_code']}: {why}. No test ran to a verdict, so it shows no "
+                      "failure (nothing recorded)", hint=f"{hint} (check it runs the test: `pytest --collect-only NODE_ID`)")
 
 
 def verify(s: TaskStore, task_id: str | None, fid: str) -> FindingStep:
