@@ -32,12 +32,13 @@ def _status(h) -> str:
     return h.ok("finding", "list").out
 
 
-@pytest.mark.parametrize(("args", "code"), [(["--no-such-option", "test.py::test_version"], 4),
-                                            (["test.py::test_missing"], 5)])
-def test_a_pytest_run_that_reached_no_test_is_no_failing_regression(h, repo, task, tmp_path, args, code):
+@pytest.mark.parametrize(("text", "args", "code"), [(FAILING, ["--no-such-option", "test.py::test_version"], 4),
+                                                    (FAILING, ["test.py::test_missing"], 4),
+                                                    ("VERSION = 1\n", ["test.py"], 5)])
+def test_a_pytest_run_that_reached_no_test_is_no_failing_regression(h, repo, task, tmp_path, text, args, code):
     _confirmed(h, tmp_path)
     h.ok("finding", "reproduce", "F-0001")
-    (repo / "test.py").write_text(FAILING)
+    (repo / "test.py").write_text(text)
     ledger = (repo / ".harness" / "tasks" / task / "events.jsonl").read_bytes()
     r = h("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", *args)
     assert r.code != 0
@@ -63,8 +64,8 @@ def test_another_runner_s_exit_4_is_still_a_failure(h, repo, task, tmp_path):
 
 
 def test_a_reproducer_that_reached_no_test_confirms_nothing(h, repo, task, tmp_path):
-    (repo / "test.py").write_text(FAILING)
-    _confirmed(h, tmp_path, (PY, "-m", "pytest", "-q", "test.py::test_missing"), severity="minor")
+    (repo / "test.py").write_text("VERSION = 1\n")
+    _confirmed(h, tmp_path, (PY, "-m", "pytest", "-q", "test.py"), severity="minor")
     r = h("finding", "reproduce", "F-0001")
     assert r.code != 0 and "exited 5" in r.text and "nothing recorded" in r.text, r.text
     assert "CONFIRMED" not in _status(h)

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 PYTEST_NO_VERDICT = {
     2: "the run was interrupted or a test file could not be collected (an import or syntax error)",
     3: "pytest failed internally",
-    4: "pytest was called wrongly (an option or a path it does not know)",
-    5: "no test was collected (the node id names no test)",
+    4: "pytest was called wrongly (an option, a path or a node id it does not know)",
+    5: "no test was collected (a file without tests, or every test deselected)",
 }
 PYTHONS = ("python", "python3")
 
