@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from harness.gitio.fast_path import HARNESS_STAGED, MERGE_IN_PROGRESS
+from harness.gitio.fast_path import FOLDER_ENTRY, HARNESS_STAGED, HEAD_HARNESS, MERGE_IN_PROGRESS
 from harness.hook_stages import FRAMEWORK_HOOKS, STAGES
 
 MINIMUM_PRE_COMMIT = "3.2.0"  # the first release naming stages as git does (pre-commit, not commit)
@@ -21,7 +21,8 @@ HOOKS_YAML_HEAD = """\
 # The commit hooks are `always_run`, not `files: ^\\.harness/`: the framework's staged-file list leaves out
 # deletions (--diff-filter=ACMRTUXB; deleting a task or a finding must be refused) and, when concluding a
 # conflicted merge, names only the conflicted files. A code-only commit is answered by `harness` itself
-# from git (`git diff --cached --quiet -- .harness`, no merge in progress) before any check is imported.
+# from git (`git diff --cached --quiet -- .harness`, no merge in progress, HEAD's .harness a folder) before any
+# check is imported.
 """
 
 NATIVE_HOOK = """\
@@ -50,10 +51,11 @@ case "$stage" in
     if [ -x "$chained" ]; then "$chained" "$@" || exit $?; fi
     # A code-only commit (no .harness/ path staged in the index git commits — $GIT_INDEX_FILE
     # for `commit -a` and `commit PATH` — and no merge being concluded) leaves the harness
-    # nothing to judge: git says so without starting Python. Any doubt runs the checks.
+    # nothing to judge: git says so without starting Python. HEAD's .harness must be a folder (or
+    # absent): one of another kind is the checks' to refuse. Any doubt runs the checks.
     {merge_in_progress} >/dev/null 2>&1
     if [ $? -eq 1 ] && {harness_staged} 2>/dev/null; then
-      exit 0
+      kind=$({head_harness} 2>/dev/null) && case "$kind" in ""|"{folder_entry}"*) exit 0;; esac
     fi
     run hook run "$stage" "$@"
     ;;
@@ -70,7 +72,8 @@ def native_hook() -> str:
     return NATIVE_HOOK.format(reads_stdin="|".join(s.name for s in STAGES if s.reads_stdin),
                               skips_code_only="|".join(s.name for s in STAGES if s.skips_code_only),
                               merge_in_progress=shlex.join(MERGE_IN_PROGRESS),
-                              harness_staged=shlex.join(HARNESS_STAGED))
+                              harness_staged=shlex.join(HARNESS_STAGED), head_harness=shlex.join(HEAD_HARNESS),
+                              folder_entry=FOLDER_ENTRY)
 
 
 def pre_commit_hooks_yaml() -> str:

@@ -24,7 +24,8 @@ TASK = "TASK-20260101-abcdef"
 LEDGER = f".harness/tasks/{TASK}/events.jsonl"
 COMMAND = re.compile(r"`((?:harness|git|pre-commit|SKIP=\S+ git|python -m harness) [^`]*)`")
 # What the harness tells a *human* to run, never the agent: the guard denies these on purpose.
-HUMANS_ONLY = re.compile(r"^harness (approve|uninstall|agent uninstall)\b")
+# A graft file is a human's to convert: the guard refuses writing replace refs and .git/info/grafts alike.
+HUMANS_ONLY = re.compile(r"^(harness (approve|uninstall|agent uninstall)\b|git replace --convert-graft-file$)")
 # Values the code formats into its hints, by what the formatted expression is called.
 VALUES = [
     (re.compile(r"\bsub\b"), "commit"),
@@ -136,7 +137,7 @@ ALL = source_commands() + skill_commands()
 def test_a_command_the_harness_recommends_passes_the_guard(origin: str, command: str) -> None:
     denial = check_shell(command, HERE)
     if HUMANS_ONLY.match(command):
-        assert denial is not None and denial.rule in ("approve", "uninstall"), command
+        assert denial is not None and denial.rule in ("approve", "uninstall", "plumbing"), command
     else:
         assert denial is None, (origin, command, denial)
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from harness.agent import notes_ref_plain
 from harness.agent.answer_json import dumps
 from harness.gitio import spawned_git
-from harness.gitio.guard_config import is_dir
+from harness.gitio.environment import is_dir
 from harness.store import bounded
 
 TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=20)

@@ -42,7 +42,7 @@ def guarded_root(start: str | None) -> str | None:
     if not start:
         return None
     from harness.agent.git_config_files import git_dirs
-    from harness.gitio.guard_config import is_dir
+    from harness.gitio.environment import is_dir
 
     folder = os.path.realpath(start)
     while True:

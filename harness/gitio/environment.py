@@ -48,3 +48,40 @@ def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     git at another tree: the environment the harness measures source trees in."""
     src = os.environ if environ is None else environ
     return {**{k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS}, **AS_STORED}
+
+
+def common_dir(root: str) -> str | None:
+    """The common git folder of the repository at ``root`` (pathlib's joins and resolve(), in os.path terms)."""
+    dot_git = os.path.join(root, ".git")
+    if is_dir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    git_dir = os.path.realpath(os.path.join(root, text[len("gitdir:"):].strip()))
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
+            common = f.read().strip()
+    except OSError:
+        return git_dir
+    return os.path.realpath(os.path.join(git_dir, common))
+
+
+def is_dir(path: str) -> bool:
+    """pathlib's Path.is_dir() in os terms: False where it is False, raising where it raises (a folder
+    the guard may not search is an error, not an absent one)."""
+    import errno
+    import stat
+
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return False
+        raise
+    except ValueError:
+        return False

@@ -25,6 +25,12 @@ MERGE_IN_PROGRESS = ("git", "rev-parse", "-q", "--verify", "MERGE_HEAD")
 # name that matches nothing (#28's task F-0035); either match is a staged change.
 HARNESS_STAGED = ("git", "--no-replace-objects", "diff", "--cached", "--quiet", "--no-ext-diff",
                   "--ignore-submodules=none", "--", f":(top){HARNESS_DIR}", HARNESS_DIR)
+# HEAD's .harness entry, by its mode: a folder prints `040000 tree …`, none prints nothing. One of another
+# kind (a symlink, a file, a submodule entry) left in place by a code-only commit is still refused by the
+# full checks, so the fast path must not answer for it (#28's task F-0053). Its mode, not its object's type:
+# a submodule entry can name a tree.
+HEAD_HARNESS = ("git", "--no-replace-objects", "ls-tree", "--full-tree", "HEAD", "--", HARNESS_DIR)
+FOLDER_ENTRY = "040000 tree "
 
 
 def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
@@ -39,7 +45,10 @@ def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
     if merging != 1:
         return False  # 0: a merge is being concluded; anything else: cannot tell
     staged = subprocess.run(HARNESS_STAGED, env=env, capture_output=True, check=False).returncode
-    return staged == 0
+    if staged != 0:
+        return False
+    head = subprocess.run(HEAD_HARNESS, env=env, capture_output=True, check=False)
+    return head.returncode == 0 and (head.stdout == b"" or head.stdout.startswith(FOLDER_ENTRY.encode()))
 
 
 def _as_stored() -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from harness.gitio import spawned_git
+from harness.gitio.environment import common_dir
 
 TYPE_CHECKING = False  # pathlib costs the guard more than these few paths: they are joined as os.path strings
 if TYPE_CHECKING:
@@ -51,33 +52,12 @@ def hooks_dirs(root: str | Path, hooks_path: str | None) -> tuple[str, ...]:
     """The absolute folders git runs this repository's hooks from: the common git dir's hooks/
     (a linked worktree's `.git` file names it) and a configured core.hooksPath."""
     found = []
-    common = _common_dir(os.fspath(root))
+    common = common_dir(os.fspath(root))
     if common is not None:
         found.append(os.path.realpath(os.path.join(common, "hooks")))
     if hooks_path:
         found.append(os.path.realpath(os.path.join(root, os.path.expanduser(hooks_path))))
     return tuple(found)
-
-
-def _common_dir(root: str) -> str | None:
-    """The common git folder of the repository at ``root`` (pathlib's joins and resolve(), in os.path terms)."""
-    dot_git = os.path.join(root, ".git")
-    if is_dir(dot_git):
-        return dot_git
-    try:
-        with open(dot_git, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return None
-    if not text.startswith("gitdir:"):
-        return None
-    git_dir = os.path.realpath(os.path.join(root, text[len("gitdir:"):].strip()))
-    try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
-            common = f.read().strip()
-    except OSError:
-        return git_dir
-    return os.path.realpath(os.path.join(git_dir, common))
 
 
 def framework_configs(root: str | Path, shows: FrameworkShows | None = None
@@ -157,19 +137,3 @@ def _text(blob: bytes | bool | None) -> str | None:
 def _shown(show: SpawnedGit) -> str | None:
     done = show.result()
     return done[1].decode("utf-8", "replace") if done is not None and done[0] == 0 else None
-
-
-def is_dir(path: str) -> bool:
-    """pathlib's Path.is_dir() in os terms: False where it is False, raising where it raises (a folder
-    the guard may not search is an error, not an absent one)."""
-    import errno
-    import stat
-
-    try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
-            return False
-        raise
-    except ValueError:
-        return False

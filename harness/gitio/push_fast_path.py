@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from harness.gitio.environment import AS_STORED, HARNESS_DIR
+from harness.gitio.environment import AS_STORED, HARNESS_DIR, common_dir
 
 TYPE_CHECKING = False  # collections.abc's names are for the type checker alone
 if TYPE_CHECKING:
@@ -31,14 +31,34 @@ def _is_oid(text: str) -> bool:
 def in_a_worktree() -> bool:
     """Whether the current directory is inside a git work tree, judged as the full path's
     :func:`harness.store.layout.find_worktree` judges it (a `.git` here or above), without its imports."""
+    return _worktree_root() is not None
+
+
+def _worktree_root() -> str | None:
     here = os.path.realpath(os.getcwd())
     while True:
         if os.path.exists(os.path.join(here, ".git")):
-            return True
+            return here
         parent = os.path.dirname(here)
         if parent == here:
-            return False
+            return None
         here = parent
+
+
+def _may_be_grafted() -> bool:
+    """Whether the repository may have a graft file (the full path refuses to judge through one, #28's
+    task F-0056): its common git folder's `info/grafts` is not empty, or the folder is not found here."""
+    root = _worktree_root()
+    try:
+        common = common_dir(root) if root is not None and "GIT_DIR" not in os.environ else None
+    except OSError:
+        common = None  # a folder it may not search: in doubt
+    if common is None:
+        return True
+    try:
+        return os.stat(os.path.join(common, "info", "grafts")).st_size > 0
+    except OSError:
+        return False
 
 
 def entry_defects(entries: Iterable[tuple[bytes, bool]]) -> list[str]:
@@ -127,12 +147,20 @@ class _Objects:
         self.stdout.close()
 
 
-def _tree_entries(raw: bytes, oid_len: int) -> list[tuple[bytes, bool, str]]:
-    """(name, is a tree, object id) of each entry of a raw tree object."""
+# The modes git writes. Another spelling (a zero-padded 040000, say) is read by git and libgit2 by its value,
+# which this reader does not try to match: such a tree is the full path's to judge (#28's task F-0055).
+CANONICAL_MODES = frozenset({b"40000", b"100644", b"100755", b"120000", b"160000"})
+
+
+def _tree_entries(raw: bytes, oid_len: int) -> list[tuple[bytes, bool, str]] | None:
+    """(name, is a tree, object id) of each entry of a raw tree object; None when a mode is not spelled as
+    git writes it."""
     out, at = [], 0
     while at < len(raw):
         space, nul = raw.index(b" ", at), raw.index(b"\0", at)
         mode, name = raw[at:space], raw[space + 1:nul]
+        if mode not in CANONICAL_MODES:
+            return None
         out.append((name, mode == b"40000", raw[nul + 1:nul + 1 + oid_len].hex()))
         at = nul + 1 + oid_len
     return out
@@ -140,18 +168,24 @@ def _tree_entries(raw: bytes, oid_len: int) -> list[tuple[bytes, bool, str]]:
 
 def _sound(objects: _Objects, tree: str, known: set[str], top: bool) -> bool:
     """Whether ``tree`` (a root tree when ``top``, else inside .harness/) and, recursively, its
-    .harness folder have no entry git's fsck rejects."""
-    if tree in known:
+    .harness folder (a root) or every folder (inside .harness/) have no entry git's fsck rejects.
+    ``known`` holds the trees found sound whole, and roots found sound as roots (`ID:root`): a root's
+    folders but .harness were not looked into, so the same tree met as .harness is checked again
+    (#28's task F-0054)."""
+    key = f"{tree}:root" if top else tree
+    if tree in known or key in known:
         return True
     found = objects.get(tree)
     if found is None or found[1] != "tree":
         return False
     entries = _tree_entries(found[2], len(tree) // 2)
-    if entry_defects((name, is_tree) for name, is_tree, _ in entries):
+    if entries is None or entry_defects((name, is_tree) for name, is_tree, _ in entries):
         return False
-    known.add(tree)
-    return all(_sound(objects, oid, known, False) for name, is_tree, oid in entries
-               if is_tree and (not top or name == HARNESS_DIR.encode()))
+    if not all(_sound(objects, oid, known, False) for name, is_tree, oid in entries
+               if is_tree and (not top or name == HARNESS_DIR.encode())):
+        return False
+    known.add(key)
+    return True
 
 
 def _git(*args: str) -> str | None:
@@ -194,7 +228,7 @@ def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[str
     found = objects.get(f"{commit}^{{tree}}")
     if found is None or found[1] != "tree" or not _sound(objects, found[0], known, True):
         return None
-    entries = _tree_entries(found[2], len(commit) // 2)
+    entries = _tree_entries(found[2], len(commit) // 2) or []  # (read whole by _sound just now)
     entry = next(((is_tree, oid) for name, is_tree, oid in entries if name == HARNESS_DIR.encode()), None)
     if entry is not None and not entry[0]:
         return None  # a .harness that is no folder (a submodule entry naming its parent's tree, say): the full path's
@@ -276,7 +310,7 @@ def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
     finally:
         trust_roots = _output(config, from_config)
     try:
-        if trust_roots:
+        if trust_roots or _may_be_grafted():
             return None
         commits = _line_commits(parsed, objects, remote)
         if commits is None:

@@ -91,6 +91,15 @@ class History(Repository):
     def is_shallow(self) -> bool:
         return bool(self.repo.is_shallow)
 
+    def graft_file(self) -> str | None:
+        """The common git folder's `info/grafts` when it grafts anything (it is not empty): libgit2 reads
+        every commit's parents through it, while a push sends the parents each commit stores."""
+        path = self.common_dir / "info" / "grafts"
+        try:
+            return str(path) if path.stat().st_size > 0 else None
+        except OSError:
+            return None
+
     def remote_tips(self, remote: str | None = None) -> list[str]:
         """Tips of the remote-tracking refs (of one remote when named)."""
         prefix = f"refs/remotes/{remote}/" if remote else "refs/remotes/"

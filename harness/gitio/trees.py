@@ -37,18 +37,21 @@ class Trees(Repository):
         other, so a check would judge one file and the work tree hold another), entries out of
         git's order (a lookup by name then misses one that checkout writes), and names no checkout
         can write. Checked here, not left to the server's receive.fsckObjects, which may be off.
-        Each tree id is checked once per process: a parent's unchanged folders cost nothing."""
+        Each tree id is checked once per process: a parent's unchanged folders cost nothing. A root is
+        remembered as checked as a root (`ID:root`): its folders but .harness were not looked into, so
+        the same tree met as a .harness folder is checked whole (#28's task F-0054)."""
         sound: set[str] = self.__dict__.setdefault("_sound_trees", set())
         out: list[str] = []
         stack = [("", self.repo[tree_id])]
         while stack:
             path, tree = stack.pop()
-            if str(tree.id) in sound:
+            key = str(tree.id) if path else f"{tree.id}:root"
+            if str(tree.id) in sound or key in sound:
                 continue
             found = tree_defects(tree)
             out.extend(f"{path or '(root)'}: {what}" for what in found)
             if not found:
-                sound.add(str(tree.id))
+                sound.add(key)
             for entry in tree:
                 if isinstance(entry, pygit2.Tree) and (path or entry.raw_name == HARNESS_DIR.encode()):
                     stack.append((f"{path}/{entry.name}" if path else entry.name, entry))

@@ -108,6 +108,9 @@ def push_commits(git: Git, stdin_lines: Sequence[str | bytes], remote: str | Non
     Refs are judged by what they point at, never by their name: a ref called refs/notes/x
     can carry any commit. A commit already on the *target* remote is not checked again.
     """
+    from harness.history.stored_parents import require_stored_parents
+
+    require_stored_parents(git)
     env, warnings = os.environ, []
     remote = remote or env.get("PRE_COMMIT_REMOTE_NAME")
     if not stdin_lines and ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
@@ -159,6 +162,9 @@ def received_refs(git: Git, stdin_lines: Sequence[str | bytes]) -> list[PushedRe
     """What a pre-receive hook must check: per pushed ref (``old new ref`` lines), the commits
     no ref of the repository holds yet. Before the update every current tip counts as judged,
     so each commit is checked once, whichever ref brought it."""
+    from harness.history.stored_parents import require_stored_parents
+
+    require_stored_parents(git)
     known, seen, out = git.all_ref_tips(), set(), []
     for old, new, ref in ref_lines(stdin_lines, (0, 1), "<old sha> <new sha> <ref>"):
         pushed = PushedRef(ref, old, new)

@@ -25,8 +25,10 @@ def audit_range(git: Git, before: str | None, ref: str | None, base_rev: str | N
                 to_rev: str, remote: str) -> AuditTargets:
     """After a push (``before``), for a pull request (``base_rev``) or given outright (``from_rev``)."""
     from harness.history import audit_range as ranges
+    from harness.history.stored_parents import require_stored_parents
 
     ranges.require_full_history(git, remote)
+    require_stored_parents(git)
     if base_rev is not None:
         scope = ranges.pull_request(git, base_rev, to_rev, remote)
     elif before is not None:

@@ -25,4 +25,6 @@ fast_push_guard origin "$B" < "$T/lines" >/dev/null 2>&1; fast=$?
 # fast-forward. The remote then holds C1 with its stored parent P0 and the truncated ledger.
 git push -q -f origin main >/dev/null 2>&1; push=$?
 echo "without graft: $before; with graft: full $full, fast $fast; real git push -f (hooks on): $push"
-[ "$full" = 1 ] && [ "$fast" = 1 ] && [ "$push" != 0 ] && exit 0 || exit 1
+# A refusal is any non-zero answer: the guard refuses to judge through a graft file with exit 2 (it cannot
+# judge), as it does a shallow clone it cannot deepen (docs/exit-codes.md); the reviewer's script asked for 1.
+[ "$full" != 0 ] && [ "$fast" != 0 ] && [ "$push" != 0 ] && exit 0 || exit 1
