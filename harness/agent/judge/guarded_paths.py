@@ -28,8 +28,9 @@ class Where:
     """Where a command runs: the repository it is judged in and its directory. (A docstring of its own:
     dataclasses writes a missing one from the signature, importing inspect for it, which the guard avoids.)"""
 
-    root: str   # absolute repository root
-    cwd: str    # absolute directory the command runs in
+    root: str       # absolute repository root
+    cwd: str        # absolute directory the command runs in
+    home: str = ""  # the user's home folder (what `~` names), "" when not known
 
     def resolve(self, path: str) -> str | None:
         """``path`` relative to the repository root, or None when it lies outside."""
@@ -42,7 +43,7 @@ class Where:
         return full[len(root.rstrip("/")) + 1:]
 
     def cd(self, path: str) -> Where:
-        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)))
+        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home)
 
 
 def protected(rel: str | None) -> tuple[str, str] | None:
