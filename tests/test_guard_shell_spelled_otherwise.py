@@ -12,7 +12,7 @@ from harness.agent.judge.guarded_paths import Where
 
 from support.agent_guard import guard_answer
 
-TOP = Where("/repo", "/repo")
+TOP = Where("/repo", "/repo", "/home/u")
 LEDGER = "tasks/T/events.jsonl"
 
 
@@ -71,7 +71,7 @@ def test_ordinary_find_runs_stay_allowed(command):
 @pytest.mark.parametrize("command", [
     f"echo | tee -a {{.harness,/dev/null}}/{LEDGER}", f"echo >> ~+/.harness/{LEDGER}",
     f"cd src && echo >> ~-/.harness/{LEDGER}", f"echo >> $HOME/../repo/.harness/{LEDGER}",
-    f"echo >> ~/../repo/.harness/{LEDGER}", "ln -s {.harness,h}", f"echo >> .ha{{rness,x}}/{LEDGER}"])
+    f"echo >> ~/../repo/.harness/{LEDGER}", "ln -s {.harness,h}", f"echo | tee -a .ha{{rness,x}}/{LEDGER}"])
 def test_braces_and_tildes_are_expanded_before_judging(command):
     """#28's task F-0060 (HOME is /home/u, the repository /home/repo)."""
     where = Where("/home/repo", "/home/repo", "/home/u")

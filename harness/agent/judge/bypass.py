@@ -28,6 +28,7 @@ from harness.agent.judge.denials import (
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
+from harness.agent.judge.shell_folders import CHANGERS, entered, spelled_in
 from harness.agent.judge.shell_resolve import declared, resolve, unresolved
 from harness.core.value_class import dataclass, replace
 
@@ -62,19 +63,46 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
     def judge(line: str) -> Denial | None:
         return check_shell(line, where, notes_ref, setup, depth + 1, real_name)
 
+    folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
+    lost = None        # a folder change the guard could not work out
     for cmd in resolve(parse(text)):
         cmd = _repository_folders(cmd, where.root)
-        ctx = Context(where, notes_ref, setup, exported, judge)
-        denial = _check_command(cmd, ctx)
-        real = _by_real_names(cmd, where.cwd, real_name) if real_name and not denial else None
-        if real is not None:
-            denial, cmd = _check_command(real, ctx), real  # and `cd h` enters the folder it really is
-        if denial:
-            return denial
+        if lost is not None and cmd.program not in CHANGERS:
+            return unresolved_denial(lost, "the folder the line is in after it (the commands after it could "
+                                     "write anywhere)")
+        seen: list[SimpleCommand] = []  # a cd as spelled in each folder ($PWD, ~), and by real paths
+        for here in folders:
+            for spelled, there in spelled_in(cmd, here, folders):
+                denial, real = _judged_with_real_names(spelled, Context(there, notes_ref, setup, exported, judge),
+                                                       real_name)
+                if denial:
+                    return denial
+                seen += [c for c in (spelled, real) if c is not None] if cmd.program in CHANGERS else []
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
-        if cmd.program in ("cd", "pushd") and len(cmd.words) == 2 and not unresolved(cmd.words[1]):
-            where = where.cd(cmd.words[1])
+        if cmd.program in CHANGERS:
+            lost, folders = _enter(seen, folders)
     return None
+
+
+def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealName | None
+                            ) -> tuple[Denial | None, SimpleCommand | None]:
+    """The command's denial, judged as written and (when nothing denies it) with its words spelled by the
+    real paths symlinks lead them to; and that real spelling, when there is one."""
+    denial = _check_command(cmd, ctx)
+    real = _by_real_names(cmd, ctx.where.cwd, real_name) if real_name and not denial else None
+    return (_check_command(real, ctx) if real is not None else denial), real
+
+
+def _enter(changes: list[SimpleCommand], folders: list[paths.Where]) -> tuple[str | None, list[paths.Where]]:
+    """(what could not be worked out, or None; the folders the line may be in after a cd, as written and by
+    its real path (`cd h`, h a symlink to .harness, enters .harness))."""
+    out = list(folders)
+    for change in changes:
+        new = entered(change, folders)
+        if new is None:
+            return " ".join(change.words), out
+        out += [f for f in new if f not in out]
+    return None, out
 
 
 def _repository_folders(cmd: SimpleCommand, root: str) -> SimpleCommand:
@@ -174,6 +202,10 @@ def _check_redirects(cmd: SimpleCommand, ctx: Context) -> Denial | None:
 
 def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     prog, args = cmd.program, list(cmd.words[1:])
+    if prog.startswith("git-") and len(prog) > 4:
+        # git's own programs by their names (`$(git --exec-path)/git-commit`, `git-update-ref`) are git's
+        # subcommands; other `git-*` programs (git-lfs) read as `git lfs`, which the git rules let pass.
+        return _check_program(replace(cmd, words=("git", prog[4:], *args)), ctx)
     if prog == "git":
         planted = [a for a in cmd.assignments if a.partition("=")[0] in PYTHON_PATH_ENV]
         if planted:  # the hooks git starts would import the harness from where it says

@@ -170,7 +170,16 @@ def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
                                        for a in args)
     if recursive and (paths.harness_state(rel) or paths.glob_harness_state(rel)):
         return protected_denial(target, ("a folder of the harness's record", paths.EVIDENCE[1]))
+    if recursive and _git_machinery(target, where, hooks_dirs):
+        return hook_file_denial(target)  # `cp -r d/. .git/info/` writes names no word shows (#28's task F-0070)
     return None
+
+
+def _git_machinery(folder: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> bool:
+    """Whether ``folder`` is git's folder, one of its guarded folders, or a hooks folder."""
+    full = posixpath.normpath(posixpath.join(where.cwd, folder))
+    return paths.machinery_folder(where.resolve(folder)) or any(
+        full == d.rstrip("/") or full.startswith(d.rstrip("/") + "/") for d in hooks_dirs)
 
 
 LINKERS = frozenset({"ln", "link"})
@@ -194,14 +203,22 @@ def _check_link(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
             rel = (paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
             if rel is not None and rel.startswith(LOCAL_SCRATCH):
                 continue  # .harness/local/: the clone's own scratch, which shell commands may write anyway
-            if rel is not None and (rel in (paths.HARNESS, ".git") or rel.startswith((paths.HARNESS + "/", ".git/"))
-                                    or paths.glob_harness_state(rel) or paths.hook_config(where, name, hooks_dirs)):
+            guarded = rel is not None and (rel in (paths.HARNESS, ".git") or rel.startswith((paths.HARNESS + "/", ".git/"))
+                                           or paths.glob_harness_state(rel) or paths.hook_config(where, name, hooks_dirs))
+            if guarded or (not expanded and _holds_the_record(name, where)):
                 return Denial("link", f"a link to {source} gives it a second name, by which a write or a delete is "
                               "judged as some other file's", f"work on {source} by its own name, or ask a human")
     return None
 
 
 LOCAL_SCRATCH = (paths.LOCAL + "/", paths.LOCAL)
+
+
+def _holds_the_record(name: str, where: paths.Where) -> bool:
+    """Whether ``name`` is the repository's top or a folder above it: a link to it reaches `.harness/` and
+    `.git/` by another name (`ln -s . r && echo >> r/.harness/…`; #28's task F-0061)."""
+    full = posixpath.normpath(posixpath.join(where.cwd, name))
+    return full == "/" or (where.root.rstrip("/") + "/").startswith(full.rstrip("/") + "/")
 
 
 def _names_guarded_tail(word: str) -> bool:
@@ -223,13 +240,28 @@ def _destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]
         if opt == "--target-directory":
             target = value if eq else (args[i + 1] if i + 1 < len(args) else None)
             return target, [o for o in operands(args) if o != target]
-        # `-t DIR`, and in a cluster (`ln -st DIR`, F-0043) — but rsync's -t keeps times and takes no value.
-        if a[:1] == "-" and a[1:2] != "-" and "t" in a[1:] and (a.startswith("-t") or prog != "rsync"):
-            rest = a[a.index("t", 1) + 1:]
-            target = rest or (args[i + 1] if i + 1 < len(args) else None)
-            return target, [o for o in operands(args) if o != target]
+        if a[:1] == "-" and a[1:2] != "-":
+            rest = _target_in_cluster(a[1:], prog)
+            if rest is not None:
+                target = rest or (args[i + 1] if i + 1 < len(args) else None)
+                return target, [o for o in operands(args) if o != target]
     found = operands(args)
     return (found[-1], found[:-1]) if len(found) >= 2 else (None, [])
+
+
+# Short options that take a value, by program (cp, mv and ln: -S SUFFIX and -t DIR). rsync's -t keeps times.
+VALUED_SHORT = {"install": "gmoSt", "rsync": "eBfTM"}
+
+
+def _target_in_cluster(letters: str, prog: str) -> str | None:
+    """What follows `t` in a cluster of short options (`-t DIR`, `-st DIR`, `-tDIR`; F-0043), read as getopt
+    reads it: the first letter that takes a value takes the rest of the word, so `-S.bt` is a suffix `.bt`,
+    not a target folder (#28's task F-0072). None when the cluster names no target folder."""
+    valued = VALUED_SHORT.get(prog, "St")
+    for j, letter in enumerate(letters):
+        if letter in valued:
+            return letters[j + 1:] if letter == "t" and prog != "rsync" else None
+    return None
 
 
 def _check_extract(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
@@ -261,6 +293,8 @@ def _check_extract(prog: str, args: list[str], where: paths.Where, hooks_dirs: t
         return Denial("protected-file", f"`{prog}` extracting into {folder} could write the harness's record "
                       "(the guard cannot see what the archive holds)",
                       "extract into a folder outside .harness/ (`tar -xf ARCHIVE -C build/`), or name the members")
+    if _git_machinery(folder, where, hooks_dirs):
+        return hook_file_denial(folder)  # an archive's members land in git's folder unseen (#28's task F-0070)
     return None
 
 

@@ -128,6 +128,18 @@ REF_FILES = frozenset({".git/refs/replace", ".git/refs/notes", ".git/packed-refs
                        ".git/info/grafts", ".git/shallow"})  # parents git reads even without replace refs (F-0048)
 
 
+# Files that point git at another git folder, whose hooks and config it then runs (#28's task F-0070).
+GIT_POINTERS = frozenset({".git/commondir", ".git/gitdir"})
+# git's folders that hold files the guard guards: what lands in them unnamed (a folder's copied contents, an
+# archive extracted there) may be a hook, a graft or a ref.
+MACHINERY_FOLDERS = (".git", ".git/info", ".git/hooks", ".git/refs")
+
+
+def machinery_folder(rel: str | None) -> bool:
+    """Whether ``rel`` is git's folder or one of its folders that hold guarded files (or a folder inside one)."""
+    return rel is not None and (rel in MACHINERY_FOLDERS or rel.startswith((".git/hooks/", ".git/refs/", ".git/info/")))
+
+
 def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bool:
     """Whether ``path`` is a git hook (in `.git/hooks/` or a configured hooks folder), the
     repository's git config, the git folder itself (moved away or replaced, it takes its hooks with
@@ -142,6 +154,7 @@ def hook_config(where: Where, path: str, hooks_dirs: tuple[str, ...] = ()) -> bo
     rel = where.resolve(path)
     if rel is not None and (rel == FRAMEWORK_CONFIG or _matches(FRAMEWORK_CONFIG, rel) or rel == ".git"
                             or rel == ".git/hooks" or rel.startswith((".git/hooks/", ".git/worktrees/"))
-                            or rel in GIT_CONFIGS or rel in REF_FILES or rel.startswith(REF_FOLDERS)):
+                            or rel in GIT_CONFIGS or rel in REF_FILES or rel.startswith(REF_FOLDERS)
+                            or rel in GIT_POINTERS):
         return True
     return any(full == d or full.startswith(d.rstrip("/") + "/") for d in hooks_dirs)

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from harness.agent.judge.plain_line import pipelines
 from harness.agent.judge.shell_prefixes import is_assignment, strip_prefix
-from harness.core.value_class import dataclass, field
+from harness.core.value_class import dataclass, field, replace
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
 if TYPE_CHECKING:
@@ -48,6 +48,8 @@ class SimpleCommand:
     words: tuple[str, ...]                                    # argv after quote removal
     assignments: tuple[str, ...] = ()                         # NAME=value prefixes
     redirects: tuple[tuple[str, str], ...] = field(default=())  # (operator, target)
+    found_by: tuple[str, ...] = ()   # a run of `find … -exec`: find's own words (its start folders and tests)
+    in_found_folder: bool = False    # a run of `-execdir`/`-okdir`: in the folder of each file found
 
     @property
     def program(self) -> str:
@@ -77,7 +79,11 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
 
 def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
     """One command as it will run (its prefixes dropped), then every command it runs in turn."""
-    cmd, scripts = _strip_prefixes(found)
+    cmd, scripts, folders = _strip_prefixes(found)
+    for folder in folders:
+        # `env -C DIR CMD` runs CMD in DIR: said as a `cd DIR` before it. The judge keeps every folder a line
+        # may be in, so CMD is judged where the line was as well as in DIR (#28's task F-0058).
+        yield SimpleCommand(("cd", "--", folder))
     if cmd.words or cmd.assignments or cmd.redirects:
         yield cmd
     for script in scripts:
@@ -132,8 +138,10 @@ def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
     if line is not None:
         yield from _parse(line, depth + 1)
     elif cmd.program == "find":
-        for run in _find_runs(cmd.words):
-            yield from _judged(SimpleCommand(tuple(run)), depth + 1)
+        for run, in_folder in _find_runs(cmd.words):
+            for found in _judged(SimpleCommand(tuple(run), found_by=cmd.words, in_found_folder=in_folder), depth + 1):
+                # What the run hands a shell runs where the run does (`-execdir sh -c '…'`).
+                yield found if found.found_by else replace(found, found_by=cmd.words, in_found_folder=in_folder)
 
 
 def command_line(cmd: SimpleCommand) -> str | None:
@@ -146,24 +154,38 @@ def command_line(cmd: SimpleCommand) -> str | None:
         return next((t for op, t in cmd.redirects if op == "<<<"), None)  # `bash <<< "…"` reads it as commands
     if cmd.program == "eval" and len(words) > 1:
         return " ".join(words[1:])
+    if cmd.program == "trap":
+        return _trap_action(list(words[1:]))
     if cmd.program in COMMAND_OPTION:
         return _option_value(words[1:], COMMAND_OPTION[cmd.program], "--command")
     return None
 
 
-def _find_runs(words: tuple[str, ...]) -> Iterator[list[str]]:
-    """The commands `find … -exec CMD {} ;` runs (`-execdir`, `-ok` alike)."""
+def _trap_action(args: list[str]) -> str | None:
+    """The command line `trap ACTION SIGNAL…` runs when a signal (or EXIT) comes: a command like any other
+    (#28's task F-0071). `trap -p`, `trap - SIG` and a lone signal (reset) run nothing."""
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if len(args) < 2 or args[0] == "-" or args[0].startswith("-"):
+        return None
+    return args[0]
+
+
+def _find_runs(words: tuple[str, ...]) -> Iterator[tuple[list[str], bool]]:
+    """The commands `find … -exec CMD {} ;` runs (`-execdir`, `-ok` alike), each with whether it runs in the
+    folder of the file found (`-execdir`, `-okdir`)."""
     run: list[str] | None = None
+    in_folder = False
     for w in words[1:]:
         if run is None:
-            run = [] if w in FIND_EXEC else None
+            run, in_folder = ([] if w in FIND_EXEC else None), w in ("-execdir", "-okdir")
         elif w in (";", "+"):
-            yield run
+            yield run, in_folder
             run = None
         else:
             run.append(w)
     if run:
-        yield run
+        yield run, in_folder
 
 
 def _option_value(args: tuple[str, ...], short: str, long: str) -> str | None:
@@ -178,20 +200,24 @@ def _option_value(args: tuple[str, ...], short: str, long: str) -> str | None:
     return None
 
 
-def _strip_prefixes(cmd: SimpleCommand) -> tuple[SimpleCommand, list[str]]:
-    """The command behind its prefixes (`sudo`, `nice -n 5`, `env -S "…"`, `flock F -c "…"`), and the
-    command lines those prefixes hand to a shell."""
+def _strip_prefixes(cmd: SimpleCommand) -> tuple[SimpleCommand, list[str], list[str]]:
+    """The command behind its prefixes (`sudo`, `nice -n 5`, `env -S "…"`, `flock F -c "…"`), the command
+    lines those prefixes hand to a shell, and the folders they run it in (`env -C DIR`, `sudo -D DIR`)."""
     words, assigns = list(cmd.words), list(cmd.assignments)
     scripts: list[str] = []
+    folders: list[str] = []
     while words:
         if words[0] in RESERVED:
             words.pop(0)
             continue
-        stripped, handed = strip_prefix(words, assigns)
+        if words[0] == "coproc":  # `coproc CMD …` and `coproc NAME { …; }` run the command (#28's task F-0071)
+            del words[:2 if words[2:3] in (["{"], ["("]) else 1]
+            continue
+        stripped, handed = strip_prefix(words, assigns, folders)
         scripts += handed
         if not stripped:
             break
-    return SimpleCommand(tuple(words), tuple(assigns), cmd.redirects), scripts
+    return replace(cmd, words=tuple(words), assignments=tuple(assigns)), scripts, folders
 
 
 # -- bashlex ------------------------------------------------------------------------------

@@ -66,9 +66,14 @@ def is_assignment(word: str) -> bool:
     return bool(eq) and bool(name) and name.replace("_", "a").isalnum() and not name[0].isdigit()
 
 
-def strip_prefix(words: list[str], assigns: list[str]) -> tuple[bool, list[str]]:
+# Options by which a prefix runs its command in another folder (`env -C DIR`, `sudo -D DIR`).
+CHDIR = {"env": ("C", "--chdir"), "sudo": ("D", "--chdir")}
+
+
+def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None = None) -> tuple[bool, list[str]]:
     """Drop one prefix (and its options and plain words) from the front of ``words``, in place.
-    (whether one was dropped, command lines a prefix hands to a shell)."""
+    (whether one was dropped, command lines a prefix hands to a shell). The folders a prefix runs its
+    command in are added to ``folders``."""
     head = posixpath.basename(words[0])
     spec = PREFIXES.get(head)
     if spec is None and head in RUNNERS and words[1:2] in (["run"], ["exec"]):
@@ -78,6 +83,8 @@ def strip_prefix(words: list[str], assigns: list[str]) -> tuple[bool, list[str]]
         return False, []
     words.pop(0)
     scripts: list[str] = []
+    if head in CHDIR and folders is not None:
+        folders += _chdir_values(head, words)
     _options(head, spec, words, assigns, scripts)
     for _ in range(spec.positionals):
         if words:
@@ -88,6 +95,22 @@ def strip_prefix(words: list[str], assigns: list[str]) -> tuple[bool, list[str]]
     elif head == "xargs" and words:
         words.append(XARGS_INPUT)  # xargs adds words read from its input: unknown to the guard
     return True, scripts
+
+
+def _chdir_values(head: str, words: list[str]) -> list[str]:
+    """The folders ``head``'s options before its command name (`-C DIR`, `-CDIR`, `--chdir=DIR`)."""
+    short, long = CHDIR[head]
+    found, i = [], 0
+    while i < len(words) and words[i].startswith("-") and words[i] != "--":
+        w = words[i]
+        opt, eq, value = w.partition("=")
+        if opt == long:
+            found.append(value if eq else (words[i + 1] if i + 1 < len(words) else ""))
+        elif not w.startswith("--") and short in w[1:]:
+            rest = w[w.index(short, 1) + 1:]
+            found.append(rest or (words[i + 1] if i + 1 < len(words) else ""))
+        i += 1
+    return [f for f in found if f]
 
 
 def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scripts: list[str]) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import is_assignment
+from harness.core.value_class import replace
 
 # Builtins whose NAME=value arguments set shell variables (`declare -x` and `typeset -x` export them too).
 DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
@@ -34,7 +35,7 @@ def resolve(commands: Iterable[SimpleCommand]) -> Iterator[SimpleCommand]:
         assigns = tuple(_assignment(a, known) for a in cmd.assignments)
         words = tuple(w for word in cmd.words for w in _expand_word(word, known))
         redirects = tuple((op, _expand(target, known)) for op, target in cmd.redirects)
-        resolved = SimpleCommand(words, assigns, redirects)
+        resolved = replace(cmd, words=words, assignments=assigns, redirects=redirects)
         if not words:
             known.update(_pairs(assigns))  # `X=1; …` sets X for what follows
         elif resolved.program in DECLARERS:
@@ -58,11 +59,47 @@ def _assignment(text: str, known: dict[str, str]) -> str:
 
 def _expand_word(word: str, known: dict[str, str]) -> list[str]:
     """One word's expansion; a word that expanded to several (`$FLAGS`) splits into them, as unquoted
-    words do (quoted ones would not, and a value the guard splits wrongly errs towards a denial)."""
-    value = _expand(word, known)
-    if value == word:
+    words do (quoted ones would not, and a value the guard splits wrongly errs towards a denial). Braces
+    first, as the shell expands them (#28's task F-0060)."""
+    out = []
+    for braced in braces(word):
+        value = _expand(braced, known)
+        out += [braced] if value == braced else (value.split() or [""])
+    return out
+
+
+def braces(word: str) -> list[str]:
+    """The words a brace expansion makes of ``word`` (`{.harness,x}/f` → `.harness/f`, `x/f`; nested too);
+    the word itself when it holds none. A word with white space in it was quoted: the shell leaves it."""
+    if "{" not in word or "," not in word or any(c.isspace() for c in word):
         return [word]
-    return value.split() or [""]
+    start = word.find("{")
+    while start >= 0:
+        parts, end = _alternatives(word, start)
+        if parts is not None and len(parts) > 1 and end is not None:
+            head, tail = word[:start], word[end + 1:]
+            expanded = [w for part in parts for w in braces(head + part + tail)]
+            return [w for w in expanded if w] or [word]
+        start = word.find("{", start + 1)
+    return [word]
+
+
+def _alternatives(word: str, start: int) -> tuple[list[str] | None, int | None]:
+    """The comma-separated alternatives of the brace at ``start`` and where it closes (nested braces kept)."""
+    depth, cut = 0, start + 1
+    parts: list[str] = []
+    for i in range(start, len(word)):
+        c = word[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return parts + [word[cut:i]], i
+        elif c == "," and depth == 1:
+            parts.append(word[cut:i])
+            cut = i + 1
+    return None, None
 
 
 def _expand(text: str, known: dict[str, str]) -> str:
