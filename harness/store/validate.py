@@ -59,7 +59,8 @@ def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) ->
         return
     errors = _errors(doc, schema_name)
     if errors:
-        raise HarnessError(f"{file}: {errors[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+        # Up to five problems, each named: fixing a file one "(and 3 more)" at a time is a round trip each.
+        raise HarnessError(f"{file}: " + "; ".join(errors[:5]) + (f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""))
     where = non_finite_problem(doc)
     if where:
         raise HarnessError(f"{file}: {where}", hint="give a finite number (YAML's .nan and .inf are numbers to "
