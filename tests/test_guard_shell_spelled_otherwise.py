@@ -60,6 +60,13 @@ def test_the_files_find_hands_a_writer_are_judged(command):
     assert _denied(command), command
 
 
+@pytest.mark.parametrize("command", ["find . -name .harness -exec rm -rf {} +", "find . -type d -name .git -exec rm -rf {} +",
+                                     "find . -type d -exec rm -rf {} +", "find . -name tasks -type d -exec rm -r {} \\;"])
+def test_the_folders_find_hands_a_deleter_are_judged(command):
+    """Found while fixing F-0059: the record's folders, found by name, are the record deleted whole."""
+    assert _denied(command), command
+
+
 @pytest.mark.parametrize("command", [
     "find . -name '*.py' -exec sed -i s/a/b/ {} +", "find src -type f -exec chmod 644 {} \\;",
     "find . -name '*.jsonl' -exec cat {} +", "find . -name events.jsonl -exec wc -l {} +",

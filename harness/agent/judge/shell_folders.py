@@ -30,6 +30,8 @@ HOME = r"\$(?:\{HOME\}|HOME(?![A-Za-z0-9_]))"
 FOUND_SAMPLES = tuple(f"{HARNESS}/{name}" for name in ("tasks/TASK/events.jsonl", "approvals.jsonl", "allowed_signers",
                                                       "tasks/TASK/evidence/EVIDENCE.json")) + (
     ".git/hooks/pre-commit", ".git/config", ".git/info/grafts")
+# ... and the folders (`find . -name .harness -exec rm -rf {} +` deletes the record whole).
+FOUND_FOLDERS = (HARNESS, f"{HARNESS}/tasks", f"{HARNESS}/tasks/TASK", f"{HARNESS}/tasks/TASK/evidence", ".git", ".git/hooks")
 # find's tests on names, and the operators after which a test no longer narrows what is found.
 NAME_TESTS = {"-name": False, "-iname": True}
 PATH_TESTS = {"-path": False, "-ipath": True, "-wholename": False, "-iwholename": True}
@@ -120,17 +122,17 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
     out = []
     for start in starts or ["."]:
         base = posixpath.normpath(posixpath.join(here.cwd, start))
-        for sample in FOUND_SAMPLES:
+        for sample, kind in [(s, "f") for s in FOUND_SAMPLES] + [(s, "d") for s in FOUND_FOLDERS]:
             full = posixpath.join(here.root, sample)
             if full != base and not full.startswith(base.rstrip("/") + "/"):
                 continue
             shown = start.rstrip("/") + full[len(base.rstrip("/")):]  # as find prints it: START/…
-            if not narrowing or _passes(args, full, shown):
+            if not narrowing or _passes(args, full, shown, kind):
                 out.append(full)
     return out
 
 
-def _passes(args: list[str], full: str, shown: str) -> bool:
+def _passes(args: list[str], full: str, shown: str, kind: str) -> bool:
     from fnmatch import fnmatchcase
 
     for test, value in itertools.pairwise(args):
@@ -139,6 +141,6 @@ def _passes(args: list[str], full: str, shown: str) -> bool:
             fold = NAME_TESTS.get(test, PATH_TESTS.get(test, False))
             if not fnmatchcase(subject.lower() if fold else subject, value.lower() if fold else value):
                 return False
-        elif test == "-type" and "f" not in value.split(","):
+        elif test == "-type" and kind not in value.split(","):
             return False
     return True
