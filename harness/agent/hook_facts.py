@@ -169,11 +169,13 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
 
     def finish() -> GitSetup:
         from harness.agent.judge.git_config_view import GitSetup
-        from harness.gitio.guard_config import aliases_from, framework_configs, hooks_dirs
+        from harness.gitio.guard_config import aliases_of, config_entries, framework_configs, hooks_dirs
 
-        aliases, hooks_path = aliases_from(config) if config is not None else ({}, None)
+        entries = config_entries(config) if config is not None else []
+        aliases, hooks_path = aliases_of(entries)
         if not names_git:
             return GitSetup(hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files))
+        remote_urls, notes_ref = _remotes_and_notes_ref(entries, subject)
         dropped: set[str] = set()
         if shows is not None:
             head, index, worktree = framework_configs(root, shows)
@@ -182,9 +184,19 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
 
                 dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
         return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
-                        dropped_framework_hooks=tuple(sorted(dropped)))
+                        dropped_framework_hooks=tuple(sorted(dropped)), remote_urls=remote_urls, notes_ref=notes_ref)
 
     return finish
+
+
+def _remotes_and_notes_ref(entries: list[tuple[str, str]], subject: str) -> tuple[dict[str, str], str]:
+    """Each remote's url (a remote ``subject`` itself configures: `$`, unknown) and core.notesRef (#28's task F-0064,
+    F-0065): `git fetch self …` is judged by where `self` leads."""
+    from harness.agent.line_facts import line_remotes
+    from harness.gitio.guard_config import remotes_and_notes_ref
+
+    remote_urls, notes_ref = remotes_and_notes_ref(entries)
+    return {**remote_urls, **line_remotes(subject.translate(_UNQUOTED))}, notes_ref
 
 
 def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any]) -> list[str]:

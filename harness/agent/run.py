@@ -146,7 +146,10 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     setup = git_setup()
     if action.shell is not None:
         shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
-        setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd))
+        from harness.agent.line_facts import line_facts  # a patch's paths, a commit's change, a real folder
+
+        setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd),
+                        **line_facts(action.shell, where.root, shell_where.cwd))
         from harness.agent.real_names import follower  # what symlinks lead into .harness/ or .git/, as it is
 
         denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup, real_name=follower(root))

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 # Every config file git reads here (system, global, local, worktree, and what they include).
 FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
-QUERY = r"^(alias\..*|core\.hookspath)$"
+# Aliases and the hooks folder; the notes ref `git notes` writes by default and where each remote is (the
+# guard judges a fetch from a remote named `self` whose url is `.` as a fetch from `.`; #28's task F-0064, F-0065).
+QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.url)$"
 
 
 def aliases_and_hooks_path(root: str | Path) -> tuple[dict[str, str], str | None]:
@@ -34,18 +36,36 @@ def start_config(root: str | Path) -> SpawnedGit:
 
 
 def aliases_from(config: SpawnedGit) -> tuple[dict[str, str], str | None]:
+    return aliases_of(config_entries(config))
+
+
+def config_entries(config: SpawnedGit) -> list[tuple[str, str]]:
+    """(key, value) of each entry the `git config` process printed, in git's order; none when it failed."""
     done = config.result()
     if done is None:
-        return {}, None
+        return []
+    entries = done[1].decode("utf-8", "surrogateescape").split("\0")
+    return [(key, value) for key, _, value in (e.partition("\n") for e in entries) if key]
+
+
+def aliases_of(entries: list[tuple[str, str]]) -> tuple[dict[str, str], str | None]:
+    """(alias name -> expansion, core.hooksPath or None)."""
     aliases: dict[str, str] = {}
     hooks_path = None
-    for entry in done[1].decode("utf-8", "surrogateescape").split("\0"):
-        key, _, value = entry.partition("\n")
+    for key, value in entries:
         if key.lower() == "core.hookspath":
             hooks_path = value
         elif key.startswith("alias."):
             aliases[key[len("alias."):]] = value
     return aliases, hooks_path
+
+
+def remotes_and_notes_ref(entries: list[tuple[str, str]]) -> tuple[dict[str, str], str]:
+    """(remote name -> its url, core.notesRef or "") from the entries (the last one of a key counts, as in git)."""
+    urls = {key[len("remote."):-len(".url")]: value for key, value in entries
+            if key.startswith("remote.") and key.endswith(".url")}
+    notes = [value for key, value in entries if key.lower() == "core.notesref"]
+    return urls, notes[-1] if notes else ""
 
 
 def hooks_dirs(root: str | Path, hooks_path: str | None) -> tuple[str, ...]:

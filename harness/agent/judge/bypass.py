@@ -26,6 +26,7 @@ from harness.agent.judge.denials import (
     unresolved_denial,
 )
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
+from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_folders import CHANGERS, entered, spelled_in
@@ -78,6 +79,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
                 if denial:
                     return denial
                 seen += [c for c in (spelled, real) if c is not None] if cmd.program in CHANGERS else []
+        setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
         if cmd.program in CHANGERS:
             lost, folders = _enter(seen, folders)
@@ -172,13 +174,19 @@ def _check_env(assignments: tuple[str, ...], notes_ref: str, exporting: bool = F
         if (name.startswith("GIT_CONFIG_KEY_") and value.lower() == HOOKS_PATH) or (
                 name == "GIT_CONFIG_PARAMETERS" and HOOKS_PATH in value.lower()):
             return hooks_path_denial()
-        if name == "GIT_NOTES_REF" and (is_notes_ref(value, notes_ref) or unresolved(value)):
+        if name in ("GIT_NOTES_REF", "GIT_NOTES_REWRITE_REF") and (
+                unresolved(value) or any(is_notes_ref(v, notes_ref) or _glob_names(v, notes_ref) for v in value.split(":"))):
             return Denial("notes-env", f"GIT_NOTES_REF={value} points git notes at the harness's stamps",
                           "the stamps are written by the post-commit hook (`harness stamp` by hand)")
         if exporting and name in OPAQUE_ENV:
             return Denial("config-source", f"exporting {name} makes every later git command read configuration "
                           "the guard cannot see", "leave it unset; the repository's own configuration is read as usual")
     return None
+
+
+def _glob_names(pattern: str, ref: str) -> bool:
+    """`refs/notes/*` (GIT_NOTES_REWRITE_REF takes globs) names the stamps' ref too."""
+    return "*" in pattern and ref.startswith(pattern.split("*", 1)[0])
 
 
 def _check_skip(value: str) -> Denial | None:
@@ -212,7 +220,8 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
             return Denial("python-path", f"`{planted[0]}` on a git command decides where its hooks import the "
                           "harness from (a harness/ package in the work tree would answer for them)",
                           "run the git command without it")
-        return check_git(args, ctx.where, ctx.notes_ref, ctx.exported + cmd.assignments, ctx.setup, ctx.judge)
+        return check_git(args, ctx.where, ctx.notes_ref, ctx.exported + cmd.assignments, ctx.setup, ctx.judge,
+                         stdin_file=_stdin_file(cmd))
     if cmd.words and unresolved(cmd.words[0]) and any(a in MACHINERY for a in args):
         return unresolved_denial(cmd.words[0], "the program to run")
     line = command_line(cmd)
@@ -223,11 +232,20 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     run = _python_runs_harness(args) if prog.startswith("python") else None
     if run is not None:
         return _check_harness(run, ctx)
+    if prog == "patch":  # the files it changes are named in the patch (#28's task F-0074)
+        denial = check_patch_program(args, _stdin_file(cmd), ctx.where, ctx.setup)
+        if denial:
+            return denial
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
     # Any other program: judged by what it does to the files it names.
     return check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
+
+
+def _stdin_file(cmd: SimpleCommand) -> str | None:
+    """The file a command's standard input is read from (`< FILE`), else None (a pipe, a terminal, a here-doc)."""
+    return next((t for op, t in reversed(cmd.redirects) if op == "<"), None)
 
 
 def _python_runs_harness(args: list[str]) -> list[str] | None:

@@ -8,10 +8,10 @@ Pure. An alias is judged as what it expands to (the repository's aliases come in
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Callable
 
+from harness.agent.judge import git_older_state as older
+from harness.agent.judge import git_remotes as remotes
 from harness.agent.judge import guarded_paths as paths
 from harness.agent.judge.bypass_files import option_values
 from harness.agent.judge.denials import (
@@ -46,14 +46,16 @@ CONFIG_WITH_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", 
 
 
 ShellJudge = Callable[[str], "Denial | None"]
-REVISION = r"[0-9a-f]{7,40}"  # compiled by re's cache where it is matched, not at import
 MAX_ALIASES = 8
+# Config keys that point git notes at a ref: what `git notes` writes to, what amend and rebase copy notes into.
+NOTES_REF_KEYS = frozenset({"core.notesref", "notes.rewriteref"})
 
 
 def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[str, ...] = (),
-              setup: GitSetup = NO_SETUP, shell: ShellJudge | None = None, depth: int = 0) -> Denial | None:
+              setup: GitSetup = NO_SETUP, shell: ShellJudge | None = None, depth: int = 0,
+              stdin_file: str | None = None) -> Denial | None:
     """The bypass in `git ARGS` run in ``where`` with the environment assignments ``env``, or None.
-    ``shell`` judges the command line a `!` alias runs."""
+    ``shell`` judges the command line a `!` alias runs; ``stdin_file`` is the file its stdin reads (`< FILE`)."""
     i, where, config, denial = _global_options(args, where, from_env(env))
     if denial or i >= len(args):
         return denial
@@ -66,29 +68,37 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
                       f"run `git {sub}` without it; the repository's own configuration is read as usual")
     expanded = expand_alias(sub, rest, config, setup)
     if expanded is not None:
-        return _check_alias(sub, expanded, where, notes_ref, env, setup, shell, depth)
+        return _check_alias(sub, expanded, where, notes_ref, env, setup, shell, depth, stdin_file)
     if sub == "commit" and setup.dropped_framework_hooks and "--dry-run" not in rest:
         from harness.agent.judge.framework_config import framework_denial
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)
-            or _check_ref_writes(sub, rest, notes_ref, where)
+            or _check_ref_writes(sub, rest, notes_ref, where, config, setup)
             or skipped_hooks_denial(sub, rest)
             or unresolved_option_denial(sub, rest)
-            or _check_stamps_and_hooks_path(sub, rest, notes_ref)
+            or _check_notes_config(config, notes_ref)
+            or _check_stamps_and_hooks_path(sub, rest, notes_ref, _configured_notes_ref(config, setup))
             or _check_config_sources(sub, rest, where, notes_ref, setup, shell, depth)
-            or _check_git_files(sub, rest, where, setup))
+            or _check_git_files(sub, rest, where, setup)
+            or _check_older_state(sub, rest, where, setup, stdin_file))
 
 
-def _check_alias(sub: str, expanded: tuple[str, list[str]], where: paths.Where, notes_ref: str,
-                 env: tuple[str, ...], setup: GitSetup, shell: ShellJudge | None, depth: int) -> Denial | None:
+def git_subcommand(args: list[str]) -> tuple[str, list[str]] | None:
+    """`git ARGS`'s subcommand and its arguments, past git's own options (for the adapter's look-ups)."""
+    i = _global_options(args, paths.Where("/", "/"), RunConfig())[0]
+    return (args[i], args[i + 1:]) if i < len(args) else None
+
+
+def _check_alias(sub: str, expanded: tuple[str, list[str]], where: paths.Where, notes_ref: str, env: tuple[str, ...],
+                 setup: GitSetup, shell: ShellJudge | None, depth: int, stdin_file: str | None) -> Denial | None:
     kind, words = expanded
     if depth >= MAX_ALIASES:
         return Denial("unresolved", f"the git alias `{sub}` expands through too many aliases to judge",
                       "run the git command it stands for, written out")
     if kind == "!":
         return shell(words[0]) if shell else None
-    return check_git(words, where, notes_ref, env, setup, shell, depth + 1)
+    return check_git(words, where, notes_ref, env, setup, shell, depth + 1, stdin_file)
 
 
 def _global_options(args: list[str], where: paths.Where,
@@ -137,15 +147,6 @@ def _replace_denial() -> Denial:
                   "a push sends", "change the files and commit them; leave refs/replace alone")
 
 
-def _this_repository(remote: str, where: paths.Where) -> bool:
-    """Whether a fetch or push names this repository: `.`, its `.git`, its folder by any path, or a word the
-    shell expands (`"$PWD"`), which the guard cannot rule out (#28's task F-0045)."""
-    if "$" in remote or "`" in remote:
-        return True
-    rel = where.resolve(remote.rstrip("/"))
-    return rel is not None and rel in ("", ".", ".git")
-
-
 def _may_match(pattern: str, ref: str) -> bool:
     """Whether a refspec's glob destination (`refs/r*`, `refs/*`) can name ``ref`` or refs under it (F-0044)."""
     if "*" not in pattern:
@@ -154,31 +155,34 @@ def _may_match(pattern: str, ref: str) -> bool:
     return ref.startswith(head) or head.startswith(ref)
 
 
-def _check_ref_writes(sub: str, rest: list[str], notes_ref: str, where: paths.Where) -> Denial | None:
+def _check_ref_writes(sub: str, rest: list[str], notes_ref: str, where: paths.Where, config: RunConfig,
+                      setup: GitSetup) -> Denial | None:
     """A replace ref or the stamps' notes ref written another way than update-ref's arguments: its stdin
-    (which the guard cannot read), `git fast-import`, a fetch or a push into this repository, a refspec in a
-    remote's config (#28's task F-0030, F-0044..F-0046). Fetching and pushing the stamps from and to another
-    repository stay allowed."""
+    (which the guard cannot read), `git fast-import`, a fetch, pull or push into this repository, a refspec in
+    a remote's config, set for this run or by `remote add --mirror` (#28's task F-0030, F-0044..F-0046,
+    F-0063, F-0064). Fetching and pushing the stamps from and to another repository stay allowed."""
     if (sub == "update-ref" and "--stdin" in rest) or sub == "fast-import":
         return Denial("plumbing", f"`git {sub}{' --stdin' if sub == 'update-ref' else ''}` writes refs the guard "
                       "cannot read (a replace ref, the stamps' notes ref)",
                       "update one named ref with `git update-ref REF VALUE`")
-    remote: str | None
+    # A remote's refspec in git's config (`remote.self.fetch …:refs/replace/…`) writes at the next fetch, from
+    # whichever repository: judged as a fetch from this one.
+    specs = remotes.config_refspecs(config.pairs) + (remotes.mirror_refspecs(rest) if sub == "remote" else [])
+    local = bool(specs)
     if sub == "config":
-        # A remote's refspec in git's own config (`remote.self.fetch …:refs/replace/…`) writes at the next fetch.
         words = config_positional(rest)
         words = words[1:] if words[:1] == ["set"] else words
         if len(words) >= 2 and words[0].lower().endswith((".fetch", ".push")):
-            remote, specs = ".", [words[1]]
-        else:
-            return None
-    elif sub in ("fetch", "push"):
-        positional = [a for a in rest if not a.startswith("-")]
-        remote, specs = (positional[0], positional[1:]) if positional else (None, [])
-        specs += option_values(rest, "", ("--refmap",))  # `--refmap=+refs/heads/*:refs/replace/*`
-    else:
-        return None
-    local = remote is not None and _this_repository(remote, where)
+            specs, local = specs + [words[1]], True
+    elif sub in ("fetch", "pull", "push"):
+        remote, named = remotes.remote_and_refspecs(rest)
+        urls = {**(setup.remote_urls or {}), **remotes.config_urls(config.pairs)}
+        local = local or (remote is not None and remotes.this_repository(remote, where, urls))
+        specs += named + option_values(rest, "", ("--refmap",))  # `--refmap=+refs/heads/*:refs/replace/*`
+    return _refspecs_denial(sub, specs, local, notes_ref)
+
+
+def _refspecs_denial(sub: str, specs: list[str], local: bool, notes_ref: str) -> Denial | None:
     for spec in specs:
         target = spec.lstrip("+").rpartition(":")[2] if ":" in spec else (spec.lstrip("+") if sub == "push" else "")
         if _replace_ref(target) or _may_match(target, "refs/replace/"):
@@ -192,32 +196,51 @@ def _check_ref_writes(sub: str, rest: list[str], notes_ref: str, where: paths.Wh
 _LISTING = frozenset({"-l", "--list", "--format"})  # `git replace -l [PATTERN]`: reading, not making
 
 
-def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str) -> Denial | None:
-    """core.hooksPath set for good, and the notes ref holding the stamps written by hand."""
+def _check_stamps_and_hooks_path(sub: str, rest: list[str], notes_ref: str, configured: str) -> Denial | None:
+    """core.hooksPath set for good, and the notes ref holding the stamps written by hand: named, through
+    core.notesRef (``configured``: set for this run or in the repository's config), or as what HEAD points
+    at, which the next commit or `reset --soft` moves (#28's task F-0065)."""
     if sub == "config":
-        return _check_git_config(rest)
+        return _check_git_config(rest, notes_ref)
     if sub == "notes":
-        return _check_git_notes(rest, notes_ref)
-    if sub == "update-ref" and any(is_notes_ref(a, notes_ref, short=False) for a in rest):
-        return Denial("notes-ref", f"`git update-ref` on {notes_ref} rewrites the harness's stamps",
+        return _check_git_notes(rest, notes_ref, configured)
+    if sub in ("update-ref", "symbolic-ref") and any(is_notes_ref(a, notes_ref, short=False) for a in rest):
+        return Denial("notes-ref", f"`git {sub}` on {notes_ref} rewrites the harness's stamps",
                       "the stamps are written by the post-commit hook (`harness stamp` by hand)")
     return None
+
+
+def _configured_notes_ref(config: RunConfig, setup: GitSetup) -> str:
+    """The notes ref `git notes` writes without `--ref`: core.notesRef set for this run, else the repository's."""
+    found = [v for k, v in config.pairs if k == "core.notesref"]
+    return found[-1] if found else setup.notes_ref
+
+
+def _names_the_stamps(value: str, notes_ref: str) -> bool:
+    """A notes ref setting (a `:`-separated list of refs or globs for notes.rewriteRef) that can name the stamps."""
+    return unresolved(value) or any(is_notes_ref(v, notes_ref) or _may_match(v, notes_ref) for v in value.split(":"))
+
+
+def _check_notes_config(config: RunConfig, notes_ref: str) -> Denial | None:
+    """`-c notes.rewriteRef=…` (or `GIT_CONFIG_*`) making an amend or rebase copy notes into the stamps. (core.notesRef
+    set for a run is judged where `git notes` writes: reading the stamps through it is fine.)"""
+    for key, value in config.pairs:
+        if key == "notes.rewriteref" and _names_the_stamps(value, notes_ref):
+            return _notes_config_denial(key, value)
+    return None
+
+
+def _notes_config_denial(key: str, value: str) -> Denial:
+    return Denial("notes-ref", f"{key}={value} points git notes at the harness's stamps (a note added, or copied "
+                  "by an amend or rebase, rewrites them)", "leave it unset; the stamps are written by the "
+                  "post-commit hook (`harness stamp` by hand)")
 
 
 def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
     """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
     operands = _paths_of(rest)
-    if sub == "update-index" and any(w.startswith("120000,") or (w == "120000" and i and rest[i - 1] == "--cacheinfo")
-                                     for i, w in enumerate(rest)):
-        return Denial("link", "a symlink entry in the index (mode 120000) becomes a link at the next checkout: a "
-                      "second name for whatever it points to", "link nothing into .harness/ or .git; ask a human")
     if sub == "update-index":
-        # `--force-remove .harness/...` and `--cacheinfo MODE,ID,.harness` rewrite what the next commit records
-        # of the harness, as `git rm --cached` does (#28's task F-0034). Paths it reads from stdin: the hooks judge.
-        for a in (w.rsplit(",", 1)[-1] for w in rest if not w.startswith("-")):
-            if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
-                return delete_denial(a)
-        return None
+        return _check_update_index(rest, where)
     if sub in ("rm", "mv"):
         for a in operands:
             if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
@@ -225,46 +248,57 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
             if paths.hook_config(where, a, setup.hooks_dirs):
                 return hook_file_denial(a)
         return first_protected(operands, where)
-    if sub in ("read-tree", "checkout-index"):
-        return _check_plumbing_checkout(sub, rest, where)
     if sub in ("checkout", "restore") and not _from_a_commit_the_harness_names(sub, rest):
-        for a in operands:
-            rel = where.resolve(a)
-            if rel == "." or paths.harness_state(rel) or paths.glob_harness_state(rel):
-                return _older_state_denial(sub, a)
-        return first_protected(operands, where)
+        return older.pathspecs_denial(sub, operands, where) or first_protected(operands, where)
     return None
 
 
-def _check_plumbing_checkout(sub: str, rest: list[str], where: paths.Where) -> Denial | None:
-    """`git read-tree -u` from another tree than HEAD or a commit id, and `git checkout-index` writing every
-    file, one under `.harness/` (however the path is spelled, from wherever it runs) or paths read from stdin:
-    another revision's files over the work tree, as `git checkout REV -- .` would put them (#28's task F-0037,
-    F-0047). An index read without `-u` writes no file; `--prefix=` outside the repository writes none here."""
-    short = "".join(a[1:] for a in rest if a[:1] == "-" and a[1:2] != "-")
+def _check_update_index(rest: list[str], where: paths.Where) -> Denial | None:
+    """A symlink entry however its mode is spelled, entries read from stdin, and `.harness/` paths."""
+    if "--index-info" in rest:
+        return Denial("link", "`git update-index --index-info` reads index entries from its stdin, which the guard "
+                      "cannot read: a symlink entry (mode 120000) or a `.harness/` path among them",
+                      "stage each file by its name, with `git add` or `git update-index --add`")
+    if any(_link_mode(w) for w in _cacheinfo_modes(rest)):
+        return Denial("link", "a symlink entry in the index (mode 120000) becomes a link at the next checkout: a "
+                      "second name for whatever it points to", "link nothing into .harness/ or .git; ask a human")
+    # `--force-remove .harness/...` and `--cacheinfo MODE,ID,.harness` rewrite what the next commit records
+    # of the harness, as `git rm --cached` does (#28's task F-0034). Paths it reads from stdin: the hooks judge.
+    for a in (w.rsplit(",", 1)[-1] for w in rest if not w.startswith("-")):
+        if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
+            return delete_denial(a)
+    return None
+
+
+def _cacheinfo_modes(rest: list[str]) -> list[str]:
+    """The modes `--cacheinfo MODE,ID,PATH` and `--cacheinfo MODE ID PATH` give (any `X,Y,Z` word counts)."""
+    modes = [w.split(",", 1)[0] for w in rest if w.count(",") >= 2]
+    return modes + [rest[i + 1] for i, w in enumerate(rest[:-1]) if w == "--cacheinfo"]
+
+
+def _link_mode(mode: str) -> bool:
+    """Whether git reads ``mode`` as a symlink's: it parses it as octal (`0120000`, `120777` too) and keeps
+    its file-type bits; a word it expands the guard cannot read (#28's task F-0062)."""
+    if unresolved(mode):
+        return True
+    try:
+        return int(mode, 8) & 0o170000 == 0o120000 or int(mode, 8) < 0
+    except ValueError:
+        return False
+
+
+def _check_older_state(sub: str, rest: list[str], where: paths.Where, setup: GitSetup,
+                       stdin_file: str | None) -> Denial | None:
+    """Another revision's `.harness/` put over the work tree or the index (:mod:`git_older_state`)."""
     if sub == "read-tree":
-        if "u" not in short:
-            return None
-        revs = [a for a in rest if not a.startswith("-")]
-        older = next((r for r in revs if r != "HEAD" and not re.fullmatch(REVISION, r)), None)
-        return _older_state_denial(sub, older) if older else None
-    prefix = next((a.partition("=")[2] for a in rest if a.startswith("--prefix=")), None)
-    if prefix is not None and where.resolve(prefix) is None:
-        return None  # an export into another folder (git-checkout-index(1)'s own recipe)
-    operands = rest[rest.index("--") + 1:] if "--" in rest else [a for a in rest if not a.startswith("-")]
-    if "a" in short or "--all" in rest or "--stdin" in rest:
-        return _older_state_denial(sub, "every file" if "--stdin" not in rest else "the paths on its stdin")
-    for a in operands:
-        rel = where.resolve(posixpath.join(prefix or "", a))
-        if rel is not None and (rel == paths.HARNESS or rel.startswith(paths.HARNESS + "/")):
-            return _older_state_denial(sub, a)
-    return None
-
-
-def _older_state_denial(sub: str, operand: str) -> Denial:
-    return Denial("protected-file", f"`git {sub}` of {operand} from another revision would put back older, "
-                  "shorter records over the harness's ledger", "put back a file from HEAD or a commit id "
-                  "(`git checkout HEAD -- FILE`), or ask a human")
+        return older.check_read_tree(rest)
+    if sub == "reset":
+        return older.check_reset(rest, where)
+    if sub == "checkout-index":
+        return older.check_checkout_index(rest, where, setup)
+    if sub == "apply":
+        return older.check_git_apply(rest, stdin_file, where, setup)
+    return older.check_uncommitted_change(sub, rest, setup)
 
 
 def _paths_of(rest: list[str]) -> list[str]:
@@ -275,7 +309,9 @@ def _paths_of(rest: list[str]) -> list[str]:
 def _from_a_commit_the_harness_names(sub: str, rest: list[str]) -> bool:
     """`git checkout [HEAD|<commit id>] -- FILE` and `git restore [--source=HEAD|<id>] FILE`: putting
     back a committed version is how the harness's own hints repair a ledger (the hooks judge what is
-    committed). Another revision (`HEAD~1`, a branch) could bring back an older, shorter ledger."""
+    committed), and so is `git checkout -- FILE` from the index (filling the index from another revision
+    is refused: `read-tree`, `reset REV -- PATH`). Another revision (`HEAD~1`, a branch) could bring back
+    an older, shorter ledger."""
     if sub == "restore":
         source = next((a.partition("=")[2] for a in rest if a.startswith("--source=")), None)
         for flag in ("-s", "--source"):
@@ -288,7 +324,7 @@ def _from_a_commit_the_harness_names(sub: str, rest: list[str]) -> bool:
         before = rest[:rest.index("--")] if "--" in rest else words[:1] if len(words) > 1 else []
         revs = [a for a in before if not a.startswith("-")]
         source = revs[0] if revs else "HEAD"
-    return source == "HEAD" or bool(re.fullmatch(REVISION, source))
+    return older.from_a_named_commit(source)
 
 
 def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_ref: str, setup: GitSetup,
@@ -309,7 +345,7 @@ def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_r
         name = positional[0].split(".", 1)[1]
         expanded = expand_alias(name, [], RunConfig(((f"alias.{name}", value),)), setup)
         if expanded is not None:
-            return _check_alias(name, expanded, where, notes_ref, (), setup, shell, depth + 1)
+            return _check_alias(name, expanded, where, notes_ref, (), setup, shell, depth + 1, None)
     return None
 
 
@@ -326,7 +362,7 @@ def config_positional(args: list[str]) -> list[str]:
     return out
 
 
-def _check_git_config(args: list[str]) -> Denial | None:
+def _check_git_config(args: list[str], notes_ref: str) -> Denial | None:
     positional = config_positional(args)
     if any(a in CONFIG_READS for a in args) or (positional[:1] and positional[0] in CONFIG_READS):
         return None
@@ -335,10 +371,13 @@ def _check_git_config(args: list[str]) -> Denial | None:
     setting = keys[:1] == ["set"] or len(keys) >= 2
     if HOOKS_PATH in keys and (unsetting or setting):
         return hooks_path_denial()
+    words = positional[1:] if keys[:1] == ["set"] else positional
+    if len(words) >= 2 and words[0].lower() in NOTES_REF_KEYS and _names_the_stamps(words[1], notes_ref):
+        return _notes_config_denial(words[0], words[1])
     return None
 
 
-def _check_git_notes(args: list[str], notes_ref: str) -> Denial | None:
+def _check_git_notes(args: list[str], notes_ref: str, configured: str = "") -> Denial | None:
     ref, i = None, 0
     while i < len(args) and args[i].startswith("-"):
         opt, eq, value = args[i].partition("=")
@@ -347,6 +386,8 @@ def _check_git_notes(args: list[str], notes_ref: str) -> Denial | None:
             i += 0 if eq else 1
         i += 1
     sub = args[i] if i < len(args) else "list"
+    if ref is None and configured and sub in NOTES_WRITES and _names_the_stamps(configured, notes_ref):
+        return _notes_config_denial("core.notesRef", configured)
     if ref is not None and is_notes_ref(ref, notes_ref) and sub in NOTES_WRITES:
         return Denial("notes-ref", f"`git notes --ref {ref} {sub}` writes the harness's stamps by hand",
                       "the stamps are written by the post-commit hook (`harness stamp` by hand); "

@@ -42,6 +42,28 @@ class GitSetup:
                                                                 #   and the index's or work tree's does not
     archive_members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # absolute archive path ->
                                                                 #   its members, when the adapter could list them
+    # None below: not looked up (the rules judged without an adapter), and judged by the words alone, as before.
+    remote_urls: Mapping[str, str] | None = None                # remote name -> its url (remote.NAME.url); a
+                                                                #   name the line itself configures -> "$"
+    notes_ref: str = ""                                         # core.notesRef in the repository's config
+    # What the adapter found on disk and in git's history for the line's FIRST command (a later one may run
+    # after a command that changed them: judged with nothing known). See :meth:`without_line_facts`.
+    export_folders: Mapping[str, str] | None = None             # checkout-index --prefix folder (absolute, as
+                                                                #   written) -> its real path
+    patches: Mapping[str, tuple[str, ...]] | None = None        # absolute patch file -> the paths its headers
+                                                                #   name (`a/x`, `b/x`, as written)
+    changes: Mapping[tuple[str, ...], tuple[tuple[int | None, int | None, str], ...]] | None = None
+                                                                # the `git log`/`git diff --numstat` asked for a
+                                                                #   change applied uncommitted -> its rows
+
+    def without_line_facts(self) -> GitSetup:
+        """This setup for a command that runs after another on the line: the files and history it was
+        judged by may have changed since (`git diff > p && git apply p`, `ln -s … d && … --prefix=d/`)."""
+        if self.export_folders == {} and self.patches == {} and self.changes == {}:
+            return self
+        from harness.core.value_class import replace
+
+        return replace(self, export_folders={}, patches={}, changes={})
 
 
 NO_SETUP = GitSetup()  # judged as written: no aliases known, only `.git/hooks` guarded

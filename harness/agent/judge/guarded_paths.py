@@ -123,8 +123,10 @@ GIT_CONFIGS = frozenset({".git/config", ".git/config.worktree"})
 
 # The files that hold replace refs (git shows another object than a commit holds) and the stamps' notes:
 # written by hand, as loose ref files or packed, they bypass the refs the guard refuses (#28's task F-0036).
-REF_FOLDERS = (".git/refs/replace/", ".git/refs/notes/")
-REF_FILES = frozenset({".git/refs/replace", ".git/refs/notes", ".git/packed-refs",
+# Every ref file, and HEAD: `ref: refs/notes/harness` written into one makes the next commit or `reset --soft`
+# on it move the stamps' ref (F-0065).
+REF_FOLDERS = (".git/refs/",)
+REF_FILES = frozenset({".git/refs", ".git/packed-refs", ".git/HEAD",
                        ".git/info/grafts", ".git/shallow"})  # parents git reads even without replace refs (F-0048)
 
 

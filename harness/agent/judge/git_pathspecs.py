@@ -1,0 +1,93 @@
+"""Whether a git pathspec can name something of `.harness/`, read as git reads it (not as the shell does).
+
+Pure. `git checkout REV -- '*.jsonl'` names the ledger: git's `*` crosses `/` and matches a leading dot,
+where the shell's does neither; `:/` is the whole tree, `:(top).harness` the record from any folder,
+`:(icase).HARNESS` it again (#28's task F-0067). A pattern is matched against the language of `.harness`
+and every path under it, so no task id or file name has to be guessed.
+"""
+
+from __future__ import annotations
+
+from harness.agent.judge import guarded_paths as paths
+
+SHORT_MAGIC = {"/": "top", "!": "exclude", "^": "exclude"}
+KNOWN_MAGIC = frozenset({"top", "exclude", "literal", "glob", "icase"})
+TARGET = paths.HARNESS  # the states 0..len(TARGET) read it; one more is "inside it" (any character after `/`)
+INSIDE = len(TARGET) + 1
+
+
+def may_name_harness(spec: str, where: paths.Where) -> bool:
+    """Whether git could match `.harness` or a path of the record with ``spec``, given in ``where``.
+    Magic the guard does not know (`:(attr:…)`) counts as naming it; `:(exclude)` names nothing."""
+    magic, pattern = _magic(spec)
+    if magic is None:
+        return True
+    if "exclude" in magic:
+        return False
+    base = paths.Where(where.root, where.root if "top" in magic else where.cwd)
+    rel = base.resolve(pattern or ".")
+    if rel is None:
+        return False
+    rel = rel.lower() if "icase" in magic else rel
+    if rel == "." or paths.harness_state(rel):
+        return True
+    if "literal" in magic or not paths.GLOB_CHARS & set(rel):
+        return False
+    head = rel[:min(rel.index(c) for c in paths.GLOB_CHARS if c in rel)]
+    return not head.startswith(f"{paths.HARNESS}/{paths.LOCAL}/") and _glob_may_match(rel)
+
+
+def _magic(spec: str) -> tuple[frozenset[str] | None, str]:
+    """(the magic words, the path) of a pathspec: `:(top,icase)x`, `:/x`, `:!x`; None for magic unknown."""
+    if not spec.startswith(":"):
+        return frozenset(), spec
+    if spec.startswith(":("):
+        words, closed, rest = spec[2:].partition(")")
+        names = frozenset(w.strip() for w in words.split(",") if w.strip())
+        return (names, rest) if closed and names <= KNOWN_MAGIC else (None, rest)
+    i, found = 1, set()
+    while i < len(spec) and spec[i] in SHORT_MAGIC:
+        found.add(SHORT_MAGIC[spec[i]])
+        i += 1
+    return frozenset(found), spec[i + 1:] if spec[i:i + 1] == ":" else spec[i:]
+
+
+def _glob_may_match(pattern: str) -> bool:
+    """Whether some path in `.harness` or under it matches ``pattern`` by git's default wildmatch, where
+    `*` and `?` match `/` too (conservative for `:(glob)`, whose `*` matches less)."""
+    states = {0}
+    for token in _tokens(pattern):
+        states = {t for s in states for t in _step(s, token)}
+        if not states:
+            return False
+    return bool(states & {len(TARGET), INSIDE})
+
+
+def _tokens(pattern: str) -> list[str]:
+    """A pattern as its matching units: `*`, `?` (any one character), `[` (a class: taken as any one
+    character, which can only match more), or one literal character (`\\x` is x)."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        if c == "[" and "]" in pattern[i + 2:]:
+            out.append("?")
+            i = pattern.index("]", i + 2) + 1
+            continue
+        out.append(c)
+        i += 1
+    return out
+
+
+def _step(state: int, token: str) -> range | tuple[int, ...]:
+    """The states one token leads to from ``state`` (reading `.harness`, then anything after its `/`)."""
+    if token == "*":
+        return range(state, INSIDE + 1)  # any run of characters: the rest of `.harness`, then past its `/`
+    if state == INSIDE:
+        return (INSIDE,)
+    if state == len(TARGET):
+        return (INSIDE,) if token in ("/", "?") else ()
+    return (state + 1,) if token in (TARGET[state], "?") else ()
