@@ -10,9 +10,7 @@ import pytest
 from harness.agent.judge import bypass
 from harness.agent.judge.bypass import check_shell
 from harness.agent.judge.guarded_paths import Where
-from harness.agent.judge.shell_resolve import braces
-
-MAX_WORDS = 256  # the words one word may expand to before the guard stops expanding it
+from harness.agent.judge.shell_resolve import TooMuchToJudge, braces
 
 TOP = Where("/repo", "/repo", "/home/u")
 LEDGER = "tasks/T/events.jsonl"
@@ -41,7 +39,7 @@ def test_a_cd_the_guard_cannot_work_out_stays_unknown(command):
 
 
 @pytest.mark.parametrize("command", [f"cd .harnes{{s..s}} && echo x >> {LEDGER}", f"echo x | tee -a .ha{{r..r}}ness/{LEDGER}",
-                                     "sed -i 1d .harness/tasks/T/events.json{k..l}"])
+                                     "sed -i 1d .harness/tasks/T/events.json{k..l}", f"echo x >> .harnes{{s..s}}/{LEDGER}"])
 def test_brace_sequences_are_expanded(command):
     """#28's task F-0083."""
     assert _denied(command), command
@@ -64,7 +62,10 @@ def test_the_judge_s_work_grows_with_the_line_not_exponentially(monkeypatch):
     cds = "".join(f"cd d{i}; " for i in range(8))
     assert _denied(f"{cds}echo x >> .harness/{LEDGER}")
     assert len(calls) < 200, len(calls)
-    assert len(braces("x" + "{a,b}" * 12)) <= MAX_WORDS
+    assert len(braces("x" + "{a,b}" * 8)) == 256
+    with pytest.raises(TooMuchToJudge):  # 2^12 words: more than the guard judges, and it says so
+        braces("x" + "{a,b}" * 12)
+    assert check_shell("echo x" + "{a,b}" * 30, TOP).rule == "unresolved"
 
 
 @pytest.mark.parametrize("command", ["echo " + "{" * 1000 + "a,b" + "}" * 1000 + "; cd .harn?ss && echo x >> tasks/*/events.json?",
@@ -92,7 +93,8 @@ def test_a_command_after_cd_and_and_runs_in_that_folder_only(command):
 
 
 @pytest.mark.parametrize("command", [
-    "find . -path ./.venv -prune -o -name '*.py' -exec sed -i s/a/b/ {} +", "find . ! -path './.venv/*' -name '*.py' -exec sed -i s/a/b/ {} +",
+    "find . -path ./.venv -prune -o -name '*.py' -exec sed -i s/a/b/ {} +",
+    "find . -path ./.git -prune -o -name '*.py' -exec sed -i s/x/y/ {} +", "find . ! -path './.venv/*' -name '*.py' -exec sed -i s/a/b/ {} +",
     "find . -name __pycache__ -prune -exec rm -rf {} +", "find . -not -name '*.md' -name '*.txt' -exec rm {} +",
     "find .harness -name events.jsonl -exec tail -n 3 {} +", "find .harness -type f -exec wc -l {} +",
     "find . \\( -name '*.py' -o -name '*.pyi' \\) -exec black {} +"])
@@ -105,6 +107,7 @@ def test_everyday_find_lines_are_allowed(command):
 @pytest.mark.parametrize("command", ["find . -name foo -o -name events.jsonl -exec truncate -s 0 {} +",
                                      "find . ! -name '*.py' -exec truncate -s 0 {} +",
                                      "find . \\( -name '*.jsonl' -o -name '*.py' \\) -exec sed -i 1d {} +",
-                                     "find . -name '*.jsonl' -exec rm {} +", "find .harness -exec rm -rf {} +"])
+                                     "find . -name '*.jsonl' -exec rm {} +", "find .harness -exec rm -rf {} +",
+                                     "find . -path ./src -prune -o -exec truncate -s 0 {} +"])
 def test_find_lines_that_reach_the_record_stay_refused(command):
     assert _denied(command), command

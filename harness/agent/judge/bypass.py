@@ -27,10 +27,11 @@ from harness.agent.judge.denials import (
 )
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
 from harness.agent.judge.git_older_state import check_patch_program
+from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_folders import CHANGERS, entered, spelled_in
-from harness.agent.judge.shell_resolve import declared, resolve, unresolved
+from harness.agent.judge.shell_resolve import TooMuchToJudge, declared, resolve, unresolved
 from harness.core.value_class import dataclass, replace
 
 DEFAULT_NOTES_REF = "refs/notes/harness"
@@ -64,13 +65,21 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
     def judge(line: str) -> Denial | None:
         return check_shell(line, where, notes_ref, setup, depth + 1, real_name)
 
+    try:
+        commands = [_repository_folders(c, where.root) for c in resolve(parse(text))]
+    except TooMuchToJudge as exc:  # (#28's task F-0086, F-0087)
+        return Denial("unresolved", str(exc), "write the words out, or split the command")
+    chained = _and_chained(text, commands)
     folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
-    lost = None        # a folder change the guard could not work out
-    for cmd in resolve(parse(text)):
-        cmd = _repository_folders(cmd, where.root)
+    lost = None        # a folder change the guard could not work out: nothing after it can be judged
+    steered = False    # the line sets HOME, CDPATH or OLDPWD: where a later cd or `~` leads is unknown
+    for cmd in commands:
+        steered = steered or _steers(cmd)
         if lost is not None and cmd.program not in CHANGERS:
             return unresolved_denial(lost, "the folder the line is in after it (the commands after it could "
                                      "write anywhere)")
+        if steered and _names_home(cmd):
+            return unresolved_denial("~", "the home folder, after the line sets HOME (#28's task F-0078)")
         seen: list[SimpleCommand] = []  # a cd as spelled in each folder ($PWD, ~), and by real paths
         for here in folders:
             for spelled, there in spelled_in(cmd, here, folders):
@@ -81,9 +90,31 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
                 seen += [c for c in (spelled, real) if c is not None] if cmd.program in CHANGERS else []
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
-        if cmd.program in CHANGERS:
-            lost, folders = _enter(seen, folders)
+        if cmd.program in CHANGERS and lost is None:
+            lost, folders = _enter(seen, folders, chained, steered)
     return None
+
+
+# Variables that decide where a cd (or `~`) leads: set on the line, they make the guard's reading of it unknown.
+STEERING = frozenset({"HOME", "CDPATH", "OLDPWD"})
+MAX_FOLDERS = 16  # the folders a line may be in that the guard follows; more, and what follows is unknown
+
+
+def _steers(cmd: SimpleCommand) -> bool:
+    return any(a.partition("=")[0] in STEERING for a in (*cmd.assignments, *declared(cmd)))
+
+
+def _names_home(cmd: SimpleCommand) -> bool:
+    words = (*cmd.words, *(t for _, t in cmd.redirects), *(a.partition("=")[2] for a in cmd.assignments))
+    return any(w.startswith("~") for w in words) or (cmd.program in CHANGERS and len(cmd.words) == 1)
+
+
+def _and_chained(text: str, commands: list[SimpleCommand]) -> bool:
+    """Whether ``text`` is plain simple commands joined by `&&` alone, each run only once the one before it
+    succeeded (nothing nested, piped or scoped): then a cd that leads on has entered its folder, and the
+    folders before it need not be kept (`cd build && tar -xf ../dist.tar`; #28's task F-0089)."""
+    ops = operators(text)
+    return ops is not None and all(op == "&&" for op in ops) and len(commands) == len(ops) + 1
 
 
 def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealName | None
@@ -95,15 +126,22 @@ def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealNam
     return (_check_command(real, ctx) if real is not None else denial), real
 
 
-def _enter(changes: list[SimpleCommand], folders: list[paths.Where]) -> tuple[str | None, list[paths.Where]]:
+def _enter(changes: list[SimpleCommand], folders: list[paths.Where], chained: bool, steered: bool
+           ) -> tuple[str | None, list[paths.Where]]:
     """(what could not be worked out, or None; the folders the line may be in after a cd, as written and by
-    its real path (`cd h`, h a symlink to .harness, enters .harness))."""
-    out = list(folders)
+    its real path (`cd h`, h a symlink to .harness, enters .harness)). A chained line is in the folders the cd
+    entered; any other keeps the folders before it too (the cd may have failed, or run in a subshell)."""
+    if steered:
+        return " ".join(changes[0].words) if changes else "cd", folders
+    new: list[paths.Where] = []
     for change in changes:
-        new = entered(change, folders)
-        if new is None:
-            return " ".join(change.words), out
-        out += [f for f in new if f not in out]
+        found = entered(change, folders)
+        if found is None:
+            return " ".join(change.words), folders
+        new += [f for f in found if f not in new]
+    out = (new or folders) if chained else folders + [f for f in new if f not in folders]
+    if len(out) > MAX_FOLDERS:
+        return "the line's folder changes (more than the guard follows)", folders
     return None, out
 
 

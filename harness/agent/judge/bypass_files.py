@@ -54,7 +54,8 @@ def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[
 
 def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A program that deletes (or moves away) something of the harness's record, or a hook file."""
-    if prog in DELETERS or prog == "mv" or (prog == "find" and ("-delete" in args or "-exec" in args)):
+    # find's -exec runs are judged with each file it may hand them (shell_folders.found_files): -delete is its own.
+    if prog in DELETERS or prog == "mv" or (prog == "find" and "-delete" in args):
         targets = operands(args) if prog != "find" else operands(args)[:1]
         for t in targets:
             rel = where.resolve(t)
@@ -172,7 +173,20 @@ def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
         return protected_denial(target, ("a folder of the harness's record", paths.EVIDENCE[1]))
     if recursive and _git_machinery(target, where, hooks_dirs):
         return hook_file_denial(target)  # `cp -r d/. .git/info/` writes names no word shows (#28's task F-0070)
+    if recursive and _into_the_top(target, sources, args, where):
+        return protected_denial(target, ("the repository's top, which holds the record and git's folder", paths.EVIDENCE[1]))
     return None
+
+
+def _into_the_top(target: str, sources: list[str], args: list[str], where: paths.Where) -> bool:
+    """A recursive copy that puts `.harness` or `.git` into the top, or a folder's contents (`d/.`, `-T`) into a
+    folder that holds the record (#28's task F-0088)."""
+    landing = [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
+    if any(where.resolve(name) in (paths.HARNESS, ".git") for name in landing):
+        return True
+    contents = "-T" in args or "--no-target-directory" in args or any(
+        a[:1] == "-" and a[1:2] != "-" and "T" in a for a in args) or any(s.rstrip("/").endswith("/.") or s == "." for s in sources)
+    return contents and _holds_the_record(target, where)
 
 
 def _git_machinery(folder: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> bool:

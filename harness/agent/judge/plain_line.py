@@ -50,6 +50,12 @@ def pipelines(text: str) -> list[Pipeline] | None:
     return found
 
 
+def operators(text: str) -> list[str] | None:
+    """The operators joining a plain line's commands (`&&`, `||`, `;`, `|`), in order; None when not plain."""
+    tokens = _tokens(text) if pipelines(text) is not None else None
+    return None if tokens is None else [token for token, is_operator in tokens if is_operator]
+
+
 def _tokens(text: str) -> list[tuple[str, bool]] | None:
     """(word after quote removal, False) and (operator, True) in order, or None."""
     out: list[tuple[str, bool]] = []

@@ -11,12 +11,11 @@ out per folder (#28's task F-0060), and a find's `{}` stands for each guarded fi
 
 from __future__ import annotations
 
-import itertools
 import posixpath
 import re
 from collections.abc import Iterator
 
-from harness.agent.judge.guarded_paths import HARNESS, Where
+from harness.agent.judge.guarded_paths import GLOB_CHARS, HARNESS, Where
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_resolve import unresolved
 from harness.core.value_class import replace
@@ -32,10 +31,9 @@ FOUND_SAMPLES = tuple(f"{HARNESS}/{name}" for name in ("tasks/TASK/events.jsonl"
     ".git/hooks/pre-commit", ".git/config", ".git/info/grafts")
 # ... and the folders (`find . -name .harness -exec rm -rf {} +` deletes the record whole).
 FOUND_FOLDERS = (HARNESS, f"{HARNESS}/tasks", f"{HARNESS}/tasks/TASK", f"{HARNESS}/tasks/TASK/evidence", ".git", ".git/hooks")
-# find's tests on names, and the operators after which a test no longer narrows what is found.
+# find's tests on names and paths (True: case folded).
 NAME_TESTS = {"-name": False, "-iname": True}
 PATH_TESTS = {"-path": False, "-ipath": True, "-wholename": False, "-iwholename": True}
-LOGIC = frozenset({"!", "-not", "-o", "-or", "(", ")", "-prune", ","})
 
 
 def entered(cmd: SimpleCommand, folders: list[Where]) -> list[Where] | None:
@@ -45,6 +43,8 @@ def entered(cmd: SimpleCommand, folders: list[Where]) -> list[Where] | None:
     while args and args[0].startswith("-") and args[0] != "-" and not args[0][1:].isdigit():
         if args.pop(0) == "--":
             break
+    if any(unresolved(a) or GLOB_CHARS & set(a) for a in args):
+        return None  # `cd "$X"` split in words, `cd .harn?ss`: where it leads is not known (#28's task F-0079)
     if cmd.program == "popd" or (cmd.program == "pushd" and (not args or args[0][:1] in "+-")):
         return []  # back to (or between) folders the line was in already
     if len(args) > 1 or args == ["-"] or args[:1] == ["~-"]:
@@ -112,13 +112,10 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
     """The guarded files (absolute paths, samples of each kind) that ``find_words`` may find from ``here``:
     under a start folder, and passing its name and path tests (any test it combines with `!`, `-o` or
     `-prune`, or does not know, is taken to pass: erring towards a file found)."""
-    args = list(find_words[1:])
-    cut = next((i for i, a in enumerate(args) if a in ("-exec", "-execdir", "-ok", "-okdir")), len(args))
-    args = args[:cut]  # find's own expression: what its runs are handed is not a test
+    args = _runs_collapsed(list(find_words[1:]))
     starts = []
     while args and not args[0].startswith("-") and args[0] not in ("!", "(", ","):
         starts.append(args.pop(0))
-    narrowing = not LOGIC & set(args)
     out = []
     for start in starts or ["."]:
         base = posixpath.normpath(posixpath.join(here.cwd, start))
@@ -127,20 +124,100 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
             if full != base and not full.startswith(base.rstrip("/") + "/"):
                 continue
             shown = start.rstrip("/") + full[len(base.rstrip("/")):]  # as find prints it: START/…
-            if not narrowing or _passes(args, full, shown, kind):
+            if _may_match(args, full, shown, kind):
                 out.append(full)
     return out
 
 
-def _passes(args: list[str], full: str, shown: str, kind: str) -> bool:
+RUN = "\0run"  # a -exec (-execdir, -ok, -okdir) action and its words, as one token of find's expression
+
+
+def _runs_collapsed(args: list[str]) -> list[str]:
+    """find's expression with each run (`-exec CMD {} ;`) as one RUN token: its words are no tests."""
+    out, in_run = [], False
+    for a in args:
+        if in_run:
+            in_run = a not in (";", "+")
+        elif a in ("-exec", "-execdir", "-ok", "-okdir"):
+            out.append(RUN)
+            in_run = True
+        else:
+            out.append(a)
+    return out
+
+
+def _may_match(args: list[str], full: str, shown: str, kind: str) -> bool:
+    """Whether find's expression ``args`` may run its command on the file (``kind`` f or d) at ``full``,
+    printed as ``shown``: whether a RUN is reached as find evaluates it, `!`, `-a`, `-o` and parentheses
+    short-circuiting as in find (`-path ./.git -prune -o -name '*.py' -exec …` runs nothing on .git;
+    #28's task F-0090). `-name`, `-path`, `-type` are decided; any other test may be either."""
+    tokens = [a for a in args if a not in ("-depth", "-xdev", "-mount", "-follow", "-noleaf", "-daystart")]
+    if RUN not in tokens:
+        tokens.append(RUN)  # (a run given on its own, for a find the guard reads otherwise)
+    reached: list[bool] = []
+    _or(tokens, 0, (full, shown, kind), True, reached)
+    return bool(reached)
+
+
+Maybe = bool | None  # True, False, or either (a test the guard does not decide)
+File = tuple[str, str, str]  # (its full path, as find prints it, f or d)
+
+
+def _or(tokens: list[str], i: int, file: File, live: bool, reached: list[bool]) -> tuple[Maybe, int]:
+    left, i = _and(tokens, i, file, live, reached)
+    while i < len(tokens) and tokens[i] in ("-o", "-or"):
+        right, i = _and(tokens, i + 1, file, live and left is not True, reached)  # evaluated when the left may fail
+        left = True if True in (left, right) else (None if None in (left, right) else False)
+    return left, i
+
+
+def _and(tokens: list[str], i: int, file: File, live: bool, reached: list[bool]) -> tuple[Maybe, int]:
+    left, i = _not(tokens, i, file, live, reached)
+    while i < len(tokens) and tokens[i] not in ("-o", "-or", ")", ","):
+        i += tokens[i] in ("-a", "-and")
+        right, i = _not(tokens, i, file, live and left is not False, reached)  # evaluated when the left may hold
+        left = False if False in (left, right) else (None if None in (left, right) else True)
+    return left, i
+
+
+def _not(tokens: list[str], i: int, file: File, live: bool, reached: list[bool]) -> tuple[Maybe, int]:
+    if i < len(tokens) and tokens[i] in ("!", "-not"):
+        inner, i = _not(tokens, i + 1, file, live, reached)
+        return (None if inner is None else not inner), i
+    if i < len(tokens) and tokens[i] == "(":
+        inner, i = _or(tokens, i + 1, file, live, reached)
+        return inner, i + (i < len(tokens) and tokens[i] == ")")
+    if i < len(tokens) and tokens[i] == RUN:
+        if live:
+            reached.append(True)
+        return None, i + 1  # a run's exit status decides what follows
+    return _primary(tokens, i, *file)
+
+
+# find's tests and actions that take a value (two for -fprintf); the others take none.
+VALUED = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-type", "-xtype", "-regex",
+                    "-iregex", "-regextype", "-newer", "-anewer", "-cnewer", "-user", "-group", "-uid", "-gid", "-perm",
+                    "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-maxdepth", "-mindepth",
+                    "-samefile", "-inum", "-links", "-fstype", "-printf", "-fprint", "-fprint0", "-lname", "-ilname",
+                    "-context", "-files0-from"})
+
+
+def _primary(tokens: list[str], i: int, full: str, shown: str, kind: str) -> tuple[Maybe, int]:
     from fnmatch import fnmatchcase
 
-    for test, value in itertools.pairwise(args):
-        if test in NAME_TESTS or test in PATH_TESTS:
-            subject = posixpath.basename(full) if test in NAME_TESTS else shown
-            fold = NAME_TESTS.get(test, PATH_TESTS.get(test, False))
-            if not fnmatchcase(subject.lower() if fold else subject, value.lower() if fold else value):
-                return False
-        elif test == "-type" and kind not in value.split(","):
-            return False
-    return True
+    if i >= len(tokens):
+        return True, i
+    test = tokens[i]
+    value = tokens[i + 1] if i + 1 < len(tokens) else ""
+    step = 3 if test == "-fprintf" else 2 if test in VALUED else 1
+    if test in NAME_TESTS or test in PATH_TESTS:
+        subject = posixpath.basename(full) if test in NAME_TESTS else shown
+        fold = NAME_TESTS.get(test, PATH_TESTS.get(test, False))
+        return fnmatchcase(subject.lower() if fold else subject, value.lower() if fold else value), i + step
+    if test == "-type":
+        return kind in value.split(","), i + step
+    if test in ("-prune", "-true", "-print", "-print0", "-ls", "-maxdepth", "-mindepth", "-regextype"):
+        return True, i + step
+    if test == "-false":
+        return False, i + step
+    return None, i + step

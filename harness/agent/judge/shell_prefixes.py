@@ -83,13 +83,12 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
         return False, []
     words.pop(0)
     scripts: list[str] = []
-    if head in CHDIR and folders is not None:
-        folders += _chdir_values(head, words)
-    _options(head, spec, words, assigns, scripts)
+    into = folders if folders is not None else []
+    _options(head, spec, words, assigns, scripts, into)
     for _ in range(spec.positionals):
         if words:
             words.pop(0)
-        _options(head, spec, words, assigns, scripts)  # `flock FILE -c "…"`: options after the file too
+        _options(head, spec, words, assigns, scripts, into)  # `flock FILE -c "…"`: options after the file too
     if scripts:
         words.clear()  # the command is the string, not the words left
     elif head == "xargs" and words:
@@ -97,23 +96,10 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     return True, scripts
 
 
-def _chdir_values(head: str, words: list[str]) -> list[str]:
-    """The folders ``head``'s options before its command name (`-C DIR`, `-CDIR`, `--chdir=DIR`)."""
-    short, long = CHDIR[head]
-    found, i = [], 0
-    while i < len(words) and words[i].startswith("-") and words[i] != "--":
-        w = words[i]
-        opt, eq, value = w.partition("=")
-        if opt == long:
-            found.append(value if eq else (words[i + 1] if i + 1 < len(words) else ""))
-        elif not w.startswith("--") and short in w[1:]:
-            rest = w[w.index(short, 1) + 1:]
-            found.append(rest or (words[i + 1] if i + 1 < len(words) else ""))
-        i += 1
-    return [f for f in found if f]
-
-
-def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scripts: list[str]) -> None:
+def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scripts: list[str],
+             folders: list[str]) -> None:
+    """Read ``head``'s options off the front of ``words``: values skipped, assignments kept, command lines
+    handed over, and the folders it runs its command in (`env -C DIR`, `--chdir=DIR`, `sudo -D DIR`) noted."""
     while words and ((words[0].startswith("-") and words[0] != "-") or (head == "env" and is_assignment(words[0]))):
         w = words.pop(0)
         if w == "--":
@@ -121,20 +107,31 @@ def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scri
         if is_assignment(w):
             assigns.append(w)
         elif w.startswith("--"):
-            _long(head, spec, w, words, scripts)
+            _long(head, spec, w, words, scripts, folders)
         else:
-            _short(spec, w, words, scripts)
+            _short(head, spec, w, words, scripts, folders)
 
 
-def _long(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str]) -> None:
+def _long(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str], folders: list[str]) -> None:
     opt, eq, value = w.partition("=")
+    opt = _unabbreviated(head, spec, opt)
     if opt in spec.long_values and not eq:
         value = words.pop(0) if words else ""
     if opt == LONG_COMMAND.get(head):
         _hand_over(spec, head == "env", value, words, scripts)
+    if head in CHDIR and opt == CHDIR[head][1]:
+        folders.append(value)  # (#28's task F-0084: `--ch=DIR` too)
 
 
-def _short(spec: Prefix, w: str, words: list[str], scripts: list[str]) -> None:
+def _unabbreviated(head: str, spec: Prefix, opt: str) -> str:
+    """A long option as getopt_long reads an unambiguous abbreviation of it (`--ch` for `--chdir`)."""
+    if opt in spec.long_values:
+        return opt
+    known = [k for k in spec.long_values if k.startswith(opt)]
+    return known[0] if len(known) == 1 else opt
+
+
+def _short(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str], folders: list[str]) -> None:
     for j, ch in enumerate(w[1:], 1):
         if ch in spec.short_values or ch in (spec.command_option, spec.split_option):
             value = w[j + 1:] or (words.pop(0) if words else "")
@@ -142,6 +139,8 @@ def _short(spec: Prefix, w: str, words: list[str], scripts: list[str]) -> None:
                 scripts.append(value)
             elif ch and ch == spec.split_option:
                 _hand_over(spec, True, value, words, scripts)
+            elif head in CHDIR and ch == CHDIR[head][0]:
+                folders.append(value)
             return
 
 
