@@ -1,0 +1,57 @@
+"""What a find, an xargs, a shell's positional words and `source` hand a command, judged (an eleventh
+adversarial read, #28's task F-0080..F-0082, F-0085)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.agent.judge.bypass import check_shell
+from harness.agent.judge.guarded_paths import Where
+
+TOP = Where("/repo", "/repo", "/home/u")
+SUB = Where("/repo", "/repo/src", "/home/u")
+TID = "TASK-20261204-1ca7df"
+
+
+def _denied(command: str, where: Where = TOP) -> bool:
+    return check_shell(command, where) is not None
+
+
+@pytest.mark.parametrize(("command", "where"), [
+    ("find . -path './.harness/tasks/TASK-*/events.jsonl' -exec sed -i 1d {} +", TOP),
+    (f"find . -path '*/{TID}/*' -name events.jsonl -exec truncate -s 0 {{}} +", TOP),
+    ("find . -name events.jsonl -exec sh -c 'echo x >> \"$0\"' {} \\;", TOP),
+    ("find . -name events.jsonl -execdir bash -c 'sed -i 1d \"$@\"' _ {} +", TOP),
+    ("find -L .. -name events.jsonl -exec truncate -s 0 {} +", SUB), ("find -O3 .. -name events.jsonl -exec truncate -s 0 {} +", SUB),
+    ("find -files0-from list -exec truncate -s 0 {} +", SUB)])
+def test_find_runs_reach_the_files_it_may_find(command, where):
+    """#28's task F-0080: tests on a real task's name, `sh -c` positional words, find's leading options."""
+    assert _denied(command, where), command
+
+
+@pytest.mark.parametrize("command", ["find . -name events.jsonl | xargs sed -i 1d", "find . -name events.jsonl -print0 | xargs -0 -n1 sed -i 1d",
+                                     "find .harness -type f | xargs truncate -s 0"])
+def test_what_find_pipes_to_xargs_is_judged(command):
+    """#28's task F-0081."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["find . -name '*.py' | xargs sed -i s/a/b/", "find src -type f | xargs chmod 644",
+                                     "find . -name '*.jsonl' | xargs wc -l", "sh -c 'echo \"$0\"' hello"])
+def test_ordinary_pipes_to_xargs_stay_allowed(command):
+    assert not _denied(command), command
+
+
+@pytest.mark.parametrize("command", ['ln -s "$(pwd)" r && echo x >> r/.harness/tasks/T/events.jsonl',
+                                     'ln -s "${PWD%/}" r', "ln -s `pwd` r"])
+def test_a_link_to_the_top_spelled_by_pwd_is_refused(command):
+    """#28's task F-0082."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", [". /dev/stdin <<< 'echo x >> .harness/tasks/T/events.jsonl'",
+                                     "source /dev/stdin <<X\ngit commit -n -m x\nX",
+                                     "echo 'git commit -n -m x' | source /dev/stdin"])
+def test_source_of_standard_input_is_judged_as_a_shell_reading_it(command):
+    """#28's task F-0085."""
+    assert _denied(command), command
