@@ -22,6 +22,7 @@ def _denied(command: str, where: Where = TOP) -> bool:
     (f"find . -path '*/{TID}/*' -name events.jsonl -exec truncate -s 0 {{}} +", TOP),
     ("find . -name events.jsonl -exec sh -c 'echo x >> \"$0\"' {} \\;", TOP),
     ("find . -name events.jsonl -execdir bash -c 'sed -i 1d \"$@\"' _ {} +", TOP),
+    ("find . -name events.jsonl -exec sh -c 'for f; do echo x >> \"$f\"; done' sh {} +", TOP),
     ("find -L .. -name events.jsonl -exec truncate -s 0 {} +", SUB), ("find -O3 .. -name events.jsonl -exec truncate -s 0 {} +", SUB),
     ("find -files0-from list -exec truncate -s 0 {} +", SUB)])
 def test_find_runs_reach_the_files_it_may_find(command, where):
@@ -30,7 +31,7 @@ def test_find_runs_reach_the_files_it_may_find(command, where):
 
 
 @pytest.mark.parametrize("command", ["find . -name events.jsonl | xargs sed -i 1d", "find . -name events.jsonl -print0 | xargs -0 -n1 sed -i 1d",
-                                     "find .harness -type f | xargs truncate -s 0"])
+                                     "find .harness -type f | xargs truncate -s 0", "find . -name events.jsonl | xargs -I% sh -c 'echo x >> %'"])
 def test_what_find_pipes_to_xargs_is_judged(command):
     """#28's task F-0081."""
     assert _denied(command), command
@@ -43,7 +44,7 @@ def test_ordinary_pipes_to_xargs_stay_allowed(command):
 
 
 @pytest.mark.parametrize("command", ['ln -s "$(pwd)" r && echo x >> r/.harness/tasks/T/events.jsonl',
-                                     'ln -s "${PWD%/}" r', "ln -s `pwd` r"])
+                                     'ln -s "${PWD%/}" r', "ln -s `pwd` r", "ln -s ../rep? r", "ln -s ../r*o r"])
 def test_a_link_to_the_top_spelled_by_pwd_is_refused(command):
     """#28's task F-0082."""
     assert _denied(command), command
@@ -51,7 +52,9 @@ def test_a_link_to_the_top_spelled_by_pwd_is_refused(command):
 
 @pytest.mark.parametrize("command", [". /dev/stdin <<< 'echo x >> .harness/tasks/T/events.jsonl'",
                                      "source /dev/stdin <<X\ngit commit -n -m x\nX",
-                                     "echo 'git commit -n -m x' | source /dev/stdin"])
+                                     "echo 'git commit -n -m x' | source /dev/stdin", "bash <(echo 'git commit -n -m x')",
+                                     "source <(echo 'echo x >> .harness/tasks/T/events.jsonl')",
+                                     "eval \"$(echo 'git commit -n -m x')\""])
 def test_source_of_standard_input_is_judged_as_a_shell_reading_it(command):
     """#28's task F-0085."""
     assert _denied(command), command

@@ -232,6 +232,14 @@ def _holds_the_record(name: str, where: paths.Where) -> bool:
     """Whether ``name`` is the repository's top or a folder above it: a link to it reaches `.harness/` and
     `.git/` by another name (`ln -s . r && echo >> r/.harness/…`; #28's task F-0061)."""
     full = posixpath.normpath(posixpath.join(where.cwd, name))
+    if paths.GLOB_CHARS & set(name):  # `ln -s ../rep? r`: the shell picks what the pattern matches (F-0082)
+        from fnmatch import fnmatchcase
+
+        folder, ancestors = where.root.rstrip("/") or "/", []
+        while folder not in ancestors:
+            ancestors.append(folder)
+            folder = posixpath.dirname(folder)
+        return any(fnmatchcase(a, full) for a in ancestors)
     return full == "/" or (where.root.rstrip("/") + "/").startswith(full.rstrip("/") + "/")
 
 

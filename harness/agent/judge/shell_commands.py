@@ -86,16 +86,18 @@ def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
         yield SimpleCommand(("cd", "--", folder))
     if cmd.words or cmd.assignments or cmd.redirects:
         yield cmd
-    for script in scripts:
-        yield from _parse(script, depth + 1)
-    yield from _nested(cmd, depth)
+    nested = [*(c for script in scripts for c in _parse(script, depth + 1)), *_nested(cmd, depth)]
+    for found in nested:
+        # What a run handed a find's (or a piped xargs's) files runs on them too (`xargs -I% sh -c '… %'`).
+        marked = found.found_by or not cmd.found_by
+        yield found if marked else replace(found, found_by=cmd.found_by, in_found_folder=cmd.in_found_folder)
 
 
 # Patterns, compiled by re's own cache where a line holds `<<` (compiling them at import cost every judged
 # command line, and few hold a here-document).
 # `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"` — not the here-string `<<<`.
 HEREDOC = r"(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))(?!<)"
-FEEDS_A_SHELL = r"(^|[;&|(\s])(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*$"
+FEEDS_A_SHELL = r"(^|[;&|(\s])((sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*|(source|\.)\s+(/dev/stdin|-))\s*$"
 # `cat <<EOF | sh`: the here-document is piped into a shell that reads its commands from stdin.
 PIPED_TO_SHELL = r"^[^|;&]*\|\s*(sudo\s+)?(\S*/)?(ba|z|da|k|a)?sh(\s+-[a-z]+)*\s*($|[;&|)])"
 # Programs whose output is their literal words: `echo 'git commit -n' | bash` runs those words.
@@ -147,18 +149,62 @@ def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
 def command_line(cmd: SimpleCommand) -> str | None:
     """The command line a shell (`-c`), `eval`, `su -c` or `script -c` is handed, or None."""
     words = cmd.words
+    if cmd.program in SHELLS | SOURCES and words[1:2] and words[1].startswith("<(") and words[1].endswith(")"):
+        return _printed_by(words[1][2:-1])  # `bash <(echo '…')`, `source <(echo '…')` (F-0085)
     if cmd.program in SHELLS:
         for i, w in enumerate(words[1:], 1):
             if w.startswith("-") and "c" in w[1:] and not w.startswith("--") and i + 1 < len(words):
-                return words[i + 1]
+                return _positionals_put_in(words[i + 1], words[i + 2:])
         return next((t for op, t in cmd.redirects if op == "<<<"), None)  # `bash <<< "…"` reads it as commands
+    if cmd.program in SOURCES and words[1:2] and words[1] in STDIN_OPERANDS:
+        return next((t for op, t in cmd.redirects if op == "<<<"), None)  # `. /dev/stdin <<< "…"` (F-0085)
     if cmd.program == "eval" and len(words) > 1:
-        return " ".join(words[1:])
+        line = " ".join(words[1:])
+        return _printed_by_substitutions(line) if "$(" in line or "`" in line else line
     if cmd.program == "trap":
         return _trap_action(list(words[1:]))
     if cmd.program in COMMAND_OPTION:
         return _option_value(words[1:], COMMAND_OPTION[cmd.program], "--command")
     return None
+
+
+# `source FILE` and `. FILE` run FILE's lines in this shell: of standard input, what it is fed (#28's task F-0085).
+SOURCES = frozenset({"source", "."})
+POSITIONAL = r"\$(?:\{([0-9@*])\}|([0-9@*]))"
+
+
+def _positionals_put_in(line: str, args: tuple[str, ...]) -> str:
+    """`sh -c LINE NAME ARGS…`: the line with `$0`, `$1`…, `$@` and `$*` as those words, so
+    `find … -exec sh -c 'echo x >> "$0"' {} +` writes what find hands it (#28's task F-0080). A word that
+    would change the line's quoting is left out (the line keeps the parameter, which the rules call unknown)."""
+    if "$" not in line or not args or any(set(a) & set('"$`\\') for a in args):
+        return line
+    loop = re.search(r"\bfor\s+([A-Za-z_]\w*)\s*(?:;|\s+do\b|\s+in\s+\"?\$[@*]\"?)", line)
+    if loop:  # `for f; do … "$f"; done` walks the positional words
+        line = re.sub(r"\$(?:\{" + loop[1] + r"\}|" + loop[1] + r"(?![A-Za-z0-9_]))", lambda _: " ".join(args[1:]), line)
+
+    def value(m: re.Match[str]) -> str:
+        name = m[1] or m[2]
+        if name in "@*":
+            return " ".join(args[1:])
+        return args[int(name)] if int(name) < len(args) else m[0]
+
+    return re.sub(POSITIONAL, value, line)
+
+
+def _printed_by(inner: str) -> str:
+    """What a command of literal `echo`/`printf` prints (the command itself when it is another): the line a
+    shell reading it runs."""
+    from harness.agent.judge.shell_resolve import literal_output  # (it imports this module)
+
+    return literal_output(inner, inner)
+
+
+def _printed_by_substitutions(line: str) -> str:
+    """`eval "$(echo '…')"`: the line with its literal echo substitutions put in, as eval runs it."""
+    from harness.agent.judge.shell_resolve import substitute_commands
+
+    return substitute_commands(line)
 
 
 def _trap_action(args: list[str]) -> str | None:
@@ -264,9 +310,13 @@ def _fed_to_a_shell(feeders: list[SimpleCommand]) -> Iterator[SimpleCommand]:
     Both sides are read behind their prefixes (`| sudo bash`, `| timeout 9 sh`; #28's task F-0032)."""
     for left, right in itertools.pairwise(feeders):
         feeder, shell = _strip_prefixes(left)[0], _strip_prefixes(right)[0]
-        if feeder.program in ECHOES and len(feeder.words) > 1 and shell.program in SHELLS and _reads_stdin(shell):
+        reads = (shell.program in SHELLS and _reads_stdin(shell)) or (
+            shell.program in SOURCES and shell.words[1:2] and shell.words[1] in STDIN_OPERANDS)
+        if feeder.program in ECHOES and len(feeder.words) > 1 and reads:
             for line in dict.fromkeys(_printed(feeder)):
-                yield SimpleCommand((shell.words[0], "-c", line))
+                yield SimpleCommand(("sh", "-c", line))
+        if feeder.program == "find" and right.program == "xargs":
+            yield replace(right, found_by=feeder.words)  # xargs hands its command what find found (F-0081)
 
 
 # Operands by which a shell still reads its commands from standard input.

@@ -17,12 +17,14 @@ from collections.abc import Iterator
 
 from harness.agent.judge.guarded_paths import GLOB_CHARS, HARNESS, Where
 from harness.agent.judge.shell_commands import SimpleCommand
+from harness.agent.judge.shell_prefixes import XARGS_INPUT
 from harness.agent.judge.shell_resolve import unresolved
 from harness.core.value_class import replace
 
 CHANGERS = frozenset({"cd", "pushd", "popd"})
 # What the shell knows of its own folders, spelled in a word.
 PWD = r"\$(?:\{PWD\}|PWD(?![A-Za-z0-9_]))"
+PWD_COMMAND = r"\$\(pwd\)|`pwd`|\$\{PWD%+/\}"  # `$(pwd)`, `${PWD%/}`: the folder too (F-0082)
 OLDPWD = r"\$(?:\{OLDPWD\}|OLDPWD(?![A-Za-z0-9_]))"
 HOME = r"\$(?:\{HOME\}|HOME(?![A-Za-z0-9_]))"
 # The guarded files a `find` may hand its -exec command, by where they lie in a repository.
@@ -73,7 +75,7 @@ def spelled_in(cmd: SimpleCommand, here: Where, folders: list[Where]) -> Iterato
 
 def _folder_words(cmd: SimpleCommand, here: Where, folders: list[Where]) -> Iterator[SimpleCommand]:
     text = " ".join((*cmd.words, *cmd.assignments, *(t for _, t in cmd.redirects)))
-    if "$" not in text and "~" not in text:
+    if "$" not in text and "~" not in text and "`" not in text:
         yield cmd
         return
     olds = [f.cwd for f in folders if f is not here] or [""] if ("OLDPWD" in text or "~-" in text) else [""]
@@ -93,7 +95,8 @@ def _spelled(word: str, pwd: str, old: str, home: str) -> str:
         word = old + word[2:]
     elif home and (word == "~" or word.startswith("~/")):
         word = home + word[1:]
-    if "$" in word:
+    if "$" in word or "`" in word:
+        word = re.sub(PWD_COMMAND, lambda _: pwd, word)
         word = re.sub(PWD, lambda _: pwd, word)
         word = re.sub(OLDPWD, lambda _: old, word) if old else word
         word = re.sub(HOME, lambda _: home, word) if home else word
@@ -105,7 +108,9 @@ def _found_runs(cmd: SimpleCommand, here: Where) -> Iterator[tuple[SimpleCommand
     for found in found_files(cmd.found_by, here):
         name = "./" + posixpath.basename(found) if cmd.in_found_folder else found
         there = Where(here.root, posixpath.dirname(found), here.home) if cmd.in_found_folder else here
-        yield replace(cmd, words=tuple(w.replace("{}", name) for w in cmd.words)), there
+        words = tuple(name if w == XARGS_INPUT else w.replace("{}", name) for w in cmd.words)
+        redirects = tuple((op, t.replace("{}", name)) for op, t in cmd.redirects)  # `sh -c 'echo >> "$0"' {}`
+        yield replace(cmd, words=words, redirects=redirects), there
 
 
 def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
@@ -113,7 +118,9 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
     under a start folder, and passing its name and path tests (any test it combines with `!`, `-o` or
     `-prune`, or does not know, is taken to pass: erring towards a file found)."""
     args = _runs_collapsed(list(find_words[1:]))
-    starts = []
+    while args and (args[0] in ("-H", "-L", "-P") or re.fullmatch(r"-O\d*", args[0]) or args[0] == "-D"):
+        del args[:2 if args[0] == "-D" else 1]  # find's options before its start folders (F-0080)
+    starts = [here.root] if "-files0-from" in args else []  # start folders from a file: anywhere
     while args and not args[0].startswith("-") and args[0] not in ("!", "(", ","):
         starts.append(args.pop(0))
     out = []
@@ -210,6 +217,8 @@ def _primary(tokens: list[str], i: int, full: str, shown: str, kind: str) -> tup
     test = tokens[i]
     value = tokens[i + 1] if i + 1 < len(tokens) else ""
     step = 3 if test == "-fprintf" else 2 if test in VALUED else 1
+    if (test in NAME_TESTS or test in PATH_TESTS) and "TASK-" in value.upper():
+        return None, i + step  # a real task's name, which the samples' TASK is not: it may match (F-0080)
     if test in NAME_TESTS or test in PATH_TESTS:
         subject = posixpath.basename(full) if test in NAME_TESTS else shown
         fold = NAME_TESTS.get(test, PATH_TESTS.get(test, False))

@@ -156,23 +156,23 @@ def _alternatives(word: str, start: int) -> tuple[list[str] | None, int | None]:
 def _expand(text: str, known: dict[str, str]) -> str:
     if "$" not in text and "`" not in text:
         return text
-    text = _substitute_commands(text)
+    text = substitute_commands(text)
     return re.sub(VARIABLE, lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
 
 
-def _substitute_commands(text: str) -> str:
+def substitute_commands(text: str) -> str:
     out, i = [], 0
     while i < len(text):
         if text.startswith("$(", i) and not text.startswith("$((", i):
             end = _closing(text, i + 2)
             if end is not None:
-                out.append(_literal_output(text[i + 2:end], text[i:end + 1]))
+                out.append(literal_output(text[i + 2:end], text[i:end + 1]))
                 i = end + 1
                 continue
         if text[i] == "`":
             end = text.find("`", i + 1)
             if end > i:
-                out.append(_literal_output(text[i + 1:end], text[i:end + 1]))
+                out.append(literal_output(text[i + 1:end], text[i:end + 1]))
                 i = end + 1
                 continue
         out.append(text[i])
@@ -189,7 +189,7 @@ def _closing(text: str, start: int) -> int | None:
     return None
 
 
-def _literal_output(inner: str, as_written: str) -> str:
+def literal_output(inner: str, as_written: str) -> str:
     """What `echo …`/`printf …` of literal words prints (its last line break dropped, as `$(…)` does);
     anything else is left as written."""
     import shlex  # for a substitution alone
