@@ -58,3 +58,10 @@ def test_a_link_to_the_top_spelled_by_pwd_is_refused(command):
 def test_source_of_standard_input_is_judged_as_a_shell_reading_it(command):
     """#28's task F-0085."""
     assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["cd .harness && bash <<X\necho x >> tasks/T/events.jsonl\nX",
+                                     "cd .harness; sh <<'EOF'\ntruncate -s 0 tasks/T/events.jsonl\nEOF"])
+def test_a_here_document_fed_to_a_shell_runs_where_the_shell_runs(command):
+    """#28's task F-0077: the body runs when its shell does, after the line's cd."""
+    assert _denied(command), command
