@@ -65,8 +65,6 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
     if depth > MAX_DEPTH:
         raise ShellSyntaxError("commands nested too deeply to judge")
     text, scripts = without_heredocs(text)
-    for script in scripts:
-        yield from _parse(script, depth + 1)
     commands = _plain_commands(text)  # a plain line's commands as bashlex gives them, without importing it
     if commands is None:
         try:
@@ -75,6 +73,8 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
             commands = list(_fallback_commands(text))
     for found in commands:
         yield from _judged(found, depth)
+    for script in scripts:  # a here-document's shell runs it where the line is by then (#28's task F-0077)
+        yield from _parse(script, depth + 1)
 
 
 def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
