@@ -65,3 +65,26 @@ def test_source_of_standard_input_is_judged_as_a_shell_reading_it(command):
 def test_a_here_document_fed_to_a_shell_runs_where_the_shell_runs(command):
     """#28's task F-0077: the body runs when its shell does, after the line's cd."""
     assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["f(){ echo x >> tasks/T/events.jsonl; }; cd .harness; f",
+                                     "function f { truncate -s 0 tasks/T/events.jsonl; }\ncd .harness\nf",
+                                     "trap 'echo x >> tasks/T/events.jsonl' EXIT; cd .harness",
+                                     "for i in 1; do echo x >> tasks/T/events.jsonl; cd .harness; done"])
+def test_a_body_is_judged_in_every_folder_the_line_reaches(command):
+    """#28's task F-0075: a function's body, a trap's action or a loop's body runs when it is called or
+    comes round again, after a later cd."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["shopt -s expand_aliases\nalias w='tee -a'\necho x | w .harness/tasks/T/events.jsonl",
+                                     "shopt -s expand_aliases\nalias c='cd .harness'\nc\necho x >> tasks/T/events.jsonl",
+                                     "shopt -s expand_aliases\nalias g='git commit --no-verify -q'\ng -m skipped"])
+def test_an_alias_defined_on_the_line_is_judged_as_it_expands(command):
+    """#28's task F-0076."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["alias ll='ls -la'; ll", "f(){ make test; }; cd src; f", "for f in *.py; do python -m py_compile $f; done"])
+def test_ordinary_functions_aliases_and_loops_stay_allowed(command):
+    assert not _denied(command), command
