@@ -8,6 +8,7 @@ mentions --no-verify, `git status`, `grep -n`, `cat events.jsonl`, `git notes sh
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable
@@ -69,6 +70,10 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         commands = [_repository_folders(c, where.root) for c in resolve(parse(text))]
     except TooMuchToJudge as exc:  # (#28's task F-0086, F-0087)
         return Denial("unresolved", str(exc), "write the words out, or split the command")
+    try:
+        commands = _aliases_expanded(commands, where.root)
+    except TooMuchToJudge as exc:
+        return Denial("unresolved", str(exc), "write the commands out")
     chained = _and_chained(text, commands)
     folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
     lost = None        # a folder change the guard could not work out: nothing after it can be judged
@@ -80,19 +85,70 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
                                      "write anywhere)")
         if steered and _names_home(cmd):
             return unresolved_denial("~", "the home folder, after the line sets HOME (#28's task F-0078)")
-        seen: list[SimpleCommand] = []  # a cd as spelled in each folder ($PWD, ~), and by real paths
-        for here in folders:
-            for spelled, there in spelled_in(cmd, here, folders):
-                denial, real = _judged_with_real_names(spelled, Context(there, notes_ref, setup, exported, judge),
-                                                       real_name)
-                if denial:
-                    return denial
-                seen += [c for c in (spelled, real) if c is not None] if cmd.program in CHANGERS else []
+        denial, seen = _in_folders(cmd, folders, functools.partial(_context, notes_ref=notes_ref, setup=setup,
+                                                                   exported=exported, judge=judge), real_name)
+        if denial:
+            return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
         if cmd.program in CHANGERS and lost is None:
             lost, folders = _enter(seen, folders, chained, steered)
+    if len(folders) > 1 and re.search(RUNS_LATER, text):
+        # A function's body, a trap's action, a loop's next round run after the cds that come later on the line:
+        # each command is judged again in every folder the line reaches (#28's task F-0075).
+        for cmd in commands:
+            if cmd.program not in CHANGERS:
+                denial, _ = _in_folders(cmd, folders, functools.partial(_context, notes_ref=notes_ref, setup=setup,
+                                                                        exported=exported, judge=judge), real_name)
+                if denial:
+                    return denial
     return None
+
+
+# What runs later than where it is written: functions, loops, traps.
+RUNS_LATER = r"\(\s*\)\s*\{|\bfunction\s|\b(?:for|while|until|select)\b|\btrap\b"
+
+
+def _context(there: paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
+             judge: Callable[[str], Denial | None]) -> Context:
+    return Context(there, notes_ref, setup, exported, judge)
+
+
+def _in_folders(cmd: SimpleCommand, folders: list[paths.Where], context: Callable[[paths.Where], Context],
+                real_name: RealName | None) -> tuple[Denial | None, list[SimpleCommand]]:
+    """The first denial of ``cmd`` judged in each of ``folders`` (spelled there, and by real paths), and the
+    spellings of a cd (what it may enter is worked out from them)."""
+    seen: list[SimpleCommand] = []
+    for here in folders:
+        for spelled, there in spelled_in(cmd, here, folders):
+            denial, real = _judged_with_real_names(spelled, context(there), real_name)
+            if denial:
+                return denial, seen
+            seen += [c for c in (spelled, real) if c is not None] if cmd.program in CHANGERS else []
+    return None, seen
+
+
+def _aliases_expanded(commands: list[SimpleCommand], root: str) -> list[SimpleCommand]:
+    """The commands with each alias the line defines (`alias w='tee -a'`) expanded where a later command uses it
+    (bash does once `expand_aliases` is on, as an agent host's shell often has it; #28's task F-0076)."""
+    import shlex
+
+    aliases: dict[str, str] = {}
+    out: list[SimpleCommand] = []
+    for cmd in commands:
+        if cmd.words and cmd.words[0] in aliases and len(out) < 4 * len(commands) + 16:
+            line = aliases[cmd.words[0]] + " " + shlex.join(cmd.words[1:])
+            out += [_repository_folders(c, root) for c in resolve(parse(line))]
+            out += [replace(cmd, words=())] if cmd.redirects or cmd.assignments else []
+            continue
+        if cmd.program == "alias":
+            aliases.update(_pairs_of(cmd.words[1:]))
+        out.append(cmd)
+    return out
+
+
+def _pairs_of(words: tuple[str, ...]) -> dict[str, str]:
+    return {name: value for name, eq, value in (w.partition("=") for w in words) if eq and name}
 
 
 # Variables that decide where a cd (or `~`) leads: set on the line, they make the guard's reading of it unknown.
