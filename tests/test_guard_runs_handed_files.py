@@ -88,3 +88,20 @@ def test_an_alias_defined_on_the_line_is_judged_as_it_expands(command):
 @pytest.mark.parametrize("command", ["alias ll='ls -la'; ll", "f(){ make test; }; cd src; f", "for f in *.py; do python -m py_compile $f; done"])
 def test_ordinary_functions_aliases_and_loops_stay_allowed(command):
     assert not _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["git ls-files -z '*.jsonl' | xargs -0 sed -i 1d", "git ls-files | xargs truncate -s 0",
+                                     "git ls-files .harness | xargs sed -i 1d"])
+def test_what_git_ls_files_pipes_to_xargs_is_judged(command):
+    """#28's task F-0081: git's list of tracked files holds the record's."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["git ls-files '*.py' | xargs sed -i s/a/b/", "git ls-files src | xargs wc -l"])
+def test_ordinary_git_ls_files_pipes_stay_allowed(command):
+    assert not _denied(command), command
+
+
+def test_a_link_to_the_folder_above_spelled_with_dirname_is_refused():
+    """#28's task F-0082: `$(dirname "$PWD")` is the folder above, which holds the repository."""
+    assert _denied('ln -s "$(dirname "$PWD")" up && echo x >> up/repo/.harness/tasks/T/events.jsonl')

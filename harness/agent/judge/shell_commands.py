@@ -317,6 +317,20 @@ def _fed_to_a_shell(feeders: list[SimpleCommand]) -> Iterator[SimpleCommand]:
                 yield SimpleCommand(("sh", "-c", line))
         if feeder.program == "find" and right.program == "xargs":
             yield replace(right, found_by=feeder.words)  # xargs hands its command what find found (F-0081)
+        if feeder.program == "git" and feeder.words[1:2] == ("ls-files",) and right.program == "xargs":
+            yield replace(right, found_by=_ls_files_as_find(feeder.words[2:]))  # git's tracked files (F-0081)
+
+
+def _ls_files_as_find(args: tuple[str, ...]) -> tuple[str, ...]:
+    """`git ls-files PATHSPEC…` as the find that lists the same files (a pathspec's glob crosses `/`, as
+    find's -path does; a plain one names a file or a folder's files)."""
+    specs = [a.removeprefix("./") for a in args if not a.startswith("-")]
+    tests: list[str] = []
+    for spec in specs:
+        tests += [*(["-o"] if tests else []), "-path", f"./{spec}"]
+        if not set(spec) & set("*?["):
+            tests += ["-o", "-path", f"./{spec.rstrip('/')}/*"]
+    return ("find", ".", "(", *tests, ")") if tests else ("find", ".")
 
 
 # Operands by which a shell still reads its commands from standard input.

@@ -25,6 +25,7 @@ CHANGERS = frozenset({"cd", "pushd", "popd"})
 # What the shell knows of its own folders, spelled in a word.
 PWD = r"\$(?:\{PWD\}|PWD(?![A-Za-z0-9_]))"
 PWD_COMMAND = r"\$\(pwd\)|`pwd`|\$\{PWD%+/\}"  # `$(pwd)`, `${PWD%/}`: the folder too (F-0082)
+DIRNAME_PWD = r'\$\(dirname\s+"?\$\{?PWD\}?"?\)'  # `$(dirname "$PWD")`: the folder above (F-0082)
 OLDPWD = r"\$(?:\{OLDPWD\}|OLDPWD(?![A-Za-z0-9_]))"
 HOME = r"\$(?:\{HOME\}|HOME(?![A-Za-z0-9_]))"
 # The guarded files a `find` may hand its -exec command, by where they lie in a repository.
@@ -96,6 +97,7 @@ def _spelled(word: str, pwd: str, old: str, home: str) -> str:
     elif home and (word == "~" or word.startswith("~/")):
         word = home + word[1:]
     if "$" in word or "`" in word:
+        word = re.sub(DIRNAME_PWD, lambda _: posixpath.dirname(pwd), word)
         word = re.sub(PWD_COMMAND, lambda _: pwd, word)
         word = re.sub(PWD, lambda _: pwd, word)
         word = re.sub(OLDPWD, lambda _: old, word) if old else word
