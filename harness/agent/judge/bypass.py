@@ -85,7 +85,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
                                      "write anywhere)")
         if steered and _names_home(cmd):
             return unresolved_denial("~", "the home folder, after the line sets HOME (#28's task F-0078)")
-        denial, seen = _in_folders(cmd, folders, functools.partial(_context, notes_ref=notes_ref, setup=setup,
+        denial, seen = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
                                                                    exported=exported, judge=judge), real_name)
         if denial:
             return denial
@@ -98,7 +98,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         # each command is judged again in every folder the line reaches (#28's task F-0075).
         for cmd in commands:
             if cmd.program not in CHANGERS:
-                denial, _ = _in_folders(cmd, folders, functools.partial(_context, notes_ref=notes_ref, setup=setup,
+                denial, _ = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
                                                                         exported=exported, judge=judge), real_name)
                 if denial:
                     return denial
@@ -109,7 +109,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
 RUNS_LATER = r"\(\s*\)\s*\{|\bfunction\s|\b(?:for|while|until|select)\b|\btrap\b"
 
 
-def _context(there: paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
+def _judged_in(there: paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
              judge: Callable[[str], Denial | None]) -> Context:
     return Context(there, notes_ref, setup, exported, judge)
 
