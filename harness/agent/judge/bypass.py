@@ -76,6 +76,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         return Denial("unresolved", str(exc), "write the commands out")
     chained = _and_chained(text, commands)
     folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
+    visited = [where]  # every folder the line has been in (a cd back may return to any)
     lost = None        # a folder change the guard could not work out: nothing after it can be judged
     steered = False    # the line sets HOME, CDPATH or OLDPWD: where a later cd or `~` leads is unknown
     for cmd in commands:
@@ -92,7 +93,8 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
         if cmd.program in CHANGERS and lost is None:
-            lost, folders = _enter(seen, folders, chained, steered)
+            lost, folders = _enter(seen, folders, chained, steered, visited)
+            visited += [f for f in folders if f not in visited]
     if len(folders) > 1 and re.search(RUNS_LATER, text):
         # A function's body, a trap's action, a loop's next round run after the cds that come later on the line:
         # each command is judged again in every folder the line reaches (#28's task F-0075).
@@ -157,7 +159,11 @@ MAX_FOLDERS = 16  # the folders a line may be in that the guard follows; more, a
 
 
 def _steers(cmd: SimpleCommand) -> bool:
-    return any(a.partition("=")[0] in STEERING for a in (*cmd.assignments, *declared(cmd)))
+    """Whether ``cmd`` sets HOME, CDPATH or OLDPWD for what follows: alone (`HOME=x;`), exported, or before a cd
+    or a command line it runs. Before another program it sets it for that program alone (#28's task F-0096)."""
+    scoped = bool(cmd.words) and cmd.program not in CHANGERS and command_line(cmd) is None
+    names = [*([] if scoped else cmd.assignments), *declared(cmd)]
+    return any(a.partition("=")[0] in STEERING for a in names)
 
 
 def _names_home(cmd: SimpleCommand) -> bool:
@@ -182,19 +188,23 @@ def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealNam
     return (_check_command(real, ctx) if real is not None else denial), real
 
 
-def _enter(changes: list[SimpleCommand], folders: list[paths.Where], chained: bool, steered: bool
-           ) -> tuple[str | None, list[paths.Where]]:
+def _enter(changes: list[SimpleCommand], folders: list[paths.Where], chained: bool, steered: bool,
+           visited: list[paths.Where]) -> tuple[str | None, list[paths.Where]]:
     """(what could not be worked out, or None; the folders the line may be in after a cd, as written and by
     its real path (`cd h`, h a symlink to .harness, enters .harness)). A chained line is in the folders the cd
     entered; any other keeps the folders before it too (the cd may have failed, or run in a subshell)."""
     if steered:
         return " ".join(changes[0].words) if changes else "cd", folders
     new: list[paths.Where] = []
+    back = False  # `cd -`, `popd`: to a folder the line was in before, which a chained line has left
     for change in changes:
         found = entered(change, folders)
         if found is None:
             return " ".join(change.words), folders
+        back = back or not found
         new += [f for f in found if f not in new]
+    if chained and back:
+        new, chained = [f for f in visited if f not in new] + new, False  # (#28's task F-0091)
     out = (new or folders) if chained else folders + [f for f in new if f not in folders]
     if len(out) > MAX_FOLDERS:
         return "the line's folder changes (more than the guard follows)", folders

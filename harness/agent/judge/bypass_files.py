@@ -55,6 +55,12 @@ def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[
 def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A program that deletes (or moves away) something of the harness's record, or a hook file."""
     # find's -exec runs are judged with each file it may hand them (shell_folders.found_files): -delete is its own.
+    if prog == "find" and "-delete" in args:
+        from harness.agent.judge.shell_folders import found_files
+
+        found = found_files(("find", *args), where)  # what -delete may reach by find's tests (F-0101)
+        if found:
+            return delete_denial(found[0])
     if prog in DELETERS or prog == "mv" or (prog == "find" and "-delete" in args):
         targets = operands(args) if prog != "find" else operands(args)[:1]
         for t in targets:

@@ -42,10 +42,13 @@ PATH_TESTS = {"-path": False, "-ipath": True, "-wholename": False, "-iwholename"
 def entered(cmd: SimpleCommand, folders: list[Where]) -> list[Where] | None:
     """The folders a cd, pushd or popd may enter beyond ``folders`` ([] when none is new: `cd -`, `popd`, a
     failing `cd a b`), or None when the guard cannot work out where it goes (`cd "$X"`, `cd` with no home)."""
-    args = list(cmd.words[1:])
+    args, options = list(cmd.words[1:]), []
     while args and args[0].startswith("-") and args[0] != "-" and not args[0][1:].isdigit():
-        if args.pop(0) == "--":
+        options.append(args.pop(0))
+        if options[-1] == "--":
             break
+    if cmd.program in ("pushd", "popd") and "-n" in options:
+        return []  # -n changes the stack, not the folder (#28's task F-0092)
     if any(unresolved(a) or GLOB_CHARS & set(a) for a in args):
         return None  # `cd "$X"` split in words, `cd .harn?ss`: where it leads is not known (#28's task F-0079)
     if cmd.program == "popd" or (cmd.program == "pushd" and (not args or args[0][:1] in "+-")):
@@ -150,6 +153,8 @@ def _runs_collapsed(args: list[str]) -> list[str]:
         elif a in ("-exec", "-execdir", "-ok", "-okdir"):
             out.append(RUN)
             in_run = True
+        elif a == "-delete":
+            out.append(RUN)  # an action on the file found, as a run is (#28's task F-0101)
         else:
             out.append(a)
     return out
@@ -164,8 +169,16 @@ def _may_match(args: list[str], full: str, shown: str, kind: str) -> bool:
     if RUN not in tokens:
         tokens.append(RUN)  # (a run given on its own, for a find the guard reads otherwise)
     reached: list[bool] = []
-    _or(tokens, 0, (full, shown, kind), True, reached)
+    _list(tokens, 0, (full, shown, kind), True, reached)
     return bool(reached)
+
+
+def _list(tokens: list[str], i: int, file: File, live: bool, reached: list[bool]) -> tuple[Maybe, int]:
+    """`EXPR , EXPR`: both evaluated, the value the last one's (#28's task F-0100)."""
+    value, i = _or(tokens, i, file, live, reached)
+    while i < len(tokens) and tokens[i] == ",":
+        value, i = _or(tokens, i + 1, file, live, reached)
+    return value, i
 
 
 Maybe = bool | None  # True, False, or either (a test the guard does not decide)
@@ -194,7 +207,7 @@ def _not(tokens: list[str], i: int, file: File, live: bool, reached: list[bool])
         inner, i = _not(tokens, i + 1, file, live, reached)
         return (None if inner is None else not inner), i
     if i < len(tokens) and tokens[i] == "(":
-        inner, i = _or(tokens, i + 1, file, live, reached)
+        inner, i = _list(tokens, i + 1, file, live, reached)
         return inner, i + (i < len(tokens) and tokens[i] == ")")
     if i < len(tokens) and tokens[i] == RUN:
         if live:
