@@ -4,9 +4,10 @@ Pure. `cd .harness && echo x >> tasks/T/events.jsonl` writes the ledger; so may 
 back into it, `popd`, `env -C .harness …` and `find … -execdir …`. A `cd` may also fail (`cd nowhere; …`), or
 run in a subshell (`(cd src); …`, `bash -c 'cd src'; …), and leave the line where it was. So the judge keeps
 every folder the line may be in and judges each command in each of them (#28's task F-0057, F-0058): a folder
-entered is added, never put in place of the ones before. `$PWD`, `~`, `~+`, `~-` and `$HOME` are spelled
-out per folder (#28's task F-0060), and a find's `{}` stands for each guarded file the find may reach
-(#28's task F-0059).
+entered is added to the ones before, except on a plain line of `&&`-chained commands, where the next command
+runs only once the cd succeeded (bypass._and_chained; #28's task F-0089; a cd back there returns to every
+folder the line left, F-0091). `$PWD`, `~`, `~+`, `~-` and `$HOME` are spelled out per folder (#28's task
+F-0060), and a find's `{}` stands for each guarded file or folder the find may reach (#28's task F-0059).
 """
 
 from __future__ import annotations
