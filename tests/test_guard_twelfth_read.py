@@ -159,3 +159,33 @@ def test_a_brace_holding_an_escaped_character_is_expanded(brace):
     """#28's task F-0102: `.harnes{s,\\}}` is `.harness` and `.harnes}` in bash."""
     command = f"sed -i 1d .harnes{brace}/tasks/T/events.jsonl"
     assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["grep -rl foo . | xargs sed -i s/a/b/", "rg -l --hidden foo | xargs sed -i s/a/b/",
+                                     "rg -l foo .harness | xargs sed -i s/a/b/", "rg -uul foo | xargs rm",
+                                     "grep -rl foo --include='*.jsonl' . | xargs sed -i s/a/b/",
+                                     "cd .harness/tasks/T && ls | xargs rm", "ls -a | xargs rm -rf"])
+def test_a_listing_that_reaches_the_record_is_judged_as_what_it_lists(command):
+    """grep -r and rg --hidden walk into `.harness/`; ls lists where it runs."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["grep -rl foo . --include='*.py' | xargs sed -i s/a/b/",
+                                     "rg -l foo | xargs sed -i s/a/b/", "rg --files | xargs wc -l",
+                                     "grep -rl -e foo src | xargs sed -i s/a/b/", "ls | xargs rm -rf",
+                                     "git grep -l foo | xargs sed -i s/a/b/"])
+def test_a_listing_that_skips_the_record_stays_allowed(command):
+    """rg and ls skip hidden folders; `--include` keeps grep to the files it names."""
+    assert not _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["cd /dev && cd fd/3 3<.harness && sed -i 1d tasks/T/events.jsonl",
+                                     "exec 3<.harness; cd /dev/fd; sed -i 1d 3/tasks/T/events.jsonl",
+                                     "exec 3<.harness; cd /dev; rm -rf fd/3/tasks",
+                                     "for d in a; do :; done; read d < f; cd $d && rm -rf .harness",
+                                     "for d in a; do cd ${d:=.harness} && rm -rf tasks; done",
+                                     "for d in a; do d=.harness; done; cd $d && rm -rf tasks",
+                                     "for d in ../*; do (cd $d && rm -rf .harness); done",
+                                     "for d in .[^x]arness; do (cd $d && rm -rf tasks); done"])
+def test_a_descriptor_or_a_loop_word_reached_another_way_is_still_judged(command):
+    assert _denied(command), command

@@ -141,7 +141,8 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
 
     # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
     cwd = os.path.realpath(p.cwd or root)
-    where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""))  # what `~` names in the line
+    # What `~` names in the line, and where `mktemp` makes what it makes.
+    where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp")
     denial = None
     setup = git_setup()
     if action.shell is not None:

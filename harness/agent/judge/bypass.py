@@ -16,6 +16,7 @@ from collections.abc import Callable
 from harness.agent.judge import guarded_paths as paths
 from harness.agent.judge.bypass_files import check_files, hook_or_protected
 from harness.agent.judge.bypass_git import check_git
+from harness.agent.judge.cd_targets import loop_words
 from harness.agent.judge.denials import (
     HOOKS_PATH,
     Denial,
@@ -31,7 +32,7 @@ from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
-from harness.agent.judge.shell_folders import CHANGERS, entered, spelled_in
+from harness.agent.judge.shell_folders import entered, spelled_in
 from harness.agent.judge.shell_resolve import TooMuchToJudge, declared, resolve, unresolved
 from harness.core.value_class import dataclass, replace
 
@@ -75,13 +76,14 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
     except TooMuchToJudge as exc:
         return Denial("unresolved", str(exc), "write the commands out")
     chained = _and_chained(text, commands)
+    loops = loop_words(text)  # what a loop variable a cd names may hold
     folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
     visited = [where]  # every folder the line has been in (a cd back may return to any)
     lost = None        # a folder change the guard could not work out: nothing after it can be judged
     steered = False    # the line sets HOME, CDPATH or OLDPWD: where a later cd or `~` leads is unknown
     for cmd in commands:
         steered = steered or _steers(cmd)
-        if lost is not None and cmd.program not in CHANGERS:
+        if lost is not None and not cmd.changes_folder:
             return unresolved_denial(lost, "the folder the line is in after it (the commands after it could "
                                      "write anywhere)")
         if steered and _names_home(cmd):
@@ -92,14 +94,14 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
             return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
-        if cmd.program in CHANGERS and lost is None:
-            lost, folders = _enter(seen, folders, chained, steered, visited)
+        if cmd.changes_folder and lost is None:
+            lost, folders = _enter(seen, folders, chained, steered, visited, loops)
             visited += [f for f in folders if f not in visited]
     if len(folders) > 1 and re.search(RUNS_LATER, text):
         # A function's body, a trap's action, a loop's next round run after the cds that come later on the line:
         # each command is judged again in every folder the line reaches (#28's task F-0075).
         for cmd in commands:
-            if cmd.program not in CHANGERS:
+            if not cmd.changes_folder:
                 denial, _ = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
                                                                         exported=exported, judge=judge), real_name)
                 if denial:
@@ -126,7 +128,7 @@ def _in_folders(cmd: SimpleCommand, folders: list[paths.Where], context: Callabl
             denial, real = _judged_with_real_names(spelled, context(there), real_name)
             if denial:
                 return denial, seen
-            seen += [c for c in (spelled, real) if c is not None] if cmd.program in CHANGERS else []
+            seen += [c for c in (spelled, real) if c is not None] if cmd.changes_folder else []
     return None, seen
 
 
@@ -153,22 +155,22 @@ def _pairs_of(words: tuple[str, ...]) -> dict[str, str]:
     return {name: value for name, eq, value in (w.partition("=") for w in words) if eq and name}
 
 
-# Variables that decide where a cd (or `~`) leads: set on the line, they make the guard's reading of it unknown.
-STEERING = frozenset({"HOME", "CDPATH", "OLDPWD"})
+# Variables that decide where a cd (or `~`, or `$(mktemp -d)`) leads: set on the line, they make the guard's reading of it unknown.
+STEERING = frozenset({"HOME", "CDPATH", "OLDPWD", "TMPDIR"})
 MAX_FOLDERS = 16  # the folders a line may be in that the guard follows; more, and what follows is unknown
 
 
 def _steers(cmd: SimpleCommand) -> bool:
     """Whether ``cmd`` sets HOME, CDPATH or OLDPWD for what follows: alone (`HOME=x;`), exported, or before a cd
     or a command line it runs. Before another program it sets it for that program alone (#28's task F-0096)."""
-    scoped = bool(cmd.words) and cmd.program not in CHANGERS and command_line(cmd) is None
+    scoped = bool(cmd.words) and not cmd.changes_folder and command_line(cmd) is None
     names = [*([] if scoped else cmd.assignments), *declared(cmd)]
     return any(a.partition("=")[0] in STEERING for a in names)
 
 
 def _names_home(cmd: SimpleCommand) -> bool:
     words = (*cmd.words, *(t for _, t in cmd.redirects), *(a.partition("=")[2] for a in cmd.assignments))
-    return any(w.startswith("~") for w in words) or (cmd.program in CHANGERS and len(cmd.words) == 1)
+    return any(w.startswith("~") for w in words) or (cmd.changes_folder and len(cmd.words) == 1)
 
 
 def _and_chained(text: str, commands: list[SimpleCommand]) -> bool:
@@ -189,7 +191,7 @@ def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealNam
 
 
 def _enter(changes: list[SimpleCommand], folders: list[paths.Where], chained: bool, steered: bool,
-           visited: list[paths.Where]) -> tuple[str | None, list[paths.Where]]:
+           visited: list[paths.Where], loops: dict[str, tuple[str, ...]]) -> tuple[str | None, list[paths.Where]]:
     """(what could not be worked out, or None; the folders the line may be in after a cd, as written and by
     its real path (`cd h`, h a symlink to .harness, enters .harness)). A chained line is in the folders the cd
     entered; any other keeps the folders before it too (the cd may have failed, or run in a subshell)."""
@@ -198,7 +200,7 @@ def _enter(changes: list[SimpleCommand], folders: list[paths.Where], chained: bo
     new: list[paths.Where] = []
     back = False  # `cd -`, `popd`: to a folder the line was in before, which a chained line has left
     for change in changes:
-        found = entered(change, folders)
+        found = entered(change, folders, loops)
         if found is None:
             return " ".join(change.words), folders
         back = back or not found

@@ -31,6 +31,7 @@ class Where:
     root: str       # absolute repository root
     cwd: str        # absolute directory the command runs in
     home: str = ""  # the user's home folder (what `~` names), "" when not known
+    tmp: str = "/tmp"  # where `mktemp` makes what it makes: $TMPDIR, else /tmp
 
     def resolve(self, path: str) -> str | None:
         """``path`` relative to the repository root, or None when it lies outside."""
@@ -43,7 +44,7 @@ class Where:
         return full[len(root.rstrip("/")) + 1:]
 
     def cd(self, path: str) -> Where:
-        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home)
+        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home, self.tmp)
 
 
 def protected(rel: str | None) -> tuple[str, str] | None:

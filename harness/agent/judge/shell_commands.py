@@ -20,7 +20,8 @@ import re
 from collections.abc import Iterator
 
 from harness.agent.judge.plain_line import pipelines
-from harness.agent.judge.shell_prefixes import is_assignment, strip_prefix
+from harness.agent.judge.shell_prefixes import XARGS_INPUT, is_assignment, strip_prefix
+from harness.agent.judge.xargs_input import items_of, listed_by, put_in
 from harness.core.value_class import dataclass, field, replace
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
@@ -50,10 +51,23 @@ class SimpleCommand:
     redirects: tuple[tuple[str, str], ...] = field(default=())  # (operator, target)
     found_by: tuple[str, ...] = ()   # a run of `find … -exec`: find's own words (its start folders and tests)
     in_found_folder: bool = False    # a run of `-execdir`/`-okdir`: in the folder of each file found
+    in_child: bool = False           # run as a program by another (`env cd`, `find -exec cd`): a child process
+    xargs_items: tuple[str, ...] | None = None  # an xargs's input, where the line shows it (`echo a b | xargs …`)
 
     @property
     def program(self) -> str:
         return posixpath.basename(self.words[0]) if self.words else ""
+
+    @property
+    def changes_folder(self) -> bool:
+        """A cd, pushd or popd the shell itself runs. Run by `env`, `nice`, `timeout`, `find -exec` …, the word is
+        /usr/bin/cd (Fedora, macOS ship one), which moves only its own child process (#28's task F-0093)."""
+        return self.program in CHANGERS and not self.in_child
+
+
+CHANGERS = frozenset({"cd", "pushd", "popd"})
+# Words the shell reads itself that run the rest of the line in the shell (a cd behind them still moves it).
+SHELL_WORDS = frozenset({"command", "builtin", "time"})
 
 
 def parse(text: str) -> list[SimpleCommand]:
@@ -79,7 +93,21 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
 
 def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
     """One command as it will run (its prefixes dropped), then every command it runs in turn."""
+    if found.xargs_items is None and found.program == "xargs":
+        here_string = next((t for op, t in found.redirects if op == "<<<"), None)  # `xargs rm <<< "a b"`
+        items = items_of(here_string + "\n") if here_string is not None else None
+        found = replace(found, xargs_items=tuple(items)) if items is not None else found
     cmd, scripts, folders = _strip_prefixes(found)
+    if not found.xargs_items:
+        yield from _judged_stripped(cmd, scripts, folders, depth)
+        return
+    items = list(found.xargs_items)
+    handed = [v for script in scripts for variant in put_in((script,), items) for v in variant]
+    for words in put_in(cmd.words, items):  # what xargs runs, its input put in (#28's task F-0094, F-0095)
+        yield from _judged_stripped(replace(cmd, words=words), handed, folders, depth)
+
+
+def _judged_stripped(cmd: SimpleCommand, scripts: list[str], folders: list[str], depth: int) -> Iterator[SimpleCommand]:
     for folder in folders:
         # `env -C DIR CMD` runs CMD in DIR: said as a `cd DIR` before it. The judge keeps every folder a line
         # may be in, so CMD is judged where the line was as well as in DIR (#28's task F-0058).
@@ -141,7 +169,8 @@ def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
         yield from _parse(line, depth + 1)
     elif cmd.program == "find":
         for run, in_folder in _find_runs(cmd.words):
-            for found in _judged(SimpleCommand(tuple(run), found_by=cmd.words, in_found_folder=in_folder), depth + 1):
+            run_cmd = SimpleCommand(tuple(run), found_by=cmd.words, in_found_folder=in_folder, in_child=True)
+            for found in _judged(run_cmd, depth + 1):
                 # What the run hands a shell runs where the run does (`-execdir sh -c '…'`).
                 yield found if found.found_by else replace(found, found_by=cmd.words, in_found_folder=in_folder)
 
@@ -177,7 +206,7 @@ def _positionals_put_in(line: str, args: tuple[str, ...]) -> str:
     """`sh -c LINE NAME ARGS…`: the line with `$0`, `$1`…, `$@` and `$*` as those words, so
     `find … -exec sh -c 'echo x >> "$0"' {} +` writes what find hands it (#28's task F-0080). A word that
     would change the line's quoting is left out (the line keeps the parameter, which the rules call unknown)."""
-    if "$" not in line or not args or any(set(a) & set('"$`\\') for a in args):
+    if "$" not in line or not args or any(set(a.replace(XARGS_INPUT, "")) & set('"$`\\') for a in args):
         return line
     loop = re.search(r"\bfor\s+([A-Za-z_]\w*)\s*(?:;|\s+do\b|\s+in\s+\"?\$[@*]\"?)", line)
     if loop:  # `for f; do … "$f"; done` walks the positional words
@@ -252,18 +281,22 @@ def _strip_prefixes(cmd: SimpleCommand) -> tuple[SimpleCommand, list[str], list[
     words, assigns = list(cmd.words), list(cmd.assignments)
     scripts: list[str] = []
     folders: list[str] = []
+    in_child = cmd.in_child
     while words:
         if words[0] in RESERVED:
             words.pop(0)
             continue
         if words[0] == "coproc":  # `coproc CMD …` and `coproc NAME { …; }` run the command (#28's task F-0071)
             del words[:2 if words[2:3] in (["{"], ["("]) else 1]
+            in_child = True
             continue
+        head = words[0]
         stripped, handed = strip_prefix(words, assigns, folders)
         scripts += handed
         if not stripped:
             break
-    return replace(cmd, words=tuple(words), assignments=tuple(assigns)), scripts, folders
+        in_child = in_child or head not in SHELL_WORDS
+    return replace(cmd, words=tuple(words), assignments=tuple(assigns), in_child=in_child), scripts, folders
 
 
 # -- bashlex ------------------------------------------------------------------------------
@@ -272,36 +305,48 @@ def _bashlex_commands(text: str) -> Iterator[SimpleCommand]:
     import bashlex
 
     for tree in bashlex.parse(text):
-        yield from _walk(tree)
+        yield from _walk(tree, text)
 
 
-def _walk(node: Any) -> Iterator[SimpleCommand]:
+def _walk(node: Any, text: str) -> Iterator[SimpleCommand]:
     kind = getattr(node, "kind", None)
     if kind == "command":
         words, assigns, redirects = [], [], []
         for part in node.parts:
             if part.kind == "word":
-                words.append(part.word)
+                words += _as_braced(part, text)
             elif part.kind == "assignment":
                 assigns.append(part.word)
             elif part.kind == "redirect":
                 target = part.output
-                redirects.append((part.type, target.word if hasattr(target, "word") else str(target)))
+                redirects += [(part.type, t) for t in (_as_braced(target, text) if hasattr(target, "word") else [str(target)])]
         yield SimpleCommand(tuple(words), tuple(assigns), tuple(redirects))
     if kind == "pipeline":
-        yield from _piped_to_a_shell(node.parts)
+        yield from _piped_to_a_shell(node.parts, text)
     # Substitutions inside words, bodies of loops and functions, subshells: all run too.
     for attr in ("parts", "list"):
         for child in getattr(node, attr, None) or []:
-            yield from _walk(child)
+            yield from _walk(child, text)
     for attr in ("command", "body", "output"):
         child = getattr(node, attr, None)
         if child is not None and hasattr(child, "kind"):
-            yield from _walk(child)
+            yield from _walk(child, text)
 
 
-def _piped_to_a_shell(parts: list[Any]) -> Iterator[SimpleCommand]:
-    commands = [next(_walk(p), None) if getattr(p, "kind", None) == "command" else None for p in parts]
+def _as_braced(word: Any, text: str) -> list[str]:
+    """A word as bashlex gives it (quotes removed), or, when it was written with a quoted or escaped character and
+    a brace, the words bash's brace expansion makes of it as written (`.harnes{s,\\}}`; #28's task F-0102)."""
+    start, end = getattr(word, "pos", (0, 0))
+    raw = text[start:end]
+    if "{" not in raw or not set(raw) & set("\\'\""):
+        return [word.word]
+    from harness.agent.judge.shell_resolve import quoted_braces  # (it imports this module)
+
+    return quoted_braces(raw) or [word.word]
+
+
+def _piped_to_a_shell(parts: list[Any], text: str) -> Iterator[SimpleCommand]:
+    commands = [next(_walk(p, text), None) if getattr(p, "kind", None) == "command" else None for p in parts]
     return _fed_to_a_shell([c for c in commands if c is not None])
 
 
@@ -315,22 +360,14 @@ def _fed_to_a_shell(feeders: list[SimpleCommand]) -> Iterator[SimpleCommand]:
         if feeder.program in ECHOES and len(feeder.words) > 1 and reads:
             for line in dict.fromkeys(_printed(feeder)):
                 yield SimpleCommand(("sh", "-c", line))
-        if feeder.program == "find" and right.program == "xargs":
-            yield replace(right, found_by=feeder.words)  # xargs hands its command what find found (F-0081)
-        if feeder.program == "git" and feeder.words[1:2] == ("ls-files",) and right.program == "xargs":
-            yield replace(right, found_by=_ls_files_as_find(feeder.words[2:]))  # git's tracked files (F-0081)
-
-
-def _ls_files_as_find(args: tuple[str, ...]) -> tuple[str, ...]:
-    """`git ls-files PATHSPEC…` as the find that lists the same files (a pathspec's glob crosses `/`, as
-    find's -path does; a plain one names a file or a folder's files)."""
-    specs = [a.removeprefix("./") for a in args if not a.startswith("-")]
-    tests: list[str] = []
-    for spec in specs:
-        tests += [*(["-o"] if tests else []), "-path", f"./{spec}"]
-        if not set(spec) & set("*?["):
-            tests += ["-o", "-path", f"./{spec.rstrip('/')}/*"]
-    return ("find", ".", "(", *tests, ")") if tests else ("find", ".")
+        if right.program == "xargs":  # what xargs is fed, where the line shows it (#28's task F-0081, F-0095)
+            found_by, names = listed_by(feeder.words)
+            if found_by is not None:
+                yield replace(right, found_by=found_by)
+            texts = [" ".join(names)] if names else _printed(feeder) if feeder.program in ECHOES else []
+            items = [item for text in texts for item in items_of(text) or [XARGS_INPUT]]
+            if items and XARGS_INPUT not in items:
+                yield replace(right, xargs_items=tuple(dict.fromkeys(items)))
 
 
 # Operands by which a shell still reads its commands from standard input.

@@ -16,13 +16,13 @@ import posixpath
 import re
 from collections.abc import Iterator
 
+from harness.agent.judge.cd_targets import glob_folders, mktemp_folder, with_loop_words
 from harness.agent.judge.guarded_paths import GLOB_CHARS, HARNESS, Where
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import XARGS_INPUT
 from harness.agent.judge.shell_resolve import unresolved
 from harness.core.value_class import replace
 
-CHANGERS = frozenset({"cd", "pushd", "popd"})
 # What the shell knows of its own folders, spelled in a word.
 PWD = r"\$(?:\{PWD\}|PWD(?![A-Za-z0-9_]))"
 PWD_COMMAND = r"\$\(pwd\)|`pwd`|\$\{PWD%+/\}"  # `$(pwd)`, `${PWD%/}`: the folder too (F-0082)
@@ -35,14 +35,19 @@ FOUND_SAMPLES = tuple(f"{HARNESS}/{name}" for name in ("tasks/TASK/events.jsonl"
     ".git/hooks/pre-commit", ".git/config", ".git/info/grafts")
 # ... and the folders (`find . -name .harness -exec rm -rf {} +` deletes the record whole).
 FOUND_FOLDERS = (HARNESS, f"{HARNESS}/tasks", f"{HARNESS}/tasks/TASK", f"{HARNESS}/tasks/TASK/evidence", ".git", ".git/hooks")
+# A path through a descriptor the line may have opened on any folder (`cd /dev/fd/3 3<.harness`): /dev/fd/N, the
+# standard streams, /proc/PID/fd/N. The guard does not follow what a descriptor holds (#28's task F-0099).
+DESCRIPTOR = r"^/(?:dev/(?:fd/\d+|stdin|stdout|stderr)|proc/(?:self|thread-self|\d+|\$\$|\$\{?BASHPID\}?)/fd/\d+)(?=/|$)"
 # find's tests on names and paths (True: case folded).
 NAME_TESTS = {"-name": False, "-iname": True}
 PATH_TESTS = {"-path": False, "-ipath": True, "-wholename": False, "-iwholename": True}
 
 
-def entered(cmd: SimpleCommand, folders: list[Where]) -> list[Where] | None:
+def entered(cmd: SimpleCommand, folders: list[Where], loops: dict[str, tuple[str, ...]] | None = None
+            ) -> list[Where] | None:
     """The folders a cd, pushd or popd may enter beyond ``folders`` ([] when none is new: `cd -`, `popd`, a
-    failing `cd a b`), or None when the guard cannot work out where it goes (`cd "$X"`, `cd` with no home)."""
+    failing `cd a b`), or None when the guard cannot work out where it goes (`cd "$X"`, `cd` with no home).
+    A loop variable stands for each word its loop walks (``loops``; harness/agent/judge/cd_targets.py)."""
     args, options = list(cmd.words[1:]), []
     while args and args[0].startswith("-") and args[0] != "-" and not args[0][1:].isdigit():
         options.append(args.pop(0))
@@ -50,8 +55,18 @@ def entered(cmd: SimpleCommand, folders: list[Where]) -> list[Where] | None:
             break
     if cmd.program in ("pushd", "popd") and "-n" in options:
         return []  # -n changes the stack, not the folder (#28's task F-0092)
-    if any(unresolved(a) or GLOB_CHARS & set(a) for a in args):
-        return None  # `cd "$X"` split in words, `cd .harn?ss`: where it leads is not known (#28's task F-0079)
+    if any(re.match(DESCRIPTOR, a) for a in args):
+        return None  # a folder by an open descriptor: whichever the line opened (#28's task F-0099)
+    if args[:1] and args[0].startswith("$(mktemp"):  # (a substitution's value comes split in words)
+        made = [mktemp_folder(" ".join(args), f.cwd, f.tmp) for f in folders]
+        return None if None in made else [f.cd(m) for f, m in zip(folders, made, strict=True) if m]
+    if len(args) == 1 and unresolved(args[0]):
+        targets = with_loop_words(args[0], loops or {})
+        if targets is None:
+            return None  # `cd "$X"`: where it leads is not known (#28's task F-0079)
+        return _all_entered([replace(cmd, words=(cmd.words[0], t)) for t in targets], folders)
+    if any(unresolved(a) for a in args):
+        return None
     if cmd.program == "popd" or (cmd.program == "pushd" and (not args or args[0][:1] in "+-")):
         return []  # back to (or between) folders the line was in already
     if len(args) > 1 or args == ["-"] or args[:1] == ["~-"]:
@@ -66,13 +81,27 @@ def entered(cmd: SimpleCommand, folders: list[Where]) -> list[Where] | None:
         target = home + target[1:]
     if unresolved(target) or target.startswith("~"):
         return None
-    return [f.cd(target) for f in folders]
+    if GLOB_CHARS & set(target):  # `cd packages/*` (in a loop, mostly): each folder it may match
+        found = [f.cd(g) for f in folders for g in glob_folders(target, f.cwd, f.root)]
+    else:
+        found = [f.cd(target) for f in folders]
+    return None if any(re.match(DESCRIPTOR, f.cwd) for f in found) else found  # `cd /dev && cd fd/3` too
+
+
+def _all_entered(changes: list[SimpleCommand], folders: list[Where]) -> list[Where] | None:
+    out: list[Where] = []
+    for change in changes:
+        found = entered(change, folders)
+        if found is None:
+            return None
+        out += [f for f in found if f not in out]
+    return out
 
 
 def spelled_in(cmd: SimpleCommand, here: Where, folders: list[Where]) -> Iterator[tuple[SimpleCommand, Where]]:
     """``cmd`` as it runs in ``here``: `$PWD`, `~` and kin spelled out (once per earlier folder for `~-`),
     and a find's run once per guarded file it may be handed (in that file's folder for -execdir)."""
-    for spelled in _folder_words(cmd, here, folders):
+    for spelled in (d for w in _folder_words(cmd, here, folders) for d in _through_descriptors(w, here)):
         yield spelled, here
         if spelled.found_by:
             yield from _found_runs(spelled, here)
@@ -91,6 +120,24 @@ def _folder_words(cmd: SimpleCommand, here: Where, folders: list[Where]) -> Iter
         yield replace(cmd, words=tuple(spell(w) for w in cmd.words),
                       assignments=tuple(a.partition("=")[0] + "=" + spell(a.partition("=")[2]) for a in cmd.assignments),
                       redirects=tuple((op, spell(t)) for op, t in cmd.redirects))
+
+
+def _through_descriptors(cmd: SimpleCommand, here: Where) -> Iterator[SimpleCommand]:
+    """``cmd``, and when it names a path through an open descriptor (`/dev/fd/3/tasks/…`), ``cmd`` once for each
+    folder the descriptor may hold: the top, and each folder of the record and of git's (#28's task F-0099)."""
+    yield cmd
+    near = here.cwd.startswith(("/dev", "/proc"))  # (`cd /dev; sed -i 1d fd/3/…`)
+    targets = (*cmd.words, *(t for _, t in cmd.redirects))
+    if not near and not any(t.startswith(("/dev/", "/proc/")) and re.match(DESCRIPTOR + "/", t) for t in targets):
+        return
+    for folder in ("", *FOUND_FOLDERS):
+        base = posixpath.join(here.root, folder) if folder else here.root
+
+        def put(word: str, base: str = base) -> str:
+            full = posixpath.normpath(posixpath.join(here.cwd, word)) if near else word
+            return re.sub(DESCRIPTOR, lambda _: base, full) if re.match(DESCRIPTOR + "/", full) else word
+
+        yield replace(cmd, words=tuple(put(w) for w in cmd.words), redirects=tuple((op, put(t)) for op, t in cmd.redirects))
 
 
 def _spelled(word: str, pwd: str, old: str, home: str) -> str:
@@ -113,9 +160,9 @@ def _found_runs(cmd: SimpleCommand, here: Where) -> Iterator[tuple[SimpleCommand
     """A find's -exec run with `{}` as each guarded file the find may reach (a `-execdir` run in its folder)."""
     for found in found_files(cmd.found_by, here):
         name = "./" + posixpath.basename(found) if cmd.in_found_folder else found
-        there = Where(here.root, posixpath.dirname(found), here.home) if cmd.in_found_folder else here
-        words = tuple(name if w == XARGS_INPUT else w.replace("{}", name) for w in cmd.words)
-        redirects = tuple((op, t.replace("{}", name)) for op, t in cmd.redirects)  # `sh -c 'echo >> "$0"' {}`
+        there = replace(here, cwd=posixpath.dirname(found)) if cmd.in_found_folder else here
+        words = tuple(w.replace(XARGS_INPUT, name).replace("{}", name) for w in cmd.words)
+        redirects = tuple((op, t.replace(XARGS_INPUT, name).replace("{}", name)) for op, t in cmd.redirects)  # `sh -c 'echo >> "$0"' {}`
         yield replace(cmd, words=words, redirects=redirects), there
 
 

@@ -45,7 +45,7 @@ PREFIXES: dict[str, Prefix] = {
     "nohup": Prefix(), "time": Prefix(), "command": Prefix(), "exec": Prefix("a"), "builtin": Prefix(),
     "unbuffer": Prefix(), "caffeinate": Prefix(), "chronic": Prefix(), "ltrace": Prefix("o"),
     "strace": Prefix("eoOpPsSuEXI"), "catchsegv": Prefix(), "fakeroot": Prefix(),
-    "watch": Prefix("nd", frozenset({"--interval"})),  # its words form an `sh -c` line: judged as words
+    "watch": Prefix("nq", frozenset({"--interval", "--equexit", "--shotsfile"})),
     "npx": Prefix("pc", frozenset({"--package", "--call"})),
 }
 # Project runners: `uv run git commit -n` runs `git commit -n` (the word `run` follows the runner).
@@ -85,20 +85,33 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     scripts: list[str] = []
     into = folders if folders is not None else []
     replacing = _replace_string(words) if head == "xargs" else None
+    shell_line = head == "watch" and not _watch_execs(words)
     _options(head, spec, words, assigns, scripts, into)
     for _ in range(spec.positionals):
         if words:
             words.pop(0)
         _options(head, spec, words, assigns, scripts, into)  # `flock FILE -c "…"`: options after the file too
+    if shell_line and words:
+        scripts.append(" ".join(words))  # watch joins its words into the line it hands `sh -c` (#28's task F-0098)
     if scripts:
         words.clear()  # the command is the string, not the words left
     elif head == "xargs" and words and replacing is not None:
-        # `xargs -I% sh -c 'echo >> %'` puts each input where % stands: spelled as find's `{}`, which the judge
-        # reads as what a find piped to it found (#28's task F-0081).
-        words[:] = [w.replace(replacing, "{}") for w in words]
+        # `xargs -I% sh -c 'echo >> %'` puts each input where % stands: spelled as the input, which the judge
+        # reads as what the line shows it (harness/agent/judge/xargs_input.py; #28's task F-0081, F-0094).
+        words[:] = [w.replace(replacing, XARGS_INPUT) for w in words]
     elif head == "xargs" and words:
         words.append(XARGS_INPUT)  # xargs adds words read from its input: unknown to the guard
     return True, scripts
+
+
+def _watch_execs(words: list[str]) -> bool:
+    """Whether watch's leading options hold `-x`/`--exec` (it runs its words as a command, not as a shell line)."""
+    for w in words:
+        if w == "--" or not w.startswith("-"):
+            return False
+        if w == "--exec" or (not w.startswith("--") and "x" in w[1:].split("n")[0].split("q")[0]):
+            return True
+    return False
 
 
 def _replace_string(words: list[str]) -> str | None:

@@ -101,6 +101,33 @@ def braces(word: str) -> list[str]:
     return [w for w in done if w] or [word]
 
 
+# Stand-ins for the characters of a brace's syntax (and blanks) written quoted or escaped: bash expands only bare ones.
+LITERAL = {"{": "\ue000", "}": "\ue001", ",": "\ue002", " ": "\ue003", "\t": "\ue004", ".": "\ue005"}
+AS_WRITTEN = {v: k for k, v in LITERAL.items()}
+
+
+def quoted_braces(raw: str) -> list[str]:
+    """The words bash's brace expansion makes of a word as written, its quotes removed after: a quoted or escaped
+    `{`, `,`, `}` or blank is a plain character of an alternative (`.harnes{s,\\}}` → `.harness`, `.harnes}`)."""
+    out: list[str] = []
+    quote, i = "", 0
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\" and quote != "'" and i + 1 < len(raw):
+            kept = quote == '"' and raw[i + 1] not in '$`"\\'  # in double quotes, `\x` keeps its backslash
+            out += ["\\"] * kept + [LITERAL.get(raw[i + 1], raw[i + 1])]
+            i += 2
+            continue
+        if c == quote:
+            quote = ""
+        elif not quote and c in "'\"":
+            quote = c
+        else:
+            out.append(LITERAL.get(c, c) if quote else c)
+        i += 1
+    return ["".join(AS_WRITTEN.get(ch, ch) for ch in word) for word in braces("".join(out))]
+
+
 SEQUENCE = r"\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?\}"
 
 
