@@ -366,3 +366,50 @@ def test_a_path_folder_of_the_checkouts_code_is_swapped_for_the_trees(repo, tmp_
     assert guard.tree_env(with_bin, env)["PATH"].split(os.pathsep) == [str(with_bin / "bin"), str(repo / ".venv" / "bin"),
                                                                       "/usr/bin"]
     assert guard.tree_env(without, env)["PATH"].split(os.pathsep) == [str(repo / ".venv" / "bin"), "/usr/bin"]
+
+
+# -- interpreters a script starts by its absolute path (#24's task F-0010, F-0011) ----------------------
+
+def test_a_python_a_script_starts_by_its_path_is_fingerprinted_before_the_run(h, repo, tmp_path):
+    python, site = venv(tmp_path / "tools-venv")  # the project's test environment, not on PATH
+    poison = site / "sitecustomize.py"
+    (repo / "run_tests.sh").write_text(f"exec {python} check.py\n")
+    configure(repo, PASS_CMD, ["sh", "run_tests.sh"])
+    (repo / "check.py").write_text(writes(poison, EVERY_EXIT_PASSES))
+    base = commit_all_ok(repo, "tests run by a script")
+    first = done(h, repo, "First", after_unit_test=poison.unlink)
+    (repo / "check.py").write_text(FAILS)
+    second = done(h, repo, "Second", forge=True)
+
+    code, doc, err = rerun(h, base)
+    assert code == 2, err
+    assert f"added {poison}" in reruns(doc, first)["unit_test"]["poisoned"]
+    assert reruns(doc, second)["unit_test"]["result"] == UNRUNNABLE
+
+
+def test_an_editable_install_a_script_starts_by_its_path_is_redirected_to_the_tree(h, repo, tmp_path):
+    python = editable(tmp_path, repo)
+    (repo / "run_tests.sh").write_text(f"exec {python} -c '{CHECK}'\n")
+    configure(repo, PASS_CMD, ["sh", "run_tests.sh"])
+    answer(repo, 41)
+    base = commit_all_ok(repo, "config, package")
+    broken = done(h, repo, "Broken", forge=True)
+    answer(repo, 42)
+    commit_all_ok(repo, "fixed later, in the checkout")
+
+    code, doc, err = rerun(h, base)
+    assert code == 1, err
+    run = reruns(doc, broken)["unit_test"]
+    assert run["result"] == "does not reproduce" and run["exit_code"] == 1
+
+
+def test_the_pythons_a_script_names_are_found_two_files_deep(tmp_path):
+    from harness.rerun.script_pythons import scripted_pythons
+
+    python, _ = venv(tmp_path / "v")
+    files = {"run.sh": b"set -e\nsh tools/test.sh\n", "tools/test.sh": f"V={tmp_path}/v/bin\n$V/python -m x\n".encode(),
+             "plain.sh": b"python3 -m pytest\n"}
+    assert scripted_pythons(["sh", "run.sh"], files.get) == [str(python)]  # by its virtualenv's folder
+    assert scripted_pythons("sh ./tools/test.sh", files.get) == [str(python)]
+    assert scripted_pythons(["sh", "plain.sh"], files.get) == []  # by name: PATH's, probed already
+    assert scripted_pythons(["sh", "missing.sh"], files.get) == []
