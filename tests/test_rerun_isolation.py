@@ -409,7 +409,10 @@ def test_the_pythons_a_script_names_are_found_two_files_deep(tmp_path):
     python, _ = venv(tmp_path / "v")
     files = {"run.sh": b"set -e\nsh tools/test.sh\n", "tools/test.sh": f"V={tmp_path}/v/bin\n$V/python -m x\n".encode(),
              "plain.sh": b"python3 -m pytest\n"}
-    assert scripted_pythons(["sh", "run.sh"], files.get) == [str(python)]  # by its virtualenv's folder
-    assert scripted_pythons("sh ./tools/test.sh", files.get) == [str(python)]
+    def folders(found: list[str]) -> list[Path]:
+        return [Path(p).parent for p in found]  # (the virtualenv's python3 or python: one interpreter)
+
+    assert folders(scripted_pythons(["sh", "run.sh"], files.get)) == [python.parent]  # by its virtualenv's folder
+    assert folders(scripted_pythons("sh ./tools/test.sh", files.get)) == [python.parent]
     assert scripted_pythons(["sh", "plain.sh"], files.get) == []  # by name: PATH's, probed already
     assert scripted_pythons(["sh", "missing.sh"], files.get) == []

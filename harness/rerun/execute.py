@@ -170,7 +170,10 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     if src is None or not planned:
         return problems
     guard = guard or job_guard(git)
-    guard.learn(p for item in planned if (p := program_of(item.command, item.shell)))
+    from harness.rerun.script_pythons import scripted_pythons
+
+    scripted = [p for item in planned for p in scripted_pythons(item.command, src.read)]  # (#24's F-0010, F-0011)
+    guard.learn([*(p for item in planned if (p := program_of(item.command, item.shell))), *scripted])
     todo = list(planned)
     try:
         with git.temp_worktree(commit) as path:

@@ -57,7 +57,7 @@ RESOLVE = (_DROP_CWD
            "    where = list(spec.submodule_search_locations or [])\n"
            "    out[name] = spec.origin if spec.has_location and spec.origin else (where[0] if where else None)\n"
            "print(json.dumps(out))\n")
-_PYTHON_NAME = re.compile(r"python(\d+(\.\d+)?)?$")
+PYTHON_NAME = re.compile(r"python(\d+(\.\d+)?)?$")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -121,7 +121,7 @@ def candidates(programs: Sequence[str], env: Mapping[str, str], checkout: Path) 
         if where is None:
             continue
         venv = Path(where).parent.parent
-        if _PYTHON_NAME.match(os.path.basename(where)):
+        if PYTHON_NAME.match(os.path.basename(where)):
             found.append(where)
         elif (venv / "pyvenv.cfg").is_file():  # a tool of a virtualenv (pytest, a console script): its Python
             found.append(next((str(venv / "bin" / n) for n in ("python3", "python") if (venv / "bin" / n).exists()), ""))
@@ -137,7 +137,7 @@ def path_pythons(path: str) -> list[str]:
             names = sorted(os.listdir(folder or "."))
         except OSError:
             continue
-        out.extend(os.path.join(folder, n) for n in names if _PYTHON_NAME.match(n)
+        out.extend(os.path.join(folder, n) for n in names if PYTHON_NAME.match(n)
                    and os.path.isfile(os.path.join(folder, n)) and os.access(os.path.join(folder, n), os.X_OK))
     return out
 
