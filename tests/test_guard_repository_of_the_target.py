@@ -27,3 +27,16 @@ def test_an_absolute_path_into_the_record_from_outside_is_refused(h, task, repo,
     outside.mkdir()
     assert guard_answer(outside, "Write", {"file_path": str(repo / ".harness" / "approvals.jsonl"), "content": "x"}) == "deny"
     assert guard_answer(outside, "Write", {"file_path": str(outside / "notes.md"), "content": "x"}) == "allow"
+
+
+def test_git_in_a_nested_repository_without_a_harness_acts_on_that_repository(h, task, repo):
+    """#25's task F-0028: its commits and hooks are its own; the record around it is still guarded."""
+    git(repo, "init", "-q", "vendor/lib")
+    lib = repo / "vendor" / "lib"
+    for command in ("git commit --no-verify -m vendored", "git config core.hooksPath .githooks", "git commit -n -m x"):
+        assert guard_answer(lib, "Bash", {"command": command}) == "allow", command
+    for command in ("git -C ../.. commit --no-verify -m x", "cd ../.. && git commit --no-verify -m x",
+                    "git --git-dir=../../.git commit --no-verify -m x", "GIT_DIR=../../.git git commit -n -m x",
+                    "git checkout-index -a --prefix=../../.harness/", "rm -rf ../../.harness"):
+        assert guard_answer(lib, "Bash", {"command": command}) == "deny", command
+    assert guard_answer(repo, "Bash", {"command": "git commit --no-verify -m x"}) == "deny"
