@@ -54,6 +54,21 @@ def guarded_root(start: str | None) -> str | None:
         folder = parent
 
 
+def nested_repositories(root: str, cwd: str) -> tuple[str, ...]:
+    """The tops of the repositories between ``root`` (exclusive) and ``cwd`` (a `vendor/lib` with its own `.git`
+    and no harness): git run there acts on them, not on ``root`` (#25's task F-0028)."""
+    if not cwd.startswith(root.rstrip("/") + "/"):
+        return ()
+    from harness.agent.git_config_files import git_dirs
+
+    out, folder = [], cwd
+    while folder != root and folder.startswith(root):
+        if git_dirs(folder) is not None:
+            out.append(folder)
+        folder = os.path.dirname(folder)
+    return tuple(out)
+
+
 def has_harness(root: Path | None) -> bool:
     return root is not None and (root / paths.HARNESS).is_dir()
 

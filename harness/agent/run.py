@@ -142,7 +142,8 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
     cwd = os.path.realpath(p.cwd or root)
     # What `~` names in the line, and where `mktemp` makes what it makes.
-    where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp")
+    where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp",
+                  facts.nested_repositories(os.path.realpath(root), cwd))
     denial = None
     setup = git_setup()
     if action.shell is not None:

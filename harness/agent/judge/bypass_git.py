@@ -62,6 +62,10 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
+    if where.in_nested_repository() and not _repository_named(args[:i], env):
+        # git finds the nested repository (no harness of its own): its commits, hooks and refs are not this one's.
+        # What it writes into the work tree is still judged (#25's task F-0028).
+        return _check_git_files(sub, rest, where, setup) or _check_older_state(sub, rest, where, setup, stdin_file)
     if config.opaque and (sub in MACHINERY or sub not in BUILTINS):
         return Denial("config-source", f"`git {sub}` under {config.opaque[0]} reads configuration the guard "
                       "cannot see (an alias or hooks path there changes what the command does)",
@@ -82,6 +86,12 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
             or _check_config_sources(sub, rest, where, notes_ref, setup, shell, depth)
             or _check_git_files(sub, rest, where, setup)
             or _check_older_state(sub, rest, where, setup, stdin_file))
+
+
+def _repository_named(options: list[str], env: tuple[str, ...]) -> bool:
+    """Whether git is told which repository to use (`--git-dir`, `GIT_DIR`), rather than finding it from its folder."""
+    return any(o.startswith("--git-dir") for o in options) or any(
+        e.startswith(("GIT_DIR=", "GIT_COMMON_DIR=")) for e in env)
 
 
 def git_subcommand(args: list[str]) -> tuple[str, list[str]] | None:

@@ -108,9 +108,11 @@ def check_checkout_index(rest: list[str], where: paths.Where, setup: GitSetup) -
         what = "every file" if "--stdin" not in rest else "the paths on its stdin"
         return older_state_denial("checkout-index", what, "the index") if _may_reach_record(base, where) else None
     operands = rest[rest.index("--") + 1:] if "--" in rest else [a for a in rest if not a.startswith("-")]
+    top = where.git_top()  # (a nested repository's index holds paths from its own top: #25's task F-0028)
     for a in operands:
-        rel = where.resolve(a)
-        if rel is not None and (_writes_record(base + rel, where) or paths.glob_harness_state(rel)):
+        full = posixpath.normpath(posixpath.join(where.cwd, a))
+        rel = full[len(top.rstrip("/")) + 1:] if full.startswith(top.rstrip("/") + "/") else None
+        if rel is not None and (_writes_record(base + rel, where) or paths.glob_harness_state(where.resolve(full))):
             return older_state_denial("checkout-index", a, "the index")
     return None
 
@@ -119,7 +121,7 @@ def _landing(prefix: str, where: paths.Where, setup: GitSetup) -> str | None:
     """The absolute spelling git prepends to each path: the prefix's folder by its real path (when it lies
     outside the repository as written, only as the adapter found it), then the rest of the prefix."""
     folder, _, tail = prefix.rpartition("/")
-    written = posixpath.normpath(posixpath.join(where.root, folder))
+    written = posixpath.normpath(posixpath.join(where.git_top(), folder))
     real = setup.export_folders.get(written) if setup.export_folders is not None else written
     if real is None and where.resolve(written) is None:
         return None

@@ -32,6 +32,7 @@ class Where:
     cwd: str        # absolute directory the command runs in
     home: str = ""  # the user's home folder (what `~` names), "" when not known
     tmp: str = "/tmp"  # where `mktemp` makes what it makes: $TMPDIR, else /tmp
+    nested: tuple[str, ...] = ()  # tops of repositories without a harness inside ``root`` around the session's cwd
 
     def resolve(self, path: str) -> str | None:
         """``path`` relative to the repository root, or None when it lies outside."""
@@ -44,7 +45,16 @@ class Where:
         return full[len(root.rstrip("/")) + 1:]
 
     def cd(self, path: str) -> Where:
-        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home, self.tmp)
+        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home, self.tmp, self.nested)
+
+    def in_nested_repository(self) -> bool:
+        """Whether git run here finds a repository of its own inside the guarded one (`vendor/lib/.git`)."""
+        return self.git_top() != self.root
+
+    def git_top(self) -> str:
+        """The top of the repository git run here finds: the innermost nested one around the folder, else ``root``."""
+        return next((top for top in sorted(self.nested, key=len, reverse=True)
+                     if self.cwd == top or self.cwd.startswith(top.rstrip("/") + "/")), self.root)
 
 
 def protected(rel: str | None) -> tuple[str, str] | None:
