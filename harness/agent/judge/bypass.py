@@ -29,9 +29,10 @@ from harness.agent.judge.denials import (
 )
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
 from harness.agent.judge.git_older_state import check_patch_program
+from harness.agent.judge.glob_reach import looseness
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
-from harness.agent.judge.shell_commands import WRITE_REDIRECTS, SimpleCommand, command_line, parse
+from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_folders import entered, spelled_in
 from harness.agent.judge.shell_resolve import TooMuchToJudge, declared, resolve, unresolved
 from harness.core.value_class import dataclass, replace
@@ -75,8 +76,21 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         commands = _aliases_expanded(commands, where.root)
     except TooMuchToJudge as exc:
         return Denial("unresolved", str(exc), "write the commands out")
+    if "(" in text and re.search(EXTGLOB_GROUP, text):
+        # `@(.harness)`, `.harnes+(s)`: with extglob on (the line's, or the agent shell's own), a pattern. Judged
+        # again with each group as `*` under loose glob options (#28's task F-0104).
+        try:
+            denial = judge("shopt -s extglob\n" + re.sub(EXTGLOB_GROUP, _as_star, text))
+        except ShellSyntaxError:
+            denial = None
+        if denial:
+            return denial
+    defined = _defined_names(text, commands)
+    if defined:  # `nice() { "$@"; }; nice cd …` runs the cd in the shell itself (#28's task F-0111)
+        commands = [replace(c, in_child="") if c.in_child in defined else c for c in commands]
     chained = _and_chained(text, commands)
     loops = loop_words(text)  # what a loop variable a cd names may hold
+    loose = looseness(text)  # the line sets glob options: its globs may match more
     folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
     visited = [where]  # every folder the line has been in (a cd back may return to any)
     lost = None        # a folder change the guard could not work out: nothing after it can be judged
@@ -89,7 +103,7 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         if steered and _names_home(cmd):
             return unresolved_denial("~", "the home folder, after the line sets HOME (#28's task F-0078)")
         denial, seen = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
-                                                                   exported=exported, judge=judge), real_name)
+                                                                   exported=exported, judge=judge), real_name, loose)
         if denial:
             return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
@@ -103,10 +117,27 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
         for cmd in commands:
             if not cmd.changes_folder:
                 denial, _ = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
-                                                                        exported=exported, judge=judge), real_name)
+                                                                        exported=exported, judge=judge), real_name, loose)
                 if denial:
                     return denial
     return None
+
+
+# An extglob group inside a word: `@(…)`, `+(…)`, `*(…)`, `?(…)`, `!(…)` (not `$(…)`, `<(…)`, `>(…)`).
+EXTGLOB_GROUP = r"(?<![$<>])[?*+@!]\(([^()]*)\)"
+# `NAME()` and `function NAME`: a function the line defines.
+FUNCTION = r"(?:^|[\s;&|(){}])([\w.:+-]+)\s*\(\s*\)|\bfunction\s+([\w.:+-]+)"
+
+
+def _as_star(group: re.Match[str]) -> str:
+    """An extglob group as the glob that matches at least as much (`@(.harness)` names a dotted folder)."""
+    return ".*" if any(alternative.startswith(".") for alternative in group[1].split("|")) else "*"
+
+
+def _defined_names(text: str, commands: list[SimpleCommand]) -> set[str]:
+    """The functions and aliases the line defines: a prefix word among them runs in the shell, not a program."""
+    names = {a or b for a, b in re.findall(FUNCTION, text)} if "(" in text or "function" in text else set()
+    return names | {n for c in commands if c.program == "alias" for n in _pairs_of(c.words[1:])}
 
 
 # What runs later than where it is written: functions, loops, traps.
@@ -119,12 +150,12 @@ def _judged_in(there: paths.Where, *, notes_ref: str, setup: GitSetup, exported:
 
 
 def _in_folders(cmd: SimpleCommand, folders: list[paths.Where], context: Callable[[paths.Where], Context],
-                real_name: RealName | None) -> tuple[Denial | None, list[SimpleCommand]]:
+                real_name: RealName | None, loose: int = 0) -> tuple[Denial | None, list[SimpleCommand]]:
     """The first denial of ``cmd`` judged in each of ``folders`` (spelled there, and by real paths), and the
     spellings of a cd (what it may enter is worked out from them)."""
     seen: list[SimpleCommand] = []
     for here in folders:
-        for spelled, there in spelled_in(cmd, here, folders):
+        for spelled, there in spelled_in(cmd, here, folders, loose):
             denial, real = _judged_with_real_names(spelled, context(there), real_name)
             if denial:
                 return denial, seen

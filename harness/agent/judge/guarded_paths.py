@@ -87,9 +87,23 @@ def unresolved_protected(word: str) -> tuple[str, str] | None:
     return PROTECTED_NAMES.get(name)
 
 
+# The guarded files a `find`, a glob or a descriptor may reach, by where they lie in a repository.
+FOUND_SAMPLES = tuple(f"{HARNESS}/{name}" for name in ("tasks/TASK/events.jsonl", "approvals.jsonl", "allowed_signers",
+                                                      "tasks/TASK/evidence/EVIDENCE.json")) + (
+    ".git/hooks/pre-commit", ".git/config", ".git/info/grafts")
+# ... and the folders (`find . -name .harness -exec rm -rf {} +` deletes the record whole).
+FOUND_FOLDERS = (HARNESS, f"{HARNESS}/tasks", f"{HARNESS}/tasks/TASK", f"{HARNESS}/tasks/TASK/evidence", ".git", ".git/hooks")
+
 # -- globs: `> .ha*ss/events.json*` names the ledger as surely as its spelled-out path --------
 
 GLOB_CHARS = frozenset("*?[")
+
+# A path through a descriptor the line may have opened on any folder (`cd /dev/fd/3 3<.harness`): /dev/fd/N, the
+# standard streams, /proc/PID/fd/N and a thread's /proc/PID/task/TID/fd/N, however many slashes (#28's task
+# F-0099, F-0108). The guard does not follow what a descriptor holds.
+DESCRIPTOR = r"^/+(?:dev/+(?:fd/+[^/]+|stdin|stdout|stderr)|proc/+[^/]+/+(?:task/+[^/]+/+)?fd/+[^/]+)(?=/|$)"
+# Folders whose entries are other folders by another name: a link to one reaches whatever a descriptor holds.
+PROC_FOLDERS = r"^/+(?:proc|dev/+fd|dev/+std(?:in|out|err))(?=/|$)"
 
 
 def _matches(name: str, pattern: str) -> bool:

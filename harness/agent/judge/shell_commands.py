@@ -51,7 +51,7 @@ class SimpleCommand:
     redirects: tuple[tuple[str, str], ...] = field(default=())  # (operator, target)
     found_by: tuple[str, ...] = ()   # a run of `find … -exec`: find's own words (its start folders and tests)
     in_found_folder: bool = False    # a run of `-execdir`/`-okdir`: in the folder of each file found
-    in_child: bool = False           # run as a program by another (`env cd`, `find -exec cd`): a child process
+    in_child: str = ""               # the program that runs it as a child (`env cd`, `find -exec cd`), else ""
     xargs_items: tuple[str, ...] | None = None  # an xargs's input, where the line shows it (`echo a b | xargs …`)
 
     @property
@@ -169,7 +169,7 @@ def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
         yield from _parse(line, depth + 1)
     elif cmd.program == "find":
         for run, in_folder in _find_runs(cmd.words):
-            run_cmd = SimpleCommand(tuple(run), found_by=cmd.words, in_found_folder=in_folder, in_child=True)
+            run_cmd = SimpleCommand(tuple(run), found_by=cmd.words, in_found_folder=in_folder, in_child="find")
             for found in _judged(run_cmd, depth + 1):
                 # What the run hands a shell runs where the run does (`-execdir sh -c '…'`).
                 yield found if found.found_by else replace(found, found_by=cmd.words, in_found_folder=in_folder)
@@ -288,14 +288,14 @@ def _strip_prefixes(cmd: SimpleCommand) -> tuple[SimpleCommand, list[str], list[
             continue
         if words[0] == "coproc":  # `coproc CMD …` and `coproc NAME { …; }` run the command (#28's task F-0071)
             del words[:2 if words[2:3] in (["{"], ["("]) else 1]
-            in_child = True
+            in_child = in_child or "coproc"
             continue
         head = words[0]
         stripped, handed = strip_prefix(words, assigns, folders)
         scripts += handed
         if not stripped:
             break
-        in_child = in_child or head not in SHELL_WORDS
+        in_child = in_child or ("" if head in SHELL_WORDS else posixpath.basename(head))
     return replace(cmd, words=tuple(words), assignments=tuple(assigns), in_child=in_child), scripts, folders
 
 

@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterator
 
 from harness.agent.judge.cd_targets import glob_folders, mktemp_folder, with_loop_words
-from harness.agent.judge.guarded_paths import GLOB_CHARS, HARNESS, Where
+from harness.agent.judge.glob_reach import loosened
+from harness.agent.judge.guarded_paths import DESCRIPTOR, FOUND_FOLDERS, FOUND_SAMPLES, GLOB_CHARS, Where
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import XARGS_INPUT
 from harness.agent.judge.shell_resolve import unresolved
@@ -29,15 +30,6 @@ PWD_COMMAND = r"\$\(pwd\)|`pwd`|\$\{PWD%+/\}"  # `$(pwd)`, `${PWD%/}`: the folde
 DIRNAME_PWD = r'\$\(dirname\s+"?\$\{?PWD\}?"?\)'  # `$(dirname "$PWD")`: the folder above (F-0082)
 OLDPWD = r"\$(?:\{OLDPWD\}|OLDPWD(?![A-Za-z0-9_]))"
 HOME = r"\$(?:\{HOME\}|HOME(?![A-Za-z0-9_]))"
-# The guarded files a `find` may hand its -exec command, by where they lie in a repository.
-FOUND_SAMPLES = tuple(f"{HARNESS}/{name}" for name in ("tasks/TASK/events.jsonl", "approvals.jsonl", "allowed_signers",
-                                                      "tasks/TASK/evidence/EVIDENCE.json")) + (
-    ".git/hooks/pre-commit", ".git/config", ".git/info/grafts")
-# ... and the folders (`find . -name .harness -exec rm -rf {} +` deletes the record whole).
-FOUND_FOLDERS = (HARNESS, f"{HARNESS}/tasks", f"{HARNESS}/tasks/TASK", f"{HARNESS}/tasks/TASK/evidence", ".git", ".git/hooks")
-# A path through a descriptor the line may have opened on any folder (`cd /dev/fd/3 3<.harness`): /dev/fd/N, the
-# standard streams, /proc/PID/fd/N. The guard does not follow what a descriptor holds (#28's task F-0099).
-DESCRIPTOR = r"^/(?:dev/(?:fd/\d+|stdin|stdout|stderr)|proc/(?:self|thread-self|\d+|\$\$|\$\{?BASHPID\}?)/fd/\d+)(?=/|$)"
 # find's tests on names and paths (True: case folded).
 NAME_TESTS = {"-name": False, "-iname": True}
 PATH_TESTS = {"-path": False, "-ipath": True, "-wholename": False, "-iwholename": True}
@@ -98,10 +90,12 @@ def _all_entered(changes: list[SimpleCommand], folders: list[Where]) -> list[Whe
     return out
 
 
-def spelled_in(cmd: SimpleCommand, here: Where, folders: list[Where]) -> Iterator[tuple[SimpleCommand, Where]]:
+def spelled_in(cmd: SimpleCommand, here: Where, folders: list[Where], loose: int = 0
+               ) -> Iterator[tuple[SimpleCommand, Where]]:
     """``cmd`` as it runs in ``here``: `$PWD`, `~` and kin spelled out (once per earlier folder for `~-`),
     and a find's run once per guarded file it may be handed (in that file's folder for -execdir)."""
-    for spelled in (d for w in _folder_words(cmd, here, folders) for d in _through_descriptors(w, here)):
+    spellings = (d for w in _folder_words(cmd, here, folders) for d in _through_descriptors(w, here))
+    for spelled in (g for d in spellings for g in loosened(d, here, loose)):
         yield spelled, here
         if spelled.found_by:
             yield from _found_runs(spelled, here)
@@ -127,15 +121,22 @@ def _through_descriptors(cmd: SimpleCommand, here: Where) -> Iterator[SimpleComm
     folder the descriptor may hold: the top, and each folder of the record and of git's (#28's task F-0099)."""
     yield cmd
     near = here.cwd.startswith(("/dev", "/proc"))  # (`cd /dev; sed -i 1d fd/3/…`)
-    targets = (*cmd.words, *(t for _, t in cmd.redirects))
-    if not near and not any(t.startswith(("/dev/", "/proc/")) and re.match(DESCRIPTOR + "/", t) for t in targets):
+
+    def through(word: str) -> str | None:
+        """The word's path, when it leads through a descriptor (`//dev/fd/3/…` too; F-0108)."""
+        if not near and "/dev" not in word and "/proc" not in word:
+            return None
+        full = posixpath.normpath(posixpath.join(here.cwd, word))
+        return full if re.match(DESCRIPTOR + "/", full) else None
+
+    if not any(through(t) for t in (*cmd.words, *(t for _, t in cmd.redirects))):
         return
     for folder in ("", *FOUND_FOLDERS):
         base = posixpath.join(here.root, folder) if folder else here.root
 
         def put(word: str, base: str = base) -> str:
-            full = posixpath.normpath(posixpath.join(here.cwd, word)) if near else word
-            return re.sub(DESCRIPTOR, lambda _: base, full) if re.match(DESCRIPTOR + "/", full) else word
+            full = through(word)
+            return re.sub(DESCRIPTOR, lambda _: base, full) if full else word
 
         yield replace(cmd, words=tuple(put(w) for w in cmd.words), redirects=tuple((op, put(t)) for op, t in cmd.redirects))
 

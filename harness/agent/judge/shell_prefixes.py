@@ -105,12 +105,25 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
 
 
 def _watch_execs(words: list[str]) -> bool:
-    """Whether watch's leading options hold `-x`/`--exec` (it runs its words as a command, not as a shell line)."""
-    for w in words:
-        if w == "--" or not w.startswith("-"):
-            return False
-        if w == "--exec" or (not w.startswith("--") and "x" in w[1:].split("n")[0].split("q")[0]):
-            return True
+    """Whether watch's leading options hold `-x`/`--exec` (it runs its words as a command, not as a shell line),
+    past the values of its options (`-n 1 -x`, `--interval 1 -x`; #28's task F-0109)."""
+    spec = PREFIXES["watch"]
+    i = 0
+    while i < len(words) and words[i].startswith("-") and words[i] not in ("-", "--"):
+        w = words[i]
+        if w.startswith("--"):
+            name = w.partition("=")[0]
+            if len(name) >= 4 and "--exec".startswith(name):  # `--ex` already names it alone
+                return True
+            i += 1 + (_unabbreviated("watch", spec, name) in spec.long_values and "=" not in w)
+            continue
+        for j, ch in enumerate(w[1:], 1):
+            if ch == "x":
+                return True
+            if ch in spec.short_values:
+                i += not w[j + 1:]  # the value is the next word
+                break
+        i += 1
     return False
 
 

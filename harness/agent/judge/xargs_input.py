@@ -17,6 +17,14 @@ from harness.agent.judge.shell_prefixes import XARGS_INPUT
 MAX_ITEMS = 64  # input words put in one by one; more, and the input stays unknown
 GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
 GREP_VALUED = "efmABCdDgtTM"  # grep/rg short options that take a value (-e PATTERN, -f FILE, -g GLOB, …)
+# grep's and rg's long options that take a value, which may be the next word (`--exclude-dir node_modules`; F-0110).
+GREP_LONG_VALUED = frozenset({
+    "--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--label", "--include",
+    "--exclude", "--exclude-from", "--exclude-dir", "--binary-files", "--devices", "--directories",
+    "--group-separator", "--glob", "--iglob", "--type", "--type-not", "--type-add", "--type-clear", "--max-depth",
+    "--max-filesize", "--encoding", "--engine", "--ignore-file", "--path-separator", "--pre", "--pre-glob",
+    "--replace", "--sort", "--sortr", "--threads", "--dfa-size-limit", "--regex-size-limit", "--context-separator",
+    "--field-match-separator", "--field-context-separator", "--colors", "--max-columns", "--hyperlink-format"})
 
 
 def items_of(text: str) -> list[str] | None:
@@ -67,14 +75,17 @@ def _grep_paths(args: list[str], rg: bool) -> tuple[str, ...] | None:
     values: list[tuple[str, str]] = []  # (option, value)
     flags: list[str] = []
     positionals: list[str] = []
+    unsure = False  # an abbreviated long option that may take the next word (`--exclude-d node_modules`)
     i = 0
     while i < len(args):
         a = args[i]
         if a.startswith("--"):
             opt, eq, value = a.partition("=")
-            if not eq and opt in ("--regexp", "--file", "--glob"):
+            known = opt if opt in GREP_LONG_VALUED else None
+            unsure = unsure or (known is None and not eq and any(k.startswith(opt) for k in GREP_LONG_VALUED))
+            if known and not eq:
                 value, i = (args[i + 1] if i + 1 < len(args) else ""), i + 1
-            if eq or opt in ("--regexp", "--file", "--glob"):
+            if known or eq:
                 values.append((opt, value))
             else:
                 flags.append(opt)
@@ -93,6 +104,8 @@ def _grep_paths(args: list[str], rg: bool) -> tuple[str, ...] | None:
         return None
     given = {o for o, _ in values} & {"-e", "-f", "--regexp", "--file"} or "--files" in flags
     paths = (positionals if given else positionals[1:]) or ["."]
+    if unsure:  # either reading: every word may be a path, and with none, grep walks `.`
+        paths = list(dict.fromkeys([*positionals, "."]))
     globs = [v for o, v in values if o in ("--include", "-g", "--glob") and not v.startswith("!")]
     tests = ["(", *(t for n, g in enumerate(globs) for t in ((["-o"] if n else []) + ["-name", g])), ")"] if globs else []
     for o, v in values:
