@@ -40,3 +40,62 @@ def test_git_in_a_nested_repository_without_a_harness_acts_on_that_repository(h,
                     "git checkout-index -a --prefix=../../.harness/", "rm -rf ../../.harness"):
         assert guard_answer(lib, "Bash", {"command": command}) == "deny", command
     assert guard_answer(repo, "Bash", {"command": "git commit --no-verify -m x"}) == "deny"
+
+
+def _nested(repo):
+    git(repo, "init", "-q", "vendor/lib")
+    return repo / "vendor" / "lib"
+
+
+def _denied_in(folder, *commands):
+    return [c for c in commands if guard_answer(folder, "Bash", {"command": c}) != "deny"]
+
+
+def test_a_git_alias_in_a_nested_repository_is_judged(h, task, repo):
+    """#28's task F-0113."""
+    lib = _nested(repo)
+    assert _denied_in(lib, "git -c alias.x='!sed -i 1d ../../.harness/tasks/*/events.jsonl' x",
+                      "git config alias.y '!sed -i 1d ../../.harness/tasks/*/events.jsonl'; git y") == []
+
+
+def test_git_config_in_a_nested_repository_writes_only_its_own_config(h, task, repo):
+    """#28's task F-0114."""
+    lib = _nested(repo)
+    assert _denied_in(lib, "git config --global core.hooksPath /dev/null",
+                      "git config --file ../../.git/config core.hooksPath /dev/null",
+                      "git config -f ../../.git/config core.hooksPath /dev/null") == []
+
+
+def test_a_nested_repository_pointed_at_the_outer_work_tree_is_judged(h, task, repo):
+    """#28's task F-0115."""
+    lib = _nested(repo)
+    assert _denied_in(lib, "git --work-tree=../.. checkout HEAD -- :/.harness",
+                      "GIT_WORK_TREE=../.. git reset --hard", "git --work-tree ../.. checkout -f HEAD -- :/") == []
+
+
+def test_a_line_that_moves_the_nested_git_away_is_judged_as_the_outer_repository(h, task, repo):
+    """#28's task F-0116."""
+    lib = _nested(repo)
+    assert _denied_in(lib, "mv .git .g && git config core.hooksPath /dev/null",
+                      "mv .git .g && git commit --no-verify -m x", "rm -rf .git; git commit -n -m x") == []
+
+
+def test_a_git_file_pointing_at_the_outer_repository_is_no_nested_repository(h, task, repo):
+    """#28's task F-0117."""
+    lib = repo / "vendor" / "lib"
+    lib.mkdir(parents=True)
+    (lib / ".git").write_text("gitdir: ../../.git\n")
+    assert _denied_in(lib, "git config core.hooksPath /dev/null", "git commit --no-verify -m x") == []
+    link = repo / "vendor" / "link"
+    link.mkdir()
+    (link / ".git").symlink_to(repo / ".git")
+    assert _denied_in(link, "git config core.hooksPath /dev/null", "git commit --no-verify -m x") == []
+
+
+def test_git_clean_that_may_reach_the_record_is_refused(h, task, repo):
+    """#28's task F-0118: a task made since the last commit is untracked."""
+    assert _denied_in(repo, "git clean -fd", "git clean -fdx .harness", "git clean -f -d -- .", "git clean -ffdx") == []
+    (repo / "build").mkdir()
+    for command in ("git clean -fd build", "git clean -n", "git clean -fd -e .harness", "git clean -fX",
+                    "git clean --dry-run -d"):
+        assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
