@@ -56,17 +56,54 @@ def guarded_root(start: str | None) -> str | None:
 
 def nested_repositories(root: str, cwd: str) -> tuple[str, ...]:
     """The tops of the repositories between ``root`` (exclusive) and ``cwd`` (a `vendor/lib` with its own `.git`
-    and no harness): git run there acts on them, not on ``root`` (#25's task F-0028)."""
-    if not cwd.startswith(root.rstrip("/") + "/"):
+    and no harness): git run there acts on them, not on ``root`` (#25's task F-0028). Only a `.git` folder of its
+    own counts: not a link, not a `gitdir:` file, not a linked worktree's folder (`commondir`), which may all
+    lead back to ``root``'s; and none while the hook's environment names a repository (#28's task F-0117)."""
+    if not cwd.startswith(root.rstrip("/") + "/") or any(os.environ.get(v) for v in NAMES_A_REPOSITORY):
         return ()
-    from harness.agent.git_config_files import git_dirs
-
     out, folder = [], cwd
     while folder != root and folder.startswith(root):
-        if git_dirs(folder) is not None:
+        dot_git = os.path.join(folder, ".git")
+        if os.path.isdir(dot_git) and not os.path.islink(dot_git) and not os.path.lexists(os.path.join(dot_git, "commondir")):
             out.append(folder)
         folder = os.path.dirname(folder)
     return tuple(out)
+
+
+def other_git(root: str, cwd: str) -> str:
+    """Whether a `.git` of any kind lies between ``root`` (exclusive) and ``cwd``: "worktree" when its config sets
+    core.worktree (its history is then written into another folder, maybe ``root``'s), "repository", or ""."""
+    found, folder = "", cwd
+    while folder != root and folder.startswith(root.rstrip("/") + "/"):
+        dot_git = os.path.join(folder, ".git")
+        if os.path.lexists(dot_git):
+            found = "repository"
+            config = os.path.join(_git_dir_of(dot_git), "config")
+            try:
+                with open(config, "rb") as f:
+                    if b"worktree" in f.read(1 << 16).lower():
+                        return "worktree"
+            except OSError:
+                pass
+        folder = os.path.dirname(folder)
+    return found
+
+
+def _git_dir_of(dot_git: str) -> str:
+    """A `.git` folder, or the folder a `gitdir:` file names."""
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, "rb") as f:
+            line = f.read(4096).decode("utf-8", "replace").strip()
+    except OSError:
+        return dot_git
+    target = line.removeprefix("gitdir:").strip()
+    return os.path.join(os.path.dirname(dot_git), target) if line.startswith("gitdir:") else dot_git
+
+
+# Variables by which git works on another repository than the one its folder is in.
+NAMES_A_REPOSITORY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
 
 
 def has_harness(root: Path | None) -> bool:

@@ -143,7 +143,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     cwd = os.path.realpath(p.cwd or root)
     # What `~` names in the line, and where `mktemp` makes what it makes.
     where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp",
-                  facts.nested_repositories(os.path.realpath(root), cwd))
+                  facts.nested_repositories(os.path.realpath(root), cwd), facts.other_git(os.path.realpath(root), cwd))
     denial = None
     setup = git_setup()
     if action.shell is not None:

@@ -85,6 +85,8 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
             denial = None
         if denial:
             return denial
+    if where.nested and len(commands) != 1:
+        where = replace(where, nested=())  # a line that does more may move the nested repository first (F-0116)
     defined = _defined_names(text, commands)
     if defined:  # `nice() { "$@"; }; nice cd …` runs the cd in the shell itself (#28's task F-0111)
         commands = [replace(c, in_child="") if c.in_child in defined else c for c in commands]

@@ -8,6 +8,7 @@ Pure. An alias is judged as what it expands to (the repository's aliases come in
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 
 from harness.agent.judge import git_older_state as older
@@ -62,10 +63,18 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
-    if where.in_nested_repository() and not _repository_named(args[:i], env):
-        # git finds the nested repository (no harness of its own): its commits, hooks and refs are not this one's.
-        # What it writes into the work tree is still judged (#25's task F-0028).
-        return _check_git_files(sub, rest, where, setup) or _check_older_state(sub, rest, where, setup, stdin_file)
+    if where.other_git and _another_work_tree(sub, rest, args[:i], env, where):
+        return Denial("work-tree", f"`git {sub}` here writes a work tree from the history of the repository nested in "
+                      "this one (its core.worktree, `--work-tree` or GIT_WORK_TREE), whose files may be this "
+                      "repository's record (#28's task F-0115)",
+                      "run git in the nested repository without another work tree; restore this repository's files "
+                      "with git at its top")
+    if where.in_nested_repository() and i == 0 and not any(e.startswith("GIT_") for e in env) and (
+            sub == "commit" or _sets_own_hooks_path(sub, rest)):
+        # A commit, or its own core.hooksPath, in a repository nested inside (no harness of its own), written as a
+        # line of its own with no option or variable that moves git elsewhere: git acts on that repository alone
+        # (#25's task F-0028). Anything more is judged as in this one (#28's task F-0113..F-0117).
+        return None
     if config.opaque and (sub in MACHINERY or sub not in BUILTINS):
         return Denial("config-source", f"`git {sub}` under {config.opaque[0]} reads configuration the guard "
                       "cannot see (an alias or hooks path there changes what the command does)",
@@ -88,10 +97,72 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
             or _check_older_state(sub, rest, where, setup, stdin_file))
 
 
-def _repository_named(options: list[str], env: tuple[str, ...]) -> bool:
-    """Whether git is told which repository to use (`--git-dir`, `GIT_DIR`), rather than finding it from its folder."""
-    return any(o.startswith("--git-dir") for o in options) or any(
-        e.startswith(("GIT_DIR=", "GIT_COMMON_DIR=")) for e in env)
+# Subcommands that write files of the work tree from the repository's history.
+WRITES_WORK_TREE = frozenset({"checkout", "restore", "reset", "switch", "stash", "merge", "pull", "rebase",
+                              "cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "clean", "rm", "mv"})
+
+
+def _another_work_tree(sub: str, rest: list[str], options: list[str], env: tuple[str, ...], where: paths.Where) -> bool:
+    """Whether git, run in a repository nested in this one, is pointed at another work tree (or told to be)."""
+    pointed = any(o.startswith("--work-tree") for o in options) or any(e.startswith("GIT_WORK_TREE=") for e in env)
+    if sub == "config" and any(a.lower() == "core.worktree" for a in rest):
+        return True
+    return (pointed or where.other_git == "worktree") and sub in WRITES_WORK_TREE
+
+
+def _check_clean(rest: list[str], where: paths.Where) -> Denial | None:
+    """`git clean -f` deletes the files git does not track: a task made since the last commit is one, its ledger
+    included (#28's task F-0118). Refused where its paths may hold `.harness/`, unless it only lists (`-n`), only
+    takes ignored files (`-X`), or leaves the record out (`-e .harness`)."""
+    flags, excluded, specs = _clean_args(rest)
+    if "n" in flags or ("X" in flags and "x" not in flags):
+        return None
+    if any(e.strip("/") in (paths.HARNESS, paths.HARNESS + "/*") for e in excluded):
+        return None
+    for spec in specs or ["."]:
+        full = posixpath.join(where.root, spec[2:]) if spec.startswith(":/") else spec  # `:/` names the top
+        rel = where.resolve(full)
+        if rel is not None and (rel == "." or paths.harness_state(rel) or paths.glob_harness_state(rel)):
+            return Denial("delete", f"`git clean` of `{spec}` deletes what git does not track there: a task made since "
+                          "the last commit is untracked, its ledger included",
+                          "name the folders to clean (`git clean -fd build/`), or leave the record out "
+                          "(`git clean -fd -e .harness`)")
+    return None
+
+
+def _clean_args(rest: list[str]) -> tuple[str, list[str], list[str]]:
+    """`git clean`'s (short flags, its `-e` patterns, its paths)."""
+    flags, excluded, specs = "", [], []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a == "--":
+            specs += rest[i + 1:]
+            break
+        if a.startswith("--"):
+            name, eq, value = a.partition("=")
+            if name == "--exclude":
+                excluded.append(value if eq else (rest[i + 1] if i + 1 < len(rest) else ""))
+                i += not eq
+            flags += {"--dry-run": "n", "--force": "f"}.get(name, "")
+        elif a.startswith("-") and len(a) > 1:
+            for j, ch in enumerate(a[1:], 1):
+                if ch == "e":  # `-e PATTERN`, `-ePATTERN`, `-fde PATTERN`
+                    excluded.append(a[j + 1:] or (rest[i + 1] if i + 1 < len(rest) else ""))
+                    i += not a[j + 1:]
+                    break
+                flags += ch
+        else:
+            specs.append(a)
+        i += 1
+    return flags, excluded, specs
+
+
+def _sets_own_hooks_path(sub: str, rest: list[str]) -> bool:
+    """`git config [--local] core.hooksPath [VALUE]` or `--unset core.hooksPath`: the repository's own file."""
+    args = [a for a in rest if a != "--local"]
+    return sub == "config" and len(args) in (1, 2) and args[-2 if len(args) == 2 and args[0] == "--unset" else 0] \
+        .lower() == "core.hookspath" and not any(a.startswith("-") and a != "--unset" for a in args)
 
 
 def git_subcommand(args: list[str]) -> tuple[str, list[str]] | None:
@@ -249,6 +320,8 @@ def _notes_config_denial(key: str, value: str) -> Denial:
 def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
     """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
     operands = _paths_of(rest)
+    if sub == "clean":
+        return _check_clean(rest, where)
     if sub == "update-index":
         return _check_update_index(rest, where)
     if sub in ("rm", "mv"):

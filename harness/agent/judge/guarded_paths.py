@@ -33,6 +33,8 @@ class Where:
     home: str = ""  # the user's home folder (what `~` names), "" when not known
     tmp: str = "/tmp"  # where `mktemp` makes what it makes: $TMPDIR, else /tmp
     nested: tuple[str, ...] = ()  # tops of repositories without a harness inside ``root`` around the session's cwd
+    other_git: str = ""  # around the cwd below ``root``: "repository" (a `.git` of any kind), "worktree" (one that
+    #                      sets core.worktree), else ""
 
     def resolve(self, path: str) -> str | None:
         """``path`` relative to the repository root, or None when it lies outside."""
@@ -45,7 +47,8 @@ class Where:
         return full[len(root.rstrip("/")) + 1:]
 
     def cd(self, path: str) -> Where:
-        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home, self.tmp, self.nested)
+        return Where(self.root, posixpath.normpath(posixpath.join(self.cwd, path)), self.home, self.tmp, self.nested,
+                     self.other_git)
 
     def in_nested_repository(self) -> bool:
         """Whether git run here finds a repository of its own inside the guarded one (`vendor/lib/.git`)."""
