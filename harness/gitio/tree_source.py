@@ -138,6 +138,14 @@ class TreeSource:
                                f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")
         return data if data is not None else blob_memo.keep(obj.id, obj.data)
 
+    def read_or_none(self, rel: str) -> bytes | None:
+        """:meth:`read`, or None where the object cannot be read as stored (its content does not hash to its id)
+        or is over its cap: for a look that decides nothing itself (a re-run reports such a commit on its own)."""
+        try:
+            return self.read(rel)
+        except (pygit2.GitError, HarnessError, KeyError, ValueError):
+            return None
+
     def listdir(self, rel: str) -> list[str]:
         obj = self._entry(rel)
         return sorted(str(e.name) for e in obj) if isinstance(obj, pygit2.Tree) else []

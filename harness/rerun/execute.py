@@ -172,7 +172,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     guard = guard or job_guard(git)
     from harness.rerun.script_pythons import scripted_pythons
 
-    scripted = [p for item in planned for p in scripted_pythons(item.command, src.read)]  # (#24's F-0010, F-0011)
+    scripted = [p for item in planned for p in scripted_pythons(item.command, src.read_or_none)]  # (#24's F-0010, F-0011)
     guard.learn([*(p for item in planned if (p := program_of(item.command, item.shell))), *scripted])
     todo = list(planned)
     try:

@@ -68,28 +68,11 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
     def judge(line: str) -> Denial | None:
         return check_shell(line, where, notes_ref, setup, depth + 1, real_name)
 
-    try:
-        commands = [_repository_folders(c, where.root) for c in resolve(parse(text))]
-    except TooMuchToJudge as exc:  # (#28's task F-0086, F-0087)
-        return Denial("unresolved", str(exc), "write the words out, or split the command")
-    try:
-        commands = _aliases_expanded(commands, where.root)
-    except TooMuchToJudge as exc:
-        return Denial("unresolved", str(exc), "write the commands out")
-    if "(" in text and re.search(EXTGLOB_GROUP, text):
-        # `@(.harness)`, `.harnes+(s)`: with extglob on (the line's, or the agent shell's own), a pattern. Judged
-        # again with each group as `*` under loose glob options (#28's task F-0104).
-        try:
-            denial = judge("shopt -s extglob\n" + re.sub(EXTGLOB_GROUP, _as_star, text))
-        except ShellSyntaxError:
-            denial = None
-        if denial:
-            return denial
+    commands = _commands_of(text, where.root, judge)
+    if isinstance(commands, Denial):
+        return commands
     if where.nested and len(commands) != 1:
         where = replace(where, nested=())  # a line that does more may move the nested repository first (F-0116)
-    defined = _defined_names(text, commands)
-    if defined:  # `nice() { "$@"; }; nice cd …` runs the cd in the shell itself (#28's task F-0111)
-        commands = [replace(c, in_child="") if c.in_child in defined else c for c in commands]
     chained = _and_chained(text, commands)
     loops = loop_words(text)  # what a loop variable a cd names may hold
     loose = looseness(text)  # the line sets glob options: its globs may match more
@@ -123,6 +106,32 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
                 if denial:
                     return denial
     return None
+
+
+def _commands_of(text: str, root: str, judge: Callable[[str], Denial | None]) -> list[SimpleCommand] | Denial:
+    """The simple commands a line runs as the judge reads them: expanded, the line's aliases put in, a prefix word
+    the line redefines read as the shell's own; or the Denial of a line too much to judge, or of the line read
+    with its extglob groups as globs."""
+    try:
+        commands = [_repository_folders(c, root) for c in resolve(parse(text))]
+    except TooMuchToJudge as exc:  # (#28's task F-0086, F-0087)
+        return Denial("unresolved", str(exc), "write the words out, or split the command")
+    try:
+        commands = _aliases_expanded(commands, root)
+    except TooMuchToJudge as exc:
+        return Denial("unresolved", str(exc), "write the commands out")
+    if "(" in text and re.search(EXTGLOB_GROUP, text):
+        # `@(.harness)`, `.harnes+(s)`: with extglob on (the line's, or the agent shell's own), a pattern. Judged
+        # again with each group as `*` under loose glob options (#28's task F-0104).
+        try:
+            denial = judge("shopt -s extglob\n" + re.sub(EXTGLOB_GROUP, _as_star, text))
+        except ShellSyntaxError:
+            denial = None
+        if denial:
+            return denial
+    defined = _defined_names(text, commands)
+    # `nice() { "$@"; }; nice cd …` runs the cd in the shell itself (#28's task F-0111)
+    return [replace(c, in_child="") if c.in_child in defined else c for c in commands] if defined else commands
 
 
 # An extglob group inside a word: `@(…)`, `+(…)`, `*(…)`, `?(…)`, `!(…)` (not `$(…)`, `<(…)`, `>(…)`).
