@@ -123,3 +123,55 @@ def test_a_loop_variable_s_letter_as_an_option_sets_nothing(command):
                                      "for d in src; do :; done; select d in .harness; do cd $d && rm -rf tasks; done"])
 def test_a_loop_variable_set_another_way_stays_unknown(command):
     assert _denied(command), command
+
+
+# -- a fifteenth read, of the thirteenth and fourteenth reads' fixes (#28's task F-0120..F-0124) --------------
+
+@pytest.mark.parametrize("command", ["bash -O dotglob -c 'sed -i 1d */tasks/*/events.jsonl'",
+                                     "bash -O nocaseglob -c 'sed -i 1d .HARNES?/tasks/T/events.jsonl'",
+                                     "bash -O dotglob -O globstar -c 'sed -i 1d **/events.jsonl'"])
+def test_glob_options_given_to_a_shell_are_read(command):
+    """#28's task F-0120."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["shopt -s extglob\nsed -i 1d @(\\.harness)/tasks/T/events.jsonl",
+                                     "shopt -s extglob\nsed -i 1d @(x|\".harness\")/tasks/T/events.jsonl",
+                                     "bash -O extglob -c \"sed -i 1d @('.harness')/tasks/T/events.jsonl\""])
+def test_an_extglob_group_with_a_quoted_or_escaped_dot_names_dotted_folders(command):
+    """#28's task F-0121."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", [f"EDITOR='sed -i 1d {LEDGER}' git commit -q --allow-empty",
+                                     f"git -c core.editor='sed -i 1d {LEDGER}' commit -q --allow-empty",
+                                     f"GIT_SEQUENCE_EDITOR='sed -i 1d {LEDGER}' git rebase -i HEAD",
+                                     f"git -c core.fsmonitor='sed -i 1d {LEDGER}' status",
+                                     f"git -c diff.external='sed -i 1d {LEDGER}' diff --no-index a.txt b.txt",
+                                     f"git -c credential.helper='!sed -i 1d {LEDGER}' credential fill",
+                                     f"git config core.editor 'sed -i 1d {LEDGER}'",
+                                     f"GIT_PAGER='sed -i 1d {LEDGER}' git log"])
+def test_a_command_line_git_runs_from_its_settings_is_judged(command):
+    """#28's task F-0122."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["EDITOR=vim git commit", "git -c core.editor='code --wait' commit",
+                                     "GIT_PAGER=cat git log", "git config core.editor 'nano -w'",
+                                     "git -c credential.helper=store push", "git -c diff.external=difft diff"])
+def test_ordinary_git_settings_stay_allowed(command):
+    assert not _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["exec 3<.harness; cd /; sed -i 1d dev/fd/3/tasks/T/events.jsonl",
+                                     "exec 3<.harness; cd /; sed -i 1d proc/self/fd/3/tasks/T/events.jsonl"])
+def test_a_descriptor_path_relative_to_the_root_folder_is_unknown(command):
+    """#28's task F-0123."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["ln -s /dev d && cd d/fd/3 3<.harness && sed -i 1d tasks/T/events.jsonl",
+                                     "ln -s //dev d", "ln -sf /proc/ p"])
+def test_a_link_into_dev_is_refused(command):
+    """#28's task F-0124."""
+    assert _denied(command), command
