@@ -99,3 +99,19 @@ def test_git_clean_that_may_reach_the_record_is_refused(h, task, repo):
     for command in ("git clean -fd build", "git clean -n", "git clean -fd -e .harness", "git clean -fX",
                     "git clean --dry-run -d"):
         assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
+
+
+def test_an_alias_of_a_nested_repository_s_own_config_is_refused_unread(h, task, repo):
+    """The guard reads this repository's aliases, not a nested one's (F-0113 by its second route)."""
+    lib = _nested(repo)
+    git(lib, "config", "alias.y", "!sed -i 1d ../../.harness/tasks/*/events.jsonl")
+    assert _denied_in(lib, "git y") == []
+    assert guard_answer(lib, "Bash", {"command": "git status"}) == "allow"
+
+
+def test_a_nested_repository_with_a_record_of_its_own_may_not_write_the_outer_work_tree(h, task, repo):
+    """F-0115 where the nested repository holds a `.harness/` too (it is then the session's repository)."""
+    lib = _nested(repo)
+    (lib / ".harness").mkdir()
+    assert _denied_in(lib, "git --work-tree=../.. checkout HEAD -- :/.harness",
+                      "GIT_WORK_TREE=../.. git checkout -f HEAD -- :/") == []

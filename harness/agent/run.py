@@ -182,7 +182,9 @@ def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | Non
         from harness.agent.judge.bypass import check_shell
 
         guard_caches.arm()
-        denial = check_shell(action.shell or "", Where(str(shell_owner), base), facts.notes_ref(shell_owner),
+        top = str(shell_owner)
+        there = Where(top, base, nested=facts.nested_repositories(top, base), other_git=facts.other_git(top, base))
+        denial = check_shell(action.shell or "", there, facts.notes_ref(shell_owner),
                              facts.git_setup(shell_owner, action.shell or ""))
         if denial:
             return denial

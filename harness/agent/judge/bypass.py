@@ -142,7 +142,8 @@ FUNCTION = r"(?:^|[\s;&|(){}])([\w.:+-]+)\s*\(\s*\)|\bfunction\s+([\w.:+-]+)"
 
 def _as_star(group: re.Match[str]) -> str:
     """An extglob group as the glob that matches at least as much (`@(.harness)` names a dotted folder)."""
-    return ".*" if any(alternative.startswith(".") for alternative in group[1].split("|")) else "*"
+    dotted = [re.sub(r"^[\\'\"\[]+", "", alternative).startswith(".") for alternative in group[1].split("|")]
+    return ".*" if any(dotted) else "*"  # (`@(\.harness)`, `@(x|".harness")` too: #28's task F-0121)
 
 
 def _defined_names(text: str, commands: list[SimpleCommand]) -> set[str]:

@@ -9,6 +9,7 @@ Pure. An alias is judged as what it expands to (the repository's aliases come in
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 
 from harness.agent.judge import git_older_state as older
@@ -63,6 +64,13 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
+    denial = _configured_commands(sub, rest, config, env, shell)
+    if denial:
+        return denial
+    if where.other_git and sub not in BUILTINS and config.alias(sub, NO_SETUP) is None:
+        return Denial("config-source", f"`git {sub}` in a repository nested in this one may be an alias of its "
+                      "configuration, which the guard does not read (its `!` line could write this repository's "
+                      "record; #28's task F-0113)", f"run the command `git {sub}` stands for, written out")
     if where.other_git and _another_work_tree(sub, rest, args[:i], env, where):
         return Denial("work-tree", f"`git {sub}` here writes a work tree from the history of the repository nested in "
                       "this one (its core.worktree, `--work-tree` or GIT_WORK_TREE), whose files may be this "
@@ -97,6 +105,36 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
             or _check_older_state(sub, rest, where, setup, stdin_file))
 
 
+# Settings whose value git runs as a command line: the editor, the pager, fsmonitor, an external diff, a filter …
+COMMAND_KEYS = (r"^(?:core\.(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
+                r"gpg\.(?:\w+\.)?program|pager\..+|diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process)|"
+                r"merge\..+\.driver|credential(?:\..+)?\.helper|uploadpack\.packobjectshook|"
+                r"remote\..+\.(?:receivepack|uploadpack)|interactive\.difffilter)$")
+COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER",
+                               "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF"})
+
+
+def _configured_commands(sub: str, rest: list[str], config: RunConfig, env: tuple[str, ...],
+                         shell: ShellJudge | None) -> Denial | None:
+    """The command lines git may run from a setting of this run (`-c core.editor=…`, `EDITOR=…`, `git config
+    core.editor …` for later runs), each judged as the line it is, as a `!` alias is (#28's task F-0122)."""
+    if shell is None:
+        return None
+    lines = [value for name, _, value in (e.partition("=") for e in env) if name in COMMAND_VARIABLES]
+    lines += [_as_run(key, value) for key, value in config.pairs if re.match(COMMAND_KEYS, key.lower())]
+    values = [a for a in rest if not a.startswith("-")]
+    if sub == "config" and len(values) >= 2 and re.match(COMMAND_KEYS, values[0].lower()):
+        lines.append(_as_run(values[0].lower(), values[1]))
+    return next((d for line in lines if line.strip() and (d := shell(line))), None)
+
+
+def _as_run(key: str, value: str) -> str:
+    """The line git runs for a setting: a credential helper is `git credential-NAME …` unless a path or `!…`."""
+    if key.startswith("credential") and not value.startswith(("!", "/")):
+        return "git credential-" + value
+    return value.removeprefix("!")
+
+
 # Subcommands that write files of the work tree from the repository's history.
 WRITES_WORK_TREE = frozenset({"checkout", "restore", "reset", "switch", "stash", "merge", "pull", "rebase",
                               "cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "clean", "rm", "mv"})
@@ -123,7 +161,7 @@ def _check_clean(rest: list[str], where: paths.Where) -> Denial | None:
         full = posixpath.join(where.root, spec[2:]) if spec.startswith(":/") else spec  # `:/` names the top
         rel = where.resolve(full)
         if rel is not None and (rel == "." or paths.harness_state(rel) or paths.glob_harness_state(rel)):
-            return Denial("delete", f"`git clean` of `{spec}` deletes what git does not track there: a task made since "
+            return Denial("delete-harness", f"`git clean` of `{spec}` deletes what git does not track there: a task made since "
                           "the last commit is untracked, its ledger included",
                           "name the folders to clean (`git clean -fd build/`), or leave the record out "
                           "(`git clean -fd -e .harness`)")

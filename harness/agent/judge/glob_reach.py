@@ -18,7 +18,8 @@ from harness.agent.judge.guarded_paths import FOUND_FOLDERS, FOUND_SAMPLES, GLOB
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.core.value_class import replace
 
-GLOB_OPTIONS = r"\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b"
+# The line sets glob options: `shopt -s …`, `bash -O dotglob …`, GLOBIGNORE (#28's task F-0103, F-0120).
+GLOB_OPTIONS = r"\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b|\b(?:dot|nocase|ext|null|fail)glob\b|\bglobstar\b"
 DOT_OPTIONS = r"\bdotglob\b|\bGLOBIGNORE\b|\bBASHOPTS\b"  # what lets `*` match a leading dot
 EXTGLOB = r"[?*+@!]\("
 KEPT = (*FOUND_SAMPLES, *FOUND_FOLDERS)
@@ -27,7 +28,7 @@ KEPT = (*FOUND_SAMPLES, *FOUND_FOLDERS)
 def looseness(text: str) -> int:
     """How loosely a line's globs match: 0 as bash's defaults, 1 when it sets glob options (any case, `**`),
     2 when those may let `*` match a leading dot (dotglob, GLOBIGNORE)."""
-    if "shopt" not in text and "GLOB" not in text and "BASHOPTS" not in text:
+    if "shopt" not in text and "glob" not in text.lower() and "BASHOPTS" not in text:
         return 0
     return 2 if re.search(DOT_OPTIONS, text) else 1 if re.search(GLOB_OPTIONS, text) else 0
 

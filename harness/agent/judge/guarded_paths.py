@@ -105,8 +105,9 @@ GLOB_CHARS = frozenset("*?[")
 # standard streams, /proc/PID/fd/N and a thread's /proc/PID/task/TID/fd/N, however many slashes (#28's task
 # F-0099, F-0108). The guard does not follow what a descriptor holds.
 DESCRIPTOR = r"^/+(?:dev/+(?:fd/+[^/]+|stdin|stdout|stderr)|proc/+[^/]+/+(?:task/+[^/]+/+)?fd/+[^/]+)(?=/|$)"
-# Folders whose entries are other folders by another name: a link to one reaches whatever a descriptor holds.
-PROC_FOLDERS = r"^/+(?:proc|dev/+fd|dev/+std(?:in|out|err))(?=/|$)"
+# Folders whose entries are other folders by another name: a link to one reaches whatever a descriptor holds
+# (`ln -s /dev d && cd d/fd/3`; #28's task F-0124).
+PROC_FOLDERS = r"^/+(?:proc(?=/|$)|dev/*$|dev/+(?:fd|std(?:in|out|err))(?=/|$))"
 
 
 def _matches(name: str, pattern: str) -> bool:

@@ -120,7 +120,7 @@ def _through_descriptors(cmd: SimpleCommand, here: Where) -> Iterator[SimpleComm
     """``cmd``, and when it names a path through an open descriptor (`/dev/fd/3/tasks/…`), ``cmd`` once for each
     folder the descriptor may hold: the top, and each folder of the record and of git's (#28's task F-0099)."""
     yield cmd
-    near = here.cwd.startswith(("/dev", "/proc"))  # (`cd /dev; sed -i 1d fd/3/…`)
+    near = here.cwd == "/" or here.cwd.startswith(("/dev", "/proc"))  # (`cd /; sed -i 1d dev/fd/3/…`; F-0123)
 
     def through(word: str) -> str | None:
         """The word's path, when it leads through a descriptor (`//dev/fd/3/…` too; F-0108)."""
