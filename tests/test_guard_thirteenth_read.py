@@ -175,3 +175,64 @@ def test_a_descriptor_path_relative_to_the_root_folder_is_unknown(command):
 def test_a_link_into_dev_is_refused(command):
     """#28's task F-0124."""
     assert _denied(command), command
+
+
+# -- a sixteenth read, of the rule judging what git runs from its settings (#28's task F-0125..F-0130) ---------
+
+SED = f"sed -i 1d {LEDGER}"
+
+
+@pytest.mark.parametrize("command", [f"git rebase -x '{SED}' HEAD~1", f"git rebase --exec='{SED}' HEAD~1",
+                                     f"git difftool -x '{SED}' HEAD", f"git difftool --extcmd='{SED}' HEAD",
+                                     f"git bisect run {SED}", f"git submodule foreach '{SED}'"])
+def test_a_command_line_a_git_option_runs_is_judged(command):
+    """#28's task F-0125."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", [f"git -c trailer.x.cmd='{SED}' interpret-trailers --trailer x=1 </dev/null",
+                                     f"git -c difftool.x.cmd='{SED}' difftool -t x HEAD",
+                                     f"git -c mergetool.x.cmd='{SED}' mergetool -t x",
+                                     f"git -c man.x.cmd='{SED}' help -m git", f"git -c browser.x.cmd='{SED}' web--browse x"])
+def test_every_setting_git_runs_as_a_command_is_judged(command):
+    """#28's task F-0126."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", [f"git config -f .git/config core.editor '{SED}'",
+                                     f"git config --file=.git/config core.editor '{SED}'",
+                                     f"git config --type=path core.editor '{SED}'"])
+def test_git_config_of_a_command_key_behind_options_is_judged(command):
+    """#28's task F-0127."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", [f"V='{SED}' git --config-env=core.editor=V tag -a v",
+                                     "git --config-env=core.editor=V tag -a v",
+                                     f"V='{SED}' git --config-env core.pager=V log"])
+def test_a_command_key_set_from_the_environment_is_judged(command):
+    """#28's task F-0128."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["git -c filter.x.clean='sed -i 1d %f' add --renormalize .",
+                                     "git -c filter.x.smudge='truncate -s 0 %f' checkout ."])
+def test_a_filter_s_file_name_may_be_the_ledger(command):
+    """#28's task F-0129."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", [f"git -c protocol.ext.allow=always fetch 'ext::{SED}'",
+                                     f"git clone 'ext::sh -c {SED}' x", f"git remote add r 'ext::{SED}'"])
+def test_the_ext_transport_s_command_is_judged(command):
+    """#28's task F-0130."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["git rebase -x 'pytest -q' HEAD~3", "git difftool -x 'meld' HEAD",
+                                     "git submodule foreach 'git pull'", "git bisect run pytest -x",
+                                     "git config -f .gitmodules submodule.x.url https://e.com/x",
+                                     "git -c filter.lfs.clean='git-lfs clean -- %f' add a.bin",
+                                     "git -c trailer.sign.cmd='echo me' interpret-trailers", "git fetch origin"])
+def test_ordinary_git_commands_that_run_commands_stay_allowed(command):
+    assert not _denied(command), command
