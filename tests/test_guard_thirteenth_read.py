@@ -223,7 +223,7 @@ def test_a_filter_s_file_name_may_be_the_ledger(command):
 
 
 @pytest.mark.parametrize("command", [f"git -c protocol.ext.allow=always fetch 'ext::{SED}'",
-                                     f"git clone 'ext::sh -c {SED}' x", f"git remote add r 'ext::{SED}'"])
+                                     "git clone 'ext::sh -c sed% -i% 1d% .harness/tasks/T/events.jsonl' x", f"git remote add r 'ext::{SED}'"])
 def test_the_ext_transport_s_command_is_judged(command):
     """#28's task F-0130."""
     assert _denied(command), command

@@ -9,7 +9,6 @@ Pure. An alias is judged as what it expands to (the repository's aliases come in
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 
 from harness.agent.judge import git_older_state as older
@@ -36,6 +35,7 @@ from harness.agent.judge.git_config_view import (
     from_env,
 )
 from harness.agent.judge.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
+from harness.agent.judge.git_runs import config_env_pairs, lines_run
 from harness.agent.judge.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
@@ -64,7 +64,7 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
-    denial = _configured_commands(sub, rest, config, env, shell)
+    denial = _configured_commands(sub, rest, config, env, shell, where.root)
     if denial:
         return denial
     if where.other_git and sub not in BUILTINS and config.alias(sub, NO_SETUP) is None:
@@ -105,34 +105,20 @@ def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[st
             or _check_older_state(sub, rest, where, setup, stdin_file))
 
 
-# Settings whose value git runs as a command line: the editor, the pager, fsmonitor, an external diff, a filter …
-COMMAND_KEYS = (r"^(?:core\.(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
-                r"gpg\.(?:\w+\.)?program|pager\..+|diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process)|"
-                r"merge\..+\.driver|credential(?:\..+)?\.helper|uploadpack\.packobjectshook|"
-                r"remote\..+\.(?:receivepack|uploadpack)|interactive\.difffilter)$")
-COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER",
-                               "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF"})
-
-
 def _configured_commands(sub: str, rest: list[str], config: RunConfig, env: tuple[str, ...],
-                         shell: ShellJudge | None) -> Denial | None:
-    """The command lines git may run from a setting of this run (`-c core.editor=…`, `EDITOR=…`, `git config
-    core.editor …` for later runs), each judged as the line it is, as a `!` alias is (#28's task F-0122)."""
+                         shell: ShellJudge | None, root: str) -> Denial | None:
+    """The command lines git may run for this command (harness/agent/judge/git_runs.py), each judged as the line it
+    is, as a `!` alias is; one whose program the guard cannot work out is refused (#28's task F-0122, F-0128)."""
     if shell is None:
         return None
-    lines = [value for name, _, value in (e.partition("=") for e in env) if name in COMMAND_VARIABLES]
-    lines += [_as_run(key, value) for key, value in config.pairs if re.match(COMMAND_KEYS, key.lower())]
-    values = [a for a in rest if not a.startswith("-")]
-    if sub == "config" and len(values) >= 2 and re.match(COMMAND_KEYS, values[0].lower()):
-        lines.append(_as_run(values[0].lower(), values[1]))
-    return next((d for line in lines if line.strip() and (d := shell(line))), None)
-
-
-def _as_run(key: str, value: str) -> str:
-    """The line git runs for a setting: a credential helper is `git credential-NAME …` unless a path or `!…`."""
-    if key.startswith("credential") and not value.startswith(("!", "/")):
-        return "git credential-" + value
-    return value.removeprefix("!")
+    pairs = [*config.pairs, *config_env_pairs(config.opaque, env)]
+    for line in lines_run(sub, rest, pairs, env, root):
+        if unresolved(line.split()[0]):
+            return unresolved_denial(line, f"the command line `git {sub}` runs from its settings")
+        denial = shell(line)
+        if denial:
+            return denial
+    return None
 
 
 # Subcommands that write files of the work tree from the repository's history.
