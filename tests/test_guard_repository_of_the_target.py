@@ -4,6 +4,8 @@ entry that is no repository, from a repository nested inside, or from outside wi
 
 from __future__ import annotations
 
+import os
+
 from support.agent_guard import guard_answer
 from support.gitrepo import git
 
@@ -115,3 +117,19 @@ def test_a_nested_repository_with_a_record_of_its_own_may_not_write_the_outer_wo
     (lib / ".harness").mkdir()
     assert _denied_in(lib, "git --work-tree=../.. checkout HEAD -- :/.harness",
                       "GIT_WORK_TREE=../.. git checkout -f HEAD -- :/") == []
+
+
+def test_a_fifo_in_a_nested_repository_s_place_is_read_without_blocking(tmp_path):
+    """The nested-repository facts read git's files as the rest of the guard does: a FIFO `.git` or `config`
+    (which would block an open()) is no file to read (#25's task F-0027, for the facts this session added)."""
+    from harness.agent.hook_facts import nested_repositories, other_git
+
+    fifo = tmp_path / "vendor" / "fifo"
+    fifo.mkdir(parents=True)
+    os.mkfifo(fifo / ".git")
+    lib = tmp_path / "vendor" / "lib"
+    (lib / ".git").mkdir(parents=True)
+    os.mkfifo(lib / ".git" / "config")
+    assert other_git(str(tmp_path), str(fifo)) == "repository" and nested_repositories(str(tmp_path), str(fifo)) == ()
+    assert other_git(str(tmp_path), str(lib)) == "repository"
+    assert nested_repositories(str(tmp_path), str(lib)) == (str(lib),)

@@ -72,34 +72,20 @@ def nested_repositories(root: str, cwd: str) -> tuple[str, ...]:
 
 def other_git(root: str, cwd: str) -> str:
     """Whether a `.git` of any kind lies between ``root`` (exclusive) and ``cwd``: "worktree" when its config sets
-    core.worktree (its history is then written into another folder, maybe ``root``'s), "repository", or ""."""
+    core.worktree (its history is then written into another folder, maybe ``root``'s), "repository", or "".
+    Read as the rest of the guard reads git's files: regular files only, never blocking on a FIFO."""
+    from harness.agent.git_config_files import git_dirs, regular_text
+
     found, folder = "", cwd
     while folder != root and folder.startswith(root.rstrip("/") + "/"):
-        dot_git = os.path.join(folder, ".git")
-        if os.path.lexists(dot_git):
+        if os.path.lexists(os.path.join(folder, ".git")):
             found = "repository"
-            config = os.path.join(_git_dir_of(dot_git), "config")
-            try:
-                with open(config, "rb") as f:
-                    if b"worktree" in f.read(1 << 16).lower():
-                        return "worktree"
-            except OSError:
-                pass
+            dirs = git_dirs(folder)
+            config = regular_text(os.path.join(dirs[1], "config")) if dirs else None
+            if config is not None and b"worktree" in config.lower():
+                return "worktree"
         folder = os.path.dirname(folder)
     return found
-
-
-def _git_dir_of(dot_git: str) -> str:
-    """A `.git` folder, or the folder a `gitdir:` file names."""
-    if os.path.isdir(dot_git):
-        return dot_git
-    try:
-        with open(dot_git, "rb") as f:
-            line = f.read(4096).decode("utf-8", "replace").strip()
-    except OSError:
-        return dot_git
-    target = line.removeprefix("gitdir:").strip()
-    return os.path.join(os.path.dirname(dot_git), target) if line.startswith("gitdir:") else dot_git
 
 
 # Variables by which git works on another repository than the one its folder is in.

@@ -184,9 +184,9 @@ def _clean_args(rest: list[str]) -> tuple[str, list[str], list[str]]:
 
 def _sets_own_hooks_path(sub: str, rest: list[str]) -> bool:
     """`git config [--local] core.hooksPath [VALUE]` or `--unset core.hooksPath`: the repository's own file."""
-    args = [a for a in rest if a != "--local"]
-    return sub == "config" and len(args) in (1, 2) and args[-2 if len(args) == 2 and args[0] == "--unset" else 0] \
-        .lower() == "core.hookspath" and not any(a.startswith("-") and a != "--unset" for a in args)
+    args = [a for a in rest if a not in ("--local", "--unset")]
+    return sub == "config" and 1 <= len(args) <= 2 and args[0].lower() == "core.hookspath" \
+        and not any(a.startswith("-") for a in args)
 
 
 def git_subcommand(args: list[str]) -> tuple[str, list[str]] | None:
