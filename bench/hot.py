@@ -46,6 +46,21 @@ def harness_script() -> list[str]:
     return [str(script)] if os.access(script, os.X_OK) else [sys.executable, "-m", "harness"]
 
 
+def wrapper_note() -> str | None:
+    """What the `harness` script costs beyond the harness, when it is pip's old wrapper: pip before 26
+    wrote `import re` into every console script, about half the floor on a machine where `re` is slow
+    to import; the rows then time that wrapper, not the harness. None for a current wrapper."""
+    script = harness_script()[0]
+    try:
+        text = Path(script).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if "\nimport re\n" not in text:
+        return None
+    return (f"note: {script} is an old pip's wrapper, which imports `re` on every call; "
+            "`python -m pip install --upgrade pip` and reinstall to time what a current install has")
+
+
 def base_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not (k.startswith("GIT_") or k.startswith("PRE_COMMIT") or k in ("PYTHONDONTWRITEBYTECODE",
@@ -162,6 +177,9 @@ def main(work: Path, runs: int, rows: str | None = None) -> int:
     extra = provider_rows(work) if rows is None else []
     print(f"Hot commands: ratio to `python -c pass` ({sys.version.split()[0]}), medians of {runs} interleaved runs")
     print(f"{'command':40} {'user':>7} {'CI':>7}  detail (user)")
+    note = wrapper_note()
+    if note:
+        print(note)
     for (name, r_user, _, detail), (_, r_ci, _, _) in zip(user, ci):
         print(f"{name:40} {r_user:6.2f}x {r_ci:6.2f}x  {detail}")
     for name, ratio, _, detail in extra:
