@@ -329,6 +329,6 @@ def test_a_lost_case_named_after_a_token_is_recorded_redacted(h, repo):
 
 def test_an_identifier_holding_a_token_prefix_inside_a_word_is_no_token():
     # F-0005 of TASK-20261203-eaa54c: "laughs_is_…" holds "ghs_" followed by 36 word characters.
-    name = "tests.test_store_hardening::test_billion_laughs_is_refused_quickly_with_bounded_memory[config.yaml]"
+    name = "tests.test_yaml_reading_refuses_hostile_input::test_billion_laughs_is_refused_quickly_with_bounded_memory[config.yaml]"
     assert _red().redact(name) == name
     assert TOKEN not in _red().redact(f"token={TOKEN}")  # a real one, standing alone, still goes

@@ -1,4 +1,4 @@
-"""Adversarial review: `harness metrics` counts a DONE that passed only under an unapproved policy as a bypass."""
+"""`harness metrics` counts a DONE that passed only under an unapproved policy as a gate bypass."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Shortcuts an adversarial review found, each now refused: evidence that ran some other
-command, evidence during which the code changed, a contract's plan ignored, a swapped
-evidence command in config.yaml, a race with the gate, files hidden from git."""
+"""The gate counts evidence only from the configured command, on the tree it judges, by the contract's plan, and judges a requirement added while it computes."""
 
 from __future__ import annotations
 
@@ -11,11 +9,12 @@ import pytest
 
 import harness.gitio.git
 
-from support.cli import TO_VERIFYING, Harness, gate_json, validate_staged, walk_to
+from support.cli import TO_VERIFYING, Harness, gate_json, walk_to
 from support.gitrepo import git
 from support.templates import Template, template
 
 PY = sys.executable
+
 CONFIG = """version: 1
 evidence:
   build:
@@ -114,32 +113,6 @@ def test_a_contracts_verification_plan_is_enforced_by_the_gate(h, repo, task, tm
     assert not any(b.startswith("INV-001") for b in doc["blockers"])
 
 
-def test_swapping_a_configured_evidence_command_needs_approval_at_commit(h, repo):
-    configure(repo)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "adopt with configured commands")
-    conf = repo / ".harness/config.yaml"
-    conf.write_text(conf.read_text().replace("import app; assert app.answer() == 42", "pass"))
-    r = validate_staged(repo)
-    assert r.returncode == 1 and "evidence-commands-need-approval" in r.stderr and "approve config-change" in r.stderr
-
-
-def test_adding_a_command_for_a_new_type_needs_no_approval(h, repo):
-    configure(repo)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "adopt with configured commands")
-    conf = repo / ".harness/config.yaml"
-    conf.write_text(conf.read_text() + f'  lint:\n    command: ["{PY}", "-c", "pass"]\n')
-    assert validate_staged(repo).returncode == 0
-
-
-def test_a_first_commit_of_a_loosened_gate_yaml_is_refused(h, repo):
-    gate = repo / ".harness/gate.yaml"
-    gate.write_text(gate.read_text().replace("unit_test: required", "unit_test: optional"))
-    r = validate_staged(repo)
-    assert r.returncode == 1 and "gate-only-tightens" in r.stderr
-
-
 def test_a_requirement_added_while_the_gate_computes_is_judged(h, repo, task, configured_gating, monkeypatch):
     original = harness.gitio.git.Git.worktree_source_tree
     raced = []
@@ -164,29 +137,3 @@ def test_an_assume_unchanged_edit_still_stales_the_evidence(h, repo, task, confi
     (repo / "app.py").write_text("def answer():\n    return 41  # hidden from git status\n")
     code, doc = gate_json(h)
     assert code == 1 and any("evidence is stale" in b for b in doc["blockers"])
-
-
-def test_deleting_config_yaml_removes_every_command_and_needs_approval(h, repo):
-    configure(repo)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "adopt with configured commands")
-    (repo / ".harness/config.yaml").unlink()
-    r = validate_staged(repo)
-    assert r.returncode == 1 and "evidence.unit_test.command" in r.stderr and "removed" in r.stderr
-
-
-@pytest.mark.e2e  # real commits through the installed native hooks
-def test_amending_untested_code_into_a_done_commit_warns_at_once(h, repo, task):
-    configure(repo)
-    h.ok("install")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "adopt")
-    to_gating(h)
-    h.ok("gate", "--advance")
-    h.ok("transition", "DONE")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "gated done")
-    (repo / "app.py").write_text("def answer():\n    return 41\n")
-    git(repo, "add", "-A")
-    p = git(repo, "commit", "-q", "--amend", "--no-edit")
-    assert "WARNING: this commit will be refused at push" in p.stderr and "done-needs-gate-pass" in p.stderr

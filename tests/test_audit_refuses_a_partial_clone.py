@@ -1,4 +1,4 @@
-"""Adversarial review: the CI audit never succeeds over content it could not read."""
+"""The CI audit never succeeds over content it could not read: a partial clone is refused with exit 2 and a hint."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Adversarial review: approvals on a merge are vouched for by the side whose policy they change."""
+"""An approval counts only where the policy it changes vouches for it: on a merge, the side whose policy it changes; and an approval already spent restores nothing."""
 
 from __future__ import annotations
 
