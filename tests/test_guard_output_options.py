@@ -31,9 +31,8 @@ def test_a_write_by_option_elsewhere_is_allowed(h, task, repo, command):
 
 def test_the_quick_path_leaves_every_writing_option_of_its_readers_to_the_judge():
     from harness.agent import quick_allow
-    from harness.agent.judge import bypass_files
+    from harness.agent.judge import bypass_files, pytest_writes
 
-    judged = {o for prog in quick_allow.READERS
-              for o in (*bypass_files.OUTPUT_OPTIONS.get(prog, ("", ()))[1], *bypass_files.EMPTIED_OPTIONS.get(prog, ()))}
-    assert set(quick_allow.WRITING_OPTIONS) == judged
+    judged = {o for prog in quick_allow.READERS for o in bypass_files.OUTPUT_OPTIONS.get(prog, ("", ()))[1]}
+    assert set(quick_allow.WRITING_OPTIONS) == judged | set(pytest_writes.OPTIONS)
     assert not {p for p in quick_allow.READERS if bypass_files.OUTPUT_OPTIONS.get(p, ("", ()))[0]}  # no short ones

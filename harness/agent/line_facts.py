@@ -1,8 +1,9 @@
 """What the judge needs from disk and git about the first command of a shell line, looked up here (the rules
 stay pure): the real folder a `git checkout-index --prefix=` lands in (#28's task F-0069), the paths a patch
 file names (`git apply FILE`, `patch < FILE`), and what the commit a `revert -n`, `cherry-pick -n`, `merge
---no-commit` or `stash apply` applies changes in `.harness/` (F-0074). Only the first command's: a later one
-may run after a command that changed them (`git diff > p && git apply p`), and is judged without them.
+--no-commit` or `stash apply` applies changes in `.harness/` (F-0074), and the files pytest reads options from
+(`@FILE`, `-c FILE`: F-0131). Only the first command's: a later one may run after a command that changed them
+(`git diff > p && git apply p`), and is judged without them.
 
 os, and one git process for a line whose first command applies a commit's change; nothing for any other line.
 """
@@ -13,6 +14,7 @@ import os
 
 MAX_PATCH_BYTES = 8 << 20
 MAX_PATCHES = 16
+MAX_OPTION_FILE_BYTES = 1 << 20
 # Lines of a patch that name a file it changes (git's, unified and context diffs, svn's `Index:`).
 HEADERS = ("diff --git ", "--- ", "+++ ", "*** ", "rename from ", "rename to ", "copy from ", "copy to ", "Index: ")
 CHANGE_WORDS = ("revert", "cherry-pick", "merge", "stash")
@@ -36,9 +38,9 @@ def line_remotes(text: str) -> dict[str, str]:
 def line_facts(command: str, root: str, cwd: str) -> dict[str, object]:
     """GitSetup's `export_folders`, `patches` and `changes` for ``command`` run in ``cwd`` (keyword arguments):
     empty when the first command needs none (an alias's expansion is not followed: judged as unknown)."""
-    nothing: dict[str, object] = {"export_folders": {}, "patches": {}, "changes": {}}
+    nothing: dict[str, object] = {"export_folders": {}, "patches": {}, "changes": {}, "pytest_files": {}}
     if not ("--prefix=" in command or "apply" in command or "patch" in command
-            or any(w in command for w in CHANGE_WORDS)):
+            or any(w in command for w in CHANGE_WORDS) or _names_pytest_files(command)):
         return nothing
     from harness.agent.judge.shell_commands import ShellSyntaxError, parse
     from harness.agent.judge.shell_resolve import resolve
@@ -52,7 +54,60 @@ def line_facts(command: str, root: str, cwd: str) -> dict[str, object]:
     words = list(first.words) + [t for op, t in first.redirects if op == "<"]
     elsewhere = any(a.startswith(("GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=")) for a in first.assignments)
     return {"export_folders": _export_folders(words, root), "patches": _patches(words, cwd),
-            "changes": {} if elsewhere else _changes(list(first.words), root)}
+            "changes": {} if elsewhere else _changes(list(first.words), root),
+            "pytest_files": _pytest_files([*_addopts(first.assignments), *first.words], cwd)}
+
+
+def _names_pytest_files(command: str) -> bool:
+    return ("pytest" in command or "py.test" in command) and ("@" in command or "-c" in command
+                                                                or "--config-file" in command)
+
+
+def _addopts(assignments: tuple[str, ...]) -> list[str]:
+    from harness.agent.judge.pytest_writes import addopts_words
+
+    return addopts_words(assignments)
+
+
+def _pytest_files(words: list[str], cwd: str) -> dict[str, str]:
+    """Each file a word may name as pytest's `@FILE` or `-c FILE` (and those such files name in turn) -> its
+    text, when it is a small readable file. Generous: the judge takes only the ones pytest reads."""
+    found: dict[str, str] = {}
+    todo, prev = list(words), ""
+    while todo and len(found) < MAX_PATCHES:
+        word = todo.pop(0)
+        for value in _option_file_values(word, prev):
+            path = os.path.normpath(os.path.join(cwd, value))
+            text = None if path in found else _small_text(path)
+            if text is not None:
+                found[path] = text
+                todo += text.splitlines()
+        prev = word
+    return found
+
+
+def _option_file_values(word: str, prev: str) -> list[str]:
+    """The file ``word`` may name after ``prev``: `@FILE`, `--config-file=FILE`, `-cFILE`, or FILE after `-c`,
+    `-qc` or `--config-file`."""
+    if prev == "--config-file" or (prev.startswith("-") and not prev.startswith("--") and prev.endswith("c")):
+        return [word]
+    if word.startswith("@"):
+        return [word[1:]]
+    if word.startswith("--config-file="):
+        return [word.partition("=")[2]]
+    if word.startswith("-c") and len(word) > 2 and not word.startswith("--"):
+        return [word[2:]]
+    return []
+
+
+def _small_text(path: str) -> str | None:
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > MAX_OPTION_FILE_BYTES:
+            return None
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
 
 
 def _export_folders(words: list[str], root: str) -> dict[str, str]:

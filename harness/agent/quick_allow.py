@@ -37,9 +37,11 @@ READERS = frozenset({"ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "
 # A command line of these characters alone is one simple command of plain words: no quote,
 # expansion, glob, brace, tilde, comment, redirect, operator, escape or line break.
 PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./=,:+@%-")
-# Options by which a reader writes (harness.agent.judge.bypass_files' OUTPUT_OPTIONS and EMPTIED_OPTIONS
-# of the READERS; a test holds them equal): `pytest --basetemp=..` empties a folder above the repository.
-WRITING_OPTIONS = ("--basetemp", "--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log")
+# Options by which a reader writes or reads where it may write (harness.agent.judge.bypass_files' OUTPUT_OPTIONS
+# of the READERS and harness.agent.judge.pytest_writes.OPTIONS; a test holds them equal): `pytest --basetemp=..`
+# empties a folder above the repository. pytest's short `-o` and `-c`, and its `@FILE`, are looked for apart.
+WRITING_OPTIONS = ("--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log", "--log-file", "--debug",
+                   "--basetemp", "--override-ini", "--config-file")
 # What makes a written path something the judge looks at more closely.
 SPECIAL_IN_PATH = frozenset("$`*?[")
 GUARDED_TOP = (paths.HARNESS, ".git", ".pre-commit-config.yaml")
@@ -93,7 +95,14 @@ def _plain_reader(command: str) -> bool:
     lowered = command.lower()
     return bool(words) and words[0] in READERS and PLAIN.issuperset(command) \
         and not any(word in lowered for word in GUARDED_WORDS) \
-        and not any(word.startswith(WRITING_OPTIONS) for word in words)
+        and not any(word.startswith(WRITING_OPTIONS) for word in words) \
+        and not (words[0] == "pytest" and any(_pytest_reads_more(word) for word in words))
+
+
+def _pytest_reads_more(word: str) -> bool:
+    """A pytest word that reads options from elsewhere or sets where it writes: `@FILE`, `-c FILE`, `-o
+    NAME=VALUE`, in a cluster too (`-qc FILE`); and PYTEST_ADDOPTS is no reader's word, so never answered here."""
+    return word.startswith("@") or (word.startswith("-") and not word.startswith("--") and ("c" in word or "o" in word))
 
 
 def _writes_outside_guarded(here: str, root: str, writes: tuple[str, ...]) -> bool:

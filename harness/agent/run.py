@@ -233,12 +233,13 @@ def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
 
 
 def _pytest_config_edit(p: hosts.Payload, full: str, where: Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
-    """An edit of pytest's configuration that gives it a --basetemp of the record (#25's task F-0023)."""
+    """An edit of pytest's configuration that makes it write or empty the record (#25's task F-0023; a
+    writing option, a cache_dir or a log_file: #28's task F-0132, F-0133)."""
     from harness.agent.quick_allow import PYTEST_CONFIGS
 
     if os.path.basename(full) not in PYTEST_CONFIGS:
         return None
-    from harness.agent.judge.bypass_files import check_config_basetemp
+    from harness.agent.judge.bypass_files import check_pytest_config
     from harness.agent.judge.framework_config import edited_text
 
     try:
@@ -249,7 +250,7 @@ def _pytest_config_edit(p: hosts.Payload, full: str, where: Where, hooks_dirs: t
     text = edited_text(p.tool_name, p.tool_input, before) if isinstance(p.tool_input, dict) else None
     if text is None:  # a patch, or a tool whose result cannot be worked out: judge all it says
         text = json_text(p.tool_input)
-    return check_config_basetemp(text, where, hooks_dirs)
+    return check_pytest_config(text, where, hooks_dirs)
 
 
 def json_text(value: object) -> str:

@@ -388,8 +388,21 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
+    denial = _check_pytest(cmd, ctx) if "test" in prog or prog.startswith("python") else None
     # Any other program: judged by what it does to the files it names.
-    return check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
+    return denial or check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
+
+
+def _check_pytest(cmd: SimpleCommand, ctx: Context) -> Denial | None:
+    """pytest (`pytest`, `py.test`, `python -m pytest`), with the options PYTEST_ADDOPTS gives it on the line."""
+    from harness.agent.judge.bypass_files import as_program, check_pytest
+    from harness.agent.judge.pytest_writes import addopts_words
+
+    named, args = as_program(cmd.program, list(cmd.words[1:]))
+    if named != "pytest":
+        return None
+    addopts = addopts_words((*ctx.exported, *cmd.assignments))
+    return check_pytest(args, addopts, ctx.setup.pytest_files or {}, ctx.where, ctx.setup.hooks_dirs)
 
 
 def _stdin_file(cmd: SimpleCommand) -> str | None:

@@ -24,10 +24,8 @@ IN_PLACE_EDITORS = {"sed": "efl", "perl": "eEMmIxl0", "ruby": "eErIxCF"}
 RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
 TAR_VALUES = "fCTXbgHKNV"
 # Programs that write where an option says, not where an operand does: (short, long) option names.
-OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE")),
-                  "pytest": ("", ("--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log"))}
-# Options naming a folder the program empties before it writes there: pytest removes its --basetemp.
-EMPTIED_OPTIONS = {"pytest": ("--basetemp",)}
+# pytest's, which come from more places than its command line, are read by harness.agent.judge.pytest_writes.
+OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE"))}
 
 
 def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
@@ -36,7 +34,6 @@ def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
     ``archives``: the members of the archives the adapter could list (absolute path -> names)."""
     return (_check_link(prog, args, where, hooks_dirs)
             or _check_deletion(prog, args, where, hooks_dirs)
-            or _check_emptied(prog, args, where, hooks_dirs)
             or _check_overwrite(prog, args, where, hooks_dirs)
             or _check_copy(prog, args, where, hooks_dirs)
             or _check_extract(prog, args, where, hooks_dirs, archives or {}))
@@ -93,32 +90,47 @@ def option_values(args: list[str], short: str, long: tuple[str, ...]) -> list[st
     return out
 
 
-def check_config_basetemp(text: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def check_pytest(args: list[str], addopts: list[str], files: Mapping[str, str], where: paths.Where,
+                 hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """pytest's run (``args`` after `pytest` or `python -m pytest`), by what it writes over and empties wherever
+    its options come from (PYTEST_ADDOPTS' words ``addopts``, `@FILE`, `-c FILE`: ``files``, the adapter's)."""
+    from harness.agent.judge.pytest_writes import reach
+
+    found = reach(args, addopts, files, where.cwd)
+    if found.unread is not None:
+        return Denial("pytest-options", f"pytest reads options from `{found.unread}`, which the guard could not "
+                      "read as pytest will (missing, too large, or on a line that may write it first)",
+                      "give pytest its options on the command line, or run it as the line's first command")
+    return _written_or_emptied(found.written, found.emptied, where, hooks_dirs)
+
+
+def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """pytest's configuration (``text``: an ini, tox.ini, setup.cfg or pyproject.toml as an edit leaves it)
-    giving `--basetemp`: every later plain `pytest` empties that folder, as on the command line."""
-    import re
+    giving a writing option, a `--basetemp`, a cache_dir or a log_file: every later plain `pytest` writes or
+    empties it, as on the command line."""
+    from harness.agent.judge.pytest_writes import Reach, config_reach
 
-    # `--basetemp=V`, `--basetemp V`, and TOML's list form `"--basetemp", "V"`
-    for value in re.findall(r"--basetemp(?:=|[\s\"',]+)([^\s\"',\]]+)", text):
-        denial = _check_emptied("pytest", [f"--basetemp={value}"], where, hooks_dirs)
-        if denial:
-            return denial
-    return None
+    found = config_reach(text, Reach())
+    return _written_or_emptied(found.written, found.emptied, where, hooks_dirs)
 
 
-def _check_emptied(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _written_or_emptied(written: list[str], emptied: list[str], where: paths.Where,
+                        hooks_dirs: tuple[str, ...]) -> Denial | None:
+    denial = hook_or_protected(written, where, hooks_dirs)
+    return denial or next((d for d in (_emptied(f, where, hooks_dirs) for f in emptied) if d), None)
+
+
+def _emptied(folder: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A folder a program empties before it writes there (`pytest --basetemp=DIR`): refused when it is,
     or holds, the harness's record, the repository itself or a hooks folder."""
-    prog, args = as_program(prog, args)
-    for folder in option_values(args, "", EMPTIED_OPTIONS.get(prog, ())):
-        full = posixpath.normpath(posixpath.join(where.cwd, folder))
-        root = posixpath.normpath(where.root)
-        rel = where.resolve(folder)
-        holds_root = root == full or root.startswith(full.rstrip("/") + "/")
-        if holds_root or paths.harness_state(rel) or paths.glob_harness_state(rel) or rel == ".git" \
-                or (rel or "").startswith(".git/") or paths.hook_config(where, folder, hooks_dirs) \
-                or any(d == full or d.startswith(full.rstrip("/") + "/") for d in hooks_dirs):
-            return delete_denial(folder)
+    full = posixpath.normpath(posixpath.join(where.cwd, folder))
+    root = posixpath.normpath(where.root)
+    rel = where.resolve(folder)
+    holds_root = root == full or root.startswith(full.rstrip("/") + "/")
+    if holds_root or paths.harness_state(rel) or paths.glob_harness_state(rel) or rel == ".git" \
+            or (rel or "").startswith(".git/") or paths.hook_config(where, folder, hooks_dirs) \
+            or any(d == full or d.startswith(full.rstrip("/") + "/") for d in hooks_dirs):
+        return delete_denial(folder)
     return None
 
 

@@ -55,15 +55,17 @@ class GitSetup:
     changes: Mapping[tuple[str, ...], tuple[tuple[int | None, int | None, str], ...]] | None = None
                                                                 # the `git log`/`git diff --numstat` asked for a
                                                                 #   change applied uncommitted -> its rows
+    pytest_files: Mapping[str, str] | None = None               # absolute file a pytest `@FILE` or `-c FILE`
+                                                                #   names -> its text
 
     def without_line_facts(self) -> GitSetup:
         """This setup for a command that runs after another on the line: the files and history it was
         judged by may have changed since (`git diff > p && git apply p`, `ln -s … d && … --prefix=d/`)."""
-        if self.export_folders == {} and self.patches == {} and self.changes == {}:
+        if self.export_folders == {} and self.patches == {} and self.changes == {} and self.pytest_files == {}:
             return self
         from harness.core.value_class import replace
 
-        return replace(self, export_folders={}, patches={}, changes={})
+        return replace(self, export_folders={}, patches={}, changes={}, pytest_files={})
 
 
 NO_SETUP = GitSetup()  # judged as written: no aliases known, only `.git/hooks` guarded
