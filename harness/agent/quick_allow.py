@@ -41,7 +41,7 @@ PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 # of the READERS and harness.agent.judge.pytest_writes.OPTIONS; a test holds them equal): `pytest --basetemp=..`
 # empties a folder above the repository. pytest's short `-o` and `-c`, and its `@FILE`, are looked for apart.
 WRITING_OPTIONS = ("--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log", "--log-file", "--debug",
-                   "--basetemp", "--override-ini", "--config-file")
+                   "--basetemp", "--override-ini", "--config-file", "--rootdir")
 # What makes a written path something the judge looks at more closely.
 SPECIAL_IN_PATH = frozenset("$`*?[")
 GUARDED_TOP = (paths.HARNESS, ".git", ".pre-commit-config.yaml")

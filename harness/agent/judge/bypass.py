@@ -93,6 +93,8 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
             return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
+        # A shell variable pytest reads, however it comes to be exported (`export NAME`, `set -a`): F-0135.
+        exported += tuple(a for a in cmd.assignments if a.startswith("PYTEST_ADDOPTS=")) if not cmd.words else ()
         if cmd.changes_folder and lost is None:
             lost, folders = _enter(seen, folders, chained, steered, visited, loops)
             visited += [f for f in folders if f not in visited]
@@ -388,7 +390,7 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     if prog == "pre-commit" and _first_positional(args) == "uninstall":
         return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
                       "leave the hooks installed; ask a human if they really must go")
-    denial = _check_pytest(cmd, ctx) if "test" in prog or prog.startswith("python") else None
+    denial = _check_pytest(cmd, ctx) if "test" in prog or prog.startswith(("python", "coverage")) else None
     # Any other program: judged by what it does to the files it names.
     return denial or check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
 

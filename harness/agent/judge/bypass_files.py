@@ -15,6 +15,10 @@ from collections.abc import Mapping
 from harness.agent.judge import guarded_paths as paths
 from harness.agent.judge.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from harness.agent.judge.pytest_writes import Reach
+
 WRITERS = frozenset({"tee", "truncate", "touch", "shred", "dd"})
 DELETERS = frozenset({"rm", "unlink", "rmdir", "shred"})
 COPIERS = frozenset({"cp", "install", "ln", "rsync", "mv"})
@@ -25,6 +29,9 @@ RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
 TAR_VALUES = "fCTXbgHKNV"
 # Programs that write where an option says, not where an operand does: (short, long) option names.
 # pytest's, which come from more places than its command line, are read by harness.agent.judge.pytest_writes.
+# pytest's configuration files, which it finds on its own (harness.agent.quick_allow's, a test holds them equal):
+# written by the shell, their content would reach pytest unjudged (#28's task F-0137).
+PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE"))}
 
 
@@ -47,6 +54,10 @@ def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[
     for t in targets:
         if paths.hook_config(where, t, hooks_dirs):
             return hook_file_denial(t)
+        if posixpath.basename(where.resolve(t) or "/") in PYTEST_CONFIGS:
+            return Denial("pytest-config", f"`{t}` is pytest's configuration, which pytest reads on its own: "
+                          "written from the shell, what it makes pytest write or empty is not judged",
+                          f"edit {posixpath.basename(t)} with the Edit or Write tool, where its content is judged")
     return first_protected(targets, where)
 
 
@@ -71,10 +82,41 @@ def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: 
 
 
 def as_program(prog: str, args: list[str]) -> tuple[str, list[str]]:
-    """`python -m pytest ARGS` and `py.test ARGS` are pytest's."""
-    if prog.startswith("python") and args[:1] == ["-m"] and len(args) > 1:
-        return ("pytest" if args[1] in ("pytest", "py.test") else args[1]), args[2:]
+    """`python -m pytest ARGS` (python's own flags before `-m` too: `-I`, `-B`, `-W X`, `-mpytest`), `coverage
+    run [OPTIONS] -m pytest ARGS` and `py.test ARGS` are pytest's (#28's task F-0134)."""
+    if prog == "coverage" and args[:1] == ["run"]:  # its options' values may be separate words: any `-m` counts
+        at = next((i for i, a in enumerate(args) if a == "-m" or (a.startswith("-m") and a[2:3] != "-")), None)
+        args = args[at:] if at is not None else args
+    if prog.startswith("python") or prog == "coverage":
+        module = _module_run(args, "WX")
+        if module is not None:
+            name, rest = module
+            return ("pytest" if name in ("pytest", "py.test") else name), rest
     return ("pytest" if prog == "py.test" else prog), args
+
+
+def _module_run(args: list[str], valued: str) -> tuple[str, list[str]] | None:
+    """(the module `-m` names, its arguments), past the interpreter's options (``valued``: its short options
+    that take a value); None when it runs a script or code instead."""
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "-m" or (word.startswith("-m") and not word.startswith("--")):
+            name = word[2:] or (args[i + 1] if i + 1 < len(args) else "")
+            return name, args[i + 2:] if word == "-m" else args[i + 1:]
+        if not word.startswith("-") or word == "--":
+            return None  # a script, or what follows `--`
+        short = word[1:] if not word.startswith("--") else ""
+        for j, letter in enumerate(short):
+            if letter == "c":
+                return None  # `-c CODE`: code, not a module
+            if letter == "m":
+                return short[j + 1:] or (args[i + 1] if i + 1 < len(args) else ""), args[i + (1 if short[j + 1:] else 2):]
+            if letter in valued:
+                i += 0 if short[j + 1:] else 1
+                break
+        i += 1
+    return None
 
 
 def option_values(args: list[str], short: str, long: tuple[str, ...]) -> list[str]:
@@ -96,12 +138,7 @@ def check_pytest(args: list[str], addopts: list[str], files: Mapping[str, str], 
     its options come from (PYTEST_ADDOPTS' words ``addopts``, `@FILE`, `-c FILE`: ``files``, the adapter's)."""
     from harness.agent.judge.pytest_writes import reach
 
-    found = reach(args, addopts, files, where.cwd)
-    if found.unread is not None:
-        return Denial("pytest-options", f"pytest reads options from `{found.unread}`, which the guard could not "
-                      "read as pytest will (missing, too large, or on a line that may write it first)",
-                      "give pytest its options on the command line, or run it as the line's first command")
-    return _written_or_emptied(found.written, found.emptied, where, hooks_dirs)
+    return _judged(reach(args, addopts, files, where.cwd), where, hooks_dirs)
 
 
 def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
@@ -110,8 +147,19 @@ def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ..
     empties it, as on the command line."""
     from harness.agent.judge.pytest_writes import Reach, config_reach
 
-    found = config_reach(text, Reach())
-    return _written_or_emptied(found.written, found.emptied, where, hooks_dirs)
+    return _judged(config_reach(text, Reach()), where, hooks_dirs)
+
+
+def _judged(found: Reach, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    if found.unread is not None:
+        return Denial("pytest-options", f"pytest reads options from `{found.unread}`, which the guard could not "
+                      "read as pytest will (missing, too large, or on a line that may write it first)",
+                      "give pytest its options on the command line, or run it as the line's first command")
+    # A relative value may be resolved from pytest's root folder (`--rootdir`, the folder of the ini `-c`
+    # names) rather than from where it runs: judged from each (#28's task F-0138).
+    written = found.written + [posixpath.join(b, w) for b in found.bases for w in found.written if not w.startswith("/")]
+    emptied = found.emptied + [posixpath.join(b, e) for b in found.bases for e in found.emptied if not e.startswith("/")]
+    return _written_or_emptied(written, emptied, where, hooks_dirs)
 
 
 def _written_or_emptied(written: list[str], emptied: list[str], where: paths.Where,

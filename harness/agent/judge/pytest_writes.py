@@ -19,15 +19,18 @@ DEBUG = "--debug"                  # its value is optional: without one, pytestd
 EMPTIED = ("--basetemp",)
 OVERRIDE = "--override-ini"        # -o NAME=VALUE
 CONFIG = "--config-file"           # -c FILE
+ROOTDIR = "--rootdir"              # where a relative cache_dir is resolved from
 INI_WRITTEN = ("log_file",)
 INI_EMPTIED = ("cache_dir",)       # written into; `--cache-clear` removes its folders
 SHORT_VALUED = "kmcopWrn"          # pytest's (and xdist's) short options that take a value
 MAX_FILES = 16                     # argument files read inside argument files
 # Every option the quick path (harness.agent.quick_allow) leaves to the judge for it.
-OPTIONS = (*WRITTEN, DEBUG, *EMPTIED, OVERRIDE, CONFIG)
+OPTIONS = (*WRITTEN, DEBUG, *EMPTIED, OVERRIDE, CONFIG, ROOTDIR)
 IN_TEXT = re.compile(r"(--junitxml|--junit-xml|--resultlog|--result-log|--report-log|--log-file|--debug|--basetemp)"
                      r"(?:=|[\s\"',]+)([^\s\"',\]]+)")
-KEY_IN_TEXT = re.compile(r"(?:^|[\s\"'])(cache_dir|log_file)\s*=\s*[\"']?([^\s\"',\]#;]+)", re.M)
+# `key = V`, `key: V` (an ini's other separator), `"key" = "V"` (TOML's quoted key), `-o key=V` in addopts.
+KEY_IN_TEXT = re.compile(r"(?:^|[\s\"'])(cache_dir|log_file)[\"']?\s*[=:]\s*[\"']?([^\s\"',\]#;]+)", re.M)
+ARGS_FILE_IN_TEXT = re.compile(r"(?:^|[\s\"'=:,\[])@([^\s\"',\]]+)", re.M)  # `addopts = @FILE`
 
 
 class Reach:
@@ -38,6 +41,7 @@ class Reach:
         self.written: list[str] = []
         self.emptied: list[str] = []
         self.unread: str | None = None
+        self.bases: list[str] = []      # folders a relative value may be resolved from instead: --rootdir, -c's
 
 
 def reach(args: list[str], addopts: list[str], files: Mapping[str, str], cwd: str) -> Reach:
@@ -59,6 +63,9 @@ def config_reach(text: str, out: Reach) -> Reach:
         (out.emptied if name in EMPTIED else out.written).append(value)
     for key, value in KEY_IN_TEXT.findall(text):
         (out.emptied if key in INI_EMPTIED else out.written).append(value)
+    files = ARGS_FILE_IN_TEXT.findall(text)
+    if files:  # arguments read from a file when pytest starts, whatever it holds by then (F-0136)
+        out.unread = out.unread or files[0]
     return out
 
 
@@ -88,6 +95,9 @@ def _one_option(words: list[str], i: int, files: Mapping[str, str], cwd: str, ou
         if name == DEBUG:  # `--debug FILE` takes FILE only when it is no option
             given = value if eq else nxt if nxt is not None and not nxt.startswith("-") else "pytestdebug.log"
             taken = 1 if eq or given == "pytestdebug.log" else 2
+        if name == ROOTDIR and given is not None:
+            out.bases.append(given)
+            return taken
         if name in (*WRITTEN, DEBUG, *EMPTIED, OVERRIDE, CONFIG) and given is not None:
             _valued(name, given, files, cwd, out)
             return taken
@@ -118,6 +128,7 @@ def _valued(name: str, value: str, files: Mapping[str, str], cwd: str, out: Reac
         if text is None:
             out.unread = out.unread or value
         else:
+            out.bases.append(posixpath.dirname(value) or ".")
             config_reach(text, out)
 
 
