@@ -22,7 +22,7 @@ REFUSED = [
 ALLOWED = [
     "python3 -I -m pytest -q", "python -B -m pytest tests", "coverage run -m pytest -q", "python3 -mpytest -q",
     "PYTEST_ADDOPTS=-q; export PYTEST_ADDOPTS; pytest", "pytest --rootdir=. -o cache_dir=build/cache",
-    "cp other.ini build/pytest-copy.txt", "python3 -m pip install -q -e .",
+    "cp other.ini build/pytest-copy.txt", "python3 -m pip install -q -e .", "pytest -c /dev/null -q tests",
 ]
 
 

@@ -101,6 +101,8 @@ def _option_file_values(word: str, prev: str) -> list[str]:
 
 
 def _small_text(path: str) -> str | None:
+    if path == os.devnull:
+        return ""  # `pytest -c /dev/null`: no configuration at all
     try:
         if not os.path.isfile(path) or os.path.getsize(path) > MAX_OPTION_FILE_BYTES:
             return None
