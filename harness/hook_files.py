@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from harness.gitio.fast_path import FOLDER_ENTRY, HARNESS_STAGED, HEAD_HARNESS, MERGE_IN_PROGRESS
+from harness.gitio.fast_path import FOLDER_ENTRY, HARNESS_STAGED, HEAD_HARNESS, MERGE_HEAD_PATH
 from harness.hook_stages import FRAMEWORK_HOOKS, STAGES
 
 MINIMUM_PRE_COMMIT = "3.2.0"  # the first release naming stages as git does (pre-commit, not commit)
@@ -53,8 +53,9 @@ case "$stage" in
     # for `commit -a` and `commit PATH` — and no merge being concluded) leaves the harness
     # nothing to judge: git says so without starting Python. HEAD's .harness must be a folder (or
     # absent): one of another kind is the checks' to refuse. Any doubt runs the checks.
-    {merge_in_progress} >/dev/null 2>&1
-    if [ $? -eq 1 ] && {harness_staged} 2>/dev/null; then
+    merge_head=$({merge_head_path} 2>/dev/null)
+    if [ $? -eq 0 ] && [ -n "$merge_head" ] && [ ! -e "$merge_head" ] && [ ! -L "$merge_head" ] \\
+        && {harness_staged} 2>/dev/null; then
       kind=$({head_harness} 2>/dev/null) && case "$kind" in ""|"{folder_entry}"*) exit 0;; esac
     fi
     run hook run "$stage" "$@"
@@ -71,7 +72,7 @@ def native_hook() -> str:
     """The shim's text, ``@PYTHON@`` still to be filled in by the installer."""
     return NATIVE_HOOK.format(reads_stdin="|".join(s.name for s in STAGES if s.reads_stdin),
                               skips_code_only="|".join(s.name for s in STAGES if s.skips_code_only),
-                              merge_in_progress=shlex.join(MERGE_IN_PROGRESS),
+                              merge_head_path=shlex.join(MERGE_HEAD_PATH),
                               harness_staged=shlex.join(HARNESS_STAGED), head_harness=shlex.join(HEAD_HARNESS),
                               folder_entry=FOLDER_ENTRY)
 

@@ -39,19 +39,25 @@ def _answer(argv: list[str]) -> int | None:
         from harness.cli.evidence_fast import answer as record
 
         return record(argv[1:])
-    if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and "--help" not in argv:
+    if any(argv[:len(p)] == p for p in COMMIT_CHECKS) and not _options(argv):
         from harness.gitio.fast_path import staged_nothing_to_judge
 
         return 0 if staged_nothing_to_judge() else None
     for prefix in PUSHES:
-        if argv[:len(prefix)] == prefix and "--help" not in argv:
+        if argv[:len(prefix)] == prefix and not _options(argv[len(prefix):]):
             return push_answer(argv[len(prefix):])
-    if any(argv[:len(p)] == p for p in STAMPS) and "--help" not in argv:
+    if any(argv[:len(p)] == p for p in STAMPS) and not _options(argv):
         if _reads_stdin(argv) and sys.stdin is not None and not sys.stdin.isatty():
             sys.stdin.read()  # the rewritten pairs: HEAD's stamp is all this stage records
         stamp_head()
         return 0
     return None
+
+
+def _options(argv: list[str]) -> bool:
+    """Whether a hook call carries an option (`-h`, `--help`, one click refuses): click answers those, as
+    the full path would (#28's task F-0140). The hooks' own calls pass none: stage, remote, filenames."""
+    return any(arg.startswith("-") for arg in argv)
 
 
 def _reads_stdin(argv: list[str]) -> bool:
