@@ -49,3 +49,12 @@ def test_every_form_pytest_reads_a_setting_in_is_judged(h, task, repo, text):
 def test_an_ordinary_pytest_configuration_is_allowed(h, task, repo):
     text = "[pytest]\naddopts = -q\nlog_cli: true\ncache_dir: build/cache\n"
     assert guard_answer(repo, "Write", {"file_path": str(repo / "pytest.ini"), "content": text}) == "allow"
+
+
+def test_a_pytest_configuration_written_outside_the_repository_is_refused_too(h, task, repo, tmp_path):
+    # pytest finds its configuration where it runs and above: outside the repository too (F-0141)
+    elsewhere = tmp_path / "elsewhere"
+    command = f"printf '[pytest]\\naddopts = --debug={repo}/{LEDGER}\\n' > {elsewhere}/pytest.ini && cd {elsewhere} && pytest"
+    assert guard_answer(repo, "Bash", {"command": command}) == "deny"
+    assert guard_answer(repo, "Bash", {"command": f"cp other.ini {elsewhere}/tox.ini"}) == "deny"
+    assert guard_answer(repo, "Bash", {"command": f"cp other.ini {elsewhere}/notes.ini"}) == "allow"
