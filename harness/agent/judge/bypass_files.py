@@ -54,7 +54,9 @@ def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[
     for t in targets:
         if paths.hook_config(where, t, hooks_dirs):
             return hook_file_denial(t)
-        if posixpath.basename(where.resolve(t) or "/") in PYTEST_CONFIGS:
+        # Wherever it is: pytest finds its configuration where it runs and above, outside the repository
+        # too, and a value there may name the record by its absolute path (#28's task F-0141).
+        if posixpath.basename(posixpath.normpath(posixpath.join(where.cwd, t))) in PYTEST_CONFIGS:
             return Denial("pytest-config", f"`{t}` is pytest's configuration, which pytest reads on its own: "
                           "written from the shell, what it makes pytest write or empty is not judged",
                           f"edit {posixpath.basename(t)} with the Edit or Write tool, where its content is judged")
