@@ -58,3 +58,37 @@ def test_a_pytest_configuration_written_outside_the_repository_is_refused_too(h,
     assert guard_answer(repo, "Bash", {"command": command}) == "deny"
     assert guard_answer(repo, "Bash", {"command": f"cp other.ini {elsewhere}/tox.ini"}) == "deny"
     assert guard_answer(repo, "Bash", {"command": f"cp other.ini {elsewhere}/notes.ini"}) == "allow"
+
+
+@pytest.mark.parametrize("command", [f"pytest -o addopts=--debug={LEDGER}", "pytest -o 'addopts=-q --basetemp=.harness'",
+                                     f"pytest --override-ini=addopts=--log-file={LEDGER}"])
+def test_addopts_given_by_override_ini_are_judged(h, task, repo, command):
+    assert guard_answer(repo, "Bash", {"command": command}) == "deny", command  # F-0142
+
+
+@pytest.mark.parametrize("name", ["pytest.toml", ".pytest.toml"])
+def test_pytest_s_own_toml_files_are_its_configuration(h, task, repo, name):
+    # pytest 9 reads pytest.toml and .pytest.toml first (F-0143)
+    text = f'[pytest]\nlog_file = "{LEDGER}"\n'
+    assert guard_answer(repo, "Write", {"file_path": str(repo / name), "content": text}) == "deny"
+    assert guard_answer(repo, "Bash", {"command": f"cp other.toml {name}"}) == "deny"
+
+
+@pytest.mark.parametrize("command", [f"python3 -m cProfile -o prof.out -m pytest --debug={LEDGER}",
+                                     f"python3 -m pdb -c continue -m pytest --debug={LEDGER}",
+                                     f"python3 -m runpy pytest --debug={LEDGER}",
+                                     f"python3 --check-hash-based-pycs default -m pytest --debug={LEDGER}",
+                                     f"coverage run --data-file={LEDGER} -m pytest -q", f"COVERAGE_FILE={LEDGER} coverage run -m pytest"])
+def test_pytest_behind_a_module_runner_is_judged(h, task, repo, command):
+    assert guard_answer(repo, "Bash", {"command": command}) == "deny", command  # F-0144
+
+
+def test_a_relative_log_file_in_a_configuration_is_judged_from_every_folder(h, task, repo):
+    text = f"[pytest]\nlog_file = ../{LEDGER}\n"  # `cd tests && pytest` resolves it into the record (F-0145)
+    assert guard_answer(repo, "Write", {"file_path": str(repo / "pytest.ini"), "content": text}) == "deny"
+
+
+def test_a_clustered_c_reads_the_configuration_it_names(h, task, repo):
+    (repo / "ci.ini").write_text("[pytest]\naddopts = -q\n")
+    assert guard_answer(repo, "Bash", {"command": "pytest -qc ci.ini"}) == "allow"  # F-0146
+    assert guard_answer(repo, "Bash", {"command": "pytest -q -c ci.ini"}) == "allow"
