@@ -59,8 +59,9 @@ def line_facts(command: str, root: str, cwd: str) -> dict[str, object]:
 
 
 def _names_pytest_files(command: str) -> bool:
-    return ("pytest" in command or "py.test" in command) and ("@" in command or "-c" in command
-                                                                or "--config-file" in command)
+    """Whether ``command`` may give pytest a file of options: `@FILE`, `-c`, `-qc` (F-0146), `--config-file`."""
+    return ("pytest" in command or "py.test" in command) and (
+        "@" in command or any(w.startswith("-") and "c" in w for w in command.split()))
 
 
 def _addopts(assignments: tuple[str, ...]) -> list[str]:

@@ -400,6 +400,13 @@ def _check_pytest(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     from harness.agent.judge.bypass_files import as_program, check_pytest
     from harness.agent.judge.pytest_writes import addopts_words
 
+    if cmd.program == "coverage":  # its data file, where COVERAGE_FILE says (F-0144)
+        from harness.agent.judge.bypass_files import hook_or_protected
+
+        data = [a.partition("=")[2] for a in (*ctx.exported, *cmd.assignments) if a.startswith("COVERAGE_FILE=")]
+        denial = hook_or_protected(data, ctx.where, ctx.setup.hooks_dirs)
+        if denial:
+            return denial
     named, args = as_program(cmd.program, list(cmd.words[1:]))
     if named != "pytest":
         return None

@@ -31,8 +31,9 @@ TAR_VALUES = "fCTXbgHKNV"
 # pytest's, which come from more places than its command line, are read by harness.agent.judge.pytest_writes.
 # pytest's configuration files, which it finds on its own (harness.agent.quick_allow's, a test holds them equal):
 # written by the shell, their content would reach pytest unjudged (#28's task F-0137).
-PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
-OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE"))}
+PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
+OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE")),
+                  "coverage": ("o", ("--data-file",))}
 
 
 def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
@@ -91,10 +92,20 @@ def as_program(prog: str, args: list[str]) -> tuple[str, list[str]]:
         args = args[at:] if at is not None else args
     if prog.startswith("python") or prog == "coverage":
         module = _module_run(args, "WX")
+        if module is not None and module[0] not in ("pytest", "py.test"):
+            # A module that runs another (cProfile, pdb, runpy, trace…), or an interpreter option with a value
+            # before `-m`: pytest's word anywhere on the line is judged as pytest's start (#28's task F-0144).
+            at = next((i for i, a in enumerate(args) if a in PYTEST_WORDS), None)
+            return ("pytest", args[at + 1:]) if at is not None else module
         if module is not None:
-            name, rest = module
-            return ("pytest" if name in ("pytest", "py.test") else name), rest
+            return "pytest", module[1]
+        at = next((i for i, a in enumerate(args) if a in PYTEST_WORDS), None)
+        if at is not None:
+            return "pytest", args[at + 1:]
     return ("pytest" if prog == "py.test" else prog), args
+
+
+PYTEST_WORDS = frozenset({"pytest", "py.test", "-mpytest", "-mpy.test"})
 
 
 def _module_run(args: list[str], valued: str) -> tuple[str, list[str]] | None:
@@ -149,7 +160,9 @@ def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ..
     empties it, as on the command line."""
     from harness.agent.judge.pytest_writes import Reach, config_reach
 
-    return _judged(config_reach(text, Reach()), where, hooks_dirs)
+    found = config_reach(text, Reach())
+    # pytest may run in any folder: a relative value is judged from the top as well (#28's task F-0145).
+    return _judged(found, where, hooks_dirs) or _judged(found, where.cd(where.root), hooks_dirs)
 
 
 def _judged(found: Reach, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
@@ -187,12 +200,13 @@ def _emptied(folder: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> De
 def _check_overwrite(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A program that writes over (or re-modes) a guarded file in place."""
     targets = operands(args)
-    named, named_args = as_program(prog, args)
-    if named in OUTPUT_OPTIONS:
-        short, long = OUTPUT_OPTIONS[named]
-        denial = hook_or_protected(option_values(named_args, short, long), where, hooks_dirs)
-        if denial:
-            return denial
+    # The program's own writing options, and those of the module it runs (`coverage run --data-file=F -m …`).
+    for named, named_args in ((prog, args), as_program(prog, args)):
+        if named in OUTPUT_OPTIONS:
+            short, long = OUTPUT_OPTIONS[named]
+            denial = hook_or_protected(option_values(named_args, short, long), where, hooks_dirs)
+            if denial:
+                return denial
     if prog == "uniq" and len(targets) > 1:  # `uniq IN OUT` writes OUT
         return hook_or_protected(targets[1:2], where, hooks_dirs)
     if prog == "dd":

@@ -42,6 +42,7 @@ class Reach:
         self.emptied: list[str] = []
         self.unread: str | None = None
         self.bases: list[str] = []      # folders a relative value may be resolved from instead: --rootdir, -c's
+        self.more: list[str] = []       # options `-o addopts=…` adds, read after the others
 
 
 def reach(args: list[str], addopts: list[str], files: Mapping[str, str], cwd: str) -> Reach:
@@ -49,9 +50,15 @@ def reach(args: list[str], addopts: list[str], files: Mapping[str, str], cwd: st
     files the adapter read (absolute path -> text)."""
     out = Reach()
     words = _expanded([*addopts, *args], files, cwd, out)
-    i = 0
-    while i < len(words):
-        i += _one_option(words, i, files, cwd, out)
+    for _ in range(MAX_FILES):  # `-o addopts=…` gives more options, which may give more (F-0142)
+        i = 0
+        while i < len(words):
+            i += _one_option(words, i, files, cwd, out)
+        words, out.more = _expanded(out.more, files, cwd, out), []
+        if not words:
+            break
+    else:
+        out.unread = out.unread or "-o addopts=…"
     return out
 
 
@@ -60,13 +67,22 @@ def config_reach(text: str, out: Reach) -> Reach:
     empty: writing options in its addopts (`--basetemp=V`, `--debug V`, TOML's `"--log-file", "V"`), its
     cache_dir and log_file."""
     for name, value in IN_TEXT.findall(text):
-        (out.emptied if name in EMPTIED else out.written).append(value)
+        (out.emptied if name in EMPTIED else out.written).extend(_from_any_folder(value))
     for key, value in KEY_IN_TEXT.findall(text):
-        (out.emptied if key in INI_EMPTIED else out.written).append(value)
+        (out.emptied if key in INI_EMPTIED else out.written).extend(_from_any_folder(value))
     files = ARGS_FILE_IN_TEXT.findall(text)
     if files:  # arguments read from a file when pytest starts, whatever it holds by then (F-0136)
         out.unread = out.unread or files[0]
     return out
+
+
+def _from_any_folder(value: str) -> list[str]:
+    """A configuration's relative value, and as pytest run in a folder below would resolve it: `../.harness/x`
+    names the record from any folder one level down (#28's task F-0145)."""
+    norm = posixpath.normpath(value)
+    parts = norm.split("/")
+    ups = next((i for i, p in enumerate(parts) if p != ".."), len(parts))
+    return [value] if not ups or norm.startswith("/") else [value, "/".join(parts[ups:]) or "."]
 
 
 def _expanded(words: list[str], files: Mapping[str, str], cwd: str, out: Reach, depth: int = 0) -> list[str]:
@@ -119,7 +135,9 @@ def _valued(name: str, value: str, files: Mapping[str, str], cwd: str, out: Reac
         out.emptied.append(value)
     elif name == OVERRIDE:
         key, _, setting = value.partition("=")
-        if key.strip() in INI_WRITTEN:
+        if key.strip() == "addopts":
+            out.more += addopts_words((f"PYTEST_ADDOPTS={setting}",))
+        elif key.strip() in INI_WRITTEN:
             out.written.append(setting.strip())
         elif key.strip() in INI_EMPTIED:
             out.emptied.append(setting.strip())
