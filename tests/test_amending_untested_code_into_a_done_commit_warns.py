@@ -2,35 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from support.cli import TO_VERIFYING, walk_to
+from support.answer_project import configure, to_gating
 from support.gitrepo import git
-
-PY = sys.executable
-
-CONFIG = """version: 1
-evidence:
-  build:
-    command: ["{py}", "-c", "pass"]
-  unit_test:
-    command: ["{py}", "-c", "import app; assert app.answer() == 42"]
-"""
-
-
-def configure(repo) -> None:
-    (repo / ".harness/config.yaml").write_text(CONFIG.format(py=PY))
-
-
-def to_gating(h) -> None:
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    h.ok("evidence", "unit_test")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
 
 
 @pytest.fixture

@@ -2,24 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
+from support.answer_project import PY, configure
 from support.cli import validate_staged
 from support.gitrepo import git
-
-PY = sys.executable
-
-CONFIG = """version: 1
-evidence:
-  build:
-    command: ["{py}", "-c", "pass"]
-  unit_test:
-    command: ["{py}", "-c", "import app; assert app.answer() == 42"]
-"""
-
-
-def configure(repo) -> None:
-    (repo / ".harness/config.yaml").write_text(CONFIG.format(py=PY))
 
 
 def test_swapping_a_configured_evidence_command_needs_approval_at_commit(h, repo):

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from support.answer_project import to_gating
 from support.cli import TO_VERIFYING, walk_to
 
 PY = sys.executable
@@ -16,15 +17,6 @@ PY = sys.executable
 def _configure(repo: Path, argv: list[str]) -> None:
     (repo / ".harness/config.yaml").write_text(f"version: 1\nevidence:\n  unit_test:\n    command: {json.dumps(argv)}\n"
                                                f"  build:\n    command: {json.dumps([PY, '-c', 'pass'])}\n")
-
-
-def _to_gating(h) -> None:
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    h.ok("evidence", "unit_test")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
 
 
 def _record(repo: Path, tid: str, etype: str = "unit_test") -> dict:
@@ -42,7 +34,7 @@ def _fake_python(folder: Path) -> Path:
 
 def test_a_secret_named_variable_holding_a_program_path_does_not_make_it_a_wildcard(h, repo, task, monkeypatch):
     _configure(repo, ["python3", "-c", "import app; assert app.answer() == 42"])
-    _to_gating(h)
+    to_gating(h)
     assert h("gate").code == 0
     # `true` recorded as [REDACTED:env:FAKE_TOKEN] used to match `python3`.
     monkeypatch.setenv("FAKE_TOKEN", "/usr/bin/true")
@@ -57,7 +49,7 @@ def test_a_secret_named_variable_holding_a_program_path_does_not_make_it_a_wildc
 def test_configured_command_with_a_secret_flag_still_counts_when_recorded_redacted(h, repo, task):
     argv = [PY, "-c", "import sys; sys.exit(0)", "--password", "hunter2hunter2"]
     _configure(repo, argv)
-    _to_gating(h)
+    to_gating(h)
     assert _record(repo, task)["argv"][-1] == "[REDACTED:secret_flag]"
     assert h("gate").code == 0
 

@@ -2,39 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 import harness.gitio.git
 
+from support.answer_project import PY, configure, to_gating
 from support.cli import TO_VERIFYING, Harness, gate_json, walk_to
 from support.gitrepo import git
 from support.templates import Template, template
-
-PY = sys.executable
-
-CONFIG = """version: 1
-evidence:
-  build:
-    command: ["{py}", "-c", "pass"]
-  unit_test:
-    command: ["{py}", "-c", "import app; assert app.answer() == 42"]
-"""
-
-
-def configure(repo) -> None:
-    (repo / ".harness/config.yaml").write_text(CONFIG.format(py=PY))
-
-
-def to_gating(h) -> None:
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    h.ok("evidence", "unit_test")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
 
 
 @pytest.fixture(scope="session")
