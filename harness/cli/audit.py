@@ -98,7 +98,7 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
         raise HarnessError("--ref names the ref a push moved: it goes with --before",
                            hint="harness audit --before OLD --to NEW --ref refs/heads/NAME")
 
-    git = hook_git()
+    git = hook_git(valid_cache=False)  # CI's checkout could carry a cache that vouches for its own ledgers (F-0147)
     with signers_from(allowed_signers):
         return _audit(git, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json, plan_only, only)
 

@@ -78,6 +78,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     policy = _policy(olds, new, problems, only_gated)
     changes = changed_tasks(olds, new)
     if not only_gated:
+        _check_local(olds, new, problems)
         _check_secrets(olds, new, problems)
         if olds and _changed(olds, new, paths.APPROVALS):
             _check_approvals_kept(olds, new, problems)
@@ -96,6 +97,17 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
         if verdict is not None:
             verdicts.append(verdict)
     return problems, verdicts
+
+
+def _check_local(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
+    """`.harness/local/` is one machine's (its lock, caches, the current task, scratch) and is git-ignored: a
+    commit that brings it is refused. Among its files is the cache of documents known valid, which a checkout
+    would otherwise hand to the checks that judge it (#28's task F-0147)."""
+    local = _oid(new, paths.LOCAL)
+    if local is not None and all(_oid(o, paths.LOCAL) != local for o in olds):
+        problems.append(Problem(f"{paths.LOCAL}/", "local-not-committed", f"{paths.LOCAL}/ is this machine's (caches, "
+                                "scratch, the current task): a commit may not carry it",
+                                f"take it out of the commit: `git rm -r -q --cached {paths.LOCAL}`"))
 
 
 def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:

@@ -14,16 +14,18 @@ if TYPE_CHECKING:
     from harness.history.change_rules import Problem
 
 
-def hook_git(root: Path | None = None) -> Git:
+def hook_git(root: Path | None = None, valid_cache: bool = True) -> Git:
     """The work tree's repository, with the CLI's cache of known-valid documents (a hook re-reading
-    unchanged ones does not check them against their schemas again) and git config's signers."""
+    unchanged ones does not check them against their schemas again) and git config's signers.
+    ``valid_cache=False`` (the audit): the checkout is what is judged, and its cache would vouch for itself."""
     from harness.gitio.git import Git
     from harness.signatures import trust
     from harness.store import validate
     from harness.store.layout import find_worktree
 
     root = root or find_worktree()
-    validate.use_cache(root / paths.LOCAL / "valid")
+    if valid_cache:
+        validate.use_cache(root / paths.LOCAL / "valid")
     git = Git(root)
     trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
     return git
