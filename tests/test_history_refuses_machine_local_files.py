@@ -54,3 +54,14 @@ def test_the_audit_does_not_trust_a_checkout_s_cache_of_valid_documents(h, task,
     r = cli(repo, "audit", "--from", base, "--to", "HEAD")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "unknown field" in r.stdout + r.stderr
+
+
+def test_the_agent_may_not_write_the_cache_of_valid_documents(h, task, repo):
+    from support.agent_guard import guard_answer
+
+    # the local commit hook skips the schema check of what it lists (F-0148); the rest of local/ stays scratch
+    for command in ("echo 0123456789abcdef0123456789abcdef >> .harness/local/valid", "cp digests.txt .harness/local/valid"):
+        assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
+    assert guard_answer(repo, "Write", {"file_path": str(repo / ".harness/local/valid"), "content": "x\n"}) == "deny"
+    assert guard_answer(repo, "Bash", {"command": "echo notes > .harness/local/notes.txt"}) == "allow"
+    assert guard_answer(repo, "Bash", {"command": "rm -f .harness/local/valid"}) == "allow"  # a cache: costs a re-check
