@@ -64,4 +64,4 @@ def test_the_agent_may_not_write_the_cache_of_valid_documents(h, task, repo):
         assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
     assert guard_answer(repo, "Write", {"file_path": str(repo / ".harness/local/valid"), "content": "x\n"}) == "deny"
     assert guard_answer(repo, "Bash", {"command": "echo notes > .harness/local/notes.txt"}) == "allow"
-    assert guard_answer(repo, "Bash", {"command": "rm -f .harness/local/valid"}) == "allow"  # a cache: costs a re-check
+    assert guard_answer(repo, "Bash", {"command": "cat .harness/local/valid"}) == "allow"

@@ -21,6 +21,10 @@ PROTECTED_NAMES = {
     "allowed_signers": ("the approval trust root", "the trust root is a human's to change, by hand, outside the agent"),
 }
 EVIDENCE = ("evidence", "evidence is recorded only by running the command: `harness evidence TYPE`")
+# The one file of the per-clone folder that vouches for others: the commit hook does not check the documents it
+# lists against their schemas again (#28's task F-0148).
+VALID_CACHE = ("the harness's cache of documents known valid", "only the harness writes it: the commit hook skips "
+               "the schema check of what it lists")
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ def protected(rel: str | None) -> tuple[str, str] | None:
     if rel is None:
         return None
     parts = rel.split("/")
+    if parts == [HARNESS, "local", "valid"]:
+        return VALID_CACHE
     if parts[0] != HARNESS or (len(parts) > 1 and parts[1] == "local"):
         return None
     if parts[-1] in PROTECTED_NAMES:
