@@ -256,3 +256,16 @@ def test_a_command_that_writes_documents_does_not_import_jsonschema(h, repo, tas
     proc = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
     assert proc.stdout.split()[-2:] == ["False", "0"], proc.stdout + proc.stderr
     assert validate.validator("requirement") is validate.validator("requirement")  # built once per process
+
+
+EVENT_SCHEMA = json.loads((Path(resources.__file__).parent / "schemas" / "event.schema.json").read_text())
+
+
+@pytest.mark.parametrize("event_type", [None, "task.created", "no.such.type", 1, True, ["task.created"], {"x": 1}])
+def test_an_event_s_type_branches_are_judged_as_jsonschema_judges_them(event_type):
+    """The event schema's `if type == T then …` branches are answered by a lookup for a string type (#28 item
+    4): a missing type, another type and a type that is no string are judged as jsonschema judges them."""
+    event = {"seq": 1, "ts": "2026-01-01T00:00:00Z", "prev": "0" * 64, "data": {"title": 3}}
+    if event_type is not None:
+        event["type"] = event_type
+    assert ours(EVENT_SCHEMA, event) == theirs(EVENT_SCHEMA, event)

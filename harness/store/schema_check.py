@@ -46,6 +46,23 @@ class Validator:
         self.root = schema
         _refuse_unsupported(schema, schema)
         self._patterns: dict[str, re.Pattern[str]] = {}
+        self._shapes: dict[int, tuple[str, str] | None] = {}  # by id: the conditions are parts of self.root
+        self._branches: dict[int, tuple[str, dict[str, list[Any]]] | None] = {}
+
+    def branches(self, subs: Any) -> tuple[str, dict[str, list[Any]]] | None:
+        """(K, S -> the `then`s of its branches, in order) when every schema of the allOf ``subs`` is exactly
+        `{"if": <K is the string S>, "then": …}` on one K; else None."""
+        key = id(subs)
+        if key not in self._branches:
+            self._branches[key] = _branches(self, subs)
+        return self._branches[key]
+
+    def string_const(self, condition: Any) -> tuple[str, str] | None:
+        """(K, S) when ``condition`` is `{"properties": {K: {"const": "S"}}, "required": [K]}`, else None."""
+        key = id(condition)
+        if key not in self._shapes:
+            self._shapes[key] = _string_const_shape(condition)
+        return self._shapes[key]
 
     def problems(self, doc: object) -> Iterator[Problem]:
         return self.check(doc, self.root, ())
@@ -217,11 +234,59 @@ def _maximum(v: Validator, most: Any, instance: Any, schema: dict[str, Any], pat
 
 
 def _if(v: Validator, condition: Any, instance: Any, schema: dict[str, Any], path: Path) -> Found:
-    if "then" in schema and v.is_valid(instance, condition):
+    if "then" not in schema:
+        return
+    holds = _string_const_holds(v.string_const(condition), instance)
+    if holds if holds is not None else v.is_valid(instance, condition):
         yield from v.check(instance, schema["then"], path)
 
 
+def _string_const_holds(shape: tuple[str, str] | None, instance: Any) -> bool | None:
+    """Whether ``instance`` is valid under a condition of shape (K, S) (see Validator.string_const), by one
+    lookup; None when it cannot be told so (no such shape, no object, a value that is no string). An event's
+    schema branches on its type this way, seventeen times an event: validated in full, a 10,000-event ledger
+    spent most of an audit there (#28 item 4)."""
+    if shape is None or not isinstance(instance, dict):
+        return None
+    key, const = shape
+    if key not in instance:
+        return False  # `required` fails
+    value = instance[key]
+    return value == const if isinstance(value, str) else None
+
+
+def _branches(v: Validator, subs: Any) -> tuple[str, dict[str, list[Any]]] | None:
+    if not isinstance(subs, list) or not subs:
+        return None
+    shapes = [v.string_const(s.get("if")) if isinstance(s, dict) and set(s) == {"if", "then"} else None for s in subs]
+    if any(shape is None for shape in shapes) or len({shape[0] for shape in shapes if shape}) != 1:
+        return None
+    by_const: dict[str, list[Any]] = {}
+    for shape, sub in zip(shapes, subs):
+        assert shape is not None
+        by_const.setdefault(shape[1], []).append(sub["then"])
+    return shapes[0][0] if shapes[0] else "", by_const
+
+
+def _string_const_shape(condition: Any) -> tuple[str, str] | None:
+    if not isinstance(condition, dict) or len(condition) != 2:
+        return None
+    props, required = condition.get("properties"), condition.get("required")
+    if not isinstance(props, dict) or len(props) != 1 or required != list(props):
+        return None
+    ((key, sub),) = props.items()
+    if not isinstance(sub, dict) or len(sub) != 1 or not isinstance(sub.get("const"), str):
+        return None
+    return key, sub["const"]
+
+
 def _all_of(v: Validator, subs: Any, instance: Any, schema: dict[str, Any], path: Path) -> Found:
+    branches = v.branches(subs)
+    if branches is not None and isinstance(instance, dict) and isinstance(instance.get(branches[0]), str):
+        # Every sub is `if K == "S" then …` on one K: only the branches whose S is the instance's hold.
+        for then in branches[1].get(instance[branches[0]], ()):
+            yield from v.check(instance, then, path)
+        return
     for sub in subs:
         yield from v.check(instance, sub, path)
 
