@@ -65,3 +65,23 @@ def test_the_agent_may_not_write_the_cache_of_valid_documents(h, task, repo):
     assert guard_answer(repo, "Write", {"file_path": str(repo / ".harness/local/valid"), "content": "x\n"}) == "deny"
     assert guard_answer(repo, "Bash", {"command": "echo notes > .harness/local/notes.txt"}) == "allow"
     assert guard_answer(repo, "Bash", {"command": "cat .harness/local/valid"}) == "allow"
+
+
+def test_the_cache_of_valid_documents_is_not_reached_by_a_glob_or_a_replaced_folder(h, task, repo):
+    from support.agent_guard import guard_answer
+
+    # F-0149: a glob that may name the cache; F-0150: the folder that holds it, copied over, linked or renamed in
+    for command in ("echo K >> .harness/local/vali*", "cp -r evil/. .harness/local", "ln -s evil .harness/local",
+                    "rm -rf .harness/local && cp -r evil .harness/local", "mv evil .harness/local"):
+        assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
+    for command in ("cp report.md .harness/local/", "echo x > .harness/local/notes-1.txt", "ls .harness/local"):
+        assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
+
+
+def test_harness_local_is_refused_in_a_commit_whatever_its_case(h, task, repo):
+    (repo / ".harness/LOCAL").mkdir()
+    (repo / ".harness/LOCAL/valid").write_text("0123\n")  # `.harness/local/valid` on a case-insensitive checkout
+    git(repo, "add", "-A")
+    git(repo, "add", "-f", ".harness/LOCAL/valid")
+    r = cli(repo, "hook", "validate")
+    assert r.returncode == 1 and "local-not-committed" in r.stderr, r.stderr
