@@ -103,11 +103,14 @@ def _check_local(olds: Sequence[Source], new: Source, problems: list[Problem]) -
     """`.harness/local/` is one machine's (its lock, caches, the current task, scratch) and is git-ignored: a
     commit that brings it is refused. Among its files is the cache of documents known valid, which a checkout
     would otherwise hand to the checks that judge it (#28's task F-0147)."""
-    local = _oid(new, paths.LOCAL)
-    if local is not None and all(_oid(o, paths.LOCAL) != local for o in olds):
-        problems.append(Problem(f"{paths.LOCAL}/", "local-not-committed", f"{paths.LOCAL}/ is this machine's (caches, "
-                                "scratch, the current task): a commit may not carry it",
-                                f"take it out of the commit: `git rm -r -q --cached {paths.LOCAL}`"))
+    # By any case of its name: a case-insensitive checkout makes `.harness/LOCAL` the folder (F-0151).
+    for name in (n for n in new.listdir(paths.HARNESS) if n.lower() == "local"):
+        rel = f"{paths.HARNESS}/{name}"
+        local = _oid(new, rel)
+        if local is not None and all(_oid(o, rel) != local for o in olds):
+            problems.append(Problem(f"{rel}/", "local-not-committed", f"{rel}/ is this machine's (caches, scratch, "
+                                    "the current task): a commit may not carry it",
+                                    f"take it out of the commit: `git rm -r -q --cached {rel}`"))
 
 
 def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:

@@ -245,13 +245,16 @@ def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
     target, sources = _destination(args, prog)
     if target is None:
         return None
-    written = [target] + [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
-    denial = hook_or_protected(written, where, hooks_dirs)
-    if denial:
-        return denial
     rel = where.resolve(target)
     recursive = prog == "rsync" or any(a in RECURSIVE or (a[:1] == "-" and a[1:2] != "-" and set("rRa") & set(a))
                                        for a in args)
+    # Files put into the per-clone folder (`cp report.md .harness/local/`: a folder it must be) are judged by their
+    # names; the folder itself only when it may be replaced or filled whole (F-0150).
+    into_local = target.endswith("/") and not recursive and rel == f"{paths.HARNESS}/local"
+    written = [target] * (not into_local) + [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
+    denial = hook_or_protected(written, where, hooks_dirs)
+    if denial:
+        return denial
     if recursive and (paths.harness_state(rel) or paths.glob_harness_state(rel)):
         return protected_denial(target, ("a folder of the harness's record", paths.EVIDENCE[1]))
     if recursive and _git_machinery(target, where, hooks_dirs):

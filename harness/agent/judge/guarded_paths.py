@@ -69,7 +69,8 @@ def protected(rel: str | None) -> tuple[str, str] | None:
     if rel is None:
         return None
     parts = rel.split("/")
-    if parts == [HARNESS, "local", "valid"]:
+    if parts in ([HARNESS, "local", "valid"], [HARNESS, "local"]):
+        # The folder too: copied over, linked or moved in whole, it brings a cache of its own (F-0150).
         return VALID_CACHE
     if parts[0] != HARNESS or (len(parts) > 1 and parts[1] == "local"):
         return None
@@ -134,6 +135,9 @@ def glob_protected(rel: str | None) -> tuple[str, str] | None:
     if rel is None or not GLOB_CHARS & set(rel):
         return None
     parts = rel.split("/")
+    if len(parts) in (2, 3) and _matches(HARNESS, parts[0]) and _matches("local", parts[1]) \
+            and (len(parts) == 2 or _matches("valid", parts[2])):
+        return VALID_CACHE  # `.harness/local/vali*` may name the cache of valid documents (F-0149)
     if not _could_be_state(parts) or len(parts) < 2:
         return None
     for name, found in PROTECTED_NAMES.items():
