@@ -92,3 +92,14 @@ def test_a_clustered_c_reads_the_configuration_it_names(h, task, repo):
     (repo / "ci.ini").write_text("[pytest]\naddopts = -q\n")
     assert guard_answer(repo, "Bash", {"command": "pytest -qc ci.ini"}) == "allow"  # F-0146
     assert guard_answer(repo, "Bash", {"command": "pytest -q -c ci.ini"}) == "allow"
+
+
+@pytest.mark.parametrize(("command", "answer"), [
+    ("PYTEST_DEBUG_TEMPROOT=.harness pytest -q", "deny"),
+    ("export PYTEST_DEBUG_TEMPROOT=.harness/tasks; pytest", "deny"),
+    (f"COVERAGE_FILE={LEDGER}; export COVERAGE_FILE; coverage run -m pytest -q", "deny"),
+    ("PYTEST_DEBUG_TEMPROOT=/tmp/pytest-root pytest -q", "allow"),
+    ("COVERAGE_FILE=build/.coverage; export COVERAGE_FILE; coverage run -m pytest -q", "allow"),
+])
+def test_where_pytest_and_coverage_keep_their_files_by_the_environment_is_judged(h, task, repo, command, answer):
+    assert guard_answer(repo, "Bash", {"command": command}) == answer, command  # F-0152
