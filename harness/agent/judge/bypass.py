@@ -93,8 +93,9 @@ def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_RE
             return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
         exported += declared(cmd)  # `declare` without -x too: erring towards what git could see
-        # A shell variable pytest reads, however it comes to be exported (`export NAME`, `set -a`): F-0135.
-        exported += tuple(a for a in cmd.assignments if a.startswith("PYTEST_ADDOPTS=")) if not cmd.words else ()
+        # A shell variable pytest or coverage reads, however it comes to be exported (`export NAME`, `set -a`):
+        # F-0135, F-0152.
+        exported += tuple(a for a in cmd.assignments if a.startswith(TEST_TOOL_ENV)) if not cmd.words else ()
         if cmd.changes_folder and lost is None:
             lost, folders = _enter(seen, folders, chained, steered, visited, loops)
             visited += [f for f in folders if f not in visited]
@@ -395,9 +396,12 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     return denial or check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
 
 
+TEST_TOOL_ENV = ("PYTEST_ADDOPTS=", "PYTEST_DEBUG_TEMPROOT=", "COVERAGE_FILE=")
+
+
 def _check_pytest(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     """pytest (`pytest`, `py.test`, `python -m pytest`), with the options PYTEST_ADDOPTS gives it on the line."""
-    from harness.agent.judge.bypass_files import as_program, check_pytest
+    from harness.agent.judge.bypass_files import as_program, check_pytest, check_pytest_temproot
     from harness.agent.judge.pytest_writes import addopts_words
 
     if cmd.program == "coverage":  # its data file, where COVERAGE_FILE says (F-0144)
@@ -410,8 +414,10 @@ def _check_pytest(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     named, args = as_program(cmd.program, list(cmd.words[1:]))
     if named != "pytest":
         return None
-    addopts = addopts_words((*ctx.exported, *cmd.assignments))
-    return check_pytest(args, addopts, ctx.setup.pytest_files or {}, ctx.where, ctx.setup.hooks_dirs)
+    given = (*ctx.exported, *cmd.assignments)
+    roots = [a.partition("=")[2] for a in given if a.startswith("PYTEST_DEBUG_TEMPROOT=")]
+    return check_pytest_temproot(roots, ctx.where, ctx.setup.hooks_dirs) or check_pytest(
+        args, addopts_words(given), ctx.setup.pytest_files or {}, ctx.where, ctx.setup.hooks_dirs)
 
 
 def _stdin_file(cmd: SimpleCommand) -> str | None:

@@ -154,6 +154,12 @@ def check_pytest(args: list[str], addopts: list[str], files: Mapping[str, str], 
     return _judged(reach(args, addopts, files, where.cwd), where, hooks_dirs)
 
 
+def check_pytest_temproot(roots: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+    """PYTEST_DEBUG_TEMPROOT: pytest keeps its numbered temp folders, and prunes old ones, in ROOT/pytest-of-USER
+    (#28's task F-0152)."""
+    return _written_or_emptied([], [posixpath.join(r, "pytest-of-user") for r in roots], where, hooks_dirs)
+
+
 def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """pytest's configuration (``text``: an ini, tox.ini, setup.cfg or pyproject.toml as an edit leaves it)
     giving a writing option, a `--basetemp`, a cache_dir or a log_file: every later plain `pytest` writes or
