@@ -15,6 +15,7 @@ import os
 MAX_PATCH_BYTES = 8 << 20
 MAX_PATCHES = 16
 MAX_OPTION_FILE_BYTES = 1 << 20
+MAX_OPTION_FILES = 16
 # Lines of a patch that name a file it changes (git's, unified and context diffs, svn's `Index:`).
 HEADERS = ("diff --git ", "--- ", "+++ ", "*** ", "rename from ", "rename to ", "copy from ", "copy to ", "Index: ")
 CHANGE_WORDS = ("revert", "cherry-pick", "merge", "stash")
@@ -75,11 +76,11 @@ def _pytest_files(words: list[str], cwd: str) -> dict[str, str]:
     text, when it is a small readable file. Generous: the judge takes only the ones pytest reads."""
     found: dict[str, str] = {}
     todo, prev = list(words), ""
-    while todo and len(found) < MAX_PATCHES:
+    while todo and len(found) < MAX_OPTION_FILES:
         word = todo.pop(0)
         for value in _option_file_values(word, prev):
             path = os.path.normpath(os.path.join(cwd, value))
-            text = None if path in found else _small_text(path)
+            text = None if path in found else "" if path == os.devnull else _small_text(path, MAX_OPTION_FILE_BYTES)
             if text is not None:
                 found[path] = text
                 todo += text.splitlines()
@@ -101,11 +102,10 @@ def _option_file_values(word: str, prev: str) -> list[str]:
     return []
 
 
-def _small_text(path: str) -> str | None:
-    if path == os.devnull:
-        return ""  # `pytest -c /dev/null`: no configuration at all
+def _small_text(path: str, cap: int) -> str | None:
+    """The text of the regular file ``path`` when it holds at most ``cap`` bytes, else None."""
     try:
-        if not os.path.isfile(path) or os.path.getsize(path) > MAX_OPTION_FILE_BYTES:
+        if not os.path.isfile(path) or os.path.getsize(path) > cap:
             return None
         with open(path, "rb") as f:
             return f.read().decode("utf-8", "surrogateescape")
@@ -139,12 +139,8 @@ def _patches(words: list[str], cwd: str) -> dict[str, tuple[str, ...]]:
 
 
 def _patch_paths(path: str) -> tuple[str, ...] | None:
-    try:
-        if not os.path.isfile(path) or os.path.getsize(path) > MAX_PATCH_BYTES:
-            return None
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", "surrogateescape")
-    except OSError:
+    text = _small_text(path, MAX_PATCH_BYTES)
+    if text is None:
         return None
     named = []
     for line in text.splitlines():

@@ -400,7 +400,8 @@ TEST_TOOL_ENV = ("PYTEST_ADDOPTS=", "PYTEST_DEBUG_TEMPROOT=", "COVERAGE_FILE=")
 
 
 def _check_pytest(cmd: SimpleCommand, ctx: Context) -> Denial | None:
-    """pytest (`pytest`, `py.test`, `python -m pytest`), with the options PYTEST_ADDOPTS gives it on the line."""
+    """pytest (`pytest`, `py.test`, `python -m pytest`, `coverage run -m pytest`) with the options and folders the
+    line's PYTEST_ADDOPTS and PYTEST_DEBUG_TEMPROOT give it, and coverage's data file where COVERAGE_FILE says."""
     from harness.agent.judge.bypass_files import as_program, check_pytest, check_pytest_temproot
     from harness.agent.judge.pytest_writes import addopts_words
 

@@ -92,16 +92,15 @@ def as_program(prog: str, args: list[str]) -> tuple[str, list[str]]:
         args = args[at:] if at is not None else args
     if prog.startswith("python") or prog == "coverage":
         module = _module_run(args, "WX")
-        if module is not None and module[0] not in ("pytest", "py.test"):
-            # A module that runs another (cProfile, pdb, runpy, trace…), or an interpreter option with a value
-            # before `-m`: pytest's word anywhere on the line is judged as pytest's start (#28's task F-0144).
-            at = next((i for i, a in enumerate(args) if a in PYTEST_WORDS), None)
-            return ("pytest", args[at + 1:]) if at is not None else module
-        if module is not None:
+        if module is not None and module[0] in ("pytest", "py.test"):
             return "pytest", module[1]
+        # A module that runs another (cProfile, pdb, runpy, trace…), or an interpreter option with a value before
+        # `-m`: pytest's word anywhere on the line is judged as pytest's start (#28's task F-0144).
         at = next((i for i, a in enumerate(args) if a in PYTEST_WORDS), None)
         if at is not None:
             return "pytest", args[at + 1:]
+        if module is not None:
+            return module
     return ("pytest" if prog == "py.test" else prog), args
 
 
@@ -114,9 +113,6 @@ def _module_run(args: list[str], valued: str) -> tuple[str, list[str]] | None:
     i = 0
     while i < len(args):
         word = args[i]
-        if word == "-m" or (word.startswith("-m") and not word.startswith("--")):
-            name = word[2:] or (args[i + 1] if i + 1 < len(args) else "")
-            return name, args[i + 2:] if word == "-m" else args[i + 1:]
         if not word.startswith("-") or word == "--":
             return None  # a script, or what follows `--`
         short = word[1:] if not word.startswith("--") else ""

@@ -109,8 +109,9 @@ def _one_option(words: list[str], i: int, files: Mapping[str, str], cwd: str, ou
         given = value if eq else nxt
         taken = 1 if eq or nxt is None else 2
         if name == DEBUG:  # `--debug FILE` takes FILE only when it is no option
-            given = value if eq else nxt if nxt is not None and not nxt.startswith("-") else "pytestdebug.log"
-            taken = 1 if eq or given == "pytestdebug.log" else 2
+            takes_next = not eq and nxt is not None and not nxt.startswith("-")
+            given = value if eq else nxt if takes_next else "pytestdebug.log"
+            taken = 2 if takes_next else 1
         if name == ROOTDIR and given is not None:
             out.bases.append(given)
             return taken
