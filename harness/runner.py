@@ -16,10 +16,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any
 
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 # What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
 # Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.

@@ -278,6 +278,26 @@ def test_status_of_a_task_with_evidence_reads_git_but_loads_no_click(h, repo, ta
     assert not loaded & {"click", "jsonschema", "harness.cli.main", "harness.evidence.record", "harness.runner"}, loaded
 
 
+# What a recording does not need from the standard library: each is milliseconds of the fixed cost an
+# agent pays on every `harness evidence` (typing 4, datetime 3, tempfile with shutil and random 6:
+# bench/hot_evidence.py times the whole). The clock, temp files, `which` and type names are
+# written without them; a module used on this path that needs one imports it where it is used.
+RECORDING_SPARED = {"typing", "datetime", "tempfile", "shutil", "random"}
+
+
+def test_a_recording_loads_neither_click_nor_the_slow_standard_modules(h, repo, task):
+    loaded = loaded_by(repo, ["evidence", "custom", "--", "true"], "")
+    assert {"harness.cli.evidence_fast", "harness.evidence.record", "harness.runner"} <= loaded
+    # pygit2 stands in sys.modules as a lazy module (harness.gitio.lazy_pygit2); its extension loads on first use
+    heavy = RECORDING_SPARED | {"click", "pygit2._pygit2", "yaml", "jsonschema", "harness.cli.main"}
+    assert not loaded & heavy, loaded & heavy
+
+
+def test_status_without_evidence_loads_none_of_the_slow_standard_modules(h, repo, task):
+    for args in (["status"], ["status", "--json"]):
+        assert not loaded_by(repo, args, "") & RECORDING_SPARED
+
+
 def test_a_code_only_push_is_answered_without_importing_subprocess(h, repo, task):
     # The fast path starts its git processes with os.posix_spawnp: subprocess's imports (re, locale,
     # threading, selectors) cost a code-only push more than the git processes themselves.

@@ -11,7 +11,6 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from harness import paths
 from harness.agent.judge.agent_policy import BlockCount
@@ -19,6 +18,10 @@ from harness.core.limits import decode_json, json_kind, json_object, text_field,
 from harness.core.value_class import asdict
 from harness.errors import HarnessError
 from harness.store import bounded, fsio
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 STATE = "agent-stop.json"
 LOG = "agent-hooks.jsonl"

@@ -4,12 +4,14 @@ that the two cannot differ."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness.cli.next_text import next_lines
 from harness.core import gate as core_gate
 from harness.core import next_step
 from harness.usecases.status import NoOpenTask, StatusView
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 Line = tuple[bool, str]  # (on stderr, the text): in the order they are printed
 

@@ -10,9 +10,12 @@ classifies each once, as it is read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from harness.core.value_class import dataclass
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Kinds whose one subject is an evidence type that has no usable run: `harness evidence TYPE` clears
 # them (a failing run is not among them: that takes a change of code).

@@ -9,7 +9,10 @@ both spellings are accepted and compared in the report's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 SEPARATOR = "::"
 

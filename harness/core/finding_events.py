@@ -8,7 +8,6 @@ are checked here, against the same ledger's records.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from harness import paths
 from harness.core import findings as finding_rules
@@ -16,10 +15,13 @@ from harness.core import rules
 from harness.core.chain import LedgerProblem
 from harness.core.records import Finding
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness.core.replay import Projection
 
-Data = dict[str, Any]
+    Data = dict[str, Any]
 
 
 def _proposed(proj: Projection, d: Data) -> None:

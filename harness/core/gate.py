@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from harness.core.blockers import Blocker
 from harness.core.sha256 import sha256
 from harness.core.value_class import dataclass, field
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 DECIDING_STATES = ("GATING", "CONVERGED", "DONE")
 LABELS = {

@@ -7,7 +7,6 @@ runs them in the order of CHECKS, and PASS is the absence of blockers across all
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from harness.core.blockers import Blocker, cites_kind, evidence_kind
 from harness.core.cases import case_id, fail_to_pass_gaps, planned, regression_cases, regression_gaps
@@ -16,6 +15,10 @@ from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
 from harness.core.suite import DEFAULT_TEST_TYPE
 from harness.core.value_class import dataclass, field
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

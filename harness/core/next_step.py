@@ -9,7 +9,6 @@ The first step is the recommended one; the rest are alternatives or the step aft
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TypeVar
 
 from harness.core.blockers import CITES_PREFIX, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
 from harness.core.cases import planned as planned_by
@@ -17,6 +16,12 @@ from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, evidence_status
 from harness.core.value_class import dataclass, field
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    B = TypeVar("B", Blocker, str)  # a blocker, or an old ledger's (or a caller's) bare sentence
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
 _NEW_TASK = 'harness task new "TITLE"'
@@ -66,9 +71,6 @@ def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: b
     return [NextStep(step[0].format(id=fid), step[1].format(id=fid))] if step else []
 
 
-
-
-B = TypeVar("B", Blocker, str)  # a blocker, or an old ledger's (or a caller's) bare sentence
 
 
 def work_blockers(state: str, blockers: Iterable[B]) -> list[B]:

@@ -9,13 +9,16 @@ that would have made the change legally.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.ledger import Projection
 from harness.core.records import Finding
 from harness.core.rules import PRIORITIES, SEVERITIES
 from harness.core.value_class import dataclass
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 BASE_VERIFICATION = ("build", "unit_test", "integration_test")
 FIX_COMMANDS = {

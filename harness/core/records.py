@@ -4,8 +4,7 @@ rendered to YAML and JSON as they are); the types say which keys each one has.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
     from typing import Any, NotRequired, TypedDict
 

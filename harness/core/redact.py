@@ -14,10 +14,13 @@ import bisect
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from harness.core import redaction_patterns, regex_needs
 from harness.core.value_class import dataclass
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Characters that may appear in an opaque token (RFC 6750 b64token plus base64).
 _TOK = r"A-Za-z0-9._~+/\-"

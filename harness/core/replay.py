@@ -9,14 +9,18 @@ from the same place, by applying the new events before anything is written.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from harness.core import finding_events, rules, states
 from harness.core.chain import Event, LedgerProblem
 from harness.core.records import EvidenceFact, Finding, Invariant, Requirement
 from harness.core.value_class import dataclass, field
 
-Data = dict[str, Any]
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Data = dict[str, Any]
+
 # Events after which the last gate judgement no longer describes the task.
 GATE_INPUT_EVENTS = frozenset({
     "requirement.added", "requirement.set", "invariant.added", "invariant.set",

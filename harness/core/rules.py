@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from harness.core.chain import LedgerProblem
 from harness.core.evidence_types import FORMS, is_evidence_type
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 REQUIREMENT_STATUSES = ("pending", "implemented", "verified", "blocked")
 INVARIANT_STATUSES = ("pending", "verified", "violated")

@@ -6,7 +6,9 @@ without its own (``--without-builtin-hashlib-hashes``)."""
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _constructor() -> Any:

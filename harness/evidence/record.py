@@ -12,9 +12,7 @@ import json
 import os
 import shlex
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from harness import paths, runner
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
@@ -23,9 +21,12 @@ from harness.errors import HarnessError, Refused
 from harness.evidence import outputcut
 from harness.store import bounded, settings
 from harness.store.evidence_files import digest, evidence_rel
-from harness.store.tasks import TaskStore, now_iso
+from harness.store.tasks import TaskStore, iso_utc, now_iso
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness.gitio.process_git import ProcessGit
 
 # Exit statuses for outcomes that have no exit code of their own, as shells report them.
@@ -70,7 +71,7 @@ class Site:
 
 
 def _iso(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return iso_utc(t, milliseconds=True)
 
 
 def redactor_for(config: settings.Config) -> Redactor:
@@ -117,12 +118,23 @@ def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | Non
     """The absolute path of the program ``argv`` runs, as the OS will find it: a name is
     looked up on the PATH the command gets, a path is taken relative to the command's cwd.
     None when there is none (the run will then record not_found)."""
-    import shutil
-
     name = argv[0]
-    found = (os.path.join(cwd, name) if os.sep in name
-             else shutil.which(name, path=environ.get("PATH", os.defpath)))
+    found = os.path.join(cwd, name) if os.sep in name else _which(name, environ.get("PATH", os.defpath))
     return os.path.abspath(found) if found and os.path.exists(found) else None
+
+
+def _which(name: str, path: str) -> str | None:
+    """`shutil.which(name, path=path)` on POSIX (shutil's import is a recording's cost for this loop):
+    the first entry holding an executable file of that name, an empty entry meaning this folder."""
+    seen = set()
+    for folder in path.split(os.pathsep) if path else ():
+        if folder in seen:
+            continue
+        seen.add(folder)
+        found = os.path.join(folder, name)
+        if os.path.exists(found) and os.access(found, os.X_OK) and not os.path.isdir(found):
+            return found
+    return None
 
 
 def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Callable[[str], bool]) -> str | None:
@@ -364,7 +376,8 @@ def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path,
     tree_after = git.worktree_source_tree()
     counts, cases, junit_error = ({}, {}, None) if result.exit_code is None else _junit_report(p, cwd, junit_before)
     cases = tree_relative(cases, cwd)
-    outcome, extra = result.outcome, dict[str, Any]()
+    outcome = result.outcome
+    extra: dict[str, Any] = {}
     if site and outcome in ("passed", "failed"):
         passed, extra = site.assess(cases) if not junit_error else (False, {})
         outcome = "passed" if passed else "failed"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from harness import paths
 from harness.core import next_step
 from harness.errors import HarnessError
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
     from harness.store.reader import LoadedTask
     from harness.store.tasks import TaskStore

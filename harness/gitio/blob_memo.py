@@ -10,9 +10,11 @@ are kept, bounded in bytes.
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness import context
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 KEPT_BYTES = 64 * 1024 * 1024  # at most this much content held
 SMALL = 16 * 1024  # a blob under this inflates in microseconds: not worth a slot

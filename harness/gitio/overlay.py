@@ -4,8 +4,8 @@ base's protected files put back in place of the current ones."""
 from __future__ import annotations
 
 import os
-import tempfile
 
+from harness import scratch_files
 from harness.gitio.environment import own_env
 from harness.gitio.trees import Trees
 
@@ -34,7 +34,7 @@ class Overlay(Trees):
     def overlay_commit(self, tree_id: str, base_files: dict[str, str], paths: list[str]) -> str:
         """A commit of ``tree_id`` with each of ``paths`` as ``base_files`` has it (removed where the
         base has no such file)."""
-        fd, index = tempfile.mkstemp(prefix="harness-overlay-index.", dir=self.repo.path)
+        fd, index = scratch_files.create(self.repo.path, "harness-overlay-index.")
         os.close(fd)
         os.unlink(index)  # git writes it anew
         env = {**own_env(), **_IDENT, "GIT_INDEX_FILE": index}

@@ -24,11 +24,14 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
-from typing import Any
 
 from harness.errors import HarnessError
 from harness.gitio.environment import HARNESS_DIR, own_env
 from harness.gitio.worktree import Worktree, _resolved
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # sha1's; a sha256 repository is refused on opening
 _HARNESS = HARNESS_DIR.encode()

@@ -9,11 +9,14 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
 
 from harness.errors import HarnessError
 from harness.gitio.environment import git_env
 from harness.gitio.lazy_pygit2 import pygit2
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Repository:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness.gitio.environment import HARNESS_DIR
 from harness.gitio.lazy_pygit2 import pygit2
 from harness.gitio.repository import Repository
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Trees(Repository):

@@ -12,12 +12,15 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from harness.gitio.environment import HARNESS_DIR, LOCATION_VARS, own_env
 from harness.gitio.trees import Trees
 
-W = TypeVar("W", bound="Worktree")
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    W = TypeVar("W", bound="Worktree")
 
 
 class Worktree(Trees):
@@ -25,19 +28,20 @@ class Worktree(Trees):
     def temp_index(self) -> Iterator[dict[str, str]]:
         """An environment for :meth:`run` — the harness's own (:func:`own_env`) — whose GIT_INDEX_FILE
         is a throw-away copy of the real index."""
-        import shutil  # lazy, like tempfile: ~10 ms a stamp after a commit never needs
-        import tempfile
+        from harness import scratch_files
 
-        fd, tmp = tempfile.mkstemp(prefix="harness-index.", dir=self.git_dir)
-        os.close(fd)
+        fd, tmp = scratch_files.create(self.git_dir, "harness-index.")
         try:
             real = os.path.join(self.git_dir, "index")
-            if os.path.exists(real):
-                # copy2 keeps the index mtime: git's "racy entry" check (an edit in the same
-                # second as the index write) depends on it; the stat cache spares rehashing.
-                shutil.copy2(real, tmp)
-            else:
-                os.unlink(tmp)
+            try:
+                if os.path.exists(real):
+                    # The index mtime comes along: git's "racy entry" check (an edit in the same
+                    # second as the index write) depends on it; the stat cache spares rehashing.
+                    scratch_files.copy_with_times(real, fd)
+            finally:
+                os.close(fd)
+            if not os.path.exists(real):
+                os.unlink(tmp)  # git writes a new index
             yield {**own_env(), "GIT_INDEX_FILE": tmp}
         finally:
             for leftover in (tmp, tmp + ".lock"):
@@ -112,7 +116,7 @@ class Worktree(Trees):
     def temp_worktree(self, commit: str) -> Iterator[Path]:
         """A detached worktree at ``commit`` in a temporary folder, its submodules checked out at the
         commits it records (HarnessError when a local copy lacks one), removed afterwards."""
-        import tempfile  # lazy: see temp_index
+        import tempfile  # lazy: a rerun alone makes a folder
 
         from harness.gitio import submodules
 

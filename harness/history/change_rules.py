@@ -21,7 +21,10 @@ from harness.gate import facts
 from harness.signatures import trust
 from harness.store import reader, settings
 from harness.store.evidence_files import check_digests
-from harness.store.source import Source
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from harness.store.source import Source
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness import paths
 from harness.core import approvals as rules
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.store.source import Source

@@ -7,7 +7,10 @@ from harness.core.sha256 import sha256
 from harness.errors import HarnessError
 from harness.store import validate
 from harness.store.reader import LoadedTask
-from harness.store.source import Source
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from harness.store.source import Source
 
 
 def evidence_rel(task_dir: str, etype: str) -> str:

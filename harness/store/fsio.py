@@ -42,11 +42,11 @@ def _umask() -> int:
 def write_temp(dest: Path, data: bytes) -> Path:
     """Write ``data`` to a fsynced temp file beside ``dest`` and return its path."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    import tempfile  # (with shutil and random) only by a writer: a reader such as `status` never loads it
+    from harness import scratch_files
 
-    fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    fd, name = scratch_files.create(dest.parent, f".{dest.name}.", ".tmp")
     try:
-        # mkstemp creates 0600; a file people share through git gets the usual umask mode.
+        # Created 0600; a file people share through git gets the usual umask mode.
         os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -12,7 +12,10 @@ from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 from harness.store import validate, yamlio
 from harness.store.layout import TASK_ID
-from harness.store.source import Source
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from harness.store.source import Source
 
 TASKS = paths.TASKS
 TASK_FILES = ("task.yaml", "requirements.yaml", "invariants.yaml")

@@ -17,9 +17,12 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Fields whose values the harness computes: digests, git object ids, run ids, SSH signatures and
 # the public keys that check them. Never redacted (the hash chain and the digests bind them) and

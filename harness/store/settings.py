@@ -8,7 +8,6 @@ becomes argv unless it runs through a shell" is written once.
 from __future__ import annotations
 
 import shlex
-from typing import Any
 
 from harness import paths
 from harness.core.sha256 import sha256
@@ -16,7 +15,12 @@ from harness.core.value_class import dataclass, field
 from harness.errors import HarnessError
 from harness.store import bounded, validate, yamlio
 from harness.store.layout import Layout
-from harness.store.source import Source
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness.store.source import Source
 
 CONFIG = paths.CONFIG
 GATE = paths.GATE

@@ -10,7 +10,16 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
-from typing import Protocol
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Source(Protocol):  # what the readers read from: the working tree, or a commit's tree
+        label: str  # how messages name where the files came from
+
+        def read(self, rel: str) -> bytes | None: ...
+        def listdir(self, rel: str) -> list[str]: ...
 
 # The errors Path.is_symlink takes for "no such link" (pathlib's _IGNORED_ERRNOS: ENOENT, ENOTDIR,
 # EBADF, ELOOP, and Windows' own); any other (EACCES) is raised, as it raises it.
@@ -30,13 +39,6 @@ def _is_symlink(path: str) -> bool:
         return False
     except ValueError:  # a path no system call can take (a NUL byte)
         return False
-
-
-class Source(Protocol):
-    label: str  # how messages name where the files came from
-
-    def read(self, rel: str) -> bytes | None: ...
-    def listdir(self, rel: str) -> list[str]: ...
 
 
 class FsSource:

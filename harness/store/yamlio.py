@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any, NoReturn
 
 from harness import context, paths
 from harness.core.limits import MAX_DEPTH, too_deep
 from harness.errors import HarnessError
 from harness.store import bounded, plain_yaml
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 # PyYAML (a sixth of `harness status` to import) loads where a text is not plain enough for
 # harness.store.plain_yaml, or where one is written.

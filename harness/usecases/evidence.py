@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from harness.core import next_step
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness.store.tasks import TaskStore
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from harness.core import gate as core_gate
 from harness.core import next_step
 from harness.core.value_class import dataclass
 from harness.errors import EXIT_INVALID, HarnessError
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness.gitio.git import Git
     from harness.store.reader import LoadedTask
     from harness.store.tasks import TaskStore
