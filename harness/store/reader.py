@@ -87,11 +87,11 @@ def _validated(raw: bytes, name: str, first: int, prev: str,
         # rule's hint names a command; a ledger on disk that breaks it needs restoring instead.
         raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
     except Exception:
-        validate.check_events(events, name, whole, first)  # a value of the wrong shape: the schema names it
+        validate.check_events(events, name, whole, first, finite=True)  # a value of the wrong shape: the schema names it
         raise
     # Its own step after the rules: every event against its schema (no unknown keys, exact
     # types), so no value of the wrong shape reaches a projection, a file or a verdict.
-    validate.check_events(events, name, whole, first)
+    validate.check_events(events, name, whole, first, finite=True)  # parse_lines decoded them
     if not parsed and onto is None:
         raise HarnessError(f"{name}: empty ledger")
     return [line for line, _ in parsed], proj
