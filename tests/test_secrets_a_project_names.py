@@ -1,0 +1,132 @@
+"""A value config.yaml's `redaction.patterns` names as secret is one wherever the harness writes it: in a
+command's output, and in the free text the CLI takes (titles, statements, a finding's reproducer), which
+the store redacts at its one boundary. The commit check reads with the same patterns (#28's task F-0153)."""
+
+from __future__ import annotations
+
+from support.cli import validate_staged
+from support.records import set_config, tdir
+
+KEY = "ACMEINT-4815162342"
+CONFIG = """
+redaction:
+  patterns: ['ACMEINT-[0-9]{10}']
+"""
+
+
+def _harness_text(repo) -> str:
+    return "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
+
+
+def test_a_value_the_config_names_is_redacted_in_titles_and_statements(h, repo):
+    set_config(repo, CONFIG)
+    tid = h.ok("task", "new", f"Rotate {KEY}").out.strip()
+    h.ok("requirement", "add", f"Login works with service key {KEY}", "--priority", "must")
+    h.ok("evidence", "build", "--", "sh", "-c", f"echo {KEY}")
+    assert KEY not in _harness_text(repo)
+    assert "[REDACTED:" in (tdir(repo, tid) / "requirements.yaml").read_text()
+    r = validate_staged(repo)  # redacted before the line was hashed: the chain holds, the commit is accepted
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_hand_written_value_the_config_names_is_refused_at_commit(h, repo, task):
+    set_config(repo, CONFIG)
+    (repo / ".harness" / "NOTES.md").write_text(f"# notes\n\nthe integration key is {KEY}\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1, r.stderr
+    assert "secret-in-harness-files" in r.stderr and ".harness/NOTES.md:3" in r.stderr, r.stderr
+    assert KEY not in r.stderr
+
+
+def test_the_patterns_of_the_config_a_commit_replaces_still_count(h, repo, task):
+    # A commit that drops the pattern and adds the value in one go is read with the parent's patterns too.
+    from support.gitrepo import commit_all_ok
+
+    set_config(repo, CONFIG)
+    commit_all_ok(repo, "the project's secret pattern")
+    set_config(repo, "")
+    (repo / ".harness" / "NOTES.md").write_text(f"the integration key is {KEY}\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr, r.stderr
+
+
+def test_a_pattern_as_broad_as_any_text_leaves_the_harness_working(h, repo):
+    # `[A-Z]+-[0-9]+` (ticket keys) matches REQ-001 and TASK-…: the ids, types and times the harness
+    # writes are read by the own rules alone, so the ledger keeps them.
+    set_config(repo, "\nredaction:\n  patterns: ['[A-Z]+-[0-9]+', '[0-9]{4}-[0-9]{2}']\n")
+    tid = h.ok("task", "new", "Ship PROJ-1234").out.strip()
+    h.ok("requirement", "add", "Handles PROJ-1234", "--priority", "must")
+    h.ok("evidence", "build", "--", "sh", "-c", "echo PROJ-1234")
+    text = _harness_text(repo)
+    assert "PROJ-1234" not in text and "REQ-001" in text and tid in text
+    assert validate_staged(repo).returncode == 0
+
+
+# Free text by the schemas (a string with no enum, const, pattern or format) that the harness writes
+# itself, and so reads with its own rules alone; each with why.
+WRITTEN_FREE_TEXT = {
+    "base": "a commit id", "base_commit": "a commit id", "base_tree": "a tree id", "commit": "a commit id",
+    "head": "a commit id", "tree": "a tree id", "tree_after": "a tree id", "run_id": "random hex",
+    "created_at": "a time", "updated_at": "a time", "started_at": "a time", "finished_at": "a time",
+    "timestamp": "a time", "ts": "a time", "id": "an id the harness gives", "status": "a finding's state",
+    "outcome": "a run's outcome", "kind": "a blocker's kind", "check": "a gate check's name",
+    "subject": "what a blocker is about (an id, a type)", "blockers": "the gate's own words",
+    "blocked_by": "ids", "evidence": "types", "log": "the log's file name", "test_type": "an evidence type",
+    "policy": "gate.yaml's digest", "patterns": "config.yaml's patterns themselves", "reused_run": "a run id",
+    "uncovered": "requirement ids", "violated": "invariant ids",
+}
+
+
+def _free_text_fields() -> set[str]:
+    """Every property name some schema of harness/schemas/ gives a free-text type."""
+    import json
+    from pathlib import Path
+
+    import harness
+
+    found: set[str] = set()
+
+    def free(sub: object, root: dict) -> bool:
+        if isinstance(sub, dict) and str(sub.get("$ref", "")).startswith("#/"):
+            for part in sub["$ref"][2:].split("/"):
+                root = root[part]
+            sub = root
+        if not isinstance(sub, dict) or any(k in sub for k in ("enum", "const", "pattern", "format")):
+            return False
+        types = sub.get("type") if isinstance(sub.get("type"), list) else [sub.get("type")]
+        return "string" in types or ("array" in types and free(sub.get("items", {}), root))
+
+    def walk(node: object, root: dict) -> None:
+        if isinstance(node, dict):
+            for name, sub in (node.get("properties") or {}).items():
+                if free(sub, root):
+                    found.add(name)
+            for value in node.values():
+                walk(value, root)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, root)
+
+    for path in (Path(harness.__file__).parent / "schemas").glob("*.json"):
+        schema = json.loads(path.read_text())
+        walk(schema, schema)
+    return found
+
+
+def test_every_free_text_field_is_read_with_the_projects_patterns_but_those_the_harness_writes():
+    from harness.store.secrets_check import HARNESS_WRITTEN
+
+    free = _free_text_fields()
+    assert {"title", "statement", "claim", "description", "argv", "stdout_tail"} <= free  # the walk finds them
+    assert free & HARNESS_WRITTEN == set(WRITTEN_FREE_TEXT) & free, sorted((free & HARNESS_WRITTEN) ^ set(WRITTEN_FREE_TEXT))
+
+
+def test_a_task_walked_to_done_under_a_broad_pattern_commits(h, repo):
+    from support.flows import gated_done
+
+    config = repo / ".harness/config.yaml"
+    assert "  patterns: []" in config.read_text()
+    config.write_text(config.read_text().replace("  patterns: []", "  patterns: ['[A-Z]+-[0-9]+', '[a-z]+_[a-z]+']"))
+    gated_done(h)
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
