@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness import paths, runner
-from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
+from harness.core.redact import Redactor, redact_argv
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
 from harness.evidence import outputcut
@@ -80,10 +80,9 @@ def redactor_for(config: settings.Config) -> Redactor:
     detect-secrets' plugins (their regexes from the harness's own table when the installed package
     is the one it was made from, else imported here; never cached in a folder the agent can write,
     where a shorter list would weaken redaction unseen)."""
-    from harness import detector_patterns
+    from harness.store.secrets_check import redactor
 
-    return compile_patterns(list(config.redaction), literals=secret_env(os.environ),
-                            detector=detector_patterns.sources())
+    return redactor(config.redaction)  # the store's, which redacts the record's ledger events with it
 
 
 def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, list[str]]:

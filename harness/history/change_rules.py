@@ -125,7 +125,7 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
         return
     from harness.store.secrets_check import redactor, secrets_in
 
-    red = redactor()
+    red = redactor(_redaction_patterns([new, *olds]))
     for rel in changed:
         try:
             raw = new.read(rel) or b""
@@ -139,6 +139,20 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
                                     "remove it from the file (or rotate the credential if it was ever pushed): the "
                                     "harness redacts what it writes, so this line was written by hand or by an older "
                                     "version; for a task file, correct it and re-render (`harness replay --write`)"))
+
+
+def _redaction_patterns(sources: Sequence[Source]) -> tuple[str, ...]:
+    """config.yaml's `redaction.patterns` of the commit and of each parent, together: what the project
+    names as secret is searched for with the rules it had and has (a commit that drops a pattern and
+    brings its value is read with the parent's). A config no reader accepts adds none: its own check
+    refuses it."""
+    found: dict[str, None] = {}
+    for src in sources:
+        try:
+            found.update(dict.fromkeys(settings.config_of(src).redaction))
+        except HarnessError:
+            continue
+    return tuple(found)
 
 
 def _kept_lines(olds: Sequence[Source], rel: str, raw: bytes) -> tuple[int, int]:

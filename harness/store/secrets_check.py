@@ -16,7 +16,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 
@@ -43,14 +43,39 @@ def _structural(key: str | None, value: Any) -> bool:
                                                     is not None))
 # Lists of a command's words: a secret-named flag's value is a secret whatever it looks like.
 ARGV_KEYS = frozenset({"argv", "command"})
+# What the harness writes under these keys it makes itself (ids, times, states, types, the gate's own
+# words, file names it chooses): a project's patterns (config.yaml `redaction.patterns`, which may be as
+# broad as `[A-Z]+-[0-9]+`) are not applied to them or to anything inside them, or REQ-001 and an event's
+# type would be redacted out of the ledger. The own rules and detect-secrets' still are. Every other
+# value, a key named nowhere here included, is text the project's patterns read (F-0153);
+# tests/test_secrets_a_project_names.py holds every free-text field of the schemas out of this set.
+HARNESS_WRITTEN = STRUCTURAL | frozenset({
+    "base", "base_tree", "created_at", "updated_at", "started_at", "finished_at", "timestamp", "ts", "id", "seq",
+    "type", "test_type", "outcome", "status", "state", "from", "to", "priority", "source", "severity", "category",
+    "verdict", "kind", "check", "subject", "blockers", "blocker_keys", "blocked_by", "log", "cases", "policy",
+    "patterns", "reused_run", "evidence", "related_requirements", "related_invariants", "verified_by", "log_digest",
+    "command_digest", "uncovered", "violated",
+})
 _NEW_MARKER = re.compile(r"\[REDACTED:([a-z_]+)")
+_WHOLE_MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
+
+
+def _bare(text: str) -> str:
+    """``text`` without redaction markers and white space: what is left when nothing was hidden."""
+    return "".join(_WHOLE_MARKER.sub("", text).split())
 
 
 @functools.lru_cache(maxsize=4)
-def _redactor(literals: tuple[tuple[str, str], ...]) -> Redactor:
+def _redactor(literals: tuple[tuple[str, str], ...], patterns: tuple[str, ...]) -> Redactor:
     from harness import detector_patterns
 
-    return compile_patterns(literals=dict(literals), detector=detector_patterns.sources())
+    return compile_patterns(list(patterns), literals=dict(literals), detector=detector_patterns.sources())
+
+
+@functools.lru_cache(maxsize=8)
+def own_rules(red: Redactor) -> Redactor:
+    """``red`` without a project's patterns: what reads a value the harness wrote (:data:`HARNESS_WRITTEN`)."""
+    return Redactor(tuple(rule for rule in red.rules if rule.name != "custom"))
 
 
 def note_text(note: dict) -> str:
@@ -60,10 +85,12 @@ def note_text(note: dict) -> str:
     return json.dumps(redact_data(note, red), indent=2, sort_keys=True) + "\n"
 
 
-def redactor() -> Redactor:
-    """The store's redactor: the own patterns, detect-secrets' plugins and this process's
-    secret-named variables (a config's extra patterns are the writers' to apply)."""
-    return _redactor(tuple(sorted(secret_env(os.environ).items())))
+def redactor(patterns: Sequence[str] = ()) -> Redactor:
+    """The redactor of everything the harness writes: the own patterns, detect-secrets' plugins, this
+    process's secret-named variables and ``patterns``, config.yaml's `redaction.patterns` (a value the
+    project names as secret is one in a requirement's statement as in a command's output: F-0153).
+    One per set of patterns a process: the evidence writer and the store share it."""
+    return _redactor(tuple(sorted(secret_env(os.environ).items())), tuple(patterns))
 
 
 _ONE_WORD = re.compile(r"[^\s\\\"']{1,4096}")
@@ -75,50 +102,58 @@ def _pair(key: str | None, value: str) -> str:
     return f"{json.dumps(key)}: {json.dumps(value)}" if key and _ONE_WORD.fullmatch(value) else value
 
 
-def redact_data(data: Any, red: Redactor, key: str | None = None) -> Any:
-    """``data`` (an event's, a record's) with every string value redacted, structural fields kept."""
+def redact_data(data: Any, red: Redactor, key: str | None = None, written: bool = False) -> Any:
+    """``data`` (an event's, a record's) with every string value redacted, structural fields kept;
+    ``written``: inside a value the harness wrote (:data:`HARNESS_WRITTEN`), which a project's patterns skip."""
     if key in STRUCTURAL:
         return data
+    written = written or key in HARNESS_WRITTEN
+    rules = own_rules(red) if written else red
     if isinstance(data, str):
-        redacted = red.redact(data)
-        if redacted == data and key and _flagged(_pair(key, data), red):
-            return f"[REDACTED:{_flagged(_pair(key, data), red)}]"  # a secret by the name it goes by
+        redacted = rules.redact(data)
+        if redacted == data and key and _flagged(_pair(key, data), own_rules(red)):
+            return f"[REDACTED:{_flagged(_pair(key, data), own_rules(red))}]"  # a secret by the name it goes by
         return redacted
     if isinstance(data, list):
         if key in ARGV_KEYS and all(isinstance(a, str) for a in data):
-            return redact_argv(data, red)
-        return [redact_data(v, red) for v in data]
+            return redact_argv(data, rules)
+        return [redact_data(v, red, None, written) for v in data]
     if isinstance(data, dict):
-        return {k: redact_data(v, red, k) for k, v in data.items()}
+        return {k: redact_data(v, red, k, written) for k, v in data.items()}
     return data
 
 
 def _flagged(value: str, red: Redactor) -> str | None:
-    """The rule that finds a secret in ``value``, or None."""
+    """The rule that finds a secret in ``value``, or None. Markers rewritten (and the space between
+    them), nothing else, is no secret: a project's pattern as broad as `.+` makes one marker of an
+    argv of markers."""
     redacted = red.redact(value)
-    if redacted == value:
+    if redacted == value or _bare(redacted) == _bare(value):
         return None
     before = set(_NEW_MARKER.findall(value))
     return next((name for name in _NEW_MARKER.findall(redacted) if name not in before), "secret")
 
 
-def _values(data: Any, key: str | None = None) -> Iterator[str]:
+def _values(data: Any, key: str | None = None, written: bool = False) -> Iterator[tuple[str, bool]]:
+    """Each text ``data`` holds, and whether the harness wrote it (a project's patterns skip it):
+    values, keys, and a value in the context of its key."""
     if _structural(key, data):
         return
+    written = written or key in HARNESS_WRITTEN
     if isinstance(data, str):
-        yield data
+        yield data, written
         if key:
-            yield _pair(key, data)
+            yield _pair(key, data), True
     elif isinstance(data, list):
         if key in ARGV_KEYS and all(isinstance(a, str) for a in data):
-            yield " ".join(data)
+            yield " ".join(data), written
         for v in data:
-            yield from _values(v)
+            yield from _values(v, None, written)
     elif isinstance(data, dict):
         for k, v in data.items():
             if isinstance(k, str):
-                yield k  # a key is text the file holds, as a value is
-            yield from _values(v, k if isinstance(k, str) else None)
+                yield k, True  # a key is text the file holds, as a value is (named by the schema, or a variable)
+            yield from _values(v, k if isinstance(k, str) else None, written)
 
 
 def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
@@ -135,8 +170,8 @@ def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
 
 
 def _in_data(data: Any, red: Redactor) -> str | None:
-    for value in _values(data):
-        found = _flagged(value, red)
+    for value, written in _values(data):
+        found = _flagged(value, own_rules(red) if written else red)
         if found:
             return found
     return "secret_flag" if _argv_flagged(data, red) else None
@@ -175,8 +210,8 @@ def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[
         except ValueError:
             return _lines(text, red)
         out = []
-        for value in _values(doc):
-            found = _flagged(value, red)
+        for value, written in _values(doc):
+            found = _flagged(value, own_rules(red) if written else red)
             if found:
                 out.append((_line_of(text, value), found))
         if not out and _argv_flagged(doc, red):
@@ -208,20 +243,22 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str]] | None:
     except (yaml.YAMLError, RecursionError, ValueError):
         return None
     out: list[tuple[int, str]] = []
-    stack: list[tuple[Any, str | None]] = [(root, None)] if root is not None else []
+    stack: list[tuple[Any, str | None, bool]] = [(root, None, False)] if root is not None else []
     while stack:
-        node, key = stack.pop()
+        node, key, written = stack.pop()
         if key in STRUCTURAL:
             continue
+        written = written or key in HARNESS_WRITTEN
+        rules = own_rules(red) if written else red
         if isinstance(node, yaml.ScalarNode):
-            found = _flagged(str(node.value), red) or (key and _flagged(_pair(key, str(node.value)), red))
+            found = _flagged(str(node.value), rules) or (key and _flagged(_pair(key, str(node.value)), own_rules(red)))
             if found:
                 out.append((node.start_mark.line + 1, found))
         elif isinstance(node, yaml.SequenceNode):
             values = [v.value for v in node.value if isinstance(v, yaml.ScalarNode)]
-            if key in ARGV_KEYS and len(values) == len(node.value) and redact_argv(values, red) != values:
+            if key in ARGV_KEYS and len(values) == len(node.value) and redact_argv(values, rules) != values:
                 out.append((node.start_mark.line + 1, "secret_flag"))
-            stack.extend((v, None) for v in node.value)
+            stack.extend((v, None, written) for v in node.value)
         elif isinstance(node, yaml.MappingNode):
-            stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None) for k, v in node.value)
+            stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None, written) for k, v in node.value)
     return sorted(set(out))

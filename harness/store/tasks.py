@@ -197,13 +197,24 @@ class TaskStore:
             fsio.commit_files(self.layout.local / "journal", checked_render(task, self.render(task), folder))
         return spec
 
+    def _redaction_patterns(self) -> tuple[str, ...]:
+        """config.yaml's `redaction.patterns`: a value the project names as secret is one in free text too
+        (F-0153). A config no reader accepts (a FIFO, a bad pattern) blocks no write: it gives none, and
+        the commit check, which reads the committed config's patterns, refuses what they name."""
+        from harness.store import settings
+
+        try:
+            return settings.config_of(self.source).redaction
+        except HarnessError:
+            return ()
+
     def _commit(self, task: LoadedTask, events: list[tuple[str, dict]], extra: dict[Path, bytes]) -> None:
         from harness.store import secrets_check
 
         # The one redaction boundary: every string an event carries (a title, a statement, a
         # finding's reproducer argv, a recorded command) is redacted before its line is hashed,
         # so the chain stays whole and every file rendered from the ledger inherits it.
-        red = secrets_check.redactor()
+        red = secrets_check.redactor(self._redaction_patterns())
         events = [(etype, secrets_check.redact_data(data, red)) for etype, data in events]
         _no_secret_in(extra, self.layout.root, red)
         prev = ledger.line_hash(task.lines[-1]) if task.lines else ledger.GENESIS
