@@ -70,6 +70,7 @@ def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitRepor
     found, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
     problems.extend(found)
     problems.extend(_second_adoption(git, commit))
+    problems.extend(_same_repository(git, commit))
     return CommitReport(commit, problems, verdicts)
 
 
@@ -100,6 +101,25 @@ def _second_adoption(git: Git, commit: str) -> list[Problem]:
                             "bring the work over onto this history (cherry-pick, or a branch from it) so it is "
                             "judged under this policy")]
     return []
+
+
+def _same_repository(git: Git, commit: str) -> list[Problem]:
+    """A merge keeps the repository's name. Approvals are signed for the repository named by the first
+    root commit of its history (by id); a merge bringing an unrelated history whose root sorts first
+    (one without `.harness/`: the one-adoption rule does not see it) would make this repository that
+    one, and an approval signed there count here (#28's task F-0156)."""
+    parents = git.parents(commit)
+    adopted = [p for p in parents if _carries_harness(git, p)] if len(parents) > 1 else []
+    if not adopted:
+        return []
+    own, now = git.repository_id(adopted[0]), git.repository_id(commit)
+    if now == own:
+        return []
+    return [Problem(paths.HARNESS + "/", "one-repository",
+                    f"merges a history whose root commit {now[:12]} would name this repository in place of "
+                    f"{own[:12]}: approvals signed for that other repository would count here",
+                    "bring the other history's files without its commits (`git merge --squash`, or "
+                    "`git subtree add --squash`), so the repository keeps its name")]
 
 
 def push_commits(git: Git, stdin_lines: Sequence[str | bytes], remote: str | None = None) -> tuple[list[str], list[str]]:
