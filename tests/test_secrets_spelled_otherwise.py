@@ -1,0 +1,61 @@
+"""A secret spelled as an HTML report, a hex dump or a mail body spells it (character references, hex
+digits, quoted-printable) is redacted as its plain form is: each is undone as `%XX` and base64 are
+(#28's task F-0155). Text that only looks like them (an object id, a colour, `a=B1`) is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.core.redact import compile_patterns
+
+TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"
+ENV_VALUE = "Zq9xW2vB7nM4kL8p"
+
+
+def _forms(secret: str) -> dict[str, str]:
+    return {
+        "html decimal": "".join(f"&#{ord(c)};" for c in secret),
+        "html hex": "".join(f"&#x{ord(c):x};" for c in secret),
+        "hex digits": secret.encode().hex(),
+        "HEX DIGITS": secret.encode().hex().upper(),
+        "quoted-printable": "".join(f"={ord(c):02X}" for c in secret),
+    }
+
+
+@pytest.mark.parametrize("form", list(_forms(TOKEN)))
+def test_a_token_spelled_otherwise_is_redacted(form):
+    text = f"report: {_forms(TOKEN)[form]} (end)"
+    out = compile_patterns(detector=True).redact(text)
+    assert _forms(TOKEN)[form] not in out and "[REDACTED:" in out, out
+    assert out.startswith("report: ") and out.endswith(" (end)")
+
+
+@pytest.mark.parametrize("form", list(_forms(ENV_VALUE)))
+def test_a_secret_variables_value_spelled_otherwise_is_redacted(form):
+    red = compile_patterns(literals={"MY_API_TOKEN": ENV_VALUE})
+    spelled = _forms(ENV_VALUE)[form]
+    assert spelled not in red.redact(f"value={spelled}")
+
+
+@pytest.mark.parametrize("text", [
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 and tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "color=FF0000; a=B1 and x=0A=0D",
+    "&#169; 2026 &#x2014; all rights reserved &amp; more",
+    "68656c6c6f20776f726c64 is hello world in hex",
+    "Content-Transfer-Encoding: quoted-printable =3D=3D",
+])
+def test_text_that_only_looks_encoded_is_untouched(text):
+    assert compile_patterns(detector=True).redact(text) == text
+
+
+def test_a_token_spelled_otherwise_never_reaches_the_evidence(h, repo, task, tmp_path):
+    import sys
+
+    script = tmp_path / "enc.py"
+    script.write_text("import sys\nfor line in sys.argv[1:]:\n    print(line)\n")
+    forms = list(_forms(TOKEN).values())
+    h.ok("evidence", "build", "--", sys.executable, str(script), *forms)
+    text = "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
+    for spelled in forms:
+        assert spelled not in text
