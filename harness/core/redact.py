@@ -168,10 +168,15 @@ _HIDING = re.compile(
     r"|[@-Z\\^_]|\(.)"                                      # two-character sequences
     r"|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]"                      # the 8-bit CSI
     r"|[\x00-\x08\x0e-\x1f\x7f\u200b-\u200d\u2060\ufeff]"   # invisible on a terminal
-    r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]")  # encodings
+    r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]"  # encodings
+    r"|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};"               # HTML and XML character references
+    r"|(?:=[0-9A-F]{2}){2,64}")                             # quoted-printable: a run, as mail encodes one
 # Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
+# Hex digits of bytes (`xxd -p`, a hex dump of a request), long enough to hide a credential: decoded and
+# redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
+_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
 _DEPTH = 2  # base64 inside base64 inside the text; deeper nesting is not how secrets travel
 _TRIM = " \t\r\n=:\"'"
 
@@ -179,8 +184,11 @@ _TRIM = " \t\r\n=:\"'"
 def _decoded(piece: str) -> str:
     """What one match of :data:`_HIDING` stands for: an encoded character (an encoded ESC or
     control character too: the next round of :func:`_views` removes it), or nothing."""
-    if piece[0] == "%":  # a run of them: the bytes of UTF-8 characters, decoded together
-        return bytes.fromhex(piece.replace("%", "")).decode("utf-8", "surrogateescape")
+    if piece[0] in "%=":  # a run of them: the bytes of UTF-8 characters, decoded together
+        return bytes.fromhex(piece.replace(piece[0], "")).decode("utf-8", "surrogateescape")
+    if piece.startswith("&#"):
+        code = int(piece[3:-1], 16) if piece[2] in "xX" else int(piece[2:-1])
+        return chr(code) if code <= 0x10FFFF else ""
     if piece[0] == "\\" and len(piece) > 1:
         tail = piece[1:]
         if (tail[0] == "u" and len(tail) == 5) or (tail[0] == "x" and len(tail) == 3):
@@ -276,6 +284,7 @@ class Redactor:
         text = self._plain(text)
         if len(text) >= 16 and _depth < _DEPTH:
             text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
+            text = _HEX.sub(functools.partial(self._hex, _depth), text)
         return text
 
     def _plain(self, text: str) -> str:
@@ -343,6 +352,11 @@ class Redactor:
                 return "[REDACTED:base64]"
         return run
 
+    def _hex(self, depth: int, m: re.Match[str]) -> str:
+        run = m.group()
+        decoded = _as_text(bytes.fromhex(run)) if len(run) <= _BASE64_MAX else None
+        return "[REDACTED:hex]" if decoded is not None and self.redact(decoded, depth + 1) != decoded else run
+
     def redact_bytes(self, data: bytes) -> str:
         # Undecodable bytes stay visible (and distinguishable) in the evidence as ``\xNN``
         # rather than collapsing to U+FFFD. They are redacted as one opaque character each
@@ -362,6 +376,11 @@ def _text_of(body: str) -> str | None:
         raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
     except (binascii.Error, ValueError):
         return None
+    return _as_text(raw)
+
+
+def _as_text(raw: bytes) -> str | None:
+    """``raw`` as text, if it is text (a few undecodable characters allowed); None for binary."""
     decoded = raw.decode("utf-8", "replace")
     bad = sum(1 for c in decoded if c == "\ufffd" or not (c.isprintable() or c in "\t\n\r"))
     return decoded if bad <= 2 and bad * 10 <= len(decoded) else None
