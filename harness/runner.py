@@ -42,6 +42,9 @@ class Capture:
     head: bytes
     tail: bytes
     total_bytes: int
+    # Of the combined stream: the stream each kept byte came from (0 stdout, 1 stderr), the head's then
+    # the tail's; empty for one stream. A secret written half to each stream is whole only here.
+    origin: bytes = b""
 
     @property
     def truncated(self) -> bool:
@@ -64,24 +67,33 @@ class RunResult:
 class _Bounded:
     """Head + ring-buffer tail, so 50 MB of output never costs 50 MB of memory."""
 
-    def __init__(self, head_cap: int, tail_cap: int) -> None:
+    def __init__(self, head_cap: int, tail_cap: int, origins: bool = False) -> None:
         self.head_cap, self.tail_cap = head_cap, tail_cap
         self.head, self.tail, self.total = bytearray(), bytearray(), 0
+        # With ``origins``, the stream of each kept byte, beside it (see Capture.origin).
+        self.origins = (bytearray(), bytearray()) if origins else None
 
-    def add(self, chunk: bytes) -> None:
+    def add(self, chunk: bytes, origin: int = 0) -> None:
         self.total += len(chunk)
         room = self.head_cap - len(self.head)
         if room > 0:
             self.head += chunk[:room]
+            if self.origins is not None:
+                self.origins[0].extend(bytes((origin,)) * len(chunk[:room]))
             chunk = chunk[room:]
         if chunk and self.tail_cap > 0:
             chunk = chunk[-self.tail_cap:]
             # Drop the oldest bytes before appending, so tail never exceeds tail_cap.
-            del self.tail[: max(0, len(self.tail) + len(chunk) - self.tail_cap)]
+            drop = max(0, len(self.tail) + len(chunk) - self.tail_cap)
+            del self.tail[:drop]
             self.tail += chunk
+            if self.origins is not None:
+                del self.origins[1][:drop]
+                self.origins[1].extend(bytes((origin,)) * len(chunk))
 
     def freeze(self) -> Capture:
-        return Capture(bytes(self.head), bytes(self.tail), self.total)
+        origin = bytes(self.origins[0] + self.origins[1]) if self.origins is not None else b""
+        return Capture(bytes(self.head), bytes(self.tail), self.total, origin)
 
 
 def _argv(command: list[str] | str, shell: bool) -> list[str]:
@@ -230,7 +242,7 @@ def run_command(command: list[str] | str, *, shell: bool = False,
     Signal deaths are reported as 128 + signum, as a shell does.
     """
     argv = checked_argv(command, shell, cwd)
-    caps = [_Bounded(head_cap, tail_cap) for _ in range(3)]  # stdout, stderr, combined
+    caps = [_Bounded(head_cap, tail_cap, origins=i == 2) for i in range(3)]  # stdout, stderr, combined
     started_at, t0 = time.time(), time.monotonic()
 
     def result(outcome: str, code: int | None, error: str | None) -> RunResult:
@@ -322,7 +334,7 @@ class _Drain:
                     return
                 with self.lock:  # one lock keeps `combined` in arrival order
                     self.caps[index].add(chunk)
-                    self.caps[2].add(chunk)
+                    self.caps[2].add(chunk, index)
                     sink = self.sinks[index]
                     if self.echo and sink is not None:
                         try:

@@ -319,26 +319,32 @@ class Redactor:
         return found
 
     def _hidden(self, text: str) -> str:
+        for start, end, name in reversed(_merged(self._view_spans(text))):
+            text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
+        return text
+
+    def _view_spans(self, text: str) -> list[tuple[int, int, str]]:
+        """What the rules find in the views of ``text`` (escape codes removed, encodings decoded),
+        as spans of ``text`` itself."""
         views = _views(text)
-        if not views:
-            return text
         found = []
         for depth, view in enumerate(views):
             for start, end, name in self._spans(view.text):
                 for back in reversed(views[:depth + 1]):
                     start, end = back.original(start, end)
                 found.append((start, end, name))
-        # Earliest first, the longest of those first: its label (an own rule's) names the span.
-        spans = sorted(found, key=lambda span: (span[0], -span[1]))
-        merged: list[list] = []
-        for start, end, name in spans:
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end, name])
-        for start, end, name in reversed(merged):
-            text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
-        return text
+        return found
+
+    def secret_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where in ``text`` :meth:`redact` finds a secret, as (start, end) in order: what the rules find
+        in the text and in its views, and the encoded runs that hide one. For text redacted in pieces
+        (a command's stdout and stderr, each on its own) that must not keep a secret the whole holds."""
+        found = self._spans(text) + (self._view_spans(text) if _HIDING.search(text) else [])
+        if len(text) >= 16:
+            for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex)):
+                found += [(*m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]
+        # Two secrets side by side stay two: one of them written to each stream is no secret split across them.
+        return [(start, end) for start, end, _ in _merged(found, touching=False)]
 
     def _encoded(self, depth: int, m: re.Match[str]) -> str:
         run = m.group()
@@ -364,6 +370,18 @@ class Redactor:
         # after: binary output costs the rules a quarter of the characters it would as text.
         text = self.redact(data.decode("utf-8", errors="surrogateescape"))
         return text if text.isascii() else text.translate(_ESCAPES)
+
+
+def _merged(found: list[tuple[int, int, str]], touching: bool = True) -> list[tuple[int, int, str]]:
+    """Overlapping spans (and, with ``touching``, spans that meet) as one, in order; earliest first, the
+    longest of those first: its label (an own rule's) names the span."""
+    merged: list[list] = []
+    for start, end, name in sorted(found, key=lambda span: (span[0], -span[1])):
+        if merged and (start < merged[-1][1] or (touching and start == merged[-1][1])):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end, name])
+    return [(start, end, name) for start, end, name in merged]
 
 
 def _text_of(body: str) -> str | None:

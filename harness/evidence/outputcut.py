@@ -10,6 +10,7 @@ kept, and a marker says what was left out. Redaction runs after the cut, on whol
 from __future__ import annotations
 
 from harness.core.redact import Redactor
+from harness.core.value_class import dataclass
 from harness.runner import Capture
 
 SEPARATORS = (b"\n", b" ", b"\t")
@@ -32,14 +33,107 @@ def unbroken(n: int) -> str:
     return f"[harness: {n} bytes of output without a line break omitted]"
 
 
-def tail_text(cap: Capture, limit: int, redactor: Redactor) -> str:
-    """The redacted end of ``cap``, at most about ``limit`` bytes of output."""
+def tail_text(cap: Capture, limit: int, redactor: Redactor, split: Split | None = None) -> str:
+    """The redacted end of ``cap``, at most about ``limit`` bytes of output; with ``split`` (one of
+    :func:`stream_tails`), without a piece of a secret the command wrote partly to the other stream."""
     whole = cap.tail if cap.truncated else cap.head + cap.tail
     if len(whole) <= limit and not cap.truncated:
-        return _at_most(redactor.redact_bytes(whole), limit)
-    window = whole[-limit:]
-    kept = cut_start(window)
-    return _at_most(redactor.redact_bytes(kept), limit) if kept else unbroken(len(window))
+        kept = whole
+    else:
+        window = whole[-limit:]
+        kept = cut_start(window)
+        if not kept:
+            return unbroken(len(window))
+    if split is not None:
+        kept = split.apply(kept)
+        if kept == NOT_VOUCHED:
+            return NOT_VOUCHED.decode()  # whole: it says why the tail is missing
+    return _at_most(redactor.redact_bytes(kept), limit)
+
+
+@dataclass(frozen=True)
+class Split:
+    """What the combined output says of one stream's end: which of its last ``len(flags)`` bytes belong
+    to a secret written partly to the other stream (1), and whether those are all the stream's kept
+    bytes the combined output holds (``covered``: False when the stream's earlier bytes fell in the
+    part of the combined output that was not kept, where no one can tell)."""
+
+    flags: bytes
+    covered: bool
+
+    def apply(self, kept: bytes) -> bytes:
+        """``kept`` (the stream's last bytes) with each run of flagged bytes a marker, and without the bytes
+        before the ones the combined output vouches for."""
+        if len(kept) > len(self.flags) and not self.covered:
+            kept = cut_start(kept[-len(self.flags):]) if self.flags else b""
+            if not kept:
+                return NOT_VOUCHED
+        flags = self.flags[-len(kept):] if kept else b""
+        if 1 not in flags:
+            return kept
+        out, i = bytearray(), 0
+        while i < len(kept):
+            if flags[i]:
+                while i < len(kept) and flags[i]:
+                    i += 1
+                out += b"[REDACTED:split_secret]"
+            else:
+                out.append(kept[i])
+                i += 1
+        return bytes(out)
+
+
+NOT_VOUCHED = b"[harness: the end of this stream fell where the combined output was cut; the log keeps what was kept]"
+
+
+def stream_tails(out: Capture, err: Capture, combined: Capture, limit: int, redactor: Redactor) -> tuple[str, str]:
+    """The redacted ends of stdout and stderr. Each is redacted alone, so a token the command wrote half
+    to each (a terminal shows it whole) would be kept in two halves no rule knows; the combined output,
+    where it is whole, says which bytes of each stream are such a secret's (#28's task F-0154)."""
+    if not (out.total_bytes and err.total_bytes) or len(combined.origin) != len(combined.head) + len(combined.tail):
+        return tail_text(out, limit, redactor), tail_text(err, limit, redactor)
+    totals = (out.total_bytes, err.total_bytes)
+    if combined.truncated:  # two parts kept, not contiguous: a stream that ended early ends in the first
+        splits = _splits(combined.tail, combined.origin[len(combined.head):], totals, limit, redactor)
+        head = _splits(combined.head, combined.origin[:len(combined.head)], totals, limit, redactor)
+        splits = tuple(h if not s.flags and h.covered else s for s, h in zip(splits, head))  # type: ignore[assignment]
+    else:
+        splits = _splits(combined.head + combined.tail, combined.origin, totals, limit, redactor)
+    return tail_text(out, limit, redactor, splits[0]), tail_text(err, limit, redactor, splits[1])
+
+
+def _splits(data: bytes, origin: bytes, totals: tuple[int, int], limit: int, redactor: Redactor) -> tuple[Split, Split]:
+    """Each stream's :class:`Split`, read from one contiguous part of the combined output (``origin``: the
+    stream of each of its bytes): the stream's last bytes in it, and whether it holds all of them."""
+    marks = _crossing(data, origin, redactor)
+    counts = [origin.count(s) for s in (0, 1)]
+    flags: list[bytearray] = [bytearray(), bytearray()]
+    if marks is None:
+        flags = [bytearray(min(counts[s], limit)) for s in (0, 1)]
+    else:
+        for i in range(len(data) - 1, -1, -1):  # backwards: a stream's last bytes are the tail's
+            s = origin[i]
+            if len(flags[s]) < limit:
+                flags[s].append(marks[i])
+            if len(flags[0]) >= min(counts[0], limit) and len(flags[1]) >= min(counts[1], limit):
+                break
+        flags = [f[::-1] for f in flags]
+    return tuple(Split(bytes(flags[s]), counts[s] == totals[s]) for s in (0, 1))  # type: ignore[return-value]
+
+
+def _crossing(data: bytes, origin: bytes, redactor: Redactor) -> bytearray | None:
+    """A mark per byte of ``data`` that belongs to a secret holding bytes of both streams; None for none."""
+    text = data.decode("utf-8", "surrogateescape")
+    marks, at, byte = None, 0, 0
+    for start, end in redactor.secret_spans(text):
+        byte += len(text[at:start].encode("utf-8", "surrogateescape"))
+        size = len(text[start:end].encode("utf-8", "surrogateescape"))
+        at, first = end, byte
+        byte += size
+        if 0 in origin[first:byte] and 1 in origin[first:byte]:
+            marks = marks if marks is not None else bytearray(len(data))
+            marks[first:byte] = b"\x01" * size
+    return marks
 
 
 def _at_most(text: str, limit: int) -> str:

@@ -403,8 +403,8 @@ def _record(config: settings.Config, redactor: Redactor, p: Plan, site: Site | N
         "dirty": prep.dirty,
         "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
         "errors": counts.get("errors"), "junit": p.junit and redactor.redact(p.junit),
-        "stdout_tail": outputcut.tail_text(result.stdout, config.tail_bytes, redactor),
-        "stderr_tail": outputcut.tail_text(result.stderr, config.tail_bytes, redactor),
+        **dict(zip(("stdout_tail", "stderr_tail"), outputcut.stream_tails(
+            result.stdout, result.stderr, result.combined, config.tail_bytes, redactor))),
         "log": f"{p.etype}.log", "log_bytes": len(log_raw), "log_digest": digest(log_raw),
         "output_bytes": result.combined.total_bytes, "log_truncated": truncated,
         # Errors quote the command ("command not found: DB_PASSWORD=...") or the report.
