@@ -5,6 +5,8 @@ F-0156)."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.cli import cli
 from support.gitrepo import git
 
@@ -57,3 +59,15 @@ def test_a_merge_of_an_unrelated_history_that_keeps_the_name_is_accepted(h, repo
     assert _root(repo) == own
     r = cli(repo, "audit", "--from", base)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.e2e
+def test_the_merge_itself_is_refused_by_the_merge_guard(pc):
+    # git merge runs pre-merge-commit: refused before the merge commit is made, not only at the push.
+    repo = pc.repo
+    tip, own = git(repo, "rev-parse", "HEAD").stdout.strip(), _root(repo)
+    other = _unrelated_root_sorting(repo, own, below=True)
+    p = git(repo, "merge", "--no-edit", "--allow-unrelated-histories", "other", check=False)
+    assert p.returncode != 0, p.stdout + p.stderr
+    assert "one-repository" in p.stdout + p.stderr and other[:12] in p.stdout + p.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout.strip() == tip

@@ -108,11 +108,16 @@ def _same_repository(git: Git, commit: str) -> list[Problem]:
     root commit of its history (by id); a merge bringing an unrelated history whose root sorts first
     (one without `.harness/`: the one-adoption rule does not see it) would make this repository that
     one, and an approval signed there count here (#28's task F-0156)."""
-    parents = git.parents(commit)
+    return renamed_by_merge(git, git.parents(commit))
+
+
+def renamed_by_merge(git: Git, parents: Sequence[str]) -> list[Problem]:
+    """The one-repository refusal of a merge of ``parents`` (made, or being concluded: HEAD and MERGE_HEAD),
+    or none. Its history's name is the least of its parents' (each the first root of its history)."""
     adopted = [p for p in parents if _carries_harness(git, p)] if len(parents) > 1 else []
     if not adopted:
         return []
-    own, now = git.repository_id(adopted[0]), git.repository_id(commit)
+    own, now = git.repository_id(adopted[0]), min(git.repository_id(p) for p in parents)
     if now == own:
         return []
     return [Problem(paths.HARNESS + "/", "one-repository",

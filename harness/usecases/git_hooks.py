@@ -57,13 +57,17 @@ def staged_problems(git: Git) -> list[Problem]:
 
 def merge_problems(git: Git) -> list[tuple[str, list[Problem]]]:
     """Each commit a merge in progress brings, validated against its parents: (commit, its problems)."""
-    from harness.history.incoming import check_commit, merge_commits
+    from harness.history.incoming import check_commit, merge_commits, renamed_by_merge
 
     found = []
     for commit in merge_commits(git):  # empty unless a merge is in progress
         report = check_commit(git, commit)
         if report.problems:
             found.append((commit, report.problems))
+    heads, head = git.merge_heads(), git.head()
+    renamed = renamed_by_merge(git, [head, *heads]) if heads and head else []
+    if renamed:  # the merge itself, refused before it is made rather than at the push
+        found.append((heads[0], renamed))
     return found
 
 
