@@ -130,3 +130,35 @@ def test_a_task_walked_to_done_under_a_broad_pattern_commits(h, repo):
     gated_done(h)
     r = validate_staged(repo)
     assert r.returncode == 0, r.stderr
+
+
+# -- after a read of those fixes (F-0157, F-0160) ----------------------------------------------------
+
+def test_a_custom_evidence_type_named_after_a_secret_is_refused(h, repo, task):
+    # The agent names a custom type: free text, though the harness writes it under `type` and as a file name.
+    set_config(repo, "\nredaction:\n  patterns: ['zqx[0-9]{6}']\n")
+    r = h("evidence", "custom.zqx123462", "--", "true")
+    assert r.code != 0 and "zqx123462" not in r.err, r.err
+    assert "zqx123462" not in _harness_text(repo)
+    assert not list((repo / ".harness").rglob("*zqx*"))
+
+
+def test_a_hand_written_custom_type_named_after_a_secret_is_refused_at_commit(h, repo, task):
+    set_config(repo, "\nredaction:\n  patterns: ['zqx[0-9]{6}']\n")
+    folder = repo / ".harness" / "tasks" / task / "evidence"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "custom.zqx123462.log").write_text("ok\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr, r.stderr
+
+
+def test_dropping_a_redaction_pattern_needs_a_humans_approval(h, repo, task):
+    from support.gitrepo import commit_all_ok
+
+    set_config(repo, CONFIG)
+    commit_all_ok(repo, "the project's secret pattern")
+    set_config(repo, "")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "redaction-patterns-need-approval" in r.stderr, r.stderr
+    set_config(repo, CONFIG + "  # a comment changes no pattern\n")
+    assert validate_staged(repo).returncode == 0

@@ -59,3 +59,21 @@ def test_a_token_spelled_otherwise_never_reaches_the_evidence(h, repo, task, tmp
     text = "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
     for spelled in forms:
         assert spelled not in text
+
+
+# -- after a read of that fix (F-0159) ----------------------------------------------------------------
+
+AWS = "AKIAIOSFODNN7EXAMPLE"
+
+
+@pytest.mark.parametrize("spelled", [
+    "0x" + AWS.encode().hex(),                                              # hex as C and Python write it
+    "g" + AWS.encode().hex(),                                               # glued to a word
+    "a" + AWS.encode().hex(),                                               # glued to a hex letter
+    "".join(f"={ord(c):02x}" for c in AWS),                                 # quoted-printable, lower case
+    "".join(f"={ord(c):02X}" for c in AWS[:10]) + "=\n" + "".join(f"={ord(c):02X}" for c in AWS[10:]),  # soft break
+    AWS[:8] + "=4F" + AWS[9:],                                              # one character escaped
+])
+def test_the_other_spellings_of_hex_and_quoted_printable_are_redacted(spelled):
+    out = compile_patterns(detector=True).redact(f"key: {spelled}\n")
+    assert "[REDACTED:" in out and spelled not in out, out

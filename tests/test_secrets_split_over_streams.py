@@ -108,3 +108,16 @@ def test_a_split_anywhere_in_the_token_leaves_no_piece_of_it(cut):
     for tail in stream_tails(out, err, combined, 64, red):
         assert TOKEN[:cut][-4:] not in tail or cut <= 4
         assert TOKEN[cut:] not in tail
+
+
+# -- after a read of that fix (F-0158) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("key,value", [("password=", "hunter2hunter2xyzQ"), ("corp_key=", "abcdefabcdef")])
+def test_a_secret_known_by_its_key_on_the_other_stream_is_in_neither_tail(key, value):
+    from harness.evidence.outputcut import stream_tails
+
+    red = compile_patterns(["corp_key=(?P<secret>[a-z0-9]{12})"], detector=True)
+    out, err, combined = _captures([(0, b"login " + key.encode()), (1, value.encode() + b"\n")])
+    tails = stream_tails(out, err, combined, 64, red)
+    assert value not in "".join(tails), tails
+    assert "login" in tails[0]
