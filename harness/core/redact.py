@@ -170,13 +170,14 @@ _HIDING = re.compile(
     r"|[\x00-\x08\x0e-\x1f\x7f\u200b-\u200d\u2060\ufeff]"   # invisible on a terminal
     r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]"  # encodings
     r"|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};"               # HTML and XML character references
-    r"|(?:=[0-9A-F]{2}){2,64}")                             # quoted-printable: a run, as mail encodes one
+    r"|(?:=[0-9A-Fa-f]{2}){1,64}"                          # quoted-printable,
+    r"|(?<==[0-9A-Fa-f]{2})=\r?\n(?==[0-9A-Fa-f]{2})")      # and its soft line break inside an encoded run
 # Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
 # Hex digits of bytes (`xxd -p`, a hex dump of a request), long enough to hide a credential: decoded and
 # redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
-_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{16,}(?![0-9A-Fa-f])")  # `0x`, a word's letters before it: no bar
 _DEPTH = 2  # base64 inside base64 inside the text; deeper nesting is not how secrets travel
 _TRIM = " \t\r\n=:\"'"
 
@@ -360,8 +361,15 @@ class Redactor:
 
     def _hex(self, depth: int, m: re.Match[str]) -> str:
         run = m.group()
-        decoded = _as_text(bytes.fromhex(run)) if len(run) <= _BASE64_MAX else None
-        return "[REDACTED:hex]" if decoded is not None and self.redact(decoded, depth + 1) != decoded else run
+        if len(run) > _BASE64_MAX:
+            return run
+        # From both alignments: glued to a hex letter (`a414b…`), the bytes start one digit later.
+        for skip in (0, 1):
+            body = run[skip:len(run) - (len(run) - skip) % 2]
+            decoded = _as_text(bytes.fromhex(body))
+            if decoded is not None and self.redact(decoded, depth + 1) != decoded:
+                return "[REDACTED:hex]"
+        return run
 
     def redact_bytes(self, data: bytes) -> str:
         # Undecodable bytes stay visible (and distinguishable) in the evidence as ``\xNN``
