@@ -308,6 +308,11 @@ class Redactor:
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         """Where the rules find a secret in ``text``, without replacing anything."""
+        return [(start, end, name) for _, _, start, end, name in self._matches(text)]
+
+    def _matches(self, text: str) -> list[tuple[int, int, int, int, str]]:
+        """Each finding of the rules in ``text``: (start, end) of what the rule matched (the secret and
+        the context it is known by, `password=` before it), (start, end) of the secret, and the rule."""
         found = []
         lowered = regex_needs.folded(text)
         for rule in self.rules:
@@ -316,7 +321,7 @@ class Redactor:
             for m in rule.regex.finditer(text):
                 span = _secret_span(rule, m)
                 if span is not None:
-                    found.append((*span, rule.name))
+                    found.append((*m.span(), *span, rule.name))
         return found
 
     def _hidden(self, text: str) -> str:
@@ -327,25 +332,30 @@ class Redactor:
     def _view_spans(self, text: str) -> list[tuple[int, int, str]]:
         """What the rules find in the views of ``text`` (escape codes removed, encodings decoded),
         as spans of ``text`` itself."""
+        return [(start, end, name) for _, _, start, end, name in self._view_matches(text)]
+
+    def _view_matches(self, text: str) -> list[tuple[int, int, int, int, str]]:
+        """:meth:`_matches` of the views of ``text``, their spans mapped back to ``text``."""
         views = _views(text)
         found = []
         for depth, view in enumerate(views):
-            for start, end, name in self._spans(view.text):
+            for m_start, m_end, start, end, name in self._matches(view.text):
                 for back in reversed(views[:depth + 1]):
+                    m_start, m_end = back.original(m_start, m_end)
                     start, end = back.original(start, end)
-                found.append((start, end, name))
+                found.append((m_start, m_end, start, end, name))
         return found
 
-    def secret_spans(self, text: str) -> list[tuple[int, int]]:
-        """Where in ``text`` :meth:`redact` finds a secret, as (start, end) in order: what the rules find
-        in the text and in its views, and the encoded runs that hide one. For text redacted in pieces
-        (a command's stdout and stderr, each on its own) that must not keep a secret the whole holds."""
-        found = self._spans(text) + (self._view_spans(text) if _HIDING.search(text) else [])
+    def secret_spans(self, text: str) -> list[tuple[int, int, int, int]]:
+        """Where in ``text`` :meth:`redact` finds a secret: (start, end) of the match (the secret and the
+        context it is known by) and (start, end) of the secret, for what the rules find in the text and
+        in its views, and for the encoded runs that hide one. For text redacted in pieces (a command's
+        stdout and stderr, each on its own) that must not keep a secret the whole holds."""
+        found = self._matches(text) + (self._view_matches(text) if _HIDING.search(text) else [])
         if len(text) >= 16:
             for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex)):
-                found += [(*m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]
-        # Two secrets side by side stay two: one of them written to each stream is no secret split across them.
-        return [(start, end) for start, end, _ in _merged(found, touching=False)]
+                found += [(*m.span(), *m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]
+        return [(m_start, m_end, start, end) for m_start, m_end, start, end, _ in found]
 
     def _encoded(self, depth: int, m: re.Match[str]) -> str:
         run = m.group()
@@ -380,12 +390,12 @@ class Redactor:
         return text if text.isascii() else text.translate(_ESCAPES)
 
 
-def _merged(found: list[tuple[int, int, str]], touching: bool = True) -> list[tuple[int, int, str]]:
-    """Overlapping spans (and, with ``touching``, spans that meet) as one, in order; earliest first, the
-    longest of those first: its label (an own rule's) names the span."""
+def _merged(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Spans that overlap or meet as one, in order; earliest first, the longest of those first: its label
+    (an own rule's) names the span."""
     merged: list[list] = []
     for start, end, name in sorted(found, key=lambda span: (span[0], -span[1])):
-        if merged and (start < merged[-1][1] or (touching and start == merged[-1][1])):
+        if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end, name])

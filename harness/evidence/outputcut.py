@@ -122,17 +122,21 @@ def _splits(data: bytes, origin: bytes, totals: tuple[int, int], limit: int, red
 
 
 def _crossing(data: bytes, origin: bytes, redactor: Redactor) -> bytearray | None:
-    """A mark per byte of ``data`` that belongs to a secret holding bytes of both streams; None for none."""
+    """A mark per byte of ``data`` that belongs to a secret found across both streams (the secret, or
+    the context it is known by, `password=` on one and its value on the other); None for none."""
     text = data.decode("utf-8", "surrogateescape")
-    marks, at, byte = None, 0, 0
-    for start, end in redactor.secret_spans(text):
-        byte += len(text[at:start].encode("utf-8", "surrogateescape"))
-        size = len(text[start:end].encode("utf-8", "surrogateescape"))
-        at, first = end, byte
-        byte += size
-        if 0 in origin[first:byte] and 1 in origin[first:byte]:
+    spans = redactor.secret_spans(text)
+    at = byte = 0
+    offset = {}
+    for point in sorted({p for span in spans for p in span}):  # characters to bytes, in one pass
+        byte += len(text[at:point].encode("utf-8", "surrogateescape"))
+        at, offset[point] = point, byte
+    marks = None
+    for m_start, m_end, start, end in spans:
+        seen = origin[offset[m_start]:offset[m_end]]
+        if 0 in seen and 1 in seen:
             marks = marks if marks is not None else bytearray(len(data))
-            marks[first:byte] = b"\x01" * size
+            marks[offset[start]:offset[end]] = b"\x01" * (offset[end] - offset[start])
     return marks
 
 
