@@ -123,10 +123,16 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
     changed = _changed_files(olds, new)
     if not changed:
         return
-    from harness.store.secrets_check import redactor, secrets_in
+    from harness.store.secrets_check import agents_name_flagged, redactor, secrets_in
 
     red = redactor(_redaction_patterns([new, *olds]))
     for rel in changed:
+        named = [(part, agents_name_flagged(part, red)) for part in rel.split("/")]
+        shown = "/".join("custom.[REDACTED]" if rule else part for part, rule in named)  # never the secret itself
+        for rule in [rule for _, rule in named if rule]:
+            problems.append(Problem(shown, "secret-in-harness-files", f"the file's name holds what looks like a secret "
+                                    f"({rule}): a custom evidence type named after it", "remove the file (and its "
+                                    "task's evidence of that type), and name the type without it"))
         try:
             raw = new.read(rel) or b""
             skip = _kept_lines(olds, rel, raw)
@@ -134,7 +140,7 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
             continue  # too big to read: the reader's own check refuses it
         found = secrets_in(rel, raw[skip[1]:], red) if skip[0] else secrets_in(rel, raw, red)
         for line, rule in [(n + skip[0], r) for n, r in found][:20]:
-            problems.append(Problem(f"{rel}:{line}", "secret-in-harness-files",
+            problems.append(Problem(f"{shown}:{line}", "secret-in-harness-files",
                                     f"line {line} holds what looks like a secret ({rule})",
                                     "remove it from the file (or rotate the credential if it was ever pushed): the "
                                     "harness redacts what it writes, so this line was written by hand or by an older "

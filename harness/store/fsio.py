@@ -224,11 +224,12 @@ def _holder_file(lock_path: Path) -> Path:
 
 
 def _command() -> str:
-    # The program and its subcommand only: the rest of argv may carry a secret.
+    # The program and its subcommand only: the rest of argv may carry a secret, and so may a word the
+    # user names (`evidence custom.NAME`): a word is kept only as a command's name is spelled (F-0157).
     prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
     words = ["harness" if prog == "__main__.py" else prog]  # python -m harness
     for arg in sys.argv[1:]:
-        if arg.startswith("-") or len(words) == 3:
+        if len(words) == 3 or arg.startswith("-") or not (arg.replace("-", "").replace("_", "").isalpha() and arg.islower()):
             break
         words.append(arg)
     return " ".join(words)[:200]

@@ -141,7 +141,7 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
         return
     written = written or key in HARNESS_WRITTEN
     if isinstance(data, str):
-        yield data, written
+        yield data, written and not _named_by_agent(data)
         if key:
             yield _pair(key, data), True
     elif isinstance(data, list):
@@ -152,7 +152,7 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
     elif isinstance(data, dict):
         for k, v in data.items():
             if isinstance(k, str):
-                yield k, True  # a key is text the file holds, as a value is (named by the schema, or a variable)
+                yield k, not _named_by_agent(k)  # a key is text the file holds, as a value is
             yield from _values(v, k if isinstance(k, str) else None, written)
 
 
@@ -167,6 +167,28 @@ def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
     if isinstance(data, dict):
         return any(_argv_flagged(v, red, k) for k, v in data.items())
     return False
+
+
+def _named_by_agent(text: str) -> bool:
+    """A custom evidence type (`custom.NAME`): the harness writes it under `type`, in a file's name and as
+    a key, but its name is whoever ran `harness evidence custom.NAME` (#28's task F-0157)."""
+    return text.startswith(CUSTOM_PREFIX)
+
+
+CUSTOM_PREFIX = "custom."
+
+
+def agents_name_flagged(data: Any, red: Redactor) -> str | None:
+    """The rule that flags a custom evidence type's name anywhere in ``data`` (a value or a key), or None.
+    A name is not redacted (a file is named after it): what holds a secret is refused."""
+    if isinstance(data, str):
+        return _flagged(data, red) if _named_by_agent(data) else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for k, v in items:
+        found = (agents_name_flagged(k, red) if isinstance(k, str) else None) or agents_name_flagged(v, red)
+        if found:
+            return found
+    return None
 
 
 def _in_data(data: Any, red: Redactor) -> str | None:
