@@ -147,6 +147,21 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
                                     "version; for a task file, correct it and re-render (`harness replay --write`)"))
 
 
+def _dropped_patterns(old: Source, new: Source) -> list[str]:
+    """The parent's redaction patterns the commit's config.yaml no longer has (#28's task F-0160: dropped in
+    one commit, the value they named passed the next). A config no reader accepts drops none here: its own
+    check refuses it."""
+    try:
+        before = settings.config_of(old).redaction
+    except HarnessError:
+        return []
+    try:
+        after = set(settings.config_of(new).redaction)
+    except HarnessError:
+        return []
+    return [p for p in before if p not in after]
+
+
 def _redaction_patterns(sources: Sequence[Source]) -> tuple[str, ...]:
     """config.yaml's `redaction.patterns` of the commit and of each parent, together: what the project
     names as secret is searched for with the rules it had and has (a commit that drops a pattern and
@@ -378,6 +393,13 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
         changed = core_policy.command_changes(before, after)
         # Vouched for by this parent's signers: the side whose commands change.
         ok, why = trust.approved(new.read(paths.APPROVALS), "config-change", _digest(raw), [old]) if raw else (False, None)
+        dropped = _dropped_patterns(old, new)
+        if dropped and not ok:
+            problems.append(Problem(paths.CONFIG, "redaction-patterns-need-approval",
+                                    f"drops {len(dropped)} of redaction.patterns: what they name as secret would reach "
+                                    "the next commit's files unchecked" + (f" ({why})" if why else ""),
+                                    "a human runs `harness approve config-change` at a terminal (bound to this exact "
+                                    "config.yaml), or keep the patterns; adding one needs no approval"))
         if changed and not ok:
             problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
                                     + "; ".join(changed) + (f" ({why})" if why else ""),
