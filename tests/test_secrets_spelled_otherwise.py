@@ -77,3 +77,35 @@ AWS = "AKIAIOSFODNN7EXAMPLE"
 def test_the_other_spellings_of_hex_and_quoted_printable_are_redacted(spelled):
     out = compile_patterns(detector=True).redact(f"key: {spelled}\n")
     assert "[REDACTED:" in out and spelled not in out, out
+
+
+# -- a rule newer than the text it reads (F-0161) ------------------------------------------------------
+
+def test_text_an_older_harness_let_in_does_not_refuse_every_later_commit(h, repo, task, tmp_path, monkeypatch):
+    # A finding proposed before the redactor read this spelling: its YAML is rendered again at each change
+    # of its state, from a ledger line that cannot change. Only what a commit brings is judged.
+    import yaml
+
+    from harness.store import secrets_check
+
+    from support.cli import validate_staged
+    from support.gitrepo import git
+
+    proposal = tmp_path / "f.yaml"
+    proposal.write_text(yaml.safe_dump({
+        "type": "suspected_defect", "severity": "minor", "category": "secret_leak", "title": "a spelling",
+        "claim": f"the log printed {AWS[:8]}=4F{AWS[9:]}", "related_requirements": [],
+        "location": {"file": "app.py", "line": 1}, "failure_scenario": ["run it"], "expected_behavior": "redacted",
+        "recommended_reproducer": {"type": "unit_test", "description": "a run", "command": ["true"]}}))
+    with monkeypatch.context() as older:  # the older harness's store knew no such spelling
+        older.setattr(secrets_check, "redact_data", lambda data, red, key=None, written=False: data)
+        older.setattr(secrets_check, "agents_name_flagged", lambda data, red: None)
+        h.ok("finding", "propose", "--file", str(proposal))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "committed by the older harness")
+    h("finding", "reproduce", "F-0001")  # its state changes, whatever the run says
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+    # what a commit brings is still judged: the same spelling written now into a file is refused
+    (repo / ".harness" / "NOTES.md").write_text(f"key {AWS[:8]}=4F{AWS[9:]}\n")
+    assert validate_staged(repo).returncode == 1
