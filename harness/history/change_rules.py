@@ -138,7 +138,7 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
             skip = _kept_lines(olds, rel, raw)
         except HarnessError:
             continue  # too big to read: the reader's own check refuses it
-        found = secrets_in(rel, raw[skip[1]:], red) if skip[0] else secrets_in(rel, raw, red)
+        found = secrets_in(rel, raw[skip[1]:], red) if skip[0] else _not_held(rel, raw, secrets_in(rel, raw, red), olds, red)
         for line, rule in [(n + skip[0], r) for n, r in found][:20]:
             problems.append(Problem(f"{shown}:{line}", "secret-in-harness-files",
                                     f"line {line} holds what looks like a secret ({rule})",
@@ -174,6 +174,25 @@ def _redaction_patterns(sources: Sequence[Source]) -> tuple[str, ...]:
         except HarnessError:
             continue
     return tuple(found)
+
+
+def _not_held(rel: str, raw: bytes, found: list[tuple[int, str]], olds: Sequence[Source], red: Any) -> list[tuple[int, str]]:
+    """``found`` without what a parent's version of the file already held, flagged alike (the same line, the same
+    rule): it was judged when that parent was committed. A finding's YAML file is rendered again from its ledger
+    at each change of state, and a rule newer than the line (an encoding decoded now) would otherwise refuse
+    every later commit of that text, which an append-only ledger cannot change."""
+    if not found or not olds:
+        return found
+    from harness.store.secrets_check import secrets_in
+
+    lines = raw.decode("utf-8", "surrogateescape").split("\n")
+    held = set()
+    for old in olds:
+        before = old.read(rel)
+        if before:
+            text = before.decode("utf-8", "surrogateescape").split("\n")
+            held |= {(text[n - 1], rule) for n, rule in secrets_in(rel, before, red) if 0 < n <= len(text)}
+    return [(n, rule) for n, rule in found if not (0 < n <= len(lines) and (lines[n - 1], rule) in held)]
 
 
 def _kept_lines(olds: Sequence[Source], rel: str, raw: bytes) -> tuple[int, int]:
