@@ -219,7 +219,7 @@ class TaskStore:
             rule = secrets_check.agents_name_flagged(data, red)
             if rule:  # a name is not redacted (files are named after it): one that holds a secret is refused
                 raise Refused(f"refused: an evidence type's name holds what looks like a secret ({rule}); nothing was "
-                              "written", hint="name the custom type without it (`harness evidence custom.NAME`)")
+                              "written", hint="name the custom type without it (e.g. `harness evidence custom.perf -- CMD`)")
         events = [(etype, secrets_check.redact_data(data, red)) for etype, data in events]
         _no_secret_in(extra, self.layout.root, red)
         prev = ledger.line_hash(task.lines[-1]) if task.lines else ledger.GENESIS
