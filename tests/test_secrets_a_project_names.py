@@ -162,3 +162,14 @@ def test_dropping_a_redaction_pattern_needs_a_humans_approval(h, repo, task):
     assert r.returncode == 1 and "redaction-patterns-need-approval" in r.stderr, r.stderr
     set_config(repo, CONFIG + "  # a comment changes no pattern\n")
     assert validate_staged(repo).returncode == 0
+
+
+# -- agent-named text under keys the harness also writes (F-0163) -------------------------------------
+
+def test_a_findings_category_and_a_contracts_test_ids_are_read_with_the_projects_patterns():
+    from harness.store.secrets_check import HARNESS_WRITTEN, redact_data, redactor
+
+    assert not {"category", "verified_by"} & HARNESS_WRITTEN
+    red = redactor(("zqx[0-9]{6}",))
+    data = {"category": "leak_zqx123462", "verified_by": ["tests/test_a.py::test_zqx123462"]}
+    assert "zqx123462" not in str(redact_data(data, red))

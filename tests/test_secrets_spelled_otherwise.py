@@ -109,3 +109,35 @@ def test_text_an_older_harness_let_in_does_not_refuse_every_later_commit(h, repo
     # what a commit brings is still judged: the same spelling written now into a file is refused
     (repo / ".harness" / "NOTES.md").write_text(f"key {AWS[:8]}=4F{AWS[9:]}\n")
     assert validate_staged(repo).returncode == 1
+
+
+# -- a read of those fixes (F-0162, F-0164) -------------------------------------------------------------
+
+def test_a_new_secret_inside_a_value_whose_first_line_a_parent_held_is_refused(h, repo, task):
+    from support.cli import validate_staged
+    from support.gitrepo import commit_all_ok
+    from support.records import tdir
+
+    h.ok("requirement", "add", "Keys like PROJ-1234 are rotated " + "every quarter by the platform team " * 4,
+         "--priority", "must")
+    commit_all_ok(repo, "a requirement")
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("  patterns: []", "  patterns: ['PROJ-[0-9]{4}']"))
+    path = tdir(repo, task) / "requirements.yaml"
+    text = path.read_text()
+    assert "every quarter by the platform team\n" in text or text.count("\n    ") >= 1, text  # a value over lines
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if "PROJ-1234" in line)
+    lines[at + 1] = lines[at + 1].replace("platform", f"{TOKEN} platform", 1)  # inside the value, on its 2nd line
+    path.write_text("\n".join(lines))
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr, r.stderr
+
+
+def test_a_token_broken_by_quoted_printable_soft_line_breaks_is_redacted():
+    import quopri
+
+    body = quopri.encodestring(f"{'x' * 60} your token is {TOKEN} keep it safe\n".encode()).decode()
+    assert "=\n" in body and TOKEN not in body  # the encoder broke the line inside the token
+    out = compile_patterns(detector=True).redact(body)
+    assert "[REDACTED:" in out, out
