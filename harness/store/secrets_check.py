@@ -46,14 +46,16 @@ ARGV_KEYS = frozenset({"argv", "command"})
 # What the harness writes under these keys it makes itself (ids, times, states, types, the gate's own
 # words, file names it chooses): a project's patterns (config.yaml `redaction.patterns`, which may be as
 # broad as `[A-Z]+-[0-9]+`) are not applied to them or to anything inside them, or REQ-001 and an event's
-# type would be redacted out of the ledger. The own rules and detect-secrets' still are. Every other
+# type would be redacted out of the ledger. Not a key whose value an agent names (a finding's `category`, a
+# contract's `verified_by` test ids: F-0163; a custom type's name is refused, see agents_name_flagged).
+# The own rules and detect-secrets' still are. Every other
 # value, a key named nowhere here included, is text the project's patterns read (F-0153);
 # tests/test_secrets_a_project_names.py holds every free-text field of the schemas out of this set.
 HARNESS_WRITTEN = STRUCTURAL | frozenset({
     "base", "base_tree", "created_at", "updated_at", "started_at", "finished_at", "timestamp", "ts", "id", "seq",
-    "type", "test_type", "outcome", "status", "state", "from", "to", "priority", "source", "severity", "category",
+    "type", "test_type", "outcome", "status", "state", "from", "to", "priority", "source", "severity",
     "verdict", "kind", "check", "subject", "blockers", "blocker_keys", "blocked_by", "log", "cases", "policy",
-    "patterns", "reused_run", "evidence", "related_requirements", "related_invariants", "verified_by", "log_digest",
+    "patterns", "reused_run", "evidence", "related_requirements", "related_invariants", "log_digest",
     "command_digest", "uncovered", "violated",
 })
 _NEW_MARKER = re.compile(r"\[REDACTED:([a-z_]+)")
