@@ -177,22 +177,23 @@ def _redaction_patterns(sources: Sequence[Source]) -> tuple[str, ...]:
 
 
 def _not_held(rel: str, raw: bytes, found: list[tuple[int, str]], olds: Sequence[Source], red: Any) -> list[tuple[int, str]]:
-    """``found`` without what a parent's version of the file already held, flagged alike (the same line, the same
-    rule): it was judged when that parent was committed. A finding's YAML file is rendered again from its ledger
-    at each change of state, and a rule newer than the line (an encoding decoded now) would otherwise refuse
-    every later commit of that text, which an append-only ledger cannot change."""
+    """``found`` without what a parent's version of the file already held, flagged alike (the same value,
+    whole, found by the same rule): it was judged when that parent was committed. A finding's YAML file is
+    rendered again from its ledger at each change of state, and a rule newer than the text (an encoding
+    decoded now) would otherwise refuse every later commit of it, which an append-only ledger cannot change.
+    Whole values, not lines: a YAML value spans lines, and its first line unchanged says nothing of the
+    others (F-0162)."""
     if not found or not olds:
         return found
-    from harness.store.secrets_check import secrets_in
+    from harness.store.secrets_check import flagged_values
 
-    lines = raw.decode("utf-8", "surrogateescape").split("\n")
     held = set()
     for old in olds:
         before = old.read(rel)
         if before:
-            text = before.decode("utf-8", "surrogateescape").split("\n")
-            held |= {(text[n - 1], rule) for n, rule in secrets_in(rel, before, red) if 0 < n <= len(text)}
-    return [(n, rule) for n, rule in found if not (0 < n <= len(lines) and (lines[n - 1], rule) in held)]
+            held |= {(value, rule) for _, rule, value in flagged_values(rel, before, red)}
+    kept = {(line, rule) for line, rule, value in flagged_values(rel, raw, red) if (value, rule) not in held}
+    return [(line, rule) for line, rule in found if (line, rule) in kept]
 
 
 def _kept_lines(olds: Sequence[Source], rel: str, raw: bytes) -> tuple[int, int]:

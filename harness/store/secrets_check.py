@@ -212,6 +212,13 @@ def _line_of(raw: str, value: str) -> int:
 
 def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[int, str]]:
     """(line, rule) of each secret in the file ``rel`` holding ``raw``; empty when it holds none."""
+    return sorted({(line, rule) for line, rule, _ in flagged_values(rel, raw, red)})
+
+
+def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[int, str, str]]:
+    """(line, rule, the value it was found in) of each secret in the file ``rel`` holding ``raw``: a line
+    of a ledger or a text file, a string of a JSON record, the whole of a YAML scalar (which may span
+    lines: its first line alone says nothing of the others)."""
     red = red or redactor()
     text = raw.decode("utf-8", errors="surrogateescape")
     if rel.endswith(".jsonl"):
@@ -224,23 +231,12 @@ def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[
             except ValueError:
                 found = _flagged(line, red)
             if found:
-                out.append((n, found))
+                out.append((n, found, line))
         return out
     if not rel.endswith((".json", ".yaml", ".yml")) and red.redact(text) == text:
         return []  # the common case, in one pass: nothing anywhere (a parser can join what lines split)
     if rel.endswith(".json"):
-        try:
-            doc = json.loads(text)
-        except ValueError:
-            return _lines(text, red)
-        out = []
-        for value, written in _values(doc):
-            found = _flagged(value, own_rules(red) if written else red)
-            if found:
-                out.append((_line_of(text, value), found))
-        if not out and _argv_flagged(doc, red):
-            out.append((1, "secret_flag"))
-        return sorted(set(out))
+        return _json_values(text, red)
     if rel.endswith((".yaml", ".yml")):
         found_yaml = _yaml(text, red)
         if found_yaml is not None:
@@ -248,16 +244,31 @@ def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[
     return _lines(text, red)
 
 
-def _lines(text: str, red: Redactor) -> list[tuple[int, str]]:
+def _json_values(text: str, red: Redactor) -> list[tuple[int, str, str]]:
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return _lines(text, red)
+    out = []
+    for value, written in _values(doc):
+        found = _flagged(value, own_rules(red) if written else red)
+        if found:
+            out.append((_line_of(text, value), found, value))
+    if not out and _argv_flagged(doc, red):
+        out.append((1, "secret_flag", text))
+    return out
+
+
+def _lines(text: str, red: Redactor) -> list[tuple[int, str, str]]:
     out = []
     for n, line in enumerate(text.split("\n"), 1):
         found = _flagged(line, red)
         if found:
-            out.append((n, found))
+            out.append((n, found, line))
     return out
 
 
-def _yaml(text: str, red: Redactor) -> list[tuple[int, str]] | None:
+def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
     """Secrets in the scalar values of a YAML file (None: it does not parse; read its lines)."""
     import yaml
 
@@ -266,7 +277,7 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str]] | None:
         root = yaml.compose(text, Loader=loader)
     except (yaml.YAMLError, RecursionError, ValueError):
         return None
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str, str]] = []
     stack: list[tuple[Any, str | None, bool]] = [(root, None, False)] if root is not None else []
     while stack:
         node, key, written = stack.pop()
@@ -277,12 +288,12 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str]] | None:
         if isinstance(node, yaml.ScalarNode):
             found = _flagged(str(node.value), rules) or (key and _flagged(_pair(key, str(node.value)), own_rules(red)))
             if found:
-                out.append((node.start_mark.line + 1, found))
+                out.append((node.start_mark.line + 1, found, str(node.value)))
         elif isinstance(node, yaml.SequenceNode):
             values = [v.value for v in node.value if isinstance(v, yaml.ScalarNode)]
             if key in ARGV_KEYS and len(values) == len(node.value) and redact_argv(values, rules) != values:
-                out.append((node.start_mark.line + 1, "secret_flag"))
+                out.append((node.start_mark.line + 1, "secret_flag", "\n".join(values)))
             stack.extend((v, None, written) for v in node.value)
         elif isinstance(node, yaml.MappingNode):
             stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None, written) for k, v in node.value)
-    return sorted(set(out))
+    return out
