@@ -171,7 +171,8 @@ _HIDING = re.compile(
     r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]"  # encodings
     r"|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};"               # HTML and XML character references
     r"|(?:=[0-9A-Fa-f]{2}){1,64}"                          # quoted-printable,
-    r"|(?<==[0-9A-Fa-f]{2})=\r?\n(?==[0-9A-Fa-f]{2})")      # and its soft line break inside an encoded run
+    r"|(?<![=\s])=\r?\n(?![-\s])")                          # and its soft line break (not base64's `==` at a
+                                                            # line's end, nor before a PEM block's last line)
 # Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
