@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from support.answer_project import to_gating
 from support.cli import TO_VERIFYING, walk_to
 from support.flows import finding
 from support.gitrepo import NOTES, commit_all_ok, git
@@ -173,12 +174,7 @@ def test_rerun_environment_is_clean(h, repo, tmp_path, monkeypatch):
     configure(repo, PASS_CMD, [PY, "-c", check])
     base = commit_all_ok(repo, "config")
     h.ok("task", "new", "Env").out.strip()
-    h.ok("requirement", "add", "It works", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    h.ok("evidence", "unit_test")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
+    to_gating(h)
     assert h("gate", "--advance").code == 0
     h.ok("transition", "DONE")
     commit_all_ok(repo, "done")
@@ -192,12 +188,7 @@ def test_a_token_in_a_configured_command_never_reaches_the_streamed_lines(h, rep
     configure(repo, PASS_CMD, [PY, "-c", "import sys; sys.exit(0)", token])
     base = commit_all_ok(repo, "config")
     h.ok("task", "new", "Token").out.strip()
-    h.ok("requirement", "add", "It works", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build")
-    h.ok("evidence", "unit_test")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
+    to_gating(h)
     assert h("gate", "--advance").code == 0
     h.ok("transition", "DONE")
     commit_all_ok(repo, "done")

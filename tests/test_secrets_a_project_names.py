@@ -173,3 +173,23 @@ def test_a_findings_category_and_a_contracts_test_ids_are_read_with_the_projects
     red = redactor(("zqx[0-9]{6}",))
     data = {"category": "leak_zqx123462", "verified_by": ["tests/test_a.py::test_zqx123462"]}
     assert "zqx123462" not in str(redact_data(data, red))
+
+
+def test_a_pattern_dropped_with_a_humans_approval_is_accepted(h, repo, tmp_path):
+    # The legitimate way to drop one (F-0160's guard): `harness approve config-change`, bound to the new file.
+    from support.gitrepo import git
+    from support.ssh_keys import approval_line, make_key, repository_id, signers_line
+
+    key, public = make_key(tmp_path / "keys", "human")
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
+    set_config(repo, CONFIG)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adopt, with the project's secret pattern")
+    config = repo / ".harness/config.yaml"
+    before = config.read_bytes()
+    set_config(repo, "")
+    line = approval_line("config-change", config.read_bytes(), key, bind=(repository_id(repo), before))
+    approvals = repo / ".harness/approvals.jsonl"
+    approvals.write_text((approvals.read_text() if approvals.exists() else "") + line)
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
