@@ -69,18 +69,25 @@ def reject(fid: str, reason: str, task_id: str | None) -> None:
               help="The suite's test case this regression test is (repeatable; pytest's node id or the JUnit "
                    "report's classname::name). Found in COMMAND when it names node ids. With a protected suite "
                    "(gate.yaml suite:), the gate needs it passing in the full run and failing without the fix.")
+@click.option("--failing-at", "failing_at", metavar="COMMIT",
+              help="Show it failing on COMMIT (one HEAD descends from, before the fix) with PATH as it is now, "
+                   "in a throw-away checkout, instead of on the working tree. Needed to replace the test of a "
+                   "finding whose fix is in (FIXED, VERIFIED, CLOSED): the new test must then also pass now.")
 @task_option
-def regression(fid: str, path: str, argv: tuple[str, ...], tests: tuple[str, ...], task_id: str | None) -> None:
-    """Attach the regression test PATH: it must exist and must FAIL now (the reproducer kept).
-    COMMAND runs it (default: the command that confirmed the finding). Then FIXING.
+def regression(fid: str, path: str, argv: tuple[str, ...], tests: tuple[str, ...], failing_at: str | None,
+               task_id: str | None) -> None:
+    """Attach the regression test PATH: it must exist and must FAIL now (the reproducer kept), or on
+    --failing-at's commit. COMMAND runs it (default: the command that confirmed the finding). Then
+    FIXING. Given again later, it replaces the test (moved, renamed, rewritten); the status stays.
 
     \b
-    Example:
+    Examples:
       harness finding regression F-0001 tests/test_calc.py -- pytest tests/test_calc.py::test_negative
+      harness finding regression F-0001 tests/test_calc.py --failing-at HEAD~1 -- pytest tests/test_calc.py
     """
     from harness.usecases.findings import attach_regression
 
-    _report(attach_regression(store(), task_id, fid, path, argv, tests))
+    _report(attach_regression(store(), task_id, fid, path, argv, tests, failing_at))
 
 
 @finding.command("fixed")

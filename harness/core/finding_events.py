@@ -92,18 +92,45 @@ def _rejected(proj: Projection, d: Data) -> None:
 
 def _regression(proj: Projection, d: Data) -> None:
     f = finding_for(proj, d["id"], "finding.regression")
+    _attach(f, d)
+    _move(f, "FIXING")
+
+
+def _regression_replaced(proj: Projection, d: Data) -> None:
+    """Another regression test for a finding past CONFIRMED (moved, renamed, rewritten): it must fail as the
+    first did, and once a fix is claimed it must fail on a commit before the fix and pass now. Status kept."""
+    f = finding_for(proj, d["id"], "finding.regression_replaced")
+    if f["status"] in finding_rules.FIX_CLAIMED:
+        if not d.get("failing_at"):
+            raise LedgerProblem(f"finding {f['id']} is {f['status']}: the code is fixed, so its new regression test "
+                                "can fail only on a commit before the fix", REPLACE_HINT.format(id=f["id"]))
+        now = d.get("now") or {}
+        if now.get("outcome") != "passed":
+            raise LedgerProblem(f"finding {f['id']} is {f['status']}, but its new regression test {d['path']} does "
+                                f"not pass on the fixed code ({now.get('outcome')}, exit {now.get('exit_code')})",
+                                "a test that fails on the fixed code tests something else, or the fix does not hold")
+    _attach(f, d)
+
+
+REPLACE_HINT = "harness finding regression {id} PATH --failing-at COMMIT-BEFORE-THE-FIX -- COMMAND-THAT-RUNS-IT"
+
+
+def _attach(f: Finding, d: Data) -> None:
+    """The regression test of ``f``, from a run that failed: on the tree as it was, or on --failing-at's
+    commit with the test file as it is (``tree`` is then that overlay's)."""
     path = rules.need_text(f"finding {f['id']}: the regression test path", d["path"])
     if path.startswith("/") or paths.HARNESS in path.split("/") or ".." in path.split("/"):
         raise LedgerProblem(f"regression test {path}: a regression test lives in the source tree, not under .harness/",
                             "give its path relative to the repository root")
     regression_command_runs(f["id"], path, d["command"])
     if d["outcome"] != "failed":
-        raise LedgerProblem(f"regression test {path} did not fail ({d['outcome']}, exit {d.get('exit_code')}): "
+        where = f" at {d['failing_at'][:12]}" if d.get("failing_at") else ""
+        raise LedgerProblem(f"regression test {path} did not fail{where} ({d['outcome']}, exit {d.get('exit_code')}): "
                             "a regression test must fail when attached — it reproduces the bug before the fix",
-                            "make the test fail on the current code")
-    _move(f, "FIXING")
+                            "make the test fail on the current code, or give --failing-at a commit before the fix")
     f["regression_test"] = {"path": path, "command": d["command"], "argv": d.get("argv"),
-                            "failed_tree": d.get("tree"),
+                            "failed_tree": d.get("tree"), "failed_head": d.get("head"),
+                            **({"failing_at": d["failing_at"]} if d.get("failing_at") else {}),
                             **({"tests": rules.test_ids(f["id"], d["tests"])} if "tests" in d else {})}
 
 
@@ -172,6 +199,7 @@ HANDLERS: dict[str, Callable[[Projection, Data], None]] = {
     "finding.reproduced": _reproduced,
     "finding.rejected": _rejected,
     "finding.regression": _regression,
+    "finding.regression_replaced": _regression_replaced,
     "finding.fixed": _fixed,
     "finding.verified": _verified,
     "finding.closed": _closed,

@@ -45,11 +45,18 @@ def _hint(status: str, fid: str) -> str | None:
     return f"{step[0]} — {step[1]}".format(id=fid) if step else None
 
 
+# The statuses whose regression test `harness finding regression` may replace. Past FIXING the fix is in
+# the code, so the new test must fail on a commit before it (--failing-at) and pass now.
+REPLACEABLE = ("FIXING", "FIXED", "VERIFIED", "CLOSED")
+FIX_CLAIMED = ("FIXED", "VERIFIED", "CLOSED")
+
 # Each finding event: the status it leads to, what the user asked for, and the statuses it may start from.
 STEPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "finding.reproduced": ("REPRODUCING", "reproduce", ("PROPOSED", "REPRODUCING", "REJECTED")),
     "finding.rejected": ("REJECTED", "reject", ("REPRODUCING",)),
     "finding.regression": ("FIXING", "attach a regression test", ("CONFIRMED",)),
+    # No status of its own: a regression test moved, renamed or rewritten keeps the finding where it is.
+    "finding.regression_replaced": ("", "replace the regression test of", REPLACEABLE),
     "finding.fixed": ("FIXED", "mark fixed", ("FIXING",)),
     "finding.verified": ("VERIFIED", "verify", ("FIXED", "VERIFIED")),
     "finding.closed": ("CLOSED", "close", ("VERIFIED",)),
@@ -65,7 +72,8 @@ def step_refusal(f: Mapping[str, Any], event: str) -> tuple[str, str | None] | N
     if f["status"] in allowed:
         return None
     hint = _hint(f["status"], f["id"])
-    return (f"INVALID FINDING TRANSITION: {f['id']} {f['status']} → {target}: cannot {action} a "
+    move = f" → {target}" if target else ""
+    return (f"INVALID FINDING TRANSITION: {f['id']} {f['status']}{move}: cannot {action} a "
             f"{f['status']} finding (needs {' or '.join(allowed)})", hint or f"{f['status']} is final")
 
 

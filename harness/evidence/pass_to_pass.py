@@ -70,7 +70,7 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
             return reused
     commit = git.overlay_commit(tree, base_files, changed)
     with git.temp_worktree(commit) as path:
-        p = Plan(ETYPE, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
+        p = Plan(ETYPE, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
         return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
 
 
@@ -99,7 +99,7 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
 
     commit = git.overlay_commit(base_tree, git.files_of(tree), changed)
     with git.temp_worktree(commit) as path:
-        p = Plan(FAIL_TO_PASS, _located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
+        p = Plan(FAIL_TO_PASS, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
         return collect(s, task_id, p, Site(path, inside(path, {**clean_env(), **ON_THE_BASE}), dig, assess))
 
 
@@ -154,7 +154,7 @@ def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None) 
 ON_THE_BASE = {"PYTEST_ADDOPTS": "--continue-on-collection-errors"}
 
 
-def _located(command: list[str] | str, root: Path, worktree: Path) -> list[str] | str:
+def located(command: list[str] | str, root: Path, worktree: Path) -> list[str] | str:
     """The command as it runs in the worktree: a program named by a relative path that only the
     repository has (`.venv/bin/python`, an ignored tool folder, not part of the source) is taken
     from the repository."""
@@ -221,7 +221,7 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
     assert conf.junit is not None  # _suite refused a command without one
     report = path / conf.junit
     report.parent.mkdir(parents=True, exist_ok=True)
-    result = runner.run_command(_located(conf.to_run(), root, path), shell=conf.shell, cwd=path,
+    result = runner.run_command(located(conf.to_run(), root, path), shell=conf.shell, cwd=path,
                                 timeout=conf.timeout, env=_tree_env(path, environ, tree_env))
     if result.exit_code is None or not report.exists():
         return None

@@ -138,13 +138,31 @@ def _reviewers_own(f: Finding, fid: str, command: list[str] | str) -> None:
 
 
 def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, argv: tuple[str, ...],
-                      tests: tuple[str, ...] = ()) -> FindingStep:
-    import shlex
-
-    from harness.core.cases import case_id, regression_strays
+                      tests: tuple[str, ...] = (), failing_at: str | None = None) -> FindingStep:
+    """The regression test PATH of ``fid``, shown failing: on the working tree, or on commit ``failing_at``
+    with PATH as it is now. A finding past CONFIRMED gets it as a replacement, its status kept."""
     from harness.reproduce import command_of, run_fact
+    from harness.usecases import regression_before_fix as before_fix
 
-    f = finding_for(s.load(s.current_id(task_id)), fid, "finding.regression")
+    task = s.load(s.current_id(task_id))
+    known = task.proj.findings.get(fid) or finding_for(task, fid, "finding.regression")  # refused: no such finding
+    event = before_fix.event_for(known, failing_at)
+    f = finding_for(task, fid, event)
+    rel = _regression_file(s, fid, path)
+    repro = f["reproduction"] or {}
+    command = command_of(argv, repro.get("argv") or repro.get("command"))
+    if command is None:
+        raise Refused(f"{fid} has no command to run {rel} with", hint=f"harness finding regression {fid} {rel} -- COMMAND")
+    named = _named_cases(fid, rel, command, tests)
+    fact = before_fix.run_before_fix(s, failing_at, rel, command) if failing_at else run_fact(s, command)
+    _reached_a_verdict(command, fact, f"regression test {rel}", f"harness finding regression {fid} {rel} -- COMMAND-THAT-RUNS-IT")
+    if event == "finding.regression_replaced" and f["status"] in rules.FIX_CLAIMED and fact["outcome"] == "failed":
+        fact["now"] = before_fix.run_now(s, command)  # replay refuses it unless it passes
+    return step(s, task_id, fid, event, {**fact, "path": rel, **named})
+
+
+def _regression_file(s: TaskStore, fid: str, path: str) -> str:
+    """``path`` relative to the root: a file git tracks (or would), inside the repository."""
     root = s.layout.root.resolve()
     target = (s.layout.root / path).resolve()
     # Where the file is and whether git tracks it are facts of this disk, not of the ledger.
@@ -160,10 +178,16 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
     if s.git.is_ignored(rel):
         raise Refused(f"regression test {rel} is ignored by git: it is not part of the source tree",
                       hint="put the test where git tracks it")
-    repro = f["reproduction"] or {}
-    command = command_of(argv, repro.get("argv") or repro.get("command"))
-    if command is None:
-        raise Refused(f"{fid} has no command to run {rel} with", hint=f"harness finding regression {fid} {rel} -- COMMAND")
+    return rel
+
+
+def _named_cases(fid: str, rel: str, command: list[str] | str, tests: tuple[str, ...]) -> dict[str, list[str]]:
+    """The event's ``tests`` (the suite's cases the test is), refused before the run when the command
+    does not run ``rel`` or does not run a case named."""
+    import shlex
+
+    from harness.core.cases import case_id, regression_strays
+
     try:  # asked before the run; replay asks it again of the event
         finding_events.regression_command_runs(fid, rel, command)
     except LedgerProblem as exc:
@@ -175,9 +199,7 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
         raise Refused(f"--tests names {', '.join(strays)}, which `{shlex.join(command) if isinstance(command, list) else command}` "
                       f"does not run: a regression test's cases are tests of {rel} that its command runs",
                       hint=f"harness finding regression {fid} {rel} --tests {rel}::TEST_NAME -- COMMAND-THAT-RUNS-{rel}")
-    fact = run_fact(s, command)
-    _reached_a_verdict(command, fact, f"regression test {rel}", f"harness finding regression {fid} {rel} -- COMMAND-THAT-RUNS-IT")
-    return step(s, task_id, fid, "finding.regression", {**fact, "path": rel, **named})
+    return named
 
 
 def _reached_a_verdict(command: list[str] | str, fact: dict, what: str, hint: str) -> None:

@@ -1,0 +1,70 @@
+"""A regression test run on the code before its fix (`harness finding regression --failing-at REV`).
+
+A regression test is attached because it fails while the bug is there. Run in the working tree, that
+means writing the test before the fix, or moving a written fix aside to record it; and once a fix is
+in, a test can never be attached again (moved, renamed, rewritten). Run instead on a checkout of a
+commit before the fix with the test file as it is now, the failure is shown on the code it is about,
+and the working tree is never touched.
+"""
+
+from __future__ import annotations
+
+from harness.core import findings as finding_rules
+from harness.core.finding_events import REPLACE_HINT
+from harness.core.records import Finding
+from harness.errors import Refused
+from harness.reproduce import Site, run_fact, run_fact_in
+from harness.store.tasks import TaskStore
+
+
+def event_for(f: Finding, failing_at: str | None) -> str:
+    """The event attaching a regression test to ``f`` records: the first, or one replacing it. Once a
+    fix is claimed the code no longer fails, so the run must be on a commit before the fix."""
+    if f["status"] not in finding_rules.REPLACEABLE:
+        return "finding.regression"  # CONFIRMED, or a status replay refuses with its own hint
+    if f["status"] in finding_rules.FIX_CLAIMED and failing_at is None:
+        was = (f["regression_test"] or {}).get("failed_head")
+        hint = REPLACE_HINT.format(id=f["id"])
+        raise Refused(f"{f['id']} is {f['status']}: its code is fixed, so a new regression test can only be shown "
+                      "failing on a commit before the fix (nothing run, nothing recorded)",
+                      hint=hint + (f" (its first regression test failed on top of {was[:12]})" if was else ""))
+    return "finding.regression_replaced"
+
+
+def run_before_fix(s: TaskStore, rev: str, path: str, command: list[str] | str) -> dict:
+    """``command`` run on commit ``rev``'s source with ``path`` as the working tree has it now."""
+    from harness.evidence.pass_to_pass import inside, located
+    from harness.gitio.worktree import ensure_recordable
+
+    git = ensure_recordable(s.git)
+    commit = _ancestor_of_head(s, rev)
+    now = git.files_of(git.worktree_source_tree())
+    overlay = git.overlay_commit(git.source_tree(commit), now, [path])
+    with git.temp_worktree(overlay) as where:
+        import os
+
+        site = Site(where, inside(where, dict(os.environ)), git.source_tree(overlay), commit)
+        fact = run_fact_in(s, located(command, s.layout.root, where), site, recorded=command)
+    return {**fact, "failing_at": commit}
+
+
+def _ancestor_of_head(s: TaskStore, rev: str) -> str:
+    """``rev`` as a commit id: one in HEAD's history, so the code it fails on is this code's past."""
+    from harness.errors import HarnessError
+
+    try:
+        commit = s.git.resolve(rev)
+    except HarnessError:
+        raise Refused(f"--failing-at {rev}: no such commit in this repository",
+                      hint="give a commit before the fix: `git log --oneline` lists them") from None
+    head = s.git.head()
+    if head is None or not s.git.is_ancestor(commit, head):
+        raise Refused(f"--failing-at {rev} ({commit[:12]}) is not in HEAD's history: the test must fail on this "
+                      "code's past, not on another branch", hint="give a commit HEAD descends from (`git log --oneline`)")
+    return commit
+
+
+def run_now(s: TaskStore, command: list[str] | str) -> dict:
+    """The same test on the working tree, as the replacement of a fixed finding's test needs it: passing."""
+    fact = run_fact(s, command)
+    return {k: fact[k] for k in ("exit_code", "outcome", "tree", "output_tail")}

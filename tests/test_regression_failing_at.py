@@ -1,0 +1,204 @@
+"""`harness finding regression --failing-at COMMIT`: a regression test shown failing on a commit before
+the fix, with the test file as it is now, in a throw-away checkout; and a finding past CONFIRMED given
+another regression test (moved, renamed, rewritten) without losing its status."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from support.cli import Harness
+from support.flows import proposal, propose
+from support.gitrepo import commit_ok, git, head
+from support.records import append_event, events, ledger_bytes, tdir
+from support.templates import Template, template
+
+PY = sys.executable
+TEST = "tests/test_answer.py"
+MOVED = "tests/test_answer_is_41.py"
+BODY = """\
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import app
+
+assert app.answer() == {want}, app.answer()
+"""
+
+
+@pytest.fixture(scope="session")
+def confirmed_template(tmp_path_factory, h_template) -> Template:
+    """A task whose F-0001 (answer() returns 42, not 41) is CONFIRMED by its reviewer's reproducer."""
+
+    def build(repo: Path, h: Harness) -> dict:
+        (repo / ".gitignore").write_text("__pycache__/\n", "utf-8")
+        git(repo, "add", ".gitignore")
+        git(repo, "commit", "-qm", "ignore caches")
+        tid = h.ok("task", "new", "Findings").out.strip()
+        assert propose(h, repo.parent, proposal()).code == 0
+        h.ok("finding", "reproduce", "F-0001")
+        return {"tid": tid}
+
+    return template(tmp_path_factory, "regression-at-confirmed", build, on=h_template)
+
+
+@pytest.fixture
+def tid(confirmed_template, h) -> str:
+    return confirmed_template.data["tid"]
+
+
+def write_test(repo: Path, path: str = TEST, want: int = 41) -> None:
+    (repo / path).parent.mkdir(exist_ok=True)
+    (repo / path).write_text(BODY.format(want=want), "utf-8")
+
+
+def commit_fix(repo: Path) -> str:
+    """The fix, committed; returns the commit before it."""
+    before = head(repo)
+    (repo / "app.py").write_text("def answer():\n    return 41\n", "utf-8")
+    git(repo, "add", "app.py")
+    commit_ok(repo, "fix answer")
+    return before
+
+
+def finding(h: Harness, fid: str = "F-0001") -> dict:
+    """The finding as findings/F-NNNN.yaml renders it from the ledger."""
+    tid = json.loads(h.ok("status", "--json").out)["task"]["id"]
+    return yaml.safe_load((tdir(h.root, tid) / "findings" / f"{fid}.yaml").read_text("utf-8"))
+
+
+def regression_event(repo: Path, tid: str) -> dict:
+    return [e for e in events(repo, tid) if e["type"].startswith("finding.regression")][-1]
+
+
+def test_a_test_written_after_the_fix_is_shown_failing_on_the_commit_before_it(h, repo, tid):
+    before = commit_fix(repo)
+    write_test(repo)
+    status = git(repo, "status", "--porcelain").stdout
+    h.ok("finding", "regression", "F-0001", TEST, "--failing-at", "HEAD~1", "--", PY, TEST)
+    e = regression_event(repo, tid)
+    assert e["type"] == "finding.regression"
+    assert e["data"]["failing_at"] == before and e["data"]["head"] == before
+    assert e["data"]["outcome"] == "failed" and "AssertionError" in e["data"]["output_tail"]
+    assert e["data"]["command"] == f"{PY} {TEST}" or e["data"]["argv"] == [PY, TEST]
+    # The tree it failed on is the commit's source with the test: not the working tree's.
+    assert e["data"]["tree"] != git(repo, "rev-parse", "HEAD^{tree}").stdout.strip()
+    assert git(repo, "status", "--porcelain").stdout == status, "the working tree was touched"
+    assert (repo / "app.py").read_text("utf-8").endswith("return 41\n")
+    assert not git(repo, "worktree", "list", "--porcelain").stdout.count("worktree ") > 1
+    assert finding(h)["status"] == "FIXING"
+
+
+def test_a_test_that_passes_on_the_commit_named_is_refused_and_nothing_is_recorded(h, repo, tid):
+    commit_fix(repo)
+    write_test(repo)
+    before = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", TEST, "--failing-at", "HEAD", "--", PY, TEST)
+    assert r.code != 0 and "did not fail at" in r.err, r.text
+    assert ledger_bytes(repo, tid) == before
+    assert finding(h)["status"] == "CONFIRMED"
+
+
+@pytest.mark.parametrize("rev,why", [("no-such-rev", "no such commit"), ("side", "not in HEAD's history")])
+def test_a_commit_outside_heads_history_is_refused_before_anything_runs(h, repo, tid, rev, why):
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "other.txt").write_text("x", "utf-8")
+    git(repo, "add", "other.txt")
+    commit_ok(repo, "a side branch")
+    git(repo, "checkout", "-q", "-")
+    write_test(repo)
+    before = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", TEST, "--failing-at", rev, "--", PY, TEST)
+    assert r.code != 0 and why in r.err and "git log --oneline" in r.err, r.text
+    assert ledger_bytes(repo, tid) == before
+
+
+def to_fixed(h: Harness, repo: Path) -> str:
+    """F-0001 attached the usual way (failing on the working tree), fixed and committed: FIXED.
+    Returns the commit the first test failed on top of."""
+    write_test(repo)
+    h.ok("finding", "regression", "F-0001", TEST, "--", PY, TEST)
+    git(repo, "add", TEST)
+    before = commit_fix(repo)
+    h.ok("finding", "fixed", "F-0001")
+    return before
+
+
+def test_a_fixed_findings_test_moves_to_a_new_name_and_the_finding_stays_fixed(h, repo, tid):
+    before = to_fixed(h, repo)
+    git(repo, "mv", TEST, MOVED)
+    h.ok("finding", "regression", "F-0001", MOVED, "--failing-at", before, "--", PY, MOVED)
+    e = regression_event(repo, tid)
+    assert e["type"] == "finding.regression_replaced"
+    assert e["data"]["outcome"] == "failed" and e["data"]["now"]["outcome"] == "passed"
+    f = finding(h)
+    assert f["status"] == "FIXED"
+    doc = yaml.safe_load((tdir(repo, tid) / "findings" / "F-0001.yaml").read_text("utf-8"))
+    assert doc["regression_test"]["path"] == MOVED and MOVED in doc["regression_test"]["command"]
+    assert h("replay").code == 0
+
+
+def test_a_fixed_findings_test_cannot_be_replaced_on_the_fixed_code(h, repo, tid):
+    before = to_fixed(h, repo)
+    git(repo, "mv", TEST, MOVED)
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", MOVED, "--", PY, MOVED)
+    assert r.code != 0 and "is FIXED" in r.err and "--failing-at" in r.err and before[:12] in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
+
+
+def test_a_replacement_that_fails_on_the_fixed_code_too_is_refused(h, repo, tid):
+    before = to_fixed(h, repo)
+    write_test(repo, MOVED, want=40)  # fails before the fix and after it: it tests something else
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", MOVED, "--failing-at", before, "--", PY, MOVED)
+    assert r.code != 0 and "does not pass on the fixed code" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
+    assert finding(h)["status"] == "FIXED"
+
+
+def test_a_fixing_findings_test_is_replaced_on_the_working_tree(h, repo, tid):
+    write_test(repo)
+    h.ok("finding", "regression", "F-0001", TEST, "--", PY, TEST)
+    write_test(repo, MOVED)
+    h.ok("finding", "regression", "F-0001", MOVED, "--", PY, MOVED)
+    assert regression_event(repo, tid)["type"] == "finding.regression_replaced"
+    assert finding(h)["status"] == "FIXING"
+
+
+@pytest.mark.parametrize("status", ["PROPOSED", "REPRODUCING"])
+def test_no_regression_test_before_the_finding_is_confirmed_even_at_a_commit(h, repo, tid, status):
+    assert propose(h, repo.parent, proposal(title="another one"), "second.yaml").code == 0
+    if status == "REPRODUCING":
+        h.ok("finding", "reproduce", "F-0002", "--", PY, "-c", "pass")
+    write_test(repo)
+    r = h("finding", "regression", "F-0002", TEST, "--failing-at", "HEAD", "--", PY, TEST)
+    assert r.code != 0 and "INVALID FINDING TRANSITION" in r.err, r.text
+
+
+def test_replay_refuses_a_hand_written_replacement_for_a_fixed_finding_without_the_commit(h, repo, tid):
+    to_fixed(h, repo)
+    append_event(repo, tid, "finding.regression_replaced",
+                 {"id": "F-0001", "outcome": "failed", "path": MOVED, "command": f"{PY} {MOVED}",
+                  "now": {"outcome": "passed", "tree": "0" * 40}})
+    r = h("replay")
+    assert r.code == 2 and "only on a commit before the fix" in r.err, r.text
+
+
+def test_replay_refuses_a_hand_written_replacement_that_does_not_pass_now(h, repo, tid):
+    to_fixed(h, repo)
+    append_event(repo, tid, "finding.regression_replaced",
+                 {"id": "F-0001", "outcome": "failed", "path": MOVED, "command": f"{PY} {MOVED}",
+                  "failing_at": "a" * 40, "now": {"outcome": "failed", "tree": "0" * 40}})
+    r = h("replay")
+    assert r.code == 2 and "does not pass on the fixed code" in r.err, r.text
+
+
+def test_replay_refuses_replacing_the_test_of_a_confirmed_finding(h, repo, tid):
+    append_event(repo, tid, "finding.regression_replaced",
+                 {"id": "F-0001", "outcome": "failed", "path": MOVED, "command": f"{PY} {MOVED}"})
+    r = h("replay")
+    assert r.code == 2 and "cannot replace the regression test of a CONFIRMED finding" in r.err, r.text
