@@ -86,3 +86,66 @@ def test_which_commands_run_pytest(argv, expected):
 def test_which_pytest_exits_decide_nothing(code, decided):
     assert (no_verdict(["pytest"], code) is None) is decided
     assert no_verdict(["make", "test"], code) is None
+
+
+@pytest.mark.parametrize("argv", [
+    ["timeout", "60", "python3", "-m", "pytest"], ["timeout", "-s", "KILL", "-k", "5", "60", "pytest"],
+    ["env", "python3", "-m", "pytest"], ["env", "-u", "HOME", "A=1", "pytest"], ["env", "-i", "--", "pytest"],
+    ["nice", "-n", "5", "py.test"], ["nohup", "time", "pytest"], ["stdbuf", "-oL", "pytest"],
+    ["python3", "-Im", "pytest"], ["python3", "-mpytest"], ["python3", "-IBm", "py.test"],
+    ["python3", "-Xdev", "-m", "pytest"], ["env", "timeout", "9", "python3", "-I", "-m", "pytest"]])
+def test_pytest_wrapped_is_still_pytest(argv):
+    """#27's task F-0004: the wrappers pytest is started with, and Python's combined options."""
+    assert runs_pytest(argv)
+    assert no_verdict(argv, 2) is not None
+
+
+@pytest.mark.parametrize("argv", [["python3", "-Ic", "import pytest"], ["python3", "-c", "x", "-m", "pytest"],
+                                  ["timeout", "60", "make", "test"], ["env", "A=pytest", "tox"],
+                                  ["python3", "--version", "-m", "pytest"], ["timeout"], ["env", "-u"]])
+def test_what_merely_mentions_pytest_is_not_pytest(argv):
+    assert not runs_pytest(argv)
+
+
+@pytest.mark.parametrize("wrapper", [["timeout", "60"], ["env"]])
+def test_a_wrapped_pytest_run_that_could_not_collect_is_no_failing_regression(h, repo, task, tmp_path, wrapper):
+    """#27's task F-0004: a syntax error behind `timeout 60` or `env` is refused as the bare run is."""
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text("def test_version(:\n")
+    r = h("finding", "regression", "F-0001", "test.py", "--", *wrapper, PY, "-m", "pytest", "-q", "test.py")
+    assert r.code != 0 and "exited 2" in r.text and "No test ran to a verdict" in r.text, r.text
+    assert "CONFIRMED" in _status(h)
+
+
+SETUP_ERROR = "def test_version(no_such_fixture):\n    assert True\n"
+
+
+def test_a_test_that_errored_in_its_setup_is_no_failing_regression(h, repo, task, tmp_path):
+    """#27's task F-0005: pytest exits 1 for a missing fixture, and its summary says `1 error`: no test failed."""
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(SETUP_ERROR)
+    ledger = (repo / ".harness" / "tasks" / task / "events.jsonl").read_bytes()
+    r = h("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test.py")
+    assert r.code != 0 and "exited 1" in r.text and "`1 error`" in r.text and "nothing recorded" in r.text, r.text
+    assert (repo / ".harness" / "tasks" / task / "events.jsonl").read_bytes() == ledger
+
+
+def test_a_failed_test_beside_an_errored_one_is_a_failure(h, repo, task, tmp_path):
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(SETUP_ERROR + FAILING.replace("test_version", "test_other"))
+    h.ok("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test.py")
+    assert "FIXING" in _status(h)
+
+
+@pytest.mark.parametrize(("output", "decided"), [
+    ("1 error in 0.05s\n", False), ("==== 1 error in 0.05s ====\n", False), ("no tests ran in 0.01s", False),
+    ("2 passed, 1 error in 3.10s (0:00:03)", False), ("1 failed, 1 error in 0.05s", True),
+    ("=== 3 failed, 2 passed in 1.0s ===", True), ("no summary at all", True),
+    ("1 failed in 0.1s\n... then\n1 error in 0.1s\n", False)])
+def test_pytests_last_summary_decides_a_run_that_exited_1(output, decided):
+    assert (no_verdict(["pytest"], 1, output) is None) is decided
+    assert no_verdict(["bash", "check.sh"], 1, output) is None  # a script's output is its own to judge
+    assert no_verdict(["pytest"], 0, output) is None
