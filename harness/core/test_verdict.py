@@ -1,15 +1,20 @@
-"""Whether a test run reached a verdict on its tests: pytest's exit codes beyond pass and fail.
+"""Whether a test run reached a verdict on its tests: pytest's exit codes beyond pass and fail, and its summary.
 
 A regression test is attached because it fails, and a reproducer confirms a finding because it fails. pytest
 also exits non-zero when no test ran at all: 4 for an option or path it does not know, 5 when nothing was
 collected, 2 when collection broke or the run was interrupted, 3 on its own error. Taken for a failure, such
-a run records a regression test that never ran (#28's task F-0052). Pure; other runners' codes are not known
-here, so their non-zero exits stay failures.
+a run records a regression test that never ran (#28's task F-0052). pytest is found behind the wrappers people
+start it with (`timeout 60`, `env`, `nice`, `python -Im`; #27's task F-0004). And a run that exits 1 because a
+test errored in its setup (a missing fixture) ran no test body either (F-0005): the last summary line pytest
+printed is read, and a failing run whose summary counts no failed test decided nothing. Only a command that is
+pytest is read so: a script's output may hold summaries of the runs it judged itself.
+Pure; other runners' codes are not known here, so their non-zero exits stay failures.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 
 PYTEST_NO_VERDICT = {
@@ -22,20 +27,76 @@ PYTHONS = ("python", "python3")
 
 
 def runs_pytest(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` starts pytest itself: `pytest …`, `py.test …` or `python -m pytest …` (any path)."""
-    if not argv:
+    """Whether ``argv`` starts pytest itself: `pytest …`, `py.test …` or `python -m pytest …` (any path, with
+    Python's options, combined ones too: `-Im pytest`), directly or behind a wrapper that runs the rest of its
+    arguments as a command (`timeout 60 …`, `env A=1 …`, `nice -n 5 …`)."""
+    rest = _unwrapped(list(argv))
+    if not rest:
         return False
-    program = posixpath.basename(argv[0])
+    program = posixpath.basename(rest[0])
     if program in ("pytest", "py.test"):
         return True
     is_python = program in PYTHONS or (program.startswith("python3.") and program[8:].isdigit())
-    options = list(argv[1:])
-    while is_python and options and options[0].startswith("-") and options[0] not in ("-m", "-c"):
-        if options.pop(0) in ("-X", "-W") and options:
-            options.pop(0)  # the value of -X dev, -W error
-    return is_python and options[:2] in (["-m", "pytest"], ["-m", "py.test"])
+    return is_python and _python_module(rest[1:]) in ("pytest", "py.test")
 
 
-def no_verdict(argv: Sequence[str], exit_code: int | None) -> str | None:
-    """Why a run of ``argv`` that exited ``exit_code`` decided nothing about its tests, or None."""
-    return PYTEST_NO_VERDICT.get(exit_code) if exit_code is not None and runs_pytest(argv) else None
+# Programs that run their remaining arguments as a command, with the options of theirs that take a value.
+WRAPPERS = {"env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}, "timeout": {"-s", "--signal", "-k", "--kill-after"},
+            "nice": {"-n", "--adjustment"}, "nohup": set(), "time": {"-f", "--format", "-o", "--output"},
+            "command": set(), "exec": set(), "stdbuf": {"-i", "-o", "-e"}, "ionice": {"-c", "-n", "-p"}}
+TAKES_A_VALUE_FIRST = {"timeout"}  # its first operand is the duration, not the command
+
+
+def _unwrapped(argv: list[str]) -> list[str]:
+    """``argv`` without the wrappers in front of the command they run."""
+    while argv and posixpath.basename(argv[0]) in WRAPPERS:
+        name, valued = posixpath.basename(argv[0]), WRAPPERS[posixpath.basename(argv[0])]
+        rest = argv[1:]
+        while rest and (rest[0].startswith("-") or (name == "env" and "=" in rest[0])):
+            option = rest.pop(0)
+            if option == "--":
+                break
+            if option in valued and rest:
+                rest.pop(0)
+        if name in TAKES_A_VALUE_FIRST and rest:
+            rest.pop(0)
+        argv = rest
+    return argv
+
+
+def _python_module(options: list[str]) -> str | None:
+    """The module `python OPTIONS…` runs with -m (`-m pytest`, `-Im pytest`, `-mpytest`), or None."""
+    while options and options[0].startswith("-") and options[0] != "-":
+        option = options.pop(0)
+        if option.startswith("--") or option in ("-c",):
+            return None
+        flags = option[1:]
+        if flags[:1] in ("X", "W"):
+            if len(flags) == 1 and options:
+                options.pop(0)  # the value of -X dev, -W error
+            continue
+        if "c" in flags.split("m")[0]:
+            return None  # -c: a program string, not a module
+        if "m" in flags:
+            module = flags[flags.index("m") + 1:]
+            return module or (options[0] if options else None)
+    return None
+
+
+# pytest's last line: "3 failed, 1 passed in 0.12s", "1 error in 0.05s", "no tests ran in 0.01s" (between
+# "=" rules without -q; "(0:00:01)" after the seconds on a long run).
+SUMMARY = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran)\s+in [0-9.]+s(?: \([0-9:]+\))?\s*=*\s*$", re.M)
+
+
+def no_verdict(argv: Sequence[str], exit_code: int | None, output: str | None = None) -> str | None:
+    """Why a failing run of ``argv`` that exited ``exit_code`` (printing ``output``, its tail) decided
+    nothing about its tests, or None."""
+    if not exit_code or not runs_pytest(argv):
+        return None  # a script's output may hold summaries of runs it judged itself: read pytest's own only
+    if exit_code in PYTEST_NO_VERDICT:
+        return PYTEST_NO_VERDICT[exit_code]
+    summary = SUMMARY.findall(output or "")
+    if summary and not re.search(r"\b\d+ failed\b", summary[-1]):
+        return (f"pytest's summary says `{summary[-1]}`: no test failed (an error in a test's setup, such as a "
+                "missing fixture, or in collection, is no failure of the test)")
+    return None

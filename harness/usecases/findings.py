@@ -209,7 +209,8 @@ def _reached_a_verdict(command: list[str] | str, fact: dict, what: str, hint: st
 
     from harness.core.test_verdict import no_verdict
 
-    why = no_verdict(command if isinstance(command, list) else shlex.split(command), fact["exit_code"])
+    why = no_verdict(command if isinstance(command, list) else shlex.split(command), fact["exit_code"],
+                     fact.get("output_tail"))
     if why:
         raise Refused(f"the run of {what} exited {fact['exit_code']}: {why}. No test ran to a verdict, so it shows no "
                       "failure (nothing recorded)", hint=f"{hint} (check it runs the test: `pytest --collect-only NODE_ID`)")
