@@ -138,6 +138,7 @@ def test_a_fixed_findings_test_moves_to_a_new_name_and_the_finding_stays_fixed(h
     assert f["status"] == "FIXED"
     doc = yaml.safe_load((tdir(repo, tid) / "findings" / "F-0001.yaml").read_text("utf-8"))
     assert doc["regression_test"]["path"] == MOVED and MOVED in doc["regression_test"]["command"]
+    assert doc["regression_test"]["failing_at"] == before
     assert h("replay").code == 0
 
 

@@ -140,7 +140,8 @@ def finding_doc(f: Finding) -> dict[str, Any]:
         "reproduction": {"command": repro.get("command"), "exit_code": repro.get("exit_code"), "evidence": repro.get("tree")},
         "attempts": [dict(a) for a in f["attempts"]],
         "regression_test": {"path": reg.get("path"), "command": reg.get("command"), "argv": reg.get("argv"),
-                            **({"tests": list(reg["tests"])} if reg.get("tests") else {})},
+                            **({"tests": list(reg["tests"])} if reg.get("tests") else {}),
+                            **({"failing_at": reg["failing_at"]} if reg.get("failing_at") else {})},
         "fix": {"commit": f["fix_commit"]},
         "verification": {
             "regression": {"passed": "PASS", "failed": "FAIL"}.get(str(run.get("outcome")), "unknown"),
