@@ -305,3 +305,48 @@ def test_a_carriage_return_put_inside_a_committed_approval_line_is_a_rewrite():
     _check_approvals_kept([Src(record + b"\n", "HEAD")], Src(record + b"\n" + record + b"\n", "new"), problems)
     _check_approvals_kept([Src(record, "HEAD")], Src(record + b"\n" + record + b"\n", "new"), problems)
     assert problems == []
+
+
+# -- found by review (#27's task F-0006, F-0007) ------------------------------------------------
+
+def _shallow_clone(adopted: Path, tmp_path: Path) -> Path:
+    git(adopted, "commit", "-q", "--allow-empty", "-m", "one more, so the clone's boundary is no root")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{adopted}", str(shallow))
+    return shallow
+
+
+def test_a_linked_worktree_of_a_shallow_clone_cannot_tell_the_repository_either(adopted, keys, tmp_path):
+    """F-0006: libgit2 does not see a linked worktree's repository as shallow; git does, and so must we."""
+    from harness.gitio.git import Git
+
+    shallow = _shallow_clone(adopted, tmp_path)
+    wt = tmp_path / "wt"
+    git(shallow, "worktree", "add", "-q", "-b", "side", str(wt))
+    assert Git(wt).is_shallow() and Git(shallow).is_shallow()
+    before, after = loosen(wt)
+    append(wt, bound(adopted, "gate-change", after, before, keys))  # bound as the full clone names it
+    r = validate_staged(wt)
+    assert r.returncode == 1 and "shallow" in r.stderr and "git fetch --unshallow" in r.stderr, r.stderr
+    git(wt, "config", "user.signingKey", str(keys["human"][0]))
+    (wt / APPROVALS).unlink()
+    code, screen = run_in_pty(wt, ["approve", "gate-change"], "approve")
+    assert code == 1 and "shallow clone" in screen and 'type "approve"' not in screen, screen
+
+
+def test_a_suite_change_approval_is_refused_in_a_shallow_clone_too(adopted, keys, tmp_path):
+    """F-0007: its digest names the repository as every other kind's binding does."""
+    shallow = _shallow_clone(adopted, tmp_path)
+    tid = cli(shallow, "task", "new", "in the shallow clone").stdout.strip()
+    git(shallow, "config", "user.signingKey", str(keys["human"][0]))
+    code, screen = run_in_pty(shallow, ["approve", "suite-change", "tests/test_x.py::test_a", "--task", tid], "approve")
+    assert code != 0 and "shallow clone" in screen and "git fetch --unshallow" in screen, screen
+    assert not (shallow / APPROVALS).exists() or b"suite-change" not in (shallow / APPROVALS).read_bytes()
+
+
+def test_a_full_clone_still_approves_a_suite_change(adopted, keys):
+    tid = cli(adopted, "task", "new", "in the full clone").stdout.strip()
+    git(adopted, "config", "user.signingKey", str(keys["human"][0]))
+    code, screen = run_in_pty(adopted, ["approve", "suite-change", "tests/test_x.py::test_a", "--task", tid], "approve")
+    assert code == 0, screen
+    assert b"suite-change" in (adopted / APPROVALS).read_bytes()

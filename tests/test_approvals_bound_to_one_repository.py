@@ -71,3 +71,41 @@ def test_the_merge_itself_is_refused_by_the_merge_guard(pc):
     assert p.returncode != 0, p.stdout + p.stderr
     assert "one-repository" in p.stdout + p.stderr and other[:12] in p.stdout + p.stderr
     assert git(repo, "rev-parse", "HEAD").stdout.strip() == tip
+
+
+def _shallow(repo, tmp_path):
+    from support.gitrepo import commit_all_ok
+
+    commit_all_ok(repo, "the task")
+    git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "one more, so the clone's boundary is no root")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow))
+    return shallow
+
+
+def test_a_shallow_clone_cannot_tell_whether_a_merged_history_renames_the_repository(h, repo, task, tmp_path):
+    """#27's task F-0008: the clone's boundary is no first root; a merged unrelated root is compared with
+    it by chance. Refused with the reason, whichever way the ids sort."""
+    shallow = _shallow(repo, tmp_path)
+    git(shallow, "checkout", "-q", "--orphan", "other")
+    git(shallow, "rm", "-rq", "--cached", ".")
+    (shallow / "lib.txt").write_text("a library's history\n")
+    git(shallow, "add", "lib.txt")
+    git(shallow, "commit", "-q", "--no-verify", "-m", "library", "--", "lib.txt")
+    git(shallow, "clean", "-fdqx", "-e", ".harness")
+    git(shallow, "checkout", "-q", "-f", "main")
+    git(shallow, "merge", "-q", "--no-commit", "--no-verify", "--allow-unrelated-histories", "other")
+    r = cli(shallow, "hook", "merge-guard")
+    assert r.returncode == 1 and "one-repository" in r.stderr and "shallow" in r.stderr, r.stdout + r.stderr
+    assert "git fetch --unshallow" in r.stderr
+
+
+def test_a_merge_of_the_shallow_clones_own_history_is_accepted(h, repo, task, tmp_path):
+    shallow = _shallow(repo, tmp_path)
+    git(shallow, "checkout", "-q", "-b", "side")
+    git(shallow, "commit", "-q", "--allow-empty", "--no-verify", "-m", "on the side")
+    git(shallow, "checkout", "-q", "main")
+    git(shallow, "commit", "-q", "--allow-empty", "--no-verify", "-m", "on main")
+    git(shallow, "merge", "-q", "--no-commit", "--no-verify", "side")
+    r = cli(shallow, "hook", "merge-guard")
+    assert r.returncode == 0, r.stdout + r.stderr
