@@ -113,6 +113,8 @@ def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list |
         trust.use_git_config(git)
         head = git.head()
         trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
+    if not approvals:
+        return set()  # nothing to check, and nothing to name the repository for (a shallow clone cannot)
     return trust.approved_cases(approvals, git.repository_id(base), base, trusted)
 
 
@@ -208,7 +210,9 @@ def kept_results(git: Git, base: str) -> Path:
     # The account's home from the password database: HOME and XDG_CACHE_HOME are the caller's to
     # set, and would lead the kept result back into the workspace.
     home = pwd.getpwuid(os.getuid()).pw_dir
-    return Path(home) / ".cache" / "engineering-harness" / "pass_to_pass" / git.repository_id(base)
+    # By the least root the base's history shows: the repository's first, or a shallow clone's boundary
+    # (a folder name only, trusted for nothing).
+    return Path(home) / ".cache" / "engineering-harness" / "pass_to_pass" / min(git.roots(base))
 
 
 def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str],

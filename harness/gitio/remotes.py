@@ -42,4 +42,6 @@ class Remotes(Repository):
         # libgit2 caches the shallow boundary: reopen so the walk sees the whole history.
         self.repo = pygit2.Repository(self.repo.path)
         self._honour_quarantine()
-        return proc.returncode == 0 and not self.repo.is_shallow, proc.stderr.strip()
+        # The common folder's `shallow` file, as History.is_shallow reads it: libgit2's answer is wrong in a
+        # linked worktree.
+        return proc.returncode == 0 and not (self.common_dir / "shallow").exists(), proc.stderr.strip()

@@ -89,7 +89,16 @@ class History(Repository):
         return tips
 
     def is_shallow(self) -> bool:
-        return bool(self.repo.is_shallow)
+        """Whether this clone's history ends at a boundary (a `shallow` file in the common git folder).
+        libgit2 looks in a linked worktree's own folder and answers no there (#27's task F-0006)."""
+        return bool(self.shallow_boundary()) or bool(self.repo.is_shallow)
+
+    def shallow_boundary(self) -> frozenset[str]:
+        """The commits whose parents this shallow clone lacks (they read as roots), as git lists them."""
+        try:
+            return frozenset((self.common_dir / "shallow").read_text("ascii").split())
+        except (OSError, UnicodeDecodeError):
+            return frozenset()
 
     def graft_file(self) -> str | None:
         """The common git folder's `info/grafts` when it grafts anything (it is not empty): libgit2 reads
@@ -173,12 +182,23 @@ class History(Repository):
 
     def repository_id(self, commit: str) -> str:
         """What names this repository in a signed approval: the first root commit of ``commit``'s
-        history (every clone and fork of it shares it; an unrelated repository does not). Kept per
-        commit id: the roots of a commit's history never change, and one check asks more than once."""
+        history (every clone and fork of it shares it; an unrelated repository does not). A shallow
+        clone's history that ends at its boundary cannot tell it: refused, never the boundary."""
+        roots = self.roots(commit)
+        cut = sorted(self.shallow_boundary() & set(roots))
+        if cut:
+            raise HarnessError(f"a shallow clone cannot name its repository (its first root commit): the history of "
+                               f"{commit[:12]} ends at the clone's boundary {cut[0][:12]}",
+                               hint="git fetch --unshallow, then run it again")
+        return min(roots)
+
+    def roots(self, commit: str) -> list[str]:
+        """The commits of ``commit``'s history without parents (a shallow clone's boundary among them).
+        Kept per commit id: they never change, and one check asks more than once."""
         commit = self.resolve(commit)
-        known: dict[str, str] = self.__dict__.setdefault("_repository_ids", {})
+        known: dict[str, list[str]] = self.__dict__.setdefault("_roots", {})
         if commit not in known:
-            known[commit] = min(self.run(["rev-list", "--max-parents=0", commit]).split())
+            known[commit] = self.run(["rev-list", "--max-parents=0", commit]).split()
         return known[commit]
 
     def oldest_ancestor(self, commits: list[str]) -> str:

@@ -117,11 +117,21 @@ def renamed_by_merge(git: Git, parents: Sequence[str]) -> list[Problem]:
     adopted = [p for p in parents if _carries_harness(git, p)] if len(parents) > 1 else []
     if not adopted:
         return []
-    own, now = git.repository_id(adopted[0]), min(git.repository_id(p) for p in parents)
-    if now == own:
+    own_roots = set(git.roots(adopted[0]))
+    new = sorted({r for p in parents for r in git.roots(p)} - own_roots)
+    if not new:
+        return []  # no root the history lacked: its first stays first
+    try:
+        own = git.repository_id(adopted[0])
+    except HarnessError as exc:  # a shallow clone: its first root is below the boundary (#27's task F-0008)
+        return [Problem(paths.HARNESS + "/", "one-repository",
+                        f"merges a history with a root commit of its own ({new[0][:12]}), and {exc.message}, so "
+                        "whether that root would rename the repository cannot be told",
+                        exc.hint or "git fetch --unshallow, then merge again")]
+    if new[0] > own:
         return []
     return [Problem(paths.HARNESS + "/", "one-repository",
-                    f"merges a history whose root commit {now[:12]} would name this repository in place of "
+                    f"merges a history whose root commit {new[0][:12]} would name this repository in place of "
                     f"{own[:12]}: approvals signed for that other repository would count here",
                     "bring the other history's files without its commits (`git merge --squash`, or "
                     "`git subtree add --squash`), so the repository keeps its name")]

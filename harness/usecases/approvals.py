@@ -47,7 +47,7 @@ def pending_approval(kind: str, rel: str, what: str, changes_of: ChangesOf, layo
     digest, changes = changes_of(layout, git)
     if changes:
         key = signing_key(git, key)  # asked before the prompt: nothing to type for an approval that cannot be signed
-        if kind != "suite-change" and git.head() and git.is_shallow():  # nor for one bound to no repository
+        if git.head() and git.is_shallow():  # every kind names the repository (#27's task F-0007)
             raise Refused("a shallow clone cannot name its repository (its first root commit) for the approval",
                           hint="git fetch --unshallow, then approve again")
     return Pending(kind, rel, what, digest, changes, key)
