@@ -145,6 +145,7 @@ def test_a_fixed_findings_test_moves_to_a_new_name_and_the_finding_stays_fixed(h
 def test_a_fixed_findings_test_cannot_be_replaced_on_the_fixed_code(h, repo, tid):
     before = to_fixed(h, repo)
     git(repo, "mv", TEST, MOVED)
+    (repo / MOVED).write_text(BODY.format(want=41) + "# and more\n", "utf-8")  # moved, and changed
     ledger = ledger_bytes(repo, tid)
     r = h("finding", "regression", "F-0001", MOVED, "--", PY, MOVED)
     assert r.code != 0 and "is FIXED" in r.err and "--failing-at" in r.err and before[:12] in r.err, r.text
@@ -203,3 +204,53 @@ def test_replay_refuses_replacing_the_test_of_a_confirmed_finding(h, repo, tid):
                  {"id": "F-0001", "outcome": "failed", "path": MOVED, "command": f"{PY} {MOVED}"})
     r = h("replay")
     assert r.code == 2 and "cannot replace the regression test of a CONFIRMED finding" in r.err, r.text
+
+
+def test_a_fixed_findings_test_moved_unchanged_keeps_its_failing_run_and_must_pass(h, repo, tid):
+    to_fixed(h, repo)
+    first = regression_event(repo, tid)["data"]  # the run that showed it failing, which the move keeps
+    git(repo, "mv", TEST, MOVED)
+    h.ok("finding", "regression", "F-0001", MOVED)  # the command: the old one, the path renamed
+    e = regression_event(repo, tid)
+    assert e["type"] == "finding.regression_moved" and e["data"]["moved_from"] == TEST
+    assert e["data"]["outcome"] == "passed" and e["data"]["argv"] == [PY, MOVED]
+    doc = finding(h)
+    assert doc["status"] == "FIXED" and doc["regression_test"]["path"] == MOVED
+    assert h("replay").code == 0
+    assert "failing_at" not in doc["regression_test"] and first["outcome"] == "failed"
+
+
+@pytest.mark.parametrize("how", ["copied", "changed", "committed"])
+def test_what_is_not_an_uncommitted_unchanged_move_needs_a_failing_run(h, repo, tid, how):
+    to_fixed(h, repo)
+    if how == "copied":
+        (repo / MOVED).write_bytes((repo / TEST).read_bytes())
+    else:
+        git(repo, "mv", TEST, MOVED)
+    if how == "changed":
+        (repo / MOVED).write_text(BODY.format(want=41).replace("app.answer()", "(app.answer())"), "utf-8")
+    if how == "committed":
+        commit_ok(repo, "move the test")
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", MOVED, "--", PY, MOVED)
+    assert r.code != 0 and "is FIXED" in r.err and "--failing-at" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
+
+
+def test_a_moved_test_that_fails_now_is_refused(h, repo, tid):
+    to_fixed(h, repo)
+    git(repo, "mv", TEST, MOVED)
+    (repo / "app.py").write_text("def answer():\n    return 40\n", "utf-8")  # the fix undone
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", MOVED)
+    assert r.code != 0 and "does not pass" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
+
+
+def test_replay_refuses_a_move_from_a_file_that_is_not_the_findings_test(h, repo, tid):
+    to_fixed(h, repo)
+    append_event(repo, tid, "finding.regression_moved",
+                 {"id": "F-0001", "outcome": "passed", "path": MOVED, "command": f"{PY} {MOVED}",
+                  "moved_from": "tests/test_other.py"})
+    r = h("replay")
+    assert r.code == 2 and "not tests/test_other.py" in r.err, r.text

@@ -112,6 +112,24 @@ def _regression_replaced(proj: Projection, d: Data) -> None:
     _attach(f, d)
 
 
+def _regression_moved(proj: Projection, d: Data) -> None:
+    """A fixed finding's regression test file moved unchanged (the harness compared its bytes with HEAD's at
+    the old path): the test is the one attached, so it keeps the failing run it had; it must pass now."""
+    f = finding_for(proj, d["id"], "finding.regression_moved")
+    reg = f["regression_test"] or {}
+    if d["moved_from"] != reg.get("path"):
+        raise LedgerProblem(f"finding {f['id']}: its regression test is {reg.get('path')}, not {d['moved_from']}",
+                            "a move names the file the finding's regression test is")
+    path = rules.need_text(f"finding {f['id']}: the regression test path", d["path"])
+    _in_source_tree(path)
+    regression_command_runs(f["id"], path, d["command"])
+    if d["outcome"] != "passed":
+        raise LedgerProblem(f"finding {f['id']} is {f['status']}, but its moved regression test {path} does not pass "
+                            f"({d['outcome']}, exit {d.get('exit_code')})", "a moved test runs as it did: check its command")
+    f["regression_test"] = {**reg, "path": path, "command": d["command"], "argv": d.get("argv"), "moved_from": d["moved_from"],
+                            **({"tests": rules.test_ids(f["id"], d["tests"])} if "tests" in d else {})}
+
+
 REPLACE_HINT = "harness finding regression {id} PATH --failing-at COMMIT-BEFORE-THE-FIX -- COMMAND-THAT-RUNS-IT"
 
 
@@ -119,9 +137,7 @@ def _attach(f: Finding, d: Data) -> None:
     """The regression test of ``f``, from a run that failed: on the tree as it was, or on --failing-at's
     commit with the test file as it is (``tree`` is then that overlay's)."""
     path = rules.need_text(f"finding {f['id']}: the regression test path", d["path"])
-    if path.startswith("/") or paths.HARNESS in path.split("/") or ".." in path.split("/"):
-        raise LedgerProblem(f"regression test {path}: a regression test lives in the source tree, not under .harness/",
-                            "give its path relative to the repository root")
+    _in_source_tree(path)
     regression_command_runs(f["id"], path, d["command"])
     if d["outcome"] != "failed":
         where = f" at {d['failing_at'][:12]}" if d.get("failing_at") else ""
@@ -132,6 +148,12 @@ def _attach(f: Finding, d: Data) -> None:
                             "failed_tree": d.get("tree"), "failed_head": d.get("head"),
                             **({"failing_at": d["failing_at"]} if d.get("failing_at") else {}),
                             **({"tests": rules.test_ids(f["id"], d["tests"])} if "tests" in d else {})}
+
+
+def _in_source_tree(path: str) -> None:
+    if path.startswith("/") or paths.HARNESS in path.split("/") or ".." in path.split("/"):
+        raise LedgerProblem(f"regression test {path}: a regression test lives in the source tree, not under .harness/",
+                            "give its path relative to the repository root")
 
 
 def regression_command_runs(fid: str, path: str, command: str | list[str]) -> None:
@@ -200,6 +222,7 @@ HANDLERS: dict[str, Callable[[Projection, Data], None]] = {
     "finding.rejected": _rejected,
     "finding.regression": _regression,
     "finding.regression_replaced": _regression_replaced,
+    "finding.regression_moved": _regression_moved,
     "finding.fixed": _fixed,
     "finding.verified": _verified,
     "finding.closed": _closed,

@@ -57,6 +57,7 @@ STEPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "finding.regression": ("FIXING", "attach a regression test", ("CONFIRMED",)),
     # No status of its own: a regression test moved, renamed or rewritten keeps the finding where it is.
     "finding.regression_replaced": ("", "replace the regression test of", REPLACEABLE),
+    "finding.regression_moved": ("", "move the regression test of", FIX_CLAIMED),
     "finding.fixed": ("FIXED", "mark fixed", ("FIXING",)),
     "finding.verified": ("VERIFIED", "verify", ("FIXED", "VERIFIED")),
     "finding.closed": ("CLOSED", "close", ("VERIFIED",)),

@@ -26,7 +26,7 @@ GATE_INPUT_EVENTS = frozenset({
     "requirement.added", "requirement.set", "invariant.added", "invariant.set",
     "evidence.prepared", "evidence.collected", "contract.applied",
     "finding.proposed", "finding.reproduced", "finding.rejected", "finding.regression",
-    "finding.regression_replaced", "finding.fixed", "finding.verified", "finding.closed",
+    "finding.regression_replaced", "finding.regression_moved", "finding.fixed", "finding.verified", "finding.closed",
 })
 
 

@@ -146,9 +146,12 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
 
     task = s.load(s.current_id(task_id))
     known = task.proj.findings.get(fid) or finding_for(task, fid, "finding.regression")  # refused: no such finding
+    rel = _regression_file(s, fid, path)
+    moved_from = before_fix.moved_unchanged(s, known, rel) if failing_at is None else None
+    if moved_from is not None:
+        return _moved(s, task_id, known, rel, argv, tests, moved_from)
     event = before_fix.event_for(known, failing_at)
     f = finding_for(task, fid, event)
-    rel = _regression_file(s, fid, path)
     repro = f["reproduction"] or {}
     command = command_of(argv, repro.get("argv") or repro.get("command"))
     if command is None:
@@ -159,6 +162,24 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
     if event == "finding.regression_replaced" and f["status"] in rules.FIX_CLAIMED and fact["outcome"] == "failed":
         fact["now"] = before_fix.run_now(s, command)  # replay refuses it unless it passes
     return step(s, task_id, fid, event, {**fact, "path": rel, **named})
+
+
+def _moved(s: TaskStore, task_id: str | None, f: Finding, rel: str, argv: tuple[str, ...], tests: tuple[str, ...],
+           moved_from: str) -> FindingStep:
+    """A fixed finding's regression test file moved unchanged to ``rel``: its command (given, or the old one
+    with the path renamed) must run it and pass now."""
+    from harness.reproduce import command_of, run_fact
+
+    reg = f["regression_test"] or {}
+    old = reg.get("argv") or reg.get("command")
+    renamed = [a.replace(moved_from, rel) for a in old] if isinstance(old, list) else \
+        (old.replace(moved_from, rel) if isinstance(old, str) else None)
+    command = command_of(argv, renamed)
+    if command is None:
+        raise Refused(f"{f['id']} has no command to run {rel} with", hint=f"harness finding regression {f['id']} {rel} -- COMMAND")
+    named = _named_cases(f["id"], rel, command, tests or tuple(t.replace(moved_from, rel) for t in reg.get("tests", [])))
+    fact = run_fact(s, command)
+    return step(s, task_id, f["id"], "finding.regression_moved", {**fact, "path": rel, "moved_from": moved_from, **named})
 
 
 def _regression_file(s: TaskStore, fid: str, path: str) -> str:

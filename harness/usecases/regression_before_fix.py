@@ -27,8 +27,24 @@ def event_for(f: Finding, failing_at: str | None) -> str:
         hint = REPLACE_HINT.format(id=f["id"])
         raise Refused(f"{f['id']} is {f['status']}: its code is fixed, so a new regression test can only be shown "
                       "failing on a commit before the fix (nothing run, nothing recorded)",
-                      hint=hint + (f" (its first regression test failed on top of {was[:12]})" if was else ""))
+                      hint=hint + (f" (its first regression test failed on top of {was[:12]})" if was else "")
+                      + "; a test file moved unchanged (`git mv`, not committed yet) is taken as it is")
     return "finding.regression_replaced"
+
+
+def moved_unchanged(s: TaskStore, f: Finding, path: str) -> str | None:
+    """The path ``f``'s regression test had, when PATH is that file moved unchanged: the old path gone from
+    the working tree and PATH holding exactly the bytes HEAD has there. Such a move changes no test, so
+    it needs no new failing run (the test may no longer run on the code before the fix, which has moved
+    on since); it must still pass now. None when it is no such move."""
+    old = (f["regression_test"] or {}).get("path")
+    head = s.git.head()
+    if f["status"] not in finding_rules.FIX_CLAIMED or not old or old == path or head is None:
+        return None
+    if (s.layout.root / old).exists():
+        return None
+    before = s.git.read_at(head, old)
+    return old if before is not None and before == (s.layout.root / path).read_bytes() else None
 
 
 def run_before_fix(s: TaskStore, rev: str, path: str, command: list[str] | str) -> dict:
