@@ -1,5 +1,5 @@
-"""The tool guard's second adversarial review: spellings that skipped the harness's git hooks or
-rewrote its records and passed, each now denied, and a denial that blamed the wrong word.
+"""The tool guard denies spellings that skipped the harness's git hooks or rewrote its records (found by
+its second adversarial review, #25's task F-0006..F-0017), and names the word that could become a flag.
 One test per finding; the everyday neighbours of each spelling stay allowed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Review round 26: old ledgers' stalls decide as they did, Next: and refusal hints name commands that are
+"""Old ledgers' stalls decide as they did, Next: and refusal hints name commands that are
 accepted, the review packet lists tests (and only tests), the contract's must_have_tests rule applies exactly
 when the gate's does, and `harness init` ends with the one Next: block."""
 
