@@ -254,3 +254,36 @@ def test_replay_refuses_a_move_from_a_file_that_is_not_the_findings_test(h, repo
                   "moved_from": "tests/test_other.py"})
     r = h("replay")
     assert r.code == 2 and "not tests/test_other.py" in r.err, r.text
+
+
+# -- found by review (#27's task F-0009..F-0010) -------------------------------------------------
+
+def test_a_moved_test_runs_as_it_did_its_command_cannot_change_with_the_move(h, repo, tid):
+    """F-0009: a move given a new command (`python -c pass PATH`) would swap the test for a no-op."""
+    to_fixed(h, repo)
+    git(repo, "mv", TEST, MOVED)
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", MOVED, "--", PY, "-c", "pass", MOVED)
+    assert r.code != 0 and "runs as it did" in r.err and "--failing-at" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
+    h.ok("finding", "regression", "F-0001", MOVED, "--", PY, MOVED)  # the same command, renamed: a move
+
+
+def test_replay_refuses_a_move_whose_command_is_not_the_old_one_renamed(h, repo, tid):
+    to_fixed(h, repo)
+    append_event(repo, tid, "finding.regression_moved",
+                 {"id": "F-0001", "outcome": "passed", "path": MOVED, "command": f"{PY} -c pass {MOVED}",
+                  "argv": [PY, "-c", "pass", MOVED], "moved_from": TEST})
+    r = h("replay")
+    assert r.code == 2 and "runs as it did" in r.err, r.text
+
+
+def test_failing_at_a_commit_before_the_finding_was_confirmed_is_refused(h, repo, tid):
+    """F-0010: before the code the finding is about existed, any test of it fails (an import error)."""
+    first = git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split()[0]
+    commit_fix(repo)
+    write_test(repo)
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", TEST, "--failing-at", first, "--", PY, TEST)
+    assert r.code != 0 and "before F-0001 was confirmed" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger

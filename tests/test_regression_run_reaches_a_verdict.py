@@ -149,3 +149,21 @@ def test_pytests_last_summary_decides_a_run_that_exited_1(output, decided):
     assert (no_verdict(["pytest"], 1, output) is None) is decided
     assert no_verdict(["bash", "check.sh"], 1, output) is None  # a script's output is its own to judge
     assert no_verdict(["pytest"], 0, output) is None
+
+
+@pytest.mark.parametrize(("output", "decided"), [
+    ("", False), ("EF    [100%]\n", False),  # -p no:terminal prints nothing; -qq -rN only the progress line
+    ("FAILED test.py::test_b - assert 0\nERROR test.py::test_a\n", True),  # -qq: the short summary, no stats line
+    ("ERROR test.py::test_a\n", False)])
+def test_a_pytest_run_without_its_stats_line_is_judged_by_its_short_summary_or_not_at_all(output, decided):
+    """#27's task F-0011: `-p no:terminal` hid the summary that tells an error from a failure."""
+    assert (no_verdict(["pytest", "-p", "no:terminal"], 1, output) is None) is decided
+
+
+def test_a_setup_error_with_the_terminal_reporter_off_is_no_failing_regression(h, repo, task, tmp_path):
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(SETUP_ERROR)
+    r = h("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-p", "no:terminal",
+          "-p", "no:cacheprovider", "test.py")
+    assert r.code != 0 and "No test ran to a verdict" in r.text and "summary" in r.text, r.text
