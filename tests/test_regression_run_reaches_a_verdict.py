@@ -143,7 +143,7 @@ def test_a_failed_test_beside_an_errored_one_is_a_failure(h, repo, task, tmp_pat
 @pytest.mark.parametrize(("output", "decided"), [
     ("1 error in 0.05s\n", False), ("==== 1 error in 0.05s ====\n", False), ("no tests ran in 0.01s", False),
     ("2 passed, 1 error in 3.10s (0:00:03)", False), ("1 failed, 1 error in 0.05s", True),
-    ("=== 3 failed, 2 passed in 1.0s ===", True), ("no summary at all", True),
+    ("=== 3 failed, 2 passed in 1.0s ===", True), ("no summary at all", False),
     ("1 failed in 0.1s\n... then\n1 error in 0.1s\n", False)])
 def test_pytests_last_summary_decides_a_run_that_exited_1(output, decided):
     assert (no_verdict(["pytest"], 1, output) is None) is decided

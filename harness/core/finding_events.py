@@ -72,7 +72,9 @@ def _reproduced(proj: Projection, d: Data) -> None:
     if f["status"] == "REJECTED":
         return  # a re-check of a rejection: the gate reads whether it still holds on its tree
     if d["outcome"] == "failed":  # the reproducer failed: the claimed defect is real
-        f["reproduction"] = attempt
+        # The commit it failed on top of: a regression test shown failing --failing-at a commit must
+        # descend from it (#27's task F-0010). Not rendered: the finding's YAML stays as it was.
+        f["reproduction"] = {**attempt, "head": d.get("head")}
         _move(f, "CONFIRMED")
 
 
@@ -123,6 +125,11 @@ def _regression_moved(proj: Projection, d: Data) -> None:
     path = rules.need_text(f"finding {f['id']}: the regression test path", d["path"])
     _in_source_tree(path)
     regression_command_runs(f["id"], path, d["command"])
+    same = moved_command(reg, d["moved_from"], path)
+    if (d.get("argv") if isinstance(same, list) else d["command"]) != same or \
+            sorted(d.get("tests", [])) != sorted(t.replace(d["moved_from"], path) for t in reg.get("tests", [])):
+        raise LedgerProblem(f"finding {f['id']}: a moved regression test runs as it did: its command is the old one "
+                            f"with {d['moved_from']} renamed {path}, not {d['command']!r}", MOVE_HINT.format(id=f["id"]))
     if d["outcome"] != "passed":
         raise LedgerProblem(f"finding {f['id']} is {f['status']}, but its moved regression test {path} does not pass "
                             f"({d['outcome']}, exit {d.get('exit_code')})", "a moved test runs as it did: check its command")
@@ -130,6 +137,16 @@ def _regression_moved(proj: Projection, d: Data) -> None:
                             **({"tests": rules.test_ids(f["id"], d["tests"])} if "tests" in d else {})}
 
 
+def moved_command(reg: Data, old: str, new: str) -> list[str] | str | None:
+    """The regression command ``reg`` recorded, with its test file renamed from ``old`` to ``new``: what a
+    moved test runs (the argv when one was recorded, else the command's text)."""
+    if reg.get("argv"):
+        return [a.replace(old, new) for a in reg["argv"]]
+    return reg["command"].replace(old, new) if isinstance(reg.get("command"), str) else None
+
+
+MOVE_HINT = ("to run it otherwise, replace it instead: harness finding regression {id} PATH --failing-at "
+             "COMMIT-BEFORE-THE-FIX -- COMMAND")
 REPLACE_HINT = "harness finding regression {id} PATH --failing-at COMMIT-BEFORE-THE-FIX -- COMMAND-THAT-RUNS-IT"
 
 

@@ -6,7 +6,7 @@ collected, 2 when collection broke or the run was interrupted, 3 on its own erro
 a run records a regression test that never ran (#28's task F-0052). pytest is found behind the wrappers people
 start it with (`timeout 60`, `env`, `nice`, `python -Im`; #27's task F-0004). And a run that exits 1 because a
 test errored in its setup (a missing fixture) ran no test body either (F-0005): the last summary line pytest
-printed is read, and a failing run whose summary counts no failed test decided nothing. Only a command that is
+printed is read, and a failing run whose summary counts no failed test, or that printed none, decided nothing. Only a command that is
 pytest is read so: a script's output may hold summaries of the runs it judged itself.
 Pure; other runners' codes are not known here, so their non-zero exits stay failures.
 """
@@ -95,8 +95,16 @@ def no_verdict(argv: Sequence[str], exit_code: int | None, output: str | None = 
         return None  # a script's output may hold summaries of runs it judged itself: read pytest's own only
     if exit_code in PYTEST_NO_VERDICT:
         return PYTEST_NO_VERDICT[exit_code]
-    summary = SUMMARY.findall(output or "")
-    if summary and not re.search(r"\b\d+ failed\b", summary[-1]):
+    if exit_code != 1 or output is None:
+        return None  # not pytest's own code (a wrapper's timeout, a signal), or no output to read
+    summary = SUMMARY.findall(output)
+    if summary:
+        if re.search(r"\b\d+ failed\b", summary[-1]):
+            return None
         return (f"pytest's summary says `{summary[-1]}`: no test failed (an error in a test's setup, such as a "
                 "missing fixture, or in collection, is no failure of the test)")
-    return None
+    # -qq prints the short summary without the stats line; -p no:terminal prints nothing (F-0011).
+    if re.search(r"^FAILED \S", output, re.M):
+        return None
+    return ("pytest printed no summary that names a failed test (its terminal reporter off, `-p no:terminal`, or "
+            "quietened past its summary), so a failed test cannot be told from an error")

@@ -157,7 +157,7 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
     if command is None:
         raise Refused(f"{fid} has no command to run {rel} with", hint=f"harness finding regression {fid} {rel} -- COMMAND")
     named = _named_cases(fid, rel, command, tests)
-    fact = before_fix.run_before_fix(s, failing_at, rel, command) if failing_at else run_fact(s, command)
+    fact = before_fix.run_before_fix(s, f, failing_at, rel, command) if failing_at else run_fact(s, command)
     _reached_a_verdict(command, fact, f"regression test {rel}", f"harness finding regression {fid} {rel} -- COMMAND-THAT-RUNS-IT")
     if event == "finding.regression_replaced" and f["status"] in rules.FIX_CLAIMED and fact["outcome"] == "failed":
         fact["now"] = before_fix.run_now(s, command)  # replay refuses it unless it passes
@@ -168,16 +168,20 @@ def _moved(s: TaskStore, task_id: str | None, f: Finding, rel: str, argv: tuple[
            moved_from: str) -> FindingStep:
     """A fixed finding's regression test file moved unchanged to ``rel``: its command (given, or the old one
     with the path renamed) must run it and pass now."""
+    import shlex
+
     from harness.reproduce import command_of, run_fact
 
     reg = f["regression_test"] or {}
-    old = reg.get("argv") or reg.get("command")
-    renamed = [a.replace(moved_from, rel) for a in old] if isinstance(old, list) else \
-        (old.replace(moved_from, rel) if isinstance(old, str) else None)
+    renamed = finding_events.moved_command(reg, moved_from, rel)
     command = command_of(argv, renamed)
-    if command is None:
-        raise Refused(f"{f['id']} has no command to run {rel} with", hint=f"harness finding regression {f['id']} {rel} -- COMMAND")
-    named = _named_cases(f["id"], rel, command, tests or tuple(t.replace(moved_from, rel) for t in reg.get("tests", [])))
+    was = tuple(t.replace(moved_from, rel) for t in reg.get("tests", []))
+    if command is None or (argv and command != command_of((), renamed)) or (tests and sorted(tests) != sorted(was)):
+        shown = shlex.join(renamed) if isinstance(renamed, list) else renamed
+        raise Refused(f"{f['id']}'s regression test moved unchanged to {rel}, and a moved test runs as it did: "
+                      f"`{shown}`" + (f" on {', '.join(was)}" if was else "") + " (nothing run, nothing recorded)",
+                      hint=finding_events.MOVE_HINT.format(id=f["id"]))
+    named = _named_cases(f["id"], rel, command, was)
     fact = run_fact(s, command)
     return step(s, task_id, f["id"], "finding.regression_moved", {**fact, "path": rel, "moved_from": moved_from, **named})
 

@@ -47,13 +47,14 @@ def moved_unchanged(s: TaskStore, f: Finding, path: str) -> str | None:
     return old if before is not None and before == (s.layout.root / path).read_bytes() else None
 
 
-def run_before_fix(s: TaskStore, rev: str, path: str, command: list[str] | str) -> dict:
+def run_before_fix(s: TaskStore, f: Finding, rev: str, path: str, command: list[str] | str) -> dict:
     """``command`` run on commit ``rev``'s source with ``path`` as the working tree has it now."""
     from harness.evidence.pass_to_pass import inside, located
     from harness.gitio.worktree import ensure_recordable
 
     git = ensure_recordable(s.git)
     commit = _ancestor_of_head(s, rev)
+    _not_before_confirmed(s, f, rev, commit)
     now = git.files_of(git.worktree_source_tree())
     overlay = git.overlay_commit(git.source_tree(commit), now, [path])
     with git.temp_worktree(overlay) as where:
@@ -78,6 +79,18 @@ def _ancestor_of_head(s: TaskStore, rev: str) -> str:
         raise Refused(f"--failing-at {rev} ({commit[:12]}) is not in HEAD's history: the test must fail on this "
                       "code's past, not on another branch", hint="give a commit HEAD descends from (`git log --oneline`)")
     return commit
+
+
+def _not_before_confirmed(s: TaskStore, f: Finding, rev: str, commit: str) -> None:
+    """``commit`` descends from the commit ``f``'s reproducer failed on top of: there the bug was shown.
+    Before it the code may not even exist, and any test of it fails (an import error) (#27's task F-0010).
+    A finding confirmed before the harness kept that commit is held to HEAD's history alone."""
+    confirmed = (f["reproduction"] or {}).get("head")
+    if confirmed and s.git.has_commit(confirmed) and not s.git.is_ancestor(confirmed, commit):
+        raise Refused(f"--failing-at {rev} ({commit[:12]}) is before {f['id']} was confirmed (on top of "
+                      f"{confirmed[:12]}): a test can fail there for a reason that is not the bug, such as code that "
+                      "does not exist yet", hint=f"give a commit from {confirmed[:12]} on, before the fix "
+                                                 f"(`git log --oneline {confirmed[:12]}^..HEAD`)")
 
 
 def run_now(s: TaskStore, command: list[str] | str) -> dict:
