@@ -271,18 +271,28 @@ def test_a_merge_keeps_the_approvals_both_sides_appended(adopted, keys):
     assert cli(adopted, "audit", "--from", fork).returncode == 0
 
 
-def test_a_shallow_clone_cannot_tell_the_repository_and_says_so(adopted, keys, tmp_path):
+def _shallow_clone(adopted: Path, tmp_path: Path) -> Path:
     git(adopted, "commit", "-q", "--allow-empty", "-m", "one more, so the clone's boundary is no root")
     shallow = tmp_path / "shallow"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{adopted}", str(shallow))
-    before, after = loosen(shallow)
-    append(shallow, bound(adopted, "gate-change", after, before, keys))  # bound as the full clone names it
-    r = validate_staged(shallow)
+    return shallow
+
+
+def _cannot_tell_the_repository(where: Path, adopted: Path, keys: dict) -> None:
+    """An approval bound as the full clone names the repository is refused in ``where``, and approving
+    there is refused before anyone is asked to type."""
+    before, after = loosen(where)
+    append(where, bound(adopted, "gate-change", after, before, keys))
+    r = validate_staged(where)
     assert r.returncode == 1 and "shallow" in r.stderr and "git fetch --unshallow" in r.stderr, r.stderr
-    git(shallow, "config", "user.signingKey", str(keys["human"][0]))
-    (shallow / APPROVALS).unlink()
-    code, screen = run_in_pty(shallow, ["approve", "gate-change"], "approve")
+    git(where, "config", "user.signingKey", str(keys["human"][0]))
+    (where / APPROVALS).unlink()
+    code, screen = run_in_pty(where, ["approve", "gate-change"], "approve")
     assert code == 1 and "shallow clone" in screen and 'type "approve"' not in screen, screen
+
+
+def test_a_shallow_clone_cannot_tell_the_repository_and_says_so(adopted, keys, tmp_path):
+    _cannot_tell_the_repository(_shallow_clone(adopted, tmp_path), adopted, keys)
 
 
 # -- found by review (F-0001 of TASK-20261203-8759ca) ----------------------------------------------
@@ -309,13 +319,6 @@ def test_a_carriage_return_put_inside_a_committed_approval_line_is_a_rewrite():
 
 # -- found by review (#27's task F-0006, F-0007) ------------------------------------------------
 
-def _shallow_clone(adopted: Path, tmp_path: Path) -> Path:
-    git(adopted, "commit", "-q", "--allow-empty", "-m", "one more, so the clone's boundary is no root")
-    shallow = tmp_path / "shallow"
-    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{adopted}", str(shallow))
-    return shallow
-
-
 def test_a_linked_worktree_of_a_shallow_clone_cannot_tell_the_repository_either(adopted, keys, tmp_path):
     """F-0006: libgit2 does not see a linked worktree's repository as shallow; git does, and so must we."""
     from harness.gitio.git import Git
@@ -324,14 +327,7 @@ def test_a_linked_worktree_of_a_shallow_clone_cannot_tell_the_repository_either(
     wt = tmp_path / "wt"
     git(shallow, "worktree", "add", "-q", "-b", "side", str(wt))
     assert Git(wt).is_shallow() and Git(shallow).is_shallow()
-    before, after = loosen(wt)
-    append(wt, bound(adopted, "gate-change", after, before, keys))  # bound as the full clone names it
-    r = validate_staged(wt)
-    assert r.returncode == 1 and "shallow" in r.stderr and "git fetch --unshallow" in r.stderr, r.stderr
-    git(wt, "config", "user.signingKey", str(keys["human"][0]))
-    (wt / APPROVALS).unlink()
-    code, screen = run_in_pty(wt, ["approve", "gate-change"], "approve")
-    assert code == 1 and "shallow clone" in screen and 'type "approve"' not in screen, screen
+    _cannot_tell_the_repository(wt, adopted, keys)
 
 
 def test_a_suite_change_approval_is_refused_in_a_shallow_clone_too(adopted, keys, tmp_path):
