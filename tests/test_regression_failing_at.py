@@ -287,3 +287,13 @@ def test_failing_at_a_commit_before_the_finding_was_confirmed_is_refused(h, repo
     r = h("finding", "regression", "F-0001", TEST, "--failing-at", first, "--", PY, TEST)
     assert r.code != 0 and "before F-0001 was confirmed" in r.err, r.text
     assert ledger_bytes(repo, tid) == ledger
+
+
+def test_failing_at_still_works_after_the_confirmed_commit_was_amended(h, repo, tid):
+    """#27's task F-0013: the commit the finding was confirmed on is gone from HEAD's history (amended), not
+    from the object store; HEAD's history from where the two part is what counts."""
+    git(repo, "commit", "-q", "--amend", "--allow-empty", "-m", "the same commit, amended")
+    before = commit_fix(repo)
+    write_test(repo)
+    h.ok("finding", "regression", "F-0001", TEST, "--failing-at", before, "--", PY, TEST)
+    assert finding(h)["status"] == "FIXING"

@@ -167,3 +167,22 @@ def test_a_setup_error_with_the_terminal_reporter_off_is_no_failing_regression(h
     r = h("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-p", "no:terminal",
           "-p", "no:cacheprovider", "test.py")
     assert r.code != 0 and "No test ran to a verdict" in r.text and "summary" in r.text, r.text
+
+
+COLOURED = ("\x1b[31mFAILED\x1b[0m test.py::test_b - assert 0\n"
+            "\x1b[31m========================= \x1b[31m\x1b[1m1 failed\x1b[0m\x1b[31m in 0.05s\x1b[0m\x1b[31m ==========================\x1b[0m\n")
+
+
+def test_a_coloured_summary_is_read_as_a_plain_one():
+    """#27's task F-0012: `--color=yes` (or PY_COLORS=1 in CI) wraps pytest's summary in escape codes."""
+    assert no_verdict(["pytest"], 1, COLOURED) is None
+    assert no_verdict(["pytest"], 1, "\x1b[33m1 error\x1b[0m\x1b[33m in 0.05s\x1b[0m\n") is not None
+
+
+def test_a_coloured_failing_pytest_run_is_a_failing_regression(h, repo, task, tmp_path):
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(FAILING)
+    h.ok("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "--color=yes", "-p", "no:cacheprovider",
+         "test.py")
+    assert "FIXING" in _status(h)
