@@ -88,6 +88,9 @@ def _python_module(options: list[str]) -> str | None:
 SUMMARY = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran)\s+in [0-9.]+s(?: \([0-9:]+\))?\s*=*\s*$", re.M)
 
 
+COLOUR = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's escape codes: colour, bold
+
+
 def no_verdict(argv: Sequence[str], exit_code: int | None, output: str | None = None) -> str | None:
     """Why a failing run of ``argv`` that exited ``exit_code`` (printing ``output``, its tail) decided
     nothing about its tests, or None."""
@@ -97,6 +100,7 @@ def no_verdict(argv: Sequence[str], exit_code: int | None, output: str | None = 
         return PYTEST_NO_VERDICT[exit_code]
     if exit_code != 1 or output is None:
         return None  # not pytest's own code (a wrapper's timeout, a signal), or no output to read
+    output = COLOUR.sub("", output)  # `--color=yes`, PY_COLORS=1 in CI (#27's task F-0012)
     summary = SUMMARY.findall(output)
     if summary:
         if re.search(r"\b\d+ failed\b", summary[-1]):

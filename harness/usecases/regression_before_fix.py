@@ -86,11 +86,19 @@ def _not_before_confirmed(s: TaskStore, f: Finding, rev: str, commit: str) -> No
     Before it the code may not even exist, and any test of it fails (an import error) (#27's task F-0010).
     A finding confirmed before the harness kept that commit is held to HEAD's history alone."""
     confirmed = (f["reproduction"] or {}).get("head")
-    if confirmed and s.git.has_commit(confirmed) and not s.git.is_ancestor(confirmed, commit):
+    head = s.git.head()
+    if not confirmed or head is None or not s.git.has_commit(confirmed):
+        return
+    # Amended or rebased away, the commit is no longer HEAD's: its history counts up to where it and
+    # HEAD's part (#27's task F-0013).
+    since = confirmed if s.git.is_ancestor(confirmed, head) else next(iter(s.git.merge_bases(confirmed, head)), None)
+    if since is not None and not s.git.is_ancestor(since, commit):
         raise Refused(f"--failing-at {rev} ({commit[:12]}) is before {f['id']} was confirmed (on top of "
-                      f"{confirmed[:12]}): a test can fail there for a reason that is not the bug, such as code that "
-                      "does not exist yet", hint=f"give a commit from {confirmed[:12]} on, before the fix "
-                                                 f"(`git log --oneline {confirmed[:12]}^..HEAD`)")
+                      f"{confirmed[:12]}" + ("" if since == confirmed else f", whose history HEAD shares up to "
+                                                                           f"{since[:12]}")
+                      + "): a test can fail there for a reason that is not the bug, such as code that does not "
+                      "exist yet", hint=f"give a commit from {since[:12]} on, before the fix "
+                                        f"(`git log --oneline {since[:12]}^..HEAD`)")
 
 
 def run_now(s: TaskStore, command: list[str] | str) -> dict:
