@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support.cli import Harness
+from support.cli import Harness, validate_staged
 from support.flows import gated_done, hand_done_no_verify
 from support.gitrepo import NOTES, commit_all_ok, git, head, out, push, remote_ref
 from support.templates import Template, copies_naming, template
@@ -187,3 +187,33 @@ def test_a_merge_of_a_gated_done_branch_into_a_diverged_main_is_accepted(h, repo
     p = push(repo, "origin", "main", "feature")
     assert p.returncode == 0, out(p)
     assert remote_ref(server, "refs/heads/main") == merge
+
+
+# -- found by review (#27's task F-0017, F-0018) --------------------------------------------------
+
+def test_a_harness_folder_in_another_case_is_refused_at_commit_and_by_the_server(h, repo, server):
+    """F-0017: `.HARNESS/` is `.harness/` on a case-insensitive checkout (macOS, Windows)."""
+    before = remote_ref(server, "refs/heads/main")
+    (repo / ".HARNESS" / "local").mkdir(parents=True)
+    (repo / ".HARNESS" / "local" / "current").write_text("TASK-20990101-000000\n")
+    c = validate_staged(repo)  # the commit hook's check, its code-only fast path first
+    assert c.returncode != 0 and ".HARNESS" in c.stderr, c.stdout + c.stderr
+    git(repo, "commit", "-qm", "the same, hooks skipped", "--no-verify")
+    p = push(repo, "--no-verify", "origin", "main")
+    assert p.returncode != 0 and ".HARNESS" in out(p), out(p)
+    assert remote_ref(server, "refs/heads/main") == before
+
+
+def test_a_force_push_to_a_symbolic_ref_is_judged_as_the_branch_it_moves(h, repo, server):
+    """F-0018: git follows a symref on the server; the hook judged the alias's name, which nothing protects."""
+    before = remote_ref(server, "refs/heads/main")
+    git(server, "config", "receive.denyNonFastForwards", "false")
+    git(server, "symbolic-ref", "refs/heads/trunk", "refs/heads/main")
+    git(repo, "checkout", "-q", "--orphan", "evil")
+    git(repo, "rm", "-rq", "--cached", ".")
+    (repo / "other.txt").write_text("another history\n")
+    git(repo, "add", "other.txt")
+    git(repo, "commit", "-qm", "another history", "--no-verify", "--", "other.txt")
+    p = push(repo, "--no-verify", "-f", "origin", "evil:refs/heads/trunk")
+    assert p.returncode != 0 and "refs/heads/main" in out(p), out(p)
+    assert remote_ref(server, "refs/heads/main") == before

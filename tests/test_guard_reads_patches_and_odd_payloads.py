@@ -1,0 +1,58 @@
+"""The tool guard reads what a host will really run: Codex's `apply_patch` given through its shell tool
+(Codex intercepts it and applies the patch itself), a patch's headers as Codex's parser reads them
+(padding trimmed), and a payload whose strings hold a lone surrogate (a host written in Node runs them
+with U+FFFD) — judged, never an internal error that lets the call through (#27's task F-0014..F-0016)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from support.cli import cli
+
+LEDGER = ".harness/tasks/{tid}/events.jsonl"
+
+
+def answer(repo, host: str, tool: str, tool_input: dict) -> str:
+    payload = {"session_id": "s", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
+               "tool_input": tool_input}
+    r = cli(repo, "hook", "agent", host, "pre-tool-use", stdin=json.dumps(payload))
+    return "deny" if r.returncode == 2 or '"deny"' in r.stdout or "deny" in r.stdout.lower() else "allow"
+
+
+def patch(header: str, path: str) -> str:
+    return f"*** Begin Patch\n{header}{path}\n@@\n-x\n+y\n*** End Patch\n"
+
+
+@pytest.mark.parametrize("host", ["codex", "auto", "claude"])
+@pytest.mark.parametrize("header", ["*** Update File: ", "*** Delete File: "])
+def test_apply_patch_through_the_shell_tool_is_judged_as_the_patch(h, repo, task, host, header):
+    text = patch(header, LEDGER.format(tid=task))
+    for command in (f"apply_patch <<'EOF'\n{text}EOF\n", f"apply_patch '{text}'"):
+        assert answer(repo, host, "shell" if host == "codex" else "Bash", {"command": command}) == "deny", command
+
+
+def test_apply_patch_through_the_shell_tool_on_source_is_allowed(h, repo, task):
+    text = patch("*** Update File: ", "app.py")
+    assert answer(repo, "codex", "shell", {"command": f"apply_patch <<'EOF'\n{text}EOF\n"}) == "allow"
+
+
+@pytest.mark.parametrize("pad", [" ", "\t", "  \t"])
+@pytest.mark.parametrize("header", ["*** Update File: ", "*** Delete File: ", "*** Add File: "])
+def test_a_padded_patch_header_still_names_its_path(h, repo, task, pad, header):
+    text = patch(pad + header, LEDGER.format(tid=task))
+    assert answer(repo, "codex", "apply_patch", {"command": text}) == "deny", text
+
+
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini"])
+def test_a_lone_surrogate_in_a_command_is_judged_not_crashed_on(h, repo, task, host):
+    tool = {"claude": "Bash", "codex": "shell", "gemini": "run_shell_command"}[host]
+    assert answer(repo, host, tool, {"command": "cd .ha* && rm -r tasks \ud800/z"}) == "deny"
+    assert answer(repo, host, tool, {"command": "ls \ud800"}) == "allow"
+
+
+def test_a_lone_surrogate_in_a_written_path_is_judged(h, repo, task):
+    denied = answer(repo, "claude", "Write", {"file_path": f"S\ud800/../{LEDGER.format(tid=task)}", "content": "x"})
+    assert denied == "deny"
+    assert answer(repo, "claude", "Write", {"file_path": "src/\ud800.py", "content": "x"}) == "allow"
