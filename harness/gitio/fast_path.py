@@ -25,7 +25,9 @@ MERGE_HEAD_PATH = ("git", "rev-parse", "--git-path", "MERGE_HEAD")
 # hiding submodule changes must not hide one in .harness/. The folder twice: `:(top).harness` from any
 # folder, and `.harness` (a hook runs at the top) for when GIT_LITERAL_PATHSPECS makes the first a literal
 # name that matches nothing (#28's task F-0035); either match is a staged change.
-HARNESS_STAGED = ("git", "--no-replace-objects", "diff", "--cached", "--quiet", "--no-ext-diff",
+# --icase-pathspecs: `.HARNESS/` is `.harness/` on a case-insensitive checkout (#27's task F-0017); git refuses it
+# beside GIT_LITERAL_PATHSPECS (exit 128), which the fast path reads as "something to judge".
+HARNESS_STAGED = ("git", "--no-replace-objects", "--icase-pathspecs", "diff", "--cached", "--quiet", "--no-ext-diff",
                   "--ignore-submodules=none", "--", f":(top){HARNESS_DIR}", HARNESS_DIR)
 # HEAD's .harness entry, by its mode: a folder prints `040000 tree …`, none prints nothing. One of another
 # kind (a symlink, a file, a submodule entry) left in place by a code-only commit is still refused by the

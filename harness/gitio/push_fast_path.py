@@ -73,6 +73,10 @@ def entry_defects(entries: Iterable[tuple[bytes, bool]]) -> list[str]:
             out.append(f"the entry {shown!r} appears more than once (git fsck: duplicateEntries)")
         elif name in (b"", b".", b"..") or b"/" in name or name.lower() == b".git":
             out.append(f"the entry name {shown!r} is not one git can check out")
+        elif name.lower() == HARNESS_DIR.encode() and name != HARNESS_DIR.encode():
+            # A case-insensitive checkout (macOS, Windows) makes it one folder with .harness/: records no
+            # check read (#27's task F-0017).
+            out.append(f"the entry name {shown!r} is {HARNESS_DIR} in another case")
         # git orders a folder as if its name ended in "/" (so `a-b` sorts before the folder `a`).
         key = name + (b"/" if is_tree else b"")
         if previous is not None and key <= previous and name not in seen:

@@ -88,6 +88,21 @@ class History(Repository):
                 tips.append(tip)
         return tips
 
+    def symref_target(self, ref: str) -> str | None:
+        """The ref a symbolic ``ref`` finally points to (git updates that one when ``ref`` is pushed to),
+        or None when ``ref`` is no symbolic ref here."""
+        out = self.run_proc(["symbolic-ref", "-q", "--", ref])
+        if out.returncode != 0:
+            return None
+        target, seen = out.stdout.strip(), {ref}
+        while target not in seen:  # a chain of them: git follows it (up to its own limit of five)
+            seen.add(target)
+            nxt = self.run_proc(["symbolic-ref", "-q", "--", target])
+            if nxt.returncode != 0:
+                return target
+            target = nxt.stdout.strip()
+        return target
+
     def is_shallow(self) -> bool:
         """Whether this clone's history ends at a boundary (a `shallow` file in the common git folder).
         libgit2 looks in a linked worktree's own folder and answers no there (#27's task F-0006)."""

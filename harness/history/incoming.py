@@ -66,7 +66,7 @@ def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitRepor
     tree = git.commit_tree(commit)
     olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
     new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
-    problems = _malformed_tree(git, tree)
+    problems = malformed_tree(git, tree)
     found, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
     problems.extend(found)
     problems.extend(_second_adoption(git, commit))
@@ -74,7 +74,7 @@ def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitRepor
     return CommitReport(commit, problems, verdicts)
 
 
-def _malformed_tree(git: Git, tree: str) -> list[Problem]:
+def malformed_tree(git: Git, tree: str) -> list[Problem]:
     """A tree git's own fsck rejects is refused whatever the server's receive.fsckObjects says:
     with two `.harness` entries the checks read one and a checkout writes the other."""
     return [Problem(where.split(":", 1)[0], "fsck-clean-tree", where,
@@ -202,7 +202,8 @@ def received_refs(git: Git, stdin_lines: Sequence[str | bytes]) -> list[PushedRe
     require_stored_parents(git)
     known, seen, out = git.all_ref_tips(), set(), []
     for old, new, ref in ref_lines(stdin_lines, (0, 1), "<old sha> <new sha> <ref>"):
-        pushed = PushedRef(ref, old, new)
+        # A push to a symbolic ref moves the ref it points to: judged as that one (#27's task F-0018).
+        pushed = PushedRef(git.symref_target(ref) or ref, old, new)
         if new != ZERO and not git.has_object(new):
             raise HarnessError(f"{shown_ref(ref)}: the pushed object {new[:12]} is not visible to the hook",
                                hint="run it as git's pre-receive hook (the pushed objects live in git's quarantine, "

@@ -52,7 +52,9 @@ def staged_problems(git: Git) -> list[Problem]:
     parents = ([head] if head else []) + git.merge_heads()
     olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}", rev="HEAD" if p == head else p) for p in parents]
     problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full))
-    return problems
+    from harness.history.incoming import malformed_tree
+
+    return malformed_tree(git, full) + problems
 
 
 def merge_problems(git: Git) -> list[tuple[str, list[Problem]]]:

@@ -11,6 +11,7 @@ reason on stderr: the one answer all three take as a block.
 
 from __future__ import annotations
 
+import posixpath
 from collections import namedtuple
 
 from harness.agent.hosts import claude, codex, gemini
@@ -82,6 +83,7 @@ def read_payload(raw: str) -> dict[str, Any]:
 
 
 def payload(data: dict[str, Any]) -> Payload:
+    data = _no_lone_surrogates(data)
     tool_input = data.get("tool_input")
     return Payload(session_id=str(data.get("session_id") or UNKNOWN_SESSION),
                    cwd=data.get("cwd") if isinstance(data.get("cwd"), str) else None,
@@ -112,7 +114,12 @@ def tool_action(host: str, p: Payload) -> ToolAction:
             raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
         # Any host's name for the folder counts for every host, as its tool names do.
         workdir = next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
-        return ToolAction(shell=command or "", workdir=workdir)
+        # Codex applies a patch given to its shell tool itself (`apply_patch <<'EOF' …`, `apply_patch 'PATCH'`):
+        # its headers are what is written, whatever the shell judge makes of the line (#27's task F-0014).
+        here = (lambda path: path) if workdir is None else (lambda path: posixpath.join(workdir, path))
+        return ToolAction(shell=command or "", workdir=workdir,
+                          writes=tuple(map(here, _patch_paths(command or ""))),
+                          deletes=tuple(map(here, _patch_paths(command or "", ("*** Delete File: ",)))))
     if name == "apply_patch":
         text = ti.get("command") or ti.get("input") or ti.get("patch") or ""
         if isinstance(text, list):
@@ -133,12 +140,35 @@ def _strings(items: list[Any], what: str) -> list[str]:
 
 
 def _patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[str]:
+    """The paths a patch's headers name. Codex's parser trims each line first (#27's task F-0016)."""
+    if "*** " not in text:
+        return []
     out = []
     for line in text.splitlines():
+        line = line.strip()
         for header in headers:
-            if line.startswith(header):
-                out.append(line[len(header):].strip())
+            if line.startswith(header.strip() + " "):
+                out.append(line[len(header.strip()):].strip())
     return out
+
+
+def _no_lone_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate of its strings as U+FFFD: what a host written in Node runs (it
+    writes strings as UTF-8), and what the guard can encode (#27's task F-0015). JSON's surrogate pairs
+    were joined by the decoder: a surrogate left in a string stands alone."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")  # no regex: a `Read` is answered without importing re
+            return value
+        except UnicodeEncodeError:
+            return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
+    if isinstance(value, dict):
+        return {_no_lone_surrogates(k): _no_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_lone_surrogates(v) for v in value]
+    return value
 
 
 # -- answers ------------------------------------------------------------------------------
