@@ -56,3 +56,34 @@ def test_a_lone_surrogate_in_a_written_path_is_judged(h, repo, task):
     denied = answer(repo, "claude", "Write", {"file_path": f"S\ud800/../{LEDGER.format(tid=task)}", "content": "x"})
     assert denied == "deny"
     assert answer(repo, "claude", "Write", {"file_path": "src/\ud800.py", "content": "x"}) == "allow"
+
+
+# -- found by review (#27's task F-0019, F-0020) --------------------------------------------------
+
+def heredoc(text: str) -> str:
+    return f"apply_patch <<'EOF'\n{text}EOF\n"
+
+
+@pytest.mark.parametrize("form", ["string", "argv"])
+def test_apply_patch_after_cd_reads_its_paths_from_the_cd_target(h, repo, task, form):
+    """F-0019: Codex accepts `cd DIR && apply_patch <<'EOF'` and applies the patch's paths in DIR."""
+    script = "cd .harness && " + heredoc(patch("*** Update File: ", f"tasks/{task}/events.jsonl"))
+    command = script if form == "string" else ["bash", "-lc", script]
+    assert answer(repo, "codex", "shell", {"command": command}) == "deny"
+    honest = "cd src && " + heredoc(patch("*** Update File: ", "app.py"))
+    assert answer(repo, "codex", "shell", {"command": ["bash", "-lc", honest]}) == "allow"
+
+
+@pytest.mark.parametrize("command", [
+    "apply_patch < /tmp/p.patch", 'apply_patch "$(cat /tmp/p.patch)"', "cat /tmp/p.patch | applypatch",
+    "apply_patch $'*** Begin Patch\\n*** Update File: .harness/x\\n*** End Patch'", "/usr/local/bin/apply_patch < p",
+    "xargs -0 apply_patch < list"])
+def test_a_patch_the_guard_cannot_read_is_not_handed_to_apply_patch(h, repo, task, command):
+    """F-0020: Codex's apply_patch program reads its patch from an argument or stdin the line does not spell."""
+    assert answer(repo, "codex", "shell", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["grep -rn apply_patch .", "git log --grep applypatch", "ls apply_patch_notes/",
+                                     "cat docs/apply_patch.md"])
+def test_naming_apply_patch_without_running_it_is_allowed(h, repo, task, command):
+    assert answer(repo, "codex", "shell", {"command": command}) == "allow", command
