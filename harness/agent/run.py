@@ -114,6 +114,8 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
 def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     # Imported past the early answers: a `Read` (most tool calls) pays for none of the rules.
     action = hosts.tool_action(host, p)
+    if action.refuse:
+        return hosts.deny(host, action.refuse)
     if action.shell is None and not action.writes:
         return hosts.allow(host)
     from harness.agent.quick_allow import surely_allowed

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         writes: tuple[str, ...] = ()                          # files the tool will write or delete
         workdir: str | None = None                            # where the shell runs, when not the session's cwd
         deletes: tuple[str, ...] = ()                         # files a patch deletes
+        refuse: str | None = None                             # why the guard cannot judge it (denied)
 
     class Reply(NamedTuple):
         stdout: str = ""
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
         code: int = 0
 else:
     Payload = namedtuple("Payload", "session_id cwd tool_name tool_input", defaults=("", None))
-    ToolAction = namedtuple("ToolAction", "shell writes workdir deletes", defaults=(None, (), None, ()))
+    ToolAction = namedtuple("ToolAction", "shell writes workdir deletes refuse", defaults=(None, (), None, (), None))
     Reply = namedtuple("Reply", "stdout stderr code", defaults=("", "", 0))
 
 
@@ -105,32 +106,44 @@ def tool_action(host: str, p: Payload) -> ToolAction:
     if not isinstance(ti, dict):
         raise ValueError(f"the {name} tool's input is a JSON {type(ti).__name__}, not an object")
     if shell:
-        command = ti.get("command")
-        if isinstance(command, list):  # Codex's exec tools pass argv
-            import shlex
-
-            command = shlex.join(_strings(command, "command"))
-        elif command is not None and not isinstance(command, str):
-            raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
-        # Any host's name for the folder counts for every host, as its tool names do.
-        workdir = next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
-        # Codex applies a patch given to its shell tool itself (`apply_patch <<'EOF' …`, `apply_patch 'PATCH'`):
-        # its headers are what is written, whatever the shell judge makes of the line (#27's task F-0014).
-        here = (lambda path: path) if workdir is None else (lambda path: posixpath.join(workdir, path))
-        return ToolAction(shell=command or "", workdir=workdir,
-                          writes=tuple(map(here, _patch_paths(command or ""))),
-                          deletes=tuple(map(here, _patch_paths(command or "", ("*** Delete File: ",)))))
+        return _shell_action(name, ti)
     if name == "apply_patch":
         text = ti.get("command") or ti.get("input") or ti.get("patch") or ""
         if isinstance(text, list):
             text = "\n".join(_strings(text, "patch"))
         elif not isinstance(text, str):
             raise ValueError(f"the {name} tool's patch is a JSON {type(text).__name__}, not a string")
-        return ToolAction(writes=tuple(_patch_paths(text)), deletes=tuple(_patch_paths(text, ("*** Delete File: ",))))
+        return ToolAction(writes=tuple(patch_paths(text)), deletes=tuple(patch_paths(text, ("*** Delete File: ",))))
     path = ti.get("file_path") or ti.get("notebook_path") or ti.get("path")
     if path is not None and not isinstance(path, str):
         raise ValueError(f"the {name} tool's path is a JSON {type(path).__name__}, not a string")
     return ToolAction(writes=(path,) if path else ())
+
+
+def _shell_action(name: str, ti: dict[str, Any]) -> ToolAction:
+    command, script = ti.get("command"), None
+    if isinstance(command, list):  # Codex's exec tools pass argv
+        import shlex
+
+        argv = _strings(command, "command")
+        if len(argv) == 3 and posixpath.basename(argv[0]) in ("bash", "sh", "zsh") and argv[1] in ("-c", "-lc"):
+            script = argv[2]  # the script as the shell reads it, unquoted
+        command = shlex.join(argv)
+    elif command is not None and not isinstance(command, str):
+        raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
+    # Any host's name for the folder counts for every host, as its tool names do.
+    workdir = next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
+    text = command or ""
+    if "apply_patch" in text or "applypatch" in text:
+        from harness.agent import patch_commands
+
+        if patch_commands.runs_apply_patch(script or text):  # Codex's program writes what its patch names
+            writes, deletes, refuse = patch_commands.written(script or text, workdir)
+            return ToolAction(shell=text, workdir=workdir, writes=writes, deletes=deletes, refuse=refuse)
+    # A patch's headers anywhere in the line are judged as writes too (#27's task F-0014).
+    here = (lambda path: path) if workdir is None else (lambda path: posixpath.join(workdir, path))
+    return ToolAction(shell=text, workdir=workdir, writes=tuple(map(here, patch_paths(text))),
+                      deletes=tuple(map(here, patch_paths(text, ("*** Delete File: ",)))))
 
 
 def _strings(items: list[Any], what: str) -> list[str]:
@@ -139,7 +152,7 @@ def _strings(items: list[Any], what: str) -> list[str]:
     return items
 
 
-def _patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[str]:
+def patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[str]:
     """The paths a patch's headers name. Codex's parser trims each line first (#27's task F-0016)."""
     if "*** " not in text:
         return []
