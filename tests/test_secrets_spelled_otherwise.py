@@ -143,3 +143,12 @@ def test_a_token_broken_by_quoted_printable_soft_line_breaks_is_redacted():
     assert TOKEN not in body
     out = compile_patterns(detector=True).redact(body)
     assert "[REDACTED:" in out, out
+
+
+@pytest.mark.parametrize("text", ["see =bA\x1b[31mKIA222222222234567B here", "=bA\x1b[31mKIA222222222234567B",
+                                  "x=FA\x1b[0mKIA222222222234567B"])
+def test_a_key_split_by_a_colour_code_is_redacted_as_the_terminal_shows_it(text):
+    """#27's task F-0021: the colour code is removed and `=bA` decoded as quoted-printable in one round, which
+    took the key's `A`; a terminal shows the key whole, and so must the redactor's view."""
+    out = compile_patterns([]).redact(text)
+    assert "234567B" not in out, out
