@@ -260,7 +260,9 @@ def _shown(text: str) -> str:
 def test_a_hidden_or_encoded_secret_never_survives_redaction(case):
     secret, text = case
     out = _red().redact(text)
-    body = secret.split("_", 1)[-1].split("-", 1)[-1]
+    # The secret's last twelve characters, whatever its prefix: a body cut at its first "_" or "-" was empty
+    # for a token ending in "_" (`glpat-…012_`), and "" is in every text.
+    body = secret
     for form in (out, _shown(out)):
         assert body[-12:] not in form, (text, out)
     for run in __import__("re").findall(r"[A-Za-z0-9+/]{16,}={0,2}", out):
