@@ -162,17 +162,21 @@ class _Rule:
 # An escape sequence as a terminal receives it; spelled as source code or JSON spells ESC
 # (``\\u001b``, ``\\x1b``, ``\\033``, ``\\e``, ``%1B``) it is decoded in one round of
 # :func:`_views` and removed in the next.
-_HIDING = re.compile(
-    r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]"                 # CSI: colours, cursor moves
-    r"|\][^\x07\x1b]{0,512}?(?:\x07|\x1b\\)"              # OSC: titles, hyperlinks
-    r"|[@-Z\\^_]|\(.)"                                      # two-character sequences
-    r"|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]"                      # the 8-bit CSI
-    r"|[\x00-\x08\x0e-\x1f\x7f\u200b-\u200d\u2060\ufeff]"   # invisible on a terminal
-    r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]"  # encodings
-    r"|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};"               # HTML and XML character references
-    r"|(?:=[0-9A-Fa-f]{2}){1,64}"                          # quoted-printable,
-    r"|(?<![=\s])=\r?\n(?![-\s])")                          # and its soft line break (not base64's `==` at a
-                                                            # line's end, nor before a PEM block's last line)
+_TERMINAL = (r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]"        # CSI: colours, cursor moves
+             r"|\][^\x07\x1b]{0,512}?(?:\x07|\x1b\\)"     # OSC: titles, hyperlinks
+             r"|[@-Z\\^_]|\(.)"                             # two-character sequences
+             r"|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]"             # the 8-bit CSI
+             r"|[\x00-\x08\x0e-\x1f\x7f\u200b-\u200d\u2060\ufeff]")  # invisible on a terminal
+_ENCODED = (r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]"  # encodings
+            r"|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};")            # HTML and XML character references
+_QUOTED_PRINTABLE = (r"|(?:=[0-9A-Fa-f]{2}){1,64}"               # quoted-printable,
+                     r"|(?<![=\s])=\r?\n(?![-\s])")               # and its soft line break (not base64's `==` at a
+                                                                 # line's end, nor before a PEM block's last line)
+_HIDING = re.compile(_TERMINAL + _ENCODED + _QUOTED_PRINTABLE)
+# The same without quoted-printable, whose `=XY` is read out of any text: in `=bA<ESC>[31mKIA…` (shown
+# `=bAKIA…`) or `=bA\u004bIA…`, decoding `=bA` in the round that removes the code takes the key's first
+# letter with it (#27's task F-0021). The rules read both chains of views. Compiled on first use.
+_NOT_QUOTED_PRINTABLE: list[re.Pattern[str]] = []
 # Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
@@ -225,12 +229,12 @@ class _View:
 _ROUNDS = 3  # an escape code URL- or JSON-encoded piece by piece takes a decoding, then a removal
 
 
-def _views(text: str) -> list[_View]:
+def _views(text: str, hiding: re.Pattern[str] = _HIDING) -> list[_View]:
     """The text decoded and stripped round by round, until nothing in it is hidden or encoded;
     each view is of the one before it."""
     out: list[_View] = []
     for _ in range(_ROUNDS):
-        view = _view(text)
+        view = _view(text, hiding)
         if view is None:
             break
         out.append(view)
@@ -238,14 +242,16 @@ def _views(text: str) -> list[_View]:
     return out
 
 
-def _view(text: str) -> _View | None:
+
+
+def _view(text: str, hiding: re.Pattern[str] = _HIDING) -> _View | None:
     """The text with one round of escape sequences removed and encodings decoded (None when
     nothing in it is hidden or encoded)."""
     starts: list[int] = []
     pieces: list[tuple[int, int, bool]] = []
     out: list[str] = []
     at = pos = 0
-    for m in _HIDING.finditer(text):
+    for m in hiding.finditer(text):
         if m.start() > pos:
             starts.append(at)
             pieces.append((pos, m.start(), True))
@@ -336,8 +342,14 @@ class Redactor:
         return [(start, end, name) for _, _, start, end, name in self._view_matches(text)]
 
     def _view_matches(self, text: str) -> list[tuple[int, int, int, int, str]]:
-        """:meth:`_matches` of the views of ``text``, their spans mapped back to ``text``."""
-        views = _views(text)
+        """:meth:`_matches` of the views of ``text``, their spans mapped back to ``text``: decoded round by
+        round, with quoted-printable and without."""
+        if not _NOT_QUOTED_PRINTABLE:
+            _NOT_QUOTED_PRINTABLE.append(re.compile(_TERMINAL + _ENCODED))
+        return self._chain_matches(_views(text)) + self._chain_matches(_views(text, _NOT_QUOTED_PRINTABLE[0]))
+
+    def _chain_matches(self, views: list[_View]) -> list[tuple[int, int, int, int, str]]:
+        """:meth:`_matches` of each view of a chain (each a view of the one before), mapped back to the first's text."""
         found = []
         for depth, view in enumerate(views):
             for m_start, m_end, start, end, name in self._matches(view.text):
