@@ -87,3 +87,31 @@ def test_a_patch_the_guard_cannot_read_is_not_handed_to_apply_patch(h, repo, tas
                                      "cat docs/apply_patch.md"])
 def test_naming_apply_patch_without_running_it_is_allowed(h, repo, task, command):
     assert answer(repo, "codex", "shell", {"command": command}) == "allow", command
+
+
+# -- found by review (#27's task F-0022..F-0024) --------------------------------------------------
+
+@pytest.mark.parametrize("run", ["ap''ply_patch", "a\\pply_patch", '"apply"_patch', "{ apply_patch", "if apply_patch"])
+def test_apply_patch_under_another_spelling_is_judged_where_it_runs(h, repo, task, run):
+    """F-0022: the shell reads these as `apply_patch`; Codex does not apply them itself, its program does,
+    in the folder the line went to."""
+    body = patch("*** Add File: ", f"tasks/{task}/events.jsonl")
+    tail = {"{ apply_patch": "; }", "if apply_patch": "; then :; fi"}.get(run, "")
+    command = f"cd .harness && {run} <<'EOF'{tail}\n{body}EOF\n"
+    assert answer(repo, "codex", "shell", {"command": ["bash", "-lc", command]}) == "deny", command
+
+
+@pytest.mark.parametrize("folder", [".harnes[s]", ".harnes?", ".h*ss", "~/../x"])
+def test_a_cd_word_the_shell_expands_is_not_joined_as_written(h, repo, task, folder):
+    """F-0023: `cd .harnes[s]` goes to .harness; the guard joined the word literally."""
+    body = patch("*** Add File: ", f"tasks/{task}/events.jsonl")
+    command = f"cd {folder} && apply_patch <<'EOF'\n{body}EOF\n"
+    assert answer(repo, "codex", "shell", {"command": ["bash", "-lc", command]}) == "deny", command
+
+
+def test_an_argv_patch_with_a_quote_is_read_not_refused(h, repo, task):
+    """F-0024: `["apply_patch", PATCH]` is applied by Codex as given; joined and quoted, the guard could not read it."""
+    honest = "*** Begin Patch\n*** Update File: app.py\n@@\n-x\n+print('hi')\n*** End Patch\n"
+    assert answer(repo, "codex", "shell", {"command": ["apply_patch", honest]}) == "allow"
+    forged = honest.replace("app.py", f".harness/tasks/{task}/events.jsonl")
+    assert answer(repo, "codex", "shell", {"command": ["apply_patch", forged]}) == "deny"
