@@ -11,9 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from harness.agent.hosts import PATCH_HEADERS, patch_paths
+from harness.agent.judge.patch_text import DELETE_HEADER, PATCH_HEADERS, PROGRAMS, UNREADABLE, patch_paths
 
-PROGRAMS = ("apply_patch", "applypatch")
 # The program at a command's position: a line's start, after an operator, a subshell, a quote (a script
 # given to `bash -lc`), or after the words that run the rest of a line (`env`, `xargs`, `exec`, …).
 _RUN = re.compile(r"(?:^|[;&|(\n`\"']|\$\()\s*(?:[A-Za-z_]\w*=\S*\s+)*"
@@ -21,14 +20,9 @@ _RUN = re.compile(r"(?:^|[;&|(\n`\"']|\$\()\s*(?:[A-Za-z_]\w*=\S*\s+)*"
                   r"(?:\S*/)?(?:apply_patch|applypatch)(?![\w.-])", re.M)
 # The forms Codex applies itself: its patch is the heredoc's body or the quoted argument, literally.
 _CANONICAL = re.compile(
-    r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"$`\\]*\"|[^\s;&|'\"$`\\]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+"
+    r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"$`\\]*\"|[^\s;&|'\"$`\\*?\[\]{}~]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+"
     r"(?:<<-?\s*(?P<q>['\"]?)(?P<tag>\w+)(?P=q)[ \t]*\n(?P<body>.*?)\n[ \t]*(?P=tag)[ \t]*\n?"
     r"|'(?P<single>[^']*)'|\"(?P<double>[^\"$`\\]*)\")\s*\Z", re.S)
-UNREADABLE = ("harness: this line runs Codex's `apply_patch` with a patch the guard cannot read (from stdin, a file, "
-              "`$(…)` or an escaped string), so it cannot tell which files it writes. Instead: give the patch inline "
-              "(`apply_patch <<'EOF' … EOF`), or use the apply_patch tool.")
-
-
 def runs_apply_patch(script: str) -> bool:
     return any(p in script for p in PROGRAMS) and _RUN.search(script) is not None
 
@@ -58,4 +52,4 @@ def written(script: str, workdir: str | None) -> tuple[tuple[str, ...], tuple[st
         return posixpath.join(base, path) if base else path
 
     return (tuple(here(p) for p in patch_paths(text, PATCH_HEADERS)),
-            tuple(here(p) for p in patch_paths(text, ("*** Delete File: ",))), None)
+            tuple(here(p) for p in patch_paths(text, DELETE_HEADER)), None)

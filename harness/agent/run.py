@@ -147,7 +147,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp",
                   facts.nested_repositories(os.path.realpath(root), cwd), facts.other_git(os.path.realpath(root), cwd))
     denial = None
-    setup = git_setup()
+    setup = replace(git_setup(), patch_read=action.patch_read)  # Codex applies it: its paths are the writes below
     if action.shell is not None:
         shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
         from harness.agent.line_facts import line_facts  # a patch's paths, a commit's change, a real folder

@@ -16,6 +16,7 @@ from collections import namedtuple
 
 from harness.agent.hosts import claude, codex, gemini
 from harness.agent.hosts.host import Host, matcher
+from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, patch_paths
 
 __all__ = ["Host", "matcher"]  # with the names defined below: the protocol is read from here
 
@@ -35,7 +36,6 @@ ANY_SHELL_TOOL = frozenset(t for h in REGISTRY.values() for t in h.shell_tools)
 ANY_EDIT_TOOL = frozenset(t for h in REGISTRY.values() for t in h.edit_tools)
 DETECTION_ORDER = sorted(REGISTRY.values(), key=lambda h: h.events == claude.HOST.events)  # stable: registry order
 WORKDIR_KEYS = tuple(k for h in REGISTRY.values() for k in h.workdir_keys)
-PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 
 # Named tuples, not dataclasses: the guard answers a `Read` before anything imports dataclasses
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         workdir: str | None = None                            # where the shell runs, when not the session's cwd
         deletes: tuple[str, ...] = ()                         # files a patch deletes
         refuse: str | None = None                             # why the guard cannot judge it (denied)
+        patch_read: bool = False                              # a patch the host applies itself, its paths judged
 
     class Reply(NamedTuple):
         stdout: str = ""
@@ -62,7 +63,8 @@ if TYPE_CHECKING:
         code: int = 0
 else:
     Payload = namedtuple("Payload", "session_id cwd tool_name tool_input", defaults=("", None))
-    ToolAction = namedtuple("ToolAction", "shell writes workdir deletes refuse", defaults=(None, (), None, (), None))
+    ToolAction = namedtuple("ToolAction", "shell writes workdir deletes refuse patch_read",
+                            defaults=(None, (), None, (), None, False))
     Reply = namedtuple("Reply", "stdout stderr code", defaults=("", "", 0))
 
 
@@ -113,7 +115,7 @@ def tool_action(host: str, p: Payload) -> ToolAction:
             text = "\n".join(_strings(text, "patch"))
         elif not isinstance(text, str):
             raise ValueError(f"the {name} tool's patch is a JSON {type(text).__name__}, not a string")
-        return ToolAction(writes=tuple(patch_paths(text)), deletes=tuple(patch_paths(text, ("*** Delete File: ",))))
+        return ToolAction(writes=tuple(patch_paths(text)), deletes=tuple(patch_paths(text, DELETE_HEADER)))
     path = ti.get("file_path") or ti.get("notebook_path") or ti.get("path")
     if path is not None and not isinstance(path, str):
         raise ValueError(f"the {name} tool's path is a JSON {type(path).__name__}, not a string")
@@ -127,42 +129,47 @@ def _shell_action(name: str, ti: dict[str, Any]) -> ToolAction:
 
         argv = _strings(command, "command")
         if len(argv) == 3 and posixpath.basename(argv[0]) in ("bash", "sh", "zsh") and argv[1] in ("-c", "-lc"):
-            script = argv[2]  # the script as the shell reads it, unquoted
-        command = shlex.join(argv)
+            # Codex's usual call: the script is the line judged, as the shell reads it. Joined and quoted
+            # back, a multi-line script with a here-document and a `'` was misread (#27's task F-0022).
+            script = argv[2]
+        command = script if script is not None else shlex.join(argv)
+        if len(argv) == 2 and argv[0] in PROGRAMS:  # `["apply_patch", PATCH]`: Codex applies PATCH as given
+            return _patch_action(command, argv[1], _workdir(ti))
     elif command is not None and not isinstance(command, str):
         raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
-    # Any host's name for the folder counts for every host, as its tool names do.
-    workdir = next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
+    workdir = _workdir(ti)
     text = command or ""
     if "apply_patch" in text or "applypatch" in text:
         from harness.agent import patch_commands
 
         if patch_commands.runs_apply_patch(script or text):  # Codex's program writes what its patch names
             writes, deletes, refuse = patch_commands.written(script or text, workdir)
-            return ToolAction(shell=text, workdir=workdir, writes=writes, deletes=deletes, refuse=refuse)
+            return ToolAction(shell=text, workdir=workdir, writes=writes, deletes=deletes, refuse=refuse,
+                              patch_read=refuse is None)
     # A patch's headers anywhere in the line are judged as writes too (#27's task F-0014).
     here = (lambda path: path) if workdir is None else (lambda path: posixpath.join(workdir, path))
     return ToolAction(shell=text, workdir=workdir, writes=tuple(map(here, patch_paths(text))),
-                      deletes=tuple(map(here, patch_paths(text, ("*** Delete File: ",)))))
+                      deletes=tuple(map(here, patch_paths(text, DELETE_HEADER))))
+
+
+def _workdir(ti: dict[str, Any]) -> str | None:
+    # Any host's name for the folder counts for every host, as its tool names do.
+    return next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
+
+
+def _patch_action(command: str, patch: str, workdir: str | None) -> ToolAction:
+    """A shell call whose program applies ``patch`` as given, in ``workdir``: its headers are its writes."""
+    def here(path: str) -> str:
+        return path if workdir is None else posixpath.join(workdir, path)
+
+    return ToolAction(shell=command, workdir=workdir, writes=tuple(map(here, patch_paths(patch))),
+                      deletes=tuple(map(here, patch_paths(patch, DELETE_HEADER))), patch_read=True)
 
 
 def _strings(items: list[Any], what: str) -> list[str]:
     if not all(isinstance(item, str) for item in items):
         raise ValueError(f"the {what} holds something other than strings")
     return items
-
-
-def patch_paths(text: str, headers: tuple[str, ...] = PATCH_HEADERS) -> list[str]:
-    """The paths a patch's headers name. Codex's parser trims each line first (#27's task F-0016)."""
-    if "*** " not in text:
-        return []
-    out = []
-    for line in text.splitlines():
-        line = line.strip()
-        for header in headers:
-            if line.startswith(header.strip() + " "):
-                out.append(line[len(header.strip()):].strip())
-    return out
 
 
 def _no_lone_surrogates(value: Any) -> Any:

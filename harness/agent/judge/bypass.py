@@ -30,6 +30,7 @@ from harness.agent.judge.denials import (
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
 from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.glob_reach import looseness
+from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
@@ -384,6 +385,8 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     run = _python_runs_harness(args) if prog.startswith("python") else None
     if run is not None:
         return _check_harness(run, ctx)
+    if prog in PROGRAMS:  # Codex's apply_patch: the files it changes are named in the patch (#27's task F-0022)
+        return _check_apply_patch(args, ctx)
     if prog == "patch":  # the files it changes are named in the patch (#28's task F-0074)
         denial = check_patch_program(args, _stdin_file(cmd), ctx.where, ctx.setup)
         if denial:
@@ -394,6 +397,26 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     denial = _check_pytest(cmd, ctx) if "test" in prog or prog.startswith(("python", "coverage")) else None
     # Any other program: judged by what it does to the files it names.
     return denial or check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
+
+
+def _check_apply_patch(args: list[str], ctx: Context) -> Denial | None:
+    """`apply_patch PATCH`, or `apply_patch` reading its patch from stdin, wherever the line runs it (behind
+    quotes split in its name, in a group, after a cd): judged by the paths the patch names, from the folder
+    the command runs in; a patch the line does not spell is refused. A patch on stdin is read only where
+    the host applies it itself (then its paths are judged as the tool's writes)."""
+    if not args:
+        return None if ctx.setup.patch_read else Denial("protected-file", UNREADABLE_REASON, UNREADABLE_INSTEAD)
+    if unresolved(args[0]):
+        return Denial("protected-file", UNREADABLE_REASON, UNREADABLE_INSTEAD)
+    for path in patch_paths(args[0]):
+        denial = check_write(path, ctx.where, ctx.setup)
+        if denial:
+            return denial
+    for path in patch_paths(args[0], DELETE_HEADER):
+        denial = check_delete(path, ctx.where, ctx.setup)
+        if denial:
+            return denial
+    return None
 
 
 TEST_TOOL_ENV = ("PYTEST_ADDOPTS=", "PYTEST_DEBUG_TEMPROOT=", "COVERAGE_FILE=")

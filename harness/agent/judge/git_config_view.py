@@ -57,6 +57,8 @@ class GitSetup:
                                                                 #   change applied uncommitted -> its rows
     pytest_files: Mapping[str, str] | None = None               # absolute file a pytest `@FILE` or `-c FILE`
                                                                 #   names -> its text
+    patch_read: bool = False                                    # the host applies the line's `apply_patch` itself,
+                                                                #   its patch's paths judged as the tool's writes
 
     def without_line_facts(self) -> GitSetup:
         """This setup for a command that runs after another on the line: the files and history it was
