@@ -115,3 +115,15 @@ def test_an_argv_patch_with_a_quote_is_read_not_refused(h, repo, task):
     assert answer(repo, "codex", "shell", {"command": ["apply_patch", honest]}) == "allow"
     forged = honest.replace("app.py", f".harness/tasks/{task}/events.jsonl")
     assert answer(repo, "codex", "shell", {"command": ["apply_patch", forged]}) == "deny"
+
+
+# -- found by review (#27's task F-0025) -----------------------------------------------------------
+
+@pytest.mark.parametrize("host,tool", [("claude", "Bash"), ("codex", "shell")])
+@pytest.mark.parametrize("command", [
+    'grep -rn "apply_patch" .', "rg 'applypatch' src", "git log --grep='apply_patch'",
+    "sed -i 's/apply_patch/apply_diff/g' src/tool.py", 'git commit -qm "apply_patch: read the headers"',
+    "cat > NOTES.md <<EOF\napply_patch is Codex's\nEOF\n", "python3 -c 'apply_patch(1)'"])
+def test_naming_apply_patch_in_a_line_that_does_not_run_it_is_allowed(h, repo, task, host, tool, command):
+    """F-0025: only a line that runs the program is judged by its patch."""
+    assert answer(repo, host, tool, {"command": command}) == "allow", command

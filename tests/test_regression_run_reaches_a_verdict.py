@@ -186,3 +186,27 @@ def test_a_coloured_failing_pytest_run_is_a_failing_regression(h, repo, task, tm
     h.ok("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "--color=yes", "-p", "no:cacheprovider",
          "test.py")
     assert "FIXING" in _status(h)
+
+
+RAISES_IN_FIXTURE = """\
+import pytest
+
+
+@pytest.fixture
+def server():
+    raise IndexError("the bug: Server('localhost') raises")
+
+
+def test_version(server):
+    assert True
+"""
+
+
+def test_a_bug_raised_in_a_fixture_is_a_failure(h, repo, task, tmp_path):
+    """#27's task F-0026: pytest calls it an error (the fixture failed), but the code under test raised: a verdict.
+    A fixture that does not exist (F-0005) or a module that does not collect is still none."""
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(RAISES_IN_FIXTURE)
+    h.ok("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test.py")
+    assert "FIXING" in _status(h)
