@@ -141,10 +141,12 @@ def test_a_failed_test_beside_an_errored_one_is_a_failure(h, repo, task, tmp_pat
 
 
 @pytest.mark.parametrize(("output", "decided"), [
-    ("1 error in 0.05s\n", False), ("==== 1 error in 0.05s ====\n", False), ("no tests ran in 0.01s", False),
-    ("2 passed, 1 error in 3.10s (0:00:03)", False), ("1 failed, 1 error in 0.05s", True),
-    ("=== 3 failed, 2 passed in 1.0s ===", True), ("no summary at all", False),
-    ("1 failed in 0.1s\n... then\n1 error in 0.1s\n", False)])
+    ("E  fixture 'db' not found\n1 error in 0.05s\n", False), ("ERROR collecting test.py\n==== 1 error in 0.05s ====\n", False),
+    ("no tests ran in 0.01s", False), ("E  fixture 'db' not found\n2 passed, 1 error in 3.10s (0:00:03)", False),
+    ("1 failed, 1 error in 0.05s", True), ("=== 3 failed, 2 passed in 1.0s ===", True), ("no summary at all", False),
+    ("1 failed in 0.1s\n... then\nE  fixture 'x' not found\n1 error in 0.1s\n", False),
+    # An error the code under test raised in a fixture (F-0026): a verdict.
+    ("E   IndexError: list index out of range\n1 error in 0.05s\n", True), ("2 passed, 1 error in 3.10s", True)])
 def test_pytests_last_summary_decides_a_run_that_exited_1(output, decided):
     assert (no_verdict(["pytest"], 1, output) is None) is decided
     assert no_verdict(["bash", "check.sh"], 1, output) is None  # a script's output is its own to judge
@@ -176,7 +178,7 @@ COLOURED = ("\x1b[31mFAILED\x1b[0m test.py::test_b - assert 0\n"
 def test_a_coloured_summary_is_read_as_a_plain_one():
     """#27's task F-0012: `--color=yes` (or PY_COLORS=1 in CI) wraps pytest's summary in escape codes."""
     assert no_verdict(["pytest"], 1, COLOURED) is None
-    assert no_verdict(["pytest"], 1, "\x1b[33m1 error\x1b[0m\x1b[33m in 0.05s\x1b[0m\n") is not None
+    assert no_verdict(["pytest"], 1, "E  fixture 'db' not found\n\x1b[33m1 error\x1b[0m\x1b[33m in 0.05s\x1b[0m\n") is not None
 
 
 def test_a_coloured_failing_pytest_run_is_a_failing_regression(h, repo, task, tmp_path):

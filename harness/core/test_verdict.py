@@ -88,6 +88,9 @@ def _python_module(options: list[str]) -> str | None:
 SUMMARY = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran)\s+in [0-9.]+s(?: \([0-9:]+\))?\s*=*\s*$", re.M)
 
 
+# What pytest prints when a test could not run at all: a fixture it does not know (F-0005), a module that did not
+# collect. Any other error of a test's setup is raised by the code its fixture calls: a verdict (F-0026).
+NOT_RUN = r"fixture '[^'\n]*' not found|ERROR collecting |error(?:s)? during collection|Interrupted: "
 COLOUR = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's escape codes: colour, bold
 
 
@@ -103,10 +106,10 @@ def no_verdict(argv: Sequence[str], exit_code: int | None, output: str | None = 
     output = COLOUR.sub("", output)  # `--color=yes`, PY_COLORS=1 in CI (#27's task F-0012)
     summary = SUMMARY.findall(output)
     if summary:
-        if re.search(r"\b\d+ failed\b", summary[-1]):
-            return None
-        return (f"pytest's summary says `{summary[-1]}`: no test failed (an error in a test's setup, such as a "
-                "missing fixture, or in collection, is no failure of the test)")
+        if re.search(r"\b\d+ failed\b", summary[-1]) or (summary[-1] != "no tests ran" and not re.search(NOT_RUN, output)):
+            return None  # a failure; or an error the code raised in a fixture, which is a verdict (F-0026)
+        return (f"pytest's summary says `{summary[-1]}`: no test failed (a fixture that does not exist, or a "
+                "module that does not collect, is no failure of the test)")
     # -qq prints the short summary without the stats line; -p no:terminal prints nothing (F-0011).
     if re.search(r"^FAILED \S", output, re.M):
         return None

@@ -142,10 +142,12 @@ def _shell_action(name: str, ti: dict[str, Any]) -> ToolAction:
     if "apply_patch" in text or "applypatch" in text:
         from harness.agent import patch_commands
 
-        if patch_commands.runs_apply_patch(script or text):  # Codex's program writes what its patch names
-            writes, deletes, refuse = patch_commands.written(script or text, workdir)
-            return ToolAction(shell=text, workdir=workdir, writes=writes, deletes=deletes, refuse=refuse,
-                              patch_read=refuse is None)
+        # A form Codex applies itself: its patch's paths, in the folder it names, are the call's writes. Any
+        # other line that runs the program is the shell judge's (bypass._check_apply_patch); one that only
+        # names it (grep, a commit message) runs nothing (#27's task F-0025).
+        applied = patch_commands.written(script or text, workdir)
+        if applied is not None:
+            return ToolAction(shell=text, workdir=workdir, writes=applied[0], deletes=applied[1], patch_read=True)
     # A patch's headers anywhere in the line are judged as writes too (#27's task F-0014).
     here = (lambda path: path) if workdir is None else (lambda path: posixpath.join(workdir, path))
     return ToolAction(shell=text, workdir=workdir, writes=tuple(map(here, patch_paths(text))),
