@@ -35,12 +35,18 @@ _SIZES = ("import fcntl, os\n"
 
 @pytest.mark.skipif(not sys.platform.startswith("linux") or _limit() < 1 << 20, reason="Linux's pipe sizes")
 def test_the_commands_pipes_hold_a_mebibyte():
-    r = run_command([PY, "-c", _SIZES], echo=False)
-    assert r.outcome == "passed", r.error
-    out, err, allowed = r.stdout.head.split()
-    if allowed == b"refused":
-        return  # this user's pipes fill the machine's allowance: Linux widens none now, the runner's neither
-    assert [out, err] == [b"1048576", b"1048576"]
+    # Linux may refuse the runner's widening and allow the child's a moment later (the user's other
+    # processes closed pipes in between: a busy machine). A runner that never widens gives 64 KiB in every
+    # run Linux allows; one refusal in a run is the machine's load, so the claim gets three runs.
+    seen = []
+    for _ in range(3):
+        r = run_command([PY, "-c", _SIZES], echo=False)
+        assert r.outcome == "passed", r.error
+        out, err, allowed = r.stdout.head.split()
+        if allowed == b"refused" or [out, err] == [b"1048576", b"1048576"]:
+            return  # refused now: Linux widens none, the runner's neither; or widened, as claimed
+        seen.append((out, err))
+    pytest.fail(f"the runner's pipes stayed narrow in three runs Linux would have widened: {seen}")
 
 
 def test_megabytes_in_few_writes_arrive_whole_and_in_order():
