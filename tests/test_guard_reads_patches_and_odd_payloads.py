@@ -127,3 +127,20 @@ def test_an_argv_patch_with_a_quote_is_read_not_refused(h, repo, task):
 def test_naming_apply_patch_in_a_line_that_does_not_run_it_is_allowed(h, repo, task, host, tool, command):
     """F-0025: only a line that runs the program is judged by its patch."""
     assert answer(repo, host, tool, {"command": command}) == "allow", command
+
+
+# -- found by review (#27's task F-0027) -----------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["$(printf .harness)/tasks/{tid}/events.jsonl", "${{HOME:+.harness}}/tasks/{tid}/events.jsonl",
+                                  ".har\\\nness/tasks/{tid}/events.jsonl", "`echo .harness`/tasks/{tid}/events.jsonl"])
+@pytest.mark.parametrize("host,tool", [("claude", "Bash"), ("codex", "shell")])
+def test_an_unquoted_heredoc_is_expanded_by_the_shell_not_read_as_written(h, repo, task, path, host, tool):
+    """F-0027: bash expands `$(…)`, `${…}`, backquotes and a backslash-newline in an unquoted here-document
+    before apply_patch reads it; the guard read it as written."""
+    body = patch("*** Add File: ", path.format(tid=task))
+    assert answer(repo, host, tool, {"command": f"apply_patch <<EOF\n{body}EOF\n"}) == "deny", body
+
+
+def test_an_unquoted_heredoc_with_nothing_to_expand_is_read(h, repo, task):
+    body = patch("*** Update File: ", "app.py")
+    assert answer(repo, "codex", "shell", {"command": f"apply_patch <<EOF\n{body}EOF\n"}) == "allow"

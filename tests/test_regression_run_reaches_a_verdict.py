@@ -212,3 +212,27 @@ def test_a_bug_raised_in_a_fixture_is_a_failure(h, repo, task, tmp_path):
     (repo / "test.py").write_text(RAISES_IN_FIXTURE)
     h.ok("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test.py")
     assert "FIXING" in _status(h)
+
+
+SCOPE_MISMATCH = """\
+import pytest
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path):
+    return tmp_path
+
+
+def test_version(server):
+    assert False
+"""
+
+
+def test_a_fixture_scope_mismatch_is_no_failing_regression(h, repo, task, tmp_path):
+    """#27's task F-0028: pytest stops in setup (`ScopeMismatch`) before the test body runs: no verdict."""
+    _confirmed(h, tmp_path)
+    h.ok("finding", "reproduce", "F-0001")
+    (repo / "test.py").write_text(SCOPE_MISMATCH)
+    r = h("finding", "regression", "F-0001", "test.py", "--", PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test.py")
+    assert r.code != 0 and "No test ran to a verdict" in r.text, r.text
+    assert "CONFIRMED" in _status(h)
