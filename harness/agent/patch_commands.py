@@ -23,6 +23,8 @@ def patch_of(script: str) -> tuple[str | None, str] | None:
     m = _CANONICAL.match(script)
     if m is None:
         return None
+    if m.group("body") is not None and not m.group("q") and any(c in m.group("body") for c in "$`\\"):
+        return None  # an unquoted tag: the shell expands `$(…)`, `${…}`, backquotes, `\` first (#27's task F-0027)
     folder = m.group("dir")
     if folder is not None and folder[:1] in "'\"":
         folder = folder[1:-1]

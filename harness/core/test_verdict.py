@@ -88,9 +88,9 @@ def _python_module(options: list[str]) -> str | None:
 SUMMARY = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran)\s+in [0-9.]+s(?: \([0-9:]+\))?\s*=*\s*$", re.M)
 
 
-# What pytest prints when a test could not run at all: a fixture it does not know (F-0005), a module that did not
-# collect. Any other error of a test's setup is raised by the code its fixture calls: a verdict (F-0026).
-NOT_RUN = r"fixture '[^'\n]*' not found|ERROR collecting |error(?:s)? during collection|Interrupted: "
+# What pytest prints when a test could not run at all: a fixture it does not know (F-0005), a fixture asking for one
+# of a narrower scope (F-0028), a module that did not collect. Any other error of a test's setup is raised by the code its fixture calls: a verdict (F-0026).
+NOT_RUN = r"fixture '[^'\n]*' not found|ScopeMismatch|ERROR collecting |error(?:s)? during collection|Interrupted: "
 COLOUR = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's escape codes: colour, bold
 
 
