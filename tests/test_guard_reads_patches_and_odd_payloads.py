@@ -144,3 +144,10 @@ def test_an_unquoted_heredoc_is_expanded_by_the_shell_not_read_as_written(h, rep
 def test_an_unquoted_heredoc_with_nothing_to_expand_is_read(h, repo, task):
     body = patch("*** Update File: ", "app.py")
     assert answer(repo, "codex", "shell", {"command": f"apply_patch <<EOF\n{body}EOF\n"}) == "allow"
+
+
+def test_a_note_quoting_a_patch_header_is_no_patch(h, repo, task):
+    """Only Codex's apply_patch applies such a patch: the same headers in a note another program writes are text."""
+    note = f"cat > NOTES.md <<'EOF'\n{patch('*** Update File: ', LEDGER.format(tid=task))}EOF\n"
+    assert answer(repo, "codex", "shell", {"command": ["bash", "-lc", note]}) == "allow"
+    assert answer(repo, "codex", "shell", {"command": ["bash", "-lc", note.replace("cat > NOTES.md", "apply_patch")]}) == "deny"

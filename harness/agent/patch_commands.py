@@ -1,9 +1,9 @@
-"""Codex's `apply_patch` run through a shell tool: which files the patch writes, or why the guard cannot say.
+"""Codex's `apply_patch` run through a shell tool: the files a patch writes, as the session sees them. Pure.
 
 Codex intercepts a shell call of the form `apply_patch <<'EOF' … EOF` (or `apply_patch 'PATCH'`), optionally
-after `cd DIR &&`, and applies the patch itself, its paths taken in DIR (#27's task F-0019). Any other line that runs its `apply_patch` (or
-`applypatch`) program is judged by the shell judge, which refuses a patch the line does not spell (F-0020,
-F-0022: harness/agent/judge/bypass.py). Pure.
+after `cd DIR &&`, and applies the patch itself, its paths taken in DIR (#27's task F-0019). Any other line
+that runs its `apply_patch` (or `applypatch`) program is the shell judge's, which refuses a patch the line
+does not spell (F-0020, F-0022: harness/agent/judge/bypass.py).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ _CANONICAL = re.compile(
     r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"$`\\]*\"|[^\s;&|'\"$`\\*?\[\]{}~]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+"
     r"(?:<<-?\s*(?P<q>['\"]?)(?P<tag>\w+)(?P=q)[ \t]*\n(?P<body>.*?)\n[ \t]*(?P=tag)[ \t]*\n?"
     r"|'(?P<single>[^']*)'|\"(?P<double>[^\"$`\\]*)\")\s*\Z", re.S)
+
+
 def patch_of(script: str) -> tuple[str | None, str] | None:
     """(the folder `cd` went to or None, the patch text) of a line Codex applies itself, or None."""
     m = _CANONICAL.match(script)
@@ -39,10 +41,13 @@ def written(script: str, workdir: str | None) -> tuple[tuple[str, ...], tuple[st
     if found is None:
         return None
     folder, text = found
-    base = posixpath.join(workdir or "", folder or "")
+    return paths_in(text, posixpath.join(workdir or "", folder or ""))
 
+
+def paths_in(patch: str, base: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(files written, files deleted) by ``patch`` applied in the folder ``base`` (None or "": the session's)."""
     def here(path: str) -> str:
         return posixpath.join(base, path) if base else path
 
-    return (tuple(here(p) for p in patch_paths(text, PATCH_HEADERS)),
-            tuple(here(p) for p in patch_paths(text, DELETE_HEADER)))
+    return (tuple(here(p) for p in patch_paths(text=patch, headers=PATCH_HEADERS)),
+            tuple(here(p) for p in patch_paths(text=patch, headers=DELETE_HEADER)))

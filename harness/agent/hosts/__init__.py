@@ -134,7 +134,10 @@ def _shell_action(name: str, ti: dict[str, Any]) -> ToolAction:
             script = argv[2]
         command = script if script is not None else shlex.join(argv)
         if len(argv) == 2 and argv[0] in PROGRAMS:  # `["apply_patch", PATCH]`: Codex applies PATCH as given
-            return _patch_action(command, argv[1], _workdir(ti))
+            from harness.agent.patch_commands import paths_in
+
+            writes, deletes = paths_in(argv[1], _workdir(ti))
+            return ToolAction(shell=command, workdir=_workdir(ti), writes=writes, deletes=deletes, patch_read=True)
     elif command is not None and not isinstance(command, str):
         raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
     workdir = _workdir(ti)
@@ -148,24 +151,12 @@ def _shell_action(name: str, ti: dict[str, Any]) -> ToolAction:
         applied = patch_commands.written(script or text, workdir)
         if applied is not None:
             return ToolAction(shell=text, workdir=workdir, writes=applied[0], deletes=applied[1], patch_read=True)
-    # A patch's headers anywhere in the line are judged as writes too (#27's task F-0014).
-    here = (lambda path: path) if workdir is None else (lambda path: posixpath.join(workdir, path))
-    return ToolAction(shell=text, workdir=workdir, writes=tuple(map(here, patch_paths(text))),
-                      deletes=tuple(map(here, patch_paths(text, DELETE_HEADER))))
+    return ToolAction(shell=text, workdir=workdir)
 
 
 def _workdir(ti: dict[str, Any]) -> str | None:
     # Any host's name for the folder counts for every host, as its tool names do.
     return next((ti[k] for k in WORKDIR_KEYS if isinstance(ti.get(k), str)), None)
-
-
-def _patch_action(command: str, patch: str, workdir: str | None) -> ToolAction:
-    """A shell call whose program applies ``patch`` as given, in ``workdir``: its headers are its writes."""
-    def here(path: str) -> str:
-        return path if workdir is None else posixpath.join(workdir, path)
-
-    return ToolAction(shell=command, workdir=workdir, writes=tuple(map(here, patch_paths(patch))),
-                      deletes=tuple(map(here, patch_paths(patch, DELETE_HEADER))), patch_read=True)
 
 
 def _strings(items: list[Any], what: str) -> list[str]:
