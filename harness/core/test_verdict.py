@@ -4,11 +4,12 @@ A regression test is attached because it fails, and a reproducer confirms a find
 also exits non-zero when no test ran at all: 4 for an option or path it does not know, 5 when nothing was
 collected, 2 when collection broke or the run was interrupted, 3 on its own error. Taken for a failure, such
 a run records a regression test that never ran (#28's task F-0052). pytest is found behind the wrappers people
-start it with (`timeout 60`, `env`, `nice`, `python -Im`; #27's task F-0004). And a run that exits 1 because a
-test errored in its setup (a missing fixture) ran no test body either (F-0005): the last summary line pytest
-printed is read, and a failing run whose summary counts no failed test, or that printed none, decided nothing. Only a command that is
-pytest is read so: a script's output may hold summaries of the runs it judged itself.
-Pure; other runners' codes are not known here, so their non-zero exits stay failures.
+start it with (`timeout 60`, `env`, `nice`, `python -Im`; #27's task F-0004). A run that exits 1 is read by the
+last summary pytest printed: a failed test decides; an error decides too when the code a fixture calls raised
+it (F-0026), but not when the test could not run at all (a fixture pytest does not know, F-0005; a scope
+mismatch, F-0028; a module that did not collect); no summary at all decides nothing (F-0011). Only a command
+that is pytest is read so: a script's output may hold summaries of the runs it judged itself. Pure; other
+runners' codes are not known here, so their non-zero exits stay failures.
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ def _python_module(options: list[str]) -> str | None:
 SUMMARY = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran)\s+in [0-9.]+s(?: \([0-9:]+\))?\s*=*\s*$", re.M)
 
 
-# What pytest prints when a test could not run at all: a fixture it does not know (F-0005), a fixture asking for one
-# of a narrower scope (F-0028), a module that did not collect. Any other error of a test's setup is raised by the code its fixture calls: a verdict (F-0026).
+# What pytest prints when a test could not run at all: a fixture it does not know (F-0005), a fixture asking for
+# one of a narrower scope (F-0028), a module that did not collect. Any other error of a test's setup is raised by
+# the code its fixture calls: a verdict (F-0026).
 NOT_RUN = r"fixture '[^'\n]*' not found|ScopeMismatch|ERROR collecting |error(?:s)? during collection|Interrupted: "
 COLOUR = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # a terminal's escape codes: colour, bold
 
@@ -106,8 +108,9 @@ def no_verdict(argv: Sequence[str], exit_code: int | None, output: str | None = 
     output = COLOUR.sub("", output)  # `--color=yes`, PY_COLORS=1 in CI (#27's task F-0012)
     summary = SUMMARY.findall(output)
     if summary:
-        if re.search(r"\b\d+ failed\b", summary[-1]) or (summary[-1] != "no tests ran" and not re.search(NOT_RUN, output)):
-            return None  # a failure; or an error the code raised in a fixture, which is a verdict (F-0026)
+        raised = summary[-1] != "no tests ran" and not re.search(NOT_RUN, output)  # by the code a fixture calls
+        if raised or re.search(r"\b\d+ failed\b", summary[-1]):
+            return None
         return (f"pytest's summary says `{summary[-1]}`: no test failed (a fixture that does not exist, or a "
                 "module that does not collect, is no failure of the test)")
     # -qq prints the short summary without the stats line; -p no:terminal prints nothing (F-0011).
