@@ -22,6 +22,7 @@ sys.dont_write_bytecode = False
 
 from hypothesis import HealthCheck, settings  # noqa: E402  (after the line above)
 
+from support import hypothesis_pool  # noqa: E402
 from support.cli import Harness  # noqa: E402
 from support.environment import GIT_ENV, HOOKS_KEY, hermetic_env, hooks_started  # noqa: E402
 from support.gitrepo import commit_ok, git, head  # noqa: E402
@@ -43,6 +44,12 @@ _FUZZ = {"database": None, "deadline": None,
 settings.register_profile("default", max_examples=40, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=2000, derandomize=False, **_FUZZ)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+hypothesis_pool.pin()  # derandomized means the same examples, whatever ran before in the worker
+
+
+def pytest_runtest_setup(item):
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        hypothesis_pool.load_package()
 
 
 @pytest.fixture(autouse=True)
