@@ -127,7 +127,7 @@ def _regression_moved(proj: Projection, d: Data) -> None:
     regression_command_runs(f["id"], path, d["command"])
     same = moved_command(reg, d["moved_from"], path)
     if (d.get("argv") if isinstance(same, list) else d["command"]) != same or \
-            sorted(d.get("tests", [])) != sorted(t.replace(d["moved_from"], path) for t in reg.get("tests", [])):
+            sorted(d.get("tests", [])) != sorted(moved_tests(reg, d["moved_from"], path)):
         raise LedgerProblem(f"finding {f['id']}: a moved regression test runs as it did: its command is the old one "
                             f"with {d['moved_from']} renamed {path}, not {d['command']!r}", MOVE_HINT.format(id=f["id"]))
     if d["outcome"] != "passed":
@@ -143,6 +143,11 @@ def moved_command(reg: Data, old: str, new: str) -> list[str] | str | None:
     if reg.get("argv"):
         return [a.replace(old, new) for a in reg["argv"]]
     return reg["command"].replace(old, new) if isinstance(reg.get("command"), str) else None
+
+
+def moved_tests(reg: Data, old: str, new: str) -> list[str]:
+    """The test ids ``reg`` recorded, with their file renamed from ``old`` to ``new``: what a moved test runs."""
+    return [t.replace(old, new) for t in reg.get("tests", [])]
 
 
 MOVE_HINT = ("to run it otherwise, replace it instead: harness finding regression {id} PATH --failing-at "

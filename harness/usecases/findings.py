@@ -175,7 +175,7 @@ def _moved(s: TaskStore, task_id: str | None, f: Finding, rel: str, argv: tuple[
     reg = f["regression_test"] or {}
     renamed = finding_events.moved_command(reg, moved_from, rel)
     command = command_of(argv, renamed)
-    was = tuple(t.replace(moved_from, rel) for t in reg.get("tests", []))
+    was = tuple(finding_events.moved_tests(reg, moved_from, rel))
     if command is None or (argv and command != command_of((), renamed)) or (tests and sorted(tests) != sorted(was)):
         shown = shlex.join(renamed) if isinstance(renamed, list) else renamed
         raise Refused(f"{f['id']}'s regression test moved unchanged to {rel}, and a moved test runs as it did: "
