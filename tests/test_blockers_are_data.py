@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from harness import resources
 from harness.core import converge
 from harness.core.blocker_text import classify
@@ -166,3 +168,43 @@ def test_an_old_ledgers_text_only_gate_events_replay_and_still_count_toward_a_st
     r = h("converge", "--json")
     # REQ-001 blocked three iterations ago (an old, text-only event) and blocks now (a keyed one): one blocker.
     assert r.code == 3 and '"SPEC_AMBIGUITY"' in r.out and "REQ-001 not verified" in r.out, r.text
+
+
+def test_a_failing_fail_to_pass_run_is_told_by_its_kind_not_its_words():
+    failing = Blocker("requirements_verified", "fail_to_pass_failing", ("REQ-001",), "REQ-001: fail_to_pass is missing")
+    missing = Blocker("requirements_verified", "fail_to_pass_unusable", ("REQ-001",),
+                      "REQ-001 names test cases, but fail_to_pass evidence is failing: harness evidence fail_to_pass")
+    assert clearing(failing) == []  # a failure needs a fix, however it is worded
+    assert [s.command for s in clearing(missing)] == ["harness evidence fail_to_pass"]
+
+
+def test_an_old_ledgers_evidence_failure_stalls_as_one_whatever_its_type_is_called():
+    # Classified once, at read: the sentence's words ("finding") do not make it a finding's stall.
+    stall = converge.stalled(old_ledger(*["custom.finding evidence failed: exit 1"] * 3), None, 2)
+    assert stall is not None and stall[0] == "ARCHITECTURE_DEFECT", stall
+
+
+def test_a_finding_rejected_but_unrefuted_after_being_open_is_one_stalled_blocker():
+    open_ = Blocker("major_findings", "finding_open", ("F-0001",), "open")
+    unrefuted = Blocker("major_findings", "finding_unrefuted", ("F-0001",), "rejected, not refuted")
+    events_ = [e for b in (open_, open_, unrefuted) for e in keyed_iteration(b)]
+    assert converge.stalled(events_, None, 2)[0] == "REVIEW_DISAGREEMENT"
+    other = Blocker("major_findings", "finding_unrefuted", ("F-0002",), "rejected, not refuted")
+    assert converge.stalled([*events_, *keyed_iteration(other)], None, 1) is None  # another finding: cleared
+
+
+@pytest.mark.parametrize("text,check", [
+    ("REQ-001 names test cases, but cites no run that lists them", "requirements_verified"),
+    ("INV-002 could not be checked: tree abc", "invariants_hold"),
+    ("Critical finding F-0003 is disputed", "critical_findings"),
+    ("Finding F-0004 regression run vanished", "regression_verified"),
+    ("REQUIREMENTS-1 are odd", "unknown"),
+])
+def test_a_sentence_no_rule_knows_still_belongs_to_the_check_its_subject_names(text, check):
+    assert (classify(text).check, classify(text).kind) == (check, "unknown")
+
+
+def old_ledger(*sentences: str) -> list[dict]:
+    """Text-only gate judgements, as a harness before blocker keys wrote them, each ending an iteration."""
+    return [e for text in sentences for e in ({"type": "gate.evaluated", "data": {"blockers": [text]}},
+                                              {"type": "task.transitioned", "data": {"from": "GATING", "to": "BLOCKED"}})]
