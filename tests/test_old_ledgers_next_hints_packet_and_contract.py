@@ -11,7 +11,6 @@ import yaml
 
 from harness.cli import progress
 from harness.core import converge, findings, next_step
-from harness.core.blockers import Blocker
 from harness.usecases.review import TEST_PATH
 
 from support.cli import cli
@@ -75,9 +74,8 @@ def test_a_finding_refusal_hint_is_the_next_steps_command_and_never_a_refused_ve
 
 
 def test_a_failing_fail_to_pass_run_is_not_cleared_by_rerunning_it():
-    def unusable(phrase: str) -> Blocker:
-        return Blocker("requirements_verified", "fail_to_pass_unusable", ("REQ-001",),
-                       f"REQ-001 names test cases, but fail_to_pass evidence is {phrase}: harness evidence fail_to_pass")
+    def unusable(phrase: str) -> str:  # an old ledger's sentence: classified once, then judged by its kind
+        return f"REQ-001 names test cases, but fail_to_pass evidence is {phrase}: harness evidence fail_to_pass"
 
     assert next_step.clearing(unusable("failing")) == []
     assert [s.command for s in next_step.clearing(unusable("missing"))] == ["harness evidence fail_to_pass"]

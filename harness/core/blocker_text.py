@@ -48,8 +48,8 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], _Key]]] = [
      lambda m: ("requirements_verified", "no_test_named", (m[1],))),
     (re.compile(rf"^({_ID}) names test cases, but cites no run of the suite's test command"),
      lambda m: ("requirements_verified", "no_suite_run", (m[1],))),
-    (re.compile(rf"^({_ID}|Finding F-\d+) names test cases, but fail_to_pass evidence is "),
-     lambda m: (_finding_check(m[1]), "fail_to_pass_unusable", (_subject_of(m[1]),))),
+    (re.compile(rf"^({_ID}|Finding F-\d+) names test cases, but fail_to_pass evidence is (failing:)?"),
+     lambda m: (_finding_check(m[1]), "fail_to_pass_failing" if m[2] else "fail_to_pass_unusable", (_subject_of(m[1]),))),
     (re.compile(r"^(Finding F-\d+): its regression test is not shown passing in a fresh "),
      lambda m: ("regression_verified", "regression_not_in_run", (_subject_of(m[1]),))),
     (re.compile(r"^(Finding F-\d+): its regression test "),
@@ -81,4 +81,15 @@ def classify(text: str) -> Blocker:
         if m:
             check, kind, subject = build(m)
             return Blocker(check, kind, subject, text)
-    return Blocker("unknown", "unknown", (re.split(r"[:(]", text, maxsplit=1)[0].strip(),), text)
+    return Blocker(_check_of_unknown(text), "unknown", (re.split(r"[:(]", text, maxsplit=1)[0].strip(),), text)
+
+
+def _check_of_unknown(text: str) -> str:
+    """The check a sentence no rule knows belongs to, told by what it opens with (a requirement, an
+    invariant, a finding): a stall of such sentences is still named for what they are about."""
+    m = re.match(rf"({_ID})\b|(Critical|Major) finding F-\d+\b|Finding F-\d+\b", text)
+    if m is None:
+        return "unknown"
+    if m[1]:
+        return _item_check(m[1])
+    return f"{m[2].lower()}_findings" if m[2] else "regression_verified"

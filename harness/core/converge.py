@@ -231,36 +231,31 @@ def keyed(blockers: list[Blocker]) -> BlockerSet:
 
 def iteration_blockers(events: list[dict]) -> list[BlockerSet]:
     """The blockers of the last gate judgement before each GATING → BLOCKED, in order (an old
-    event's sentences classified as they are read)."""
-    return [keyed(bs) for bs, _ in _iterations(events)]
+    event's sentences classified once, as they are read)."""
+    return [keyed(bs) for bs in _iterations(events)]
 
 
-def _iterations(events: list[dict]) -> list[tuple[list[Blocker], bool]]:
-    """Each iteration's blockers (as :func:`iteration_blockers`) and whether its event recorded their keys."""
-    out: list[tuple[list[Blocker], bool]] = []
+def _iterations(events: list[dict]) -> list[list[Blocker]]:
+    """Each iteration's blockers, as :func:`iteration_blockers` keys them."""
+    out: list[list[Blocker]] = []
     last: dict = {}
     for e in events:
         if e["type"] == "gate.evaluated":
             last = e["data"]
         elif e["type"] == "task.transitioned" and (e["data"].get("from"), e["data"].get("to")) == ("GATING", "BLOCKED"):
-            keys, texts = last.get("blocker_keys"), last.get("blockers") or []
-            out.append((from_event(last), isinstance(keys, list) and len(keys) == len(texts)))
+            out.append(from_event(last))
     return out
 
 
 def stalled(events: list[dict], live: list[Blocker] | None, window: int) -> tuple[str, str] | None:
     """(code, detail) when nothing that blocked ``window`` iterations ago has been cleared since. An
-    iteration recorded without keys (an old ledger) is compared, and its stall named, by its sentences
-    as the harness did when it wrote them."""
+    iteration recorded without keys (an old ledger) counts by the keys its sentences classify as."""
     its = _iterations(events)
     if live is not None:
-        its.append((live, True))
+        its.append(live)
     if window < 1 or len(its) <= window:
         return None
-    (now_blockers, _), (then_blockers, then_keyed) = its[-1], its[-1 - window]
-    if not then_keyed:
-        return _stalled_as_text([b.text for b in now_blockers], [b.text for b in then_blockers], window)
-    now, then = keyed(now_blockers), keyed(then_blockers)
+    now, then = _stall_keys(its[-1]), _stall_keys(its[-1 - window])
     if not then or not then.keys() <= now.keys():
         return None
     stuck = sorted(then.values(), key=lambda b: b.text)
@@ -269,20 +264,13 @@ def stalled(events: list[dict], live: list[Blocker] | None, window: int) -> tupl
                                 + (f" (+{len(stuck) - 3} more)" if len(stuck) > 3 else ""))
 
 
-def _stalled_as_text(now_texts: list[str], then_texts: list[str], window: int) -> tuple[str, str] | None:
-    """The stall decision of ledgers written before blockers had keys: a sentence up to '(' or ':' is its key."""
-    now, then = {_text_key(t) for t in now_texts}, {_text_key(t) for t in then_texts}
-    if not then or not then <= now:
-        return None
-    stuck = sorted(then)
-    if all(re.search(r"\bfinding\b", b, re.I) for b in stuck):
-        code = REVIEW_DISAGREEMENT
-    elif all(re.match(r"(REQ-\d+|\d+ requirement)", b) for b in stuck):
-        code = SPEC_AMBIGUITY
-    else:
-        code = ARCHITECTURE_DEFECT
-    return code, (f"the blockers have not shrunk in {window} iterations: "
-                  + "; ".join(stuck[:3]) + (f" (+{len(stuck) - 3} more)" if len(stuck) > 3 else ""))
+# A finding rejected but not refuted still blocks as the open finding it was: one disagreement, not a new blocker.
+_SAME_BLOCKER_AS = {"finding_unrefuted": "finding_open"}
+
+
+def _stall_keys(blockers: list[Blocker]) -> BlockerSet:
+    """:func:`keyed`, with the kinds that are one blocker for a stall made one."""
+    return {(b.check, _SAME_BLOCKER_AS.get(b.kind, b.kind), b.subject): b for b in blockers}
 
 
 def _text_key(text: str) -> str:

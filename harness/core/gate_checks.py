@@ -229,7 +229,8 @@ def _proved(j: Judging, check: str, subject: str, label: str, what: str, tests: 
         status = j.evidence["fail_to_pass"][0] if "fail_to_pass" in j.evidence else "MISSING"
         return [Blocker(check, "fail_to_pass_gap", (subject,), f"{label}: test {case} did not pass in the cited run")
                 for case in tests if now.get(case) != "passed"] + [
-            Blocker(check, "fail_to_pass_unusable", (subject,),
+            # a failing run needs a fix, any other (missing, stale, …) a run: told apart by kind, not by words
+            Blocker(check, "fail_to_pass_failing" if status == "FAIL" else "fail_to_pass_unusable", (subject,),
                     f"{label} names test cases, but fail_to_pass evidence is {PHRASE[status]}: harness evidence fail_to_pass")]
     return [Blocker(check, "fail_to_pass_gap", (subject,), text)
             for text in fail_to_pass_gaps(label, what, tests, now, j.g.cases.get("fail_to_pass", {}))]

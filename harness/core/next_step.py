@@ -14,7 +14,7 @@ from harness.core.blockers import CITES_PREFIX, EVIDENCE_TO_COLLECT, Blocker, as
 from harness.core.cases import planned as planned_by
 from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
-from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, evidence_status
+from harness.core.gate import DECIDING_STATES, GateInput, evidence_status
 from harness.core.value_class import dataclass, field
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -172,8 +172,9 @@ def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None
                      f"{text}: cite the passing evidence that proves it")
     if kind == "uncovered":
         return [step for rid in subject for step in _cite("requirement", rid, plan, evidence, f"{rid} cites no evidence")]
-    if kind == "fail_to_pass_unusable" and f"fail_to_pass evidence is {PHRASE['FAIL']}" not in text:
-        # the cases a requirement names, run against the base's source; a failing run needs work, not a re-run
+    if kind == "fail_to_pass_unusable":
+        # the cases a requirement names, run against the base's source (a failing run, fail_to_pass_failing,
+        # needs work, not a re-run)
         return [NextStep("harness evidence fail_to_pass", text.split(": harness evidence", 1)[0])]
     if kind == "finding_unrefuted":
         return [NextStep(f"harness finding reproduce {subject[0]}", text)]
