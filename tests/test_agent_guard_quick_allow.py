@@ -42,7 +42,7 @@ def same_answer(host: str, cwd: str | None, tool: str, tool_input: object, monke
 
 def answered_quickly(cwd: str | None, host: str, tool: str, tool_input: dict) -> bool:
     p = Payload(session_id="s", cwd=cwd, tool_name=tool, tool_input=tool_input)
-    return quick_allow.surely_allowed(p.cwd, tool_action(host, p))
+    return quick_allow.surely_allowed(p.cwd, tool_action(p))
 
 
 PLAIN_COMMANDS = ["ls -la", "pytest -q tests", "cat README.md", "grep -rn TODO src", "echo a=b", "pytest --tb=short -x",

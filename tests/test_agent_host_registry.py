@@ -42,7 +42,7 @@ def test_every_tool_a_host_s_matcher_sends_is_judged_and_every_judged_tool_is_se
     for name in hosts.ANY_SHELL_TOOL | hosts.ANY_EDIT_TOOL | {"Read", "Glob", "WebFetch"}:
         patch = "*** Begin Patch\n*** Update File: x\n*** End Patch\n"  # a command line to a shell tool
         p = hosts.Payload("s", "/", name, {"command": patch, "file_path": "x", "path": "x"})
-        if hosts.tool_action(host, p) != hosts.ToolAction():
+        if hosts.tool_action(p) != hosts.ToolAction():
             judged.add(name)
     assert sent <= judged
     assert set(REGISTRY[host].shell_tools) | set(REGISTRY[host].edit_tools) == sent
@@ -54,6 +54,10 @@ def test_the_cli_offers_the_registry_s_hosts():
         choices = param.type.choices
     assert tuple(choices) == hosts.HOSTS
     assert (*hosts.HOSTS, "auto") == agent_hook.HOSTS
+    from harness.cli.hooks import agent_hook as hook_command
+
+    host, event = hook_command.params[:2]
+    assert (tuple(host.type.choices), tuple(event.type.choices)) == (agent_hook.HOSTS, agent_hook.EVENTS)
     assert all(set(h.events) == set(agent_hook.EVENTS) for h in REGISTRY.values())
 
 
@@ -65,6 +69,11 @@ def test_a_new_host_is_one_registry_entry(monkeypatch):
     entries = install.entries("newhost")
     assert entries["BeforeTool"][0]["matcher"] == "sh|write" and set(entries) == {"Start", "BeforeTool", "End"}
     assert json.loads(hosts.deny("newhost", "no").stdout) == {"decision": "deny", "reason": "no"}
+    # an answer names the event in the host's own words
+    assert json.loads(hosts.context("newhost", "hi").stdout)["hookSpecificOutput"]["hookEventName"] == "Start"
+    monkeypatch.setitem(REGISTRY, "newhost", extra._replace(deny_decision=False))
+    said = json.loads(hosts.deny("newhost", "no").stdout)["hookSpecificOutput"]
+    assert (said["hookEventName"], said["permissionDecision"]) == ("BeforeTool", "deny")
 
 
 def test_the_skills_go_where_each_host_discovers_them():
@@ -106,4 +115,16 @@ def test_the_shared_hooks_file_finds_the_host_by_the_marks_its_module_names(payl
 @pytest.mark.parametrize("key", ["workdir", "dir_path", "directory"])
 def test_a_shell_tool_s_folder_is_read_under_any_host_s_name_for_it(key):
     p = hosts.Payload("s", "/", "Bash", {"command": "ls", key: "/elsewhere"})
-    assert hosts.tool_action("claude", p).workdir == "/elsewhere"
+    assert hosts.tool_action(p).workdir == "/elsewhere"
+
+
+def test_a_hosts_user_settings_follow_the_variable_it_names(monkeypatch, tmp_path):
+    from harness.agent.hook_settings import settings_path
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    assert settings_path("codex", "user", None) == tmp_path / "home/.codex/hooks.json"
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    assert settings_path("codex", "user", None) == tmp_path / "codex/hooks.json"
+    assert settings_path("claude", "user", None) == tmp_path / "home/.claude/settings.json"  # not Claude's variable
+    assert settings_path("codex", "project", tmp_path / "repo") == tmp_path / "repo/.codex/hooks.json"

@@ -158,7 +158,7 @@ def test_an_agent_payload_is_refused_or_read(data):
     raw = data.draw(mutated(PAYLOAD))
     try:
         p = payload(read_payload(raw.decode("utf-8", "surrogateescape")))
-        tool_action("claude", p)
+        tool_action(p)
     except (ValueError, RecursionError):  # the agent hook's failure policy judges these
         return
     assert isinstance(p.session_id, str) and isinstance(p.tool_name, str)

@@ -37,9 +37,8 @@ class Change:
 def settings_path(host: str, scope: str, root: Path | None) -> Path:
     project, user = REGISTRY[host].settings  # (the project file, the user file under the home folder)
     if scope == "user":
-        if host == "codex" and os.environ.get("CODEX_HOME"):
-            return Path(os.environ["CODEX_HOME"]) / "hooks.json"
-        return Path.home() / user
+        home = os.environ.get(REGISTRY[host].home_env) if REGISTRY[host].home_env else None
+        return Path(home) / Path(user).name if home else Path.home() / user
     if root is None:
         raise HarnessError("--scope project needs a git repository", hint="cd into it, or use --scope user")
     return root / project

@@ -103,25 +103,25 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
 
         # What the call carries, never the whole payload: the session's folder (its cwd) is no part of
         # what the call would do, and a project under ~/git/ must be answered as one anywhere else.
-        subject = _subject(host, p) or _carried(p, raw)
+        subject = _subject(p) or _carried(p, raw)
         if mentions_guarded(subject):
             return hosts.deny(host, f"harness: the guard failed ({why}) on a command that touches what it "
                                     "protects (git, .harness/, hooks), so it refuses rather than allow it "
                                     "unchecked. Rephrase the command plainly, or run `harness status`.")
-        return hosts.allow(host, f"harness: the guard failed ({why}); allowed a command it does not cover")
+        return hosts.allow(f"harness: the guard failed ({why}); allowed a command it does not cover")
 
 
 def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     # Imported past the early answers: a `Read` (most tool calls) pays for none of the rules.
-    action = hosts.tool_action(host, p)
+    action = hosts.tool_action(p)
     if action.refuse:
         return hosts.deny(host, action.refuse)
     if action.shell is None and not action.writes:
-        return hosts.allow(host)
+        return hosts.allow()
     from harness.agent.quick_allow import surely_allowed
 
     if surely_allowed(p.cwd, action):  # `ls`, an edit of a source file: what the rules would allow anyway
-        return hosts.allow(host)
+        return hosts.allow()
     from harness.agent import hook_facts as facts
 
     root = facts.guarded_root(p.cwd)
@@ -130,7 +130,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     defer()  # inspect, which the rules' imports import and nothing they run reads
     if root is None:  # no harness around the session: what an edit writes may still be a harness's record
         denial = _outside_writes(p.cwd, action)
-        return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
+        return hosts.deny(host, denial.message()) if denial else hosts.allow()
     # The git processes the judgement needs run while the rules load.
     git_setup = facts.start_git_setup(root, " ".join([action.shell or "", *action.writes, *action.deletes]))
     if action.shell is not None:
@@ -167,7 +167,7 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         for full in dict.fromkeys((os.path.realpath(os.path.join(cwd, path)), os.path.normpath(os.path.join(cwd, path)))):
             denial = denial or check_delete(full, where, setup)
     denial = denial or _outside_writes(cwd, action, root)
-    return hosts.deny(host, denial.message()) if denial else hosts.allow(host)
+    return hosts.deny(host, denial.message()) if denial else hosts.allow()
 
 
 def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | None = None) -> Denial | None:
@@ -276,9 +276,9 @@ def _carried(p: hosts.Payload, raw: str) -> str:
     return raw
 
 
-def _subject(host: str, p: hosts.Payload) -> str:
+def _subject(p: hosts.Payload) -> str:
     try:
-        action = hosts.tool_action(host, p)
+        action = hosts.tool_action(p)
         return ((action.shell or "") + " " + " ".join(action.writes)).strip()
     except Exception:  # describing the action is best effort
         return ""
@@ -296,7 +296,7 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) ->
     except Exception as exc:  # a cwd no path can be (a NUL byte): no task to judge, nor its memory
         return _block_once(host, p.session_id, _logged(exc, p, raw))
     if not facts.has_harness(root):
-        return hosts.allow(host)
+        return hosts.allow()
     assert root is not None
     try:
         if bad_input:
@@ -316,7 +316,7 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) ->
         return _stop_error(host, root, p.session_id, _logged(exc, p, raw, near=root))
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
-    return hosts.allow(host, verdict.message or None)
+    return hosts.allow(verdict.message or None)
 
 
 def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
@@ -334,7 +334,7 @@ def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
         return _block_once(host, session, why if also == why else f"{why}; {also}")
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
-    return hosts.allow(host, verdict.message)
+    return hosts.allow(verdict.message)
 
 
 def _block_once(host: str, session: str, why: str) -> Reply:
@@ -351,9 +351,9 @@ def _block_once(host: str, session: str, why: str) -> Reply:
             raise OSError("no folder to remember the block in")
         first = stopstate.first_crash_block(where, session)
     except Exception as exc:
-        return hosts.allow(host, f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
+        return hosts.allow(f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
     if not first:
-        return hosts.allow(host, f"harness: the stop check failed again ({why}); not blocking twice")
+        return hosts.allow(f"harness: the stop check failed again ({why}); not blocking twice")
     verdict, _ = policy.error_verdict(None, session, why)
     return hosts.block_stop(host, verdict.reason)
 

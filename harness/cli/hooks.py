@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from harness.cli import agent_hook as agent_hook_args
 from harness.cli.common import with_return_code
 from harness.cli.gate_hook import gate_hook
 from harness.errors import HarnessError
@@ -194,8 +195,8 @@ def audit_range() -> int:
 
 
 @hook.command("agent")
-@click.argument("host", type=click.Choice(["claude", "codex", "gemini", "auto"]))
-@click.argument("event", type=click.Choice(["session-start", "pre-tool-use", "stop"]))
+@click.argument("host", type=click.Choice(agent_hook_args.HOSTS))  # the registry's hosts, and "auto"
+@click.argument("event", type=click.Choice(agent_hook_args.EVENTS))
 @click.pass_context
 def agent_hook(ctx: click.Context, host: str, event: str) -> None:
     """What a coding agent's hook calls: reads the host's JSON on stdin, answers in its shape.

@@ -94,7 +94,7 @@ def payload(data: dict[str, Any]) -> Payload:
                    tool_input={} if tool_input is None else tool_input)
 
 
-def tool_action(host: str, p: Payload) -> ToolAction:
+def tool_action(p: Payload) -> ToolAction:
     """What a tool call will do, in terms the denier judges; unknown tools do nothing it guards.
 
     Input of the wrong type for a tool the guard judges (a list where the host sends an object,
@@ -196,7 +196,7 @@ def context(host: str, text: str, message: str | None = None) -> Reply:
     """Session start: text the model reads first (same shape in all three hosts)."""
     out: dict[str, Any] = {}
     if text:
-        out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": text}
+        out["hookSpecificOutput"] = {"hookEventName": _event(host, "session-start"), "additionalContext": text}
     if message:
         out["systemMessage"] = message
     return Reply(_json(out) if out else "")
@@ -211,11 +211,16 @@ def deny(host: str, reason: str) -> Reply:
         return _unknown_host_block(reason)
     if REGISTRY[host].deny_decision:
         return Reply(_json({"decision": "deny", "reason": reason}))
-    return Reply(_json({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+    return Reply(_json({"hookSpecificOutput": {"hookEventName": _event(host, "pre-tool-use"), "permissionDecision": "deny",
                                                "permissionDecisionReason": reason}}))
 
 
-def allow(host: str, message: str | None = None) -> Reply:
+def _event(host: str, event: str) -> str:
+    """The host's own name for one of our events (an answer names it); "auto" answers as Claude names them."""
+    return REGISTRY.get(host, claude.HOST).events[event]
+
+
+def allow(message: str | None = None) -> Reply:
     """Let the action proceed; a message, when there is one, is shown to the user."""
     return Reply(_json({"systemMessage": message}) if message else "")
 

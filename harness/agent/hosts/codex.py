@@ -17,4 +17,4 @@ def _claims(data: dict[str, Any]) -> bool:
 HOST = Host("codex", CLAUDE_EVENTS, ("Bash", "shell", "local_shell", "exec_command"), ("apply_patch",),
             (".codex/hooks.json", ".codex/hooks.json"), False, "block", False, ".agents/skills",
             "Codex runs project hooks only in trusted projects, with hooks enabled in its config",
-            ("workdir",), _claims)
+            ("workdir",), _claims, "CODEX_HOME")
