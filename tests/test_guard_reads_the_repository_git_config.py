@@ -10,10 +10,15 @@ import os
 from pathlib import Path
 
 from harness.agent.run import run
-from harness.gitio.guard_config import aliases_and_hooks_path, hooks_dirs
+from harness.gitio.guard_config import aliases_from, hooks_dirs, start_config
 
 from support.cli import Harness
 from support.gitrepo import git
+
+
+def aliases_and_hooks_path(root):
+    """(alias -> expansion, core.hooksPath or None) as the guard reads them in ``root``."""
+    return aliases_from(start_config(root))
 
 
 def pre_tool_use(cwd: Path, **tool: object) -> str | None:

@@ -226,14 +226,6 @@ def _table_class(generator: type, path: str | None) -> type:
     return CachedTable
 
 
-def read_tables(path: str | os.PathLike[str], productions: list[str]) -> tuple[dict, dict] | None:
-    """The cached (action, goto) tables for ``productions``, or None when the file is not a sound cache."""
-    cached = read_cache(path)
-    if cached is None or cached[0][1] != productions:
-        return None
-    return cached[0][2], cached[0][3]
-
-
 def read_cache(path: str | os.PathLike[str]) -> tuple[tuple, list | None] | None:
     """((FORMAT, productions, action, goto), production details or None) as the file holds them, the
     tables' shape checked; None when the file is missing, unreadable, oversized or not of this layout.

@@ -22,9 +22,6 @@ _NAMED = re.compile(_NAMED_FORM)
 # The same rule for the JSON schemas (tests/test_event_schemas.py holds them to it).
 # No line break anywhere: `$` would also match before a final newline.
 PATTERN = r"^(?!.*\n)(?:" + "|".join(EVIDENCE_TYPES) + "|" + _NAMED_FORM + ")$"
-# A contract's requirement may plan a test case too (`tests/test_x.py::test_y`, or the report's
-# `tests.test_x::test_y`): what FAIL_TO_PASS must show of it (see harness.core.cases).
-PLAN_PATTERN = r"^(?!.*\n)(?:" + "|".join(EVIDENCE_TYPES) + "|" + _NAMED_FORM + r"|[^\s:][^:]*::.+)$"
 FORMS = ", ".join(EVIDENCE_TYPES) + ", or custom.NAME (NAME a lower-case word: custom.perf)"
 METAVAR = "[" + "|".join([*EVIDENCE_TYPES, "custom.NAME"]) + "]"
 

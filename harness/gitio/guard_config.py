@@ -24,12 +24,6 @@ FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
 QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.url)$"
 
 
-def aliases_and_hooks_path(root: str | Path) -> tuple[dict[str, str], str | None]:
-    """(alias name -> expansion, core.hooksPath or None) as git resolves them in ``root``.
-    A git that fails answers no aliases: the guard then judges commands as written."""
-    return aliases_from(start_config(root))
-
-
 def start_config(root: str | Path) -> SpawnedGit:
     """The `git config` process :func:`aliases_from` reads, started (so others can run beside it)."""
     return spawned_git.start(str(root), "config", "-z", "--get-regexp", QUERY)

@@ -161,7 +161,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
     ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it).
     ``guard``: the job's (one per audit): what keeps its re-runs apart and on the commit's own code."""
-    from harness.rerun.isolation import job_guard, program_of
+    from harness.rerun.isolation import first_word, job_guard
 
     runs = runs if runs is not None else []
     stream = stream or (lambda line: None)
@@ -173,7 +173,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     from harness.rerun.script_pythons import scripted_pythons
 
     scripted = [p for item in planned for p in scripted_pythons(item.command, src.read_or_none)]  # (#24's F-0010, F-0011)
-    guard.learn([*(p for item in planned if (p := program_of(item.command, item.shell))), *scripted])
+    guard.learn([*(p for item in planned if (p := first_word(item.command))), *scripted])
     todo = list(planned)
     try:
         with git.temp_worktree(commit) as path:

@@ -80,7 +80,7 @@ def job_guard(git: Git) -> RerunGuard:
     return job.get() if job is not None else RerunGuard(git)
 
 
-def program_of(command: list[str] | str, shell: bool) -> str | None:
+def first_word(command: list[str] | str) -> str | None:
     """The program a command starts (a shell string's first word, when it splits)."""
     if isinstance(command, list):
         return command[0] if command else None
@@ -109,7 +109,7 @@ def configured_programs(git: Git, commits: Sequence[str]) -> list[str]:
             commands = settings.config_of(src).commands
         except HarnessError:
             continue
-        out.extend(p for c in commands.values() if (p := program_of(c.to_run(), c.shell)))
+        out.extend(p for c in commands.values() if (p := first_word(c.to_run())))
     return out
 
 

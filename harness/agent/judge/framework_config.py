@@ -28,7 +28,6 @@ MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
 
 # Per-hook keys that, set in the config, make a harness hook run something else or under another name.
 OVERRIDES = frozenset({"alias", "entry", "language"})
-MANUAL_ONLY = frozenset({"manual"})
 
 
 def harness_hooks(text: str | None) -> set[str]:

@@ -115,7 +115,7 @@ def _watch_execs(words: list[str]) -> bool:
             name = w.partition("=")[0]
             if len(name) >= 4 and "--exec".startswith(name):  # `--ex` already names it alone
                 return True
-            i += 1 + (_unabbreviated("watch", spec, name) in spec.long_values and "=" not in w)
+            i += 1 + (_unabbreviated(spec, name) in spec.long_values and "=" not in w)
             continue
         for j, ch in enumerate(w[1:], 1):
             if ch == "x":
@@ -160,16 +160,16 @@ def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scri
 
 def _long(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str], folders: list[str]) -> None:
     opt, eq, value = w.partition("=")
-    opt = _unabbreviated(head, spec, opt)
+    opt = _unabbreviated(spec, opt)
     if opt in spec.long_values and not eq:
         value = words.pop(0) if words else ""
     if opt == LONG_COMMAND.get(head):
-        _hand_over(spec, head == "env", value, words, scripts)
+        _hand_over(head == "env", value, words, scripts)
     if head in CHDIR and opt == CHDIR[head][1]:
         folders.append(value)  # (#28's task F-0084: `--ch=DIR` too)
 
 
-def _unabbreviated(head: str, spec: Prefix, opt: str) -> str:
+def _unabbreviated(spec: Prefix, opt: str) -> str:
     """A long option as getopt_long reads an unambiguous abbreviation of it (`--ch` for `--chdir`)."""
     if opt in spec.long_values:
         return opt
@@ -184,13 +184,13 @@ def _short(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str]
             if ch and ch == spec.command_option:
                 scripts.append(value)
             elif ch and ch == spec.split_option:
-                _hand_over(spec, True, value, words, scripts)
+                _hand_over(True, value, words, scripts)
             elif head in CHDIR and ch == CHDIR[head][0]:
                 folders.append(value)
             return
 
 
-def _hand_over(spec: Prefix, split: bool, value: str, words: list[str], scripts: list[str]) -> None:
+def _hand_over(split: bool, value: str, words: list[str], scripts: list[str]) -> None:
     """`env -S "git commit -n"` splits its string into the command's words; `flock -c` runs it in a shell."""
     if not split:
         scripts.append(value)
