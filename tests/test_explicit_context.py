@@ -17,7 +17,8 @@ MUTABLE_CALLS = {"dict", "set", "list", "OrderedDict", "defaultdict", "ContextVa
 
 def _module_state(path: Path) -> list[str]:
     """Module-level names bound to a mutable container, and `global` statements, in ``path``."""
-    found = []
+    found: list[str] = []
+    tables: list[str] = []  # UPPER-case names: tables, unless something changes them
     module = ast.parse(path.read_text("utf-8"))
     for node in module.body:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
@@ -25,10 +26,29 @@ def _module_state(path: Path) -> list[str]:
         mutable = isinstance(value, (ast.Dict, ast.Set, ast.List, ast.DictComp, ast.SetComp, ast.ListComp)) or (
             isinstance(value, ast.Call) and getattr(value.func, "id", getattr(value.func, "attr", "")) in MUTABLE_CALLS)
         for t in targets:
-            if mutable and isinstance(t, ast.Name) and not t.id.isupper() and not t.id.startswith("__"):  # UPPER: a table
-                found.append(f"{t.id} (line {node.lineno})")
+            if mutable and isinstance(t, ast.Name) and not t.id.startswith("__"):
+                (tables if t.id.isupper() else found).append(t.id if t.id.isupper() else f"{t.id} (line {node.lineno})")
     found += [f"global {', '.join(n.names)} (line {n.lineno})" for n in ast.walk(module) if isinstance(n, ast.Global)]
-    return found
+    return found + _tables_changed(module, set(tables))
+
+
+MUTATORS = {"append", "add", "update", "extend", "insert", "setdefault", "pop", "popitem", "clear", "remove", "discard"}
+
+
+def _tables_changed(module: ast.Module, tables: set[str]) -> list[str]:
+    """An UPPER-case table is a constant only while nothing changes it: one that a function appends to, sets
+    a key of or deletes from is state under a constant's name (built at import, by the module's own lines,
+    it is a table)."""
+    changed = []
+    functions = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    for n in (n for f in functions for n in ast.walk(f)):
+        target = (n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr in MUTATORS else None)
+        for t in getattr(n, "targets", []) if isinstance(n, (ast.Assign, ast.Delete)) else []:
+            target = t.value if isinstance(t, ast.Subscript) else target
+        if isinstance(target, ast.Name) and target.id in tables:
+            changed.append(f"{target.id} changed (line {n.lineno})")
+    return changed
 
 
 def test_no_module_keeps_state_between_calls_but_the_context():
@@ -39,8 +59,10 @@ def test_no_module_keeps_state_between_calls_but_the_context():
 
 def test_the_scan_sees_the_module_state_it_forbids(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("_cache = {}\nseen: set[str] = set()\nTABLE = {'a': 1}\nn = 0\ndef f():\n    global n\n")
-    assert _module_state(sample) == ["_cache (line 1)", "seen (line 2)", "global n (line 6)"]
+    sample.write_text("_cache = {}\nseen: set[str] = set()\nTABLE = {'a': 1}\nn = 0\ndef f():\n    global n\n"
+                      "LATER = []\nKEYED = {}\nLATER.append(0)\ndef g():\n    LATER.append(1)\n    KEYED['k'] = 2\n    TABLE.get('a')\n")
+    assert sorted(_module_state(sample)) == sorted(["_cache (line 1)", "seen (line 2)", "global n (line 6)", "LATER changed (line 11)",
+                                     "KEYED changed (line 12)"])
 
 
 def test_a_command_leaves_no_lock_reporter_behind(tmp_path, monkeypatch):

@@ -176,7 +176,13 @@ _HIDING = re.compile(_TERMINAL + _ENCODED + _QUOTED_PRINTABLE)
 # The same without quoted-printable, whose `=XY` is read out of any text: in `=bA<ESC>[31mKIA…` (shown
 # `=bAKIA…`) or `=bA\u004bIA…`, decoding `=bA` in the round that removes the code takes the key's first
 # letter with it (#27's task F-0021). The rules read both chains of views. Compiled on first use.
-_NOT_QUOTED_PRINTABLE: list[re.Pattern[str]] = []
+
+
+@functools.lru_cache(maxsize=1)
+def _not_quoted_printable() -> re.Pattern[str]:
+    return re.compile(_TERMINAL + _ENCODED)
+
+
 # Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
@@ -344,9 +350,7 @@ class Redactor:
     def _view_matches(self, text: str) -> list[tuple[int, int, int, int, str]]:
         """:meth:`_matches` of the views of ``text``, their spans mapped back to ``text``: decoded round by
         round, with quoted-printable and without."""
-        if not _NOT_QUOTED_PRINTABLE:
-            _NOT_QUOTED_PRINTABLE.append(re.compile(_TERMINAL + _ENCODED))
-        return self._chain_matches(_views(text)) + self._chain_matches(_views(text, _NOT_QUOTED_PRINTABLE[0]))
+        return self._chain_matches(_views(text)) + self._chain_matches(_views(text, _not_quoted_printable()))
 
     def _chain_matches(self, views: list[_View]) -> list[tuple[int, int, int, int, str]]:
         """:meth:`_matches` of each view of a chain (each a view of the one before), mapped back to the first's text."""
