@@ -12,6 +12,8 @@ ALLOWED_SIGNERS = f"{HARNESS}/allowed_signers"  # whose signatures count, when C
 TASKS = f"{HARNESS}/tasks"
 LOCAL = f"{HARNESS}/local"                      # untracked, per clone: lock, caches, current task
 CONTRACT_DRAFT = f"{LOCAL}/contract.yaml"
+LOCK = f"{LOCAL}/lock"                          # one writer at a time (readers share it)
+FRAMEWORK_CONFIG = ".pre-commit-config.yaml"    # the pre-commit framework's, which runs the harness's hooks
 
 
 def task_folder(task_id: str) -> str:

@@ -44,7 +44,7 @@ WRITING_OPTIONS = ("--junitxml", "--junit-xml", "--resultlog", "--result-log", "
                    "--basetemp", "--override-ini", "--config-file", "--rootdir")
 # What makes a written path something the judge looks at more closely.
 SPECIAL_IN_PATH = frozenset("$`*?[")
-GUARDED_TOP = (paths.HARNESS, ".git", ".pre-commit-config.yaml")
+GUARDED_TOP = (paths.HARNESS, ".git", paths.FRAMEWORK_CONFIG)
 # Files whose content the judge reads: pytest's configuration may give a --basetemp to empty.
 PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 # What the judge's own failure policy takes for a mention of what it guards (bypass.mentions_guarded), and hooks.

@@ -222,9 +222,10 @@ def _shell_owners(base: str, command: str, judged: str | None) -> list[str]:
 
 def _framework_edit(p: hosts.Payload, full: str, where: Where) -> Denial | None:
     """An edit of .pre-commit-config.yaml that leaves out a harness hook the file runs now."""
-    from harness.agent.judge.framework_config import CONFIG, framework_denial
+    from harness.agent.judge.framework_config import framework_denial
+    from harness.paths import FRAMEWORK_CONFIG
 
-    if where.resolve(full) != CONFIG:
+    if where.resolve(full) != FRAMEWORK_CONFIG:
         return None
     from pathlib import Path
 

@@ -10,6 +10,7 @@ import os
 
 from harness.gitio import spawned_git
 from harness.gitio.environment import common_dir
+from harness.paths import FRAMEWORK_CONFIG
 
 TYPE_CHECKING = False  # pathlib costs the guard more than these few paths: they are joined as os.path strings
 if TYPE_CHECKING:
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
     from harness.gitio.spawned_git import SpawnedGit
 
 # Every config file git reads here (system, global, local, worktree, and what they include).
-FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
 # Aliases and the hooks folder; the notes ref `git notes` writes by default and where each remote is (the
 # guard judges a fetch from a remote named `self` whose url is `.` as a fetch from `.`; #28's task F-0064, F-0065).
 QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.url)$"

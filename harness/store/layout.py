@@ -35,20 +35,24 @@ class Layout:
 
     @property
     def config(self) -> Path:
-        return self.harness / "config.yaml"
+        return self.root / paths.CONFIG
 
     @property
     def gate(self) -> Path:
-        return self.harness / "gate.yaml"
+        return self.root / paths.GATE
 
     @property
     def tasks(self) -> Path:
-        return self.harness / "tasks"
+        return self.root / paths.TASKS
 
     @property
     def local(self) -> Path:
         """Untracked per-clone state: lock, redo log, current-task choice, caches."""
-        return self.harness / "local"
+        return self.root / paths.LOCAL
+
+    @property
+    def lock(self) -> Path:
+        return self.root / paths.LOCK
 
     def task_dir(self, task_id: str) -> Path:
         return self.tasks / task_id

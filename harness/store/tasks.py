@@ -75,12 +75,12 @@ class TaskStore:
         """Roll forward a write a killed process left half done."""
         journal = self.layout.local / "journal"
         if journal.exists():
-            with fsio.locked(self.layout.local / "lock"):
+            with fsio.locked(self.layout.lock):
                 fsio.roll_forward(journal)
 
     def reading(self) -> AbstractContextManager[None]:
         """The lock shared: a reader never sees a write half done (writers hold it exclusively)."""
-        return fsio.locked(self.layout.local / "lock", shared=True)
+        return fsio.locked(self.layout.lock, shared=True)
 
     def load(self, task_id: str, docs: bool = True) -> LoadedTask:
         with self.reading():
@@ -140,7 +140,7 @@ class TaskStore:
             task_id = new_task_id()
         data = {"id": task_id, "title": title, "description": description,
                 "max_iterations": max_iterations, "base_commit": base_commit}
-        with fsio.locked(self.layout.local / "lock"):
+        with fsio.locked(self.layout.lock):
             empty = LoadedTask(task_id, f"{TASKS}/{task_id}", ledger.Projection(), [], {})
             self._commit(empty, [("task.created", data)], {})
             for sub in ("findings", "evidence"):
@@ -152,7 +152,7 @@ class TaskStore:
                extra_files: dict[Path, bytes] | None = None,
                precheck: Callable[[LoadedTask], list[tuple[str, dict[str, Any]]]] | None = None) -> LoadedTask:
         """Append ``events`` atomically; ``precheck(task)`` runs under the lock and may raise Refused."""
-        with fsio.locked(self.layout.local / "lock"):
+        with fsio.locked(self.layout.lock):
             fsio.roll_forward(self.layout.local / "journal")
             for folder in (self.layout.task_dir(task_id), self.layout.task_dir(task_id) / "evidence"):
                 fsio.sweep_temps(folder)
@@ -165,7 +165,7 @@ class TaskStore:
     def rewrite(self, task_id: str) -> list[str]:
         """Re-render the YAML files from the ledger, keeping the free-form text of every file
         that still parses (even one failing its schema). Returns why a file's text was lost."""
-        with fsio.locked(self.layout.local / "lock"):
+        with fsio.locked(self.layout.lock):
             fsio.roll_forward(self.layout.local / "journal")
             # A broken ledger raises here: there is nothing true to render from.
             task = reader.load_task(self.source, task_id, docs=False)
@@ -185,7 +185,7 @@ class TaskStore:
     def set_spec(self, task_id: str, links: dict[str, str | None]) -> dict[str, str | None]:
         """Set the task's `spec` links (``design``, ``plan``: a path or URL, None to clear) in
         task.yaml: free-form text, so no event; the rest of the file is re-rendered as it was."""
-        with fsio.locked(self.layout.local / "lock"):
+        with fsio.locked(self.layout.lock):
             fsio.roll_forward(self.layout.local / "journal")
             task = reader.load_task(self.source, task_id)
             doc = task.docs.get("task.yaml") or {"task": {}}

@@ -82,8 +82,8 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
                       hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "
                            f"{paths.ALLOWED_SIGNERS} itself needs an already-listed approver; the first one is committed "
                            "by hand), or sign with a key that is listed")
-    path = layout.harness / "approvals.jsonl"
-    with fsio.locked(layout.local / "lock"):
+    path = layout.root / paths.APPROVALS
+    with fsio.locked(layout.lock):
         existing = bounded.read(path, "approvals", paths.APPROVALS) or b""
         fsio.atomic_write(path, existing + line)
     return Approved(p.rel, who, signer)

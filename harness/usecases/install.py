@@ -152,7 +152,7 @@ def _ours(path: Path) -> bool:
 
 def _framework_runs_harness(root: Path, folder: Path) -> str | None:
     """Where the pre-commit framework is set up to run the harness's hooks, if it is."""
-    text = _text_of(root / ".pre-commit-config.yaml")
+    text = _text_of(root / paths.FRAMEWORK_CONFIG)
     if not any(hook_id in text for hook_id in FRAMEWORK_STAGE_HOOK_IDS):
         return None
     installed = [stage for stage in STAGES for p in (folder / stage, folder / (stage + CHAINED))

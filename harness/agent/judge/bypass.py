@@ -13,7 +13,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 from harness.agent.judge.bypass_files import check_files, hook_or_protected
 from harness.agent.judge.bypass_git import check_git
 from harness.agent.judge.cd_targets import loop_words
@@ -54,7 +54,7 @@ REV_PARSE = r"\$\(git rev-parse (--show-toplevel|--git-dir|--git-common-dir|--gi
 RealName = Callable[[str, str], "str | None"]
 
 
-def check_shell(text: str, where: paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
+def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
                 setup: GitSetup = NO_SETUP, depth: int = 0, real_name: RealName | None = None) -> Denial | None:
     """The first bypass in a shell command line, or None. Raises ShellSyntaxError when the
     text cannot be read at all (the caller decides what an unreadable command means).
@@ -160,12 +160,12 @@ def _defined_names(text: str, commands: list[SimpleCommand]) -> set[str]:
 RUNS_LATER = r"\(\s*\)\s*\{|\bfunction\s|\b(?:for|while|until|select)\b|\btrap\b"
 
 
-def _judged_in(there: paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
-             judge: Callable[[str], Denial | None]) -> Context:
-    return Context(there, notes_ref, setup, exported, judge)
+def _judged_in(there: guarded_paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
+             judge: Callable[[str], Denial | None]) -> CommandSite:
+    return CommandSite(there, notes_ref, setup, exported, judge)
 
 
-def _in_folders(cmd: SimpleCommand, folders: list[paths.Where], context: Callable[[paths.Where], Context],
+def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context: Callable[[guarded_paths.Where], CommandSite],
                 real_name: RealName | None, loose: int = 0) -> tuple[Denial | None, list[SimpleCommand]]:
     """The first denial of ``cmd`` judged in each of ``folders`` (spelled there, and by real paths), and the
     spellings of a cd (what it may enter is worked out from them)."""
@@ -228,7 +228,7 @@ def _and_chained(text: str, commands: list[SimpleCommand]) -> bool:
     return ops is not None and all(op == "&&" for op in ops) and len(commands) == len(ops) + 1
 
 
-def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealName | None
+def _judged_with_real_names(cmd: SimpleCommand, ctx: CommandSite, real_name: RealName | None
                             ) -> tuple[Denial | None, SimpleCommand | None]:
     """The command's denial, judged as written and (when nothing denies it) with its words spelled by the
     real paths symlinks lead them to; and that real spelling, when there is one."""
@@ -237,14 +237,14 @@ def _judged_with_real_names(cmd: SimpleCommand, ctx: Context, real_name: RealNam
     return (_check_command(real, ctx) if real is not None else denial), real
 
 
-def _enter(changes: list[SimpleCommand], folders: list[paths.Where], chained: bool, steered: bool,
-           visited: list[paths.Where], loops: dict[str, tuple[str, ...]]) -> tuple[str | None, list[paths.Where]]:
+def _enter(changes: list[SimpleCommand], folders: list[guarded_paths.Where], chained: bool, steered: bool,
+           visited: list[guarded_paths.Where], loops: dict[str, tuple[str, ...]]) -> tuple[str | None, list[guarded_paths.Where]]:
     """(what could not be worked out, or None; the folders the line may be in after a cd, as written and by
     its real path (`cd h`, h a symlink to .harness, enters .harness)). A chained line is in the folders the cd
     entered; any other keeps the folders before it too (the cd may have failed, or run in a subshell)."""
     if steered:
         return " ".join(changes[0].words) if changes else "cd", folders
-    new: list[paths.Where] = []
+    new: list[guarded_paths.Where] = []
     back = False  # `cd -`, `popd`: to a folder the line was in before, which a chained line has left
     for change in changes:
         found = entered(change, folders, loops)
@@ -282,36 +282,36 @@ def _by_real_names(cmd: SimpleCommand, cwd: str, real_name: RealName) -> SimpleC
 
 
 @dataclass(frozen=True)
-class Context:
+class CommandSite:
     """What judging one command line needs besides the command: where, the notes ref, git's setup."""
 
-    where: paths.Where
+    where: guarded_paths.Where
     notes_ref: str
     setup: GitSetup
     exported: tuple[str, ...]                     # NAME=value exported earlier on the line
     judge: Callable[[str], Denial | None]         # judges a command line a git alias runs
 
 
-def check_write(path: str, where: paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:
+def check_write(path: str, where: guarded_paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:
     """A file an edit tool is about to write (or a patch is about to add, change or delete)."""
-    found = paths.protected(where.resolve(path))
+    found = guarded_paths.protected(where.resolve(path))
     if found:
         return protected_denial(path, found)
-    if paths.hook_config(where, path, setup.hooks_dirs) and where.resolve(path) != paths.FRAMEWORK_CONFIG:
+    if guarded_paths.hook_config(where, path, setup.hooks_dirs) and where.resolve(path) != guarded_paths.FRAMEWORK_CONFIG:
         return hook_file_denial(path)
     return None
 
 
-def check_delete(path: str, where: paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:
+def check_delete(path: str, where: guarded_paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:
     """A file an edit tool's patch deletes: nothing of the harness's record may go, nor a hook file."""
-    if paths.harness_state(where.resolve(path)):
+    if guarded_paths.harness_state(where.resolve(path)):
         return delete_denial(path)
-    return hook_file_denial(path) if paths.hook_config(where, path, setup.hooks_dirs) else None
+    return hook_file_denial(path) if guarded_paths.hook_config(where, path, setup.hooks_dirs) else None
 
 
 # -- one simple command -------------------------------------------------------------------
 
-def _check_command(cmd: SimpleCommand, ctx: Context) -> Denial | None:
+def _check_command(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
     return (_check_env(cmd.assignments + declared(cmd), ctx.notes_ref, exporting=bool(declared(cmd)))
             or _check_redirects(cmd, ctx)
             or _check_program(cmd, ctx))
@@ -352,7 +352,7 @@ def _check_skip(value: str) -> Denial | None:
     return None
 
 
-def _check_redirects(cmd: SimpleCommand, ctx: Context) -> Denial | None:
+def _check_redirects(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
     for op, target in cmd.redirects:
         if op in WRITE_REDIRECTS and not target.isdigit():
             denial = hook_or_protected([target], ctx.where, ctx.setup.hooks_dirs)
@@ -361,7 +361,7 @@ def _check_redirects(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     return None
 
 
-def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
+def _check_program(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
     prog, args = cmd.program, list(cmd.words[1:])
     if prog.startswith("git-") and len(prog) > 4:
         # git's own programs by their names (`$(git --exec-path)/git-commit`, `git-update-ref`) are git's
@@ -399,7 +399,7 @@ def _check_program(cmd: SimpleCommand, ctx: Context) -> Denial | None:
     return denial or check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
 
 
-def _check_apply_patch(args: list[str], ctx: Context) -> Denial | None:
+def _check_apply_patch(args: list[str], ctx: CommandSite) -> Denial | None:
     """`apply_patch PATCH`, or `apply_patch` reading its patch from stdin, wherever the line runs it (behind
     quotes split in its name, in a group, after a cd): judged by the paths the patch names, from the folder
     the command runs in; a patch the line does not spell is refused. A patch on stdin is read only where
@@ -422,7 +422,7 @@ def _check_apply_patch(args: list[str], ctx: Context) -> Denial | None:
 TEST_TOOL_ENV = ("PYTEST_ADDOPTS=", "PYTEST_DEBUG_TEMPROOT=", "COVERAGE_FILE=")
 
 
-def _check_pytest(cmd: SimpleCommand, ctx: Context) -> Denial | None:
+def _check_pytest(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
     """pytest (`pytest`, `py.test`, `python -m pytest`, `coverage run -m pytest`) with the options and folders the
     line's PYTEST_ADDOPTS and PYTEST_DEBUG_TEMPROOT give it, and coverage's data file where COVERAGE_FILE says."""
     from harness.agent.judge.bypass_files import as_program, check_pytest, check_pytest_temproot
@@ -468,7 +468,7 @@ def _python_runs_harness(args: list[str]) -> list[str] | None:
     return None
 
 
-def _check_harness(args: list[str], ctx: Context) -> Denial | None:
+def _check_harness(args: list[str], ctx: CommandSite) -> Denial | None:
     sub = _first_positional(args)
     if (sub is not None and unresolved(sub)) or (sub == "agent" and any(unresolved(a) for a in args)):
         return unresolved_denial(sub if unresolved(sub or "") else " ".join(args), "the harness command to run")
@@ -497,7 +497,7 @@ def _asks_for_help(args: list[str]) -> bool:
     return False
 
 
-def _check_evidence_run(args: list[str], ctx: Context) -> Denial | None:
+def _check_evidence_run(args: list[str], ctx: CommandSite) -> Denial | None:
     """`harness evidence TYPE -- CMD` starts CMD (with --shell, a command line): judged as if typed alone."""
     if "--" not in args:
         return None  # the configured command: config.yaml's, changed only with a human's approval

@@ -12,7 +12,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 from harness.agent.judge.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
 
 TYPE_CHECKING = False
@@ -36,7 +36,7 @@ OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO"
                   "coverage": ("o", ("--data-file",))}
 
 
-def check_files(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
+def check_files(prog: str, args: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...],
                 archives: Mapping[str, tuple[str, ...]] | None = None) -> Denial | None:
     """What ``prog ARGS`` does to the harness's files and the hook files, as a denial or None.
     ``archives``: the members of the archives the adapter could list (absolute path -> names)."""
@@ -51,9 +51,9 @@ def operands(args: list[str]) -> list[str]:
     return [a for a in args if not a.startswith("-")]
 
 
-def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def hook_or_protected(targets: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     for t in targets:
-        if paths.hook_config(where, t, hooks_dirs):
+        if guarded_paths.hook_config(where, t, hooks_dirs):
             return hook_file_denial(t)
         # Wherever it is: pytest finds its configuration where it runs and above, outside the repository
         # too, and a value there may name the record by its absolute path (#28's task F-0141).
@@ -64,7 +64,7 @@ def hook_or_protected(targets: list[str], where: paths.Where, hooks_dirs: tuple[
     return first_protected(targets, where)
 
 
-def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _check_deletion(prog: str, args: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A program that deletes (or moves away) something of the harness's record, or a hook file."""
     # find's -exec runs are judged with each file it may hand them (shell_folders.found_files): -delete is its own.
     if prog == "find" and "-delete" in args:
@@ -77,9 +77,9 @@ def _check_deletion(prog: str, args: list[str], where: paths.Where, hooks_dirs: 
         targets = operands(args) if prog != "find" else operands(args)[:1]
         for t in targets:
             rel = where.resolve(t)
-            if paths.harness_state(rel) or paths.glob_harness_state(rel):
+            if guarded_paths.harness_state(rel) or guarded_paths.glob_harness_state(rel):
                 return delete_denial(t)
-            if paths.hook_config(where, t, hooks_dirs):
+            if guarded_paths.hook_config(where, t, hooks_dirs):
                 return hook_file_denial(t)
     return None
 
@@ -141,7 +141,7 @@ def option_values(args: list[str], short: str, long: tuple[str, ...]) -> list[st
     return out
 
 
-def check_pytest(args: list[str], addopts: list[str], files: Mapping[str, str], where: paths.Where,
+def check_pytest(args: list[str], addopts: list[str], files: Mapping[str, str], where: guarded_paths.Where,
                  hooks_dirs: tuple[str, ...]) -> Denial | None:
     """pytest's run (``args`` after `pytest` or `python -m pytest`), by what it writes over and empties wherever
     its options come from (PYTEST_ADDOPTS' words ``addopts``, `@FILE`, `-c FILE`: ``files``, the adapter's)."""
@@ -150,13 +150,13 @@ def check_pytest(args: list[str], addopts: list[str], files: Mapping[str, str], 
     return _judged(reach(args, addopts, files, where.cwd), where, hooks_dirs)
 
 
-def check_pytest_temproot(roots: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def check_pytest_temproot(roots: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """PYTEST_DEBUG_TEMPROOT: pytest keeps its numbered temp folders, and prunes old ones, in ROOT/pytest-of-USER
     (#28's task F-0152)."""
     return _written_or_emptied([], [posixpath.join(r, "pytest-of-user") for r in roots], where, hooks_dirs)
 
 
-def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def check_pytest_config(text: str, where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """pytest's configuration (``text``: an ini, tox.ini, setup.cfg or pyproject.toml as an edit leaves it)
     giving a writing option, a `--basetemp`, a cache_dir or a log_file: every later plain `pytest` writes or
     empties it, as on the command line."""
@@ -167,7 +167,7 @@ def check_pytest_config(text: str, where: paths.Where, hooks_dirs: tuple[str, ..
     return _judged(found, where, hooks_dirs) or _judged(found, where.cd(where.root), hooks_dirs)
 
 
-def _judged(found: Reach, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _judged(found: Reach, where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     if found.unread is not None:
         return Denial("pytest-options", f"pytest reads options from `{found.unread}`, which the guard could not "
                       "read as pytest will (missing, too large, or on a line that may write it first)",
@@ -179,27 +179,27 @@ def _judged(found: Reach, where: paths.Where, hooks_dirs: tuple[str, ...]) -> De
     return _written_or_emptied(written, emptied, where, hooks_dirs)
 
 
-def _written_or_emptied(written: list[str], emptied: list[str], where: paths.Where,
+def _written_or_emptied(written: list[str], emptied: list[str], where: guarded_paths.Where,
                         hooks_dirs: tuple[str, ...]) -> Denial | None:
     denial = hook_or_protected(written, where, hooks_dirs)
     return denial or next((d for d in (_emptied(f, where, hooks_dirs) for f in emptied) if d), None)
 
 
-def _emptied(folder: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _emptied(folder: str, where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A folder a program empties before it writes there (`pytest --basetemp=DIR`): refused when it is,
     or holds, the harness's record, the repository itself or a hooks folder."""
     full = posixpath.normpath(posixpath.join(where.cwd, folder))
     root = posixpath.normpath(where.root)
     rel = where.resolve(folder)
     holds_root = root == full or root.startswith(full.rstrip("/") + "/")
-    if holds_root or paths.harness_state(rel) or paths.glob_harness_state(rel) or rel == ".git" \
-            or (rel or "").startswith(".git/") or paths.hook_config(where, folder, hooks_dirs) \
+    if holds_root or guarded_paths.harness_state(rel) or guarded_paths.glob_harness_state(rel) or rel == ".git" \
+            or (rel or "").startswith(".git/") or guarded_paths.hook_config(where, folder, hooks_dirs) \
             or any(d == full or d.startswith(full.rstrip("/") + "/") for d in hooks_dirs):
         return delete_denial(folder)
     return None
 
 
-def _check_overwrite(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _check_overwrite(prog: str, args: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A program that writes over (or re-modes) a guarded file in place."""
     targets = operands(args)
     # The program's own writing options, and those of the module it runs (`coverage run --data-file=F -m …`).
@@ -214,7 +214,7 @@ def _check_overwrite(prog: str, args: list[str], where: paths.Where, hooks_dirs:
     if prog == "dd":
         targets = [a[3:] for a in args if a.startswith("of=")]
     if prog in MODE_CHANGERS:
-        return next((hook_file_denial(t) for t in targets if paths.hook_config(where, t, hooks_dirs)), None)
+        return next((hook_file_denial(t) for t in targets if guarded_paths.hook_config(where, t, hooks_dirs)), None)
     if prog in WRITERS or prog in DELETERS or in_place(prog, args):
         return hook_or_protected(targets, where, hooks_dirs)
     return None
@@ -239,7 +239,7 @@ def in_place(prog: str, args: list[str]) -> bool:
     return False
 
 
-def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _check_copy(prog: str, args: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A copy, link or move onto a guarded file: the destination (`-t DIR`, or the last word) and,
     when that is a folder, each source's name inside it."""
     if prog not in COPIERS:
@@ -252,42 +252,42 @@ def _check_copy(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
                                        for a in args)
     # Files put into the per-clone folder (`cp report.md .harness/local/`: a folder it must be) are judged by their
     # names; the folder itself only when it may be replaced or filled whole (F-0150).
-    into_local = target.endswith("/") and not recursive and rel == f"{paths.HARNESS}/local"
+    into_local = target.endswith("/") and not recursive and rel == f"{guarded_paths.HARNESS}/local"
     written = [target] * (not into_local) + [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
     denial = hook_or_protected(written, where, hooks_dirs)
     if denial:
         return denial
-    if recursive and (paths.harness_state(rel) or paths.glob_harness_state(rel)):
-        return protected_denial(target, ("a folder of the harness's record", paths.EVIDENCE[1]))
+    if recursive and (guarded_paths.harness_state(rel) or guarded_paths.glob_harness_state(rel)):
+        return protected_denial(target, ("a folder of the harness's record", guarded_paths.EVIDENCE[1]))
     if recursive and _git_machinery(target, where, hooks_dirs):
         return hook_file_denial(target)  # `cp -r d/. .git/info/` writes names no word shows (#28's task F-0070)
     if recursive and _into_the_top(target, sources, args, where):
-        return protected_denial(target, ("the repository's top, which holds the record and git's folder", paths.EVIDENCE[1]))
+        return protected_denial(target, ("the repository's top, which holds the record and git's folder", guarded_paths.EVIDENCE[1]))
     return None
 
 
-def _into_the_top(target: str, sources: list[str], args: list[str], where: paths.Where) -> bool:
+def _into_the_top(target: str, sources: list[str], args: list[str], where: guarded_paths.Where) -> bool:
     """A recursive copy that puts `.harness` or `.git` into the top, or a folder's contents (`d/.`, `-T`) into a
     folder that holds the record (#28's task F-0088)."""
     landing = [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
-    if any(where.resolve(name) in (paths.HARNESS, ".git") for name in landing):
+    if any(where.resolve(name) in (guarded_paths.HARNESS, ".git") for name in landing):
         return True
     contents = "-T" in args or "--no-target-directory" in args or any(
         a[:1] == "-" and a[1:2] != "-" and "T" in a for a in args) or any(s.rstrip("/").endswith("/.") or s == "." for s in sources)
     return contents and _holds_the_record(target, where)
 
 
-def _git_machinery(folder: str, where: paths.Where, hooks_dirs: tuple[str, ...]) -> bool:
+def _git_machinery(folder: str, where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> bool:
     """Whether ``folder`` is git's folder, one of its guarded folders, or a hooks folder."""
     full = posixpath.normpath(posixpath.join(where.cwd, folder))
-    return paths.machinery_folder(where.resolve(folder)) or any(
+    return guarded_paths.machinery_folder(where.resolve(folder)) or any(
         full == d.rstrip("/") or full.startswith(d.rstrip("/") + "/") for d in hooks_dirs)
 
 
 LINKERS = frozenset({"ln", "link"})
 
 
-def _check_link(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
+def _check_link(prog: str, args: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
     """A link to the harness's record, git's folder or a hook file: a second name, by which a later write or
     delete is judged as some other file's (a hard link has no other name on disk at all; #28's task
     F-0038..F-0040). A symbolic link's source counts from the link's folder as well as from here."""
@@ -302,25 +302,25 @@ def _check_link(prog: str, args: list[str], where: paths.Where, hooks_dirs: tupl
         seen = [source] + ([posixpath.join(posixpath.dirname(target), source), posixpath.join(target, source)]
                            if target else [])
         for name in seen:
-            rel = (paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
+            rel = (guarded_paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
             if rel is not None and rel.startswith(LOCAL_SCRATCH):
                 continue  # .harness/local/: the clone's own scratch, which shell commands may write anyway
-            guarded = rel is not None and (rel in (paths.HARNESS, ".git") or rel.startswith((paths.HARNESS + "/", ".git/"))
-                                           or paths.glob_harness_state(rel) or paths.hook_config(where, name, hooks_dirs))
+            guarded = rel is not None and (rel in (guarded_paths.HARNESS, ".git") or rel.startswith((guarded_paths.HARNESS + "/", ".git/"))
+                                           or guarded_paths.glob_harness_state(rel) or guarded_paths.hook_config(where, name, hooks_dirs))
             if guarded or (not expanded and _holds_the_record(name, where)):
                 return Denial("link", f"a link to {source} gives it a second name, by which a write or a delete is "
                               "judged as some other file's", f"work on {source} by its own name, or ask a human")
     return None
 
 
-LOCAL_SCRATCH = (paths.LOCAL + "/", paths.LOCAL)
+LOCAL_SCRATCH = (guarded_paths.LOCAL + "/", guarded_paths.LOCAL)
 
 
-def _holds_the_record(name: str, where: paths.Where) -> bool:
+def _holds_the_record(name: str, where: guarded_paths.Where) -> bool:
     """Whether ``name`` is the repository's top or a folder above it: a link to it reaches `.harness/` and
     `.git/` by another name (`ln -s . r && echo >> r/.harness/…`; #28's task F-0061)."""
     full = posixpath.normpath(posixpath.join(where.cwd, name))
-    if paths.GLOB_CHARS & set(name):  # `ln -s ../rep? r`: the shell picks what the pattern matches (F-0082)
+    if guarded_paths.GLOB_CHARS & set(name):  # `ln -s ../rep? r`: the shell picks what the pattern matches (F-0082)
         from fnmatch import fnmatchcase
 
         folder, ancestors = where.root.rstrip("/") or "/", []
@@ -328,7 +328,7 @@ def _holds_the_record(name: str, where: paths.Where) -> bool:
             ancestors.append(folder)
             folder = posixpath.dirname(folder)
         return any(fnmatchcase(a, full) for a in ancestors)
-    if re.match(paths.PROC_FOLDERS, full):  # `ln -s /dev/fd x && cd x/3 3<.harness` (#28's task F-0108)
+    if re.match(guarded_paths.PROC_FOLDERS, full):  # `ln -s /dev/fd x && cd x/3 3<.harness` (#28's task F-0108)
         return True
     return full == "/" or (where.root.rstrip("/") + "/").startswith(full.rstrip("/") + "/")
 
@@ -336,7 +336,7 @@ def _holds_the_record(name: str, where: paths.Where) -> bool:
 def _names_guarded_tail(word: str) -> bool:
     """Whether a word with an expansion in it ends in `.harness`, `.git` or a hooks folder (or passes through one)."""
     parts = [p for p in posixpath.normpath(word).split("/") if p]
-    return any(p in (paths.HARNESS, ".git") for p in parts) or parts[-1:] == ["hooks"]
+    return any(p in (guarded_paths.HARNESS, ".git") for p in parts) or parts[-1:] == ["hooks"]
 
 
 def _links(args: list[str]) -> bool:
@@ -376,7 +376,7 @@ def _target_in_cluster(letters: str, prog: str) -> str | None:
     return None
 
 
-def _check_extract(prog: str, args: list[str], where: paths.Where, hooks_dirs: tuple[str, ...],
+def _check_extract(prog: str, args: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...],
                    archives: Mapping[str, tuple[str, ...]]) -> Denial | None:
     """`tar -x` (and `unzip`) write whatever the archive holds: into the harness's folder, or into a
     folder that holds it with no member list that keeps clear of it, that is the record rewritten.
@@ -393,15 +393,15 @@ def _check_extract(prog: str, args: list[str], where: paths.Where, hooks_dirs: t
     into = where.cd(folder)
     listed = archives.get(posixpath.normpath(posixpath.join(where.cwd, archive))) if archive else None
     if listed is not None and not members:
-        landing = [m for m in listed if paths.harness_state(into.resolve(m)) or paths.hook_config(into, m, hooks_dirs)]
+        landing = [m for m in listed if guarded_paths.harness_state(into.resolve(m)) or guarded_paths.hook_config(into, m, hooks_dirs)]
         return Denial("protected-file", f"`{prog}` extracting {archive} writes {landing[0]}, which the harness "
                       "guards", "extract into a folder outside .harness/ (`tar -xf ARCHIVE -C build/`), or name "
                       "the members you need") if landing else None
     rel = where.resolve(folder)
     holds_state = rel == "." or (rel is None and (where.root.rstrip("/") + "/").startswith(into.cwd.rstrip("/") + "/"))
-    clear = bool(members) and not any(paths.harness_state(into.resolve(m)) or paths.glob_harness_state(into.resolve(m))
+    clear = bool(members) and not any(guarded_paths.harness_state(into.resolve(m)) or guarded_paths.glob_harness_state(into.resolve(m))
                                       for m in members)
-    if paths.harness_state(rel) or (holds_state and not clear):
+    if guarded_paths.harness_state(rel) or (holds_state and not clear):
         return Denial("protected-file", f"`{prog}` extracting into {folder} could write the harness's record "
                       "(the guard cannot see what the archive holds)",
                       "extract into a folder outside .harness/ (`tar -xf ARCHIVE -C build/`), or name the members")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from harness.agent.judge import git_older_state as older
 from harness.agent.judge import git_remotes as remotes
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 from harness.agent.judge.bypass_files import option_values
 from harness.agent.judge.denials import (
     HOOKS_PATH,
@@ -53,7 +53,7 @@ MAX_ALIASES = 8
 NOTES_REF_KEYS = frozenset({"core.notesref", "notes.rewriteref"})
 
 
-def check_git(args: list[str], where: paths.Where, notes_ref: str, env: tuple[str, ...] = (),
+def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: tuple[str, ...] = (),
               setup: GitSetup = NO_SETUP, shell: ShellJudge | None = None, depth: int = 0,
               stdin_file: str | None = None) -> Denial | None:
     """The bypass in `git ARGS` run in ``where`` with the environment assignments ``env``, or None.
@@ -126,7 +126,7 @@ WRITES_WORK_TREE = frozenset({"checkout", "restore", "reset", "switch", "stash",
                               "cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "clean", "rm", "mv"})
 
 
-def _another_work_tree(sub: str, rest: list[str], options: list[str], env: tuple[str, ...], where: paths.Where) -> bool:
+def _another_work_tree(sub: str, rest: list[str], options: list[str], env: tuple[str, ...], where: guarded_paths.Where) -> bool:
     """Whether git, run in a repository nested in this one, is pointed at another work tree (or told to be)."""
     pointed = any(o.startswith("--work-tree") for o in options) or any(e.startswith("GIT_WORK_TREE=") for e in env)
     if sub == "config" and any(a.lower() == "core.worktree" for a in rest):
@@ -134,19 +134,19 @@ def _another_work_tree(sub: str, rest: list[str], options: list[str], env: tuple
     return (pointed or where.other_git == "worktree") and sub in WRITES_WORK_TREE
 
 
-def _check_clean(rest: list[str], where: paths.Where) -> Denial | None:
+def _check_clean(rest: list[str], where: guarded_paths.Where) -> Denial | None:
     """`git clean -f` deletes the files git does not track: a task made since the last commit is one, its ledger
     included (#28's task F-0118). Refused where its paths may hold `.harness/`, unless it only lists (`-n`), only
     takes ignored files (`-X`), or leaves the record out (`-e .harness`)."""
     flags, excluded, specs = _clean_args(rest)
     if "n" in flags or ("X" in flags and "x" not in flags):
         return None
-    if any(e.strip("/") in (paths.HARNESS, paths.HARNESS + "/*") for e in excluded):
+    if any(e.strip("/") in (guarded_paths.HARNESS, guarded_paths.HARNESS + "/*") for e in excluded):
         return None
     for spec in specs or ["."]:
         full = posixpath.join(where.root, spec[2:]) if spec.startswith(":/") else spec  # `:/` names the top
         rel = where.resolve(full)
-        if rel is not None and (rel == "." or paths.harness_state(rel) or paths.glob_harness_state(rel)):
+        if rel is not None and (rel == "." or guarded_paths.harness_state(rel) or guarded_paths.glob_harness_state(rel)):
             return Denial("delete-harness", f"`git clean` of `{spec}` deletes what git does not track there: a task made since "
                           "the last commit is untracked, its ledger included",
                           "name the folders to clean (`git clean -fd build/`), or leave the record out "
@@ -191,11 +191,11 @@ def _sets_own_hooks_path(sub: str, rest: list[str]) -> bool:
 
 def git_subcommand(args: list[str]) -> tuple[str, list[str]] | None:
     """`git ARGS`'s subcommand and its arguments, past git's own options (for the adapter's look-ups)."""
-    i = _global_options(args, paths.Where("/", "/"), RunConfig())[0]
+    i = _global_options(args, guarded_paths.Where("/", "/"), RunConfig())[0]
     return (args[i], args[i + 1:]) if i < len(args) else None
 
 
-def _check_alias(sub: str, expanded: tuple[str, list[str]], where: paths.Where, notes_ref: str, env: tuple[str, ...],
+def _check_alias(sub: str, expanded: tuple[str, list[str]], where: guarded_paths.Where, notes_ref: str, env: tuple[str, ...],
                  setup: GitSetup, shell: ShellJudge | None, depth: int, stdin_file: str | None) -> Denial | None:
     kind, words = expanded
     if depth >= MAX_ALIASES:
@@ -206,8 +206,8 @@ def _check_alias(sub: str, expanded: tuple[str, list[str]], where: paths.Where, 
     return check_git(words, where, notes_ref, env, setup, shell, depth + 1, stdin_file)
 
 
-def _global_options(args: list[str], where: paths.Where,
-                    config: RunConfig) -> tuple[int, paths.Where, RunConfig, Denial | None]:
+def _global_options(args: list[str], where: guarded_paths.Where,
+                    config: RunConfig) -> tuple[int, guarded_paths.Where, RunConfig, Denial | None]:
     """Git's own options, before the subcommand: (the subcommand's index, the folder `-C` leads to,
     the config set for this run, the denial of a core.hooksPath set for this one run)."""
     i = 0
@@ -260,7 +260,7 @@ def _may_match(pattern: str, ref: str) -> bool:
     return ref.startswith(head) or head.startswith(ref)
 
 
-def _check_ref_writes(sub: str, rest: list[str], notes_ref: str, where: paths.Where, config: RunConfig,
+def _check_ref_writes(sub: str, rest: list[str], notes_ref: str, where: guarded_paths.Where, config: RunConfig,
                       setup: GitSetup) -> Denial | None:
     """A replace ref or the stamps' notes ref written another way than update-ref's arguments: its stdin
     (which the guard cannot read), `git fast-import`, a fetch, pull or push into this repository, a refspec in
@@ -341,7 +341,7 @@ def _notes_config_denial(key: str, value: str) -> Denial:
                   "post-commit hook (`harness stamp` by hand)")
 
 
-def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
+def _check_git_files(sub: str, rest: list[str], where: guarded_paths.Where, setup: GitSetup) -> Denial | None:
     """git commands that delete, move or overwrite the harness's files (or git's hooks)."""
     operands = _paths_of(rest)
     if sub == "clean":
@@ -350,9 +350,9 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
         return _check_update_index(rest, where)
     if sub in ("rm", "mv"):
         for a in operands:
-            if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
+            if guarded_paths.harness_state(where.resolve(a)) or guarded_paths.glob_harness_state(where.resolve(a)):
                 return delete_denial(a)
-            if paths.hook_config(where, a, setup.hooks_dirs):
+            if guarded_paths.hook_config(where, a, setup.hooks_dirs):
                 return hook_file_denial(a)
         return first_protected(operands, where)
     if sub in ("checkout", "restore") and not _from_a_commit_the_harness_names(sub, rest):
@@ -360,7 +360,7 @@ def _check_git_files(sub: str, rest: list[str], where: paths.Where, setup: GitSe
     return None
 
 
-def _check_update_index(rest: list[str], where: paths.Where) -> Denial | None:
+def _check_update_index(rest: list[str], where: guarded_paths.Where) -> Denial | None:
     """A symlink entry however its mode is spelled, entries read from stdin, and `.harness/` paths."""
     if "--index-info" in rest:
         return Denial("link", "`git update-index --index-info` reads index entries from its stdin, which the guard "
@@ -372,7 +372,7 @@ def _check_update_index(rest: list[str], where: paths.Where) -> Denial | None:
     # `--force-remove .harness/...` and `--cacheinfo MODE,ID,.harness` rewrite what the next commit records
     # of the harness, as `git rm --cached` does (#28's task F-0034). Paths it reads from stdin: the hooks judge.
     for a in (w.rsplit(",", 1)[-1] for w in rest if not w.startswith("-")):
-        if paths.harness_state(where.resolve(a)) or paths.glob_harness_state(where.resolve(a)):
+        if guarded_paths.harness_state(where.resolve(a)) or guarded_paths.glob_harness_state(where.resolve(a)):
             return delete_denial(a)
     return None
 
@@ -394,7 +394,7 @@ def _link_mode(mode: str) -> bool:
         return False
 
 
-def _check_older_state(sub: str, rest: list[str], where: paths.Where, setup: GitSetup,
+def _check_older_state(sub: str, rest: list[str], where: guarded_paths.Where, setup: GitSetup,
                        stdin_file: str | None) -> Denial | None:
     """Another revision's `.harness/` put over the work tree or the index (:mod:`git_older_state`)."""
     if sub == "read-tree":
@@ -434,7 +434,7 @@ def _from_a_commit_the_harness_names(sub: str, rest: list[str]) -> bool:
     return older.from_a_named_commit(source)
 
 
-def _check_config_sources(sub: str, rest: list[str], where: paths.Where, notes_ref: str, setup: GitSetup,
+def _check_config_sources(sub: str, rest: list[str], where: guarded_paths.Where, notes_ref: str, setup: GitSetup,
                           shell: ShellJudge | None, depth: int) -> Denial | None:
     """`git config` that sets an alias to a bypass, or points git at a config file the guard cannot see."""
     if sub != "config" or any(a in CONFIG_READS for a in rest):

@@ -6,7 +6,7 @@ Pure: shared by the shell rules (:mod:`harness.agent.judge.bypass`) and the git 
 
 from __future__ import annotations
 
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 from harness.core.value_class import dataclass
 
 HOOKS_PATH = "core.hookspath"
@@ -29,10 +29,10 @@ def protected_denial(path: str, found: tuple[str, str]) -> Denial:
     return Denial("protected-file", f"{path} is {what}; writing it by hand would forge the record", instead)
 
 
-def first_protected(candidates: list[str], where: paths.Where) -> Denial | None:
+def first_protected(candidates: list[str], where: guarded_paths.Where) -> Denial | None:
     for c in candidates:
         rel = where.resolve(c)
-        found = paths.protected(rel) or paths.glob_protected(rel) or paths.unresolved_protected(c)
+        found = guarded_paths.protected(rel) or guarded_paths.glob_protected(rel) or guarded_paths.unresolved_protected(c)
         if found:
             return protected_denial(c, found)
     return None

@@ -19,7 +19,6 @@ TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this
 if TYPE_CHECKING:
     from typing import Any
 
-CONFIG = ".pre-commit-config.yaml"
 # Patterns, compiled by re's cache where they are matched: the tool guard imports this module for every
 # judged shell command, and only a commit or an edit of the config reads one.
 HOOK_ID = r"""(?m)^[\s+-]*-?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)"""

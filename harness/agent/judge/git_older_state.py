@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 from harness.agent.judge.denials import Denial
 from harness.agent.judge.git_config_view import GitSetup
 from harness.agent.judge.git_pathspecs import may_name_harness
@@ -39,11 +39,11 @@ def from_a_named_commit(source: str) -> bool:
     return source == "HEAD" or bool(re.fullmatch(REVISION, source))
 
 
-def pathspecs_denial(sub: str, specs: list[str], where: paths.Where) -> Denial | None:
+def pathspecs_denial(sub: str, specs: list[str], where: guarded_paths.Where) -> Denial | None:
     """A pathspec of another revision's files that git could match in `.harness/` (F-0067)."""
     for spec in specs:
         rel = where.resolve(spec)
-        if may_name_harness(spec, where) or paths.glob_harness_state(rel):
+        if may_name_harness(spec, where) or guarded_paths.glob_harness_state(rel):
             return older_state_denial(sub, spec)
     return None
 
@@ -64,7 +64,7 @@ def check_read_tree(rest: list[str]) -> Denial | None:
                   "`git checkout REV -- PATH` outside `.harness/`")
 
 
-def check_reset(rest: list[str], where: paths.Where) -> Denial | None:
+def check_reset(rest: list[str], where: guarded_paths.Where) -> Denial | None:
     """`git reset REV [--] PATH…`: the index's copy of PATH from REV (the branch stays)."""
     words, after = _split_at_dashes(rest)
     if after is None:
@@ -90,7 +90,7 @@ def _split_at_dashes(rest: list[str]) -> tuple[list[str], list[str] | None]:
 
 # -- checkout-index: where the files land (F-0069, F-0073) ----------------------------------------
 
-def check_checkout_index(rest: list[str], where: paths.Where, setup: GitSetup) -> Denial | None:
+def check_checkout_index(rest: list[str], where: guarded_paths.Where, setup: GitSetup) -> Denial | None:
     """`git checkout-index` writing `.harness/` from the index. git writes PREFIX + each path (from the top,
     a relative PREFIX too); `--prefix=export/` lands in `export/.harness/`, no record (F-0073). A prefix
     whose folder lies outside the repository is followed to its real path (a link back into it writes
@@ -112,12 +112,12 @@ def check_checkout_index(rest: list[str], where: paths.Where, setup: GitSetup) -
     for a in operands:
         full = posixpath.normpath(posixpath.join(where.cwd, a))
         rel = full[len(top.rstrip("/")) + 1:] if full.startswith(top.rstrip("/") + "/") else None
-        if rel is not None and (_writes_record(base + rel, where) or paths.glob_harness_state(where.resolve(full))):
+        if rel is not None and (_writes_record(base + rel, where) or guarded_paths.glob_harness_state(where.resolve(full))):
             return older_state_denial("checkout-index", a, "the index")
     return None
 
 
-def _landing(prefix: str, where: paths.Where, setup: GitSetup) -> str | None:
+def _landing(prefix: str, where: guarded_paths.Where, setup: GitSetup) -> str | None:
     """The absolute spelling git prepends to each path: the prefix's folder by its real path (when it lies
     outside the repository as written, only as the adapter found it), then the rest of the prefix."""
     folder, _, tail = prefix.rpartition("/")
@@ -128,22 +128,22 @@ def _landing(prefix: str, where: paths.Where, setup: GitSetup) -> str | None:
     return posixpath.join(real or written, "") + tail
 
 
-def _writes_record(full: str, where: paths.Where) -> bool:
-    return paths.harness_state(where.resolve(full))
+def _writes_record(full: str, where: guarded_paths.Where) -> bool:
+    return guarded_paths.harness_state(where.resolve(full))
 
 
-def _may_reach_record(landing: str, where: paths.Where) -> bool:
+def _may_reach_record(landing: str, where: guarded_paths.Where) -> bool:
     """Whether `landing` + some index path is in `.harness/`: the landing is in the record already, or it is
     the top followed by a start of `.harness`'s name (`--prefix=.harnes` + `s/tasks/…`), nothing included."""
     folder, _, tail = landing.rpartition("/")
     rel = where.resolve(folder)
-    return rel is not None and (paths.harness_state(rel) or (rel == "." and paths.HARNESS.startswith(tail)
-                                                               and tail != paths.HARNESS))
+    return rel is not None and (guarded_paths.harness_state(rel) or (rel == "." and guarded_paths.HARNESS.startswith(tail)
+                                                               and tail != guarded_paths.HARNESS))
 
 
 # -- patches (F-0074) ------------------------------------------------------------------------------
 
-def check_patch_input(program: str, patch_file: str | None, extra: list[str], where: paths.Where,
+def check_patch_input(program: str, patch_file: str | None, extra: list[str], where: guarded_paths.Where,
                       setup: GitSetup) -> Denial | None:
     """`git apply FILE`/`patch < FILE`: refused when the patch names a path in `.harness/` (under any
     number of leading folders stripped, as `-p` does) or cannot be read (stdin, a file the adapter did not
@@ -170,16 +170,16 @@ def _unread_patch(program: str, source: str) -> Denial:
                   "in a command of its own")
 
 
-def _patch_path_names_harness(path: str, where: paths.Where) -> bool:
+def _patch_path_names_harness(path: str, where: guarded_paths.Where) -> bool:
     parts = [p for p in path.split("/") if p]
     for k in range(len(parts)):
         stripped = "/".join(parts[k:])
-        if any(paths.harness_state(paths.Where(where.root, base).resolve(stripped)) for base in (where.cwd, where.root)):
+        if any(guarded_paths.harness_state(guarded_paths.Where(where.root, base).resolve(stripped)) for base in (where.cwd, where.root)):
             return True
     return False
 
 
-def check_git_apply(rest: list[str], stdin_file: str | None, where: paths.Where, setup: GitSetup) -> Denial | None:
+def check_git_apply(rest: list[str], stdin_file: str | None, where: guarded_paths.Where, setup: GitSetup) -> Denial | None:
     """`git apply [--cached|--index] [PATCH…]` (stdin when none): what the patch writes (F-0074)."""
     if any(a in REVIEW_ONLY for a in rest) and "--apply" not in rest:
         return None
@@ -192,7 +192,7 @@ def check_git_apply(rest: list[str], stdin_file: str | None, where: paths.Where,
     return None
 
 
-def check_patch_program(args: list[str], stdin_file: str | None, where: paths.Where, setup: GitSetup) -> Denial | None:
+def check_patch_program(args: list[str], stdin_file: str | None, where: guarded_paths.Where, setup: GitSetup) -> Denial | None:
     """`patch [-d DIR] [-i PATCH] [-o OUT] [FILE [PATCH]]` (the patch on stdin when not named)."""
     if "--dry-run" in args:
         return None
@@ -241,16 +241,16 @@ def change_query(sub: str, rest: list[str]) -> tuple[str, ...] | None:
         if "--stdin" in rest:
             return ()
         walk = any(".." in w or w.startswith("^") for w in words)
-        return ("log", "-m", *numstat, *(() if walk else ("--no-walk=unsorted",)), *words, "--", paths.HARNESS) if words else None
+        return ("log", "-m", *numstat, *(() if walk else ("--no-walk=unsorted",)), *words, "--", guarded_paths.HARNESS) if words else None
     if sub == "merge" and {"--no-commit", "--squash"} & set(rest) and not {"--abort", "--continue", "--quit"} & set(rest):
         if len(words) > 1:
             return ()
         head = words[0] if words else "@{upstream}"
-        return ("diff", "--no-renames", "--numstat", f"HEAD...{head}", "--", paths.HARNESS)
+        return ("diff", "--no-renames", "--numstat", f"HEAD...{head}", "--", guarded_paths.HARNESS)
     if sub == "stash" and words[:1] and words[0] in ("apply", "pop", "branch"):
         named = words[2:3] if words[0] == "branch" else words[1:2]
         ref = (f"stash@{{{named[0]}}}" if named[0].isdigit() else named[0]) if named else "stash@{0}"
-        return ("log", "--diff-merges=first-parent", *numstat, "--no-walk=unsorted", ref, "--", paths.HARNESS)
+        return ("log", "--diff-merges=first-parent", *numstat, "--no-walk=unsorted", ref, "--", guarded_paths.HARNESS)
     return None
 
 
@@ -269,6 +269,6 @@ def check_uncommitted_change(sub: str, rest: list[str], setup: GitSetup) -> Deni
                       "`-n`/`--no-commit`: the hooks judge a commit)")
     for added, deleted, path in rows:
         removed = added if sub == "revert" else deleted
-        if paths.protected(path) and (removed is None or removed > 0):
+        if guarded_paths.protected(path) and (removed is None or removed > 0):
             return older_state_denial(sub, path, "a change that takes lines out of it")
     return None

@@ -8,15 +8,15 @@ and every path under it, so no task id or file name has to be guessed.
 
 from __future__ import annotations
 
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 
 SHORT_MAGIC = {"/": "top", "!": "exclude", "^": "exclude"}
 KNOWN_MAGIC = frozenset({"top", "exclude", "literal", "glob", "icase"})
-TARGET = paths.HARNESS  # the states 0..len(TARGET) read it; one more is "inside it" (any character after `/`)
+TARGET = guarded_paths.HARNESS  # the states 0..len(TARGET) read it; one more is "inside it" (any character after `/`)
 INSIDE = len(TARGET) + 1
 
 
-def may_name_harness(spec: str, where: paths.Where) -> bool:
+def may_name_harness(spec: str, where: guarded_paths.Where) -> bool:
     """Whether git could match `.harness` or a path of the record with ``spec``, given in ``where``.
     Magic the guard does not know (`:(attr:…)`) counts as naming it; `:(exclude)` names nothing."""
     magic, pattern = _magic(spec)
@@ -24,17 +24,17 @@ def may_name_harness(spec: str, where: paths.Where) -> bool:
         return True
     if "exclude" in magic:
         return False
-    base = paths.Where(where.root, where.root if "top" in magic else where.cwd)
+    base = guarded_paths.Where(where.root, where.root if "top" in magic else where.cwd)
     rel = base.resolve(pattern or ".")
     if rel is None:
         return False
     rel = rel.lower() if "icase" in magic else rel
-    if rel == "." or paths.harness_state(rel):
+    if rel == "." or guarded_paths.harness_state(rel):
         return True
-    if "literal" in magic or not paths.GLOB_CHARS & set(rel):
+    if "literal" in magic or not guarded_paths.GLOB_CHARS & set(rel):
         return False
-    head = rel[:min(rel.index(c) for c in paths.GLOB_CHARS if c in rel)]
-    return not head.startswith(f"{paths.HARNESS}/{paths.LOCAL}/") and _glob_may_match(rel)
+    head = rel[:min(rel.index(c) for c in guarded_paths.GLOB_CHARS if c in rel)]
+    return not head.startswith(f"{guarded_paths.HARNESS}/{guarded_paths.LOCAL}/") and _glob_may_match(rel)
 
 
 def _magic(spec: str) -> tuple[frozenset[str] | None, str]:

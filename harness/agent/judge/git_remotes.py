@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.agent.judge import guarded_paths as paths
+from harness.agent.judge import guarded_paths
 
 # Options of fetch, pull and push whose value is the next word when not glued (`-j 1`, `--upload-pack X`).
 VALUED_LONG = frozenset({"--jobs", "--depth", "--deepen", "--shallow-since", "--shallow-exclude", "--upload-pack",
@@ -72,7 +72,7 @@ def config_refspecs(pairs: tuple[tuple[str, str], ...]) -> list[str]:
     return [v for k, v in pairs if k.startswith("remote.") and k.endswith((".fetch", ".push"))]
 
 
-def this_repository(remote: str, where: paths.Where, remote_urls: Mapping[str, str], depth: int = 0) -> bool:
+def this_repository(remote: str, where: guarded_paths.Where, remote_urls: Mapping[str, str], depth: int = 0) -> bool:
     """Whether a fetch, pull or push names this repository: `.`, its `.git`, its folder by any path or as a
     `file://` URL, a word the shell expands (`"$PWD"`, which the guard cannot rule out), or a remote whose
     url is one of those or is set on the same line (#28's task F-0045, F-0064). A name no remote has is a
@@ -86,7 +86,7 @@ def this_repository(remote: str, where: paths.Where, remote_urls: Mapping[str, s
         return False  # another host's
     url = remote_urls.get(remote) if not depth else None
     if url is not None:  # a remote's name: where its url leads (`$` for one the line itself configures)
-        return any(this_repository(url, paths.Where(where.root, base), {}, 1) for base in (where.cwd, where.root))
+        return any(this_repository(url, guarded_paths.Where(where.root, base), {}, 1) for base in (where.cwd, where.root))
     rel = where.resolve(remote.rstrip("/"))
     return rel is not None and rel in ("", ".", ".git")
 

@@ -155,7 +155,7 @@ def glob_harness_state(rel: str | None) -> bool:
 
 # -- git's hooks and the pre-commit framework's configuration ------------------------------
 
-FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
+FRAMEWORK_CONFIG = paths.FRAMEWORK_CONFIG
 # The repository's own git config: a core.hooksPath or include.path written there by hand turns the hooks off.
 GIT_CONFIGS = frozenset({".git/config", ".git/config.worktree"})
 
