@@ -1,5 +1,5 @@
 """A command's result is reported by its type: each result kind has its text reporter, and its JSON
-is its own ``as_dict()`` unless a JSON reporter is registered for it."""
+is its own ``as_dict()``; only a result whose JSON is a list (as it always was) has a JSON reporter instead."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from harness.cli.reporters import json_report, report, text_report
 REPORT_MODULES = ["approve_report", "audit_report", "converge", "evidence_report", "finding_report", "gate_report",
                   "install_report", "metrics_report", "skills_report", "stamp_report", "status_report", "task_report"]
 
-# result type -> does its command have --json
+# result type -> its command's --json: an object (the result's as_dict()), a list (a registered reporter), or none
 RESULTS = {
-    "harness.usecases.listing": {"TaskList": True, "FindingList": True},
-    "harness.usecases.findings": {"FindingStep": True, "Proposed": True},
+    "harness.usecases.listing": {"TaskList": "list", "FindingList": True},
+    "harness.usecases.findings": {"FindingStep": True, "Proposed": "list"},
     "harness.usecases.audit": {"AuditResult": True},
     "harness.usecases.pre_receive": {"PushChecked": True},
     "harness.usecases.stamp_commit": {"Stamped": True},
@@ -45,9 +45,11 @@ def registered() -> None:
 def test_every_result_kind_has_its_reporters(registered, module, name, has_json):
     kind = getattr(importlib.import_module(module), name)
     assert text_report.dispatch(kind) is not text_report.dispatch(object), f"{name} has no text reporter"
-    if has_json:
-        assert json_report.dispatch(kind) is not json_report.dispatch(object) or callable(getattr(kind, "as_dict", None)), \
-            f"{name} has neither a JSON reporter nor as_dict()"
+    if has_json == "list":
+        assert json_report.dispatch(kind) is not json_report.dispatch(object), f"{name} has no JSON reporter"
+    elif has_json:
+        assert callable(getattr(kind, "as_dict", None)), f"{name} has no as_dict()"
+        assert json_report.dispatch(kind) is json_report.dispatch(object), f"{name}'s JSON is built outside it"
 
 
 def test_a_result_kind_nothing_reports_is_refused_by_name():

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import click
 
-from harness.cli.common import emit_json, json_option, store, task_option, with_return_code
+from harness.cli.common import json_option, store, task_option, with_return_code
 from harness.cli.progress import print_next
-from harness.cli.reporters import json_report, text_report
-from harness.core import next_step
+from harness.cli.reporters import text_report
 from harness.usecases.converge import Convergence
 
 
@@ -57,8 +56,3 @@ def converge_text(c: Convergence) -> None:
     print_next(c.steps)
 
 
-@json_report.register
-def converge_json(c: Convergence) -> None:
-    emit_json({"task": c.task, "state": c.state, **c.decision.as_dict(), "iteration": c.iteration,
-               "max_iterations": c.max_iterations, "gate": c.gate, "blockers": [b.text for b in c.blockers],
-               "applied": c.applied, "next": next_step.as_data(c.steps)})

@@ -29,11 +29,6 @@ def finding_step_text(st: FindingStep) -> None:
     print_next(st.steps)
 
 
-@json_report.register
-def finding_step_json(st: FindingStep) -> None:
-    from harness.core.next_step import as_data
-
-    emit_json({"id": st.id, "status": st.status, "next": as_data(st.steps)})
 
 
 @text_report.register

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import click
 
-from harness.cli.common import emit_json
 from harness.cli.progress import print_next
-from harness.cli.reporters import json_report, text_report
 from harness.cli.reporters import report as report  # what a command reporting a gate calls
-from harness.core import next_step
+from harness.cli.reporters import text_report
 from harness.core.gate import GateReport
 from harness.usecases.gate import GateInvalid, GateOutcome
 from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
@@ -25,10 +23,6 @@ def gate_text(g: GateOutcome) -> None:
     print_next(g.steps)
 
 
-@json_report.register
-def gate_json(g: GateOutcome) -> None:
-    emit_json({"task": g.task, **g.report.as_dict(g.tree), "recorded": g.recorded, "advanced_to": g.moved,
-               "next": next_step.as_data(g.steps)})
 
 
 @text_report.register
@@ -37,10 +31,6 @@ def invalid_text(g: GateInvalid) -> None:
     print_next(g.steps)
 
 
-@json_report.register
-def invalid_json(g: GateInvalid) -> None:
-    emit_json({"task": g.task, "verdict": "INVALID_HARNESS_STATE", "error": g.error,
-               "next": next_step.as_data(g.steps)})
 
 
 # -- `harness hook gate`: the tree in the index ------------------------------------------

@@ -67,17 +67,13 @@ def _render(task_id: str | None, as_json: bool) -> tuple[list[tuple[bool, str]],
     from harness.cli import status_text
     from harness.store.layout import open_layout
     from harness.store.tasks import TaskStore
-    from harness.usecases.status import StatusView, show_status
+    from harness.usecases.status import show_status
 
     s = TaskStore(open_layout())
     s.recover()
     result = show_status(s, task_id)
-    if isinstance(result, StatusView):
-        doc, lines = (status_text.status_doc(result), None) if as_json else (None, status_text.status_lines(result))
-    else:
-        doc, lines = (status_text.no_task_doc(result), None) if as_json else (None, status_text.no_task_lines(result))
-    if lines is None:
+    if as_json:
         from harness.cli.plain_echo import json_text
 
-        lines = [(False, json_text(doc))]
-    return lines, result.exit_code
+        return [(False, json_text(result.as_dict()))], result.exit_code
+    return status_text.lines_of(result), result.exit_code

@@ -6,12 +6,7 @@ from __future__ import annotations
 
 from harness.cli.next_text import next_lines
 from harness.core import gate as core_gate
-from harness.core import next_step
 from harness.usecases.status import NoOpenTask, StatusView
-
-TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
-if TYPE_CHECKING:
-    from typing import Any
 
 Line = tuple[bool, str]  # (on stderr, the text): in the order they are printed
 
@@ -25,13 +20,10 @@ def status_lines(v: StatusView) -> list[Line]:
     return out + [(False, line) for line in next_lines(v.steps)]
 
 
-def status_doc(v: StatusView) -> dict[str, Any]:
-    doc = v.doc
-    return {"task": {k: doc[k] for k in ("id", "title", "description")},
-            **{k: val for k, val in doc.items() if k not in ("id", "title", "description")},
-            "evidence": v.evidence, "gate_now": v.live, "done": v.finished, "escalated": v.escalated,
-            "warnings": v.warnings,
-            "next": next_step.as_data(v.steps)}
+def lines_of(result: StatusView | NoOpenTask) -> list[Line]:
+    """The lines of either result of `harness status`, picked by its type (functools.singledispatch's
+    import is more than the fast path spends on the rest of its output)."""
+    return _LINES[type(result)](result)  # type: ignore[operator]
 
 
 def no_task_lines(n: NoOpenTask) -> list[Line]:
@@ -51,8 +43,7 @@ def no_task_lines(n: NoOpenTask) -> list[Line]:
     return out + [(False, line) for line in next_lines(n.steps)]
 
 
-def no_task_doc(n: NoOpenTask) -> dict[str, Any]:
-    return {"task": None, "tasks": n.rows, "next": next_step.as_data(n.steps)}
+_LINES = {StatusView: status_lines, NoOpenTask: no_task_lines}
 
 
 def _rows(doc: dict, evidence: dict, live: dict, pending: dict) -> list[tuple[str, str]]:

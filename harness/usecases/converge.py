@@ -35,6 +35,11 @@ class Convergence:
     def exit_code(self) -> int:
         return self.decision.exit_code
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "state": self.state, **self.decision.as_dict(), "iteration": self.iteration,
+                "max_iterations": self.max_iterations, "gate": self.gate, "blockers": [b.text for b in self.blockers],
+                "applied": self.applied, "next": next_step.as_data(self.steps)}
+
 
 def converge(s: TaskStore, task_id: str | None, apply_: bool) -> Convergence:
     from harness.gitio.git import Git

@@ -27,6 +27,9 @@ class FindingStep:
     # What moves the finding on; once it is final (REJECTED, CLOSED), the task's next step.
     steps: list[next_step.NextStep] = field(default_factory=list)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "status": self.status, "next": next_step.as_data(self.steps)}
+
 
 @dataclass(frozen=True)
 class Proposed:

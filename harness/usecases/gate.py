@@ -34,6 +34,10 @@ class GateOutcome:
     def exit_code(self) -> int:
         return 0 if self.report.verdict == "PASS" else 1
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"task": self.task, **self.report.as_dict(self.tree), "recorded": self.recorded,
+                "advanced_to": self.moved, "next": next_step.as_data(self.steps)}
+
 
 @dataclass(frozen=True)
 class GateInvalid:
@@ -42,6 +46,10 @@ class GateInvalid:
     error: str                 # the rendered error, message and hint
     steps: list[next_step.NextStep]
     exit_code: int = EXIT_INVALID
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "verdict": "INVALID_HARNESS_STATE", "error": self.error,
+                "next": next_step.as_data(self.steps)}
 
 
 def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: bool) -> GateOutcome | GateInvalid:

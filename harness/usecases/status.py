@@ -35,6 +35,14 @@ class StatusView:
     def exit_code(self) -> int:
         return EXIT_INVALID if self.live["verdict"] == "INVALID_HARNESS_STATE" else 0
 
+    def as_dict(self) -> dict[str, Any]:
+        """`status --json`: the task's document, the evidence, the gate as it would judge now, the next steps."""
+        doc = self.doc
+        return {"task": {k: doc[k] for k in ("id", "title", "description")},
+                **{k: val for k, val in doc.items() if k not in ("id", "title", "description")},
+                "evidence": self.evidence, "gate_now": self.live, "done": self.finished, "escalated": self.escalated,
+                "warnings": self.warnings, "next": next_step.as_data(self.steps)}
+
 
 @dataclass(frozen=True)
 class NoOpenTask:
@@ -45,6 +53,9 @@ class NoOpenTask:
     @property
     def exit_code(self) -> int:
         return EXIT_INVALID if any(r["state"] == "INVALID" for r in self.rows) else 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"task": None, "tasks": self.rows, "next": next_step.as_data(self.steps)}
 
 
 def _open_counts(gi: core_gate.GateInput) -> dict[str, int]:
