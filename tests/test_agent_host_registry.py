@@ -25,6 +25,15 @@ def test_a_plugin_manifest_sends_the_guard_every_tool_it_judges(path, host):
     assert group["matcher"] == matcher(REGISTRY[host])
 
 
+@pytest.mark.parametrize("path,host", sorted(MANIFESTS.items()))
+def test_a_plugin_manifest_is_what_the_installer_writes_for_its_host(path, host):
+    hooks = json.loads((ROOT / path).read_text())["hooks"]
+    want = install.entries(host)
+    if host == "claude":  # the plugin's session start serves every host that loads hooks/hooks.json
+        want[REGISTRY[host].events["session-start"]][0]["hooks"][0]["command"] = "harness hook agent auto session-start"
+    assert hooks == want
+
+
 @pytest.mark.parametrize("host", hosts.HOSTS)
 def test_the_installed_hooks_are_the_registry_s(host):
     entries = install.entries(host)
