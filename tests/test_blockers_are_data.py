@@ -208,3 +208,16 @@ def old_ledger(*sentences: str) -> list[dict]:
     """Text-only gate judgements, as a harness before blocker keys wrote them, each ending an iteration."""
     return [e for text in sentences for e in ({"type": "gate.evaluated", "data": {"blockers": [text]}},
                                               {"type": "task.transitioned", "data": {"from": "GATING", "to": "BLOCKED"}})]
+
+
+def test_a_failing_fail_to_pass_keyed_before_its_kind_existed_is_the_blocker_the_gate_gives_now():
+    said = "REQ-001 names test cases, but fail_to_pass evidence is failing: harness evidence fail_to_pass"
+    recorded = {"blockers": [said], "blocker_keys": [
+        {"check": "requirements_verified", "kind": "fail_to_pass_unusable", "subject": ["REQ-001"]}]}
+    assert [b.kind for b in from_event(recorded)] == ["fail_to_pass_failing"]
+    live = [Blocker("requirements_verified", "fail_to_pass_failing", ("REQ-001",), said)]
+    iterations = [e for _ in range(2) for e in ({"type": "gate.evaluated", "data": recorded},
+                                                {"type": "task.transitioned", "data": {"from": "GATING", "to": "BLOCKED"}})]
+    assert converge.stalled(iterations, live, 2) is not None  # one blocker across the upgrade: a stall
+    missing = {"blockers": [said.replace("failing", "missing")], "blocker_keys": recorded["blocker_keys"]}
+    assert [b.kind for b in from_event(missing)] == ["fail_to_pass_unusable"]  # a run still to make stays one

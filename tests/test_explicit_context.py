@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from harness import context
 from harness.cli.main import main
 from harness.signatures import trust
@@ -63,6 +65,31 @@ def test_the_scan_sees_the_module_state_it_forbids(tmp_path):
                       "LATER = []\nKEYED = {}\nLATER.append(0)\ndef g():\n    LATER.append(1)\n    KEYED['k'] = 2\n    TABLE.get('a')\n")
     assert sorted(_module_state(sample)) == sorted(["_cache (line 1)", "seen (line 2)", "global n (line 6)", "LATER changed (line 11)",
                                      "KEYED changed (line 12)"])
+
+
+CHANGED_TABLES = {
+    "TABLE[k] += 1": "TABLE = {}\ndef f(k):\n    TABLE[k] += 1\n",
+    "TABLE[k].append(v)": "TABLE = {'a': []}\ndef f(v):\n    TABLE['a'].append(v)\n",
+    "TABLE[k][j] = v": "TABLE = {'a': {}}\ndef f(v):\n    TABLE['a']['b'] = v\n",
+    "TABLE.sort()": "TABLE = [3, 1]\ndef f():\n    TABLE.sort()\n",
+    "TABLE.difference_update()": "TABLE = {1}\ndef f():\n    TABLE.difference_update({1})\n",
+    "TABLE.appendleft()": "import collections\nTABLE = collections.deque()\ndef f(v):\n    TABLE.appendleft(v)\n",
+    "del TABLE[k]": "TABLE = {}\ndef f(k):\n    del TABLE[k]\n",
+}
+
+
+@pytest.mark.parametrize("how", list(CHANGED_TABLES))
+def test_the_scan_sees_each_way_a_function_changes_a_table(tmp_path, how):
+    sample = tmp_path / "sample.py"
+    sample.write_text(CHANGED_TABLES[how])
+    assert _module_state(sample), how
+
+
+def test_a_functions_own_variable_named_like_a_table_is_not_the_table(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("TABLE = {}\ndef f():\n    TABLE = {}\n    TABLE['x'] = 1\n    return TABLE\n"
+                      "def g(TABLE):\n    TABLE.append(1)\n")
+    assert _module_state(sample) == []
 
 
 def test_a_command_leaves_no_lock_reporter_behind(tmp_path, monkeypatch):
