@@ -34,23 +34,42 @@ def _module_state(path: Path) -> list[str]:
     return found + _tables_changed(module, set(tables))
 
 
-MUTATORS = {"append", "add", "update", "extend", "insert", "setdefault", "pop", "popitem", "clear", "remove", "discard"}
+MUTATORS = {"append", "add", "update", "extend", "insert", "setdefault", "pop", "popitem", "clear", "remove", "discard",
+            "sort", "reverse", "appendleft", "extendleft", "popleft", "rotate", "difference_update",
+            "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__"}
 
 
 def _tables_changed(module: ast.Module, tables: set[str]) -> list[str]:
-    """An UPPER-case table is a constant only while nothing changes it: one that a function appends to, sets
-    a key of or deletes from is state under a constant's name (built at import, by the module's own lines,
-    it is a table)."""
+    """An UPPER-case table is a constant only while nothing changes it: one that a function changes (a
+    mutating method, a key set, augmented or deleted, at any depth of it) is state under a constant's name.
+    Built at import, by the module's own lines, it is a table; a function's own variable of that name is not it."""
     changed = []
-    functions = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
-    for n in (n for f in functions for n in ast.walk(f)):
-        target = (n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr in MUTATORS else None)
-        for t in getattr(n, "targets", []) if isinstance(n, (ast.Assign, ast.Delete)) else []:
-            target = t.value if isinstance(t, ast.Subscript) else target
-        if isinstance(target, ast.Name) and target.id in tables:
-            changed.append(f"{target.id} changed (line {n.lineno})")
-    return changed
+    for f in ast.walk(module):
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        local = {a.arg for a in ast.walk(f.args) if isinstance(a, ast.arg)} | {
+            n.id for n in ast.walk(f) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for n in ast.walk(f):
+            root = _root(_changed_object(n))
+            if root is not None and root in tables and root not in local:
+                changed.append(f"{root} changed (line {n.lineno})")
+    return sorted(set(changed))
+
+
+def _changed_object(n: ast.AST) -> ast.expr | None:
+    """What ``n`` changes in place: a mutating method's object, or the container of a key set or deleted."""
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATORS:
+        return n.func.value
+    targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target] if isinstance(
+        n, (ast.AugAssign, ast.AnnAssign)) else []
+    return next((t.value for t in targets if isinstance(t, (ast.Subscript, ast.Attribute))), None)
+
+
+def _root(e: ast.expr | None) -> str | None:
+    """The name an expression like ``TABLE[k].items[j]`` starts from."""
+    while isinstance(e, (ast.Subscript, ast.Attribute)):
+        e = e.value
+    return e.id if isinstance(e, ast.Name) else None
 
 
 def test_no_module_keeps_state_between_calls_but_the_context():

@@ -81,5 +81,19 @@ def from_event(data: Mapping[str, Any]) -> list[Blocker]:
     keys = data.get("blocker_keys")
     if not isinstance(keys, list) or len(keys) != len(texts):
         return as_blockers(texts)
-    return [Blocker(str(k["check"]), str(k["kind"]), tuple(str(s) for s in k["subject"]), text)
+    return [_as_keyed_now(Blocker(str(k["check"]), str(k["kind"]), tuple(str(s) for s in k["subject"]), text))
             for k, text in zip(keys, texts)]
+
+
+# Kinds a later harness split in two: a key recorded before the split is classified once, here, as the
+# gate keys it now (a failing fail_to_pass run was `fail_to_pass_unusable` until #27's task F-0030).
+_SPLIT_KINDS = frozenset({"fail_to_pass_unusable"})
+
+
+def _as_keyed_now(b: Blocker) -> Blocker:
+    if b.kind not in _SPLIT_KINDS:
+        return b
+    from harness.core.blocker_text import classify
+
+    now = classify(b.text)
+    return Blocker(b.check, now.kind, b.subject, b.text) if now.kind.startswith("fail_to_pass_") else b
