@@ -153,6 +153,14 @@ def test_f0067_another_revision_by_pathspec_magic_or_a_git_glob_is_refused(h, re
     assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
 
 
+@pytest.mark.parametrize("command", ["git checkout HEAD~1 -- '.harness/local/*.txt'",
+                                     "git restore -s HEAD~1 '.harness/local/cache-*'"])
+def test_a_glob_under_the_clones_local_state_is_not_the_record(h, repo, command):
+    """#27's task F-0035: .harness/local/ is untracked per-clone state, not the record (its exemption was spelled
+    `.harness/.harness/local/`)."""
+    assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
+
+
 # -- F-0068 -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [
