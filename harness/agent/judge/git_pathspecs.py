@@ -34,7 +34,7 @@ def may_name_harness(spec: str, where: guarded_paths.Where) -> bool:
     if "literal" in magic or not guarded_paths.GLOB_CHARS & set(rel):
         return False
     head = rel[:min(rel.index(c) for c in guarded_paths.GLOB_CHARS if c in rel)]
-    return not head.startswith(f"{guarded_paths.HARNESS}/{guarded_paths.LOCAL}/") and _glob_may_match(rel)
+    return not head.startswith(f"{guarded_paths.LOCAL}/") and _glob_may_match(rel)  # LOCAL: `.harness/local`
 
 
 def _magic(spec: str) -> tuple[frozenset[str] | None, str]:
