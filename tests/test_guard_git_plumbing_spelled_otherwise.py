@@ -161,6 +161,17 @@ def test_a_glob_under_the_clones_local_state_is_not_the_record(h, repo, command)
     assert guard_answer(repo, "Bash", {"command": command}) == "allow", command
 
 
+@pytest.mark.parametrize("command", ["cd .harness/local/up && git checkout HEAD~1 -- 't*'",
+                                     "git -C .harness/local/up checkout HEAD~1 -- 't*'",
+                                     "cd .harness/local && git checkout HEAD~1 -- 'up/t*'"])
+def test_a_glob_from_a_folder_under_the_local_state_is_judged_as_naming_the_record(h, repo, command):
+    """#27's task F-0036: git works in the real folder; `.harness/local/up` may be a link to `.harness` (made
+    by a program the guard does not read), so from inside .harness/ a glob is the record's."""
+    (repo / ".harness/local").mkdir(parents=True, exist_ok=True)
+    (repo / ".harness/local/up").symlink_to("..")
+    assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
+
+
 # -- F-0068 -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [
