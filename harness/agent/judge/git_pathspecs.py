@@ -34,7 +34,15 @@ def may_name_harness(spec: str, where: guarded_paths.Where) -> bool:
     if "literal" in magic or not guarded_paths.GLOB_CHARS & set(rel):
         return False
     head = rel[:min(rel.index(c) for c in guarded_paths.GLOB_CHARS if c in rel)]
-    return not head.startswith(f"{guarded_paths.LOCAL}/") and _glob_may_match(rel)  # LOCAL: `.harness/local`
+    return not (head.startswith(f"{guarded_paths.LOCAL}/") and _outside_harness(base)) and _glob_may_match(rel)
+
+
+def _outside_harness(base: guarded_paths.Where) -> bool:
+    """Whether the folder a pathspec is read from is outside `.harness/` as written. Only then does a head
+    under `.harness/local/` (the clone's untracked state) keep a glob off the record: git works in the
+    real folder, and one inside `.harness/` may be a link to anywhere in it (#27's task F-0036)."""
+    at = (base.resolve(".") or "").lower()
+    return at != guarded_paths.HARNESS and not at.startswith(guarded_paths.HARNESS + "/")
 
 
 def _magic(spec: str) -> tuple[frozenset[str] | None, str]:
