@@ -54,6 +54,42 @@ def test_a_functions_own_variable_named_like_a_table_is_not_the_table(tmp_path):
     assert _module_state(sample) == []
 
 
+# name: (a module, a call, whether the call changes the module's TABLE): each is run to know, then scanned
+SCOPED = {
+    "a nested def binding its own TABLE": ("TABLE = []\ndef f(v):\n    TABLE.append(v)\n    def g():\n"
+                                           "        TABLE = 0\n        return TABLE\n    return g\n", "f(1)", True),
+    "a comprehension variable named TABLE": ("TABLE = []\ndef f(v):\n    TABLE.append(v)\n"
+                                             "    return [TABLE for TABLE in range(2)]\n", "f(1)", True),
+    "a closure over the enclosing function's TABLE": ("TABLE = {}\ndef f(v):\n    TABLE = {}\n    def g():\n"
+                                                      "        TABLE['k'] = v\n    g()\n    return TABLE\n", "f(1)", False),
+    "a lambda over the enclosing function's TABLE": ("TABLE = []\ndef f(v):\n    TABLE = []\n"
+                                                     "    add = lambda x: TABLE.append(x)\n    add(v)\n    return TABLE\n",
+                                                     "f(1)", False),
+    "a swap of two keys": ("TABLE = [1, 2]\ndef f():\n    TABLE[0], TABLE[1] = TABLE[1], TABLE[0]\n", "f()", True),
+    "a key in a tuple target": ("TABLE = {}\ndef f(v):\n    key, TABLE['k'] = 'x', v\n", "f(1)", True),
+    "a key as a for target": ("TABLE = {}\ndef f(v):\n    for TABLE['k'] in [v]:\n        pass\n", "f(1)", True),
+    "TABLE.__iadd__": ("TABLE = []\ndef f(v):\n    TABLE.__iadd__([v])\n", "f(1)", True),
+    "a global TABLE rebound in a nested def": ("TABLE = []\ndef f(v):\n    def g():\n        TABLE.append(v)\n"
+                                               "    TABLE_ = 0\n    g()\n", "f(1)", True),
+}
+
+
+@pytest.mark.parametrize("name", list(SCOPED))
+def test_the_scan_judges_each_name_in_its_own_scope(tmp_path, name):
+    import copy
+    import types
+
+    src, call, changes = SCOPED[name]
+    sample = tmp_path / "sample.py"
+    sample.write_text(src)
+    module = types.ModuleType("sample")
+    exec(compile(src, str(sample), "exec"), module.__dict__)
+    before = copy.deepcopy(module.TABLE)
+    exec(call, module.__dict__)
+    assert (before != module.TABLE) is changes  # the sample does what it says
+    assert bool(_module_state(sample)) is changes, name
+
+
 def test_a_command_leaves_no_lock_reporter_behind(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with context.command() as outside:
