@@ -29,33 +29,84 @@ def module_state(path: Path) -> list[str]:
 
 MUTATORS = {"append", "add", "update", "extend", "insert", "setdefault", "pop", "popitem", "clear", "remove", "discard",
             "sort", "reverse", "appendleft", "extendleft", "popleft", "rotate", "difference_update",
-            "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__"}
+            "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__", "__iadd__", "__ior__",
+            "__iand__", "__isub__", "__ixor__", "__imul__"}
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+SCOPES = (*FUNCTIONS, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _tables_changed(module: ast.Module, tables: set[str]) -> list[str]:
-    """An UPPER-case table is a constant only while nothing changes it: one that a function changes (a
-    mutating method, a key set, augmented or deleted, at any depth of it) is state under a constant's name.
-    Built at import, by the module's own lines, it is a table; a function's own variable of that name is not it."""
-    changed = []
-    for f in ast.walk(module):
-        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue
-        local = {a.arg for a in ast.walk(f.args) if isinstance(a, ast.arg)} | {
-            n.id for n in ast.walk(f) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        for n in ast.walk(f):
-            root = _root(_changed_object(n))
-            if root is not None and root in tables and root not in local:
-                changed.append(f"{root} changed (line {n.lineno})")
-    return sorted(set(changed))
+    """An UPPER-case table is a constant only while nothing changes it: one that code run after import changes
+    (a mutating method, a key set, augmented or deleted, at any depth of it) is state under a constant's name.
+    Changed by the module's own lines at import, it is a table. Each name is judged in its scope: a function's
+    own variable of that name, or one of a function around it, is not the module's table."""
+    changed: set[str] = set()
+
+    def visit(scope: ast.AST, shadowed: frozenset[str], at_import: bool) -> None:
+        own = list(_own_nodes(scope))
+        if not at_import:
+            for n in own:
+                for obj in _changed_objects(n):
+                    root = _root(obj)
+                    if root in tables and root not in shadowed:
+                        changed.add(f"{root} changed (line {n.lineno})")
+        for n in own:
+            if isinstance(n, FUNCTIONS):
+                visit(n, shadowed | _bound(n), False)
+            elif isinstance(n, SCOPES):  # a class body or a comprehension runs when the code around it does
+                visit(n, shadowed | (_bound(n) if not isinstance(n, ast.ClassDef) else frozenset()), at_import)
+
+    visit(module, frozenset(), True)
+    return sorted(changed)
 
 
-def _changed_object(n: ast.AST) -> ast.expr | None:
-    """What ``n`` changes in place: a mutating method's object, or the container of a key set or deleted."""
+def _own_nodes(scope: ast.AST):
+    """The nodes of a scope's own code: a nested function, class or comprehension is a scope of its own."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        n = stack.pop()
+        yield n
+        if not isinstance(n, SCOPES):
+            stack.extend(ast.iter_child_nodes(n))
+
+
+def _bound(scope: ast.AST) -> frozenset[str]:
+    """The names a function or comprehension binds as its own (not those it declares global or nonlocal)."""
+    own = list(_own_nodes(scope))
+    names = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)} if isinstance(scope, FUNCTIONS) else set()
+    names |= {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    names |= {n.name for n in own if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    names |= {(a.asname or a.name).split(".")[0] for n in own if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    declared = {name for n in own if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+    return frozenset(names - declared)
+
+
+def _changed_objects(n: ast.AST) -> list[ast.expr]:
+    """What ``n`` changes in place: a mutating method's object, or the containers of keys (or attributes) it
+    sets or deletes, wherever its targets put them (a tuple, a `for`, a `with`)."""
     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATORS:
-        return n.func.value
-    targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target] if isinstance(
-        n, (ast.AugAssign, ast.AnnAssign)) else []
-    return next((t.value for t in targets if isinstance(t, (ast.Subscript, ast.Attribute))), None)
+        return [n.func.value]
+    if isinstance(n, (ast.Assign, ast.Delete)):
+        targets = n.targets
+    elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.comprehension)):
+        targets = [n.target]
+    elif isinstance(n, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in n.items if i.optional_vars is not None]
+    else:
+        return []
+    return [t.value for t in _flat(targets) if isinstance(t, (ast.Subscript, ast.Attribute))]
+
+
+def _flat(targets: list[ast.expr]) -> list[ast.expr]:
+    out: list[ast.expr] = []
+    for t in targets:
+        if isinstance(t, (ast.Tuple, ast.List)):
+            out += _flat(list(t.elts))
+        elif isinstance(t, ast.Starred):
+            out += _flat([t.value])
+        else:
+            out.append(t)
+    return out
 
 
 def _root(e: ast.expr | None) -> str | None:
