@@ -26,6 +26,19 @@ def test_a_symlinked_folder_entered_with_cd_is_judged_by_its_real_path(linked, c
     assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
 
 
+@pytest.mark.parametrize("command", ["echo x >> .harness/local/up/tasks/T/events.jsonl",
+                                     "cd .harness/local/up && echo x >> tasks/T/events.jsonl",
+                                     "cd .harness/local/up && git checkout HEAD~1 -- tasks/T/events.jsonl",
+                                     "git -C .harness/local/up checkout HEAD~1 -- tasks/T/events.jsonl"])
+def test_a_link_inside_the_local_state_is_judged_by_its_real_path(linked, command):
+    """#27's task F-0038: `.harness/local/` is the clone's untracked state, which the guard leaves alone; a link
+    there that leads back into the record is the record."""
+    (linked / ".harness/local").mkdir(parents=True, exist_ok=True)
+    (linked / ".harness/local/up").symlink_to("..")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+    assert guard_answer(linked, "Bash", {"command": "echo x >> .harness/local/notes.txt"}) == "allow"
+
+
 @pytest.mark.parametrize("command", ["dd if=/dev/null of=h/tasks/T/events.jsonl", "sort -oh/tasks/T/events.jsonl a.txt"])
 def test_a_path_glued_to_an_option_is_judged_by_its_real_path(linked, command):
     assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
