@@ -25,16 +25,19 @@ def follower(root: str) -> Callable[[str, str], str | None]:
     None. A word without a `/` counts too: `cd h && echo x >> tasks/T/events.jsonl` goes through `h`."""
     real_root = os.path.realpath(root)
     guarded = [os.path.join(real_root, name) for name in GUARDED]
+    local = os.path.join(real_root, paths.LOCAL)
 
     def real_name(word: str, cwd: str) -> str | None:
-        return _through_a_link(word, cwd, guarded)
+        return _through_a_link(word, cwd, guarded, local)
 
     return real_name
 
 
-def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
-    """``word``'s real path when a symlink leads it into a guarded folder its written path is not in; the
-    word whole, or its value after an option glued to it (`--out=h/x`, `of=h/x`, `-oh/x`; #28's task F-0042)."""
+def _through_a_link(word: str, cwd: str, guarded: list[str], local: str) -> str | None:
+    """``word``'s real path when a symlink leads it into a guarded folder its written path is not in, or out of
+    the clone's untracked state (`.harness/local/`, which the judge leaves alone) into the rest of it (#27's task
+    F-0038); the word whole, or its value after an option glued to it (`--out=h/x`, `of=h/x`, `-oh/x`; #28's
+    task F-0042)."""
     cuts = [0]
     if "=" in word:
         cuts.append(word.index("=") + 1)
@@ -46,7 +49,8 @@ def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
             continue
         written = os.path.normpath(os.path.join(cwd, value))
         real = os.path.realpath(os.path.join(cwd, value))  # `l/..` physically: the parent of l's target
-        if real != written and _inside(real, guarded) and not _inside(written, guarded):
+        if real != written and _inside(real, guarded) and (
+                not _inside(written, guarded) or (_inside(written, [local]) and not _inside(real, [local]))):
             return word[:cut] + os.path.relpath(real, cwd)
     return None
 
