@@ -172,6 +172,16 @@ def test_a_glob_from_a_folder_under_the_local_state_is_judged_as_naming_the_reco
     assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
 
 
+@pytest.mark.parametrize("command", ["git checkout b -- ':(top).harness/local/v*'",
+                                     "git checkout b -- ':/.harness/local/*d'",
+                                     "git restore -s b ':(top,icase).HARNESS/LOCAL/VALID'",
+                                     "git checkout b -- ':(top).harness/local/valid'"])
+def test_the_cache_of_valid_documents_by_pathspec_magic_is_refused(h, repo, command):
+    """#27's task F-0044: `.harness/local/valid` is guarded (F-0149); the exemption of globs under .harness/local/
+    did not know it, and magic hid the literal path from the rule that does."""
+    assert guard_answer(repo, "Bash", {"command": command}) == "deny", command
+
+
 # -- F-0068 -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [
