@@ -29,12 +29,21 @@ def may_name_harness(spec: str, where: guarded_paths.Where) -> bool:
     if rel is None:
         return False
     rel = rel.lower() if "icase" in magic else rel
-    if rel == "." or guarded_paths.harness_state(rel):
+    if rel == "." or guarded_paths.harness_state(rel) or _may_name_the_valid_cache(rel, "literal" in magic):
         return True
     if "literal" in magic or not guarded_paths.GLOB_CHARS & set(rel):
         return False
     head = rel[:min(rel.index(c) for c in guarded_paths.GLOB_CHARS if c in rel)]
     return not (head.startswith(f"{guarded_paths.LOCAL}/") and _outside_harness(base)) and _glob_may_match(rel)
+
+
+def _may_name_the_valid_cache(rel: str, literal: bool) -> bool:
+    """Whether ``rel`` may name `.harness/local/valid`, guarded in the clone's state (F-0149): as git matches a
+    pathspec, where `*` and `?` cross `/` (fnmatch's own reading), or literally (#27's task F-0044)."""
+    from fnmatch import fnmatchcase
+
+    cache = f"{guarded_paths.LOCAL}/valid"
+    return rel == cache or (not literal and bool(guarded_paths.GLOB_CHARS & set(rel)) and fnmatchcase(cache, rel))
 
 
 def _outside_harness(base: guarded_paths.Where) -> bool:
