@@ -12,10 +12,14 @@ REFUSED = ["pytest --basetemp=.harness", "pytest -q --basetemp .harness/tasks", 
            "pytest --basetemp=.", "pytest --basetemp=..", "py.test --basetemp=.git",
            "pytest --junitxml=.harness/approvals.jsonl", "sort -o .harness/approvals.jsonl notes.txt",
            "sort --output=.harness/approvals.jsonl notes.txt", "sort -o.harness/approvals.jsonl notes.txt",
-           "uniq notes.txt .harness/approvals.jsonl", "tree -o .git/hooks/pre-commit"]
+           "uniq notes.txt .harness/approvals.jsonl", "tree -o .git/hooks/pre-commit",
+           # #27's task F-0043: the output option inside a cluster of short options, as getopt reads it
+           "sort -uo .harness/approvals.jsonl notes.txt", "sort -uo.harness/approvals.jsonl notes.txt",
+           "sort -ruo .harness/tasks/T/events.jsonl notes.txt", "tree -ao .git/hooks/pre-commit"]
 ALLOWED = ["pytest --basetemp=/tmp/scratch-basetemp", "pytest --basetemp=build/tmp -q",
            "pytest --junitxml=.harness/local/junit.xml", "python3 -m pytest --junitxml=reports/junit.xml",
-           "sort -o sorted.txt notes.txt", "uniq notes.txt unique.txt", "tree -o tree.txt", "pytest -q tests"]
+           "sort -o sorted.txt notes.txt", "uniq notes.txt unique.txt", "tree -o tree.txt", "pytest -q tests",
+           "sort -uo sorted.txt notes.txt", "sort -ru notes.txt"]
 
 
 
