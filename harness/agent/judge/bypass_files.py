@@ -129,15 +129,20 @@ def _module_run(args: list[str], valued: str) -> tuple[str, list[str]] | None:
 
 
 def option_values(args: list[str], short: str, long: tuple[str, ...]) -> list[str]:
-    """The values of the options named (`-o V`, `-oV`, `--name=V`, `--name V`), as the program reads them."""
+    """The values of the options named (`-o V`, `-oV`, `--name=V`, `--name V`), as the program reads them; a short
+    one inside a cluster too (`-uo V`, `-uoV`: getopt reads the letters before it as flags; #27's task F-0043). A
+    letter that is another option's value (`-to`: sort's separator `o`) is read as the option as well: a refusal
+    then needs the word after it to be guarded."""
     out = []
     for i, a in enumerate(args):
         name, eq, value = a.partition("=")
         nxt = args[i + 1] if i + 1 < len(args) else None
         if name in long:
             out += [value] if eq else [nxt] if nxt is not None else []
-        elif len(a) >= 2 and a[0] == "-" and a[1] in short and a[1:2] != "-":
-            out += [a[2:]] if len(a) > 2 else [nxt] if nxt is not None else []
+        elif len(a) >= 2 and a[0] == "-" and a[1:2] != "-":
+            at = next((j for j in range(1, len(a)) if a[j] in short), None)
+            if at is not None:
+                out += [a[at + 1:]] if len(a) > at + 1 else [nxt] if nxt is not None else []
     return out
 
 
