@@ -3,21 +3,7 @@
 # F-0038's fix follows `git -C .harness/local/up` (up -> ..) but not the same folder reached by two -C's:
 # each -C word is followed relative to the command's cwd, not the folder the previous -C led to.
 # Exit 1 while a chained -C through a link under .harness/local/ rewinds the ledger and is allowed; 0 when denied.
-# --- setup: scratch repo, guard caller (GUARD_SRC: the checkout judged; default this one) ---
-here=$(cd "$(dirname "$0")/../.." && pwd); GUARD_SRC=${GUARD_SRC:-$here}
-PY="$here/.venv/bin/python"
-export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
-T=$(mktemp -d /tmp/rev42-f.XXXXXX) || exit 2; trap 'rm -rf "$T"' EXIT
-export HOME="$T/home"; R="$T/repo"; mkdir -p "$HOME" "$R"; cd "$R" || exit 2
-( git init -q && echo x > app.py && git add . && git commit -qm i && PYTHONPATH=$GUARD_SRC $PY -m harness init &&
-  mkdir -p .harness/tasks/T && echo 1 > .harness/tasks/T/events.jsonl && git add -A && git commit -qm one &&
-  echo 2 >> .harness/tasks/T/events.jsonl && git commit -qam two ) >/dev/null 2>&1 || exit 2
-ask() { # the guard's answer (allow/deny) for a Bash command run in $R
-  $PY -c 'import json,sys;print(json.dumps({"session_id":"s","cwd":sys.argv[1],"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":sys.argv[2]}}))' "$R" "$1" \
-  | (cd "$R" && PYTHONPATH=$GUARD_SRC $PY -m harness hook agent claude pre-tool-use) | grep -q '"deny"' && echo deny || echo allow; }
-reset_ledger() { git checkout -q HEAD -- .harness && git reset -q; }
-ledger_changed() { [ -n "$(git status --porcelain -- .harness/tasks)" ]; }
-# ---
+D=$(cd "$(dirname "$0")" && pwd); source "$D/common.inc"  # the scratch repository and `ask`
 python3 -c 'import os; os.symlink("..", ".harness/local/up"); os.symlink("../tasks", ".harness/local/t")' || exit 2
 status=0
 for CMD in "git -C .harness/local -C up checkout HEAD~1 -- tasks/T/events.jsonl" \
