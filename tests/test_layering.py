@@ -118,7 +118,8 @@ def test_the_hooks_fast_path_loads_nothing_of_the_adapter_but_its_environment():
     # it imports, so an import added anywhere along the way is caught.
     files, others = closure(PACKAGE / "gitio" / "__init__.py", PACKAGE / "gitio" / "fast_path.py")
     assert files == {"harness/__init__.py", "harness/errors.py", "harness/gitio/__init__.py",
-                     "harness/gitio/environment.py", "harness/gitio/fast_path.py"}
+                     "harness/gitio/environment.py", "harness/gitio/fast_path.py",
+                     "harness/core/__init__.py", "harness/core/code_only.py"}
     assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
 
 
@@ -182,7 +183,7 @@ def test_the_push_fast_path_loads_nothing_of_the_adapter_but_its_environment():
     # code-only push would otherwise pay for nothing. Followed as above.
     files, others = closure(PACKAGE / "gitio" / "__init__.py", PACKAGE / "gitio" / "push_fast_path.py")
     assert files == {"harness/__init__.py", "harness/gitio/__init__.py", "harness/gitio/environment.py",
-                     "harness/gitio/push_fast_path.py"}
+                     "harness/gitio/push_fast_path.py", "harness/core/__init__.py", "harness/core/code_only.py"}
     assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from harness.core.code_only import FOLDER, code_only
 from harness.gitio.environment import AS_STORED, HARNESS_DIR, common_dir
 
 TYPE_CHECKING = False  # collections.abc's names are for the type checker alone
@@ -226,9 +227,9 @@ def _remote_tips(objects: _Objects, remote: str | None) -> list[str] | None:
     return tips
 
 
-def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[str | None] | None:
-    """(the id of ``commit``'s .harness entry, or None when it has none), or None when the root
-    tree or its .harness folder is not sound (then the full path names the defect)."""
+def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[tuple[str, str] | None] | None:
+    """(``commit``'s .harness entry as :func:`code_only` takes it, or None when it has none), or None when
+    the root tree or its .harness folder is not sound (then the full path names the defect)."""
     found = objects.get(f"{commit}^{{tree}}")
     if found is None or found[1] != "tree" or not _sound(objects, found[0], known, True):
         return None
@@ -236,7 +237,7 @@ def _harness_entry(objects: _Objects, commit: str, known: set[str]) -> tuple[str
     entry = next(((is_tree, oid) for name, is_tree, oid in entries if name == HARNESS_DIR.encode()), None)
     if entry is not None and not entry[0]:
         return None  # a .harness that is no folder (a submodule entry naming its parent's tree, say): the full path's
-    return (entry[1] if entry is not None else None,)
+    return ((FOLDER, entry[1]) if entry is not None else None,)
 
 
 MAX_WALKED = 1000  # commits walked in cat-file before `git rev-list` is asked instead
@@ -320,7 +321,7 @@ def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
         if commits is None:
             return None
         known: set[str] = set()
-        entries: dict[str, tuple[str | None] | None] = {}  # a commit's, once read (it is also the next one's parent)
+        entries: dict[str, tuple[tuple[str, str] | None] | None] = {}  # a commit's, once read (it is also the next one's parent)
         for line in commits:
             ids = line.split()
             if len(ids) != 2:
@@ -329,7 +330,7 @@ def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
                 if commit not in entries:
                     entries[commit] = _harness_entry(objects, commit, known)
             mine, theirs = entries[ids[0]], entries[ids[1]]
-            if mine is None or theirs is None or mine != theirs:
+            if mine is None or theirs is None or not code_only(mine[0], [theirs[0]]):
                 return None
         return len(commits)
     finally:

@@ -16,6 +16,7 @@ from harness import paths
 from harness.core import gate as core_gate
 from harness.core import policy as core_policy
 from harness.core import states
+from harness.core.code_only import FOLDER, code_only
 from harness.errors import HarnessError
 from harness.gate import facts
 from harness.signatures import trust
@@ -69,7 +70,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
         return [Problem(paths.HARNESS, "plain-files-only", f".harness is a {kind} entry, not a folder: the commit "
                         "holds none of the record", "commit .harness as the folder its parent holds (`git reset -q "
                         "HEAD -- .harness` puts it back in the index)")], verdicts
-    if all(_oid(o, paths.HARNESS) == _oid(new, paths.HARNESS) for o in olds) and (olds or not _oid(new, paths.HARNESS)):
+    if code_only(_entry(new), [_entry(o) for o in olds]):
         # .harness/ untouched (a code-only commit changes no task), or absent on both sides
         # (history from before the repository adopted the harness).
         return problems, verdicts
@@ -284,6 +285,15 @@ def _rev(olds: Sequence[Source]) -> str:
 
 def _oid(src: Source, rel: str) -> str | None:
     return src.oid(rel) if hasattr(src, "oid") else None
+
+
+def _entry(src: Source) -> tuple[str, str] | None:
+    """``src``'s `.harness` entry for :func:`code_only`: (kind, id), None when absent or when the source
+    keeps no ids (a folder on disk), as two such sources were always compared."""
+    oid = _oid(src, paths.HARNESS)
+    if oid is None:
+        return None
+    return (src.kind(paths.HARNESS) if hasattr(src, "kind") else None) or FOLDER, oid
 
 
 def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],

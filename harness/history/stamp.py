@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING
 
 from harness import __version__, paths
+from harness.core.code_only import FOLDER, code_only
 from harness.core.states import TERMINAL
 from harness.errors import HarnessError
 from harness.gitio.git import Git
@@ -102,9 +103,10 @@ def quick_stamp_head() -> bool:
     if facts is None:
         return False
     common, head, parents, entries, parent_harness = facts
-    harness_oid = fast_path.entry_id(entries, paths.HARNESS)
-    if len(parents) != 1 or harness_oid is None or harness_oid != parent_harness:
+    harness = fast_path.entry_of(entries, paths.HARNESS)
+    if len(parents) != 1 or harness is None or not code_only(harness, [(FOLDER, parent_harness)]):
         return False  # a merge, or a commit changing .harness/: the full stamp (and check) is due
+    harness_oid = harness[1]
     cache = StampCache(common / "harness" / "stamp-cache.json")
     known = cache.get(f"harness:{harness_oid}")
     if not _known_harness(known):
