@@ -1,0 +1,51 @@
+"""Read 42's links (F-0039..F-0047): a symbolic link leads a word somewhere else than its text says. The guard
+follows each word from the folder the program reads it in (git's chained `-C`), from inside `.git/` and
+`.harness/local/` too, through `find -L`, and refuses a link made on a line that does more (the guard reads
+that line's words before the link exists); removing or renaming a link itself is not a write of its target."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.agent_guard import guard_answer
+
+
+@pytest.fixture
+def linked(h, repo):
+    """A repository with a ledger and the clone's scratch folder, where each test makes its links."""
+    (repo / ".harness/tasks/T").mkdir(parents=True, exist_ok=True)
+    (repo / ".harness/tasks/T/events.jsonl").write_text("1\n")
+    (repo / ".harness/local").mkdir(parents=True, exist_ok=True)
+    return repo
+
+
+# -- F-0039: each `git -C` is followed from the folder the one before it led to ----------------------------------
+
+@pytest.mark.parametrize("command", ["git -C .harness/local -C up checkout HEAD~1 -- tasks/T/events.jsonl",
+                                     "git -C .harness/local -C t checkout HEAD~1 -- T/events.jsonl",
+                                     "git -C .harness -C local -C up checkout HEAD~1 -- tasks/T/events.jsonl"])
+def test_f0039_a_chained_git_C_is_followed_from_the_folder_before_it(linked, command):
+    (linked / ".harness/local/up").symlink_to("..")
+    (linked / ".harness/local/t").symlink_to("../tasks")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+# -- F-0040: git's operands are followed from the folder `-C` leads to ---------------------------------------------
+
+@pytest.mark.parametrize("command", ["git -C .harness/local/top checkout HEAD~1 -- .harness/tasks/T/events.jsonl",
+                                     "git -C r checkout HEAD~1 -- .harness/tasks/T/events.jsonl",
+                                     "git -C r checkout HEAD~1 -- '.harness/t*'",
+                                     "git -C .harness/local -C ../.. -C r checkout HEAD~1 -- .harness/tasks/T/events.jsonl"])
+def test_f0040_git_s_operands_are_followed_from_the_folder_C_leads_to(linked, command):
+    (linked / ".harness/local/top").symlink_to("../..")
+    (linked / "r").symlink_to(".")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["git -C r status", "git -C .harness/local/top log --oneline -3",
+                                     "git -C r checkout HEAD -- app.py"])
+def test_f0040_git_through_a_link_to_the_top_still_reads_and_restores_code(linked, command):
+    (linked / ".harness/local/top").symlink_to("../..")
+    (linked / "r").symlink_to(".")
+    (linked / "app.py").write_text("x\n")
+    assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
