@@ -33,6 +33,7 @@ from harness.agent.judge.glob_reach import looseness
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
+from harness.agent.judge.real_spelling import by_real_names
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_folders import entered, spelled_in
 from harness.agent.judge.shell_resolve import TooMuchToJudge, declared, resolve, unresolved
@@ -233,7 +234,7 @@ def _judged_with_real_names(cmd: SimpleCommand, ctx: CommandSite, real_name: Rea
     """The command's denial, judged as written and (when nothing denies it) with its words spelled by the
     real paths symlinks lead them to; and that real spelling, when there is one."""
     denial = _check_command(cmd, ctx)
-    real = _by_real_names(cmd, ctx.where.cwd, real_name) if real_name and not denial else None
+    real = by_real_names(cmd, ctx.where.cwd, real_name) if real_name and not denial else None
     return (_check_command(real, ctx) if real is not None else denial), real
 
 
@@ -268,17 +269,6 @@ def _repository_folders(cmd: SimpleCommand, root: str) -> SimpleCommand:
 
     return replace(cmd, words=tuple(known(w) for w in cmd.words),
                    redirects=tuple((op, known(t)) for op, t in cmd.redirects))
-
-
-def _by_real_names(cmd: SimpleCommand, cwd: str, real_name: RealName) -> SimpleCommand | None:
-    """``cmd`` with every word, redirect target and assigned value a symlink leads into the record or git's
-    folder spelled by its real path; None when none does (it is judged besides as written, never instead)."""
-    def real(word: str) -> str:
-        return real_name(word, cwd) or word
-
-    found = replace(cmd, words=tuple(real(w) for w in cmd.words), assignments=tuple(real(a) for a in cmd.assignments),
-                    redirects=tuple((op, real(t)) for op, t in cmd.redirects))
-    return None if found == cmd else found
 
 
 @dataclass(frozen=True)
