@@ -49,3 +49,19 @@ def test_f0040_git_through_a_link_to_the_top_still_reads_and_restores_code(linke
     (linked / "r").symlink_to(".")
     (linked / "app.py").write_text("x\n")
     assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
+
+
+# -- F-0047: a word written inside .git/ is followed to its real path ------------------------------------------------
+
+@pytest.mark.parametrize("command", ["echo x >> .git/x/tasks/T/events.jsonl", "cd .git/x && echo x >> tasks/T/events.jsonl",
+                                     "git -C .git/x checkout HEAD~1 -- tasks/T/events.jsonl",
+                                     "printf '#!/bin/sh\\nexit 0\\n' > .git/y/pre-commit", "rm -rf .git/x/tasks"])
+def test_f0047_a_link_inside_git_s_folder_is_followed_to_the_record_or_a_hook(linked, command):
+    (linked / ".git/x").symlink_to("../.harness")
+    (linked / ".git/y").symlink_to("hooks")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+def test_f0047_reading_through_a_link_inside_git_s_folder_is_allowed(linked):
+    (linked / ".git/x").symlink_to("../.harness")
+    assert guard_answer(linked, "Bash", {"command": "cat .git/x/tasks/T/events.jsonl"}) == "allow"
