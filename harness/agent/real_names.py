@@ -4,8 +4,8 @@ The judge reads words: `echo x >> h/tasks/T/events.jsonl` names no guarded file 
 `.harness`, nor `g/hooks/pre-commit` when `g` is one to `.git` (#28's task F-0038, F-0040). Making such a
 link is refused, but one may exist already (a human's, an older guard's). This adapter looks on disk for
 the judge (harness/agent/judge/bypass.py, whose rules stay pure): a word, or the value glued to an option
-in it, whose real path lies in the repository's `.harness/` or `.git/` while its written path does not, is
-spelled by the real one. The judge asks it of each command's words as it expanded them, so `$(echo h)/x`
+in it, whose real path lies in the repository's `.harness/` or `.git/` and is not its written path, is
+spelled by the real one: written inside `.git/` too (`.git/x -> ../.harness`; read 42's F-0047). The judge asks it of each command's words as it expanded them, so `$(echo h)/x`
 and `d=h; $d/x` are followed as `h/x` is (#28's task F-0050). Only os: it runs for every judged shell command.
 """
 
@@ -34,8 +34,9 @@ def follower(root: str) -> Callable[[str, str], str | None]:
 
 
 def _through_a_link(word: str, cwd: str, guarded: list[str], local: str) -> str | None:
-    """``word``'s real path when a symlink leads it into a guarded folder its written path is not in, or out of
-    the clone's untracked state (`.harness/local/`, which the judge leaves alone) into the rest of it (#27's task
+    """``word``'s real path when a symlink leads it into a guarded folder by another path: from outside, from
+    inside `.git/` or the record (read 42's F-0047: the judge reads a word by its text alone), or out of the
+    clone's untracked state (`.harness/local/`, which the judge leaves alone) into the rest of it (#27's task
     F-0038); the word whole, or its value after an option glued to it (`--out=h/x`, `of=h/x`, `-oh/x`; #28's
     task F-0042)."""
     cuts = [0]
@@ -49,8 +50,7 @@ def _through_a_link(word: str, cwd: str, guarded: list[str], local: str) -> str 
             continue
         written = os.path.normpath(os.path.join(cwd, value))
         real = os.path.realpath(os.path.join(cwd, value))  # `l/..` physically: the parent of l's target
-        if real != written and _inside(real, guarded) and (
-                not _inside(written, guarded) or (_inside(written, [local]) and not _inside(real, [local]))):
+        if real != written and _inside(real, guarded) and not (_inside(written, [local]) and _inside(real, [local])):
             return word[:cut] + os.path.relpath(real, cwd)
     return None
 
