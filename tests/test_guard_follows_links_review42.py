@@ -65,3 +65,29 @@ def test_f0047_a_link_inside_git_s_folder_is_followed_to_the_record_or_a_hook(li
 def test_f0047_reading_through_a_link_inside_git_s_folder_is_allowed(linked):
     (linked / ".git/x").symlink_to("../.harness")
     assert guard_answer(linked, "Bash", {"command": "cat .git/x/tasks/T/events.jsonl"}) == "allow"
+
+
+# -- F-0045: the cache of valid documents through a link inside .harness/local/ -------------------------------------
+
+@pytest.mark.parametrize("command", ["echo 0123456789abcdef >> .harness/local/v", "cp app.py .harness/local/v",
+                                     "cd .harness/local && tee -a v < /dev/null", "sed -i 1d .harness/local/v"])
+def test_f0045_a_link_inside_the_local_state_to_the_valid_cache_is_followed(linked, command):
+    (linked / ".harness/local/valid").write_text("")
+    (linked / ".harness/local/v").symlink_to("valid")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["ln -s valid .harness/local/v", "ln -sf .harness/local/valid v",
+                                     "ln -s ../valid .harness/local/d/v", "cp -s .harness/local/valid v",
+                                     "ln -s valid .harness/local/v && echo 0123456789abcdef >> .harness/local/v"])
+def test_f0045_a_link_to_the_valid_cache_is_refused(linked, command):
+    """A second name for the cache, as one for the ledger is; a link to the folder stays allowed (#28's task F-0073):
+    a later line's words through it are followed to the cache."""
+    (linked / ".harness/local/d").mkdir()
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["ln -s .harness/local/junit.xml junit.xml", "echo x >> .harness/local/notes.txt",
+                                     "ln -s notes.txt .harness/local/n"])
+def test_f0045_links_to_other_scratch_files_stay_allowed(linked, command):
+    assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
