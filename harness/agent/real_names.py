@@ -25,20 +25,19 @@ def follower(root: str) -> Callable[[str, str], str | None]:
     None. A word without a `/` counts too: `cd h && echo x >> tasks/T/events.jsonl` goes through `h`."""
     real_root = os.path.realpath(root)
     guarded = [os.path.join(real_root, name) for name in GUARDED]
-    local = os.path.join(real_root, paths.LOCAL)
 
     def real_name(word: str, cwd: str) -> str | None:
-        return _through_a_link(word, cwd, guarded, local)
+        return _through_a_link(word, cwd, guarded)
 
     return real_name
 
 
-def _through_a_link(word: str, cwd: str, guarded: list[str], local: str) -> str | None:
+def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
     """``word``'s real path when a symlink leads it into a guarded folder by another path: from outside, from
-    inside `.git/` or the record (read 42's F-0047: the judge reads a word by its text alone), or out of the
-    clone's untracked state (`.harness/local/`, which the judge leaves alone) into the rest of it (#27's task
-    F-0038); the word whole, or its value after an option glued to it (`--out=h/x`, `of=h/x`, `-oh/x`; #28's
-    task F-0042)."""
+    inside `.git/` or the record (read 42's F-0047: the judge reads a word by its text alone), or from the
+    clone's untracked state (`.harness/local/`, which the judge leaves alone but for its cache of valid documents)
+    into the rest of it (#27's task F-0038) or to that cache (`.harness/local/v -> valid`: F-0045); the word
+    whole, or its value after an option glued to it (`--out=h/x`, `of=h/x`, `-oh/x`; #28's task F-0042)."""
     cuts = [0]
     if "=" in word:
         cuts.append(word.index("=") + 1)
@@ -50,7 +49,7 @@ def _through_a_link(word: str, cwd: str, guarded: list[str], local: str) -> str 
             continue
         written = os.path.normpath(os.path.join(cwd, value))
         real = os.path.realpath(os.path.join(cwd, value))  # `l/..` physically: the parent of l's target
-        if real != written and _inside(real, guarded) and not (_inside(written, [local]) and _inside(real, [local])):
+        if real != written and _inside(real, guarded):
             return word[:cut] + os.path.relpath(real, cwd)
     return None
 

@@ -308,8 +308,11 @@ def _check_link(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
                            if target else [])
         for name in seen:
             rel = (guarded_paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
-            if rel is not None and rel.startswith(LOCAL_SCRATCH):
-                continue  # .harness/local/: the clone's own scratch, which shell commands may write anyway
+            if rel is not None and rel.startswith(LOCAL_SCRATCH) and rel != VALID_CACHE_FILE:
+                # .harness/local/: the clone's own scratch, which shell commands may write anyway; but for its cache of
+                # valid documents, a guarded file (`ln -s valid .harness/local/v`; read 42's F-0045). A link to the
+                # folder stays allowed (#28's task F-0073): a later line's words through it are followed to the cache.
+                continue
             guarded = rel is not None and (rel in (guarded_paths.HARNESS, ".git") or rel.startswith((guarded_paths.HARNESS + "/", ".git/"))
                                            or guarded_paths.glob_harness_state(rel) or guarded_paths.hook_config(where, name, hooks_dirs))
             if guarded or (not expanded and _holds_the_record(name, where)):
@@ -319,6 +322,7 @@ def _check_link(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
 
 
 LOCAL_SCRATCH = (guarded_paths.LOCAL + "/", guarded_paths.LOCAL)
+VALID_CACHE_FILE = guarded_paths.LOCAL + "/valid"
 
 
 def _holds_the_record(name: str, where: guarded_paths.Where) -> bool:
