@@ -91,3 +91,26 @@ def test_f0045_a_link_to_the_valid_cache_is_refused(linked, command):
                                      "ln -s notes.txt .harness/local/n"])
 def test_f0045_links_to_other_scratch_files_stay_allowed(linked, command):
     assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
+
+
+# -- F-0046: removing or renaming a link is not a delete of what it points to --------------------------------------
+
+@pytest.mark.parametrize("command", ["rm .harness/local/t", "rm -f .harness/local/up", "unlink .harness/local/t",
+                                     "rm -rf .harness/local/up", "cd .harness/local && rm t up",
+                                     "mv .harness/local/up .harness/local/up.old"])
+def test_f0046_removing_or_renaming_a_link_under_the_local_state_is_allowed(linked, command):
+    (linked / ".harness/local/up").symlink_to("..")
+    (linked / ".harness/local/t").symlink_to("../tasks")
+    assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
+
+
+@pytest.mark.parametrize("command", ["rm -r .harness/local/t/", "rm -rf .harness/local/t/*", "rm -rf .harness/local/up/.",
+                                     "rm .harness/local/t/T/events.jsonl", "unlink .harness/local/up/tasks/T/events.jsonl",
+                                     "mv .harness/local/up/tasks x", "mv .harness/local/t/ x",
+                                     "mv .harness/local/up x && echo x >> x/tasks/T/events.jsonl"])
+def test_f0046_what_a_link_leads_to_is_still_judged_by_its_real_path(linked, command):
+    """A trailing `/`, a name inside the link, or a rename on a line that goes on to use the new name (which does
+    not exist when the guard reads the line) still reach the record."""
+    (linked / ".harness/local/up").symlink_to("..")
+    (linked / ".harness/local/t").symlink_to("../tasks")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
