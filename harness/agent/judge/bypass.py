@@ -76,6 +76,7 @@ def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_
     if where.nested and len(commands) != 1:
         where = replace(where, nested=())  # a line that does more may move the nested repository first (F-0116)
     chained = _and_chained(text, commands)
+    alone = len(commands) == 1  # a link the command renames is used by nothing after it (real_spelling, F-0046)
     loops = loop_words(text)  # what a loop variable a cd names may hold
     loose = looseness(text)  # the line sets glob options: its globs may match more
     folders = [where]  # every folder the line may be in by now (harness/agent/judge/shell_folders.py)
@@ -90,7 +91,8 @@ def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_
         if steered and _names_home(cmd):
             return unresolved_denial("~", "the home folder, after the line sets HOME (#28's task F-0078)")
         denial, seen = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
-                                                                   exported=exported, judge=judge), real_name, loose)
+                                                                   exported=exported, judge=judge, alone=alone),
+                                   real_name, loose)
         if denial:
             return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
@@ -162,8 +164,8 @@ RUNS_LATER = r"\(\s*\)\s*\{|\bfunction\s|\b(?:for|while|until|select)\b|\btrap\b
 
 
 def _judged_in(there: guarded_paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
-             judge: Callable[[str], Denial | None]) -> CommandSite:
-    return CommandSite(there, notes_ref, setup, exported, judge)
+             judge: Callable[[str], Denial | None], alone: bool = False) -> CommandSite:
+    return CommandSite(there, notes_ref, setup, exported, judge, alone)
 
 
 def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context: Callable[[guarded_paths.Where], CommandSite],
@@ -234,7 +236,7 @@ def _judged_with_real_names(cmd: SimpleCommand, ctx: CommandSite, real_name: Rea
     """The command's denial, judged as written and (when nothing denies it) with its words spelled by the
     real paths symlinks lead them to; and that real spelling, when there is one."""
     denial = _check_command(cmd, ctx)
-    real = by_real_names(cmd, ctx.where.cwd, real_name) if real_name and not denial else None
+    real = by_real_names(cmd, ctx.where.cwd, real_name, ctx.alone) if real_name and not denial else None
     return (_check_command(real, ctx) if real is not None else denial), real
 
 
@@ -280,6 +282,7 @@ class CommandSite:
     setup: GitSetup
     exported: tuple[str, ...]                     # NAME=value exported earlier on the line
     judge: Callable[[str], Denial | None]         # judges a command line a git alias runs
+    alone: bool = False                           # the command is the line's only one
 
 
 def check_write(path: str, where: guarded_paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:

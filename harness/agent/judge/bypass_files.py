@@ -249,7 +249,7 @@ def _check_copy(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
     when that is a folder, each source's name inside it."""
     if prog not in COPIERS:
         return None
-    target, sources = _destination(args, prog)
+    target, sources = destination(args, prog)
     if target is None:
         return None
     rel = where.resolve(target)
@@ -298,7 +298,7 @@ def _check_link(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
     F-0038..F-0040). A symbolic link's source counts from the link's folder as well as from here."""
     if prog not in LINKERS and not (prog == "cp" and _links(args)):
         return None
-    target, sources = _destination(args)
+    target, sources = destination(args)
     if target is None:
         sources = operands(args)  # `ln -s SOURCE`: a link named as the source, here
     for source in sources:
@@ -354,7 +354,7 @@ def _links(args: list[str]) -> bool:
                for a in args)
 
 
-def _destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]]:
+def destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]]:
     """(where a copy writes, what it copies): `-t DIR`/`--target-directory=DIR`, else the last operand."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
