@@ -114,3 +114,24 @@ def test_f0046_what_a_link_leads_to_is_still_judged_by_its_real_path(linked, com
     (linked / ".harness/local/up").symlink_to("..")
     (linked / ".harness/local/t").symlink_to("../tasks")
     assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+# -- F-0042: a find that follows links (-L, -follow) may reach anything a link under its start leads to -------------
+
+@pytest.mark.parametrize("command", ["find -L .harness/local -name events.jsonl -delete",
+                                     "find .harness/local -follow -name events.jsonl -delete",
+                                     "find -L .harness/local -name events.jsonl -exec truncate -s0 {} +",
+                                     "find -L .harness/local -path '*/t/T/*' -delete",
+                                     "find -L build -type d -name t -exec rm -rf {}/T \\;"])
+def test_f0042_a_find_that_follows_links_is_judged_as_reaching_the_record(linked, command):
+    (linked / ".harness/local/t").symlink_to("../tasks")
+    (linked / "build").mkdir()
+    (linked / "build/t").symlink_to("../.harness/tasks")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["find -L . -type f -name '*.pyc' -delete", "find -L .harness/local -type f -name '*.tmp' -delete",
+                                     "find -L . -name '*.py' -exec grep -n TODO {} +", "find .harness/local -name '*.tmp' -delete"])
+def test_f0042_a_find_that_follows_links_to_files_it_names_stays_allowed(linked, command):
+    (linked / ".harness/local/t").symlink_to("../tasks")
+    assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
