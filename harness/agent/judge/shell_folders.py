@@ -170,7 +170,10 @@ def _found_runs(cmd: SimpleCommand, here: Where) -> Iterator[tuple[SimpleCommand
 def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
     """The guarded files (absolute paths, samples of each kind) that ``find_words`` may find from ``here``:
     under a start folder, and passing its name and path tests (any test it combines with `!`, `-o` or
-    `-prune`, or does not know, is taken to pass: erring towards a file found)."""
+    `-prune`, or does not know, is taken to pass: erring towards a file found). A find that follows links (`-L`,
+    `-follow`) may reach any of them from any start, through a link under it (`.harness/local/t -> ../tasks`): a
+    folder by the link's name, a file by a path through it (read 42's F-0042)."""
+    follows = "-L" in find_words[1:] or "-follow" in find_words[1:]
     args = _runs_collapsed(list(find_words[1:]))
     while args and (args[0] in ("-H", "-L", "-P") or re.fullmatch(r"-O\d*", args[0]) or args[0] == "-D"):
         del args[:2 if args[0] == "-D" else 1]  # find's options before its start folders (F-0080)
@@ -179,13 +182,13 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
         starts.append(args.pop(0))
     out = []
     for start in starts or ["."]:
-        base = posixpath.normpath(posixpath.join(here.cwd, start))
+        base = here.root if follows else posixpath.normpath(posixpath.join(here.cwd, start))
         for sample, kind in [(s, "f") for s in FOUND_SAMPLES] + [(s, "d") for s in FOUND_FOLDERS]:
             full = posixpath.join(here.root, sample)
             if full != base and not full.startswith(base.rstrip("/") + "/"):
                 continue
             shown = start.rstrip("/") + full[len(base.rstrip("/")):]  # as find prints it: START/…
-            if _may_match(args, full, shown, kind):
+            if _may_match(args, (full, "" if follows else shown, kind)):
                 out.append(full)
     return out
 
@@ -209,16 +212,16 @@ def _runs_collapsed(args: list[str]) -> list[str]:
     return out
 
 
-def _may_match(args: list[str], full: str, shown: str, kind: str) -> bool:
-    """Whether find's expression ``args`` may run its command on the file (``kind`` f or d) at ``full``,
-    printed as ``shown``: whether a RUN is reached as find evaluates it, `!`, `-a`, `-o` and parentheses
+def _may_match(args: list[str], file: File) -> bool:
+    """Whether find's expression ``args`` may run its command on ``file`` (its full path, as find prints it or ""
+    when that is not known, f or d): whether a RUN is reached as find evaluates it, `!`, `-a`, `-o` and parentheses
     short-circuiting as in find (`-path ./.git -prune -o -name '*.py' -exec …` runs nothing on .git;
     #28's task F-0090). `-name`, `-path`, `-type` are decided; any other test may be either."""
     tokens = [a for a in args if a not in ("-depth", "-xdev", "-mount", "-follow", "-noleaf", "-daystart")]
     if RUN not in tokens:
         tokens.append(RUN)  # (a run given on its own, for a find the guard reads otherwise)
     reached: list[bool] = []
-    _list(tokens, 0, (full, shown, kind), True, reached)
+    _list(tokens, 0, file, True, reached)
     return bool(reached)
 
 
@@ -231,7 +234,7 @@ def _list(tokens: list[str], i: int, file: File, live: bool, reached: list[bool]
 
 
 Maybe = bool | None  # True, False, or either (a test the guard does not decide)
-File = tuple[str, str, str]  # (its full path, as find prints it, f or d)
+File = tuple[str, str, str]  # (its full path, as find prints it ("": not known, through a link), f or d)
 
 
 def _or(tokens: list[str], i: int, file: File, live: bool, reached: list[bool]) -> tuple[Maybe, int]:
@@ -283,6 +286,8 @@ def _primary(tokens: list[str], i: int, full: str, shown: str, kind: str) -> tup
     step = 3 if test == "-fprintf" else 2 if test in VALUED else 1
     if (test in NAME_TESTS or test in PATH_TESTS) and "TASK-" in value.upper():
         return None, i + step  # a real task's name, which the samples' TASK is not: it may match (F-0080)
+    if not shown and (test in PATH_TESTS or (test in NAME_TESTS and kind == "d")):
+        return None, i + step  # found through a link: its path, and a folder's name, are the link's, not its own
     if test in NAME_TESTS or test in PATH_TESTS:
         subject = posixpath.basename(full) if test in NAME_TESTS else shown
         fold = NAME_TESTS.get(test, PATH_TESTS.get(test, False))
