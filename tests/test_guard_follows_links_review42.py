@@ -135,3 +135,34 @@ def test_f0042_a_find_that_follows_links_is_judged_as_reaching_the_record(linked
 def test_f0042_a_find_that_follows_links_to_files_it_names_stays_allowed(linked, command):
     (linked / ".harness/local/t").symlink_to("../tasks")
     assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
+
+
+# -- F-0041: a symbolic link made on a line that does more ----------------------------------------------------------
+
+MADE = 'mkdir -p .harness/local/d && ln -s "$PWD/.harness/local" .harness/local/d/s'
+
+
+@pytest.mark.parametrize("command", [f"{MADE} && echo x >> .harness/local/d/s/../tasks/T/events.jsonl",
+                                     f"{MADE} && git -C .harness/local/d/s/.. checkout HEAD~1 -- tasks/T/events.jsonl",
+                                     f"{MADE} && cd -P .harness/local/d/s/.. && git checkout HEAD~1 -- tasks/T/events.jsonl",
+                                     f"{MADE} && printf 'exit 0' > .harness/local/d/s/../../.git/hooks/pre-commit",
+                                     'ln -s "$PWD/sub" a/b/s && echo x >> a/b/s/../.harness/tasks/T/events.jsonl',
+                                     "ln -s ../.harness/local/up a/s; echo x >> a/s/tasks/T/events.jsonl",
+                                     "cp -s \"$PWD/sub\" a/b/s && cd a/b/s && echo x >> ../.harness/tasks/T/events.jsonl",
+                                     "ln --symbolic ../sub a/s && truncate -s0 a/s/../.harness/tasks/T/events.jsonl"])
+def test_f0041_a_symbolic_link_made_on_a_line_that_does_more_is_refused(linked, command):
+    """The guard reads the line before the link exists: a path through it (`s/..` is the folder above its
+    target, not `s`'s folder) is judged by its text."""
+    (linked / "sub").mkdir()
+    (linked / "a/b").mkdir(parents=True)
+    (linked / ".harness/local/up").symlink_to("..")
+    assert guard_answer(linked, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["ln -s ../sub a/s", "ln -sf ../../sub a/b/s", "ln -s notes.txt .harness/local/n",
+                                     "ln app.py a/app.py && cat a/app.py", "mkdir -p a/c && cp app.py a/c/ && ls a/c"])
+def test_f0041_a_link_made_alone_and_lines_that_make_none_stay_allowed(linked, command):
+    (linked / "sub").mkdir()
+    (linked / "a/b").mkdir(parents=True)
+    (linked / "app.py").write_text("x\n")
+    assert guard_answer(linked, "Bash", {"command": command}) == "allow", command
