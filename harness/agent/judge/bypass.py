@@ -30,6 +30,7 @@ from harness.agent.judge.denials import (
 from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV, GitSetup
 from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.glob_reach import looseness
+from harness.agent.judge.line_links import link_made_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
@@ -117,8 +118,8 @@ def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_
 
 def _commands_of(text: str, root: str, judge: Callable[[str], Denial | None]) -> list[SimpleCommand] | Denial:
     """The simple commands a line runs as the judge reads them: expanded, the line's aliases put in, a prefix word
-    the line redefines read as the shell's own; or the Denial of a line too much to judge, or of the line read
-    with its extglob groups as globs."""
+    the line redefines read as the shell's own; or the Denial of a line too much to judge, of the line read
+    with its extglob groups as globs, or of a line that makes a symbolic link and runs more."""
     try:
         commands = [_repository_folders(c, root) for c in resolve(parse(text))]
     except TooMuchToJudge as exc:  # (#28's task F-0086, F-0087)
@@ -136,6 +137,9 @@ def _commands_of(text: str, root: str, judge: Callable[[str], Denial | None]) ->
             denial = None
         if denial:
             return denial
+    denial = link_made_with_more(commands)  # its later words cannot be followed (harness/agent/judge/line_links.py)
+    if denial:
+        return denial
     defined = _defined_names(text, commands)
     # `nice() { "$@"; }; nice cd …` runs the cd in the shell itself (#28's task F-0111)
     return [replace(c, in_child="") if c.in_child in defined else c for c in commands] if defined else commands
