@@ -1,5 +1,6 @@
-"""A twelfth adversarial read of the guard (#28's task F-0091, F-0092, F-0096, F-0100, F-0101): a chained cd back
-to a folder left, `pushd -n`, a variable set for one command only, find's comma and -delete."""
+"""Where a shell line's commands act, as the guard reads it: a chained `cd` back to a folder left, `pushd -n`,
+a variable set for one command only, find's comma and -delete, xargs and watch running their words, open
+descriptors, braces, and listings that reach the record (#28's task F-0091..F-0102)."""
 
 from __future__ import annotations
 

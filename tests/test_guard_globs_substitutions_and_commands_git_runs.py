@@ -1,6 +1,7 @@
-"""A thirteenth adversarial read of the guard (#28's task F-0103..F-0112), of the twelfth read's fixes: glob
-options and extglob, mktemp spelled otherwise, a loop's braces, descriptors spelled otherwise, `watch -n 1 -x`,
-grep's long options, a prefix word redefined, and a loop variable's letter as an option (a false denial)."""
+"""What a shell line names beyond its plain words, as the guard reads it: glob options and extglob, mktemp
+spelled otherwise, a loop's braces, descriptors spelled otherwise, `watch -n 1 -x`, grep's long options, a
+prefix word redefined, a loop variable's letter as an option (a false denial), and the commands git runs from
+its settings, filters and transports (#28's task F-0103..F-0112, F-0120..F-0130)."""
 
 from __future__ import annotations
 
