@@ -56,7 +56,9 @@ case "$stage" in
     merge_head=$({merge_head_path} 2>/dev/null)
     if [ $? -eq 0 ] && [ -n "$merge_head" ] && [ ! -e "$merge_head" ] && [ ! -L "$merge_head" ] \\
         && {harness_staged} 2>/dev/null; then
-      kind=$({head_harness} 2>/dev/null) && case "$kind" in ""|"{folder_entry}"*) exit 0;; esac
+      # HEAD's entry by any case of its name: more than one line (a second spelling, a duplicate) runs the checks.
+      kind=$({head_harness} 2>/dev/null) && case "$kind" in *"
+"*) ;; ""|"{folder_entry}"*) exit 0;; esac
     fi
     run hook run "$stage" "$@"
     ;;

@@ -73,7 +73,7 @@ def _entry_as_each_asker_reads_it(repo: Path, rev: str) -> dict[str, object]:
     g = Git(repo)
     return {"stamp": fast_path.entry_of(entries, ".harness"),
             "push": pushed[0] if pushed is not None else "full path",
-            "rules": change_rules._entry(TreeSource(g, g.commit_tree(commit), ""))}
+            "rules": change_rules._at(TreeSource(g, g.commit_tree(commit), ""), ".harness")}
 
 
 def test_each_asker_reads_a_folder_entry_alike(h) -> None:

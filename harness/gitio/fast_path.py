@@ -34,7 +34,11 @@ HARNESS_STAGED = ("git", "--no-replace-objects", "--icase-pathspecs", "diff", "-
 # kind (a symlink, a file, a submodule entry) left in place by a code-only commit is still refused by the
 # full checks, so the fast path must not answer for it (#28's task F-0053). Its mode, not its object's type:
 # a submodule entry can name a tree.
-HEAD_HARNESS = ("git", "--no-replace-objects", "ls-tree", "--full-tree", "HEAD", "--", HARNESS_DIR)
+# Every spelling of the name in any case: a HEAD holding `.HARNESS` beside `.harness` (or `.harness` twice) is a
+# tree the full checks refuse (fsck-clean-tree), so it lists more than one entry and the fast path declines (F-0051).
+HARNESS_SPELLINGS = tuple(sorted({"".join(c.upper() if bits >> i & 1 else c for i, c in enumerate(HARNESS_DIR))
+                                  for bits in range(1 << len(HARNESS_DIR))}))
+HEAD_HARNESS = ("git", "--no-replace-objects", "ls-tree", "--full-tree", "HEAD", "--", *HARNESS_SPELLINGS)
 FOLDER_ENTRY = "040000 tree "
 
 
@@ -54,7 +58,7 @@ def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
     if staged != 0:
         return False
     head = subprocess.run(HEAD_HARNESS, env=env, capture_output=True, check=False)
-    if head.returncode != 0:
+    if head.returncode != 0 or head.stdout.count(b"\n") > 1:
         return False
     mode, _type, oid = (head.stdout.split(b"\t", 1)[0].split() + [b"", b"", b""])[:3]
     entry = entry_of_mode(mode.decode("ascii", "replace"), oid.decode("ascii", "replace")) if head.stdout else None
@@ -71,14 +75,18 @@ def head_facts() -> tuple[Path, str, list[str], list[tuple[bytes, str]], str] | 
     first parent's ``.harness`` folder id) from two git processes and no pygit2 — what the stamp of a
     code-only commit needs. None when any of it is missing (no HEAD, a root commit, a first parent
     without a `.harness` folder)."""
-    # `HEAD^:.harness/`, with the slash: git names it only when the entry is a folder, so the id is a folder's.
-    rev = subprocess.run(["git", "rev-parse", "--git-common-dir", "HEAD", f"HEAD^:{HARNESS_DIR}/", "HEAD^@"],
-                         env=_as_stored(), capture_output=True, text=True, check=False)
+    # The parent's entry asked twice, as `.harness` and `.harness/`: git names the second only for a folder
+    # called `.harness` or an entry called `.harness/` itself (F-0050), the first only for an entry called
+    # `.harness`. The same id both ways is that entry's, and it is a folder.
+    rev = subprocess.run(["git", "rev-parse", "--git-common-dir", "HEAD", f"HEAD^:{HARNESS_DIR}", f"HEAD^:{HARNESS_DIR}/",
+                          "HEAD^@"], env=_as_stored(), capture_output=True, text=True, check=False)
     listing = subprocess.run(["git", "ls-tree", "-z", "--full-tree", "HEAD"], env=_as_stored(), capture_output=True,
                              check=False)
     if rev.returncode != 0 or listing.returncode != 0:
         return None
-    common, head, parent_harness, *parents = rev.stdout.split("\n")[:-1]
+    common, head, parent_harness, as_folder, *parents = rev.stdout.split("\n")[:-1]
+    if as_folder != parent_harness:
+        return None
     entries = [(line, line.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"))
                for line in listing.stdout.split(b"\0") if b"\t" in line]
     return Path(common).resolve(), head, parents, entries, parent_harness

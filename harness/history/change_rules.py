@@ -70,7 +70,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
         return [Problem(paths.HARNESS, "plain-files-only", f".harness is a {kind} entry, not a folder: the commit "
                         "holds none of the record", "commit .harness as the folder its parent holds (`git reset -q "
                         "HEAD -- .harness` puts it back in the index)")], verdicts
-    if code_only(_entry(new), [_entry(o) for o in olds]):
+    if code_only(_at(new, paths.HARNESS), [_at(o, paths.HARNESS) for o in olds]):
         # .harness/ untouched (a code-only commit changes no task), or absent on both sides
         # (history from before the repository adopted the harness).
         return problems, verdicts
@@ -110,8 +110,8 @@ def _check_local(olds: Sequence[Source], new: Source, problems: list[Problem]) -
     # By any case of its name: a case-insensitive checkout makes `.harness/LOCAL` the folder (F-0151).
     for name in (n for n in new.listdir(paths.HARNESS) if n.lower() == "local"):
         rel = f"{paths.HARNESS}/{name}"
-        local = _oid(new, rel)
-        if local is not None and all(_oid(o, rel) != local for o in olds):
+        local = _at(new, rel)
+        if local is not None and all(_at(o, rel) != local for o in olds):
             problems.append(Problem(f"{rel}/", "local-not-committed", f"{rel}/ is this machine's (caches, scratch, "
                                     "the current task): a commit may not carry it",
                                     f"take it out of the commit: `git rm -r -q --cached {rel}`"))
@@ -222,7 +222,7 @@ def _changed_files(olds: Sequence[Source], new: Source) -> list[str]:
             rel = f"{folder}/{name}"
             if new.listdir(rel):
                 stack.append(rel)
-            elif not olds or any(_oid(o, rel) != _oid(new, rel) or _oid(new, rel) is None for o in olds):
+            elif not olds or any(_at(o, rel) != _at(new, rel) or _at(new, rel) is None for o in olds):
                 out.append(rel)
     return sorted(out)
 
@@ -239,8 +239,8 @@ def changed_tasks(olds: Sequence[Source], new: Source) -> list[tuple[str, bool, 
     out = []
     for name in sorted(names):
         folder = f"{reader.TASKS}/{name}"
-        oid = _oid(new, folder)
-        holders = [_oid(o, folder) for o in olds if _oid(o, folder) is not None]
+        oid = _at(new, folder)
+        holders = [_at(o, folder) for o in olds if _at(o, folder) is not None]
         if oid is not None and holders and all(h == oid for h in holders):
             continue  # the same tree in every parent holding it: judged when that parent was committed
         in_new = reader.is_task(new, name)
@@ -265,7 +265,7 @@ def _special_entries(olds: Sequence[Source], new: Source) -> list[str]:
 def _known_to(olds: Sequence[Source]) -> Callable[[str, str], bool]:
     """Whether a parent holds the tree ``oid`` at ``path`` (then it was judged with that parent)."""
     def known(path: str, oid: str) -> bool:
-        return any(_oid(o, path) == oid for o in olds)
+        return any(_at(o, path) == (FOLDER, oid) for o in olds)
     return known
 
 
@@ -273,7 +273,7 @@ def _changed(olds: Sequence[Source], new: Source, *rels: str) -> bool:
     """Whether any of the files ``rels`` differs from a parent (or there is no parent to compare with)."""
     if not olds:
         return True
-    return any(_oid(o, rel) != _oid(new, rel) or (_oid(new, rel) is None and o.read(rel) != new.read(rel))
+    return any(_at(o, rel) != _at(new, rel) or (_at(new, rel) is None and o.read(rel) != new.read(rel))
                for o in olds for rel in rels)
 
 
@@ -283,17 +283,14 @@ def _rev(olds: Sequence[Source]) -> str:
     return rev[:12] if rev and rev != "HEAD" else "HEAD"
 
 
-def _oid(src: Source, rel: str) -> str | None:
-    return src.oid(rel) if hasattr(src, "oid") else None
-
-
-def _entry(src: Source) -> tuple[str, str] | None:
-    """``src``'s `.harness` entry for :func:`code_only`: (kind, id), None when absent or when the source
-    keeps no ids (a folder on disk), as two such sources were always compared."""
-    oid = _oid(src, paths.HARNESS)
+def _at(src: Source, rel: str) -> tuple[str, str] | None:
+    """What ``src`` records at ``rel`` as one comparable value, (kind, id) as :func:`code_only` takes it: a
+    submodule entry naming a tree or a blob is not that folder or file (F-0048 for .harness, F-0049 below
+    it). None when absent, or when the source keeps no ids (a folder on disk), as such sources always were."""
+    oid = src.oid(rel) if hasattr(src, "oid") else None
     if oid is None:
         return None
-    return (src.kind(paths.HARNESS) if hasattr(src, "kind") else None) or FOLDER, oid
+    return (src.kind(rel) if hasattr(src, "kind") else None) or FOLDER, oid
 
 
 def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
