@@ -1,0 +1,93 @@
+"""Read 43's links: a symbolic link that exists already is copied AS a link (cp -a/-P/-d/-R, mv, ln, rsync -a),
+alone or inside a folder copied whole; on a line that runs more, the copy's new name is read by its text before it
+exists, so a path through it reaches the record unseen (A). The rule: such a copy, on a line that runs more, is
+refused as a link made there is (harness/agent/judge/line_links.py); a copy of no link, or one that follows links,
+stays allowed."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from support.agent_guard import guard_answer
+
+
+@pytest.fixture
+def linked(h, repo):
+    """A repository with a ledger, the clone's scratch folder and its links: `abs` -> the record (absolute),
+    `up` -> `.harness`, `d/e/z` -> `../.harness/tasks` (dangling where it is: it leads nowhere until moved up)."""
+    (repo / ".harness/tasks/T").mkdir(parents=True, exist_ok=True)
+    (repo / ".harness/tasks/T/events.jsonl").write_text("1\n")
+    (repo / ".harness/local/d/e").mkdir(parents=True, exist_ok=True)
+    (repo / ".harness/local/valid").write_text("")
+    (repo / ".harness/local/notes.txt").write_text("n\n")
+    (repo / ".harness/local/abs").symlink_to(os.path.realpath(repo / ".harness"))
+    (repo / ".harness/local/up").symlink_to("..")
+    (repo / ".harness/local/d/e/z").symlink_to("../.harness/tasks")
+    (repo / "src/pkg").mkdir(parents=True)
+    (repo / "src/pkg/m.py").write_text("x = 1\n")
+    (repo / "app.py").write_text("x\n")
+    return repo
+
+
+# -- A: a link copied as a link on a line that runs more ------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["cp -a .harness/local/abs a && echo x >> a/tasks/T/events.jsonl",
+                                     "cp -P .harness/local/up .harness/local/d/x && echo x >> .harness/local/d/x/valid",
+                                     "cp -d .harness/local/up .harness/local/d/x; echo x >> .harness/local/d/x/valid",
+                                     "cp -R .harness/local/abs a && echo x >> a/tasks/T/events.jsonl",
+                                     "cp -r .harness/local/abs a && truncate -s0 a/tasks/T/events.jsonl",
+                                     "cp --no-dereference .harness/local/abs a; echo x >> a/tasks/T/events.jsonl",
+                                     "cp --archive -t d .harness/local/abs && echo x >> d/abs/tasks/T/events.jsonl",
+                                     "cp -a .harness/local a && echo x >> a/abs/tasks/T/events.jsonl",
+                                     "cp -a .harness/local/d/e e && echo x >> e/z/T/events.jsonl",
+                                     "cd .harness/local && cp -a abs ../../a && cd ../.. && echo x >> a/tasks/T/events.jsonl",
+                                     "cp -a .harness/local/a* b && echo x >> b/tasks/T/events.jsonl",
+                                     "find .harness/local -name abs -exec cp -P {} a \\; && echo x >> a/tasks/T/events.jsonl",
+                                     "mv .harness/local/d/e e && echo x >> e/z/T/events.jsonl",
+                                     "mv -t . .harness/local/d/e && echo x >> e/z/T/events.jsonl",
+                                     "ln .harness/local/d/e/z q && echo x >> q/T/events.jsonl",
+                                     "rsync -a .harness/local/abs a && echo x >> a/tasks/T/events.jsonl",
+                                     "cp -a \"$SRC\" a && echo x >> a/tasks/T/events.jsonl",
+                                     "ls .harness/local | xargs cp -a -t a && echo x >> a/abs/tasks/T/events.jsonl"])
+def test_a_a_link_copied_as_a_link_on_a_line_that_runs_more_is_refused(linked, command):
+    """The copy's new name does not exist when the guard reads the line: a path through it is judged by its text.
+    A source the guard cannot see (`$SRC`, an xargs's unseen input) may be a link: refused too."""
+    answer = guard_answer(linked, "Bash", {"command": command})
+    assert answer == "deny", command
+
+
+@pytest.mark.parametrize("command", ["cp -r src build && ls build", "cp -a src build && python -m pytest -q build",
+                                     "cp -R src/pkg b && cat b/m.py", "mv src/pkg lib && ls lib", "cp app.py b.py && cat b.py",
+                                     "cp .harness/local/notes.txt n.txt && cat n.txt",
+                                     "cp .harness/local/abs/tasks/T/events.jsonl copy.jsonl && cat copy.jsonl",
+                                     "cp -rL linked out && ls out", "cp -a .harness/local/up .harness/local/up2",
+                                     "mv .harness/local/up .harness/local/up.old", "cp -a src/* b/ && ls b",
+                                     "find src -name '*.py' -exec cp {} b/ \\; && ls b",
+                                     "echo app.py | xargs cp -t b && ls b"])
+def test_a_a_copy_of_no_link_or_one_that_follows_links_or_alone_stays_allowed(linked, command):
+    """A source that is no link and holds none (looked at on disk), a copy that follows links (plain cp of a
+    file, -L), and a link copied by a line of its own (the next line's paths through it are followed)."""
+    (linked / "linked").symlink_to("src")
+    (linked / "b").mkdir()
+    answer = guard_answer(linked, "Bash", {"command": command})
+    assert answer == "allow", command
+
+
+def test_a_a_folder_too_big_to_walk_is_taken_to_hold_a_link(tmp_path):
+    """The walk is bounded: past its bound, what the folder holds is unknown, and a copy of it on a line that runs
+    more is refused (split the line)."""
+    from harness.agent.real_names import holds_links
+
+    (tmp_path / "big").mkdir()
+    for i in range(12):
+        (tmp_path / "big" / f"f{i}").write_text("")
+    assert holds_links("big", str(tmp_path), True, bound=20) is False
+    assert holds_links("big", str(tmp_path), True, bound=10) is True
+    assert holds_links("big/f1", str(tmp_path), False) is False
+    (tmp_path / "big/l").symlink_to("f1")
+    assert holds_links("big", str(tmp_path), True) is True
+    assert holds_links("big", str(tmp_path), False) is False
+    assert holds_links("big/l", str(tmp_path), False) is True
+    assert holds_links("nothing", str(tmp_path), True) is False
