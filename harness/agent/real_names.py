@@ -7,6 +7,11 @@ the judge (harness/agent/judge/bypass.py, whose rules stay pure): a word, or the
 in it, whose real path lies in the repository's `.harness/` or `.git/` and is not its written path, is
 spelled by the real one: written inside `.git/` too (`.git/x -> ../.harness`; read 42's F-0047). The judge asks it of each command's words as it expanded them, so `$(echo h)/x`
 and `d=h; $d/x` are followed as `h/x` is (#28's task F-0050). Only os: it runs for every judged shell command.
+
+It also tells the judge whether a path is a symbolic link, or a folder holding one (:func:`holds_links`): a copy
+that keeps links as links (`cp -a`, `mv`) on a line that runs more is refused when its source holds one, and a
+find that runs a program on what it finds is judged as following the links under its start (read 43's A and B).
+The walk is bounded: past its bound, or where a folder cannot be read, a link is taken to be there.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from collections.abc import Callable
 from harness import paths
 
 GUARDED = (paths.HARNESS, ".git")
+MAX_WALKED = 2000  # the entries :func:`holds_links` looks at under a folder; past it, a link may be there
+MAX_MATCHES = 64   # the paths a glob in a word may name that it looks at; past it, one may be a link
+GLOB_CHARS = "*?["
 
 
 def follower(root: str) -> Callable[[str, str], str | None]:
@@ -56,3 +64,63 @@ def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
 
 def _inside(path: str, folders: list[str]) -> bool:
     return any(path == f or path.startswith(f + "/") for f in folders)
+
+
+def holds_links(word: str, cwd: str, walk: bool, bound: int = MAX_WALKED) -> bool:
+    """Whether the path ``word`` names from ``cwd`` is a symbolic link, or (``walk``) a folder with one under it
+    (not followed: an entry is looked at as itself); each path a glob in it matches. True when that is not known
+    (more entries than ``bound``, more matches than :data:`MAX_MATCHES`, a folder that cannot be read); False for
+    a path that is not there."""
+    path = os.path.join(cwd, os.path.expanduser(word))
+    found = _matches(path) if any(c in word for c in GLOB_CHARS) else [path]
+    if found is None:
+        return True
+    return any(_is_link(p) or (walk and _walked_to_a_link(p, bound)) for p in found)
+
+
+def _is_link(path: str) -> bool:
+    return os.path.islink(path.rstrip("/") or "/")
+
+
+def _walked_to_a_link(folder: str, bound: int) -> bool:
+    """Whether a walk of ``folder`` (not through links) meets a link, or more than ``bound`` entries, or a folder
+    it cannot read. False for a path that is no folder."""
+    if not os.path.isdir(folder):
+        return False
+    todo, seen = [folder], 0
+    while todo:
+        try:
+            with os.scandir(todo.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > bound or entry.is_symlink():
+                        return True
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+        except OSError:
+            return True
+    return False
+
+
+def _matches(path: str) -> list[str] | None:
+    """The paths a glob ``path`` matches (a name with `*`, `?` or `[` in any folder of it; a dotted name too, which
+    bash leaves out: erring towards more), or None when there are more than :data:`MAX_MATCHES`."""
+    from fnmatch import fnmatchcase
+
+    found = ["/"]
+    for name in path.split("/")[1:]:
+        if not name:
+            continue
+        if not any(c in name for c in GLOB_CHARS):
+            found = [os.path.join(f, name) for f in found]
+            continue
+        expanded = []
+        for folder in found:
+            try:
+                expanded += [os.path.join(folder, n) for n in os.listdir(folder) if fnmatchcase(n, name)]
+            except OSError:
+                continue
+        if len(expanded) > MAX_MATCHES:
+            return None
+        found = expanded
+    return found

@@ -31,6 +31,7 @@ from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV,
 from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.glob_reach import looseness
 from harness.agent.judge.line_links import link_made_with_more
+from harness.agent.judge.link_copies import LinkLookup, link_copied_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
@@ -57,19 +58,21 @@ RealName = Callable[[str, str], "str | None"]
 
 
 def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_NOTES_REF,
-                setup: GitSetup = NO_SETUP, depth: int = 0, real_name: RealName | None = None) -> Denial | None:
+                setup: GitSetup = NO_SETUP, depth: int = 0, real_name: RealName | None = None,
+                links: LinkLookup | None = None) -> Denial | None:
     """The first bypass in a shell command line, or None. Raises ShellSyntaxError when the
     text cannot be read at all (the caller decides what an unreadable command means).
     ``setup`` is what the repository's git configuration says (its aliases, its hooks folders).
     With ``real_name``, each command is judged a second time with its words as expanded (`$(echo h)`,
-    `d=h; $d`) spelled by their real paths: `h` a symlink to `.harness` names the record (#28's task F-0050)."""
+    `d=h; $d`) spelled by their real paths: `h` a symlink to `.harness` names the record (#28's task F-0050).
+    ``links``: whether a path is a link or holds one, on disk (harness/agent/judge/link_copies.py)."""
     if depth > MAX_NESTED_LINES:
         return Denial("unresolved", "the command runs command lines nested too deeply to judge",
                       "run the command it stands for, written out")
     exported: tuple[str, ...] = ()
 
     def judge(line: str) -> Denial | None:
-        return check_shell(line, where, notes_ref, setup, depth + 1, real_name)
+        return check_shell(line, where, notes_ref, setup, depth + 1, real_name, links)
 
     commands = _commands_of(text, where.root, judge)
     if isinstance(commands, Denial):
@@ -91,9 +94,8 @@ def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_
                                      "write anywhere)")
         if steered and _names_home(cmd):
             return unresolved_denial("~", "the home folder, after the line sets HOME (#28's task F-0078)")
-        denial, seen = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
-                                                                   exported=exported, judge=judge, alone=alone),
-                                   real_name, loose)
+        denial, seen = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup, exported=exported,
+                                                                   judge=judge, alone=alone, line=tuple(commands), links=links), real_name, loose)
         if denial:
             return denial
         setup = setup.without_line_facts()  # what the adapter read was true before the line's first command
@@ -110,7 +112,8 @@ def check_shell(text: str, where: guarded_paths.Where, notes_ref: str = DEFAULT_
         for cmd in commands:
             if not cmd.changes_folder:
                 denial, _ = _in_folders(cmd, folders, functools.partial(_judged_in, notes_ref=notes_ref, setup=setup,
-                                                                        exported=exported, judge=judge), real_name, loose)
+                                                                        exported=exported, judge=judge, line=tuple(commands),
+                                                                        links=links), real_name, loose)
                 if denial:
                     return denial
     return None
@@ -168,8 +171,9 @@ RUNS_LATER = r"\(\s*\)\s*\{|\bfunction\s|\b(?:for|while|until|select)\b|\btrap\b
 
 
 def _judged_in(there: guarded_paths.Where, *, notes_ref: str, setup: GitSetup, exported: tuple[str, ...],
-             judge: Callable[[str], Denial | None], alone: bool = False) -> CommandSite:
-    return CommandSite(there, notes_ref, setup, exported, judge, alone)
+             judge: Callable[[str], Denial | None], alone: bool = False, line: tuple[SimpleCommand, ...] = (),
+             links: LinkLookup | None = None) -> CommandSite:
+    return CommandSite(there, notes_ref, setup, exported, judge, alone, line, links)
 
 
 def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context: Callable[[guarded_paths.Where], CommandSite],
@@ -178,6 +182,10 @@ def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context:
     spellings of a cd (what it may enter is worked out from them)."""
     seen: list[SimpleCommand] = []
     for here in folders:
+        site = context(here)
+        denial = link_copied_with_more(cmd, site.line, here.cwd, site.links) if site.links else None
+        if denial:  # a link it copies as a link, used later on the line by a name the guard cannot follow (read 43's A)
+            return denial, seen
         for spelled, there in spelled_in(cmd, here, folders, loose):
             denial, real = _judged_with_real_names(spelled, context(there), real_name)
             if denial:
@@ -287,6 +295,8 @@ class CommandSite:
     exported: tuple[str, ...]                     # NAME=value exported earlier on the line
     judge: Callable[[str], Denial | None]         # judges a command line a git alias runs
     alone: bool = False                           # the command is the line's only one
+    line: tuple[SimpleCommand, ...] = ()          # the line's commands
+    links: LinkLookup | None = None               # whether a path (from a folder) is a link or holds one (walk)
 
 
 def check_write(path: str, where: guarded_paths.Where, setup: GitSetup = NO_SETUP) -> Denial | None:

@@ -175,13 +175,10 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
     folder by the link's name, a file by a path through it (read 42's F-0042)."""
     follows = "-L" in find_words[1:] or "-follow" in find_words[1:]
     args = _runs_collapsed(list(find_words[1:]))
-    while args and (args[0] in ("-H", "-L", "-P") or re.fullmatch(r"-O\d*", args[0]) or args[0] == "-D"):
-        del args[:2 if args[0] == "-D" else 1]  # find's options before its start folders (F-0080)
-    starts = [here.root] if "-files0-from" in args else []  # start folders from a file: anywhere
-    while args and not args[0].startswith("-") and args[0] not in ("!", "(", ","):
-        starts.append(args.pop(0))
+    starts = [here.root if s is None else s for s in find_starts(find_words)]  # (from a file: anywhere)
+    del args[:_options_and_starts(args)]
     out = []
-    for start in starts or ["."]:
+    for start in starts:
         base = here.root if follows else posixpath.normpath(posixpath.join(here.cwd, start))
         for sample, kind in [(s, "f") for s in FOUND_SAMPLES] + [(s, "d") for s in FOUND_FOLDERS]:
             full = posixpath.join(here.root, sample)
@@ -191,6 +188,34 @@ def found_files(find_words: tuple[str, ...], here: Where) -> list[str]:
             if _may_match(args, (full, "" if follows else shown, kind)):
                 out.append(full)
     return out
+
+
+def find_starts(find_words: tuple[str, ...]) -> list[str | None]:
+    """The start folders ``find_words`` (find's own, from the program's) walk from, `.` when none; None for
+    those a `-files0-from` file names (any folder)."""
+    args = list(find_words[1:])
+    first = _options_end(args)
+    end = _options_and_starts(args)
+    starts: list[str | None] = list(args[first:end])
+    if "-files0-from" in args[end:]:
+        return [None, *starts]
+    return starts or ["."]
+
+
+def _options_end(args: list[str]) -> int:
+    """How many of ``args`` are find's options before its start folders (F-0080)."""
+    i = 0
+    while i < len(args) and (args[i] in ("-H", "-L", "-P") or re.fullmatch(r"-O\d*", args[i]) or args[i] == "-D"):
+        i += 2 if args[i] == "-D" else 1
+    return i
+
+
+def _options_and_starts(args: list[str]) -> int:
+    """How many of ``args`` are find's options and its start folders."""
+    i = _options_end(args)
+    while i < len(args) and not args[i].startswith("-") and args[i] not in ("!", "(", ","):
+        i += 1
+    return i
 
 
 RUN = "\0run"  # a -exec (-execdir, -ok, -okdir) action and its words, as one token of find's expression

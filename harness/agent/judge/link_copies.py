@@ -1,0 +1,113 @@
+"""A symbolic link copied AS a link on a line that runs more: refused, as one made there is (line_links.py).
+
+Pure: whether a path is a link, or a folder holding one, comes from the caller's ``links(word, folder, walk)``
+(harness/agent/real_names.holds_links). `cp -a`, `-P`, `-d`, `-R` (a link named on its command line too, unless
+`-L` or `-H`), `mv`, a hard `ln` and `rsync -l`/`-a` copy a link as a link, and the links inside a folder they copy
+whole. The copy's new name does not exist when the guard reads the line, so a path through it later on the line is
+judged by its text while the kernel follows it: `cp -a .harness/local/abs a && echo x >> a/tasks/T/events.jsonl`
+with `abs -> $PWD/.harness` writes the ledger; a relative link copied or moved elsewhere leads elsewhere (read 43's
+A). A copy of no link (looked at on disk: `cp -r src build && pytest` stays allowed), or one that follows links
+(plain `cp FILE`, `cp -L`), is judged as before; so is a copy on a line of its own, whose copy is on disk when the
+next line is judged and followed then. A source the guard cannot see (`$SRC`, an xargs's unseen input) may be a
+link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from harness.agent.judge.bypass_files import destination, operands
+from harness.agent.judge.denials import Denial
+from harness.agent.judge.line_links import makes_symlink
+from harness.agent.judge.shell_commands import SimpleCommand
+from harness.agent.judge.shell_prefixes import XARGS_INPUT
+
+LinkLookup = Callable[[str, str, bool], bool]
+
+# Short options that take a value, by program (getopt gives it the rest of the word).
+VALUED = {"cp": "St", "mv": "St", "ln": "St", "link": "", "rsync": "eBfTM"}
+# cp's options that decide how it treats a link: follow all (L), none (P: -P, -d, -a), the command line's (H).
+CP_LONG = {"--dereference": "L", "--no-dereference": "P", "--archive": "a", "--recursive": "r"}
+RSYNC_LONG = {"--links": "l", "--archive": "a", "--recursive": "r", "--copy-links": "L", "--no-links": "!",
+              "--no-l": "!"}
+
+
+def link_copied_with_more(cmd: SimpleCommand, line: tuple[SimpleCommand, ...], cwd: str,
+                          links: LinkLookup) -> Denial | None:
+    """The denial of ``cmd`` (run in ``cwd``, one of ``line``'s commands) when it copies a link as a link, or a
+    folder holding one, and the line runs more than it (and the find or xargs that hands it its sources)."""
+    walk = _copies_links(cmd)
+    if walk is None:
+        return None
+    feeders = {c.found_by for c in line if c.words == cmd.words and c.found_by}
+    if not any(c.words != cmd.words and c.words not in feeders for c in line):
+        return None
+    shown = any(c.xargs_items is not None for c in line)
+    remote = cmd.program == "rsync"
+    if not any(_may_be_a_link(s, cwd, walk, links, feeders, shown, remote) for s in _sources(cmd)):
+        return None
+    return Denial("link", f"`{' '.join(cmd.words)}` copies a symbolic link as a link (or a folder holding one) on a "
+                  "line that runs more: the guard reads the line before the copy exists, so a path through it is "
+                  "judged by its text, not where it leads",
+                  "copy it with a command of its own (or follow the links: `cp -rL`), then run the rest: a later "
+                  "line's paths through the copy are followed")
+
+
+def _copies_links(cmd: SimpleCommand) -> bool | None:
+    """None when ``cmd`` copies no link as a link; else whether it copies folders whole (their links too)."""
+    flags = _flags(cmd)
+    if cmd.program == "cp" and not makes_symlink(cmd):  # (a link cp -s makes is line_links')
+        recursive = bool({"r", "R", "a"} & set(flags))
+        deref = next((f for f in reversed(flags) if f in "LPHda"), "")  # the last one counts
+        if deref in ("L", "H"):  # -H follows the command line's links, not those under a folder it copies
+            return True if recursive and deref == "H" else None
+        return recursive if deref or recursive else None  # -R alone keeps a command-line link too (GNU)
+    if cmd.program == "mv":
+        return True
+    if cmd.program in ("ln", "link") and not makes_symlink(cmd):
+        return None if "L" in flags else False  # a hard link to a link is one more link
+    if cmd.program == "rsync":
+        keeps = next((f for f in reversed(flags) if f in "laL!"), "") in "la"
+        return bool({"r", "a"} & set(flags)) if keeps and any(f in "la" for f in flags) else None
+    return None
+
+
+def _flags(cmd: SimpleCommand) -> str:
+    """The option letters of ``cmd`` in order (a long option as the letter it stands for), to its first `--`."""
+    valued = VALUED.get(cmd.program, "")
+    long = RSYNC_LONG if cmd.program == "rsync" else CP_LONG
+    out = []
+    for word in cmd.words[1:]:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            out.append(long.get(word.partition("=")[0], ""))
+        elif word[:1] == "-":
+            letters = word[1:]
+            out.append(letters[:next((j for j, c in enumerate(letters) if c in valued), len(letters))])
+    return "".join(out)
+
+
+def _sources(cmd: SimpleCommand) -> list[str]:
+    """What ``cmd`` copies: its operands but the one it copies to; ln's one operand (`ln FILE` links it here)."""
+    args = list(cmd.words[1:])
+    target, sources = destination(args, "rsync" if cmd.program == "rsync" else "cp")
+    if target is None and cmd.program in ("ln", "link"):
+        return operands(args)[:1]
+    return sources
+
+
+def _may_be_a_link(source: str, cwd: str, walk: bool, links: LinkLookup, feeders: set[tuple[str, ...]],
+                   shown: bool, remote: bool) -> bool:
+    """Whether ``source`` may be a link or hold one: a find's `{}` may be anything under its start folders, an
+    xargs's input anything unless the line shows it (each item then judged as a word), a word the guard could not
+    expand or a remote rsync source anything."""
+    if "{}" in source or XARGS_INPUT in source:
+        if feeders:
+            from harness.agent.judge.shell_folders import find_starts
+
+            return any(s is None or links(s, cwd, True) for f in feeders for s in find_starts(f))
+        return not shown
+    if "$" in source or "`" in source or (remote and ":" in source):
+        return True
+    return links(source, cwd, walk)
