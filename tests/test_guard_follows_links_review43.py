@@ -2,7 +2,8 @@
 alone or inside a folder copied whole; on a line that runs more, the copy's new name is read by its text before it
 exists, so a path through it reaches the record unseen (A). The rule: such a copy, on a line that runs more, is
 refused as a link made there is (harness/agent/judge/line_links.py); a copy of no link, or one that follows links,
-stays allowed."""
+stays allowed. A find without -L hands the program it runs (-exec, -execdir, -ok, xargs) the links under its start,
+and the program follows them (B): such a find is judged as one that follows links; -delete removes the link itself."""
 
 from __future__ import annotations
 
@@ -91,3 +92,58 @@ def test_a_a_folder_too_big_to_walk_is_taken_to_hold_a_link(tmp_path):
     assert holds_links("big", str(tmp_path), False) is False
     assert holds_links("big/l", str(tmp_path), False) is True
     assert holds_links("nothing", str(tmp_path), True) is False
+
+
+# -- B: a find that runs a program on what it finds is handed the links under its start -----------------------------
+
+@pytest.fixture
+def handed(linked):
+    """`.harness/local/x` -> the ledger, `src/t` -> the ledger's folder: a find without -L finds the links, and
+    the program it runs on them follows them."""
+    (linked / ".harness/local/x").symlink_to("../tasks/T/events.jsonl")
+    (linked / "src/t").symlink_to("../.harness/tasks")
+    return linked
+
+
+@pytest.mark.parametrize("command", ["find .harness/local -name x -exec truncate -s0 {} +",
+                                     "find .harness/local -name x -execdir truncate -s0 {} +",
+                                     "find .harness/local/ -type l -exec truncate -s0 {} +",
+                                     "find .harness/local -name x -ok truncate -s0 {} \\;",
+                                     "find .harness/local -name x | xargs truncate -s0",
+                                     "find src -name t -exec sh -c 'echo x >> $0/T/events.jsonl' {} \\;",
+                                     "find src -name t -exec rm -rf {}/T \\;",
+                                     "cd src && find . -name t -exec rm -rf {}/T \\;"])
+def test_b_a_find_that_runs_a_program_on_links_under_its_start_is_judged_as_following_them(handed, command):
+    """The program is handed the link, and follows it: the find is judged as one that follows links (-L), which
+    may reach any guarded file."""
+    answer = guard_answer(handed, "Bash", {"command": command})
+    assert answer == "deny", command
+
+
+@pytest.mark.parametrize("command", ["find .harness/local -name '*.tmp' -exec rm {} +",
+                                     "find src -name '*.bak' -exec mv {} old/ \\;"])
+def test_b_a_find_over_links_is_judged_as_one_that_follows_them_whatever_names_it_tests(handed, command):
+    """Judged as `find -L`, erring towards a find that reaches every guarded file and folder: a link named `a.tmp`
+    may lead to the record's folder, whose name find then shows as the link's (read 42's F-0042). The cost: such a
+    find over a start that holds links is refused (name what it acts on, or add `-type f`)."""
+    answer = guard_answer(handed, "Bash", {"command": command})
+    assert answer == "deny", command
+
+
+@pytest.mark.parametrize("command", ["find .harness/local -name x -delete", "find .harness/local -type l -delete",
+                                     "find . -name '*.pyc' -delete", "find src -name '*.py' -exec grep -n x {} +",
+                                     "find .harness/local -type f -name '*.tmp' -exec rm {} +"])
+def test_b_a_find_that_deletes_links_or_runs_on_files_it_names_stays_allowed(handed, command):
+    """-delete removes the link itself; a program run on the files the find's tests name (no guarded file's name)
+    is judged as before, links or not."""
+    answer = guard_answer(handed, "Bash", {"command": command})
+    assert answer == "allow", command
+
+
+@pytest.mark.parametrize("command", ["find src -name x -exec truncate -s0 {} +", "find src -type f -exec sed -i s/1/2/ {} +",
+                                     "find src -name '*.py' -exec grep y {} +", "find src -name '*.bak' -exec mv {} old/ \\;",
+                                     "find src -type l -exec rm {} +"])
+def test_b_a_find_over_a_start_without_links_stays_allowed(linked, command):
+    """No link under `src`: what the find may hand its program is what is there, judged by its path as before."""
+    answer = guard_answer(linked, "Bash", {"command": command})
+    assert answer == "allow", command
