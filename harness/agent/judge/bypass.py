@@ -31,7 +31,7 @@ from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV,
 from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.glob_reach import looseness
 from harness.agent.judge.line_links import link_made_with_more
-from harness.agent.judge.link_copies import LinkLookup, link_copied_with_more
+from harness.agent.judge.link_copies import LinkLookup, found_through_links, link_copied_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
@@ -186,7 +186,8 @@ def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context:
         denial = link_copied_with_more(cmd, site.line, here.cwd, site.links) if site.links else None
         if denial:  # a link it copies as a link, used later on the line by a name the guard cannot follow (read 43's A)
             return denial, seen
-        for spelled, there in spelled_in(cmd, here, folders, loose):
+        found = found_through_links(cmd, here.cwd, site.links) if site.links else cmd  # (read 43's B)
+        for spelled, there in spelled_in(found, here, folders, loose):
             denial, real = _judged_with_real_names(spelled, context(there), real_name)
             if denial:
                 return denial, seen

@@ -10,6 +10,12 @@ A). A copy of no link (looked at on disk: `cp -r src build && pytest` stays allo
 (plain `cp FILE`, `cp -L`), is judged as before; so is a copy on a line of its own, whose copy is on disk when the
 next line is judged and followed then. A source the guard cannot see (`$SRC`, an xargs's unseen input) may be a
 link.
+
+A find without `-L` does not follow the links under its start, but the program it runs on what it finds (`-exec`,
+`-execdir`, `-ok`, xargs) is handed them and does: `find .harness/local -name x -exec truncate -s0 {} +` with
+`x -> ../tasks/T/events.jsonl` empties the ledger (read 43's B). Such a run is judged as one of a find that follows
+links (:func:`found_through_links`), which may reach any guarded file (shell_folders.found_files); `-delete`
+removes the link itself and is judged as written.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from harness.agent.judge.denials import Denial
 from harness.agent.judge.line_links import makes_symlink
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import XARGS_INPUT
+from harness.core.value_class import replace
 
 LinkLookup = Callable[[str, str, bool], bool]
 
@@ -51,6 +58,18 @@ def link_copied_with_more(cmd: SimpleCommand, line: tuple[SimpleCommand, ...], c
                   "judged by its text, not where it leads",
                   "copy it with a command of its own (or follow the links: `cp -rL`), then run the rest: a later "
                   "line's paths through the copy are followed")
+
+
+def found_through_links(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> SimpleCommand:
+    """``cmd``, a program a find (or an xargs fed by one) runs on what it finds, as run by a find that follows links
+    (`-L`) when a start folder of it (from ``cwd``) is a link or holds one; else ``cmd`` itself."""
+    if not cmd.found_by or "-L" in cmd.found_by[1:] or "-follow" in cmd.found_by[1:]:
+        return cmd
+    from harness.agent.judge.shell_folders import find_starts
+
+    if not any(s is None or links(s, cwd, True) for s in find_starts(cmd.found_by)):
+        return cmd
+    return replace(cmd, found_by=(cmd.found_by[0], "-L", *cmd.found_by[1:]))
 
 
 def _copies_links(cmd: SimpleCommand) -> bool | None:

@@ -317,8 +317,8 @@ def _primary(tokens: list[str], i: int, full: str, shown: str, kind: str) -> tup
         subject = posixpath.basename(full) if test in NAME_TESTS else shown
         fold = NAME_TESTS.get(test, PATH_TESTS.get(test, False))
         return fnmatchcase(subject.lower() if fold else subject, value.lower() if fold else value), i + step
-    if test == "-type":
-        return kind in value.split(","), i + step
+    if test == "-type":  # (through a link, `l` is the link itself: what it leads to may be either; read 43's B)
+        return (None if not shown and "l" in value else kind in value.split(",")), i + step
     if test in ("-prune", "-true", "-print", "-print0", "-ls", "-maxdepth", "-mindepth", "-regextype"):
         return True, i + step
     if test == "-false":
