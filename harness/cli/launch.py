@@ -146,10 +146,11 @@ def entry() -> None:
     from harness.cli.streams import degrade_to_ascii
 
     degrade_to_ascii()  # before anything prints: a narrow locale gets ASCII, never a UnicodeEncodeError
-    answered_push = False
+    answered_fast = False
     try:
         code = _fast_answer_guarded(sys.argv[1:])
-        answered_push = code is not None and any(sys.argv[1:1 + len(p)] == p for p in PUSHES)
+        answered_fast = code is not None and (sys.argv[1:2] == ["evidence"]
+                                              or any(sys.argv[1:1 + len(p)] == p for p in PUSHES))
         if code is None:
             from harness.cli.main import main
 
@@ -164,8 +165,10 @@ def entry() -> None:
         if not from_interrupt(exc):
             raise
         code = _interrupted()
-    # The guard, before every tool call; a code-only push, answered from git before the CLI loaded.
-    if (sys.argv[1:2] == ["hook"] and sys.argv[-1:] == ["pre-tool-use"]) or answered_push:
+    # The guard, before every tool call; a code-only push, answered from git before the CLI loaded; a
+    # recording answered before click (harness.cli.evidence_fast), whose teardown of the two hundred modules
+    # it loaded cost about a tenth of the recording.
+    if (sys.argv[1:2] == ["hook"] and sys.argv[-1:] == ["pre-tool-use"]) or answered_fast:
         from harness.cli.quick_exit import exit_now
 
         exit_now(code)  # without the interpreter's teardown, when this process is the harness program alone

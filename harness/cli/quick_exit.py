@@ -1,8 +1,10 @@
-"""The agent guard's exit without the interpreter's teardown (and a code-only push's).
+"""The agent guard's exit without the interpreter's teardown (and a code-only push's, and a recording's).
 
 The guard answers before every tool call, and once its answer is printed the process has nothing left
 to do: tearing down its modules (bashlex, the rules, the parser tables) cost a judged shell command
-about a tenth of its answer, and a code-only push answered from git (harness.cli.launch) a twentieth. :func:`exit_now` does what a normal exit does that anyone could observe
+about a tenth of its answer, a code-only push answered from git (harness.cli.launch) a twentieth, and a
+recording answered before click (harness.cli.evidence_fast: its records are written and fsynced before
+it answers) about a tenth. :func:`exit_now` does what a normal exit does that anyone could observe
 (the atexit callbacks, flushing standard output and error) and then ends the process with the same
 exit code. It does so only for the program itself (the `harness` script or `python -m harness`),
 with no other thread running: a test calling the entry point in its own process, or anything
