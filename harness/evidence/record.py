@@ -289,11 +289,12 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     run_argv = _runnable_argv(git, p, cwd, site)
     redactor = redactor_for(config)
     git = ensure_recordable(git)
-    prep = _prepare(git, p, cwd, site, run_argv, redactor)
-    s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
-                                               "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
+    with git.source_trees() as measure:  # the tree after the run measured from the one before's index
+        prep = _prepare(git, p, cwd, site, run_argv, redactor, measure)
+        s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
+                                                   "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
 
-    ran = _run_and_judge(git, config, p, cwd, site, prep.junit_before)
+        ran = _run_and_judge(git, config, p, cwd, site, prep.junit_before, measure)
     log_text, truncated = outputcut.log_text(ran.result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")
     record = _record(config, redactor, p, site, prep, ran, log_raw, truncated)
@@ -340,11 +341,13 @@ class _Prepared:
     junit_before: tuple | None                   # the report's stat before the run: a report left over is no report
 
 
-def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor) -> _Prepared:
+def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor,
+             measure: Callable[[], str]) -> _Prepared:
     """The source tree taken *before* the command starts (what was tested is what existed then)."""
     head = git.head()
-    tree = git.worktree_source_tree()
-    dirty = git.differs_from_commit(tree, head)
+    with git.differs_from_commit_started(head) as differs:  # HEAD's tree read while the source is measured
+        tree = measure()
+        dirty = differs(tree)
     run_id = os.urandom(8).hex()  # secrets.token_hex(8) exactly, without importing secrets' hmac and random
     environ = site.env if site else dict(os.environ)
     program = program_of(run_argv, cwd, environ)
@@ -369,10 +372,10 @@ class _Ran:
 
 
 def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path, site: Site | None,
-                   junit_before: tuple | None) -> _Ran:
+                   junit_before: tuple | None, measure: Callable[[], str]) -> _Ran:
     result = runner.run_command(p.command, shell=p.shell, cwd=cwd, timeout=p.timeout, env=site.env if site else None,
                                 head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)
-    tree_after = git.worktree_source_tree()
+    tree_after = measure()
     counts, cases, junit_error = ({}, {}, None) if result.exit_code is None else _junit_report(p, cwd, junit_before)
     cases = tree_relative(cases, cwd)
     outcome = result.outcome

@@ -21,8 +21,10 @@ is refused rather than read (pygit2 answered a tag's id, or failed later on a mi
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -102,10 +104,39 @@ class ProcessGit(Worktree):
             return tree != EMPTY_TREE
         return self._without_harness(f"{head}^{{tree}}", write=False) != tree
 
+    @contextlib.contextmanager
+    def differs_from_commit_started(self, head: str | None) -> Iterator[Callable[[str], bool]]:
+        """``differs(tree)``: :meth:`differs_from_commit` of ``tree`` and ``head``, its git process started
+        now, so that it runs beside what the caller does meanwhile (measuring the source tree)."""
+        if head is None:
+            yield lambda tree: tree != EMPTY_TREE
+            return
+        import subprocess
+
+        args = ["cat-file", "tree", f"{head}^{{tree}}"]
+        proc = subprocess.Popen(["git", *args], cwd=self.root, env=own_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+
+        def differs(tree: str) -> bool:
+            out, err = proc.communicate()
+            if proc.returncode != 0:  # in run_bytes' words
+                raise HarnessError(f"git {' '.join(args[:2])} failed: {err.decode('utf-8', 'replace').strip()}")
+            return self._harness_removed(out, write=False) != tree
+
+        try:
+            yield differs
+        finally:
+            if proc.returncode is None:  # not read: the caller failed first
+                proc.kill()
+                proc.communicate()
+
     def _without_harness(self, treeish: str, write: bool) -> str:
         """The id of ``treeish``'s tree with its ``.harness`` entry removed as libgit2's tree builder
         removes it; the tree is written to the object store only when ``write`` and it is new."""
-        raw = self.run_bytes(["cat-file", "tree", treeish], own_env())
+        return self._harness_removed(self.run_bytes(["cat-file", "tree", treeish], own_env()), write)
+
+    def _harness_removed(self, raw: bytes, write: bool) -> str:
+        """:meth:`_without_harness` of the raw tree object ``raw``."""
         entries = _entries(raw)
         kept = [entry for entry in entries if entry[1] != _HARNESS]
         if len(kept) == len(entries):

@@ -1,0 +1,136 @@
+"""The source tree after a recorded command is measured from the throw-away index the tree before it was
+measured with (harness.gitio.worktree.Worktree.source_trees: two git processes instead of four), and
+only where that gives what a fresh measurement gives: a changed real index, a skip-worktree entry or a
+kept copy the command wrote to (it runs with .git/ writable) make the measurement fresh, and the record
+holds the true tree."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from harness.gitio.process_git import ProcessGit
+
+from support.gitrepo import commit_all_ok, git
+
+
+def _gits(g: ProcessGit, monkeypatch) -> list[str]:
+    """The git subcommands ``g`` runs from now on."""
+    ran: list[str] = []
+    real_run, real_bytes = g.run, g.run_bytes
+    monkeypatch.setattr(g, "run", lambda args, *a, **k: (ran.append(args[0]), real_run(args, *a, **k))[1])
+    monkeypatch.setattr(g, "run_bytes", lambda args, *a, **k: (ran.append(args[0]), real_bytes(args, *a, **k))[1])
+    return ran
+
+
+def _project(repo: Path) -> Path:
+    (repo / "code.txt").write_text("before\n")
+    (repo / ".gitignore").write_text("*.log\n")
+    (repo / "tracked.log").write_text("tracked though ignored\n")
+    git(repo, "add", "-f", "code.txt", ".gitignore", "tracked.log")
+    commit_all_ok(repo, "project")
+    return repo
+
+
+def test_the_second_measurement_reuses_the_index_and_gives_the_fresh_tree(repo, monkeypatch):
+    g = ProcessGit(_project(repo))
+    with g.source_trees() as measure:
+        before = measure()
+        (repo / "code.txt").write_text("after\n")
+        (repo / "new.txt").write_text("untracked\n")
+        (repo / "tracked.log").unlink()
+        ran = _gits(g, monkeypatch)
+        after = measure()
+    monkeypatch.undo()
+    assert ran == ["add", "write-tree"]
+    assert after != before and after == ProcessGit(repo).worktree_source_tree()
+    assert not [p for p in os.listdir(g.git_dir) if p.startswith("harness-index.")]
+
+
+def test_an_ignore_rule_the_command_adds_is_read_as_a_fresh_measurement_reads_it(repo):
+    g = ProcessGit(_project(repo))
+    (repo / "build").mkdir()
+    (repo / "build" / "out.txt").write_text("untracked, not ignored before the run\n")
+    with g.source_trees() as measure:
+        before = measure()
+        with (repo / ".gitignore").open("a") as f:
+            f.write("build/\n")
+        after = measure()
+    assert after == ProcessGit(repo).worktree_source_tree() != before
+
+
+def test_a_real_index_the_command_changed_makes_the_measurement_fresh(repo, monkeypatch):
+    g = ProcessGit(_project(repo))
+    (repo / "forced.log").write_text("ignored, then tracked by the run\n")
+    with g.source_trees() as measure:
+        measure()
+        git(repo, "add", "-f", "forced.log")
+        ran = _gits(g, monkeypatch)
+        after = measure()
+    monkeypatch.undo()
+    assert "ls-files" in ran
+    assert after == ProcessGit(repo).worktree_source_tree()
+
+
+def test_a_kept_index_the_command_wrote_to_makes_the_measurement_fresh(repo, monkeypatch):
+    g = ProcessGit(_project(repo))
+    with g.source_trees() as measure:
+        before = measure()
+        (repo / "code.txt").write_text("after\n")
+        # What a command could do in .git/: mark the edited file assume-unchanged in the kept copy (a reused
+        # copy would then give the old content) and set its mtime back.
+        (kept,) = [g.git_dir / p for p in os.listdir(g.git_dir) if p.startswith("harness-index.")]
+        st = kept.stat()
+        git(repo, "update-index", "--assume-unchanged", "code.txt", env={**os.environ, "GIT_INDEX_FILE": str(kept)})
+        os.utime(kept, ns=(st.st_atime_ns, st.st_mtime_ns))
+        ran = _gits(g, monkeypatch)
+        after = measure()
+    monkeypatch.undo()
+    assert "ls-files" in ran
+    assert after == ProcessGit(repo).worktree_source_tree() != before
+
+
+def test_a_skip_worktree_entry_makes_the_measurement_fresh(repo, monkeypatch):
+    g = ProcessGit(_project(repo))
+    git(repo, "update-index", "--skip-worktree", "code.txt")
+    with g.source_trees() as measure:
+        measure()
+        ran = _gits(g, monkeypatch)
+        measure()
+    monkeypatch.undo()
+    assert "ls-files" in ran
+
+
+TAMPER = """
+import os, subprocess, sys
+open("code.txt", "w").write("changed by the run\\n")
+for name in os.listdir(".git"):
+    if name.startswith("harness-index."):
+        path = os.path.join(".git", name)
+        st = os.stat(path)
+        subprocess.run(["git", "update-index", "--assume-unchanged", "code.txt"], check=True,
+                       env={**os.environ, "GIT_INDEX_FILE": path})
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+"""
+
+
+def test_a_recording_whose_command_tampers_with_the_kept_index_records_the_true_tree(h, task):
+    repo = _project(h.root)
+    h.ok("evidence", "custom", "--", sys.executable, "-c", TAMPER)
+    record = json.loads((repo / ".harness" / "tasks" / task / "evidence" / "custom.json").read_text())
+    assert record["tree_after"] == ProcessGit(repo).worktree_source_tree()
+    assert record["tree_after"] != record["tree"]
+
+
+def test_differs_from_commit_started_beside_the_measurement_answers_as_differs_from_commit(repo):
+    g = ProcessGit(_project(repo))
+    head = g.head()
+    for tree in (g.source_tree("HEAD"), g.empty_tree()):
+        with g.differs_from_commit_started(head) as differs:
+            assert differs(tree) == g.differs_from_commit(tree, head)
+    with g.differs_from_commit_started(None) as differs:
+        assert differs(g.empty_tree()) is False
+    with g.differs_from_commit_started(head):
+        pass  # never asked: its git process is ended, not left behind
