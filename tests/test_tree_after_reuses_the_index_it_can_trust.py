@@ -19,9 +19,9 @@ from support.gitrepo import commit_all_ok, git
 def _gits(g: ProcessGit, monkeypatch) -> list[str]:
     """The git subcommands ``g`` runs from now on."""
     ran: list[str] = []
-    real_run, real_bytes = g.run, g.run_bytes
-    monkeypatch.setattr(g, "run", lambda args, *a, **k: (ran.append(args[0]), real_run(args, *a, **k))[1])
-    monkeypatch.setattr(g, "run_bytes", lambda args, *a, **k: (ran.append(args[0]), real_bytes(args, *a, **k))[1])
+    for name in ("run", "run_bytes", "started"):
+        real = getattr(g, name)
+        monkeypatch.setattr(g, name, lambda args, *a, real=real, **k: (ran.append(args[0]), real(args, *a, **k))[1])
     return ran
 
 
@@ -134,3 +134,22 @@ def test_differs_from_commit_started_beside_the_measurement_answers_as_differs_f
         assert differs(g.empty_tree()) is False
     with g.differs_from_commit_started(head):
         pass  # never asked: its git process is ended, not left behind
+
+
+def test_hidden_entries_are_read_from_the_disk_while_harness_is_taken_out(repo, tmp_path):
+    """The listing of hiding flags runs beside `git rm --cached .harness`: a hidden source file is still read
+    from the disk, and a hidden .harness entry (taken out) stops nothing."""
+    _project(repo)
+    (repo / ".harness").mkdir()
+    (repo / ".harness" / "kept.yaml").write_text("a: 1\n")
+    git(repo, "add", "-A")
+    commit_all_ok(repo, "with .harness")
+    git(repo, "update-index", "--assume-unchanged", "code.txt", ".harness/kept.yaml")
+    (repo / "code.txt").write_text("edited while hidden\n")
+    plain = {**os.environ, "GIT_INDEX_FILE": str(tmp_path / "index")}
+    git(repo, "read-tree", "HEAD", env=plain)
+    git(repo, "rm", "--cached", "-r", "-q", "--", ".harness", env=plain)
+    git(repo, "add", "-A", "--", ".", ":(exclude).harness", env=plain)
+    expected = git(repo, "write-tree", env=plain).stdout.strip()
+    with ProcessGit(repo).source_trees() as measure:
+        assert measure() == expected == measure()

@@ -111,24 +111,8 @@ class ProcessGit(Worktree):
         if head is None:
             yield lambda tree: tree != EMPTY_TREE
             return
-        import subprocess
-
-        args = ["cat-file", "tree", f"{head}^{{tree}}"]
-        proc = subprocess.Popen(["git", *args], cwd=self.root, env=own_env(), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-
-        def differs(tree: str) -> bool:
-            out, err = proc.communicate()
-            if proc.returncode != 0:  # in run_bytes' words
-                raise HarnessError(f"git {' '.join(args[:2])} failed: {err.decode('utf-8', 'replace').strip()}")
-            return self._harness_removed(out, write=False) != tree
-
-        try:
-            yield differs
-        finally:
-            if proc.returncode is None:  # not read: the caller failed first
-                proc.kill()
-                proc.communicate()
+        with self.started(["cat-file", "tree", f"{head}^{{tree}}"], own_env()) as raw:
+            yield lambda tree: self._harness_removed(raw(), write=False) != tree
 
     def _without_harness(self, treeish: str, write: bool) -> str:
         """The id of ``treeish``'s tree with its ``.harness`` entry removed as libgit2's tree builder

@@ -6,8 +6,10 @@ the working directory, remotes); each of those builds on what is here and on not
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -65,6 +67,26 @@ class Repository:
                 raise HarnessError(f"git {' '.join(args[:2])} failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
             return b""
         return proc.stdout
+
+    @contextlib.contextmanager
+    def started(self, args: list[str], env: dict[str, str] | None = None) -> Iterator[Callable[[], bytes]]:
+        """``output()``: :meth:`run_bytes` of ``args``, its git process started now, so that it runs beside
+        what the caller does meanwhile; ended, when its output was not asked for, as the block ends."""
+        proc = subprocess.Popen(["git", *args], cwd=self.root, env=git_env() if env is None else env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+        def output() -> bytes:
+            out, err = proc.communicate()
+            if proc.returncode != 0:
+                raise HarnessError(f"git {' '.join(args[:2])} failed: {err.decode('utf-8', 'replace').strip()}")
+            return out
+
+        try:
+            yield output
+        finally:
+            if proc.returncode is None:  # not asked for: the caller failed first
+                proc.kill()
+                proc.communicate()
 
     def run(self, args: list[str], env: dict[str, str] | None = None, *, input: str | None = None,
             check: bool = True) -> str:

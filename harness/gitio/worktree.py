@@ -95,9 +95,12 @@ class Worktree(Trees):
             self.run(add, env)
             return self.run(["write-tree"], env).strip()
         with self._temp_index() as (env, copied):
-            skip_worktree = self._unhide(env)
-            # -f: the copy's staged .harness files may differ from HEAD and the disk, which plain rm refuses.
-            self.run(["rm", "--cached", "-r", "-f", "-q", "--sparse", "--ignore-unmatch", "--", HARNESS_DIR], env)
+            # The listing is read while .harness is taken out (it may list the copy before or after: the
+            # two differ in .harness alone, which _unhide leaves be); its flags are cleared after.
+            with self.started(["ls-files", "-v", "-z"], env) as listing:  # bytes: a name need not be UTF-8
+                # -f: the copy's staged .harness files may differ from HEAD and the disk, which plain rm refuses.
+                self.run(["rm", "--cached", "-r", "-f", "-q", "--sparse", "--ignore-unmatch", "--", HARNESS_DIR], env)
+                skip_worktree = self._unhide(env, listing())
             if kept is not None:
                 kept.keep(env["GIT_INDEX_FILE"], None if skip_worktree else copied)
             self.run(add, env)
@@ -134,17 +137,18 @@ class Worktree(Trees):
         top = self.run(["rev-parse", "--show-toplevel"], env, check=False).strip()
         return _resolved(self.root, top) if top else None
 
-    def _unhide(self, env: dict[str, str]) -> bool:
-        """Clear, in the throw-away index, the flags that make `git add` skip a file on disk; whether an
-        entry was skip-worktree (without assume-unchanged: its flag stays when its file is absent).
+    def _unhide(self, env: dict[str, str], listing: bytes) -> bool:
+        """Clear, in the throw-away index, the flags that make `git add` skip a file on disk (``listing``:
+        `git ls-files -v -z` of it; its ``.harness`` entries, taken out, are left be); whether an entry
+        was skip-worktree (without assume-unchanged: its flag stays when its file is absent).
 
         An assume-unchanged or skip-worktree entry would keep its staged content in the tree
         while the tests ran against different bytes. (Skip-worktree entries whose file is
         absent — a sparse checkout — keep the staged content, as git would commit it.)
         """
-        listing = self.run_bytes(["ls-files", "-v", "-z"], env)  # bytes: a name need not be UTF-8
-        root = os.fsencode(self.root)
-        entries = listing.split(b"\0")
+        root, harness = os.fsencode(self.root), HARNESS_DIR.encode()
+        entries = [entry for entry in listing.split(b"\0")
+                   if entry[2:] != harness and not entry[2:].startswith(harness + b"/")]
         hidden = [entry[2:] for entry in entries
                   if entry[:1].islower() or (entry[:1] == b"S" and os.path.lexists(os.path.join(root, entry[2:])))]
         if hidden:
