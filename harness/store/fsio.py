@@ -101,11 +101,19 @@ def commit_files(journal: Path, files: dict[Path, bytes]) -> None:
 
     A file that already holds its new bytes is left alone: the set ends the same, without a
     temp file, an fsync and a rename for it (a transition changes two of a task's files, not
-    all of them), and git sees no new stat data to hash again."""
+    all of them), and git sees no new stat data to hash again. A set of one file is written
+    by :func:`atomic_write`, without the redo log."""
     for dest in (*files, journal):
         _refuse_dir(dest)
     files = {dest: data for dest, data in files.items() if not holds(dest, data)}
     if not files:
+        return
+    if len(files) == 1 and not os.path.lexists(journal):
+        # One file is replaced as one unit by its rename alone: the redo log, its fsync and its folder's
+        # would add nothing (a crash leaves the old file or the new, and at most a temp the next writer
+        # sweeps). Not while a log is pending: its renames come first (callers roll it forward first).
+        ((dest, data),) = files.items()
+        atomic_write(dest, data)
         return
     pairs: list[tuple[str, str]] = []
     try:
