@@ -287,13 +287,20 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     cwd = site.cwd if site else s.layout.root
     git = ProcessGit(s.layout.root)  # git processes, not pygit2: its import alone is most of a recording's cost
     run_argv = _runnable_argv(git, p, cwd, site)
-    redactor = redactor_for(config)
-    git = ensure_recordable(git)
-    with git.source_trees() as measure:  # the tree after the run measured from the one before's index
-        prep = _prepare(git, p, cwd, site, run_argv, redactor, measure)
-        s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
-                                                   "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
+    # The source before the run is measured in a thread (its git processes wait, not compute) while this one
+    # loads the redaction rules and the task; the tree after is measured from the before-measurement's index.
+    with git.source_trees() as measure, _Beside(lambda: _source_before(git, measure)) as before:
+        redactor = redactor_for(config)
+        git = ensure_recordable(git)
+        prepared: list[_Prepared] = []
 
+        def prepared_event(_: object) -> list[tuple[str, dict[str, Any]]]:  # under the lock, the task loaded
+            prepared.append(prep := _prepare(git, p, cwd, site, run_argv, redactor, before.result()))
+            return [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
+                                           "tree": prep.tree, "head": prep.head, "started_at": now_iso()})]
+
+        s.append(task_id, [], precheck=prepared_event)
+        prep = prepared[0]
         ran = _run_and_judge(git, config, p, cwd, site, prep.junit_before, measure)
     log_text, truncated = outputcut.log_text(ran.result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")
@@ -341,13 +348,51 @@ class _Prepared:
     junit_before: tuple | None                   # the report's stat before the run: a report left over is no report
 
 
-def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor,
-             measure: Callable[[], str]) -> _Prepared:
-    """The source tree taken *before* the command starts (what was tested is what existed then)."""
+class _Beside:
+    """``call()`` run in a thread beside the caller's work: :meth:`result` waits for it and gives its value, or
+    raises what it raised; the block waits for it too, however it ends (nothing it made is left behind)."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        import threading
+
+        self._call = call
+        self._out: list[tuple[bool, Any]] = []
+        self._thread = threading.Thread(target=self._run, name="harness-source-before")
+
+    def _run(self) -> None:
+        try:
+            self._out.append((True, self._call()))
+        except BaseException as exc:  # handed to result(), in the caller's thread
+            self._out.append((False, exc))
+
+    def __enter__(self) -> _Beside:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._thread.join()
+
+    def result(self) -> Any:
+        self._thread.join()
+        ok, value = self._out[0]
+        if not ok:
+            raise value
+        return value
+
+
+def _source_before(git: ProcessGit, measure: Callable[[], str]) -> tuple[str | None, str, bool]:
+    """(HEAD, the source tree, whether it differs from HEAD's) *before* the command starts (what was tested
+    is what existed then)."""
     head = git.head()
     with git.differs_from_commit_started(head) as differs:  # HEAD's tree read while the source is measured
         tree = measure()
-        dirty = differs(tree)
+        return head, tree, differs(tree)
+
+
+def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor,
+             before: tuple[str | None, str, bool]) -> _Prepared:
+    """What is fixed before the command starts, ``before`` the source it is evidence about (:func:`_source_before`)."""
+    head, tree, dirty = before
     run_id = os.urandom(8).hex()  # secrets.token_hex(8) exactly, without importing secrets' hmac and random
     environ = site.env if site else dict(os.environ)
     program = program_of(run_argv, cwd, environ)
