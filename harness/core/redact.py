@@ -8,7 +8,6 @@ prose) survives and the evidence stays readable.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import bisect
 import functools
@@ -113,7 +112,6 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # A span that is already nothing but markers was redacted by an earlier rule.
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
-_SECRET_FLAG = re.compile(rf"(?i)-{{1,2}}(?:{_FLAG_NAME})")
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 _SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!OR)")
@@ -426,7 +424,8 @@ def _text_of(body: str) -> str | None:
         return None
     try:
         body = body[:-1] if len(body) % 4 == 1 else body  # one character too many can encode nothing
-        raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+        # base64.b64decode(..., validate=True) is this call (the base64 module, with struct, is a recording's cost)
+        raw = binascii.a2b_base64((body + "=" * (-len(body) % 4)).encode("ascii"), strict_mode=True)
     except (binascii.Error, ValueError):
         return None
     return _as_text(raw)
@@ -549,6 +548,16 @@ def _spellings(value: str) -> list[str]:
     return sorted(forms, key=lambda f: -len(f))
 
 
+@functools.lru_cache(maxsize=1)
+def _secret_flag() -> re.Pattern[str]:
+    """A secret-named flag, whole: compiled on first use (an argv without a `-` word never asks)."""
+    return re.compile(rf"(?i)-{{1,2}}(?:{_FLAG_NAME})")
+
+
+def _is_secret_flag(word: str) -> bool:
+    return word.startswith("-") and _secret_flag().fullmatch(word) is not None  # the pattern starts with `-`
+
+
 def redact_argv(argv: list[str], redactor: Redactor) -> list[str]:
     """``argv`` with every element redacted, and the value of a secret-named flag replaced
     whatever it looks like (``--password hunter2``, ``--token=abc``): on a command line
@@ -559,11 +568,11 @@ def redact_argv(argv: list[str], redactor: Redactor) -> list[str]:
         flag, eq, value = arg.partition("=")
         if after_flag:
             out.append(_flag_value(arg, redactor))
-        elif eq and _SECRET_FLAG.fullmatch(flag):
+        elif eq and _is_secret_flag(flag):
             out.append(f"{flag}={_flag_value(value, redactor)}")
         else:
             out.append(redactor.redact(arg))
-        after_flag = not eq and bool(_SECRET_FLAG.fullmatch(arg))
+        after_flag = not eq and _is_secret_flag(arg)
     return out
 
 
