@@ -73,15 +73,11 @@ class Worktree(Trees):
         no entry was skip-worktree (whether its flag is cleared depends on the disk), and the copy is as
         this process wrote it (the command under test may write in .git/, and an index of its making could
         hide a file's new content). Otherwise the measurement is fresh."""
-        from harness import scratch_files
-
-        fd, path = scratch_files.create(self.git_dir, "harness-index.")
-        os.close(fd)
-        kept = _Kept(path)
+        kept = _Kept(self.git_dir)
         try:
             yield lambda: self._measured(kept)
         finally:
-            for leftover in (path, path + ".lock"):
+            for leftover in (kept.path, kept.path + ".lock") if kept.path else ():
                 if os.path.exists(leftover):
                     os.unlink(leftover)
 
@@ -225,13 +221,15 @@ def _key_of(path: str) -> tuple[int, int, int, int, int] | None:
 
 
 class _Kept:
-    """:meth:`Worktree.source_trees`' copy of a measurement's index before `git add`: its path, the real
-    index it came from and the copy itself as written (their stat keys; ``own`` None: not to be used)."""
+    """:meth:`Worktree.source_trees`' copy of a measurement's index before `git add`: its path (made in
+    ``folder`` when first kept), the real index it came from and the copy itself as written (their stat
+    keys; ``own`` None: not to be used)."""
 
-    __slots__ = ("own", "path", "real")
+    __slots__ = ("folder", "own", "path", "real")
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = folder
+        self.path = ""
         self.real: tuple | None = None
         self.own: tuple | None = None
 
@@ -242,6 +240,9 @@ class _Kept:
         self.own = None
         if copied is None or not os.path.exists(index):
             return
+        if not self.path:
+            fd, self.path = scratch_files.create(self.folder, "harness-index.")
+            os.close(fd)
         fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
         try:
             scratch_files.copy_with_times(index, fd)
