@@ -184,8 +184,10 @@ def test_template_junit_report_location_keeps_evidence_fresh(h, repo, task):
     (repo / "test_ok.py").write_text("def test_ok():\n    assert True\n")
     git(repo, "add", "test_ok.py")
     git(repo, "commit", "-qm", "a test")
+    # -B: the report is this test's subject; the bytecode pytest writes where the caller's shell keeps it
+    # (__pycache__/, not ignored in this scratch repository) would make the evidence stale by itself (F-0054).
     h.ok("evidence", "unit_test", "--junit", report, "--",
-         PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_ok.py", f"--junitxml={report}")
+         PY, "-B", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_ok.py", f"--junitxml={report}")
     rec = record(repo, task, "unit_test")
     assert rec["outcome"] == "passed" and rec["passed"] == 1
     ev = status_json(h)["evidence"]["unit_test"]
