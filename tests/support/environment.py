@@ -83,6 +83,10 @@ def hermetic_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("PATH", os.pathsep.join([str(bin_dir), *kept]))
     for var in ("GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
         mp.delenv(var, raising=False)
+    # The Python processes a test starts write no bytecode into its scratch repository, whatever the caller's
+    # shell says: a __pycache__/ a recorded run leaves is a change of the measured source, and evidence of such a
+    # run is stale (F-0054, F-0055). This project's CI and dev shells set it; a user's need not.
+    mp.setenv("PYTHONDONTWRITEBYTECODE", "1")
     # The pytest runs tests record as evidence in scratch repositories need none of the plugins this
     # venv holds (xdist, hypothesis, ...); loading them costs ~0.6 s per start.
     mp.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
