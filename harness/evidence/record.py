@@ -287,20 +287,15 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     cwd = site.cwd if site else s.layout.root
     git = ProcessGit(s.layout.root)  # git processes, not pygit2: its import alone is most of a recording's cost
     run_argv = _runnable_argv(git, p, cwd, site)
+    # Refused first: a measurement of what a foreign GIT_* or core.worktree names would write its objects (F-0057).
+    git = ensure_recordable(git)
     # The source before the run is measured in a thread (its git processes wait, not compute) while this one
-    # loads the redaction rules and the task; the tree after is measured from the before-measurement's index.
+    # loads the redaction rules; it is awaited before the lock is taken, which readers wait for (F-0058).
     with git.source_trees() as measure, _Beside(lambda: _source_before(git, measure)) as before:
         redactor = redactor_for(config)
-        git = ensure_recordable(git)
-        prepared: list[_Prepared] = []
-
-        def prepared_event(_: object) -> list[tuple[str, dict[str, Any]]]:  # under the lock, the task loaded
-            prepared.append(prep := _prepare(git, p, cwd, site, run_argv, redactor, before.result()))
-            return [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
-                                           "tree": prep.tree, "head": prep.head, "started_at": now_iso()})]
-
-        s.append(task_id, [], precheck=prepared_event)
-        prep = prepared[0]
+        prep = _prepare(git, p, cwd, site, run_argv, redactor, before.result())
+        s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
+                                                   "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
         ran = _run_and_judge(git, config, p, cwd, site, prep.junit_before, measure)
     log_text, truncated = outputcut.log_text(ran.result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")

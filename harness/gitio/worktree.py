@@ -28,28 +28,21 @@ class Worktree(Trees):
     def temp_index(self) -> Iterator[dict[str, str]]:
         """An environment for :meth:`run` — the harness's own (:func:`own_env`) — whose GIT_INDEX_FILE
         is a throw-away copy of the real index."""
-        with self._temp_index() as (env, _):
-            yield env
-
-    @contextlib.contextmanager
-    def _temp_index(self) -> Iterator[tuple[dict[str, str], tuple | None]]:
-        """:meth:`temp_index`, and the stat key (:func:`_stat_key`) of the real index as it was copied."""
         from harness import scratch_files
 
         fd, tmp = scratch_files.create(self.git_dir, "harness-index.")
-        copied = None
         try:
             real = os.path.join(self.git_dir, "index")
             try:
                 if os.path.exists(real):
                     # The index mtime comes along: git's "racy entry" check (an edit in the same
                     # second as the index write) depends on it; the stat cache spares rehashing.
-                    copied = _stat_key(scratch_files.copy_with_times(real, fd))
+                    scratch_files.copy_with_times(real, fd)
             finally:
                 os.close(fd)
             if not os.path.exists(real):
                 os.unlink(tmp)  # git writes a new index
-            yield {**own_env(), "GIT_INDEX_FILE": tmp}, copied
+            yield {**own_env(), "GIT_INDEX_FILE": tmp}
         finally:
             for leftover in (tmp, tmp + ".lock"):
                 if os.path.exists(leftover):
@@ -60,45 +53,26 @@ class Worktree(Trees):
         the top-level ``.harness``. It is taken out of the throw-away index before the tree is written
         (one git process, where reading and rewriting the written tree took two), so its entries a merge
         left unmerged stop no measurement: they are no source."""
-        return self._measured(None)
+        return self._measured()
 
     @contextlib.contextmanager
     def source_trees(self) -> Iterator[Callable[[], str]]:
-        """``measure()``: :meth:`worktree_source_tree`, each time it is called (before a command and after it).
+        """``measure()``: :meth:`worktree_source_tree`, each time it is called (before a command and after it),
+        afresh. No index of a measurement outlives it: one kept in .git/ through the command's run was left
+        there by a killed run, trusted a later mtime than the real index, and let the command under test
+        make the recording fail by replacing it (F-0056)."""
+        yield self.worktree_source_tree
 
-        The first measurement keeps a copy of its throw-away index as it stood before `git add` (the real
-        index's entries, their hiding flags cleared, ``.harness`` taken out); the next starts from that
-        copy, two git processes instead of four, only where it gives the tree a fresh measurement would:
-        the real index is still the file that was copied (inode, size, mtime, ctime: git replaces it whole),
-        no entry was skip-worktree (whether its flag is cleared depends on the disk), and the copy is as
-        this process wrote it (the command under test may write in .git/, and an index of its making could
-        hide a file's new content). Otherwise the measurement is fresh."""
-        kept = _Kept(self.git_dir)
-        try:
-            yield lambda: self._measured(kept)
-        finally:
-            for leftover in (kept.path, kept.path + ".lock") if kept.path else ():
-                if os.path.exists(leftover):
-                    os.unlink(leftover)
-
-    def _measured(self, kept: _Kept | None) -> str:
-        """The source tree: from ``kept``, an earlier measurement's index, when :meth:`source_trees` allows
-        it, else afresh (keeping its index in ``kept`` for the next)."""
+    def _measured(self) -> str:
+        """The source tree, measured in a throw-away copy of the real index."""
         add = ["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"]
-        if kept is not None and kept.reusable(os.path.join(self.git_dir, "index")):
-            kept.own = None  # once: `git add` changes it
-            env = {**own_env(), "GIT_INDEX_FILE": kept.path}
-            self.run(add, env)
-            return self.run(["write-tree"], env).strip()
-        with self._temp_index() as (env, copied):
+        with self.temp_index() as env:
             # The listing is read while .harness is taken out (it may list the copy before or after: the
             # two differ in .harness alone, which _unhide leaves be); its flags are cleared after.
             with self.started(["ls-files", "-v", "-z"], env) as listing:  # bytes: a name need not be UTF-8
                 # -f: the copy's staged .harness files may differ from HEAD and the disk, which plain rm refuses.
                 self.run(["rm", "--cached", "-r", "-f", "-q", "--sparse", "--ignore-unmatch", "--", HARNESS_DIR], env)
-                skip_worktree = self._unhide(env, listing())
-            if kept is not None:
-                kept.keep(env["GIT_INDEX_FILE"], None if skip_worktree else copied)
+                self._unhide(env, listing())
             self.run(add, env)
             return self.run(["write-tree"], env).strip()
 
@@ -133,10 +107,9 @@ class Worktree(Trees):
         top = self.run(["rev-parse", "--show-toplevel"], env, check=False).strip()
         return _resolved(self.root, top) if top else None
 
-    def _unhide(self, env: dict[str, str], listing: bytes) -> bool:
+    def _unhide(self, env: dict[str, str], listing: bytes) -> None:
         """Clear, in the throw-away index, the flags that make `git add` skip a file on disk (``listing``:
-        `git ls-files -v -z` of it; its ``.harness`` entries, taken out, are left be); whether an entry
-        was skip-worktree (without assume-unchanged: its flag stays when its file is absent).
+        `git ls-files -v -z` of it; its ``.harness`` entries, taken out, are left be).
 
         An assume-unchanged or skip-worktree entry would keep its staged content in the tree
         while the tests ran against different bytes. (Skip-worktree entries whose file is
@@ -147,10 +120,9 @@ class Worktree(Trees):
                    if entry[2:] != harness and not entry[2:].startswith(harness + b"/")]
         hidden = [entry[2:] for entry in entries
                   if entry[:1].islower() or (entry[:1] == b"S" and os.path.lexists(os.path.join(root, entry[2:])))]
-        if hidden:
-            self.run_bytes(["update-index", "--no-assume-unchanged", "--no-skip-worktree", "-z", "--stdin"], env,
-                           input=b"\0".join(hidden) + b"\0", check=False)
-        return any(entry[:1] == b"S" for entry in entries)
+        # One flag per call: given both, `git update-index` applies only the first to the paths it reads (F-0059).
+        for flag in ("--no-assume-unchanged", "--no-skip-worktree") if hidden else ():
+            self.run_bytes(["update-index", flag, "-z", "--stdin"], env, input=b"\0".join(hidden) + b"\0", check=False)
 
     def verify_checkout(self, worktree: Path) -> None:
         """HarnessError unless ``worktree`` holds exactly its commit's tree (see :mod:`.checkout_check`)."""
@@ -205,52 +177,3 @@ def diff_since(git: Worktree, base: str) -> tuple[str, list[tuple[str, str]]]:
 
 def _resolved(base: Path, path: str) -> str:
     return os.path.realpath(os.path.join(base, path))
-
-
-def _stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
-    """What changes when a file is written, replaced or touched (ctime: even when mtime is set back)."""
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
-
-
-def _key_of(path: str) -> tuple[int, int, int, int, int] | None:
-    """The stat key of ``path`` itself (a link put in a file's place is not the file)."""
-    try:
-        return _stat_key(os.lstat(path))
-    except OSError:
-        return None
-
-
-class _Kept:
-    """:meth:`Worktree.source_trees`' copy of a measurement's index before `git add`: its path (made in
-    ``folder`` when first kept), the real index it came from and the copy itself as written (their stat
-    keys; ``own`` None: not to be used)."""
-
-    __slots__ = ("folder", "own", "path", "real")
-
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.folder = folder
-        self.path = ""
-        self.real: tuple | None = None
-        self.own: tuple | None = None
-
-    def keep(self, index: str, copied: tuple | None) -> None:
-        """Copy ``index`` here, made from the real index whose key is ``copied`` (None: nothing to keep)."""
-        from harness import scratch_files
-
-        self.own = None
-        if copied is None or not os.path.exists(index):
-            return
-        if not self.path:
-            fd, self.path = scratch_files.create(self.folder, "harness-index.")
-            os.close(fd)
-        fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
-        try:
-            scratch_files.copy_with_times(index, fd)
-            own = _stat_key(os.fstat(fd))
-        finally:
-            os.close(fd)
-        self.real, self.own = copied, own
-
-    def reusable(self, real_index: str) -> bool:
-        """Whether the copy may stand for a fresh measurement's index now (see :meth:`Worktree.source_trees`)."""
-        return self.own is not None and _key_of(self.path) == self.own and _key_of(real_index) == self.real
