@@ -81,17 +81,21 @@ def test_a_a_folder_too_big_to_walk_is_taken_to_hold_a_link(tmp_path):
     more is refused (split the line)."""
     from harness.agent.real_names import holds_links
 
+    guarded = [str(tmp_path / ".harness"), str(tmp_path / ".git")]
+    (tmp_path / ".harness").mkdir()
     (tmp_path / "big").mkdir()
     for i in range(12):
         (tmp_path / "big" / f"f{i}").write_text("")
-    assert holds_links("big", str(tmp_path), True, bound=20) is False
-    assert holds_links("big", str(tmp_path), True, bound=10) is True
-    assert holds_links("big/f1", str(tmp_path), False) is False
-    (tmp_path / "big/l").symlink_to("f1")
-    assert holds_links("big", str(tmp_path), True) is True
-    assert holds_links("big", str(tmp_path), False) is False
-    assert holds_links("big/l", str(tmp_path), False) is True
-    assert holds_links("nothing", str(tmp_path), True) is False
+    assert holds_links("big", str(tmp_path), True, guarded, bound=20) is False
+    assert holds_links("big", str(tmp_path), True, guarded, bound=10) is True
+    assert holds_links("big/f1", str(tmp_path), False, guarded) is False
+    (tmp_path / "big/l").symlink_to("f1")  # a link that leads within what is copied: no way into the record
+    assert holds_links("big", str(tmp_path), True, guarded) is False
+    (tmp_path / "big/h").symlink_to("../.harness")  # one that climbs out of it, and leads into the record
+    assert holds_links("big", str(tmp_path), True, guarded) is True
+    assert holds_links("big", str(tmp_path), False, guarded) is False
+    assert holds_links("big/h", str(tmp_path), False, guarded) is True
+    assert holds_links("nothing", str(tmp_path), True, guarded) is False
 
 
 # -- B: a find that runs a program on what it finds is handed the links under its start -----------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from harness import paths
 
 GUARDED = (paths.HARNESS, ".git")
-MAX_WALKED = 2000  # the entries :func:`holds_links` looks at under a folder; past it, a link may be there
+MAX_WALKED = 20000  # the entries :func:`holds_links` looks at under a folder (.git's not); past it, a link may be there
 MAX_MATCHES = 64   # the paths a glob in a word may name that it looks at; past it, one may be a link
 GLOB_CHARS = "*?["
 
@@ -66,36 +66,64 @@ def _inside(path: str, folders: list[str]) -> bool:
     return any(path == f or path.startswith(f + "/") for f in folders)
 
 
-def holds_links(word: str, cwd: str, walk: bool, bound: int = MAX_WALKED) -> bool:
-    """Whether the path ``word`` names from ``cwd`` is a symbolic link, or (``walk``) a folder with one under it
-    (not followed: an entry is looked at as itself); each path a glob in it matches. True when that is not known
-    (more entries than ``bound``, more matches than :data:`MAX_MATCHES`, a folder that cannot be read); False for
-    a path that is not there."""
+def link_lookup(root: str) -> Callable[[str, str, bool], bool]:
+    """The judge's ``links(word, cwd, walk)`` for the repository at ``root`` (:func:`holds_links`)."""
+    real_root = os.path.realpath(root)
+    guarded = [os.path.join(real_root, name) for name in GUARDED]
+
+    def links(word: str, cwd: str, walk: bool) -> bool:
+        return holds_links(word, cwd, walk, guarded)
+
+    return links
+
+
+def holds_links(word: str, cwd: str, walk: bool, guarded: list[str], bound: int = MAX_WALKED) -> bool:
+    """Whether the path ``word`` names from ``cwd`` is a symbolic link that may lead into a ``guarded`` folder, or
+    (``walk``) a folder with one under it (not followed: an entry is looked at as itself; `.git` folders are not
+    walked); each path a glob in it matches. True when that is not known (more entries than ``bound``, more matches
+    than :data:`MAX_MATCHES`, a folder that cannot be read); False for a path that is not there. Only such links
+    count (F-0060): a venv's `lib64 -> lib` leads nowhere a copy or a find's program could harm the record."""
     path = os.path.join(cwd, os.path.expanduser(word))
     found = _matches(path) if any(c in word for c in GLOB_CHARS) else [path]
     if found is None:
         return True
-    return any(_is_link(p) or (walk and _walked_to_a_link(p, bound)) for p in found)
+    return any(_leads_in(p.rstrip("/") or "/", os.path.dirname(p.rstrip("/")), guarded)
+               or (walk and _walked_to_a_link(p, guarded, bound)) for p in found)
 
 
-def _is_link(path: str) -> bool:
-    return os.path.islink(path.rstrip("/") or "/")
+def _leads_in(path: str, top: str, guarded: list[str]) -> bool:
+    """Whether ``path`` is a link that may lead into a guarded folder: its real path is in one or holds one (a
+    link to the top), or, relative, it climbs out of ``top``, the folder copied with it: where it leads then
+    depends on where the copy lands."""
+    if not os.path.islink(path):
+        return False
+    real = os.path.realpath(path)
+    if any(real == g or real.startswith(g + "/") or g.startswith(real.rstrip("/") + "/") for g in guarded):
+        return True
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return True
+    lands = os.path.normpath(os.path.join(os.path.dirname(path), target))
+    return not os.path.isabs(target) and not (lands == top or lands.startswith(top.rstrip("/") + "/"))
 
 
-def _walked_to_a_link(folder: str, bound: int) -> bool:
-    """Whether a walk of ``folder`` (not through links) meets a link, or more than ``bound`` entries, or a folder
-    it cannot read. False for a path that is no folder."""
+def _walked_to_a_link(folder: str, guarded: list[str], bound: int) -> bool:
+    """Whether a walk of ``folder`` (not through links, not into `.git`) meets a link that may lead into a guarded
+    folder (:func:`_leads_in`, ``folder`` its top), or more than ``bound`` entries, or a folder it cannot read.
+    False for a path that is no folder."""
     if not os.path.isdir(folder):
         return False
+    top = os.path.normpath(folder)
     todo, seen = [folder], 0
     while todo:
         try:
             with os.scandir(todo.pop()) as entries:
                 for entry in entries:
                     seen += 1
-                    if seen > bound or entry.is_symlink():
+                    if seen > bound or (entry.is_symlink() and _leads_in(entry.path, top, guarded)):
                         return True
-                    if entry.is_dir(follow_symlinks=False):
+                    if entry.is_dir(follow_symlinks=False) and entry.name != ".git":
                         todo.append(entry.path)
         except OSError:
             return True

@@ -154,10 +154,10 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
 
         setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd),
                         **line_facts(action.shell, where.root, shell_where.cwd))
-        from harness.agent.real_names import follower, holds_links  # what symlinks lead into .harness/ or .git/
+        from harness.agent.real_names import follower, link_lookup  # what symlinks lead into .harness/ or .git/
 
         denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup, real_name=follower(root),
-                             links=holds_links)
+                             links=link_lookup(root))
     for path in action.writes:
         # By its real path and by the name it is written under: through a symlinked `.git`, `.git/config`
         # is really `.store/config`, a name nothing guards (#25's task F-0022).
