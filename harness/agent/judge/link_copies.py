@@ -47,7 +47,9 @@ def link_copied_with_more(cmd: SimpleCommand, line: tuple[SimpleCommand, ...], c
     if walk is None:
         return None
     feeders = {c.found_by for c in line if c.words == cmd.words and c.found_by}
-    if not any(c.words != cmd.words and c.words not in feeders for c in line):
+    # Counted, not compared by words: a second copy with the very same words runs more (F-0063), and copies into
+    # the link the first one made.
+    if len(line) - 1 - sum(1 for c in line if c.words in feeders) <= 0:
         return None
     shown = any(c.xargs_items is not None for c in line)
     remote = cmd.program == "rsync"
@@ -100,11 +102,21 @@ def _flags(cmd: SimpleCommand) -> str:
         if word == "--":
             break
         if word.startswith("--"):
-            out.append(long.get(word.partition("=")[0], ""))
+            out.append(_long_letter(word.partition("=")[0], long))
         elif word[:1] == "-":
             letters = word[1:]
             out.append(letters[:next((j for j, c in enumerate(letters) if c in valued), len(letters))])
     return "".join(out)
+
+
+def _long_letter(name: str, long: dict[str, str]) -> str:
+    """The letter a long option stands for, spelled whole or by a prefix getopt takes (`--arch`: F-0062); a prefix
+    of several of ``long``'s options that stand for one letter counts as it (getopt may call it ambiguous and copy
+    nothing: erring towards the copy)."""
+    if name in long:
+        return long[name]
+    letters = {letter for option, letter in long.items() if len(name) > 3 and option.startswith(name)}
+    return letters.pop() if len(letters) == 1 else ""
 
 
 def _sources(cmd: SimpleCommand) -> list[str]:
