@@ -55,10 +55,14 @@ def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
         value = word[cut:]
         if not value or "\0" in value:
             continue
-        written = os.path.normpath(os.path.join(cwd, value))
-        real = os.path.realpath(os.path.join(cwd, value))  # `l/..` physically: the parent of l's target
-        if real != written and _inside(real, guarded):
-            return word[:cut] + os.path.relpath(real, cwd)
+        path = os.path.join(cwd, value)
+        # A glob standing where a link's name is (`t*/T/events.jsonl` through `tk -> ../tasks`) has no real path
+        # of its own: each path it matches is followed (F-0061).
+        for match in (_matches(path) or [] if any(c in value for c in GLOB_CHARS) else [path]):
+            written = os.path.normpath(match)
+            real = os.path.realpath(match)  # `l/..` physically: the parent of l's target
+            if real != written and _inside(real, guarded):
+                return word[:cut] + os.path.relpath(real, cwd)
     return None
 
 
