@@ -74,3 +74,12 @@ def test_the_same_spellings_without_a_way_into_the_record_stay_allowed(tk, comma
     (tk / "src").mkdir()
     (tk / ".harness/local/n.txt").write_text("n\n")
     assert guard_answer(tk, "Bash", {"command": command}) == "allow", command
+
+
+def test_f0065_a_glob_too_wide_to_expand_is_taken_to_reach_the_record(tk, monkeypatch):
+    """Past the bound of paths a glob word's expansion looks at, where it leads is unknown: a write through it is
+    refused (a read stays allowed)."""
+    for i in range(70):
+        (tk / ".harness/local" / f"f{i}").write_text("")
+    assert guard_answer(tk, "Bash", {"command": "echo x >> .harness/local/*/T/events.jsonl"}) == "deny"
+    assert guard_answer(tk, "Bash", {"command": "ls .harness/local/*"}) == "allow"
