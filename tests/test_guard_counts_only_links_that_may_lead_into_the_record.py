@@ -83,3 +83,20 @@ def test_f0065_a_glob_too_wide_to_expand_is_taken_to_reach_the_record(tk, monkey
         (tk / ".harness/local" / f"f{i}").write_text("")
     assert guard_answer(tk, "Bash", {"command": "echo x >> .harness/local/*/T/events.jsonl"}) == "deny"
     assert guard_answer(tk, "Bash", {"command": "ls .harness/local/*"}) == "allow"
+
+
+def test_f0065_past_the_bound_a_glob_inside_the_repository_is_spelled_as_the_record(tk, tmp_path, monkeypatch):
+    from harness.agent import real_names
+
+    monkeypatch.setattr(real_names, "MAX_FOLLOWED", 5)
+    for i in range(10):
+        (tk / ".harness/local" / f"f{i}").write_text("")
+        (tmp_path / "elsewhere" / f"g{i}").parent.mkdir(exist_ok=True)
+        (tmp_path / "elsewhere" / f"g{i}").write_text("")
+    real_name = real_names.follower(str(tk))
+    assert real_name(".harness/local/*/T/events.jsonl", str(tk)) == ".harness"
+    assert real_name(f"{tmp_path}/elsewhere/g*", str(tk)) is None  # beside the repository: left as written
+    for i in range(10):
+        (tmp_path / f"above{i}").mkdir()
+    assert real_name(f"{tmp_path}/*/x", str(tk)) == ".harness"  # above it: it may reach into the repository
+    assert real_name("app.py", str(tk)) is None

@@ -25,6 +25,7 @@ GUARDED = (paths.HARNESS, ".git")
 MAX_WALKED = 20000  # the entries :func:`holds_links` looks at under a folder (.git's not); past it, a link may be there
 MAX_MATCHES = 64   # the paths a glob in a word may name that it looks at; past it, one may be a link
 GLOB_CHARS = "*?["
+MAX_FOLLOWED = 4096  # the paths a glob word's expansion looks at to follow each through a link
 
 
 def follower(root: str) -> Callable[[str, str], str | None]:
@@ -57,8 +58,15 @@ def _through_a_link(word: str, cwd: str, guarded: list[str]) -> str | None:
             continue
         path = os.path.join(cwd, value)
         # A glob standing where a link's name is (`t*/T/events.jsonl` through `tk -> ../tasks`) has no real path
-        # of its own: each path it matches is followed (F-0061).
-        for match in (_matches(path) or [] if any(c in value for c in GLOB_CHARS) else [path]):
+        # of its own: each path it matches is followed (F-0061); one too wide to expand inside the repository may
+        # lead anywhere in it, and is spelled as the record (F-0065).
+        matches = _matches(path, MAX_FOLLOWED) if any(c in value for c in GLOB_CHARS) else [path]
+        if matches is None:
+            fixed, root = _fixed_part(path), os.path.dirname(guarded[0])
+            if _inside(fixed, [root]) or _inside(root, [fixed.rstrip("/") or "/"]) or fixed == "/":
+                return word[:cut] + os.path.relpath(guarded[0], cwd)
+            continue
+        for match in matches:
             written = os.path.normpath(match)
             real = os.path.realpath(match)  # `l/..` physically: the parent of l's target
             if real != written and _inside(real, guarded):
@@ -134,9 +142,15 @@ def _walked_to_a_link(folder: str, guarded: list[str], bound: int) -> bool:
     return False
 
 
-def _matches(path: str) -> list[str] | None:
+def _fixed_part(path: str) -> str:
+    """``path`` up to its first name that holds a glob."""
+    names = path.split("/")
+    return "/".join(names[:next((i for i, n in enumerate(names) if any(c in n for c in GLOB_CHARS)), len(names))]) or "/"
+
+
+def _matches(path: str, limit: int = 0) -> list[str] | None:
     """The paths a glob ``path`` matches (a name with `*`, `?` or `[` in any folder of it; a dotted name too, which
-    bash leaves out: erring towards more), or None when there are more than :data:`MAX_MATCHES`."""
+    bash leaves out: erring towards more), or None when there are more than ``limit`` (:data:`MAX_MATCHES`)."""
     from fnmatch import fnmatchcase
 
     found = ["/"]
@@ -152,7 +166,7 @@ def _matches(path: str) -> list[str] | None:
                 expanded += [os.path.join(folder, n) for n in os.listdir(folder) if fnmatchcase(n, name)]
             except OSError:
                 continue
-        if len(expanded) > MAX_MATCHES:
+        if len(expanded) > (limit or MAX_MATCHES):
             return None
         found = expanded
     return found
