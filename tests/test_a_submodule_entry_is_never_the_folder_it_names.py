@@ -5,10 +5,9 @@ fast path read its parent's id the same way and stamped that commit from the cac
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from tests.support.gitrepo import git, harness_as_submodule_entry, head
+from support.gitrepo import git, harness_as_submodule_entry, head, run_in
 
 
 def _folder_back_after_a_submodule_entry(repo: Path) -> str:
@@ -41,12 +40,7 @@ def test_the_change_rules_judge_a_folder_that_replaces_a_submodule_entry_naming_
 def _quick_stamp(repo: Path) -> bool:
     from harness.history.stamp import quick_stamp_head
 
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        return quick_stamp_head()
-    finally:
-        os.chdir(old)
+    return run_in(repo, quick_stamp_head)
 
 
 def test_the_stamp_of_a_folder_after_a_submodule_entry_is_not_taken_from_the_cache(h) -> None:

@@ -11,16 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.gitrepo import git, head
-
-
-def _in(repo: Path, fn):
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        return fn()
-    finally:
-        os.chdir(old)
+from support.gitrepo import git, head, run_in
 
 
 def _adopted(h) -> None:
@@ -42,7 +33,7 @@ def test_a_parent_entry_literally_named_harness_slash_is_no_folder_for_the_stamp
     child = git(h.root, "commit-tree", head(h.root, "HEAD^{tree}"), "-p", crafted, "-m", "C").stdout.strip()
     git(h.root, "update-ref", "refs/heads/main", child)
     git(h.root, "checkout", "-q", "main")
-    assert _in(h.root, quick_stamp_head) is False
+    assert run_in(h.root, quick_stamp_head) is False
 
 
 def _with_a_second_spelling(h) -> None:
@@ -59,8 +50,8 @@ def test_the_commit_fast_path_declines_a_head_holding_a_second_spelling(h) -> No
     from harness.usecases.git_hooks import hook_git, staged_problems
 
     _with_a_second_spelling(h)
-    assert [p.rule for p in _in(h.root, lambda: staged_problems(hook_git()))] == ["fsck-clean-tree"]
-    assert _in(h.root, staged_nothing_to_judge) is False
+    assert [p.rule for p in run_in(h.root, lambda: staged_problems(hook_git()))] == ["fsck-clean-tree"]
+    assert run_in(h.root, staged_nothing_to_judge) is False
 
 
 def _shim_ran_the_checks(repo: Path, tmp_path: Path) -> bool:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from harness.core.code_only import FOLDER, code_only
-from tests.support.gitrepo import git, harness_as_submodule_entry, head
+
+from support.gitrepo import git, harness_as_submodule_entry, head
 
 KINDS = (FOLDER, "file", "symlink", "submodule")
 ENTRIES = [None, *((kind, oid) for kind in KINDS for oid in ("a" * 40, "b" * 40))]

@@ -120,3 +120,13 @@ def harness_as_submodule_entry(repo: Path) -> str:
     git(repo, "update-index", "--add", "--cacheinfo", f"160000,{tree},.harness")
     git(repo, "commit", "-q", "--no-verify", "-m", "a submodule entry where the record was")
     return tree
+
+
+def run_in(repo: Path, fn):
+    """``fn()``'s answer, called with ``repo`` as the working folder (what a hook sees), the old one back after."""
+    old = os.getcwd()
+    os.chdir(repo)
+    try:
+        return fn()
+    finally:
+        os.chdir(old)
