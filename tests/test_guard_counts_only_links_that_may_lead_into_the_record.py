@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.agent_guard import guard_answer
+from support.agent_guard import guard_answer, guard_output
 
 EVERYDAY = ["find . -name '*.pyc' -exec rm {} +", "find . -name __pycache__ -type d -exec rm -rf {} +",
             "mv venv venv.old && ls", "cp -a node_modules nm-backup && ls", "cp -r src build && ls build",
@@ -100,3 +100,13 @@ def test_f0065_past_the_bound_a_glob_inside_the_repository_is_spelled_as_the_rec
         (tmp_path / f"above{i}").mkdir()
     assert real_name(f"{tmp_path}/*/x", str(tk)) == ".harness"  # above it: it may reach into the repository
     assert real_name("app.py", str(tk)) is None
+
+
+def test_a_find_refused_for_the_links_under_its_start_says_so(tk):
+    """The line names no guarded path itself: the refusal names the links and the way out, not the record as its
+    target; a find that names the record itself keeps the record's own refusal."""
+    said = guard_output(tk, "Bash", {"command": "find .harness/local -name '*.tmp' -exec rm {} +"})
+    assert '"deny"' in said and "holds a link that may lead into the record" in said and "-type f" in said
+    said = guard_output(tk, "Bash", {"command": "find .harness/tasks -name '*.jsonl' -exec rm {} +"})
+    assert '"deny"' in said and "holds a link" not in said
+    assert guard_answer(tk, "Bash", {"command": "find .harness/local -type f -name '*.tmp' -exec rm {} +"}) == "allow"

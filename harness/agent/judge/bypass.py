@@ -187,12 +187,22 @@ def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context:
         if denial:  # a link it copies as a link, used later on the line by a name the guard cannot follow (read 43's A)
             return denial, seen
         found = found_through_links(cmd, here.cwd, site.links) if site.links else cmd  # (read 43's B)
-        for spelled, there in spelled_in(found, here, folders, loose):
-            denial, real = _judged_with_real_names(spelled, context(there), real_name)
-            if denial:
-                return denial, seen
-            seen += [c for c in (spelled, real) if c is not None] if cmd.changes_folder else []
+        for judged in (cmd, found) if found is not cmd else (cmd,):
+            for spelled, there in spelled_in(judged, here, folders, loose):
+                denial, real = _judged_with_real_names(spelled, context(there), real_name)
+                if denial:
+                    return (denial if judged is cmd else _through_handed_links(denial, cmd)), seen
+                seen += [c for c in (spelled, real) if c is not None] if cmd.changes_folder and judged is cmd else []
     return None, seen
+
+
+def _through_handed_links(denial: Denial, cmd: SimpleCommand) -> Denial:
+    """``denial`` of ``cmd`` judged as run by a find that follows links, said as such: the line names no guarded
+    path itself; the links under the find's start (or entries past what the guard looks at) may lead to one."""
+    return Denial("link", f"`{' '.join(cmd.words)}` runs on what a find hands it, and the find's start folder holds a "
+                  "link that may lead into the record (or more entries than the guard looks at); judged as a find that "
+                  f"follows links, it may reach the record — {denial.reason}",
+                  "add `-type f` with a name test, use `-delete`, or start the find where no such link is")
 
 
 def _aliases_expanded(commands: list[SimpleCommand], root: str) -> list[SimpleCommand]:
