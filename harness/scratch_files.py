@@ -27,10 +27,10 @@ def create(folder: str | os.PathLike[str], prefix: str, suffix: str = "") -> tup
     raise FileExistsError(errno.EEXIST, f"no unused temporary name in {folder} after {_ATTEMPTS} tries", prefix)
 
 
-def copy_with_times(source: str, fd: int) -> os.stat_result:
+def copy_with_times(source: str, fd: int) -> None:
     """Copy the file ``source`` into the open, empty file ``fd`` and give it ``source``'s access and
     modification times (as `shutil.copy2` does: git's check for an entry edited in the same second
-    as its index was written compares with the index file's mtime); ``source``'s stat as it was read."""
+    as its index was written compares with the index file's mtime)."""
     with open(source, "rb") as src:
         while chunk := src.read(_CHUNK):
             view = memoryview(chunk)
@@ -38,4 +38,3 @@ def copy_with_times(source: str, fd: int) -> os.stat_result:
                 view = view[os.write(fd, view):]
         st = os.fstat(src.fileno())
     os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
-    return st

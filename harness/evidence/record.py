@@ -291,7 +291,8 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     git = ensure_recordable(git)
     # The source before the run is measured in a thread (its git processes wait, not compute) while this one
     # loads the redaction rules; it is awaited before the lock is taken, which readers wait for (F-0058).
-    with git.source_trees() as measure, _Beside(lambda: _source_before(git, measure)) as before:
+    measure = git.worktree_source_tree  # afresh each time: nothing of one measurement outlives it (F-0056)
+    with _Beside(lambda: _source_before(git, measure)) as before:
         redactor = redactor_for(config)
         prep = _prepare(git, p, cwd, site, run_argv, redactor, before.result())
         s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,

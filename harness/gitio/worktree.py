@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from harness.gitio.environment import HARNESS_DIR, LOCATION_VARS, own_env
@@ -54,14 +54,6 @@ class Worktree(Trees):
         (one git process, where reading and rewriting the written tree took two), so its entries a merge
         left unmerged stop no measurement: they are no source."""
         return self._measured()
-
-    @contextlib.contextmanager
-    def source_trees(self) -> Iterator[Callable[[], str]]:
-        """``measure()``: :meth:`worktree_source_tree`, each time it is called (before a command and after it),
-        afresh. No index of a measurement outlives it: one kept in .git/ through the command's run was left
-        there by a killed run, trusted a later mtime than the real index, and let the command under test
-        make the recording fail by replacing it (F-0056)."""
-        yield self.worktree_source_tree
 
     def _measured(self) -> str:
         """The source tree, measured in a throw-away copy of the real index."""
