@@ -47,7 +47,7 @@ def _with_a_second_spelling(h) -> None:
 
 def test_the_commit_fast_path_declines_a_head_holding_a_second_spelling(h) -> None:
     from harness.gitio.fast_path import staged_nothing_to_judge
-    from harness.usecases.git_hooks import hook_git, staged_problems
+    from harness.history.hook_checks import hook_git, staged_problems
 
     _with_a_second_spelling(h)
     assert [p.rule for p in run_in(h.root, lambda: staged_problems(hook_git()))] == ["fsck-clean-tree"]
@@ -56,7 +56,7 @@ def test_the_commit_fast_path_declines_a_head_holding_a_second_spelling(h) -> No
 
 def _shim_ran_the_checks(repo: Path, tmp_path: Path) -> bool:
     """Runs the native shim as git would at pre-commit, with a Python that only notes it was started."""
-    from harness.hook_files import native_hook
+    from harness.install.hook_files import native_hook
 
     marker = tmp_path / "started"
     fake = tmp_path / "python"

@@ -12,8 +12,7 @@ from harness.cli.main import main
 
 
 def _interrupted(repo, capfd, monkeypatch, run) -> tuple[int, str]:
-    from harness.usecases import evidence
-
+    from harness.evidence import recording as evidence
     def interrupt(*_a, **_k):
         raise KeyboardInterrupt
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.reproduce import run_fact
+from harness.findings.reproduce import run_fact
 from harness.store.layout import open_layout
 from harness.store.tasks import TaskStore
 

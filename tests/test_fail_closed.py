@@ -281,7 +281,7 @@ def test_a_crash_in_the_hooks_fast_path_refuses_in_one_line(h, monkeypatch, capf
 
 
 def test_a_crashing_pre_receive_refuses_the_push_in_one_line(tmp_path, monkeypatch, capfd) -> None:
-    import harness.usecases.pre_receive as pre_receive
+    import harness.history.pre_receive as pre_receive
 
     bare = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))

@@ -88,8 +88,7 @@ def test_a_planned_case_that_fails_without_the_change_proves_the_requirement(h, 
 
 
 def test_a_contract_refuses_a_case_that_is_not_one():
-    from harness.usecases import contract
-
+    from harness.task import contract
     doc = {"contract": {"acceptance_criteria": ["x"], "requirements": [
         {"statement": "x", "priority": "must", "verified_by": ["::test_sub"]}]}}
     with pytest.raises(Exception, match="verified_by"):

@@ -13,7 +13,7 @@ import pytest
 from harness.cli import launch
 from harness.gitio.fast_path import staged_nothing_to_judge
 from harness.gitio.push_fast_path import code_only_push
-from harness.hook_files import native_hook
+from harness.install.hook_files import native_hook
 
 from support.cli import cli
 from support.gitrepo import commit_all_ok, git, head

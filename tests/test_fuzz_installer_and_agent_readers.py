@@ -96,8 +96,7 @@ def test_a_settings_file_is_read_only_to_be_written_back_exactly(tmp_path_factor
 
 @given(data=st.data())
 def test_an_install_record_is_refused_or_has_its_types(tmp_path_factory, data):
-    from harness.usecases import install_journal
-
+    from harness.install import journal as install_journal
     raw = data.draw(mutated(RECORD))
     folder = tmp_path_factory.mktemp("git")
     (folder / "harness-install.json").write_bytes(raw)
@@ -167,7 +166,7 @@ def test_an_agent_payload_is_refused_or_read(data):
 @given(data=st.data())
 def test_a_git_note_is_refused_or_summarized(data):
     from harness.core.limits import decode_json
-    from harness.usecases.audit import note_summary
+    from harness.history.audit import note_summary
 
     assert note_summary(json.loads(NOTE), "PASS") == {"verdict": "PASS", "agrees": True}  # the example, as written
     for wrong in ({"verdict": 1}, {"tasks": []}, {"tasks": {"T-1": 1}}, {"tasks": {"T-1": {"state": 1}}},

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from harness.gitio.git import Git
+from harness.history.hook_checks import staged_problems
 from harness.history.incoming import check_commit
-from harness.usecases.git_hooks import staged_problems
 
 from support.cli import cli
 from support.gitrepo import commit_all_ok, git, head

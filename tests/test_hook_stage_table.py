@@ -1,4 +1,4 @@
-"""One table of git hook stages (harness/hook_stages.py): the files made from it are the committed
+"""One table of git hook stages (harness/install/hook_stages.py): the files made from it are the committed
 ones, and the framework's hooks, the shims, the stage runner and the installer all follow it."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from harness.hook_files import generated, write
-from harness.hook_stages import CLIENT_STAGES, FRAMEWORK_HOOKS, SERVER_STAGES, STAGES
-from harness.usecases.install import MARKER
+from harness.install.hook_files import generated, write
+from harness.install.hook_stages import CLIENT_STAGES, FRAMEWORK_HOOKS, SERVER_STAGES, STAGES
+from harness.install.shims import MARKER
 
 from support.flows import gated_done
 from support.gitrepo import commit, commit_all_ok, git, head, out
@@ -17,7 +17,7 @@ from support.paths import ROOT
 
 def test_the_committed_hook_files_are_the_ones_the_stage_table_makes():
     for path, text in generated(ROOT).items():
-        assert path.read_text("utf-8") == text, f"{path.relative_to(ROOT)} is stale: python -m harness.hook_files"
+        assert path.read_text("utf-8") == text, f"{path.relative_to(ROOT)} is stale: python -m harness.install.hook_files"
 
 
 def test_the_generator_rewrites_a_stale_file_and_leaves_a_current_one(tmp_path):

@@ -13,8 +13,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "harness"
 MODULES = sorted(PACKAGE.rglob("*.py"))
 # The core takes values and returns values: no files, processes, clock, git, YAML or click.
 CORE_FORBIDDEN = {"os", "subprocess", "pathlib", "time", "datetime", "click", "pygit2", "yaml", "jsonschema",
-                  "harness.store", "harness.gitio", "harness.cli", "harness.history", "harness.rerun", "harness.signatures", "harness.gate",
-                  "harness.runner", "harness.evidence", "harness.usecases"}
+                  "harness.store", "harness.gitio", "harness.cli", "harness.history", "harness.signatures", "harness.gate",
+                  "harness.runner", "harness.evidence", "harness.findings", "harness.task", "harness.approvals",
+                  "harness.install"}
 
 
 @functools.cache
@@ -268,7 +269,7 @@ STATUS_SPARED = {"click", "pygit2", "jsonschema", "harness.cli.main", "harness.c
 def test_status_is_answered_without_click_or_the_object_store(h, repo, task):
     for args in (["status"], ["status", "--json"]):
         loaded = loaded_by(repo, args, "")
-        assert {"harness.cli.status_fast", "harness.usecases.status"} <= loaded
+        assert {"harness.cli.status_fast", "harness.task.status"} <= loaded
         assert not loaded & STATUS_SPARED, loaded & STATUS_SPARED
 
 

@@ -15,8 +15,8 @@ import yaml
 from harness.cli.metrics_report import report
 from harness.gitio import blob_memo
 from harness.gitio.git import Git
+from harness.history.metrics import measure
 from harness.store import ledger_memo
-from harness.usecases.metrics import measure
 
 from support import metrics_from_scratch
 from support.cli import TO_VERIFYING, walk_to

@@ -11,10 +11,10 @@ import pytest
 
 from harness.gitio import blob_memo
 from harness.gitio.git import Git
+from harness.history.metrics import measure
 from harness.store import ledger_memo
 from harness.store.layout import open_layout
 from harness.store.tasks import TaskStore
-from harness.usecases.metrics import measure
 
 from support.gitrepo import commit_all_ok
 

@@ -11,7 +11,7 @@ import yaml
 
 from harness.cli import progress
 from harness.core import converge, findings, next_step
-from harness.usecases.review import TEST_PATH
+from harness.findings.review import TEST_PATH
 
 from support.cli import cli
 from support.gitrepo import git

@@ -297,7 +297,7 @@ def test_ci_remeasures_an_honest_commit_as_passing(h, repo, base):
 
 
 def test_ci_re_run_judges_the_junit_report_as_the_gate_does(tmp_path):
-    from harness.rerun.execute import _judged_by_report
+    from harness.history.rerun.execute import _judged_by_report
     from harness.runner import run_command
 
     report = tmp_path / "r.xml"
@@ -625,9 +625,9 @@ def test_init_requires_pass_to_pass_only_when_the_test_command_can_report_its_ca
 def test_ci_rerun_of_pass_to_pass_refuses_a_passing_record_the_commit_contradicts(h, repo, base, recorded, contradicted):
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
-    from harness.rerun.base_suite import execute_pass_to_pass
-    from harness.rerun.execute import CONTRADICTED, REPRODUCES
-    from harness.rerun.plan import Planned
+    from harness.history.rerun.base_suite import execute_pass_to_pass
+    from harness.history.rerun.execute import CONTRADICTED, REPRODUCES
+    from harness.history.rerun.plan import Planned
     from harness.store import settings
     from harness.store.layout import Layout
 

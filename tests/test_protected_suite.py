@@ -185,8 +185,8 @@ def test_a_case_list_as_large_as_a_junit_report_can_be_read(tmp_path):
 
 
 def test_case_ids_with_any_line_break_character_survive_the_cases_file():
+    from harness.core.cases import cases_text, read_cases
     from harness.core.redact import compile_patterns
-    from harness.evidence.record import cases_text, read_cases
 
     cases = {"t::para\u2028graph": "passed", "t::a\x85b": "failed", "t::c\rd": "passed", "t::e\nf": "skipped"}
     assert read_cases(cases_text(cases, compile_patterns([]))) == cases

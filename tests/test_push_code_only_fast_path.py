@@ -144,7 +144,7 @@ def test_the_code_only_push_loads_neither_click_nor_pygit2(pushed):
     repo, base = pushed
     probe = ("import atexit, sys\n"
              "atexit.register(lambda: print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in "
-             "('click', 'pygit2') or m.startswith(('harness.history', 'harness.rerun', 'harness.store.reader')))))\n"
+             "('click', 'pygit2') or m.startswith(('harness.history', 'harness.history.rerun', 'harness.store.reader')))))\n"
              "sys.argv = ['harness', 'hook', 'run', 'pre-push', 'origin', '/nowhere']\n"
              "from harness.cli.launch import entry\n"
              "entry()\n")

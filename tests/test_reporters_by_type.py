@@ -17,20 +17,20 @@ REPORT_MODULES = ["approve_report", "audit_report", "converge", "evidence_report
 
 # result type -> its command's --json: an object (the result's as_dict()), a list (a registered reporter), or none
 RESULTS = {
-    "harness.usecases.listing": {"TaskList": "list", "FindingList": True},
-    "harness.usecases.findings": {"FindingStep": True, "Proposed": "list"},
-    "harness.usecases.audit": {"AuditResult": True},
-    "harness.usecases.pre_receive": {"PushChecked": True},
-    "harness.usecases.stamp_commit": {"Stamped": True},
-    "harness.usecases.gate": {"GateOutcome": True, "GateInvalid": True},
-    "harness.usecases.gate_index": {"IndexVerdict": True, "IndexInvalid": True, "IndexNoTask": True},
-    "harness.usecases.evidence": {"EvidenceRecorded": False},
-    "harness.usecases.install": {"Installed": False, "Uninstalled": False},
-    "harness.usecases.approvals": {"Pending": False, "Approved": False},
-    "harness.usecases.converge": {"Convergence": True},
-    "harness.usecases.metrics": {"Metrics": True},
-    "harness.usecases.skills": {"SkillsInstalled": True, "SkillsUninstalled": True},
-    "harness.usecases.status": {"StatusView": True, "NoOpenTask": True},
+    "harness.task.listing": {"TaskList": "list", "FindingList": True},
+    "harness.findings.steps": {"FindingStep": True, "Proposed": "list"},
+    "harness.history.audit": {"AuditResult": True},
+    "harness.history.pre_receive": {"PushChecked": True},
+    "harness.history.stamp_commit": {"Stamped": True},
+    "harness.gate.evaluate": {"GateOutcome": True, "GateInvalid": True},
+    "harness.gate.index": {"IndexVerdict": True, "IndexInvalid": True, "IndexNoTask": True},
+    "harness.evidence.recording": {"EvidenceRecorded": False},
+    "harness.install.shims": {"Installed": False, "Uninstalled": False},
+    "harness.approvals.approve": {"Pending": False, "Approved": False},
+    "harness.gate.converge": {"Convergence": True},
+    "harness.history.metrics": {"Metrics": True},
+    "harness.install.skills": {"SkillsInstalled": True, "SkillsUninstalled": True},
+    "harness.task.status": {"StatusView": True, "NoOpenTask": True},
 }
 KINDS = [(module, name, has_json) for module, names in RESULTS.items() for name, has_json in names.items()]
 
@@ -64,7 +64,7 @@ def test_a_result_kind_nothing_reports_is_refused_by_name():
 
 
 def test_a_result_is_printed_as_json_from_its_own_as_dict(capsys):
-    from harness.usecases.stamp_commit import Stamped
+    from harness.history.stamp_commit import Stamped
 
     note = {"commit": "c" * 40, "ref": "refs/notes/harness", "source_tree": "t" * 40, "tasks": {}}
     report(Stamped(note), as_json=True)
@@ -72,8 +72,7 @@ def test_a_result_is_printed_as_json_from_its_own_as_dict(capsys):
 
 
 def test_a_result_kind_is_picked_by_its_type_not_its_name(registered, capsys):
-    from harness.usecases import stamp_commit as stamp
-
+    from harness.history import stamp_commit as stamp
     class AmendedStamp(stamp.Stamped):  # another name, a narrower type: still the stamp's reporter
         pass
 
@@ -82,7 +81,7 @@ def test_a_result_kind_is_picked_by_its_type_not_its_name(registered, capsys):
 
 
 def test_a_list_shaped_result_keeps_its_registered_json_reporter(registered, capsys):
-    from harness.usecases.listing import TaskList
+    from harness.task.listing import TaskList
 
     rows = [{"id": "T-0001", "state": "DRAFT", "title": "one", "current": True}]
     report(TaskList(rows), as_json=True)

@@ -19,9 +19,9 @@ import subprocess
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.rerun import fingerprint, python_site
-from harness.rerun.execute import UNRUNNABLE
-from harness.rerun.isolation import REMEDY_COPY, REMEDY_LEAK
+from harness.history.rerun import fingerprint, python_site
+from harness.history.rerun.execute import UNRUNNABLE
+from harness.history.rerun.isolation import REMEDY_COPY, REMEDY_LEAK
 from harness.runner import clean_env
 
 # The helpers live in support.rerun_range (shared with the other re-run tests); reproducers/review-rerun/
@@ -322,8 +322,8 @@ def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, r
     maker, and a refusal there is "could not run", never a verdict."""
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
-    from harness.rerun.base_suite import execute_pass_to_pass
-    from harness.rerun.plan import Planned
+    from harness.history.rerun.base_suite import execute_pass_to_pass
+    from harness.history.rerun.plan import Planned
     from harness.store import settings
     from harness.store.layout import Layout
 
@@ -351,7 +351,7 @@ def test_a_path_folder_of_the_checkouts_code_is_swapped_for_the_trees(repo, tmp_
     """A program CI finds on PATH in the checkout's tracked code is the tree's in the re-run (or none,
     when the commit has no such folder); an untracked folder there (a virtualenv's bin/) stays."""
     from harness.gitio.git import Git
-    from harness.rerun.isolation import RerunGuard
+    from harness.history.rerun.isolation import RerunGuard
 
     (repo / "bin").mkdir()
     (repo / "bin" / "tool").write_text("#!/bin/sh\nexit 0\n")
@@ -404,7 +404,7 @@ def test_an_editable_install_a_script_starts_by_its_path_is_redirected_to_the_tr
 
 
 def test_the_pythons_a_script_names_are_found_two_files_deep(tmp_path):
-    from harness.rerun.script_pythons import scripted_pythons
+    from harness.history.rerun.script_pythons import scripted_pythons
 
     python, _ = venv(tmp_path / "v")
     files = {"run.sh": b"set -e\nsh tools/test.sh\n", "tools/test.sh": f"V={tmp_path}/v/bin\n$V/python -m x\n".encode(),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.rerun.execute import UNRUNNABLE
+from harness.history.rerun.execute import UNRUNNABLE
 
 from support.gitrepo import commit_all_ok, git
 from support.records import PASS_CMD, configure
@@ -343,8 +343,8 @@ def test_a_package_linked_into_site_packages_under_another_name_could_not_run(re
     of the tree standing for it: "could not run", with the remedy."""
     from harness.errors import HarnessError
     from harness.gitio.git import Git
-    from harness.rerun import python_site
-    from harness.rerun.isolation import REMEDY_LEAK, RerunGuard
+    from harness.history.rerun import python_site
+    from harness.history.rerun.isolation import REMEDY_LEAK, RerunGuard
 
     answer(repo, 42)
     commit_all_ok(repo, "a package")

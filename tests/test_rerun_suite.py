@@ -11,9 +11,9 @@ import pytest
 
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
-from harness.rerun.base_suite import execute_fail_to_pass, execute_pass_to_pass, measured_base
-from harness.rerun.execute import CONTRADICTED, REPRODUCES, execute
-from harness.rerun.plan import Planned
+from harness.history.rerun.base_suite import execute_fail_to_pass, execute_pass_to_pass, measured_base
+from harness.history.rerun.execute import CONTRADICTED, REPRODUCES, execute
+from harness.history.rerun.plan import Planned
 from harness.store import settings
 from harness.store.layout import Layout
 
@@ -113,7 +113,7 @@ def test_the_suites_run_must_show_every_proving_case_passing(h, repo, base):
 
 
 def test_the_plan_re_measures_fail_to_pass_with_the_cases_a_verdict_leans_on(h, repo, base):
-    from harness.rerun.plan import plan
+    from harness.history.rerun.plan import plan
     from harness.store import reader
 
     write(repo, {"calc.py": SUB, "tests/test_calc.py": TESTS + SUB_TEST})
@@ -131,8 +131,8 @@ def test_the_plan_re_measures_fail_to_pass_with_the_cases_a_verdict_leans_on(h, 
 
 
 def test_the_audit_hands_the_history_it_judged_to_the_re_run(h, repo, base, monkeypatch):
-    from harness.rerun import execute as rerun
-    from harness.usecases.audit import run_audit
+    from harness.history.audit import run_audit
+    from harness.history.rerun import execute as rerun
 
     seen: list = []
     monkeypatch.setattr(rerun, "rerun_done", lambda git, commit, report, runs, stream, trusted: seen.append(trusted) or [])

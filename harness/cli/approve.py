@@ -17,7 +17,7 @@ from harness import paths
 from harness.errors import Refused
 
 if TYPE_CHECKING:
-    from harness.usecases.approvals import ChangesOf
+    from harness.approvals.approve import ChangesOf
 
 key_option = click.option(
     "--key", metavar="PATH", help="SSH key to sign with (default: git config user.signingKey, as for signed "
@@ -37,10 +37,10 @@ def approve() -> None:
 
 
 def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | None) -> None:
+    from harness.approvals.approve import pending_approval, record_approval
     from harness.cli.approve_report import report
     from harness.cli.hooks import _git
     from harness.store.layout import open_layout
-    from harness.usecases.approvals import pending_approval, record_approval
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise Refused("approval needs a human at an interactive terminal; this session has none",
@@ -63,7 +63,7 @@ def gate_change(key: str | None) -> None:
 
     Any later edit to gate.yaml changes its digest and voids the approval.
     """
-    from harness.usecases.approvals import gate_changes
+    from harness.approvals.approve import gate_changes
 
     _approve("gate-change", paths.GATE, "loosens the gate", gate_changes, key)
 
@@ -82,7 +82,7 @@ def suite_change(cases: tuple[str, ...], key: str | None, task_id: str | None) -
     when lost) and no other, for this repository and this task's base only: the signed
     approval replays nowhere else. Rename a test keeping its id and no approval is needed.
     """
-    from harness.usecases.approvals import suite_changes
+    from harness.approvals.approve import suite_changes
 
     _approve("suite-change", paths.APPROVALS, "lets base test cases change or go (a change of spec)",
              suite_changes(cases, task_id), key)
@@ -96,7 +96,7 @@ def config_change(key: str | None) -> None:
     Which command proves `unit_test` is policy: replacing it can loosen the gate as surely
     as editing gate.yaml. Any later edit to config.yaml voids the approval.
     """
-    from harness.usecases.approvals import config_changes
+    from harness.approvals.approve import config_changes
 
     _approve("config-change", paths.CONFIG, "changes what proves an evidence type", config_changes, key)
 
@@ -117,7 +117,7 @@ def history_rewrite(new: str, ref: str | None, key: str | None) -> None:
     The server hook and `harness audit` honour it only while the ref still points at the commit
     that adds it: anything pushed on top in between voids it.
     """
-    from harness.usecases.approvals import history_rewrite
+    from harness.approvals.approve import history_rewrite
 
     _approve("history-rewrite", paths.APPROVALS, "replaces a protected ref's history",
              history_rewrite(new, ref), key)
@@ -130,6 +130,6 @@ def signers_change(key: str | None) -> None:
 
     Only a key the committed allowed_signers already lists can approve a change to it.
     """
-    from harness.usecases.approvals import signers_changes
+    from harness.approvals.approve import signers_changes
 
     _approve("signers-change", paths.ALLOWED_SIGNERS, "changes who may sign approvals", signers_changes, key)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from harness import paths
+from harness.approvals.approve import Approved, Pending
 from harness.cli.reporters import report as report  # what `harness approve` calls
 from harness.cli.reporters import text_report
-from harness.usecases.approvals import Approved, Pending
 
 
 @text_report.register

@@ -31,7 +31,7 @@ def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False,
                   rerun_only: str | None = None) -> int:
     """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
     from harness.cli.audit_report import report
-    from harness.usecases.audit import run_audit
+    from harness.history.audit import run_audit
 
     result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
                        stream=_streamer(), rerun_only=rerun_only)
@@ -85,8 +85,8 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
     a range outright:  harness audit --from origin/main --to HEAD
     CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
     """  # FANOUT_HELP is appended below
-    from harness.usecases.audit_scope import signers_from
-    from harness.usecases.git_hooks import hook_git
+    from harness.history.audit_scope import signers_from
+    from harness.history.hook_checks import hook_git
 
     if aggregate or files:
         return _aggregate(files, aggregate, bool(rerun or plan_only or only), as_json)
@@ -105,7 +105,7 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
 
 def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str,
            remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None) -> int:
-    from harness.usecases.audit_scope import audit_range, commit_in_range, local_notes
+    from harness.history.audit_scope import audit_range, commit_in_range, local_notes
 
     scope, commits, history = audit_range(git, before, ref, base_rev, from_rev, to_rev, remote)
     click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
@@ -131,7 +131,7 @@ def _fanout_usage(rerun: bool, plan_only: bool, only: str | None) -> None:
 def _plan(git: Git, commits: list[str], scope: dict[str, Any], history: list, as_json: bool) -> int:
     from harness.cli.common import emit_json
     from harness.cli.hooks import print_problems
-    from harness.usecases.audit_fanout import plan_audit, plan_exit_code
+    from harness.history.audit_fanout import plan_audit, plan_exit_code
 
     doc = plan_audit(git, commits, scope, history)
     if as_json:
@@ -155,7 +155,7 @@ def _aggregate(files: tuple[str, ...], aggregate: bool, audit_options: bool, as_
     from pathlib import Path
 
     from harness.cli.common import emit_json
-    from harness.usecases.audit_fanout import aggregate as judge
+    from harness.history.audit_fanout import aggregate as judge
 
     if not aggregate or audit_options:
         raise HarnessError("FILES are the plan and verdicts --aggregate reads: they go with --aggregate alone",

@@ -7,8 +7,8 @@ import click
 
 from harness.cli.reporters import report as report  # what a command reporting an audit calls
 from harness.cli.reporters import text_report
-from harness.usecases.audit import AuditResult
-from harness.usecases.pre_receive import PushChecked
+from harness.history.audit import AuditResult
+from harness.history.pre_receive import PushChecked
 
 
 @text_report.register

@@ -39,7 +39,7 @@ def contract() -> None:
 def template(force: bool) -> None:
     """Write an example contract to .harness/local/contract.yaml to edit (refuses to
     replace an existing one without --force)."""
-    from harness.usecases.contract import write_template
+    from harness.task.contract import write_template
 
     write_template(force)
     click.echo(f"wrote {DRAFT}: edit it, then `harness contract check` and `harness contract apply`")
@@ -55,8 +55,7 @@ def apply(path: Path | None, task_id: str | None) -> None:
 
     Write the file in .harness/local/ (the default): a file elsewhere in the repository is
     part of the source tree, so it shows in the review's diff and deleting it stales the evidence."""
-    from harness.usecases import contract as contracts
-
+    from harness.task import contract as contracts
     path = path if path is not None else contracts.default_file()
     doc = contracts.load(contracts.read_file(path), str(path))
     gaps = contracts.gaps(doc, contracts.must_have_tests()) + contracts.id_mismatches(doc)
@@ -85,8 +84,7 @@ def check(path: Path | None, task_id: str | None) -> int:
     """Exit 1 naming every must requirement without a verification plan and every invariant
     without category, severity or verification; exit 0 when complete. Without --file: the
     task's applied contract, or before one is applied the draft in .harness/local/contract.yaml."""
-    from harness.usecases import contract as contracts
-
+    from harness.task import contract as contracts
     if path is None:
         s = store()
         task = s.load(s.current_id(task_id), docs=False)

@@ -7,7 +7,7 @@ import click
 from harness.cli.common import json_option, store, task_option, with_return_code
 from harness.cli.progress import print_next
 from harness.cli.reporters import text_report
-from harness.usecases.converge import Convergence
+from harness.gate.converge import Convergence
 
 
 @click.command()
@@ -33,7 +33,7 @@ def converge(task_id: str | None, as_json: bool, apply_: bool) -> int:
     --apply nothing else is written.
     """
     from harness.cli.reporters import report
-    from harness.usecases.converge import converge as decide
+    from harness.gate.converge import converge as decide
 
     result = decide(store(), task_id, apply_)
     report(result, as_json)

@@ -38,7 +38,7 @@ def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: floa
     case that passed at the base and does not pass now.
     """
     from harness.cli.evidence_report import report
-    from harness.usecases.evidence import record_evidence
+    from harness.evidence.recording import record_evidence
 
     result = record_evidence(store(), task_id, etype, argv, junit, timeout, shell)
     report(result, as_json=False)

@@ -2,7 +2,7 @@
 edit, an agent records evidence more often than it runs anything else of the harness, and importing
 click (and the command tree) is cost no recording needs.
 
-The same use case (harness.usecases.evidence.record_evidence) and the same lines
+The same use case (harness.evidence.recording.record_evidence) and the same lines
 (harness.cli.evidence_text) as the click command, written as click.echo writes them
 (harness.cli.plain_echo). Only that form is answered here: any other (--help, --junit, --timeout,
 --shell, options after the type, no `--`, an argument that is not UTF-8, pass_to_pass) is click's.
@@ -79,9 +79,9 @@ def answer(args: list[str]) -> int | None:
 def _record(etype: str, task_id: str | None, command: tuple[str, ...]) -> int:
     from harness.cli.evidence_text import evidence_lines
     from harness.cli.plain_echo import echo
+    from harness.evidence.recording import record_evidence
     from harness.store.layout import open_layout
     from harness.store.tasks import TaskStore
-    from harness.usecases.evidence import record_evidence
 
     s = TaskStore(open_layout())  # as harness.cli.common.store() opens it
     s.recover()

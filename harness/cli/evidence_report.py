@@ -8,7 +8,7 @@ import click
 from harness.cli.evidence_text import evidence_lines
 from harness.cli.reporters import report as report  # what `harness evidence` calls
 from harness.cli.reporters import text_report
-from harness.usecases.evidence import EvidenceRecorded
+from harness.evidence.recording import EvidenceRecorded
 
 
 @text_report.register

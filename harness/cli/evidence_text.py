@@ -5,7 +5,7 @@ before click loads (harness.cli.evidence_fast) print the same bytes."""
 from __future__ import annotations
 
 from harness.cli.next_text import next_lines
-from harness.usecases.evidence import EvidenceRecorded
+from harness.evidence.recording import EvidenceRecorded
 
 
 def evidence_lines(e: EvidenceRecorded) -> list[str]:

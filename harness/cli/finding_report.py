@@ -7,8 +7,8 @@ import click
 from harness.cli.common import emit_json
 from harness.cli.reporters import json_report, text_report
 from harness.cli.reporters import report as report  # what a command reporting findings calls
-from harness.usecases.findings import FindingStep, Proposed
-from harness.usecases.listing import FindingList
+from harness.findings.steps import FindingStep, Proposed
+from harness.task.listing import FindingList
 
 
 # -- finding list (its JSON: FindingList.as_dict) ------------------------------------------

@@ -27,8 +27,8 @@ def finding() -> None:
 @task_option
 def propose(path: Path, task_id: str | None) -> None:
     """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
-    from harness.usecases.findings import proposals_in
-    from harness.usecases.findings import propose as record
+    from harness.findings.steps import proposals_in
+    from harness.findings.steps import propose as record
 
     items = proposals_in(path)
     _report(record(store(), task_id, items))
@@ -43,7 +43,7 @@ def propose(path: Path, task_id: str | None) -> None:
 def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: str | None) -> int:
     """Run the reproducer (default: the finding's recommended command). A failing run
     makes the finding CONFIRMED; a passing run is recorded as an attempt."""
-    from harness.usecases.findings import reproduce as run
+    from harness.findings.steps import reproduce as run
 
     _report(run(store(), task_id, fid, argv, timeout))
     return 0
@@ -56,7 +56,7 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
 def reject(fid: str, reason: str, task_id: str | None) -> None:
     """Reject a finding — only after a run of the reviewer's reproducer that did not fail.
     A minor finding its reviewer gave no reproducer rests on the reason alone."""
-    from harness.usecases.findings import step
+    from harness.findings.steps import step
 
     _report(step(store(), task_id, fid, "finding.rejected", {"reason": reason}))
 
@@ -85,7 +85,7 @@ def regression(fid: str, path: str, argv: tuple[str, ...], tests: tuple[str, ...
       harness finding regression F-0001 tests/test_calc.py -- pytest tests/test_calc.py::test_negative
       harness finding regression F-0001 tests/test_calc.py --failing-at HEAD~1 -- pytest tests/test_calc.py
     """
-    from harness.usecases.findings import attach_regression
+    from harness.findings.steps import attach_regression
 
     _report(attach_regression(store(), task_id, fid, path, argv, tests, failing_at))
 
@@ -95,7 +95,7 @@ def regression(fid: str, path: str, argv: tuple[str, ...], tests: tuple[str, ...
 @task_option
 def fixed(fid: str, task_id: str | None) -> None:
     """Mark the fix as written (FIXING → FIXED); `verify` proves it."""
-    from harness.usecases.findings import step
+    from harness.findings.steps import step
 
     s = store()
     _report(step(s, task_id, fid, "finding.fixed", {"commit": s.git.head()}))
@@ -108,7 +108,7 @@ def fixed(fid: str, task_id: str | None) -> None:
 def verify(fid: str, task_id: str | None) -> int:
     """Re-run the regression test (must pass) and require fresh passing evidence for every
     required type in gate.yaml (the full suite) → VERIFIED."""
-    from harness.usecases.findings import verify as prove
+    from harness.findings.steps import verify as prove
 
     _report(prove(store(), task_id, fid))
     return 0
@@ -119,7 +119,7 @@ def verify(fid: str, task_id: str | None) -> int:
 @task_option
 def close(fid: str, task_id: str | None) -> None:
     """Close a VERIFIED finding."""
-    from harness.usecases.findings import step
+    from harness.findings.steps import step
 
     _report(step(store(), task_id, fid, "finding.closed"))
 
@@ -130,6 +130,6 @@ def close(fid: str, task_id: str | None) -> None:
 def list_(task_id: str | None, as_json: bool) -> None:
     """Findings of the task with their status, and the confirmation / regression capture rates."""
     from harness.cli.finding_report import report
-    from harness.usecases.listing import list_findings
+    from harness.task.listing import list_findings
 
     report(list_findings(store(), task_id), as_json)

@@ -25,7 +25,7 @@ def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     next step.
     """
     from harness.cli.gate_report import report
-    from harness.usecases.gate import run_gate
+    from harness.gate.evaluate import run_gate
 
     result = run_gate(store, task_id, advance)
     report(result, as_json)

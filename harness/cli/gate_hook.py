@@ -25,7 +25,7 @@ def gate_hook(task_id: str | None, as_json: bool) -> int:
     1 BLOCKED (or no task to judge), 2 invalid. Records nothing tracked; `harness gate` by hand records."""
     from harness.cli.gate_report import report
     from harness.cli.hooks import _git
-    from harness.usecases.gate_index import gate_index
+    from harness.gate.index import gate_index
 
     result = gate_index(_git, task_id)
     report(result, as_json)

@@ -8,8 +8,8 @@ from harness.cli.progress import print_next
 from harness.cli.reporters import report as report  # what a command reporting a gate calls
 from harness.cli.reporters import text_report
 from harness.core.gate import GateReport
-from harness.usecases.gate import GateInvalid, GateOutcome
-from harness.usecases.gate_index import IndexInvalid, IndexNoTask, IndexVerdict
+from harness.gate.evaluate import GateInvalid, GateOutcome
+from harness.gate.index import IndexInvalid, IndexNoTask, IndexVerdict
 
 
 @text_report.register

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations onl
 
 
 def _git() -> Git:
-    from harness.usecases.git_hooks import hook_git
+    from harness.history.hook_checks import hook_git
 
     return hook_git()
 
@@ -42,7 +42,7 @@ def hook() -> None:
 @with_return_code
 def validate_cmd() -> int:
     """Validate the staged .harness/ state against HEAD (reads $GIT_INDEX_FILE)."""
-    from harness.usecases.git_hooks import staged_problems
+    from harness.history.hook_checks import staged_problems
 
     problems = staged_problems(_git())
     if problems:
@@ -60,7 +60,7 @@ hook.add_command(gate_hook)  # `harness hook gate`: the gate as a pre-commit fra
 def merge_guard() -> int:
     """Refuse a merge bringing in a DONE commit without a fresh gate PASS at that commit
     (each incoming commit is validated against its parents, like the push guard does)."""
-    from harness.usecases.git_hooks import merge_problems
+    from harness.history.hook_checks import merge_problems
 
     found = merge_problems(_git())
     for commit, problems in found:
@@ -82,7 +82,7 @@ def _ref_lines_in() -> list[bytes]:
 @with_return_code
 def push_guard(args: tuple[str, ...]) -> int:
     """Validate every commit of a push (refs from stdin, or the pre-commit framework's env)."""
-    from harness.usecases.git_hooks import pushed_commits
+    from harness.history.hook_checks import pushed_commits
 
     git = _git()
     lines = _ref_lines_in()
@@ -99,7 +99,7 @@ def push_guard(args: tuple[str, ...]) -> int:
 def _server_git() -> Git:
     import os
 
-    from harness.usecases.git_hooks import server_git
+    from harness.history.hook_checks import server_git
 
     return server_git(os.environ.get("GIT_DIR"))
 
@@ -111,7 +111,7 @@ def pre_receive(as_json: bool) -> int:
     """Server side: the push guard's checks over every pushed ref (stdin `old new ref`), inside
     git's quarantine; one refused commit rejects the whole push."""
     from harness.cli.audit_report import report
-    from harness.usecases.pre_receive import check_push
+    from harness.history.pre_receive import check_push
 
     git = _server_git()
     lines = _ref_lines_in()
@@ -143,8 +143,8 @@ def run_stage(ctx: click.Context, stage: str, args: tuple[str, ...]) -> None:
     pre-push                       push guard (ARGS: remote name and url; refs on stdin)
     pre-receive                    the server's checks (refs on stdin)
     """
-    from harness.hook_stages import STAGES
-    from harness.hook_stages import stage as stage_named
+    from harness.install.hook_stages import STAGES
+    from harness.install.hook_stages import stage as stage_named
 
     found = stage_named(stage)
     if found is None:
@@ -159,7 +159,7 @@ def _check_arguments(check: str, args: tuple[str, ...]) -> dict[str, object]:
     return given.get(check, {})
 
 
-# `harness hook run STAGE` runs the checks harness/hook_stages.py names for STAGE: these commands
+# `harness hook run STAGE` runs the checks harness/install/hook_stages.py names for STAGE: these commands
 STAGE_CHECKS: dict[str, click.Command] = {"validate": validate_cmd, "merge-guard": merge_guard,
                                           "stamp": stamp_hook, "push-guard": push_guard, "pre-receive": pre_receive}
 
@@ -170,7 +170,7 @@ STAGE_CHECKS: dict[str, click.Command] = {"validate": validate_cmd, "merge-guard
 def stamp(rev: str, as_json: bool) -> None:
     """Write the harness note on REV (default HEAD) by hand."""
     from harness.cli.stamp_report import report
-    from harness.usecases.stamp_commit import stamp_commit
+    from harness.history.stamp_commit import stamp_commit
 
     report(stamp_commit(_git(), rev), as_json)
 
@@ -184,7 +184,7 @@ def audit_range() -> int:
     import os
 
     from harness.cli.audit import audit_commits
-    from harness.usecases.git_hooks import range_commits
+    from harness.history.hook_checks import range_commits
 
     to_ref = os.environ.get("PRE_COMMIT_TO_REF")
     if not to_ref:

@@ -48,7 +48,7 @@ def install(server: bool, allow_non_ff: bool) -> None:
     """
     from harness.cli.hooks import _git
     from harness.cli.install_report import report
-    from harness.usecases.install import install_hooks
+    from harness.install.shims import install_hooks
 
     if allow_non_ff and not server:
         raise Refused("--allow-non-fast-forward is a server setting", hint="harness install --server --allow-non-fast-forward")
@@ -61,6 +61,6 @@ def uninstall(server: bool) -> None:
     """Remove the harness shims and restore any hook they had chained."""
     from harness.cli.hooks import _git
     from harness.cli.install_report import report
-    from harness.usecases.install import uninstall_hooks
+    from harness.install.shims import uninstall_hooks
 
     report(uninstall_hooks(_server_repo() if server else _git(), server), as_json=False)

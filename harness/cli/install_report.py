@@ -6,8 +6,8 @@ import click
 
 from harness.cli.reporters import report as report  # what `harness install` / `uninstall` call
 from harness.cli.reporters import text_report
-from harness.hook_stages import CLIENT_STAGES
-from harness.usecases.install import Installed, Uninstalled
+from harness.install.hook_stages import CLIENT_STAGES
+from harness.install.shims import Installed, Uninstalled
 
 
 @text_report.register

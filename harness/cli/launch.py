@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import sys
 
-from harness import hook_stages
+from harness.install import (
+    hook_stages,  # (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
+)
 
-# (argv prefix) -> what it is; `hook run STAGE` is the native shims', the others the framework's
 COMMIT_CHECKS = hook_stages.commit_check_calls()
 PUSHES = hook_stages.push_calls()
 STAMPS = hook_stages.stamp_calls()
@@ -121,7 +122,7 @@ def stamp_head() -> None:
 
     stage = ["stamp"]
     try:
-        from harness.usecases.stamp_head import stamp_head as stamp_and_check
+        from harness.history.stamp_head import stamp_head as stamp_and_check
 
         found = stamp_and_check(lambda step: stage.append(step))
         if found and found[1]:

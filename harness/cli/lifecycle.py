@@ -26,7 +26,7 @@ def transition(target: str, reason: str | None, task_id: str | None) -> None:
     GATING→CONVERGED and CONVERGED→DONE need a gate PASS for the current source tree.
     """
     from harness.cli.progress import echo_next, with_next
-    from harness.usecases.lifecycle import transition_event
+    from harness.task.transitions import transition_event
 
     target = target.upper()
     s = store()
@@ -67,7 +67,7 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
     With --write, a file that no longer parses gets the ledger's text (and is named); every
     other file keeps its free-form text. What --write cannot fix (an edited evidence file)
     is still reported, with exit 2."""
-    from harness.usecases.lifecycle import replay_problems as check
+    from harness.task.transitions import replay_problems as check
 
     s = store()
     ids = s.task_ids() if all_tasks else [s.current_id(task_id)]

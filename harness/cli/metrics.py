@@ -21,6 +21,6 @@ def metrics(from_rev: str | None, to_rev: str, as_json: bool) -> None:
     """
     from harness.cli.hooks import _git
     from harness.cli.metrics_report import report
-    from harness.usecases.metrics import measure
+    from harness.history.metrics import measure
 
     report(measure(_git(), from_rev, to_rev), as_json)

@@ -6,7 +6,7 @@ import click
 
 from harness.cli.reporters import report as report  # what `harness metrics` calls
 from harness.cli.reporters import text_report
-from harness.usecases.metrics import Metrics
+from harness.history.metrics import Metrics
 
 LABELS = {
     "false_done": "false done (DONE later contradicted)",

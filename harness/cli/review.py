@@ -26,7 +26,7 @@ def packet(base: str | None, out: Path | None, task_id: str | None) -> None:
     """Write the review packet: contract, requirements, invariants, the diff since the
     task's base commit, the tests added or changed, the finding schema with an example,
     and the reviewer's rules. The implementer's narrative is left out."""
-    from harness.usecases.review import task_packet
+    from harness.findings.review import task_packet
 
     text, changed = task_packet(store(), task_id, base)
     if out is None:

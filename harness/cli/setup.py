@@ -15,7 +15,7 @@ def init() -> None:
 
     Refuses outside a git work tree: evidence is bound to git trees.
     """
-    from harness.usecases.initialize import initialize
+    from harness.install.initialize import initialize
 
     done = initialize()
     layout, created, configured, found, suite_paths = done

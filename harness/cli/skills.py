@@ -39,8 +39,7 @@ def install(agent: str, scope: str, force: bool, as_json: bool) -> None:
     """Copy the skills where AGENT discovers them. Running it again updates them and
     changes nothing already current; a copy you edited is kept (and named) unless --force."""
     from harness.cli.skills_report import report
-    from harness.usecases import skills as use
-
+    from harness.install import skills as use
     root, home = _roots(scope)
     report(use.install(agent, scope, root, home, force), as_json)
 
@@ -52,8 +51,7 @@ def install(agent: str, scope: str, force: bool, as_json: bool) -> None:
 def uninstall(agent: str, scope: str, as_json: bool) -> None:
     """Remove the skill files `harness skills install` wrote; files edited since stay."""
     from harness.cli.skills_report import report
-    from harness.usecases import skills as use
-
+    from harness.install import skills as use
     root, home = _roots(scope)
     report(use.uninstall(agent, scope, root, home), as_json)
 

@@ -6,7 +6,7 @@ import click
 
 from harness.cli.reporters import report as report  # what `harness skills` calls
 from harness.cli.reporters import text_report
-from harness.usecases.skills import SkillsInstalled, SkillsUninstalled
+from harness.install.skills import SkillsInstalled, SkillsUninstalled
 
 
 @text_report.register

@@ -6,7 +6,7 @@ import click
 
 from harness.cli.reporters import report as report  # what a command reporting a stamp calls
 from harness.cli.reporters import text_report
-from harness.usecases.stamp_commit import Stamped
+from harness.history.stamp_commit import Stamped
 
 
 @text_report.register

@@ -21,7 +21,7 @@ def status(task_id: str | None, as_json: bool) -> int:
     with the problem named).
     """
     from harness.cli.status_report import report
-    from harness.usecases.status import show_status
+    from harness.task.status import show_status
 
     result = show_status(store(), task_id)
     report(result, as_json)

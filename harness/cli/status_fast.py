@@ -1,7 +1,7 @@
 """`harness status` answered before click loads: the command an agent runs at the start of every
 session, and the one it runs most.
 
-The same use case (harness.usecases.status) and the same lines (harness.cli.status_text) as the
+The same use case (harness.task.status) and the same lines (harness.cli.status_text) as the
 click command, written as click.echo writes them (harness.cli.plain_echo). Only the forms the
 command is run with are answered here; anything else (--help, an unknown option, an argument that
 is not UTF-8) is click's. Whatever fails before a line is printed — no .harness/, an unknown task,
@@ -67,7 +67,7 @@ def _render(task_id: str | None, as_json: bool) -> tuple[list[tuple[bool, str]],
     from harness.cli import status_text
     from harness.store.layout import open_layout
     from harness.store.tasks import TaskStore
-    from harness.usecases.status import show_status
+    from harness.task.status import show_status
 
     s = TaskStore(open_layout())
     s.recover()

@@ -7,7 +7,7 @@ import click
 from harness.cli.reporters import report as report  # what `harness status` calls
 from harness.cli.reporters import text_report
 from harness.cli.status_text import Line, no_task_lines, status_lines
-from harness.usecases.status import NoOpenTask, StatusView
+from harness.task.status import NoOpenTask, StatusView
 
 
 def _echo(lines: list[Line]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from harness.cli.next_text import next_lines
 from harness.core import gate as core_gate
-from harness.usecases.status import NoOpenTask, StatusView
+from harness.task.status import NoOpenTask, StatusView
 
 Line = tuple[bool, str]  # (on stderr, the text): in the order they are printed
 

@@ -21,7 +21,7 @@ def task() -> None:
 def new(title: str, description: str, max_iterations: int | None) -> None:
     """Create a task in CREATED and make it the current one; prints its id (stdout) and
     the next step (stderr)."""
-    from harness.usecases.lifecycle import new_task
+    from harness.task.transitions import new_task
 
     s = store()
     task_id = new_task(s, title, description, max_iterations)
@@ -36,7 +36,7 @@ def new(title: str, description: str, max_iterations: int | None) -> None:
 def list_(as_json: bool) -> None:
     """List every task with its state; `*` marks the current one."""
     from harness.cli.task_report import report
-    from harness.usecases.listing import list_tasks
+    from harness.task.listing import list_tasks
 
     report(list_tasks(store()), as_json)
 

@@ -7,7 +7,7 @@ import click
 from harness.cli.common import emit_json
 from harness.cli.reporters import json_report, text_report
 from harness.cli.reporters import report as report  # what a command reporting a task list calls
-from harness.usecases.listing import TaskList
+from harness.task.listing import TaskList
 
 
 @text_report.register

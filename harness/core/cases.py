@@ -126,3 +126,26 @@ def proving(requirements: Iterable[Mapping[str, Any]], plan: Mapping[str, list[s
         out |= {c for f in findings if f["status"] in ("VERIFIED", "CLOSED") and f.get("regression_test")
                 for c in regression_cases(f["regression_test"])}
     return sorted(out)
+
+
+def cases_text(cases: dict[str, str], redactor: Any = None) -> bytes:
+    """The file beside an evidence record listing every case of its report, a line each: outcome, tab, id (a
+    backslash, line feed or tab inside an id written as \\\\, \\n, \\t)."""
+    def shown(case: str) -> str:
+        return (redactor.redact(case) if redactor else case).replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+    return "".join(f"{outcome}\t{shown(case)}\n" for case, outcome in sorted(cases.items())).encode("utf-8")
+
+
+_UNESCAPE = {"\\\\": "\\", "\\n": "\n", "\\t": "\t"}
+
+
+def read_cases(raw: bytes) -> dict[str, str]:
+    """What :func:`cases_text` wrote. Lines end at a line feed only: an id may hold U+2028 or a CR."""
+    import re
+
+    out = {}
+    for line in raw.decode("utf-8").split("\n"):
+        if line:
+            outcome, _, case = line.partition("\t")
+            out[re.sub(r"\\[\\nt]", lambda m: _UNESCAPE[m.group()], case)] = outcome
+    return out

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from harness import paths, runner
 from harness.core import suite
+from harness.core.cases import cases_text, read_cases
 from harness.errors import HarnessError, Refused
-from harness.evidence.record import Plan, Site, cases_text, collect, read_cases, redactor_for, tree_relative
+from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
 from harness.runner import clean_env
 from harness.store import bounded, fsio, settings
 from harness.store.evidence_files import digest

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness import paths, runner
+from harness.core.cases import cases_text
 from harness.core.redact import Redactor, redact_argv
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
@@ -251,29 +252,6 @@ def tree_relative(cases: dict[str, str], root: Path) -> dict[str, str]:
     paths names the checkout, and runs in two worktrees must name the same cases alike."""
     prefix = str(root)
     return {case.replace(prefix, "<tree>"): outcome for case, outcome in cases.items()} if prefix else cases
-
-
-def cases_text(cases: dict[str, str], redactor: Redactor | None = None) -> bytes:
-    """The file beside a record listing every case of its report, a line each: outcome, tab, id (a
-    backslash, line feed or tab inside an id written as \\\\, \\n, \\t)."""
-    def shown(case: str) -> str:
-        return (redactor.redact(case) if redactor else case).replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
-    return "".join(f"{outcome}\t{shown(case)}\n" for case, outcome in sorted(cases.items())).encode("utf-8")
-
-
-_UNESCAPE = {"\\\\": "\\", "\\n": "\n", "\\t": "\t"}
-
-
-def read_cases(raw: bytes) -> dict[str, str]:
-    """What :func:`cases_text` wrote. Lines end at a line feed only: an id may hold U+2028 or a CR."""
-    import re
-
-    out = {}
-    for line in raw.decode("utf-8").split("\n"):
-        if line:
-            outcome, _, case = line.partition("\t")
-            out[re.sub(r"\\[\\nt]", lambda m: _UNESCAPE[m.group()], case)] = outcome
-    return out
 
 
 def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tuple[dict, int]:

@@ -91,7 +91,7 @@ def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
     load_valid, which has refused a list whose digest is not its record's.)"""
     if not needs_cases(task, policy):
         return {}
-    from harness.evidence.record import read_cases  # (with the runner it imports) only when cases are compared
+    from harness.core.cases import read_cases
 
     out = {}
     for etype, record in evidence.items():

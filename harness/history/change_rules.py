@@ -19,6 +19,7 @@ from harness.core import states
 from harness.core.code_only import FOLDER, code_only
 from harness.errors import HarnessError
 from harness.gate import facts
+from harness.gate.loosening import unapproved_loosening
 from harness.signatures import trust
 from harness.store import reader, settings
 from harness.store.evidence_files import check_digests
@@ -321,32 +322,6 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
                                     "key, bound to this exact gate.yaml), or revert the loosening; tightening needs "
                                     "no approval"))
     return pol
-
-
-def loosening_of(old_raw: bytes | None, new: settings.GatePolicy, configured: list[str] | None = None) -> list[str]:
-    """How ``new`` loosens the policy ``old_raw`` (None: the defaults `harness init` writes for the
-    evidence types ``configured``) — the one change-diff of gate.yaml, shown by `harness approve
-    gate-change` and refused by the commit guard."""
-    from harness import resources
-
-    old_raw = resources.default_gate(configured or []) if old_raw is None else old_raw
-    try:
-        before = settings.parse_gate(old_raw)
-    except HarnessError:
-        return []  # the old policy was invalid; a valid one can only help
-    return core_policy.loosenings(before.doc, new.doc)
-
-
-def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None,
-                         trusted: Sequence[Source], configured: list[str] | None = None
-                         ) -> tuple[list[str], str | None]:
-    """How ``new`` loosens the policy ``old_raw`` unless a signed approval verified against
-    ``trusted``'s signers covers it, and why a claimed one did not."""
-    loosened = loosening_of(old_raw, new, configured)
-    if not loosened:
-        return [], None
-    ok, why = trust.approved(approvals, "gate-change", new.digest, trusted)
-    return ([], None) if ok else (loosened, why)
 
 
 def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:

@@ -18,8 +18,8 @@ from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
 from harness.history import metrics_facts
 from harness.history.incoming import range_commits
+from harness.history.metrics import Metrics
 from harness.store import ledger_memo, reader
-from harness.usecases.metrics import Metrics
 
 TERMINAL = ("DONE", "ESCALATED")
 
@@ -94,7 +94,7 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
 
 
 def measure(git: Git, from_rev: str | None, to_rev: str) -> Metrics:
-    """:func:`harness.usecases.metrics.measure`, from scratch."""
+    """:func:`harness.history.metrics.measure`, from scratch."""
     with nothing_remembered():
         commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)
     released = tally(git.root).get("stop.released", {"total": 0, "by_host": {}})

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations onl
     from harness.gitio.git import Git
     from harness.history.change_rules import Problem
     from harness.history.incoming import CommitReport
-    from harness.rerun.isolation import Job
+    from harness.history.rerun.isolation import Job
 
 
 @dataclass
@@ -91,7 +91,7 @@ def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, A
            stream: Callable[[str], None] | None, job: Job | None) -> int:
     """Re-run what ``commit``'s DONE rests on (rows into ``reruns``, refusals into its report), under
     the job's one guard; how many runs could not run."""
-    from harness.rerun.execute import UNRUNNABLE, rerun_done
+    from harness.history.rerun.execute import UNRUNNABLE, rerun_done
 
     # What the audit already judged (a push's previous tip, a pull request's target): the
     # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
@@ -106,7 +106,7 @@ def _job(git: Git, commits: list[str], rerun_only: str | None) -> Job:
     """The audit's one re-run job. Its guard is made before the first re-run (none if nothing is
     re-run), fingerprinting the interpreters every commit's configured commands start, a later
     commit's own included, before anything runs."""
-    from harness.rerun.isolation import Job, RerunGuard, configured_programs
+    from harness.history.rerun.isolation import Job, RerunGuard, configured_programs
 
     return Job(lambda: RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits)))
 

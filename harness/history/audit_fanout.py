@@ -26,7 +26,7 @@ PLAN_KIND = "harness-audit-plan"
 def plan_audit(git: Git, commits: list[str], scope: dict[str, Any], history: list[Problem]) -> dict[str, Any]:
     """The plan (as `--plan --json` prints it): every commit checked, nothing re-run, nothing stamped."""
     from harness.history.incoming import check_commit
-    from harness.rerun.execute import done_tasks, planned_runs
+    from harness.history.rerun.execute import done_tasks, planned_runs
 
     rows, planned = [], []
     for commit in commits:

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.rerun.python_site import PYTHON_NAME
+from harness.history.rerun.python_site import PYTHON_NAME
 
 ABSOLUTE = r"(?<![\w.~$/-])/[\w.+@%-]+(?:/[\w.+@%-]+)*"
 NAMED = r"[\w.+@%-]+(?:/[\w.+@%-]+)+|[\w+@%-]+\.(?:sh|bash|py|cfg|ini|toml|mk)\b|Makefile\b"

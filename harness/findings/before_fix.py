@@ -13,7 +13,7 @@ from harness.core import findings as finding_rules
 from harness.core.finding_events import REPLACE_HINT
 from harness.core.records import Finding
 from harness.errors import Refused
-from harness.reproduce import Site, run_fact, run_fact_in
+from harness.findings.reproduce import Site, run_fact, run_fact_in
 from harness.store.tasks import TaskStore
 
 

@@ -14,7 +14,7 @@ no call sets it back from user space. Below a walked folder's top level, files n
 stylesheets, C sources, …) are signed by name only.
 
 Bytecode caches are not what keeps re-runs apart: every command a re-run starts gets a fresh, empty
-cache folder of its own (`PYTHONPYCACHEPREFIX`, see :mod:`harness.rerun.execute`), so its interpreters
+cache folder of its own (`PYTHONPYCACHEPREFIX`, see :mod:`harness.history.rerun.execute`), so its interpreters
 neither read a `__pycache__` beside the sources (where another run could plant a cache whose header
 matches its source's size and time) nor write one there. So a new cache in a `__pycache__` may
 appear (a tool that ignores the environment compiles there), and caches below the top level are not

@@ -12,7 +12,7 @@ contradicted: a refusal); "could not run" (this machine lacks what the command n
 setup problem to fix here, not a verdict about the work).
 
 The job's re-runs are kept on their commit's own code and apart from each other by one
-:class:`~harness.rerun.isolation.RerunGuard`: a run whose interpreter would import the
+:class:`~harness.history.rerun.isolation.RerunGuard`: a run whose interpreter would import the
 repository's code from the checkout, or that follows a run which changed what it relies on
 (poisoning), could not run.
 """
@@ -33,12 +33,12 @@ from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
 from harness.history.change_rules import Problem
 from harness.history.incoming import CommitReport
-from harness.rerun.plan import Planned, plan, redactor
+from harness.history.rerun.plan import Planned, plan, redactor
 from harness.runner import clean_env
 from harness.store import reader, settings
 
 if TYPE_CHECKING:
-    from harness.rerun.isolation import RerunGuard
+    from harness.history.rerun.isolation import RerunGuard
 
 REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
 # Output that says the program or module is missing from this machine, not that it judged the code.
@@ -161,7 +161,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
     ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it).
     ``guard``: the job's (one per audit): what keeps its re-runs apart and on the commit's own code."""
-    from harness.rerun.isolation import first_word, job_guard
+    from harness.history.rerun.isolation import first_word, job_guard
 
     runs = runs if runs is not None else []
     stream = stream or (lambda line: None)
@@ -170,7 +170,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     if src is None or not planned:
         return problems
     guard = guard or job_guard(git)
-    from harness.rerun.script_pythons import scripted_pythons
+    from harness.history.rerun.script_pythons import scripted_pythons
 
     scripted = [p for item in planned for p in scripted_pythons(item.command, src.read_or_none)]  # (#24's F-0010, F-0011)
     guard.learn([*(p for item in planned if (p := first_word(item.command))), *scripted])
@@ -187,7 +187,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
 def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[Planned], guard: RerunGuard,
                  runs: list, problems: list[Problem], stream: Callable[[str], None], trusted: Sequence[str]) -> None:
     """Run ``todo`` (emptied as it goes) in the worktree ``path``, each checked by ``guard`` after."""
-    from harness.rerun.base_suite import execute_fail_to_pass, execute_pass_to_pass
+    from harness.history.rerun.base_suite import execute_fail_to_pass, execute_pass_to_pass
 
     hide = redactor(src)
     try:

@@ -1,7 +1,7 @@
-"""The two files made from :mod:`harness.hook_stages`: the pre-commit framework's hook list
+"""The two files made from :mod:`harness.install.hook_stages`: the pre-commit framework's hook list
 (``.pre-commit-hooks.yaml``) and the native shim (``hooks/native-hook``, which runs before Python
 does and so cannot read the table itself). Both are committed; a test holds them equal to what
-this module makes. After editing the table: ``python -m harness.hook_files`` rewrites them.
+this module makes. After editing the table: ``python -m harness.install.hook_files`` rewrites them.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import shlex
 from pathlib import Path
 
 from harness.gitio.fast_path import FOLDER_ENTRY, HARNESS_STAGED, HEAD_HARNESS, MERGE_HEAD_PATH
-from harness.hook_stages import FRAMEWORK_HOOKS, STAGES
+from harness.install.hook_stages import FRAMEWORK_HOOKS, STAGES
 
 MINIMUM_PRE_COMMIT = "3.2.0"  # the first release naming stages as git does (pre-commit, not commit)
 
 HOOKS_YAML_HEAD = """\
 # Engineering Harness as a pre-commit hook repository.
-# Generated from harness/hook_stages.py by `python -m harness.hook_files`: edit the table, not this file.
+# Generated from harness/install/hook_stages.py by `python -m harness.install.hook_files`: edit the table, not this file.
 # Install every stage with `default_install_hook_types` (see README.md).
 # The commit hooks are `always_run`, not `files: ^\\.harness/`: the framework's staged-file list leaves out
 # deletions (--diff-filter=ACMRTUXB; deleting a task or a finding must be refused) and, when concluding a
@@ -28,7 +28,7 @@ HOOKS_YAML_HEAD = """\
 NATIVE_HOOK = """\
 #!/bin/sh
 # engineering-harness native hook shim — installed by `harness install`, removed by `harness uninstall`.
-# Generated from harness/hook_stages.py by `python -m harness.hook_files`: edit the table, not this file.
+# Generated from harness/install/hook_stages.py by `python -m harness.install.hook_files`: edit the table, not this file.
 # One script serves every stage: git names it after the hook it is installed as.
 stage=$(basename "$0")
 # `pre-commit install` over these shims keeps the one it replaces as <stage>.legacy and runs it
@@ -106,4 +106,4 @@ def write(root: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    write(Path(__file__).resolve().parent.parent)
+    write(Path(__file__).resolve().parents[2])  # the checkout: harness/install/ is two folders down

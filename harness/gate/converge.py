@@ -42,8 +42,8 @@ class Convergence:
 
 
 def converge(s: TaskStore, task_id: str | None, apply_: bool) -> Convergence:
+    from harness.gate.evaluate import checked_policy, judge
     from harness.gitio.git import Git
-    from harness.usecases.gate import checked_policy, judge
 
     tid = s.current_id(task_id)
     git = Git(s.layout.root)

@@ -103,8 +103,8 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
 def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gate.facts import configured_types
+    from harness.gate.loosening import unapproved_loosening
     from harness.gitio.tree_source import TreeSource
-    from harness.history.change_rules import unapproved_loosening
     from harness.signatures import trust
     from harness.store import settings
 

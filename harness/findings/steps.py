@@ -109,7 +109,7 @@ def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> P
 
 def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...],
               timeout: float | None) -> FindingStep:
-    from harness.reproduce import command_of, run_fact
+    from harness.findings.reproduce import command_of, run_fact
 
     f = finding_for(s.load(s.current_id(task_id)), fid, "finding.reproduced")
     command = command_of(argv, (f["content"].get("recommended_reproducer") or {}).get("command"))
@@ -144,9 +144,8 @@ def attach_regression(s: TaskStore, task_id: str | None, fid: str, path: str, ar
                       tests: tuple[str, ...] = (), failing_at: str | None = None) -> FindingStep:
     """The regression test PATH of ``fid``, shown failing: on the working tree, or on commit ``failing_at``
     with PATH as it is now. A finding past CONFIRMED gets it as a replacement, its status kept."""
-    from harness.reproduce import command_of, run_fact
-    from harness.usecases import regression_before_fix as before_fix
-
+    from harness.findings import before_fix
+    from harness.findings.reproduce import command_of, run_fact
     task = s.load(s.current_id(task_id))
     known = task.proj.findings.get(fid) or finding_for(task, fid, "finding.regression")  # refused: no such finding
     rel = _regression_file(s, fid, path)
@@ -173,7 +172,7 @@ def _moved(s: TaskStore, task_id: str | None, f: Finding, rel: str, argv: tuple[
     with the path renamed) must run it and pass now."""
     import shlex
 
-    from harness.reproduce import command_of, run_fact
+    from harness.findings.reproduce import command_of, run_fact
 
     reg = f["regression_test"] or {}
     renamed = finding_events.moved_command(reg, moved_from, rel)
@@ -245,7 +244,7 @@ def _reached_a_verdict(command: list[str] | str, fact: dict, what: str, hint: st
 
 
 def verify(s: TaskStore, task_id: str | None, fid: str) -> FindingStep:
-    from harness.reproduce import run_fact
+    from harness.findings.reproduce import run_fact
     from harness.store import settings
     from harness.store.evidence_files import load_valid
 

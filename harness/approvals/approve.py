@@ -154,7 +154,7 @@ def _committed(git: Git, rel: str) -> bytes | None:
 
 
 def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
-    from harness.history.change_rules import loosening_of
+    from harness.gate.loosening import loosening_of
     from harness.store import settings
 
     new = settings.load_gate(layout)

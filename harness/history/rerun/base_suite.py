@@ -18,8 +18,8 @@ from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
 from harness.history.change_rules import Problem
-from harness.rerun.execute import CONTRADICTED, REPRODUCES, UNRUNNABLE, contradiction
-from harness.rerun.plan import Planned
+from harness.history.rerun.execute import CONTRADICTED, REPRODUCES, UNRUNNABLE, contradiction
+from harness.history.rerun.plan import Planned
 from harness.runner import clean_env
 from harness.store import settings
 
@@ -67,7 +67,7 @@ def measured_base(git: Git, item: Planned, commit: str, trusted: Sequence[str]) 
 def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
                          trusted: Sequence[str] = (), tree_env: TreeEnv | None = None) -> tuple[dict, Problem | None]:
     """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment (made
-    for each worktree by ``tree_env``: see :meth:`harness.rerun.isolation.RerunGuard.tree_env`)."""
+    for each worktree by ``tree_env``: see :meth:`harness.history.rerun.isolation.RerunGuard.tree_env`)."""
     from harness.evidence.pass_to_pass import approved_cases, remeasure
 
     row, base, refusal = _begin(git, item, commit, trusted, stream, "the base's protected files over the commit")

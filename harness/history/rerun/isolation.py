@@ -3,15 +3,15 @@
 Two things a re-run's verdict must not rest on:
 
 - **Another re-run.** The re-runs of one CI job share its interpreter, user, PATH and HOME, one
-  after the other. What the next one relies on is fingerprinted (:mod:`harness.rerun.fingerprint`)
+  after the other. What the next one relies on is fingerprinted (:mod:`harness.history.rerun.fingerprint`)
   before the first run and after each; a run that changed it is reported as poisoning ("could not
   run", exit 2, naming the commit and the command), and nothing later in the job is run.
 - **The repository's checkout.** An editable install, a `.pth` file or a symlink can point an
-  interpreter at the checkout's code (:mod:`harness.rerun.python_site`). Each such folder is
-  replaced on the import path, where it stood, by the re-run's own tree's (:mod:`harness.rerun.tree_site`;
+  interpreter at the checkout's code (:mod:`harness.history.rerun.python_site`). Each such folder is
+  replaced on the import path, where it stood, by the re-run's own tree's (:mod:`harness.history.rerun.tree_site`;
   and a PATH folder of the checkout is swapped for the tree's); a name only the checkout's folder
   provides, still imported from there, is made absent until the tree provides it
-  (:mod:`harness.rerun.absent_modules`); every interpreter the commands start is then asked where it
+  (:mod:`harness.history.rerun.absent_modules`); every interpreter the commands start is then asked where it
   finds the tree's top-level names, and a name still found in the checkout is refused ("could not
   run", with the remedy). The interpreters are every Python on PATH and the commands' programs.
 - **The repository's object store.** Before anything runs in a worktree, it is checked to hold
@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 
 from harness import context, paths, runner
 from harness.errors import HarnessError
-from harness.rerun import absent_modules, fingerprint, python_site, tree_site
-from harness.rerun.fingerprint import Spots
+from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
+from harness.history.rerun.fingerprint import Spots
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -47,7 +47,7 @@ REMEDY_COPY = ("install only the project's dependencies before `harness audit --
 # rewrite it (the harness's own files are fingerprinted too, so such a rewrite is also reported).
 PRELOAD = ("harness.evidence.record", "harness.evidence.junit", "harness.evidence.pass_to_pass", "harness.core.cases", "harness.core.findings",
            "harness.core.suite", "harness.core.states", "harness.core.limits", "harness.history.stamp",
-           "harness.rerun.base_suite")
+           "harness.history.rerun.base_suite")
 
 
 class Job:
@@ -169,7 +169,7 @@ class RerunGuard:
             return python_site.own_python()  # the harness's own interpreter (its bin/, its binary): asked in-process
         import tempfile
 
-        from harness.rerun.execute import own_bytecode_cache
+        from harness.history.rerun.execute import own_bytecode_cache
 
         try:  # in an empty folder of the harness's: no file of the checkout's answers for the standard library
             with own_bytecode_cache(self.environ) as env, tempfile.TemporaryDirectory(prefix="harness-probe-") as cwd:
@@ -247,7 +247,7 @@ class RerunGuard:
 
     def _put_tree_in(self, worktree: Path, env: dict[str, str], leaks: list[python_site.Leak]) -> list[str]:
         """Put the tree's folder of each leak where the checkout's stood on the import path
-        (:mod:`harness.rerun.tree_site`), behind the stubs of absent modules; the tree's folders put in."""
+        (:mod:`harness.history.rerun.tree_site`), behind the stubs of absent modules; the tree's folders put in."""
         stubs = str(stubs_folder(worktree))
         place: dict[str, list[str]] = {}
         early: list[str] = []

@@ -65,7 +65,7 @@ def read(git: Git) -> dict[str, Any]:
 
 def _problem(record: dict[str, Any]) -> str | None:
     from harness.core.limits import type_problem
-    from harness.usecases.install_server import record_problem
+    from harness.install.server import record_problem
 
     problem = type_problem(record, {"added_rewrite_ref": (str,), "previous_rewrite_mode": (str,),
                                     "added_refspecs": (dict,), "pending": (str,),
@@ -98,8 +98,7 @@ def recover(git: Git) -> dict[str, Any]:
     if pending == "install":
         apply_client(git, record)
     elif pending == "install-server":
-        from harness.usecases import install_server
-
+        from harness.install import server as install_server
         install_server.apply(git, record)
     elif pending in ("uninstall", "uninstall-server"):
         undo(git, record)
@@ -112,8 +111,7 @@ def recover(git: Git) -> dict[str, Any]:
 
 def apply_client(git: Git, record: dict[str, Any]) -> None:
     """Make git config what a (pending) client record says; each step is skipped when done."""
-    from harness.usecases import install_notes
-
+    from harness.install import notes_refspecs as install_notes
     ref = record.get("added_rewrite_ref")
     if ref and ref not in git.config_get_all(REWRITE_REF):
         step()
@@ -129,8 +127,8 @@ def apply_client(git: Git, record: dict[str, Any]) -> None:
 def undo(git: Git, record: dict[str, Any]) -> list[str]:
     """Take away what the record says was (or was about to be) added, and put back the prior
     values it names; the server settings put back. Idempotent, as :func:`apply_client`."""
-    from harness.usecases import install_notes, install_server
-
+    from harness.install import notes_refspecs as install_notes
+    from harness.install import server as install_server
     install_notes.unconfigure(git, record)
     if record.get("added_rewrite_ref") and record["added_rewrite_ref"] in git.config_get_all(REWRITE_REF):
         step()

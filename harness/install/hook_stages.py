@@ -1,6 +1,6 @@
 """The git hook stages the harness answers, and the checks each runs: the one table the launcher
 (:mod:`harness.cli.launch`), the stage runner (`harness hook run`), the installer
-(:mod:`harness.usecases.install`) and the generated files (:mod:`harness.hook_files`:
+(:mod:`harness.install.shims`) and the generated files (:mod:`harness.install.hook_files`:
 ``.pre-commit-hooks.yaml`` and the native shim ``hooks/native-hook``) read.
 
 Read on every commit before anything else is imported: plain tuples, no imports.

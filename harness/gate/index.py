@@ -113,8 +113,8 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     from harness.core import gate as core_gate
     from harness.gate import facts
     from harness.gate.facts import configured_types
+    from harness.gate.loosening import unapproved_loosening
     from harness.gitio.tree_source import TreeSource, index_tree
-    from harness.history.change_rules import unapproved_loosening
     from harness.store import reader, settings
     from harness.store.layout import open_layout
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.usecases.audit import AuditResult
+from harness.history.audit import AuditResult
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -43,9 +43,9 @@ def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
     The lines are bytes as git gave them (a ref name need not be UTF-8); a name is shown with its
     other bytes as \\xNN."""
     from harness.core.limits import decode_json
+    from harness.history.audit import run_audit
     from harness.history.incoming import received_refs, shown_ref
     from harness.history.stamp import DEFAULT_REF
-    from harness.usecases.audit import run_audit
 
     pushed = received_refs(git, stdin_lines)
     # A stamp pushed alongside is read and reported; the verdict never needs it.

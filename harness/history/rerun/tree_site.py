@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-TEMPLATE = '''# Written by the harness for one re-run (harness/rerun/tree_site.py): the repository's checkout
+TEMPLATE = '''# Written by the harness for one re-run (harness/history/rerun/tree_site.py): the repository's checkout
 # folders on sys.path are replaced, where they stand, by the re-run's tree; then the environment's
 # own sitecustomize, if any, runs as it would have.
 import os as _os
