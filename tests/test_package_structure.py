@@ -147,17 +147,20 @@ USE_CASES = (
     "harness.history.stamp_commit", "harness.history.stamp_head",
     "harness.install.initialize", "harness.install.shims", "harness.install.journal",
     "harness.install.notes_refspecs", "harness.install.server", "harness.install.skills",
+    "harness.task.items", "harness.gate.steps_now",
+    # the agent hooks' own: their installer, the host registry the CLI's choices come from, the skills
+    # installer, the stop hook's counts
+    "harness.agent.hook_settings", "harness.agent.hosts", "harness.agent.skills_install", "harness.agent.stopstate",
 )
-# What the CLI may reach: the use cases, the values the core returns, the agent hooks and hosts (a front
-# end of their own), the gate's live answer (its facts and next step), and what the edge builds a
+# What the CLI may reach: the use cases, the values the core returns, the gate's live answer (the next
+# step now, listed as a use case), and what the edge builds a
 # command from (the context, the repository, the .harness/ layout, the task store, the hook stage
 # table). History's rules, the re-run, the trust root, the evidence recorder and the store's files are
 # reached through use cases. The click-free fast paths (launch, status_fast, evidence_fast,
 # agent_hook) answer before any of this loads: tests/test_layering.py pins what each of them may
 # import instead.
-CLI_REACHES = ("harness.cli", *USE_CASES, "harness.core", "harness.agent", "harness.errors", "harness.context",
+CLI_REACHES = ("harness.cli", *USE_CASES, "harness.core", "harness.errors", "harness.context",
                "harness.paths", "harness.resources", "harness.crashlog", "harness.install.hook_stages",
-               "harness.gate.facts", "harness.gate.steps_now",
                "harness.gitio.git", "harness.store.layout", "harness.store.tasks")
 FAST_PATHS = {"harness.cli.launch", "harness.cli.status_fast", "harness.cli.evidence_fast", "harness.cli.agent_hook"}
 
@@ -165,9 +168,36 @@ FAST_PATHS = {"harness.cli.launch", "harness.cli.status_fast", "harness.cli.evid
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("harness.cli.") and m not in FAST_PATHS))
 def test_the_cli_reaches_only_use_cases_and_what_the_edge_builds(module):
     direct = sorted(i for i in runtime_imports(module)
-                    if i not in ("harness", "harness.store", "harness.gitio", *{u.rsplit(".", 1)[0] for u in USE_CASES})
+                    if i not in ("harness", "harness.store", "harness.gitio", "harness.agent",
+                                 *{u.rsplit(".", 1)[0] for u in USE_CASES})
                     and not any(i == a or i.startswith(a + ".") for a in CLI_REACHES))
     assert not direct, f"{module} imports {direct}"
+
+
+# The task store's writers: the CLI builds the store at the edge and hands it to a use case, which writes.
+STORE_WRITERS = {"append", "create", "switch", "set_spec", "rewrite"}
+
+
+def store_writes(source: str) -> list[str]:
+    """The calls of a store writer on `s` or on `store()` in ``source``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in STORE_WRITERS:
+            target = node.func.value
+            if (isinstance(target, ast.Name) and target.id == "s") or (
+                    isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "store"):
+                out.append(f"line {node.lineno}: {ast.unparse(node.func)}")
+    return out
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("harness.cli.")))
+def test_the_cli_writes_the_task_store_only_through_use_cases(module):
+    assert not store_writes(MODULES[module].read_text("utf-8")), module
+
+
+def test_the_store_write_rule_sees_a_write_and_leaves_a_list_alone():
+    assert store_writes("s.append(tid, [])\nstore().switch('T')\n") == ["line 1: s.append", "line 2: store().switch"]
+    assert store_writes("lines.append('x')\nrows.append(('a', 'b'))\n") == []
 
 
 def test_typing_only_imports_are_not_counted_as_reaching():

@@ -31,9 +31,14 @@ def agent() -> None:
 
 
 def _root() -> Path | None:
-    from harness.agent.hook_facts import repo_root
+    """The work tree this runs in, or None outside any git repository (the installer then says so)."""
+    from harness.errors import HarnessError
+    from harness.store.layout import find_worktree
 
-    return repo_root(None)
+    try:
+        return find_worktree(None)
+    except (HarnessError, OSError):
+        return None
 
 
 @agent.command("install")

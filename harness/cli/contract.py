@@ -64,7 +64,7 @@ def apply(path: Path | None, task_id: str | None) -> None:
                       hint="`harness contract check --file FILE` lists the same gaps")
     s = store()
     tid = s.current_id(task_id)
-    task = s.append(tid, contracts.events(doc))  # replay refuses it unless the task is new
+    task = contracts.apply_contract(s, tid, doc)
     click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "
                f"{len(task.proj.invariants)} invariants; CREATED → SPECIFYING → PLANNED")
     rel = contracts.in_source_tree(path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,66 +10,37 @@ from harness.cli.common import EVIDENCE_TYPE, store, task_option
 from harness.core import ledger
 
 if TYPE_CHECKING:
-    from harness.store.reader import LoadedTask
+    from harness.task.items import UncoveredPlan
 
 EVIDENCE_REF = EVIDENCE_TYPE
 
 
-def _next_id(prefix: str, existing: dict[str, Any]) -> str:
-    numbers = [int(i.split("-")[1]) for i in existing]
-    return f"{prefix}-{max(numbers, default=0) + 1:03d}"
+def _add(kind: str, task_id: str | None, fields: dict[str, str]) -> None:
+    from harness.task.items import add_item
 
-
-def _add(kind: str, table: str, prefix: str, task_id: str | None, fields: dict[str, str]) -> None:
-    s = store()
-    tid = s.current_id(task_id)
-    created: list[str] = []
-
-    def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:
-        created.append(_next_id(prefix, getattr(task.proj, table)))
-        return [(f"{kind}.added", {"id": created[0], **fields})]
-
-    s.append(tid, [], precheck=precheck)
-    click.echo(created[0])
+    click.echo(add_item(store(), kind, task_id, fields))
 
 
 def _set(kind: str, task_id: str | None, item_id: str, status: str, refs: tuple[str, ...],
          tests: tuple[str, ...] = ()) -> None:
-    s = store()
-    tid = s.current_id(task_id)
-    # Replay refuses an unknown item, or `verified` without passing evidence, with its hint.
-    data = {"id": item_id, "status": status, "evidence": list(dict.fromkeys(refs))}
-    if tests:  # pytest's node id and the report's classname::name name one case: kept in the report's
-        from harness.core.cases import case_id
-
-        data["tests"] = list(dict.fromkeys(case_id(t) for t in tests))
-    task = s.append(tid, [(f"{kind}.set", data)])
-    click.echo(f"{item_id}: {status}" + (f" (evidence: {', '.join(refs)})" if refs else ""))
-    if status == "verified" and refs:
-        _warn_uncovered_plan(kind, task, item_id, list(dict.fromkeys(refs)))
     from harness.cli.progress import echo_next
+    from harness.task.items import set_item
 
-    echo_next(s, tid)
+    s = store()
+    done = set_item(s, kind, task_id, item_id, status, list(refs), list(tests))
+    click.echo(f"{item_id}: {status}" + (f" (evidence: {', '.join(refs)})" if refs else ""))
+    if done.uncovered is not None:
+        _warn_uncovered_plan(kind, done.uncovered)
+    echo_next(s, done.task.id)
 
 
-def _warn_uncovered_plan(kind: str, task: LoadedTask, item_id: str, cited: list[str]) -> None:
-    """Said, not refused: a citation that leaves out a type the contract plans is accepted (the evidence
-    may still be coming), but the gate blocks the item until it cites them all."""
-    from harness.core.cases import planned
-    from harness.gate.facts import contract_plan
-
-    types = planned(contract_plan(task).get(item_id, []))[0]
-    missing = [t for t in types if t not in cited]
-    if not missing:
-        return
-    uncollected = [t for t in missing if (task.proj.evidence.get(t) or {}).get("outcome") != "passed"]
-    every = " --evidence ".join(dict.fromkeys([*cited, *types]))
-    fix = (" ".join(f"`harness evidence {t}`" for t in uncollected) + " first (citing it is refused until it has a "
-           "passing run), then cite it as Next: says" if uncollected
-           else f"`harness requirement set {item_id} --status verified --evidence {every}`" if kind == "requirement"
-           else f"`harness invariant set {item_id} --status verified --evidence {every}`")
-    click.echo(f"warning: {item_id}: the contract plans verification by {', '.join(types)}; this cites "
-               f"{', '.join(cited)}, so the gate will block it until it also cites {', '.join(missing)}: {fix}",
+def _warn_uncovered_plan(kind: str, u: UncoveredPlan) -> None:
+    every = " --evidence ".join(dict.fromkeys([*u.cited, *u.planned]))
+    fix = (" ".join(f"`harness evidence {t}`" for t in u.uncollected) + " first (citing it is refused until it has a "
+           "passing run), then cite it as Next: says" if u.uncollected
+           else f"`harness {kind} set {u.item_id} --status verified --evidence {every}`")
+    click.echo(f"warning: {u.item_id}: the contract plans verification by {', '.join(u.planned)}; this cites "
+               f"{', '.join(u.cited)}, so the gate will block it until it also cites {', '.join(u.missing)}: {fix}",
                err=True)
 
 
@@ -93,7 +64,7 @@ def requirement_add(statement: str, priority: str, source: str, task_id: str | N
     Example:
       harness requirement add "Interrupted runs resume" --priority must
     """
-    _add("requirement", "requirements", "REQ", task_id, {"statement": statement, "priority": priority, "source": source})
+    _add("requirement", task_id, {"statement": statement, "priority": priority, "source": source})
 
 
 @requirement.command("set")
@@ -131,7 +102,7 @@ def invariant() -> None:
 @task_option
 def invariant_add(statement: str, category: str, severity: str, task_id: str | None) -> None:
     """Add an invariant; prints its id."""
-    _add("invariant", "invariants", "INV", task_id, {"statement": statement, "category": category, "severity": severity})
+    _add("invariant", task_id, {"statement": statement, "category": category, "severity": severity})
 
 
 @invariant.command("set")

@@ -26,14 +26,14 @@ def transition(target: str, reason: str | None, task_id: str | None) -> None:
     GATING→CONVERGED and CONVERGED→DONE need a gate PASS for the current source tree.
     """
     from harness.cli.progress import echo_next, with_next
-    from harness.task.transitions import transition_event
+    from harness.task.transitions import record_transition, transition_event
 
     target = target.upper()
     s = store()
     tid = s.current_id(task_id)
     current, event = transition_event(s, tid, target, reason)
     try:
-        task = s.append(tid, [event])
+        task = record_transition(s, tid, event)
     except Refused as exc:
         raise with_next(exc, s, tid) from None
     extra = f" (iteration {task.proj.iteration}/{task.proj.max_iterations})" if target == "BLOCKED" else ""
@@ -68,6 +68,7 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
     other file keeps its free-form text. What --write cannot fix (an edited evidence file)
     is still reported, with exit 2."""
     from harness.task.transitions import replay_problems as check
+    from harness.task.transitions import rewrite_files
 
     s = store()
     ids = s.task_ids() if all_tasks else [s.current_id(task_id)]
@@ -77,7 +78,7 @@ def replay(task_id: str | None, all_tasks: bool, write: bool) -> int:
         rewrote = bool(problems and write)
         if rewrote:
             try:
-                for lost in s.rewrite(tid):
+                for lost in rewrite_files(s, tid):
                     click.echo(f"{tid}: {lost} — its free-form text was replaced by the ledger's", err=True)
             except HarnessError as exc:
                 problems = [exc.render()]

@@ -45,7 +45,9 @@ def list_(as_json: bool) -> None:
 @click.argument("task_id", metavar="ID")
 def switch(task_id: str) -> None:
     """Make ID the current task (kept in .harness/local/, never committed)."""
-    store().switch(task_id)
+    from harness.task.listing import switch_task
+
+    switch_task(store(), task_id)
     click.echo(f"current task: {task_id}")
 
 
@@ -56,13 +58,11 @@ def switch(task_id: str) -> None:
 def spec(design: str | None, plan: str | None, task_id: str | None) -> None:
     """Link the task's design document and implementation plan (`spec` in task.yaml); an
     empty value clears a link. With neither option, print the links."""
+    from harness.task.listing import spec_links
+
     s = store()
     tid = s.current_id(task_id)
     links = {k: (v.strip() or None) for k, v in (("design", design), ("plan", plan)) if v is not None}
-    if links:
-        current = s.set_spec(tid, links)
-    else:
-        doc = s.load(tid).docs.get("task.yaml") or {}
-        current = (doc.get("task") or {}).get("spec") or {"design": None, "plan": None}
+    current = spec_links(s, tid, links)
     for key in ("design", "plan"):
         click.echo(f"{tid}: spec.{key}: {current.get(key) or '(none)'}")

@@ -4,12 +4,16 @@ a verification plan naming the evidence type that verifies each requirement and 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import paths
 from harness.core.contract import gaps, id_mismatches, with_ids
 from harness.errors import Refused
 from harness.store import validate, yamlio
+
+if TYPE_CHECKING:
+    from harness.store.reader import LoadedTask
+    from harness.store.tasks import TaskStore
 
 __all__ = ["events", "gaps", "id_mismatches", "load", "with_ids"]
 
@@ -92,3 +96,8 @@ def must_have_tests() -> bool:
     from harness.store.layout import open_layout
 
     return tests_required(settings.load_gate(open_layout()).doc.get("requirements") or {})
+
+
+def apply_contract(s: TaskStore, tid: str, doc: dict) -> LoadedTask:
+    """Record a complete contract's requirements and invariants (replay refuses it unless the task is new)."""
+    return s.append(tid, events(doc))

@@ -45,3 +45,16 @@ def list_findings(s: TaskStore, task_id: str | None) -> FindingList:
     task = s.load(s.current_id(task_id), docs=False)
     items = list(task.proj.findings.values())
     return FindingList(items, finding_rules.rates(items))
+
+
+def switch_task(s: TaskStore, task_id: str) -> None:
+    """Make ``task_id`` the current task (kept in .harness/local/, never committed)."""
+    s.switch(task_id)
+
+
+def spec_links(s: TaskStore, tid: str, links: dict[str, str | None]) -> dict[str, str | None]:
+    """``tid``'s design and plan links after setting ``links`` (none given: as they are)."""
+    if links:
+        return s.set_spec(tid, links)
+    doc = s.load(tid).docs.get("task.yaml") or {}
+    return (doc.get("task") or {}).get("spec") or {"design": None, "plan": None}

@@ -54,6 +54,16 @@ def transition_event(s: TaskStore, tid: str, target: str, reason: str | None) ->
                                            **gate_binding(s, (current, target))})
 
 
+def record_transition(s: TaskStore, tid: str, event: tuple[str, dict]) -> LoadedTask:
+    """Append the event :func:`transition_event` made; replay's refusal writes nothing."""
+    return s.append(tid, [event])
+
+
+def rewrite_files(s: TaskStore, tid: str) -> list[str]:
+    """`replay --write`: re-render ``tid``'s YAML files from its ledger; the files whose free-form text was lost."""
+    return s.rewrite(tid)
+
+
 def replay_problems(s: TaskStore, tid: str) -> tuple[LoadedTask | None, list[str]]:
     """(task, problems) as replay judges them: disagreements and evidence digest mismatches."""
     from harness.store.evidence_files import check_digests
