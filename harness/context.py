@@ -52,7 +52,6 @@ class Context:
         self.signers_configured: Any = None  # harness.signatures.trust.Root: the file git config names
         self.on_lock_wait = on_lock_wait
         self.valid_cache: Path | None = None  # where schema-valid digests are appended for later commands
-        self.rerun_job: Any = None  # harness.history.rerun.isolation.Job: the audit job whose re-runs run now
 
     @property
     def process(self) -> Process:

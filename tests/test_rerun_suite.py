@@ -135,7 +135,7 @@ def test_the_audit_hands_the_history_it_judged_to_the_re_run(h, repo, base, monk
     from harness.history.rerun import execute as rerun
 
     seen: list = []
-    monkeypatch.setattr(rerun, "rerun_done", lambda git, commit, report, runs, stream, trusted: seen.append(trusted) or [])
+    monkeypatch.setattr(rerun, "rerun_done", lambda git, commit, report, runs, stream, trusted, job: seen.append(trusted) or [])
     start = base_commit(repo, base)
     write(repo, {"calc.py": CALC + "# x\n"})
     sha = commit_all_ok(repo, "x")

@@ -97,8 +97,7 @@ def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, A
     # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
     trusted = (scope or {}).get("excluded") or []
     assert job is not None  # made whenever the audit re-runs
-    with job.current():
-        report.problems.extend(rerun_done(git, commit, report, reruns, stream, trusted))
+    report.problems.extend(rerun_done(git, commit, report, reruns, stream, trusted, job))
     return sum(r["result"] == UNRUNNABLE for r in reruns)
 
 

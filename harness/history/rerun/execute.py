@@ -38,7 +38,7 @@ from harness.runner import clean_env
 from harness.store import reader, settings
 
 if TYPE_CHECKING:
-    from harness.history.rerun.isolation import RerunGuard
+    from harness.history.rerun.isolation import Job, RerunGuard
 
 REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
 # Output that says the program or module is missing from this machine, not that it judged the code.
@@ -157,11 +157,12 @@ def planned_runs(git: Git, commit: str, report: CommitReport,
 
 def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
                stream: Callable[[str], None] | None = None, trusted: Sequence[str] = (),
-               guard: RerunGuard | None = None) -> list[Problem]:
+               job: Job | None = None) -> list[Problem]:
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
     ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it).
-    ``guard``: the job's (one per audit): what keeps its re-runs apart and on the commit's own code."""
-    from harness.history.rerun.isolation import first_word, job_guard
+    ``job``: the audit's, whose one guard keeps its re-runs apart and on the commit's own code (made
+    when a first run is planned); without one, a guard for this commit's runs alone."""
+    from harness.history.rerun.isolation import RerunGuard, first_word
 
     runs = runs if runs is not None else []
     stream = stream or (lambda line: None)
@@ -169,7 +170,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     src, planned = planned_runs(git, commit, report, problems)
     if src is None or not planned:
         return problems
-    guard = guard or job_guard(git)
+    guard = job.get() if job is not None else RerunGuard(git)
     from harness.history.rerun.script_pythons import scripted_pythons
 
     scripted = [p for item in planned for p in scripted_pythons(item.command, src.read_or_none)]  # (#24's F-0010, F-0011)

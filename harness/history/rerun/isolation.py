@@ -21,15 +21,14 @@ Two things a re-run's verdict must not rest on:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import context, paths, runner
+from harness import paths, runner
 from harness.errors import HarnessError
 from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
 from harness.history.rerun.fingerprint import Spots
@@ -62,22 +61,6 @@ class Job:
         if self.guard is None:
             self.guard = self.make()
         return self.guard
-
-    @contextlib.contextmanager
-    def current(self) -> Iterator[Job]:
-        """Within this block, :func:`job_guard` is this job's guard."""
-        ctx = context.current()
-        before, ctx.rerun_job = ctx.rerun_job, self
-        try:
-            yield self
-        finally:
-            ctx.rerun_job = before
-
-
-def job_guard(git: Git) -> RerunGuard:
-    """The guard of the audit job running now (:meth:`Job.current`), or one for a lone re-run."""
-    job = context.current().rerun_job
-    return job.get() if job is not None else RerunGuard(git)
 
 
 def first_word(command: list[str] | str) -> str | None:
