@@ -151,3 +151,42 @@ def test_b_a_find_over_a_start_without_links_stays_allowed(linked, command):
     """No link under `src`: what the find may hand its program is what is there, judged by its path as before."""
     answer = guard_answer(linked, "Bash", {"command": command})
     assert answer == "allow", command
+
+
+# -- F-0064: a relative link copied or moved into another folder, alone on its line -------------------------------
+
+@pytest.fixture
+def climbing(linked):
+    """`.harness/local/a/tk` -> `../tasks` (the clone's own `.harness/local/tasks`, where it is) and
+    `.harness/local/b/a/tk` -> `../../tasks` (the same, one folder deeper)."""
+    (linked / ".harness/local/a").mkdir()
+    (linked / ".harness/local/a/tk").symlink_to("../tasks")
+    (linked / ".harness/local/b/a").mkdir(parents=True)
+    (linked / ".harness/local/b/a/tk").symlink_to("../../tasks")
+    return linked
+
+
+@pytest.mark.parametrize("command", ["cp -P .harness/local/a/tk .harness/local/tk",
+                                     "mv .harness/local/a/tk .harness/local/tk",
+                                     "cp -a .harness/local/a/tk .harness/local/",
+                                     "cp -P -t .harness/local .harness/local/a/tk",
+                                     "ln .harness/local/a/tk .harness/local/tk",
+                                     "rsync -a .harness/local/a/tk .harness/local/",
+                                     "cp -a .harness/local/b/a .harness/local/",
+                                     "cd .harness/local/a && cp -P tk ..",
+                                     "mv .harness/local/b/a .harness/local/a2"])
+def test_f0064_a_relative_link_put_where_it_leads_into_the_record_is_refused_alone_too(climbing, command):
+    """From its new folder the link leads into the record: the copy makes the link `ln -s ../tasks
+    .harness/local/tk` would, which is refused; alone on its line, it was allowed (F-0064)."""
+    assert guard_answer(climbing, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["cp -P .harness/local/a/tk .harness/local/a/tk2",
+                                     "mv .harness/local/a/tk .harness/local/a/tk.old",
+                                     "cp -a .harness/local/a .harness/local/c",
+                                     "cp -a .harness/local/b .harness/local/c",
+                                     "cp -L .harness/local/a/tk x", "cp -r src build", "mv src/pkg lib"])
+def test_f0064_a_link_copied_where_it_leads_nowhere_guarded_stays_allowed(climbing, command):
+    """In its own folder a copied link leads where it did; a folder copied whole keeps its links' places among
+    themselves; a copy that follows links copies what they lead to."""
+    assert guard_answer(climbing, "Bash", {"command": command}) == "allow", command
