@@ -78,15 +78,84 @@ def _inside(path: str, folders: list[str]) -> bool:
     return any(path == f or path.startswith(f + "/") for f in folders)
 
 
-def link_lookup(root: str) -> Callable[[str, str, bool], bool]:
-    """The judge's ``links(word, cwd, walk)`` for the repository at ``root`` (:func:`holds_links`)."""
-    real_root = os.path.realpath(root)
-    guarded = [os.path.join(real_root, name) for name in GUARDED]
+class Links:
+    """The judge's view of the symbolic links on disk in the repository at ``root``: whether a path may lead
+    into it (``links(word, cwd, walk)``, :func:`holds_links`), and the relative links a copy of it would move
+    (:meth:`moved`)."""
 
-    def links(word: str, cwd: str, walk: bool) -> bool:
-        return holds_links(word, cwd, walk, guarded)
+    def __init__(self, root: str) -> None:
+        real_root = os.path.realpath(root)
+        self.guarded = [os.path.join(real_root, name) for name in GUARDED]
 
-    return links
+    def __call__(self, word: str, cwd: str, walk: bool) -> bool:
+        return holds_links(word, cwd, walk, self.guarded)
+
+    def moved(self, word: str, cwd: str, walk: bool) -> list[tuple[str, str]] | None:
+        return moved_links(word, cwd, walk)
+
+
+def link_lookup(root: str) -> Links:
+    """The judge's link lookups for the repository at ``root``."""
+    return Links(root)
+
+
+def moved_links(word: str, cwd: str, walk: bool, bound: int = MAX_WALKED) -> list[tuple[str, str]] | None:
+    """The relative links a copy that keeps links as links (`cp -P`, `mv`) takes from what ``word`` names to a new
+    place, where they lead elsewhere: (the link's path from the folder holding the copied path, its text), for
+    the path itself when it is such a link and (``walk``) each link under it whose text climbs out of it (one that
+    stays inside leads inside the copy wherever it lands; an absolute one leads where it did). None when that
+    is not known: more matches than :data:`MAX_MATCHES`, more entries than ``bound``, a folder it cannot read."""
+    path = os.path.join(cwd, os.path.expanduser(word))
+    found = _matches(path) if any(c in word for c in GLOB_CHARS) else [path]
+    if found is None:
+        return None
+    out = []
+    for p in (f.rstrip("/") or "/" for f in found):
+        if os.path.islink(p):
+            text = _link_text(p)
+            if text is None:
+                return None
+            if not os.path.isabs(text):
+                out.append((os.path.basename(p), text))
+        elif walk and os.path.isdir(p):
+            under = _climbing_links(p, bound)
+            if under is None:
+                return None
+            out += [(os.path.relpath(link, os.path.dirname(p)), text) for link, text in under]
+    return out
+
+
+def _link_text(path: str) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def _climbing_links(folder: str, bound: int) -> list[tuple[str, str]] | None:
+    """The links under ``folder`` (not through links, not into `.git`) whose relative text climbs out of it, with
+    their texts; None past ``bound`` entries or at a folder that cannot be read."""
+    top = os.path.normpath(folder)
+    todo, seen, out = [folder], 0, []
+    while todo:
+        try:
+            with os.scandir(todo.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > bound:
+                        return None
+                    if entry.is_symlink():
+                        text = _link_text(entry.path)
+                        if text is None:
+                            return None
+                        lands = os.path.normpath(os.path.join(os.path.dirname(entry.path), text))
+                        if not os.path.isabs(text) and not (lands == top or lands.startswith(top.rstrip("/") + "/")):
+                            out.append((entry.path, text))
+                    elif entry.is_dir(follow_symlinks=False) and entry.name != ".git":
+                        todo.append(entry.path)
+        except OSError:
+            return None
+    return out
 
 
 def holds_links(word: str, cwd: str, walk: bool, guarded: list[str], bound: int = MAX_WALKED) -> bool:

@@ -31,7 +31,7 @@ from harness.agent.judge.git_config_view import MACHINERY, NO_SETUP, OPAQUE_ENV,
 from harness.agent.judge.git_older_state import check_patch_program
 from harness.agent.judge.glob_reach import looseness
 from harness.agent.judge.line_links import link_made_with_more
-from harness.agent.judge.link_copies import LinkLookup, found_through_links, link_copied_with_more
+from harness.agent.judge.link_copies import found_through_links, link_copied_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
@@ -40,6 +40,10 @@ from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError
 from harness.agent.judge.shell_folders import entered, spelled_in
 from harness.agent.judge.shell_resolve import TooMuchToJudge, declared, resolve, unresolved
 from harness.core.value_class import dataclass, replace
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from harness.agent.judge.link_copies import LinkLookup
 
 DEFAULT_NOTES_REF = "refs/notes/harness"
 # Harness hooks in the framework's manual stage: they never run on a commit or push, so SKIP
@@ -186,6 +190,9 @@ def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context:
         denial = link_copied_with_more(cmd, site.line, here.cwd, site.links) if site.links else None
         if denial:  # a link it copies as a link, used later on the line by a name the guard cannot follow (read 43's A)
             return denial, seen
+        denial = _moved_link_denial(cmd, here, site) if site.links else None
+        if denial:  # a relative link copied into another folder, where it leads into the record (F-0064)
+            return denial, seen
         found = found_through_links(cmd, here.cwd, site.links) if site.links else cmd  # (read 43's B)
         for judged in (cmd, found) if found is not cmd else (cmd,):
             for spelled, there in spelled_in(judged, here, folders, loose):
@@ -194,6 +201,21 @@ def _in_folders(cmd: SimpleCommand, folders: list[guarded_paths.Where], context:
                     return (denial if judged is cmd else _through_handed_links(denial, cmd)), seen
                 seen += [c for c in (spelled, real) if c is not None] if cmd.changes_folder and judged is cmd else []
     return None, seen
+
+
+def _moved_link_denial(cmd: SimpleCommand, here: guarded_paths.Where, site: CommandSite) -> Denial | None:
+    """The denial of a copy or move that puts a relative link where it leads into the record: as `ln -s TEXT NEW`
+    is refused there, so is the copy that makes that link (F-0064)."""
+    from harness.agent.judge.bypass_files import moved_link_leads_to_guarded
+    from harness.agent.judge.link_copies import links_a_copy_moves
+
+    assert site.links is not None
+    for text, new in links_a_copy_moves(cmd, here.cwd, site.links):
+        if moved_link_leads_to_guarded(text, new, here, site.setup.hooks_dirs):
+            return Denial("link", f"`{' '.join(cmd.words)}` puts a link reading {text} at {new}, where it leads into "
+                          "the harness's record or git's folder: a second name for it, as `ln -s` would make there",
+                          "copy what the link leads to (`cp -L`), or leave the link where it is")
+    return None
 
 
 def _through_handed_links(denial: Denial, cmd: SimpleCommand) -> Denial:

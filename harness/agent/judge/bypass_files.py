@@ -306,19 +306,31 @@ def _check_link(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
         # From the link's folder: the target's own (a link named TARGET) or the target (a folder, `-t DIR`).
         seen = [source] + ([posixpath.join(posixpath.dirname(target), source), posixpath.join(target, source)]
                            if target else [])
-        for name in seen:
-            rel = (guarded_paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
-            if rel is not None and rel.startswith(LOCAL_SCRATCH) and rel != VALID_CACHE_FILE:
-                # .harness/local/: the clone's own scratch, which shell commands may write anyway; but for its cache of
-                # valid documents, a guarded file (`ln -s valid .harness/local/v`; read 42's F-0045). A link to the
-                # folder stays allowed (#28's task F-0073): a later line's words through it are followed to the cache.
-                continue
-            guarded = rel is not None and (rel in (guarded_paths.HARNESS, ".git") or rel.startswith((guarded_paths.HARNESS + "/", ".git/"))
-                                           or guarded_paths.glob_harness_state(rel) or guarded_paths.hook_config(where, name, hooks_dirs))
-            if guarded or (not expanded and _holds_the_record(name, where)):
-                return Denial("link", f"a link to {source} gives it a second name, by which a write or a delete is "
-                              "judged as some other file's", f"work on {source} by its own name, or ask a human")
+        if any(_leads_to_guarded(name, source, expanded, where, hooks_dirs) for name in seen):
+            return Denial("link", f"a link to {source} gives it a second name, by which a write or a delete is "
+                          "judged as some other file's", f"work on {source} by its own name, or ask a human")
     return None
+
+
+def moved_link_leads_to_guarded(text: str, new: str, where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> bool:
+    """Whether a relative link reading ``text``, put at ``new`` by a copy or a move, leads where a link made there
+    (`ln -s TEXT NEW`) is refused: from ``new``'s folder (F-0064)."""
+    return _leads_to_guarded(posixpath.join(posixpath.dirname(new), text), text, False, where, hooks_dirs)
+
+
+def _leads_to_guarded(name: str, source: str, expanded: bool, where: guarded_paths.Where,
+                      hooks_dirs: tuple[str, ...]) -> bool:
+    """Whether a link whose target, from its folder, is ``name`` (``source`` as written; ``expanded`` when it holds
+    `$` or a backquote) reaches the record, git's folder, a hook file or a folder holding the repository."""
+    rel = (guarded_paths.HARNESS if _names_guarded_tail(source) else None) if expanded else where.resolve(name)
+    if rel is not None and rel.startswith(LOCAL_SCRATCH) and rel != VALID_CACHE_FILE:
+        # .harness/local/: the clone's own scratch, which shell commands may write anyway; but for its cache of
+        # valid documents, a guarded file (`ln -s valid .harness/local/v`; read 42's F-0045). A link to the
+        # folder stays allowed (#28's task F-0073): a later line's words through it are followed to the cache.
+        return False
+    guarded = rel is not None and (rel in (guarded_paths.HARNESS, ".git") or rel.startswith((guarded_paths.HARNESS + "/", ".git/"))
+                                   or guarded_paths.glob_harness_state(rel) or guarded_paths.hook_config(where, name, hooks_dirs))
+    return guarded or (not expanded and _holds_the_record(name, where))
 
 
 LOCAL_SCRATCH = (guarded_paths.LOCAL + "/", guarded_paths.LOCAL)

@@ -20,7 +20,7 @@ removes the link itself and is judged as written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import posixpath
 
 from harness.agent.judge.bypass_files import destination, operands
 from harness.agent.judge.denials import Denial
@@ -29,7 +29,16 @@ from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import XARGS_INPUT
 from harness.core.value_class import replace
 
-LinkLookup = Callable[[str, str, bool], bool]
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class LinkLookup(Protocol):
+        """What the judge asks the disk about links (harness/agent/real_names.Links)."""
+
+        def __call__(self, word: str, cwd: str, walk: bool) -> bool: ...
+
+        def moved(self, word: str, cwd: str, walk: bool) -> list[tuple[str, str]] | None: ...
 
 # Short options that take a value, by program (getopt gives it the rest of the word).
 VALUED = {"cp": "St", "mv": "St", "ln": "St", "link": "", "rsync": "eBfTM"}
@@ -60,6 +69,32 @@ def link_copied_with_more(cmd: SimpleCommand, line: tuple[SimpleCommand, ...], c
                   "judged by its text, not where it leads",
                   "copy it with a command of its own (or follow the links: `cp -rL`), then run the rest: a later "
                   "line's paths through the copy are followed")
+
+
+def links_a_copy_moves(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> list[tuple[str, str]]:
+    """(text, new path) of each relative link ``cmd`` (run in ``cwd``) copies or moves as a link into another folder,
+    where it leads elsewhere than it did (F-0064: `ln -s ../tasks .harness/local/a/tk`, then `cp -P
+    .harness/local/a/tk .harness/local/tk` puts a link to the record one folder up). Each is given at the
+    destination itself and inside it (a folder there takes the copy in): both places are judged. A source the
+    guard cannot read (`$SRC`, a find's `{}`) is left to the rule of lines that run more."""
+    walk = _copies_links(cmd)
+    if walk is None:
+        return []
+    target, sources = destination(list(cmd.words[1:]), "rsync" if cmd.program == "rsync" else "cp")
+    if target is None:
+        return []
+    out = []
+    for source in sources:
+        if "{}" in source or XARGS_INPUT in source or "$" in source or "`" in source:
+            continue
+        held = posixpath.dirname(source.rstrip("/"))
+        for rel, text in links.moved(source, cwd, walk) or []:
+            was = posixpath.normpath(posixpath.join(held, posixpath.dirname(rel)))  # the link's folder now
+            inner = rel.partition("/")[2]
+            for new in (posixpath.join(target, rel), posixpath.join(target, inner) if inner else target):
+                if posixpath.normpath(posixpath.dirname(new)) != was:  # in its own folder it leads where it did
+                    out.append((text, new))
+    return out
 
 
 def found_through_links(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> SimpleCommand:
