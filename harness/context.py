@@ -3,10 +3,12 @@
 A command's own: whose signatures count (the allowed-signers file named on the command line, or
 the one git config names), who hears that the command waits for the store's lock, where the
 digests of schema-valid files are kept for the next command. The edge (``harness.cli.main``, the
-hook answers in ``harness.cli.launch``) opens a context per command with :func:`command`; the
-store and the guard read it with :func:`current`. So a process that runs many commands (the test
-suite runs the CLI in-process; so can any embedding program) never carries one command's trust
-root or lock reporter into the next.
+hook answers in ``harness.cli.launch``) opens a context per command with :func:`command` and passes
+it down: the task store it builds holds it, and a lock's reporter is a parameter of the lock. Two
+readers below the edge still ask for it with :func:`current`: the trust root's (every approval
+check) and the valid-digest cache's (every schema check); tests/test_explicit_context.py holds the
+list. So a process that runs many commands (the test suite runs the CLI in-process; so can any
+embedding program) never carries one command's trust root or lock reporter into the next.
 
 The process's own (:class:`Process`), shared by every command it runs: what is true of exact bytes
 stays true (a YAML text's parse, a ledger's validation, a schema-valid digest), so those memos

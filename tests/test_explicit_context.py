@@ -10,7 +10,6 @@ import pytest
 from harness import context
 from harness.cli.main import main
 from harness.signatures import trust
-from harness.store import fsio
 
 from support.module_state import module_state as _module_state
 
@@ -115,13 +114,18 @@ def test_what_is_true_of_exact_bytes_is_shared_by_the_commands_of_a_process():
     assert first is not second and first.process is second.process is context.process()
 
 
-def test_the_lock_reporter_set_by_a_command_is_heard_inside_it_only():
+def test_the_lock_reporter_of_a_command_is_passed_down_to_its_store_and_no_further(tmp_path):
+    """The edge opens the command's context and hands it to the task store it builds: the store's waits are
+    told to that command's reporter, and a store built outside any command is silent."""
+    from harness.store.layout import Layout
+    from harness.store.tasks import TaskStore
+
     heard: list[str] = []
-    with context.command(on_lock_wait=heard.append):
-        assert context.current().on_lock_wait is not None
-        fsio.on_lock_wait(None)
-        assert context.current().on_lock_wait is None
-    assert context.current().on_lock_wait is not heard.append
+    with context.command(on_lock_wait=heard.append) as ctx:
+        inside = TaskStore(Layout(tmp_path), ctx)
+    outside = TaskStore(Layout(tmp_path))
+    assert inside.ctx.on_lock_wait == heard.append and outside.ctx.on_lock_wait is None
+    assert context.current().on_lock_wait != heard.append
 
 
 def test_a_worker_thread_sees_the_command_running_now(tmp_path):
@@ -143,3 +147,30 @@ def test_a_worker_thread_sees_the_command_running_now(tmp_path):
         worker.start()
         worker.join()
     assert seen == [([signers.read_bytes()], heard.append)]
+
+
+# Below the edge the context is passed down (the task store holds it; a lock's reporter is a parameter), but
+# for the two readers left: the trust root (harness.signatures.trust) and the valid-digest cache
+# (harness.store.validate), which every approval check and schema check reaches.
+READS_THE_COMMAND_RUNNING_NOW = {"harness/signatures/trust.py", "harness/store/validate.py"}
+
+
+def current_calls(source: str) -> list[int]:
+    """The lines of ``source`` that ask for the command running now (`context.current()`)."""
+    import ast
+
+    return [n.lineno for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute) and n.func.attr == "current"
+            and isinstance(n.func.value, ast.Name) and n.func.value.id == "context"]
+
+
+def test_only_the_edge_asks_for_the_command_running_now():
+    asking = {p.relative_to(PACKAGE.parent).as_posix() for p in PACKAGE.rglob("*.py")
+              if current_calls(p.read_text("utf-8"))}
+    below = {p for p in asking if not p.startswith("harness/cli/") and p != "harness/context.py"}
+    assert below == READS_THE_COMMAND_RUNNING_NOW, sorted(below ^ READS_THE_COMMAND_RUNNING_NOW)
+
+
+def test_the_edge_rule_sees_a_call_and_leaves_a_name_alone():
+    assert current_calls("from harness import context\nx = context.current().on_lock_wait\n") == [2]
+    assert current_calls("current = 1\nother.current()\n") == []

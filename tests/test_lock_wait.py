@@ -127,7 +127,6 @@ def test_the_store_itself_never_prints_while_waiting(tmp_path, capfd, monkeypatc
     heard: list[str] = []
     holder = hold_lock_at(tmp_path)
     try:
-        fsio.on_lock_wait(None)
         monkeypatch.setattr(fsio, "NOTICE_AFTER", 0.0)  # waits past the notice from the start
         monkeypatch.setenv("HARNESS_LOCK_TIMEOUT", "0.2")
         with pytest.raises(HarnessError), fsio.locked(lock):
@@ -135,11 +134,9 @@ def test_the_store_itself_never_prints_while_waiting(tmp_path, capfd, monkeypatc
         assert capfd.readouterr() == ("", "")
         monkeypatch.setattr(fsio, "NOTICE_AFTER", 0.2)
         monkeypatch.setenv("HARNESS_LOCK_TIMEOUT", "0.5")
-        fsio.on_lock_wait(heard.append)
-        with pytest.raises(HarnessError, match=r"gave up after 0\.5s"), fsio.locked(lock, shared=True):
+        with pytest.raises(HarnessError, match=r"gave up after 0\.5s"), fsio.locked(lock, shared=True, on_wait=heard.append):
             pass
     finally:
-        fsio.on_lock_wait(None)
         finish(holder)
     assert len(heard) == 1 and f"pid {holder.pid}" in heard[0]
 

@@ -96,9 +96,11 @@ def has_harness(root: Path | None) -> bool:
     return root is not None and (root / paths.HARNESS).is_dir()
 
 
-def load_facts(root: Path) -> TaskFacts | None:
-    """The current task's facts, or None when there is no harness or no single current task."""
+def load_facts(root: Path, on_wait: Callable[[str], None] | None = None) -> TaskFacts | None:
+    """The current task's facts, or None when there is no harness or no single current task (``on_wait`` hears
+    that the store's lock is held)."""
     from harness.agent.judge.agent_policy import TaskFacts
+    from harness.context import Context
     from harness.core import gate as core_gate
     from harness.core import next_step
     from harness.gate import facts
@@ -110,7 +112,7 @@ def load_facts(root: Path) -> TaskFacts | None:
     layout = Layout(root)
     if not layout.harness.is_dir():
         return None
-    s = TaskStore(layout)
+    s = TaskStore(layout, Context(on_lock_wait=on_wait))
     s.recover()
     try:
         tid = s.current_id()

@@ -27,7 +27,9 @@ if TYPE_CHECKING:  # pathlib is imported where a path is made: a `Read` is answe
     from harness.agent.judge.guarded_paths import Where
 
 
-def run(host: str, event: str, raw: str) -> Reply:
+def run(host: str, event: str, raw: str, on_wait: Callable[[str], None] | None = None) -> Reply:
+    """The answer to ``event`` from ``host`` given its payload ``raw``; ``on_wait`` hears (from the command's
+    context, harness.context) that the store's lock or the hooks' own is held by another process."""
     bad_input: Exception | None = None
     try:
         data = hosts.read_payload(raw)
@@ -39,11 +41,11 @@ def run(host: str, event: str, raw: str) -> Reply:
     if event == "pre-tool-use":
         return _pre_tool_use(host, p, raw, bad_input)
     if event == "stop":
-        return _stop(host, p, raw, bad_input)
-    return _session_start(host, p, raw, bad_input)
+        return _stop(host, p, raw, bad_input, on_wait)
+    return _session_start(host, p, raw, bad_input, on_wait)
 
 
-def failsafe(host: str, event: str, raw: str, why: str) -> Reply:
+def failsafe(host: str, event: str, raw: str, why: str, on_wait: Callable[[str], None] | None = None) -> Reply:
     """The answer when an error escaped the event's own handling (the front end's last guard):
     pre-tool-use denies whatever the call was, stop blocks once, session-start says so."""
     if host == "auto":
@@ -52,7 +54,7 @@ def failsafe(host: str, event: str, raw: str, why: str) -> Reply:
         return hosts.deny(host, f"harness: the guard failed: {why}; it refuses rather than allow a tool "
                                 "call unchecked. Run `harness status`, or retry the call.")
     if event == "stop":
-        return _block_once(host, _guess(lambda d: hosts.payload(d).session_id, raw, hosts.UNKNOWN_SESSION), why)
+        return _block_once(host, _guess(lambda d: hosts.payload(d).session_id, raw, hosts.UNKNOWN_SESSION), why, on_wait)
     return hosts.context(host, "", message=f"harness: session-start: {why}")
 
 
@@ -65,7 +67,8 @@ def _guess(of: Callable[[dict[str, Any]], object], raw: str, default: str) -> st
 
 # -- session start ------------------------------------------------------------------------
 
-def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
+def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
+                   on_wait: Callable[[str], None] | None) -> Reply:
     from harness.agent import hook_facts as facts
     from harness.agent.session_text import session_context
 
@@ -76,7 +79,7 @@ def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception |
         if not facts.has_harness(root):
             return hosts.context(host, "")
         assert root is not None
-        f = facts.load_facts(root)
+        f = facts.load_facts(root, on_wait)
         if f is None:
             return hosts.context(host, "Engineering Harness is set up here, but no task is current: "
                                        "start one with `harness task new \"TITLE\"` (`harness status` shows more).")
@@ -288,7 +291,8 @@ def _subject(p: hosts.Payload) -> str:
 
 # -- stop ---------------------------------------------------------------------------------
 
-def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
+def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
+          on_wait: Callable[[str], None] | None) -> Reply:
     from harness.agent import hook_facts as facts
     from harness.agent import stopstate
     from harness.agent.judge import agent_policy as policy
@@ -296,18 +300,18 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) ->
     try:
         root = facts.repo_root(p.cwd)
     except Exception as exc:  # a cwd no path can be (a NUL byte): no task to judge, nor its memory
-        return _block_once(host, p.session_id, _logged(exc, p, raw))
+        return _block_once(host, p.session_id, _logged(exc, p, raw), on_wait)
     if not facts.has_harness(root):
         return hosts.allow()
     assert root is not None
     try:
         if bad_input:
             raise bad_input
-        f = facts.load_facts(root)
+        f = facts.load_facts(root, on_wait)
         verdict = policy.stop_verdict(f)
         limit = min(facts.block_limit(root), 1) if verdict.once else facts.block_limit(root)
         tree = f.tree if f else ""
-        with stopstate.session_counts(root) as counts:
+        with stopstate.session_counts(root, on_wait) as counts:
             prior = stopstate.get(counts, p.session_id)
             verdict, count, released = policy.apply_cap(verdict, prior, p.session_id, tree, limit)
             stopstate.put(counts, p.session_id, count)
@@ -315,31 +319,31 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) ->
             stopstate.record(root, "stop.released", host=host, session=p.session_id, task=f.task_id,
                              state=f.state, tree=tree, blocks=count.blocks if count else limit)
     except Exception as exc:  # block once with the error, then let the agent stop
-        return _stop_error(host, root, p.session_id, _logged(exc, p, raw, near=root))
+        return _stop_error(host, root, p.session_id, _logged(exc, p, raw, near=root), on_wait)
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(verdict.message or None)
 
 
-def _stop_error(host: str, root: Path, session: str, why: str) -> Reply:
+def _stop_error(host: str, root: Path, session: str, why: str, on_wait: Callable[[str], None] | None) -> Reply:
     from harness.agent import stopstate
     from harness.agent.judge import agent_policy as policy
 
     try:
-        with stopstate.session_counts(root) as counts:
+        with stopstate.session_counts(root, on_wait) as counts:
             verdict, count = policy.error_verdict(stopstate.get(counts, session), session, why)
             stopstate.put(counts, session, count)
         if verdict.block:
             stopstate.record(root, "stop.error", host=host, session=session, error=why)
     except Exception as exc:  # the task's memory is out of reach: the crash logs' folder remembers
         also = _describe(exc)
-        return _block_once(host, session, why if also == why else f"{why}; {also}")
+        return _block_once(host, session, why if also == why else f"{why}; {also}", on_wait)
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(verdict.message)
 
 
-def _block_once(host: str, session: str, why: str) -> Reply:
+def _block_once(host: str, session: str, why: str, on_wait: Callable[[str], None] | None) -> Reply:
     """Block a stop that failed outside the task's own memory once per session, remembered
     beside the crash logs; when even that cannot be remembered, let the agent stop (a block
     nothing remembers could loop forever)."""
@@ -351,7 +355,7 @@ def _block_once(host: str, session: str, why: str) -> Reply:
         where = crashlog.folder()
         if where is None:
             raise OSError("no folder to remember the block in")
-        first = stopstate.first_crash_block(where, session)
+        first = stopstate.first_crash_block(where, session, on_wait)
     except Exception as exc:
         return hosts.allow(f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
     if not first:

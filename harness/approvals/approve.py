@@ -18,6 +18,7 @@ from harness.errors import Refused
 from harness.store import bounded, fsio
 
 if TYPE_CHECKING:
+    from harness.context import Context
     from harness.gitio.git import Git
     from harness.store.layout import Layout
 
@@ -53,8 +54,9 @@ def pending_approval(kind: str, rel: str, what: str, changes_of: ChangesOf, layo
     return Pending(kind, rel, what, digest, changes, key)
 
 
-def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
-    """Sign the approval, check it as every hook will, and append it (under the store lock)."""
+def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str], None] | None = None) -> Approved:
+    """Sign the approval, check it as every hook will, and append it (under the store lock; ``on_wait``
+    hears that another command holds it)."""
     who = git.ident()
     if not who or "<" not in who:
         raise Refused("git does not know who you are", hint="git config user.name/user.email, then approve again")
@@ -83,20 +85,21 @@ def record_approval(p: Pending, layout: Layout, git: Git) -> Approved:
                            f"{paths.ALLOWED_SIGNERS} itself needs an already-listed approver; the first one is committed "
                            "by hand), or sign with a key that is listed")
     path = layout.root / paths.APPROVALS
-    with fsio.locked(layout.lock):
+    with fsio.locked(layout.lock, on_wait=on_wait):
         existing = bounded.read(path, "approvals", paths.APPROVALS) or b""
         fsio.atomic_write(path, existing + line)
     return Approved(p.rel, who, signer)
 
 
-def suite_changes(cases: tuple[str, ...], task_id: str | None) -> ChangesOf:
+def suite_changes(cases: tuple[str, ...], task_id: str | None, ctx: Context | None = None) -> ChangesOf:
     """What `approve suite-change CASE...` approves: letting exactly ``cases`` of the base's passing
-    tests change or go, bound to this repository (its first root commit) and the task's base."""
+    tests change or go, bound to this repository (its first root commit) and the task's base (read
+    with the command's context ``ctx``)."""
     def changes_of(layout: Layout, git: Git) -> tuple[str, list[str]]:
         from harness.core.suite import approval_subject
         from harness.store.tasks import TaskStore
 
-        s = TaskStore(layout)
+        s = TaskStore(layout, ctx)
         tid = s.current_id(task_id)
         base = s.load(tid, docs=False).proj.base_commit
         if not base:

@@ -32,7 +32,7 @@ def answer(host: str, event: str) -> int:
         try:
             from harness.agent.run import failsafe
 
-            return give(failsafe(host, event, raw[0] if raw else "", reason))
+            return give(failsafe(host, event, raw[0] if raw else "", reason, _said))
         except Exception:
             if event != "stop":
                 raise  # the guard's last resort: exit 2, which every host takes as a deny
@@ -48,7 +48,12 @@ def answer(host: str, event: str) -> int:
 
         data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
         raw.append(data.decode("utf-8", "replace"))
-        return give(run(host, event, raw[0]))
+        return give(run(host, event, raw[0], _said))
+
+
+def _said(message: str) -> None:
+    """A wait for a lock, said on stderr (the host shows it; stdout is the answer)."""
+    _echo(message, sys.stderr)
 
 
 def give(reply: Reply) -> int:

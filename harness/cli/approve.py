@@ -53,7 +53,9 @@ def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | N
     typed = click.prompt(f'type "approve" to approve exactly this {rel}', default="", show_default=False)
     if typed.strip() != "approve":
         raise Refused("not approved")
-    report(record_approval(pending, layout, git), as_json=False)
+    from harness import context
+
+    report(record_approval(pending, layout, git, context.current().on_lock_wait), as_json=False)
 
 
 @approve.command("gate-change")
@@ -82,10 +84,11 @@ def suite_change(cases: tuple[str, ...], key: str | None, task_id: str | None) -
     when lost) and no other, for this repository and this task's base only: the signed
     approval replays nowhere else. Rename a test keeping its id and no approval is needed.
     """
+    from harness import context
     from harness.approvals.approve import suite_changes
 
     _approve("suite-change", paths.APPROVALS, "lets base test cases change or go (a change of spec)",
-             suite_changes(cases, task_id), key)
+             suite_changes(cases, task_id, context.current()), key)
 
 
 @approve.command("config-change")

@@ -16,7 +16,10 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 
 def store() -> TaskStore:
-    s = TaskStore(open_layout())
+    """The repository's task store, holding the command's context (opened by harness.cli.main)."""
+    from harness import context
+
+    s = TaskStore(open_layout(), context.current())
     s.recover()
     return s
 

@@ -77,13 +77,14 @@ def answer(args: list[str]) -> int | None:
 
 
 def _record(etype: str, task_id: str | None, command: tuple[str, ...]) -> int:
+    from harness import context
     from harness.cli.evidence_text import evidence_lines
     from harness.cli.plain_echo import echo
     from harness.evidence.recording import record_evidence
     from harness.store.layout import open_layout
     from harness.store.tasks import TaskStore
 
-    s = TaskStore(open_layout())  # as harness.cli.common.store() opens it
+    s = TaskStore(open_layout(), context.current())  # as harness.cli.common.store() opens it
     s.recover()
     result = record_evidence(s, task_id, etype, command, None, None, False)
     for line in evidence_lines(result):

@@ -52,15 +52,19 @@ def install(server: bool, allow_non_ff: bool) -> None:
 
     if allow_non_ff and not server:
         raise Refused("--allow-non-fast-forward is a server setting", hint="harness install --server --allow-non-fast-forward")
-    report(install_hooks(_server_repo() if server else _git(), server, allow_non_ff), as_json=False)
+    from harness import context
+
+    report(install_hooks(_server_repo() if server else _git(), server, allow_non_ff, context.current().on_lock_wait),
+           as_json=False)
 
 
 @click.command()
 @click.option("--server", is_flag=True, help="Remove the pre-receive hook from this bare repository.")
 def uninstall(server: bool) -> None:
     """Remove the harness shims and restore any hook they had chained."""
+    from harness import context
     from harness.cli.hooks import _git
     from harness.cli.install_report import report
     from harness.install.shims import uninstall_hooks
 
-    report(uninstall_hooks(_server_repo() if server else _git(), server), as_json=False)
+    report(uninstall_hooks(_server_repo() if server else _git(), server, context.current().on_lock_wait), as_json=False)

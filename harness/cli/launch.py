@@ -74,11 +74,7 @@ def _agent_hook(args: list[str]) -> int | None:
 
     if len(args) != 2 or args[0] not in HOSTS or args[1] not in EVENTS:
         return None
-    if args[1] != "pre-tool-use":  # these read the store, which reports waiting for its lock as main() does
-        from harness.store import fsio
-
-        fsio.on_lock_wait(lambda message: print(message, file=sys.stderr, flush=True))
-    return answer(args[0], args[1])
+    return answer(args[0], args[1])  # which says a wait for a lock on stderr, as main() does
 
 
 def _version() -> int:

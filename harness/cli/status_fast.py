@@ -64,12 +64,13 @@ def answer(args: list[str]) -> int | None:
 
 
 def _render(task_id: str | None, as_json: bool) -> tuple[list[tuple[bool, str]], int]:
+    from harness import context
     from harness.cli import status_text
     from harness.store.layout import open_layout
     from harness.store.tasks import TaskStore
     from harness.task.status import show_status
 
-    s = TaskStore(open_layout())
+    s = TaskStore(open_layout(), context.current())
     s.recover()
     result = show_status(s, task_id)
     if as_json:

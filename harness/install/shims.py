@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,10 +43,12 @@ class Uninstalled:
     restored_config: list[str] = field(default_factory=list)  # server settings put back as they were
 
 
-def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False) -> Installed:
+def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False,
+                  on_wait: Callable[[str], None] | None = None) -> Installed:
     """Write the shims (chaining any hook already there) and the notes settings (a client) or
-    the receive settings (a server): a transaction (see install_journal), one at a time."""
-    with fsio.locked(git.common_dir / "harness" / "install.lock"):
+    the receive settings (a server): a transaction (see install_journal), one at a time (``on_wait``
+    hears that another install holds the lock)."""
+    with fsio.locked(git.common_dir / "harness" / "install.lock", on_wait=on_wait):
         journal.refuse_locked_config(git)
         folder = hooks_dir(git)
         record = journal.recover(git)
@@ -92,9 +95,9 @@ def _install_client(git: Git, folder: Path, record: dict[str, Any]) -> Installed
     return Installed(folder, False, kept, twice, ref, remotes)
 
 
-def uninstall_hooks(git: Git, server: bool) -> Uninstalled:
+def uninstall_hooks(git: Git, server: bool, on_wait: Callable[[str], None] | None = None) -> Uninstalled:
     """Remove the shims, restore any hook they chained, and the user's git settings."""
-    with fsio.locked(git.common_dir / "harness" / "install.lock"):
+    with fsio.locked(git.common_dir / "harness" / "install.lock", on_wait=on_wait):
         journal.refuse_locked_config(git)
         folder = hooks_dir(git)
         record = journal.read(git)

@@ -178,12 +178,6 @@ NOTICE_AFTER = 2.0  # seconds of silent waiting before saying who holds the lock
 TIMEOUT_VAR = "HARNESS_LOCK_TIMEOUT"
 
 
-def on_lock_wait(callback: Callable[[str], None] | None) -> None:
-    """Who to tell (once) that a command is waiting for the lock: the front end's printer.
-    The store never prints; without a callback the wait is silent."""
-    context.current().on_lock_wait = callback
-
-
 def _timeout() -> float | None:
     raw = os.environ.get(TIMEOUT_VAR, "").strip()
     if not raw:
@@ -198,9 +192,10 @@ def _timeout() -> float | None:
     return value
 
 
-def _acquire(fd: int, lock_path: Path, shared: bool) -> None:
-    """flock, but a wait that speaks: after NOTICE_AFTER seconds it names the holder once,
-    and HARNESS_LOCK_TIMEOUT bounds it (exit 2)."""
+def _acquire(fd: int, lock_path: Path, shared: bool, on_wait: Callable[[str], None] | None) -> None:
+    """flock, but a wait that speaks: after NOTICE_AFTER seconds it names the holder once to ``on_wait``
+    (the front end's printer: the store never prints; without one the wait is silent), and
+    HARNESS_LOCK_TIMEOUT bounds it (exit 2)."""
     op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     limit, start, told, pause = None, time.monotonic(), False, 0.01
     while True:
@@ -219,7 +214,6 @@ def _acquire(fd: int, lock_path: Path, shared: bool) -> None:
                                     f"{TIMEOUT_VAR} sets how long to wait")
         if not told and waited >= NOTICE_AFTER:
             told = True
-            on_wait = context.current().on_lock_wait
             if on_wait is not None:
                 on_wait(f"harness: waiting for the lock ({lock_path}), held by {holder(lock_path)}; "
                          f"still waiting (set {TIMEOUT_VAR}=SECONDS to give up)")
@@ -274,12 +268,13 @@ def holder(lock_path: Path) -> str:
 
 
 @contextlib.contextmanager
-def locked(lock_path: Path, shared: bool = False) -> Iterator[None]:
+def locked(lock_path: Path, shared: bool = False, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
     """Serialize harness processes on one repository (advisory, released on process death).
 
     Writers take the lock exclusively; readers take it ``shared`` so that they never see a
     write half done. Taking it again in the process that holds it is a no-op: a second
-    flock on a new descriptor would wait for ourselves forever.
+    flock on a new descriptor would wait for ourselves forever. ``on_wait`` hears, once, that
+    the lock is held by another process (the command's context carries it: harness.context).
     """
     key = os.path.abspath(lock_path)
     _held = context.process().locks_held  # by this process: a second flock of ours would wait for us
@@ -293,7 +288,7 @@ def locked(lock_path: Path, shared: bool = False) -> Iterator[None]:
         yield
         return
     try:
-        _acquire(fd, lock_path, shared)
+        _acquire(fd, lock_path, shared, on_wait)
         _held[key] = not shared
         if not shared:
             _record_holder(lock_path)

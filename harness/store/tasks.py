@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
+    from harness.context import Context
     from harness.gitio.git import Git
 
 
@@ -55,8 +56,14 @@ def new_task_id(today: datetime | None = None) -> str:
 
 
 class TaskStore:
-    def __init__(self, layout: Layout) -> None:
+    """A repository's tasks, read and written under its lock. ``ctx``: the command's context, built at the
+    edge (harness.context): whom a wait for the lock is told (none: a fresh, silent one)."""
+
+    def __init__(self, layout: Layout, ctx: Context | None = None) -> None:
+        from harness.context import Context
+
         self.layout = layout
+        self.ctx = ctx if ctx is not None else Context()
         self.source = FsSource(layout.root)
         validate.use_cache(layout.local / "valid")
 
@@ -75,12 +82,12 @@ class TaskStore:
         """Roll forward a write a killed process left half done."""
         journal = self.layout.local / "journal"
         if journal.exists():
-            with fsio.locked(self.layout.lock):
+            with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
                 fsio.roll_forward(journal)
 
     def reading(self) -> AbstractContextManager[None]:
         """The lock shared: a reader never sees a write half done (writers hold it exclusively)."""
-        return fsio.locked(self.layout.lock, shared=True)
+        return fsio.locked(self.layout.lock, shared=True, on_wait=self.ctx.on_lock_wait)
 
     def load(self, task_id: str, docs: bool = True) -> LoadedTask:
         with self.reading():
@@ -140,7 +147,7 @@ class TaskStore:
             task_id = new_task_id()
         data = {"id": task_id, "title": title, "description": description,
                 "max_iterations": max_iterations, "base_commit": base_commit}
-        with fsio.locked(self.layout.lock):
+        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
             empty = LoadedTask(task_id, f"{TASKS}/{task_id}", ledger.Projection(), [], {})
             self._commit(empty, [("task.created", data)], {})
             for sub in ("findings", "evidence"):
@@ -152,7 +159,7 @@ class TaskStore:
                extra_files: dict[Path, bytes] | None = None,
                precheck: Callable[[LoadedTask], list[tuple[str, dict[str, Any]]]] | None = None) -> LoadedTask:
         """Append ``events`` atomically; ``precheck(task)`` runs under the lock and may raise Refused."""
-        with fsio.locked(self.layout.lock):
+        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
             fsio.roll_forward(self.layout.local / "journal")
             for folder in (self.layout.task_dir(task_id), self.layout.task_dir(task_id) / "evidence"):
                 fsio.sweep_temps(folder)
@@ -165,7 +172,7 @@ class TaskStore:
     def rewrite(self, task_id: str) -> list[str]:
         """Re-render the YAML files from the ledger, keeping the free-form text of every file
         that still parses (even one failing its schema). Returns why a file's text was lost."""
-        with fsio.locked(self.layout.lock):
+        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
             fsio.roll_forward(self.layout.local / "journal")
             # A broken ledger raises here: there is nothing true to render from.
             task = reader.load_task(self.source, task_id, docs=False)
@@ -185,7 +192,7 @@ class TaskStore:
     def set_spec(self, task_id: str, links: dict[str, str | None]) -> dict[str, str | None]:
         """Set the task's `spec` links (``design``, ``plan``: a path or URL, None to clear) in
         task.yaml: free-form text, so no event; the rest of the file is re-rendered as it was."""
-        with fsio.locked(self.layout.lock):
+        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
             fsio.roll_forward(self.layout.local / "journal")
             task = reader.load_task(self.source, task_id)
             doc = task.docs.get("task.yaml") or {"task": {}}
