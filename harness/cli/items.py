@@ -38,7 +38,8 @@ def _warn_uncovered_plan(kind: str, u: UncoveredPlan) -> None:
     every = " --evidence ".join(dict.fromkeys([*u.cited, *u.planned]))
     fix = (" ".join(f"`harness evidence {t}`" for t in u.uncollected) + " first (citing it is refused until it has a "
            "passing run), then cite it as Next: says" if u.uncollected
-           else f"`harness {kind} set {u.item_id} --status verified --evidence {every}`")
+           else f"`harness requirement set {u.item_id} --status verified --evidence {every}`" if kind == "requirement"
+           else f"`harness invariant set {u.item_id} --status verified --evidence {every}`")
     click.echo(f"warning: {u.item_id}: the contract plans verification by {', '.join(u.planned)}; this cites "
                f"{', '.join(u.cited)}, so the gate will block it until it also cites {', '.join(u.missing)}: {fix}",
                err=True)

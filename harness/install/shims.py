@@ -46,7 +46,7 @@ class Uninstalled:
 def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False,
                   on_wait: Callable[[str], None] | None = None) -> Installed:
     """Write the shims (chaining any hook already there) and the notes settings (a client) or
-    the receive settings (a server): a transaction (see install_journal), one at a time (``on_wait``
+    the receive settings (a server): a transaction (see harness.install.journal), one at a time (``on_wait``
     hears that another install holds the lock)."""
     with fsio.locked(git.common_dir / "harness" / "install.lock", on_wait=on_wait):
         journal.refuse_locked_config(git)

@@ -7,7 +7,7 @@
   echo y >> app.py && git add app.py; } >/dev/null 2>&1 || exit 2
 fast=$(python -c 'from harness.gitio.fast_path import staged_nothing_to_judge as s; print(s())') || exit 2
 full=$(python -c '
-from harness.usecases.git_hooks import hook_git, staged_problems
+from harness.history.hook_checks import hook_git, staged_problems
 print(len(staged_problems(hook_git())))') || exit 2
 echo "fast path: nothing to judge = $fast; full checks: $full problem(s)"
 if [ "$fast" = True ] && [ "$full" != 0 ]; then exit 1; fi

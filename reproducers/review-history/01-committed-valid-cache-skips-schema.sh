@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
 # Defect: `harness audit` (CI) trusts schema-valid digests read from the AUDITED checkout.
-# harness/usecases/git_hooks.py:hook_git calls validate.use_cache(<worktree>/.harness/local/valid),
+# harness/history/hook_checks.py:hook_git calls validate.use_cache(<worktree>/.harness/local/valid),
 # which loads every digest in that file into the process-wide "known valid" set
 # (harness/store/validate.py:_seen). check_events (validate.py) then skips the event-schema check
 # of any whole ledger whose digest is listed, and reader.parse_ledger / ledger_memo remember the

@@ -17,7 +17,7 @@ run() {  # $1: fast|click
 python - "$1" <<'PY'
 import sys
 sys.path.insert(0, __import__("os").environ["HARNESS_REPO"])
-from harness.usecases import evidence as uc
+from harness.evidence import recording as uc
 def boom(*a, **k):
     raise KeyboardInterrupt
 uc.record_evidence = boom

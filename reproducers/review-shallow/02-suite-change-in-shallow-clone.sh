@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
 D=$(cd "$(dirname "$0")" && pwd)  # this folder: common.inc, its helpers
-# `harness approve suite-change` is exempt from the shallow-clone refusal (harness/usecases/approvals.py
+# `harness approve suite-change` is exempt from the shallow-clone refusal (harness/approvals/approve.py
 # pending_approval: `kind != "suite-change"`), and both it and its check (harness/evidence/pass_to_pass.py
 # approved_cases) take the repository id from `git rev-list --max-parents=0 BASE` with no shallow check. In a
 # shallow clone that is the clone's boundary, not the repository's first root commit. docs/approvals.md says

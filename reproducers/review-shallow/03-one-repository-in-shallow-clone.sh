@@ -2,7 +2,7 @@
 here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
 D=$(cd "$(dirname "$0")" && pwd)  # this folder: common.inc, its helpers
 # The one-repository rule (harness/history/incoming.py renamed_by_merge, used by the merge guard
-# `harness hook merge-guard` via usecases/git_hooks.py merge_problems, and by check_commit for the push guard) names each side by Git.repository_id, i.e.
+# `harness hook merge-guard` via history/hook_checks.py merge_problems, and by check_commit for the push guard) names each side by Git.repository_id, i.e.
 # `git rev-list --max-parents=0`, with no shallow check. In a shallow clone this side's "root" is the clone's
 # boundary, so the rule compares the other history's root with an arbitrary recent commit: a merge of an
 # unrelated history whose root sorts BELOW this repository's first root (it renames the repository: approvals
