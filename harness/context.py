@@ -1,14 +1,14 @@
 """One command's context, built at the edge and read below it — the package's only state between calls.
 
-A command's own: whose signatures count (the allowed-signers file named on the command line, or
-the one git config names), who hears that the command waits for the store's lock, where the
-digests of schema-valid files are kept for the next command. The edge (``harness.cli.main``, the
-hook answers in ``harness.cli.launch``) opens a context per command with :func:`command` and passes
-it down: the task store it builds holds it, and a lock's reporter is a parameter of the lock. Two
-readers below the edge still ask for it with :func:`current`: the trust root's (every approval
-check) and the valid-digest cache's (every schema check); tests/test_explicit_context.py holds the
-list. So a process that runs many commands (the test suite runs the CLI in-process; so can any
-embedding program) never carries one command's trust root or lock reporter into the next.
+A command's own: who hears that the command waits for the store's lock, where the digests of
+schema-valid files are kept for the next command. The edge (``harness.cli.main``, the hook answers
+in ``harness.cli.launch``) opens a context per command with :func:`command` and passes it down: the
+task store it builds holds it, and a lock's reporter is a parameter of the lock. Whose signatures
+count is built at the edge too and passed down as a value of its own
+(:class:`harness.signatures.trust.Signers`). One reader below the edge still asks for the context
+with :func:`current`: the valid-digest cache's (every schema check); tests/test_explicit_context.py
+holds the list. So a process that runs many commands (the test suite runs the CLI in-process; so
+can any embedding program) never carries one command's lock reporter or cache into the next.
 
 The process's own (:class:`Process`), shared by every command it runs: what is true of exact bytes
 stays true (a YAML text's parse, a ledger's validation, a schema-valid digest), so those memos
@@ -50,8 +50,6 @@ class Context:
     """One command's own."""
 
     def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
-        self.signers_named: Any = None  # harness.signatures.trust.Root: --allowed-signers on the command line
-        self.signers_configured: Any = None  # harness.signatures.trust.Root: the file git config names
         self.on_lock_wait = on_lock_wait
         self.valid_cache: Path | None = None  # where schema-valid digests are appended for later commands
 
@@ -61,7 +59,7 @@ class Context:
 
 
 # One slot for the process, not a ContextVar: a thread the command starts sees the command (a new
-# thread starts with an empty ContextVar, so it would check approvals against no named signers).
+# thread starts with an empty ContextVar, so it would write valid digests to no cache).
 # The CLI runs one command at a time; a program that runs commands on threads at once shares this.
 _PROCESS: Process | None = None
 _NOW: Context | None = None

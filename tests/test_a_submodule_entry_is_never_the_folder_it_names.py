@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.signatures.trust import Signers
+
 from support.gitrepo import git, harness_as_submodule_entry, head, run_in
 
 
@@ -33,7 +35,7 @@ def test_the_change_rules_judge_a_folder_that_replaces_a_submodule_entry_naming_
     _folder_back_after_a_submodule_entry(h.root)
     g = Git(h.root)
     source = [TreeSource(g, g.commit_tree(head(h.root, rev)), "") for rev in ("HEAD~1", "HEAD")]
-    problems, verdicts = validate_change([source[0]], source[1], g.source_tree(head(h.root, "HEAD")))
+    problems, verdicts = validate_change([source[0]], source[1], g.source_tree(head(h.root, "HEAD")), Signers())
     assert [v.id for v in verdicts], "the task was not judged: the commit passed as code-only"
 
 
@@ -63,7 +65,7 @@ def _judged(repo: Path, old: str, new: str) -> list[str]:
 
     g = Git(repo)
     old_src, new_src = (TreeSource(g, g.commit_tree(head(repo, rev)), "") for rev in (old, new))
-    problems, _ = validate_change([old_src], new_src, g.source_tree(head(repo, new)))
+    problems, _ = validate_change([old_src], new_src, g.source_tree(head(repo, new)), Signers())
     return [f"{p.file} [{p.rule}]" for p in problems]
 
 

@@ -97,13 +97,16 @@ def test_a_command_leaves_no_lock_reporter_behind(tmp_path, monkeypatch):
 
 
 def test_a_trust_root_named_in_one_command_is_not_the_next_ones(tmp_path):
+    """Whose signatures count is a value the edge builds and hands down (trust.Signers): the next command,
+    handed its own, sees nothing of it, and no context carries one."""
     signers = tmp_path / "allowed_signers"
     signers.write_text("human@example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFake\n")
-    with context.command():
-        trust.use_file(signers)
-        assert [r.content for r in trust.roots([])] == [signers.read_bytes()]
-    with context.command():
-        assert trust.roots([]) == []
+    with context.command() as first:
+        named = trust.Signers(named=trust.named_file(signers))
+        assert [r.content for r in trust.roots([], named)] == [signers.read_bytes()]
+    with context.command() as second:
+        assert trust.roots([], trust.Signers()) == []
+    assert not any("signer" in name for ctx in (first, second) for name in vars(ctx))
 
 
 def test_what_is_true_of_exact_bytes_is_shared_by_the_commands_of_a_process():
@@ -138,21 +141,21 @@ def test_a_worker_thread_sees_the_command_running_now(tmp_path):
     seen: list[object] = []
 
     def look() -> None:
-        seen.append(([r.content for r in trust.roots([])], context.current().on_lock_wait))
+        seen.append(([r.content for r in trust.roots([], named)], context.current().on_lock_wait))
 
     heard: list[str] = []
     with context.command(on_lock_wait=heard.append):
-        trust.use_file(signers)
+        named = trust.Signers(named=trust.named_file(signers))  # handed down as a value: the thread gets it too
         worker = threading.Thread(target=look)
         worker.start()
         worker.join()
     assert seen == [([signers.read_bytes()], heard.append)]
 
 
-# Below the edge the context is passed down (the task store holds it; a lock's reporter is a parameter), but
-# for the two readers left: the trust root (harness.signatures.trust) and the valid-digest cache
-# (harness.store.validate), which every approval check and schema check reaches.
-READS_THE_COMMAND_RUNNING_NOW = {"harness/signatures/trust.py", "harness/store/validate.py"}
+# Below the edge the context is passed down (the task store holds it; a lock's reporter is a parameter; the
+# trust root is a value of its own), but for the one reader left: the valid-digest cache
+# (harness.store.validate), which every schema check reaches.
+READS_THE_COMMAND_RUNNING_NOW = {"harness/store/validate.py"}
 
 
 def current_calls(source: str) -> list[int]:

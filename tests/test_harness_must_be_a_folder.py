@@ -41,7 +41,9 @@ def test_a_harness_entry_that_is_no_folder_is_refused_staged_and_committed(commi
     assert [(p.file, p.rule) for p in staged] == [(".harness", "plain-files-only")], staged
     assert f".harness is a {kind} entry, not a folder" in staged[0].render()
     git(repo, "commit", "-q", "--no-verify", "-m", "no record")  # made past the hooks, as a push may bring it
-    report = check_commit(Git(repo), head(repo))
+    from harness.signatures.trust import Signers
+
+    report = check_commit(Git(repo), head(repo), Signers())
     assert [(p.file, p.rule) for p in report.problems] == [(".harness", "plain-files-only")], report.problems
     line = f"refs/heads/main {head(repo)} refs/heads/main {parent}\n"
     pushed = cli(repo, "hook", "run", "pre-push", "origin", "/nowhere/remote.git", stdin=line)

@@ -162,8 +162,9 @@ def test_a_task_entering_done_is_gated_with_the_committed_config(h, repo, many):
 def fresh_stamp(repo: Path, rev: str) -> tuple[str, dict]:
     from harness.gitio.git import Git
     from harness.history.stamp import stamp_for
+    from harness.signatures.trust import Signers
 
-    return stamp_for(Git(repo), head(repo, rev))  # no cache: everything computed from content
+    return stamp_for(Git(repo), head(repo, rev), Signers())  # no cache: everything computed from content
 
 
 def test_a_cached_stamp_equals_a_freshly_computed_one_commit_by_commit(h, repo, many):
@@ -229,13 +230,14 @@ def test_the_stamp_cache_stays_bounded_over_many_commits(h, repo, many, monkeypa
     cache = repo / ".git" / "harness" / "stamp-cache.json"
     from harness.gitio.git import Git
     from harness.history.stamp import stamp
+    from harness.signatures.trust import Signers
 
     for n in range(6):
         (repo / "app.py").write_text(f"def answer():\n    return {100 + n}\n")
         git(repo, "add", "app.py")
         git(repo, "commit", "-q", "--no-verify", "-m", f"code {n}",
             env={"GIT_CONFIG_PARAMETERS": "'core.hookspath=/dev/null'"})
-        stamp(Git(repo), head(repo))
+        stamp(Git(repo), head(repo), Signers())
     keys = [json.loads(line)[0] for line in cache.read_text().splitlines()[1:]]
     # What the last stamp used — each open task's state, gate facts and verdict at the last tree, the
     # policy, notes ref and .harness/ snapshot — plus at most KEEP others; unbounded, every commit's

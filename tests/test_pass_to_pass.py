@@ -628,6 +628,7 @@ def test_ci_rerun_of_pass_to_pass_refuses_a_passing_record_the_commit_contradict
     from harness.history.rerun.base_suite import execute_pass_to_pass
     from harness.history.rerun.execute import CONTRADICTED, REPRODUCES
     from harness.history.rerun.plan import Planned
+    from harness.signatures.trust import Signers
     from harness.store import settings
     from harness.store.layout import Layout
 
@@ -637,6 +638,7 @@ def test_ci_rerun_of_pass_to_pass_refuses_a_passing_record_the_commit_contradict
     item = Planned(base, "pass_to_pass", "pass_to_pass", "rec", TEST_CMD, False, None, (recorded, None),
                    f"recorded pass_to_pass {recorded}", ".harness/local/junit.xml", base_commit(repo, base),
                    settings.load_gate(Layout(repo)).suite)
-    row, problem = execute_pass_to_pass(git, TreeSource(git, git.commit_tree(sha), "commit"), item, sha, rows.append)
+    row, problem = execute_pass_to_pass(git, TreeSource(git, git.commit_tree(sha), "commit"), item, sha, rows.append,
+                                        signers=Signers())
     assert row["result"] == (CONTRADICTED if contradicted else REPRODUCES) and (problem is not None) is contradicted
     assert "tests.test_calc::test_mul (failed)" in row["lost"]

@@ -324,6 +324,7 @@ def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, r
     from harness.gitio.tree_source import TreeSource
     from harness.history.rerun.base_suite import execute_pass_to_pass
     from harness.history.rerun.plan import Planned
+    from harness.signatures.trust import Signers
     from harness.store import settings
     from harness.store.layout import Layout
 
@@ -342,7 +343,7 @@ def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, r
 
     g = Git(repo)
     row, problem = execute_pass_to_pass(g, TreeSource(g, g.commit_tree(sha), "c"), item, sha, lambda line: None,
-                                        [start], refuse)
+                                        [start], refuse, signers=Signers())
     assert problem is None and row["result"] == UNRUNNABLE and row["error"] == "imports the checkout's code — the remedy"
     assert handed and all(p != repo and not str(p).startswith(str(repo)) for p in handed)
 

@@ -29,9 +29,13 @@ def planned(repo, tid: str, kind: str, recorded_base: str, expect: str = "passed
 
 
 def run(kind: str, repo, sha: str, item: Planned, trusted: list[str]) -> tuple[dict, object]:
+    from harness.signatures.trust import Signers
+
     g = Git(repo)
-    execute_one = execute_pass_to_pass if kind == "pass_to_pass" else execute_fail_to_pass
-    return execute_one(g, TreeSource(g, g.commit_tree(sha), "commit"), item, sha, lambda line: None, trusted)
+    src = TreeSource(g, g.commit_tree(sha), "commit")
+    if kind == "pass_to_pass":
+        return execute_pass_to_pass(g, src, item, sha, lambda line: None, trusted, signers=Signers())
+    return execute_fail_to_pass(g, src, item, sha, lambda line: None, trusted)
 
 
 def test_a_recorded_base_that_is_the_derived_one_is_measured(h, repo, base):
@@ -133,13 +137,14 @@ def test_the_plan_re_measures_fail_to_pass_with_the_cases_a_verdict_leans_on(h, 
 def test_the_audit_hands_the_history_it_judged_to_the_re_run(h, repo, base, monkeypatch):
     from harness.history.audit import run_audit
     from harness.history.rerun import execute as rerun
+    from harness.signatures.trust import Signers
 
     seen: list = []
-    monkeypatch.setattr(rerun, "rerun_done", lambda git, commit, report, runs, stream, trusted, job: seen.append(trusted) or [])
+    monkeypatch.setattr(rerun, "rerun_done", lambda git, commit, report, signers, runs, stream, trusted, job: seen.append(trusted) or [])
     start = base_commit(repo, base)
     write(repo, {"calc.py": CALC + "# x\n"})
     sha = commit_all_ok(repo, "x")
-    report = run_audit(Git(repo), [sha], "audit", rerun=True, stamp=False, scope={"excluded": [start]})
+    report = run_audit(Git(repo), [sha], "audit", Signers(), rerun=True, stamp=False, scope={"excluded": [start]})
     assert seen == [[start]] and not report.failed
 
 

@@ -105,6 +105,7 @@ def load_facts(root: Path, on_wait: Callable[[str], None] | None = None) -> Task
     from harness.core import next_step
     from harness.gate import facts
     from harness.gate.steps_now import commit_steps
+    from harness.signatures.trust import Signers
     from harness.store import settings
     from harness.store.layout import Layout
     from harness.store.tasks import TaskStore
@@ -125,11 +126,9 @@ def load_facts(root: Path, on_wait: Callable[[str], None] | None = None) -> Task
         trees = {t: r["tree"] for t, r in task.proj.evidence.items()}
         tree, git = "", None
         if trees or task.proj.findings:
-            from harness.gitio.git import Git
-
-            git = Git(root)
+            git = s.git
             tree = git.worktree_source_tree()
-        gi = facts.gate_input(s.source, task, policy, tree)
+        gi = facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git))
         report = core_gate.evaluate(gi)
         blockers = next_step.work_blockers(gi.state, report.blockers)
         p = task.proj

@@ -77,8 +77,7 @@ def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str
     line = json.dumps(entry, sort_keys=True).encode() + b"\n"
     # Checked as every hook will check it, before anything is written: an approval that would
     # count as none must not look like one.
-    trust.use_git_config(git)
-    ok, why = trust.approved(line, p.kind, p.digest, parent)
+    ok, why = trust.approved(line, p.kind, p.digest, parent, trust.Signers(lambda: git))
     if not ok:
         raise Refused(f"signed, but the signature would not count: {why}",
                       hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "

@@ -8,13 +8,16 @@ commits it checked and why those.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from harness.cli.common import with_return_code
 from harness.errors import HarnessError
 from harness.gitio.git import Git
+
+if TYPE_CHECKING:
+    from harness.signatures.trust import Signers
 
 FANOUT_HELP = """
     \b
@@ -25,15 +28,16 @@ FANOUT_HELP = """
 """
 
 
-def audit_commits(git: Git, commits: list[str], title: str, rerun: bool = False, as_json: bool = False,
+def audit_commits(git: Git, commits: list[str], title: str, signers: Signers, rerun: bool = False, as_json: bool = False,
                   stamp: bool = True, scope: dict[str, Any] | None = None,
                   note_of: Callable[[str], dict[str, Any] | None] | None = None, history: list | None = None,
                   rerun_only: str | None = None) -> int:
-    """Check each commit like the push guard; 0 clean, 1 refused, 2 a re-run could not run."""
+    """Check each commit like the push guard (approvals verified against ``signers``, the command's trust
+    root, else each parent's allowed_signers); 0 clean, 1 refused, 2 a re-run could not run."""
     from harness.cli.audit_report import report
     from harness.history.audit import run_audit
 
-    result = run_audit(git, commits, title, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
+    result = run_audit(git, commits, title, signers, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
                        stream=_streamer(), rerun_only=rerun_only)
     result.history = list(history or [])
     report(result, as_json)
@@ -85,7 +89,7 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
     a range outright:  harness audit --from origin/main --to HEAD
     CI's approvers:    harness audit ... --allowed-signers /ci/allowed_signers
     """  # FANOUT_HELP is appended below
-    from harness.history.audit_scope import signers_from
+    from harness.history.audit_scope import signers_for
     from harness.history.hook_checks import hook_git
 
     if aggregate or files:
@@ -99,19 +103,20 @@ def audit(before: str | None, ref: str | None, base_rev: str | None, from_rev: s
                            hint="harness audit --before OLD --to NEW --ref refs/heads/NAME")
 
     git = hook_git(valid_cache=False)  # CI's checkout could carry a cache that vouches for its own ledgers (F-0147)
-    with signers_from(allowed_signers):
-        return _audit(git, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json, plan_only, only)
+    # Whose signatures count, built here and handed down: CI's own file, else git config's (harness.signatures.trust).
+    signers = signers_for(git, allowed_signers)
+    return _audit(git, signers, before, ref, base_rev, from_rev, to_rev, remote, rerun, as_json, plan_only, only)
 
 
-def _audit(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None, to_rev: str,
-           remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None) -> int:
+def _audit(git: Git, signers: Signers, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None,
+           to_rev: str, remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None) -> int:
     from harness.history.audit_scope import audit_range, commit_in_range, local_notes
 
-    scope, commits, history = audit_range(git, before, ref, base_rev, from_rev, to_rev, remote)
+    scope, commits, history = audit_range(git, before, ref, base_rev, from_rev, to_rev, remote, signers)
     click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
     if plan_only:
-        return _plan(git, commits, scope.as_dict(), history, as_json)
-    return audit_commits(git, commits, "audit", rerun=rerun, as_json=as_json, scope=scope.as_dict(),
+        return _plan(git, signers, commits, scope.as_dict(), history, as_json)
+    return audit_commits(git, commits, "audit", signers, rerun=rerun, as_json=as_json, scope=scope.as_dict(),
                          note_of=local_notes(git, scope.tip), history=history,
                          rerun_only=commit_in_range(git, only, commits, scope.reason) if only else None)
 
@@ -128,12 +133,12 @@ def _fanout_usage(rerun: bool, plan_only: bool, only: str | None) -> None:
                            hint="harness audit … --rerun --only SHA")
 
 
-def _plan(git: Git, commits: list[str], scope: dict[str, Any], history: list, as_json: bool) -> int:
+def _plan(git: Git, signers: Signers, commits: list[str], scope: dict[str, Any], history: list, as_json: bool) -> int:
     from harness.cli.common import emit_json
     from harness.cli.hooks import print_problems
     from harness.history.audit_fanout import plan_audit, plan_exit_code
 
-    doc = plan_audit(git, commits, scope, history)
+    doc = plan_audit(git, commits, scope, history, signers)
     if as_json:
         emit_json(doc)
     else:

@@ -92,8 +92,9 @@ def push_guard(args: tuple[str, ...]) -> int:
     for warning in warnings:
         click.echo(f"harness: warning: {warning}", err=True)
     from harness.cli.audit import audit_commits
+    from harness.history.audit_scope import signers_for
 
-    return audit_commits(git, commits, "push guard")
+    return audit_commits(git, commits, "push guard", signers_for(git))
 
 
 def _server_git() -> Git:
@@ -190,8 +191,11 @@ def audit_range() -> int:
     if not to_ref:
         raise HarnessError("harness-audit needs a range",
                            hint="pre-commit run --hook-stage manual harness-audit --from-ref A --to-ref B")
+    from harness.history.audit_scope import signers_for
+
     git = _git()
-    return audit_commits(git, range_commits(git, os.environ.get("PRE_COMMIT_FROM_REF"), to_ref), "audit")
+    return audit_commits(git, range_commits(git, os.environ.get("PRE_COMMIT_FROM_REF"), to_ref), "audit",
+                         signers_for(git))
 
 
 @hook.command("agent")

@@ -28,6 +28,7 @@ from harness.core.cases import cases_text, read_cases
 from harness.errors import HarnessError, Refused
 from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
 from harness.runner import clean_env
+from harness.signatures import trust
 from harness.store import bounded, fsio, settings
 from harness.store.evidence_files import digest
 
@@ -54,7 +55,8 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     base_cases = base_cases_at(git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else {}
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
-    excusable = approved_cases(git, base, s.source.read(paths.APPROVALS)) if base else set()
+    signers = trust.Signers(lambda: git)  # the working tree's: the signers git config names, else HEAD's
+    excusable = approved_cases(git, base, s.source.read(paths.APPROVALS), signers) if base else set()
 
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
         lost, excused = suite.excuse(suite.lost_cases(base_cases, cases), excusable)
@@ -104,19 +106,19 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
         return collect(s, task_id, p, Site(path, inside(path, {**clean_env(), **ON_THE_BASE}), dig, assess))
 
 
-def approved_cases(git: Git, base: str, approvals: bytes | None, trusted: list | None = None) -> set[str]:
+def approved_cases(git: Git, base: str, approvals: bytes | None, signers: trust.Signers,
+                   trusted: list | None = None) -> set[str]:
     """The base cases a human's signed `harness approve suite-change` lets go, for this repository and
-    base (checked against HEAD's allowed signers, or the trust root git config or CI names)."""
+    base (checked against ``trusted``'s allowed signers, HEAD's by default, or the command's own root:
+    the one git config or CI names, ``signers``)."""
     from harness.gitio.tree_source import TreeSource
-    from harness.signatures import trust
 
     if trusted is None:
-        trust.use_git_config(git)
         head = git.head()
         trusted = [TreeSource(git, git.commit_tree(head), "HEAD")] if head else []
     if not approvals:
         return set()  # nothing to check, and nothing to name the repository for (a shallow clone cannot)
-    return trust.approved_cases(approvals, git.repository_id(base), base, trusted)
+    return trust.approved_cases(approvals, git.repository_id(base), base, trusted, signers)
 
 
 def _suite(config: settings.Config, policy: settings.GatePolicy,

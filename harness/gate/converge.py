@@ -43,24 +43,25 @@ class Convergence:
 
 def converge(s: TaskStore, task_id: str | None, apply_: bool) -> Convergence:
     from harness.gate.evaluate import checked_policy, judge
-    from harness.gitio.git import Git
+    from harness.signatures.trust import Signers
 
     tid = s.current_id(task_id)
-    git = Git(s.layout.root)
+    git = s.git
+    signers = Signers(lambda: git)  # whose approvals count: the signers git config names, else the repository's
     tree, head = git.worktree_source_tree(), git.head()
-    policy = checked_policy(s, git)
+    policy = checked_policy(s, git, signers)
     state = s.load(tid, docs=False).proj.state
     judged: dict[str, Any] = {}
     if state == "GATING":  # the decision may move the task to CONVERGED: it needs a recorded verdict
         def precheck(task: LoadedTask) -> list[tuple[str, dict]]:
-            judged["report"], judged["gi"] = judge(s, task, policy, tree)
+            judged["report"], judged["gi"] = judge(s, task, policy, tree, signers)
             r = judged["report"]
             return [("gate.evaluated", {"verdict": r.verdict, "tree": tree, "head": head,
                                         "policy": policy.digest, **evaluated_fields(r.blockers)})]
 
         s.append(tid, [], precheck=precheck)
     else:
-        judged["report"], judged["gi"] = judge(s, s.load(tid), policy, tree)
+        judged["report"], judged["gi"] = judge(s, s.load(tid), policy, tree, signers)
     report = judged["report"]
     task = s.load(tid, docs=False)
     p = task.proj

@@ -11,6 +11,7 @@ from harness.core import gate as core_gate
 from harness.core import next_step, states
 from harness.core.blockers import evaluated_fields
 from harness.errors import EXIT_INVALID, HarnessError, Refused
+from harness.signatures.trust import Signers
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
     from harness.gitio.git import Git
@@ -62,15 +63,16 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
         tid = s.current_id(task_id)
         chosen = True
         git = s.git
+        signers = Signers(lambda: git)  # whose approvals count: the signers git config names, else the repository's
         tree, head = git.worktree_source_tree(), git.head()
-        policy = checked_policy(s, git)
+        policy = checked_policy(s, git, signers)
         state = s.load(tid, docs=False).proj.state
         if state in states.TERMINAL:  # a finished task's ledger is closed: evaluate, record nothing
-            report, gi = judge(s, s.load(tid), policy, tree)
+            report, gi = judge(s, s.load(tid), policy, tree, signers)
         else:
             def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:  # under the lock, as it is now
                 nonlocal report, gi
-                judged, gi = judge(s, task, policy, tree)
+                judged, gi = judge(s, task, policy, tree, signers)
                 report = judged
                 return [("gate.evaluated", {"verdict": judged.verdict, "tree": tree, "head": head,
                                             "policy": policy.digest, **evaluated_fields(judged.blockers)})]
@@ -100,22 +102,19 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
                                     **loop_counts(task.lines, gi.policy))
 
 
-def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
+def checked_policy(s: TaskStore, git: Git, signers: Signers) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gate.facts import configured_types
     from harness.gate.loosening import unapproved_loosening
     from harness.gitio.tree_source import TreeSource
-    from harness.signatures import trust
     from harness.store import settings
 
     policy = settings.load_gate(s.layout)
     head = git.head()
     committed = TreeSource(git, git.commit_tree(head), "HEAD").read(paths.GATE) if head else None
     approvals = s.source.read(paths.APPROVALS)
-    trust.use_git_config(git)
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
-    loosened, why = unapproved_loosening(committed, policy, approvals, trusted,
-                                         configured_types(s.source))
+    loosened, why = unapproved_loosening(committed, policy, approvals, trusted, signers, configured_types(s.source))
     if loosened:
         raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened)
                            + (f" ({why})" if why else ""),
@@ -123,7 +122,8 @@ def checked_policy(s: TaskStore, git: Git) -> GatePolicy:
     return policy
 
 
-def judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str) -> tuple[core_gate.GateReport, core_gate.GateInput]:
+def judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str,
+          signers: Signers) -> tuple[core_gate.GateReport, core_gate.GateInput]:
     from harness.gate import facts
 
     edited = s.disagreements(task)
@@ -131,7 +131,7 @@ def judge(s: TaskStore, task: LoadedTask, policy: GatePolicy, tree: str) -> tupl
         raise HarnessError("the task files disagree with the ledger (hand-edited?):\n  "
                            + "\n  ".join(d.message() for d in edited),
                            hint="`harness replay` shows it; `harness replay --write` restores the files from the ledger")
-    gi = facts.gate_input(s.source, task, policy, tree)
+    gi = facts.gate_input(s.source, task, policy, tree, signers)
     return core_gate.evaluate(gi), gi
 
 

@@ -8,6 +8,7 @@ from harness.core import gate
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
     from harness.core.records import Finding
+    from harness.signatures.trust import Signers
     from harness.store.reader import LoadedTask
     from harness.store.settings import Config, GatePolicy
     from harness.store.source import Source
@@ -49,7 +50,7 @@ def needs_cases(task: LoadedTask, policy: GatePolicy) -> bool:
             or (bool(policy.suite) and any(f["status"] in ("VERIFIED", "CLOSED") for f in task.proj.findings.values())))
 
 
-def introduced_types(src: Source, base: str | None, cited: set[str], strict: bool) -> list[str]:
+def introduced_types(src: Source, base: str | None, cited: set[str], strict: bool, signers: Signers) -> list[str]:
     """Of the ``cited`` evidence types, those whose command is not config.yaml's at the task's base:
     added or changed since (this change's own command), or run by hand with no command of
     config.yaml's at all. A human's approval of this config.yaml (`approve config-change`, checked
@@ -79,7 +80,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     changed = sorted(t for t in cited & set(now) if before.get(t) != now[t])
     raw = src.read(paths.CONFIG)
     if changed and raw and trust.approved(src.read(paths.APPROVALS), "config-change",
-                                          sha256(raw).hexdigest(), [base_src])[0]:
+                                          sha256(raw).hexdigest(), [base_src], signers)[0]:
         changed = []
     return sorted({*by_hand, *changed})
 
@@ -127,15 +128,16 @@ def contract_plan(task: LoadedTask) -> dict[str, list[str]]:
             for key in ("requirements", "invariants") for item in contract.get(key) or []}
 
 
-def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str) -> gate.GateInput:
-    return gate_input_at(gate_facts(src, task, policy), tree)
+def gate_input(src: Source, task: LoadedTask, policy: GatePolicy, tree: str, signers: Signers) -> gate.GateInput:
+    return gate_input_at(gate_facts(src, task, policy, signers), tree)
 
 
-def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
+def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy, signers: Signers) -> dict:
     """Everything the gate judges except the source tree and this process's environment, as
-    plain JSON values: what a task folder, gate.yaml and config.yaml say, so a stamp can keep
-    it keyed by their object ids. (The configured commands are kept as committed — config.yaml
-    is in the repository anyway — and redacted with the current environment at each use.)"""
+    plain JSON values: what a task folder, gate.yaml and config.yaml say (and whose approvals of
+    a config.yaml count, ``signers``), so a stamp can keep it keyed by their object ids. (The
+    configured commands are kept as committed — config.yaml is in the repository anyway — and
+    redacted with the current environment at each use.)"""
     from harness.store import settings
     from harness.store.evidence_files import load_valid
 
@@ -155,7 +157,7 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy) -> dict:
         "cases": case_lists(src, task, evidence, policy),
         "introduced": introduced_types(src, p.base_commit, {t for r in p.requirements.values() if r["priority"] == "must"
                                                              and r["status"] == "verified" for t in r["evidence"]},
-                                       strict=bool(policy.suite)),
+                                       strict=bool(policy.suite), signers=signers),
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

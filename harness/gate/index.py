@@ -115,10 +115,12 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     from harness.gate.facts import configured_types
     from harness.gate.loosening import unapproved_loosening
     from harness.gitio.tree_source import TreeSource, index_tree
+    from harness.signatures.trust import Signers
     from harness.store import reader, settings
     from harness.store.layout import open_layout
 
     layout, git = open_layout(), open_git()
+    signers = Signers(lambda: git)  # as the commit hook checks: git config's signers, if it names any
     full = index_tree(git)
     src = TreeSource(git, full, "index")
     tree = git.strip_harness(full)
@@ -130,13 +132,14 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     head = git.head()
     trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
     committed = trusted[0].read(paths.GATE) if trusted else None
-    loosened, why = unapproved_loosening(committed, policy, src.read(paths.APPROVALS), trusted, configured_types(src))
+    loosened, why = unapproved_loosening(committed, policy, src.read(paths.APPROVALS), trusted, signers,
+                                         configured_types(src))
     if loosened:
         raise HarnessError(".harness/gate.yaml in the index loosens the committed policy without approval: "
                            + "; ".join(loosened) + (f" ({why})" if why else ""),
                            hint="revert it, or have a human run `harness approve gate-change`")
     task = reader.load_task(src, tid)
-    return tid, tree, core_gate.evaluate(facts.gate_input(src, task, policy, tree))
+    return tid, tree, core_gate.evaluate(facts.gate_input(src, task, policy, tree, signers))
 
 
 def _keep(verdict: dict) -> None:

@@ -30,12 +30,12 @@ def loosening_of(old_raw: bytes | None, new: settings.GatePolicy, configured: li
 
 
 def unapproved_loosening(old_raw: bytes | None, new: settings.GatePolicy, approvals: bytes | None,
-                         trusted: Sequence[Source], configured: list[str] | None = None
+                         trusted: Sequence[Source], signers: trust.Signers, configured: list[str] | None = None
                          ) -> tuple[list[str], str | None]:
     """How ``new`` loosens the policy ``old_raw`` unless a signed approval verified against
-    ``trusted``'s signers covers it, and why a claimed one did not."""
+    ``trusted``'s signers (or the command's own root, ``signers``) covers it, and why a claimed one did not."""
     loosened = loosening_of(old_raw, new, configured)
     if not loosened:
         return [], None
-    ok, why = trust.approved(approvals, "gate-change", new.digest, trusted)
+    ok, why = trust.approved(approvals, "gate-change", new.digest, trusted, signers)
     return ([], None) if ok else (loosened, why)

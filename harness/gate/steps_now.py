@@ -19,6 +19,7 @@ def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step
     measures it after its run): measuring it again would cost three git processes for the same id."""
     from harness.core import gate as core_gate
     from harness.gate import facts
+    from harness.signatures.trust import Signers
     from harness.store import settings
 
     task = s.load(tid)
@@ -28,11 +29,9 @@ def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step
     if not any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
         tree = ""
     elif tree is None:
-        from harness.gitio.git import Git
-
-        tree = Git(s.layout.root).worktree_source_tree()
+        tree = s.git.worktree_source_tree()
     policy = settings.load_gate(s.layout)
-    gi = facts.gate_input(s.source, task, policy, tree)
+    gi = facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git))
     report = core_gate.evaluate(gi)
     p = task.proj
     steps = next_step.for_gate_input(gi, report.blockers, iteration=p.iteration, max_iterations=p.max_iterations,

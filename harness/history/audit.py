@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations onl
     from harness.history.change_rules import Problem
     from harness.history.incoming import CommitReport
     from harness.history.rerun.isolation import Job
+    from harness.signatures.trust import Signers
 
 
 @dataclass
@@ -43,10 +44,11 @@ class AuditResult:
                 **({"rerun_only": self.rerun_only} if self.rerun_only else {})}
 
 
-def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, stamp: bool = True,
+def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun: bool = False, stamp: bool = True,
               scope: dict[str, Any] | None = None, note_of: Callable[[str], dict[str, Any] | None] | None = None,
               stream: Callable[[str], None] | None = None, rerun_only: str | None = None) -> AuditResult:
-    """``rerun_only``: with ``rerun``, re-run that commit alone (a fan-out job); every commit is still
+    """``signers``: whose approvals count beyond each parent's allowed_signers (the command's trust root).
+    ``rerun_only``: with ``rerun``, re-run that commit alone (a fan-out job); every commit is still
     checked, the others' re-runs are left to their own jobs and said so, and only that one is stamped."""
     from harness.history import stamp as stamping
     from harness.history.incoming import check_commit
@@ -54,20 +56,20 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
     result = AuditResult(title, list(commits), scope=scope, rerun_only=rerun_only if rerun else None)
     job = _job(git, commits, rerun_only) if rerun else None
     for commit in commits:
-        report = check_commit(git, commit)
+        report = check_commit(git, commit, signers)
         reruns: list[dict[str, Any]] = []
         unrunnable = 0
         row: dict[str, Any] = {}
         this_job = rerun_only is None or commit == rerun_only
         if rerun and this_job and not report.problems:
-            unrunnable = _rerun(git, commit, report, reruns, scope, stream, job)
+            unrunnable = _rerun(git, commit, report, reruns, scope, stream, job, signers)
             result.unrunnable += unrunnable
         # A re-run this machine could not run checked nothing: the commit is not stamped PASS on it.
         verdict = "REFUSED" if report.problems else "UNCHECKED" if unrunnable else "PASS"
         note = note_of(commit) if note_of else None  # read before our own stamp replaces it
         if stamp and this_job and report.gated():
             try:
-                stamping.stamp(git, commit, {"verdict": verdict})
+                stamping.stamp(git, commit, signers, {"verdict": verdict})
             except HarnessError:
                 pass  # a note is a record, not the proof: the verdict above stands either way
         if report.problems:
@@ -88,7 +90,7 @@ def run_audit(git: Git, commits: list[str], title: str, rerun: bool = False, sta
 
 
 def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, Any]], scope: dict[str, Any] | None,
-           stream: Callable[[str], None] | None, job: Job | None) -> int:
+           stream: Callable[[str], None] | None, job: Job | None, signers: Signers) -> int:
     """Re-run what ``commit``'s DONE rests on (rows into ``reruns``, refusals into its report), under
     the job's one guard; how many runs could not run."""
     from harness.history.rerun.execute import UNRUNNABLE, rerun_done
@@ -97,7 +99,7 @@ def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, A
     # history PASS_TO_PASS's base is derived from, never the ledger's word alone.
     trusted = (scope or {}).get("excluded") or []
     assert job is not None  # made whenever the audit re-runs
-    report.problems.extend(rerun_done(git, commit, report, reruns, stream, trusted, job))
+    report.problems.extend(rerun_done(git, commit, report, signers, reruns, stream, trusted, job))
     return sum(r["result"] == UNRUNNABLE for r in reruns)
 
 

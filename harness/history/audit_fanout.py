@@ -19,18 +19,21 @@ from harness.errors import EXIT_INVALID, EXIT_REFUSED
 if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.history.change_rules import Problem
+    from harness.signatures.trust import Signers
 
 PLAN_KIND = "harness-audit-plan"
 
 
-def plan_audit(git: Git, commits: list[str], scope: dict[str, Any], history: list[Problem]) -> dict[str, Any]:
-    """The plan (as `--plan --json` prints it): every commit checked, nothing re-run, nothing stamped."""
+def plan_audit(git: Git, commits: list[str], scope: dict[str, Any], history: list[Problem],
+               signers: Signers) -> dict[str, Any]:
+    """The plan (as `--plan --json` prints it): every commit checked (approvals against ``signers``, the
+    audit's trust root, else each parent's allowed_signers), nothing re-run, nothing stamped."""
     from harness.history.incoming import check_commit
     from harness.history.rerun.execute import done_tasks, planned_runs
 
     rows, planned = [], []
     for commit in commits:
-        report = check_commit(git, commit)
+        report = check_commit(git, commit, signers)
         problems = [p.as_dict() for p in report.problems]
         rows.append({"commit": commit, "ok": not problems, "problems": problems,
                      "gated": {v.id: v.gate.verdict for v in report.gated() if v.gate is not None}})

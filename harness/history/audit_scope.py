@@ -3,8 +3,7 @@ guess), the push as a whole, the notes the tip's config names, and whose signatu
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from harness.errors import HarnessError
@@ -13,6 +12,7 @@ if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.history.audit_range import AuditRange
     from harness.history.change_rules import Problem
+    from harness.signatures.trust import Signers
 
 
 class AuditTargets(NamedTuple):
@@ -22,7 +22,7 @@ class AuditTargets(NamedTuple):
 
 
 def audit_range(git: Git, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None,
-                to_rev: str, remote: str) -> AuditTargets:
+                to_rev: str, remote: str, signers: Signers) -> AuditTargets:
     """After a push (``before``), for a pull request (``base_rev``) or given outright (``from_rev``)."""
     from harness.history import audit_range as ranges
     from harness.history.stored_parents import require_stored_parents
@@ -41,7 +41,7 @@ def audit_range(git: Git, before: str | None, ref: str | None, base_rev: str | N
 
         # The push as a whole, beside its commits: what the ref held before (as fetched, or as CI
         # said when it is gone) against the new tip, under the server hook's rules.
-        history = history_problems(git, ref, scope.before or before or "", scope.tip, remote)
+        history = history_problems(git, ref, scope.before or before or "", scope.tip, signers, remote)
     return AuditTargets(scope, scope.commits(git), history)
 
 
@@ -76,14 +76,10 @@ def commit_in_range(git: Git, only: str, commits: list[str], reason: str) -> str
     return sha
 
 
-@contextlib.contextmanager
-def signers_from(path: str | None) -> Iterator[None]:
-    """Approvals verified against this allowed-signers file alone while the audit runs (CI's own trust
-    root, outside the repository); None: the trust root the repository and git config name."""
+def signers_for(git: Git, allowed_signers: str | None = None) -> Signers:
+    """Whose signatures count while the audit (or a hook) checks ``git``'s commits: the file named on the
+    command line alone (CI's own trust root, outside the repository), else the one git config names,
+    else each commit's parent's allowed_signers."""
     from harness.signatures import trust
 
-    trust.use_file(path)
-    try:
-        yield
-    finally:
-        trust.use_file(None)
+    return trust.Signers(lambda: git, trust.named_file(allowed_signers) if allowed_signers is not None else None)

@@ -53,9 +53,11 @@ class TaskVerdict:
     gate: core_gate.GateReport | None = None
 
 
-def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
+def validate_change(olds: Sequence[Source], new: Source, source_tree: str, signers: trust.Signers,
                     only_gated: bool = False) -> tuple[list[Problem], list[TaskVerdict]]:
-    """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed.
+    """``olds``: sources of the parent tree(s) (empty for a root commit); ``new``: the tree committed;
+    ``signers``: the command's own trust root (the file CI names, or git config's), whose signatures
+    count instead of each parent's allowed_signers.
 
     Only what differs from the parents is examined: a task folder whose tree id equals a
     parent's was judged when that parent was committed (the push guard and audit judge
@@ -80,7 +82,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
         # to a CLI that follows it: refuse it rather than judge two different things.
         problems.append(Problem(path, "plain-files-only", "a symlink or submodule inside .harness/",
                                 "replace it with the real files (`git rm --cached PATH`, then copy them in)"))
-    policy = _policy(olds, new, problems, only_gated)
+    policy = _policy(olds, new, problems, only_gated, signers)
     changes = changed_tasks(olds, new)
     if not only_gated:
         _check_local(olds, new, problems)
@@ -88,8 +90,8 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
         if olds and _changed(olds, new, paths.APPROVALS):
             _check_approvals_kept(olds, new, problems)
         if _changed(olds, new, paths.CONFIG, paths.APPROVALS):
-            _check_config(olds, new, problems)
-        _check_signers(olds, new, problems)  # a changed allowed_signers only: two reads otherwise
+            _check_config(olds, new, problems, signers)
+        _check_signers(olds, new, problems, signers)  # a changed allowed_signers only: two reads otherwise
         for tid, in_new, _ in changes:
             if not in_new:
                 problems.append(Problem(f"{reader.TASKS}/{tid}/", "tasks-never-deleted", f"task {tid} was deleted",
@@ -98,7 +100,7 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str,
     for tid, in_new, priors in changes:
         if not in_new:
             continue
-        verdict = _check_task(priors, new, tid, source_tree, policy, problems, only_gated)
+        verdict = _check_task(priors, new, tid, source_tree, policy, problems, only_gated, signers)
         if verdict is not None:
             verdicts.append(verdict)
     return problems, verdicts
@@ -295,7 +297,7 @@ def _at(src: Source, rel: str) -> tuple[str, str] | None:
 
 
 def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
-            only_gated: bool) -> settings.GatePolicy | None:
+            only_gated: bool, signers: trust.Signers) -> settings.GatePolicy | None:
     raw = new.read(paths.GATE)
     if raw is None:
         problems.append(Problem(paths.GATE, "gate-policy", "gate.yaml is missing", f"restore it: `git checkout {_rev(olds)} -- .harness/gate.yaml` or `harness init`"))
@@ -314,7 +316,8 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
     # first-ever gate.yaml is judged against the defaults.
     befores = [(o.read(paths.GATE), [o]) for o in olds if o.read(paths.GATE) is not None] or [(None, list(olds))]
     for old_raw, trusted in befores:
-        loosened, why = unapproved_loosening(old_raw, pol, new.read(paths.APPROVALS), trusted, facts.configured_types(new))
+        loosened, why = unapproved_loosening(old_raw, pol, new.read(paths.APPROVALS), trusted, signers,
+                                             facts.configured_types(new))
         if loosened:
             problems.append(Problem(paths.GATE, "gate-only-tightens", "loosens the gate: " + "; ".join(loosened)
                                     + (f" ({why})" if why else ""),
@@ -324,7 +327,7 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
     return pol
 
 
-def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
+def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem], signers: trust.Signers) -> None:
     """Who may sign approvals is policy too: a changed allowed_signers needs an approval signed
     by a key the parent already lists. (The first one, where no parent had any, sets the root
     up; only a trust root kept outside the repository — CI's — guards that moment.)"""
@@ -333,7 +336,7 @@ def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem])
         before = old.read(paths.ALLOWED_SIGNERS)
         if before is None or before == raw:
             continue
-        ok, why = trust.approved(new.read(paths.APPROVALS), "signers-change", _digest(raw or b""), [old])
+        ok, why = trust.approved(new.read(paths.APPROVALS), "signers-change", _digest(raw or b""), [old], signers)
         if not ok:
             problems.append(Problem(paths.ALLOWED_SIGNERS, "signers-change-needs-approval",
                                     "changes who may sign approvals" + (f" ({why})" if why else ""),
@@ -376,7 +379,7 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
         return
 
 
-def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) -> None:
+def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], signers: trust.Signers) -> None:
     raw = new.read(paths.CONFIG)
     from harness.gate import facts
 
@@ -394,7 +397,7 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem]) 
             continue  # an invalid old config named no command anyone could rely on
         changed = core_policy.command_changes(before, after)
         # Vouched for by this parent's signers: the side whose commands change.
-        ok, why = trust.approved(new.read(paths.APPROVALS), "config-change", _digest(raw), [old]) if raw else (False, None)
+        ok, why = trust.approved(new.read(paths.APPROVALS), "config-change", _digest(raw), [old], signers) if raw else (False, None)
         dropped = _dropped_patterns(old, new)
         if dropped and not ok:
             problems.append(Problem(paths.CONFIG, "redaction-patterns-need-approval",
@@ -416,7 +419,7 @@ def _digest(raw: bytes) -> str:
 
 
 def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: str, policy: settings.GatePolicy | None,
-                problems: list[Problem], only_gated: bool) -> TaskVerdict | None:
+                problems: list[Problem], only_gated: bool, signers: trust.Signers) -> TaskVerdict | None:
     """Everything about one changed task; ``priors``: the parents it already was a task in."""
     folder = f"{reader.TASKS}/{tid}"
     ledger_rel = f"{folder}/events.jsonl"
@@ -448,12 +451,12 @@ def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: st
     verdict = TaskVerdict(tid, before_states[0] if before_states else None, task.proj.state)
     entering = task.proj.state in states.GATED_STATES and task.proj.state not in before_states
     if entering and policy is not None:
-        verdict.gate = _gate_at(new, task, policy, source_tree, problems)
+        verdict.gate = _gate_at(new, task, policy, source_tree, problems, signers)
     return verdict
 
 
 def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, source_tree: str,
-             problems: list[Problem]) -> core_gate.GateReport | None:
+             problems: list[Problem], signers: trust.Signers) -> core_gate.GateReport | None:
     """A task entering CONVERGED/DONE: a recorded PASS for exactly this tree, and a recomputation that agrees."""
     folder = f"{reader.TASKS}/{task.id}"
     fix = ("re-collect the evidence (`harness evidence TYPE`), run `harness gate`, then commit exactly the tree "
@@ -471,7 +474,7 @@ def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, 
                                 f"{task.id} is {task.proj.state} but there is no gate PASS for the committed source tree "
                                 f"{source_tree[:12]}: {detail}", fix))
     try:
-        report = core_gate.evaluate(facts.gate_input(new, task, policy, source_tree))
+        report = core_gate.evaluate(facts.gate_input(new, task, policy, source_tree, signers))
     except HarnessError as exc:
         problems.append(Problem(folder, "done-needs-gate-pass", exc.render(), fix))
         return None

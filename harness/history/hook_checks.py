@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness import paths
+from harness.signatures.trust import Signers  # whose approvals count: git config's signers, if it names any
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -16,30 +17,23 @@ if TYPE_CHECKING:
 
 def hook_git(root: Path | None = None, valid_cache: bool = True) -> Git:
     """The work tree's repository, with the CLI's cache of known-valid documents (a hook re-reading
-    unchanged ones does not check them against their schemas again) and git config's signers.
+    unchanged ones does not check them against their schemas again).
     ``valid_cache=False`` (the audit): the checkout is what is judged, and its cache would vouch for itself."""
     from harness.gitio.git import Git
-    from harness.signatures import trust
     from harness.store import validate
     from harness.store.layout import find_worktree
 
     root = root or find_worktree()
     if valid_cache:
         validate.use_cache(root / paths.LOCAL / "valid")
-    git = Git(root)
-    trust.use_git_config(git)  # approvals are checked against the signers git config names, if any
-    return git
+    return Git(root)
 
 
 def server_git(git_dir: str | None) -> Git:
     """The repository a receive hook runs in (git sets GIT_DIR; a bare repository has no work tree)."""
     from harness.gitio.git import Git
-    from harness.signatures import trust
 
-    git = Git(Path(git_dir or ".").resolve())
-    # The server's own config can name the approvers: a trust root no pushed commit can change.
-    trust.use_git_config(git)
-    return git
+    return Git(Path(git_dir or ".").resolve())
 
 
 def staged_problems(git: Git) -> list[Problem]:
@@ -51,7 +45,7 @@ def staged_problems(git: Git) -> list[Problem]:
     full = index_tree(git)
     parents = ([head] if head else []) + git.merge_heads()
     olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}", rev="HEAD" if p == head else p) for p in parents]
-    problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full))
+    problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full), Signers(lambda: git))
     from harness.history.incoming import malformed_tree
 
     return malformed_tree(git, full) + problems
@@ -62,8 +56,9 @@ def merge_problems(git: Git) -> list[tuple[str, list[Problem]]]:
     from harness.history.incoming import check_commit, merge_commits, renamed_by_merge
 
     found = []
+    signers = Signers(lambda: git)
     for commit in merge_commits(git):  # empty unless a merge is in progress
-        report = check_commit(git, commit)
+        report = check_commit(git, commit, signers)
         if report.problems:
             found.append((commit, report.problems))
     heads, head = git.merge_heads(), git.head()

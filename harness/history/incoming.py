@@ -12,6 +12,7 @@ from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
 from harness.history.change_rules import Problem, TaskVerdict, validate_change
+from harness.signatures.trust import Signers
 
 ZERO = "0" * 40
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # sha-1 or sha-256 object names, as git writes them
@@ -62,12 +63,12 @@ class CommitReport:
         return [v for v in self.verdicts if v.gate is not None]
 
 
-def check_commit(git: Git, commit: str, only_gated: bool = False) -> CommitReport:
+def check_commit(git: Git, commit: str, signers: Signers, only_gated: bool = False) -> CommitReport:
     tree = git.commit_tree(commit)
     olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
     new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
     problems = malformed_tree(git, tree)
-    found, verdicts = validate_change(olds, new, git.strip_harness(tree), only_gated)
+    found, verdicts = validate_change(olds, new, git.strip_harness(tree), signers, only_gated)
     problems.extend(found)
     problems.extend(_second_adoption(git, commit))
     problems.extend(_same_repository(git, commit))

@@ -25,9 +25,12 @@ def _task_of(path: str) -> str | None:
 def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
     """Each (commit, task) where the task becomes DONE — by its ledger, or by a hand-edited
     task.yaml — and whether a gate PASS held at that exact commit with nothing else refused."""
+    from harness.signatures.trust import Signers
+
     claims = []
+    signers = Signers(lambda: git)  # as the hooks check: git config's signers, if it names any
     for commit in commits:
-        report = check_commit(git, commit)
+        report = check_commit(git, commit, signers)
         refused = {_task_of(p.file) for p in report.problems}
         entered = {v.id: v for v in report.verdicts if v.after == "DONE" and v.gate is not None}
         by_hand = {_task_of(p.file) for p in report.problems if p.rule == "projection-matches-ledger"

@@ -59,17 +59,20 @@ def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
         return doc if isinstance(doc, dict) else None
 
     from harness.history.rewrite import history_problems
+    from harness.signatures.trust import Signers
 
+    signers = Signers(lambda: git)  # the server's own config can name the approvers: a root no push can change
     refs = [{"ref": shown_ref(p.ref), "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
     audits = []
     for p in pushed:
         # A ref whose history is replaced may bring no new commit at all (a rewind, another
         # branch's tip): its move is judged on its own, beside the commits it brings.
-        history = history_problems(git, p.ref, p.old, p.new)
+        history = history_problems(git, p.ref, p.old, p.new, signers)
         if not (p.commits or history):
             continue
         title = f"pre-receive {shown_ref(p.ref)}"
-        audit = run_audit(git, p.commits, title, stamp=False, note_of=note_of) if p.commits else AuditResult(title, [])
+        audit = (run_audit(git, p.commits, title, signers, stamp=False, note_of=note_of) if p.commits
+                 else AuditResult(title, []))
         audit.history = history
         audits.append(audit)
     return PushChecked(refs, audits)

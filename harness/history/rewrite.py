@@ -28,6 +28,7 @@ from harness.history.change_rules import Problem
 if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
+    from harness.signatures.trust import Signers
 
 KIND = "history-rewrite"
 ZERO = "0" * 40
@@ -82,9 +83,11 @@ def is_protected(git: Git, ref: str, patterns: list[str], remote: str = "origin"
         or any(fnmatch.fnmatchcase(ref, p) for p in names)
 
 
-def history_problems(git: Git, ref: str | None, old: str, new: str, remote: str = "origin") -> list[Problem]:
+def history_problems(git: Git, ref: str | None, old: str, new: str, signers: Signers,
+                     remote: str = "origin") -> list[Problem]:
     """Why moving ``ref`` from ``old`` to ``new`` (all zeros: created / deleted) replaces its
-    history without a human's approval; [] for a creation, a fast-forward, an unprotected ref.
+    history without an approval a human signed (verified against ``old``'s signers, or the command's
+    own root, ``signers``); [] for a creation, a fast-forward, an unprotected ref.
     ``ref`` None: the caller cannot say which ref moved (an audit without --ref), so it is held
     to the protected rules: failing closed, never a pass over a rewrite it could not place."""
     from harness.gitio.tree_source import TreeSource
@@ -112,7 +115,7 @@ def history_problems(git: Git, ref: str | None, old: str, new: str, remote: str 
     found = _rewrites(git, shown, old_tip, new_tip, policy)
     if not found:
         return []
-    ok, why = approved(git, ref, old_tip, new_tip or ZERO, policy)
+    ok, why = approved(git, ref, old_tip, new_tip or ZERO, policy, signers)
     if ok:
         return []
     return [Problem(shown, rule, text + (f" ({why})" if why else ""), fix) for rule, text in found]
@@ -140,7 +143,7 @@ def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource)
     return out
 
 
-def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource) -> tuple[bool, str | None]:
+def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource, signers: Signers) -> tuple[bool, str | None]:
     """Whether ``old`` itself adds a signed approval of moving ``ref`` to exactly ``new``, verified
     against ``old``'s signers (or the trust root outside the repository); else why a claimed one
     does not count."""
@@ -159,7 +162,7 @@ def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource) -> tupl
             reasons.append(f"the approval signed by {record.get('signer')} was added before {old[:12]}, and {ref} has "
                            "moved on since: the rewrite would drop commits it never saw; approve again")
             continue
-        why = trust.signature_problem(record, trust.roots([policy]))
+        why = trust.signature_problem(record, trust.roots([policy], signers))
         if why is None:
             return True, None
         reasons.append(why)

@@ -22,6 +22,7 @@ from harness.gitio.tree_source import TreeSource
 from harness.history.stamp_cache import StampCache
 
 if TYPE_CHECKING:
+    from harness.signatures.trust import Signers
     from harness.store.reader import LoadedTask
     from harness.store.settings import GatePolicy
 
@@ -45,8 +46,9 @@ def notes_ref(src: TreeSource) -> str:
     return settings.notes_ref_of(src.read(paths.CONFIG))
 
 
-def stamp_for(git: Git, commit: str, cache: StampCache | None = None) -> tuple[str, dict]:
-    """(notes ref, note document) for ``commit``, computed from its committed content.
+def stamp_for(git: Git, commit: str, signers: Signers, cache: StampCache | None = None) -> tuple[str, dict]:
+    """(notes ref, note document) for ``commit``, computed from its committed content (approvals
+    verified against each parent's allowed_signers, or the command's own root: ``signers``).
 
     ``cache`` answers what an earlier stamp found for the same objects: a task folder whose
     tree id it knows is not read again. A code change still re-judges every open task's
@@ -81,7 +83,7 @@ def stamp_for(git: Git, commit: str, cache: StampCache | None = None) -> tuple[s
             # finished; re-judging all history on every commit would grow with the repo's age.
             finished_earlier = entry["state"] in TERMINAL and before is not None and before.get(tid) == oid
             if not policy_error and entry["state"] != "ESCALATED" and not finished_earlier:
-                entry.update(_verdict(cache, src, tid, oid, (gate_oid, config_oid), source_tree, loaded))
+                entry.update(_verdict(cache, src, tid, oid, (gate_oid, config_oid), source_tree, loaded, signers))
         note["tasks"][tid] = entry
     ref = cache.get(f"ref:{config_oid}")
     if ref is None:
@@ -183,7 +185,7 @@ def _task_base(src: TreeSource, tid: str, loaded: list) -> dict:
 
 
 def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: tuple[str, str],
-             source_tree: str, loaded: list) -> dict:
+             source_tree: str, loaded: list, signers: Signers) -> dict:
     """The gate fields of one task's note entry at ``source_tree``."""
     key = f"{tid}:{oid}:{globals_[0]}:{globals_[1]}"
     verdict = cache.get(f"gate:{key}:{source_tree}")
@@ -200,7 +202,7 @@ def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: t
                 raise HarnessError(policy)
             task = loaded[0] if loaded else reader.load_task(src, tid)
             # Through JSON, so a fresh computation judges exactly what a cached one does.
-            known = cache.put(f"facts:{key}", json.loads(json.dumps(facts.gate_facts(src, task, policy))))
+            known = cache.put(f"facts:{key}", json.loads(json.dumps(facts.gate_facts(src, task, policy, signers))))
         except HarnessError as exc:
             verdict = {"gate": "INVALID_HARNESS_STATE", "blockers": [exc.message]}
             return dict(cache.put(f"gate:{key}:{source_tree}", verdict))
@@ -220,9 +222,9 @@ def _parse_policy(src: TreeSource) -> GatePolicy | str:
         return exc.message
 
 
-def stamp(git: Git, commit: str, extra: dict | None = None) -> dict:
+def stamp(git: Git, commit: str, signers: Signers, extra: dict | None = None) -> dict:
     cache = StampCache(git.cache_file("stamp-cache.json"))
-    ref, note = stamp_for(git, commit, cache)
+    ref, note = stamp_for(git, commit, signers, cache)
     cache.save()
     if extra:
         note.update(extra)

@@ -19,5 +19,6 @@ class Stamped:
 
 def stamp_commit(git: Git, rev: str) -> Stamped:
     from harness.history.stamp import stamp
+    from harness.signatures.trust import Signers
 
-    return Stamped(stamp(git, git.resolve(rev)))
+    return Stamped(stamp(git, git.resolve(rev), Signers(lambda: git)))  # git config's signers, if it names any

@@ -35,14 +35,14 @@ def stamp_head(stage: Callable[[str], None]) -> tuple[str, list[Problem]] | None
     if head is None:
         return None
     from harness.history.stamp import stamp
+    from harness.signatures.trust import Signers
 
-    stamp(git, head)
+    signers = Signers(lambda: git)  # approvals are checked against the signers git config names, if any
+    stamp(git, head, signers)
     # The commit hook compares with the commit it replaces when amending.
     stage("post-commit check")
     if not git.touches(head, paths.HARNESS):
         return head, []
     from harness.history.incoming import check_commit
-    from harness.signatures import trust
 
-    trust.use_git_config(git)  # approvals are checked against the signers git config names
-    return head, check_commit(git, head).problems
+    return head, check_commit(git, head, signers).problems

@@ -10,7 +10,7 @@ that commit's approvals, and changing the file needs an approval by a key alread
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness import paths
@@ -41,35 +41,52 @@ def _read(path: Path, label: str) -> Root:
     return Root(raw, label)
 
 
-def use_file(path: str | os.PathLike | None) -> None:
-    """Trust exactly the signers listed in ``path`` (None: stop doing so)."""
-    from harness import context
-
-    context.current().signers_named = _read(Path(path), f"the allowed signers in {path}") if path is not None else None
+def named_file(path: str | os.PathLike) -> Root:
+    """The signers listed in ``path``, named on the command line (`harness audit --allowed-signers`)."""
+    return _read(Path(path), f"the allowed signers in {path}")
 
 
-def use_git_config(git: Git) -> None:
-    """Take the trust root from git config when it names one."""
-    from harness import context
-
-    ctx = context.current()
-    ctx.signers_configured = None
+def configured(git: Git) -> Root | None:
+    """The signers the repository's git config names (`harness.allowedSigners`, else
+    `gpg.ssh.allowedSignersFile`), or None."""
     for key in ("harness.allowedSigners", "gpg.ssh.allowedSignersFile"):
         value = git.config_get(key)
         if value:
             path = Path(value).expanduser()
-            ctx.signers_configured = _read(path if path.is_absolute() else git.root / path,
-                                           f"{value} (git config {key})")
-            return
+            return _read(path if path.is_absolute() else git.root / path, f"{value} (git config {key})")
+    return None
 
 
-def roots(trusted: Sequence[Source]) -> list[Root]:
+class Signers:
+    """One command's trust root beyond the repository's own `.harness/allowed_signers`, built at its
+    edge and passed down to every approval check: the file named on its command line, else the one
+    the config of the repository ``repository()`` opens names (both read when an approval is first
+    checked: most commands check none), else none — each trusted source's (the parent commits', or
+    HEAD's) own file then."""
+
+    def __init__(self, repository: Callable[[], Git] | None = None, named: Root | None = None) -> None:
+        self.repository = repository
+        self.named = named
+        self._external: list[Root | None] = []
+
+    def external(self) -> Root | None:
+        if not self._external:
+            found = self.named if self.named is not None or self.repository is None else configured(self.repository())
+            self._external.append(found)
+        return self._external[0]
+
+    def label(self) -> str:
+        """What names this root in a cache key (its digest), or "" without one."""
+        from harness.core.sha256 import sha256
+
+        root = self.external()
+        return sha256(root.content).hexdigest()[:16] if root is not None else ""
+
+
+def roots(trusted: Sequence[Source], signers: Signers) -> list[Root]:
     """The signers an approval may be checked against: the external root, else each trusted
     source's (the parent commits', or HEAD's) `.harness/allowed_signers`."""
-    from harness import context
-
-    ctx = context.current()
-    external = ctx.signers_named or ctx.signers_configured
+    external = signers.external()
     if external is not None:
         return [external]
     out = []
@@ -80,7 +97,8 @@ def roots(trusted: Sequence[Source]) -> list[Root]:
     return out
 
 
-def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trusted: Sequence[Source]) -> set[str]:
+def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trusted: Sequence[Source],
+                   signers: Signers) -> set[str]:
     """The case ids signed `suite-change` approvals let go for this repository and base: each record's
     listed cases, when its digest binds exactly them here and its signature verifies. (Not "spent"
     when committed: the approval holds for the task's base until the base moves.)"""
@@ -89,7 +107,7 @@ def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trus
     from harness.core.suite import approval_subject
 
     out: set[str] = set()
-    available = roots(trusted)
+    available = roots(trusted, signers)
     for record in rules.records(approvals_raw):
         cases = record.get("changes")
         if record.get("kind") != "suite-change" or not isinstance(cases, list) \
@@ -101,7 +119,8 @@ def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trus
     return out
 
 
-def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Sequence[Source]) -> tuple[bool, str | None]:
+def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Sequence[Source],
+             signers: Signers) -> tuple[bool, str | None]:
     """(True, None) when a record approving ``digest`` for ``kind`` carries a signature that
     verifies against the trust root and, when bound, was given in this repository against the file
     as ``trusted`` (the parent) has it; else (False, why a record that claims it does not count)."""
@@ -112,7 +131,7 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
             return False, (f"the approval in {paths.APPROVALS} ({'; '.join(malformed[:3])}) is not one the CLI writes: "
                            "an unsigned or badly signed approval counts as none")
         return False, None
-    available = roots(trusted)
+    available = roots(trusted, signers)
     # An approval the trusted (parent) side already holds was given for a change made before:
     # restoring that exact file later (after someone tightened it again) needs a new one. Known by
     # what was signed, not by the signature's text (which could be re-wrapped and still verify);

@@ -69,6 +69,7 @@ def _open_counts(gi: core_gate.GateInput) -> dict[str, int]:
 def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     from harness.gate import facts
     from harness.gate.steps_now import commit_steps, loop_counts
+    from harness.signatures.trust import Signers
     from harness.store import settings
 
     settings.load_config(s.layout)  # an invalid config.yaml is reported here, not at the next evidence run
@@ -82,9 +83,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     folders = [s.layout.task_dir(tid) / sub for sub in ("evidence", "findings")]
     done = s.load(tid, docs=False).proj.state == "DONE"
     if done or any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
-        from harness.gitio.git import Git
-
-        git = Git(s.layout.root)
+        git = s.git
         tree = git.worktree_source_tree()
     with s.reading():  # ledger, files and evidence read as one consistent state
         task = s.load(tid)
@@ -92,7 +91,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
         warnings = [d.message() for d in s.disagreements(task)]
         try:
             policy = settings.load_gate(s.layout)
-            gi = facts.gate_input(s.source, task, policy, tree)
+            gi = facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git))
             report = core_gate.evaluate(gi)
             live = report.as_dict(tree)
             work = next_step.work_blockers(gi.state, report.blockers)
@@ -144,19 +143,13 @@ def _no_open_task(s: TaskStore) -> NoOpenTask:
             rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None, "done_commit": None})
             continue
         if p.state == "DONE" and git is None:
-            git = _open_git(s)
+            git = s.git
         try:
             rows.append({"id": tid, "state": p.state, "title": p.title, "head": p.head,
                          "done_commit": done_commit(git, task) if git is not None and p.state == "DONE" else None})
         except HarnessError as exc:
             rows.append({"id": tid, "state": "INVALID", "title": exc.message, "head": None, "done_commit": None})
     return NoOpenTask(rows, next_step.NO_TASK)
-
-
-def _open_git(s: TaskStore) -> Git:
-    from harness.gitio.git import Git
-
-    return Git(s.layout.root)
 
 
 def _done_at(git: Git, task: LoadedTask, tree: str, committed: bool) -> dict[str, Any]:

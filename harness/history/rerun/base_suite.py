@@ -25,6 +25,7 @@ from harness.store import settings
 
 if TYPE_CHECKING:
     from harness.evidence.pass_to_pass import TreeEnv
+    from harness.signatures.trust import Signers
 
 
 def vouched(git: Git, commit: str, trusted: Sequence[str], branch: str | None) -> list[str]:
@@ -65,9 +66,11 @@ def measured_base(git: Git, item: Planned, commit: str, trusted: Sequence[str]) 
 
 
 def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, stream: Callable[[str], None],
-                         trusted: Sequence[str] = (), tree_env: TreeEnv | None = None) -> tuple[dict, Problem | None]:
+                         trusted: Sequence[str] = (), tree_env: TreeEnv | None = None, *,
+                         signers: Signers) -> tuple[dict, Problem | None]:
     """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment (made
-    for each worktree by ``tree_env``: see :meth:`harness.history.rerun.isolation.RerunGuard.tree_env`)."""
+    for each worktree by ``tree_env``: see :meth:`harness.history.rerun.isolation.RerunGuard.tree_env`);
+    a suite-change approval counts when it verifies against the commit's signers, or ``signers``' root."""
     from harness.evidence.pass_to_pass import approved_cases, remeasure
 
     row, base, refusal = _begin(git, item, commit, trusted, stream, "the base's protected files over the commit")
@@ -75,7 +78,7 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
         return row, refusal
     try:
         approvals = src.read(paths.APPROVALS)
-        excusable = set().union(*(approved_cases(git, b, approvals, [src]) for b in {base, item.base} if b))
+        excusable = set().union(*(approved_cases(git, b, approvals, signers, [src]) for b in {base, item.base} if b))
         outcome, lost = remeasure(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(), excusable,
                                   tree_env)
     except HarnessError as exc:

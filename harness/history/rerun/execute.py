@@ -39,6 +39,7 @@ from harness.store import reader, settings
 
 if TYPE_CHECKING:
     from harness.history.rerun.isolation import Job, RerunGuard
+    from harness.signatures.trust import Signers
 
 REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "could not run"
 # Output that says the program or module is missing from this machine, not that it judged the code.
@@ -155,10 +156,12 @@ def planned_runs(git: Git, commit: str, report: CommitReport,
     return src, [p for tid in done for p in plan(src, commit, reader.load_task(src, tid), policy, problems)]
 
 
-def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = None,
+def rerun_done(git: Git, commit: str, report: CommitReport, signers: Signers, runs: list | None = None,
                stream: Callable[[str], None] | None = None, trusted: Sequence[str] = (),
                job: Job | None = None) -> list[Problem]:
     """Re-run what every task this commit marks DONE rests on; rows are appended to ``runs``.
+    ``signers``: the audit's trust root (approvals of a suite change are verified against it, else
+    against the commit's allowed_signers).
     ``trusted``: commits whose history this audit already judged (PASS_TO_PASS's base is derived from it).
     ``job``: the audit's, whose one guard keeps its re-runs apart and on the commit's own code (made
     when a first run is planned); without one, a guard for this commit's runs alone."""
@@ -178,7 +181,7 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
     todo = list(planned)
     try:
         with git.temp_worktree(commit) as path:
-            _run_planned(git, src, commit, path, todo, guard, runs, problems, stream, trusted)
+            _run_planned(git, src, commit, path, todo, guard, runs, problems, stream, trusted, signers)
     except HarnessError as exc:  # the worktree could not be made as the commit records it (a submodule)
         for item in todo:
             runs.append(_not_run(item, commit, exc.message + (f" — {exc.hint}" if exc.hint else ""), stream))
@@ -186,7 +189,8 @@ def rerun_done(git: Git, commit: str, report: CommitReport, runs: list | None = 
 
 
 def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[Planned], guard: RerunGuard,
-                 runs: list, problems: list[Problem], stream: Callable[[str], None], trusted: Sequence[str]) -> None:
+                 runs: list, problems: list[Problem], stream: Callable[[str], None], trusted: Sequence[str],
+                 signers: Signers) -> None:
     """Run ``todo`` (emptied as it goes) in the worktree ``path``, each checked by ``guard`` after."""
     from harness.history.rerun.base_suite import execute_fail_to_pass, execute_pass_to_pass
 
@@ -202,9 +206,11 @@ def _run_planned(git: Git, src: TreeSource, commit: str, path: Path, todo: list[
         if blocked:
             runs.append(_not_run(item, commit, blocked, stream))
             continue
-        if item.kind in ("pass_to_pass", "fail_to_pass"):
-            measure = execute_pass_to_pass if item.kind == "pass_to_pass" else execute_fail_to_pass
-            row, problem = measure(git, src, item, commit, stream, trusted, guard.verified_env)
+        if item.kind == "pass_to_pass":
+            row, problem = execute_pass_to_pass(git, src, item, commit, stream, trusted, guard.verified_env,
+                                                signers=signers)
+        elif item.kind == "fail_to_pass":
+            row, problem = execute_fail_to_pass(git, src, item, commit, stream, trusted, guard.verified_env)
         else:
             if env is not None:  # a module an earlier command (the build) generated in the tree is no more absent
                 guard.release_built(path)
