@@ -1,17 +1,18 @@
 """One command's context, built at the edge and read below it — the package's only state between calls.
 
-A command's own: who hears that the command waits for the store's lock, where the digests of
-schema-valid files are kept for the next command. The edge (``harness.cli.main``, the hook answers
-in ``harness.cli.launch``) opens a context per command with :func:`command` and passes it down: the
-task store it builds holds it, and a lock's reporter is a parameter of the lock. Whose signatures
-count is built at the edge too and passed down as a value of its own
-(:class:`harness.signatures.trust.Signers`). One reader below the edge still asks for the context
-with :func:`current`: the valid-digest cache's (every schema check); tests/test_explicit_context.py
-holds the list. So a process that runs many commands (the test suite runs the CLI in-process; so
-can any embedding program) never carries one command's lock reporter or cache into the next.
+A command's own: who hears that the command waits for a lock. The edge (``harness.cli.main``, the
+hook answers in ``harness.cli.launch``) opens a context per command with :func:`command` and passes
+it down: the task store it builds holds it, and a lock's reporter is a parameter of the lock. What
+else a command is built from is passed down as values of their own: whose signatures count
+(:class:`harness.signatures.trust.Signers`), and where the digests of schema-valid files are kept
+(named by the source a file is read from: the task store's working tree, the hooks' repository).
+Only the edge asks for the command running now (:func:`current`; tests/test_explicit_context.py
+holds it). So a process that runs many commands (the test suite runs the CLI in-process; so can
+any embedding program) never carries one command's lock reporter into the next.
 
 The process's own (:class:`Process`), shared by every command it runs: what is true of exact bytes
-stays true (a YAML text's parse, a ledger's validation, a schema-valid digest), so those memos
+stays true (a YAML text's parse, a ledger's validation, a schema-valid digest, what a cache file of
+such digests lists), so those memos
 outlive a command, bounded by the modules that fill them; and what the operating system holds for
 the process (the store locks it holds, the codecs it registered, the installer steps it took).
 """
@@ -22,7 +23,6 @@ TYPE_CHECKING = False  # typing's own costs a hook more than this module: its na
 if TYPE_CHECKING:
     from collections import OrderedDict
     from collections.abc import Callable
-    from pathlib import Path
     from typing import Any
 
 # Plain classes and no imports: this module is on the hooks' fast paths, where
@@ -40,7 +40,8 @@ class Process:
         self.ledgers: dict[str, list[Any]] = {}  # harness.store.ledger_memo
         self.blobs: OrderedDict[Any, bytes] = OrderedDict()  # harness.gitio.blob_memo
         self.blob_bytes = 0
-        self.valid_digests: set[str] = set()  # harness.store.validate
+        self.valid_digests: set[str] = set()  # harness.store.validate: checked by this process
+        self.valid_listed: dict[str, set[str]] = {}  # harness.store.validate: cache file -> the digests it lists
         self.locks_held: dict[str, bool] = {}  # lock file -> held exclusively (harness.store.fsio)
         self.codecs_registered = False  # harness.cli.streams
         self.installer_steps = 0  # harness.store.crashpoint
@@ -51,7 +52,6 @@ class Context:
 
     def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
         self.on_lock_wait = on_lock_wait
-        self.valid_cache: Path | None = None  # where schema-valid digests are appended for later commands
 
     @property
     def process(self) -> Process:
@@ -59,7 +59,7 @@ class Context:
 
 
 # One slot for the process, not a ContextVar: a thread the command starts sees the command (a new
-# thread starts with an empty ContextVar, so it would write valid digests to no cache).
+# thread starts with an empty ContextVar, so its waits for a lock would go unsaid).
 # The CLI runs one command at a time; a program that runs commands on threads at once shares this.
 _PROCESS: Process | None = None
 _NOW: Context | None = None

@@ -152,10 +152,9 @@ def test_a_worker_thread_sees_the_command_running_now(tmp_path):
     assert seen == [([signers.read_bytes()], heard.append)]
 
 
-# Below the edge the context is passed down (the task store holds it; a lock's reporter is a parameter; the
-# trust root is a value of its own), but for the one reader left: the valid-digest cache
-# (harness.store.validate), which every schema check reaches.
-READS_THE_COMMAND_RUNNING_NOW = {"harness/store/validate.py"}
+# Below the edge the context is passed down: the task store holds it, a lock's reporter is a parameter, the
+# trust root is a value of its own, and the valid-digest cache is named by the source a file is read from.
+READS_THE_COMMAND_RUNNING_NOW: set[str] = set()
 
 
 def current_calls(source: str) -> list[int]:

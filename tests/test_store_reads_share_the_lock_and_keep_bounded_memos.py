@@ -72,9 +72,10 @@ def test_the_known_valid_cache_is_trimmed_instead_of_growing_forever(tmp_path):
 
     cache = tmp_path / "valid"
     cache.write_text("".join(f"{n:032x}\n" for n in range(3 * validate.CACHE_KEEP)), "ascii")
-    validate.use_cache(cache)
+    listed = validate.listed_in(cache)
     kept = cache.read_text("ascii").split()
     assert len(kept) == validate.CACHE_KEEP and kept[-1] == f"{3 * validate.CACHE_KEEP - 1:032x}"
+    assert listed == set(kept)
 
 
 def test_a_text_parsed_again_gives_an_equal_new_document_each_time():

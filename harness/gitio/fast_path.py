@@ -151,6 +151,7 @@ class CommitFiles:
     def __init__(self, root: Path, commit: str, cap: int = 8 * 1024 * 1024) -> None:
         self.root, self.commit, self.cap = root, commit, cap
         self.label = f"commit {commit[:12]}"
+        self.valid_cache: Path | None = None  # a read-only command's look at an old commit: checked, not cached
 
     @classmethod
     def at(cls, root: Path, commit: str) -> CommitFiles | None:

@@ -23,6 +23,7 @@ class TreeSource:
         self._git = git
         self.tree = git.repo[tree_id]
         self.label = label
+        self.valid_cache = git.valid_cache  # the repository's, as the hook that opened it named one
         self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
         # Folder objects by path: a lookup by full path makes libgit2 re-parse every folder on
         # the way (the tasks folder has one entry per task), so N lookups would cost N².
@@ -184,6 +185,6 @@ def of_commit(git: Git, commit: str) -> TreeSource | None:
     except (KeyError, ValueError, TypeError, pygit2.GitError, pygit2.InvalidSpecError):
         return None
     tree = TreeSource.__new__(TreeSource)
-    tree.git, tree.repo, tree.tree, tree.label, tree.rev, tree._objects = \
-        git, git.repo, obj.tree, f"commit {commit[:12]}", commit, {}
+    tree.git, tree.repo, tree.tree, tree.label, tree.rev, tree._objects, tree.valid_cache = \
+        git, git.repo, obj.tree, f"commit {commit[:12]}", commit, {}, git.valid_cache
     return tree

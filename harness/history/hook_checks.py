@@ -20,13 +20,12 @@ def hook_git(root: Path | None = None, valid_cache: bool = True) -> Git:
     unchanged ones does not check them against their schemas again).
     ``valid_cache=False`` (the audit): the checkout is what is judged, and its cache would vouch for itself."""
     from harness.gitio.git import Git
-    from harness.store import validate
     from harness.store.layout import find_worktree
 
     root = root or find_worktree()
-    if valid_cache:
-        validate.use_cache(root / paths.LOCAL / "valid")
-    return Git(root)
+    git = Git(root)
+    git.valid_cache = root / paths.LOCAL / "valid" if valid_cache else None  # what its tree sources read and keep
+    return git
 
 
 def server_git(git_dir: str | None) -> Git:

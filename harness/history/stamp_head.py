@@ -27,10 +27,9 @@ def stamp_head(stage: Callable[[str], None]) -> tuple[str, list[Problem]] | None
     if quick_stamp_head():
         return None  # a code-only commit: stamped from what the parent's stamp knew; nothing to check
     from harness.gitio.git import Git
-    from harness.store import validate
 
-    validate.use_cache(root / paths.LOCAL / "valid")
     git = Git(root)
+    git.valid_cache = root / paths.LOCAL / "valid"  # the clone's digests of valid files, kept for the next hook
     head = git.head()
     if head is None:
         return None

@@ -79,7 +79,7 @@ def load_valid(src: Source, task: LoadedTask) -> dict[str, dict]:
             doc = decode_json(raw)
         except ValueError as exc:
             raise HarnessError(f"{rel}: not JSON ({exc})") from None
-        validate.check(doc, "evidence", rel, raw)
+        validate.check(doc, "evidence", rel, raw, src.valid_cache)
         if doc.get("run_id") != task.proj.evidence[etype]["run_id"] or doc.get("type") != etype:
             raise HarnessError(f"{rel}: run_id/type do not match the ledger's evidence.collected event")
         records[etype] = doc

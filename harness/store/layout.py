@@ -54,6 +54,11 @@ class Layout:
     def lock(self) -> Path:
         return self.root / paths.LOCK
 
+    @property
+    def valid_cache(self) -> Path:
+        """Where the clone keeps the digests of its schema-valid files (harness.store.validate)."""
+        return self.root / paths.LOCAL / "valid"
+
     def task_dir(self, task_id: str) -> Path:
         return self.tasks / task_id
 

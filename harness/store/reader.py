@@ -15,6 +15,8 @@ from harness.store.layout import TASK_ID
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from harness.store.source import Source
 
 TASKS = paths.TASKS
@@ -48,7 +50,7 @@ def is_task(src: Source, name: str) -> bool:
     return bool(TASK_ID.match(name) and set(src.listdir(f"{TASKS}/{name}")) - {"findings", "evidence"})
 
 
-def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
+def parse_ledger(raw: bytes, name: str, cache: Path | None = None) -> tuple[list[str], ledger.Projection]:
     """The lines and projection of the ledger ``raw``, or the HarnessError naming what breaks it.
     Bytes this process validated already are not validated again, and a ledger extending them
     has only its appended lines checked (:mod:`harness.store.ledger_memo`): the same answers, at
@@ -60,17 +62,17 @@ def parse_ledger(raw: bytes, name: str) -> tuple[list[str], ledger.Projection]:
         return ledger_memo.handed_out(found)
     prefix = ledger_memo.longest_prefix(raw, name)
     if prefix is None:
-        lines, proj = _validated(raw, name, 1, ledger.GENESIS, None)
+        lines, proj = _validated(raw, name, 1, ledger.GENESIS, None, cache)
     else:
         lines, proj = ledger_memo.handed_out(prefix)
-        more, proj = _validated(raw[len(prefix.raw):], name, len(lines) + 1, prefix.last_hash, proj)
+        more, proj = _validated(raw[len(prefix.raw):], name, len(lines) + 1, prefix.last_hash, proj, cache)
         lines.extend(more)
     ledger_memo.remember(raw, name, lines, proj)
     return lines, proj
 
 
-def _validated(raw: bytes, name: str, first: int, prev: str,
-               onto: ledger.Projection | None) -> tuple[list[str], ledger.Projection]:
+def _validated(raw: bytes, name: str, first: int, prev: str, onto: ledger.Projection | None,
+               cache: Path | None) -> tuple[list[str], ledger.Projection]:
     """Parse, replay and schema-check ``raw``: a whole ledger (``onto`` None), or the lines
     appended after a validated prefix whose projection is ``onto``, numbered from ``first``."""
     try:
@@ -87,11 +89,11 @@ def _validated(raw: bytes, name: str, first: int, prev: str,
         # rule's hint names a command; a ledger on disk that breaks it needs restoring instead.
         raise HarnessError(exc.message, hint="the ledger is append-only; restore it from git (`git checkout -- FILE`)") from None
     except Exception:
-        validate.check_events(events, name, whole, first, finite=True)  # a value of the wrong shape: the schema names it
+        validate.check_events(events, name, whole, first, finite=True, cache=cache)  # a value of the wrong shape: the schema names it
         raise
     # Its own step after the rules: every event against its schema (no unknown keys, exact
     # types), so no value of the wrong shape reaches a projection, a file or a verdict.
-    validate.check_events(events, name, whole, first, finite=True)  # parse_lines decoded them
+    validate.check_events(events, name, whole, first, finite=True, cache=cache)  # parse_lines decoded them
     if not parsed and onto is None:
         raise HarnessError(f"{name}: empty ledger")
     return [line for line, _ in parsed], proj
@@ -103,7 +105,7 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
     raw = src.read(name)
     if raw is None:
         raise HarnessError(f"{name}: missing — task {task_id} has no ledger ({src.label})")
-    lines, proj = parse_ledger(raw, name)
+    lines, proj = parse_ledger(raw, name, src.valid_cache)
     if proj.id != task_id:
         raise HarnessError(f"{name}: the ledger belongs to {proj.id}, not {task_id}")
     loaded = {}
@@ -122,7 +124,7 @@ def read_doc(src: Source, rel: str, schema: str) -> dict | None:
     if raw is None:
         return None
     doc = yamlio.parse(raw, rel) if raw.strip() else None
-    validate.check(doc, schema, rel, raw)
+    validate.check(doc, schema, rel, raw, src.valid_cache)
     return doc
 
 

@@ -18,6 +18,7 @@ from harness.store.layout import Layout
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from harness.store.source import Source
@@ -134,18 +135,19 @@ def _refuse_shell_syntax(etype: str, conf: dict[str, Any]) -> None:
                                     "as a list of arguments")
 
 
-def parse_config(raw: bytes | None, name: str = CONFIG) -> Config:
-    """config.yaml's settings; a missing file (None) means the defaults and no commands."""
+def parse_config(raw: bytes | None, name: str = CONFIG, cache: Path | None = None) -> Config:
+    """config.yaml's settings; a missing file (None) means the defaults and no commands. ``cache``: where
+    its reader keeps the digests of valid files (harness.store.validate)."""
     if raw is None:
         return Config()
     doc = yamlio.parse(raw, name)
-    validate.check(doc, "config", name, raw)
+    validate.check(doc, "config", name, raw, cache)
     return config_from_doc(doc or {})
 
 
 def config_of(src: Source) -> Config:
     """config.yaml as ``src`` (the working tree or a commit) holds it."""
-    return parse_config(src.read(CONFIG))
+    return parse_config(src.read(CONFIG), cache=src.valid_cache)
 
 
 def load_config(layout: Layout) -> Config:
@@ -158,7 +160,7 @@ def load_config(layout: Layout) -> Config:
     except UnicodeDecodeError as exc:
         raise HarnessError(f"{CONFIG}: not UTF-8 text (byte {exc.start})") from None
     doc = yamlio.parse(raw, CONFIG)
-    validate.check(doc, "config", CONFIG, raw)
+    validate.check(doc, "config", CONFIG, raw, layout.valid_cache)
     return config_from_doc(doc if isinstance(doc, dict) else {})
 
 
@@ -171,9 +173,9 @@ def notes_ref_of(raw: bytes | None) -> str:
         return DEFAULT_NOTES_REF
 
 
-def parse_gate(raw: bytes, name: str = GATE) -> GatePolicy:
+def parse_gate(raw: bytes, name: str = GATE, cache: Path | None = None) -> GatePolicy:
     doc = yamlio.parse(raw, name)
-    validate.check(doc, "gate", name, raw)
+    validate.check(doc, "gate", name, raw, cache)
     return GatePolicy(doc["gate"], sha256(raw).hexdigest())
 
 
@@ -182,4 +184,4 @@ def load_gate(layout: Layout) -> GatePolicy:
     raw = bounded.read(layout.gate, "settings", GATE)
     if raw is None:
         raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy")
-    return parse_gate(raw)
+    return parse_gate(raw, cache=layout.valid_cache)

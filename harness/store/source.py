@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     class Source(Protocol):  # what the readers read from: the working tree, or a commit's tree
         label: str  # how messages name where the files came from
+        valid_cache: Path | None  # where digests of schema-valid files are kept (harness.store.validate)
 
         def read(self, rel: str) -> bytes | None: ...
         def listdir(self, rel: str) -> list[str]: ...
@@ -42,9 +43,13 @@ def _is_symlink(path: str) -> bool:
 
 
 class FsSource:
-    def __init__(self, root: Path) -> None:
+    """The working tree's files. ``valid_cache``: where the digests of its schema-valid files are kept
+    (the task store names the clone's own, `.harness/local/valid`; none: each is checked)."""
+
+    def __init__(self, root: Path, valid_cache: Path | None = None) -> None:
         self.root = root
         self.label = "working tree"
+        self.valid_cache = valid_cache
 
     def _plain(self, rel: str) -> Path:
         # git records a symlink as a link, not as what it points to: the commit hook would

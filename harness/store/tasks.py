@@ -64,8 +64,7 @@ class TaskStore:
 
         self.layout = layout
         self.ctx = ctx if ctx is not None else Context()
-        self.source = FsSource(layout.root)
-        validate.use_cache(layout.local / "valid")
+        self.source = FsSource(layout.root, layout.valid_cache)
 
     @functools.cached_property
     def git(self) -> Git:
@@ -253,7 +252,7 @@ class TaskStore:
         fsio.commit_files(self.layout.local / "journal", files)
         # Every line was checked (the old ones when loaded, the new ones above): the next
         # reader need not check them again.
-        validate.remember_valid("event", ledger_raw)
+        validate.remember_valid("event", ledger_raw, self.source.valid_cache)
 
 
 def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dict[Path, bytes]:

@@ -1,8 +1,11 @@
 """JSON-Schema validation with errors that name file, field path and bad value.
 
 A document is checked (by :mod:`harness.store.schema_check`) only when it has not been seen
-valid before: the digests of documents that passed are kept in ``.harness/local/valid`` so that
-a read-only command such as ``harness status`` stays fast on an unchanged store.
+valid before: by this process, or listed in the cache its reader names. The digests of documents
+that passed are appended to that cache (``.harness/local/valid``: the working tree's source and the
+hooks' repository name it) so that a read-only command such as ``harness status`` stays fast on an
+unchanged store. A reader that names no cache (the audit's: a checkout's cache would vouch for its
+own ledgers, F-0147) trusts only what this process checked.
 """
 
 from __future__ import annotations
@@ -22,27 +25,37 @@ VERSION = b"2\0"
 CACHE_KEEP = 2048  # every rendered version of a file adds a line: keep the newest ones
 
 
-def use_cache(path: Path) -> None:
-    """Load known-valid digests from ``path``; new ones are appended by :func:`_remember`."""
-    context.current().valid_cache = path
+def listed_in(cache: Path) -> set[str]:
+    """The digests ``cache`` lists, read once per process (and trimmed now and then: a dropped key
+    only costs a re-check). An unusable cache lists nothing."""
+    memo = context.process().valid_listed
+    key = str(cache)
+    if key in memo:
+        return memo[key]
     from harness.store import bounded
 
+    memo[key] = set()
     try:
-        raw = bounded.read(path, "state")
+        raw = bounded.read(cache, "state")
         keys = raw.decode("ascii").split() if raw is not None else []
     except (HarnessError, UnicodeDecodeError):
-        return  # a cache: unusable means empty
-    if len(keys) > 2 * CACHE_KEEP:  # trim now and then; a dropped key only costs a re-check
+        return memo[key]
+    if len(keys) > 2 * CACHE_KEEP:
         keys = keys[-CACHE_KEEP:]
         try:
-            path.write_text("\n".join(keys) + "\n", "ascii")
+            cache.write_text("\n".join(keys) + "\n", "ascii")
         except OSError:
             pass
-    _seen().update(keys)
+    memo[key].update(keys)
+    return memo[key]
+
+
+def _known(key: str, cache: Path | None) -> bool:
+    return key in _seen() or (cache is not None and key in listed_in(cache))
 
 
 def _seen() -> set[str]:
-    """Digests of schema-valid documents this process checked (or a cache file listed)."""
+    """Digests of schema-valid documents this process checked."""
     return context.process().valid_digests
 
 
@@ -53,9 +66,11 @@ def _key(schema_name: str, raw: bytes) -> str:
     return sha256(VERSION + schema_name.encode() + b"\0" + raw).hexdigest()[:32]
 
 
-def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) -> None:
+def check(doc: object, schema_name: str, file: str, raw: bytes | None = None, cache: Path | None = None) -> None:
+    """``doc`` (parsed from ``raw``) against ``schema_name``; skipped for bytes this process checked, or
+    that ``cache`` lists, and appended to ``cache`` once they pass."""
     key = _key(schema_name, raw) if raw is not None else None
-    if key is not None and key in _seen():
+    if key is not None and _known(key, cache):
         return
     errors = _errors(doc, schema_name)
     if errors:
@@ -67,11 +82,10 @@ def check(doc: object, schema_name: str, file: str, raw: bytes | None = None) ->
                                                     "YAML, but no count, size or timeout)")
     if key is not None:
         _seen().add(key)
-        _remember(key)
+        _remember(key, cache)
 
 
-def _remember(key: str) -> None:
-    cache_file = context.current().valid_cache
+def _remember(key: str, cache_file: Path | None) -> None:
     if cache_file is None or not cache_file.parent.is_dir():
         return
     import os
@@ -95,15 +109,15 @@ EVENT_DOCS = {"contract.applied": (None, "contract"), "finding.proposed": ("cont
 
 
 def check_events(events: Sequence[object], file: str, raw: bytes | None = None, first: int = 1,
-                 finite: bool = False) -> None:
+                 finite: bool = False, cache: Path | None = None) -> None:
     """Every event of a ledger against event.schema.json (envelope and per-type data: no
     unknown keys, exact types), naming the line and field of the first one that fails.
     ``first``: the line number of ``events[0]`` (an appended suffix checked on its own).
     ``finite``: the events were decoded by :func:`harness.core.limits.decode_json` (as
     ``ledger.parse_lines`` decodes every line), which refuses NaN and infinities already: the walk
-    that looks for them is skipped (a fifth of validating a long ledger)."""
+    that looks for them is skipped (a fifth of validating a long ledger). ``cache``: as :func:`check`."""
     key = _key("event", raw) if raw is not None else None
-    if key is not None and key in _seen():
+    if key is not None and _known(key, cache):
         return
     for number, event in enumerate(events, start=first):
         problem = event_problem(event, finite)
@@ -111,15 +125,15 @@ def check_events(events: Sequence[object], file: str, raw: bytes | None = None, 
             raise HarnessError(f"{file}:{number}: {problem}",
                                hint="the ledger is written by the CLI only; restore it from git (`git checkout -- FILE`)")
     if raw is not None:
-        remember_valid("event", raw)
+        remember_valid("event", raw, cache)
 
 
-def remember_valid(schema_name: str, raw: bytes) -> None:
-    """Record ``raw`` as known valid for ``schema_name`` (its writer checked every part of it)."""
+def remember_valid(schema_name: str, raw: bytes, cache: Path | None = None) -> None:
+    """Record ``raw`` as known valid for ``schema_name`` (its writer checked every part of it), and in ``cache``."""
     key = _key(schema_name, raw)
     if key not in _seen():
         _seen().add(key)
-        _remember(key)
+        _remember(key, cache)
 
 
 def non_finite_problem(doc: object) -> str | None:
