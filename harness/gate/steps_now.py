@@ -63,11 +63,10 @@ def commit_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> lis
         return [COMMIT_DONE]
     import shlex
 
-    from harness.gitio.git import Git
 
     files, total = later  # every path goes into the command: one left out would be refused again
     names = ", ".join(files[:5]) + (f" (+{total - 5} more)" if total > 5 else "")
-    git = Git(s.layout.root)
+    git = s.git
     gated = (task.proj.last_gate or {})["tree"]  # changed_after_gate found one
     head = git.head()
     # The stash puts back HEAD's version: where the gate judged another, that is restored too.
@@ -87,12 +86,11 @@ def commit_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> lis
 def changed_after_gate(s: TaskStore, task: LoadedTask, tree: str | None = None) -> tuple[list[str], int] | None:
     """(the paths, how many) where the source differs from the tree the DONE task's gate passed;
     None when it does not (or no gate tree is known)."""
-    from harness.gitio.git import Git
 
     gated = (task.proj.last_gate or {}).get("tree")
     if not gated:
         return None
-    git = Git(s.layout.root)
+    git = s.git
     tree = tree or git.worktree_source_tree()
     if tree == gated:
         return None
@@ -102,10 +100,9 @@ def changed_after_gate(s: TaskStore, task: LoadedTask, tree: str | None = None) 
 
 def done_in_head(s: TaskStore, tid: str, events: int) -> bool:
     """HEAD holds the task's whole ledger (its DONE included)."""
-    from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
 
-    git = Git(s.layout.root)
+    git = s.git
     head = git.head()
     committed = TreeSource(git, git.commit_tree(head), "HEAD").read(f"{paths.task_folder(tid)}/events.jsonl") if head else None
     return committed is not None and len(committed.splitlines()) >= events
