@@ -67,7 +67,7 @@ def apply(path: Path | None, task_id: str | None) -> None:
     task = contracts.apply_contract(s, tid, doc)
     click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "
                f"{len(task.proj.invariants)} invariants; CREATED → SPECIFYING → PLANNED")
-    rel = contracts.in_source_tree(path)
+    rel = contracts.in_source_tree(path, s)
     if rel is not None:
         click.echo(f"note: {rel} is part of the source tree: it shows in the review's diff, and deleting or editing "
                    f"it later stales the evidence. The task keeps its own copy ({task.dir}/contract.yaml); "

@@ -59,21 +59,17 @@ def default_file() -> Path:
     return path
 
 
-def in_source_tree(path: Path) -> str | None:
+def in_source_tree(path: Path, s: TaskStore) -> str | None:
     """The path relative to the repository root when ``path`` is part of the source tree the
     evidence is bound to (inside the work tree, outside `.harness/`, not git-ignored)."""
-    from harness.store.layout import open_layout
-
-    root = open_layout().root
+    root = s.layout.root
     try:
         rel = path.resolve().relative_to(root)
     except ValueError:
         return None
     if rel.parts[:1] == (paths.HARNESS,):
         return None
-    from harness.gitio.git import Git
-
-    return None if Git(root).is_ignored(rel.as_posix()) else rel.as_posix()
+    return None if s.git.is_ignored(rel.as_posix()) else rel.as_posix()
 
 
 def write_template(force: bool) -> None:
