@@ -190,3 +190,43 @@ def test_f0064_a_link_copied_where_it_leads_nowhere_guarded_stays_allowed(climbi
     """In its own folder a copied link leads where it did; a folder copied whole keeps its links' places among
     themselves; a copy that follows links copies what they lead to."""
     assert guard_answer(climbing, "Bash", {"command": command}) == "allow", command
+
+
+# -- read 48 of F-0064's fix: an abbreviated target option, a destination or source through a link, a wide glob ----
+
+@pytest.fixture
+def climbing_up(linked):
+    """`w/x/tk` -> `../.harness/tasks` (w/.harness/tasks where it is: nothing), `z/y/L` -> `../../w`, `q` ->
+    `w/sub`, an empty `x/`, and `w/m/tk` -> `../.harness/tasks` among 70 plain files."""
+    for folder in ("w/x", "w/sub", "w/m", "z/y", "x", "b"):
+        (linked / folder).mkdir(parents=True, exist_ok=True)
+    (linked / "w/x/tk").symlink_to("../.harness/tasks")
+    (linked / "w/m/tk").symlink_to("../.harness/tasks")
+    for n in range(70):
+        (linked / f"w/m/a{n}").write_text("a\n")
+    (linked / "z/y/L").symlink_to("../../w")
+    (linked / "q").symlink_to("w/sub")
+    return linked
+
+
+@pytest.mark.parametrize("command", [
+    "cp -a --target=d .harness/local/abs && echo x >> d/abs/tasks/T/events.jsonl",  # F-0068
+    "cp -P --target=w w/x/tk", "cp -a --target-dir=w w/x/tk", "mv --target=w w/x/tk", "mv --t w w/x/tk",
+    "ln --target=w w/x/tk",  # F-0069
+    "mv w/x/tk z/y/L/", "cp -P w/x/tk z/y/L/", "cp -a w/x/tk z/y/L/tk", "rsync -a w/x/tk z/y/L/",  # F-0070
+    "mv q/../x/tk x/", "cp -P q/../x/tk x/tk", "cp -a q/../x/tk x/",  # F-0071
+    "mv w/m/* w/", "cp -P w/m/* w/", "cp -d w/m/?* w/",  # F-0072
+])
+def test_read48_a_link_put_where_it_leads_into_the_record_is_refused_however_the_copy_is_spelled(climbing_up, command):
+    """A long option by an unambiguous prefix (getopt takes `--t`), a destination or a source reached through a
+    symbolic link (the kernel follows it; `..` after it climbs from its target), and a copy whose links the guard
+    cannot list all (F-0068..F-0072)."""
+    assert guard_answer(climbing_up, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.mark.parametrize("command", ["mv w/x/tk w/x/tk2", "cp -a w/x w/y", "mv w/m/a1 w/", "cp --target=b app.py",
+                                     "cp -P w/m/a1 z/y/L/", "mv --t b app.py"])
+def test_read48_copies_that_make_no_link_into_the_record_stay_allowed(climbing_up, command):
+    """A link renamed in its folder, a folder copied whole, plain files copied or moved with the abbreviated
+    option or through a linked folder."""
+    assert guard_answer(climbing_up, "Bash", {"command": command}) == "allow", command
