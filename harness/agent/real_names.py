@@ -93,6 +93,10 @@ class Links:
     def moved(self, word: str, cwd: str, walk: bool) -> list[tuple[str, str]] | None:
         return moved_links(word, cwd, walk)
 
+    def real(self, path: str, cwd: str) -> str:
+        """``path`` (from ``cwd``) as the kernel walks it: its links followed, `..` taken from where they lead."""
+        return os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
+
 
 def link_lookup(root: str) -> Links:
     """The judge's link lookups for the repository at ``root``."""
@@ -106,7 +110,7 @@ def moved_links(word: str, cwd: str, walk: bool, bound: int = MAX_WALKED) -> lis
     stays inside leads inside the copy wherever it lands; an absolute one leads where it did). None when that
     is not known: more matches than :data:`MAX_MATCHES`, more entries than ``bound``, a folder it cannot read."""
     path = os.path.join(cwd, os.path.expanduser(word))
-    found = _matches(path) if any(c in word for c in GLOB_CHARS) else [path]
+    found = _matches(path, MAX_FOLLOWED) if any(c in word for c in GLOB_CHARS) else [path]
     if found is None:
         return None
     out = []

@@ -210,7 +210,13 @@ def _moved_link_denial(cmd: SimpleCommand, here: guarded_paths.Where, site: Comm
     from harness.agent.judge.link_copies import links_a_copy_moves
 
     assert site.links is not None
-    for text, new in links_a_copy_moves(cmd, here.cwd, site.links):
+    moved = links_a_copy_moves(cmd, here.cwd, site.links)
+    if moved is None:
+        return Denial("link", f"`{' '.join(cmd.words)}` copies links as links from more than the guard looks at (a "
+                      "glob of many names, a folder of many entries, or one it cannot read): one may lead into the "
+                      "harness's record from where it lands",
+                      "name fewer sources, or copy what the links lead to (`cp -L`)")
+    for text, new in moved:
         if moved_link_leads_to_guarded(text, new, here, site.setup.hooks_dirs):
             return Denial("link", f"`{' '.join(cmd.words)}` puts a link reading {text} at {new}, where it leads into "
                           "the harness's record or git's folder: a second name for it, as `ln -s` would make there",

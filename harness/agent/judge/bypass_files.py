@@ -367,10 +367,11 @@ def _links(args: list[str]) -> bool:
 
 
 def destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]]:
-    """(where a copy writes, what it copies): `-t DIR`/`--target-directory=DIR`, else the last operand."""
+    """(where a copy writes, what it copies): `-t DIR`/`--target-directory=DIR` (or a prefix of it getopt takes:
+    `--target=DIR`, `--t DIR`; F-0068), else the last operand."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
-        if opt == "--target-directory":
+        if _names_the_target_option(opt, prog):
             target = value if eq else (args[i + 1] if i + 1 < len(args) else None)
             return target, [o for o in operands(args) if o != target]
         if a[:1] == "-" and a[1:2] != "-":
@@ -380,6 +381,12 @@ def destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]]
                 return target, [o for o in operands(args) if o != target]
     found = operands(args)
     return (found[-1], found[:-1]) if len(found) >= 2 else (None, [])
+
+
+def _names_the_target_option(opt: str, prog: str) -> bool:
+    """Whether ``opt`` is `--target-directory` or a prefix getopt takes for it: every copier's (cp, mv, ln,
+    install) only long option that starts with `t`. rsync has none (its `--t…` options are others)."""
+    return len(opt) > 2 and "--target-directory".startswith(opt) and prog != "rsync"
 
 
 # Short options that take a value, by program (cp, mv and ln: -S SUFFIX and -t DIR). rsync's -t keeps times.

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
         def moved(self, word: str, cwd: str, walk: bool) -> list[tuple[str, str]] | None: ...
 
+        def real(self, path: str, cwd: str) -> str: ...
+
 # Short options that take a value, by program (getopt gives it the rest of the word).
 VALUED = {"cp": "St", "mv": "St", "ln": "St", "link": "", "rsync": "eBfTM"}
 # cp's options that decide how it treats a link: follow all (L), none (P: -P, -d, -a), the command line's (H).
@@ -71,12 +73,15 @@ def link_copied_with_more(cmd: SimpleCommand, line: tuple[SimpleCommand, ...], c
                   "line's paths through the copy are followed")
 
 
-def links_a_copy_moves(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> list[tuple[str, str]]:
-    """(text, new path) of each relative link ``cmd`` (run in ``cwd``) copies or moves as a link into another folder,
-    where it leads elsewhere than it did (F-0064: `ln -s ../tasks .harness/local/a/tk`, then `cp -P
+def links_a_copy_moves(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> list[tuple[str, str]] | None:
+    """(text, new real path) of each relative link ``cmd`` (run in ``cwd``) copies or moves as a link into another
+    folder, where it leads elsewhere than it did (F-0064: `ln -s ../tasks .harness/local/a/tk`, then `cp -P
     .harness/local/a/tk .harness/local/tk` puts a link to the record one folder up). Each is given at the
-    destination itself and inside it (a folder there takes the copy in): both places are judged. A source the
-    guard cannot read (`$SRC`, a find's `{}`) is left to the rule of lines that run more."""
+    destination itself and inside it (a folder there takes the copy in): both places are judged. Folders are
+    compared and judged by their real paths, as the kernel walks them: a destination reached through a linked
+    folder (F-0070), a source spelled with `..` after one (F-0071). None when the links a source holds are not
+    known (a wide glob, a huge or unreadable folder: F-0072). A source the guard cannot read (`$SRC`, a find's
+    `{}`) is left to the rule of lines that run more."""
     walk = _copies_links(cmd)
     if walk is None:
         return []
@@ -87,13 +92,17 @@ def links_a_copy_moves(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> list[
     for source in sources:
         if "{}" in source or XARGS_INPUT in source or "$" in source or "`" in source:
             continue
-        held = posixpath.dirname(source.rstrip("/"))
-        for rel, text in links.moved(source, cwd, walk) or []:
-            was = posixpath.normpath(posixpath.join(held, posixpath.dirname(rel)))  # the link's folder now
+        moved = links.moved(source, cwd, walk)
+        if moved is None:
+            return None
+        held = posixpath.dirname(source.rstrip("/")) or "."
+        for rel, text in moved:
+            was = links.real(posixpath.join(held, posixpath.dirname(rel)), cwd)  # the link's folder now
             inner = rel.partition("/")[2]
             for new in (posixpath.join(target, rel), posixpath.join(target, inner) if inner else target):
-                if posixpath.normpath(posixpath.dirname(new)) != was:  # in its own folder it leads where it did
-                    out.append((text, new))
+                place = links.real(posixpath.dirname(new) or ".", cwd)
+                if place != was:  # in its own folder it leads where it did
+                    out.append((text, posixpath.join(place, posixpath.basename(new))))
     return out
 
 
