@@ -230,3 +230,65 @@ def test_read48_copies_that_make_no_link_into_the_record_stay_allowed(climbing_u
     """A link renamed in its folder, a folder copied whole, plain files copied or moved with the abbreviated
     option or through a linked folder."""
     assert guard_answer(climbing_up, "Bash", {"command": command}) == "allow", command
+
+
+# -- read 49: how the copiers' words are read, and where a kept link lands ------------------------------------------
+
+@pytest.fixture
+def read49(linked):
+    """Links that lead nowhere where they are and into the record once copied (F-0073..F-0077), a file named `-x`,
+    a folder `d` holding a forged `.harness/`."""
+    def link(path: str, text: str) -> None:
+        (linked / path).parent.mkdir(parents=True, exist_ok=True)
+        (linked / path).symlink_to(text)
+
+    link("x/y/z", "../../../../.harness/tasks")
+    link("n1/v/F/.git/z", "../../../.harness/tasks")
+    link("w/v/.harness/a", "../.harness/tasks")
+    link("n2/v/F/s", "..")
+    link("n2/v/F/a", "s/../.harness/tasks")
+    link("a/b/z", "../.harness/tasks")
+    for folder in ("q/r", "d/.harness/tasks/T"):
+        (linked / folder).mkdir(parents=True, exist_ok=True)
+    (linked / "d/.harness/tasks/T/events.jsonl").write_text("forged\n")
+    (linked / "-x").write_text("#!/bin/sh\n")
+    return linked
+
+
+@pytest.mark.parametrize("command", [
+    "cp --parents -P x/y/z q/r/", "rsync -lR x/y/z q/r/",  # F-0073
+    "cp -r n1/v/F q/F", "mv n1/v/F q/F",  # F-0074
+    "cp -r w/v/.harness G", "mv w/v/.harness G",  # F-0075
+    "cp -r n2/v/F q/F2",  # F-0076
+    'mv "$PWD/a/b/z" a/', 'mv a/b/z "$PWD/a/"',  # F-0077
+    "cp -- -x .harness/tasks/T/events.jsonl", "cp -- -x .git/hooks/pre-commit",  # F-0078
+    "cp app.py .git/hooks/pre-commit -S .b", "install app.py .harness/tasks/T/events.jsonl -m 644",  # F-0079
+    "cp --li .harness/tasks/T/events.jsonl e", "cp --sym .harness/tasks/T/events.jsonl e",  # F-0080
+    "cp -r --no-t d .", "rsync -a d/ .",  # F-0081
+])
+def test_read49_a_copy_that_reaches_the_record_is_refused_however_its_words_are_spelled(read49, command):
+    """Options after the operands and their values, words after `--`, long options by a prefix getopt takes,
+    `--parents`/`-R`, `.git` folders, links that leave a copy by their steps, `$PWD` (F-0073..F-0081)."""
+    assert guard_answer(read49, "Bash", {"command": command}) == "deny", command
+
+
+@pytest.fixture
+def big(linked):
+    """`src` of 20,200 files in 101 folders (more than the 20,000 entries a walk once looked at), `out` of 5,000."""
+    for d in range(101):
+        folder = linked / f"src/d{d}"
+        folder.mkdir(parents=True)
+        for f in range(200):
+            (folder / f"f{f}.py").touch()
+    (linked / "out").mkdir()
+    (linked / "logs").mkdir()
+    for n in range(5000):
+        (linked / f"out/{n}.png").touch()
+    return linked
+
+
+@pytest.mark.parametrize("command", ["cp -r src build", "mv src dist", "cp -a src /tmp/elsewhere-read49",
+                                     "mv out/*.png logs/", "cp -a out/*.png logs/"])
+def test_read49_a_big_folder_or_a_wide_glob_without_links_stays_allowed(big, command):
+    """F-0082, F-0083: a copy of many entries that holds no link is allowed (made refused by F-0072's fix)."""
+    assert guard_answer(big, "Bash", {"command": command}) == "allow", command
