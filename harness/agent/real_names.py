@@ -26,6 +26,7 @@ MAX_WALKED = 20000  # the entries :func:`holds_links` looks at under a folder (.
 MAX_MATCHES = 64   # the paths a glob in a word may name that it looks at; past it, one may be a link
 GLOB_CHARS = "*?["
 MAX_FOLLOWED = 4096  # the paths a glob word's expansion looks at to follow each through a link
+MAX_MOVED = 100000  # the entries and glob matches the links a copy keeps are looked for in, for all its sources
 
 
 def follower(root: str) -> Callable[[str, str], str | None]:
@@ -86,12 +87,17 @@ class Links:
     def __init__(self, root: str) -> None:
         real_root = os.path.realpath(root)
         self.guarded = [os.path.join(real_root, name) for name in GUARDED]
+        self.budget = [MAX_MOVED]  # what :meth:`moved` may still look at, for every copy of the line judged
 
     def __call__(self, word: str, cwd: str, walk: bool) -> bool:
         return holds_links(word, cwd, walk, self.guarded)
 
     def moved(self, word: str, cwd: str, walk: bool) -> list[tuple[str, str]] | None:
-        return moved_links(word, cwd, walk)
+        return moved_links(word, cwd, walk, self.budget)
+
+    def folder(self, path: str, cwd: str) -> bool:
+        """Whether ``path`` (from ``cwd``) is a folder now, through links (where a copy puts what it copies)."""
+        return os.path.isdir(os.path.join(cwd, os.path.expanduser(path)))
 
     def real(self, path: str, cwd: str) -> str:
         """``path`` (from ``cwd``) as the kernel walks it: its links followed, `..` taken from where they lead."""
@@ -103,26 +109,29 @@ def link_lookup(root: str) -> Links:
     return Links(root)
 
 
-def moved_links(word: str, cwd: str, walk: bool, bound: int = MAX_WALKED) -> list[tuple[str, str]] | None:
+def moved_links(word: str, cwd: str, walk: bool, budget: list[int]) -> list[tuple[str, str]] | None:
     """The relative links a copy that keeps links as links (`cp -P`, `mv`) takes from what ``word`` names to a new
-    place, where they lead elsewhere: (the link's path from the folder holding the copied path, its text), for
-    the path itself when it is such a link and (``walk``) each link under it whose text climbs out of it (one that
-    stays inside leads inside the copy wherever it lands; an absolute one leads where it did). None when that
-    is not known: more matches than :data:`MAX_MATCHES`, more entries than ``bound``, a folder it cannot read."""
+    place, where they may lead elsewhere: (the link's path from the folder holding the copied path, its text), for
+    the path itself when it is such a link and (``walk``) each link under it — `.git` folders too (read 49) —
+    whose text may leave it (:func:`_may_leave`). An absolute one leads where it did. None when that is not known:
+    more entries (and glob matches) than ``budget`` holds (shared by a command's sources: read 49), a folder it
+    cannot read, or a text whose `..` follows a name (`s/../x`: where it leads depends on `s`, which may be a
+    link copied beside it; read 49)."""
     path = os.path.join(cwd, os.path.expanduser(word))
-    found = _matches(path, MAX_FOLLOWED) if any(c in word for c in GLOB_CHARS) else [path]
+    found = _matches(path, budget[0]) if any(c in word for c in GLOB_CHARS) else [path]
     if found is None:
         return None
+    budget[0] -= len(found)
     out = []
     for p in (f.rstrip("/") or "/" for f in found):
         if os.path.islink(p):
             text = _link_text(p)
-            if text is None:
+            if text is None or _climbs_after_a_name(text):
                 return None
             if not os.path.isabs(text):
                 out.append((os.path.basename(p), text))
         elif walk and os.path.isdir(p):
-            under = _climbing_links(p, bound)
+            under = _leaving_links(p, budget)
             if under is None:
                 return None
             out += [(os.path.relpath(link, os.path.dirname(p)), text) for link, text in under]
@@ -136,26 +145,46 @@ def _link_text(path: str) -> str | None:
         return None
 
 
-def _climbing_links(folder: str, bound: int) -> list[tuple[str, str]] | None:
-    """The links under ``folder`` (not through links, not into `.git`) whose relative text climbs out of it, with
-    their texts; None past ``bound`` entries or at a folder that cannot be read."""
+def _climbs_after_a_name(text: str) -> bool:
+    names = [n for n in text.split("/") if n not in ("", ".")]
+    return any(n == ".." for n in names[next((i for i, n in enumerate(names) if n != ".."), len(names)):])
+
+
+def _may_leave(text: str, depth: int) -> bool:
+    """Whether a relative link ``depth`` folders below a copied folder's top may lead out of it: its `..`s climb
+    above the top at some step. Judged step by step, not on the normalised path: `../.harness/a` from inside
+    a folder named `.harness` stays inside only by that name, which a copy renames (read 49)."""
+    for name in text.split("/"):
+        if name == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif name not in ("", "."):
+            depth += 1
+    return False
+
+
+def _leaving_links(folder: str, budget: list[int]) -> list[tuple[str, str]] | None:
+    """The links under ``folder`` (not through links) whose relative text may leave it, with their texts; None
+    past the ``budget`` of entries, at a folder that cannot be read, or at a text :func:`_climbs_after_a_name`."""
     top = os.path.normpath(folder)
-    todo, seen, out = [folder], 0, []
+    todo, out = [folder], []
     while todo:
+        current = todo.pop()
+        depth = 0 if current == folder else os.path.relpath(current, top).count("/") + 1
         try:
-            with os.scandir(todo.pop()) as entries:
+            with os.scandir(current) as entries:
                 for entry in entries:
-                    seen += 1
-                    if seen > bound:
+                    budget[0] -= 1
+                    if budget[0] < 0:
                         return None
                     if entry.is_symlink():
                         text = _link_text(entry.path)
-                        if text is None:
+                        if text is None or _climbs_after_a_name(text):
                             return None
-                        lands = os.path.normpath(os.path.join(os.path.dirname(entry.path), text))
-                        if not os.path.isabs(text) and not (lands == top or lands.startswith(top.rstrip("/") + "/")):
+                        if not os.path.isabs(text) and _may_leave(text, depth):
                             out.append((entry.path, text))
-                    elif entry.is_dir(follow_symlinks=False) and entry.name != ".git":
+                    elif entry.is_dir(follow_symlinks=False):
                         todo.append(entry.path)
         except OSError:
             return None

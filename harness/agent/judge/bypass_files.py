@@ -47,8 +47,12 @@ def check_files(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
             or _check_extract(prog, args, where, hooks_dirs, archives or {}))
 
 
-def operands(args: list[str]) -> list[str]:
-    return [a for a in args if not a.startswith("-")]
+def operands(args: list[str], prog: str = "") -> list[str]:
+    """The operands of ``args`` (harness.agent.judge.copier_options: every word after `--`, and for a copier no
+    value an option takes)."""
+    from harness.agent.judge.copier_options import operands as read
+
+    return read(args, prog)
 
 
 def hook_or_protected(targets: list[str], where: guarded_paths.Where, hooks_dirs: tuple[str, ...]) -> Denial | None:
@@ -266,19 +270,24 @@ def _check_copy(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
         return protected_denial(target, ("a folder of the harness's record", guarded_paths.EVIDENCE[1]))
     if recursive and _git_machinery(target, where, hooks_dirs):
         return hook_file_denial(target)  # `cp -r d/. .git/info/` writes names no word shows (#28's task F-0070)
-    if recursive and _into_the_top(target, sources, args, where):
+    if recursive and _into_the_top(prog, target, sources, args, where):
         return protected_denial(target, ("the repository's top, which holds the record and git's folder", guarded_paths.EVIDENCE[1]))
     return None
 
 
-def _into_the_top(target: str, sources: list[str], args: list[str], where: guarded_paths.Where) -> bool:
-    """A recursive copy that puts `.harness` or `.git` into the top, or a folder's contents (`d/.`, `-T`) into a
-    folder that holds the record (#28's task F-0088)."""
+def _into_the_top(prog: str, target: str, sources: list[str], args: list[str], where: guarded_paths.Where) -> bool:
+    """A recursive copy that puts `.harness` or `.git` into the top, or a folder's contents (`d/.`, `-T` or a
+    prefix of `--no-target-directory` getopt takes, rsync's `d/`) into a folder that holds the record (#28's task
+    F-0088, read 49)."""
+    from harness.agent.judge.copier_options import long_option
+
     landing = [posixpath.join(target, posixpath.basename(s.rstrip("/"))) for s in sources]
     if any(where.resolve(name) in (guarded_paths.HARNESS, ".git") for name in landing):
         return True
-    contents = "-T" in args or "--no-target-directory" in args or any(
-        a[:1] == "-" and a[1:2] != "-" and "T" in a for a in args) or any(s.rstrip("/").endswith("/.") or s == "." for s in sources)
+    opts = args[:args.index("--")] if "--" in args else args
+    contents = any((a[:2] == "--" and long_option(a, prog)[0] == "no-target-directory")
+                   or (a[:1] == "-" and a[1:2] != "-" and "T" in a and prog != "rsync") for a in opts) \
+        or any(s.rstrip("/").endswith("/.") or s == "." or (prog == "rsync" and s.endswith("/")) for s in sources)
     return contents and _holds_the_record(target, where)
 
 
@@ -298,9 +307,9 @@ def _check_link(prog: str, args: list[str], where: guarded_paths.Where, hooks_di
     F-0038..F-0040). A symbolic link's source counts from the link's folder as well as from here."""
     if prog not in LINKERS and not (prog == "cp" and _links(args)):
         return None
-    target, sources = destination(args)
+    target, sources = destination(args, prog)
     if target is None:
-        sources = operands(args)  # `ln -s SOURCE`: a link named as the source, here
+        sources = operands(args, prog)  # `ln -s SOURCE`: a link named as the source, here
     for source in sources:
         expanded = "$" in source or "`" in source  # `"$PWD/.harness"`: judged by the names it spells
         # From the link's folder: the target's own (a link named TARGET) or the target (a folder, `-t DIR`).
@@ -361,42 +370,49 @@ def _names_guarded_tail(word: str) -> bool:
 
 
 def _links(args: list[str]) -> bool:
-    """Whether cp's options make it link instead of copy (`-l`, `-s`, `--link`, `--symbolic-link`)."""
-    return any(a in ("--link", "--symbolic-link") or (a[:1] == "-" and a[1:2] != "-" and set("ls") & set(a[1:]))
-               for a in args)
+    """Whether cp's options make it link instead of copy (`-l`, `-s`, `--link`, `--symbolic-link`, or a prefix
+    getopt takes: `--li`, `--sym`; read 49)."""
+    from harness.agent.judge.copier_options import long_option
+
+    opts = args[:args.index("--")] if "--" in args else args
+    return any((a[:2] == "--" and long_option(a, "cp")[0] in ("link", "symbolic-link"))
+               or (a[:1] == "-" and a[1:2] != "-" and set("ls") & set(a[1:])) for a in opts)
 
 
 def destination(args: list[str], prog: str = "") -> tuple[str | None, list[str]]:
     """(where a copy writes, what it copies): `-t DIR`/`--target-directory=DIR` (or a prefix of it getopt takes:
-    `--target=DIR`, `--t DIR`; F-0068), else the last operand."""
+    `--target=DIR`, `--t DIR`; F-0068), else the last operand (harness.agent.judge.copier_options: a value an
+    option takes is none, every word after `--` is one; read 49)."""
+    found = operands(args, prog)
     for i, a in enumerate(args):
+        if a == "--":
+            break
         opt, eq, value = a.partition("=")
         if _names_the_target_option(opt, prog):
             target = value if eq else (args[i + 1] if i + 1 < len(args) else None)
-            return target, [o for o in operands(args) if o != target]
+            return target, [o for o in found if o != target]
         if a[:1] == "-" and a[1:2] != "-":
             rest = _target_in_cluster(a[1:], prog)
             if rest is not None:
                 target = rest or (args[i + 1] if i + 1 < len(args) else None)
-                return target, [o for o in operands(args) if o != target]
-    found = operands(args)
+                return target, [o for o in found if o != target]
     return (found[-1], found[:-1]) if len(found) >= 2 else (None, [])
 
 
 def _names_the_target_option(opt: str, prog: str) -> bool:
-    """Whether ``opt`` is `--target-directory` or a prefix getopt takes for it: every copier's (cp, mv, ln,
-    install) only long option that starts with `t`. rsync has none (its `--t…` options are others)."""
-    return len(opt) > 2 and "--target-directory".startswith(opt) and prog != "rsync"
+    """Whether ``opt`` is `--target-directory` or a prefix getopt takes for it (`--t`: every copier's only long
+    option that starts with `t`). rsync has none (its `--t…` options are others)."""
+    from harness.agent.judge.copier_options import long_option
 
-
-# Short options that take a value, by program (cp, mv and ln: -S SUFFIX and -t DIR). rsync's -t keeps times.
-VALUED_SHORT = {"install": "gmoSt", "rsync": "eBfTM"}
+    return opt[:2] == "--" and prog != "rsync" and long_option(opt, prog)[0] == "target-directory"
 
 
 def _target_in_cluster(letters: str, prog: str) -> str | None:
     """What follows `t` in a cluster of short options (`-t DIR`, `-st DIR`, `-tDIR`; F-0043), read as getopt
     reads it: the first letter that takes a value takes the rest of the word, so `-S.bt` is a suffix `.bt`,
     not a target folder (#28's task F-0072). None when the cluster names no target folder."""
+    from harness.agent.judge.copier_options import VALUED_SHORT
+
     valued = VALUED_SHORT.get(prog, "St")
     for j, letter in enumerate(letters):
         if letter in valued:

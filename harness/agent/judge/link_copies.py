@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
         def real(self, path: str, cwd: str) -> str: ...
 
+        def folder(self, path: str, cwd: str) -> bool: ...
+
 # Short options that take a value, by program (getopt gives it the rest of the word).
 VALUED = {"cp": "St", "mv": "St", "ln": "St", "link": "", "rsync": "eBfTM"}
 # cp's options that decide how it treats a link: follow all (L), none (P: -P, -d, -a), the command line's (H).
@@ -75,35 +77,60 @@ def link_copied_with_more(cmd: SimpleCommand, line: tuple[SimpleCommand, ...], c
 
 def links_a_copy_moves(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> list[tuple[str, str]] | None:
     """(text, new real path) of each relative link ``cmd`` (run in ``cwd``) copies or moves as a link into another
-    folder, where it leads elsewhere than it did (F-0064: `ln -s ../tasks .harness/local/a/tk`, then `cp -P
-    .harness/local/a/tk .harness/local/tk` puts a link to the record one folder up). Each is given at the
-    destination itself and inside it (a folder there takes the copy in): both places are judged. Folders are
-    compared and judged by their real paths, as the kernel walks them: a destination reached through a linked
-    folder (F-0070), a source spelled with `..` after one (F-0071). None when the links a source holds are not
-    known (a wide glob, a huge or unreadable folder: F-0072). A source the guard cannot read (`$SRC`, a find's
-    `{}`) is left to the rule of lines that run more."""
+    folder, where it may lead elsewhere than it did (F-0064: `ln -s ../tasks .harness/local/a/tk`, then `cp -P
+    .harness/local/a/tk .harness/local/tk` puts a link to the record one folder up). Each is given where the copy
+    lands: inside the destination when it is a folder, as it otherwise; under the source's own path with
+    `cp --parents` or `rsync -R` (read 49). Folders are compared and judged by their real paths, as the kernel
+    walks them (F-0070, F-0071); a copy that lands in its source's own folder moves no link's meaning and is not
+    looked into (read 49: renaming node_modules). None when the links a source holds are not known (F-0072).
+    `$PWD` is read as ``cwd``; a source with another variable (`$SRC`) or a find's `{}` is left to the rule of
+    lines that run more."""
     walk = _copies_links(cmd)
     if walk is None:
         return []
-    target, sources = destination(list(cmd.words[1:]), "rsync" if cmd.program == "rsync" else "cp")
+    args = [w.replace("${PWD}", cwd).replace("$PWD", cwd) for w in cmd.words[1:]]
+    target, sources = destination(args, cmd.program)
     if target is None:
         return []
-    out = []
+    into = links.folder(target, cwd) and not _no_target_folder(args, cmd.program)
+    deep = _keeps_parents(args, cmd.program)
+    out: list[tuple[str, str]] = []
     for source in sources:
         if "{}" in source or XARGS_INPUT in source or "$" in source or "`" in source:
+            continue
+        held = posixpath.dirname(source.rstrip("/")) or "."
+        landing = posixpath.join(target, held) if deep else target if into else posixpath.dirname(target) or "."
+        if not deep and links.real(landing, cwd) == links.real(held, cwd):
             continue
         moved = links.moved(source, cwd, walk)
         if moved is None:
             return None
-        held = posixpath.dirname(source.rstrip("/")) or "."
         for rel, text in moved:
-            was = links.real(posixpath.join(held, posixpath.dirname(rel)), cwd)  # the link's folder now
             inner = rel.partition("/")[2]
-            for new in (posixpath.join(target, rel), posixpath.join(target, inner) if inner else target):
-                place = links.real(posixpath.dirname(new) or ".", cwd)
-                if place != was:  # in its own folder it leads where it did
-                    out.append((text, posixpath.join(place, posixpath.basename(new))))
+            new = posixpath.join(landing, rel) if deep or into else posixpath.join(target, inner) if inner else target
+            place = links.real(posixpath.dirname(new) or ".", cwd)
+            if place != links.real(posixpath.join(held, posixpath.dirname(rel)), cwd):
+                out.append((text, posixpath.join(place, posixpath.basename(new))))
     return out
+
+
+def _no_target_folder(args: list[str], prog: str) -> bool:
+    """`-T`/`--no-target-directory` (or a prefix getopt takes): the destination is the copy's name, folder or not."""
+    from harness.agent.judge.copier_options import long_option
+
+    opts = args[:args.index("--")] if "--" in args else args
+    return prog != "rsync" and any((a[:2] == "--" and long_option(a, prog)[0] == "no-target-directory")
+                                   or (a[:1] == "-" and a[1:2] != "-" and "T" in a) for a in opts)
+
+
+def _keeps_parents(args: list[str], prog: str) -> bool:
+    """`cp --parents`, `rsync -R`/`--relative`: the source's own path is made again under the destination."""
+    from harness.agent.judge.copier_options import long_option
+
+    opts = args[:args.index("--")] if "--" in args else args
+    if prog == "rsync":
+        return any(a == "--relative" or (a[:1] == "-" and a[1:2] != "-" and "R" in a) for a in opts)
+    return prog == "cp" and any(a[:2] == "--" and long_option(a, "cp")[0] == "parents" for a in opts)
 
 
 def found_through_links(cmd: SimpleCommand, cwd: str, links: LinkLookup) -> SimpleCommand:
@@ -166,9 +193,9 @@ def _long_letter(name: str, long: dict[str, str]) -> str:
 def _sources(cmd: SimpleCommand) -> list[str]:
     """What ``cmd`` copies: its operands but the one it copies to; ln's one operand (`ln FILE` links it here)."""
     args = list(cmd.words[1:])
-    target, sources = destination(args, "rsync" if cmd.program == "rsync" else "cp")
+    target, sources = destination(args, cmd.program)
     if target is None and cmd.program in ("ln", "link"):
-        return operands(args)[:1]
+        return operands(args, cmd.program)[:1]
     return sources
 
 
