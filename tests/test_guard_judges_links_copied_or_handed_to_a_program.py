@@ -292,3 +292,10 @@ def big(linked):
 def test_read49_a_big_folder_or_a_wide_glob_without_links_stays_allowed(big, command):
     """F-0082, F-0083: a copy of many entries that holds no link is allowed (made refused by F-0072's fix)."""
     assert guard_answer(big, "Bash", {"command": command}) == "allow", command
+
+
+def test_read49_an_rsync_option_is_not_read_as_a_copiers(read49):
+    """rsync's `--no-times` (`--no-t…`) is not cp's `--no-target-directory`: `d` goes into the top as `d`, not as
+    its contents, and the copy stays allowed."""
+    assert guard_answer(read49, "Bash", {"command": "rsync -a --no-t d ."}) == "allow"
+    assert guard_answer(read49, "Bash", {"command": "rsync -a --no-times d/ ."}) == "deny"
