@@ -285,7 +285,7 @@ def _into_the_top(prog: str, target: str, sources: list[str], args: list[str], w
     if any(where.resolve(name) in (guarded_paths.HARNESS, ".git") for name in landing):
         return True
     opts = args[:args.index("--")] if "--" in args else args
-    contents = any((a[:2] == "--" and long_option(a, prog)[0] == "no-target-directory")
+    contents = any((a[:2] == "--" and prog != "rsync" and long_option(a, prog)[0] == "no-target-directory")
                    or (a[:1] == "-" and a[1:2] != "-" and "T" in a and prog != "rsync") for a in opts) \
         or any(s.rstrip("/").endswith("/.") or s == "." or (prog == "rsync" and s.endswith("/")) for s in sources)
     return contents and _holds_the_record(target, where)
