@@ -125,3 +125,18 @@ def test_a_secret_known_by_its_key_on_the_other_stream_is_in_neither_tail(key, v
     tails = stream_tails(out, err, combined, 64, red)
     assert value not in "".join(tails), tails
     assert "login" in tails[0]
+
+
+@pytest.mark.parametrize("before", [b"", b"ok\n", b"x" * 2000])
+def test_a_token_split_over_the_streams_and_read_the_other_way_round_is_redacted_in_both(before):
+    """F-0086: the command wrote the token's first half to stdout, then its second half to stderr; a capture
+    not scheduled meanwhile read stderr first, so the combined capture holds the halves swapped. Both tails still
+    lose their half."""
+    from harness.evidence.outputcut import stream_tails
+
+    red = compile_patterns(detector=True)
+    parts = [(0, before)] * bool(before) + [(1, TOKEN[20:].encode() + b"\n"), (0, TOKEN[:20].encode())]
+    out, err, combined = _captures(parts)
+    stdout_tail, stderr_tail = stream_tails(out, err, combined, 4096, red)
+    assert TOKEN[4:20] not in stdout_tail and TOKEN[20:] not in stderr_tail, (stdout_tail, stderr_tail)
+    assert "[REDACTED:" in stdout_tail and "[REDACTED:" in stderr_tail
