@@ -123,7 +123,36 @@ def _splits(data: bytes, origin: bytes, totals: tuple[int, int], limit: int, red
 
 def _crossing(data: bytes, origin: bytes, redactor: Redactor) -> bytearray | None:
     """A mark per byte of ``data`` that belongs to a secret found across both streams (the secret, or
-    the context it is known by, `password=` on one and its value on the other); None for none."""
+    the context it is known by, `password=` on one and its value on the other); None for none. Two pipes
+    keep no order between them: a capture not scheduled while the command writes reads them in either
+    order, so a secret is also looked for with each two neighbouring runs of the streams the other way
+    round (F-0086)."""
+    marks = _marked(data, origin, redactor, range(len(data)), None, len(data))
+    for later, earlier in _swapped_neighbours(origin, len(data)):
+        where = [*later, *earlier]
+        piece = b"".join(data[i:i + 1] for i in where)
+        marks = _marked(piece, bytes(origin[i] for i in where), redactor, where, marks, len(data))
+    return marks
+
+
+SWAP_WINDOW = 512     # bytes of each of two neighbouring runs joined the other way round: past a token's length
+SWAP_REGION = 16384   # the end of the combined capture looked at so: where the tails are taken from
+SWAP_JOINS = 64       # the last neighbouring runs joined so: output switching streams at every byte costs no more
+
+
+def _swapped_neighbours(origin: bytes, size: int) -> list[tuple[range, range]]:
+    """(the end of the later run, the start of the earlier) for each two neighbouring runs of different streams
+    in the last :data:`SWAP_REGION` bytes: joined so, they are the order the command may have written them in."""
+    start = max(0, size - SWAP_REGION)
+    bounds = [start, *(i for i in range(start + 1, size) if origin[i] != origin[i - 1]), size]
+    return [(range(max(edge, end - SWAP_WINDOW), end), range(begin, min(edge, begin + SWAP_WINDOW)))
+            for begin, edge, end in zip(bounds, bounds[1:], bounds[2:])][-SWAP_JOINS:]
+
+
+def _marked(data: bytes, origin: bytes, redactor: Redactor, where: range | list[int], marks: bytearray | None,
+            size: int) -> bytearray | None:
+    """``marks`` with the bytes of ``data`` (at the places ``where`` holds, in a capture of ``size``) that
+    belong to a secret whose match spans both streams."""
     text = data.decode("utf-8", "surrogateescape")
     spans = redactor.secret_spans(text)
     at = byte = 0
@@ -131,12 +160,12 @@ def _crossing(data: bytes, origin: bytes, redactor: Redactor) -> bytearray | Non
     for point in sorted({p for span in spans for p in span}):  # characters to bytes, in one pass
         byte += len(text[at:point].encode("utf-8", "surrogateescape"))
         at, offset[point] = point, byte
-    marks = None
     for m_start, m_end, start, end in spans:
         seen = origin[offset[m_start]:offset[m_end]]
         if 0 in seen and 1 in seen:
-            marks = marks if marks is not None else bytearray(len(data))
-            marks[offset[start]:offset[end]] = b"\x01" * (offset[end] - offset[start])
+            marks = marks if marks is not None else bytearray(size)
+            for i in range(offset[start], offset[end]):
+                marks[where[i]] = 1
     return marks
 
 
