@@ -1,18 +1,6 @@
 #!/usr/bin/env bash
 here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
-set -u
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-repo="$tmp/repo"; mkdir -p "$repo" && cd "$repo" || exit 2
-{ git init -q && git config user.email a@b.c && git config user.name a && echo 'x = 1' > app.py \
-  && git add -A && git commit -qm init && harness init >/dev/null 2>&1; } || { echo "setup failed"; exit 2; }
-mkdir -p .harness/tasks/T .harness/local && echo '{}' > .harness/tasks/T/events.jsonl && : > .harness/local/valid || exit 2
-guard() {  # prints deny or allow for a Bash command
-  python3 - "$repo" "$1" <<'PY' | harness hook agent claude pre-tool-use | grep -q '"deny"' && echo deny || echo allow
-import json, sys
-print(json.dumps({"session_id": "s", "cwd": sys.argv[1], "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                  "tool_input": {"command": sys.argv[2]}}))
-PY
-}
+. "$(dirname "$0")/../review-48/common.inc"
 [ "$(guard 'ln -s ../.harness/tasks w/tk')" = deny ] || { echo "setup: the guard does not refuse the plain ln -s"; exit 2; }
 # z/y/L -> ../../w: a folder reached through a link. From z/y/L the guard reads `..` as z/y; the kernel as the repository root.
 mkdir -p w/x z/y && ln -s ../.harness/tasks w/x/tk && ln -s ../../w z/y/L || exit 2
