@@ -299,3 +299,11 @@ def test_read49_an_rsync_option_is_not_read_as_a_copiers(read49):
     its contents, and the copy stays allowed."""
     assert guard_answer(read49, "Bash", {"command": "rsync -a --no-t d ."}) == "allow"
     assert guard_answer(read49, "Bash", {"command": "rsync -a --no-times d/ ."}) == "deny"
+
+
+def test_read49_a_copy_whose_links_cannot_be_followed_says_why(read49):
+    """The refusal of a copy whose kept links the guard cannot place names what it could not follow."""
+    from support.agent_guard import guard_output
+
+    said = guard_output(read49, "Bash", {"command": "cp -r n2/v/F q/F2"})
+    assert '"deny"' in said and "cannot follow to where they land" in said and "comes after a name" in said

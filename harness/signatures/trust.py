@@ -75,13 +75,6 @@ class Signers:
             self._external.append(found)
         return self._external[0]
 
-    def label(self) -> str:
-        """What names this root in a cache key (its digest), or "" without one."""
-        from harness.core.sha256 import sha256
-
-        root = self.external()
-        return sha256(root.content).hexdigest()[:16] if root is not None else ""
-
 
 def roots(trusted: Sequence[Source], signers: Signers) -> list[Root]:
     """The signers an approval may be checked against: the external root, else each trusted

@@ -212,9 +212,10 @@ def _moved_link_denial(cmd: SimpleCommand, here: guarded_paths.Where, site: Comm
     assert site.links is not None
     moved = links_a_copy_moves(cmd, here.cwd, site.links)
     if moved is None:
-        return Denial("link", f"`{' '.join(cmd.words)}` copies links as links from more than the guard looks at (a "
-                      "glob of many names, a folder of many entries, or one it cannot read): one may lead into the "
-                      "harness's record from where it lands",
+        return Denial("link", f"`{' '.join(cmd.words)}` copies links as links the guard cannot follow to where they "
+                      "land (more names or entries than it looks at, a folder it cannot read, or a link whose `..` "
+                      "comes after a name, which another copied link may redirect): one may lead into the harness's "
+                      "record from there",
                       "name fewer sources, or copy what the links lead to (`cp -L`)")
     for text, new in moved:
         if moved_link_leads_to_guarded(text, new, here, site.setup.hooks_dirs):
