@@ -20,7 +20,6 @@ class TreeSource:
     def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None) -> None:
         self.git = git
         self.repo = git.repo
-        self._git = git
         self.tree = git.repo[tree_id]
         self.label = label
         self.valid_cache = git.valid_cache  # the repository's, as the hook that opened it named one
@@ -45,14 +44,14 @@ class TreeSource:
         """Of ``paths``: (those whose working-tree version is what ``tree_id`` holds, those whose
         working-tree version differs from it too). Untracked-not-ignored files count, as the gate
         counts them; only asked when a commit is refused, so the work tree is measured whole."""
-        work = self._git.worktree_source_tree()
+        work = self.git.worktree_source_tree()
         differs = set(changed_paths_in(self.repo, tree_id, work, 1 << 30)[0])
         return [p for p in paths if p not in differs], [p for p in paths if p in differs]
 
     def head_tree(self) -> str | None:
         """HEAD's tree (None on an unborn branch)."""
-        head = self._git.head()
-        return self._git.commit_tree(head) if head else None
+        head = self.git.head()
+        return self.git.commit_tree(head) if head else None
 
     def same_in(self, tree_a: str, tree_b: str | None, path: str) -> bool:
         """Whether ``path`` is the same file (or as absent) in both trees (``tree_b`` None: the empty tree)."""
@@ -184,7 +183,4 @@ def of_commit(git: Git, commit: str) -> TreeSource | None:
         obj = git.repo[commit].peel(pygit2.Commit)
     except (KeyError, ValueError, TypeError, pygit2.GitError, pygit2.InvalidSpecError):
         return None
-    tree = TreeSource.__new__(TreeSource)
-    tree.git, tree.repo, tree.tree, tree.label, tree.rev, tree._objects, tree.valid_cache = \
-        git, git.repo, obj.tree, f"commit {commit[:12]}", commit, {}, git.valid_cache
-    return tree
+    return TreeSource(git, str(obj.tree.id), f"commit {commit[:12]}", rev=commit)
