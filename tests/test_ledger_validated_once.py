@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from harness import context
 from harness.core.ledger import encode_event, line_hash
 from harness.errors import HarnessError
 from harness.store import ledger_memo, reader
@@ -144,3 +145,22 @@ def test_an_audit_over_appends_passes_what_it_passed_before(h, task):
     result = h("audit", "--from", start, "--to", "HEAD")
     assert result.code == 0, result.text
     assert "3 commit(s) checked, no problems" in result.text
+
+
+def test_a_valid_ledger_is_judged_without_walking_the_schema_for_what_is_wrong(grown, monkeypatch):
+    """The walk that names a problem runs only for a document that has one (#28 item 4: an audit reads a
+    10,000-event ledger whole, and walking the event schema for every valid event made 22 → 10,000 events
+    cost more than 5x): a valid ledger is judged by the schema's compiled predicate alone, an invalid one
+    still gets the walk's message."""
+    from harness.store.schema_check import Validator
+
+    walks: list[object] = []
+    walk = Validator.problems
+    monkeypatch.setattr(Validator, "problems", lambda self, doc: walks.append(doc) or walk(self, doc))
+    _, after = grown
+    context.process().valid_digests.clear()  # what the commands that wrote it checked: judged afresh here
+    lines, _ = _cold(after)
+    assert len(lines) == after.count(b"\n") == 4 and walks == []
+    broken = _appended(after, "requirement.added",
+                       {"id": "REQ-009", "statement": "x", "priority": "must", "source": "user", "by": 1})
+    assert "unknown field(s) by" in _cold(broken) and len(walks) == 1
