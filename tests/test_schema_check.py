@@ -1,6 +1,8 @@
 """harness.store.schema_check finds what jsonschema finds, with jsonschema's messages, on the
 harness's own schemas and on any schema built from the keywords it supports; it refuses a schema
-that uses anything else; and a command that writes documents no longer imports jsonschema."""
+that uses anything else; and a command that writes documents no longer imports jsonschema. The
+compiled predicate (harness.store.schema_valid) calls valid exactly the documents jsonschema finds
+nothing wrong with, on every one of those documents."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 from harness import resources
 from harness.store import schema_check, validate
 from harness.store.schema_check import Unsupported, Validator
+from harness.store.schema_valid import Compiled
 
 from support.cli import walk_to
 from support.flows import FINDING_PROPOSAL
@@ -34,7 +37,22 @@ def theirs(schema: dict, doc: object, validator: jsonschema.Draft202012Validator
 
 
 def ours(schema: dict, doc: object, validator: Validator | None = None) -> list[tuple]:
-    return sorted((tuple(map(str, p.path)), p.keyword, p.message) for p in (validator or Validator(schema)).problems(doc))
+    """The checker's problems, after asserting that the compiled predicate says valid exactly when there are none."""
+    checker = validator or Validator(schema)
+    found = sorted((tuple(map(str, p.path)), p.keyword, p.message) for p in checker.problems(doc))
+    assert _compiled(checker).valid(doc) == (not found), (schema, doc, found)
+    return found
+
+
+_COMPILED: dict[int, tuple[Validator, Compiled]] = {}
+
+
+def _compiled(checker: Validator) -> Compiled:
+    """The predicate of ``checker``'s schema, compiled once per validator (the mutation tests ask thousands of times)."""
+    kept = _COMPILED.get(id(checker))
+    if kept is None or kept[0] is not checker:
+        kept = _COMPILED[id(checker)] = (checker, Compiled(checker))
+    return kept[1]
 
 
 def test_every_schema_of_the_harness_is_a_valid_schema_this_module_checks_in_full():
@@ -226,6 +244,23 @@ def test_a_local_reference_is_followed_as_jsonschema_follows_it(doc):
     schema = {"$defs": {"a/b": {"type": "object", "required": ["a"]}, "s": {"minLength": 2}},
               "properties": {"a": {"$ref": "#/$defs/s"}}, "$ref": "#/$defs/a~1b"}
     assert ours(schema, doc) == theirs(schema, doc)
+
+
+@given(doc=JSON)
+def test_a_recursive_reference_is_followed_as_jsonschema_follows_it(doc):
+    schema = {"$defs": {"node": {"type": ["object", "array", "integer"], "items": {"$ref": "#/$defs/node"},
+                                 "properties": {"a": {"$ref": "#/$defs/node"}}, "minItems": 1}},
+              "$ref": "#/$defs/node"}
+    assert ours(schema, doc) == theirs(schema, doc)
+    nested = {"a": {"a": [[1], {"a": 2}]}}
+    assert ours(schema, nested) == theirs(schema, nested) == []
+    assert ours(schema, {"a": {"a": [[]]}}) == theirs(schema, {"a": {"a": [[]]}}) != []
+
+
+def test_the_compiled_predicate_covers_every_keyword_the_checker_checks():
+    from harness.store import schema_valid
+
+    assert set(schema_valid._MAKERS) == set(schema_check.KEYWORDS)
 
 
 def test_json_equality_keeps_booleans_apart_from_numbers():

@@ -132,7 +132,7 @@ def equal(one: object, two: object) -> bool:
     return one == two
 
 
-def _unique(items: list[Any]) -> bool:
+def unique(items: list[Any]) -> bool:
     seen: list[Any] = []
     for item in items:
         if any(equal(item, other) for other in seen):
@@ -217,7 +217,7 @@ def _min_items(v: Validator, least: Any, instance: Any, schema: dict[str, Any], 
 
 
 def _unique_items(v: Validator, wanted: Any, instance: Any, schema: dict[str, Any], path: Path) -> Found:
-    if wanted and isinstance(instance, list) and not _unique(instance):
+    if wanted and isinstance(instance, list) and not unique(instance):
         yield f"{instance!r} has non-unique elements"
 
 
@@ -239,12 +239,12 @@ def _maximum(v: Validator, most: Any, instance: Any, schema: dict[str, Any], pat
 def _if(v: Validator, condition: Any, instance: Any, schema: dict[str, Any], path: Path) -> Found:
     if "then" not in schema:
         return
-    holds = _string_const_holds(v.string_const(condition), instance)
+    holds = string_const_holds(v.string_const(condition), instance)
     if holds if holds is not None else v.is_valid(instance, condition):
         yield from v.check(instance, schema["then"], path)
 
 
-def _string_const_holds(shape: tuple[str, str] | None, instance: Any) -> bool | None:
+def string_const_holds(shape: tuple[str, str] | None, instance: Any) -> bool | None:
     """Whether ``instance`` is valid under a condition of shape (K, S) (see Validator.string_const), by one
     lookup; None when it cannot be told so (no such shape, no object, a value that is no string). An event's
     schema branches on its type this way, seventeen times an event: validated in full, a 10,000-event ledger

@@ -11,7 +11,7 @@ own ledgers, F-0147) trusts only what this process checked.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness import context, resources
@@ -169,6 +169,8 @@ def event_problem(event: object, finite: bool = False) -> str | None:
 
 
 def _errors(doc: object, schema_name: str) -> list[str]:
+    if predicate(schema_name)(doc):
+        return []  # the common case, answered without walking the schema for what is wrong
     found = sorted(validator(schema_name).problems(doc), key=lambda p: (list(map(str, p.path)), p.message))
     return [describe(p) for p in found]
 
@@ -178,6 +180,14 @@ def validator(schema_name: str) -> Validator:
     from harness.store.schema_check import Validator
 
     return Validator(resources.schema(schema_name))
+
+
+@functools.cache
+def predicate(schema_name: str) -> Callable[[object], bool]:
+    """Whether a document is valid under the schema: what :func:`validator` finds no problem in."""
+    from harness.store.schema_valid import Compiled
+
+    return Compiled(validator(schema_name)).valid
 
 
 def _short(value: object) -> str:
