@@ -90,14 +90,28 @@ LOADED = ("import atexit, sys\n"
           "entry()\n")
 
 
-def test_a_judged_command_loads_none_of_the_store(h, repo):
+def _loaded_judging(repo, command: str) -> set[str]:
+    """The modules a guard process had loaded when it answered the Bash call ``command`` (a denial)."""
     out = repo / ".loaded"
-    call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": "rm -rf .harness"}}
+    call = {"session_id": "s", "cwd": str(repo), "tool_name": "Bash", "tool_input": {"command": command}}
     proc = subprocess.run([sys.executable, "-c", LOADED, str(out), "hook", "agent", "claude", "pre-tool-use"],
                           input=json.dumps(call), cwd=repo, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert "permissionDecision" in proc.stdout
-    loaded = set(out.read_text().splitlines())
-    # (harness.core.value_class makes the rules' value classes: no store, no YAML, no rule of the core)
+    assert '"permissionDecision": "deny"' in proc.stdout, proc.stdout
+    return set(out.read_text().splitlines())
+
+
+def test_a_judged_command_loads_none_of_the_store(h, repo):
+    loaded = _loaded_judging(repo, "rm -rf .harness")
+    # (harness.core.value_class makes the rules' value classes, lazy_re imports `re` when a pattern is used:
+    # no store, no YAML, no rule of the core)
     assert not {m for m in loaded if m.startswith(("harness.store", "harness.core"))} - {
-        "harness.core", "harness.core.value_class"}, loaded
+        "harness.core", "harness.core.value_class", "harness.core.lazy_re"}, loaded
+
+
+@pytest.mark.parametrize("command", ["rm -rf .harness/tasks", "git add -A && git commit -n -m 'x'"])
+def test_a_line_no_pattern_decides_is_judged_without_importing_re(h, repo, command):
+    """#28 item 1: the guard's prefilters decide these lines on plain text, so `re` (with enum, its parser and
+    compiler: a tenth of a `git commit` judgement) is not imported; a line that needs a pattern still gets one."""
+    assert not {"re", "enum", "shlex"} & _loaded_judging(repo, command)
+    assert "re" in _loaded_judging(repo, "alias w='rm -rf' && w .harness")  # an alias: shlex, and with it re

@@ -15,7 +15,8 @@ compares the two by example and by fuzzing.
 from __future__ import annotations
 
 import os
-import re
+
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 DEFAULT = "refs/notes/harness"  # harness.store.settings.DEFAULT_NOTES_REF (a test holds them equal)
 # Characters YAML reads as they are: printable, and no line break but the line feed (YAML also

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
 from collections.abc import Callable
 
 from harness.agent.judge import guarded_paths
@@ -39,6 +38,7 @@ from harness.agent.judge.real_spelling import by_real_names
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
 from harness.agent.judge.shell_folders import entered, spelled_in
 from harness.agent.judge.shell_resolve import TooMuchToJudge, declared, resolve, unresolved
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 from harness.core.value_class import dataclass, replace
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -237,12 +237,12 @@ def _through_handed_links(denial: Denial, cmd: SimpleCommand) -> Denial:
 def _aliases_expanded(commands: list[SimpleCommand], root: str) -> list[SimpleCommand]:
     """The commands with each alias the line defines (`alias w='tee -a'`) expanded where a later command uses it
     (bash does once `expand_aliases` is on, as an agent host's shell often has it; #28's task F-0076)."""
-    import shlex
-
     aliases: dict[str, str] = {}
     out: list[SimpleCommand] = []
     for cmd in commands:
         if cmd.words and cmd.words[0] in aliases and len(out) < 4 * len(commands) + 16:
+            import shlex  # here: shlex imports re, and a line that defines no alias needs neither
+
             line = aliases[cmd.words[0]] + " " + shlex.join(cmd.words[1:])
             out += [_repository_folders(c, root) for c in resolve(parse(line))]
             out += [replace(cmd, words=())] if cmd.redirects or cmd.assignments else []

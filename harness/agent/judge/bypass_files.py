@@ -9,11 +9,11 @@ DIR (not into SRC, its last word), `cp SRC DIR/` writes DIR/SRC's name, `sed -Ei
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Mapping
 
 from harness.agent.judge import guarded_paths
 from harness.agent.judge.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

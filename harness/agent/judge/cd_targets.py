@@ -10,10 +10,10 @@ folder that the glob may match.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from harness.agent.judge.guarded_paths import GLOB_CHARS, HARNESS
 from harness.agent.judge.shell_resolve import unresolved
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 # `for NAME in WORDS; do` (or a line break before `do`).
 LOOP = r"\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)\s*do\b"

@@ -9,10 +9,9 @@ or after `--` is not a flag; an unexpanded word is judged by the worst option it
 
 from __future__ import annotations
 
-import re
-
 from harness.agent.judge.denials import HOOKS_PATH, Denial, unresolved_denial
 from harness.agent.judge.shell_resolve import EXPANSION, unresolved
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 COMMIT_SHORT_WITH_VALUE = frozenset("mFCct")
 COMMIT_SHORT_OPTIONAL_VALUE = frozenset("Su")   # -uno, -S<keyid>: only an attached value

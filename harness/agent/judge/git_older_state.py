@@ -13,13 +13,13 @@ headers, what a commit changes) the adapter hands in through :class:`GitSetup`; 
 from __future__ import annotations
 
 import posixpath
-import re
 
 from harness.agent.judge import guarded_paths
 from harness.agent.judge.denials import Denial
 from harness.agent.judge.git_config_view import GitSetup
 from harness.agent.judge.git_pathspecs import may_name_harness
 from harness.agent.judge.shell_resolve import unresolved
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 REVISION = r"[0-9a-f]{7,40}"  # a commit id, as the harness's own hints print one
 # Options of reset, revert, cherry-pick and merge whose value is the next word (`-m 1`, `-X theirs`).

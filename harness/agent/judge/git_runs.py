@@ -9,9 +9,8 @@ a `!` alias (#28's task F-0122, F-0125..F-0130). A filter's `%f` is any file of 
 
 from __future__ import annotations
 
-import re
-
 from harness.agent.judge.guarded_paths import HARNESS
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 COMMAND_KEYS = (r"^(?:core\.(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
                 r"gpg\.(?:\w+\.)?program|pager\..+|diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process)|"

@@ -11,11 +11,11 @@ the match there.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 
 from harness.agent.judge.guarded_paths import FOUND_FOLDERS, FOUND_SAMPLES, GLOB_CHARS, Where
 from harness.agent.judge.shell_commands import SimpleCommand
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 from harness.core.value_class import replace
 
 # The line sets glob options: `shopt -s …`, `bash -O dotglob …`, GLOBIGNORE (#28's task F-0103, F-0120).

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import itertools
 import posixpath
-import re
 from collections.abc import Iterator
 
 from harness.agent.judge.plain_line import pipelines
 from harness.agent.judge.shell_prefixes import XARGS_INPUT, is_assignment, strip_prefix
 from harness.agent.judge.xargs_input import items_of, listed_by, put_in
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 from harness.core.value_class import dataclass, field, replace
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer

@@ -13,7 +13,6 @@ F-0060), and a find's `{}` stands for each guarded file or folder the find may r
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 
 from harness.agent.judge.cd_targets import glob_folders, mktemp_folder, with_loop_words
@@ -22,6 +21,7 @@ from harness.agent.judge.guarded_paths import DESCRIPTOR, FOUND_FOLDERS, FOUND_S
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import XARGS_INPUT
 from harness.agent.judge.shell_resolve import unresolved
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 from harness.core.value_class import replace
 
 # What the shell knows of its own folders, spelled in a word.
@@ -127,6 +127,8 @@ def _through_descriptors(cmd: SimpleCommand, here: Where) -> Iterator[SimpleComm
         if not near and "/dev" not in word and "/proc" not in word:
             return None
         full = posixpath.normpath(posixpath.join(here.cwd, word))
+        if "fd/" not in full and "/std" not in full:
+            return None  # text DESCRIPTOR cannot match without (a folder under /dev, as tmpfs's /dev/shm, needs no `re`)
         return full if re.match(DESCRIPTOR + "/", full) else None
 
     if not any(through(t) for t in (*cmd.words, *(t for _, t in cmd.redirects))):

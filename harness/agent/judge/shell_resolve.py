@@ -9,11 +9,11 @@ variable from the environment, `$(cat file)`) stays in the word as written, and
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import is_assignment
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 from harness.core.value_class import replace
 
 # Builtins whose NAME=value arguments set shell variables (`declare -x` and `typeset -x` export them too).

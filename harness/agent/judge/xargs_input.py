@@ -10,9 +10,8 @@ of it is refused, and an argument of it judged as any unknown word is.
 
 from __future__ import annotations
 
-import re
-
 from harness.agent.judge.shell_prefixes import XARGS_INPUT
+from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
 MAX_ITEMS = 64  # input words put in one by one; more, and the input stays unknown
 GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
