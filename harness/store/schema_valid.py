@@ -126,10 +126,17 @@ def _const(c: Compiled, value: Any, schema: dict) -> Predicate:
 
 
 def _pattern(c: Compiled, pattern: Any, schema: dict) -> Predicate:
-    import re
+    found: list[Callable[[str], object]] = []  # the compiled search, made on the first string it meets
 
-    search = re.compile(pattern).search
-    return lambda x: not isinstance(x, str) or search(x) is not None
+    def check(x: object) -> bool:
+        if not isinstance(x, str):
+            return True
+        if not found:
+            import re
+
+            found.append(re.compile(pattern).search)
+        return found[0](x) is not None
+    return check
 
 
 def _min_length(c: Compiled, least: Any, schema: dict) -> Predicate:
@@ -168,17 +175,22 @@ def _if(c: Compiled, condition: Any, schema: dict) -> Predicate:
 
 
 def _all_of(c: Compiled, subs: Any, schema: dict) -> Predicate:
-    every = tuple(c.of(sub) for sub in subs)
     branches = c.v.branches(subs)
     if branches is None:
+        every = tuple(c.of(sub) for sub in subs)
         return lambda x: all(ok(x) for ok in every)
-    key = branches[0]
-    by_const = {const: tuple(c.of(then) for then in thens) for const, thens in branches[1].items()}
+    key, thens = branches
+    # Built on first use, per branch: a command appending one event meets one of the event schema's seventeen types.
+    built: dict[str, tuple[Predicate, ...]] = {}
 
     def check(x: object) -> bool:
         if isinstance(x, dict) and isinstance(x.get(key), str):
-            return all(ok(x) for ok in by_const.get(x[key], ()))  # only the branches whose const x has hold
-        return all(ok(x) for ok in every)
+            const = x[key]
+            oks = built.get(const)
+            if oks is None:
+                oks = built[const] = tuple(c.of(then) for then in thens.get(const, ()))
+            return all(ok(x) for ok in oks)  # only the branches whose const x has hold
+        return all(c.of(sub)(x) for sub in subs)
     return check
 
 
