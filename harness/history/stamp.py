@@ -61,6 +61,7 @@ def stamp_for(git: Git, commit: str, signers: Signers, cache: StampCache | None 
     source_tree = git.strip_harness(tree)
     note: dict = {"harness": __version__, "commit": commit, "source_tree": source_tree, "tasks": {}}
     gate_oid, config_oid = src.oid(paths.GATE) or "-", src.oid(paths.CONFIG) or "-"
+    approvals_oid = src.oid(paths.APPROVALS) or "-"  # a config-change approval vouches for a task's commands
     policy_error = cache.get(f"policy:{gate_oid}")
     if policy_error is None:
         policy = _parse_policy(src)
@@ -83,14 +84,15 @@ def stamp_for(git: Git, commit: str, signers: Signers, cache: StampCache | None 
             # finished; re-judging all history on every commit would grow with the repo's age.
             finished_earlier = entry["state"] in TERMINAL and before is not None and before.get(tid) == oid
             if not policy_error and entry["state"] != "ESCALATED" and not finished_earlier:
-                entry.update(_verdict(cache, src, tid, oid, (gate_oid, config_oid), source_tree, loaded, signers))
+                entry.update(_verdict(cache, src, tid, oid, (gate_oid, config_oid, approvals_oid), source_tree, loaded,
+                                      signers))
         note["tasks"][tid] = entry
     ref = cache.get(f"ref:{config_oid}")
     if ref is None:
         ref = cache.put(f"ref:{config_oid}", notes_ref(src))
     # What a commit keeping this very .harness/ tree needs to be stamped without reading it.
     cache.put(f"harness:{src.oid(paths.HARNESS)}", {
-        "ref": ref, "error": policy_error, "globals": [gate_oid, config_oid],
+        "ref": ref, "error": policy_error, "globals": [gate_oid, config_oid, approvals_oid],
         "tasks": {tid: listing[tid] for tid in note["tasks"]}})
     return str(ref), note
 
@@ -124,7 +126,7 @@ def quick_stamp_head() -> bool:
         entry = dict(base)
         # Every task folder is its parent's: a finished one keeps the verdict it was stamped with.
         if "error" not in base and not known["error"] and entry["state"] not in TERMINAL:
-            verdict = _known_verdict(cache, f"{tid}:{oid}:{known['globals'][0]}:{known['globals'][1]}", source_tree)
+            verdict = _known_verdict(cache, ":".join([tid, oid, *known["globals"]]), source_tree)
             if verdict is None:
                 return False
             entry.update(verdict)
@@ -141,20 +143,32 @@ def _known_harness(known: object) -> bool:
     """Whether ``known`` is what :func:`stamp_for` caches for a ``.harness/`` tree."""
     return (isinstance(known, dict) and isinstance(known.get("ref"), str)
             and isinstance(known.get("error"), (str, type(None)))
-            and isinstance(known.get("globals"), list) and len(known["globals"]) == 2
+            and isinstance(known.get("globals"), list) and len(known["globals"]) == 3
+            and all(isinstance(g, str) for g in known["globals"])
             and isinstance(known.get("tasks"), dict)
             and all(isinstance(v, str) for v in known["tasks"].values()))
 
 
 def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None:
-    """The gate fields of a task at ``source_tree`` from its cached facts (None: not cached)."""
-    verdict = cache.get(f"gate:{key}:{source_tree}")
+    """The gate fields of a task at ``source_tree`` from its cached facts (None: not cached, or facts that
+    rest on the configured signers, which only the full stamp reads)."""
+    if cache.get(f"trust:{key}") != UNSIGNED:
+        return None
+    return _judged(cache, key, source_tree, UNSIGNED)
+
+
+def _judged(cache: StampCache, key: str, source_tree: str, trust: str) -> dict | None:
+    """The gate fields of the facts kept for ``key`` at ``source_tree`` (None: no facts kept)."""
+    vkey = f"gate:{key}:{source_tree}:{trust}"
+    verdict = cache.get(vkey)
     if isinstance(verdict, dict):
         return dict(verdict)
     known = cache.get(f"facts:{key}")
+    if isinstance(known, str):  # why the facts could not be computed
+        return dict(cache.put(vkey, {"gate": "INVALID_HARNESS_STATE", "blockers": [known]}))
     if not isinstance(known, dict):
         return None
-    return dict(cache.put(f"gate:{key}:{source_tree}", _evaluate(known, source_tree)))
+    return dict(cache.put(vkey, _evaluate(known, source_tree)))
 
 
 def _evaluate(known: dict, source_tree: str) -> dict:
@@ -184,29 +198,48 @@ def _task_base(src: TreeSource, tid: str, loaded: list) -> dict:
     return {"state": loaded[0].proj.state, "iteration": loaded[0].proj.iteration}
 
 
-def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: tuple[str, str],
+def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: tuple[str, str, str],
              source_tree: str, loaded: list, signers: Signers) -> dict:
-    """The gate fields of one task's note entry at ``source_tree``."""
-    key = f"{tid}:{oid}:{globals_[0]}:{globals_[1]}"
-    verdict = cache.get(f"gate:{key}:{source_tree}")
-    if verdict is not None:
-        return dict(verdict)
-    known = cache.get(f"facts:{key}")
-    if known is None:
-        from harness.gate import facts
-        from harness.store import reader
+    """The gate fields of one task's note entry at ``source_tree``. Its facts are kept by the ids of what they
+    are computed from; when computing them asked for the configured signers (to check an approval), by the
+    signers' content too: a signer removed from that file stops vouching at the next stamp."""
+    key = ":".join([tid, oid, *globals_])
+    trust = cache.get(f"trust:{key}")
+    try:
+        if trust is not None and trust != UNSIGNED and trust != signers.digest():
+            trust = None  # facts an approval checked under other signers: computed again
+    except HarnessError:
+        trust = None  # the configured signers cannot be read now: the facts say so when computed again
+    judged = _judged(cache, key, source_tree, trust) if trust is not None else None
+    if judged is None:  # no facts kept (or kept under other signers): computed now
+        judged = _judged(cache, key, source_tree, _facts(cache, src, tid, key, loaded, signers))
+    assert judged is not None  # _facts keeps the facts, or why there are none, under this key
+    return judged
 
-        try:
-            policy = _parse_policy(src)
-            if isinstance(policy, str):
-                raise HarnessError(policy)
-            task = loaded[0] if loaded else reader.load_task(src, tid)
-            # Through JSON, so a fresh computation judges exactly what a cached one does.
-            known = cache.put(f"facts:{key}", json.loads(json.dumps(facts.gate_facts(src, task, policy, signers))))
-        except HarnessError as exc:
-            verdict = {"gate": "INVALID_HARNESS_STATE", "blockers": [exc.message]}
-            return dict(cache.put(f"gate:{key}:{source_tree}", verdict))
-    return dict(cache.put(f"gate:{key}:{source_tree}", _evaluate(known, source_tree)))
+
+UNSIGNED = "-"  # facts computed without asking for the configured signers
+
+
+def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list, signers: Signers) -> str:
+    """Compute and keep the task's gate facts (or why they cannot be); returns what they rest on (:data:`UNSIGNED`,
+    or the configured signers' digest)."""
+    from harness.gate import facts
+    from harness.store import reader
+
+    asked = signers.asked
+    try:
+        policy = _parse_policy(src)
+        if isinstance(policy, str):
+            raise HarnessError(policy)
+        task = loaded[0] if loaded else reader.load_task(src, tid)
+        # Through JSON, so a fresh computation judges exactly what a cached one does.
+        cache.put(f"facts:{key}", json.loads(json.dumps(facts.gate_facts(src, task, policy, signers))))
+        trust = signers.digest() if signers.asked > asked else UNSIGNED
+    except HarnessError as exc:
+        cache.put(f"facts:{key}", exc.message)  # a verdict of INVALID_HARNESS_STATE, wherever it is judged
+        trust = UNSIGNED if signers.asked == asked else f"unreadable:{exc.message}"
+    cache.put(f"trust:{key}", trust)
+    return trust
 
 
 def _parse_policy(src: TreeSource) -> GatePolicy | str:

@@ -18,7 +18,8 @@ from typing import Any
 from harness import __version__
 from harness.errors import HarnessError
 
-FORMAT = 2  # 2: gate facts carry the configured commands' identities (JUnit report, shell)
+FORMAT = 3  # 2: gate facts carry the configured commands' identities (JUnit report, shell); 3: keyed by the
+# approvals file, and by the configured signers when an approval was checked
 KEEP = 4096  # entries kept at a rewrite besides the ones the last stamp used
 
 

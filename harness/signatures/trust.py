@@ -68,12 +68,21 @@ class Signers:
         self.repository = repository
         self.named = named
         self._external: list[Root | None] = []
+        self.asked = 0  # how many checks asked for the root: what was computed without it does not depend on it
 
     def external(self) -> Root | None:
+        self.asked += 1
         if not self._external:
             found = self.named if self.named is not None or self.repository is None else configured(self.repository())
             self._external.append(found)
         return self._external[0]
+
+    def digest(self) -> str:
+        """What names the external root's content in a cache key ("none" without one)."""
+        from harness.core.sha256 import sha256
+
+        root = self.external()
+        return sha256(root.content).hexdigest() if root is not None else "none"
 
 
 def roots(trusted: Sequence[Source], signers: Signers) -> list[Root]:
