@@ -304,3 +304,49 @@ def test_an_event_s_type_branches_are_judged_as_jsonschema_judges_them(event_typ
     if event_type is not None:
         event["type"] = event_type
     assert ours(EVENT_SCHEMA, event) == theirs(EVENT_SCHEMA, event)
+
+
+# -- read 50: nesting the predicate cannot follow ---------------------------------------------
+
+NESTED_ARRAYS = {"$defs": {"a": {"type": "array", "items": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"}
+
+
+def _nested(depth: int, inner: object, wrap) -> object:
+    for _ in range(depth):
+        inner = wrap(inner)
+    return inner
+
+
+def test_a_document_nested_past_the_predicate_s_depth_is_judged_as_the_walk_judges_it():
+    """F-0090: the predicate spends more stack per level than the walk: where the walk answers, valid() answers the same."""
+    checker = Validator(NESTED_ARRAYS)
+    compared = 0
+    for depth in range(150, 320, 10):
+        doc = _nested(depth, [], lambda inner: [inner])
+        try:
+            walk = not any(checker.problems(doc))
+        except RecursionError:
+            continue  # the walk cannot answer either: nothing to compare
+        assert Compiled(checker).valid(doc) is walk, depth
+        compared += 1
+    assert compared >= 3
+
+
+def test_a_build_that_failed_leaves_no_broken_predicate_behind():
+    """F-0091: a branch whose build ran out of stack is built again by the next document that needs it."""
+    deep: dict = {"type": "string"}
+    for i in range(12):
+        deep = {"properties": {f"p{i}": deep}, "required": []}
+    schema = {"$defs": {"n": {"allOf": [
+        {"if": {"properties": {"k": {"const": "a"}}, "required": ["k"]}, "then": deep},
+        {"if": {"properties": {"k": {"const": "b"}}, "required": ["k"]}, "then": {"properties": {"c": {"$ref": "#/$defs/n"}}}},
+    ]}}, "$ref": "#/$defs/n"}
+    checker = Validator(schema)
+    for depth in range(100, 700, 7):
+        compiled = Compiled(checker)
+        try:
+            compiled.valid(_nested(depth, {"k": "a"}, lambda inner: {"k": "b", "c": inner}))
+        except RecursionError:
+            pass  # as deep as the walk cannot follow either: what counts is the next answer
+        assert compiled.valid({"k": "a"}) is True, depth
+        assert compiled.valid({"k": "a", "p11": 1}) is (not any(checker.problems({"k": "a", "p11": 1}))), depth
