@@ -23,6 +23,13 @@ def test_a_name_re_lacks_is_an_attribute_error() -> None:
         lazy_re.no_such_function  # noqa: B018
 
 
+def test_it_lends_no_module_dunder_of_re_s() -> None:
+    """re is a package: lending its __path__ would make `harness.core.lazy_re._parser` importable."""
+    assert not hasattr(lazy_re, "__path__")
+    with pytest.raises(ImportError):
+        __import__("harness.core.lazy_re._parser")
+
+
 def test_importing_it_imports_no_re_until_a_pattern_is_used() -> None:
     code = ("import sys\nfrom harness.core import lazy_re\nbefore = 're' in sys.modules\n"
             "found = lazy_re.search('b+', 'abbc').group(0)\nprint(before, 're' in sys.modules, found)\n")

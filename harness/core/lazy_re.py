@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from re import Match, Pattern  # noqa: F401
 else:
     def __getattr__(name: str) -> object:
+        if name.startswith("__"):  # a module's own dunders (__path__, __spec__...) are not re's to lend
+            raise AttributeError(name)
         import re
 
         value = getattr(re, name)  # AttributeError for a name re lacks, as `re.name` raises

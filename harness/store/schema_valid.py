@@ -33,7 +33,16 @@ class Compiled:
     def __init__(self, v: sc.Validator) -> None:
         self.v = v
         self._done: dict[int, Predicate] = {}
-        self.valid = self.of(v.root)
+        self._root = self.of(v.root)
+
+    def valid(self, doc: object) -> bool:
+        """``not any(problems(doc))``. A predicate spends more stack per level of a document than the walk, so
+        a document nested past what it can follow (only a recursive schema has no bound) is the walk's to judge:
+        it answers, or raises RecursionError, as it would alone (read 50's F-0090)."""
+        try:
+            return self._root(doc)
+        except RecursionError:
+            return not any(self.v.problems(doc))
 
     def of(self, schema: Any) -> Predicate:
         """The predicate of ``schema`` (a part of the root schema), built once. A reference back into a schema
@@ -44,7 +53,11 @@ class Compiled:
             return found
         cell: list[Predicate] = []
         self._done[key] = lambda x: cell[0](x)
-        built = self._build(schema)
+        try:
+            built = self._build(schema)
+        except BaseException:
+            del self._done[key]  # a build that failed (out of stack) leaves no empty forwarder behind (F-0091)
+            raise
         cell.append(built)
         self._done[key] = built
         return built
