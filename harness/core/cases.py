@@ -87,7 +87,7 @@ def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[
     this tree) and not pass in ``before`` (the base's source run with this change's tests). A test
     that passed before the change proves nothing about it; one that never ran there is not known to fail."""
     listed = list(tests)
-    out = [f"{label}: test {case} did not pass in the cited run" for case in listed if now.get(case) != "passed"]
+    out = [not_passed(label, case, now) for case in listed if now.get(case) != "passed"]
     for case in listed:
         if before.get(case) == "passed":
             out.append(f"{label}: test {case} passes without the change (fail_to_pass): it does not prove {what}")
@@ -96,6 +96,19 @@ def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[
             out.append(f"{label}: test {case} was not collected without the change (fail_to_pass): name a test "
                        "of the protected suite that fails there")
     return out
+
+
+def not_passed(label: str, case: str, now: Mapping[str, str]) -> str:
+    """Why ``case`` proves nothing in the run ``now``. A test named without its parameters is not one case of the
+    report but several: they are named, so the citation can list each (a bare name never stands for all of them)."""
+    text = f"{label}: test {case} did not pass in the cited run"
+    if case in now:
+        return text
+    params = sorted(c for c in now if c.startswith(case + "["))
+    if not params:
+        return text
+    shown = ", ".join(params[:3]) + (f", … ({len(params)} in all)" if len(params) > 3 else "")
+    return f"{text}: it ran as parametrized cases ({shown}); cite each one that proves it"
 
 
 def regression_cases(regression: Mapping[str, Any]) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from harness.core.blockers import Blocker, cites_kind, evidence_kind
-from harness.core.cases import case_id, fail_to_pass_gaps, planned, regression_cases, regression_gaps
+from harness.core.cases import case_id, fail_to_pass_gaps, not_passed, planned, regression_cases, regression_gaps
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
@@ -227,7 +227,7 @@ def _proved(j: Judging, check: str, subject: str, label: str, what: str, tests: 
     now = j.g.cases.get(test_type, {})
     if not j.usable("fail_to_pass"):
         status = j.evidence["fail_to_pass"][0] if "fail_to_pass" in j.evidence else "MISSING"
-        return [Blocker(check, "fail_to_pass_gap", (subject,), f"{label}: test {case} did not pass in the cited run")
+        return [Blocker(check, "fail_to_pass_gap", (subject,), not_passed(label, case, now))
                 for case in tests if now.get(case) != "passed"] + [
             # a failing run needs a fix, any other (missing, stale, …) a run: told apart by kind, not by words
             Blocker(check, "fail_to_pass_failing" if status == "FAIL" else "fail_to_pass_unusable", (subject,),
