@@ -14,17 +14,15 @@ trap 'rm -rf "$T"' EXIT
 cd /tmp && python - "$T" <<'PY'
 import sys
 sys.path.insert(0, __import__("os").environ["HARNESS_REPO"])
+import importlib.util
+if importlib.util.find_spec("harness.core.value_class") is not None \
+        and importlib.util.find_spec("harness.agent.dataclass_code") is None:
+    # The module is gone (#28's value classes, harness/core/value_class.py, generate no code and cache none on
+    # disk): what this checks cannot happen any more.
+    print("harness.agent.dataclass_code is gone: no generated dataclass code is compiled or cached"); sys.exit(0)
 try:
     import dataclasses
-    import harness.agent.dataclass_code as dataclass_code
-except ModuleNotFoundError as e:
-    # The module is gone (#28's value classes, harness/core/value_class.py, generate no code and cache none on
-    # disk): what this checks cannot happen any more. Anything else missing is a setup failure.
-    try:
-        from harness.core import value_class  # noqa: F401
-    except ModuleNotFoundError:
-        print("setup:", e); sys.exit(2)
-    print("harness.agent.dataclass_code is gone: no generated dataclass code is compiled or cached"); sys.exit(0)
+    from harness.agent import dataclass_code
 except Exception as e:
     print("setup:", e); sys.exit(2)
 def make():
