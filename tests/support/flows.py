@@ -9,6 +9,7 @@ from support.gitrepo import ci_clone, commit_all_ok, commit_ok, gc_remote, git, 
 from support.paths import PY
 from support.processes import py
 from support.records import PASS_CMD, configure, forge_passing, set_state_by_hand, write_yaml
+from support.ssh_keys import make_key, signers_line
 
 # A finding proposal as a reviewer writes one (`harness finding propose --file`), every field filled.
 FINDING_PROPOSAL = {
@@ -144,3 +145,27 @@ def done_with_configured_evidence(h, repo: Path, unit_test: list[str], forge: bo
     h.ok("transition", "DONE")
     done = commit_all_ok(repo, "done")
     return base, tid, done
+
+
+# A custom evidence type configured at a task's base, whose command the task then changes (F-0089, read 51).
+CHANGED_SMOKE = f'evidence:\n  custom.smoke:\n    command: ["{PY}", "-c", "pass"]\n'
+
+
+def changed_command(h: Harness, repo: Path, tmp_path: Path) -> dict:
+    """A task whose must requirement cites custom.smoke, a command changed since the task's base (committed, not
+    approved), with git config naming an allowed-signers file that lists the human's key."""
+    keys = {name: make_key(tmp_path / "keys", name) for name in ("human", "other")}
+    signers = tmp_path / "allowed_signers"
+    signers.write_text(signers_line("test@example.com", keys["human"][1]))
+    git(repo, "config", "harness.allowedSigners", str(signers))
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", CHANGED_SMOKE))
+    commit_all_ok(repo, "a smoke command")
+    tid = new_task(h)
+    walk_to(h, *TO_VERIFYING)
+    before = config.read_bytes()
+    config.write_text(config.read_text().replace('"pass"]', '"pass  # this change"]'))
+    h.ok("evidence", "custom.smoke")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
+    return {"keys": keys, "signers": signers, "config": config, "before": before, "tid": tid,
+            "unapproved": commit_all_ok(repo, "the smoke command changed, not approved")}
