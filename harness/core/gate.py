@@ -47,6 +47,8 @@ class GateInput:
     cases: dict[str, dict[str, str]] = field(default_factory=dict)
     # evidence types config.yaml names now but not at the task's base, with no human approval of it
     introduced: Sequence[str] = field(default_factory=list)
+    # the task's base commit when the cited custom types need it and the repository lacks it (a shallow clone)
+    base_unread: str | None = None
 
 
 @dataclass

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from harness.core.blockers import Blocker, cites_kind, evidence_kind
 from harness.core.cases import case_id, fail_to_pass_gaps, not_passed, planned, regression_cases, regression_gaps
+from harness.core.evidence_types import BUILTIN
 from harness.core.findings import CLOSED as CLOSED_FINDING
 from harness.core.findings import refuted_on
 from harness.core.gate import DECIDING_STATES, PHRASE, GateInput, label, state_blocker
@@ -257,12 +258,21 @@ def _regression_gaps(j: Judging, f: Mapping[str, Any]) -> list[Blocker]:
 
 def _introduced(j: Judging, req: Mapping[str, Any]) -> list[Blocker]:
     """An evidence type whose command is not config.yaml's at the task's base (added or changed by
-    this change, or run by hand) proves nothing a human did not approve: `true` is one line away."""
-    return [Blocker(REQS, "introduced_command", (req["id"], t),
-                    f"{req['id']} cites {t}, whose command is not the one config.yaml configured at the task's base "
-                    "(added or changed since, or run by hand): it cannot verify a must requirement until a human "
-                    "approves the configuration (`harness approve config-change`)")
-            for t in req["evidence"] if t in j.g.introduced]
+    this change, or run by hand) proves nothing a human did not approve: `true` is one line away.
+    Where the base is not in the repository, whether it changed cannot be told: refused for that."""
+    rid, base = req["id"], j.g.base_unread
+    out = [Blocker(REQS, "introduced_command", (rid, t),
+                   f"{rid} cites {t}, whose command is not the one config.yaml configured at the task's base "
+                   "(added or changed since, or run by hand): it cannot verify a must requirement until a human "
+                   "approves the configuration (`harness approve config-change`)")
+           for t in req["evidence"] if t in j.g.introduced]
+    if base:
+        out += [Blocker(REQS, "base_unread", (rid, t),
+                        f"{rid} cites {t}, but the task's base commit {base[:12]} is not in this clone (a shallow "
+                        f"checkout?): whether {t}'s command changed since cannot be told, so it cannot verify a must "
+                        "requirement here — fetch the history (`git fetch --unshallow`)")
+                for t in req["evidence"] if t not in j.g.introduced and t not in BUILTIN]
+    return out
 
 
 def _unusable_citations(j: Judging, check: str, item: Mapping[str, Any]) -> list[Blocker]:

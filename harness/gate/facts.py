@@ -50,7 +50,8 @@ def needs_cases(task: LoadedTask, policy: GatePolicy) -> bool:
             or (bool(policy.suite) and any(f["status"] in ("VERIFIED", "CLOSED") for f in task.proj.findings.values())))
 
 
-def introduced_types(src: Source, base: str | None, cited: set[str], strict: bool, signers: Signers) -> list[str]:
+def introduced_types(src: Source, base: str | None, cited: set[str], strict: bool,
+                     signers: Signers) -> tuple[list[str], str | None]:
     """Of the ``cited`` evidence types, those whose command is not config.yaml's at the task's base:
     added or changed since (this change's own command), or run by hand with no command of
     config.yaml's at all. A human's approval of this config.yaml (`approve config-change`, checked
@@ -58,7 +59,8 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     hand. With no config.yaml at the base the change adopts the harness, and whoever adopts it
     configures every type: only those run by hand count then. Run by hand counts only with a
     protected suite (``strict``): without one, a type config.yaml does not name is reported in a
-    note and CI's re-run refuses it, as it always was."""
+    note and CI's re-run refuses it, as it always was. Second: the base commit, when it is needed and
+    this repository does not have it (the gate then refuses the cited types for that reason)."""
     from harness.core.evidence_types import BUILTIN
     from harness.core.sha256 import sha256
     from harness.errors import HarnessError
@@ -66,13 +68,17 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
 
     cited = cited - set(BUILTIN)
     if not cited:  # no verified must requirement leans on a type: nothing to read at the base
-        return []
+        return [], None
     now = configured_identities(src)
     by_hand = sorted(cited - set(now)) if strict else []
     at = getattr(src, "at", None)
     base_src = at(base) if (base and at) else None
+    if base and base_src is None:
+        # Not in this repository (a shallow clone's history stops short of it): what the base configured cannot
+        # be read, and taking the change for one that adopts the harness would let any command verify (F-0097).
+        return by_hand, base
     if base_src is None or base_src.read(paths.CONFIG) is None:
-        return by_hand
+        return by_hand, None
     try:
         before = configured_identities(base_src)
     except HarnessError:
@@ -82,7 +88,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     if changed and raw and trust.approved(src.read(paths.APPROVALS), "config-change",
                                           sha256(raw).hexdigest(), [base_src], signers)[0]:
         changed = []
-    return sorted({*by_hand, *changed})
+    return sorted({*by_hand, *changed}), None
 
 
 def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
@@ -149,15 +155,16 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy, signers: Signe
     configured, identity = builtin_commands(config, policy, p.base_commit,
                                             recorded=bool({"pass_to_pass", "fail_to_pass"} & set(p.evidence)))
     evidence = load_valid(src, task)
+    cited = {t for r in p.requirements.values() if r["priority"] == "must" and r["status"] == "verified" for t in r["evidence"]}
+    introduced, base_unread = introduced_types(src, p.base_commit, cited, strict=bool(policy.suite), signers=signers)
     return {
         "state": p.state,
         "requirements": list(p.requirements.values()),
         "invariants": list(p.invariants.values()),
         "evidence": evidence,
         "cases": case_lists(src, task, evidence, policy),
-        "introduced": introduced_types(src, p.base_commit, {t for r in p.requirements.values() if r["priority"] == "must"
-                                                             and r["status"] == "verified" for t in r["evidence"]},
-                                       strict=bool(policy.suite), signers=signers),
+        "introduced": introduced,
+        "base_unread": base_unread,
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

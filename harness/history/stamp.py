@@ -107,6 +107,8 @@ def quick_stamp_head() -> bool:
     if facts is None:
         return False
     common, head, parents, entries, parent_harness = facts
+    if (common / "shallow").exists():
+        return False  # what a shallow clone can read depends on its depth: the full stamp keeps nothing of it
     harness = fast_path.entry_of(entries, paths.HARNESS)
     if len(parents) != 1 or harness is None or not code_only(harness, [(FOLDER, parent_harness)]):
         return False  # a merge, or a commit changing .harness/: the full stamp (and check) is due
@@ -154,21 +156,23 @@ def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None
     rest on the configured signers, which only the full stamp reads)."""
     if cache.get(f"trust:{key}") != UNSIGNED:
         return None
-    return _judged(cache, key, source_tree, UNSIGNED)
+    return _judged(cache, key, source_tree)
 
 
-def _judged(cache: StampCache, key: str, source_tree: str, trust: str) -> dict | None:
-    """The gate fields of the facts kept for ``key`` at ``source_tree`` (None: no facts kept)."""
+def _judged(cache: StampCache, key: str, source_tree: str) -> dict | None:
+    """The gate fields of the facts this stamp has for ``key`` at ``source_tree`` (None: none), kept as long as they are."""
+    trust = cache.get(f"trust:{key}")
     vkey = f"gate:{key}:{source_tree}:{trust}"
     verdict = cache.get(vkey)
     if isinstance(verdict, dict):
         return dict(verdict)
     known = cache.get(f"facts:{key}")
+    keep = trust == UNSIGNED
     if isinstance(known, str):  # why the facts could not be computed
-        return dict(cache.put(vkey, {"gate": "INVALID_HARNESS_STATE", "blockers": [known]}))
+        return dict(cache.put(vkey, {"gate": "INVALID_HARNESS_STATE", "blockers": [known]}, keep=keep))
     if not isinstance(known, dict):
         return None
-    return dict(cache.put(vkey, _evaluate(known, source_tree)))
+    return dict(cache.put(vkey, _evaluate(known, source_tree), keep=keep))
 
 
 def _evaluate(known: dict, source_tree: str) -> dict:
@@ -200,29 +204,23 @@ def _task_base(src: TreeSource, tid: str, loaded: list) -> dict:
 
 def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: tuple[str, str, str],
              source_tree: str, loaded: list, signers: Signers) -> dict:
-    """The gate fields of one task's note entry at ``source_tree``. Its facts are kept by the ids of what they
-    are computed from; when computing them asked for the configured signers (to check an approval), by the
-    signers' content too: a signer removed from that file stops vouching at the next stamp."""
+    """The gate fields of one task's note entry at ``source_tree``, from its facts kept by the ids of what they are
+    computed from. Facts that checked an approval's signature are not kept for a later stamp: the same signers file
+    may answer otherwise then (a key past its valid-before), and so may ssh-keygen (read 51's F-0093)."""
     key = ":".join([tid, oid, *globals_])
-    trust = cache.get(f"trust:{key}")
-    try:
-        if trust is not None and trust != UNSIGNED and trust != signers.digest():
-            trust = None  # facts an approval checked under other signers: computed again
-    except HarnessError:
-        trust = None  # the configured signers cannot be read now: the facts say so when computed again
-    judged = _judged(cache, key, source_tree, trust) if trust is not None else None
-    if judged is None:  # no facts kept (or kept under other signers): computed now
-        judged = _judged(cache, key, source_tree, _facts(cache, src, tid, key, loaded, signers))
+    judged = _judged(cache, key, source_tree) if cache.get(f"trust:{key}") == UNSIGNED else None
+    if judged is None:  # no facts kept, or facts of this stamp's own: computed now
+        _facts(cache, src, tid, key, loaded, signers)
+        judged = _judged(cache, key, source_tree)
     assert judged is not None  # _facts keeps the facts, or why there are none, under this key
     return judged
 
 
-UNSIGNED = "-"  # facts computed without asking for the configured signers
+UNSIGNED = "-"  # facts computed without checking a signature: what a later stamp may reuse
 
 
-def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list, signers: Signers) -> str:
-    """Compute and keep the task's gate facts (or why they cannot be); returns what they rest on (:data:`UNSIGNED`,
-    or the configured signers' digest)."""
+def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list, signers: Signers) -> None:
+    """Compute the task's gate facts (or why they cannot be) and keep them, unless they checked a signature."""
     from harness.gate import facts
     from harness.store import reader
 
@@ -233,13 +231,12 @@ def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list,
             raise HarnessError(policy)
         task = loaded[0] if loaded else reader.load_task(src, tid)
         # Through JSON, so a fresh computation judges exactly what a cached one does.
-        cache.put(f"facts:{key}", json.loads(json.dumps(facts.gate_facts(src, task, policy, signers))))
-        trust = signers.digest() if signers.asked > asked else UNSIGNED
+        found: dict | str = json.loads(json.dumps(facts.gate_facts(src, task, policy, signers)))
     except HarnessError as exc:
-        cache.put(f"facts:{key}", exc.message)  # a verdict of INVALID_HARNESS_STATE, wherever it is judged
-        trust = UNSIGNED if signers.asked == asked else f"unreadable:{exc.message}"
-    cache.put(f"trust:{key}", trust)
-    return trust
+        found = exc.message  # a verdict of INVALID_HARNESS_STATE, wherever it is judged
+    keep = signers.asked == asked
+    cache.put(f"facts:{key}", found, keep=keep)
+    cache.put(f"trust:{key}", UNSIGNED if keep else "signed", keep=keep)
 
 
 def _parse_policy(src: TreeSource) -> GatePolicy | str:
@@ -256,7 +253,9 @@ def _parse_policy(src: TreeSource) -> GatePolicy | str:
 
 
 def stamp(git: Git, commit: str, signers: Signers, extra: dict | None = None) -> dict:
-    cache = StampCache(git.cache_file("stamp-cache.json"))
+    # Nothing computed in a shallow clone is kept: a bound approval needs the root commit, the changed-command
+    # check the task's base, and `git fetch --unshallow` brings them without changing any key (F-0094, F-0095).
+    cache = StampCache(None if git.is_shallow() else git.cache_file("stamp-cache.json"))
     ref, note = stamp_for(git, commit, signers, cache)
     cache.save()
     if extra:

@@ -18,8 +18,8 @@ from typing import Any
 from harness import __version__
 from harness.errors import HarnessError
 
-FORMAT = 3  # 2: gate facts carry the configured commands' identities (JUnit report, shell); 3: keyed by the
-# approvals file, and by the configured signers when an approval was checked
+FORMAT = 4  # 2: gate facts carry the configured commands' identities (JUnit report, shell); 3: keyed by the
+# approvals file; 4: facts that checked a signature, or read in a shallow clone, are not kept
 KEEP = 4096  # entries kept at a rewrite besides the ones the last stamp used
 
 
@@ -29,6 +29,7 @@ class StampCache:
         self.old: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
         self.new: dict[str, Any] = {}
+        self.passing: set[str] = set()  # answered for this stamp only: neither appended nor kept at a rewrite
         self.lines = 0
         if path is None:
             return
@@ -74,19 +75,26 @@ class StampCache:
             self.used[key] = value
         return value
 
-    def put(self, key: str, value: Any) -> Any:
+    def put(self, key: str, value: Any, keep: bool = True) -> Any:
+        """Answer ``key`` with ``value`` for the rest of this stamp, and (``keep``) for later ones."""
         self.used[key] = value
-        if self.old.get(key) != value:
-            self.new[key] = value
+        if not keep:
+            self.passing.add(key)
+            self.new.pop(key, None)
+        else:
+            self.passing.discard(key)
+            if self.old.get(key) != value:
+                self.new[key] = value
         return value
 
     def save(self) -> None:
-        if self.path is None or not self.new:
+        stale = bool(self.passing & self.old.keys())  # a kept answer this stamp replaced for itself alone: drop it
+        if self.path is None or not (self.new or stale):
             return
         lines = [json.dumps([k, v], separators=(",", ":")).encode() for k, v in self.new.items()]
         try:
             kept = len(self.old) + len(self.new)
-            if 0 < self.lines <= 2 * kept + 256 and kept <= len(self.used) + KEEP:
+            if not stale and 0 < self.lines <= 2 * kept + 256 and kept <= len(self.used) + KEEP:
                 from harness.store import bounded
 
                 # One write (concurrent stamps do not interleave), to a regular file only.
@@ -98,11 +106,12 @@ class StampCache:
 
     def _rewrite(self) -> None:
         assert self.path is not None
-        entries = dict(self.used)
+        entries = {key: value for key, value in self.used.items() if key not in self.passing}
         for key, value in reversed(self.old.items()):  # the most recently written first
             if len(entries) >= len(self.used) + KEEP:
                 break
-            entries.setdefault(key, value)
+            if key not in self.passing:
+                entries.setdefault(key, value)
         body = b"".join(json.dumps([k, v], separators=(",", ":")).encode() + b"\n" for k, v in entries.items())
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:

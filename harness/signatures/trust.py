@@ -52,7 +52,11 @@ def configured(git: Git) -> Root | None:
     for key in ("harness.allowedSigners", "gpg.ssh.allowedSignersFile"):
         value = git.config_get(key)
         if value:
-            path = Path(value).expanduser()
+            try:
+                path = Path(value).expanduser()
+            except RuntimeError:  # `~user/...` for a user this machine does not know
+                raise HarnessError(f"cannot read the allowed-signers file {value} (git config {key}): no home "
+                                   "folder for its ~", hint=f"name the file by a full path: git config {key} PATH") from None
             return _read(path if path.is_absolute() else git.root / path, f"{value} (git config {key})")
     return None
 
@@ -77,12 +81,6 @@ class Signers:
             self._external.append(found)
         return self._external[0]
 
-    def digest(self) -> str:
-        """What names the external root's content in a cache key ("none" without one)."""
-        from harness.core.sha256 import sha256
-
-        root = self.external()
-        return sha256(root.content).hexdigest() if root is not None else "none"
 
 
 def roots(trusted: Sequence[Source], signers: Signers) -> list[Root]:
