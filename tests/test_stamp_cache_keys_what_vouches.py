@@ -146,3 +146,12 @@ def test_a_signers_path_of_an_unknown_user_is_refused_in_words(changed, repo):
     approved = _approve(repo, changed)
     r = subprocess.run([PY, "-m", "harness", "stamp", approved], cwd=repo, capture_output=True, text=True)
     assert "Traceback" not in r.stderr and "nosuchuser-harness-test" in r.stdout + r.stderr, r.stderr
+
+
+def test_an_allowed_signers_option_of_an_unknown_user_is_refused_in_words(repo):
+    """Read 52's F-0102: the file named on the command line (`--allowed-signers`) as well as by git config."""
+    from harness.errors import HarnessError
+    from harness.signatures import trust
+
+    with pytest.raises(HarnessError, match="no home folder"):
+        trust.named_file("~nosuchuser-harness-test/allowed_signers")

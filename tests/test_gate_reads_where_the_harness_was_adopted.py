@@ -1,0 +1,82 @@
+"""A task whose recorded base predates the harness (or that has none) is judged against the commands the history
+adopted the harness with, not exempted as "the adoption" by its base alone: the base is HEAD when `harness task
+new` ran, which an agent chooses (an orphan branch, a `git reset --soft` to a commit from before the adoption).
+A command added after the real adoption needs a human's approval like any other (read 52's F-0098); the change
+that adopts the harness still configures every command itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.cli import TO_VERIFYING, walk_to
+from support.gitrepo import commit_all_ok, git, head
+from support.paths import PY
+
+INTRODUCED = "whose command is not the one config.yaml configured at the task's base"
+ADDED = 'evidence:\n  custom.smoke:\n    command: ["true"]\n'
+
+
+def _cite_smoke(h, repo) -> str:
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", ADDED))
+    h.ok("evidence", "custom.smoke")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
+    return h("gate").out
+
+
+def _before_the_harness(repo, msg: str) -> str:
+    """Commit everything but .harness/: a history from before the adoption."""
+    git(repo, "add", "-A")
+    git(repo, "rm", "-r", "-q", "--cached", "--ignore-unmatch", ".harness")
+    git(repo, "commit", "-q", "--allow-empty", "-m", msg)
+    return head(repo)
+
+
+def _task(h) -> str:
+    tid = h.ok("task", "new", "T").out.strip()
+    h.ok("requirement", "add", "R", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    return tid
+
+
+@pytest.mark.parametrize("how", ["orphan", "pre-adoption"])
+def test_a_base_chosen_before_the_adoption_does_not_exempt_a_command_added_after_it(h, repo, how):
+    (repo / "app.py").write_text("x = 1\n")
+    pre = _before_the_harness(repo, "before the harness was adopted here")
+    adoption = commit_all_ok(repo, "adopt the harness")  # the config.yaml commands as adopted: none
+    if how == "orphan":
+        git(repo, "checkout", "-q", "--orphan", "scratch")
+        _task(h)
+        git(repo, "checkout", "-q", "-f", "main")
+    else:
+        git(repo, "reset", "-q", "--soft", pre)
+        _task(h)
+        git(repo, "reset", "-q", "--soft", adoption)
+    assert head(repo) == adoption
+    assert INTRODUCED in _cite_smoke(h, repo)
+
+
+def test_the_change_that_adopts_the_harness_still_configures_its_commands(h, repo):
+    """No commit of HEAD's history holds config.yaml: the working tree's adoption configures every type."""
+    _before_the_harness(repo, "no harness committed yet")
+    _task(h)
+    # As `harness init` writes the gate for a configured type when nothing is committed yet: required.
+    gate_yaml = repo / ".harness/gate.yaml"
+    gate_yaml.write_text(gate_yaml.read_text().replace("    unit_test: required\n", "    unit_test: required\n    custom.smoke: required\n"))
+    gate = _cite_smoke(h, repo)
+    assert "QUALITY GATE: BLOCKED" in gate and INTRODUCED not in gate, gate
+    assert not [line for line in gate.split("Blocking", 1)[-1].splitlines() if "REQ-001" in line and "custom.smoke" in line]
+
+
+def test_a_command_as_the_adoption_configured_it_verifies(h, repo):
+    """Adopted in one commit with custom.smoke configured, and not changed since: it verifies, base or no base."""
+    config = repo / ".harness/config.yaml"
+    pre = _before_the_harness(repo, "before")
+    config.write_text(config.read_text().replace("evidence: {}\n", f'evidence:\n  custom.smoke:\n    command: ["{PY}", "-c", "pass"]\n'))
+    adoption = commit_all_ok(repo, "adopt the harness with a smoke command")
+    git(repo, "reset", "-q", "--soft", pre)
+    _task(h)
+    git(repo, "reset", "-q", "--soft", adoption)
+    h.ok("evidence", "custom.smoke")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
+    assert INTRODUCED not in h("gate").out
