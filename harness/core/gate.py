@@ -47,8 +47,11 @@ class GateInput:
     cases: dict[str, dict[str, str]] = field(default_factory=dict)
     # evidence types config.yaml names now but not at the task's base, with no human approval of it
     introduced: Sequence[str] = field(default_factory=list)
-    # the task's base commit when the cited custom types need it and the repository lacks it (a shallow clone)
-    base_unread: str | None = None
+    # {"commit": the task's base, "shallow": bool} when the cited custom types need the base and the repository
+    # lacks it (a shallow clone's history stops before it, or the history was rewritten since)
+    base_unread: dict[str, Any] | None = None
+    # the commit whose commands stood for the base's, when the base predates the harness (reported, not judged)
+    adopted_at: str | None = None
 
 
 @dataclass

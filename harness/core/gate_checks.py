@@ -267,10 +267,13 @@ def _introduced(j: Judging, req: Mapping[str, Any]) -> list[Blocker]:
                    "approves the configuration (`harness approve config-change`)")
            for t in req["evidence"] if t in j.g.introduced]
     if base:
+        remedy = ("this clone is shallow: fetch its history (`git fetch --unshallow`)" if base["shallow"] else
+                  "the history that held it was rewritten (squashed, rebased) or never pushed: fetch the branch that "
+                  "holds it, or start a new task on this code")
         out += [Blocker(REQS, "base_unread", (rid, t),
-                        f"{rid} cites {t}, but the task's base commit {base[:12]} is not in this clone (a shallow "
-                        f"checkout?): whether {t}'s command changed since cannot be told, so it cannot verify a must "
-                        "requirement here — fetch the history (`git fetch --unshallow`)")
+                        f"{rid} cites {t}, but the task's base commit {str(base['commit'])[:12]} is not in this "
+                        f"repository: whether {t}'s command changed since cannot be told, so it cannot verify a must "
+                        f"requirement here — {remedy}")
                 for t in req["evidence"] if t not in j.g.introduced and t not in BUILTIN]
     return out
 

@@ -7,6 +7,8 @@ from harness.core import gate
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness.core.records import Finding
     from harness.signatures.trust import Signers
     from harness.store.reader import LoadedTask
@@ -51,7 +53,7 @@ def needs_cases(task: LoadedTask, policy: GatePolicy) -> bool:
 
 
 def introduced_types(src: Source, base: str | None, cited: set[str], strict: bool,
-                     signers: Signers) -> tuple[list[str], str | None]:
+                     signers: Signers) -> dict[str, Any]:
     """Of the ``cited`` evidence types, those whose command is not config.yaml's at the task's base:
     added or changed since (this change's own command), or run by hand with no command of
     config.yaml's at all. A human's approval of this config.yaml (`approve config-change`, checked
@@ -59,16 +61,19 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     hand. With no config.yaml at the base the change adopts the harness, and whoever adopts it
     configures every type: only those run by hand count then. Run by hand counts only with a
     protected suite (``strict``): without one, a type config.yaml does not name is reported in a
-    note and CI's re-run refuses it, as it always was. Second: the base commit, when it is needed and
-    this repository does not have it (the gate then refuses the cited types for that reason)."""
+    note and CI's re-run refuses it, as it always was. As gate facts: ``introduced``, those types;
+    ``base_unread``, the base commit when it is needed and this repository lacks it (the gate refuses
+    the cited types for that reason); ``adopted_at``, the commit whose commands stood for the base's
+    when the base predates the harness (read 52's F-0098)."""
     from harness.core.evidence_types import BUILTIN
     from harness.core.sha256 import sha256
     from harness.errors import HarnessError
     from harness.signatures import trust
 
     cited = cited - set(BUILTIN)
+    out: dict[str, Any] = {"introduced": [], "base_unread": None, "adopted_at": None}
     if not cited:  # no verified must requirement leans on a type: nothing to read at the base
-        return [], None
+        return out
     now = configured_identities(src)
     by_hand = sorted(cited - set(now)) if strict else []
     at = getattr(src, "at", None)
@@ -76,9 +81,16 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     if base and base_src is None:
         # Not in this repository (a shallow clone's history stops short of it): what the base configured cannot
         # be read, and taking the change for one that adopts the harness would let any command verify (F-0097).
-        return by_hand, base
+        shallow = getattr(src, "shallow", None)
+        return {**out, "introduced": by_hand, "base_unread": {"commit": base, "shallow": bool(shallow and shallow())}}
     if base_src is None or base_src.read(paths.CONFIG) is None:
-        return by_hand, None
+        # The base predates the harness (or there is none): the commands are compared with those the history
+        # adopted it with, after the base, when it holds that adoption (the base alone is the agent's to choose).
+        adopted = getattr(src, "adopted_after", None)
+        base_src = adopted(base, paths.CONFIG) if adopted is not None else None
+        if base_src is None:
+            return {**out, "introduced": by_hand}  # the adoption is this change itself
+        out["adopted_at"] = getattr(base_src, "rev", None) or getattr(base_src, "commit", None)
     try:
         before = configured_identities(base_src)
     except HarnessError:
@@ -88,7 +100,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     if changed and raw and trust.approved(src.read(paths.APPROVALS), "config-change",
                                           sha256(raw).hexdigest(), [base_src], signers)[0]:
         changed = []
-    return sorted({*by_hand, *changed}), None
+    return {**out, "introduced": sorted({*by_hand, *changed})}
 
 
 def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],
@@ -156,15 +168,13 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy, signers: Signe
                                             recorded=bool({"pass_to_pass", "fail_to_pass"} & set(p.evidence)))
     evidence = load_valid(src, task)
     cited = {t for r in p.requirements.values() if r["priority"] == "must" and r["status"] == "verified" for t in r["evidence"]}
-    introduced, base_unread = introduced_types(src, p.base_commit, cited, strict=bool(policy.suite), signers=signers)
     return {
         "state": p.state,
         "requirements": list(p.requirements.values()),
         "invariants": list(p.invariants.values()),
         "evidence": evidence,
         "cases": case_lists(src, task, evidence, policy),
-        "introduced": introduced,
-        "base_unread": base_unread,
+        **introduced_types(src, p.base_commit, cited, strict=bool(policy.suite), signers=signers),
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

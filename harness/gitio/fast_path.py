@@ -153,6 +153,19 @@ class CommitFiles:
         self.label = f"commit {commit[:12]}"
         self.valid_cache: Path | None = None  # a read-only command's look at an old commit: checked, not cached
 
+    def shallow(self) -> bool:
+        """Whether this source's repository is a shallow clone."""
+        from harness.gitio.adoption import is_shallow
+
+        return is_shallow(self.root)
+
+    def adopted_after(self, base: str | None, rel: str) -> CommitFiles | None:
+        """The files of the earliest commit of this one's history after ``base`` that holds ``rel`` (None: none)."""
+        from harness.gitio.adoption import first_holding
+
+        found = first_holding(self.root, self.commit, base, rel)
+        return CommitFiles.at(self.root, found) if found else None
+
     @classmethod
     def at(cls, root: Path, commit: str) -> CommitFiles | None:
         """None when ``commit`` is not a commit of the repository at ``root``."""

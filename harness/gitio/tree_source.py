@@ -32,6 +32,20 @@ class TreeSource:
         """The same repository's files as ``commit`` has them (None: not a commit here)."""
         return of_commit(self.git, commit)
 
+    def shallow(self) -> bool:
+        """Whether this source's repository is a shallow clone."""
+        from harness.gitio.adoption import is_shallow
+
+        return is_shallow(self.git.root)
+
+    def adopted_after(self, base: str | None, rel: str) -> TreeSource | None:
+        """The files of the earliest commit after ``base`` in this tree's history (its commit's; the index's is
+        HEAD's) that holds ``rel`` (None: none does)."""
+        from harness.gitio.adoption import first_holding
+
+        found = first_holding(self.git.root, self.rev or "HEAD", base, rel)
+        return self.at(found) if found else None
+
     def repository_id(self) -> str | None:
         """The repository this tree's commit belongs to (:meth:`Git.repository_id`); None for a
         tree that is no commit's (the index), or in a shallow clone (whose roots are its boundary)."""
@@ -132,7 +146,11 @@ class TreeSource:
 
         kind = bounded.kind_of(rel)
         data = blob_memo.kept(obj.id)
-        size = obj.size if data is None else len(data)
+        try:
+            size = obj.size if data is None else len(data)
+        except (KeyError, pygit2.GitError):  # the tree names a blob this clone does not hold
+            raise HarnessError(f"{rel}: its content ({str(obj.id)[:12]}) is not in this clone ({self.label}): a "
+                               "partial clone (--filter)? fetch it: `git fetch --refetch` or a full clone") from None
         if size > bounded.CAPS[kind]:  # before its bytes are copied into Python (libgit2 inflated it to size it)
             raise HarnessError(f"{rel}: {size} bytes in {self.label}, over the "
                                f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")

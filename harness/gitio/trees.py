@@ -15,6 +15,14 @@ class Trees(Repository):
     def commit_tree(self, rev: str) -> str:
         return str(self.repo.revparse_single(rev).peel(pygit2.Commit).tree_id)
 
+    def commit_tree_if_held(self, rev: str) -> str | None:
+        """:meth:`commit_tree`, or None when this clone does not hold the commit (a shallow clone's boundary,
+        which libgit2 does not see from a linked worktree, names parents the clone lacks)."""
+        try:
+            return self.commit_tree(rev)
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+
     def strip_harness(self, tree_id: str) -> str:
         tree = self.repo[tree_id]
         if HARNESS_DIR not in tree:

@@ -69,7 +69,8 @@ def stamp_for(git: Git, commit: str, signers: Signers, cache: StampCache | None 
     if policy_error:
         note["error"] = policy_error
     parents = git.parents(commit)
-    before = TreeSource(git, git.commit_tree(parents[0]), "parent").entries(TASKS) if parents else None
+    parent_tree = git.commit_tree_if_held(parents[0]) if parents else None
+    before = TreeSource(git, parent_tree, "parent").entries(TASKS) if parent_tree else None
     listing = src.entries(TASKS)
     for tid, oid in listing.items():
         loaded: list[LoadedTask] = []  # the task, once parsed: at most once per stamp
@@ -234,7 +235,9 @@ def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list,
         found: dict | str = json.loads(json.dumps(facts.gate_facts(src, task, policy, signers)))
     except HarnessError as exc:
         found = exc.message  # a verdict of INVALID_HARNESS_STATE, wherever it is judged
-    keep = signers.asked == asked
+    # Kept when they rest on the keyed objects alone: not on a signature's verdict (F-0093), nor on which commits
+    # this clone holds (a base it lacks, F-0097's refusal) or the history before the judged commit (F-0098).
+    keep = signers.asked == asked and not (isinstance(found, dict) and (found.get("base_unread") or found.get("adopted_at")))
     cache.put(f"facts:{key}", found, keep=keep)
     cache.put(f"trust:{key}", UNSIGNED if keep else "signed", keep=keep)
 

@@ -34,7 +34,12 @@ class Root:
 def _read(path: Path, label: str) -> Root:
     from harness.store import bounded
 
-    raw = bounded.read(path.expanduser(), "input", f"allowed-signers file {path}", follow=True)
+    try:
+        full = path.expanduser()
+    except RuntimeError:  # `~user/...` for a user this machine does not know
+        raise HarnessError(f"cannot read the allowed-signers file {path}: no home folder for its ~",
+                           hint="name the file by a full path") from None
+    raw = bounded.read(full, "input", f"allowed-signers file {path}", follow=True)
     if raw is None:
         raise HarnessError(f"cannot read the allowed-signers file {path}: No such file or directory",
                            hint="name an allowed-signers file (git's format: `EMAIL KEYTYPE KEY` per line)")
@@ -54,7 +59,7 @@ def configured(git: Git) -> Root | None:
         if value:
             try:
                 path = Path(value).expanduser()
-            except RuntimeError:  # `~user/...` for a user this machine does not know
+            except RuntimeError:  # `~user/...` for a user this machine does not know (F-0096)
                 raise HarnessError(f"cannot read the allowed-signers file {value} (git config {key}): no home "
                                    "folder for its ~", hint=f"name the file by a full path: git config {key} PATH") from None
             return _read(path if path.is_absolute() else git.root / path, f"{value} (git config {key})")

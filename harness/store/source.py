@@ -72,6 +72,19 @@ class FsSource:
 
         return CommitFiles.at(self.root, commit)
 
+    def shallow(self) -> bool:
+        """Whether this source's repository is a shallow clone."""
+        from harness.gitio.adoption import is_shallow
+
+        return is_shallow(self.root)
+
+    def adopted_after(self, base: str | None, rel: str) -> Source | None:
+        """The files of the earliest commit of HEAD's history after ``base`` that holds ``rel`` (None: none does)."""
+        from harness.gitio.adoption import first_holding
+
+        found = first_holding(self.root, "HEAD", base, rel)
+        return self.at(found) if found else None
+
     def read(self, rel: str) -> bytes | None:
         from harness.store import bounded
 
