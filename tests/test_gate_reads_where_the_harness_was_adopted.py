@@ -80,3 +80,50 @@ def test_a_command_as_the_adoption_configured_it_verifies(h, repo):
     h.ok("evidence", "custom.smoke")
     h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
     assert INTRODUCED not in h("gate").out
+
+
+# -- read 53: the adoption is the history's, whatever the base (F-0104..F-0106) ---------------------------------
+
+def _tree_without_config(repo) -> str:
+    """The index's tree with .harness/config.yaml taken out (the file stays on disk)."""
+    git(repo, "rm", "-q", "--cached", ".harness/config.yaml")
+    tree = git(repo, "write-tree").stdout.strip()
+    git(repo, "add", ".harness/config.yaml")
+    return tree
+
+
+def test_a_merge_that_leaves_config_yaml_as_a_pre_adoption_parent_had_it_hides_no_adoption(h, repo):
+    """F-0104: history simplification followed the merge's pre-adoption side, and the agent's re-adding commit was
+    taken for the adoption."""
+    pre = _before_the_harness(repo, "before")
+    adoption = commit_all_ok(repo, "adopt the harness")
+    git(repo, "reset", "-q", "--soft", pre)
+    _task(h)
+    git(repo, "reset", "-q", "--soft", adoption)
+    merge = git(repo, "commit-tree", _tree_without_config(repo), "-p", adoption, "-p", pre, "-m", "merge").stdout.strip()
+    git(repo, "reset", "-q", "--soft", merge)
+    assert INTRODUCED in _cite_smoke(h, repo)
+
+
+def test_a_base_taken_after_config_yaml_was_deleted_is_judged_against_the_adoption(h, repo):
+    """F-0105: no reset trick: the base is HEAD, a commit after the adoption that deleted config.yaml."""
+    _before_the_harness(repo, "before")
+    commit_all_ok(repo, "adopt the harness")
+    text = (repo / ".harness/config.yaml").read_text()
+    git(repo, "rm", "-q", ".harness/config.yaml")
+    git(repo, "commit", "-q", "-m", "config.yaml deleted")
+    _task(h)
+    (repo / ".harness/config.yaml").write_text(text)
+    assert INTRODUCED in _cite_smoke(h, repo)
+
+
+def test_a_scratch_base_on_top_of_head_without_config_yaml_exempts_nothing(h, repo):
+    """F-0106: a commit made for the purpose (the adopted tree without config.yaml, HEAD its parent), reset to for
+    `task new` and back: nothing after it holds config.yaml, so the change was taken for the adoption."""
+    _before_the_harness(repo, "before")
+    adoption = commit_all_ok(repo, "adopt the harness")
+    scratch = git(repo, "commit-tree", _tree_without_config(repo), "-p", adoption, "-m", "scratch").stdout.strip()
+    git(repo, "reset", "-q", "--soft", scratch)
+    _task(h)
+    git(repo, "reset", "-q", "--soft", adoption)
+    assert INTRODUCED in _cite_smoke(h, repo)
