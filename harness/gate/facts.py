@@ -84,13 +84,13 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
         shallow = getattr(src, "shallow", None)
         return {**out, "introduced": by_hand, "base_unread": {"commit": base, "shallow": bool(shallow and shallow())}}
     if base_src is None or base_src.read(paths.CONFIG) is None:
-        # The base predates the harness (or there is none): the commands are compared with those the history
-        # adopted it with, after the base, when it holds that adoption (the base alone is the agent's to choose).
-        adopted = getattr(src, "adopted_after", None)
-        base_src = adopted(base, paths.CONFIG) if adopted is not None else None
+        # No config.yaml at the base (or no base): the base alone is the agent's to choose, so the commands are
+        # compared with those the history adopted the harness with (gitio/adoption.py), whatever the base.
+        adoption = getattr(src, "adoption", None)
+        base_src = adoption() if adoption is not None else None
         if base_src is None:
-            return {**out, "introduced": by_hand}  # the adoption is this change itself
-        out["adopted_at"] = getattr(base_src, "rev", None) or getattr(base_src, "commit", None)
+            return {**out, "introduced": by_hand, "adopted_at": "this change"}  # no commit before it holds .harness/
+        out["adopted_at"] = getattr(base_src, "rev", None) or getattr(base_src, "commit", None) or "a commit"
     try:
         before = configured_identities(base_src)
     except HarnessError:

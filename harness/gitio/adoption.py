@@ -1,12 +1,14 @@
-"""Where a repository adopted the harness, for a task whose recorded base predates it.
+"""Where a repository adopted the harness, for a task whose recorded base holds no config.yaml.
 
 A change that adopts the harness configures every evidence command itself ("whoever adopts it configures
 every type"); any later change of a command needs a human's approval before it verifies a must requirement.
 Which of the two a task is was told by its base alone: no config.yaml there meant adoption. The base is HEAD
 when `harness task new` ran, which the agent chooses (an orphan branch, a `git reset --soft` to a commit from
-before the adoption): a command added after the real adoption then passed as adopted (read 52's F-0098). The
-history the judged commit stands on says where the adoption was: the earliest commit in it, after the base,
-whose tree holds config.yaml. Read with one `git rev-list` (no pygit2: `status` asks this too).
+before the adoption or to one without config.yaml): a command added after the real adoption then passed as
+adopted (reads 52 and 53: F-0098, F-0104..F-0106). The history the judged commit stands on says where the
+adoption was, whatever the base: the earliest commit of that whole history (every parent of every merge:
+git's default history simplification would follow one side of a merge that leaves the folder as it was)
+whose tree holds `.harness/`. Read with one `git rev-list` (no pygit2: `status` asks this too).
 """
 
 from __future__ import annotations
@@ -15,14 +17,13 @@ import subprocess
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.gitio.environment import git_env
+from harness.gitio.environment import HARNESS_DIR, git_env
 
 
-def first_holding(root: Path, rev: str, since: str | None, path: str) -> str | None:
-    """The earliest commit reachable from ``rev`` and not from ``since`` that changes ``path`` (parents before
-    children): where ``path``, absent at ``since``, first appeared. None when no such commit (or no ``rev``: an
-    unborn branch) exists."""
-    argv = ["git", "rev-list", "--topo-order", "--reverse", rev, *([f"^{since}"] if since else []), "--", path]
+def first_holding(root: Path, rev: str) -> str | None:
+    """The earliest commit of ``rev``'s whole history (parents before children) that changes `.harness/`: where
+    it, absent before, first appeared. None when no commit of it does (or no ``rev``: an unborn branch)."""
+    argv = ["git", "rev-list", "--full-history", "--topo-order", "--reverse", rev, "--", f":(top,literal){HARNESS_DIR}"]
     proc = subprocess.run(argv, cwd=root, env=git_env(), capture_output=True, text=True, check=False)
     if proc.returncode == 0:
         found = proc.stdout.split("\n", 1)[0].strip()

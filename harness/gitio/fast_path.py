@@ -159,11 +159,12 @@ class CommitFiles:
 
         return is_shallow(self.root)
 
-    def adopted_after(self, base: str | None, rel: str) -> CommitFiles | None:
-        """The files of the earliest commit of this one's history after ``base`` that holds ``rel`` (None: none)."""
+    def adoption(self) -> CommitFiles | None:
+        """The files of the earliest commit of this source's history that holds `.harness/` (None: none does, and
+        this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 
-        found = first_holding(self.root, self.commit, base, rel)
+        found = first_holding(self.root, self.commit)
         return CommitFiles.at(self.root, found) if found else None
 
     @classmethod

@@ -38,12 +38,12 @@ class TreeSource:
 
         return is_shallow(self.git.root)
 
-    def adopted_after(self, base: str | None, rel: str) -> TreeSource | None:
-        """The files of the earliest commit after ``base`` in this tree's history (its commit's; the index's is
-        HEAD's) that holds ``rel`` (None: none does)."""
+    def adoption(self) -> TreeSource | None:
+        """The files of the earliest commit of this source's history that holds `.harness/` (None: none does, and
+        this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 
-        found = first_holding(self.git.root, self.rev or "HEAD", base, rel)
+        found = first_holding(self.git.root, self.rev or "HEAD")
         return self.at(found) if found else None
 
     def repository_id(self) -> str | None:

@@ -78,11 +78,12 @@ class FsSource:
 
         return is_shallow(self.root)
 
-    def adopted_after(self, base: str | None, rel: str) -> Source | None:
-        """The files of the earliest commit of HEAD's history after ``base`` that holds ``rel`` (None: none does)."""
+    def adoption(self) -> Source | None:
+        """The files of the earliest commit of this source's history that holds `.harness/` (None: none does, and
+        this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 
-        found = first_holding(self.root, "HEAD", base, rel)
+        found = first_holding(self.root, "HEAD")
         return self.at(found) if found else None
 
     def read(self, rel: str) -> bytes | None:
