@@ -6,6 +6,8 @@ that adopts the harness still configures every command itself."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from support.cli import TO_VERIFYING, walk_to
@@ -127,3 +129,28 @@ def test_a_scratch_base_on_top_of_head_without_config_yaml_exempts_nothing(h, re
     _task(h)
     git(repo, "reset", "-q", "--soft", adoption)
     assert INTRODUCED in _cite_smoke(h, repo)
+
+
+def _fed(repo, data: str, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, input=data, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_harness_path_another_tool_kept_long_ago_is_not_the_adoption(h, repo):
+    """Read 54's F-0110: the adoption is where `.harness/config.yaml` first appeared, not any `.harness` path: a
+    file of that name some other tool committed (and deleted) long before does not make every command introduced."""
+    pre = _before_the_harness(repo, "before")
+    blob = _fed(repo, "another tool's file\n", "hash-object", "-w", "--stdin")
+    tree = _fed(repo, f"100644 blob {blob}\t.harness\n", "mktree")
+    other = git(repo, "commit-tree", tree, "-p", pre, "-m", "another tool's .harness file").stdout.strip()
+    gone = git(repo, "commit-tree", git(repo, "rev-parse", f"{pre}^{{tree}}").stdout.strip(), "-p", other,
+               "-m", "that file deleted").stdout.strip()
+    git(repo, "reset", "-q", "--soft", gone)
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", f'evidence:\n  custom.smoke:\n    command: ["{PY}", "-c", "pass"]\n'))
+    gate_yaml = repo / ".harness/gate.yaml"  # as `harness init` writes it for a configured type
+    gate_yaml.write_text(gate_yaml.read_text().replace("    unit_test: required\n", "    unit_test: required\n    custom.smoke: required\n"))
+    _task(h)  # before the adoption is committed: its base holds no config.yaml
+    commit_all_ok(repo, "adopt the harness with a smoke command")
+    h.ok("evidence", "custom.smoke")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
+    assert INTRODUCED not in h("gate").out
