@@ -89,7 +89,7 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
         adoption = getattr(src, "adoption", None)
         base_src = adoption() if adoption is not None else None
         if base_src is None:
-            return {**out, "introduced": by_hand, "adopted_at": "this change"}  # no commit before it holds .harness/
+            return {**out, "introduced": by_hand, "adopted_at": "this change"}  # no commit before it holds config.yaml
         out["adopted_at"] = getattr(base_src, "rev", None) or getattr(base_src, "commit", None) or "a commit"
     try:
         before = configured_identities(base_src)

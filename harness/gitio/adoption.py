@@ -8,7 +8,7 @@ before the adoption or to one without config.yaml): a command added after the re
 adopted (reads 52 and 53: F-0098, F-0104..F-0106). The history the judged commit stands on says where the
 adoption was, whatever the base: the earliest commit of that whole history (every parent of every merge:
 git's default history simplification would follow one side of a merge that leaves the folder as it was)
-whose tree holds `.harness/`. Read with one `git rev-list` (no pygit2: `status` asks this too).
+whose tree holds `.harness/config.yaml`. Read with one `git rev-list` (no pygit2: `status` asks this too).
 """
 
 from __future__ import annotations
@@ -21,9 +21,12 @@ from harness.gitio.environment import HARNESS_DIR, git_env
 
 
 def first_holding(root: Path, rev: str) -> str | None:
-    """The earliest commit of ``rev``'s whole history (parents before children) that changes `.harness/`: where
-    it, absent before, first appeared. None when no commit of it does (or no ``rev``: an unborn branch)."""
-    argv = ["git", "rev-list", "--full-history", "--topo-order", "--reverse", rev, "--", f":(top,literal){HARNESS_DIR}"]
+    """The earliest commit of ``rev``'s whole history (parents before children) that changes `.harness/config.yaml`:
+    where it, absent before, first appeared (the file `harness init` writes; a `.harness` path some other tool kept
+    long before is not the adoption, read 54's F-0110). None when no commit of it does (or no ``rev``: an unborn
+    branch)."""
+    argv = ["git", "rev-list", "--full-history", "--topo-order", "--reverse", rev, "--",
+            f":(top,literal){HARNESS_DIR}/config.yaml"]
     proc = subprocess.run(argv, cwd=root, env=git_env(), capture_output=True, text=True, check=False)
     if proc.returncode == 0:
         found = proc.stdout.split("\n", 1)[0].strip()

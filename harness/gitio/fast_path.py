@@ -160,7 +160,7 @@ class CommitFiles:
         return is_shallow(self.root)
 
     def adoption(self) -> CommitFiles | None:
-        """The files of the earliest commit of this source's history that holds `.harness/` (None: none does, and
+        """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 

@@ -39,7 +39,7 @@ class TreeSource:
         return is_shallow(self.git.root)
 
     def adoption(self) -> TreeSource | None:
-        """The files of the earliest commit of this source's history that holds `.harness/` (None: none does, and
+        """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 

@@ -79,7 +79,7 @@ class FsSource:
         return is_shallow(self.root)
 
     def adoption(self) -> Source | None:
-        """The files of the earliest commit of this source's history that holds `.harness/` (None: none does, and
+        """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 
