@@ -231,6 +231,57 @@ def test_real_sigint_to_us_interrupts_and_kills_group(tmp_path):
     assert gone(int(child)) and gone(int(grandchild))
 
 
+@pytest.mark.parametrize("step", ["_widen_pipes", "_Drain"])
+def test_a_ctrl_c_before_the_wait_stops_the_command_not_the_caller(monkeypatch, step):
+    """A Ctrl-C that lands after the command started and before the wait (a busy machine widens that window: `.ci/run`
+    beside a second suite met it) interrupts the run like one during the wait: the command's group is killed and
+    the run is recorded as interrupted, where the caller used to die of it and leave the command running."""
+    started: list[int] = []
+    real = getattr(runner, step)
+
+    def then_ctrl_c(proc, *args):
+        started.append(proc.pid)
+        out = real(proc, *args)
+        os.kill(os.getpid(), signal.SIGINT)  # delivered here, between the start and the wait
+        return out
+
+    monkeypatch.setattr(runner, step, then_ctrl_c)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # as an interactive caller has it
+    try:
+        r = run_command(py(FAMILY), kill_grace=1.0, echo=False)
+    except KeyboardInterrupt:
+        for pid in started:  # the command leads its own group: what the caller dying left behind
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+        pytest.fail("the caller died of the Ctrl-C and left the command running")
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert (r.outcome, r.error) == ("interrupted", "interrupted by user")
+    assert len(started) == 1 and gone(started[0])
+    with pytest.raises(ProcessLookupError):  # nothing of the command's group is left (it may not have forked yet)
+        os.killpg(started[0], 0)
+
+
+def test_a_ctrl_c_during_the_cleanup_is_the_caller_s_once_the_cleanup_is_done(monkeypatch):
+    """Not dropped as a late SIGTERM is: the caller gets its KeyboardInterrupt, after the pipes are read and closed."""
+    real, joined = runner._join, []
+
+    def join_then_ctrl_c(readers, timeout):
+        if not joined:
+            os.kill(os.getpid(), signal.SIGINT)
+        joined.append(timeout)
+        return real(readers, timeout)
+
+    monkeypatch.setattr(runner, "_join", join_then_ctrl_c)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_command(py("print('done')"), echo=False)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert len(joined) == 2  # both joins ran: the cleanup was not cut short
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_real_sigterm_or_sighup_to_us_interrupts_and_kills_group(tmp_path, sig):
     # `kill` or a closed terminal reaches only the caller (the child has its own session):
