@@ -126,14 +126,18 @@ class _Signalled(KeyboardInterrupt):
 
 
 class _StopSignals:
-    """While installed, SIGTERM and SIGHUP become :class:`_Signalled`, but only when armed.
+    """While installed, SIGTERM and SIGHUP become :class:`_Signalled`, but only when armed; so does
+    Ctrl-C (SIGINT) where Python's own handler would raise KeyboardInterrupt.
 
     The command runs in its own session, so a kill or a closed terminal reaches only us;
     dying of it would orphan the command. A signal that arrives unarmed (before the wait,
-    or during cleanup) is kept and raised on arming, or dropped once the run is over.
+    or during cleanup) is kept and raised on arming, or dropped once the run is over. A
+    Ctrl-C is not dropped: one kept past the run is raised when the handlers are taken down,
+    as KeyboardInterrupt would have been (a Ctrl-C between the start and the wait used to
+    end the caller and leave the command running; a busy machine widens that window).
     """
 
-    SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+    SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
     def __init__(self) -> None:
         self.armed = False
@@ -142,8 +146,11 @@ class _StopSignals:
 
     def __enter__(self) -> _StopSignals:
         for sig in self.SIGNALS:
-            if signal.getsignal(sig) == signal.SIG_IGN:
-                continue  # `nohup harness …` asked for hangups to be ignored: so they stay
+            current = signal.getsignal(sig)
+            if current == signal.SIG_IGN:
+                continue  # `nohup harness …` asked for hangups to be ignored (a background job, Ctrl-C): so they stay
+            if sig == signal.SIGINT and current is not signal.default_int_handler:
+                continue  # a caller's own Ctrl-C handler runs as before
             try:
                 self.old[sig] = signal.signal(sig, self._handle)
             except ValueError:  # not the main thread: only it can handle signals
@@ -153,19 +160,23 @@ class _StopSignals:
     def __exit__(self, *exc: object) -> None:
         for sig, old in self.old.items():
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
+        if self.pending == signal.SIGINT and exc[0] is None:
+            self.pending = None
+            raise KeyboardInterrupt  # a Ctrl-C the run did not take (it came during the cleanup): the caller's
 
     def _handle(self, signum: int, _frame: object) -> None:
-        if self.pending is None:
-            self.pending = signum
         if self.armed:
             self.armed = False
-            raise _Signalled(signum)
+            raise _Signalled(signum)  # taken by this run: nothing left pending
+        if self.pending is None:
+            self.pending = signum
 
     def arm(self) -> None:
         self.armed = True
         if self.pending is not None:
             self.armed = False
-            raise _Signalled(self.pending)
+            pending, self.pending = self.pending, None  # taken by this run
+            raise _Signalled(pending)
 
 
 def _wait(proc: subprocess.Popen, timeout: float | None) -> bool:
@@ -359,8 +370,8 @@ def _wait_armed(proc: subprocess.Popen, timeout: float | None, stop_signals: _St
             outcome, error = "timeout", f"timed out after {timeout:g}s"
     except KeyboardInterrupt as exc:  # the caller records the run, then exits 130
         outcome = "interrupted"
-        error = (f"interrupted by {signal.Signals(exc.signum).name}" if isinstance(exc, _Signalled)
-                 else "interrupted by user")
+        error = (f"interrupted by {signal.Signals(exc.signum).name}"
+                 if isinstance(exc, _Signalled) and exc.signum != signal.SIGINT else "interrupted by user")
     stop_signals.armed = False  # a second signal must not cut the cleanup short
     return outcome, error
 
