@@ -37,10 +37,14 @@ def honest_done(h, repo: Path, title: str) -> tuple[str, str]:
     return tid, commit_all_ok(repo, f"done: {title}")
 
 
-def two_done_commits(h, repo: Path) -> tuple[str, dict[str, str], str]:
-    """base, then DONE, a code commit, DONE. (base, {sha: tid} of the DONE commits, the code commit)."""
-    configure(repo, PASS_CMD, PASS_CMD)
-    base = commit_all_ok(repo, "harness init, evidence commands")
+def two_done_commits(h, repo: Path, configured: bool = False) -> tuple[str, dict[str, str], str]:
+    """base, then DONE, a code commit, DONE. (base, {sha: tid} of the DONE commits, the code commit). ``configured``:
+    the commands are committed already (with the harness's adoption): HEAD is the base."""
+    if configured:
+        base = head(repo)
+    else:
+        configure(repo, PASS_CMD, PASS_CMD)
+        base = commit_all_ok(repo, "harness init, evidence commands")
     tid1, done1 = honest_done(h, repo, "First")
     (repo / "app.py").write_text("def answer():\n    return 42  # same answer\n")
     code = commit_all_ok(repo, "code")
@@ -204,9 +208,11 @@ def outputs(path: Path) -> dict[str, str]:
 
 @pytest.mark.e2e
 def test_plan_matrix_and_aggregate_end_to_end_against_a_bare_remote(h, repo, tmp_path):
+    # The commands adopted with the harness: one added in a later commit needs a human's approval (F-0108).
+    configure(repo, PASS_CMD, PASS_CMD)
     remote = pushed_to_bare(repo, tmp_path)
     before = head(repo)
-    _, done, _ = two_done_commits(h, repo)
+    _, done, _ = two_done_commits(h, repo, configured=True)
     git(repo, "push", "-q", "origin", "main")
     event = {"HARNESS_EVENT": "push", "HARNESS_BEFORE": before, "HARNESS_AFTER": head(repo),
              "HARNESS_REF": "refs/heads/main"}

@@ -42,6 +42,8 @@ def variant(base, label, pre_base):
 def body(base):
     if any(variant(base, "control-base-HEAD", pre_base=False)):
         raise Setup("control: the re-added command passes with the base at HEAD")
-    return 1 if any(variant(base, "pre-adoption-base", pre_base=True)) else 0
+    # Exit 1 while the push guard or CI pass it: the addition is refused there since F-0108's fix; the local gate may
+    # still PASS a tree whose addition was committed around the commit hook (--no-verify, which the tool guard denies).
+    return 1 if any(variant(base, "pre-adoption-base", pre_base=True)[1:]) else 0
 run(body)
 PYEOF
