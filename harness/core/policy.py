@@ -71,12 +71,13 @@ def default_gate_text(template: str, configured: list[str]) -> str:
 
 
 def command_changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> list[str]:
-    """Which command proves a type is policy too: every configured command changed or removed
+    """Which command proves a type is policy too: every configured command added, changed or removed
     (swapping `pytest` for `true` loosens the gate), and so is whatever else decides its pass or
     fail — its JUnit report (without it, a run whose tests failed but exited 0 passes) and whether
-    a shell runs it. ``before``/``after``: type -> command identity. Adding a command for a new
-    type is not listed."""
-    out = []
+    a shell runs it. ``before``/``after``: type -> command identity. A command added for a new type is
+    listed too: committed first, it is "configured at the base" of a task started after it, and would
+    verify with no human's word (read 54's F-0108)."""
+    out = [f"evidence.{t}.command added: {' '.join(new['argv'])!r}" for t, new in after.items() if t not in before]
     for t, old in before.items():
         new = after.get(t)
         if new is None:

@@ -391,6 +391,8 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], 
     for old in olds:  # against every parent: a merge must not smuggle in one side's `true`
         if old.read(paths.CONFIG) == raw:
             continue
+        if not old.listdir(paths.HARNESS):
+            continue  # a parent without .harness/: this commit adopts the harness, and whoever adopts it configures
         try:
             before = facts.configured_identities(old)
         except HarnessError:
@@ -409,7 +411,8 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], 
             problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
                                     + "; ".join(changed) + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
-                                    "config.yaml), or revert the change; adding a command for a new type needs no approval"))
+                                    "config.yaml), or revert the change; the commit that adopts the harness configures its "
+                                    "commands itself"))
 
 
 def _digest(raw: bytes) -> str:
