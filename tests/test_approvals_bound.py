@@ -346,3 +346,15 @@ def test_a_full_clone_still_approves_a_suite_change(adopted, keys):
     code, screen = run_in_pty(adopted, ["approve", "suite-change", "tests/test_x.py::test_a", "--task", tid], "approve")
     assert code == 0, screen
     assert b"suite-change" in (adopted / APPROVALS).read_bytes()
+
+
+def test_a_command_added_for_a_new_type_commits_with_the_human_s_approval(h, repo, keys):
+    """The legitimate way past F-0108's rule: the addition refused alone, accepted with a signed, bound approval."""
+    before = rewrite(repo, ".harness/config.yaml",
+                     "version: 1\nevidence:\n  unit_test:\n    command: [python3, -m, pytest]\n")
+    adopt(repo, keys)
+    after = rewrite(repo, ".harness/config.yaml", before.decode() + "  custom.smoke:\n    command: [python3, -c, pass]\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "evidence.custom.smoke.command added" in r.stderr
+    append(repo, bound(repo, "config-change", after, before, keys))
+    assert validate_staged(repo).returncode == 0

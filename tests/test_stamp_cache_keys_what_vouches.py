@@ -17,11 +17,10 @@ from harness.history import stamp as stamping
 from harness.history.stamp_cache import StampCache
 from harness.signatures.trust import Signers
 
-from support.cli import TO_VERIFYING, walk_to
-from support.flows import CHANGED_SMOKE, changed_command, new_task
+from support.flows import changed_command
 from support.gitrepo import commit_all_ok, git, note
 from support.paths import PY
-from support.ssh_keys import approval_line, make_key, repository_id, signers_line
+from support.ssh_keys import approval_line, repository_id, signers_line
 
 INTRODUCED = "whose command is not the one config.yaml configured at the task's base"
 
@@ -38,20 +37,9 @@ def _blockers(stamped: dict, tid: str) -> list[str]:
     return stamped["tasks"][tid]["blockers"]
 
 
-def test_an_approval_or_a_signer_changed_outside_the_task_is_stamped_as_from_scratch(h, repo, tmp_path, monkeypatch):
-    keys = {name: make_key(tmp_path / "keys", name) for name in ("human", "other")}
-    signers = tmp_path / "allowed_signers"
-    signers.write_text(signers_line("test@example.com", keys["human"][1]))
-    git(repo, "config", "harness.allowedSigners", str(signers))
-    config = repo / ".harness/config.yaml"
-    config.write_text(config.read_text().replace("evidence: {}\n", CHANGED_SMOKE))
-    commit_all_ok(repo, "a smoke command")
-    tid = new_task(h)  # its base: this commit
-    walk_to(h, *TO_VERIFYING)
-    config.write_text(config.read_text().replace('"pass"]', '"pass  # this change"]'))
-    h.ok("evidence", "custom.smoke")
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
-    unapproved = commit_all_ok(repo, "the smoke command changed, not approved yet")
+def test_an_approval_or_a_signer_changed_outside_the_task_is_stamped_as_from_scratch(changed, repo, monkeypatch):
+    keys, signers, config, tid = changed["keys"], changed["signers"], changed["config"], changed["tid"]
+    unapproved = changed["unapproved"]
     stamping.stamp(Git(repo), unapproved, _signers(repo))
     assert any(INTRODUCED in b for b in _blockers(note(repo, unapproved), tid))
 

@@ -217,11 +217,12 @@ def _verdict(cache: StampCache, src: TreeSource, tid: str, oid: str, globals_: t
     return judged
 
 
-UNSIGNED = "-"  # facts computed without checking a signature: what a later stamp may reuse
+UNSIGNED = "-"  # facts resting on the keyed objects alone (no signature, no history read): what a later stamp may reuse
 
 
 def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list, signers: Signers) -> None:
-    """Compute the task's gate facts (or why they cannot be) and keep them, unless they checked a signature."""
+    """Compute the task's gate facts (or why they cannot be); keep them for later stamps only when they rest on the
+    keyed objects alone (see the comment below), else for this stamp only."""
     from harness.gate import facts
     from harness.store import reader
 
@@ -239,7 +240,7 @@ def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list,
     # this clone holds (a base it lacks, F-0097's refusal) or the history before the judged commit (F-0098).
     keep = signers.asked == asked and not (isinstance(found, dict) and (found.get("base_unread") or found.get("adopted_at")))
     cache.put(f"facts:{key}", found, keep=keep)
-    cache.put(f"trust:{key}", UNSIGNED if keep else "signed", keep=keep)
+    cache.put(f"trust:{key}", UNSIGNED if keep else "this stamp", keep=keep)
 
 
 def _parse_policy(src: TreeSource) -> GatePolicy | str:

@@ -1,8 +1,12 @@
 """What read 53's reproducers share: a repository adopted with the harness, pushed to a bare remote,
 and finish(): the gate, the pre-push guard and CI's `harness audit --rerun` asked of the agent's DONE."""
-import os, sys, re
+import os
+import re
+import sys
+
 sys.path.insert(0, os.path.join(os.environ["here"], "reproducers", "review-52"))
 from prelude import *  # noqa: F403  (scratch repos driven through the CLI; exit 2 on a setup failure)
+
 SMOKE = 'evidence:\n  custom.smoke:\n    command: ["true"]\n'
 CONFIGURED = f'  build:\n    command: ["{PY}", "-c", "pass"]\n  unit_test:\n    command: ["{PY}", "-c", "pass"]\n'
 def adopt_repo(base, name, configured=False):
@@ -32,11 +36,12 @@ def finish(repo, remote, base, old_tip, label):
     h(repo, "transition", "DONE"); c = commit_all(repo, "done")
     p = subprocess.run([PY, "-m", "harness", "hook", "run", "pre-push", "origin", str(remote)], cwd=repo,
                        input=f"refs/heads/main {c} refs/heads/main {old_tip}\n", capture_output=True, text=True, env=ENV)
-    git(repo, "push", "-q", "--no-verify", "origin", "main")
+    git(repo, "push", "-q", "--no-verify", "-f", "origin", "main")
     ci = base / f"{label}-ci"; git(base, "clone", "-q", str(remote), str(ci))
     a = subprocess.run([PY, "-m", "harness", "audit", "--before", old_tip, "--to", c, "--ref", "refs/heads/main", "--rerun"],
                        cwd=ci, capture_output=True, text=True, env=ENV)
-    why = [l.strip()[:200] for l in a.stdout.splitlines() + a.stderr.splitlines() if "refused" in l or "[" in l][:2]
-    print(f"{label}: gate PASS with custom.smoke = `true` on a must requirement; pre-push exit {p.returncode}; "
-          f"CI audit --rerun exit {a.returncode} {why}")
+    pw = [l.strip()[:220] for l in p.stdout.splitlines() + p.stderr.splitlines() if "[" in l][:3]
+    aw = [l.strip()[:220] for l in a.stdout.splitlines() + a.stderr.splitlines() if "refused" in l or "[" in l][:3]
+    print(f"{label}: gate PASS with custom.smoke = `true` on a must requirement; pre-push exit {p.returncode} {pw}; "
+          f"CI audit --rerun exit {a.returncode} {aw}")
     return True, p.returncode == 0, a.returncode == 0
