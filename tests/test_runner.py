@@ -262,6 +262,31 @@ def test_a_ctrl_c_before_the_wait_stops_the_command_not_the_caller(monkeypatch, 
         os.killpg(started[0], 0)
 
 
+def test_a_ctrl_c_before_the_wait_keeps_what_the_command_printed(monkeypatch, tmp_path):
+    """F-0112: the run taken as interrupted before the wait still reads what the command wrote (the pipe holds it):
+    the readers start before the signals are armed, so a kept Ctrl-C stops the command with its output read."""
+    marker = tmp_path / "ready"
+    real = runner._Drain
+
+    def printed_then_ctrl_c(proc, *args):
+        drain = real(proc, *args)
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:  # the command printed its pids, then this
+            time.sleep(0.02)
+        os.kill(os.getpid(), signal.SIGINT)
+        return drain
+
+    monkeypatch.setattr(runner, "_Drain", printed_then_ctrl_c)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        r = run_command(py(FAMILY) + [str(marker)], kill_grace=1.0, echo=False)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert r.outcome == "interrupted" and marker.exists()
+    child, grandchild = map(int, r.stdout.head.decode().split())
+    assert gone(child) and gone(grandchild)
+
+
 def test_a_ctrl_c_during_the_cleanup_is_the_caller_s_once_the_cleanup_is_done(monkeypatch):
     """Not dropped as a late SIGTERM is: the caller gets its KeyboardInterrupt, after the pipes are read and closed."""
     real, joined = runner._join, []
