@@ -363,9 +363,11 @@ def _wait_armed(proc: subprocess.Popen, timeout: float | None, stop_signals: _St
     try:
         # Started inside the try: a Ctrl-C that lands while they start must still kill
         # the command, which runs in its own session and never sees the terminal's SIGINT.
-        stop_signals.arm()
+        # Started before arming: a signal kept since the start is raised there, and what the
+        # command already wrote must still be read (F-0112).
         for t in readers:
             t.start()
+        stop_signals.arm()
         if not _wait(proc, timeout):
             outcome, error = "timeout", f"timed out after {timeout:g}s"
     except KeyboardInterrupt as exc:  # the caller records the run, then exits 130
