@@ -29,6 +29,29 @@ def gone(pid: int, within: float = 5.0) -> bool:
         time.sleep(0.05)
 
 
+def group_gone(pgid: int, within: float = 5.0) -> bool:
+    """True once no process of the group ``pgid`` runs (none left, or only zombies awaiting their reaper): a
+    signal to the group (``killpg(pgid, 0)``) still reaches a zombie, so it cannot tell."""
+    deadline = time.monotonic() + within
+    while True:
+        running = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+                running.append(int(entry))
+        if not running:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
 def py(code: str) -> tuple[str, ...]:
     return (PY, "-c", textwrap.dedent(code))
 
