@@ -9,7 +9,7 @@ import pytest
 from harness.errors import HarnessError
 from harness.gitio.adoption import first_holding
 
-from support.gitrepo import commit_all_ok, git, head
+from support.gitrepo import commit_all_ok, commit_ok, git, head
 
 
 def test_the_earliest_commit_holding_config_yaml_is_the_adoption(h, repo):
@@ -35,3 +35,43 @@ def test_a_history_git_cannot_read_is_refused(h, repo):
     loose.unlink()  # the first commit's object gone: a damaged clone
     with pytest.raises(HarnessError, match="cannot read the history"):
         first_holding(repo, "HEAD")
+
+
+def _merge(repo, tree_of: str, *parents: str) -> str:
+    """A merge commit of ``parents`` (in that order) holding ``tree_of``'s tree, made without checking it out."""
+    args = [a for p in parents for a in ("-p", p)]
+    return git(repo, "commit-tree", f"{tree_of}^{{tree}}", *args, "-m", "merge").stdout.strip()
+
+
+def test_a_side_line_that_added_config_yaml_itself_is_not_taken_for_the_adoption(h, repo):
+    """Read 54's F-0109: a line begun before the adoption adds .harness/ with its own commands, drops it again and
+    is merged as the first parent. Its addition sorts first; taking it for the adoption vouched for its commands."""
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "side: adopt on a line of its own")
+    git(repo, "rm", "-r", "-q", "--cached", ".harness")
+    dropped = commit_ok(repo, "side: drop it again")
+    merge = _merge(repo, adoption, dropped, adoption)
+    with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness") as refused:
+        first_holding(repo, merge)
+    assert "harness task new" in refused.value.hint
+
+
+@pytest.mark.parametrize("feature_first", [True, False], ids=["feature-line-first", "main-line-first"])
+def test_a_line_begun_before_the_adoption_and_merged_after_it_leaves_the_adoption_where_it_was(h, repo, feature_first):
+    """What a careless guard would refuse: a feature begun before the harness came, merged (either way round)
+    after the adoption and an edit of config.yaml. Only the adoption's descendants change config.yaml."""
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text() + "# edited after the adoption\n")
+    edited = commit_all_ok(repo, "config edited")
+    git(repo, "checkout", "-q", "-b", "feature", pre)
+    (repo / "feature.py").write_text("FEATURE = 1\n")
+    git(repo, "add", "feature.py")
+    feature = commit_ok(repo, "feature")
+    git(repo, "checkout", "-q", "-f", "main")
+    merge = _merge(repo, edited, *((feature, edited) if feature_first else (edited, feature)))
+    assert first_holding(repo, merge) == adoption

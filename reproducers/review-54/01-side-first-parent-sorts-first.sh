@@ -24,7 +24,11 @@ def variant(base, label, attack):
         git(repo, "rm", "-r", "-q", ".harness"); r2 = commit_all(repo, "side: drop it again")
         m = git(repo, "commit-tree", git(repo, "rev-parse", f"{adopt}^{{tree}}"), "-p", r2, "-p", adopt, "-m", "merge main")
         git(repo, "checkout", "-q", "-f", "main"); git(repo, "reset", "-q", "--hard", m)
-        print(f"{label}: adoption {adopt[:12]}, side R1 {r1[:12]}; first_holding(HEAD) = {first_holding(repo, 'HEAD')[:12]}")
+        try:
+            found = first_holding(repo, "HEAD")[:12]
+        except Exception as exc:  # the fix refuses to name one
+            found = f"refused: {exc}"
+        print(f"{label}: adoption {adopt[:12]}, side R1 {r1[:12]}; first_holding(HEAD) = {found}")
     tip = git(repo, "rev-parse", "HEAD")
     git(repo, "reset", "-q", "--soft", pre); tid = to_verifying(repo); git(repo, "reset", "-q", "--soft", tip)
     (repo / ".harness/config.yaml").write_text(text)
