@@ -25,12 +25,20 @@ def first_holding(root: Path, rev: str) -> str | None:
     where it, absent before, first appeared (the file `harness init` writes; a `.harness` path some other tool kept
     long before is not the adoption, read 54's F-0110). None when no commit of it does (or no ``rev``: an unborn
     branch)."""
-    argv = ["git", "rev-list", "--full-history", "--topo-order", "--reverse", rev, "--",
-            f":(top,literal){HARNESS_DIR}/config.yaml"]
+    path = f":(top,literal){HARNESS_DIR}/config.yaml"
+    argv = ["git", "rev-list", "--full-history", "--topo-order", "--reverse", rev, "--", path]
     proc = subprocess.run(argv, cwd=root, env=git_env(), capture_output=True, text=True, check=False)
     if proc.returncode == 0:
-        found = proc.stdout.split("\n", 1)[0].strip()
-        return found or None
+        touching = proc.stdout.split()
+        if len(touching) > 1 and not _all_descend(root, rev, touching):
+            raise HarnessError(
+                f"cannot tell where this history adopted the harness: {touching[0][:12]}, the earliest commit that "
+                f"adds {HARNESS_DIR}/config.yaml, is not an ancestor of every later commit that changes it (one of "
+                "them adopted it on a line of its own, and was merged)",
+                hint="start the task from a commit that holds .harness/config.yaml (check it out, then `harness task "
+                     "new`): the commands are then compared with that commit's; or take the second adoption out of the "
+                     "history")
+        return touching[0] if touching else None
     born = subprocess.run(["git", "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=root, env=git_env(),
                           capture_output=True, check=False).returncode == 0
     if not born:
@@ -38,6 +46,17 @@ def first_holding(root: Path, rev: str) -> str | None:
     raise HarnessError(f"cannot read the history of {rev[:12]} for where the harness was adopted: "
                        f"{(proc.stderr.strip().splitlines() or ['git rev-list failed'])[-1]}",
                        hint="a partial or damaged clone? `git fetch` the missing history")
+
+
+def _all_descend(root: Path, rev: str, touching: list[str]) -> bool:
+    """Whether every commit of ``touching`` after the first descends from the first (read 54's F-0109): the
+    listing orders parents before children, but between two lines of a merge its first parent's line comes first,
+    so a side line that added config.yaml itself (and dropped it again, to be merged as the first parent) would
+    sort before the real adoption. Asked of the whole ancestry path, not of a path-limited one: limited to the
+    first's descendants, a merge with a line from before the adoption no longer differs from its other parent."""
+    argv = ["git", "rev-list", "--ancestry-path", f"{touching[0]}..{rev}"]
+    proc = subprocess.run(argv, cwd=root, env=git_env(), capture_output=True, text=True, check=False)
+    return proc.returncode == 0 and set(proc.stdout.split()) >= set(touching[1:])
 
 
 def is_shallow(root: Path) -> bool:
