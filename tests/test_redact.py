@@ -13,6 +13,8 @@ GHP = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"  # ghp_ + 36
 PAT = "github_pat_" + "11ABCDEFG0" * 2 + "ab_" + "Zy9" * 20
 GLPAT = "glpat-" + "xY7-" * 5
 SLACK = "xoxb-" + "1234567890-0987654321-" + "AbCdEf" * 4
+SLACK_APP = "xapp-" + "1-A04QWERTY12-6712345098765-" + "9f8e7d6c5b4a3928" * 4  # Socket Mode's SLACK_APP_TOKEN
+SLACK_REFRESH = "xoxe-" + "1-My0xLTU1NTU1NTU1NTUtNjcx" + "MjM0NTA5ODc2NS04NzY1NDMy" * 2  # token rotation's
 GOOGLE = "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"  # AIza + 35
 STRIPE = "sk_" + "live_" + "4eC39HqLyjWDarjtT1zdp7dc"
 STRIPE_RK = "rk_" + "live_" + "51H8a2bC3d4E5f6G7h8I9j0"
@@ -51,6 +53,8 @@ def pem(kind: str = "RSA ") -> str:
           for p in ("gho_", "ghu_", "ghs_", "ghr_")],
         (f"CI_JOB {GLPAT} end", GLPAT, "gitlab_token"),
         (f"slack {SLACK}", SLACK, "slack_token"),
+        (f"socket mode with {SLACK_APP}", SLACK_APP, "slack_token"),  # F-0116
+        (f"rotated to {SLACK_REFRESH}", SLACK_REFRESH, "slack_token"),  # F-0116
         (f"key {GOOGLE}.", GOOGLE, "google_api_key"),
         (f"stripe {STRIPE}", STRIPE, "stripe_key"),
         (f"stripe {STRIPE_RK}", STRIPE_RK, "stripe_key"),
@@ -373,7 +377,7 @@ def test_a_quoted_secret_with_an_escaped_quote_or_after_a_fat_arrow_is_redacted_
 
 
 @pytest.mark.parametrize("token", [GHP, "github_pat_" + "B" * 40, "glpat-" + "c" * 24, "xoxb-" + "1" * 12,
-                                   "npm_" + "d" * 36, "sk-ant-" + "e" * 24])
+                                   "xapp-" + "1" * 12, "npm_" + "d" * 36, "sk-ant-" + "e" * 24])
 def test_a_token_written_twice_without_a_separator_is_redacted_both_times(r: Redactor, token: str) -> None:
     # e.g. the same token printed to stdout and to stderr with no newline: the log joins them.
     out = r.redact(token + token)
