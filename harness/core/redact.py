@@ -65,7 +65,8 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("github_token", r"(?:gh[pousr]_(?:(?!gh[pousr]_)[A-Za-z0-9]){36,251}"
                      r"|github_pat_(?:(?!github_pat_)[A-Za-z0-9_]){30,})"),
     ("gitlab_token", r"glpat-(?:(?!glpat-)[A-Za-z0-9_\-]){20,}"),
-    ("slack_token", r"xox[abprs]-(?:(?!xox[abprs]-)[A-Za-z0-9\-]){10,}"),
+    # xoxe-: token rotation's refresh token; xapp-: an app-level token (Socket Mode) (F-0116).
+    ("slack_token", r"(?:xox[abeoprs]|xapp)-(?:(?!(?:xox[abeoprs]|xapp)-)[A-Za-z0-9\-]){10,}"),
     ("google_api_key", r"AIza[0-9A-Za-z_\-]{35}"),
     ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
     ("npm_token", r"npm_(?:(?!npm_)[A-Za-z0-9]){36,}"),

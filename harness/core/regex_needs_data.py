@@ -7,7 +7,7 @@ KNOWN: dict[tuple[str, int], tuple[bool, tuple[tuple[str, ...], ...]]] = {
     ('(?:(?<![A-Za-z])|(?<=[\\[;0-9]m)|(?=sk-(?=[A-Za-z0-9_\\-]{0,256}[A-Z])[A-Za-z0-9_\\-]{32}))sk-(?!ant-)(?=[A-Za-z0-9_\\-]{0,256}[0-9])[A-Za-z0-9_\\-]{20,}', 0): (False, (('sk-',),)),
     ('(?:gh[pousr]_(?:(?!gh[pousr]_)[A-Za-z0-9]){36,251}|github_pat_(?:(?!github_pat_)[A-Za-z0-9_]){30,})', 0): (False, (('gh', 'github_pat_'), ('g',), ('ho_', 'hp_', 'hr_', 'hs_', 'hu_', 'ithub_pat_'))),
     ('glpat-(?:(?!glpat-)[A-Za-z0-9_\\-]){20,}', 0): (False, (('glpat-',),)),
-    ('xox[abprs]-(?:(?!xox[abprs]-)[A-Za-z0-9\\-]){10,}', 0): (False, (('xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-'),)),
+    ('(?:xox[abeoprs]|xapp)-(?:(?!(?:xox[abeoprs]|xapp)-)[A-Za-z0-9\\-]){10,}', 0): (False, (('xapp', 'xox'), ('x',), ('app', 'oxa', 'oxb', 'oxe', 'oxo', 'oxp', 'oxr', 'oxs'), ('-',))),
     ('AIza[0-9A-Za-z_\\-]{35}', 0): (False, (('AIza',),)),
     ('[sr]k_(?:live|test)_[0-9A-Za-z]{16,}', 0): (False, (('rk_live', 'rk_test', 'sk_live', 'sk_test'), ('rk_', 'sk_'), ('live', 'test'), ('_',))),
     ('npm_(?:(?!npm_)[A-Za-z0-9]){36,}', 0): (False, (('npm_',),)),
