@@ -1,0 +1,47 @@
+"""A `.harness/` YAML file is checked in its comments too (F-0117): config.yaml and gate.yaml are edited by hand
+(config.yaml ships commented-out commands to adapt), and the check read only the values the parser returns, so a
+token in a comment was committed while the same token as a value was refused. What is a comment is the parser's
+to say: a `#` inside a quoted value or a block scalar is that value's, checked by the rules the value gets."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.store.secrets_check import secrets_in
+
+from support.cli import validate_staged
+
+TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"
+KEY_ID = "AKIA" + "QWERTYUIOPASDFGH"
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (f"evidence:\n#  smoke:\n#    command: [curl, -H, 'Authorization: Bearer {TOKEN}']\n", 3),
+    (f"version: 1  # staging key {KEY_ID}\n", 1),
+    (f"items:\n  - a   #{TOKEN}\n", 2),
+    (f"flow: [a, b]  # {TOKEN}\n", 1),
+], ids=["whole-line", "end-of-line", "after-a-sequence-item", "after-a-flow-sequence"])
+def test_a_token_in_a_yaml_comment_is_found_on_its_line(text, line):
+    assert [n for n, _ in secrets_in(".harness/config.yaml", text.encode())] == [line]
+
+
+@pytest.mark.parametrize("text", [
+    'command: ["sh", "-c", "echo #1 of 4"]\n',
+    "note: 'issue #42 is fixed'\n",
+    "script: |\n  # a shell comment, inside the value\n  echo done\n",
+    "url: https://example.com/page#section\n",
+    "# the harness's own configuration\nversion: 1  # no secret here\n",
+], ids=["hash-in-a-quoted-argv", "hash-in-a-single-quoted-value", "hash-in-a-block-scalar", "url-fragment",
+        "plain-comments"])
+def test_what_is_no_secret_stays_unflagged_wherever_its_hash_is(text):
+    assert secrets_in(".harness/config.yaml", text.encode()) == []
+
+
+def test_a_token_in_a_comment_of_config_yaml_is_refused_at_commit_naming_file_and_line(h, repo, task):
+    config = repo / ".harness/config.yaml"
+    lines = config.read_text().splitlines()
+    config.write_text("\n".join([*lines, f"#    command: [curl, -H, 'Authorization: Bearer {TOKEN}']"]) + "\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1, r.stderr
+    assert f".harness/config.yaml:{len(lines) + 1}" in r.stderr and "secret-in-harness-files" in r.stderr, r.stderr
+    assert TOKEN not in r.stderr + r.stdout
