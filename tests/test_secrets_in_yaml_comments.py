@@ -45,3 +45,14 @@ def test_a_token_in_a_comment_of_config_yaml_is_refused_at_commit_naming_file_an
     assert r.returncode == 1, r.stderr
     assert f".harness/config.yaml:{len(lines) + 1}" in r.stderr and "secret-in-harness-files" in r.stderr, r.stderr
     assert TOKEN not in r.stderr + r.stdout
+
+
+def test_a_project_s_broad_pattern_does_not_refuse_a_commented_out_field(h, repo, task):
+    """What a careless check would refuse: a project naming `[a-z]+_[a-z]+` as secret, and config.yaml's own
+    commented-out fields (`#  unit_test:`) and a person's comment naming one. Its values are still read by it."""
+    config = repo / ".harness/config.yaml"
+    text = config.read_text().replace("  patterns: []", "  patterns: ['[a-z]+_[a-z]+']")
+    config.write_text(text + "# unit_test runs the whole suite\n")
+    assert "#  unit_test:" in text
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr

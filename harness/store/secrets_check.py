@@ -296,4 +296,14 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
             stack.extend((v, None, written) for v in node.value)
         elif isinstance(node, yaml.MappingNode):
             stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None, written) for k, v in node.value)
-    return out
+    return out + _in_comments(text, root, red)
+
+
+def _in_comments(text: str, root: Any, red: Redactor) -> list[tuple[int, str, str]]:
+    """Secrets in the comments of a YAML text (F-0117), by the harness's own rules and detectors: a project's
+    patterns may be as broad as `[a-z]+_[a-z]+`, which every commented-out field of config.yaml matches."""
+    from harness.store.yaml_comments import comments, scalar_spans
+
+    rules = own_rules(red)
+    return [(line, found, comment) for line, comment in comments(text, scalar_spans(root))
+            if (found := _flagged(comment, rules))]
