@@ -1,0 +1,35 @@
+"""A schema problem's words are redacted before anyone prints them (F-0118): they quote the value and name the field,
+and a token written where the schema wants something else (a mapping of variables under `recorded_env`, which takes
+names; a key named after a token) was printed by the commit refusal, `harness status` and CI's audit, while the
+secret check beside them names only file, line and rule."""
+
+from __future__ import annotations
+
+from support.cli import validate_staged
+
+TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"
+
+
+def test_a_token_where_config_yaml_wants_names_is_refused_without_being_printed(h, repo, task):
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text() + f"recorded_env: {{API_TOKEN: {TOKEN}}}\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "recorded_env" in r.stderr and "is not of type 'array'" in r.stderr, r.stderr
+    assert TOKEN not in r.stdout + r.stderr
+    status = h("status")
+    assert "recorded_env" in status.out + status.err and TOKEN not in status.out + status.err
+
+
+def test_a_key_named_after_a_token_is_refused_without_being_printed(h, repo, task):
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text() + f"{TOKEN}: 1\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "unknown field(s)" in r.stderr, r.stderr
+    assert TOKEN not in r.stdout + r.stderr
+
+
+def test_a_problem_without_a_secret_keeps_its_words(h, repo, task):
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text() + "recorded_env: {HOME: x}\n")
+    r = validate_staged(repo)
+    assert "field recorded_env: {'HOME': 'x'} is not of type 'array'" in r.stderr, r.stderr
