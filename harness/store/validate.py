@@ -200,6 +200,15 @@ def _short(value: object) -> str:
 
 
 def describe(problem: Problem) -> str:
+    """The problem in one line, redacted: it quotes the value and names the field, either of which may be a token
+    written where the schema wants something else, and it is printed by a commit refusal, `status` and CI's audit
+    (F-0118)."""
+    from harness.store.secrets_check import redactor
+
+    return redactor().redact(_described(problem))
+
+
+def _described(problem: Problem) -> str:
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.path).lstrip(".")
     where = f"field {path[:200]}" if path else "top level"
     if problem.keyword == "additionalProperties":
