@@ -4,6 +4,9 @@ cannot read is refused in words, never taken for "no adoption" (which would exem
 
 from __future__ import annotations
 
+import struct
+import subprocess
+
 import pytest
 
 from harness.errors import HarnessError
@@ -75,3 +78,51 @@ def test_a_line_begun_before_the_adoption_and_merged_after_it_leaves_the_adoptio
     git(repo, "checkout", "-q", "-f", "main")
     merge = _merge(repo, edited, *((feature, edited) if feature_first else (edited, feature)))
     assert first_holding(repo, merge) == adoption
+
+
+def _forge_first_parent(repo, commit: str, parent: str) -> None:
+    """Write the commit-graph of every ref, then give ``commit`` the first parent ``parent`` in it (one level above
+    it: a walk stops at a level below the commit it looks for). The file's checksum is left: git does not check it."""
+    git(repo, "-c", "commitGraph.generationVersion=1", "commit-graph", "write", "--reachable", "--no-progress")
+    path = repo / ".git/objects/info/commit-graph"
+    b = bytearray(path.read_bytes())
+    assert b[:4] == b"CGPH" and b[5] == 1, "a SHA-1 commit-graph"
+    chunks = dict(struct.unpack(">4sQ", b[8 + 12 * i: 20 + 12 * i]) for i in range(b[6] + 1))
+    end = min(v for v in chunks.values() if v > chunks[b"OIDL"])
+    oids = [bytes(b[i: i + 20]).hex() for i in range(chunks[b"OIDL"], end, 20)]
+    entry, above = (chunks[b"CDAT"] + 36 * oids.index(c) for c in (commit, parent))
+    b[entry + 20: entry + 24] = struct.pack(">I", oids.index(parent))
+    level = struct.unpack(">I", b[above + 28: above + 32])[0] >> 2
+    word = struct.unpack(">I", b[entry + 28: entry + 32])[0]
+    b[entry + 28: entry + 32] = struct.pack(">I", ((level + 1) << 2) | (word & 3))
+    path.chmod(0o644)
+    path.write_bytes(bytes(b))
+
+
+def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
+    """Read 56a's F-0120: git takes parents from .git/objects/info/commit-graph unchecked; one in which the real
+    adoption's parent is a side commit that added .harness/ itself made that commit the adoption."""
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    commit_all_ok(repo, "code")
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    side = commit_all_ok(repo, "side: adopt on a line of its own")
+    git(repo, "checkout", "-q", "-f", "-")
+    _forge_first_parent(repo, adoption, side)
+    assert git(repo, "log", "-1", "--format=%P", adoption).stdout.split() == [side]  # plain git reads the forgery
+    assert first_holding(repo, "HEAD") == adoption
+
+
+def test_the_harness_s_git_turns_the_commit_graph_off_after_the_caller_s_own_settings(monkeypatch):
+    from harness.gitio.environment import git_env, own_env
+
+    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'core.commitgraph'='true' 'user.name'='someone'")
+    env = git_env()
+    assert env["GIT_CONFIG_PARAMETERS"].startswith("'core.commitgraph'='true' 'user.name'='someone' ")
+    assert env["GIT_CONFIG_PARAMETERS"].endswith("'core.commitgraph'='false'")
+    assert own_env()["GIT_CONFIG_PARAMETERS"] == "'core.commitgraph'='false'"  # the caller's are not the measurer's
+    value = subprocess.run(["git", "config", "--get-all", "core.commitgraph"], env=env, capture_output=True,
+                           text=True).stdout.split()
+    assert value[-1] == "false"
