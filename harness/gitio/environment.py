@@ -19,13 +19,22 @@ BENDING_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_
 
 # `git replace` makes git show another object in place of a commit, tree or file, while `git push` sends the
 # objects as stored: every git the harness starts reads what is stored, so a replace ref changes no answer.
-AS_STORED = {"GIT_NO_REPLACE_OBJECTS": "1"}
+# So does the commit-graph file (.git/objects/info/commit-graph): git takes a commit's parents from it, unchecked
+# against the commit, and anyone who can write the folder can write one (read 56a's F-0120). Off as the last of the
+# command-line settings, which come after every config file and after GIT_CONFIG_COUNT's.
+_NO_COMMIT_GRAPH = "'core.commitgraph'='false'"
+
+
+def as_stored(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with every object git reads taken as stored: no replace refs, no commit-graph (a new mapping)."""
+    given = env.get("GIT_CONFIG_PARAMETERS")
+    return {**env, "GIT_NO_REPLACE_OBJECTS": "1",
+            "GIT_CONFIG_PARAMETERS": f"{given} {_NO_COMMIT_GRAPH}" if given else _NO_COMMIT_GRAPH}
 
 
 def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment every `git` subprocess of the harness runs in."""
-    env = {k: v for k, v in os.environ.items() if k not in BENDING_ENV}
-    env.update(AS_STORED)
+    env = as_stored({k: v for k, v in os.environ.items() if k not in BENDING_ENV})
     env.update(extra or {})
     return env
 
@@ -47,7 +56,7 @@ def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     """``environ`` (default ours) without the GIT_* variables the caller could use to point
     git at another tree: the environment the harness measures source trees in."""
     src = os.environ if environ is None else environ
-    return {**{k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS}, **AS_STORED}
+    return as_stored({k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS})
 
 
 def common_dir(root: str) -> str | None:

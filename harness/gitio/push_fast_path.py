@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from harness.core.code_only import FOLDER, code_only
-from harness.gitio.environment import AS_STORED, HARNESS_DIR, common_dir
+from harness.gitio.environment import HARNESS_DIR, as_stored, common_dir
 
 TYPE_CHECKING = False  # collections.abc's names are for the type checker alone
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def _start(argv: list[str], feed: bool) -> tuple[int, int | None, int]:
                             (os.POSIX_SPAWN_DUP2, in_r, 0) if in_r is not None
                             else (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
     try:
-        pid = os.posix_spawnp(argv[0], argv, {**os.environ, **AS_STORED}, file_actions=actions)
+        pid = os.posix_spawnp(argv[0], argv, as_stored(dict(os.environ)), file_actions=actions)
     except BaseException:
         for fd in (out_r, in_w):
             if fd is not None:
