@@ -126,3 +126,43 @@ def test_the_harness_s_git_turns_the_commit_graph_off_after_the_caller_s_own_set
     value = subprocess.run(["git", "config", "--get-all", "core.commitgraph"], env=env, capture_output=True,
                            text=True).stdout.split()
     assert value[-1] == "false"
+
+
+REFS = ("--branches", "--remotes")
+
+
+def test_the_working_tree_s_adoption_is_read_from_every_branch_not_only_the_head_the_agent_points(h, repo):
+    """Read 56a's F-0119: HEAD moved (`reset --soft`, `checkout`) to a line begun before the adoption that added
+    .harness/ itself and was never merged: HEAD's history alone names that line's commit. With the branches read
+    too, the real adoption is a second candidate, and the two are no one adoption."""
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    own = commit_all_ok(repo, "side: adopt on a line of its own")
+    assert first_holding(repo, "HEAD") == own  # a commit's own history: what push and CI judge it by
+    with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness"):
+        FsSource(repo).adoption()
+
+
+def test_an_unborn_head_does_not_hide_the_adoption_its_branches_hold(h, repo):
+    adoption = commit_all_ok(repo, "adopt")
+    git(repo, "checkout", "-q", "--orphan", "nothing-yet")
+    assert first_holding(repo, "HEAD") is None
+    assert first_holding(repo, "HEAD", REFS) == adoption
+
+
+def test_an_unmerged_branch_begun_before_the_adoption_leaves_it_where_it_was(h, repo):
+    """What a careless guard would refuse: any other branch without .harness/ (begun before the adoption, not
+    merged) adds no candidate."""
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    git(repo, "branch", "old-feature", pre)
+    git(repo, "checkout", "-q", "old-feature")
+    (repo / "feature.py").write_text("FEATURE = 1\n")
+    git(repo, "add", "feature.py")
+    commit_ok(repo, "feature")
+    git(repo, "checkout", "-q", "-f", "-")
+    assert first_holding(repo, "HEAD", REFS) == adoption
