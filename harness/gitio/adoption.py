@@ -20,42 +20,54 @@ from harness.errors import HarnessError
 from harness.gitio.environment import HARNESS_DIR, git_env
 
 
-def first_holding(root: Path, rev: str) -> str | None:
+def first_holding(root: Path, rev: str, refs: tuple[str, ...] = ()) -> str | None:
     """The earliest commit of ``rev``'s whole history (parents before children) that changes `.harness/config.yaml`:
     where it, absent before, first appeared (the file `harness init` writes; a `.harness` path some other tool kept
     long before is not the adoption, read 54's F-0110). None when no commit of it does (or no ``rev``: an unborn
-    branch)."""
+    branch). ``refs`` (rev-list's `--branches`, `--remotes`) add their histories: the working tree's HEAD is the
+    agent's to point at a line of its own or at nothing before it gates (read 56a's F-0119); more histories can only
+    add a candidate, and so a refusal, never take the real adoption away."""
     path = f":(top,literal){HARNESS_DIR}/config.yaml"
-    argv = ["git", "rev-list", "--full-history", "--topo-order", "--reverse", rev, "--", path]
-    proc = subprocess.run(argv, cwd=root, env=git_env(), capture_output=True, text=True, check=False)
+    tips = [rev, *refs]
+    proc = _rev_list(root, [*tips, "--", path], "--full-history", "--topo-order", "--reverse")
+    if proc.returncode != 0 and refs and not _born(root, rev):
+        tips = list(refs)  # an unborn HEAD: the other histories still say where the harness was adopted
+        proc = _rev_list(root, [*tips, "--", path], "--full-history", "--topo-order", "--reverse")
     if proc.returncode == 0:
         touching = proc.stdout.split()
-        if len(touching) > 1 and not _all_descend(root, rev, touching):
+        if len(touching) > 1 and not _all_descend(root, tips, touching):
             raise HarnessError(
                 f"cannot tell where this history adopted the harness: {touching[0][:12]}, the earliest commit that "
                 f"adds {HARNESS_DIR}/config.yaml, is not an ancestor of every later commit that changes it (one of "
-                "them adopted it on a line of its own, and was merged)",
+                "them adopted it on a line of its own" + (", and was merged)" if not refs else ")"),
                 hint="start the task from a commit that holds .harness/config.yaml (check it out, then `harness task "
                      "new`): the commands are then compared with that commit's; or take the second adoption out of the "
-                     "history")
+                     "history" + (" (or delete the branch that holds it)" if refs else ""))
         return touching[0] if touching else None
-    born = subprocess.run(["git", "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=root, env=git_env(),
-                          capture_output=True, check=False).returncode == 0
-    if not born:
+    if not _born(root, rev):
         return None  # no history yet: the adoption is the change being judged
     raise HarnessError(f"cannot read the history of {rev[:12]} for where the harness was adopted: "
                        f"{(proc.stderr.strip().splitlines() or ['git rev-list failed'])[-1]}",
                        hint="a partial or damaged clone? `git fetch` the missing history")
 
 
-def _all_descend(root: Path, rev: str, touching: list[str]) -> bool:
+def _rev_list(root: Path, args: list[str], *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "rev-list", *options, *args], cwd=root, env=git_env(), capture_output=True,
+                          text=True, check=False)
+
+
+def _born(root: Path, rev: str) -> bool:
+    return subprocess.run(["git", "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=root, env=git_env(),
+                          capture_output=True, check=False).returncode == 0
+
+
+def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
     """Whether every commit of ``touching`` after the first descends from the first (read 54's F-0109): the
     listing orders parents before children, but between two lines of a merge its first parent's line comes first,
     so a side line that added config.yaml itself (and dropped it again, to be merged as the first parent) would
     sort before the real adoption. Asked of the whole ancestry path, not of a path-limited one: limited to the
     first's descendants, a merge with a line from before the adoption no longer differs from its other parent."""
-    argv = ["git", "rev-list", "--ancestry-path", f"{touching[0]}..{rev}"]
-    proc = subprocess.run(argv, cwd=root, env=git_env(), capture_output=True, text=True, check=False)
+    proc = _rev_list(root, [f"^{touching[0]}", *tips], "--ancestry-path")
     return proc.returncode == 0 and set(proc.stdout.split()) >= set(touching[1:])
 
 

@@ -83,7 +83,7 @@ class FsSource:
         this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 
-        found = first_holding(self.root, "HEAD")
+        found = first_holding(self.root, "HEAD", ("--branches", "--remotes"))  # HEAD is the agent's to move (F-0119)
         return self.at(found) if found else None
 
     def read(self, rel: str) -> bytes | None:
