@@ -390,3 +390,24 @@ def test_an_invalid_redaction_pattern_is_refused_by_status_too_not_only_by_evide
     for args in (("status",), ("evidence", "build", "--", "true")):
         r = h(*args)
         assert r.code == 2 and ".harness/config.yaml: invalid redaction pattern '('" in r.err, (args, r.text)
+
+
+# -- every rule reads the text as written (read 56b's F-0115) -------------------------------------------
+
+S3_SECRET = "wJalrXUtnFEMI" + "K7MDENGbPxRfiCYEXAMPLEKEY"
+
+
+def test_a_key_id_in_a_url_s_user_part_does_not_hide_the_secret_key_after_it(r: Redactor) -> None:
+    # Hadoop's s3a://, duplicity's s3://: the key id's marker took the user part the url_password rule reads.
+    out = r.redact(f"reading s3a://{AKIA}:{S3_SECRET}@bucket/path")
+    assert AKIA not in out and S3_SECRET not in out, out
+    assert out == "reading s3a://[REDACTED:aws_access_key_id]:[REDACTED:url_password]@bucket/path"
+
+
+@pytest.mark.parametrize("text", ["password=hunter2hunter2", "--password hunter2hunter2",
+                                  '{"password": "hunter2hunter2"}'])
+def test_a_secret_named_variable_whose_value_is_a_word_does_not_hide_what_that_word_marks(text: str) -> None:
+    # The postgres image's POSTGRES_HOST_AUTH_METHOD=password: its value replaced every `password` first.
+    red = compile_patterns(literals=secret_env({"POSTGRES_HOST_AUTH_METHOD": "password"}))
+    out = red.redact(text)
+    assert "hunter2" not in out, out
