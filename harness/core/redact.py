@@ -43,15 +43,16 @@ _PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 
 # Every quantifier a failed attempt can walk is bounded ({0,31}, {0,256}, ...) so a
 # long run like "a-a-a-..." costs linear, not quadratic, time.
-# Order matters: whole PEM blocks first, then self-identifying token formats, then
-# context-based rules, so a token inside ``Authorization:`` or ``token=`` is labelled
-# by its kind and the context rule then sees only the marker and leaves it alone.
+# Order names a span: whole PEM blocks first, then self-identifying token formats, then
+# context-based rules, so a token inside ``Authorization:`` or ``token=`` that both find is
+# labelled by its kind (every rule reads the text as written; overlapping findings merge).
 BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # A complete block, or a BEGIN whose END fell outside the (truncated) window.
     ("private_key", rf"(?s){_PEM_HEAD}.*?(?:{_PEM_TAIL}|\Z)"),
-    # An END left after the rule above has no BEGIN: the window started inside the
-    # key, so everything before it is key material. Greedy to cover repeated ENDs.
-    ("private_key", rf"\A[\s\S]*{_PEM_TAIL}"),
+    # An END with no BEGIN before it: the window started inside the key, so everything before
+    # it is key material. Greedy to cover repeated ENDs, up to the first BEGIN (the rules all
+    # read the text as written: a block the rule above finds is not this rule's).
+    ("private_key", rf"\A(?:(?!{_PEM_HEAD})[\s\S])*{_PEM_TAIL}"),
     # No word-boundary anchors on self-identifying prefixes: a token right after an escape
     # code (``\x1b[31mghp_…``), a ``\u001b`` of JSON, or glued to other word characters is
     # still that token. Each prefix is distinctive enough to stand alone.
@@ -280,7 +281,8 @@ def _view(text: str, hiding: re.Pattern[str] = _HIDING) -> _View | None:
 
 @dataclass(frozen=True)
 class Redactor:
-    """Applies its rules in order; built by :func:`compile_patterns`.
+    """Applies its rules, each to the text as written (what they find is replaced at once); built by
+    :func:`compile_patterns`.
 
     The rules run on the text as written, then on the text as a terminal would show it
     (escape codes removed, ``%XX``, ``\\uXXXX`` and ``\\xNN`` decoded), whose findings replace
@@ -301,22 +303,36 @@ class Redactor:
         return text
 
     def _plain(self, text: str) -> str:
-        lowered: list[str] = []  # the text case-folded, once per version of the text
+        """Every rule reads the text as written, and what they all find is replaced at once, findings that overlap
+        or meet as one (:func:`_merged`). Rule by rule, each on what the rules before it left, a marker took away
+        the context a later rule knows a secret by: `s3a://AKIA…:KEY@` once the key id's marker stood where the
+        url_password rule wants a user name, or `password=V` once a secret-named variable's value `password` was
+        replaced everywhere (read 56b's F-0115)."""
+        lowered: list[str] = []  # the text case-folded, once
 
         def lower() -> str:
             if not lowered:
                 lowered.append(regex_needs.folded(text))
             return lowered[0]
 
+        found = []
         for rule in self.rules:
             # A rule whose required literals are absent cannot match: skip the scan
             # (exact; see regex_needs). Megabytes of output cost milliseconds, not seconds.
             if not rule.needs.may_match(text, lower):
                 continue
-            text, replaced = rule.regex.subn(functools.partial(_replace, rule), text)
-            if replaced:
-                lowered.clear()
-        return text
+            for m in rule.regex.finditer(text):
+                span = _secret_span(rule, m)
+                if span is not None:
+                    found.append((*span, rule.name))
+        if not found:
+            return text
+        out: list[str] = []
+        pos = 0
+        for start, end, name in _merged(found, meeting=False):
+            out += (text[pos:start], f"[REDACTED:{name}]")
+            pos = end
+        return "".join(out) + text[pos:]
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         """Where the rules find a secret in ``text``, without replacing anything."""
@@ -406,12 +422,12 @@ class Redactor:
         return text if text.isascii() else text.translate(_ESCAPES)
 
 
-def _merged(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Spans that overlap or meet as one, in order; earliest first, the longest of those first: its label
-    (an own rule's) names the span."""
+def _merged(found: list[tuple[int, int, str]], meeting: bool = True) -> list[tuple[int, int, str]]:
+    """Spans that overlap (or, ``meeting``, meet) as one, in order; earliest first, the longest of those first: its
+    label (an own rule's) names the span. Not meeting: a token written twice in a row stays two markers."""
     merged: list[list] = []
     for start, end, name in sorted(found, key=lambda span: (span[0], -span[1])):
-        if merged and start <= merged[-1][1]:
+        if merged and (start <= merged[-1][1] if meeting else start < merged[-1][1]):
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end, name])

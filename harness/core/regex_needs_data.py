@@ -2,7 +2,7 @@
 
 KNOWN: dict[tuple[str, int], tuple[bool, tuple[tuple[str, ...], ...]]] = {
     ('(?s)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\\Z)', 0): (False, (('-----BEGIN',), ('PRIVATE KEY',), ('-----',))),
-    ('\\A[\\s\\S]*-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----', 0): (False, (('-----END',), ('PRIVATE KEY',), ('-----',))),
+    ('\\A(?:(?!-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[\\s\\S])*-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----', 0): (False, (('-----END',), ('PRIVATE KEY',), ('-----',))),
     ('sk-ant-(?:(?!sk-ant-)[A-Za-z0-9_\\-]){20,}', 0): (False, (('sk-ant-',),)),
     ('(?:(?<![A-Za-z])|(?<=[\\[;0-9]m)|(?=sk-(?=[A-Za-z0-9_\\-]{0,256}[A-Z])[A-Za-z0-9_\\-]{32}))sk-(?!ant-)(?=[A-Za-z0-9_\\-]{0,256}[0-9])[A-Za-z0-9_\\-]{20,}', 0): (False, (('sk-',),)),
     ('(?:gh[pousr]_(?:(?!gh[pousr]_)[A-Za-z0-9]){36,251}|github_pat_(?:(?!github_pat_)[A-Za-z0-9_]){30,})', 0): (False, (('gh', 'github_pat_'), ('g',), ('ho_', 'hp_', 'hr_', 'hs_', 'hu_', 'ithub_pat_'))),
