@@ -1,0 +1,67 @@
+"""A cut at the start of kept output (the evidence record's tail, the log's tail, a finding's output tail) drops
+the words a secret after it is known by when it lands inside them: `Authorization: Bearer`, `--password`. The
+value, kept as the first word, matched no rule (read 56b's F-0114). The bytes before the cut are read with the
+kept ones; what the rules find across the cut is hidden. A cut that drops no such words keeps what it kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.core.redact import compile_patterns
+from harness.evidence.outputcut import cut_start, log_text, stream_tails, tail_text
+from harness.runner import Capture
+
+OPAQUE = "Zq8xK2mP9vL4nR7tY1wB5cD3fG6hJ0kS"  # an OAuth access token: no shape of its own
+PASSWORD = "Tr0ub4dor-and-3-horses"
+FILLER = "".join(f"progress line {i:05d} ok\n" for i in range(400))
+
+
+def _cut_inside(lead: str, value: str, limit: int) -> bytes:
+    """Output whose last ``limit`` bytes start one character before the blank between ``lead`` and ``value``."""
+    rest = lead[-1] + " " + value + "\n"
+    tail = FILLER[-(limit - len(rest)):]
+    return ("start\n" + lead + " " + value + "\n" + "\n" + tail[1:]).encode()
+
+
+@pytest.mark.parametrize(("lead", "value"), [("> Authorization: Bearer", OPAQUE), ("+ deploy --password", PASSWORD)],
+                         ids=["authorization-bearer", "password-flag"])
+def test_a_tail_cut_inside_the_words_before_a_secret_hides_the_secret(lead, value):
+    data = _cut_inside(lead, value, 2000)
+    whole = compile_patterns().redact(data.decode())
+    assert value not in whole  # the output uncut: the rules know it
+    out = tail_text(Capture(b"", data, len(data)), 2000, compile_patterns())
+    assert value not in out and out.startswith("[REDACTED:cut_secret]"), out[:80]
+    assert out.rstrip().endswith("progress line 00399 ok")
+
+
+def test_the_log_s_tail_cut_inside_the_words_before_a_secret_hides_it():
+    head = b"the first lines\n" * 10
+    plain = ("x\n" + FILLER * 3)[-6000:].encode()
+
+    def logged(tail: bytes) -> str:
+        cap = Capture(head, tail, len(head) + len(tail) + 10_000)  # 10,000 bytes between them were not kept
+        text, truncated = log_text(cap, compile_patterns(), 2000)
+        assert truncated
+        return text
+
+    kept = len(logged(plain).rsplit("bytes in all]\n", 1)[1])  # how much of a 6,000-byte tail the log keeps
+    tail = _cut_inside("> Authorization: Bearer", OPAQUE, kept + 1)
+    tail = b"x" * (len(plain) - len(tail)) + tail
+    text = logged(tail)
+    assert OPAQUE not in text, text[-kept - 80:]
+
+
+def test_a_stream_s_tail_with_a_split_keeps_both_the_split_and_the_cut_secret_hidden():
+    out = _cut_inside("+ deploy --password", PASSWORD, 2000)
+    err = b"warning\n"
+    combined = Capture(out + err, b"", len(out) + len(err), bytes(len(out)) + b"\x01" * len(err))
+    stdout_tail, stderr_tail = stream_tails(Capture(b"", out, len(out)), Capture(b"", err, len(err)), combined,
+                                            2000, compile_patterns())
+    assert PASSWORD not in stdout_tail and stderr_tail == "warning\n"
+
+
+def test_a_cut_that_drops_no_such_words_keeps_what_it_kept():
+    """What a careless fix would hide: a tail whose first kept line is ordinary output."""
+    data = ("start\n" + FILLER).encode()
+    out = tail_text(Capture(b"", data, len(data)), 500, compile_patterns())
+    assert "REDACTED" not in out and out == cut_start(data[-500:]).decode()
