@@ -5,6 +5,11 @@ A cut through a token leaves a piece the redaction patterns may no longer recogn
 separator (newline, space, tab), wherever in the window the first one is. A window
 with no separator at all is one unbroken token as far as we can tell: nothing of it is
 kept, and a marker says what was left out. Redaction runs after the cut, on whole tokens.
+
+A cut at the start can also drop the words a secret after it is known by (`Authorization:
+Bearer`, `--password`, `password:`): the value, kept as the first word, would match no rule.
+So the bytes just before such a cut are read with the kept ones, and what the rules find
+across the cut is hidden in the kept part (read 56b's F-0114).
 """
 
 from __future__ import annotations
@@ -33,6 +38,48 @@ def unbroken(n: int) -> str:
     return f"[harness: {n} bytes of output without a line break omitted]"
 
 
+CONTEXT = 256      # bytes before a cut read for the words a secret after it is known by (`Authorization: Bearer `)
+LOOKAHEAD = 128    # bytes after it read with them; a secret still going on there is hidden to its token's end
+
+
+def across_cut(before: bytes, kept: bytes, redactor: Redactor) -> bytearray:
+    """A flag per byte of ``kept`` (1: hide it) for each secret the rules find only with the end of ``before``,
+    the output just before the cut: its match starts there and its secret reaches past the cut. A secret
+    still going on where :data:`LOOKAHEAD` ends is hidden up to the next separator (its token's end)."""
+    flags = bytearray(len(kept))
+    context, ahead = before[-CONTEXT:], kept[:LOOKAHEAD]
+    if not context or not kept:
+        return flags
+    # `before` ends at the cut's separator (or where the output is whole): its text ends on a character's end.
+    cut = len(context.decode("utf-8", "surrogateescape"))
+    text = (context + ahead).decode("utf-8", "surrogateescape")
+    for m_start, _, start, end in redactor.secret_spans(text):
+        if m_start < cut < end:
+            first = len(text[cut:max(start, cut)].encode("utf-8", "surrogateescape"))
+            last = len(text[cut:end].encode("utf-8", "surrogateescape"))
+            if last >= len(ahead) and len(kept) > len(ahead):  # it may go on past what was read
+                rest = cut_start(kept[last:])  # what follows the next separator
+                last = len(kept) - len(rest) if rest else len(kept)
+            flags[first:last] = b"\x01" * (last - first)
+    return flags
+
+
+def hidden(kept: bytes, flags: bytes | bytearray, label: bytes = b"[REDACTED:split_secret]") -> bytes:
+    """``kept`` with each run of flagged bytes one marker."""
+    if 1 not in flags:
+        return kept
+    out, i = bytearray(), 0
+    while i < len(kept):
+        if flags[i]:
+            while i < len(kept) and flags[i]:
+                i += 1
+            out += label
+        else:
+            out.append(kept[i])
+            i += 1
+    return bytes(out)
+
+
 def tail_text(cap: Capture, limit: int, redactor: Redactor, split: Split | None = None) -> str:
     """The redacted end of ``cap``, at most about ``limit`` bytes of output; with ``split`` (one of
     :func:`stream_tails`), without a piece of a secret the command wrote partly to the other stream."""
@@ -44,10 +91,13 @@ def tail_text(cap: Capture, limit: int, redactor: Redactor, split: Split | None 
         kept = cut_start(window)
         if not kept:
             return unbroken(len(window))
+    lost = across_cut(whole[:len(whole) - len(kept)], kept, redactor)
     if split is not None:
-        kept = split.apply(kept)
+        kept = split.apply(kept, lost)
         if kept == NOT_VOUCHED:
             return NOT_VOUCHED.decode()  # whole: it says why the tail is missing
+    else:
+        kept = hidden(kept, lost, b"[REDACTED:cut_secret]")
     return _at_most(redactor.redact_bytes(kept), limit)
 
 
@@ -61,26 +111,19 @@ class Split:
     flags: bytes
     covered: bool
 
-    def apply(self, kept: bytes) -> bytes:
-        """``kept`` (the stream's last bytes) with each run of flagged bytes a marker, and without the bytes
-        before the ones the combined output vouches for."""
+    def apply(self, kept: bytes, lost: bytes | bytearray = b"") -> bytes:
+        """``kept`` (the stream's last bytes) with each run of flagged bytes a marker (flagged here, or in
+        ``lost``: :func:`across_cut`'s flags of ``kept``), and without the bytes before the ones the combined
+        output vouches for."""
         if len(kept) > len(self.flags) and not self.covered:
-            kept = cut_start(kept[-len(self.flags):]) if self.flags else b""
-            if not kept:
+            shorter = cut_start(kept[-len(self.flags):]) if self.flags else b""
+            if not shorter:
                 return NOT_VOUCHED
+            lost, kept = lost[len(kept) - len(shorter):], shorter
         flags = self.flags[-len(kept):] if kept else b""
-        if 1 not in flags:
-            return kept
-        out, i = bytearray(), 0
-        while i < len(kept):
-            if flags[i]:
-                while i < len(kept) and flags[i]:
-                    i += 1
-                out += b"[REDACTED:split_secret]"
-            else:
-                out.append(kept[i])
-                i += 1
-        return bytes(out)
+        if lost and 1 in lost:
+            flags = bytes(a | b for a, b in zip(flags.rjust(len(kept), b"\0"), lost))
+        return hidden(kept, flags)
 
 
 NOT_VOUCHED = b"[harness: the end of this stream fell where the combined output was cut; the log keeps what was kept]"
@@ -206,6 +249,9 @@ def log_text(cap: Capture, redactor: Redactor, limit: int) -> tuple[str, bool]:
         budget -= over  # redaction markers made the text longer: keep that much less
     else:
         head, tail, head_text, tail_text_ = b"", b"", "", ""
+    lost = across_cut(cap.tail[:len(cap.tail) - len(tail)], tail, redactor)  # tail: an end of cap.tail
+    if 1 in lost:  # its marker may be longer than what it hides: the text's end, within the room left
+        tail_text_ = _at_most(redactor.redact_bytes(hidden(tail, lost, b"[REDACTED:cut_secret]")), room - _size(head_text))
     omitted = cap.total_bytes - len(head) - len(tail)
     return head_text + _marker(omitted, cap.total_bytes) + tail_text_, True
 
