@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.core.redact import BUILTIN_PATTERNS, Redactor, compile_patterns, redact_argv, secret_env
 from harness.errors import HarnessError
@@ -411,3 +413,31 @@ def test_a_secret_named_variable_whose_value_is_a_word_does_not_hide_what_that_w
     red = compile_patterns(literals=secret_env({"POSTGRES_HOST_AUTH_METHOD": "password"}))
     out = red.redact(text)
     assert "hunter2" not in out, out
+
+
+# -- a marker is a boundary: what it lets a rule see is found too, and redacting twice changes nothing (F-0126) --
+
+GLUED_VALUE = "Tr0ub4dor-and-3-horses"
+OPAQUE = "Zq8xK2mP9vL4nR7tY1wB5cD3fG6hJ0kS"
+
+
+@pytest.mark.parametrize("text", [f"deploy {AKIA}--password {GLUED_VALUE}", f"id {AKIA}-token {GLUED_VALUE}",
+                                  f"key {GOOGLE}bearer {OPAQUE}"], ids=["flag-after-key-id", "token-flag", "bearer"])
+def test_a_value_glued_after_a_token_is_redacted_in_one_pass(text: str) -> None:
+    red = compile_patterns(detector=True)
+    once = red.redact(text)
+    assert GLUED_VALUE not in once and OPAQUE not in once, once
+    assert red.redact(once) == once
+
+
+FRAGMENTS = [GHP, AKIA, GOOGLE, SLACK, JWT, "password=", "password: ", "token=", "Authorization: Bearer ", "bearer ",
+             "--password ", "-token ", "https://", "s3a://", "user:", "@host", "secret_access_key=", " ", "\n", "=", ":",
+             "@", "/", '"', "'", ";", GLUED_VALUE, OPAQUE, "-----BEGIN RSA PRIVATE KEY-----\n",
+             "-----END RSA PRIVATE KEY-----\n", "MIIEabc\n", "\x1b[31m", "%41", "[REDACTED:x]", "ghp_", "#"]
+
+
+@given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=10))
+def test_redacting_what_was_redacted_changes_nothing(parts: list[str]) -> None:
+    red = compile_patterns(detector=True)
+    once = red.redact("".join(parts))
+    assert red.redact(once) == once
