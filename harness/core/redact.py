@@ -233,6 +233,7 @@ class _View:
 
 
 _ROUNDS = 3  # an escape code URL- or JSON-encoded piece by piece takes a decoding, then a removal
+_PLAIN_ROUNDS = 4  # a round finds what only the markers of the one before let a rule see: two are the most seen
 
 
 def _views(text: str, hiding: re.Pattern[str] = _HIDING) -> list[_View]:
@@ -296,10 +297,22 @@ class Redactor:
         # by a rule that saw only that half.
         if _HIDING.search(text):
             text = self._hidden(text)
-        text = self._plain(text)
+        text = self._plain_settled(text)
         if len(text) >= 16 and _depth < _DEPTH:
             text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
             text = _HEX.sub(functools.partial(self._hex, _depth), text)
+        return text
+
+    def _plain_settled(self, text: str) -> str:
+        """:meth:`_plain` again until it finds nothing more (at most :data:`_PLAIN_ROUNDS` times): a marker ends in
+        `]`, the boundary a rule may need before its words (`AKIA…--password V`: the key id glued to the flag;
+        read 57's F-0126), so what the first round replaced can let a second find the rest, as rule after rule
+        did; and a text redacted once must read the same redacted again."""
+        for _ in range(_PLAIN_ROUNDS):
+            done = self._plain(text)
+            if done == text:
+                break
+            text = done
         return text
 
     def _plain(self, text: str) -> str:
