@@ -33,3 +33,15 @@ def test_a_problem_without_a_secret_keeps_its_words(h, repo, task):
     config.write_text(config.read_text() + "recorded_env: {HOME: x}\n")
     r = validate_staged(repo)
     assert "field recorded_env: {'HOME': 'x'} is not of type 'array'" in r.stderr, r.stderr
+
+
+def test_a_token_at_the_end_of_a_long_value_is_redacted_before_the_value_is_shortened(h, repo, task):
+    """Read 57's F-0127: the message shows a long value by its ends; cut first, the token lost the prefix its rule
+    knows it by, and its body was printed."""
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text() + f'recorded_env: {{API: "{"a long harmless prefix " * 3}{TOKEN}"}}\n')
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "recorded_env" in r.stderr, r.stderr
+    assert TOKEN[4:] not in r.stdout + r.stderr
+    status = h("status")
+    assert TOKEN[4:] not in status.out + status.err
