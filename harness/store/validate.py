@@ -19,6 +19,7 @@ from harness.errors import HarnessError
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from harness.core.redact import Redactor
     from harness.store.schema_check import Problem, Validator
 
 VERSION = b"2\0"
@@ -202,26 +203,40 @@ def _short(value: object) -> str:
 def describe(problem: Problem) -> str:
     """The problem in one line, redacted: it quotes the value and names the field, either of which may be a token
     written where the schema wants something else, and it is printed by a commit refusal, `status` and CI's audit
-    (F-0118)."""
+    (F-0118). Each piece is redacted before it is shortened: cut to its ends first, a token loses the prefix its
+    rule knows it by (read 57's F-0127); the line is redacted again whole."""
     from harness.store.secrets_check import redactor
 
-    return redactor().redact(_described(problem))
+    red = redactor()
+    return red.redact(_described(problem, red))
 
 
-def _described(problem: Problem) -> str:
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.path).lstrip(".")
+def _shown(value: object, red: Redactor) -> object:
+    """``value`` with every string in it redacted, the keys of its mappings too."""
+    if isinstance(value, str):
+        return red.redact(value)
+    if isinstance(value, list):
+        return [_shown(v, red) for v in value]
+    if isinstance(value, dict):
+        return {_shown(k, red): _shown(v, red) for k, v in value.items()}
+    return value
+
+
+def _described(problem: Problem, red: Redactor) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{red.redact(str(p))}" for p in problem.path).lstrip(".")
     where = f"field {path[:200]}" if path else "top level"
+    shown = _shown(problem.instance, red)
     if problem.keyword == "additionalProperties":
-        extra = sorted(map(str, set(problem.instance) - set(problem.schema.get("properties", {}))))
+        extra = sorted(red.redact(str(n)) for n in set(problem.instance) - set(problem.schema.get("properties", {})))
         names = ", ".join(n if len(n) <= 80 else _short(n) for n in extra[:10])
         more = f" (+{len(extra) - 10} more)" if len(extra) > 10 else ""
         return f"{where}: unknown field(s) {names}{more} (refused, not ignored)"
     if problem.keyword == "required":
-        return f"{where}: {problem.message[:200]}"
+        return f"{where}: {red.redact(problem.message)[:200]}"
     if problem.keyword == "enum":
-        return f"{where}: {_short(problem.instance)} is not one of {problem.expected}"
+        return f"{where}: {_short(shown)} is not one of {problem.expected}"
     # The messages start with the full repr of the value: replace it by a short one.
     full, message = repr(problem.instance), problem.message
     if message.startswith(full):
-        return f"{where}: {_short(problem.instance)}{message[len(full):][:200]}"
-    return f"{where}: {_short(problem.instance)}: {message[:200]}"
+        return f"{where}: {_short(shown)}{red.redact(message[len(full):])[:200]}"
+    return f"{where}: {_short(shown)}: {red.redact(message)[:200]}"
