@@ -25,14 +25,41 @@ def test_a_token_in_a_yaml_comment_is_found_on_its_line(text, line):
     assert [n for n, _ in secrets_in(".harness/config.yaml", text.encode())] == [line]
 
 
+@pytest.mark.parametrize(("text", "line"), [
+    (f"\ufeff# old key {TOKEN}\nversion: 1\n", 1),
+    (f"version: 1\r# old key {TOKEN}\n", 1),
+    (f"version: 1\u0085# old key {TOKEN}\n", 1),
+    (f"flow: [x,#{TOKEN}\n  y]\n", 1),
+    (f"flow: [x]#{TOKEN}\n", 1),
+    (f'key: "x"#{TOKEN}\n', 1),
+    (f"title: 'h\u00e9llo w\u00f6rld'  # {TOKEN}\n", 1),
+    (f"version: &{TOKEN} 1\n", 1),
+    (f"base: &a {{x: 1}}\nother: *{TOKEN}\n", None),
+    (f"%TAG !e! tag:{TOKEN}:\n---\nversion: 1\n", 1),
+], ids=["after-a-byte-order-mark", "after-a-lone-cr", "after-nel", "after-a-comma-in-flow", "after-a-closing-bracket",
+        "after-a-closing-quote", "after-non-ascii-text", "an-anchor-name", "an-alias-name", "a-tag-directive"])
+def test_a_token_anywhere_outside_the_values_is_found(text, line):
+    """Read 57's F-0121, F-0122: where the parser starts a comment (or reads an anchor, an alias, a directive) is
+    the parser's to say; everything outside the scalars is read."""
+    from harness.store.secrets_check import flagged_values
+
+    raw = text.encode()
+    found = secrets_in(".harness/config.yaml", raw)
+    if line is None:  # the parser refuses an alias to no anchor: the file's lines are read instead
+        assert found, flagged_values(".harness/config.yaml", raw)
+    else:
+        assert [n for n, _ in found] == [line]
+
+
 @pytest.mark.parametrize("text", [
     'command: ["sh", "-c", "echo #1 of 4"]\n',
     "note: 'issue #42 is fixed'\n",
     "script: |\n  # a shell comment, inside the value\n  echo done\n",
     "url: https://example.com/page#section\n",
     "# the harness's own configuration\nversion: 1  # no secret here\n",
+    "base: &defaults {timeout: 30}\nunit: *defaults\ntyped: !!str 42\n",
 ], ids=["hash-in-a-quoted-argv", "hash-in-a-single-quoted-value", "hash-in-a-block-scalar", "url-fragment",
-        "plain-comments"])
+        "plain-comments", "ordinary-anchors-aliases-and-tags"])
 def test_what_is_no_secret_stays_unflagged_wherever_its_hash_is(text):
     assert secrets_in(".harness/config.yaml", text.encode()) == []
 
