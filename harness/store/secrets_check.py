@@ -300,10 +300,10 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
 
 
 def _in_comments(text: str, root: Any, red: Redactor) -> list[tuple[int, str, str]]:
-    """Secrets in the comments of a YAML text (F-0117), by the harness's own rules and detectors: a project's
-    patterns may be as broad as `[a-z]+_[a-z]+`, which every commented-out field of config.yaml matches."""
-    from harness.store.yaml_comments import comments, scalar_spans
+    """Secrets outside the scalars of a YAML text (comments, anchors, tags, directives: F-0117, F-0121, F-0122), by
+    the harness's own rules and detectors: a project's patterns may be as broad as `[a-z]+_[a-z]+`, which every
+    commented-out field of config.yaml matches."""
+    from harness.store.yaml_outside_scalars import outside_scalars
 
     rules = own_rules(red)
-    return [(line, found, comment) for line, comment in comments(text, scalar_spans(root))
-            if (found := _flagged(comment, rules))]
+    return [(line, found, rest) for line, rest in outside_scalars(text, root) if (found := _flagged(rest, rules))]
