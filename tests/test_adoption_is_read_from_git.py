@@ -131,14 +131,25 @@ def test_the_harness_s_git_turns_the_commit_graph_off_after_the_caller_s_own_set
 REFS = ("--branches", "--remotes")
 
 
-def test_the_working_tree_s_adoption_is_read_from_every_branch_not_only_the_head_the_agent_points(h, repo):
+def _published(repo, tmp_path) -> None:
+    """A bare remote holding the current branch, and its remote-tracking ref here."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "origin", "HEAD")
+    git(repo, "fetch", "-q", "origin")
+
+
+def test_the_working_tree_s_adoption_is_read_from_what_is_published_not_only_the_head_the_agent_points(h, repo,
+                                                                                                     tmp_path):
     """Read 56a's F-0119: HEAD moved (`reset --soft`, `checkout`) to a line begun before the adoption that added
-    .harness/ itself and was never merged: HEAD's history alone names that line's commit. With the branches read
-    too, the real adoption is a second candidate, and the two are no one adoption."""
+    .harness/ itself and was never merged: HEAD's history alone names that line's commit. With the remote-tracking
+    refs read too, the published adoption is a second candidate, and the two are no one adoption."""
     from harness.store.source import FsSource
 
     pre = head(repo)
     adoption = commit_all_ok(repo, "adopt")
+    _published(repo, tmp_path)
     git(repo, "checkout", "-q", "-b", "side", pre)
     git(repo, "checkout", adoption, "--", ".harness")
     own = commit_all_ok(repo, "side: adopt on a line of its own")
@@ -147,11 +158,30 @@ def test_the_working_tree_s_adoption_is_read_from_every_branch_not_only_the_head
         FsSource(repo).adoption()
 
 
+def test_a_local_trial_branch_that_ran_init_itself_does_not_refuse_the_adoption_head_holds(h, repo, tmp_path):
+    """Read 57's F-0125, what a careless guard refuses: an old branch that tried `harness init` on its own, never
+    merged, beside main's adoption (a local repository, and one that publishes main)."""
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    git(repo, "checkout", "-q", "-b", "try-harness", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "trying the harness")
+    git(repo, "checkout", "-q", "-f", "-")
+    assert FsSource(repo).adoption().commit == adoption
+    _published(repo, tmp_path)
+    assert FsSource(repo).adoption().commit == adoption
+
+
 def test_an_unborn_head_does_not_hide_the_adoption_its_branches_hold(h, repo):
+    from harness.store.source import FsSource
+
     adoption = commit_all_ok(repo, "adopt")
     git(repo, "checkout", "-q", "--orphan", "nothing-yet")
     assert first_holding(repo, "HEAD") is None
     assert first_holding(repo, "HEAD", REFS) == adoption
+    assert FsSource(repo).adoption().commit == adoption
 
 
 def test_an_unmerged_branch_begun_before_the_adoption_leaves_it_where_it_was(h, repo):
