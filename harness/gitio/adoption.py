@@ -20,18 +20,18 @@ from harness.errors import HarnessError
 from harness.gitio.environment import HARNESS_DIR, git_env
 
 
-def first_holding(root: Path, rev: str, refs: tuple[str, ...] = ()) -> str | None:
+def first_holding(root: Path, rev: str, refs: tuple[str, ...] = (), when_unborn: tuple[str, ...] = ()) -> str | None:
     """The earliest commit of ``rev``'s whole history (parents before children) that changes `.harness/config.yaml`:
     where it, absent before, first appeared (the file `harness init` writes; a `.harness` path some other tool kept
     long before is not the adoption, read 54's F-0110). None when no commit of it does (or no ``rev``: an unborn
-    branch). ``refs`` (rev-list's `--branches`, `--remotes`) add their histories: the working tree's HEAD is the
-    agent's to point at a line of its own or at nothing before it gates (read 56a's F-0119); more histories can only
-    add a candidate, and so a refusal, never take the real adoption away."""
+    branch). ``refs`` (rev-list's `--remotes`) add their histories, and ``when_unborn`` too when ``rev`` is unborn:
+    the working tree's HEAD is the agent's to point at a line of its own or at nothing before it gates (read 56a's
+    F-0119); more histories can only add a candidate, and so a refusal, never take the real adoption away."""
     path = f":(top,literal){HARNESS_DIR}/config.yaml"
     tips = [rev, *refs]
     proc = _rev_list(root, [*tips, "--", path], "--full-history", "--topo-order", "--reverse")
-    if proc.returncode != 0 and refs and not _born(root, rev):
-        tips = list(refs)  # an unborn HEAD: the other histories still say where the harness was adopted
+    if proc.returncode != 0 and (refs or when_unborn) and not _born(root, rev):
+        tips = [*refs, *when_unborn]  # an unborn HEAD: the other histories still say where the harness was adopted
         proc = _rev_list(root, [*tips, "--", path], "--full-history", "--topo-order", "--reverse")
     if proc.returncode == 0:
         touching = proc.stdout.split()
@@ -42,7 +42,7 @@ def first_holding(root: Path, rev: str, refs: tuple[str, ...] = ()) -> str | Non
                 "them adopted it on a line of its own" + (", and was merged)" if not refs else ")"),
                 hint="start the task from a commit that holds .harness/config.yaml (check it out, then `harness task "
                      "new`): the commands are then compared with that commit's; or take the second adoption out of the "
-                     "history" + (" (or delete the branch that holds it)" if refs else ""))
+                     "history" + (" (or delete the branch or remote-tracking ref that holds it)" if refs else ""))
         return touching[0] if touching else None
     if not _born(root, rev):
         return None  # no history yet: the adoption is the change being judged

@@ -83,7 +83,10 @@ class FsSource:
         this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding
 
-        found = first_holding(self.root, "HEAD", ("--branches", "--remotes"))  # HEAD is the agent's to move (F-0119)
+        # HEAD is the agent's to move (F-0119): what is published (the remote-tracking refs) says where the harness
+        # was adopted too. Not the local branches, an old trial of `harness init` among them (read 57's F-0125):
+        # they are consulted only for an unborn HEAD (an orphan branch), which has no history of its own.
+        found = first_holding(self.root, "HEAD", ("--remotes",), when_unborn=("--branches",))
         return self.at(found) if found else None
 
     def read(self, rel: str) -> bytes | None:
