@@ -4,7 +4,6 @@ cannot read is refused in words, never taken for "no adoption" (which would exem
 
 from __future__ import annotations
 
-import struct
 import subprocess
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from harness.errors import HarnessError
 from harness.gitio.adoption import first_holding
 
-from support.gitrepo import commit_all_ok, commit_ok, git, head
+from support.gitrepo import commit_all_ok, commit_ok, forge_commit_graph_parent, git, head
 
 
 def test_the_earliest_commit_holding_config_yaml_is_the_adoption(h, repo):
@@ -80,25 +79,6 @@ def test_a_line_begun_before_the_adoption_and_merged_after_it_leaves_the_adoptio
     assert first_holding(repo, merge) == adoption
 
 
-def _forge_first_parent(repo, commit: str, parent: str) -> None:
-    """Write the commit-graph of every ref, then give ``commit`` the first parent ``parent`` in it (one level above
-    it: a walk stops at a level below the commit it looks for). The file's checksum is left: git does not check it."""
-    git(repo, "-c", "commitGraph.generationVersion=1", "commit-graph", "write", "--reachable", "--no-progress")
-    path = repo / ".git/objects/info/commit-graph"
-    b = bytearray(path.read_bytes())
-    assert b[:4] == b"CGPH" and b[5] == 1, "a SHA-1 commit-graph"
-    chunks = dict(struct.unpack(">4sQ", b[8 + 12 * i: 20 + 12 * i]) for i in range(b[6] + 1))
-    end = min(v for v in chunks.values() if v > chunks[b"OIDL"])
-    oids = [bytes(b[i: i + 20]).hex() for i in range(chunks[b"OIDL"], end, 20)]
-    entry, above = (chunks[b"CDAT"] + 36 * oids.index(c) for c in (commit, parent))
-    b[entry + 20: entry + 24] = struct.pack(">I", oids.index(parent))
-    level = struct.unpack(">I", b[above + 28: above + 32])[0] >> 2
-    word = struct.unpack(">I", b[entry + 28: entry + 32])[0]
-    b[entry + 28: entry + 32] = struct.pack(">I", ((level + 1) << 2) | (word & 3))
-    path.chmod(0o644)
-    path.write_bytes(bytes(b))
-
-
 def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
     """Read 56a's F-0120: git takes parents from .git/objects/info/commit-graph unchecked; one in which the real
     adoption's parent is a side commit that added .harness/ itself made that commit the adoption."""
@@ -110,7 +90,7 @@ def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
     git(repo, "checkout", adoption, "--", ".harness")
     side = commit_all_ok(repo, "side: adopt on a line of its own")
     git(repo, "checkout", "-q", "-f", "-")
-    _forge_first_parent(repo, adoption, side)
+    forge_commit_graph_parent(repo, adoption, side)
     assert git(repo, "log", "-1", "--format=%P", adoption).stdout.split() == [side]  # plain git reads the forgery
     assert first_holding(repo, "HEAD") == adoption
 
@@ -196,3 +176,18 @@ def test_an_unmerged_branch_begun_before_the_adoption_leaves_it_where_it_was(h, 
     commit_ok(repo, "feature")
     git(repo, "checkout", "-q", "-f", "-")
     assert first_holding(repo, "HEAD", REFS) == adoption
+
+
+def test_the_commits_a_push_brings_are_listed_by_their_stored_parents_not_a_forged_commit_graph(h, repo):
+    """Read 57's F-0124: libgit2's walk took parents from the commit-graph, so a pushed commit could vanish from
+    the push guard's list (B, holding a secret, hidden behind C whose forged parent is the pushed A)."""
+    from harness.gitio.git import Git
+
+    pushed = head(repo)
+    (repo / "app.py").write_text("TOKEN = 'written, then removed'\n")
+    hidden = commit_all_ok(repo, "b")
+    (repo / "app.py").write_text("def answer():\n    return 42\n")
+    tip = commit_all_ok(repo, "c")
+    forge_commit_graph_parent(repo, tip, pushed)
+    assert git(repo, "log", "-1", "--format=%P", tip).stdout.split() == [pushed]  # plain git reads the forgery
+    assert Git(repo).rev_list([tip], [pushed]) == [hidden, tip]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 from pathlib import Path
 
@@ -130,3 +131,22 @@ def run_in(repo: Path, fn):
         return fn()
     finally:
         os.chdir(old)
+
+
+def forge_commit_graph_parent(repo: Path, commit: str, parent: str) -> None:
+    """Write the commit-graph of every ref, then give ``commit`` the first parent ``parent`` in it (one level above
+    it: a walk stops at a level below the commit it looks for). The file's checksum is left: git does not check it."""
+    git(repo, "-c", "commitGraph.generationVersion=1", "commit-graph", "write", "--reachable", "--no-progress")
+    path = repo / ".git/objects/info/commit-graph"
+    b = bytearray(path.read_bytes())
+    assert b[:4] == b"CGPH" and b[5] == 1, "a SHA-1 commit-graph"
+    chunks = dict(struct.unpack(">4sQ", b[8 + 12 * i: 20 + 12 * i]) for i in range(b[6] + 1))
+    end = min(v for v in chunks.values() if v > chunks[b"OIDL"])
+    oids = [bytes(b[i: i + 20]).hex() for i in range(chunks[b"OIDL"], end, 20)]
+    entry, above = (chunks[b"CDAT"] + 36 * oids.index(c) for c in (commit, parent))
+    b[entry + 20: entry + 24] = struct.pack(">I", oids.index(parent))
+    level = struct.unpack(">I", b[above + 28: above + 32])[0] >> 2
+    word = struct.unpack(">I", b[entry + 28: entry + 32])[0]
+    b[entry + 28: entry + 32] = struct.pack(">I", ((level + 1) << 2) | (word & 3))
+    path.chmod(0o644)
+    path.write_bytes(bytes(b))
