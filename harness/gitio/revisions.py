@@ -58,13 +58,13 @@ class History(Repository):
         return [str(p) for p in self.repo[commit].parent_ids]
 
     def rev_list(self, tips: list[str], exclude: list[str]) -> list[str]:
-        """Commits reachable from ``tips`` and not from ``exclude``, oldest first (topological)."""
-        walker = self.repo.walk(None, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
-        for tip in tips:
-            walker.push(tip)
-        for ex in exclude:
-            walker.hide(ex)
-        return [str(c.id) for c in walker]
+        """Commits reachable from ``tips`` and not from ``exclude``, oldest first (topological). Listed by git in the
+        harness's environment, which reads parents as stored (read 57's F-0124): libgit2's walk takes them from
+        .git/objects/info/commit-graph, which nothing checks against the commits, and no setting turns that off."""
+        if not tips:
+            return []
+        revs = [*tips, *(f"^{ex}" for ex in exclude if self.has_commit(ex))]  # one this clone lacks hides nothing
+        return self.run(["rev-list", "--topo-order", "--reverse", "--stdin"], input="\n".join(revs) + "\n").split()
 
     def merge_bases(self, a: str, b: str) -> list[str]:
         """The best common ancestors of two commits ([] when their histories are unrelated)."""
