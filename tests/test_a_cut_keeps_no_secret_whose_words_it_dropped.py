@@ -65,3 +65,21 @@ def test_a_cut_that_drops_no_such_words_keeps_what_it_kept():
     data = ("start\n" + FILLER).encode()
     out = tail_text(Capture(b"", data, len(data)), 500, compile_patterns())
     assert "REDACTED" not in out and out == cut_start(data[-500:]).decode()
+
+
+def test_a_log_whose_kept_tail_starts_inside_the_words_before_a_secret_hides_it():
+    """Read 57's F-0123: past the log's cap the runner keeps a head and a tail ring; the ring started inside
+    `Bearer`, and the words before its start had been kept nowhere: the token was the tail's first word."""
+    from harness import runner
+
+    tail_cap = 2000
+    data = _cut_inside("> Authorization: Bearer", OPAQUE, tail_cap)
+    data = b"the first lines\n" * 100 + data
+    bounded = runner._Bounded(64, tail_cap)
+    for i in range(0, len(data), 300):
+        bounded.add(data[i:i + 300])
+    cap = bounded.freeze()
+    assert cap.truncated and cap.tail.startswith(b"r " + OPAQUE.encode())  # the ring starts inside the words
+    text, truncated = log_text(cap, compile_patterns(), 10_000)
+    assert truncated and OPAQUE not in text, text[:200]
+    assert text.rstrip().endswith("progress line 00399 ok")

@@ -100,11 +100,14 @@ def test_bounded_buffer_matches_reference_for_any_chunking(head_cap, tail_cap):
         chunk = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 2, 5, 50, 200])))
         buf.add(chunk)
         data += chunk
-        assert len(buf.head) <= head_cap and len(buf.tail) <= tail_cap
+        assert len(buf.head) <= head_cap and len(buf.ring) <= tail_cap + runner.TAIL_LEAD
         cap = buf.freeze()
         assert cap.head == data[:head_cap]
         rest = data[len(cap.head):]
         assert cap.tail == (rest[-tail_cap:] if tail_cap else b"")
+        # the bytes just before the tail that neither part kept (F-0123): read with the tail's first words only
+        gap = rest[:len(rest) - len(cap.tail)]
+        assert cap.before_tail == (gap[-runner.TAIL_LEAD:] if tail_cap else b"")
         assert cap.total_bytes == len(data)
         assert cap.truncated == (len(data) > head_cap + tail_cap)
 
