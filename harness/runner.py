@@ -45,6 +45,9 @@ class Capture:
     # Of the combined stream: the stream each kept byte came from (0 stdout, 1 stderr), the head's then
     # the tail's; empty for one stream. A secret written half to each stream is whole only here.
     origin: bytes = b""
+    # Up to TAIL_LEAD bytes just before ``tail`` that neither part kept: never written anywhere, only read with
+    # the tail's first bytes, for the words a secret there is known by (read 57's F-0123).
+    before_tail: bytes = b""
 
     @property
     def truncated(self) -> bool:
@@ -64,12 +67,16 @@ class RunResult:
     error: str | None
 
 
+TAIL_LEAD = 256  # bytes the ring keeps before the tail: `Authorization: Bearer ` and the like, with room to spare
+
+
 class _Bounded:
     """Head + ring-buffer tail, so 50 MB of output never costs 50 MB of memory."""
 
     def __init__(self, head_cap: int, tail_cap: int, origins: bool = False) -> None:
         self.head_cap, self.tail_cap = head_cap, tail_cap
-        self.head, self.tail, self.total = bytearray(), bytearray(), 0
+        self.ring_cap = tail_cap + TAIL_LEAD if tail_cap > 0 else 0  # the tail, and what came just before it
+        self.head, self.ring, self.total = bytearray(), bytearray(), 0
         # With ``origins``, the stream of each kept byte, beside it (see Capture.origin).
         self.origins = (bytearray(), bytearray()) if origins else None
 
@@ -81,19 +88,20 @@ class _Bounded:
             if self.origins is not None:
                 self.origins[0].extend(bytes((origin,)) * len(chunk[:room]))
             chunk = chunk[room:]
-        if chunk and self.tail_cap > 0:
-            chunk = chunk[-self.tail_cap:]
-            # Drop the oldest bytes before appending, so tail never exceeds tail_cap.
-            drop = max(0, len(self.tail) + len(chunk) - self.tail_cap)
-            del self.tail[:drop]
-            self.tail += chunk
+        if chunk and self.ring_cap > 0:
+            chunk = chunk[-self.ring_cap:]
+            # Drop the oldest bytes before appending, so the ring never exceeds ring_cap.
+            drop = max(0, len(self.ring) + len(chunk) - self.ring_cap)
+            del self.ring[:drop]
+            self.ring += chunk
             if self.origins is not None:
                 del self.origins[1][:drop]
                 self.origins[1].extend(bytes((origin,)) * len(chunk))
 
     def freeze(self) -> Capture:
-        origin = bytes(self.origins[0] + self.origins[1]) if self.origins is not None else b""
-        return Capture(bytes(self.head), bytes(self.tail), self.total, origin)
+        lead = max(0, len(self.ring) - self.tail_cap)
+        origin = bytes(self.origins[0] + self.origins[1][lead:]) if self.origins is not None else b""
+        return Capture(bytes(self.head), bytes(self.ring[lead:]), self.total, origin, bytes(self.ring[:lead]))
 
 
 def _argv(command: list[str] | str, shell: bool) -> list[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from harness.core.redact import Redactor
 from harness.core.value_class import dataclass
-from harness.runner import Capture
+from harness.runner import TAIL_LEAD, Capture
 
 SEPARATORS = (b"\n", b" ", b"\t")
 _FIT_TRIES = 4  # redactions of the kept part; markers rarely grow it more than once
@@ -38,7 +38,7 @@ def unbroken(n: int) -> str:
     return f"[harness: {n} bytes of output without a line break omitted]"
 
 
-CONTEXT = 256      # bytes before a cut read for the words a secret after it is known by (`Authorization: Bearer `)
+CONTEXT = TAIL_LEAD  # bytes before a cut read for the words a secret after it is known by (`Authorization: Bearer `)
 LOOKAHEAD = 128    # bytes after it read with them; a secret still going on there is hidden to its token's end
 
 
@@ -91,7 +91,7 @@ def tail_text(cap: Capture, limit: int, redactor: Redactor, split: Split | None 
         kept = cut_start(window)
         if not kept:
             return unbroken(len(window))
-    lost = across_cut(whole[:len(whole) - len(kept)], kept, redactor)
+    lost = across_cut((cap.before_tail if cap.truncated else b"") + whole[:len(whole) - len(kept)], kept, redactor)
     if split is not None:
         kept = split.apply(kept, lost)
         if kept == NOT_VOUCHED:
@@ -249,7 +249,7 @@ def log_text(cap: Capture, redactor: Redactor, limit: int) -> tuple[str, bool]:
         budget -= over  # redaction markers made the text longer: keep that much less
     else:
         head, tail, head_text, tail_text_ = b"", b"", "", ""
-    lost = across_cut(cap.tail[:len(cap.tail) - len(tail)], tail, redactor)  # tail: an end of cap.tail
+    lost = across_cut(cap.before_tail + cap.tail[:len(cap.tail) - len(tail)], tail, redactor)  # tail: cap.tail's end
     if 1 in lost:  # its marker may be longer than what it hides: the text's end, within the room left
         tail_text_ = _at_most(redactor.redact_bytes(hidden(tail, lost, b"[REDACTED:cut_secret]")), room - _size(head_text))
     omitted = cap.total_bytes - len(head) - len(tail)
