@@ -441,3 +441,12 @@ def test_redacting_what_was_redacted_changes_nothing(parts: list[str]) -> None:
     red = compile_patterns(detector=True)
     once = red.redact("".join(parts))
     assert red.redact(once) == once
+
+
+@pytest.mark.parametrize("pattern", ["[a-z]+_[a-z]+", "[A-Z]+", "REDACTED"])
+def test_a_project_pattern_that_matches_a_marker_s_text_leaves_the_marker_whole(pattern: str) -> None:
+    # Read 58's F-0133: the pattern rewrote `[REDACTED:aws_access_key_id]` itself, deeper each round.
+    red = compile_patterns([pattern])
+    once = red.redact(f"id {AKIA} used")
+    assert once == "id [REDACTED:aws_access_key_id] used"
+    assert red.redact(once) == once
