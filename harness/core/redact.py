@@ -338,6 +338,8 @@ class Redactor:
                 span = _secret_span(rule, m)
                 if span is not None:
                     found.append((*span, rule.name))
+        if found and "[REDACTED:" in text:
+            found = _outside_markers(found, text)
         if not found:
             return text
         out: list[str] = []
@@ -433,6 +435,20 @@ class Redactor:
         # after: binary output costs the rules a quarter of the characters it would as text.
         text = self.redact(data.decode("utf-8", errors="surrogateescape"))
         return text if text.isascii() else text.translate(_ESCAPES)
+
+
+def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
+    """``found`` without the spans that lie inside a marker already in ``text``: a project's pattern as broad as
+    `[a-z]+_[a-z]+` matches a marker's own label, and rewrote it, deeper each round (read 58's F-0133). A span
+    that reaches past a marker is kept: what it holds beyond the marker is text."""
+    markers = [m.span() for m in _MARKER.finditer(text)]
+    starts = [start for start, _ in markers]
+
+    def inside(start: int, end: int) -> bool:
+        i = bisect.bisect_right(starts, start) - 1
+        return i >= 0 and end <= markers[i][1]
+
+    return [span for span in found if not inside(span[0], span[1])]
 
 
 def _merged(found: list[tuple[int, int, str]], meeting: bool = True) -> list[tuple[int, int, str]]:
