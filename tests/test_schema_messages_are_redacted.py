@@ -5,6 +5,8 @@ secret check beside them names only file, line and rule."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.cli import validate_staged
 
 TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"
@@ -45,3 +47,20 @@ def test_a_token_at_the_end_of_a_long_value_is_redacted_before_the_value_is_shor
     assert TOKEN[4:] not in r.stdout + r.stderr
     status = h("status")
     assert TOKEN[4:] not in status.out + status.err
+
+
+@pytest.mark.parametrize("tagged", ["!!binary {b64}", "!!set {{'{text}': null}}", "!!pairs [{{'{text}': 1}}]"],
+                         ids=["binary", "set", "pairs"])
+def test_a_value_of_a_yaml_only_type_is_redacted_before_it_is_shortened(h, repo, task, tagged):
+    """Read 58's F-0131: bytes, sets and pairs are none of JSON's types, and were shortened by their repr unredacted."""
+    import base64
+
+    text = f"the staging deploy key for the nightly job is {TOKEN}"
+    value = tagged.format(b64=base64.b64encode(text.encode()).decode(), text=text)
+    config = repo / ".harness/config.yaml"
+    assert "\n  ref: refs/notes/harness\n" in config.read_text()
+    config.write_text(config.read_text().replace("\n  ref: refs/notes/harness\n", f"\n  ref: {value}\n", 1))
+    r = validate_staged(repo)
+    status = h("status")
+    assert "notes.ref" in r.stderr, r.stderr  # refused by the schema, in words
+    assert TOKEN[4:] not in r.stdout + r.stderr + status.out + status.err, r.stderr
