@@ -212,14 +212,25 @@ def describe(problem: Problem) -> str:
 
 
 def _shown(value: object, red: Redactor) -> object:
-    """``value`` with every string in it redacted, the keys of its mappings too."""
+    """``value`` with every string in it redacted, the keys of its mappings too. YAML gives more than JSON's types
+    (`!!binary` bytes, `!!set`, `!!pairs` tuples, dates): what is none of JSON's is shown by its redacted repr, never
+    shortened first (read 58's F-0131)."""
     if isinstance(value, str):
         return red.redact(value)
     if isinstance(value, list):
         return [_shown(v, red) for v in value]
     if isinstance(value, dict):
         return {_shown(k, red): _shown(v, red) for k, v in value.items()}
-    return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return _Shown(red.redact(repr(value)))
+
+
+class _Shown(str):
+    """A value's redacted repr, which :func:`_short` shows as it is (a str's repr would quote it)."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _described(problem: Problem, red: Redactor) -> str:
