@@ -83,3 +83,18 @@ def test_a_project_s_broad_pattern_does_not_refuse_a_commented_out_field(h, repo
     assert "#  unit_test:" in text
     r = validate_staged(repo)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (f"ref: |-  # {TOKEN}\n  the value\n", 1),
+    (f"ref: >2-  # {TOKEN}\n   the value\n", 1),
+    (f"ref: &n  # {TOKEN}\n  the value\n", 1),
+    (f"ref: !!str  # {TOKEN}\n  the value\n", 1),
+    (f"\ufeffversion: &{TOKEN} 1\n", 1),
+    (f"\ufeff&{TOKEN} version: 1\n", 1),
+], ids=["block-scalar-header", "folded-header-with-indent", "after-an-anchor", "after-a-tag", "bom-then-anchor",
+        "bom-then-key-anchor"])
+def test_a_token_inside_a_scalar_node_s_span_but_not_its_value_is_found(text, line):
+    """Read 58's F-0128, F-0132: a node's span takes in its properties, a comment after them and a block scalar's
+    header line; libyaml's marks do not count a leading byte-order mark."""
+    assert [n for n, _ in secrets_in(".harness/config.yaml", text.encode())] == [line]
