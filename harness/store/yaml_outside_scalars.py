@@ -48,11 +48,27 @@ def scalar_spans(root: Any, text: str) -> list[tuple[int, int]]:
 
 
 def _after_properties(text: str, start: int, end: int) -> int:
-    """Where the value starts in a scalar's span ``start``..``end``: past each `&anchor` or `!tag` and its blanks."""
+    """Where the value starts in a scalar node's span ``start``..``end``: the span starts at the node's properties
+    (`&anchor`, `!tag`), and takes in a comment after them and, for a block scalar, its header line with the comment
+    on it (`|-  # …`) — all of them read, none of them the value (read 58's F-0128)."""
     at = start
-    while at < end and text[at] in "&!":
-        while at < end and not text[at].isspace():
+    while at < end:
+        c = text[at]
+        if c in " \t\r\n":
             at += 1
-        while at < end and text[at] in " \t\r\n":
-            at += 1
+        elif c in "&!":
+            while at < end and not text[at].isspace():
+                at += 1
+        elif c == "#":
+            at = _line_end(text, at, end)
+        elif c in "|>":
+            return _line_end(text, at, end)  # the block's header: its indicators, a comment; the value is below
+        else:
+            break
+    return at
+
+
+def _line_end(text: str, at: int, end: int) -> int:
+    while at < end and text[at] not in "\r\n":
+        at += 1
     return at
