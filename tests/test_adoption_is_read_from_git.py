@@ -191,3 +191,22 @@ def test_the_commits_a_push_brings_are_listed_by_their_stored_parents_not_a_forg
     forge_commit_graph_parent(repo, tip, pushed)
     assert git(repo, "log", "-1", "--format=%P", tip).stdout.split() == [pushed]  # plain git reads the forgery
     assert Git(repo).rev_list([tip], [pushed]) == [hidden, tip]
+
+
+def test_a_pushed_trial_branch_that_ran_init_itself_does_not_refuse_the_adoption_head_holds(h, repo, tmp_path):
+    """Read 58's F-0130, what a careless guard refuses: a teammate's trial of `harness init`, pushed to the shared
+    remote as its own branch: a remote-tracking ref, but not of HEAD's line."""
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    _published(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "try-harness", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "trying the harness")
+    git(repo, "push", "-q", "--no-verify", "origin", "try-harness")
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "checkout", "-q", "-f", "-")
+    git(repo, "branch", "-q", "-D", "try-harness")
+    assert git(repo, "rev-parse", "-q", "--verify", "refs/remotes/origin/try-harness").returncode == 0
+    assert FsSource(repo).adoption().commit == adoption
