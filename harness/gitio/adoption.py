@@ -71,6 +71,23 @@ def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
     return proc.returncode == 0 and set(proc.stdout.split()) >= set(touching[1:])
 
 
+def published_line(root: Path) -> tuple[str, ...]:
+    """The remote-tracking refs that stand for HEAD's own line: its branch's upstream, each remote's default branch
+    (`refs/remotes/NAME/HEAD`, which a clone sets), and each remote's branch of HEAD's branch's name, `main` or
+    `master` (a remote added by hand, pushed without `-u`). Not every remote-tracking ref: a teammate's pushed trial
+    of `harness init`, or a fork's feature branch, is another line's adoption, not a rival of this one's (read 58's
+    F-0130)."""
+    def lines(*argv: str) -> list[str]:
+        return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True,
+                              check=False).stdout.split()
+
+    branch = lines("symbolic-ref", "-q", "--short", "HEAD")
+    names = dict.fromkeys([*branch, "main", "master"])
+    up = lines("rev-parse", "-q", "--verify", "--symbolic-full-name", "@{upstream}") if branch else []
+    found = lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", *(f"refs/remotes/*/{n}" for n in names))
+    return tuple(dict.fromkeys([*up, *found]))
+
+
 def is_shallow(root: Path) -> bool:
     """Whether the repository at ``root`` is a shallow clone (its history stops at a boundary)."""
     proc = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=root, env=git_env(),

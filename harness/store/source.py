@@ -81,12 +81,13 @@ class FsSource:
     def adoption(self) -> Source | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""
-        from harness.gitio.adoption import first_holding
+        from harness.gitio.adoption import first_holding, published_line
 
-        # HEAD is the agent's to move (F-0119): what is published (the remote-tracking refs) says where the harness
-        # was adopted too. Not the local branches, an old trial of `harness init` among them (read 57's F-0125):
-        # they are consulted only for an unborn HEAD (an orphan branch), which has no history of its own.
-        found = first_holding(self.root, "HEAD", ("--remotes",), when_unborn=("--branches",))
+        # HEAD is the agent's to move (F-0119): the published line it stands for (its upstream, the remote's default
+        # branch) says where the harness was adopted too. Not any other branch or remote-tracking ref, an old trial of
+        # `harness init` among them (read 57's F-0125, read 58's F-0130): the local branches are read only for an
+        # unborn HEAD (an orphan branch), which has no history of its own.
+        found = first_holding(self.root, "HEAD", published_line(self.root), when_unborn=("--branches",))
         return self.at(found) if found else None
 
     def read(self, rel: str) -> bytes | None:
