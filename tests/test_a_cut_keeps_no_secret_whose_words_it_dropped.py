@@ -83,3 +83,22 @@ def test_a_log_whose_kept_tail_starts_inside_the_words_before_a_secret_hides_it(
     text, truncated = log_text(cap, compile_patterns(), 10_000)
     assert truncated and OPAQUE not in text, text[:200]
     assert text.rstrip().endswith("progress line 00399 ok")
+
+
+def test_a_stream_s_whole_tail_hides_a_token_whose_words_on_the_other_stream_the_combined_ring_cut_off():
+    """Read 58's F-0129: stderr ends with `Authorization: Bearer `, stdout then writes the token; stdout, short, is
+    kept whole. The combined capture, which says a secret crosses the streams, kept only from just before the
+    token: its words were in the ring's lead, which nothing read."""
+    from harness import runner
+
+    words, token = b"> Authorization: Bearer ", OPAQUE.encode() + b"\n"
+    filler = FILLER.encode() * 3
+    out, err = runner._Bounded(4096, 4096), runner._Bounded(4096, 4096)
+    combined = runner._Bounded(64, len(token) + 3, origins=True)  # its tail starts 3 bytes before the token
+    for chunk, stream in ((filler, err), (words, err), (token, out)):
+        stream.add(chunk)
+        combined.add(chunk, 0 if stream is out else 1)
+    whole = combined.freeze()
+    assert whole.truncated and whole.tail.startswith(b"er " + OPAQUE.encode())
+    stdout_tail, _ = stream_tails(out.freeze(), err.freeze(), whole, 2000, compile_patterns())
+    assert OPAQUE not in stdout_tail, stdout_tail
