@@ -48,6 +48,7 @@ class Capture:
     # Up to TAIL_LEAD bytes just before ``tail`` that neither part kept: never written anywhere, only read with
     # the tail's first bytes, for the words a secret there is known by (read 57's F-0123).
     before_tail: bytes = b""
+    before_origin: bytes = b""  # of the combined stream: the stream of each byte of ``before_tail``
 
     @property
     def truncated(self) -> bool:
@@ -101,7 +102,9 @@ class _Bounded:
     def freeze(self) -> Capture:
         lead = max(0, len(self.ring) - self.tail_cap)
         origin = bytes(self.origins[0] + self.origins[1][lead:]) if self.origins is not None else b""
-        return Capture(bytes(self.head), bytes(self.ring[lead:]), self.total, origin, bytes(self.ring[:lead]))
+        before_origin = bytes(self.origins[1][:lead]) if self.origins is not None else b""
+        return Capture(bytes(self.head), bytes(self.ring[lead:]), self.total, origin, bytes(self.ring[:lead]),
+                       before_origin)
 
 
 def _argv(command: list[str] | str, shell: bool) -> list[str]:

@@ -137,7 +137,9 @@ def stream_tails(out: Capture, err: Capture, combined: Capture, limit: int, reda
         return tail_text(out, limit, redactor), tail_text(err, limit, redactor)
     totals = (out.total_bytes, err.total_bytes)
     if combined.truncated:  # two parts kept, not contiguous: a stream that ended early ends in the first
-        splits = _splits(combined.tail, combined.origin[len(combined.head):], totals, limit, redactor)
+        # The bytes just before the tail are read with it: a secret's words there, on the other stream (F-0129).
+        lead = (combined.before_tail, combined.before_origin)
+        splits = _splits(combined.tail, combined.origin[len(combined.head):], totals, limit, redactor, lead)
         head = _splits(combined.head, combined.origin[:len(combined.head)], totals, limit, redactor)
         splits = tuple(h if not s.flags and h.covered else s for s, h in zip(splits, head))  # type: ignore[assignment]
     else:
@@ -145,10 +147,14 @@ def stream_tails(out: Capture, err: Capture, combined: Capture, limit: int, reda
     return tail_text(out, limit, redactor, splits[0]), tail_text(err, limit, redactor, splits[1])
 
 
-def _splits(data: bytes, origin: bytes, totals: tuple[int, int], limit: int, redactor: Redactor) -> tuple[Split, Split]:
+def _splits(data: bytes, origin: bytes, totals: tuple[int, int], limit: int, redactor: Redactor,
+            lead: tuple[bytes, bytes] = (b"", b"")) -> tuple[Split, Split]:
     """Each stream's :class:`Split`, read from one contiguous part of the combined output (``origin``: the
-    stream of each of its bytes): the stream's last bytes in it, and whether it holds all of them."""
-    marks = _crossing(data, origin, redactor)
+    stream of each of its bytes): the stream's last bytes in it, and whether it holds all of them. ``lead``: the
+    bytes just before that part and their streams, read with it for a secret's words, never counted in it."""
+    before, before_origin = lead if len(lead[0]) == len(lead[1]) else (b"", b"")
+    marks = _crossing(before + data, before_origin + origin, redactor)
+    marks = marks[len(before):] if marks is not None else None
     counts = [origin.count(s) for s in (0, 1)]
     flags: list[bytearray] = [bytearray(), bytearray()]
     if marks is None:
