@@ -450,3 +450,9 @@ def test_a_project_pattern_that_matches_a_marker_s_text_leaves_the_marker_whole(
     once = red.redact(f"id {AKIA} used")
     assert once == "id [REDACTED:aws_access_key_id] used"
     assert red.redact(once) == once
+
+
+def test_a_token_inside_text_shaped_like_a_marker_is_still_redacted() -> None:
+    # What F-0133's fix must not give away: a command printing `[REDACTED:env:<token>]` hides no token.
+    out = compile_patterns(["[A-Z]+"]).redact(f"[REDACTED:env:{GHP}]")
+    assert GHP not in out and "[REDACTED:github_token]" in out, out

@@ -438,9 +438,10 @@ class Redactor:
 
 
 def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
-    """``found`` without the spans that lie inside a marker already in ``text``: a project's pattern as broad as
-    `[a-z]+_[a-z]+` matches a marker's own label, and rewrote it, deeper each round (read 58's F-0133). A span
-    that reaches past a marker is kept: what it holds beyond the marker is text."""
+    """``found`` without a project pattern's spans that lie inside a marker already in ``text``: a pattern as broad
+    as `[a-z]+_[a-z]+` matches a marker's own label, and rewrote it, deeper each round (read 58's F-0133). Only a
+    project's: a built-in rule's token inside text shaped like a marker (`[REDACTED:env:ghp_…]`, printed by the
+    command) is still a token. A span that reaches past a marker is kept: what it holds beyond it is text."""
     markers = [m.span() for m in _MARKER.finditer(text)]
     starts = [start for start, _ in markers]
 
@@ -448,7 +449,7 @@ def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple
         i = bisect.bisect_right(starts, start) - 1
         return i >= 0 and end <= markers[i][1]
 
-    return [span for span in found if not inside(span[0], span[1])]
+    return [span for span in found if span[2] != "custom" or not inside(span[0], span[1])]
 
 
 def _merged(found: list[tuple[int, int, str]], meeting: bool = True) -> list[tuple[int, int, str]]:
