@@ -98,3 +98,10 @@ def test_a_token_inside_a_scalar_node_s_span_but_not_its_value_is_found(text, li
     """Read 58's F-0128, F-0132: a node's span takes in its properties, a comment after them and a block scalar's
     header line; libyaml's marks do not count a leading byte-order mark."""
     assert [n for n, _ in secrets_in(".harness/config.yaml", text.encode())] == [line]
+
+
+@pytest.mark.parametrize("breaking", ["\x85", "\u2028", "\u2029", "\n\ufeff"], ids=["nel", "ls", "ps", "bom-at-a-line-start"])
+def test_a_comment_after_a_tag_past_a_unicode_line_break_is_found(breaking):
+    """Read 59's F-0134: libyaml breaks lines at NEL, LS and PS, and skips a BOM at a line's start."""
+    text = f"ref: !!str{breaking}# {TOKEN}{breaking}    the value\n"
+    assert secrets_in(".harness/config.yaml", text.encode())
