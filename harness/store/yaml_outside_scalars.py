@@ -47,6 +47,12 @@ def scalar_spans(root: Any, text: str) -> list[tuple[int, int]]:
     return out
 
 
+# What libyaml breaks a line at (NEL, LS and PS too: read 59's F-0134), and what it skips between tokens (a BOM at a
+# line's start among them).
+_BREAKS = "\r\n\x85\u2028\u2029"
+_BLANKS = " \t\ufeff" + _BREAKS
+
+
 def _after_properties(text: str, start: int, end: int) -> int:
     """Where the value starts in a scalar node's span ``start``..``end``: the span starts at the node's properties
     (`&anchor`, `!tag`), and takes in a comment after them and, for a block scalar, its header line with the comment
@@ -54,7 +60,7 @@ def _after_properties(text: str, start: int, end: int) -> int:
     at = start
     while at < end:
         c = text[at]
-        if c in " \t\r\n":
+        if c in _BLANKS:
             at += 1
         elif c in "&!":
             while at < end and not text[at].isspace():
@@ -69,6 +75,6 @@ def _after_properties(text: str, start: int, end: int) -> int:
 
 
 def _line_end(text: str, at: int, end: int) -> int:
-    while at < end and text[at] not in "\r\n":
+    while at < end and text[at] not in _BREAKS:
         at += 1
     return at
