@@ -64,3 +64,17 @@ def test_a_value_of_a_yaml_only_type_is_redacted_before_it_is_shortened(h, repo,
     status = h("status")
     assert "notes.ref" in r.stderr, r.stderr  # refused by the schema, in words
     assert TOKEN[4:] not in r.stdout + r.stderr + status.out + status.err, r.stderr
+
+
+@pytest.mark.parametrize("tagged", ["!!set {{'{text}': null}}", "!!pairs [{{'{text}': 1}}]"], ids=["set", "pairs"])
+def test_an_element_of_a_set_or_pairs_is_redacted_as_itself_not_through_its_repr(h, repo, task, tagged):
+    """Read 59's F-0135: repr writes a tab as `\\t`, and `--password<TAB>V` was no flag and its value any more."""
+    value = "Tr0ub4dor-and-3-horses"
+    text = f"--password\\t{value}"
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("\n  ref: refs/notes/harness\n",
+                                                 f'\n  ref: {tagged.format(text=text)}\n'.replace("'", '"'), 1))
+    r = validate_staged(repo)
+    status = h("status")
+    assert "notes.ref" in r.stderr, r.stderr
+    assert value not in r.stdout + r.stderr + status.out + status.err, r.stderr
