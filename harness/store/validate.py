@@ -223,6 +223,13 @@ def _shown(value: object, red: Redactor) -> object:
         return {_shown(k, red): _shown(v, red) for k, v in value.items()}
     if value is None or isinstance(value, (bool, int, float)):
         return value
+    # Each element redacted as itself, not the repr: its escapes (`\t`, `\xNN`) break a secret's context (F-0135).
+    if isinstance(value, tuple):
+        return tuple(_shown(v, red) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return _Shown("{" + ", ".join(sorted(repr(_shown(v, red)) for v in value)) + "}")
+    if isinstance(value, (bytes, bytearray)):
+        return _Shown("b" + repr(red.redact(bytes(value).decode("utf-8", "replace"))))
     return _Shown(red.redact(repr(value)))
 
 
