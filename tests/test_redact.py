@@ -456,3 +456,13 @@ def test_a_token_inside_text_shaped_like_a_marker_is_still_redacted() -> None:
     # What F-0133's fix must not give away: a command printing `[REDACTED:env:<token>]` hides no token.
     out = compile_patterns(["[A-Z]+"]).redact(f"[REDACTED:env:{GHP}]")
     assert GHP not in out and "[REDACTED:github_token]" in out, out
+
+
+def test_a_project_pattern_s_value_inside_text_shaped_like_a_marker_is_still_redacted() -> None:
+    # Read 59's F-0137: only the label a marker's writer puts there is the harness's; `:<value>` after it is text.
+    value = "corp_" + "a1b2c3d4e5f6a7b8"
+    red = compile_patterns(["corp_[a-z0-9]{16}"])
+    out = red.redact(f"[REDACTED:x:{value}]")
+    assert value not in out, out
+    env_marker = "[REDACTED:env:CORP_DEPLOY_TOKEN]"  # a secret-named variable's marker stays whole
+    assert compile_patterns(["[A-Z]+_[A-Z]+"]).redact(env_marker) == env_marker
