@@ -114,6 +114,7 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # A span that is already nothing but markers was redacted by an earlier rule.
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 _SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!OR)")
@@ -442,7 +443,7 @@ def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple
     as `[a-z]+_[a-z]+` matches a marker's own label, and rewrote it, deeper each round (read 58's F-0133). Only a
     project's: a built-in rule's token inside text shaped like a marker (`[REDACTED:env:ghp_…]`, printed by the
     command) is still a token. A span that reaches past a marker is kept: what it holds beyond it is text."""
-    markers = [m.span() for m in _MARKER.finditer(text)]
+    markers = [_label_span(m) for m in _MARKER.finditer(text)]
     starts = [start for start, _ in markers]
 
     def inside(start: int, end: int) -> bool:
@@ -450,6 +451,16 @@ def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple
         return i >= 0 and end <= markers[i][1]
 
     return [span for span in found if span[2] != "custom" or not inside(span[0], span[1])]
+
+
+def _label_span(m: re.Match[str]) -> tuple[int, int]:
+    """The part of a marker the harness writes itself: `[REDACTED:` and the rule's name, and an `env:` marker's
+    variable name when it is one (upper case, digits, `_`). Not any other suffix: text shaped like a marker,
+    `[REDACTED:x:<value>]`, is what a command printed (read 59's F-0137)."""
+    label, _, suffix = m.group()[len("[REDACTED:"):-1].partition(":")
+    if label == "env" and _ENV_NAME.fullmatch(suffix):
+        return m.span()
+    return m.start(), m.start() + len("[REDACTED:") + len(label)
 
 
 def _merged(found: list[tuple[int, int, str]], meeting: bool = True) -> list[tuple[int, int, str]]:
