@@ -210,3 +210,24 @@ def test_a_pushed_trial_branch_that_ran_init_itself_does_not_refuse_the_adoption
     git(repo, "branch", "-q", "-D", "try-harness")
     assert git(repo, "rev-parse", "-q", "--verify", "refs/remotes/origin/try-harness").returncode == 0
     assert FsSource(repo).adoption().commit == adoption
+
+
+def test_a_side_line_s_own_adoption_is_refused_when_the_project_s_line_has_another_name(h, repo, tmp_path):
+    """Read 59's F-0136: a project on `develop`, pushed with `-u` (no remote HEAD: the repository was not cloned);
+    the agent's new branch from before the adoption matched no `main`, `master` or branch of its name."""
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    git(repo, "checkout", "-q", "-b", "develop")
+    adoption = commit_all_ok(repo, "adopt")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "develop")
+    for other in ("main", "master"):
+        git(repo, "branch", "-q", "-D", other, check=False)
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "side: adopt on a line of its own")
+    with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness"):
+        FsSource(repo).adoption()
