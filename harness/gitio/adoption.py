@@ -72,20 +72,20 @@ def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
 
 
 def published_line(root: Path) -> tuple[str, ...]:
-    """The remote-tracking refs that stand for HEAD's own line: its branch's upstream, each remote's default branch
-    (`refs/remotes/NAME/HEAD`, which a clone sets), and each remote's branch of HEAD's branch's name, `main` or
-    `master` (a remote added by hand, pushed without `-u`). Not every remote-tracking ref: a teammate's pushed trial
-    of `harness init`, or a fork's feature branch, is another line's adoption, not a rival of this one's (read 58's
+    """The remote-tracking refs that stand for HEAD's own line: the upstream of every local branch, each remote's
+    default branch (`refs/remotes/NAME/HEAD`, which a clone sets), and each remote's branch named as HEAD's branch,
+    `main` or `master`; every remote-tracking ref (`--remotes`) when none of those is known (read 59's F-0136: a line
+    named `develop`, pushed with `-u`). Not every remote-tracking ref otherwise: a teammate's pushed trial of
+    `harness init`, or a fork's feature branch, is another line's adoption, not a rival of this one's (read 58's
     F-0130)."""
     def lines(*argv: str) -> list[str]:
         return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True,
                               check=False).stdout.split()
 
-    branch = lines("symbolic-ref", "-q", "--short", "HEAD")
-    names = dict.fromkeys([*branch, "main", "master"])
-    up = lines("rev-parse", "-q", "--verify", "--symbolic-full-name", "@{upstream}") if branch else []
-    found = lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", *(f"refs/remotes/*/{n}" for n in names))
-    return tuple(dict.fromkeys([*up, *found]))
+    names = dict.fromkeys([*lines("symbolic-ref", "-q", "--short", "HEAD"), "main", "master"])
+    found = lines("for-each-ref", "--format=%(upstream)", "refs/heads")  # a branch without one writes a blank line
+    found += lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", *(f"refs/remotes/*/{n}" for n in names))
+    return tuple(dict.fromkeys(found)) or ("--remotes",)
 
 
 def is_shallow(root: Path) -> bool:
