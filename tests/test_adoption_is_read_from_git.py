@@ -231,3 +231,41 @@ def test_a_side_line_s_own_adoption_is_refused_when_the_project_s_line_has_anoth
     commit_all_ok(repo, "side: adopt on a line of its own")
     with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness"):
         FsSource(repo).adoption()
+
+
+def _upstream_gone(repo, branch: str) -> None:
+    """``branch`` tracking origin/<branch>, a ref this clone does not have (pruned, or never pushed)."""
+    git(repo, "branch", "-q", branch)
+    git(repo, "config", f"branch.{branch}.remote", "origin")
+    git(repo, "config", f"branch.{branch}.merge", f"refs/heads/{branch}")
+
+
+def test_an_upstream_whose_ref_is_gone_names_nothing(h, repo, tmp_path):
+    """Read 60's F-0138, F-0139: a configured upstream whose ref is gone failed the history read: the gate was
+    INVALID on a born HEAD, and an unborn HEAD (an orphan branch) counted as the adoption itself."""
+    from harness.store.source import FsSource
+
+    adoption = commit_all_ok(repo, "adopt")
+    git(tmp_path, "init", "-q", "--bare", str(tmp_path / "remote.git"))
+    git(repo, "remote", "add", "origin", str(tmp_path / "remote.git"))
+    _upstream_gone(repo, "merged-feature")
+    assert FsSource(repo).adoption().commit == adoption
+    git(repo, "checkout", "-q", "--orphan", "nothing-yet")
+    assert FsSource(repo).adoption().commit == adoption
+
+
+def test_checking_out_a_teammate_s_trial_branch_does_not_refuse_the_adoption_main_holds(h, repo, tmp_path):
+    """Read 60's F-0140, what a careless guard refuses: `git checkout try-harness` makes a branch tracking a pushed
+    trial of `harness init`; main, published, is HEAD's line."""
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    _published(repo, tmp_path)
+    main = git(repo, "symbolic-ref", "--short", "HEAD").stdout.strip()
+    git(repo, "checkout", "-q", "-b", "try-harness", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "trying the harness")
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "try-harness")
+    git(repo, "checkout", "-q", "-f", main)
+    assert FsSource(repo).adoption().commit == adoption
