@@ -33,6 +33,10 @@ def first_holding(root: Path, rev: str, refs: tuple[str, ...] = (), when_unborn:
     if proc.returncode != 0 and (refs or when_unborn) and not _born(root, rev):
         tips = [*refs, *when_unborn]  # an unborn HEAD: the other histories still say where the harness was adopted
         proc = _rev_list(root, [*tips, "--", path], "--full-history", "--topo-order", "--reverse")
+        if proc.returncode != 0:  # not "no history, so this change adopts": those histories could not be read
+            raise HarnessError(f"cannot read where the harness was adopted from {', '.join(tips)}: "
+                               f"{(proc.stderr.strip().splitlines() or ['git rev-list failed'])[-1]}",
+                               hint="`git fetch` (a ref may be gone), or check out a branch with history")
     if proc.returncode == 0:
         touching = proc.stdout.split()
         if len(touching) > 1 and not _all_descend(root, tips, touching):
@@ -72,20 +76,30 @@ def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
 
 
 def published_line(root: Path) -> tuple[str, ...]:
-    """The remote-tracking refs that stand for HEAD's own line: the upstream of every local branch, each remote's
-    default branch (`refs/remotes/NAME/HEAD`, which a clone sets), and each remote's branch named as HEAD's branch,
-    `main` or `master`; every remote-tracking ref (`--remotes`) when none of those is known (read 59's F-0136: a line
-    named `develop`, pushed with `-u`). Not every remote-tracking ref otherwise: a teammate's pushed trial of
-    `harness init`, or a fork's feature branch, is another line's adoption, not a rival of this one's (read 58's
-    F-0130)."""
+    """The remote-tracking refs that stand for HEAD's own line, those that exist: its branch's upstream, each
+    remote's default branch (`refs/remotes/NAME/HEAD`, which a clone sets) and each remote's branch named as HEAD's
+    branch, `main` or `master`. When HEAD's line has none of those (a new branch, a repository not cloned), the
+    upstreams of the other local branches (read 59's F-0136: a line named `develop`, pushed with `-u`); when there is
+    none of those either, every remote-tracking ref. Not every ref otherwise: a teammate's pushed trial of `harness
+    init`, checked out or not, is another line's adoption, not a rival of this one's (F-0130, read 60's F-0140). An
+    upstream whose ref is gone (pruned, or a clone of an empty repository before its first push) names nothing
+    (F-0138, F-0139)."""
     def lines(*argv: str) -> list[str]:
         return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True,
-                              check=False).stdout.split()
+                              check=False).stdout.splitlines()
 
-    names = dict.fromkeys([*lines("symbolic-ref", "-q", "--short", "HEAD"), "main", "master"])
-    found = lines("for-each-ref", "--format=%(upstream)", "refs/heads")  # a branch without one writes a blank line
-    found += lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", *(f"refs/remotes/*/{n}" for n in names))
-    return tuple(dict.fromkeys(found)) or ("--remotes",)
+    branch = lines("symbolic-ref", "-q", "HEAD")
+    names = [n.removeprefix("refs/heads/") for n in branch] + ["main", "master"]
+    upstreams: dict[str, str] = {}  # local branch -> its upstream, where that ref exists
+    for row in lines("for-each-ref", "--format=%(refname) %(upstream) %(upstream:track)", "refs/heads"):
+        ref, _, rest = row.partition(" ")
+        upstream, _, track = rest.partition(" ")
+        if upstream and track != "[gone]":
+            upstreams[ref] = upstream
+    own = [upstreams[b] for b in branch if b in upstreams]
+    own += lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", *(f"refs/remotes/*/{n}" for n in names))
+    line = own or list(upstreams.values())
+    return tuple(dict.fromkeys(line)) or ("--remotes",)
 
 
 def is_shallow(root: Path) -> bool:
