@@ -466,3 +466,18 @@ def test_a_project_pattern_s_value_inside_text_shaped_like_a_marker_is_still_red
     assert value not in out, out
     env_marker = "[REDACTED:env:CORP_DEPLOY_TOKEN]"  # a secret-named variable's marker stays whole
     assert compile_patterns(["[A-Z]+_[A-Z]+"]).redact(env_marker) == env_marker
+
+
+@pytest.mark.parametrize(("pattern", "printed"), [("corp_[a-z]{16}", "[REDACTED:corp_abcdefghijklmnop]"),
+                                                  ("CORP[A-Z0-9]{16}", "[REDACTED:env:CORPK3Y9ABCD7EF01234]")],
+                         ids=["as-a-label", "as-an-env-suffix"])
+def test_a_project_value_printed_in_the_shape_of_a_marker_is_redacted(pattern: str, printed: str) -> None:
+    # Read 60's F-0142: a label is the harness's only when it names one of its rules; an env suffix, a secret name.
+    value = printed[len("[REDACTED:"):-1].removeprefix("env:")
+    assert value not in compile_patterns([pattern]).redact(printed)
+
+
+def test_the_harness_s_env_marker_for_a_lower_case_variable_stays_whole() -> None:
+    # Read 60's F-0143: `db_password` is secret-named too, and its marker is the harness's own.
+    marker = "[REDACTED:env:db_password]"
+    assert compile_patterns(["[a-z]+_[a-z]+"]).redact(marker) == marker

@@ -78,3 +78,17 @@ def test_an_element_of_a_set_or_pairs_is_redacted_as_itself_not_through_its_repr
     status = h("status")
     assert "notes.ref" in r.stderr, r.stderr
     assert value not in r.stdout + r.stderr + status.out + status.err, r.stderr
+
+
+def test_a_binary_key_is_named_by_its_redacted_text_not_its_repr(h, repo, task):
+    """Read 60's F-0141: a `!!binary` key's repr wrote its tab as `\\t`, and `--password<TAB>V` was printed."""
+    import base64
+
+    value = "Tr0ub4dor-and-3-horses"
+    key = base64.b64encode(f"--password\t{value}".encode()).decode()
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text() + f"? !!binary {key}\n: 5\n")
+    r = validate_staged(repo)
+    status = h("status")
+    assert "unknown field(s)" in r.stderr, r.stderr
+    assert value not in r.stdout + r.stderr + status.out + status.err, r.stderr
