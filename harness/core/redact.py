@@ -114,7 +114,8 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # A span that is already nothing but markers was redacted by an earlier rule.
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
-_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+# Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
+_OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 _SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!OR)")
@@ -340,7 +341,7 @@ class Redactor:
                 if span is not None:
                     found.append((*span, rule.name))
         if found and "[REDACTED:" in text:
-            found = _outside_markers(found, text)
+            found = _outside_markers(found, text, self._labels())
         if not found:
             return text
         out: list[str] = []
@@ -349,6 +350,10 @@ class Redactor:
             out += (text[pos:start], f"[REDACTED:{name}]")
             pos = end
         return "".join(out) + text[pos:]
+
+    def _labels(self) -> frozenset[str]:
+        """The labels this redactor's markers carry: its rules' names, and those of what else writes one."""
+        return frozenset(rule.name for rule in self.rules) | _OTHER_LABELS
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         """Where the rules find a secret in ``text``, without replacing anything."""
@@ -438,12 +443,12 @@ class Redactor:
         return text if text.isascii() else text.translate(_ESCAPES)
 
 
-def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
+def _outside_markers(found: list[tuple[int, int, str]], text: str, labels: frozenset[str]) -> list[tuple[int, int, str]]:
     """``found`` without a project pattern's spans that lie inside a marker already in ``text``: a pattern as broad
     as `[a-z]+_[a-z]+` matches a marker's own label, and rewrote it, deeper each round (read 58's F-0133). Only a
     project's: a built-in rule's token inside text shaped like a marker (`[REDACTED:env:ghp_…]`, printed by the
     command) is still a token. A span that reaches past a marker is kept: what it holds beyond it is text."""
-    markers = [_label_span(m) for m in _MARKER.finditer(text)]
+    markers = [span for m in _MARKER.finditer(text) if (span := _label_span(m, labels)) is not None]
     starts = [start for start, _ in markers]
 
     def inside(start: int, end: int) -> bool:
@@ -453,13 +458,16 @@ def _outside_markers(found: list[tuple[int, int, str]], text: str) -> list[tuple
     return [span for span in found if span[2] != "custom" or not inside(span[0], span[1])]
 
 
-def _label_span(m: re.Match[str]) -> tuple[int, int]:
-    """The part of a marker the harness writes itself: `[REDACTED:` and the rule's name, and an `env:` marker's
-    variable name when it is one (upper case, digits, `_`). Not any other suffix: text shaped like a marker,
-    `[REDACTED:x:<value>]`, is what a command printed (read 59's F-0137)."""
+def _label_span(m: re.Match[str], labels: frozenset[str]) -> tuple[int, int] | None:
+    """The part of a marker the harness writes itself, or None: `[REDACTED:` and one of its ``labels``, and an
+    `env:` marker's variable name when the name is a secret-named one (of any case: `db_password` is). Text shaped
+    like a marker with another label, or another suffix, is what a command printed (read 59's F-0137, read 60's
+    F-0142, F-0143)."""
     label, _, suffix = m.group()[len("[REDACTED:"):-1].partition(":")
-    if label == "env" and _ENV_NAME.fullmatch(suffix):
+    if label == "env" and suffix and _SECRET_ENV.search(suffix):
         return m.span()
+    if label not in labels:
+        return None
     return m.start(), m.start() + len("[REDACTED:") + len(label)
 
 

@@ -233,6 +233,12 @@ def _shown(value: object, red: Redactor) -> object:
     return _Shown(red.redact(repr(value)))
 
 
+def _named(name: object, red: Redactor) -> str:
+    """A key as a message names it, redacted as itself: a `!!binary` key's repr would write its tab as `\t` (read
+    60's F-0141)."""
+    return str(_shown(name, red))
+
+
 class _Shown(str):
     """A value's redacted repr, which :func:`_short` shows as it is (a str's repr would quote it)."""
 
@@ -241,11 +247,11 @@ class _Shown(str):
 
 
 def _described(problem: Problem, red: Redactor) -> str:
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{red.redact(str(p))}" for p in problem.path).lstrip(".")
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{_named(p, red)}" for p in problem.path).lstrip(".")
     where = f"field {path[:200]}" if path else "top level"
     shown = _shown(problem.instance, red)
     if problem.keyword == "additionalProperties":
-        extra = sorted(red.redact(str(n)) for n in set(problem.instance) - set(problem.schema.get("properties", {})))
+        extra = sorted(_named(n, red) for n in set(problem.instance) - set(problem.schema.get("properties", {})))
         names = ", ".join(n if len(n) <= 80 else _short(n) for n in extra[:10])
         more = f" (+{len(extra) - 10} more)" if len(extra) > 10 else ""
         return f"{where}: unknown field(s) {names}{more} (refused, not ignored)"
