@@ -481,3 +481,19 @@ def test_the_harness_s_env_marker_for_a_lower_case_variable_stays_whole() -> Non
     # Read 60's F-0143: `db_password` is secret-named too, and its marker is the harness's own.
     marker = "[REDACTED:env:db_password]"
     assert compile_patterns(["[a-z]+_[a-z]+"]).redact(marker) == marker
+
+
+def test_the_harness_s_base64_marker_is_a_marker() -> None:
+    # Read 61's F-0144: a label with a digit was no marker, so a project pattern rewrote `[REDACTED:base64]`.
+    import base64
+
+    red = compile_patterns(["[A-Z0-9]{8}"])
+    once = red.redact("blob " + base64.b64encode(b"password=hunter2hunter2hunter2").decode() + " end")
+    assert "[REDACTED:base64]" in once and red.redact(once) == once, once
+
+
+def test_a_project_value_in_an_env_marker_s_shape_inside_other_text_is_redacted() -> None:
+    # Read 61's F-0146: a suffix holding KEY or PASS made any such text the harness's marker.
+    value = "corp_passkeyabcdefghi"
+    out = compile_patterns(["corp_[a-z]{16}"]).redact(f"note [REDACTED:env:{value}] done")
+    assert value not in out, out
