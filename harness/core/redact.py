@@ -112,8 +112,9 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 
 # A span that is already nothing but markers was redacted by an earlier rule.
-_MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z_]+(?::\w+)?\])+")
-_MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
+# A label may hold digits (`base64`: read 61's F-0144).
+_MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\])+")
+_MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 # Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
 _OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
@@ -460,11 +461,14 @@ def _outside_markers(found: list[tuple[int, int, str]], text: str, labels: froze
 
 def _label_span(m: re.Match[str], labels: frozenset[str]) -> tuple[int, int] | None:
     """The part of a marker the harness writes itself, or None: `[REDACTED:` and one of its ``labels``, and an
-    `env:` marker's variable name when the name is a secret-named one (of any case: `db_password` is). Text shaped
-    like a marker with another label, or another suffix, is what a command printed (read 59's F-0137, read 60's
-    F-0142, F-0143)."""
+    `env:` marker's variable name when the harness wrote it (of any case: `db_password` is secret-named). Text
+    shaped like a marker with another label, or another suffix, is what a command printed (read 59's F-0137, read
+    60's F-0142, F-0143)."""
     label, _, suffix = m.group()[len("[REDACTED:"):-1].partition(":")
-    if label == "env" and suffix and _SECRET_ENV.search(suffix):
+    if label == "env" and suffix and (f"env:{suffix}" in labels
+                                      or (m.span() == (0, len(m.string)) and _SECRET_ENV.search(suffix))):
+        # This redactor's own variable, or a recorded variable's value that is nothing but its marker (what the
+        # record writes for a secret-named one); not a name shaped so inside other text (read 61's F-0146).
         return m.span()
     if label not in labels:
         return None

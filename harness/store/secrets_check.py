@@ -58,8 +58,8 @@ HARNESS_WRITTEN = STRUCTURAL | frozenset({
     "patterns", "reused_run", "evidence", "related_requirements", "related_invariants", "log_digest",
     "command_digest", "uncovered", "violated",
 })
-_NEW_MARKER = re.compile(r"\[REDACTED:([a-z_]+)")
-_WHOLE_MARKER = re.compile(r"\[REDACTED:[a-z_]+(?::\w+)?\]")
+_NEW_MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9_]*)")
+_WHOLE_MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 
 
 def _bare(text: str) -> str:
