@@ -21,6 +21,13 @@ from harness.errors import HarnessError
 FORMAT = 4  # 2: gate facts carry the configured commands' identities (JUnit report, shell); 3: keyed by the
 # approvals file; 4: facts that checked a signature, or read in a shallow clone, are not kept
 KEEP = 4096  # entries kept at a rewrite besides the ones the last stamp used
+# Bytes the log may hold: a quarter of what its reader accepts (file_caps' "cache"). Entries are not alike in size
+# (a task's gate facts carry its suites' case lists, a megabyte each), and a log past the reader's cap skipped every
+# later stamp (F-0147): an append that would pass the budget rewrites instead, keeping the newest that fit.
+def budget() -> int:
+    from harness.core.file_caps import CAPS
+
+    return CAPS["cache"] // 4
 
 
 class StampCache:
@@ -31,6 +38,7 @@ class StampCache:
         self.new: dict[str, Any] = {}
         self.passing: set[str] = set()  # answered for this stamp only: neither appended nor kept at a rewrite
         self.lines = 0
+        self.size = 0  # bytes of the log as read
         if path is None:
             return
         from harness.store import bounded
@@ -40,9 +48,13 @@ class StampCache:
         try:
             content = bounded.read(path, "cache", f"the stamp cache {path}")
         except HarnessError as exc:
+            if _regular_file(path):  # too big to read (an older harness let it grow): replaced, not a skipped stamp
+                self.lines = -1
+                return
             raise HarnessError(exc.message, hint=f"remove it (`rm {path}`): the next stamp writes a new one") from None
         if content is None:
             return
+        self.size = len(content)
         raw = content.splitlines()
         # Another harness version may compute differently: its entries are not this one's.
         if not raw or raw[0] != self._header():
@@ -94,7 +106,8 @@ class StampCache:
         lines = [json.dumps([k, v], separators=(",", ":")).encode() for k, v in self.new.items()]
         try:
             kept = len(self.old) + len(self.new)
-            if not stale and 0 < self.lines <= 2 * kept + 256 and kept <= len(self.used) + KEEP:
+            fits = self.size + sum(len(line) + 1 for line in lines) <= budget()
+            if not stale and fits and 0 < self.lines <= 2 * kept + 256 and kept <= len(self.used) + KEEP:
                 from harness.store import bounded
 
                 # One write (concurrent stamps do not interleave), to a regular file only.
@@ -106,13 +119,19 @@ class StampCache:
 
     def _rewrite(self) -> None:
         assert self.path is not None
-        entries = {key: value for key, value in self.used.items() if key not in self.passing}
-        for key, value in reversed(self.old.items()):  # the most recently written first
-            if len(entries) >= len(self.used) + KEEP:
+        room = budget() - len(self._header()) - 1
+        lines: dict[str, bytes] = {}
+        # What this stamp used first, then the most recently written: each while the log stays within its budget.
+        for key, value in [*reversed(self.used.items()), *reversed(self.old.items())]:
+            if len(lines) >= len(self.used) + KEEP:
                 break
-            if key not in self.passing:
-                entries.setdefault(key, value)
-        body = b"".join(json.dumps([k, v], separators=(",", ":")).encode() + b"\n" for k, v in entries.items())
+            if key in self.passing or key in lines:
+                continue
+            line = json.dumps([key, value], separators=(",", ":")).encode() + b"\n"
+            if len(line) <= room:
+                lines[key] = line
+                room -= len(line)
+        body = b"".join(reversed(lines.values()))  # oldest first, as appends leave them: the newest wins a reread
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             tmp.write_bytes(self._header() + b"\n" + body)
@@ -120,3 +139,12 @@ class StampCache:
         finally:
             if tmp.exists():
                 tmp.unlink()
+
+
+def _regular_file(path: Path) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
