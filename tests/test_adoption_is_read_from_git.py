@@ -269,3 +269,30 @@ def test_checking_out_a_teammate_s_trial_branch_does_not_refuse_the_adoption_mai
     git(repo, "push", "-q", "--no-verify", "-u", "origin", "try-harness")
     git(repo, "checkout", "-q", "-f", main)
     assert FsSource(repo).adoption().commit == adoption
+
+
+@pytest.mark.parametrize("tracking", ["pushed-with-u", "a-local-branch"])
+def test_a_side_branch_with_an_upstream_of_its_own_does_not_hide_the_project_s_line(h, repo, tmp_path, tracking):
+    """Read 61's F-0145: F-0136's case (a line named `develop`, pushed with `-u`), the agent's side branch given an
+    upstream of its own: pushed with `-u`, or tracking a local branch at the commit it started from."""
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    git(repo, "checkout", "-q", "-b", "develop")
+    adoption = commit_all_ok(repo, "adopt")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "develop")
+    for other in ("main", "master"):
+        git(repo, "branch", "-q", "-D", other, check=False)
+    git(repo, "branch", "-q", "base", pre)
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "side: adopt on a line of its own")
+    if tracking == "pushed-with-u":
+        git(repo, "push", "-q", "--no-verify", "-u", "origin", "side")
+    else:
+        git(repo, "branch", "-q", "-u", "base")
+    with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness"):
+        FsSource(repo).adoption()
