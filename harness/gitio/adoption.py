@@ -77,28 +77,30 @@ def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
 
 def published_line(root: Path) -> tuple[str, ...]:
     """The remote-tracking refs that stand for HEAD's own line, those that exist: its branch's upstream, each
-    remote's default branch (`refs/remotes/NAME/HEAD`, which a clone sets) and each remote's branch named as HEAD's
-    branch, `main` or `master`. When HEAD's line has none of those (a new branch, a repository not cloned), the
-    upstreams of the other local branches (read 59's F-0136: a line named `develop`, pushed with `-u`); when there is
-    none of those either, every remote-tracking ref. Not every ref otherwise: a teammate's pushed trial of `harness
-    init`, checked out or not, is another line's adoption, not a rival of this one's (F-0130, read 60's F-0140). An
-    upstream whose ref is gone (pruned, or a clone of an empty repository before its first push) names nothing
-    (F-0138, F-0139)."""
+    remote's default branch (`refs/remotes/NAME/HEAD`, which a clone sets), its `main` or `master`, and each remote's
+    branch named as HEAD's branch. When no remote has a default line (no HEAD, main or master: a line named
+    `develop`, pushed with `-u`), the upstreams of the other local branches too (read 59's F-0136; whatever HEAD's
+    own branch tracks, read 61's F-0145); when nothing at all, every remote-tracking ref. Not every ref otherwise: a
+    teammate's pushed trial of `harness init`, checked out or not, is another line's adoption, not a rival of this
+    one's (F-0130, read 60's F-0140). Only remote-tracking refs: a local branch as an upstream is the agent's own
+    (F-0145). An upstream whose ref is gone names nothing (F-0138, F-0139)."""
     def lines(*argv: str) -> list[str]:
         return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True,
                               check=False).stdout.splitlines()
 
     branch = lines("symbolic-ref", "-q", "HEAD")
-    names = [n.removeprefix("refs/heads/") for n in branch] + ["main", "master"]
-    upstreams: dict[str, str] = {}  # local branch -> its upstream, where that ref exists
+    upstreams: dict[str, str] = {}  # local branch -> its upstream, a remote-tracking ref that exists
     for row in lines("for-each-ref", "--format=%(refname) %(upstream) %(upstream:track)", "refs/heads"):
         ref, _, rest = row.partition(" ")
         upstream, _, track = rest.partition(" ")
-        if upstream and track != "[gone]":
+        if upstream.startswith("refs/remotes/") and track != "[gone]":
             upstreams[ref] = upstream
+    default = lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", "refs/remotes/*/main",
+                    "refs/remotes/*/master")
     own = [upstreams[b] for b in branch if b in upstreams]
-    own += lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", *(f"refs/remotes/*/{n}" for n in names))
-    line = own or list(upstreams.values())
+    own += lines("for-each-ref", "--format=%(refname)", *(f"refs/remotes/*/{b.removeprefix('refs/heads/')}"
+                                                         for b in branch))
+    line = [*own, *default] + ([] if default else list(upstreams.values()))
     return tuple(dict.fromkeys(line)) or ("--remotes",)
 
 
