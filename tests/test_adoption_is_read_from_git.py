@@ -296,3 +296,49 @@ def test_a_side_branch_with_an_upstream_of_its_own_does_not_hide_the_project_s_l
         git(repo, "branch", "-q", "-u", "base")
     with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness"):
         FsSource(repo).adoption()
+
+
+def _develop_team(repo, tmp_path) -> tuple[str, str]:
+    """A team on `develop` (no main, master or remote HEAD), pushed with `-u`; (its adoption, the commit before it)."""
+    pre = head(repo)
+    git(repo, "checkout", "-q", "-b", "develop")
+    adoption = commit_all_ok(repo, "adopt")
+    git(tmp_path, "init", "-q", "--bare", str(tmp_path / "remote.git"))
+    git(repo, "remote", "add", "origin", str(tmp_path / "remote.git"))
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "develop")
+    for other in ("main", "master"):
+        git(repo, "branch", "-q", "-D", other, check=False)
+    return adoption, pre
+
+
+def test_without_a_default_line_a_side_upstream_does_not_hide_develop_once_its_branch_is_gone(h, repo, tmp_path):
+    """Read 62's F-0150: the agent pushed its side branch with `-u` and deleted the local `develop`: local branches
+    and what they track are the agent's, so without a default line every published ref is read."""
+    from harness.store.source import FsSource
+
+    adoption, pre = _develop_team(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "side: adopt on a line of its own")
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "side")
+    git(repo, "branch", "-q", "-D", "develop")
+    with pytest.raises(HarnessError, match="cannot tell where this history adopted the harness"):
+        FsSource(repo).adoption()
+
+
+def test_without_a_default_line_a_published_trial_refuses_until_the_line_is_named(h, repo, tmp_path):
+    """Read 62's F-0151: a teammate's trial of `harness init` on the remote is a rival while nothing says which line
+    is the project's; the refusal says how to name it, and named, the adoption is the line's."""
+    from harness.store.source import FsSource
+
+    adoption, pre = _develop_team(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "try-harness", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "trying the harness")
+    git(repo, "push", "-q", "--no-verify", "-u", "origin", "try-harness")
+    git(repo, "checkout", "-q", "-f", "develop")
+    with pytest.raises(HarnessError) as refused:
+        FsSource(repo).adoption()
+    assert "git remote set-head origin" in refused.value.hint
+    git(repo, "remote", "set-head", "origin", "develop")
+    assert FsSource(repo).adoption().commit == adoption
