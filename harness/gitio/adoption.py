@@ -46,7 +46,8 @@ def first_holding(root: Path, rev: str, refs: tuple[str, ...] = (), when_unborn:
                 "them adopted it on a line of its own" + (", and was merged)" if not refs else ")"),
                 hint="start the task from a commit that holds .harness/config.yaml (check it out, then `harness task "
                      "new`): the commands are then compared with that commit's; or take the second adoption out of the "
-                     "history" + (" (or delete the branch or remote-tracking ref that holds it)" if refs else ""))
+                     "history" + (" (if it is another line's, published, name your project's line: `git remote "
+                                  "set-head origin <branch>`)" if refs else ""))
         return touching[0] if touching else None
     if not _born(root, rev):
         return None  # no history yet: the adoption is the change being judged
@@ -77,31 +78,31 @@ def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
 
 def published_line(root: Path) -> tuple[str, ...]:
     """The remote-tracking refs that stand for HEAD's own line, those that exist: its branch's upstream, each
-    remote's default branch (`refs/remotes/NAME/HEAD`, which a clone sets), its `main` or `master`, and each remote's
-    branch named as HEAD's branch. When no remote has a default line (no HEAD, main or master: a line named
-    `develop`, pushed with `-u`), the upstreams of the other local branches too (read 59's F-0136; whatever HEAD's
-    own branch tracks, read 61's F-0145); when nothing at all, every remote-tracking ref. Not every ref otherwise: a
-    teammate's pushed trial of `harness init`, checked out or not, is another line's adoption, not a rival of this
-    one's (F-0130, read 60's F-0140). Only remote-tracking refs: a local branch as an upstream is the agent's own
-    (F-0145). An upstream whose ref is gone names nothing (F-0138, F-0139)."""
+    remote's default line (`refs/remotes/NAME/HEAD`, which a clone sets or `git remote set-head` names, its `main`
+    or `master`) and each remote's branch named as HEAD's branch. When no remote has a default line, every
+    remote-tracking ref: local branches and what they track are the agent's to make and delete (read 62's F-0150),
+    so nothing short of all that is published says which line is the project's; a rival there refuses, with the
+    remedy of naming the line (F-0151). Once a default line exists, a teammate's pushed trial of `harness init`,
+    checked out or not, is another line's adoption, not a rival (F-0130, F-0140). Only remote-tracking refs count;
+    an upstream whose ref is gone names nothing (F-0138, F-0139, F-0145)."""
     def lines(*argv: str) -> list[str]:
         return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True,
                               check=False).stdout.splitlines()
 
-    branch = lines("symbolic-ref", "-q", "HEAD")
-    upstreams: dict[str, str] = {}  # local branch -> its upstream, a remote-tracking ref that exists
-    for row in lines("for-each-ref", "--format=%(refname) %(upstream) %(upstream:track)", "refs/heads"):
-        ref, _, rest = row.partition(" ")
-        upstream, _, track = rest.partition(" ")
-        if upstream.startswith("refs/remotes/") and track != "[gone]":
-            upstreams[ref] = upstream
     default = lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", "refs/remotes/*/main",
                     "refs/remotes/*/master")
-    own = [upstreams[b] for b in branch if b in upstreams]
+    if not default:
+        return ("--remotes",)
+    branch = lines("symbolic-ref", "-q", "HEAD")
+    own = []
+    for row in lines("for-each-ref", "--format=%(refname) %(upstream) %(upstream:track)", *branch):
+        _, _, rest = row.partition(" ")
+        upstream, _, track = rest.partition(" ")
+        if upstream.startswith("refs/remotes/") and track != "[gone]":
+            own.append(upstream)
     own += lines("for-each-ref", "--format=%(refname)", *(f"refs/remotes/*/{b.removeprefix('refs/heads/')}"
                                                          for b in branch))
-    line = [*own, *default] + ([] if default else list(upstreams.values()))
-    return tuple(dict.fromkeys(line)) or ("--remotes",)
+    return tuple(dict.fromkeys([*own, *default]))
 
 
 def is_shallow(root: Path) -> bool:
