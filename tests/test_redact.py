@@ -497,3 +497,9 @@ def test_a_project_value_in_an_env_marker_s_shape_inside_other_text_is_redacted(
     value = "corp_passkeyabcdefghi"
     out = compile_patterns(["corp_[a-z]{16}"]).redact(f"note [REDACTED:env:{value}] done")
     assert value not in out, out
+
+
+def test_the_harness_s_env_marker_of_a_variable_this_shell_lacks_stays_whole() -> None:
+    # Read 62's F-0148: written by a recording that had CORP_DEPLOY_TOKEN, read at commit in a shell without it.
+    text = "using [REDACTED:env:CORP_DEPLOY_TOKEN] now"
+    assert compile_patterns(["DEPLOY_[A-Z0-9]{5,}"]).redact(text) == text
