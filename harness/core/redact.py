@@ -115,6 +115,7 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # A label may hold digits (`base64`: read 61's F-0144).
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 # Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
 _OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
@@ -465,10 +466,11 @@ def _label_span(m: re.Match[str], labels: frozenset[str]) -> tuple[int, int] | N
     shaped like a marker with another label, or another suffix, is what a command printed (read 59's F-0137, read
     60's F-0142, F-0143)."""
     label, _, suffix = m.group()[len("[REDACTED:"):-1].partition(":")
-    if label == "env" and suffix and (f"env:{suffix}" in labels
-                                      or (m.span() == (0, len(m.string)) and _SECRET_ENV.search(suffix))):
-        # This redactor's own variable, or a recorded variable's value that is nothing but its marker (what the
-        # record writes for a secret-named one); not a name shaped so inside other text (read 61's F-0146).
+    if label == "env" and suffix and (f"env:{suffix}" in labels or (_SECRET_ENV.search(suffix) and (
+            _ENV_NAME.fullmatch(suffix) or m.span() == (0, len(m.string))))):
+        # This redactor's own variable; a secret-named variable as environments name them (upper case: what a
+        # recording in another shell wrote, read at commit without it, read 62's F-0148); or a recorded variable's
+        # value that is nothing but its marker. Not a lower-case name shaped so inside other text (F-0146).
         return m.span()
     if label not in labels:
         return None
