@@ -321,27 +321,11 @@ class Redactor:
 
     def _plain(self, text: str) -> str:
         """Every rule reads the text as written, and what they all find is replaced at once, findings that overlap
-        or meet as one (:func:`_merged`). Rule by rule, each on what the rules before it left, a marker took away
-        the context a later rule knows a secret by: `s3a://AKIA…:KEY@` once the key id's marker stood where the
+        as one (:func:`_merged`). Rule by rule, each on what the rules before it left, a marker took away the
+        context a later rule knows a secret by: `s3a://AKIA…:KEY@` once the key id's marker stood where the
         url_password rule wants a user name, or `password=V` once a secret-named variable's value `password` was
         replaced everywhere (read 56b's F-0115)."""
-        lowered: list[str] = []  # the text case-folded, once
-
-        def lower() -> str:
-            if not lowered:
-                lowered.append(regex_needs.folded(text))
-            return lowered[0]
-
-        found = []
-        for rule in self.rules:
-            # A rule whose required literals are absent cannot match: skip the scan
-            # (exact; see regex_needs). Megabytes of output cost milliseconds, not seconds.
-            if not rule.needs.may_match(text, lower):
-                continue
-            for m in rule.regex.finditer(text):
-                span = _secret_span(rule, m)
-                if span is not None:
-                    found.append((*span, rule.name))
+        found = self._spans(text)
         if found and "[REDACTED:" in text:
             found = _outside_markers(found, text, self._labels())
         if not found:
@@ -365,9 +349,17 @@ class Redactor:
         """Each finding of the rules in ``text``: (start, end) of what the rule matched (the secret and
         the context it is known by, `password=` before it), (start, end) of the secret, and the rule."""
         found = []
-        lowered = regex_needs.folded(text)
+        lowered: list[str] = []  # the text case-folded, once, and only if a rule's literals need it
+
+        def lower() -> str:
+            if not lowered:
+                lowered.append(regex_needs.folded(text))
+            return lowered[0]
+
         for rule in self.rules:
-            if not rule.needs.may_match(text, lambda: lowered):
+            # A rule whose required literals are absent cannot match: skip the scan
+            # (exact; see regex_needs). Megabytes of output cost milliseconds, not seconds.
+            if not rule.needs.may_match(text, lower):
                 continue
             for m in rule.regex.finditer(text):
                 span = _secret_span(rule, m)
@@ -528,16 +520,6 @@ def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int] | None:
     if not secret or _MARKERS_ONLY.fullmatch(secret) or (rule.trim and _MARKER.search(secret)):
         return None
     return start, end
-
-
-def _replace(rule: _Rule, m: re.Match[str]) -> str:
-    whole = m.group(0)
-    span = _secret_span(rule, m)
-    if span is None:
-        return whole
-    start, end = span
-    offset = m.start()
-    return f"{whole[: start - offset]}[REDACTED:{rule.name}]{whole[end - offset :]}"
 
 
 @functools.lru_cache(maxsize=1)
