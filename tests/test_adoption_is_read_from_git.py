@@ -342,3 +342,20 @@ def test_without_a_default_line_a_published_trial_refuses_until_the_line_is_name
     assert "git remote set-head origin" in refused.value.hint
     git(repo, "remote", "set-head", "origin", "develop")
     assert FsSource(repo).adoption().commit == adoption
+
+
+def test_a_detached_head_reads_no_local_branch_as_published(h, repo, tmp_path):
+    """F-0152, what a careless lookup refuses: a detached HEAD (a CI checkout, a bisect) has no branch, and the
+    published line read every ref in its place, a local trial of `harness init` among them."""
+    from harness.gitio.adoption import published_line
+    from harness.store.source import FsSource
+
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    _published(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "try-harness", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    commit_all_ok(repo, "trying the harness")
+    git(repo, "checkout", "-q", "-f", "--detach", adoption)
+    assert not [ref for ref in published_line(repo) if not ref.startswith("refs/remotes/")]
+    assert FsSource(repo).adoption().commit == adoption
