@@ -8,7 +8,9 @@ before the adoption or to one without config.yaml): a command added after the re
 adopted (reads 52 and 53: F-0098, F-0104..F-0106). The history the judged commit stands on says where the
 adoption was, whatever the base: the earliest commit of that whole history (every parent of every merge:
 git's default history simplification would follow one side of a merge that leaves the folder as it was)
-whose tree holds `.harness/config.yaml`. Read with one `git rev-list` (no pygit2: `status` asks this too).
+that adds `.harness/config.yaml`, when every later commit changing it descends from it (F-0109). The working
+tree's HEAD is the agent's to move, so its history is read with the published line it stands for
+(:func:`published_line`). Read with `git rev-list` (no pygit2: `status` asks this too).
 """
 
 from __future__ import annotations
@@ -56,14 +58,16 @@ def first_holding(root: Path, rev: str, refs: tuple[str, ...] = (), when_unborn:
                        hint="a partial or damaged clone? `git fetch` the missing history")
 
 
+def _git(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True, check=False)
+
+
 def _rev_list(root: Path, args: list[str], *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "rev-list", *options, *args], cwd=root, env=git_env(), capture_output=True,
-                          text=True, check=False)
+    return _git(root, "rev-list", *options, *args)
 
 
 def _born(root: Path, rev: str) -> bool:
-    return subprocess.run(["git", "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=root, env=git_env(),
-                          capture_output=True, check=False).returncode == 0
+    return _git(root, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}").returncode == 0
 
 
 def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
@@ -86,27 +90,24 @@ def published_line(root: Path) -> tuple[str, ...]:
     checked out or not, is another line's adoption, not a rival (F-0130, F-0140). Only remote-tracking refs count;
     an upstream whose ref is gone names nothing (F-0138, F-0139, F-0145)."""
     def lines(*argv: str) -> list[str]:
-        return subprocess.run(["git", *argv], cwd=root, env=git_env(), capture_output=True, text=True,
-                              check=False).stdout.splitlines()
+        return _git(root, *argv).stdout.splitlines()
 
     default = lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", "refs/remotes/*/main",
                     "refs/remotes/*/master")
     if not default:
         return ("--remotes",)
     branch = lines("symbolic-ref", "-q", "HEAD")
+    if not branch:  # a detached HEAD has no line of its own: for-each-ref without a pattern would list every ref
+        return tuple(default)
     own = []
-    for row in lines("for-each-ref", "--format=%(refname) %(upstream) %(upstream:track)", *branch):
-        _, _, rest = row.partition(" ")
-        upstream, _, track = rest.partition(" ")
+    for row in lines("for-each-ref", "--format=%(upstream) %(upstream:track)", *branch):
+        upstream, _, track = row.partition(" ")
         if upstream.startswith("refs/remotes/") and track != "[gone]":
             own.append(upstream)
-    own += lines("for-each-ref", "--format=%(refname)", *(f"refs/remotes/*/{b.removeprefix('refs/heads/')}"
-                                                         for b in branch))
+    own += lines("for-each-ref", "--format=%(refname)", f"refs/remotes/*/{branch[0].removeprefix('refs/heads/')}")
     return tuple(dict.fromkeys([*own, *default]))
 
 
 def is_shallow(root: Path) -> bool:
     """Whether the repository at ``root`` is a shallow clone (its history stops at a boundary)."""
-    proc = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=root, env=git_env(),
-                          capture_output=True, text=True, check=False)
-    return proc.stdout.strip() == "true"
+    return _git(root, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
