@@ -91,7 +91,7 @@ def tail_text(cap: Capture, limit: int, redactor: Redactor, split: Split | None 
         kept = cut_start(window)
         if not kept:
             return unbroken(len(window))
-    lost = across_cut((cap.before_tail if cap.truncated else b"") + whole[:len(whole) - len(kept)], kept, redactor)
+    lost = across_cut(cap.before_tail + whole[:len(whole) - len(kept)], kept, redactor)  # before_tail: only a gap's
     if split is not None:
         kept = split.apply(kept, lost)
         if kept == NOT_VOUCHED:

@@ -83,10 +83,9 @@ class FsSource:
         this is the change that adopts the harness)."""
         from harness.gitio.adoption import first_holding, published_line
 
-        # HEAD is the agent's to move (F-0119): the published line it stands for (its upstream, the remote's default
-        # branch) says where the harness was adopted too. Not any other branch or remote-tracking ref, an old trial of
-        # `harness init` among them (read 57's F-0125, read 58's F-0130): the local branches are read only for an
-        # unborn HEAD (an orphan branch), which has no history of its own.
+        # HEAD is the agent's to move (F-0119): the published line it stands for says where the harness was adopted
+        # too (adoption.published_line says which refs those are). The local branches are read only for an unborn
+        # HEAD (an orphan branch), which has no history of its own.
         found = first_holding(self.root, "HEAD", published_line(self.root), when_unborn=("--branches",))
         return self.at(found) if found else None
 
