@@ -465,7 +465,7 @@ def test_a_project_pattern_s_value_inside_text_shaped_like_a_marker_is_still_red
     out = red.redact(f"[REDACTED:x:{value}]")
     assert value not in out, out
     env_marker = "[REDACTED:env:CORP_DEPLOY_TOKEN]"  # a secret-named variable's marker stays whole
-    assert compile_patterns(["[A-Z]+_[A-Z]+"]).redact(env_marker) == env_marker
+    assert _stored(compile_patterns(["[A-Z]+_[A-Z]+"])).redact(env_marker) == env_marker
 
 
 @pytest.mark.parametrize(("pattern", "printed"), [("corp_[a-z]{16}", "[REDACTED:corp_abcdefghijklmnop]"),
@@ -477,10 +477,34 @@ def test_a_project_value_printed_in_the_shape_of_a_marker_is_redacted(pattern: s
     assert value not in compile_patterns([pattern]).redact(printed)
 
 
+def _stored(red: Redactor) -> Redactor:
+    """``red`` as the commit check reads files another shell wrote (secrets_check.stored_redactor)."""
+    return Redactor(red.rules, stored=True)
+
+
 def test_the_harness_s_env_marker_for_a_lower_case_variable_stays_whole() -> None:
     # Read 60's F-0143: `db_password` is secret-named too, and its marker is the harness's own.
     marker = "[REDACTED:env:db_password]"
-    assert compile_patterns(["[a-z]+_[a-z]+"]).redact(marker) == marker
+    assert _stored(compile_patterns(["[a-z]+_[a-z]+"])).redact(marker) == marker
+    own = compile_patterns(["[a-z]+_[a-z]+"], literals={"db_password": "Zq8wQ7pL1xR4vN2"})
+    assert own.redact(marker) == marker  # the recording's own variable, whatever the shape
+
+
+@pytest.mark.parametrize("printed", ["[REDACTED:env:corp_passkeyabcdefghi]", "[REDACTED:env:CORP_PASSKEYABCDEFGHI]"],
+                         ids=["lower", "upper"])
+def test_a_recording_keeps_no_project_value_printed_as_an_env_marker_of_no_variable_of_its_own(printed: str) -> None:
+    # Read 62's F-0149 (and its upper-case twin): a recording knows its variables; the shapes are for the
+    # commit check, which reads what other shells wrote.
+    value = printed[len("[REDACTED:env:"):-1]
+    red = compile_patterns(["(?i)corp_[a-z]{16}"])
+    assert value not in red.redact(printed)
+    assert _stored(red).redact(printed) == printed
+
+
+def test_a_lower_case_variable_s_marker_inside_text_is_the_harness_s_in_what_another_shell_recorded() -> None:
+    # F-0143 inside a command line or an output line, not only as a whole argv word: read at commit.
+    text = "echo '[REDACTED:env:db_password]'"
+    assert _stored(compile_patterns(["[a-z]+_[a-z]+"])).redact(text) == text
 
 
 def test_the_harness_s_base64_marker_is_a_marker() -> None:
@@ -502,4 +526,4 @@ def test_a_project_value_in_an_env_marker_s_shape_inside_other_text_is_redacted(
 def test_the_harness_s_env_marker_of_a_variable_this_shell_lacks_stays_whole() -> None:
     # Read 62's F-0148: written by a recording that had CORP_DEPLOY_TOKEN, read at commit in a shell without it.
     text = "using [REDACTED:env:CORP_DEPLOY_TOKEN] now"
-    assert compile_patterns(["DEPLOY_[A-Z0-9]{5,}"]).redact(text) == text
+    assert _stored(compile_patterns(["DEPLOY_[A-Z0-9]{5,}"])).redact(text) == text

@@ -193,3 +193,27 @@ def test_a_pattern_dropped_with_a_humans_approval_is_accepted(h, repo, tmp_path)
     approvals.write_text((approvals.read_text() if approvals.exists() else "") + line)
     r = validate_staged(repo)
     assert r.returncode == 0, r.stderr
+
+
+MARKED = "corp_passkeyabcdefghi"  # a value of the project's pattern, with the words a secret name holds
+
+
+def test_a_command_printing_a_project_value_as_an_env_marker_keeps_no_value(h, repo, task):
+    # Read 62's F-0149: the whole output `[REDACTED:env:<value>]` was taken for the marker of a recorded
+    # variable; the recording knows its own variables, and this is none of them.
+    set_config(repo, "\nredaction:\n  patterns: ['corp_[a-z]{16}']\n")
+    h.ok("evidence", "build", "--", "sh", "-c", f"printf '[REDACTED:env:{MARKED}]'")
+    assert MARKED not in _harness_text(repo)
+    assert validate_staged(repo).returncode == 0
+
+
+def test_a_recorded_variable_s_marker_is_accepted_at_commit_in_a_shell_without_it(h, repo, task, monkeypatch):
+    # F-0143's side of F-0149: `db_password` was in the recording's shell, not in the committer's; the
+    # argv word that is nothing but its marker is the harness's, not a value of `[a-z]+_[a-z]+`.
+    set_config(repo, "\nredaction:\n  patterns: ['[a-z]+_[a-z]+']\n")
+    monkeypatch.setenv("db_password", "Zq8wQ7pL1xR4vN2")
+    h.ok("evidence", "build", "--", "echo", "Zq8wQ7pL1xR4vN2")
+    assert "[REDACTED:env:db_password]" in _harness_text(repo)
+    monkeypatch.delenv("db_password")
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
