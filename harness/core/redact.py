@@ -115,7 +115,6 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # A label may hold digits (`base64`: read 61's F-0144).
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
-_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 # Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
 _OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
@@ -292,9 +291,14 @@ class Redactor:
     The rules run on the text as written, then on the text as a terminal would show it
     (escape codes removed, ``%XX``, ``\\uXXXX`` and ``\\xNN`` decoded), whose findings replace
     the original span; then every base64 run that decodes to text is redacted whole if its
-    decoded text holds a secret (a docker ``auth`` of ``user:token``, a token in a header)."""
+    decoded text holds a secret (a docker ``auth`` of ``user:token``, a token in a header).
+
+    ``stored``: the text was written by a recording in another shell (the commit, push and server checks
+    read it), so an `env:` marker naming a secret-named variable this process lacks may be the harness's own.
+    Not when writing: the text is a command's, and the harness's own markers name this process's variables."""
 
     rules: tuple[_Rule, ...]
+    stored: bool = False
 
     def redact(self, text: str, _depth: int = 0) -> str:
         # The view first: a token split by a colour code is replaced whole, not its first half
@@ -327,7 +331,7 @@ class Redactor:
         replaced everywhere (read 56b's F-0115)."""
         found = self._spans(text)
         if found and "[REDACTED:" in text:
-            found = _outside_markers(found, text, self._labels())
+            found = _outside_markers(found, text, self._labels(), self.stored)
         if not found:
             return text
         out: list[str] = []
@@ -437,12 +441,13 @@ class Redactor:
         return text if text.isascii() else text.translate(_ESCAPES)
 
 
-def _outside_markers(found: list[tuple[int, int, str]], text: str, labels: frozenset[str]) -> list[tuple[int, int, str]]:
+def _outside_markers(found: list[tuple[int, int, str]], text: str, labels: frozenset[str],
+                     stored: bool) -> list[tuple[int, int, str]]:
     """``found`` without a project pattern's spans that lie inside a marker already in ``text``: a pattern as broad
     as `[a-z]+_[a-z]+` matches a marker's own label, and rewrote it, deeper each round (read 58's F-0133). Only a
     project's: a built-in rule's token inside text shaped like a marker (`[REDACTED:env:ghp_…]`, printed by the
     command) is still a token. A span that reaches past a marker is kept: what it holds beyond it is text."""
-    markers = [span for m in _MARKER.finditer(text) if (span := _label_span(m, labels)) is not None]
+    markers = [span for m in _MARKER.finditer(text) if (span := _label_span(m, labels, stored)) is not None]
     starts = [start for start, _ in markers]
 
     def inside(start: int, end: int) -> bool:
@@ -452,17 +457,16 @@ def _outside_markers(found: list[tuple[int, int, str]], text: str, labels: froze
     return [span for span in found if span[2] != "custom" or not inside(span[0], span[1])]
 
 
-def _label_span(m: re.Match[str], labels: frozenset[str]) -> tuple[int, int] | None:
+def _label_span(m: re.Match[str], labels: frozenset[str], stored: bool) -> tuple[int, int] | None:
     """The part of a marker the harness writes itself, or None: `[REDACTED:` and one of its ``labels``, and an
-    `env:` marker's variable name when the harness wrote it (of any case: `db_password` is secret-named). Text
-    shaped like a marker with another label, or another suffix, is what a command printed (read 59's F-0137, read
-    60's F-0142, F-0143)."""
+    `env:` marker's variable name when the harness wrote it. Text shaped like a marker with another label, or
+    another suffix, is what a command printed (read 59's F-0137, read 60's F-0142, F-0143)."""
     label, _, suffix = m.group()[len("[REDACTED:"):-1].partition(":")
-    if label == "env" and suffix and (f"env:{suffix}" in labels or (_SECRET_ENV.search(suffix) and (
-            _ENV_NAME.fullmatch(suffix) or m.span() == (0, len(m.string))))):
-        # This redactor's own variable; a secret-named variable as environments name them (upper case: what a
-        # recording in another shell wrote, read at commit without it, read 62's F-0148); or a recorded variable's
-        # value that is nothing but its marker. Not a lower-case name shaped so inside other text (F-0146).
+    if label == "env" and suffix and (f"env:{suffix}" in labels or (stored and _SECRET_ENV.search(suffix))):
+        # This redactor's own variable; or, in what another shell recorded, a secret-named variable of that
+        # shell's, of any case (`DB_PASSWORD`, `db_password`: read 60's F-0143, 62's F-0148). Only there: a
+        # recording knows its own variables, so a command printing `[REDACTED:env:<project value>]` has the value
+        # redacted where it is written (read 61's F-0146, 62's F-0149), and no shape of a name is trusted then.
         return m.span()
     if label not in labels:
         return None

@@ -127,9 +127,9 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
     changed = _changed_files(olds, new)
     if not changed:
         return
-    from harness.store.secrets_check import agents_name_flagged, redactor, secrets_in
+    from harness.store.secrets_check import agents_name_flagged, secrets_in, stored_redactor
 
-    red = redactor(_redaction_patterns([new, *olds]))
+    red = stored_redactor(_redaction_patterns([new, *olds]))
     for rel in changed:
         named = [(part, agents_name_flagged(part, red)) for part in rel.split("/")]
         shown = "/".join("custom.[REDACTED]" if rule else part for part, rule in named)  # never the secret itself

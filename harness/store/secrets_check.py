@@ -77,7 +77,7 @@ def _redactor(literals: tuple[tuple[str, str], ...], patterns: tuple[str, ...]) 
 @functools.lru_cache(maxsize=8)
 def own_rules(red: Redactor) -> Redactor:
     """``red`` without a project's patterns: what reads a value the harness wrote (:data:`HARNESS_WRITTEN`)."""
-    return Redactor(tuple(rule for rule in red.rules if rule.name != "custom"))
+    return Redactor(tuple(rule for rule in red.rules if rule.name != "custom"), red.stored)
 
 
 def note_text(note: dict) -> str:
@@ -93,6 +93,17 @@ def redactor(patterns: Sequence[str] = ()) -> Redactor:
     project names as secret is one in a requirement's statement as in a command's output: F-0153).
     One per set of patterns a process: the evidence writer and the store share it."""
     return _redactor(tuple(sorted(secret_env(os.environ).items())), tuple(patterns))
+
+
+def stored_redactor(patterns: Sequence[str] = ()) -> Redactor:
+    """:func:`redactor` as the last check reads committed files with: they were written in other shells, whose
+    secret-named variables' markers (`[REDACTED:env:DB_PASSWORD]`) this one cannot list (core.redact.Redactor)."""
+    return _stored(redactor(patterns))
+
+
+@functools.lru_cache(maxsize=4)
+def _stored(red: Redactor) -> Redactor:
+    return Redactor(red.rules, stored=True)
 
 
 _ONE_WORD = re.compile(r"[^\s\\\"']{1,4096}")
