@@ -2,7 +2,7 @@
 
 Three timed runs, one after the other, with this checkout's interpreter:
 
-  inner   this checkout's inner loop:   pytest -q -n auto -m "not e2e"
+  inner   this checkout's inner loop:   pytest -q -n auto -m "not e2e and not slow"
   full    this checkout's full suite:   pytest -q -n auto          (the README's test command)
   same    this checkout's versions of the test files --before had (they have grown since): a
           like-for-like figure, printed beside the targets, not one of them
@@ -19,8 +19,11 @@ targets then print INVALID). One run of each, in this order: a figure, not a dis
 
 `--cpu` (issue 27 item 8) measures instead the inner loop's CPU seconds (pytest and every process it
 waited for) of --before's checkout and of this one, each divided by a fixed calibration loop timed
-in the same run (calibration, before, calibration, after, calibration; the median unit): a ratio a
-machine's speed divides out of. Target: after at most 60% of before.
+in the same run (calibration, before, calibration, after, calibration, after as before, calibration;
+the median unit): a ratio a machine's speed divides out of. Target: after at most 60% of before.
+Each checkout's inner loop is its own: --before's `-m "not e2e"`, this one's also leaves out `slow`
+tests (an install killed at each of its steps, megabytes of output, a benchmark). "after as before"
+runs this checkout with --before's selection: the like-for-like figure, printed, not a target.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE = "8c1137c"  # the last commit before issue 8: 1,212 tests, run serially
+INNER = ["-m", "not e2e and not slow"]  # this checkout's inner loop (CONTRIBUTING.md)
+INNER_BEFORE = ["-m", "not e2e"]  # the inner loop before `slow` tests left it (issue 27)
 SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?|deselected)")
 
 
@@ -89,23 +94,27 @@ def calibration() -> float:
 
 def inner_cpu(before: str, xdist: list[str], fast: Path, tmp: Path) -> tuple[dict[str, tuple[float, str, int]], bool]:
     """Issue 27 item 8: the inner loop's CPU seconds over a calibration loop timed in the same run, for
-    --before's checkout and this one, one after the other between calibrations (C B C A C)."""
+    --before's checkout and this one (with its own selection, then --before's), one after the other between
+    calibrations (C B C A C A C)."""
     results: dict[str, tuple[float, str, int]] = {}
     calib = [calibration()]
     old = old_checkout(before, tmp)
     try:
-        results["inner before"] = timed_pytest(f"inner before ({before})", old, [*xdist, "-m", "not e2e"], tmp)
+        results["inner before"] = timed_pytest(f"inner before ({before})", old, [*xdist, *INNER_BEFORE], tmp)
     finally:
         shutil.rmtree(old, ignore_errors=True)
     calib.append(calibration())
-    results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], fast)
+    results["inner"] = timed_pytest("inner", ROOT, [*xdist, *INNER], fast)
+    calib.append(calibration())
+    results["inner as before"] = timed_pytest("inner as before", ROOT, [*xdist, *INNER_BEFORE], fast)
     calib.append(calibration())
     unit = statistics.median(calib)
-    seconds = {"inner before": CPU[f"inner before ({before})"], "inner": CPU["inner"]}
+    seconds = {label: CPU[f"inner before ({before})" if label == "inner before" else label] for label in results}
     ratios = {label: cpu / unit for label, cpu in seconds.items()}
     print(f"calibration loop: {', '.join(f'{c:.2f}' for c in calib)} CPU s (median {unit:.2f})")
     for label, ratio in ratios.items():
-        print(f"{label:<13} {seconds[label]:8.1f} CPU s = {ratio:7.1f} calibrations")
+        print(f"{label:<15} {seconds[label]:8.1f} CPU s = {ratio:7.1f} calibrations")
+    print(f"like for like: inner as before / before = {ratios['inner as before'] / ratios['inner before']:.2f}")
     share = ratios["inner"] / ratios["inner before"]
     met = share <= 0.6
     print(f"TARGET 27.8 inner loop CPU: after / before = {share:.2f} (target <= 0.60) — {'MET' if met else 'NOT MET'}")
@@ -198,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="harness-suite-", dir=in_memory()) as fast, \
             tempfile.TemporaryDirectory(prefix="harness-suite-") as tmp:
         if ns.only in (None, "inner"):
-            results["inner"] = timed_pytest("inner", ROOT, [*xdist, "-m", "not e2e"], Path(fast))
+            results["inner"] = timed_pytest("inner", ROOT, [*xdist, *INNER], Path(fast))
         if ns.only in (None, "full"):
             results["full"] = timed_pytest("full", ROOT, xdist, Path(fast))
         if ns.only is None:

@@ -360,6 +360,7 @@ def test_secret_cut_by_output_truncation_leaves_no_fragment_behind(h, repo, task
 
 # -- volume, time, interruption ---------------------------------------------------------
 
+@pytest.mark.slow  # 50 MB through a recording
 def test_50_mb_of_output_is_capped_to_a_head_and_a_tail_and_recorded_whole_in_its_count(h, repo, task):
     # How long this takes, against piping the same output to /dev/null: `bash bench/run --only output`.
     cap = 8 * 1024 * 1024  # config.yaml's output.log_cap_bytes

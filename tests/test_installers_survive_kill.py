@@ -8,6 +8,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
+
 from support.gitrepo import git
 
 KILL = "HARNESS_KILL_AT_STEP"
@@ -53,6 +55,7 @@ def _every_kill(h, cwd: Path, args: tuple[str, ...], then: tuple[str, ...], expe
     return step - 1
 
 
+@pytest.mark.slow  # an install run and killed at each of its steps
 def test_a_client_install_killed_at_any_step_is_finished_by_the_next_and_undone_exactly(h, repo):
     _client(repo)
     state = lambda: _state(repo / ".git", repo / ".git" / "hooks")  # noqa: E731
@@ -67,6 +70,7 @@ def test_a_client_install_killed_at_any_step_is_finished_by_the_next_and_undone_
     assert git(repo, "config", "notes.rewriteMode").stdout.strip() == "concatenate"
 
 
+@pytest.mark.slow  # an install run and killed at each of its steps
 def test_a_client_uninstall_killed_at_any_step_is_finished_by_the_next_run(h, repo):
     _client(repo)
     state = lambda: _state(repo / ".git", repo / ".git" / "hooks")  # noqa: E731
@@ -86,6 +90,7 @@ def test_a_client_uninstall_killed_at_any_step_is_finished_by_the_next_run(h, re
     assert steps > 8 and state() == before
 
 
+@pytest.mark.slow  # an install run and killed at each of its steps
 def test_a_server_install_killed_at_any_step_is_finished_or_undone_exactly(h, tmp_path):
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
@@ -102,6 +107,7 @@ def test_a_server_install_killed_at_any_step_is_finished_or_undone_exactly(h, tm
     assert git(bare, "config", "receive.fsckObjects").stdout.strip() == "false"
 
 
+@pytest.mark.slow  # an install run and killed at each of its steps
 def test_a_server_install_with_the_option_killed_over_one_without_it_gives_back_the_users_value(h, tmp_path):
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))

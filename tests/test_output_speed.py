@@ -11,6 +11,7 @@ import random
 import re
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ class CountingRedactor:
         return self.real.secret_spans(text)
 
 
+@pytest.mark.slow  # megabytes of random bytes through the cut
 def test_random_bytes_are_redacted_once_and_only_as_far_as_they_are_kept():
     rng = random.Random(14)
     data = rng.randbytes(5 * 1024 * 1024)
@@ -73,6 +75,7 @@ def test_escaped_size_counts_what_the_redactor_writes():
         assert outputcut.escaped_size(data) == len(compile_patterns([]).redact_bytes(data).encode())
 
 
+@pytest.mark.slow  # megabytes of random bytes through the cut
 def test_recording_random_bytes_hands_the_redactor_no_more_than_recording_text_of_the_same_size():
     # The time this takes is a benchmark's figure (`bash bench/run --only output`, ratio target
     # <= 2x); what a test can hold is the work: the redactor sees what is kept, not what was seen.

@@ -7,6 +7,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
+
 KILL = "HARNESS_KILL_AT_STEP"
 
 
@@ -39,6 +41,7 @@ def _killed(h, step: int, args: tuple[str, ...]) -> bool:
     return r.code == -signal.SIGKILL
 
 
+@pytest.mark.slow  # an install run and killed at each of its steps
 def test_a_skills_install_killed_at_any_step_is_undone_or_finished(h, repo):
     own = repo / ".claude" / "skills" / "mine" / "SKILL.md"
     own.parent.mkdir(parents=True)
@@ -48,6 +51,7 @@ def test_a_skills_install_killed_at_any_step_is_undone_or_finished(h, repo):
     assert steps >= 4 and own.read_text() == "the user's own skill\n"
 
 
+@pytest.mark.slow  # an install run and killed at each of its steps
 def test_an_agent_install_killed_at_any_step_is_undone_or_finished(h, repo):
     settings = repo / ".claude" / "settings.json"
     settings.parent.mkdir()
