@@ -95,6 +95,38 @@ def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
     assert first_holding(repo, "HEAD") == adoption
 
 
+@pytest.mark.parametrize("where", ["info-grafts", "GIT_GRAFT_FILE"])
+def test_a_graft_does_not_move_the_adoption(h, repo, tmp_path, monkeypatch, where):
+    """Read 63a's F-0155: git applies grafts whatever replace refs and the commit-graph say, from .git/info/grafts
+    or the file GIT_GRAFT_FILE names; one making the real adoption's parent a side adoption moved it there."""
+    pre = head(repo)
+    adoption = commit_all_ok(repo, "adopt")
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    commit_all_ok(repo, "code")
+    git(repo, "checkout", "-q", "-b", "side", pre)
+    git(repo, "checkout", adoption, "--", ".harness")
+    side = commit_all_ok(repo, "side: adopt on a line of its own")
+    git(repo, "checkout", "-q", "-f", "-")
+    if where == "info-grafts":
+        (repo / ".git/info").mkdir(exist_ok=True)
+        (repo / ".git/info/grafts").write_text(f"{adoption} {side}\n")
+    else:
+        (tmp_path / "grafts").write_text(f"{adoption} {side}\n")
+        monkeypatch.setenv("GIT_GRAFT_FILE", str(tmp_path / "grafts"))
+    assert git(repo, "log", "-1", "--format=%P", adoption).stdout.split() == [side]  # plain git reads the graft
+    assert first_holding(repo, "HEAD") == adoption
+
+
+@pytest.mark.parametrize("variable", ["GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
+                                      "GIT_NOGLOB_PATHSPECS"])
+def test_a_pathspec_variable_does_not_hide_the_adoption(h, repo, monkeypatch, variable):
+    """Read 63a's F-0157: with GIT_LITERAL_PATHSPECS=1 `:(top,literal).harness/config.yaml` named a file no commit
+    holds, and no adoption meant "this change adopts"."""
+    adoption = commit_all_ok(repo, "adopt")
+    monkeypatch.setenv(variable, "1")
+    assert first_holding(repo, "HEAD") == adoption
+
+
 def test_the_harness_s_git_turns_the_commit_graph_off_after_the_caller_s_own_settings(monkeypatch):
     from harness.gitio.environment import git_env, own_env
 

@@ -58,6 +58,62 @@ def test_a_base_chosen_before_the_adoption_does_not_exempt_a_command_added_after
     assert INTRODUCED in _cite_smoke(h, repo)
 
 
+@pytest.mark.parametrize("how", ["side-line", "orphan"])
+def test_a_base_holding_the_agent_s_own_adoption_does_not_exempt_its_commands(h, repo, how):
+    """Read 63a's F-0154, F-0159: a base holding config.yaml was taken at its word, even the agent's own adoption on
+    a line begun before the real one, or an orphan root (a protected suite's base falls back to HEAD)."""
+    (repo / "app.py").write_text("x = 1\n")
+    pre = _before_the_harness(repo, "before the harness was adopted here")
+    adoption = commit_all_ok(repo, "adopt the harness")  # the config.yaml commands as adopted: none
+    if how == "side-line":
+        git(repo, "checkout", "-q", "-b", "rival", pre)
+        git(repo, "checkout", adoption, "--", ".harness")
+    else:
+        git(repo, "checkout", "-q", "--orphan", "rival")
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", ADDED))
+    commit_all_ok(repo, "the agent's own adoption, with a command of its own")
+    _task(h)
+    git(repo, "reset", "-q", "--soft", adoption)  # HEAD back on the project's line, the rival's files kept
+    assert INTRODUCED in _cite_smoke(h, repo)
+
+
+def test_a_commit_s_stamp_reads_its_own_history_wherever_head_is(h, repo):
+    """Read 63a's F-0156: the stamp's source had no commit, so its adoption was read from HEAD's history: the
+    note of a commit whose task's base predates the adoption said BLOCKED on it and PASS from an orphan branch."""
+    import json
+
+    (repo / "app.py").write_text("x = 1\n")
+    pre = _before_the_harness(repo, "before the harness was adopted here")
+    adoption = commit_all_ok(repo, "adopt the harness")
+    git(repo, "reset", "-q", "--soft", pre)
+    _task(h)
+    git(repo, "reset", "-q", "--soft", adoption)
+    _cite_smoke(h, repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "custom.smoke, its task based before the adoption")
+    judged = head(repo)
+
+    def introduced() -> list:
+        return [b for t in json.loads(h.ok("stamp", judged, "--json").out)["tasks"].values()
+                for b in t.get("blockers", []) if INTRODUCED in b]
+
+    on_it = introduced()
+    git(repo, "checkout", "-q", "--orphan", "elsewhere")
+    assert introduced() == on_it != []
+
+
+def test_a_base_on_the_adopted_line_is_taken_at_its_word(h, repo):
+    """What the rule above must not refuse: a command the project configured after its adoption, at the base."""
+    _before_the_harness(repo, "before")
+    commit_all_ok(repo, "adopt the harness")
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", ADDED))
+    commit_all_ok(repo, "the project adds its smoke command")
+    _task(h)
+    assert INTRODUCED not in _cite_smoke(h, repo)
+
+
 def test_the_change_that_adopts_the_harness_still_configures_its_commands(h, repo):
     """No commit of HEAD's history holds config.yaml: the working tree's adoption configures every type."""
     _before_the_harness(repo, "no harness committed yet")
