@@ -83,14 +83,9 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
         # be read, and taking the change for one that adopts the harness would let any command verify (F-0097).
         shallow = getattr(src, "shallow", None)
         return {**out, "introduced": by_hand, "base_unread": {"commit": base, "shallow": bool(shallow and shallow())}}
-    if base_src is None or base_src.read(paths.CONFIG) is None:
-        # No config.yaml at the base (or no base): the base alone is the agent's to choose, so the commands are
-        # compared with those the history adopted the harness with (gitio/adoption.py), whatever the base.
-        adoption = getattr(src, "adoption", None)
-        base_src = adoption() if adoption is not None else None
-        if base_src is None:
-            return {**out, "introduced": by_hand, "adopted_at": "this change"}  # no commit before it holds config.yaml
-        out["adopted_at"] = getattr(base_src, "rev", None) or getattr(base_src, "commit", None) or "a commit"
+    base_src, out["adopted_at"] = _judged_against(src, base_src)
+    if base_src is None:
+        return {**out, "introduced": by_hand}  # no commit before this change holds config.yaml: it adopts
     try:
         before = configured_identities(base_src)
     except HarnessError:
@@ -101,6 +96,30 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
                                           sha256(raw).hexdigest(), [base_src], signers)[0]:
         changed = []
     return {**out, "introduced": sorted({*by_hand, *changed})}
+
+
+def _judged_against(src: Source, base_src: Any) -> tuple[Any, str | None]:
+    """The files whose commands this change's are compared with, and where the history adopted the harness when
+    that is not the base: (None, "this change") when this change adopts it."""
+    adoption = getattr(src, "adoption", None)
+    if base_src is None or base_src.read(paths.CONFIG) is None:
+        # No config.yaml at the base (or no base): the base alone is the agent's to choose, so the commands are
+        # compared with those the history adopted the harness with (gitio/adoption.py), whatever the base.
+        adopted = adoption() if adoption is not None else None
+        return (adopted, _commit_of(adopted)) if adopted is not None else (None, "this change")
+    if adoption is None:
+        return base_src, None
+    # A base holding config.yaml is taken at its word on the line that adopted the harness only: the agent's own
+    # adoption on a line begun before the real one, or an orphan root (a protected suite's base falls back to
+    # HEAD), is a rival's, whose commands nobody approved (read 63a's F-0154, F-0159).
+    adopted = adoption()
+    if adopted is None or base_src.descends_from(_commit_of(adopted)):
+        return base_src, None
+    return adopted, _commit_of(adopted)
+
+
+def _commit_of(src: Any) -> str:
+    return getattr(src, "rev", None) or getattr(src, "commit", None) or "a commit"
 
 
 def case_lists(src: Source, task: LoadedTask, evidence: dict[str, dict],

@@ -108,6 +108,11 @@ def published_line(root: Path) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*own, *default]))
 
 
+def descends(root: Path, commit: str, ancestor: str) -> bool:
+    """Whether ``commit`` is ``ancestor`` or one of its descendants (not when git cannot tell: a missing object)."""
+    return _git(root, "merge-base", "--is-ancestor", ancestor, commit).returncode == 0
+
+
 def is_shallow(root: Path) -> bool:
     """Whether the repository at ``root`` is a shallow clone (its history stops at a boundary)."""
     return _git(root, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"

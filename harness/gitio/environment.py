@@ -23,12 +23,23 @@ BENDING_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_
 # against the commit, and anyone who can write the folder can write one (read 56a's F-0120). Off as the last of the
 # command-line settings, which come after every config file and after GIT_CONFIG_COUNT's.
 _NO_COMMIT_GRAPH = "'core.commitgraph'='false'"
+# Grafts too (.git/info/grafts, or the file GIT_GRAFT_FILE names) give a commit other parents, and git applies
+# them whatever replace refs and the commit-graph say (read 63a's F-0155): git reads the file GIT_GRAFT_FILE names
+# instead of info/grafts, and this one cannot exist (/dev/null is no folder; the file /dev/null itself would make
+# git print its deprecation hint). The pathspec variables change what a pathspec the harness writes means:
+# GIT_LITERAL_PATHSPECS=1 made `:(top,literal).harness/config.yaml` a name no commit holds (F-0157). A shallow file
+# named elsewhere cuts history short: git's own (.git/shallow) says where this clone's history ends.
+_NO_GRAFTS = os.path.join(os.devnull, "no-grafts")
+_MEANING_ENV = ("GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
+                "GIT_SHALLOW_FILE")
 
 
 def as_stored(env: dict[str, str]) -> dict[str, str]:
-    """``env`` with every object git reads taken as stored: no replace refs, no commit-graph (a new mapping)."""
+    """``env`` with every object git reads taken as stored (no replace refs, commit-graph or grafts) and every
+    pathspec as written (a new mapping)."""
     given = env.get("GIT_CONFIG_PARAMETERS")
-    return {**env, "GIT_NO_REPLACE_OBJECTS": "1",
+    kept = {k: v for k, v in env.items() if k not in _MEANING_ENV}
+    return {**kept, "GIT_NO_REPLACE_OBJECTS": "1", "GIT_GRAFT_FILE": _NO_GRAFTS,
             "GIT_CONFIG_PARAMETERS": f"{given} {_NO_COMMIT_GRAPH}" if given else _NO_COMMIT_GRAPH}
 
 

@@ -159,6 +159,12 @@ class CommitFiles:
 
         return is_shallow(self.root)
 
+    def descends_from(self, ancestor: str) -> bool:
+        """Whether this commit is ``ancestor`` or descends from it."""
+        from harness.gitio.adoption import descends
+
+        return descends(self.root, self.commit, ancestor)
+
     def adoption(self) -> CommitFiles | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""

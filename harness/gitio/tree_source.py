@@ -38,6 +38,12 @@ class TreeSource:
 
         return is_shallow(self.git.root)
 
+    def descends_from(self, ancestor: str) -> bool:
+        """Whether this tree's commit is ``ancestor`` or descends from it (a tree of no commit: no)."""
+        from harness.gitio.adoption import descends
+
+        return self.rev is not None and descends(self.git.root, self.rev, ancestor)
+
     def adoption(self) -> TreeSource | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""

@@ -121,7 +121,8 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
                                                                  list[metrics.DoneClaim], list[str]]:
     """(commits, tasks, DONE claims, tasks that could not be read) for the range."""
     commits = range_commits(git, from_rev, to_rev)
-    end = TreeSource(git, git.commit_tree(git.resolve(to_rev)), "end of range")
+    end_rev = git.resolve(to_rev)
+    end = TreeSource(git, git.commit_tree(end_rev), "end of range", rev=end_rev)
     start_rev = git.resolve(from_rev) if from_rev and from_rev.strip("0") else None
     start = TreeSource(git, git.commit_tree(start_rev), "start", rev=start_rev) if start_rev else None
     end_ids = reader.task_ids(end)

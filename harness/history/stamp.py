@@ -57,7 +57,7 @@ def stamp_for(git: Git, commit: str, signers: Signers, cache: StampCache | None 
     """
     cache = cache or StampCache(None)
     tree = git.commit_tree(commit)
-    src = TreeSource(git, tree, f"commit {commit[:12]}")
+    src = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)  # its history, not HEAD's (read 63a's F-0156)
     source_tree = git.strip_harness(tree)
     note: dict = {"harness": __version__, "commit": commit, "source_tree": source_tree, "tasks": {}}
     gate_oid, config_oid = src.oid(paths.GATE) or "-", src.oid(paths.CONFIG) or "-"
