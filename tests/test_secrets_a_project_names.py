@@ -4,6 +4,8 @@ the store redacts at its one boundary. The commit check reads with the same patt
 
 from __future__ import annotations
 
+import json
+
 from support.cli import validate_staged
 from support.records import set_config, tdir
 
@@ -217,3 +219,56 @@ def test_a_recorded_variable_s_marker_is_accepted_at_commit_in_a_shell_without_i
     monkeypatch.delenv("db_password")
     r = validate_staged(repo)
     assert r.returncode == 0, r.stderr
+
+
+GREP = ["grep", "-rn", "password:", "config/"]  # no secret, but `password: config/` once the words are joined
+
+
+def test_a_command_whose_words_read_like_an_assignment_joined_is_recorded_and_committed(h, repo, task):
+    # Read 63b's F-0160: the argv was redacted word by word and checked joined: the harness refused its own record.
+    from support.records import record
+
+    (repo / "config").mkdir()
+    r = h("evidence", "lint", "--", *GREP)
+    assert "refusing to write" not in r.err, r.err
+    assert record(repo, task, "lint")["argv"][:3] == GREP[:3]
+    assert validate_staged(repo).returncode == 0
+
+
+def test_a_finding_whose_reproducer_reads_like_an_assignment_joined_is_committed(h, repo, task, tmp_path):
+    # Read 63b's F-0161: the ledger line the hash chain keeps was refused at every commit.
+    from support.flows import proposal, propose
+
+    assert propose(h, tmp_path, {"findings": [proposal(recommended_reproducer={
+        "type": "unit_test", "description": "grep it", "command": GREP})]}).code == 0
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_credential_split_over_command_words_is_kept_nowhere(h, repo, task, tmp_path):
+    # Read 63b's F-0162: `-H Authorization: TOKEN` is three words, each harmless alone.
+    from support.flows import proposal, propose
+    from support.paths import PY
+
+    secret = "Zq8vT3kLmN0pQrStUv"
+    assert propose(h, tmp_path, {"findings": [proposal()]}).code == 0
+    h("finding", "reproduce", "F-0001", "--", PY, "-c", "pass", "-H", "Authorization:", secret)
+    assert secret not in _harness_text(repo)
+    assert validate_staged(repo).returncode == 0
+
+
+def test_an_approval_spells_a_command_as_a_record_does(h, repo):
+    # Read 63b's F-0174: the approval's list of changes joined the argv unredacted, and the signed line was refused.
+    from harness.approvals.approve import config_changes
+    from harness.gitio.git import Git
+    from harness.store.layout import open_layout
+    from harness.store.secrets_check import secrets_in
+
+    from support.gitrepo import commit_all_ok
+
+    commit_all_ok(repo, "adopt the harness")
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", f"evidence:\n  lint:\n    command: {GREP}\n"))
+    _, changes = config_changes(open_layout(repo), Git(repo))
+    assert changes and "config/" not in changes[0], changes
+    assert secrets_in(".harness/approvals.jsonl", (json.dumps({"changes": changes}) + "\n").encode()) == []

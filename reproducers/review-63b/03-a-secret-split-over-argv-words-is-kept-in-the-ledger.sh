@@ -24,7 +24,7 @@ Y
 harness finding propose --file "$T/f.yaml" >/dev/null 2>&1 || exit 2
 SECRET=Zq8vT3kLmN0pQrStUv
 harness finding reproduce F-0001 -- curl -sf -H "Authorization:" "$SECRET" http://127.0.0.1:9/api >/dev/null 2>&1
-grep -q '"command":"curl -sf -H Authorization: \[REDACTED:authorization\]' .harness/tasks/*/events.jsonl \
+grep -q '"command":"curl -sf -H Authorization: .\?\[REDACTED:authorization\]' .harness/tasks/*/events.jsonl \
   || { echo "setup: no reproduce event with the redacted command" >&2; exit 2; }
 echo 'recorded "command": curl -sf -H Authorization: [REDACTED:authorization] http://127.0.0.1:9/api'
 if hits=$(grep -rnF "$SECRET" .harness); then
