@@ -6,6 +6,7 @@ tightens or keeps the policy).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from harness.core import suite
@@ -70,21 +71,23 @@ def default_gate_text(template: str, configured: list[str]) -> str:
     return "".join(lines[:start + 1] + block + lines[end:])
 
 
-def command_changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> list[str]:
+def command_changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]],
+                    shown: Callable[[list[str]], str] = " ".join) -> list[str]:
     """Which command proves a type is policy too: every configured command added, changed or removed
     (swapping `pytest` for `true` loosens the gate), and so is whatever else decides its pass or
     fail — its JUnit report (without it, a run whose tests failed but exited 0 passes) and whether
     a shell runs it. ``before``/``after``: type -> command identity. A command added for a new type is
     listed too: committed first, it is "configured at the base" of a task started after it, and would
-    verify with no human's word (read 54's F-0108)."""
-    out = [f"evidence.{t}.command added: {' '.join(new['argv'])!r}" for t, new in after.items() if t not in before]
+    verify with no human's word (read 54's F-0108). ``shown`` spells a command in the list (an approval keeps the
+    list: its caller redacts what it shows, read 63b's F-0174); the commands are compared as they are."""
+    out = [f"evidence.{t}.command added: {shown(new['argv'])!r}" for t, new in after.items() if t not in before]
     for t, old in before.items():
         new = after.get(t)
         if new is None:
-            out.append(f"evidence.{t}.command {' '.join(old['argv'])!r} → removed")
+            out.append(f"evidence.{t}.command {shown(old['argv'])!r} → removed")
             continue
         if new["argv"] != old["argv"]:
-            out.append(f"evidence.{t}.command {' '.join(old['argv'])!r} → {' '.join(new['argv'])!r}")
+            out.append(f"evidence.{t}.command {shown(old['argv'])!r} → {shown(new['argv'])!r}")
         if old.get("junit") and new.get("junit") != old["junit"]:  # adding a report only tightens
             out.append(f"evidence.{t}.junit {old['junit']!r} → {new.get('junit')!r}")
         if new.get("shell") != old.get("shell"):

@@ -616,10 +616,12 @@ def _is_secret_flag(word: str) -> bool:
     return word.startswith("-") and _secret_flag().fullmatch(word) is not None  # the pattern starts with `-`
 
 
-def redact_argv(argv: list[str], redactor: Redactor) -> list[str]:
+def redact_argv(argv: list[str], redactor: Redactor, joined: bool = True) -> list[str]:
     """``argv`` with every element redacted, and the value of a secret-named flag replaced
     whatever it looks like (``--password hunter2``, ``--token=abc``): on a command line
-    the flag is the only sign that a short, plain value is a secret."""
+    the flag is the only sign that a short, plain value is a secret. ``joined``: and what the words
+    joined reveal (:func:`_joined_secrets`), which a writer redacts; not what a person wrote in config.yaml,
+    whose `grep -rn "password:" config/` the commit check must not refuse."""
     out: list[str] = []
     after_flag = False
     for arg in argv:
@@ -631,6 +633,27 @@ def redact_argv(argv: list[str], redactor: Redactor) -> list[str]:
         else:
             out.append(redactor.redact(arg))
         after_flag = not eq and _is_secret_flag(arg)
+    return _joined_secrets(out, redactor) if joined else out
+
+
+def _joined_secrets(words: list[str], redactor: Redactor) -> list[str]:
+    """``words`` with every word a secret found in the words joined by spaces covers replaced: `-H`,
+    `Authorization:`, `TOKEN` are each harmless alone, and every reader of a command line (the one-line command,
+    the commit check) reads them joined (read 63b's F-0160..F-0162). A word that is markers already stays."""
+    joined = " ".join(words)
+    found = [(start, end, name) for _, _, start, end, name in redactor._matches(joined) if start < end]
+    if not found:
+        return words
+    out, pos = [], 0
+    for word in words:
+        start, end = pos, pos + len(word)
+        pos = end + 1
+        name = next((n for s, e, n in found if s < end and start < e), None)
+        if name is None or _MARKERS_ONLY.fullmatch(word):
+            out.append(word)
+        else:
+            redacted = redactor.redact(word)
+            out.append(redacted if redacted != word else f"[REDACTED:{name}]")
     return out
 
 

@@ -174,7 +174,7 @@ def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
     if key in STRUCTURAL:
         return False
     if isinstance(data, list):
-        if key in ARGV_KEYS and all(isinstance(a, str) for a in data) and redact_argv(data, red) != data:
+        if key in ARGV_KEYS and all(isinstance(a, str) for a in data) and redact_argv(data, red, joined=False) != data:
             return True
         return any(_argv_flagged(v, red) for v in data)
     if isinstance(data, dict):
@@ -305,7 +305,7 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
                 out.append((node.start_mark.line + 1, found, str(node.value)))
         elif isinstance(node, yaml.SequenceNode):
             values = [v.value for v in node.value if isinstance(v, yaml.ScalarNode)]
-            if key in ARGV_KEYS and len(values) == len(node.value) and redact_argv(values, rules) != values:
+            if key in ARGV_KEYS and len(values) == len(node.value) and redact_argv(values, rules, joined=False) != values:
                 out.append((node.start_mark.line + 1, "secret_flag", "\n".join(values)))
             stack.extend((v, None, written) for v in node.value)
         elif isinstance(node, yaml.MappingNode):
