@@ -527,3 +527,22 @@ def test_the_harness_s_env_marker_of_a_variable_this_shell_lacks_stays_whole() -
     # Read 62's F-0148: written by a recording that had CORP_DEPLOY_TOKEN, read at commit in a shell without it.
     text = "using [REDACTED:env:CORP_DEPLOY_TOKEN] now"
     assert _stored(compile_patterns(["DEPLOY_[A-Z0-9]{5,}"])).redact(text) == text
+
+
+def test_an_authorization_variable_is_secret_named_and_an_author_variable_is_not() -> None:
+    # Read 63b's F-0165: AUTH(?!OR) left out every *AUTHORIZATION* variable with GIT_AUTHOR_*.
+    env = {"HTTP_AUTHORIZATION": "Basic dXNlcjpodW50ZXIy", "GIT_AUTHOR_NAME": "Ada Lovelace", "AUTHORS": "Ada, Bob, Eve"}
+    assert set(secret_env(env)) == {"HTTP_AUTHORIZATION"}
+
+
+def test_a_short_secret_variable_s_value_in_base64_is_redacted() -> None:
+    # Read 63b's F-0168: 8 characters encode to 12, too short for a base64 run to be decoded.
+    red = compile_patterns(literals={"DB_PASS": "hunter22"})
+    assert "aHVudGVyMjI" not in red.redact("data:\n  db: aHVudGVyMjI=\n")
+
+
+def test_a_project_pattern_leaves_markers_whole_in_text_with_escape_codes() -> None:
+    # Read 63b's F-0169: the pass over the text as a terminal shows it dropped no span inside a marker.
+    red = compile_patterns(["[a-z]+_[a-z]+"])
+    once = red.redact(f"\x1b[32m{GHP}\x1b[0m")
+    assert GHP not in once and red.redact(once) == once, once

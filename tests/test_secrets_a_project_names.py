@@ -272,3 +272,34 @@ def test_an_approval_spells_a_command_as_a_record_does(h, repo):
     _, changes = config_changes(open_layout(repo), Git(repo))
     assert changes and "config/" not in changes[0], changes
     assert secrets_in(".harness/approvals.jsonl", (json.dumps({"changes": changes}) + "\n").encode()) == []
+
+
+BROAD = "\nredaction:\n  patterns: ['[a-z]+_[a-z]+']\n"
+
+
+def test_an_invariant_s_verification_list_is_the_harness_s_words(h, repo, task):
+    # Read 63b's F-0170: invariants.yaml's `verification:` list was read with the project's patterns.
+    set_config(repo, BROAD)
+    h.ok("invariant", "add", "no data is lost", "--category", "correctness", "--severity", "major")
+    h.ok("evidence", "unit_test", "--", "true")
+    h.ok("invariant", "set", "INV-001", "--status", "verified", "--evidence", "unit_test")
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_contract_citing_a_built_in_evidence_type_is_applied_under_a_broad_pattern(h, repo, task):
+    # Read 63b's F-0173: `unit_test` in `verified_by` was redacted, and the event then failed its schema.
+    set_config(repo, BROAD)
+    (repo / ".harness/local").mkdir(exist_ok=True)
+    (repo / ".harness/local/contract.yaml").write_text(
+        "contract:\n  acceptance_criteria: [users can log in]\n  requirements:\n    - statement: login works\n"
+        "      priority: must\n      verified_by: [unit_test]\n")
+    h.ok("contract", "apply")
+    assert validate_staged(repo).returncode == 0
+
+
+def test_a_task_s_spec_links_are_redacted(h, repo, task):
+    # Read 63b's F-0178: `task spec` wrote its links into task.yaml unredacted.
+    token = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"
+    h.ok("task", "spec", "--design", f"https://docs.example.com/d?access_token={token}")
+    assert token not in _harness_text(repo)

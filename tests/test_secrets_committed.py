@@ -334,3 +334,30 @@ def test_an_identifier_holding_a_token_prefix_inside_a_word_is_no_token():
     name = "tests.test_yaml_reading_refuses_hostile_input::test_billion_laughs_is_refused_quickly_with_bounded_memory[config.yaml]"
     assert _red().redact(name) == name
     assert TOKEN not in _red().redact(f"token={TOKEN}")  # a real one, standing alone, still goes
+
+
+TOKEN = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"
+
+
+def test_a_secret_as_a_yaml_key_is_found():
+    # Read 63b's F-0175: a key was read only as the context of a one-word value.
+    from harness.store.secrets_check import secrets_in
+
+    assert secrets_in(".harness/notes.yaml", f"{TOKEN}:\n  note: the old one\n".encode())
+
+
+def test_a_yaml_value_under_a_structural_key_is_read_unless_it_is_an_id():
+    # Read 63b's F-0176: everything under `commit`, `repository`, ... was skipped, whatever it held.
+    from harness.store.secrets_check import secrets_in
+
+    assert secrets_in(".harness/release.yaml", f"commit: {TOKEN}\n".encode())
+    assert secrets_in(".harness/release.yaml", b"repository:\n  url: https://bob:hunter2hunter2@git.example.com/x\n")
+    assert not secrets_in(".harness/release.yaml", b"commit: 0123456789abcdef0123456789abcdef01234567\n")
+
+
+def test_a_json_key_given_twice_hides_no_value():
+    # Read 63b's F-0177: json.loads keeps the last value of a key given twice.
+    from harness.store.secrets_check import secrets_in
+
+    assert secrets_in(".harness/handover.json", f'{{"note": "{TOKEN}", "note": "nothing"}}'.encode())
+    assert secrets_in(".harness/tasks/T/events.jsonl", f'{{"note": "{TOKEN}", "note": "nothing"}}\n'.encode())
