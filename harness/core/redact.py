@@ -119,7 +119,8 @@ _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 _OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
-_SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!OR)")
+# AUTH, but not AUTHOR or AUTHORS as a word (GIT_AUTHOR_NAME): AUTHORIZATION is a secret's name (read 63b's F-0165).
+_SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!ORS?(?![A-Z0-9]))")
 MIN_LITERAL = 8
 # surrogateescape's stand-in for an undecodable byte -> how backslashreplace writes it
 _ESCAPES = {0xDC00 + b: f"\\x{b:02x}" for b in range(0x80, 0x100)}
@@ -372,7 +373,10 @@ class Redactor:
         return found
 
     def _hidden(self, text: str) -> str:
-        for start, end, name in reversed(_merged(self._view_spans(text))):
+        found = self._view_spans(text)
+        if found and "[REDACTED:" in text:  # as in :meth:`_plain`: no project pattern rewrites a marker (F-0169)
+            found = _outside_markers(found, text, self._labels(), self.stored)
+        for start, end, name in reversed(_merged(found)):
             text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
         return text
 
@@ -595,14 +599,19 @@ def _literal_rules(literals: Mapping[str, str]) -> tuple[_Rule, ...]:
 
 
 def _spellings(value: str) -> list[str]:
-    r"""``value`` as output may spell it: verbatim, and JSON-escaped (with ``/`` as ``\/``,
-    non-ASCII as ``\uXXXX`` or not). Longest first, so no spelling is left half matched."""
+    r"""``value`` as output may spell it: verbatim, JSON-escaped (with ``/`` as ``\/``, non-ASCII as
+    ``\uXXXX`` or not), and base64-encoded whole (a Kubernetes Secret's `data:`), which a value too short for
+    its encoding to be decoded (16 characters) would otherwise keep (read 63b's F-0168). Longest first, so no
+    spelling is left half matched."""
+    import base64
     import json
 
     forms = {value}
     for ascii_only in (True, False):
         escaped = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
         forms |= {escaped, escaped.replace("/", "\\/")}
+    encoded = base64.b64encode(value.encode("utf-8", "surrogateescape")).decode().rstrip("=")
+    forms |= {encoded, encoded.replace("+", "-").replace("/", "_")}
     return sorted(forms, key=lambda f: -len(f))
 
 

@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 
+from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -56,8 +57,12 @@ HARNESS_WRITTEN = STRUCTURAL | frozenset({
     "type", "test_type", "outcome", "status", "state", "from", "to", "priority", "source", "severity",
     "verdict", "kind", "check", "subject", "blockers", "blocker_keys", "blocked_by", "log", "cases", "policy",
     "patterns", "reused_run", "evidence", "related_requirements", "related_invariants", "log_digest",
-    "command_digest", "uncovered", "violated",
+    "command_digest", "uncovered", "violated", "verification",
 })
+# The built-in evidence types' names: wherever they stand (a contract's `verified_by` lists them beside test ids an
+# agent names), the harness's words, which a project's pattern as broad as `[a-z]+_[a-z]+` must not redact out of
+# a schema's enum (read 63b's F-0173).
+_TYPE_NAMES = frozenset(EVIDENCE_TYPES)
 _NEW_MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9_]*)")
 _WHOLE_MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 
@@ -123,7 +128,7 @@ def redact_data(data: Any, red: Redactor, key: str | None = None, written: bool 
     written = written or key in HARNESS_WRITTEN
     rules = own_rules(red) if written else red
     if isinstance(data, str):
-        redacted = rules.redact(data)
+        redacted = (own_rules(red) if data in _TYPE_NAMES else rules).redact(data)
         if redacted == data and key and _flagged(_pair(key, data), own_rules(red)):
             return f"[REDACTED:{_flagged(_pair(key, data), own_rules(red))}]"  # a secret by the name it goes by
         return redacted
@@ -154,7 +159,7 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
         return
     written = written or key in HARNESS_WRITTEN
     if isinstance(data, str):
-        yield data, written and not _named_by_agent(data)
+        yield data, (written and not _named_by_agent(data)) or data in _TYPE_NAMES
         if key:
             yield _pair(key, data), True
     elif isinstance(data, list):
@@ -238,7 +243,7 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tu
             if not line.strip():
                 continue
             try:
-                found = _in_data(json.loads(line), red)
+                found = _in_data(_loads(line), red)
             except ValueError:
                 found = _flagged(line, red)
             if found:
@@ -257,7 +262,7 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tu
 
 def _json_values(text: str, red: Redactor) -> list[tuple[int, str, str]]:
     try:
-        doc = json.loads(text)
+        doc = _loads(text)
     except ValueError:
         return _lines(text, red)
     out = []
@@ -268,6 +273,18 @@ def _json_values(text: str, red: Redactor) -> list[tuple[int, str, str]]:
     if not out and _argv_flagged(doc, red):
         out.append((1, "secret_flag", text))
     return out
+
+
+def _loads(text: str) -> Any:
+    """``text`` as JSON, every value kept: a key given twice keeps only its last value in a dict, so the ones
+    before it are kept under the key and their place (read 63b's F-0177: a secret hidden by a duplicate)."""
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        doc = dict(items)
+        if len(doc) < len(items):
+            doc.update({f"{k} (given again, #{n})": v for n, (k, v) in enumerate(items) if doc[k] is not v})
+        return doc
+
+    return json.loads(text, object_pairs_hook=pairs)
 
 
 def _lines(text: str, red: Redactor) -> list[tuple[int, str, str]]:
@@ -295,10 +312,10 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
     stack: list[tuple[Any, str | None, bool]] = [(root, None, False)] if root is not None else []
     while stack:
         node, key, written = stack.pop()
-        if key in STRUCTURAL:
-            continue
+        if isinstance(node, yaml.ScalarNode) and _structural(key, None if node.tag.endswith(":null") else node.value):
+            continue  # one of the harness's ids; anything else under such a key is read (read 63b's F-0176)
         written = written or key in HARNESS_WRITTEN
-        rules = own_rules(red) if written else red
+        rules = own_rules(red) if written or (isinstance(node, yaml.ScalarNode) and node.value in _TYPE_NAMES) else red
         if isinstance(node, yaml.ScalarNode):
             found = _flagged(str(node.value), rules) or (key and _flagged(_pair(key, str(node.value)), own_rules(red)))
             if found:
@@ -309,6 +326,10 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
                 out.append((node.start_mark.line + 1, "secret_flag", "\n".join(values)))
             stack.extend((v, None, written) for v in node.value)
         elif isinstance(node, yaml.MappingNode):
+            for k, _ in node.value:  # a key is text the file holds, as in JSON (read 63b's F-0175)
+                in_key = _flagged(str(k.value), own_rules(red)) if isinstance(k, yaml.ScalarNode) else None
+                if in_key:
+                    out.append((k.start_mark.line + 1, in_key, str(k.value)))
             stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None, written) for k, v in node.value)
     return out + _in_comments(text, root, red)
 

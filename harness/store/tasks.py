@@ -197,6 +197,11 @@ class TaskStore:
             doc = task.docs.get("task.yaml") or {"task": {}}
             old = doc["task"].get("spec") or {}
             spec = {k: links[k] if k in links else old.get(k) for k in ("design", "plan")}
+            # Free text a person or an agent gives, written with no event: redacted here as an event's text is at
+            # _commit (read 63b's F-0178: a link's `?access_token=…` or `user:password@` was written in clear).
+            from harness.store import secrets_check
+
+            spec = secrets_check.redact_data(spec, secrets_check.redactor(self._redaction_patterns()))
             doc["task"]["spec"] = spec
             task.docs["task.yaml"] = doc
             folder = self.layout.root / task.dir
