@@ -546,3 +546,25 @@ def test_a_project_pattern_leaves_markers_whole_in_text_with_escape_codes() -> N
     red = compile_patterns(["[a-z]+_[a-z]+"])
     once = red.redact(f"\x1b[32m{GHP}\x1b[0m")
     assert GHP not in once and red.redact(once) == once, once
+
+
+@pytest.mark.parametrize("text", ["env DB_PASS=Hq7pW2xZr9 sh", "connecting with API_TOKEN_V2=Kd83jfLq02mZ",
+                                  "DB_PASSWORD_PROD='Hq7pW2xZr9' ./deploy", "export SESSION_KEY=Kd83jfLq02mZ"])
+def test_a_secret_named_variable_given_inline_keeps_no_value(text: str) -> None:
+    # Read 63b's F-0171: the assignment rule wanted the secret word right before `=`.
+    red = compile_patterns()
+    once = red.redact(text)
+    assert "Hq7pW2xZr9" not in once and "Kd83jfLq02mZ" not in once and red.redact(once) == once, once
+    assert red.redact("GIT_AUTHOR_NAME=Ada PATH=/usr/bin") == "GIT_AUTHOR_NAME=Ada PATH=/usr/bin"
+
+
+@pytest.mark.parametrize("text", ["curl -fsS -u admin:Hq7pW2xZr9Lm http://x", "curl --user=admin:Hq7pW2xZr9Lm http://x",
+                                  "docker login -u ci -p Hq7pW2xZr9Lm registry.example.com",
+                                  "sshpass -p Hq7pW2xZr9Lm ssh host", "mysql -uroot -pHq7pW2xZr9Lm db"])
+def test_a_password_given_by_a_user_or_a_short_flag_is_redacted(text: str) -> None:
+    # Read 63b's F-0180: curl's -u user:PASSWORD, a registry login's -p, sshpass's, mysql's glued -pPASSWORD.
+    red = compile_patterns()
+    once = red.redact(text)
+    assert "Hq7pW2xZr9Lm" not in once and red.redact(once) == once, once
+    assert "Hq7pW2xZr9Lm" not in " ".join(redact_argv(text.split(), red))
+    assert red.redact("ssh -p 22 host") == "ssh -p 22 host"

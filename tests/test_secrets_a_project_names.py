@@ -303,3 +303,23 @@ def test_a_task_s_spec_links_are_redacted(h, repo, task):
     token = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"
     h.ok("task", "spec", "--design", f"https://docs.example.com/d?access_token={token}")
     assert token not in _harness_text(repo)
+
+
+ACCOUNTS = r"\b[0-9]{7,10}\b"
+
+
+def test_the_harness_s_own_notes_in_a_log_are_its_words():
+    # Read 63b's F-0163: the byte counts of `[harness: N bytes of output omitted here; M bytes in all]` refused
+    # every recording past the log's cap under a pattern for account numbers.
+    from harness.store.secrets_check import redactor, secrets_in
+
+    log = b"ok\n\n[harness: 1811473 bytes of output omitted here; 10200000 bytes in all]\nok\n"
+    assert secrets_in(".harness/tasks/T/evidence/unit_test.log", log, redactor([ACCOUNTS])) == []
+    assert secrets_in(".harness/tasks/T/evidence/unit_test.log", log + b"account 4815162342\n", redactor([ACCOUNTS]))
+
+
+def test_config_yaml_s_numbers_are_not_a_project_s_values(h, repo):
+    # Read 63b's F-0164: `log_cap_bytes: 8388608`, as `harness init` writes it, refused the adopting commit.
+    set_config(repo, f"output:\n  log_cap_bytes: 8388608\nredaction:\n  patterns: ['{ACCOUNTS}']\n")
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
