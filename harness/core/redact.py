@@ -109,6 +109,16 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)(?![A-Za-z0-9])"
         rf"{_ASSIGN}{_VALUE}",
     ),
+    # A shell's `NAME=value` whose NAME is secret-named as environment variables are (is_secret_name): `DB_PASS=`,
+    # `API_TOKEN_V2=`, `SESSION_KEY=`, given to `env` or printed (read 63b's F-0171). Upper case, as such names are.
+    ("secret_variable", r"(?<![A-Za-z0-9_])(?=[A-Z0-9_]{0,128}(?:TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!ORS?(?![A-Z0-9]))))"
+                        rf"[A-Z_][A-Z0-9_]{{0,128}}=[\"']?{_VALUE}"),
+    # `curl -u user:PASSWORD` / `--user user:PASSWORD`: the password after the user's colon (read 63b's F-0180).
+    ("user_password", r"(?<![A-Za-z0-9_\-])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'\[]{0,256}:(?P<secret>[^\s\"']{1,1024})"),
+    # A password given by `-p`: a registry login's and sshpass's (spaced or glued), mysql's (glued: `-p db` prompts).
+    ("password_flag", r"(?:\b(?:docker|podman|helm|buildah|skopeo|oras|nerdctl)(?:[ \t]+registry)?[ \t]+login\b"
+                      r"|\bsshpass\b)[^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=)?(?P<secret>[^\s\"'-][^\s\"']*)"),
+    ("mysql_password", r"\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,256}?(?<=[ \t])-p(?P<secret>[^\s\"'-][^\s\"']*)"),
 )
 
 # A span that is already nothing but markers was redacted by an earlier rule.
