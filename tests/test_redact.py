@@ -568,3 +568,21 @@ def test_a_password_given_by_a_user_or_a_short_flag_is_redacted(text: str) -> No
     assert "Hq7pW2xZr9Lm" not in once and red.redact(once) == once, once
     assert "Hq7pW2xZr9Lm" not in " ".join(redact_argv(text.split(), red))
     assert red.redact("ssh -p 22 host") == "ssh -p 22 host"
+
+
+def _wrapped(encoded: str, width: int) -> str:
+    return "".join(encoded[i:i + width] + "\n" for i in range(0, len(encoded), width))
+
+
+@pytest.mark.parametrize("how", ["xxd -p", "base64"])
+def test_a_secret_wrapped_over_lines_of_an_encoding_is_redacted(how: str) -> None:
+    # Read 63b's F-0166, F-0167: each line was decoded alone, and the token straddles the wrap.
+    import base64
+
+    raw = f"https://octocat-deploy-bot-2024:{GHP}@github.com\n".encode()
+    text = _wrapped(raw.hex(), 60) if how == "xxd -p" else _wrapped(base64.b64encode(raw).decode(), 76)
+    red = compile_patterns()
+    once = red.redact(text)
+    assert once.count("\n") == text.count("\n") and "[REDACTED:" in once and red.redact(once) == once, once
+    harmless = _wrapped(base64.b64encode(b"nothing to hide here, only words " * 4).decode(), 76)
+    assert red.redact(harmless) == harmless
