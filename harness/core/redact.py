@@ -200,6 +200,9 @@ def _not_quoted_printable() -> re.Pattern[str]:
 # Base64 (standard or URL-safe) long enough to hide a credential; decoded and redacted whole.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
+# Lines of one encoding wrapped at a fixed width (base64's 76 columns, `xxd -p`'s 60): a secret that straddles a
+# wrap is in neither line alone (read 63b's F-0166, F-0167), so a block of such lines is decoded joined.
+_WRAPPED = re.compile(r"(?m)^[A-Za-z0-9+/_\-]{16,128}\r?\n(?:[A-Za-z0-9+/_\-]{1,128}={0,2}(?:\r?\n|\Z))+")
 # Hex digits of bytes (`xxd -p`, a hex dump of a request), long enough to hide a credential: decoded and
 # redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
 _HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{16,}(?![0-9A-Fa-f])")  # `0x`, a word's letters before it: no bar
@@ -320,7 +323,22 @@ class Redactor:
         if len(text) >= 16 and _depth < _DEPTH:
             text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
             text = _HEX.sub(functools.partial(self._hex, _depth), text)
+            if "\n" in text:
+                text = _WRAPPED.sub(functools.partial(self._wrapped, _depth), text)
         return text
+
+    def _wrapped(self, depth: int, m: re.Match[str]) -> str:
+        """A block of wrapped lines, each line a marker when the lines joined decode to text holding a secret."""
+        block = m.group()
+        joined = "".join(block.split())
+        if len(joined) > _BASE64_MAX:
+            return block
+        found = _BASE64.fullmatch(joined)
+        for label, undone in (("base64", self._encoded), ("hex", self._hex)):
+            run = _HEX.fullmatch(joined) if label == "hex" else found
+            if run is not None and undone(depth, run) != joined:
+                return "".join(f"[REDACTED:{label}]{line[len(line.rstrip()):]}" for line in block.splitlines(True))
+        return block
 
     def _plain_settled(self, text: str) -> str:
         """:meth:`_plain` again until it finds nothing more (at most :data:`_PLAIN_ROUNDS` times): a marker ends in
