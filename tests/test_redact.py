@@ -586,3 +586,13 @@ def test_a_secret_wrapped_over_lines_of_an_encoding_is_redacted(how: str) -> Non
     assert once.count("\n") == text.count("\n") and "[REDACTED:" in once and red.redact(once) == once, once
     harmless = _wrapped(base64.b64encode(b"nothing to hide here, only words " * 4).decode(), 76)
     assert red.redact(harmless) == harmless
+
+
+@pytest.mark.parametrize("line", ['    DB_PASSWORD: str = "Hq7pW2xZr9Lm"', 'const password: string = "Hq7pW2xZr9Lm";',
+                                  '\tpassword := "Hq7pW2xZr9Lm"', "<server><password>Hq7pW2xZr9Lm</password></server>"],
+                         ids=["python-typed", "typescript-typed", "go", "xml"])
+def test_a_password_assigned_as_source_code_spells_it_is_redacted(line: str) -> None:
+    # Read 63b's F-0172: a typed assignment's type was taken for the value; Go's `:=` and an XML element were missed.
+    red = compile_patterns()
+    once = red.redact(line)
+    assert "Hq7pW2xZr9Lm" not in once and red.redact(once) == once, once
