@@ -32,7 +32,10 @@ _QUOTED = r"""(?:[^{q}\\\n]|\\[^{q}\n]|\\{q}(?![\s,;}}\]]|$))+(?=\\?{q})"""
 _VALUE = (r"""(?P<secret>(?<=")""" + _QUOTED.format(q='"') + r"|(?<=')" + _QUOTED.format(q="'")
           + r"""|[^\s"'`,;]+)""")
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
-_ASSIGN = r"""(?:\\?["'])?[ \t]*(?:=>|[:=](?!=))[ \t]*(?:\\?["'])?"""  # `=>`: Perl, PHP, Ruby hashes
+# `=>`: Perl, PHP, Ruby hashes; `:=`: Go; `: TYPE =`: a typed assignment (Python, TypeScript), whose value is not
+# the type's name (read 63b's F-0172).
+_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\]|]{0,64}[ \t]*=(?!=)|[:=](?!=))"""
+           r"""[ \t]*(?:\\?["'])?""")
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
 # "--no-token" style switches take no value, so what follows them is left alone.
@@ -109,6 +112,9 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)(?![A-Za-z0-9])"
         rf"{_ASSIGN}{_VALUE}",
     ),
+    # `<password>…</password>`: an XML element named as a secret is (Maven's settings.xml, F-0172).
+    ("secret_element", r"(?i)<(?P<tag>password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key"
+                       r"|private[_\-]?key|client[_\-]?secret)>(?P<secret>[^<\s][^<]{0,1023})</(?P=tag)>"),
     # A shell's `NAME=value` whose NAME is secret-named as environment variables are (is_secret_name): `DB_PASS=`,
     # `API_TOKEN_V2=`, `SESSION_KEY=`, given to `env` or printed (read 63b's F-0171). Upper case, as such names are.
     ("secret_variable", r"(?<![A-Za-z0-9_])(?=[A-Z0-9_]{0,128}(?:TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!ORS?(?![A-Z0-9]))))"
