@@ -596,3 +596,14 @@ def test_a_password_assigned_as_source_code_spells_it_is_redacted(line: str) -> 
     red = compile_patterns()
     once = red.redact(line)
     assert "Hq7pW2xZr9Lm" not in once and red.redact(once) == once, once
+
+
+def test_a_putty_key_s_private_lines_and_a_json_web_key_s_private_members_are_redacted() -> None:
+    # Read 63b's F-0179: only PEM blocks were known.
+    text = ('PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 2\nAAAAIFm3dUqO0CqkT6cJrfH1mSxYyR9Gj7WbQeZkP4sN5wKx\n'
+            'AAAA\nPrivate-MAC: 8f2c1a7e\n{"kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",'
+            '"d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}\n')
+    red = compile_patterns()
+    once = red.redact(text)
+    assert "AAAAIFm3dUqO0C" not in once and "jpsQnnGQmL" not in once and red.redact(once) == once, once
+    assert "Private-MAC: 8f2c1a7e" in once and "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU" in once  # public parts
