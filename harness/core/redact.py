@@ -56,6 +56,10 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # it is key material. Greedy to cover repeated ENDs, up to the first BEGIN (the rules all
     # read the text as written: a block the rule above finds is not this rule's).
     ("private_key", rf"\A(?:(?!{_PEM_HEAD})[\s\S])*{_PEM_TAIL}"),
+    # A PuTTY key's private lines (`.ppk`, v2 and v3), and a JSON Web Key's private members (read 63b's F-0179).
+    ("private_key", r"Private-Lines:[ \t]*[0-9]{1,3}\r?\n(?P<secret>[A-Za-z0-9+/=]{1,128}"
+                    r"(?:\r?\n[A-Za-z0-9+/=]{1,128}){0,63})(?=\r?\n|\Z)"),
+    ("private_key", r"(?<=[{,\s])\\?\"(?:d|p|q|dp|dq|qi)\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[A-Za-z0-9_\-]{20,})"),
     # No word-boundary anchors on self-identifying prefixes: a token right after an escape
     # code (``\x1b[31mghp_…``), a ``\u001b`` of JSON, or glued to other word characters is
     # still that token. Each prefix is distinctive enough to stand alone.

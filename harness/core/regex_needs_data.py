@@ -3,6 +3,8 @@
 KNOWN: dict[tuple[str, int], tuple[bool, tuple[tuple[str, ...], ...]]] = {
     ('(?s)-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\\Z)', 0): (False, (('-----BEGIN',), ('PRIVATE KEY',), ('-----',))),
     ('\\A(?:(?!-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[\\s\\S])*-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----', 0): (False, (('-----END',), ('PRIVATE KEY',), ('-----',))),
+    ('Private-Lines:[ \\t]*[0-9]{1,3}\\r?\\n(?P<secret>[A-Za-z0-9+/=]{1,128}(?:\\r?\\n[A-Za-z0-9+/=]{1,128}){0,63})(?=\\r?\\n|\\Z)', 0): (False, (('Private-Lines:',), ('\n',))),
+    ('(?<=[{,\\s])\\\\?\\"(?:d|p|q|dp|dq|qi)\\\\?\\"[ \\t]*:[ \\t]*\\\\?\\"(?P<secret>[A-Za-z0-9_\\-]{20,})', 0): (False, (('"d', '"dp', '"dq', '"p', '"q', '"qi'), ('"',), ('d', 'dp', 'dq', 'p', 'q', 'qi'), ('"',), (':',), ('"',))),
     ('sk-ant-(?:(?!sk-ant-)[A-Za-z0-9_\\-]){20,}', 0): (False, (('sk-ant-',),)),
     ('(?:(?<![A-Za-z])|(?<=[\\[;0-9]m)|(?=sk-(?=[A-Za-z0-9_\\-]{0,256}[A-Z])[A-Za-z0-9_\\-]{32}))sk-(?!ant-)(?=[A-Za-z0-9_\\-]{0,256}[0-9])[A-Za-z0-9_\\-]{20,}', 0): (False, (('sk-',),)),
     ('(?:gh[pousr]_(?:(?!gh[pousr]_)[A-Za-z0-9]){36,251}|github_pat_(?:(?!github_pat_)[A-Za-z0-9_]){30,})', 0): (False, (('gh', 'github_pat_'), ('g',), ('ho_', 'hp_', 'hr_', 'hs_', 'hu_', 'ithub_pat_'))),
