@@ -222,6 +222,18 @@ def test_propose_a_list_and_a_findings_mapping_assign_ids_in_sequence(h, ft, rep
     assert [e["type"] for e in events(repo, ft)].count("finding.proposed") == 3
 
 
+def test_proposing_a_finding_the_task_holds_again_is_refused_and_records_nothing(h, ft, repo, tmp_path):
+    # Self-found-12: a file proposed twice recorded every finding twice (this repository's F-0181..F-0201).
+    assert propose(h, tmp_path, [proposal(title="one"), proposal(title="two")], "a.yaml").code == 0
+    again = propose(h, tmp_path, [proposal(title="three"), proposal(title="two")], "b.yaml")
+    assert again.code == 1 and "finding 2 of the file is F-0002 again" in again.err, again.text
+    twice = propose(h, tmp_path, [proposal(title="four"), proposal(title="four")], "c.yaml")
+    assert twice.code == 1 and "finding 2 of the file is finding 1 of this file again" in twice.err, twice.text
+    assert [e["type"] for e in events(repo, ft)].count("finding.proposed") == 2
+    # What a careless guard would refuse: the same title with another claim is another finding.
+    assert propose(h, tmp_path, proposal(title="two", claim="answer() also fails for negative input"), "d.yaml").code == 0
+
+
 def test_propose_ignores_the_status_and_id_the_file_claims(h, ft, repo, tmp_path):
     r = propose(h, tmp_path, proposal(status="CLOSED", id="F-0042"))
     assert r.code == 0, r.text
