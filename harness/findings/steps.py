@@ -101,10 +101,30 @@ def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> P
         start = max((int(f.split("-")[1]) for f in task.proj.findings), default=0)
         ids.extend(f"F-{start + n:04d}" for n in range(1, len(items) + 1))
         content = [{k: v for k, v in item.items() if k not in ("id", "status")} for item in items]
+        _refuse_repeats(task, [s.as_stored(c) for c in content])
         return [("finding.proposed", {"id": fid, "content": c}) for fid, c in zip(ids, content)]
 
     s.append(s.current_id(task_id), [], precheck=precheck)
     return Proposed(list(zip(ids, items)), [step for fid in ids for step in next_step.finding_steps(fid, "PROPOSED")])
+
+
+def _refuse_repeats(task: LoadedTask, contents: list[dict[str, Any]]) -> None:
+    """Refuse a proposal whose content, as the ledger keeps it, is a finding the task holds already, or one given
+    earlier in the same file: a file proposed twice recorded every finding twice, each a claim to reproduce, fix and
+    verify again (this repository's F-0181..F-0201, self-found-12)."""
+    held = {_key(f["content"]): fid for fid, f in task.proj.findings.items()}
+    for n, content in enumerate(contents, 1):
+        fid = held.setdefault(_key(content), f"finding {n} of this file")
+        if fid != f"finding {n} of this file":
+            raise Refused(f"refused: finding {n} of the file is {fid} again (the same title, claim and reproducer); "
+                          "nothing was proposed", hint=f"`harness finding list` shows {fid}; take it out of the file, "
+                          "or say what is new about it in its claim")
+
+
+def _key(content: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(content, sort_keys=True)
 
 
 def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...],

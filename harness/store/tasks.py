@@ -208,6 +208,12 @@ class TaskStore:
             fsio.commit_files(self.layout.local / "journal", checked_render(task, self.render(task), folder))
         return spec
 
+    def as_stored(self, data: dict) -> dict:
+        """``data`` as an event's data is stored: redacted at the one boundary (:meth:`_commit`)."""
+        from harness.store import secrets_check
+
+        return secrets_check.redact_data(data, secrets_check.redactor(self._redaction_patterns()))
+
     def _redaction_patterns(self) -> tuple[str, ...]:
         """config.yaml's `redaction.patterns`: a value the project names as secret is one in free text too
         (F-0153). A config no reader accepts (a FIFO, a bad pattern) blocks no write: it gives none, and
