@@ -391,3 +391,29 @@ def test_a_detached_head_reads_no_local_branch_as_published(h, repo, tmp_path):
     git(repo, "checkout", "-q", "-f", "--detach", adoption)
     assert not [ref for ref in published_line(repo) if not ref.startswith("refs/remotes/")]
     assert FsSource(repo).adoption().commit == adoption
+
+
+def test_another_project_s_remote_is_not_this_project_s_line(h, repo, tmp_path):
+    """Read 63a's F-0158: a vendored library's remote, whose own history adopted the harness, was read as the
+    published line, and this project's adopting change was judged against the library's commands."""
+    from harness.store.source import FsSource
+
+    vendor = tmp_path / "vendor"
+    git(tmp_path, "init", "-q", "-b", "main", str(vendor))
+    (vendor / "lib.txt").write_text("lib\n")
+    git(vendor, "add", "-A")
+    git(vendor, "commit", "-qm", "lib")
+    git(vendor, "checkout", "-q", "-b", "adopting")  # a line of its own, with .harness/
+    (vendor / ".harness").mkdir()
+    (vendor / ".harness/config.yaml").write_text("version: 1\n")
+    git(vendor, "add", "-A")
+    git(vendor, "commit", "-qm", "the library adopts the harness")
+    git(vendor, "checkout", "-q", "-B", "main")
+    git(repo, "add", "-A")
+    git(repo, "rm", "-r", "-q", "--cached", "--ignore-unmatch", ".harness")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "this project, no harness committed yet")
+    _published(repo, tmp_path)
+    git(repo, "branch", "-q", "--set-upstream-to", f"origin/{git(repo, 'branch', '--show-current').stdout.strip()}")
+    git(repo, "remote", "add", "vendor", str(vendor))
+    git(repo, "fetch", "-q", "vendor")
+    assert FsSource(repo).adoption() is None  # this change adopts the harness
