@@ -81,22 +81,25 @@ def _all_descend(root: Path, tips: list[str], touching: list[str]) -> bool:
 
 
 def published_line(root: Path) -> tuple[str, ...]:
-    """The remote-tracking refs that stand for HEAD's own line, those that exist: its branch's upstream, each
-    remote's default line (`refs/remotes/NAME/HEAD`, which a clone sets or `git remote set-head` names, its `main`
-    or `master`) and each remote's branch named as HEAD's branch. When no remote has a default line, every
-    remote-tracking ref: local branches and what they track are the agent's to make and delete (read 62's F-0150),
-    so nothing short of all that is published says which line is the project's; a rival there refuses, with the
-    remedy of naming the line (F-0151). Once a default line exists, a teammate's pushed trial of `harness init`,
-    checked out or not, is another line's adoption, not a rival (F-0130, F-0140). Only remote-tracking refs count;
-    an upstream whose ref is gone names nothing (F-0138, F-0139, F-0145)."""
+    """The remote-tracking refs that stand for HEAD's own line, those that exist: its branch's upstream, the
+    project's remote's default line (`refs/remotes/NAME/HEAD`, which a clone sets or `git remote set-head` names, its
+    `main` or `master`) and its branch named as HEAD's branch. When that remote has no default line, every ref of it:
+    local branches and what they track are the agent's to make and delete (read 62's F-0150), so nothing short of all
+    that is published says which line is the project's; a rival there refuses, with the remedy of naming the line
+    (F-0151). Once a default line exists, a teammate's pushed trial of `harness init`, checked out or not, is another
+    line's adoption, not a rival (F-0130, F-0140). Only remote-tracking refs count; an upstream whose ref is gone
+    names nothing (F-0138, F-0139, F-0145). The project's remote is :func:`_project_remote`: another project's
+    remote beside it (a vendored library, a template) is not this project's line (read 63a's F-0158)."""
     def lines(*argv: str) -> list[str]:
         return _git(root, *argv).stdout.splitlines()
 
-    default = lines("for-each-ref", "--format=%(refname)", "refs/remotes/*/HEAD", "refs/remotes/*/main",
-                    "refs/remotes/*/master")
-    if not default:
-        return ("--remotes",)
     branch = lines("symbolic-ref", "-q", "HEAD")
+    remote = _project_remote(root, branch[0].removeprefix("refs/heads/") if branch else None)
+    where = remote or "*"
+    default = lines("for-each-ref", "--format=%(refname)", f"refs/remotes/{where}/HEAD", f"refs/remotes/{where}/main",
+                    f"refs/remotes/{where}/master")
+    if not default:
+        return (f"--remotes={remote}",) if remote else ("--remotes",)
     if not branch:  # a detached HEAD has no line of its own: for-each-ref without a pattern would list every ref
         return tuple(default)
     own = []
@@ -104,8 +107,20 @@ def published_line(root: Path) -> tuple[str, ...]:
         upstream, _, track = row.partition(" ")
         if upstream.startswith("refs/remotes/") and track != "[gone]":
             own.append(upstream)
-    own += lines("for-each-ref", "--format=%(refname)", f"refs/remotes/*/{branch[0].removeprefix('refs/heads/')}")
+    own += lines("for-each-ref", "--format=%(refname)", f"refs/remotes/{where}/{branch[0].removeprefix('refs/heads/')}")
     return tuple(dict.fromkeys([*own, *default]))
+
+
+def _project_remote(root: Path, branch: str | None) -> str | None:
+    """The remote that holds this project's line: HEAD's branch's remote, else `remote.pushDefault`, else `origin`,
+    else the only remote; None when none of these names one (every remote is read)."""
+    rows = _git(root, "config", "--get-regexp", r"^(branch\..*\.remote|remote\.pushdefault|remote\..*\.url)$")
+    config = dict(row.partition(" ")[::2] for row in rows.stdout.splitlines())
+    remotes = [key[len("remote."):-len(".url")] for key in config if key.startswith("remote.") and key.endswith(".url")]
+    for name in (config.get(f"branch.{branch}.remote") if branch else None, config.get("remote.pushdefault"), "origin"):
+        if name in remotes:
+            return name
+    return remotes[0] if len(remotes) == 1 else None
 
 
 def descends(root: Path, commit: str, ancestor: str) -> bool:
