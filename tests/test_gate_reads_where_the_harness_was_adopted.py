@@ -210,3 +210,20 @@ def test_a_harness_path_another_tool_kept_long_ago_is_not_the_adoption(h, repo):
     h.ok("evidence", "custom.smoke")
     h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "custom.smoke")
     assert INTRODUCED not in h("gate").out
+
+
+def test_a_task_based_where_two_adoptions_were_merged_is_judged_against_its_base(h, repo):
+    """Read 64's F-0206: two colleagues each ran `harness init` and merged; a task started at the merge (where the
+    refusal of such a history says to start) was INVALID_HARNESS_STATE once bases holding config.yaml were checked."""
+    _before_the_harness(repo, "start")
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence: {}\n", ADDED))
+    git(repo, "checkout", "-q", "-b", "side")
+    commit_all_ok(repo, "adopt the harness (side)")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "side", "--", ".harness")  # the same files, adopted on main on their own
+    commit_all_ok(repo, "adopt the harness (main)")
+    git(repo, "merge", "-q", "--no-edit", "--no-verify", "side")
+    _task(h)
+    gate = _cite_smoke(h, repo)
+    assert "cannot tell where this history adopted" not in gate and INTRODUCED not in gate, gate

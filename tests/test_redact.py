@@ -607,3 +607,60 @@ def test_a_putty_key_s_private_lines_and_a_json_web_key_s_private_members_are_re
     once = red.redact(text)
     assert "AAAAIFm3dUqO0C" not in once and "jpsQnnGQmL" not in once and red.redact(once) == once, once
     assert "Private-MAC: 8f2c1a7e" in once and "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU" in once  # public parts
+
+
+def test_a_secret_wrapped_after_a_line_that_shows_its_context_is_redacted_whole() -> None:
+    # Read 64's F-0203: the first line, decoded alone, showed `password=Z` and was hidden; the joined decoding then
+    # began at the next line, which kept the secret's rest.
+    import base64
+
+    raw = b"#######connection settings for the staging db: password=Zq8vT3mW9xR2kL7pN4sB (rotate monthly)\n"
+    text = _wrapped(base64.b64encode(raw).decode(), 76)
+    once = compile_patterns().redact(text)
+    assert [line for line in once.splitlines() if not line.startswith("[REDACTED:")] == [], once
+
+
+def test_a_value_holding_an_equals_sign_is_no_typed_assignment() -> None:
+    # Read 64's F-0204: `password: A=B` took A for a type's name and kept it.
+    red = compile_patterns()
+    once = red.redact("password: Summer2024=Fun!x")
+    assert "Summer2024" not in once and red.redact(once) == once, once
+
+
+@pytest.mark.parametrize("text", ['{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg12345678"}', "curl -uadmin:Hq7pW2xZr9Lm x",
+                                  "mysql -uroot -p'Hq7pW2xZr9Lm' db", "mysqlimport -pHq7pW2xZr9Lm db data.csv"])
+def test_the_close_variants_of_the_new_rules_are_redacted(text: str) -> None:
+    # Read 64's F-0205: a symmetric JWK's k, curl's glued -u, mysql's quoted -p, mysql's other tools.
+    red = compile_patterns()
+    once = red.redact(text)
+    assert "Hq7pW2xZr9Lm" not in once and "GawgguFyGrWKav7AX4VKUg" not in once and red.redact(once) == once, once
+
+
+@pytest.mark.parametrize("text", ["env TOKEN_TTL=0 sh check_ttl.sh", "env MAX_TOKENS=4096 AUTH_ENABLED=false pytest",
+                                  "env PYTHON_KEYRING_BACKEND=keyring.backends.null.Keyring pytest",
+                                  "docker run -u 1000:1000 img", "sshpass -f pwfile ssh -p 2222 host",
+                                  "pytest tests/mysql -pno:cacheprovider"])
+def test_a_command_that_holds_no_secret_is_kept_as_written(text: str) -> None:
+    # Read 64's F-0207, F-0208: the new rules rewrote a reviewer's reproducer (run as stored) and refused config.yaml.
+    red = compile_patterns()
+    assert red.redact(text) == text
+    assert redact_argv(text.split(), red) == text.split()
+
+
+def test_the_words_a_joined_secret_covers_are_found_in_one_walk() -> None:
+    # Read 64's F-0211: each word read every span, quadratic in a long argv (128,000 words: minutes).
+    from harness.core.redact import _covering
+
+    class Counted(list):
+        reads = 0
+
+        def __getitem__(self, i):
+            Counted.reads += 1
+            return super().__getitem__(i)
+
+    words = ["-H", "Authorization:", "tok3n"] * 2000
+    starts = [sum(len(w) + 1 for w in words[:i]) for i in range(0, len(words), 3)]
+    found = Counted(sorted((s + 3, s + 24, "authorization") for s in starts))
+    names = _covering(words, found)
+    assert names[:3] == [None, "authorization", "authorization"] and names.count(None) == 2000
+    assert Counted.reads <= 8 * (len(words) + len(found)), Counted.reads

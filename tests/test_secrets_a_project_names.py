@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from support.cli import validate_staged
 from support.records import set_config, tdir
 
@@ -323,3 +325,16 @@ def test_config_yaml_s_numbers_are_not_a_project_s_values(h, repo):
     set_config(repo, f"output:\n  log_cap_bytes: 8388608\nredaction:\n  patterns: ['{ACCOUNTS}']\n")
     r = validate_staged(repo)
     assert r.returncode == 0, r.stderr
+
+
+
+@pytest.mark.parametrize(("rel", "text"), [
+    (".harness/notes.yaml", "commit: ACME-12345678\n"), (".harness/notes.yaml", "verification: ACME-12345678\n"),
+    (".harness/notes.yaml", "tail_bytes: ACME-12345678\n"), (".harness/notes.yaml", "ACME-12345678: the account\n"),
+    (".harness/notes.json", '{"commit": "ACME-12345678"}'), (".harness/notes.json", '{"ACME-12345678": "the account"}'),
+])
+def test_a_project_s_value_is_found_under_the_harness_s_keys_and_as_a_key(rel, text):
+    # Read 64's F-0209: values under the harness's keys, and keys, were read by the built-in rules alone.
+    from harness.store.secrets_check import redactor, secrets_in
+
+    assert secrets_in(rel, text.encode(), redactor(["ACME-[0-9]{8}"]))
