@@ -12,7 +12,7 @@ import binascii
 import bisect
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from harness.core import redaction_patterns, regex_needs
 from harness.core.value_class import dataclass
@@ -33,8 +33,8 @@ _VALUE = (r"""(?P<secret>(?<=")""" + _QUOTED.format(q='"') + r"|(?<=')" + _QUOTE
           + r"""|[^\s"'`,;]+)""")
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
 # `=>`: Perl, PHP, Ruby hashes; `:=`: Go; `: TYPE =`: a typed assignment (Python, TypeScript), whose value is not
-# the type's name (read 63b's F-0172).
-_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\]|]{0,64}[ \t]*=(?!=)|[:=](?!=))"""
+# the type's name (read 63b's F-0172); spaced, as such code is: `password: A=B` is a value holding `=` (F-0204).
+_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\]|]{0,64}[ \t]+=(?!=)|[:=](?!=))"""
            r"""[ \t]*(?:\\?["'])?""")
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
@@ -59,7 +59,7 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # A PuTTY key's private lines (`.ppk`, v2 and v3), and a JSON Web Key's private members (read 63b's F-0179).
     ("private_key", r"Private-Lines:[ \t]*[0-9]{1,3}\r?\n(?P<secret>[A-Za-z0-9+/=]{1,128}"
                     r"(?:\r?\n[A-Za-z0-9+/=]{1,128}){0,63})(?=\r?\n|\Z)"),
-    ("private_key", r"(?<=[{,\s])\\?\"(?:d|p|q|dp|dq|qi)\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[A-Za-z0-9_\-]{20,})"),
+    ("private_key", r"(?<=[{,\s])\\?\"(?:d|p|q|dp|dq|qi|k)\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[A-Za-z0-9_\-]{20,})"),
     # No word-boundary anchors on self-identifying prefixes: a token right after an escape
     # code (``\x1b[31mghp_…``), a ``\u001b`` of JSON, or glued to other word characters is
     # still that token. Each prefix is distinctive enough to stand alone.
@@ -119,16 +119,26 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # `<password>…</password>`: an XML element named as a secret is (Maven's settings.xml, F-0172).
     ("secret_element", r"(?i)<(?P<tag>password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key"
                        r"|private[_\-]?key|client[_\-]?secret)>(?P<secret>[^<\s][^<]{0,1023})</(?P=tag)>"),
-    # A shell's `NAME=value` whose NAME is secret-named as environment variables are (is_secret_name): `DB_PASS=`,
-    # `API_TOKEN_V2=`, `SESSION_KEY=`, given to `env` or printed (read 63b's F-0171). Upper case, as such names are.
-    ("secret_variable", r"(?<![A-Za-z0-9_])(?=[A-Z0-9_]{0,128}(?:TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!ORS?(?![A-Z0-9]))))"
-                        rf"[A-Z_][A-Z0-9_]{{0,128}}=[\"']?{_VALUE}"),
-    # `curl -u user:PASSWORD` / `--user user:PASSWORD`: the password after the user's colon (read 63b's F-0180).
-    ("user_password", r"(?<![A-Za-z0-9_\-])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'\[]{0,256}:(?P<secret>[^\s\"']{1,1024})"),
-    # A password given by `-p`: a registry login's and sshpass's (spaced or glued), mysql's (glued: `-p db` prompts).
+    # A shell's `NAME=value` whose NAME ends in a secret's word (`DB_PASS=`, `SESSION_KEY=`, `GH_TOKEN=`), or in one
+    # and a stage or version (`API_TOKEN_V2=`, `DB_PASSWORD_PROD=`), given to `env` or printed (read 63b's F-0171).
+    # Not a word inside the name (`TOKEN_TTL=`, `MAX_TOKENS=`, `PYTHON_KEYRING_BACKEND=`, `AUTH_ENABLED=`: F-0207,
+    # F-0208). Upper case, as such names are.
+    ("secret_variable", r"(?<![A-Za-z0-9_])[A-Z0-9_]{0,128}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PASS|KEY|CREDENTIALS?"
+                        r"|AUTH)(?:_(?:V?[0-9]{1,3}|PROD|PRD|PRODUCTION|DEV|STAGING|STG|TEST|QA|CI|LIVE|OLD|NEW))?"
+                        rf"=[\"']?{_VALUE}"),
+    # `curl -u user:PASSWORD`, `-uuser:PASSWORD`, `--user user:PASSWORD`: the password after the user's colon (read
+    # 63b's F-0180, 64's F-0205); not digits alone (`docker run -u 1000:1000` is a uid and gid: F-0207).
+    ("user_password", r"(?<![A-Za-z0-9_\-])(?:-u[ \t]*|--user(?:[ \t]+|=))[\"']?[^\s:\"'\[]{0,256}:"
+                      r"(?P<secret>(?=[^\s\"']{0,1024}[^\s\"'0-9])[^\s\"']{1,1024})"),
+    # A password given by `-p`: a registry login's (spaced or glued) and sshpass's own, before the command it runs
+    # (`sshpass -f file ssh -p 2222` names a port: F-0207).
     ("password_flag", r"(?:\b(?:docker|podman|helm|buildah|skopeo|oras|nerdctl)(?:[ \t]+registry)?[ \t]+login\b"
-                      r"|\bsshpass\b)[^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=)?(?P<secret>[^\s\"'-][^\s\"']*)"),
-    ("mysql_password", r"\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,256}?(?<=[ \t])-p(?P<secret>[^\s\"'-][^\s\"']*)"),
+                      r"[^\n|;&]{0,256}?(?<=[ \t])|\bsshpass(?:[ \t]+-[A-Za-oq-z]\S{0,256}){0,4}[ \t]+)"
+                      r"-p(?:[ \t]+|=)?[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
+    # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own;
+    # not pytest's `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
+    ("mysql_password", r"(?:^|(?<=[\s/;&|(]))(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-dump)?)"
+                       r"[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?!no:)[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
 )
 
 # A span that is already nothing but markers was redacted by an earlier rule.
@@ -331,10 +341,10 @@ class Redactor:
             text = self._hidden(text)
         text = self._plain_settled(text)
         if len(text) >= 16 and _depth < _DEPTH:
+            if "\n" in text:  # joined first: a line decoded alone and hidden would leave the next its secret's rest
+                text = _WRAPPED.sub(functools.partial(self._wrapped, _depth), text)  # (read 64's F-0203)
             text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
             text = _HEX.sub(functools.partial(self._hex, _depth), text)
-            if "\n" in text:
-                text = _WRAPPED.sub(functools.partial(self._wrapped, _depth), text)
         return text
 
     def _wrapped(self, depth: int, m: re.Match[str]) -> str:
@@ -343,10 +353,10 @@ class Redactor:
         joined = "".join(block.split())
         if len(joined) > _BASE64_MAX:
             return block
-        found = _BASE64.fullmatch(joined)
+        found = _BASE64.fullmatch(joined.rstrip("="))  # the padding is no base64 run's (_encoded drops it)
         for label, undone in (("base64", self._encoded), ("hex", self._hex)):
             run = _HEX.fullmatch(joined) if label == "hex" else found
-            if run is not None and undone(depth, run) != joined:
+            if run is not None and undone(depth, run) != run.group():
                 return "".join(f"[REDACTED:{label}]{line[len(line.rstrip()):]}" for line in block.splitlines(True))
         return block
 
@@ -688,20 +698,38 @@ def _joined_secrets(words: list[str], redactor: Redactor) -> list[str]:
     `Authorization:`, `TOKEN` are each harmless alone, and every reader of a command line (the one-line command,
     the commit check) reads them joined (read 63b's F-0160..F-0162). A word that is markers already stays."""
     joined = " ".join(words)
-    found = [(start, end, name) for _, _, start, end, name in redactor._matches(joined) if start < end]
+    found = sorted((start, end, name) for _, _, start, end, name in redactor._matches(joined) if start < end)
     if not found:
         return words
-    out, pos = [], 0
-    for word in words:
-        start, end = pos, pos + len(word)
-        pos = end + 1
-        name = next((n for s, e, n in found if s < end and start < e), None)
+    out = []
+    for word, name in zip(words, _covering(words, found)):
         if name is None or _MARKERS_ONLY.fullmatch(word):
             out.append(word)
         else:
             redacted = redactor.redact(word)
             out.append(redacted if redacted != word else f"[REDACTED:{name}]")
     return out
+
+
+def _covering(words: list[str], found: Sequence[tuple[int, int, str]]) -> list[str | None]:
+    """For each of ``words`` (joined by single spaces), the rule of the first of ``found`` (sorted by start) that
+    meets it, or None. The words and the spans are walked together, each span passed once: each word reading every
+    span was quadratic in a long argv (read 64's F-0211)."""
+    names: list[str | None] = []
+    pos = first = 0
+    for word in words:
+        start, end = pos, pos + len(word)
+        pos = end + 1
+        while first < len(found) and found[first][1] <= start:  # over before this word: over for every later one
+            first += 1
+        name, k = None, first
+        while k < len(found) and found[k][0] < end:
+            if found[k][1] > start:
+                name = found[k][2]
+                break
+            k += 1
+        names.append(name)
+    return names
 
 
 def _flag_value(value: str, redactor: Redactor) -> str:

@@ -101,6 +101,8 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
 def _judged_against(src: Source, base_src: Any) -> tuple[Any, str | None]:
     """The files whose commands this change's are compared with, and where the history adopted the harness when
     that is not the base: (None, "this change") when this change adopts it."""
+    from harness.errors import HarnessError
+
     adoption = getattr(src, "adoption", None)
     if base_src is None or base_src.read(paths.CONFIG) is None:
         # No config.yaml at the base (or no base): the base alone is the agent's to choose, so the commands are
@@ -112,7 +114,16 @@ def _judged_against(src: Source, base_src: Any) -> tuple[Any, str | None]:
     # A base holding config.yaml is taken at its word on the line that adopted the harness only: the agent's own
     # adoption on a line begun before the real one, or an orphan root (a protected suite's base falls back to
     # HEAD), is a rival's, whose commands nobody approved (read 63a's F-0154, F-0159).
-    adopted = adoption()
+    try:
+        adopted = adoption()
+    except HarnessError:
+        # Two adoptions merged (two colleagues ran `harness init`): a base after the merge, on the line being judged,
+        # is where the refusal says to start, and its commands are the project's (read 64's F-0206). One the agent
+        # made on a line of its own is not on that line, and the refusal stands.
+        on_line = getattr(src, "on_its_line", None)
+        if on_line is not None and on_line(_commit_of(base_src)):
+            return base_src, None
+        raise
     if adopted is None or base_src.descends_from(_commit_of(adopted)):
         return base_src, None
     return adopted, _commit_of(adopted)

@@ -128,6 +128,17 @@ def descends(root: Path, commit: str, ancestor: str) -> bool:
     return _git(root, "merge-base", "--is-ancestor", ancestor, commit).returncode == 0
 
 
+def on_published_line(root: Path, commit: str) -> bool:
+    """Whether ``commit`` is in the history of the published line HEAD stands for (:func:`published_line`), or of
+    HEAD when nothing is published: what a base the agent cannot have made on a line of its own is."""
+    patterns = [f"refs/remotes/{ref.partition('=')[2]}" if ref.startswith("--remotes=") else
+                "refs/remotes" if ref == "--remotes" else ref for ref in published_line(root)]
+    if not _git(root, "for-each-ref", "--count=1", "--format=%(refname)", *patterns).stdout.strip():
+        return descends(root, "HEAD", commit)
+    return bool(_git(root, "for-each-ref", "--count=1", "--contains", commit, "--format=%(refname)",
+                     *patterns).stdout.strip())
+
+
 def is_shallow(root: Path) -> bool:
     """Whether the repository at ``root`` is a shallow clone (its history stops at a boundary)."""
     return _git(root, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"

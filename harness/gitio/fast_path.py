@@ -165,6 +165,12 @@ class CommitFiles:
 
         return descends(self.root, self.commit, ancestor)
 
+    def on_its_line(self, commit: str) -> bool:
+        """Whether ``commit`` is in this commit's history."""
+        from harness.gitio.adoption import descends
+
+        return descends(self.root, self.commit, commit)
+
     def adoption(self) -> CommitFiles | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""

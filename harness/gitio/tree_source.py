@@ -44,6 +44,12 @@ class TreeSource:
 
         return self.rev is not None and descends(self.git.root, self.rev, ancestor)
 
+    def on_its_line(self, commit: str) -> bool:
+        """Whether ``commit`` is in this tree's commit's history (HEAD's for a tree of no commit)."""
+        from harness.gitio.adoption import descends
+
+        return descends(self.git.root, self.rev or "HEAD", commit)
+
     def adoption(self) -> TreeSource | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""

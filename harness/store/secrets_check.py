@@ -57,11 +57,12 @@ HARNESS_WRITTEN = STRUCTURAL | frozenset({
     "type", "test_type", "outcome", "status", "state", "from", "to", "priority", "source", "severity",
     "verdict", "kind", "check", "subject", "blockers", "blocker_keys", "blocked_by", "log", "cases", "policy",
     "patterns", "reused_run", "evidence", "related_requirements", "related_invariants", "log_digest",
-    "command_digest", "uncovered", "violated", "verification",
-    # config.yaml's numbers, which its schema keeps to integers; `harness init` writes log_cap_bytes: 8388608, which
-    # a project's pattern for account numbers (`\b[0-9]{7,10}\b`) refused at the adopting commit (read 63b's F-0164).
-    "tail_bytes", "log_cap_bytes", "stop_block_limit",
+    "command_digest", "uncovered", "violated",
 })
+# config.yaml's numbers, which its schema keeps to integers: an integer there is the harness's setting (`harness init`
+# writes log_cap_bytes: 8388608, which a project's pattern for account numbers, `\b[0-9]{7,10}\b`, refused at the
+# adopting commit: read 63b's F-0164); anything else under those keys is read like any value (read 64's F-0209).
+_NUMBERS = frozenset({"tail_bytes", "log_cap_bytes", "stop_block_limit"})
 # The notes the harness writes into a log after redacting it (evidence/outputcut.py): their byte counts are the
 # harness's words, which such a pattern refused as the recording's own write (read 63b's F-0163). Digits only: a
 # command printing the shape had its output redacted before any note was written.
@@ -167,7 +168,8 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
     values, keys, and a value in the context of its key."""
     if _structural(key, data):
         return
-    written = written or key in HARNESS_WRITTEN
+    # Under a structural key only the harness's ids are its own; anything else there is read like any value (F-0209).
+    written = written or (key in HARNESS_WRITTEN and key not in STRUCTURAL)
     if isinstance(data, str):
         yield data, (written and not _named_by_agent(data)) or data in _TYPE_NAMES
         if key:
@@ -180,7 +182,7 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
     elif isinstance(data, dict):
         for k, v in data.items():
             if isinstance(k, str):
-                yield k, not _named_by_agent(k)  # a key is text the file holds, as a value is
+                yield k, _own_key(k, key)  # a key is text the file holds, as a value is
             yield from _values(v, k if isinstance(k, str) else None, written)
 
 
@@ -195,6 +197,41 @@ def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
     if isinstance(data, dict):
         return any(_argv_flagged(v, red, k) for k, v in data.items())
     return False
+
+
+_IDS = re.compile(r"TASK-[0-9]{8}-[0-9a-f]{6}|(?:REQ|INV)-[0-9]{3,}|F-[0-9]{4,}")
+
+
+def _own_key(key: str, parent: str | None) -> bool:
+    """Whether a key is the harness's word (a schema's field, one of its ids, a built-in type, a variable's name in a
+    record's `env`), which a project's pattern as broad as `[a-z]+_[a-z]+` must not refuse; any other key is text
+    like a value (read 64's F-0209)."""
+    return (key in _schema_words() or key in _TYPE_NAMES or _IDS.fullmatch(key) is not None
+            or (parent == "env" and _ENV_NAME.fullmatch(key) is not None))
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+
+
+@functools.lru_cache(maxsize=1)
+def _schema_words() -> frozenset[str]:
+    """Every property name the harness's schemas name."""
+    from pathlib import Path
+
+    words: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            words.update(node.get("properties", {}) if isinstance(node.get("properties"), dict) else ())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for schema in sorted((Path(__file__).resolve().parent.parent / "schemas").glob("*.json")):
+        walk(json.loads(schema.read_text(encoding="utf-8")))
+    return frozenset(words)
 
 
 def _named_by_agent(text: str) -> bool:
@@ -324,8 +361,9 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
         node, key, written = stack.pop()
         if isinstance(node, yaml.ScalarNode) and _structural(key, None if node.tag.endswith(":null") else node.value):
             continue  # one of the harness's ids; anything else under such a key is read (read 63b's F-0176)
-        written = written or key in HARNESS_WRITTEN
-        rules = own_rules(red) if written or (isinstance(node, yaml.ScalarNode) and node.value in _TYPE_NAMES) else red
+        written = written or (key in HARNESS_WRITTEN and key not in STRUCTURAL)  # with the project's patterns (F-0209)
+        rules = own_rules(red) if written or (isinstance(node, yaml.ScalarNode) and (
+            node.value in _TYPE_NAMES or (key in _NUMBERS and node.tag.endswith(":int")))) else red
         if isinstance(node, yaml.ScalarNode):
             found = _flagged(str(node.value), rules) or (key and _flagged(_pair(key, str(node.value)), own_rules(red)))
             if found:
@@ -337,7 +375,8 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
             stack.extend((v, None, written) for v in node.value)
         elif isinstance(node, yaml.MappingNode):
             for k, _ in node.value:  # a key is text the file holds, as in JSON (read 63b's F-0175)
-                in_key = _flagged(str(k.value), own_rules(red)) if isinstance(k, yaml.ScalarNode) else None
+                key_rules = own_rules(red) if _own_key(str(k.value), key) else red
+                in_key = _flagged(str(k.value), key_rules) if isinstance(k, yaml.ScalarNode) else None
                 if in_key:
                     out.append((k.start_mark.line + 1, in_key, str(k.value)))
             stack.extend((v, k.value if isinstance(k, yaml.ScalarNode) else None, written) for k, v in node.value)

@@ -78,6 +78,12 @@ class FsSource:
 
         return is_shallow(self.root)
 
+    def on_its_line(self, commit: str) -> bool:
+        """Whether ``commit`` is in the history of the published line this working tree stands for (or of HEAD)."""
+        from harness.gitio.adoption import on_published_line
+
+        return on_published_line(self.root, commit)
+
     def adoption(self) -> Source | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""
