@@ -79,9 +79,8 @@ def test_a_line_begun_before_the_adoption_and_merged_after_it_leaves_the_adoptio
     assert first_holding(repo, merge) == adoption
 
 
-def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
-    """Read 56a's F-0120: git takes parents from .git/objects/info/commit-graph unchecked; one in which the real
-    adoption's parent is a side commit that added .harness/ itself made that commit the adoption."""
+def _adoption_and_a_side_one(repo) -> tuple[str, str]:
+    """The adoption on HEAD's line, a commit after it, and a line begun before it that adopted the harness itself."""
     pre = head(repo)
     adoption = commit_all_ok(repo, "adopt")
     (repo / "app.py").write_text("def answer():\n    return 41\n")
@@ -90,6 +89,13 @@ def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
     git(repo, "checkout", adoption, "--", ".harness")
     side = commit_all_ok(repo, "side: adopt on a line of its own")
     git(repo, "checkout", "-q", "-f", "-")
+    return adoption, side
+
+
+def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
+    """Read 56a's F-0120: git takes parents from .git/objects/info/commit-graph unchecked; one in which the real
+    adoption's parent is a side commit that added .harness/ itself made that commit the adoption."""
+    adoption, side = _adoption_and_a_side_one(repo)
     forge_commit_graph_parent(repo, adoption, side)
     assert git(repo, "log", "-1", "--format=%P", adoption).stdout.split() == [side]  # plain git reads the forgery
     assert first_holding(repo, "HEAD") == adoption
@@ -99,14 +105,7 @@ def test_a_forged_commit_graph_does_not_move_the_adoption(h, repo):
 def test_a_graft_does_not_move_the_adoption(h, repo, tmp_path, monkeypatch, where):
     """Read 63a's F-0155: git applies grafts whatever replace refs and the commit-graph say, from .git/info/grafts
     or the file GIT_GRAFT_FILE names; one making the real adoption's parent a side adoption moved it there."""
-    pre = head(repo)
-    adoption = commit_all_ok(repo, "adopt")
-    (repo / "app.py").write_text("def answer():\n    return 41\n")
-    commit_all_ok(repo, "code")
-    git(repo, "checkout", "-q", "-b", "side", pre)
-    git(repo, "checkout", adoption, "--", ".harness")
-    side = commit_all_ok(repo, "side: adopt on a line of its own")
-    git(repo, "checkout", "-q", "-f", "-")
+    adoption, side = _adoption_and_a_side_one(repo)
     if where == "info-grafts":
         (repo / ".git/info").mkdir(exist_ok=True)
         (repo / ".git/info/grafts").write_text(f"{adoption} {side}\n")
