@@ -664,3 +664,43 @@ def test_the_words_a_joined_secret_covers_are_found_in_one_walk() -> None:
     names = _covering(words, found)
     assert names[:3] == [None, "authorization", "authorization"] and names.count(None) == 2000
     assert Counted.reads <= 8 * (len(words) + len(found)), Counted.reads
+
+
+def test_a_wrapped_block_followed_by_a_short_word_line_is_decoded_without_it() -> None:
+    # Read 65's F-0212: `done` after the block joined it, the padding fell inside, and the lines were decoded alone.
+    import base64
+
+    raw = b"#######connection settings for the staging db: password=Zq8vT3mW9xR2kL7pN4sB (rotate monthly)\n"
+    once = compile_patterns().redact(_wrapped(base64.b64encode(raw).decode(), 76) + "done\n")
+    assert once.splitlines()[-1] == "done" and all(
+        line.startswith("[REDACTED:") for line in once.splitlines()[:-1]), once
+
+
+@pytest.mark.parametrize("line", ['    password: str | None = "Zq8vT3mW9xR2kL7pN4sB"',
+                                  '    token: dict[str, str] = "Zq8vT3mW9xR2kL7pN4sB"'])
+def test_a_typed_assignment_whose_type_holds_spaces_is_redacted(line: str) -> None:
+    # Read 65's F-0213: only a one-word type was read as one.
+    red = compile_patterns()
+    once = red.redact(line)
+    assert "Zq8vT3mW9xR2kL7pN4sB" not in once and red.redact(once) == once, once
+
+
+@pytest.mark.parametrize("argv", [["env", "GITHUB_TOKEN=", "sh", "check.sh"], ["env", "SKIP_AUTH=1", "CACHE_KEY=v1", "sh"],
+                                  ["env", "PRIMARY_KEY=id", "BYPASS=1", "sh"], ["docker", "run", "--user", "node:node", "img"],
+                                  ["go", "run", "./cmd/probe", "-url=http://localhost:8080/health", "-upstream=db:5432x"]])
+def test_a_reviewer_s_command_that_holds_no_secret_is_kept_word_for_word(argv: list[str]) -> None:
+    # Read 65's F-0214, F-0217: stored rewritten, the command a finding's reproduction runs was another.
+    assert redact_argv(argv, compile_patterns()) == argv
+
+
+@pytest.mark.parametrize("text", ['DUMP="mysqldump -uroot -pZq8vT3mW9xR2kL7pN4sB db"', "`mysql -pZq8vT3mW9xR2kL7pN4sB`",
+                                  "mariadb-admin -pZq8vT3mW9xR2kL7pN4sB status", "mysqlbinlog -pZq8vT3mW9xR2kL7pN4sB x",
+                                  "curl --proxy-user u:Zq8vT3mW9xR2kL7pN4sB x", "curl -U u:Zq8vT3mW9xR2kL7pN4sB x",
+                                  "  DB_PASS: Zq8vT3mW9xR2kL7pN4sB", '  SESSION_KEY: "Zq8vT3mW9xR2kL7pN4sB"',
+                                  "  DB_CREDENTIALS: Zq8vT3mW9xR2kL7pN4sB", "MYSQL_PWD=Zq8vT3mW9xR2kL7pN4sB"])
+def test_the_credential_rules_read_their_tools_common_spellings(text: str) -> None:
+    # Read 65's F-0215, F-0216: quoted mysql commands, its other tools, curl's proxy user, YAML env maps, MYSQL_PWD.
+    red = compile_patterns()
+    once = red.redact(text)
+    assert "Zq8vT3mW9xR2kL7pN4sB" not in once and red.redact(once) == once, once
+    assert red.redact("PWD=/home/ci OLDPWD=/tmp") == "PWD=/home/ci OLDPWD=/tmp"

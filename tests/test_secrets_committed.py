@@ -361,3 +361,17 @@ def test_a_json_key_given_twice_hides_no_value():
 
     assert secrets_in(".harness/handover.json", f'{{"note": "{TOKEN}", "note": "nothing"}}'.encode())
     assert secrets_in(".harness/tasks/T/events.jsonl", f'{{"note": "{TOKEN}", "note": "nothing"}}\n'.encode())
+
+
+
+def test_an_argv_is_checked_as_its_writer_reads_it_joined():
+    # Read 65's F-0214: `env GITHUB_TOKEN= sh` joined read like `GITHUB_TOKEN=sh`; the writer keeps it as it is, and
+    # the check must not refuse what the writer kept, while a token an argv's words reveal joined is still found.
+    import json
+
+    from harness.store.secrets_check import secrets_in
+
+    kept = {"argv": ["env", "GITHUB_TOKEN=", "sh", "check.sh"]}
+    assert secrets_in(".harness/tasks/T/events.jsonl", (json.dumps(kept) + "\n").encode()) == []
+    split = {"argv": ["curl", "-H", "Authorization:", "Zq8vT3kLmN0pQrStUv"]}
+    assert secrets_in(".harness/tasks/T/events.jsonl", (json.dumps(split) + "\n").encode())
