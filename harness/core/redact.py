@@ -33,8 +33,9 @@ _VALUE = (r"""(?P<secret>(?<=")""" + _QUOTED.format(q='"') + r"|(?<=')" + _QUOTE
           + r"""|[^\s"'`,;]+)""")
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
 # `=>`: Perl, PHP, Ruby hashes; `:=`: Go; `: TYPE =`: a typed assignment (Python, TypeScript), whose value is not
-# the type's name (read 63b's F-0172); spaced, as such code is: `password: A=B` is a value holding `=` (F-0204).
-_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\]|]{0,64}[ \t]+=(?!=)|[:=](?!=))"""
+# the type's name (read 63b's F-0172); spaced, as such code is: `password: A=B` is a value holding `=` (F-0204);
+# the type may hold spaces itself (`str | None`, `dict[str, str]`: F-0213).
+_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\]|, \t]{0,64}?[ \t]=(?!=)|[:=](?!=))"""
            r"""[ \t]*(?:\\?["'])?""")
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
@@ -119,25 +120,29 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # `<password>…</password>`: an XML element named as a secret is (Maven's settings.xml, F-0172).
     ("secret_element", r"(?i)<(?P<tag>password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key"
                        r"|private[_\-]?key|client[_\-]?secret)>(?P<secret>[^<\s][^<]{0,1023})</(?P=tag)>"),
-    # A shell's `NAME=value` whose NAME ends in a secret's word (`DB_PASS=`, `SESSION_KEY=`, `GH_TOKEN=`), or in one
-    # and a stage or version (`API_TOKEN_V2=`, `DB_PASSWORD_PROD=`), given to `env` or printed (read 63b's F-0171).
-    # Not a word inside the name (`TOKEN_TTL=`, `MAX_TOKENS=`, `PYTHON_KEYRING_BACKEND=`, `AUTH_ENABLED=`: F-0207,
-    # F-0208). Upper case, as such names are.
-    ("secret_variable", r"(?<![A-Za-z0-9_])[A-Z0-9_]{0,128}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PASS|KEY|CREDENTIALS?"
-                        r"|AUTH)(?:_(?:V?[0-9]{1,3}|PROD|PRD|PRODUCTION|DEV|STAGING|STG|TEST|QA|CI|LIVE|OLD|NEW))?"
-                        rf"=[\"']?{_VALUE}"),
-    # `curl -u user:PASSWORD`, `-uuser:PASSWORD`, `--user user:PASSWORD`: the password after the user's colon (read
-    # 63b's F-0180, 64's F-0205); not digits alone (`docker run -u 1000:1000` is a uid and gid: F-0207).
-    ("user_password", r"(?<![A-Za-z0-9_\-])(?:-u[ \t]*|--user(?:[ \t]+|=))[\"']?[^\s:\"'\[]{0,256}:"
-                      r"(?P<secret>(?=[^\s\"']{0,1024}[^\s\"'0-9])[^\s\"']{1,1024})"),
+    # A shell's `NAME=value`, or a YAML map's `NAME: value` (docker-compose `environment:`, Actions and Kubernetes
+    # `env:`), whose NAME ends in a secret's word (`DB_PASS`, `SESSION_KEY`, `GH_TOKEN`, `MYSQL_PWD`), or in one and a
+    # stage or version (`API_TOKEN_V2`, `DB_PASSWORD_PROD`) (read 63b's F-0171, 65's F-0216). The word stands alone
+    # in the name (not `BYPASS`, `MAX_TOKENS`, `PYTHON_KEYRING_BACKEND`), and a value of five characters or fewer
+    # (`SKIP_AUTH=1`, `CACHE_KEY=v1`, `TOKEN_TTL=0`) is a setting, not a secret (F-0207, F-0208, F-0214). Upper case.
+    ("secret_variable", r"(?<![A-Za-z0-9_])(?:[A-Z0-9]{1,32}_){0,6}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PASS|KEY"
+                        r"|CREDENTIALS?|AUTH|(?<=_)PWD)(?:_(?:V?[0-9]{1,3}|PROD|PRD|PRODUCTION|DEV|STAGING|STG|TEST|QA|CI"
+                        r"|LIVE|OLD|NEW))?(?:=|:[ \t]+)[\"']?(?=[^\s\"'`,;]{6})"
+                        rf"{_VALUE}"),
+    # curl's `-u user:PASSWORD`, `-uuser:PASSWORD`, `--user`, `-U`/`--proxy-user`: the password after the user's
+    # colon, on a curl command line only (`docker run --user node:node`, `go run -url=http://…` name no password:
+    # F-0214, F-0217), and not digits alone (read 63b's F-0180, 64's F-0205, 65's F-0215).
+    ("user_password", r"\bcurl\b[^\n|;&]{0,512}?(?<![A-Za-z0-9_\-])(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))"
+                      r"[\"']?[^\s:\"'\[]{0,256}:(?P<secret>(?=[^\s\"']{0,1024}[^\s\"'0-9])[^\s\"']{1,1024})"),
     # A password given by `-p`: a registry login's (spaced or glued) and sshpass's own, before the command it runs
     # (`sshpass -f file ssh -p 2222` names a port: F-0207).
     ("password_flag", r"(?:\b(?:docker|podman|helm|buildah|skopeo|oras|nerdctl)(?:[ \t]+registry)?[ \t]+login\b"
                       r"[^\n|;&]{0,256}?(?<=[ \t])|\bsshpass(?:[ \t]+-[A-Za-oq-z]\S{0,256}){0,4}[ \t]+)"
                       r"-p(?:[ \t]+|=)?[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
-    # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own;
-    # not pytest's `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
-    ("mysql_password", r"(?:^|(?<=[\s/;&|(]))(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-dump)?)"
+    # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own,
+    # quoted or in backticks too (F-0215); not pytest's `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
+    ("mysql_password", r"(?:^|(?<=[\s/;&|(\"'`=]))(?:mysql(?:dump|admin|import|check|show|slap|pump|binlog)?"
+                       r"|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)"
                        r"[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?!no:)[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
 )
 
@@ -222,7 +227,9 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/
 _BASE64_MAX = 64 * 1024
 # Lines of one encoding wrapped at a fixed width (base64's 76 columns, `xxd -p`'s 60): a secret that straddles a
 # wrap is in neither line alone (read 63b's F-0166, F-0167), so a block of such lines is decoded joined.
-_WRAPPED = re.compile(r"(?m)^[A-Za-z0-9+/_\-]{16,128}\r?\n(?:[A-Za-z0-9+/_\-]{1,128}={0,2}(?:\r?\n|\Z))+")
+# The padding ends a block: a short word on the line after it (`done`) is no part of it (read 65's F-0212).
+_WRAPPED = re.compile(r"(?m)^[A-Za-z0-9+/_\-]{16,128}\r?\n(?:[A-Za-z0-9+/_\-]{1,128}\r?\n)*"
+                      r"[A-Za-z0-9+/_\-]{1,128}(?:={1,2}|(?==*(?:\r?\n|\Z)))(?:\r?\n|\Z)")
 # Hex digits of bytes (`xxd -p`, a hex dump of a request), long enough to hide a credential: decoded and
 # redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
 _HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{16,}(?![0-9A-Fa-f])")  # `0x`, a word's letters before it: no bar
@@ -348,17 +355,26 @@ class Redactor:
         return text
 
     def _wrapped(self, depth: int, m: re.Match[str]) -> str:
-        """A block of wrapped lines, each line a marker when the lines joined decode to text holding a secret."""
-        block = m.group()
-        joined = "".join(block.split())
+        """A block of wrapped lines, each line a marker when the lines joined decode to text holding a secret; without
+        its last line too (a word after the block that fits the alphabet, `done`, is no part of the encoding)."""
+        lines = m.group().splitlines(True)
+        for kept in (len(lines), len(lines) - 1):
+            label = self._hides(depth, "".join(lines[:kept])) if kept >= 2 else None
+            if label:
+                return "".join(f"[REDACTED:{label}]{line[len(line.rstrip()):]}" for line in lines[:kept]) + "".join(
+                    lines[kept:])
+        return m.group()
+
+    def _hides(self, depth: int, joined: str) -> str | None:
+        """The label of the encoding ``joined`` (one run, wrapped lines joined) hides a secret in, or None."""
+        joined = "".join(joined.split())
         if len(joined) > _BASE64_MAX:
-            return block
-        found = _BASE64.fullmatch(joined.rstrip("="))  # the padding is no base64 run's (_encoded drops it)
-        for label, undone in (("base64", self._encoded), ("hex", self._hex)):
-            run = _HEX.fullmatch(joined) if label == "hex" else found
-            if run is not None and undone(depth, run) != run.group():
-                return "".join(f"[REDACTED:{label}]{line[len(line.rstrip()):]}" for line in block.splitlines(True))
-        return block
+            return None
+        run = _BASE64.fullmatch(joined.rstrip("="))  # the padding is no base64 run's (_encoded drops it)
+        if run is not None and self._encoded(depth, run) != run.group():
+            return "base64"
+        run = _HEX.fullmatch(joined)
+        return "hex" if run is not None and self._hex(depth, run) != run.group() else None
 
     def _plain_settled(self, text: str) -> str:
         """:meth:`_plain` again until it finds nothing more (at most :data:`_PLAIN_ROUNDS` times): a marker ends in
@@ -698,7 +714,10 @@ def _joined_secrets(words: list[str], redactor: Redactor) -> list[str]:
     `Authorization:`, `TOKEN` are each harmless alone, and every reader of a command line (the one-line command,
     the commit check) reads them joined (read 63b's F-0160..F-0162). A word that is markers already stays."""
     joined = " ".join(words)
-    found = sorted((start, end, name) for _, _, start, end, name in redactor._matches(joined) if start < end)
+    # Not a value that begins a word after one ending in `=`: `env GITHUB_TOKEN= sh check.sh` gives the variable
+    # nothing, and `sh` is the program (read 65's F-0214).
+    found = sorted((start, end, name) for _, _, start, end, name in redactor._matches(joined)
+                   if start < end and not (start >= 2 and joined[start - 2:start] == "= "))
     if not found:
         return words
     out = []

@@ -174,9 +174,7 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
         yield data, (written and not _named_by_agent(data)) or data in _TYPE_NAMES
         if key:
             yield _pair(key, data), True
-    elif isinstance(data, list):
-        if key in ARGV_KEYS and all(isinstance(a, str) for a in data):
-            yield " ".join(data), written
+    elif isinstance(data, list):  # an argv's words joined are read by _argv_flagged, as redact_argv wrote them
         for v in data:
             yield from _values(v, None, written)
     elif isinstance(data, dict):
@@ -187,11 +185,12 @@ def _values(data: Any, key: str | None = None, written: bool = False) -> Iterato
 
 
 def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
-    """Whether an argv list holds the value of a secret-named flag (``--password hunter2``)."""
+    """Whether an argv list holds what redact_argv hides: a secret-named flag's value (``--password hunter2``), or a
+    secret its words joined reveal (the writer's reading, read 65's F-0214)."""
     if key in STRUCTURAL:
         return False
     if isinstance(data, list):
-        if key in ARGV_KEYS and all(isinstance(a, str) for a in data) and redact_argv(data, red, joined=False) != data:
+        if key in ARGV_KEYS and all(isinstance(a, str) for a in data) and redact_argv(data, red) != data:
             return True
         return any(_argv_flagged(v, red) for v in data)
     if isinstance(data, dict):
