@@ -704,3 +704,50 @@ def test_the_credential_rules_read_their_tools_common_spellings(text: str) -> No
     once = red.redact(text)
     assert "Zq8vT3mW9xR2kL7pN4sB" not in once and red.redact(once) == once, once
     assert red.redact("PWD=/home/ci OLDPWD=/tmp") == "PWD=/home/ci OLDPWD=/tmp"
+
+
+@pytest.mark.parametrize("line", ["password: Hunter2024xyz retries = 3", "token: q8Zr41kLmn0p expires_in = 3600",
+                                  "password: Hunter2024xyz, user = admin"])
+def test_a_value_before_a_later_equals_sign_is_no_type(line: str) -> None:
+    # Read 66's F-0218: a type that could hold spaces took the value for one, and redacted only what followed `=`.
+    red = compile_patterns()
+    once = red.redact(line)
+    assert "Hunter2024xyz" not in once and "q8Zr41kLmn0p" not in once and red.redact(once) == once, once
+
+
+@pytest.mark.parametrize("text", ['curl -sS "https://x/items?page=1&per_page=50" -u admin:Amp9Passw0rd',
+                                  'curl -H "Content-Type: application/json; charset=utf-8" -u admin:Amp9Passw0rd x',
+                                  "curl -sS \\\n  -u admin:Amp9Passw0rd \\\n  https://x/health"])
+def test_curl_s_password_is_redacted_however_long_the_command(text: str) -> None:
+    # Read 66's F-0219: a `&`, a `;` or a continued line between curl and -u hid the password.
+    assert "Amp9Passw0rd" not in compile_patterns().redact(text)
+
+
+@pytest.mark.parametrize("before, after", [("", "Done\nPASSED\n"), ("0123456789abcdef0123456789abcdef01234567\n", ""),
+                                           ("-" * 40 + "\n", "")], ids=["words-after", "commit-id-before", "rule-before"])
+def test_a_wrapped_block_among_other_lines_of_its_alphabet_is_decoded_as_a_block(before: str, after: str) -> None:
+    # Read 66's F-0220, F-0221: an unpadded block took in the words after it, and a line before it became its first.
+    import base64
+
+    raw = b"APP_ENV=staging\nDB_HOST=db.internal.example.com\nDB_PASSWORD=Xy7Qm2Lp9Rt4Vb\nDEBUG=0\n"
+    block = _wrapped(base64.b64encode(raw).decode(), 76)
+    once = compile_patterns().redact(before + block + after)
+    kept = "".join(line for line in once.splitlines() if not line.startswith("[REDACTED:"))
+    assert "Xy7Qm2Lp9Rt4Vb" not in base64.b64decode(kept + "===", validate=False).decode("latin-1", "replace"), once
+    assert before.strip() in once and after.strip() in once
+
+
+@pytest.mark.parametrize("argv", [["grep", "-c", "SSH_KEY:", "deploy.yml"], ["grep", "-rn", "AUTH:", "config/"],
+                                  ["env", "DB_DRIVER=mysql", "go", "test", "-parallel", "4", "./..."]])
+def test_a_heading_or_a_driver_name_is_no_secret(argv: list[str]) -> None:
+    # Read 66's F-0222: `NAME: value` read the next word of a grep as a value, and mysql after `=` read -parallel.
+    red = compile_patterns()
+    assert redact_argv(argv, red) == argv
+    assert red.redact("Rows are partitioned by PARTITION_KEY: tenant_id") == "Rows are partitioned by PARTITION_KEY: tenant_id"
+
+
+def test_a_password_after_an_equals_sign_of_its_own_is_redacted_in_an_argv() -> None:
+    # Read 66's F-0223: a value after a word ending in `=` was taken for `NAME= cmd` (an empty assignment).
+    argv = ["mytool", "config", "set", "password", "=", "Hunter2Hunter2"]
+    assert "Hunter2Hunter2" not in redact_argv(argv, compile_patterns())
+    assert redact_argv(["env", "GITHUB_TOKEN=", "sh", "check.sh"], compile_patterns())[2] == "sh"
