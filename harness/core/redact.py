@@ -34,8 +34,11 @@ _VALUE = (r"""(?P<secret>(?<=")""" + _QUOTED.format(q='"') + r"|(?<=')" + _QUOTE
 # ``key`` followed by ``=``/``:`` (optionally quoted, as in JSON/YAML), but not ``==``.
 # `=>`: Perl, PHP, Ruby hashes; `:=`: Go; `: TYPE =`: a typed assignment (Python, TypeScript), whose value is not
 # the type's name (read 63b's F-0172); spaced, as such code is: `password: A=B` is a value holding `=` (F-0204);
-# the type may hold spaces itself (`str | None`, `dict[str, str]`: F-0213).
-_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\]|, \t]{0,64}?[ \t]=(?!=)|[:=](?!=))"""
+# the type may be a union or generic (`str | None`, `dict[str, str]`: F-0213), but a type: a value and a word before
+# a later `=` (`password: VALUE retries = 3`) is no type (F-0218).
+_TYPE = r"[A-Za-z_][A-Za-z0-9_.]{0,32}(?:\[[^\]\n=]{0,48}\])?"  # `str`, `Optional[str]`, `dict[str, str]`
+_ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*""" + _TYPE + r"""(?:[ \t]*\|[ \t]*""" + _TYPE
+           + r"""){0,4}[ \t]+=(?!=)|[:=](?!=))"""
            r"""[ \t]*(?:\\?["'])?""")
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
@@ -124,15 +127,18 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # `env:`), whose NAME ends in a secret's word (`DB_PASS`, `SESSION_KEY`, `GH_TOKEN`, `MYSQL_PWD`), or in one and a
     # stage or version (`API_TOKEN_V2`, `DB_PASSWORD_PROD`) (read 63b's F-0171, 65's F-0216). The word stands alone
     # in the name (not `BYPASS`, `MAX_TOKENS`, `PYTHON_KEYRING_BACKEND`), and a value of five characters or fewer
-    # (`SKIP_AUTH=1`, `CACHE_KEY=v1`, `TOKEN_TTL=0`) is a setting, not a secret (F-0207, F-0208, F-0214). Upper case.
+    # (`SKIP_AUTH=1`, `CACHE_KEY=v1`, `TOKEN_TTL=0`) is a setting, not a secret (F-0207, F-0208, F-0214). After `: `
+    # a value is quoted, holds a digit or is 12 characters or more: `SSH_KEY: deploy.yml` in a grep, `PARTITION_KEY:
+    # tenant_id` in prose name no secret (F-0222). Upper case.
     ("secret_variable", r"(?<![A-Za-z0-9_])(?:[A-Z0-9]{1,32}_){0,6}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PASS|KEY"
                         r"|CREDENTIALS?|AUTH|(?<=_)PWD)(?:_(?:V?[0-9]{1,3}|PROD|PRD|PRODUCTION|DEV|STAGING|STG|TEST|QA|CI"
-                        r"|LIVE|OLD|NEW))?(?:=|:[ \t]+)[\"']?(?=[^\s\"'`,;]{6})"
+                        r"|LIVE|OLD|NEW))?(?:=|:[ \t]+(?=[\"']|[^\s,;]{0,256}[0-9]|[^\s,;]{12}))[\"']?(?=[^\s\"'`,;]{6})"
                         rf"{_VALUE}"),
     # curl's `-u user:PASSWORD`, `-uuser:PASSWORD`, `--user`, `-U`/`--proxy-user`: the password after the user's
     # colon, on a curl command line only (`docker run --user node:node`, `go run -url=http://…` name no password:
-    # F-0214, F-0217), and not digits alone (read 63b's F-0180, 64's F-0205, 65's F-0215).
-    ("user_password", r"\bcurl\b[^\n|;&]{0,512}?(?<![A-Za-z0-9_\-])(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))"
+    # F-0214, F-0217), however long (a query's `&`, a header's `;`, a line continued with `\`: F-0219), and not
+    # digits alone (read 63b's F-0180, 64's F-0205, 65's F-0215).
+    ("user_password", r"\bcurl\b(?:[^\n]|\\\r?\n){0,512}?(?<![A-Za-z0-9_\-])(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))"
                       r"[\"']?[^\s:\"'\[]{0,256}:(?P<secret>(?=[^\s\"']{0,1024}[^\s\"'0-9])[^\s\"']{1,1024})"),
     # A password given by `-p`: a registry login's (spaced or glued) and sshpass's own, before the command it runs
     # (`sshpass -f file ssh -p 2222` names a port: F-0207).
@@ -140,8 +146,9 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
                       r"[^\n|;&]{0,256}?(?<=[ \t])|\bsshpass(?:[ \t]+-[A-Za-oq-z]\S{0,256}){0,4}[ \t]+)"
                       r"-p(?:[ \t]+|=)?[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
     # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own,
-    # quoted or in backticks too (F-0215); not pytest's `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
-    ("mysql_password", r"(?:^|(?<=[\s/;&|(\"'`=]))(?:mysql(?:dump|admin|import|check|show|slap|pump|binlog)?"
+    # quoted or in backticks too (F-0215), not a value (`DB_DRIVER=mysql go test -parallel 4`: F-0222); not pytest's
+    # `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
+    ("mysql_password", r"(?:^|(?<=[\s/;&|(\"'`]))(?:mysql(?:dump|admin|import|check|show|slap|pump|binlog)?"
                        r"|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)"
                        r"[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?!no:)[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
 )
@@ -226,10 +233,10 @@ def _not_quoted_printable() -> re.Pattern[str]:
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}(?![A-Za-z0-9+/_\-])")
 _BASE64_MAX = 64 * 1024
 # Lines of one encoding wrapped at a fixed width (base64's 76 columns, `xxd -p`'s 60): a secret that straddles a
-# wrap is in neither line alone (read 63b's F-0166, F-0167), so a block of such lines is decoded joined.
-# The padding ends a block: a short word on the line after it (`done`) is no part of it (read 65's F-0212).
-_WRAPPED = re.compile(r"(?m)^[A-Za-z0-9+/_\-]{16,128}\r?\n(?:[A-Za-z0-9+/_\-]{1,128}\r?\n)*"
-                      r"[A-Za-z0-9+/_\-]{1,128}(?:={1,2}|(?==*(?:\r?\n|\Z)))(?:\r?\n|\Z)")
+# wrap is in neither line alone (read 63b's F-0166, F-0167), so a block of such lines is decoded joined. This finds
+# runs of lines of the alphabet; Redactor._wrapped cuts a run into its blocks by their width (read 66's F-0220,
+# F-0221: a commit id before a block, or words after it, are lines of the alphabet too).
+_WRAPPED = re.compile(r"(?m)(?:^[A-Za-z0-9+/_\-]{1,128}={0,2}(?:\r?\n|\Z)){2,}")
 # Hex digits of bytes (`xxd -p`, a hex dump of a request), long enough to hide a credential: decoded and
 # redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
 _HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{16,}(?![0-9A-Fa-f])")  # `0x`, a word's letters before it: no bar
@@ -355,15 +362,24 @@ class Redactor:
         return text
 
     def _wrapped(self, depth: int, m: re.Match[str]) -> str:
-        """A block of wrapped lines, each line a marker when the lines joined decode to text holding a secret; without
-        its last line too (a word after the block that fits the alphabet, `done`, is no part of the encoding)."""
+        """Each block of a run of lines of an encoding's alphabet (:func:`_blocks`), every line a marker when the
+        block's lines joined (or all but its last, a short word after lines of the full width) decode to text
+        holding a secret."""
         lines = m.group().splitlines(True)
-        for kept in (len(lines), len(lines) - 1):
-            label = self._hides(depth, "".join(lines[:kept])) if kept >= 2 else None
-            if label:
-                return "".join(f"[REDACTED:{label}]{line[len(line.rstrip()):]}" for line in lines[:kept]) + "".join(
-                    lines[kept:])
-        return m.group()
+        out = []
+        done = 0
+        for start, end in _blocks([line.rstrip("\r\n") for line in lines]):
+            out += lines[done:start]
+            done, label = end, None
+            for kept in (end, end - 1):
+                label = self._hides(depth, "".join(lines[start:kept])) if kept - start >= 2 else None
+                if label:
+                    out += [f"[REDACTED:{label}]{line[len(line.rstrip()):]}" for line in lines[start:kept]]
+                    out += lines[kept:end]
+                    break
+            if not label:
+                out += lines[start:end]
+        return "".join(out + lines[done:])
 
     def _hides(self, depth: int, joined: str) -> str | None:
         """The label of the encoding ``joined`` (one run, wrapped lines joined) hides a secret in, or None."""
@@ -507,6 +523,22 @@ class Redactor:
         # after: binary output costs the rules a quarter of the characters it would as text.
         text = self.redact(data.decode("utf-8", errors="surrogateescape"))
         return text if text.isascii() else text.translate(_ESCAPES)
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """``lines`` (a run of lines of an encoding's alphabet) cut into the blocks a wrapping tool writes: lines of one
+    width (16 or more), then one shorter line, or one ending in padding, that ends the block."""
+    out, i = [], 0
+    while i < len(lines):
+        width, j = len(lines[i]), i + 1
+        while j < len(lines) and len(lines[j]) == width and not lines[j - 1].endswith("="):
+            j += 1
+        if j < len(lines) and len(lines[j]) < width and not lines[j - 1].endswith("="):
+            j += 1
+        if width >= 16:  # shorter lines start no block, nor do the lines of their width after them
+            out.append((i, j))
+        i = j
+    return out
 
 
 def _outside_markers(found: list[tuple[int, int, str]], text: str, labels: frozenset[str],
@@ -714,10 +746,10 @@ def _joined_secrets(words: list[str], redactor: Redactor) -> list[str]:
     `Authorization:`, `TOKEN` are each harmless alone, and every reader of a command line (the one-line command,
     the commit check) reads them joined (read 63b's F-0160..F-0162). A word that is markers already stays."""
     joined = " ".join(words)
-    # Not a value that begins a word after one ending in `=`: `env GITHUB_TOKEN= sh check.sh` gives the variable
-    # nothing, and `sh` is the program (read 65's F-0214).
+    # Not a value that begins a word after a `NAME=` word: `env GITHUB_TOKEN= sh check.sh` gives the variable nothing,
+    # and `sh` is the program (read 65's F-0214); `password = VALUE`, `=` a word of its own, is an assignment (F-0223).
     found = sorted((start, end, name) for _, _, start, end, name in redactor._matches(joined)
-                   if start < end and not (start >= 2 and joined[start - 2:start] == "= "))
+                   if start < end and not (start >= 3 and joined[start - 2:start] == "= " and joined[start - 3] != " "))
     if not found:
         return words
     out = []
