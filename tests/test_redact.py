@@ -729,7 +729,7 @@ def test_a_wrapped_block_among_other_lines_of_its_alphabet_is_decoded_as_a_block
     # Read 66's F-0220, F-0221: an unpadded block took in the words after it, and a line before it became its first.
     import base64
 
-    raw = b"APP_ENV=staging\nDB_HOST=db.internal.example.com\nDB_PASSWORD=Xy7Qm2Lp9Rt4Vb\nDEBUG=0\n"
+    raw = b"APP_NAME=aaa\nDB_HOST=db.internal\nDB_USER=app\nDB_PASSWORD=Xy7Qm2Lp9Rt4Vb\n"  # 63 bytes: no padding
     block = _wrapped(base64.b64encode(raw).decode(), 76)
     once = compile_patterns().redact(before + block + after)
     kept = "".join(line for line in once.splitlines() if not line.startswith("[REDACTED:"))
