@@ -124,7 +124,7 @@ def _judged_against(src: Source, base_src: Any) -> tuple[Any, str | None]:
         if on_line is not None and on_line(_commit_of(base_src)):
             return base_src, None
         raise
-    if adopted is None or base_src.descends_from(_commit_of(adopted)):
+    if adopted is None or base_src.on_its_line(_commit_of(adopted)):  # the base descends from the adoption
         return base_src, None
     return adopted, _commit_of(adopted)
 

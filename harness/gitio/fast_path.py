@@ -159,12 +159,6 @@ class CommitFiles:
 
         return is_shallow(self.root)
 
-    def descends_from(self, ancestor: str) -> bool:
-        """Whether this commit is ``ancestor`` or descends from it."""
-        from harness.gitio.adoption import descends
-
-        return descends(self.root, self.commit, ancestor)
-
     def on_its_line(self, commit: str) -> bool:
         """Whether ``commit`` is in this commit's history."""
         from harness.gitio.adoption import descends

@@ -38,12 +38,6 @@ class TreeSource:
 
         return is_shallow(self.git.root)
 
-    def descends_from(self, ancestor: str) -> bool:
-        """Whether this tree's commit is ``ancestor`` or descends from it (a tree of no commit: no)."""
-        from harness.gitio.adoption import descends
-
-        return self.rev is not None and descends(self.git.root, self.rev, ancestor)
-
     def on_its_line(self, commit: str) -> bool:
         """Whether ``commit`` is in this tree's commit's history (HEAD's for a tree of no commit)."""
         from harness.gitio.adoption import descends
