@@ -22,6 +22,11 @@ def template(name: str) -> bytes:
     return (data_dir("templates") / name).read_bytes()
 
 
+def schema_names() -> list[str]:
+    """The name of every schema that ships (``event`` for ``event.schema.json``), sorted."""
+    return sorted(path.name.removesuffix(".schema.json") for path in (_PKG / "schemas").glob("*.schema.json"))
+
+
 @cache
 def schema(name: str) -> dict:
     return json.loads((_PKG / "schemas" / f"{name}.schema.json").read_text("utf-8"))

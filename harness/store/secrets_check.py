@@ -215,7 +215,7 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 @functools.lru_cache(maxsize=1)
 def _schema_words() -> frozenset[str]:
     """Every property name the harness's schemas name."""
-    from pathlib import Path
+    from harness import resources
 
     words: set[str] = set()
 
@@ -228,8 +228,8 @@ def _schema_words() -> frozenset[str]:
             for value in node:
                 walk(value)
 
-    for schema in sorted((Path(__file__).resolve().parent.parent / "schemas").glob("*.json")):
-        walk(json.loads(schema.read_text(encoding="utf-8")))
+    for name in resources.schema_names():  # the cached loader validation shares: each file is read once
+        walk(resources.schema(name))
     return frozenset(words)
 
 
