@@ -338,3 +338,39 @@ def test_a_project_s_value_is_found_under_the_harness_s_keys_and_as_a_key(rel, t
     from harness.store.secrets_check import redactor, secrets_in
 
     assert secrets_in(rel, text.encode(), redactor(["ACME-[0-9]{8}"]))
+
+
+SHAPED = ["account [REDACTED:env:key_acct_12345678]", "card [harness: 4111111111111111 bytes of output omitted here; "
+          "1 bytes in all]"]
+CARDS = ["acct_[0-9]{8}", "(?<![0-9])4[0-9]{15}(?![0-9])"]
+
+
+@pytest.mark.parametrize("line", SHAPED, ids=["env-marker", "note"])
+@pytest.mark.parametrize("rel", [".harness/notes.txt", ".harness/tasks/T/notes.yaml", ".harness/config.yaml",
+                                 ".harness/tasks/T/evidence/unit_test.log.bak"])
+def test_a_hand_written_file_gets_no_leniency_for_the_harness_s_words(rel, line):
+    # Read 64's F-0210: an env marker of a secret-named variable another shell had, and the byte counts of the
+    # harness's note, were its words in every file; a hand-written line carried a project's value past the check.
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    assert secrets_in(rel, f"{line}\n".encode(), stored_redactor(CARDS))
+
+
+@pytest.mark.parametrize("rel", [".harness/tasks/T/evidence/unit_test.log", ".harness/tasks/T/evidence/custom.x.log",
+                                 ".harness/tasks/T/events.jsonl", ".harness/tasks/T/findings/F-0001.yaml",
+                                 ".harness/tasks/T/requirements.yaml", ".harness/approvals.jsonl"])
+def test_the_files_the_harness_writes_keep_its_words(rel):
+    # What F-0210's fix must not refuse: a variable of the recording's shell (F-0143) and a note's counts (F-0163),
+    # in each file a harness command writes, read in a shell that lacks the variable.
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    text = "ran [REDACTED:env:db_password] [harness: 1811473 bytes of output omitted here; 10200000 bytes in all]"
+    raw = json.dumps({"command": text}) if rel.endswith("jsonl") else f"command: '{text}'" if ".yaml" in rel else text
+    assert secrets_in(rel, f"{raw}\n".encode(), stored_redactor(["[a-z]+_[a-z]+", r"\b[0-9]{7,10}\b"])) == []
+
+
+def test_a_hand_written_marker_shaped_value_is_refused_at_commit(h, repo, task):
+    set_config(repo, f"\nredaction:\n  patterns: {json.dumps(CARDS)}\n")
+    (repo / ".harness" / "NOTES.md").write_text(f"# notes\n\n{SHAPED[0]}\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and ".harness/NOTES.md:3" in r.stderr, r.stderr
