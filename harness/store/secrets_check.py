@@ -154,8 +154,6 @@ def _flagged(value: str, red: Redactor) -> str | None:
     """The rule that finds a secret in ``value``, or None. Markers rewritten (and the space between
     them), nothing else, is no secret: a project's pattern as broad as `.+` makes one marker of an
     argv of markers."""
-    if "[harness: " in value:
-        value = _OWN_NOTES.sub("[harness: a note]", value)
     redacted = red.redact(value)
     if redacted == value or _bare(redacted) == _bare(value):
         return None
@@ -283,6 +281,10 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tu
     lines: its first line alone says nothing of the others)."""
     red = red or redactor()
     text = raw.decode("utf-8", errors="surrogateescape")
+    if not _harness_writes(rel):
+        red = _strict(red)
+    elif "[harness: " in text:
+        text = _OWN_NOTES.sub("[harness: a note]", text)
     if rel.endswith(".jsonl"):
         out = []
         for n, line in enumerate(text.split("\n"), 1):
@@ -304,6 +306,24 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tu
         if found_yaml is not None:
             return found_yaml
     return _lines(text, red)
+
+
+# The files harness commands write: a task's ledger, the files rendered from it, its findings and evidence, and the
+# approvals. Only these are read with the leniency the harness's own words need (a note's byte counts, an `env:`
+# marker of a variable another shell had); any other file under `.harness/` is written by hand, and a project's
+# secret shaped like either is refused there as it is bare (read 64's F-0210).
+_HARNESS_WRITES = re.compile(r"\.harness/approvals\.jsonl|\.harness/tasks/[^/]+/(?:events\.jsonl"
+                             r"|(?:task|requirements|invariants)\.yaml|findings/F-[0-9]+\.yaml"
+                             r"|evidence/[^/]+\.(?:json|log|cases))")
+
+
+def _harness_writes(rel: str) -> bool:
+    return _HARNESS_WRITES.fullmatch(rel) is not None
+
+
+@functools.lru_cache(maxsize=4)
+def _strict(red: Redactor) -> Redactor:
+    return Redactor(red.rules) if red.stored else red
 
 
 def _json_values(text: str, red: Redactor) -> list[tuple[int, str, str]]:
