@@ -316,8 +316,10 @@ def test_the_harness_s_own_notes_in_a_log_are_its_words():
     from harness.store.secrets_check import redactor, secrets_in
 
     log = b"ok\n\n[harness: 1811473 bytes of output omitted here; 10200000 bytes in all]\nok\n"
-    assert secrets_in(".harness/tasks/T/evidence/unit_test.log", log, redactor([ACCOUNTS])) == []
-    assert secrets_in(".harness/tasks/T/evidence/unit_test.log", log + b"account 4815162342\n", redactor([ACCOUNTS]))
+    rel = ".harness/tasks/T/evidence/unit_test.log"
+    assert secrets_in(rel, log, redactor([ACCOUNTS]), own=True) == []  # the writer checking what it wrote
+    assert secrets_in(rel, log + b"account 4815162342\n", redactor([ACCOUNTS]), own=True)
+    assert secrets_in(rel, log, redactor([ACCOUNTS]))  # not known to be the harness's: a person's text
 
 
 def test_config_yaml_s_numbers_are_not_a_project_s_values(h, repo):
@@ -356,17 +358,52 @@ def test_a_hand_written_file_gets_no_leniency_for_the_harness_s_words(rel, line)
     assert secrets_in(rel, f"{line}\n".encode(), stored_redactor(CARDS))
 
 
-@pytest.mark.parametrize("rel", [".harness/tasks/T/evidence/unit_test.log", ".harness/tasks/T/evidence/custom.x.log",
-                                 ".harness/tasks/T/events.jsonl", ".harness/tasks/T/findings/F-0001.yaml",
-                                 ".harness/tasks/T/requirements.yaml", ".harness/approvals.jsonl"])
-def test_the_files_the_harness_writes_keep_its_words(rel):
-    # What F-0210's fix must not refuse: a variable of the recording's shell (F-0143) and a note's counts (F-0163),
-    # in each file a harness command writes, read in a shell that lacks the variable.
-    from harness.store.secrets_check import secrets_in, stored_redactor
+CUT_AND_BROAD = "\nredaction:\n  patterns: ['[a-z]+_[a-z]+', '\\b[0-9]{7,10}\\b']\noutput:\n  log_cap_bytes: 4096\n"
+CONTRACT = """
+contract:
+  acceptance_criteria: ["the server reads its password from /run/secrets/dbpw"]
+  requirements:
+    - {statement: "the password is read from /run/secrets/dbpw at start", priority: must, verified_by: [unit_test]}
+"""
 
-    text = "ran [REDACTED:env:db_password] [harness: 1811473 bytes of output omitted here; 10200000 bytes in all]"
-    raw = json.dumps({"command": text}) if rel.endswith("jsonl") else f"command: '{text}'" if ".yaml" in rel else text
-    assert secrets_in(rel, f"{raw}\n".encode(), stored_redactor(["[a-z]+_[a-z]+", r"\b[0-9]{7,10}\b"])) == []
+
+def _recorded_in_another_shell(h, repo, monkeypatch, tmp_path):
+    """A task whose ledger, rendered files, contract, evidence record and log (cut, with the harness's note) hold
+    the marker of `db_password`, a variable of the recording's shell the committing shell lacks."""
+    set_config(repo, CUT_AND_BROAD)
+    monkeypatch.setenv("db_password", "/run/secrets/dbpw")
+    (tmp_path / "contract.yaml").write_text(CONTRACT)
+    h.ok("contract", "apply", "--file", str(tmp_path / "contract.yaml"))
+    h.ok("evidence", "build", "--", "sh", "-c", "echo /run/secrets/dbpw; seq 1 20000")
+    monkeypatch.delenv("db_password")
+
+
+def test_the_files_the_harness_writes_keep_its_words_at_commit(h, repo, task, monkeypatch, tmp_path):
+    # What F-0210's fix must not refuse: a variable of the recording's shell (F-0143) and a note's byte counts
+    # (F-0163), in each file harness commands write, committed from a shell without the variable (read 69: the
+    # contract, rendered from the ledger, was read strictly).
+    _recorded_in_another_shell(h, repo, monkeypatch, tmp_path)
+    text = _harness_text(repo)
+    assert "/run/secrets/dbpw" not in text and "[REDACTED:env:db_password]" in text and "bytes of output omitted" in text
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("where", ["requirements.yaml", "contract.yaml", "evidence/build.log", "evidence/build.json",
+                                   "../NOTES/evidence/build.log", "../NOTES/events.jsonl.txt"])
+def test_the_harness_s_words_typed_by_hand_into_its_files_are_refused(h, repo, task, monkeypatch, tmp_path, where):
+    # Read 69: the leniency went by a file's name; a line typed into a rendered file's free text, or a file named
+    # like evidence in a folder no ledger binds, carried a project's value in the harness's shapes.
+    _recorded_in_another_shell(h, repo, monkeypatch, tmp_path)
+    path = tdir(repo, task) / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = path.read_text() if path.exists() else ""
+    path.write_text(old.replace("[REDACTED:env:db_password]", "[REDACTED:env:key_acct_12345678]", 1)
+                    if "[REDACTED:env:db_password]" in old and where != "evidence/build.log"
+                    else old + "\nsee [REDACTED:env:key_acct_12345678]\n")
+    r = validate_staged(repo)
+    rel = path.resolve().relative_to(repo.resolve()).as_posix()
+    assert r.returncode == 1 and f"{rel}:" in r.stderr and "secret-in-harness-files" in r.stderr, r.stderr
 
 
 def test_a_hand_written_marker_shaped_value_is_refused_at_commit(h, repo, task):
