@@ -127,7 +127,8 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
     changed = _changed_files(olds, new)
     if not changed:
         return
-    from harness.store.secrets_check import agents_name_flagged, secrets_in, stored_redactor
+    from harness.history.own_words import secrets_found
+    from harness.store.secrets_check import agents_name_flagged, stored_redactor
 
     red = stored_redactor(_redaction_patterns([new, *olds]))
     for rel in changed:
@@ -142,7 +143,8 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
             skip = _kept_lines(olds, rel, raw)
         except HarnessError:
             continue  # too big to read: the reader's own check refuses it
-        found = secrets_in(rel, raw[skip[1]:], red) if skip[0] else _not_held(rel, raw, secrets_in(rel, raw, red), olds, red)
+        found = (secrets_found(rel, raw[skip[1]:], new, red) if skip[0]
+                 else _not_held(rel, raw, secrets_found(rel, raw, new, red), olds, red))
         for line, rule in [(n + skip[0], r) for n, r in found][:20]:
             problems.append(Problem(f"{shown}:{line}", "secret-in-harness-files",
                                     f"line {line} holds what looks like a secret ({rule})",

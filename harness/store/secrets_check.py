@@ -270,18 +270,23 @@ def _line_of(raw: str, value: str) -> int:
     return 1
 
 
-def secrets_in(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[int, str]]:
+def secrets_in(rel: str, raw: bytes, red: Redactor | None = None, own: bool = False) -> list[tuple[int, str]]:
     """(line, rule) of each secret in the file ``rel`` holding ``raw``; empty when it holds none."""
-    return sorted({(line, rule) for line, rule, _ in flagged_values(rel, raw, red)})
+    return sorted({(line, rule) for line, rule, _ in flagged_values(rel, raw, red, own)})
 
 
-def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tuple[int, str, str]]:
+def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool = False) -> list[tuple[int, str, str]]:
     """(line, rule, the value it was found in) of each secret in the file ``rel`` holding ``raw``: a line
     of a ledger or a text file, a string of a JSON record, the whole of a YAML scalar (which may span
-    lines: its first line alone says nothing of the others)."""
+    lines: its first line alone says nothing of the others).
+
+    ``own``: the harness wrote the file (a writer checking itself, or the commit check of a file whose
+    provenance it knows: harness.history.own_words), so its own words stand: the byte counts of its log
+    notes and, read with a stored redactor, an `env:` marker of a variable another shell had. Not
+    otherwise: text a person wrote in either shape is read as any text (read 64's F-0210)."""
     red = red or redactor()
     text = raw.decode("utf-8", errors="surrogateescape")
-    if not _harness_writes(rel):
+    if not own:
         red = _strict(red)
     elif "[harness: " in text:
         text = _OWN_NOTES.sub("[harness: a note]", text)
@@ -306,19 +311,6 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None) -> list[tu
         if found_yaml is not None:
             return found_yaml
     return _lines(text, red)
-
-
-# The files harness commands write: a task's ledger, the files rendered from it, its findings and evidence, and the
-# approvals. Only these are read with the leniency the harness's own words need (a note's byte counts, an `env:`
-# marker of a variable another shell had); any other file under `.harness/` is written by hand, and a project's
-# secret shaped like either is refused there as it is bare (read 64's F-0210).
-_HARNESS_WRITES = re.compile(r"\.harness/approvals\.jsonl|\.harness/tasks/[^/]+/(?:events\.jsonl"
-                             r"|(?:task|requirements|invariants)\.yaml|findings/F-[0-9]+\.yaml"
-                             r"|evidence/[^/]+\.(?:json|log|cases))")
-
-
-def _harness_writes(rel: str) -> bool:
-    return _HARNESS_WRITES.fullmatch(rel) is not None
 
 
 @functools.lru_cache(maxsize=4)

@@ -292,7 +292,7 @@ def _no_secret_in(files: dict[Path, bytes], root: Path, red: Any) -> None:
             rel = path.relative_to(root).as_posix()
         except ValueError:
             rel = path.as_posix()
-        found = secrets_in(rel, raw, red)
+        found = secrets_in(rel, raw, red, own=True)
         if found:
             line, rule = found[0]
             raise HarnessError(f"refusing to write {rel}: line {line} holds a secret ({rule}); nothing was written",
