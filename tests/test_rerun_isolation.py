@@ -102,6 +102,60 @@ def test_an_honest_range_is_not_poisoning(h, repo, tmp_path):
                for c in (first, second) for r in reruns(doc, c).values())
 
 
+# -- what a re-run leaves running (read 68's F-0230) ------------------------------------------------------
+
+STRAGGLER = """import os, subprocess, sys
+if "harness-rerun-" in os.getcwd():  # only in CI's re-run: the laptop's run leaves nothing
+    subprocess.Popen([sys.executable, "-c", "import pathlib, time; time.sleep(0.5); pathlib.Path(%r).write_text('x')"],
+                     start_new_session=%s)
+"""
+
+
+def test_a_process_a_re_run_leaves_in_its_group_is_ended_with_it(h, repo, tmp_path):
+    python, site = venv(tmp_path / "ci-venv")
+    poison = site / "sitecustomize.py"
+    configure(repo, PASS_CMD, [str(python), "check.py"])
+    (repo / "check.py").write_text(STRAGGLER % (str(poison), False))
+    base = commit_all_ok(repo, "a check that leaves a process behind, which writes into the interpreter later")
+    done(h, repo, "First")
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+    import time
+
+    time.sleep(1.0)  # twice what the process waits: it would have written by now
+    assert not poison.exists()
+
+
+def test_a_change_no_run_was_going_to_make_is_poisoning_found_before_the_next_step(repo):
+    # A process that left the run's group (setsid) outlives the reaping: the audit compares again before each
+    # commit's checks and its report, and what changed in between makes the job's verdict could-not-run.
+    from harness.gitio.process_git import ProcessGit
+    from harness.history.audit import AuditResult, _left_running
+    from harness.history.rerun.isolation import Job, RerunGuard
+
+    job = Job(lambda: RerunGuard(ProcessGit(repo)))
+    job.get()
+    result = AuditResult("audit", ["c1"], rows=[{"commit": "c1", "ok": True}])
+    said: list[str] = []
+    _left_running(job, result, "checking c2", said.append)
+    assert result.unrunnable == 0 and said == []  # nothing changed: nothing said
+    git(repo, "config", "harness.allowedSigners", "/tmp/the-agents-signers")
+    _left_running(job, result, "checking c2", said.append)
+    assert result.unrunnable == 1 and result.rows[-1]["left_running"]
+    assert "left running" in said[0] and "found before checking c2" in said[0] and "config" in said[0]
+
+
+def test_the_audit_s_trust_root_is_read_before_any_re_run(repo):
+    from harness.gitio.process_git import ProcessGit
+    from harness.signatures.trust import Signers
+
+    signers = Signers(lambda: ProcessGit(repo))
+    assert signers.settle() is None and signers.asked == 0  # read, not asked for
+    git(repo, "config", "harness.allowedSigners", str(repo / "agents_signers"))
+    (repo / "agents_signers").write_text("agent@x ssh-ed25519 AAAA\n")
+    assert signers.external() is None  # what the config said before the re-runs could change it
+
+
 # -- the checkout's code: an editable install of a src/ layout ----------------------------------------------
 
 def test_a_correct_commit_is_measured_on_its_own_tree_not_on_the_broken_checkout(h, repo, tmp_path):
