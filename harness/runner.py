@@ -257,11 +257,13 @@ def run_command(command: list[str] | str, *, shell: bool = False,
                 cwd: str | os.PathLike | None = None, timeout: float | None = None,
                 env: dict[str, str] | None = None, head_cap: int = 4 * 1024 * 1024,
                 tail_cap: int = 256 * 1024, echo: bool = True,
-                kill_grace: float = 2.0) -> RunResult:
+                kill_grace: float = 2.0, reap: bool = False) -> RunResult:
     """Run ``command`` to completion, timeout or Ctrl-C; raise only for bad arguments.
 
     ``env`` is the child's complete environment (as in subprocess); None inherits ours.
-    Signal deaths are reported as 128 + signum, as a shell does.
+    Signal deaths are reported as 128 + signum, as a shell does. ``reap``: once the command
+    exits, whatever it left running in its group is killed (a re-run judges a commit the agent
+    wrote: a process it leaves behind could change what the audit reads next, read 68's F-0230).
     """
     argv = checked_argv(command, shell, cwd)
     caps = [_Bounded(head_cap, tail_cap, origins=i == 2) for i in range(3)]  # stdout, stderr, combined
@@ -273,12 +275,13 @@ def run_command(command: list[str] | str, *, shell: bool = False,
 
     # Installed before the command starts, so no SIGTERM can land between start and wait.
     with _StopSignals() as stop_signals:
-        return _run(argv, cwd, env, timeout, caps, echo, kill_grace, stop_signals, result)
+        return _run(argv, cwd, env, timeout, caps, echo, kill_grace, stop_signals, result, reap)
 
 
 def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str] | None,
          timeout: float | None, caps: list[_Bounded], echo: bool, kill_grace: float,
-         stop_signals: _StopSignals, result: Callable[[str, int | None, str | None], RunResult]) -> RunResult:
+         stop_signals: _StopSignals, result: Callable[[str, int | None, str | None], RunResult],
+         reap: bool = False) -> RunResult:
     """The body of :func:`run_command`, run while its signal handlers are installed."""
     try:
         # Own session: Ctrl-C at the terminal reaches only us, and killpg() reaches
@@ -299,6 +302,8 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
     readers = [t for t in drain.readers if t.ident is not None]  # only those that started
     if outcome:
         _kill_group(proc, kill_grace, readers)
+    elif reap:
+        _signal_group(proc.pid, signal.SIGKILL)  # the leader is gone: only what it left behind is left
 
     # Readers normally hit EOF at once, but a straggler that outlives the command (a
     # background job, or one that left our group) may hold the pipe: bound the wait.

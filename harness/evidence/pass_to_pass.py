@@ -229,7 +229,7 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
     report = path / conf.junit
     report.parent.mkdir(parents=True, exist_ok=True)
     result = runner.run_command(located(conf.to_run(), root, path), shell=conf.shell, cwd=path,
-                                timeout=conf.timeout, env=_tree_env(path, environ, tree_env))
+                                timeout=conf.timeout, env=_tree_env(path, environ, tree_env), reap=True)
     if result.exit_code is None or not report.exists():
         return None
     return tree_relative(parse_report(report)[1], path)

@@ -55,7 +55,10 @@ def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun:
 
     result = AuditResult(title, list(commits), scope=scope, rerun_only=rerun_only if rerun else None)
     job = _job(git, commits, rerun_only) if rerun else None
+    if rerun:
+        signers.settle()
     for commit in commits:
+        _left_running(job, result, f"checking {commit[:12]}", stream)
         report = check_commit(git, commit, signers)
         reruns: list[dict[str, Any]] = []
         unrunnable = 0
@@ -86,7 +89,26 @@ def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun:
                 said = row["note"]["verdict"] + (f" ({row['note']['problem']})" if "problem" in row["note"] else "")
                 result.note_disagreements.append((commit, said, verdict))
         result.rows.append(row)
+    _left_running(job, result, "the report", stream)
     return result
+
+
+def _left_running(job: Job | None, result: AuditResult, before: str, stream: Callable[[str], None] | None) -> None:
+    """What the job's re-runs rely on, compared again before ``before``: a process a re-run left (one that left its
+    group too) may have changed it since that run was judged (read 68's F-0230). Poisoning: nothing more runs, and
+    the job's verdict cannot stand (could not run, exit 2, unless a commit was refused anyway)."""
+    from harness.history.rerun.execute import POISON_REMEDY
+
+    guard = job.guard if job is not None else None
+    if guard is None or guard.baseline is None or guard.poisoned is not None:
+        return
+    found = guard.left_behind(before)
+    if found:
+        result.unrunnable += 1
+        if result.rows:
+            result.rows[-1]["left_running"] = found[:20]
+        if stream:
+            stream(f"  → poisoning: {guard.poisoned}; nothing more runs in this job — {POISON_REMEDY}")
 
 
 def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, Any]], scope: dict[str, Any] | None,

@@ -81,6 +81,11 @@ class Signers:
 
     def external(self) -> Root | None:
         self.asked += 1
+        return self.settle()
+
+    def settle(self) -> Root | None:
+        """Read the root now (once): before anything a check judges can run, as an audit's re-runs do, which
+        could otherwise rewrite the config it is read from (read 68's F-0230)."""
         if not self._external:
             found = self.named if self.named is not None or self.repository is None else configured(self.repository())
             self._external.append(found)

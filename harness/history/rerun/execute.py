@@ -81,7 +81,7 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
         report = _fresh_report(cwd, item.junit)
         with own_bytecode_cache(env if env is not None else clean_env()) as run_env:
             result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout, env=run_env,
-                                        echo=False)
+                                        echo=False, reap=True)
         result, unproved = _judged_by_report(result, report, item.cases, cwd)
     except HarnessError as exc:
         stream(f"  → {UNRUNNABLE}: {exc.message}")

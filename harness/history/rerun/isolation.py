@@ -136,12 +136,20 @@ class RerunGuard:
 
     def after(self, commit: str, what: str) -> list[str]:
         """What the run just made (``what`` at ``commit``) changed of what later runs rely on."""
+        return self._changed(f"the re-run of {what} at {commit[:12]} changed what every later re-run relies on")
+
+    def left_behind(self, before: str) -> list[str]:
+        """What changed since the last run was judged, found ``before`` the audit's next step: no run was going,
+        so a process an earlier one left did it (read 68's F-0230)."""
+        return self._changed(f"a process an earlier re-run left running changed what the audit relies on (found before "
+                             f"{before})")
+
+    def _changed(self, who: str) -> list[str]:
         assert self.baseline is not None
         found = fingerprint.changes(self.baseline, fingerprint.take(self.spots))
         if found and self.poisoned is None:
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-            self.poisoned = (f"the re-run of {what} at {commit[:12]} changed what every later re-run relies on: "
-                             f"{found[0]}{more}")
+            self.poisoned = f"{who}: {found[0]}{more}"
         return found
 
     def _probe(self, program: str) -> python_site.Python | None:
