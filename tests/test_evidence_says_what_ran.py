@@ -64,7 +64,8 @@ def test_evidence_records_the_resolved_program_and_the_environment_that_steers_i
     found = os.path.abspath(shutil.which("python3"))
     assert rec["program"] == found
     assert rec["program_real"] == (os.path.realpath(found) if os.path.realpath(found) != found else None)
-    assert set(rec["env"]) == {"PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "VIRTUAL_ENV"}
+    assert set(rec["env"]) == {"PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "VIRTUAL_ENV",
+                                "PYTHONPYCACHEPREFIX"}
     assert rec["env"]["PATH"] == os.environ["PATH"]
     assert rec["env"]["NODE_OPTIONS"] is None
     assert "ghp_" not in rec["env"]["PYTEST_ADDOPTS"] and "[REDACTED:" in rec["env"]["PYTEST_ADDOPTS"]

@@ -47,6 +47,15 @@ def lost(rec: dict) -> dict[str, str]:
     return {item["case"]: item["how"] for item in rec["pass_to_pass"]["lost"]}
 
 
+# A plugin that passes every test, for the tactics that load one by other means than a conftest.py.
+ALLPASS_PLUGIN = {"allpass.py": """\
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(item, call):
+        outcome = yield
+        outcome.get_result().outcome = "passed"
+    """}
 # Each: files that make the plain run pass with the bug in calc.py, and the base case lost.
 TAMPERING = {
     "a test deleted": ({"tests/test_calc.py": TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n", "")
@@ -112,6 +121,22 @@ TAMPERING = {
 
         calc.mul = lambda a, b: a * b
         """}, {"tests.test_calc::test_mul": "failed"}),
+    # Read 67: a plugin loaded by what suite.ALWAYS did not protect (F-0227, F-0228; F-0226 below).
+    "a root test module naming a plugin": ({**ALLPASS_PLUGIN, "test_aaa.py": "pytest_plugins = ['allpass']\n"},
+                                           {"tests.test_calc::test_mul": "failed"}),
+    "a root module named like a standard one pytest imports": ({**ALLPASS_PLUGIN, "pprint.py": """\
+        import os, sys
+        _here = os.path.dirname(os.path.abspath(__file__))
+        sys.modules.pop(__name__, None)
+        _saved = list(sys.path)
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+        try:
+            import pprint as _real
+        finally:
+            sys.path[:] = _saved
+        sys.modules[__name__] = _real
+        os.environ["PYTEST_PLUGINS"] = "allpass"
+        """}, {"tests.test_calc::test_mul": "failed"}),
     "the function under test monkeypatched in the test": ({"tests/test_calc.py": TESTS.replace(
         "def test_mul():\n", "def test_mul(monkeypatch):\n    import calc\n    monkeypatch.setattr(calc, 'mul', "
         "lambda a, b: a * b)\n    from calc import mul\n").replace(
@@ -133,6 +158,17 @@ def test_each_tampering_family_that_hides_a_bug_is_refused_naming_the_lost_case(
     assert rec["pass_to_pass"]["base"] == base_commit(repo, base)
 
 
+
+
+def test_a_plugin_a_dist_info_in_the_tree_registers_is_not_in_the_pass_to_pass_run(h, repo, base, monkeypatch):
+    # Read 67's F-0226: pytest loads the `[pytest11]` entry points of a dist-info on the import path (the tree is).
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)  # as a user runs pytest
+    write(repo, {"calc.py": BUGGY, **ALLPASS_PLUGIN, "evil-0.dist-info/METADATA": "Metadata-Version: 2.1\nName: evil\n"
+                 "Version: 0\n", "evil-0.dist-info/entry_points.txt": "[pytest11]\nallpass = allpass\n"})
+    assert h("evidence", "unit_test").code == 0  # the plugin passes everything here
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and "tests.test_calc::test_mul" in lost(rec)
+    assert "evil-0.dist-info/entry_points.txt" in rec["pass_to_pass"]["protected_changed"]
 
 
 def test_the_bug_without_tampering_fails_pass_to_pass_too(h, repo, base):
@@ -413,14 +449,7 @@ def test_a_test_record_written_by_hand_is_no_run_to_reuse(h, repo, base):
 
 # -- found by an adversarial review (findings F-0001, F-0004, F-0008, F-0009 of TASK-20261203-1dafdf) --
 
-ALLPASS = {"allpass.py": """\
-    import pytest
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(item, call):
-        outcome = yield
-        outcome.get_result().outcome = "passed"
-    """}
+ALLPASS = ALLPASS_PLUGIN
 
 
 def test_a_root_sitecustomize_cannot_rewrite_the_overlay_run(h, repo, base):
@@ -439,13 +468,52 @@ def test_a_suite_file_git_ignores_in_the_checkout_prevents_reusing_the_test_run(
     assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and set(lost(rec)) == set(CHANGED)
 
 
-def test_a_test_run_under_a_bent_environment_is_not_reused(h, repo, base, monkeypatch):
-    write(repo, {"calc.py": BUGGY})
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-k 'not mul'")
-    assert h("evidence", "unit_test").code == 0
-    monkeypatch.delenv("PYTEST_ADDOPTS")
+def _forge_test_bytecode(repo: Path) -> None:
+    """A rewritten-test cache for tests/test_calc.py whose tests (the same ids) all pass: its header holds the
+    source's hash, so pytest loads it instead of rewriting the file."""
+    import importlib.util
+    import marshal
+
+    import _pytest.assertion.rewrite as rewrite
+
+    src = (repo / "tests/test_calc.py").resolve()
+    pyc = src.parent / "__pycache__" / (src.name[:-3] + rewrite.PYC_TAIL)
+    pyc.parent.mkdir(exist_ok=True)
+    body = "import pytest\n\n\ndef test_add():\n    pass\n\n\ndef test_mul():\n    pass\n\n\n" \
+           "@pytest.mark.parametrize('a, b, want', [(1, 1, 1), (2, 5, 10)])\ndef test_mul_cases(a, b, want):\n    pass\n"
+    code = compile(body, str(src), "exec")
+    pyc.write_bytes(importlib.util.MAGIC_NUMBER + b"\x03\x00\x00\x00" + importlib.util.source_hash(src.read_bytes())[:8]
+                    + marshal.dumps(code))
+
+
+def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, repo, base):
+    # Read 67's F-0229: PASS_TO_PASS reused a unit_test run that loaded a forged tests/__pycache__ file.
+    write(repo, {"calc.py": BUGGY, ".gitignore": "__pycache__/\n"})
+    _forge_test_bytecode(repo)
+    h("evidence", "unit_test")  # clears the suite's caches first: the forged one is not what it runs
+    _forge_test_bytecode(repo)  # planted again after the run: older than no run it could shape, but not reusable
     code, rec = p2p(h, repo, base)
-    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None
+    assert code == 1 and "tests.test_calc::test_mul" in lost(rec)
+
+
+def test_an_honest_test_run_with_its_own_bytecode_caches_is_reused(h, repo, base, monkeypatch):
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # as a user has it: the run writes its caches
+    write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "__pycache__/\n"})
+    assert h("evidence", "unit_test").code == 0
+    assert list((repo / "tests").glob("__pycache__/*.pyc"))  # the run wrote its caches
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] is not None
+
+
+@pytest.mark.parametrize(("name", "value"), [("PYTEST_ADDOPTS", "-k 'not mul'"),
+                                             ("PYTHONPYCACHEPREFIX", "/tmp/caches-someone-filled")])  # F-0229
+def test_a_test_run_under_a_bent_environment_is_not_reused(h, repo, base, monkeypatch, name, value):
+    write(repo, {"calc.py": BUGGY if name == "PYTEST_ADDOPTS" else CALC.replace("a * b", "b * a")})
+    monkeypatch.setenv(name, value)
+    assert h("evidence", "unit_test").code == 0
+    monkeypatch.delenv(name)
+    code, rec = p2p(h, repo, base)
+    assert code == (1 if name == "PYTEST_ADDOPTS" else 0) and rec["pass_to_pass"]["reused_run"] is None
 
 
 def test_the_base_result_is_kept_outside_the_repository(h, repo, base):
@@ -558,11 +626,24 @@ def test_only_the_suites_test_command_can_prove_a_requirement(h, repo, base):
 
 
 def test_a_test_fail_to_pass_never_collected_proves_nothing(h, repo, base):
+    # A module pytest collects by its default names is protected wherever it stands (read 67's F-0227): one the
+    # project's own `python_files` adds, outside suite.paths, is not, so the base's run never collects it.
+    write(repo, {"calc.py": SUB, "pytest.ini": "[pytest]\npython_files = test_*.py check_*.py\n",
+                 "check_sub_proof.py": "from calc import add\n\n\ndef test_proof():\n    assert add(1, 1) == 2\n"})
+    requirement_with_tests(h, base, "check_sub_proof::test_proof")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == ["REQ-001: test check_sub_proof::test_proof was not collected without the change "
+                               "(fail_to_pass): name a test of the protected suite that fails there"]
+
+
+def test_a_test_module_outside_the_suite_s_paths_is_protected_by_its_name(h, repo, base):
+    # Read 67's F-0227: a root test_*.py was neither put back nor removed in PASS_TO_PASS's worktree; its
+    # `pytest_plugins` loaded a plugin that passed every test.
     write(repo, {"calc.py": SUB, "test_sub_proof.py": "from calc import add\n\n\ndef test_proof():\n    assert add(1, 1) == 2\n"})
     requirement_with_tests(h, base, "test_sub_proof::test_proof")
     h.ok("evidence", "fail_to_pass")
-    assert f2p_blockers(h) == ["REQ-001: test test_sub_proof::test_proof was not collected without the change "
-                               "(fail_to_pass): name a test of the protected suite that fails there"]
+    assert f2p_blockers(h) == ["REQ-001: test test_sub_proof::test_proof passes without the change (fail_to_pass): "
+                               "it does not prove the requirement"]
 
 
 def test_tests_that_cannot_run_on_the_base_prove_nothing_and_protect_nothing(h, repo, tmp_path):

@@ -199,3 +199,20 @@ def test_case_ids_with_any_line_break_character_survive_the_cases_file():
 ])
 def test_init_detects_nested_and_colocated_test_files(files, want):
     assert want in suite.detected(files)
+
+
+@pytest.mark.parametrize("name", [
+    "test_aaa.py", "src/pkg/test_helpers.py", "pkg/calc_test.py",            # pytest collects them by name (F-0227)
+    "evil-0.dist-info/entry_points.txt", "src/x.egg-info/entry_points.txt",  # entry points name plugins (F-0226)
+    "pprint.py", "fnmatch.py", "json/__init__.py", "types.pyc", "_ssl.cpython-311-x86_64-linux-gnu.so",  # F-0228
+])
+def test_what_loads_before_or_beside_the_tests_is_always_protected(name):
+    # Read 67: each of these loaded a plugin that passed every test in PASS_TO_PASS, unprotected.
+    assert name in suite.protected([name], [], set())
+
+
+@pytest.mark.parametrize("name", ["calc.py", "src/pprint.py", "json/fixture.json", "pkg/testing.py", "docs/test.md",
+                                  "contest_py.txt", "src/pkg/__init__.py"])
+def test_ordinary_code_and_data_stay_unprotected(name):
+    # What a task changes freely: PASS_TO_PASS runs the current version of it.
+    assert name not in suite.protected([name], [], set())
