@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
 
@@ -25,9 +26,15 @@ CONFIG_FILES = ("**/conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".
                 "pyproject.toml")
 PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # Protected whatever suite.paths says: files the interpreter runs at start-up (a root sitecustomize.py
-# runs before any test and can load a plugin that passes everything) and pytest's own configuration.
+# runs before any test and can load a plugin that passes everything) and pytest's own configuration;
+# the modules pytest collects by its default names wherever they stand (one can name a plugin in
+# `pytest_plugins`: read 67's F-0227); package metadata, whose entry points pytest loads plugins from
+# (a `[pytest11]` of an `x.dist-info` on the import path: F-0226).
 ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", "pytest.ini", ".pytest.ini",
-          "pytest.toml", ".pytest.toml")
+          "pytest.toml", ".pytest.toml", "**/test_*.py", "**/*_test.py", "**/*.dist-info/**", "**/*.egg-info/**")
+# A module at the tree's root named like one of the standard library's is imported in its place (the tree comes
+# first on the import path), by pytest as it starts too: a start-up hook like sitecustomize.py (F-0228).
+_MODULE_FILES = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\.py|\.pyc|(?:\.[A-Za-z0-9_-]+)?\.so|/__init__\.pyc?)")
 # Files a command reads without naming them: its program's own configuration.
 IMPLICIT = {"make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
             "npm": ("package.json",), "yarn": ("package.json",), "pnpm": ("package.json",), "nox": ("noxfile.py",),
@@ -89,7 +96,13 @@ def _normal(word: str) -> str:
 
 def protected(files: Iterable[str], patterns: Iterable[str], named: set[str]) -> set[str]:
     pats = [*patterns, *ALWAYS]
-    return {f for f in files if f in named or matches(f, pats)}
+    return {f for f in files if f in named or matches(f, pats) or shadows_standard_library(f)}
+
+
+def shadows_standard_library(path: str) -> bool:
+    """Whether ``path`` (from the tree's root) is a module the interpreter would import for a standard one."""
+    m = _MODULE_FILES.fullmatch(path)
+    return m is not None and m.group(1) in sys.stdlib_module_names
 
 
 def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patterns: list[str],

@@ -237,8 +237,7 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
 
 # Variables that can deselect or bend a test run without changing its argv: a run that had any of
 # them set (or did not record them) ran in another environment than PASS_TO_PASS's clean one.
-BENDING = ("PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS")
-_NEVER_COLLECTED = frozenset({"__pycache__", "node_modules", "venv", "build", "dist", "site-packages"})
+BENDING = ("PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "PYTHONPYCACHEPREFIX")
 
 
 def _bent(record: dict) -> bool:
@@ -246,25 +245,20 @@ def _bent(record: dict) -> bool:
     return any(name not in env or env[name] is not None for name in BENDING)
 
 
-def _ignored_suite_files(s: TaskStore) -> bool:
-    """Whether the checkout holds a file git ignores that the suite would protect (a conftest.py in
-    .git/info/exclude): the test run here saw it, the source tree does not hold it. Folders pytest
-    never collects (dot folders, virtualenvs, caches) are not looked into."""
+def _ignored_suite_files(s: TaskStore, rec: dict) -> bool:
+    """Whether the checkout holds a file git ignores that could have shaped the run ``rec`` records (a conftest.py
+    in .git/info/exclude, a bytecode cache of a test the run did not write): the run saw it, the source tree
+    does not hold it."""
+    from datetime import datetime
+
+    from harness.evidence import suite_caches
+
     spec = settings.load_gate(s.layout).suite or {}
-    listed = s.git.run(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"])
-    for entry in filter(None, listed.split("\0")):
-        if _uncollected(entry.rstrip("/")):
-            continue
-        files = [entry] if not entry.endswith("/") else [
-            os.path.relpath(os.path.join(top, name), s.layout.root)
-            for top, _dirs, names in os.walk(s.layout.root / entry) for name in names]
-        if suite.protected([p for p in files if not _uncollected(p)], spec.get("paths", []), set()):
-            return True
-    return False
-
-
-def _uncollected(rel: str) -> bool:
-    return any(part.startswith(".") or part in _NEVER_COLLECTED for part in rel.split("/"))
+    try:
+        since = datetime.fromisoformat(rec["started_at"]).timestamp()
+    except (KeyError, TypeError, ValueError):
+        return True  # a run whose start is not known: any cache could be older than it
+    return suite_caches.shaped_by(s.git, s.layout.root, spec.get("paths", []), since) is not None
 
 
 def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settings.Config,
@@ -283,7 +277,7 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
     listing = s.source.read(f"{folder}/evidence/{test_type}.cases")
     if (rec is None or rec.get("tree") != tree or rec.get("tree_after") or rec.get("command_digest") != want
             or listing is None or digest(listing) != rec.get("cases_digest") or _bent(rec)
-            or _ignored_suite_files(s)):
+            or _ignored_suite_files(s, rec)):
         return None
     redactor = redactor_for(config)
     passed, extra = assess({redactor.redact(c): o for c, o in read_cases(listing).items()})

@@ -265,6 +265,8 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     cwd = site.cwd if site else s.layout.root
     git = ProcessGit(s.layout.root)  # git processes, not pygit2: its import alone is most of a recording's cost
     run_argv = _runnable_argv(git, p, cwd, site)
+    if site is None:
+        _clear_suite_caches(git, s, p.etype)
     # Refused first: a measurement of what a foreign GIT_* or core.worktree names would write its objects (F-0057).
     git = ensure_recordable(git)
     # The source before the run is measured in a thread (its git processes wait, not compute) while this one
@@ -294,6 +296,20 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
         # a run during which the source changed judged neither tree: convergence must know
         **({"tree_after": record["tree_after"]} if record["tree_after"] else {})})], extra_files=files)
     return record, _exit_status(ran.result.exit_code, ran.outcome, site)
+
+
+def _clear_suite_caches(git: ProcessGit, s: TaskStore, etype: str) -> None:
+    """Before the suite's own test command runs in the checkout: its bytecode caches go, so the run writes
+    its own and PASS_TO_PASS may reuse it (evidence/suite_caches.py, read 67's F-0229)."""
+    from harness.core.suite import DEFAULT_TEST_TYPE
+    from harness.evidence import suite_caches
+
+    try:
+        spec = settings.load_gate(s.layout).suite
+    except HarnessError:
+        return  # a gate no reader accepts: the gate refuses it, and no run is reused without one
+    if spec and etype == spec.get("test_type", DEFAULT_TEST_TYPE):
+        suite_caches.clear(git, s.layout.root, list(spec.get("paths", [])))
 
 
 def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> list[str]:

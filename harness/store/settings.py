@@ -30,7 +30,8 @@ DEFAULT_NOTES_REF = "refs/notes/harness"
 DEFAULT_STOP_BLOCK_LIMIT = 3
 # Variables that change what a test command does without changing its argv: which
 # interpreter a bare `python3` is, what it imports, which options pytest or node add.
-DEFAULT_RECORDED_ENV = ("PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "VIRTUAL_ENV")
+DEFAULT_RECORDED_ENV = ("PATH", "PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "VIRTUAL_ENV",
+                        "PYTHONPYCACHEPREFIX")
 
 
 @dataclass(frozen=True)
