@@ -486,8 +486,16 @@ def _forge_test_bytecode(repo: Path) -> None:
                     + marshal.dumps(code))
 
 
-def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, repo, base):
+def _as_a_developer_runs(monkeypatch) -> None:
+    """No variable that makes a run not reusable (_bent), whatever runs this test (a throw-away checkout puts
+    itself on PYTHONPATH): what is measured is the reuse."""
+    for name in ("PYTHONPATH", "PYTHONPYCACHEPREFIX", "PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
     # Read 67's F-0229: PASS_TO_PASS reused a unit_test run that loaded a forged tests/__pycache__ file.
+    _as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": BUGGY, ".gitignore": "__pycache__/\n"})
     _forge_test_bytecode(repo)
     h("evidence", "unit_test")  # clears the suite's caches first: the forged one is not what it runs
@@ -498,6 +506,7 @@ def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, 
 
 def test_an_honest_test_run_with_its_own_bytecode_caches_is_reused(h, repo, base, monkeypatch):
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # as a user has it: the run writes its caches
+    _as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "__pycache__/\n"})
     assert h("evidence", "unit_test").code == 0
     assert list((repo / "tests").glob("__pycache__/*.pyc"))  # the run wrote its caches
@@ -508,6 +517,7 @@ def test_an_honest_test_run_with_its_own_bytecode_caches_is_reused(h, repo, base
 @pytest.mark.parametrize(("name", "value"), [("PYTEST_ADDOPTS", "-k 'not mul'"),
                                              ("PYTHONPYCACHEPREFIX", "/tmp/caches-someone-filled")])  # F-0229
 def test_a_test_run_under_a_bent_environment_is_not_reused(h, repo, base, monkeypatch, name, value):
+    _as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": BUGGY if name == "PYTEST_ADDOPTS" else CALC.replace("a * b", "b * a")})
     monkeypatch.setenv(name, value)
     assert h("evidence", "unit_test").code == 0
