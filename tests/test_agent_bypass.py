@@ -173,3 +173,64 @@ def test_an_unreadable_command_raises_so_the_caller_can_refuse_it() -> None:
         parse("git commit -m 'unterminated")
     assert mentions_guarded("git commit -m 'unterminated")
     assert not mentions_guarded("ls -la 'unterminated")
+
+
+# F-0232: a section renamed or removed whole sets or drops the keys the rules judge one by one.
+@pytest.mark.parametrize("command,rule", [
+    ("git config --rename-section x core", "hooks-path"),
+    ("git config rename-section x core", "hooks-path"),
+    ("git config --ren x core", "hooks-path"),
+    ("git config --rename-section core x", "hooks-path"),
+    ("git config --remove-section core", "hooks-path"),
+    ("git config --local remove-section core", "hooks-path"),
+    ("git config --rename-section y include", "config-source"),
+    ("git config --rename-section y includeIf.gitdir:/repo/", "config-source"),
+    ("git config --remove-section include", "config-source"),
+    ("git config --rename-section y notes", "notes-ref"),
+    ("git config --rename-section y alias", "config-source"),
+    ("git config --rename-section y remote.self", "config-source"),
+    ("git config --rename-section y hook.pre", "config-source"),
+    ("git config --global --rename-section y sequence", "config-source"),
+    ("git config --rename-section y $SECTION", "unresolved"),
+])
+def test_a_config_section_renamed_or_removed_is_judged_by_the_keys_it_holds(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+    assert "Instead:" in denial.message()
+
+
+@pytest.mark.parametrize("command", ["git config --rename-section x y", "git config --rename-section branch.a branch.b",
+                                     "git config --remove-section branch.topic", "git config remove-section user",
+                                     "git config x.hooksPath /tmp/nohooks", "git config --get-regexp '^core\\.'",
+                                     "git config --list --show-origin"])
+def test_ordinary_config_sections_stay_allowed_to_rename_and_remove(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0234: where bashlex gives up (`[[ … ]]`, `case`), the fallback reads a line as bash would.
+NL = "\n"
+
+
+@pytest.mark.parametrize("command,rule", [
+    (f"[[ -e a ]]; git commit \\{NL}--no-verify -m x", "no-verify"),
+    (f"[[ -e a ]]; echo x >\\{NL}{EV}", "protected-file"),
+    (f"[[ -e a ]]; git commit -m \"a \\{NL}b\" \\{NL}-n", "no-verify"),
+    ("[[ -e a ]]; git commit $(printf %s -n) -m x", "no-verify"),
+    ("[[ -e a ]]; git commit `printf -- -n` -m x", "no-verify"),
+    ("[[ -e a ]]; git commit $(cat flags) -m x", "unresolved"),
+    ("[[ -e a ]]; git commit $'\\055n' -m x", "unresolved"),
+    ("[[ -e a ]]; git commit $'-n' -m x", "no-verify"),
+    ("case a in a) git commit $(echo -E -n) -m x;; esac", "unresolved"),
+])
+def test_a_line_bashlex_cannot_read_is_read_as_bash_joins_and_substitutes_it(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command", ["[[ -e a ]] && git commit -m ok", "[[ -e a ]] && git commit -m \"$(cat msg.txt)\"",
+                                     "[[ -e a ]] && git commit -m $'first\\nsecond'",
+                                     "[[ -e a ]] && git push origin $(git branch --show-current)",
+                                     f"[[ -e a ]]; echo 'keep \\{NL}this' && git status", "[[ -e a ]]; echo '$(git commit -n)'",
+                                     f"[[ -e a ]] && ls \\{NL}-la", "[[ -e a ]]; echo $((1 + 2))"])
+def test_an_ordinary_line_bashlex_cannot_read_stays_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)

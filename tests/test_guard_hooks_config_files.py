@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.agent.judge.bypass import check_shell
+from harness.agent.judge.git_config_view import GitSetup
+from harness.agent.judge.guarded_paths import Where
+
 from support.agent_guard import guard_answer
 from support.gitrepo import git
 
@@ -48,3 +52,31 @@ def test_the_user_s_git_config_files_are_guarded(h, task, repo):
     assert guard_answer(repo, "Bash", {"command": f"printf '{line!s}' >> {home / '.gitconfig'}"}) == "deny"
     assert guard_answer(repo, "Bash", {"command": "printf '[core]\\n' >> ~/.gitconfig"}) == "deny"
     assert guard_answer(repo, "Write", {"file_path": str(home / "notes.txt"), "content": "x"}) == "allow"
+
+
+# F-0233: `git config --edit` hands a config file to an editor the line may choose: a write of that file.
+TOP = Where("/repo", "/repo", "/home/u")
+USER_FILES = GitSetup(hooks_dirs=("/repo/.git/hooks", "/home/u/.gitconfig", "~/.gitconfig", "/etc/gitconfig"))
+
+
+@pytest.mark.parametrize("command", ["git config -e", "git config --edit", "git config edit", "git config --local --ed",
+                                     "GIT_EDITOR='printf \"[core]\\n\\thooksPath = /x\\n\" >>' git config -e",
+                                     "git -c core.editor='sed -i s/x/y/' config --edit", "EDITOR=true git config -e",
+                                     "git config --worktree -e", "git config -f .git/config -e", "git -C sub config -e",
+                                     "git config --global -e", "git config --global edit", "git config --system --edit",
+                                     "git config -f ~/.gitconfig --edit"])
+def test_git_config_edit_of_a_config_file_that_decides_the_hooks_is_denied(command):
+    denial = check_shell(command, TOP, setup=USER_FILES)
+    assert denial is not None and denial.rule == "hook-file", (command, denial)
+
+
+def test_git_config_edit_of_a_file_the_guard_cannot_work_out_is_unresolved():
+    denial = check_shell('git config -e --file="$CONFIG"', TOP, setup=USER_FILES)
+    assert denial is not None and denial.rule == "unresolved"
+
+
+@pytest.mark.parametrize("command", ["git config -f build/tool.cfg -e", "git config --file=/tmp/x.cfg --edit",
+                                     "git config -f .gitmodules edit", "git config --get core.editor", "git config -l",
+                                     "git config core.editor vim"])
+def test_git_config_edit_of_another_file_stays_allowed(command):
+    assert check_shell(command, TOP, setup=USER_FILES) is None, check_shell(command, TOP, setup=USER_FILES)

@@ -298,3 +298,57 @@ def test_an_edit_tool_writing_a_hook_is_denied_but_the_framework_config_is_not()
 
 def test_the_tables_cover_every_class() -> None:
     assert len(DENIED) >= 90 and len(ALLOWED) >= 60
+
+
+# F-0231: what a substitution prints is worked out only where the guard can do it exactly, as bash prints it.
+NOT_PRINTED_EXACTLY = [
+    "git commit $(printf '\\055n') -qam x",            # printf's octal escape: `-n`
+    "git commit $(printf '\\x2dn') -qam x",            # printf's hex escape
+    "git commit $(echo -e '\\x2dn') -qam x",           # echo -e's escapes
+    "git commit $(echo '\\055n') -qam x",              # zsh's and dash's echo decode them without -e
+    "git commit $(echo -x | tr x n) -qam x",           # what a pipe makes of echo's words
+    "git commit $(echo -x; echo) -qam x",              # another command after it
+    "git commit $(echo -x >/dev/null; echo -n) -m x",  # a redirect
+    "git commit $(echo -E -n) -m x",                   # an echo option word one shell reads and another prints
+    "git commit $(echo -[n]) -m x",                    # a glob the shell may expand
+    "git -c \"$(printf 'core.hooksPat\\x68')=/x\" commit -m x",  # a -c key it cannot print exactly
+    "git -c \"$KEY=/x\" commit -m x",                  # any -c key it cannot work out
+]
+
+
+@pytest.mark.parametrize("command", NOT_PRINTED_EXACTLY)
+def test_a_substitution_whose_output_is_not_worked_out_exactly_is_unresolved(command: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == "unresolved", (command, denial)
+
+
+@pytest.mark.parametrize("command", ["git commit $(printf %s%s - n) -m x", "git commit $(printf -- '-%s' n) -m x"])
+def test_a_printf_of_plain_percent_s_is_printed_as_printf_prints_it(command: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == "no-verify", (command, denial)
+
+
+@pytest.mark.parametrize("command", ["git commit -m \"$(printf 'first\\nsecond')\"", "git commit -qam \"$(echo fix it)\"",
+                                     "git commit -m \"$(echo 'a | b; c')\"", "git push origin $(echo main)",
+                                     "git commit -m x $(printf %s --verify)", "git -c \"user.name=$NAME\" commit -m x",
+                                     "git -c \"$(echo user.name)=Me\" commit -m x", "git tag v$(printf %s 1.2)"])
+def test_ordinary_substitutions_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0235: runuser runs its words as a command under -u; su and runuser run --session-command's line as -c's.
+@pytest.mark.parametrize("command", ["runuser -u root -- git commit -n -m x", "runuser -u root git commit --no-verify",
+                                     "runuser --user=root -- git commit -n -m x", "runuser -g wheel -u root -- git push --no-verify",
+                                     "runuser -m -u me -- git commit -n -m x", "su --session-command='git commit -n -m x' root",
+                                     "su --session-command 'git commit -n -m x' root", "su - --session-command='git push --no-verify' me",
+                                     "runuser --session-command='git commit -n -m x' root", "su --comm='git commit -n -m x' root"])
+def test_runuser_and_su_session_commands_are_judged_as_what_they_run(command: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == "no-verify", (command, denial)
+
+
+@pytest.mark.parametrize("command", ["runuser -u root -- git commit -m x", "runuser -u me -- python -m pytest -q",
+                                     "su --session-command='git status' root", "runuser root -c 'git log -1'", "su - me",
+                                     "runuser -l postgres", "su -s /bin/zsh me"])
+def test_ordinary_runuser_and_su_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)

@@ -105,3 +105,16 @@ def test_ordinary_git_ls_files_pipes_stay_allowed(command):
 def test_a_link_to_the_folder_above_spelled_with_dirname_is_refused():
     """#28's task F-0082: `$(dirname "$PWD")` is the folder above, which holds the repository."""
     assert _denied('ln -s "$(dirname "$PWD")" up && echo x >> up/repo/.harness/tasks/T/events.jsonl')
+
+
+@pytest.mark.parametrize("command", ["eval \"$(printf 'git commit \\055n -m x')\"", "bash <(printf 'git commit \\055n -m x')",
+                                     "bash <(echo -e 'git commit \\x2dn -m x')", "eval \"$(echo -e 'git commit \\x2dn')\""])
+def test_what_eval_or_a_shell_reads_from_printf_or_echo_is_judged_with_its_escapes_decoded(command):
+    """F-0231: the line a shell or eval runs from printf/echo is judged as printed, escapes decoded and not."""
+    assert _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["eval \"$(printf 'echo %s' hello)\"", "bash <(echo 'echo \\x2d')",
+                                     "eval \"$(echo 'git status; git log -1')\"", "source <(printf 'export A=1\\n')"])
+def test_what_eval_or_a_shell_reads_that_bypasses_nothing_stays_allowed(command):
+    assert not _denied(command), command
