@@ -33,9 +33,10 @@ from harness.agent.judge.git_config_view import (
     RunConfig,
     expand_alias,
     from_env,
+    includes_a_file,
 )
 from harness.agent.judge.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
-from harness.agent.judge.git_runs import config_env_pairs, lines_run
+from harness.agent.judge.git_runs import COMMAND_SECTIONS, config_env_pairs, lines_run
 from harness.agent.judge.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
@@ -101,6 +102,7 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
             or _check_notes_config(config, notes_ref)
             or _check_stamps_and_hooks_path(sub, rest, notes_ref, _configured_notes_ref(config, setup))
             or _check_config_sources(sub, rest, where, notes_ref, setup, shell, depth)
+            or _check_config_at_once(sub, rest, where, setup)
             or _check_git_files(sub, rest, where, setup)
             or _check_older_state(sub, rest, where, setup, stdin_file))
 
@@ -211,12 +213,14 @@ def _global_options(args: list[str], where: guarded_paths.Where,
     """Git's own options, before the subcommand: (the subcommand's index, the folder `-C` leads to,
     the config set for this run, the denial of a core.hooksPath set for this one run)."""
     i = 0
+    unknown_key = None  # a `-c` key the guard could not work out: it may be core.hooksPath (F-0231)
     while i < len(args) and args[i].startswith("-"):
         opt, _, inline = args[i].partition("=")
         value = inline if inline else (args[i + 1] if opt in GIT_GLOBAL_WITH_VALUE and i + 1 < len(args) else "")
         if opt == "-c":
             key, _, val = value.partition("=")
             config = config.plus(key, val)
+            unknown_key = unknown_key or (key if unresolved(key) else None)
         elif opt == "--config-env":
             key = (inline or value).partition("=")[0]
             config = config.with_opaque(f"--config-env {key}")
@@ -226,6 +230,8 @@ def _global_options(args: list[str], where: guarded_paths.Where,
         i += 2 if opt in GIT_GLOBAL_WITH_VALUE and not inline else 1
     if any(k == HOOKS_PATH for k, _ in config.pairs):
         return i, where, config, hooks_path_denial()
+    if unknown_key is not None:
+        return i, where, config, unresolved_denial(unknown_key, "a key `git -c` sets for this run")
     return i, where, config, None
 
 
@@ -445,15 +451,102 @@ def _check_config_sources(sub: str, rest: list[str], where: guarded_paths.Where,
     if len(positional) < 2:
         return None
     key, value = positional[0].lower(), positional[1]
-    if key == "include.path" or (key.startswith("includeif.") and key.endswith(".path")):
-        return Denial("config-source", f"`git config {positional[0]}` makes git read a file the guard cannot see",
-                      "set the configuration you need directly with `git config KEY VALUE`")
+    if includes_a_file(key):
+        return _include_denial(f"`git config {positional[0]}`")
     if key.startswith("alias.") and depth < MAX_ALIASES:
         name = positional[0].split(".", 1)[1]
         expanded = expand_alias(name, [], RunConfig(((f"alias.{name}", value),)), setup)
         if expanded is not None:
             return _check_alias(name, expanded, where, notes_ref, (), setup, shell, depth + 1, None)
     return None
+
+
+def _include_denial(what: str) -> Denial:
+    return Denial("config-source", f"{what} makes git read a file the guard cannot see",
+                  "set the configuration you need directly with `git config KEY VALUE`")
+
+
+# `git config`'s ways of changing a whole section or the whole file at once: the option (with the length of its
+# shortest abbreviation git reads as it alone), or the subcommand of the same name (git 2.46+).
+WHOLE_CONFIG = (("rename-section", 5), ("remove-section", 5), ("edit", 4))
+
+
+def _check_config_at_once(sub: str, rest: list[str], where: guarded_paths.Where, setup: GitSetup) -> Denial | None:
+    """`git config --rename-section OLD NEW` and `--remove-section NAME` of a section whose keys the rules judge, and
+    `git config --edit` of a config file the guard guards (F-0232, F-0233): they set, drop or hand to an editor the
+    keys the rules refuse to see set one by one (`--rename-section x core` makes x.hooksPath core.hooksPath)."""
+    action = _whole_config_action(rest) if sub == "config" else None
+    if action is None:
+        return None
+    if action == "edit":
+        return _check_config_edit(rest, where, setup)
+    sections = [w for w in config_positional(rest) if w != action]
+    return next((d for d in (_section_denial(s, action) for s in sections[:2]) if d), None)
+
+
+def _whole_config_action(rest: list[str]) -> str | None:
+    """Which of WHOLE_CONFIG's actions `git config REST` takes: its option (abbreviated too; `-e`, alone or last
+    in a cluster of flags), or its subcommand (the first word that is no option)."""
+    positional = config_positional(rest)
+    if positional[:1] and positional[0] in (name for name, _ in WHOLE_CONFIG):
+        return positional[0]
+    for a in rest:
+        if a.startswith("--"):
+            name = a.partition("=")[0]
+            found = next((n for n, unique in WHOLE_CONFIG if len(name) >= unique and f"--{n}".startswith(name)), None)
+            if found:
+                return found
+        elif a.startswith("-") and "e" in a[1:] and "f" not in a[1:a.index("e")]:
+            return "edit"  # (`-fe` is the file `e`)
+    return None
+
+
+def _section_denial(section: str, action: str) -> Denial | None:
+    """The denial of the keys the rules judge that renaming or removing ``section`` sets or drops, for the reason
+    each key's own rule gives: core.hooksPath (core), include.path (include, includeIf.*), the stamps' notes refs
+    (notes), and keys whose values git runs or expands (alias, and each of git_runs.COMMAND_SETTINGS's sections)."""
+    if unresolved(section):
+        return unresolved_denial(section, f"a section `git config {action}` changes")
+    name = section.partition(".")[0].lower()
+    if HOOKS_PATH.startswith(name + "."):
+        return hooks_path_denial()
+    if includes_a_file(f"{section.lower()}.path"):
+        return _include_denial(f"`git config`'s {action} of {section}")
+    if any(key.startswith(name + ".") for key in NOTES_REF_KEYS):
+        return _notes_config_denial(f"{section}.*", "(whatever the section holds)")
+    if name == "alias" or name in COMMAND_SECTIONS:
+        return Denial("config-source", f"`git config`'s {action} of {section} sets or drops its keys at once, values the "
+                      "guard does not read: git expands or runs them (an alias, an editor, a remote's command)",
+                      "set each key with `git config KEY VALUE`, which the guard judges (a remote is renamed with "
+                      "`git remote rename`)")
+    return None
+
+
+def _check_config_edit(rest: list[str], where: guarded_paths.Where, setup: GitSetup) -> Denial | None:
+    """`git config --edit` hands a config file to an editor the line may set (GIT_EDITOR, `-c core.editor`, EDITOR):
+    judged as a write of that file, the repository's own unless `--global`, `--system`, `--worktree` or `-f FILE`
+    name another; a file the guard does not guard stays the agent's to edit."""
+    for path in _edited_config_files(rest, where):
+        if unresolved(path):
+            return unresolved_denial(path, "the config file `git config --edit` opens")
+        if guarded_paths.hook_config(where, path, setup.hooks_dirs):
+            return hook_file_denial(path)
+    return None
+
+
+def _edited_config_files(rest: list[str], where: guarded_paths.Where) -> list[str]:
+    """The files `git config --edit` may open: `-f FILE`, the user's (`--global`: ~/.gitconfig or git's XDG one),
+    the system's, the worktree's, else the repository's own config."""
+    named = option_values(rest, "f", ("--file",))
+    if named:
+        return named
+    if "--global" in rest:
+        home = [where.home] if where.home else []
+        return [posixpath.join(h, tail) for h in ("~", *home) for tail in (".gitconfig", ".config/git/config")]
+    if "--system" in rest:
+        return ["/etc/gitconfig"]
+    git_dir = posixpath.join(where.git_top(), ".git")
+    return [posixpath.join(git_dir, "config.worktree" if "--worktree" in rest else "config")]
 
 
 def config_positional(args: list[str]) -> list[str]:

@@ -81,7 +81,7 @@ class RunConfig:
 
     def plus(self, key: str, value: str) -> RunConfig:
         key = key.lower() if "." not in key else _key(key)
-        opaque = self.opaque + ((f"{key}={value}",) if _includes(key) else ())
+        opaque = self.opaque + ((f"{key}={value}",) if includes_a_file(key) else ())
         return RunConfig(self.pairs + ((key, value),), opaque)
 
     def with_opaque(self, what: str) -> RunConfig:
@@ -101,7 +101,8 @@ def _key(key: str) -> str:
     return f"{section.lower()}.{sub + '.' if sub else ''}{name.lower()}"
 
 
-def _includes(key: str) -> bool:
+def includes_a_file(key: str) -> bool:
+    """Whether the (lowercased) key names a config file git reads as well: include.path, includeIf.COND.path."""
     return key == "include.path" or (key.startswith("includeif.") and key.endswith(".path"))
 
 

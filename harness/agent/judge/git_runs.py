@@ -12,11 +12,17 @@ from __future__ import annotations
 from harness.agent.judge.guarded_paths import HARNESS
 from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 
-COMMAND_KEYS = (r"^(?:core\.(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.external|"
-                r"gpg\.(?:\w+\.)?program|pager\..+|diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process)|"
-                r"merge\..+\.driver|credential(?:\..+)?\.helper|uploadpack\.packobjectshook|"
-                r"remote\..+\.(?:receivepack|uploadpack|url|pushurl)|interactive\.difffilter|"
-                r"(?:trailer|difftool|mergetool|man|browser)\..+\.(?:cmd|command)|sendemail\.\w*cmd)$")
+# The settings whose value git runs as a command line: (section, the pattern of the rest of the key). By section, so
+# that a section renamed into one of them (`git config --rename-section x core`) is known as theirs (F-0232).
+COMMAND_SETTINGS = (("core", r"(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy)"), ("sequence", "editor"),
+                    ("diff", r"(?:external|.+\.(?:textconv|command))"), ("gpg", r"(?:\w+\.)?program"), ("pager", ".+"),
+                    ("filter", r".+\.(?:clean|smudge|process)"), ("merge", r".+\.driver"),
+                    ("credential", r"(?:.+\.)?helper"), ("uploadpack", "packobjectshook"),
+                    ("remote", r".+\.(?:receivepack|uploadpack|url|pushurl)"), ("interactive", "difffilter"),
+                    *((tool, r".+\.(?:cmd|command)") for tool in ("trailer", "difftool", "mergetool", "man", "browser")),
+                    ("sendemail", r"\w*cmd"), ("hook", r".+\.command"))  # git's hooks set in its config (2.50+)
+COMMAND_KEYS = "^(?:" + "|".join(f"{section}\\.{rest}" for section, rest in COMMAND_SETTINGS) + ")$"
+COMMAND_SECTIONS = frozenset(section for section, _ in COMMAND_SETTINGS)
 COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER",
                                "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF"})
 # Options whose value git runs as a command line, by subcommand.

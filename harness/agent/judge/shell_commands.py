@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
-# Programs that run a command line given as an option's value: `su -c "…"`, `script -qec "…"`.
-COMMAND_OPTION = {"su": "c", "runuser": "c", "script": "c"}
+# Programs that run a command line given as an option's value: `su -c "…"`, `script -qec "…"`; (the short option,
+# the long ones). su's and runuser's `--session-command` runs its line as `-c` does, in the same session (F-0235).
+SU_COMMAND = ("c", ("--command", "--session-command"))
+COMMAND_OPTION = {"su": SU_COMMAND, "runuser": SU_COMMAND, "script": ("c", ("--command",))}
 FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 RESERVED = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in",
                       "case", "esac", "{", "}", "!", "[[", "]]", "function", "select"})
@@ -193,7 +195,7 @@ def command_line(cmd: SimpleCommand) -> str | None:
     if cmd.program == "trap":
         return _trap_action(list(words[1:]))
     if cmd.program in COMMAND_OPTION:
-        return _option_value(words[1:], COMMAND_OPTION[cmd.program], "--command")
+        return _option_value(words[1:], *COMMAND_OPTION[cmd.program])
     return None
 
 
@@ -222,18 +224,50 @@ def _positionals_put_in(line: str, args: tuple[str, ...]) -> str:
 
 
 def _printed_by(inner: str) -> str:
-    """What a command of literal `echo`/`printf` prints (the command itself when it is another): the line a
-    shell reading it runs."""
-    from harness.agent.judge.shell_resolve import literal_output  # (it imports this module)
+    """What a command of literal `echo`/`printf` prints, every way it may (its escapes decoded and not: :func:`_printed`),
+    as the lines of the script a shell reading it runs; the command itself when it is another."""
+    import shlex  # for a substitution alone
 
-    return literal_output(inner, inner)
+    try:
+        words = shlex.split(inner)
+    except ValueError:
+        return inner
+    if words[:1] and words[0] in ECHOES:
+        return "\n".join(dict.fromkeys(_printed(SimpleCommand(tuple(words)))))
+    return inner
 
 
 def _printed_by_substitutions(line: str) -> str:
-    """`eval "$(echo '…')"`: the line with its literal echo substitutions put in, as eval runs it."""
+    """`eval "$(echo '…')"`: the line with its echo/printf substitutions put in, as eval runs it — once with what
+    each prints as written, once with its escapes decoded (`$(printf 'git commit \\055n')`), each line judged. The
+    exact reading of a word (:func:`literal_output`) would leave a substitution holding `;` or `>` as written."""
     from harness.agent.judge.shell_resolve import substitute_commands
 
-    return substitute_commands(line)
+    lines = [substitute_commands(line, _as_written_printed), substitute_commands(line, _decoded_printed)]
+    return "\n".join(dict.fromkeys(lines))
+
+
+def _as_written_printed(inner: str, as_written: str) -> str:
+    return _nth_printed(inner, as_written, 0)
+
+
+def _decoded_printed(inner: str, as_written: str) -> str:
+    return _nth_printed(inner, as_written, 1)
+
+
+def _nth_printed(inner: str, as_written: str, k: int) -> str:
+    """The ``k``-th way :func:`_printed` says an echo/printf substitution prints (as written, escapes decoded), its
+    last line break dropped as `$(…)` drops it; another command's substitution as written."""
+    import shlex
+
+    try:
+        words = shlex.split(inner)
+    except ValueError:
+        return as_written
+    if not words or words[0] not in ECHOES:
+        return as_written
+    printed = _printed(SimpleCommand(tuple(words)))
+    return printed[min(k, len(printed) - 1)].rstrip("\n") if printed else ""
 
 
 def _trap_action(args: list[str]) -> str | None:
@@ -263,11 +297,13 @@ def _find_runs(words: tuple[str, ...]) -> Iterator[tuple[list[str], bool]]:
         yield run, in_folder
 
 
-def _option_value(args: tuple[str, ...], short: str, long: str) -> str | None:
-    """The value of ``-c`` (alone, or last in a cluster like `-qec`, or with the value attached)."""
+def _option_value(args: tuple[str, ...], short: str, longs: tuple[str, ...]) -> str | None:
+    """The value of ``-c`` (alone, or last in a cluster like `-qec`, or with the value attached), or of a long option
+    among ``longs``, abbreviated too as getopt_long reads it (`--comm`, `--session`; an ambiguous `--s` errs towards
+    a command line)."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
-        if opt == long:
+        if len(opt) > 2 and opt.startswith("--") and any(name.startswith(opt) for name in longs):
             return value if eq else (args[i + 1] if i + 1 < len(args) else None)
         if a.startswith("-") and not a.startswith("--") and short in a[1:]:
             rest = a[a.index(short, 1) + 1:]
@@ -488,6 +524,9 @@ SEPARATORS = frozenset({";", "&", "|", "&&", "||", "(", ")", ";;", "|&", "\n"})
 def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
     import shlex  # only for what bashlex cannot read
 
+    # shlex reads neither a line continuation, `$(…)` nor `$'…'`: they are read first (`_set_aside`), else
+    # `git commit \<NL>--no-verify` would be two commands and `$(printf %s -n)` no argument of git's (F-0234).
+    text, aside = _set_aside(text)
     lexer = shlex.shlex(text.replace("\n", " ; "), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
@@ -499,7 +538,10 @@ def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
     redirects: list[tuple[str, str]] = []
     pending: str | None = None
     pipeline: list[SimpleCommand] = []  # the commands joined by `|` so far: what they feed a shell is judged
-    for tok in tokens + [";"]:
+    for lexed in tokens + [";"]:
+        tok, inners = _put_back(lexed, aside)
+        for inner in inners:  # a substitution's commands run too
+            yield from _fallback_commands(inner)
         if pending is not None:
             redirects.append((pending, tok))
             pending = None
@@ -515,8 +557,92 @@ def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
             pending = tok
         else:
             words.append(tok)
-            for inner in _substitutions(tok):
-                yield from _fallback_commands(inner)
+
+
+# Where a part of a line read by the fallback stands while shlex lexes the rest (private-use characters, which
+# no shell syntax gives a meaning): `\ue010` N `\ue011` is the Nth part set aside.
+ASIDE = "\ue010{}\ue011"
+ASIDE_PATTERN = "\ue010([0-9]+)\ue011"
+
+
+def _set_aside(text: str) -> tuple[str, list[tuple[str, str | None]]]:
+    """``text`` as shlex can lex it: line continuations (backslash-newline outside single quotes) joined, as bash
+    joins them before it reads words; each `$(…)` and backtick substitution, and each `$'…'` holding an escape,
+    replaced by a stand-in; the parts stood in for, as written with the commands of a substitution (else None)."""
+    out: list[str] = []
+    aside: list[tuple[str, str | None]] = []
+    quote, i = "", 0
+    while i < len(text):
+        c = text[i]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif c == "\\":
+            joined = text[i + 1:i + 2] == "\n"
+            out.append("" if joined else text[i:i + 2])
+            i += 2
+            continue
+        elif c in "$`":
+            part = _substitution_at(text, i, quote)
+            if part is not None:
+                written, inner = part
+                out.append(_stand_in(written, inner, aside))
+                i += len(written)
+                continue
+        elif c == quote or (not quote and c in "'\""):
+            quote = "" if c == quote else c
+        out.append(c)
+        i += 1
+    return "".join(out), aside
+
+
+def _stand_in(written: str, inner: str | None, aside: list[tuple[str, str | None]]) -> str:
+    """What stands in the lexed text for ``written``: `$'…'` without an escape is the plain quoted text it is."""
+    if written.startswith("$'") and "\\" not in written:
+        return written[1:]
+    aside.append((written, inner))
+    return ASIDE.format(len(aside) - 1)
+
+
+def _substitution_at(text: str, i: int, quote: str) -> tuple[str, str | None] | None:
+    """(the substitution or ANSI-C quoted string at ``i`` as written, the command line it runs or None), or None
+    when there is none (`$((…))` is arithmetic; an unclosed one is left to the lexer, which reads it as it can)."""
+    if text.startswith("$(", i) and not text.startswith("$((", i):
+        end = _closing_paren(text, i + 2)
+        return (text[i:end + 1], text[i + 2:end]) if end is not None else None
+    if text[i] == "`":
+        end = text.find("`", i + 1)
+        return (text[i:end + 1], text[i + 1:end]) if end > i else None
+    if text.startswith("$'", i) and not quote:
+        end = i + 2
+        while end < len(text) and text[end] != "'":
+            end += 2 if text[end] == "\\" else 1
+        return (text[i:end + 1], None) if end < len(text) else None
+    return None
+
+
+def _closing_paren(text: str, start: int) -> int | None:
+    """Where the `(` before ``start`` closes, its quoted parentheses not counted."""
+    depth, quote = 1, ""
+    for j in range(start, len(text)):
+        c = text[j]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "()":
+            depth += 1 if c == "(" else -1
+            if depth == 0:
+                return j
+    return None
+
+
+def _put_back(token: str, aside: list[tuple[str, str | None]]) -> tuple[str, list[str]]:
+    """A lexed token with the parts set aside put back as written (`$(printf %s -n)`, `$'\\055n'`: expansions the
+    rules then work out, or call unresolved), and the command lines of its substitutions."""
+    if "\ue010" not in token:
+        return token, []
+    found = [aside[int(n)] for n in re.findall(ASIDE_PATTERN, token)]
+    return re.sub(ASIDE_PATTERN, lambda m: aside[int(m[1])][0], token), [inner for _, inner in found if inner]
 
 
 def _fallback_command(words: list[str], redirects: list[tuple[str, str]]) -> SimpleCommand:
@@ -524,13 +650,3 @@ def _fallback_command(words: list[str], redirects: list[tuple[str, str]]) -> Sim
     while words and is_assignment(words[0]):
         assigns.append(words.pop(0))
     return SimpleCommand(tuple(words), tuple(assigns), tuple(redirects))
-
-
-def _substitutions(word: str) -> Iterator[str]:
-    """The text of `$(…)` and backtick substitutions inside a token, crudely but generously."""
-    start = word.find("$(")
-    if start >= 0:
-        end = word.rfind(")")
-        yield word[start + 2:end if end > start else len(word)]
-    if word.count("`") >= 2:
-        yield word.split("`")[1]

@@ -47,6 +47,10 @@ PREFIXES: dict[str, Prefix] = {
     "strace": Prefix("eoOpPsSuEXI"), "catchsegv": Prefix(), "fakeroot": Prefix(),
     "watch": Prefix("nq", frozenset({"--interval", "--equexit", "--shotsfile"})),
     "npx": Prefix("pc", frozenset({"--package", "--call"})),
+    # `runuser -u USER [--] CMD…` runs CMD itself (F-0235); without -u it is su's form (`runuser USER -c LINE`), left
+    # to the command-line rules (shell_commands.COMMAND_OPTION). `-c` is refused by runuser beside -u: judged anyway.
+    "runuser": Prefix("ugGsw", frozenset({"--user", "--group", "--supp-group", "--shell", "--whitelist-environment"}),
+                      command_option="c"),
 }
 # Project runners: `uv run git commit -n` runs `git commit -n` (the word `run` follows the runner).
 RUNNERS: dict[str, Prefix] = {
@@ -79,13 +83,13 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     if spec is None and head in RUNNERS and words[1:2] in (["run"], ["exec"]):
         spec = RUNNERS[head]
         words.pop(0)
-    if spec is None:
+    if spec is None or (head == "runuser" and not _leading_option(spec, words[1:], "u", "--user", 3)):
         return False, []
     words.pop(0)
     scripts: list[str] = []
     into = folders if folders is not None else []
     replacing = _replace_string(words) if head == "xargs" else None
-    shell_line = head == "watch" and not _watch_execs(words)
+    shell_line = head == "watch" and not _leading_option(spec, words, "x", "--exec", 4)
     _options(head, spec, words, assigns, scripts, into)
     for _ in range(spec.positionals):
         if words:
@@ -104,21 +108,22 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     return True, scripts
 
 
-def _watch_execs(words: list[str]) -> bool:
-    """Whether watch's leading options hold `-x`/`--exec` (it runs its words as a command, not as a shell line),
-    past the values of its options (`-n 1 -x`, `--interval 1 -x`; #28's task F-0109)."""
-    spec = PREFIXES["watch"]
+def _leading_option(spec: Prefix, words: list[str], short: str, long: str, unique: int) -> bool:
+    """Whether a prefix's leading options hold ``short`` or ``long`` (abbreviated to no fewer than ``unique``
+    characters, where getopt_long reads it as that option alone), past the values of its options. watch's `-x`/`--exec`
+    runs its words as a command, not as a shell line (`-n 1 -x`, `--interval 1 -x`, `--ex`; #28's task F-0109);
+    runuser's `-u`/`--user` runs its words (F-0235)."""
     i = 0
     while i < len(words) and words[i].startswith("-") and words[i] not in ("-", "--"):
         w = words[i]
         if w.startswith("--"):
             name = w.partition("=")[0]
-            if len(name) >= 4 and "--exec".startswith(name):  # `--ex` already names it alone
+            if len(name) >= unique and long.startswith(name):
                 return True
             i += 1 + (_unabbreviated(spec, name) in spec.long_values and "=" not in w)
             continue
         for j, ch in enumerate(w[1:], 1):
-            if ch == "x":
+            if ch == short:
                 return True
             if ch in spec.short_values:
                 i += not w[j + 1:]  # the value is the next word

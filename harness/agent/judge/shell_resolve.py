@@ -9,7 +9,7 @@ variable from the environment, `$(cat file)`) stays in the word as written, and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from harness.agent.judge.shell_commands import SimpleCommand
 from harness.agent.judge.shell_prefixes import is_assignment
@@ -20,7 +20,8 @@ from harness.core.value_class import replace
 DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 # Patterns, compiled by re's own cache where a word holds `$` or a backtick (most judged words hold neither).
 VARIABLE = r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"
-EXPANSION = r"\$[A-Za-z_{(0-9?!#@*$-]|`"
+# ... `$'…'` too: ANSI-C quoting, whose escapes (`$'\055n'` is `-n`) the fallback reader leaves as written (F-0234).
+EXPANSION = r"\$[A-Za-z_{(0-9?!#@*$'-]|`"
 
 
 def unresolved(word: str) -> bool:
@@ -187,19 +188,22 @@ def _expand(text: str, known: dict[str, str]) -> str:
     return re.sub(VARIABLE, lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
 
 
-def substitute_commands(text: str) -> str:
+def substitute_commands(text: str, output: Callable[[str, str], str] | None = None) -> str:
+    """``text`` with each `$(…)` and backtick substitution as what ``output`` (inner text, as written) says it
+    prints: :func:`literal_output` unless told."""
+    output = output or literal_output
     out, i = [], 0
     while i < len(text):
         if text.startswith("$(", i) and not text.startswith("$((", i):
             end = _closing(text, i + 2)
             if end is not None:
-                out.append(literal_output(text[i + 2:end], text[i:end + 1]))
+                out.append(output(text[i + 2:end], text[i:end + 1]))
                 i = end + 1
                 continue
         if text[i] == "`":
             end = text.find("`", i + 1)
             if end > i:
-                out.append(literal_output(text[i + 1:end], text[i:end + 1]))
+                out.append(output(text[i + 1:end], text[i:end + 1]))
                 i = end + 1
                 continue
         out.append(text[i])
@@ -216,9 +220,18 @@ def _closing(text: str, start: int) -> int | None:
     return None
 
 
+# What makes a substitution print something other than its words' text, as the guard reads them: another command or
+# a redirect (`|`, `;`, `&`, `<`, `>`, a newline), a subshell or a nested substitution, a comment, an escape echo or
+# printf decodes (`\055` is `-`; bash's, zsh's and dash's echo decode differently), a glob, brace or `~` the shell
+# expands first. Taken as written, `$(printf '\055n')` would be judged as `\055n` where git is handed `-n` (F-0231).
+NOT_LITERAL = frozenset("|;&<>()`\n\\#*?[{~")
+
+
 def literal_output(inner: str, as_written: str) -> str:
-    """What `echo …`/`printf …` of literal words prints (its last line break dropped, as `$(…)` does);
-    anything else is left as written."""
+    """What `echo …`/`printf …` of literal words prints, exactly (its last line break dropped, as `$(…)` does);
+    anything the guard cannot work out exactly is left as written, which :func:`unresolved` then says."""
+    if NOT_LITERAL & set(inner):
+        return as_written
     import shlex  # for a substitution alone
 
     try:
@@ -228,16 +241,42 @@ def literal_output(inner: str, as_written: str) -> str:
     if not words or any(unresolved(w) for w in words):
         return as_written
     if words[0] == "echo":
-        args = words[1:]
-        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
-            args.pop(0)
-        return " ".join(args)
-    if words[0] == "printf" and len(words) > 1:
-        args = words[1:]
-        if args[0] == "--":
-            args.pop(0)
-        fmt, rest = (args[0], args[1:]) if args else ("", [])
-        if "%" not in fmt:
-            return fmt.replace("\\n", "\n").rstrip("\n")
-        return " ".join(rest) if fmt.replace("%s", "").strip(" \\n") == "" else as_written
+        return _echo_output(words[1:], as_written)
+    if words[0] == "printf":
+        return _printf_output(words[1:], as_written)
     return as_written
+
+
+def _echo_output(args: list[str], as_written: str) -> str:
+    """echo's words after a leading `-n`, which every shell's echo reads alike. Another option word (`-e`, `-E`,
+    `-nE`, a second `-n`, zsh's `-`) is read by one shell and printed by another: left as written."""
+    if args[:1] == ["-n"]:
+        args = args[1:]
+    if args and (args[0] == "-" or (len(args[0]) > 1 and args[0][0] == "-" and set(args[0][1:]) <= set("neE"))):
+        return as_written
+    return " ".join(args)
+
+
+def _printf_output(args: list[str], as_written: str) -> str:
+    """What `printf FORMAT ARGS…` prints where its format holds no conversion but `%s` (and, by NOT_LITERAL, no
+    escape): each `%s` takes the next argument, the format used again while arguments remain, as printf does.
+    An option (`-v VAR` prints nothing) or another conversion (`%d`, `%b`, `%%`) is left as written."""
+    if args[:1] == ["--"]:
+        args = args[1:]
+    elif args[:1] and args[0].startswith("-"):
+        return as_written
+    if not args:
+        return as_written
+    pieces, rest = args[0].split("%s"), args[1:]
+    if any("%" in piece for piece in pieces):
+        return as_written
+    taken = len(pieces) - 1
+    if not taken:
+        return args[0]  # no conversion: the format once, its arguments unused
+    out: list[str] = []
+    while True:
+        values, rest = rest[:taken], rest[taken:]
+        values += [""] * (taken - len(values))
+        out += [piece + value for piece, value in zip(pieces, [*values, ""], strict=True)]
+        if not rest:
+            return "".join(out)
