@@ -411,3 +411,40 @@ def test_a_hand_written_marker_shaped_value_is_refused_at_commit(h, repo, task):
     (repo / ".harness" / "NOTES.md").write_text(f"# notes\n\n{SHAPED[0]}\n")
     r = validate_staged(repo)
     assert r.returncode == 1 and ".harness/NOTES.md:3" in r.stderr, r.stderr
+
+
+def test_a_spec_link_holding_a_variable_s_value_commits_from_a_shell_without_it(h, repo, task, monkeypatch):
+    # Read 72's F-0236: a spec link is no ledger's, so the commit check reads it as a person's text; the marker the
+    # harness wrote named the variable, which `[a-z]+_[a-z]+` matched there.
+    set_config(repo, "\nredaction:\n  patterns: ['[a-z]+_[a-z]+']\n")
+    monkeypatch.setenv("wiki_token", "Zq8wQ7pL1xR4vN2")
+    h.ok("task", "spec", "--design", "https://wiki.example.com/s/Zq8wQ7pL1xR4vN2/design")
+    monkeypatch.delenv("wiki_token")
+    text = (tdir(repo, task) / "task.yaml").read_text()
+    assert "Zq8wQ7pL1xR4vN2" not in text and "[REDACTED:env]" in text
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("rel", [".harness/approvals.jsonl", ".harness/tasks/NOTES/events.jsonl"])
+def test_a_file_anyone_may_append_to_gets_no_leniency_for_the_harness_s_words(h, repo, task, rel):
+    # Read 72's F-0237, F-0238: approvals.jsonl (an unsigned line counts as none, and nothing refuses it) and a
+    # "ledger" in a folder no check reads as a task were read with the harness's leniency.
+    set_config(repo, f"\nredaction:\n  patterns: {json.dumps(CARDS)}\n")
+    path = repo / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as fh:
+        fh.write(f"{SHAPED[0]}\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and f"{rel}:" in r.stderr and "secret-in-harness-files" in r.stderr, r.stderr
+
+
+def test_a_record_copying_another_shell_s_recording_is_written(repo):
+    # Read 72's F-0239: PASS_TO_PASS reusing a run copies its output tail, the recording shell's variable's marker
+    # with it; the writer's check read that marker as this shell's, and refused its own copy.
+    from harness.store.secrets_check import redactor
+    from harness.store.tasks import _no_secret_in
+
+    record = repo / ".harness/tasks/T/evidence/pass_to_pass.json"
+    _no_secret_in({record: b'{"stdout_tail": "connected with [REDACTED:env:db_password]"}\n'}, repo,
+                  redactor(["db_[a-z]+"]))
