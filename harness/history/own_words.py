@@ -5,11 +5,14 @@ secret-named variable of the shell that recorded a run, the byte counts of a log
 note. Read strictly, a project's pattern as broad as `[a-z]+_[a-z]+` or `[0-9]{7,10}` refuses them in
 the files they stand in; read leniently, the same shapes typed by hand carry a project's value past the
 check (read 64's F-0210, read 69's follow-up: a file's *name* proved nothing). So leniency follows what
-the commit itself binds: the ledger and the approvals are the harness's files; an evidence record is one
+the commit itself binds: a task's ledger is the harness's file (in a folder the checks read as a task's: read
+72's F-0238); an evidence record is one
 when its task's ledger records its digest, its log and list of cases when that record names theirs; a
 value of a file rendered from the ledger (a requirement's statement, a finding's output tail) is one when
-the ledger holds it. Everything else is read strictly. A ledger line forged by hand stays out of reach:
-its chain is hashed, not signed (docs/threat-model.md).
+the ledger holds it. Everything else is read strictly: the approvals too, to which anyone may append a
+line (F-0237), and task spec links; the harness writes the env markers of those without the variable's name
+(secrets_check.unnamed_env). A ledger line forged by hand stays out of reach: its chain is hashed, not
+signed (docs/threat-model.md).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from harness import paths
 from harness.core.redact import Redactor
+from harness.store import reader
 from harness.store.evidence_files import digest
 from harness.store.secrets_check import flagged_values, secrets_in
 
@@ -39,10 +43,8 @@ def secrets_found(rel: str, raw: bytes, new: Source, red: Redactor) -> list[tupl
     found = secrets_in(rel, raw, red)
     if not found:  # the strict reading finds all the lenient one does, and more: nothing to tell apart
         return found
-    if rel == paths.APPROVALS:
-        return secrets_in(rel, raw, red, own=True)
     m = _IN_TASK.fullmatch(rel)
-    if m is None:
+    if m is None or not reader.is_task(new, m.group(1).rpartition("/")[2]):  # a folder no check reads as a task (F-0238)
         return found
     ledger = _Ledger(new, m.group(1))
     name, etype, kind = m.group(2), m.group(3), m.group(4)

@@ -201,7 +201,7 @@ class TaskStore:
             # _commit (read 63b's F-0178: a link's `?access_token=…` or `user:password@` was written in clear).
             from harness.store import secrets_check
 
-            spec = secrets_check.redact_data(spec, secrets_check.redactor(self._redaction_patterns()))
+            spec = secrets_check.unnamed_env(secrets_check.redact_data(spec, secrets_check.redactor(self._redaction_patterns())))
             doc["task"]["spec"] = spec
             task.docs["task.yaml"] = doc
             folder = self.layout.root / task.dir
@@ -285,8 +285,11 @@ def checked_render(task: LoadedTask, docs: dict[str, dict], folder: Path) -> dic
 def _no_secret_in(files: dict[Path, bytes], root: Path, red: Any) -> None:
     """Refuse to write a file (an evidence record, log or listing) its writer left a secret in: a
     file's digest is bound in the ledger, so it is the writer's to redact, and this checks it did."""
-    from harness.store.secrets_check import secrets_in
+    from harness.store.secrets_check import secrets_in, stored
 
+    # Read as another shell's recording is: a file may copy one (PASS_TO_PASS reusing a run, its variables' markers
+    # with it: read 72's F-0239); this shell's own output was redacted by the writer before it got here.
+    red = stored(red)
     for path, raw in files.items():
         try:
             rel = path.relative_to(root).as_posix()

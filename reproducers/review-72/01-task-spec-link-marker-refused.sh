@@ -22,7 +22,7 @@ export HOME="$T/home"; mkdir -p "$HOME"; R="$T/repo"; mkdir "$R"; cd "$R" || exi
 # The recording shell has a secret-named variable whose value the link holds: the harness redacts it.
 wiki_token=Zq8wQ7pL1xR4vN2 harness task spec --design "https://wiki.example.com/s/Zq8wQ7pL1xR4vN2/design" >/dev/null 2>&1 || exit 2
 TY=$(ls .harness/tasks/*/task.yaml) || exit 2
-grep -q 'design: https://wiki.example.com/s/\[REDACTED:env:wiki_token\]/design' "$TY" || { echo "setup: no marker in task.yaml"; exit 2; }
+grep -q 'design: https://wiki.example.com/s/\[REDACTED:env[:a-z_]*\]/design' "$TY" || { echo "setup: no marker in task.yaml"; exit 2; }
 git add -A || exit 2
 # Control: in the recording shell the same staged change is accepted.
 wiki_token=Zq8wQ7pL1xR4vN2 python -m harness hook run pre-commit >/dev/null 2>&1 || { echo "setup: refused even with the variable"; exit 2; }
