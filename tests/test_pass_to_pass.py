@@ -124,6 +124,19 @@ TAMPERING = {
     # Read 67: a plugin loaded by what suite.ALWAYS did not protect (F-0227, F-0228; F-0226 below).
     "a root test module naming a plugin": ({**ALLPASS_PLUGIN, "test_aaa.py": "pytest_plugins = ['allpass']\n"},
                                            {"tests.test_calc::test_mul": "failed"}),
+    "a root module named like one of pytest's dependencies": ({**ALLPASS_PLUGIN, "pluggy.py": """\
+        import os, sys
+        _here = os.path.dirname(os.path.abspath(__file__))
+        sys.modules.pop(__name__, None)
+        _saved = list(sys.path)
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+        try:
+            import pluggy as _real
+        finally:
+            sys.path[:] = _saved
+        sys.modules[__name__] = _real
+        os.environ["PYTEST_PLUGINS"] = "allpass"
+        """}, {"tests.test_calc::test_mul": "failed"}),  # read 71's F-0240
     "a root module named like a standard one pytest imports": ({**ALLPASS_PLUGIN, "pprint.py": """\
         import os, sys
         _here = os.path.dirname(os.path.abspath(__file__))
@@ -502,6 +515,51 @@ def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, 
     _forge_test_bytecode(repo)  # planted again after the run: older than no run it could shape, but not reusable
     code, rec = p2p(h, repo, base)
     assert code == 1 and "tests.test_calc::test_mul" in lost(rec)
+
+
+def _forge_code_bytecode(repo: Path) -> None:
+    """A cache of calc.py holding the correct code, its header the broken source's hash."""
+    import importlib.util
+    import marshal
+
+    src = (repo / "calc.py").resolve()
+    pyc = Path(importlib.util.cache_from_source(str(src)))
+    pyc.parent.mkdir(exist_ok=True)
+    pyc.write_bytes(importlib.util.MAGIC_NUMBER + b"\x03\x00\x00\x00" + importlib.util.source_hash(src.read_bytes())[:8]
+                    + marshal.dumps(compile(CALC, str(src), "exec")))
+
+
+def test_a_forged_bytecode_cache_of_the_code_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
+    # Read 71's F-0241: only the caches of protected modules were cleared and checked.
+    _as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": BUGGY, ".gitignore": "__pycache__/\n"})
+    _forge_code_bytecode(repo)
+    h("evidence", "unit_test")
+    _forge_code_bytecode(repo)
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and "tests.test_calc::test_mul" in lost(rec)
+
+
+def test_a_worktree_run_reads_no_bytecode_cache_the_tree_holds(tmp_path):
+    # Read 71's F-0242: a cache committed with `git add -f` was read in PASS_TO_PASS's worktree.
+    from harness.evidence.pass_to_pass import inside
+
+    env = inside(tmp_path / "tree", {"PATH": "/bin"})
+    assert env["PYTHONPYCACHEPREFIX"] == str(tmp_path / "pycache")
+
+
+def test_ignored_metadata_stops_reuse_only_when_it_names_a_pytest_plugin(h, repo, base, monkeypatch):
+    # Read 71's F-0244: an editable install's git-ignored src/x.egg-info stopped every reuse.
+    _as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "*.egg-info/\n",
+                 "src/calc.egg-info/PKG-INFO": "Name: calc\n", "src/calc.egg-info/entry_points.txt": "[console_scripts]\n"})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] is not None
+    write(repo, {"src/calc.egg-info/entry_points.txt": "[pytest11]\nallpass = allpass\n"})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, base)
+    assert rec["pass_to_pass"]["reused_run"] is None
 
 
 def test_an_honest_test_run_with_its_own_bytecode_caches_is_reused(h, repo, base, monkeypatch):

@@ -204,15 +204,33 @@ def test_init_detects_nested_and_colocated_test_files(files, want):
 @pytest.mark.parametrize("name", [
     "test_aaa.py", "src/pkg/test_helpers.py", "pkg/calc_test.py",            # pytest collects them by name (F-0227)
     "evil-0.dist-info/entry_points.txt", "src/x.egg-info/entry_points.txt",  # entry points name plugins (F-0226)
-    "pprint.py", "fnmatch.py", "json/__init__.py", "types.pyc", "_ssl.cpython-311-x86_64-linux-gnu.so",  # F-0228
+    "evil-0.DIST-INFO/entry_points.txt", "x.Egg-Info/PKG-INFO",              # in any case, as importlib finds them
+    "__pycache__/conftest.cpython-311-pytest-9.2.0.pyc",                     # a protected module's cache (F-0242)
+    "tests/__pycache__/test_calc.cpython-311.pyc",
 ])
 def test_what_loads_before_or_beside_the_tests_is_always_protected(name):
-    # Read 67: each of these loaded a plugin that passed every test in PASS_TO_PASS, unprotected.
+    # Read 67 and 71: each of these loaded a plugin, or other code, that passed every test in PASS_TO_PASS.
     assert name in suite.protected([name], [], set())
 
 
+@pytest.mark.parametrize("name", ["pprint.py", "fnmatch.py", "json/__init__.py", "types.pyc", "pluggy.py",
+                                  "_pytest/__init__.py", "iniconfig.py", "packaging/__init__.py",
+                                  "_ssl.cpython-311-x86_64-linux-gnu.so", "json/__init__.cpython-311-x86_64-linux-gnu.so"])
+def test_a_module_the_change_adds_in_place_of_one_pytest_imports_is_taken_out(name):
+    # F-0228, read 71's F-0240 (pytest's own dependencies), F-0246 (a package's __init__ of any importable suffix).
+    assert suite.changed_protected({}, {name: "blob"}, [], set()) == [name]
+
+
+@pytest.mark.parametrize("name", ["statistics.py", "secrets.py", "profile.py", "test.py"])
+def test_the_project_s_own_module_named_like_a_standard_one_stays_code(name):
+    # Read 71's F-0243: protected, the project's own statistics.py went onto the base's source in FAIL_TO_PASS, and
+    # the new test passed "without the change".
+    assert suite.changed_protected({name: "old"}, {name: "new"}, [], set()) == []
+
+
 @pytest.mark.parametrize("name", ["calc.py", "src/pprint.py", "json/fixture.json", "pkg/testing.py", "docs/test.md",
-                                  "contest_py.txt", "src/pkg/__init__.py"])
+                                  "contest_py.txt", "src/pkg/__init__.py", "__pycache__/calc.cpython-311.pyc",
+                                  "dist-info.md", "docs/egg-info.txt"])
 def test_ordinary_code_and_data_stay_unprotected(name):
     # What a task changes freely: PASS_TO_PASS runs the current version of it.
     assert name not in suite.protected([name], [], set())
