@@ -542,10 +542,14 @@ def test_a_forged_bytecode_cache_of_the_code_shapes_no_run_pass_to_pass_reuses(h
 
 def test_a_worktree_run_reads_no_bytecode_cache_the_tree_holds(tmp_path):
     # Read 71's F-0242: a cache committed with `git add -f` was read in PASS_TO_PASS's worktree.
-    from harness.evidence.pass_to_pass import inside
+    from harness.evidence.pass_to_pass import without_caches
 
-    env = inside(tmp_path / "tree", {"PATH": "/bin"})
-    assert env["PYTHONPYCACHEPREFIX"] == str(tmp_path / "pycache")
+    for rel in ("__pycache__/conftest.cpython-311-pytest-9.2.0.pyc", "pkg/__pycache__/calc.cpython-311.pyc"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"forged")
+    (tmp_path / "pkg/calc.py").write_text("X = 1\n")
+    assert without_caches(tmp_path) == tmp_path
+    assert not list(tmp_path.rglob("*.pyc")) and (tmp_path / "pkg/calc.py").exists()
 
 
 def test_ignored_metadata_stops_reuse_only_when_it_names_a_pytest_plugin(h, repo, base, monkeypatch):

@@ -28,13 +28,19 @@ PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # Protected whatever suite.paths says: files the interpreter runs at start-up (a root sitecustomize.py
 # runs before any test and can load a plugin that passes everything) and pytest's own configuration;
 # the modules pytest collects by its default names wherever they stand (one can name a plugin in
-# `pytest_plugins`: read 67's F-0227); package metadata, whose entry points pytest loads plugins from
-# (a `[pytest11]` of an `x.dist-info` on the import path: F-0226).
+# `pytest_plugins`: read 67's F-0227). Package metadata too, whose entry points pytest loads plugins
+# from (a `[pytest11]` of an `x.dist-info` on the import path: F-0226), by any case of its suffix, as
+# importlib.metadata finds it (read 71); and the bytecode cache of each protected module (:func:`cached_source`).
 ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", "pytest.ini", ".pytest.ini",
-          "pytest.toml", ".pytest.toml", "**/test_*.py", "**/*_test.py", "**/*.dist-info/**", "**/*.egg-info/**")
-# A module at the tree's root named like one of the standard library's is imported in its place (the tree comes
-# first on the import path), by pytest as it starts too: a start-up hook like sitecustomize.py (F-0228).
-_MODULE_FILES = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\.py|\.pyc|(?:\.[A-Za-z0-9_-]+)?\.so|/__init__\.pyc?)")
+          "pytest.toml", ".pytest.toml", "**/test_*.py", "**/*_test.py")
+_METADATA = (".dist-info", ".egg-info")
+# A module at the tree's root is imported in place of one of the same name elsewhere (the tree comes first on
+# the import path): one the change adds, named like what pytest imports as it starts (the standard library,
+# pytest and its dependencies), is a start-up hook like sitecustomize.py (F-0228, read 71). Any file the
+# interpreter imports a module from: NAME.py, .pyc, an extension (`NAME.<tag>.so`), or a package's `__init__`.
+_MODULE_FILES = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:/__init__)?(?:\.pyw?|\.pyc|(?:\.[A-Za-z0-9_-]+)?\.(?:so|pyd))")
+RUNNER_MODULES = frozenset({"pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "exceptiongroup", "tomli",
+                            "colorama", "pygments", "attr", "attrs", "xdist", "execnet"})
 # Files a command reads without naming them: its program's own configuration.
 IMPLICIT = {"make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
             "npm": ("package.json",), "yarn": ("package.json",), "pnpm": ("package.json",), "nox": ("noxfile.py",),
@@ -96,20 +102,45 @@ def _normal(word: str) -> str:
 
 def protected(files: Iterable[str], patterns: Iterable[str], named: set[str]) -> set[str]:
     pats = [*patterns, *ALWAYS]
-    return {f for f in files if f in named or matches(f, pats) or shadows_standard_library(f)}
+
+    def one(f: str) -> bool:
+        return f in named or matches(f, pats) or is_metadata(f)
+
+    return {f for f in files if one(f) or ((source := cached_source(f)) is not None and one(source))}
 
 
-def shadows_standard_library(path: str) -> bool:
-    """Whether ``path`` (from the tree's root) is a module the interpreter would import for a standard one."""
+def is_metadata(path: str) -> bool:
+    """Whether ``path`` lies in a package's metadata folder (`x.dist-info/`, `x.EGG-INFO/`: any case)."""
+    return any(part.lower().endswith(_METADATA) for part in path.split("/")[:-1])
+
+
+def cached_source(path: str) -> str | None:
+    """The module a `__pycache__` file is the bytecode of (`a/__pycache__/m.cpython-311.pyc` → `a/m.py`), or None
+    for a file outside a cache: Python and pytest load a module from its cache whenever the cache's header matches
+    the source, so a forged one runs other code than the source (read 67's F-0229)."""
+    folder, _, name = path.rpartition("/")
+    parent, _, last = folder.rpartition("/")
+    if last != "__pycache__" or not name.endswith(".pyc"):
+        return None
+    module = name.split(".", 1)[0]
+    return f"{parent}/{module}.py" if parent else f"{module}.py"
+
+
+def shadows_what_the_runner_imports(path: str) -> bool:
+    """Whether ``path`` (from the tree's root) is a module the interpreter would import in place of one pytest
+    imports as it starts."""
     m = _MODULE_FILES.fullmatch(path)
-    return m is not None and m.group(1) in sys.stdlib_module_names
+    return m is not None and (m.group(1) in sys.stdlib_module_names or m.group(1) in RUNNER_MODULES)
 
 
 def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patterns: list[str],
                       named: set[str]) -> list[str]:
     """Protected paths (at the base or now) whose blob differs between the two trees: added,
-    deleted or edited. ``base``/``current``: path -> blob id (and mode) of every file."""
+    deleted or edited; and the modules the change adds in place of one pytest imports (the project's own
+    `statistics.py`, there at the base, is its code: read 71). ``base``/``current``: path -> blob id
+    (and mode) of every file."""
     paths = protected(base, patterns, named) | protected(current, patterns, named)
+    paths |= {p for p in current if p not in base and shadows_what_the_runner_imports(p)}
     return sorted(p for p in paths if base.get(p) != current.get(p))
 
 

@@ -15,6 +15,7 @@ digest: see :func:`kept_results`; CI's re-run recomputes it and trusts no such f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -72,7 +73,8 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
         if reused is not None:
             return reused
     commit = git.overlay_commit(tree, base_files, changed)
-    with git.temp_worktree(commit) as path:
+    with git.temp_worktree(commit) as checkout:
+        path = without_caches(checkout)
         p = Plan(ETYPE, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
         return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
 
@@ -101,7 +103,8 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
                                            "cases_passed": passed}}
 
     commit = git.overlay_commit(base_tree, git.files_of(tree), changed)
-    with git.temp_worktree(commit) as path:
+    with git.temp_worktree(commit) as checkout:
+        path = without_caches(checkout)
         p = Plan(FAIL_TO_PASS, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
         return collect(s, task_id, p, Site(path, inside(path, {**clean_env(), **ON_THE_BASE}), dig, assess))
 
@@ -148,6 +151,17 @@ def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
     return {**environ, "PYTHONPATH": str(worktree) + (os.pathsep + rest if rest else "")}
 
 
+def without_caches(worktree: Path) -> Path:
+    """``worktree`` with the bytecode caches its commit holds (`git add -f`) removed: a run there reads only the
+    caches it writes, never one in its source's place (read 71's F-0242). A throw-away checkout: nothing is lost."""
+    from harness.evidence.suite_caches import caches
+
+    for rel in list(caches(worktree)):
+        with contextlib.suppress(OSError):
+            os.unlink(worktree / rel)
+    return worktree
+
+
 def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None) -> dict[str, str]:
     env = inside(path, environ)
     return tree_env(path, env) if tree_env is not None else env
@@ -189,7 +203,8 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
         raw = bounded.read(cache / key, "evidence", str(cache / key))
         if raw is not None:
             return read_cases(raw)
-    with git.temp_worktree(base) as path:
+    with git.temp_worktree(base) as checkout:
+        path = without_caches(checkout)
         cases = run_cases(conf, root, path, environ, tree_env)
     if cases is None or (cases and "passed" not in cases.values()):
         why = (f"the {conf.junit} report was not written" if cases is None
@@ -313,7 +328,8 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
     tree = git.source_tree(commit)
     _base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
     base_cases = base_cases_at(git, base, conf, git.root, None, environ, tree_env) if base else {}
-    with git.temp_worktree(git.overlay_commit(tree, base_files, changed)) as path:
+    with git.temp_worktree(git.overlay_commit(tree, base_files, changed)) as checkout:
+        path = without_caches(checkout)
         cases = run_cases(conf, git.root, path, environ, tree_env)
     if cases is None:
         return None, []
@@ -330,5 +346,6 @@ def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config:
         return None
     tree = git.source_tree(commit)
     base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
-    with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as path:
+    with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as checkout:
+        path = without_caches(checkout)
         return run_cases(conf, git.root, path, {**environ, **ON_THE_BASE}, tree_env)

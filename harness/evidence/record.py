@@ -299,8 +299,8 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
 
 
 def _clear_suite_caches(git: ProcessGit, s: TaskStore, etype: str) -> None:
-    """Before the suite's own test command runs in the checkout: its bytecode caches go, so the run writes
-    its own and PASS_TO_PASS may reuse it (evidence/suite_caches.py, read 67's F-0229)."""
+    """Before the suite's own test command runs in the checkout: the checkout's bytecode caches go, so the run
+    writes its own and PASS_TO_PASS may reuse it (evidence/suite_caches.py, read 67's F-0229, read 71)."""
     from harness.core.suite import DEFAULT_TEST_TYPE
     from harness.evidence import suite_caches
 
@@ -309,7 +309,7 @@ def _clear_suite_caches(git: ProcessGit, s: TaskStore, etype: str) -> None:
     except HarnessError:
         return  # a gate no reader accepts: the gate refuses it, and no run is reused without one
     if spec and etype == spec.get("test_type", DEFAULT_TEST_TYPE):
-        suite_caches.clear(git, s.layout.root, list(spec.get("paths", [])))
+        suite_caches.clear(git, s.layout.root)
 
 
 def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> list[str]:

@@ -1,10 +1,11 @@
-"""The files git ignores under the protected suite, which a run in the checkout sees and its source tree does not.
+"""What a run of the suite in the checkout sees that its source tree does not, and so a run PASS_TO_PASS reuses.
 
-PASS_TO_PASS reuses the test command's run in the checkout only when nothing of the kind could have shaped it:
-a `conftest.py` in `.git/info/exclude`, or a bytecode cache of a protected test module. Python and pytest load
-a module's code from `__pycache__/NAME.TAG.pyc` whenever its header matches the source, so a forged one runs
-other code than the committed test (read 67's F-0229). The suite's own caches are cleared before its test
-command runs in the checkout; a cache of a protected module older than the run's start was not written by it.
+PASS_TO_PASS reuses the test command's run in the checkout only when nothing of the kind could have shaped it: a
+`conftest.py` in `.git/info/exclude`, package metadata naming a pytest plugin, a module in place of one pytest
+imports, or a bytecode cache. Python and pytest load a module's code from `__pycache__/NAME.TAG.pyc` whenever its
+header matches the source, so a forged cache runs other code than the committed module, a test's or the code's
+under test (read 67's F-0229, read 71). The caches are cleared before the suite's test command runs in the
+checkout (all but those git tracks, which stay the project's); a cache older than the run's start was not its own.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
 # Folders pytest never collects and the interpreter does not import from (dot folders, virtualenvs, builds).
 _NEVER_COLLECTED = frozenset({"node_modules", "venv", "build", "dist", "site-packages"})
-_CACHE = "__pycache__"
 
 
 def ignored_files(git: Git, root: Path) -> Iterator[str]:
@@ -43,28 +43,38 @@ def _uncollected(rel: str) -> bool:
     return any(part.startswith(".") or part in _NEVER_COLLECTED for part in rel.split("/"))
 
 
-def cached_source(rel: str) -> str | None:
-    """The module a `__pycache__` file is the bytecode of (`a/__pycache__/m.cpython-311.pyc` → `a/m.py`), or None
-    for a file outside a cache."""
-    folder, _, name = rel.rpartition("/")
-    parent, _, last = folder.rpartition("/")
-    if last != _CACHE:
-        return None
-    module = name.split(".", 1)[0]
-    return f"{parent}/{module}.py" if parent else f"{module}.py"
+def caches(root: Path) -> Iterator[str]:
+    """Every bytecode cache file under ``root`` (outside the folders no run collects from), tracked or not."""
+    for top, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not _uncollected(d)]
+        if os.path.basename(top) == "__pycache__":
+            yield from (os.path.relpath(os.path.join(top, n), root) for n in names if n.endswith(".pyc"))
 
 
 def shaped_by(git: Git, root: Path, patterns: list[str], since: float) -> str | None:
-    """An ignored file that could have shaped a run of the suite started at ``since`` (seconds), or None: a
-    protected file, or the cache of a protected module that the run did not write."""
+    """A file that could have shaped a run of the suite started at ``since`` (seconds), or None: an ignored file the
+    suite would protect, metadata naming a pytest plugin, a module in place of one pytest imports; or a bytecode
+    cache the run did not write."""
     for rel in ignored_files(git, root):
-        source = cached_source(rel)
-        if source is None:
-            if suite.protected([rel], patterns, set()):
+        if suite.cached_source(rel) is not None:
+            continue  # below, with the tracked ones
+        if suite.is_metadata(rel):
+            if _names_a_plugin(root / rel):
                 return rel
-        elif suite.protected([source], patterns, set()) and _older(root / rel, since):
+        elif suite.protected([rel], patterns, set()) or suite.shadows_what_the_runner_imports(rel):
             return rel
-    return None
+    return next((rel for rel in caches(root) if _older(root / rel, since)), None)
+
+
+def _names_a_plugin(path: Path) -> bool:
+    """An `entry_points.txt` with a `[pytest11]` group: the one part of an (editable install's, git-ignored) metadata
+    folder pytest reads; the rest stops no reuse (read 71)."""
+    if path.name != "entry_points.txt":
+        return False
+    try:
+        return "[pytest11]" in path.read_text("utf-8", errors="replace").replace(" ", "")
+    except OSError:
+        return True  # unreadable: it may name one
 
 
 def _older(path: Path, since: float) -> bool:
@@ -75,11 +85,11 @@ def _older(path: Path, since: float) -> bool:
         return False
 
 
-def clear(git: Git, root: Path, patterns: list[str]) -> None:
-    """Remove the bytecode caches of the protected modules (git ignores them): the suite's run then writes its own,
-    and PASS_TO_PASS may reuse it (:func:`shaped_by`)."""
-    for rel in ignored_files(git, root):
-        source = cached_source(rel)
-        if source is not None and rel.endswith(".pyc") and suite.protected([source], patterns, set()):
+def clear(git: Git, root: Path) -> None:
+    """Remove the bytecode caches git does not track: the suite's run then writes its own, and PASS_TO_PASS may
+    reuse it (:func:`shaped_by`)."""
+    tracked = set(filter(None, git.run(["ls-files", "-z", "--", ":(glob)**/__pycache__/**"]).split("\0")))
+    for rel in caches(root):
+        if rel not in tracked:
             with contextlib.suppress(OSError):
                 os.unlink(root / rel)
