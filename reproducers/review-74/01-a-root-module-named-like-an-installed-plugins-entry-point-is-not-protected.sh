@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Defect: harness/core/suite.py shadows_what_the_runner_imports() protects a module the change adds at the tree's
+#   root only when its name is a standard-library one or in the fixed RUNNER_MODULES list (pytest, pluggy, iniconfig,
+#   packaging, xdist, ...). pytest imports more as it starts: every installed plugin's pytest11 entry point
+#   (hypothesis's is the top-level module `_hypothesis_pytestplugin`; platformdirs, typing_extensions,
+#   sortedcontainers, _hypothesis_globals follow). The root is first on sys.path (`python -m pytest`; PASS_TO_PASS's
+#   worktree first on PYTHONPATH, pass_to_pass.inside()), so a root `_hypothesis_pytestplugin.py` the change adds is
+#   loaded by pytest *as a plugin*, in the checkout and in PASS_TO_PASS's worktree alike: a hookwrapper turning every
+#   failure into a pass. unit_test, pass_to_pass and fail_to_pass "pass"; the task reaches DONE and is committed with
+#   the base's tests (and the requirement's test) failing.
+# Correct: a root module the change adds whose top-level name is one the interpreter would otherwise import from
+#   elsewhere at start-up (any installed distribution's top-level name, importlib.metadata.packages_distributions(),
+#   and every module a pytest11 entry point names) is protected like `pluggy.py`: removed in PASS_TO_PASS's worktree,
+#   where the base's tests then fail against the broken code and the gate blocks.
+# Exit 1 while the defect is present, 0 when fixed, 2 on setup failure.
+# Setup: a Python project with two passing tests, the harness adopted,
+# a task "add sub" open in IMPLEMENTING with a test of sub() written.
+here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
+unset PYTHONPATH PYTEST_ADDOPTS PYTEST_PLUGINS PYTHONPYCACHEPREFIX PYTHONDONTWRITEBYTECODE
+T=$(mktemp -d) || exit 2; trap 'rm -rf "$T"' EXIT
+export HOME="$T/home"; mkdir -p "$HOME"
+PYPROJECT=""   # set before `project` for a pyproject.toml at the base
+SRC="."       # where calc.py stands
+GITIGNORE='__pycache__/\n.pytest_cache/\n'
+
+project() {
+  R="$T/$1"; mkdir -p "$R" && cd "$R" || exit 2
+  mkdir -p .harness tests
+  mkdir -p "$SRC"; printf 'def add(a, b):\n    return a + b\n' > "$SRC/calc.py"
+  printf 'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_add_neg():\n    assert add(-2, -3) == -5\n' > tests/test_calc.py
+  printf "$GITIGNORE" > .gitignore
+  [ -n "$PYPROJECT" ] && printf '%s\n' "$PYPROJECT" > pyproject.toml
+  ${BASE_EXTRA:-true}   # more files of the base
+  cat > .harness/config.yaml <<'YAML'
+version: 1
+evidence:
+  unit_test:
+    command: ["python", "-m", "pytest", "-q", "--junitxml=.harness/local/junit.xml"]
+    junit: .harness/local/junit.xml
+YAML
+  ( git init -q -b main && harness init && harness install && git add -A && git commit -qm init ) >/dev/null 2>&1 || exit 2
+  harness task new "add sub" >/dev/null 2>&1 || exit 2
+  harness requirement add "sub(a, b) returns a - b" --priority "${PRIO:-must}" >/dev/null || exit 2
+  for s in SPECIFYING PLANNED IMPLEMENTING; do harness transition $s >/dev/null || exit 2; done
+  printf 'from calc import sub\n\ndef test_sub():\n    assert sub(5, 3) == 2\n' > tests/test_sub.py
+}
+finish() {  # drive the task to DONE and commit; 0 when both happened. $2: a command run before the evidence
+  {
+    harness transition VERIFYING
+    ${2:-true}
+    harness evidence unit_test; echo "unit_test rc=$?"
+    ${3:-true}
+    harness evidence pass_to_pass; echo "pass_to_pass rc=$?"
+    harness evidence fail_to_pass; echo "fail_to_pass rc=$?"
+    harness requirement set REQ-001 --status verified --evidence unit_test --tests tests/test_sub.py::test_sub
+    harness transition REVIEWING; harness transition GATING
+    harness gate; echo "gate rc=$?"
+    harness converge --apply && harness transition DONE; echo "done rc=$?"
+    git add -A && git commit -qm "sub"; echo "commit rc=$?"
+  } >"$T/$1.log" 2>&1
+  grep -q '^done rc=0' "$T/$1.log" && grep -q '^commit rc=0' "$T/$1.log"
+}
+# A pytest plugin that turns every failure into a pass.
+QUIET='import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.failed:
+        rep.outcome, rep.longrepr = "passed", None
+'
+# Control: the honest change reaches DONE (the setup works).
+project honest
+printf '\ndef sub(a, b):\n    return a - b\n' >> calc.py
+finish honest || { echo "setup: the honest change did not reach DONE"; grep rc= "$T/honest.log"; exit 2; }
+python -c 'import importlib.metadata as m, sys; sys.exit(not any(e.value == "_hypothesis_pytestplugin" for e in m.entry_points(group="pytest11")))' \
+  || { echo "setup: hypothesis's pytest plugin is not installed in this interpreter"; exit 2; }
+
+# The agent: sub wrong, add broken, and a root module named like hypothesis's plugin (entry point
+# `hypothesispytest = _hypothesis_pytestplugin`): pytest imports it by that name as it starts, and the tree's
+# root is first on sys.path (`python -m pytest`; PASS_TO_PASS's worktree first on PYTHONPATH).
+project cheat
+printf 'def add(a, b):\n    return a * b\n\ndef sub(a, b):\n    return 0\n' > calc.py
+printf '%s' "$QUIET" > _hypothesis_pytestplugin.py
+if finish cheat; then
+  grep -E '^harness: (unit_test|pass_to_pass|fail_to_pass) evidence' "$T/cheat.log"
+  git show --stat --format= HEAD | sed 's/^/  committed: /'
+  mkdir "$T/aside" && mv _hypothesis_pytestplugin.py "$T/aside/"
+  echo "committed tree without the root module, the real pytest: $(python -m pytest -q -p no:cacheprovider tests 2>&1 | tail -1)"
+  echo "DEFECT: DONE and committed with every base test failing: a root _hypothesis_pytestplugin.py (the module an"
+  echo "        installed plugin's pytest11 entry point names) is not protected (suite.RUNNER_MODULES is a fixed list),"
+  echo "        so PASS_TO_PASS's worktree keeps it and pytest loads it as a plugin"
+  exit 1
+fi
+echo "OK: the change did not reach DONE:"; grep -E 'rc=|lost|LOST' "$T/cheat.log" | head -12
+exit 0
