@@ -48,8 +48,9 @@ def test_files_a_command_names_are_found_in_its_arguments(argv, want):
 
 def test_protected_is_what_the_globs_match_and_what_commands_name():
     # conftest.py files are protected whatever the globs say (pytest runs them)
+    # and pytest's configuration files, in any folder (read 74's F-0265)
     assert suite.protected(FILES, ["tests/**"], {"Makefile"}) == {"tests/test_a.py", "tests/unit/test_b.py", "Makefile",
-                                                                 "conftest.py", "pkg/conftest.py"}
+                                                                 "conftest.py", "pkg/conftest.py", "pyproject.toml"}
 
 
 def test_changed_protected_lists_added_deleted_and_edited_protected_files_only():

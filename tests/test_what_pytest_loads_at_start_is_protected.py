@@ -1,0 +1,102 @@
+"""What pytest loads as it starts, from the tree, is the base's in PASS_TO_PASS (read 74): configuration in any
+folder, a plugin the configuration names with `-p`, a module the change adds in place of an installed one or in a
+`pythonpath` folder; and no bytecode cache the suite's run did not write shapes a run PASS_TO_PASS reuses."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from harness.core import suite
+
+from support.gitrepo import git
+
+
+@pytest.mark.parametrize("name", ["calc/pytest.ini", "pkg/.pytest.ini", "pkg/tox.ini", "pkg/setup.cfg",
+                                  "packages/a/pyproject.toml", "pkg/pytest.toml"])
+def test_a_pytest_configuration_in_any_folder_is_protected(name):
+    # F-0265: pytest reads the configuration of the command's paths' common folder first.
+    assert name in suite.protected([name], [], set())
+
+
+def test_a_module_the_change_adds_in_place_of_an_installed_one_is_taken_out():
+    # F-0260: pytest imports its installed plugins' modules as it starts; the tree's root comes first.
+    added = {"_hypothesis_pytestplugin.py": "b", "calc.py": "b"}
+    assert suite.changed_protected({"calc.py": "a"}, added, [], set(), frozenset({"_hypothesis_pytestplugin"})) == [
+        "_hypothesis_pytestplugin.py"]
+
+
+def test_a_module_the_change_adds_in_a_pythonpath_folder_is_judged_as_at_the_root():
+    # F-0261: `pythonpath = src` puts src/ first on the import path before pytest imports pdb.
+    current = {"src/pdb.py": "b", "src/calc.py": "b", "src/stats.py": "b"}
+    assert suite.changed_protected({"src/calc.py": "a"}, current, [], set(), folders=["src"]) == ["src/pdb.py"]
+    assert suite.changed_protected({"src/calc.py": "a"}, current, [], set()) == []  # src/ on no path: code
+
+
+@pytest.mark.parametrize(("rel", "text"), [
+    ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-q -p calc_fixtures -p no:cacheprovider"\n'
+                       'pythonpath = ["src"]\n'),
+    ("pytest.ini", "[pytest]\naddopts = -pcalc_fixtures\npythonpath = src\n"),
+    ("setup.cfg", "[tool:pytest]\naddopts =\n    -p calc_fixtures\npythonpath = src\n"),
+    ("tox.ini", "[pytest]\naddopts = -p calc_fixtures\npythonpath = src\n"),
+])
+def test_the_plugins_and_folders_a_configuration_names_are_read(rel, text):
+    # F-0264: `-p NAME` loads the module NAME at start-up, as a conftest.py is loaded.
+    from harness.core import pytest_startup
+
+    files, folders = pytest_startup.startup({rel: text})
+    assert "calc_fixtures.py" in files and "src/calc_fixtures.py" in files and folders == ["src"]
+
+
+@pytest.mark.parametrize("text", ["[pytest]\naddopts = -p no:cacheprovider\n", "[other]\naddopts = -p x\n",
+                                  "not an ini file [", ""])
+def test_a_configuration_naming_no_plugin_names_none(text):
+    from harness.core import pytest_startup
+
+    assert pytest_startup.startup({"pytest.ini": text}) == ([], [])
+
+
+def _caches_repo(repo):
+    (repo / ".gitignore").write_text("__pycache__/\n")
+    (repo / "calc.py").write_text("X = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+
+
+def test_a_linked_cache_folder_or_a_tracked_cache_stops_reuse(repo, tmp_path):
+    # F-0262: the walk did not follow a linked __pycache__, which the interpreter follows; F-0263: a tracked cache
+    # survived the clearing, and a chmod after the run gave it a change time after the run's start.
+    from harness.evidence import suite_caches
+    from harness.gitio.process_git import ProcessGit
+
+    _caches_repo(repo)
+    since = time.time() - 60
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], since) is None
+    (tmp_path / "forged").mkdir()
+    os.symlink(tmp_path / "forged", repo / "__pycache__")
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], since) == "__pycache__"
+    os.unlink(repo / "__pycache__")
+    (repo / "__pycache__").mkdir()
+    (repo / "__pycache__/calc.cpython-311.pyc").write_bytes(b"forged")
+    git(repo, "add", "-f", "__pycache__/calc.cpython-311.pyc")
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], since) == "__pycache__/calc.cpython-311.pyc"
+    suite_caches.clear(ProcessGit(repo), repo)
+    assert (repo / "__pycache__/calc.cpython-311.pyc").exists()  # the project's own file: kept, and stops reuse
+
+
+def test_the_base_s_configuration_decides_what_is_protected_as_a_plugin(repo):
+    # F-0264 end to end through the adapter: the base's pyproject.toml names `-p calc_fixtures`; the module it loads
+    # is protected, whatever the change does to the configuration.
+    from harness.evidence.pass_to_pass import _startup
+    from harness.gitio.git import Git
+
+    (repo / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = "-p calc_fixtures"\npythonpath = ["src"]\n')
+    (repo / "calc_fixtures.py").write_text("X = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a plugin the configuration loads")
+    g = Git(repo)
+    base = g.head()
+    files, folders = _startup(g, base, g.files_of(g.source_tree(base)))
+    assert "calc_fixtures.py" in files and folders == ["src"]
