@@ -31,8 +31,11 @@ PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # `pytest_plugins`: read 67's F-0227). Package metadata too, whose entry points pytest loads plugins
 # from (a `[pytest11]` of an `x.dist-info` on the import path: F-0226), by any case of its suffix, as
 # importlib.metadata finds it (read 71); and the bytecode cache of each protected module (:func:`cached_source`).
-ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", "pytest.ini", ".pytest.ini",
-          "pytest.toml", ".pytest.toml", "**/test_*.py", "**/*_test.py")
+# pytest reads its configuration from the common folder of the command's paths first, then up: a config file in
+# any folder may be the one (read 74's F-0265).
+ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", "**/pytest.ini", "**/.pytest.ini",
+          "**/pytest.toml", "**/.pytest.toml", "**/tox.ini", "**/setup.cfg", "**/pyproject.toml", "**/test_*.py",
+          "**/*_test.py")
 _METADATA = (".dist-info", ".egg-info")
 # A module at the tree's root is imported in place of one of the same name elsewhere (the tree comes first on
 # the import path): one the change adds, named like what pytest imports as it starts (the standard library,
@@ -126,22 +129,30 @@ def cached_source(path: str) -> str | None:
     return f"{parent}/{module}.py" if parent else f"{module}.py"
 
 
-def shadows_what_the_runner_imports(path: str) -> bool:
+def shadows_what_the_runner_imports(path: str, installed: frozenset[str] = frozenset()) -> bool:
     """Whether ``path`` (from the tree's root) is a module the interpreter would import in place of one pytest
-    imports as it starts."""
+    imports as it starts: the standard library's, pytest's and its dependencies', and ``installed`` (the top-level
+    names the interpreter's distributions provide, their pytest plugins among them: read 74's F-0260)."""
     m = _MODULE_FILES.fullmatch(path)
-    return m is not None and (m.group(1) in sys.stdlib_module_names or m.group(1) in RUNNER_MODULES)
+    return m is not None and (m.group(1) in sys.stdlib_module_names or m.group(1) in RUNNER_MODULES
+                              or m.group(1) in installed)
 
 
 def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patterns: list[str],
-                      named: set[str]) -> list[str]:
+                      named: set[str], installed: frozenset[str] = frozenset(), folders: Iterable[str] = ()) -> list[str]:
     """Protected paths (at the base or now) whose blob differs between the two trees: added,
-    deleted or edited; and the modules the change adds in place of one pytest imports (the project's own
-    `statistics.py`, there at the base, is its code: read 71). ``base``/``current``: path -> blob id
-    (and mode) of every file."""
+    deleted or edited; and the modules the change adds in place of one pytest imports, at the root or in a
+    ``folders`` (pytest's configured `pythonpath`: read 74's F-0261); the project's own `statistics.py`,
+    there at the base, is its code (read 71). ``base``/``current``: path -> blob id (and mode) of every file."""
     paths = protected(base, patterns, named) | protected(current, patterns, named)
-    paths |= {p for p in current if p not in base and shadows_what_the_runner_imports(p)}
+    roots = [f.rstrip("/") + "/" for f in folders]
+    paths |= {p for p in current if p not in base and any(
+        shadows_what_the_runner_imports(p[len(r):], installed) for r in ["", *roots] if p.startswith(r))}
     return sorted(p for p in paths if base.get(p) != current.get(p))
+
+
+PYTEST_CONFIGS = frozenset({"pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg",
+                            "pyproject.toml"})
 
 
 def lost_cases(base: Mapping[str, str], run: Mapping[str, str]) -> list[tuple[str, str]]:

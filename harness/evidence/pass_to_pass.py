@@ -16,6 +16,7 @@ digest: see :func:`kept_results`; CI's re-run recomputes it and trusts no such f
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import secrets
@@ -191,7 +192,38 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     base_tree = git.source_tree(base) if base else git.empty_tree()
     base_files = git.files_of(base_tree)
     named = suite.named_files([c.argv for c in config.commands.values()], set(current) | set(base_files))
-    return base_tree, base_files, suite.changed_protected(base_files, current, spec["paths"], named)
+    plugin_files, folders = _startup(git, base, base_files)
+    named |= {f for f in plugin_files if f in current or f in base_files}  # `-p NAME`: loaded as a conftest is
+    return base_tree, base_files, suite.changed_protected(base_files, current, spec["paths"], named, installed_names(),
+                                                          folders)
+
+
+def _startup(git: Git, base: str | None, base_files: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """What the base's pytest configuration makes pytest import as it starts (core/pytest_startup.py): the base's,
+    which PASS_TO_PASS puts back, whatever the change did to it."""
+    from harness.core import pytest_startup
+
+    if base is None:
+        return [], []
+    configs = {}
+    for rel in base_files:
+        if rel.rsplit("/", 1)[-1] in suite.PYTEST_CONFIGS and (raw := git.read_at(base, rel)) is not None:
+            configs[rel] = raw.decode("utf-8", errors="replace")
+    return pytest_startup.startup(configs)
+
+
+@functools.cache
+def installed_names() -> frozenset[str]:
+    """The top-level module names this interpreter's installed distributions provide (pytest's plugins and their
+    dependencies among them): a root module the change adds under one is imported in its place (read 74's F-0260).
+    This interpreter's, which is the project's where the harness is installed in its environment; one installed
+    apart (pipx) sees its own, and the standard library's and pytest's own names still hold."""
+    from importlib.metadata import packages_distributions
+
+    try:
+        return frozenset(packages_distributions())
+    except Exception:  # a broken distribution's metadata: the names that hold without it
+        return frozenset()
 
 
 def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Path | None,

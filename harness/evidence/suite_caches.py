@@ -44,9 +44,12 @@ def _uncollected(rel: str) -> bool:
 
 
 def caches(root: Path) -> Iterator[str]:
-    """Every bytecode cache file under ``root`` (outside the folders no run collects from), tracked or not."""
+    """Every bytecode cache file under ``root`` (outside the folders no run collects from), tracked or not; and a
+    `__pycache__` that is a link, as itself (the walk does not follow it, the interpreter does: read 74's F-0262)."""
     for top, dirs, names in os.walk(root):
         dirs[:] = [d for d in dirs if not _uncollected(d)]
+        yield from (os.path.relpath(os.path.join(top, d), root) for d in dirs
+                    if d == "__pycache__" and os.path.islink(os.path.join(top, d)))
         if os.path.basename(top) == "__pycache__":
             yield from (os.path.relpath(os.path.join(top, n), root) for n in names if n.endswith(".pyc"))
 
@@ -63,7 +66,15 @@ def shaped_by(git: Git, root: Path, patterns: list[str], since: float) -> str | 
                 return rel
         elif suite.protected([rel], patterns, set()) or suite.shadows_what_the_runner_imports(rel):
             return rel
-    return next((rel for rel in caches(root) if _older(root / rel, since)), None)
+    tracked = _tracked_caches(git)
+    # A tracked cache was there before the run and survived its clearing; a linked folder is not one the run wrote
+    # into; either may hold a forged cache, whatever its change time says (a chmod sets that: read 74's F-0263).
+    return next((rel for rel in caches(root) if rel in tracked or os.path.islink(root / rel)
+                 or _older(root / rel, since)), None)
+
+
+def _tracked_caches(git: Git) -> set[str]:
+    return set(filter(None, git.run(["ls-files", "-z", "--", ":(glob)**/__pycache__/**"]).split("\0")))
 
 
 def _names_a_plugin(path: Path) -> bool:
@@ -88,7 +99,7 @@ def _older(path: Path, since: float) -> bool:
 def clear(git: Git, root: Path) -> None:
     """Remove the bytecode caches git does not track: the suite's run then writes its own, and PASS_TO_PASS may
     reuse it (:func:`shaped_by`)."""
-    tracked = set(filter(None, git.run(["ls-files", "-z", "--", ":(glob)**/__pycache__/**"]).split("\0")))
+    tracked = _tracked_caches(git)
     for rel in caches(root):
         if rel not in tracked:
             with contextlib.suppress(OSError):
