@@ -448,3 +448,36 @@ def test_a_record_copying_another_shell_s_recording_is_written(repo):
     record = repo / ".harness/tasks/T/evidence/pass_to_pass.json"
     _no_secret_in({record: b'{"stdout_tail": "connected with [REDACTED:env:db_password]"}\n'}, repo,
                   redactor(["db_[a-z]+"]))
+
+
+def test_a_signed_approval_s_own_words_are_no_project_value():
+    # Read 75's F-0256: under `[a-z]+_[a-z]+` an approval's keys (approved_by, os_user, from_digest) and its change
+    # text (`verification.unit_test required → optional`) refused every approval at commit.
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    line = json.dumps({"kind": "gate-change", "changes": ["verification.unit_test required → optional"],
+                       "approved_by": "A <a@b>", "os_user": "a", "from_digest": "0" * 64, "signer": "a@b"})
+    assert secrets_in(".harness/approvals.jsonl", f"{line}\n".encode(), stored_redactor(["[a-z]+_[a-z]+"])) == []
+    assert secrets_in(".harness/approvals.jsonl", f"{line}\n".encode()[:-2] + b', "x": "acct_reveal"}\n',
+                      stored_redactor(["[a-z]+_[a-z]+"]))  # a value that is no word of the harness's is still read
+
+
+@pytest.mark.parametrize(("rel", "text"), [
+    (".harness/config.yaml", "evidence:\n  integration_test:\n    command: [curl, 'https://x/accounts/acct_48151623']\n"),
+    (".harness/notes/accounts.yaml", "- id: acct_48151623\n"),
+    (".harness/tasks/TASK-20261205-abcdef/requirements.yaml", "requirements: []\n# billing account acct_48151623\n"),
+])
+def test_a_project_value_under_the_harness_s_keys_or_in_a_comment_of_a_file_it_did_not_write_is_found(rel, text):
+    # Read 75's F-0257 (a key named like the ledger's exempted its value in every file) and F-0258 (comments were
+    # read by the harness's own rules alone).
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    assert secrets_in(rel, text.encode(), stored_redactor(["acct_[0-9]{8}"]))
+
+
+def test_the_unnamed_env_marker_is_the_harness_s():
+    # Read 75's F-0259: `[REDACTED:env]` was no label of the harness's, so `\b[A-Z0-9]{8}\b` read REDACTED in it.
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    raw = b"task:\n  spec:\n    design: https://wiki.example.com/s/[REDACTED:env]/design\n"
+    assert secrets_in(".harness/tasks/T/task.yaml", raw, stored_redactor([r"\b[A-Z0-9]{8}\b"])) == []
