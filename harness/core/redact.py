@@ -158,7 +158,9 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 # Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
-_OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret"})
+# `env` alone: the marker of a secret-named variable's value where its name is left out (store/secrets_check.py
+# unnamed_env: text no ledger binds, read 75's F-0259).
+_OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret", "env"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 # AUTH, but not AUTHOR or AUTHORS as a word (GIT_AUTHOR_NAME): AUTHORIZATION is a secret's name (read 63b's F-0165).

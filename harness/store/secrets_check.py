@@ -176,29 +176,52 @@ def _flagged(value: str, red: Redactor) -> str | None:
     redacted = red.redact(value)
     if redacted == value or _bare(redacted) == _bare(value):
         return None
+    masked = _OWN_WORD.sub(_masked, value)
+    if masked != value and _bare(red.redact(masked)) == _bare(masked):
+        return None  # only the harness's own words were found (`verification.unit_test`, `approved_by`: read 75)
     before = set(_NEW_MARKER.findall(value))
     return next((name for name in _NEW_MARKER.findall(redacted) if name not in before), "secret")
 
 
-def _values(data: Any, key: str | None = None, written: bool = False) -> Iterator[tuple[str, bool]]:
+# A word with an underscore standing alone (a dotted path's part too): the shape of the harness's own words that a
+# project's pattern as broad as `[a-z]+_[a-z]+` matches in text the harness or a person writes about it.
+_OWN_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])")
+
+
+def _masked(m: re.Match[str]) -> str:
+    """One of the harness's words as a marker (which a project's pattern does not read into), any other as it is."""
+    return "[REDACTED:custom]" if m.group() in _harness_words() else m.group()
+
+
+@functools.lru_cache(maxsize=1)
+def _harness_words() -> frozenset[str]:
+    """The harness's own words: its schemas' field names, its evidence types, an approval's fields."""
+    from harness.core.approvals import BOUND_FIELDS, SIGNED_FIELDS
+
+    return _schema_words() | _TYPE_NAMES | frozenset(SIGNED_FIELDS) | frozenset(BOUND_FIELDS)
+
+
+def _values(data: Any, key: str | None = None, written: bool = False, own: bool = True) -> Iterator[tuple[str, bool]]:
     """Each text ``data`` holds, and whether the harness wrote it (a project's patterns skip it):
-    values, keys, and a value in the context of its key."""
+    values, keys, and a value in the context of its key. ``own``: the file is one the harness writes; in
+    another, a key named like the ledger's (`evidence:`, `id:`) says nothing of who wrote its value (read 75's
+    F-0257: config.yaml's commands were never read with the project's patterns)."""
     if _structural(key, data):
         return
     # Under a structural key only the harness's ids are its own; anything else there is read like any value (F-0209).
-    written = written or (key in HARNESS_WRITTEN and key not in STRUCTURAL)
+    written = written or (own and key in HARNESS_WRITTEN and key not in STRUCTURAL)
     if isinstance(data, str):
         yield data, (written and not _named_by_agent(data)) or data in _TYPE_NAMES
         if key:
             yield _pair(key, data), True
     elif isinstance(data, list):  # an argv's words joined are read by _argv_flagged, as redact_argv wrote them
         for v in data:
-            yield from _values(v, None, written)
+            yield from _values(v, None, written, own)
     elif isinstance(data, dict):
         for k, v in data.items():
             if isinstance(k, str):
                 yield k, _own_key(k, key)  # a key is text the file holds, as a value is
-            yield from _values(v, k if isinstance(k, str) else None, written)
+            yield from _values(v, k if isinstance(k, str) else None, written, own)
 
 
 def _argv_flagged(data: Any, red: Redactor, key: str | None = None) -> bool:
@@ -222,7 +245,7 @@ def _own_key(key: str, parent: str | None) -> bool:
     """Whether a key is the harness's word (a schema's field, one of its ids, a built-in type, a variable's name in a
     record's `env`), which a project's pattern as broad as `[a-z]+_[a-z]+` must not refuse; any other key is text
     like a value (read 64's F-0209)."""
-    return (key in _schema_words() or key in _TYPE_NAMES or _IDS.fullmatch(key) is not None
+    return (key in _harness_words() or _IDS.fullmatch(key) is not None
             or (parent == "env" and _ENV_NAME.fullmatch(key) is not None))
 
 
@@ -272,8 +295,8 @@ def agents_name_flagged(data: Any, red: Redactor) -> str | None:
     return None
 
 
-def _in_data(data: Any, red: Redactor) -> str | None:
-    for value, written in _values(data):
+def _in_data(data: Any, red: Redactor, own: bool = True) -> str | None:
+    for value, written in _values(data, own=own):
         found = _flagged(value, own_rules(red) if written else red)
         if found:
             return found
@@ -315,7 +338,7 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
             if not line.strip():
                 continue
             try:
-                found = _in_data(_loads(line), red)
+                found = _in_data(_loads(line), red, own)
             except ValueError:
                 found = _flagged(line, red)
             if found:
@@ -324,9 +347,9 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
     if not rel.endswith((".json", ".yaml", ".yml")) and red.redact(text) == text:
         return []  # the common case, in one pass: nothing anywhere (a parser can join what lines split)
     if rel.endswith(".json"):
-        return _json_values(text, red)
+        return _json_values(text, red, own)
     if rel.endswith((".yaml", ".yml")):
-        found_yaml = _yaml(text, red)
+        found_yaml = _yaml(text, red, own)
         if found_yaml is not None:
             return found_yaml
     return _lines(text, red)
@@ -337,13 +360,13 @@ def _strict(red: Redactor) -> Redactor:
     return Redactor(red.rules) if red.stored else red
 
 
-def _json_values(text: str, red: Redactor) -> list[tuple[int, str, str]]:
+def _json_values(text: str, red: Redactor, own: bool = True) -> list[tuple[int, str, str]]:
     try:
         doc = _loads(text)
     except ValueError:
         return _lines(text, red)
     out = []
-    for value, written in _values(doc):
+    for value, written in _values(doc, own=own):
         found = _flagged(value, own_rules(red) if written else red)
         if found:
             out.append((_line_of(text, value), found, value))
@@ -373,7 +396,7 @@ def _lines(text: str, red: Redactor) -> list[tuple[int, str, str]]:
     return out
 
 
-def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
+def _yaml(text: str, red: Redactor, own: bool = True) -> list[tuple[int, str, str]] | None:
     """Secrets in the scalar values of a YAML file (None: it does not parse; read its lines)."""
     import yaml
 
@@ -391,7 +414,7 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
         node, key, written = stack.pop()
         if isinstance(node, yaml.ScalarNode) and _structural(key, None if node.tag.endswith(":null") else node.value):
             continue  # one of the harness's ids; anything else under such a key is read (read 63b's F-0176)
-        written = written or (key in HARNESS_WRITTEN and key not in STRUCTURAL)  # with the project's patterns (F-0209)
+        written = written or (own and key in HARNESS_WRITTEN and key not in STRUCTURAL)  # (F-0209, F-0257)
         rules = own_rules(red) if written or (isinstance(node, yaml.ScalarNode) and (
             node.value in _TYPE_NAMES or (key in _NUMBERS and node.tag.endswith(":int")))) else red
         if isinstance(node, yaml.ScalarNode):
@@ -414,10 +437,26 @@ def _yaml(text: str, red: Redactor) -> list[tuple[int, str, str]] | None:
 
 
 def _in_comments(text: str, root: Any, red: Redactor) -> list[tuple[int, str, str]]:
-    """Secrets outside the scalars of a YAML text (comments, anchors, tags, directives: F-0117, F-0121, F-0122), by
-    the harness's own rules and detectors: a project's patterns may be as broad as `[a-z]+_[a-z]+`, which every
-    commented-out field of config.yaml matches."""
+    """Secrets outside the scalars of a YAML text (comments, anchors, tags, directives: F-0117, F-0121, F-0122), with
+    the project's patterns too (read 75's F-0258: a comment in a task's requirements.yaml carried a project value);
+    but a line `harness init` writes (config.yaml's commented-out fields, which a pattern as broad as
+    `[a-z]+_[a-z]+` matches) is the harness's, read by its own rules."""
     from harness.store.yaml_outside_scalars import outside_scalars
 
-    rules = own_rules(red)
-    return [(line, found, rest) for line, rest in outside_scalars(text, root) if (found := _flagged(rest, rules))]
+    own, written = own_rules(red), _template_lines()
+    return [(line, found, rest) for line, rest in outside_scalars(text, root)
+            if (found := _flagged(rest, own if rest.strip() in written else red))]
+
+
+@functools.cache
+def _template_lines() -> frozenset[str]:
+    """The lines of the files `harness init` writes (config.yaml, gate.yaml), stripped."""
+    from harness import resources
+
+    lines: set[str] = set()
+    for name in ("config.yaml", "gate.yaml"):
+        try:
+            lines |= {line.strip() for line in resources.template(name).decode("utf-8").splitlines()}
+        except (OSError, UnicodeDecodeError):
+            continue
+    return frozenset(lines)
