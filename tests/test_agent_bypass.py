@@ -234,3 +234,66 @@ def test_a_line_bashlex_cannot_read_is_read_as_bash_joins_and_substitutes_it(com
                                      f"[[ -e a ]] && ls \\{NL}-la", "[[ -e a ]]; echo $((1 + 2))"])
 def test_an_ordinary_line_bashlex_cannot_read_stays_allowed(command: str) -> None:
     assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0247, F-0248: git reads a unique prefix of a long option as the option (`--typ bool` is `--type bool`): its value
+# is no key nor section, and every section after a rename or removal is judged.
+@pytest.mark.parametrize("command,rule", [
+    ("git config --typ bool --rename-section x core", "hooks-path"),
+    ("git config --ty bool --rename-section x core", "hooks-path"),
+    ("git config --fil .git/config --rename-section x core", "hooks-path"),
+    ("git config -t bool --rename-section x core", "hooks-path"),
+    ("git config --typ bool rename-section x core", "hooks-path"),
+    ("git config --typ bool --remove-section x include", "config-source"),
+    ("git config --typ path include.path /tmp/evil.cfg", "config-source"),
+    ("git config --ty path include.path /tmp/evil.cfg", "config-source"),
+    ("git config --fil .git/config include.path /tmp/evil.cfg", "config-source"),
+    ("git config set --typ path include.path /tmp/evil.cfg", "config-source"),
+    ("git config --typ path alias.ci '!git commit -n -m x'", "no-verify"),
+    ("git config --typ path core.fsmonitor 'rm -rf .harness'", "delete-harness"),
+    ("git config --typ path core.sshCommand 'git commit -n -m x'", "no-verify"),
+    ("git config -zt path alias.ci '!git commit -n -m x'", "no-verify"),
+    ("git config set --val x --typ path include.path /tmp/evil.cfg", "config-source"),
+    ("git config --comm note --typ path core.notesRef refs/notes/harness", "notes-ref"),
+])
+def test_an_abbreviated_config_option_s_value_is_no_key(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command", ["git config --typ bool user.useConfigOnly true", "git config --fil ~/x.ini a.b c",
+                                     "git config --defa main --get init.defaultBranch", "git config -t path core.editor",
+                                     "git config --fil build/tool.cfg --rename-section a b",
+                                     "git config set --typ bool --comm why user.useConfigOnly true"])
+def test_ordinary_config_with_abbreviated_options_stays_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0250..F-0252: where bashlex gives up, process substitutions run their commands, comments hold no quote, and only
+# an unquoted, uncommented `<<` starts a here-document (on any line).
+@pytest.mark.parametrize("command", [
+    "[[ -f a.txt ]] && cat <(git commit -n -qam x)",
+    "[[ -f a.txt ]] && tee >(git push --no-verify) < f",
+    "[[ -f a.txt ]] && diff <(echo a) <(git commit -n -m x)",
+    f"[[ -f a.txt ]] # don't{NL}git commit -n -qam x # '",
+    f"[[ -f a.txt ]]; echo ok # it's{NL}git push --no-verify # '",
+    f"[[ -f a.txt ]];# \"{NL}git commit -n -m x # \"",
+    f'echo "<<true"{NL}git commit -n -qam x{NL}true',
+    f"echo '<<EOF'{NL}git commit -n -qam x{NL}EOF",
+    f": # <<EOF{NL}git commit -n -qam x{NL}EOF",
+    f"echo \\<<EOF{NL}git commit -n -qam x{NL}EOF",
+    f"[[ -f a ]] && echo '<<EOF'{NL}git commit -n -qam x{NL}EOF",
+])
+def test_what_a_process_substitution_comment_or_quoted_heredoc_marker_hides_is_judged(command: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == "no-verify", (command, denial)
+
+
+@pytest.mark.parametrize("command", [
+    "[[ -f a ]] && cat <(ls)", "[[ -f a ]] && diff <(git show HEAD:a) a", f"[[ -f a ]] # don't{NL}pytest -q",
+    f"cat <<true{NL}git commit -n -qam x{NL}true", f"cat <<'EOF' > notes.txt{NL}don't git commit -n{NL}EOF",
+    f"git commit -m \"$(cat <<'EOF'{NL}Don't run git commit -n here, it's \"bad\"{NL}EOF{NL})\"",
+    f"[[ -e a ]] && echo \"a#b\" ${{#x}} # it's{NL}ls", f"[[ -e a ]] && cat <<EOF{NL}it's git commit -n{NL}EOF",
+])
+def test_ordinary_substitutions_comments_and_heredocs_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)

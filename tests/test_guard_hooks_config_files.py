@@ -80,3 +80,20 @@ def test_git_config_edit_of_a_file_the_guard_cannot_work_out_is_unresolved():
                                      "git config core.editor vim"])
 def test_git_config_edit_of_another_file_stays_allowed(command):
     assert check_shell(command, TOP, setup=USER_FILES) is None, check_shell(command, TOP, setup=USER_FILES)
+
+
+def test_a_submodule_update_command_in_the_repository_s_config_is_judged_when_git_runs_it(h, task, repo):
+    """F-0255: `submodule.NAME.update = !CMD` is read from the repository's config, as its aliases are (in process:
+    the adapter and the rules of this tree)."""
+    from harness.agent.hook_facts import git_setup
+
+    where = Where(str(repo), str(repo))
+    git(repo, "config", "submodule.sub.update", "rebase")
+    assert git_setup(repo, "git submodule update").submodule_updates == ()
+    assert check_shell("git submodule update", where, setup=git_setup(repo, "git submodule update")) is None
+    git(repo, "config", "submodule.sub.update", "!git commit -n -qam loosen")
+    setup = git_setup(repo, "git submodule update --init")
+    assert setup.submodule_updates == (("submodule.sub.update", "!git commit -n -qam loosen"),)
+    denial = check_shell("git submodule update --init", where, setup=setup)
+    assert denial is not None and denial.rule == "no-verify", denial
+    assert check_shell("git status", where, setup=git_setup(repo, "git status")) is None

@@ -352,3 +352,81 @@ def test_runuser_and_su_session_commands_are_judged_as_what_they_run(command: st
                                      "runuser -l postgres", "su -s /bin/zsh me"])
 def test_ordinary_runuser_and_su_stay_allowed(command: str) -> None:
     assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0253: wrappers that run their words as a command are judged as what they run (sg: the line it hands a shell).
+@pytest.mark.parametrize("command,rule", [
+    ("setpriv git commit -n -m x", "no-verify"), ("setpriv --reuid 1000 --init-groups git commit -n -m x", "no-verify"),
+    ("setpriv --nnp -- git push --no-verify", "no-verify"), ("unshare -r git commit -n -m x", "no-verify"),
+    ("unshare --map-user 0 -w /repo git push --no-verify", "no-verify"), ("unshare -R / git commit -n -m x", "no-verify"),
+    ("chroot / git commit -n -m x", "no-verify"), ("chroot --userspec=me:me / git commit --no-verify", "no-verify"),
+    ("pkexec git commit -n -m x", "no-verify"), ("pkexec --user root git push --no-verify", "no-verify"),
+    ("sg root -c 'git commit -n -m x'", "no-verify"), ("sg root 'git commit -n -m x'", "no-verify"),
+    ("sg - wheel -c 'git push --no-verify'", "no-verify"), ("systemd-run --user --wait git commit -n -m x", "no-verify"),
+    ("systemd-run -u job -p Nice=5 --wait git commit -n -m x", "no-verify"),
+    ("systemd-run -p ExecStartPre='/usr/bin/git commit -n -m x' true", "no-verify"),
+    ("systemd-run -E GIT_CONFIG_GLOBAL=/tmp/x git commit -m x", "config-source"),
+    ("systemd-run -p 'Environment=SKIP=harness-validate' git commit -m x", "skip-hook"),
+    ("chroot /srv/jail git commit -m x", "unresolved"),
+    (f"unshare -R /srv sh -c 'echo x >> /repo/{EV}'", "unresolved"),
+    ("systemd-run -p RootDirectory=/srv git commit -m x", "unresolved"),
+])
+def test_wrappers_are_judged_as_what_they_run(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command", ["unshare --help", "setpriv --dump", "setpriv git status", "chroot / ls",
+                                     "unshare -r whoami", "pkexec --user root apt-get update", "sg docker 'docker ps'",
+                                     "systemd-run --user --wait python -m pytest -q", "sg wheel -c 'git log -1'"])
+def test_ordinary_wrapped_commands_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0254: su and runuser hand the words after the user to the shell `-s` names, whatever program it is.
+@pytest.mark.parametrize("command,rule", [
+    ("su root -s /usr/bin/git -- commit -n -m x", "no-verify"), ("runuser root -s /usr/bin/git -- commit -n -m x", "no-verify"),
+    ("su root --shell=/usr/bin/git -- push --no-verify", "no-verify"), ("su -s /usr/bin/git root -- commit -n", "no-verify"),
+    ("su --sh /usr/bin/git root commit -- -n", "no-verify"), ("su - root -s /usr/bin/env -- git commit -n -m x", "no-verify"),
+    ("su root -s /bin/rm -- -rf .harness", "delete-harness"),
+    ("su -ls/usr/bin/git root -- commit -n", "no-verify"),
+])
+def test_su_s_shell_runs_the_words_after_the_user(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command", ["su root -s /bin/bash", "su root -s /usr/bin/git -- status",
+                                     "runuser postgres -s /bin/sh -- -c 'psql -l'", "su - me -s /bin/zsh"])
+def test_ordinary_su_with_a_shell_stays_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0255: `submodule.NAME.update = !CMD` is a command `git submodule update` runs: judged when set, and when run.
+# (The repository's settings as the adapter reads them; the GitSetup is made in the test, not at collection.)
+UPDATE = (("submodule.sub.update", "!git commit -n -m x"),)
+
+
+def _with_updates(updates: tuple[tuple[str, str], ...]) -> GitSetup:
+    return GitSetup(submodule_updates=updates) if updates else GitSetup()
+
+
+@pytest.mark.parametrize("command,updates,rule", [
+    ("git submodule update", UPDATE, "no-verify"), ("git submodule update --init", UPDATE, "no-verify"),
+    ("git submodule --quiet update --recursive", UPDATE, "no-verify"),
+    ("git -c submodule.sub.update='!git commit -n -m x' submodule update", (), "no-verify"),
+    ("git config submodule.sub.update '!git commit -n -m x'", (), "no-verify"),
+    ("git config --typ path submodule.sub.update '!git push --no-verify'", (), "no-verify"),
+    ("git config --rename-section x submodule.sub", (), "config-source"),
+])
+def test_a_submodule_update_command_is_judged(command: str, updates: tuple[tuple[str, str], ...], rule: str) -> None:
+    denial = check_shell(command, HERE, setup=_with_updates(updates))
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command,updates", [("git submodule update", ()), ("git submodule update --init", ()),
+                                             ("git config submodule.sub.update rebase", ()),
+                                             ("git submodule status", UPDATE)])
+def test_ordinary_submodule_updates_stay_allowed(command: str, updates: tuple[tuple[str, str], ...]) -> None:
+    setup = _with_updates(updates)
+    assert check_shell(command, HERE, setup=setup) is None, check_shell(command, HERE, setup=setup)

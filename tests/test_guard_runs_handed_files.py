@@ -118,3 +118,27 @@ def test_what_eval_or_a_shell_reads_from_printf_or_echo_is_judged_with_its_escap
                                      "eval \"$(echo 'git status; git log -1')\"", "source <(printf 'export A=1\\n')"])
 def test_what_eval_or_a_shell_reads_that_bypasses_nothing_stays_allowed(command):
     assert not _denied(command), command
+
+
+@pytest.mark.parametrize("command", ["eval \"$(printf 'git commit \\u002dn -m x')\"", "printf 'git commit \\u002dn -m x' | bash",
+                                     "echo -e 'git commit \\u002dn -m x' | bash", "echo -e 'git push \\U0000002d-no-verify' | sh",
+                                     "bash <(printf 'git commit \\u2dn -m x')", "eval \"$(echo -e 'git commit \\U2dn')\""])
+def test_what_eval_or_a_shell_reads_is_judged_with_bash_s_unicode_escapes_decoded(command):
+    """F-0249: bash's printf and `echo -e` decode `\\uHHHH` and `\\UHHHHHHHH` (`\\u002d` is `-`)."""
+    denial = check_shell(command, TOP)
+    assert denial is not None and denial.rule == "no-verify", (command, denial)
+
+
+@pytest.mark.parametrize("command", ["printf 'git commit \\q-n' | bash", "eval \"$(printf 'git commit -m x \\c')\"",
+                                     "echo -e 'git status \\u' | bash", "bash <(printf 'git commit \\x')"])
+def test_a_printed_line_with_an_escape_the_guard_cannot_decode_is_unresolved(command):
+    """F-0249: an escape the guard does not know is not read as written: what it prints is not worked out."""
+    denial = check_shell(command, TOP)
+    assert denial is not None and denial.rule == "unresolved", (command, denial)
+
+
+@pytest.mark.parametrize("command", ["printf 'echo caf\\u00e9\\n' | bash", "eval \"$(echo -e 'echo \\u00e9t\\u00e9')\"",
+                                     "printf '%s\\n' 'echo C:\\path' | bash", "printf 'echo 100%%\\n' | sh",
+                                     "eval \"$(printf 'echo \\U0001F600')\""])
+def test_what_eval_or_a_shell_reads_with_unicode_escapes_that_bypass_nothing_stays_allowed(command):
+    assert not _denied(command), command
