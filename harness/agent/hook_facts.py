@@ -208,7 +208,13 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
 
     def finish() -> GitSetup:
         from harness.agent.judge.git_config_view import GitSetup
-        from harness.gitio.guard_config import aliases_of, config_entries, framework_configs, hooks_dirs
+        from harness.gitio.guard_config import (
+            aliases_of,
+            config_entries,
+            framework_configs,
+            hooks_dirs,
+            submodule_updates_of,
+        )
 
         entries = config_entries(config) if config is not None else []
         aliases, hooks_path = aliases_of(entries)
@@ -223,7 +229,8 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
 
                 dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
         return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
-                        dropped_framework_hooks=tuple(sorted(dropped)), remote_urls=remote_urls, notes_ref=notes_ref)
+                        dropped_framework_hooks=tuple(sorted(dropped)), remote_urls=remote_urls, notes_ref=notes_ref,
+                        submodule_updates=submodule_updates_of(entries))
 
     return finish
 

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 # Every config file git reads here (system, global, local, worktree, and what they include).
 # Aliases and the hooks folder; the notes ref `git notes` writes by default and where each remote is (the
 # guard judges a fetch from a remote named `self` whose url is `.` as a fetch from `.`; #28's task F-0064, F-0065).
-QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.url)$"
+# A submodule's `update = !CMD`, which `git submodule update` runs through the shell, is read as an alias is (F-0255).
+QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.url|submodule\..*\.update)$"
 
 
 def start_config(root: str | Path) -> SpawnedGit:
@@ -52,6 +53,12 @@ def aliases_of(entries: list[tuple[str, str]]) -> tuple[dict[str, str], str | No
         elif key.startswith("alias."):
             aliases[key[len("alias."):]] = value
     return aliases, hooks_path
+
+
+def submodule_updates_of(entries: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """(key, value) of each `submodule.NAME.update` whose value is a command (`!CMD`), in git's order (F-0255)."""
+    return tuple((key, value) for key, value in entries
+                 if key.startswith("submodule.") and key.endswith(".update") and value.startswith("!"))
 
 
 def remotes_and_notes_ref(entries: list[tuple[str, str]]) -> tuple[dict[str, str], str]:

@@ -36,7 +36,7 @@ from harness.agent.judge.git_config_view import (
     includes_a_file,
 )
 from harness.agent.judge.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
-from harness.agent.judge.git_runs import COMMAND_SECTIONS, config_env_pairs, lines_run
+from harness.agent.judge.git_runs import COMMAND_SECTIONS, config_env_pairs, config_positional, lines_run
 from harness.agent.judge.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
@@ -44,8 +44,6 @@ GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--na
 NOTES_WRITES = frozenset({"add", "copy", "append", "edit", "merge", "remove", "prune"})
 CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin", "--get-urlmatch",
                           "get", "list"})
-# `git config` options whose value is the next word (`-f FILE KEY VALUE`: FILE is not the key).
-CONFIG_WITH_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value"})
 
 
 ShellJudge = Callable[[str], "Denial | None"]
@@ -65,7 +63,7 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
-    denial = _configured_commands(sub, rest, config, env, shell, where.root)
+    denial = _configured_commands(sub, rest, config, env, shell, where.root, setup.submodule_updates)
     if denial:
         return denial
     if where.other_git and sub not in BUILTINS and config.alias(sub, NO_SETUP) is None:
@@ -108,13 +106,14 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
 
 
 def _configured_commands(sub: str, rest: list[str], config: RunConfig, env: tuple[str, ...],
-                         shell: ShellJudge | None, root: str) -> Denial | None:
+                         shell: ShellJudge | None, root: str, configured: tuple[tuple[str, str], ...] = ()) -> Denial | None:
     """The command lines git may run for this command (harness/agent/judge/git_runs.py), each judged as the line it
-    is, as a `!` alias is; one whose program the guard cannot work out is refused (#28's task F-0122, F-0128)."""
+    is, as a `!` alias is; one whose program the guard cannot work out is refused (#28's task F-0122, F-0128).
+    ``configured``: the repository's `submodule.*.update` settings, which `git submodule update` runs (F-0255)."""
     if shell is None:
         return None
     pairs = [*config.pairs, *config_env_pairs(config.opaque, env)]
-    for line in lines_run(sub, rest, pairs, env, root):
+    for line in lines_run(sub, rest, pairs, env, root, configured):
         if unresolved(line.split()[0]):
             return unresolved_denial(line, f"the command line `git {sub}` runs from its settings")
         denial = shell(line)
@@ -480,8 +479,10 @@ def _check_config_at_once(sub: str, rest: list[str], where: guarded_paths.Where,
         return None
     if action == "edit":
         return _check_config_edit(rest, where, setup)
+    # Every positional word is judged, not the first two: a word the guard misreads as an option's value
+    # (F-0247) must not leave the real section unread.
     sections = [w for w in config_positional(rest) if w != action]
-    return next((d for d in (_section_denial(s, action) for s in sections[:2]) if d), None)
+    return next((d for d in (_section_denial(s, action) for s in sections) if d), None)
 
 
 def _whole_config_action(rest: list[str]) -> str | None:
@@ -547,19 +548,6 @@ def _edited_config_files(rest: list[str], where: guarded_paths.Where) -> list[st
         return ["/etc/gitconfig"]
     git_dir = posixpath.join(where.git_top(), ".git")
     return [posixpath.join(git_dir, "config.worktree" if "--worktree" in rest else "config")]
-
-
-def config_positional(args: list[str]) -> list[str]:
-    """The words of `git config` that are not options nor an option's value (`-f FILE`)."""
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-        elif a in CONFIG_WITH_VALUE:
-            skip = True
-        elif not a.startswith("-"):
-            out.append(a)
-    return out
 
 
 def _check_git_config(args: list[str], notes_ref: str) -> Denial | None:

@@ -46,6 +46,8 @@ class GitSetup:
     remote_urls: Mapping[str, str] | None = None                # remote name -> its url (remote.NAME.url); a
                                                                 #   name the line itself configures -> "$"
     notes_ref: str = ""                                         # core.notesRef in the repository's config
+    submodule_updates: tuple[tuple[str, str], ...] = ()         # (submodule.NAME.update, `!CMD`) in its config:
+                                                                #   `git submodule update` runs CMD (F-0255)
     # What the adapter found on disk and in git's history for the line's FIRST command (a later one may run
     # after a command that changed them: judged with nothing known). See :meth:`without_line_facts`.
     export_folders: Mapping[str, str] | None = None             # checkout-index --prefix folder (absolute, as

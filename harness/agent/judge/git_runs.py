@@ -20,7 +20,8 @@ COMMAND_SETTINGS = (("core", r"(?:editor|pager|fsmonitor|sshcommand|askpass|gitp
                     ("credential", r"(?:.+\.)?helper"), ("uploadpack", "packobjectshook"),
                     ("remote", r".+\.(?:receivepack|uploadpack|url|pushurl)"), ("interactive", "difffilter"),
                     *((tool, r".+\.(?:cmd|command)") for tool in ("trailer", "difftool", "mergetool", "man", "browser")),
-                    ("sendemail", r"\w*cmd"), ("hook", r".+\.command"))  # git's hooks set in its config (2.50+)
+                    ("sendemail", r"\w*cmd"), ("hook", r".+\.command"),  # git's hooks set in its config (2.50+)
+                    ("submodule", r".+\.update"))  # `!CMD`: run by `git submodule update` (F-0255)
 COMMAND_KEYS = "^(?:" + "|".join(f"{section}\\.{rest}" for section, rest in COMMAND_SETTINGS) + ")$"
 COMMAND_SECTIONS = frozenset(section for section, _ in COMMAND_SETTINGS)
 COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER",
@@ -31,15 +32,29 @@ COMMAND_OPTIONS = {"rebase": ("-x", "--exec"), "difftool": ("-x", "--extcmd"), "
                    "push": ("--receive-pack", "--exec"), "archive": ("--exec",),
                    "filter-branch": ("--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
                                      "--msg-filter", "--commit-filter", "--tag-name-filter")}
-CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value"})
+# `git config`'s long options, every version's (2.46's subcommands' too), and those of them that take the next word as
+# their value. git reads any unique prefix of a long option as the option (`--typ bool` is `--type bool`), so a word
+# after an abbreviated one is its value, not a key: read otherwise, `git config --typ path include.path F` hid the key
+# from every rule (F-0247, F-0248).
+CONFIG_LONG = ("global", "system", "local", "worktree", "file", "blob", "get", "get-all", "get-regexp", "get-urlmatch",
+               "replace-all", "add", "unset", "unset-all", "rename-section", "remove-section", "list", "fixed-value",
+               "edit", "get-color", "get-colorbool", "type", "no-type", "bool", "int", "bool-or-int", "bool-or-str",
+               "path", "expiry-date", "null", "name-only", "includes", "no-includes", "show-origin", "show-scope",
+               "default", "comment", "value", "all", "regexp", "url", "append", "show-names", "no-show-names")
+CONFIG_LONG_VALUED = frozenset({"file", "blob", "type", "default", "comment", "value", "url"})
+CONFIG_SHORT_VALUED = "ft"  # `-f FILE`, `-t TYPE`
 LEDGER = f"{HARNESS}/tasks/TASK/events.jsonl"  # a file a filter's `%f` may name
 
 
-def lines_run(sub: str, rest: list[str], pairs: list[tuple[str, str]], env: tuple[str, ...], root: str) -> list[str]:
-    """Every command line git may run for `git SUB REST` under the settings ``pairs`` and variables ``env``."""
+def lines_run(sub: str, rest: list[str], pairs: list[tuple[str, str]], env: tuple[str, ...], root: str,
+              configured: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """Every command line git may run for `git SUB REST` under the settings ``pairs`` and variables ``env``;
+    ``configured``: the repository's own settings git runs (`submodule.NAME.update = !CMD`), for the command that
+    runs them (`git submodule update`; F-0255)."""
     values = dict(e.partition("=")[::2] for e in env)
     lines = [value for name, value in values.items() if name in COMMAND_VARIABLES]
-    for key, value in [*pairs, *_config_written(sub, rest)]:
+    runs_updates = sub == "submodule" and "update" in rest
+    for key, value in [*pairs, *_config_written(sub, rest), *(configured if runs_updates else ())]:
         if re.match(COMMAND_KEYS, key.lower()):
             lines += _as_run(key.lower(), value, root)
     lines += _option_lines(sub, rest)
@@ -63,6 +78,8 @@ def _as_run(key: str, value: str, root: str) -> list[str]:
     remote's URL runs only as `ext::`; a filter's `%f` may name the ledger (F-0129)."""
     if key.startswith("remote."):
         return [_ext_line(value[5:])] if value.startswith("ext::") else []
+    if key.startswith("submodule."):  # `checkout`, `rebase`, `merge`, `none` are modes; `!CMD` a command (F-0255)
+        return [value[1:]] if value.startswith("!") else []
     if key.startswith("credential") and not value.startswith(("!", "/")):
         return ["git credential-" + value]
     line = value.removeprefix("!")
@@ -94,19 +111,38 @@ def _config_written(sub: str, rest: list[str]) -> list[tuple[str, str]]:
     """The (key, value) `git config [OPTIONS] [set] KEY VALUE` writes for later runs (F-0127)."""
     if sub != "config":
         return []
-    words: list[str] = []
-    i = 0
-    while i < len(rest):
-        a = rest[i]
-        if a in CONFIG_VALUED:
-            i += 2
-            continue
-        if not a.startswith("-"):
-            words.append(a)
-        i += 1
-    if words[:1] in (["set"], ["--add"]):
+    words = config_positional(rest)
+    if words[:1] == ["set"]:
         words = words[1:]
     return [(words[0], words[1])] if len(words) >= 2 else []
+
+
+def config_positional(args: list[str]) -> list[str]:
+    """The words of `git config` that are not options nor an option's value (`-f FILE`, `--typ bool`)."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a.startswith("-"):
+            skip = config_value_follows(a)
+        else:
+            out.append(a)
+    return out
+
+
+def config_value_follows(word: str) -> bool:
+    """Whether `git config`'s option ``word`` takes the next word as its value, as git's option parser reads it: `-f`
+    or `-t` alone or last in a cluster of flags (`-zf FILE`; `-fFILE` holds it), a long option of CONFIG_LONG_VALUED
+    without `=`, or a prefix of one that names no other option (`--typ`, `--fil`, `--defa`; F-0247, F-0248)."""
+    if word.startswith("--"):
+        name = word[2:]
+        if "=" in name or not name:
+            return False
+        found = [n for n in CONFIG_LONG if n.startswith(name)]
+        return name in CONFIG_LONG_VALUED or (len(found) == 1 and found[0] in CONFIG_LONG_VALUED)
+    flags = word[1:]
+    at = next((j for j, ch in enumerate(flags) if ch in CONFIG_SHORT_VALUED), None)
+    return at == len(flags) - 1
 
 
 def _option_lines(sub: str, rest: list[str]) -> list[str]:

@@ -140,15 +140,21 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
     shell (`bash <<EOF`), which are commands and are judged as such."""
     if "<<" not in text:
         return text, []  # no here-document (HEREDOC starts with `<<`)
+    from harness.agent.judge.shell_quotes import code_positions
+
     lines = text.split("\n")
     out: list[str] = []
     scripts: list[str] = []
+    open_quotes: tuple[str, ...] = ()  # what the lines so far leave open (a quote a line goes on in)
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
+        code, open_quotes = code_positions(line + "\n", open_quotes)
         cuts = []
         for m in re.finditer(HEREDOC, line):
+            if not {m.start(), m.start() + 1} <= code:
+                continue  # `echo "<<EOF"`, `: # <<EOF`: a quoted or commented `<<` starts no here-document (F-0252)
             strip_tabs, word = m.group(1) == "-", next(g for g in m.groups()[1:] if g)
             end = next((j for j in range(i, len(lines))
                         if (lines[j].lstrip("\t") if strip_tabs else lines[j]) == word), None)
@@ -178,7 +184,7 @@ def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
 
 
 def command_line(cmd: SimpleCommand) -> str | None:
-    """The command line a shell (`-c`), `eval`, `su -c` or `script -c` is handed, or None."""
+    """The command line a shell (`-c`), `eval`, `su -c`, `script -c` or `sg` is handed, or None."""
     words = cmd.words
     if cmd.program in SHELLS | SOURCES and words[1:2] and words[1].startswith("<(") and words[1].endswith(")"):
         return _printed_by(words[1][2:-1])  # `bash <(echo '…')`, `source <(echo '…')` (F-0085)
@@ -196,7 +202,20 @@ def command_line(cmd: SimpleCommand) -> str | None:
         return _trap_action(list(words[1:]))
     if cmd.program in COMMAND_OPTION:
         return _option_value(words[1:], *COMMAND_OPTION[cmd.program])
+    if cmd.program == "sg":
+        return _sg_line(list(words[1:]))
     return None
+
+
+def _sg_line(args: list[str]) -> str | None:
+    """`sg [-] GROUP [-c] LINE`: the line sg hands `/bin/sh -c` (F-0253). shadow's sg takes the one word after the
+    group (or after `-c`); an sg that joins the words left is read too: both are judged."""
+    if args[:1] == ["-"]:
+        args = args[1:]
+    rest = args[1:]
+    if rest[:1] == ["-c"]:
+        rest = rest[1:]
+    return "\n".join(dict.fromkeys([rest[0], " ".join(rest)])) if rest else None
 
 
 # `source FILE` and `. FILE` run FILE's lines in this shell: of standard input, what it is fed (#28's task F-0085).
@@ -256,8 +275,9 @@ def _decoded_printed(inner: str, as_written: str) -> str:
 
 
 def _nth_printed(inner: str, as_written: str, k: int) -> str:
-    """The ``k``-th way :func:`_printed` says an echo/printf substitution prints (as written, escapes decoded), its
-    last line break dropped as `$(…)` drops it; another command's substitution as written."""
+    """The ``k``-th way :func:`_printed` says an echo/printf substitution prints (as written, escapes decoded; where
+    they cannot be decoded, the substitution itself first: F-0249), its last line break dropped as `$(…)` drops it;
+    another command's substitution as written."""
     import shlex
 
     try:
@@ -434,73 +454,103 @@ def _printed(feeder: SimpleCommand) -> list[str]:
             words = words[1:]
         if not words:
             return []
-        return [" ".join(words).replace("\\n", "\n"), _printf(words[0], words[1:])]
+        return _with_decoded(" ".join(words).replace("\\n", "\n"), _printf(words[0], words[1:]), feeder)
     while words and len(words[0]) > 1 and words[0][0] == "-" and set(words[0][1:]) <= {"n", "e", "E"}:
         words.pop(0)
     text = " ".join(words)
-    return [text.replace("\\n", "\n"), _unescaped(text)]
+    return _with_decoded(text.replace("\\n", "\n"), _unescaped(text), feeder)
 
 
-def _printf(fmt: str, args: list[str]) -> str:
-    """What `printf FMT ARGS` prints: each conversion takes the next argument (`%b` with its escapes
-    decoded), the format used again while arguments remain, as printf does."""
+def _with_decoded(as_written: str, decoded: str | None, feeder: SimpleCommand) -> list[str]:
+    """[as written, decoded]. Where the escapes cannot be decoded (F-0249), the command itself as a substitution
+    comes first in place of the decoded text: the line a shell or eval is handed then starts with what the guard
+    cannot work out (`$(printf 'git \\q')`), unresolved as `$(cat file)` is."""
+    if decoded is not None:
+        return [as_written, decoded]
+    import shlex
+
+    return ["$(" + shlex.join(feeder.words) + ")", as_written]
+
+
+def _printf(fmt: str, args: list[str]) -> str | None:
+    """What `printf FMT ARGS` prints: the format's escapes decoded, each conversion taking the next argument (`%b`
+    with its escapes decoded, `%s` as it is), the format used again while arguments remain, as printf does; None
+    where an escape cannot be decoded (:func:`_unescaped`)."""
     out: list[str] = []
     rest = list(args)
     while True:
-        i = 0
+        before, i = len(rest), 0
         while i < len(fmt):
-            if fmt[i] == "%" and i + 1 < len(fmt):
-                j = i + 1
-                while j < len(fmt) and fmt[j] in "-+ #0123456789.*":
-                    j += 1
-                conv = fmt[j] if j < len(fmt) else ""
-                if conv == "%":
-                    out.append("%")
-                else:
-                    arg = rest.pop(0) if rest else ""
-                    out.append(_unescaped(arg) if conv == "b" else arg)
-                i = j + 1
-            else:
-                out.append(fmt[i])
-                i += 1
-        if not rest or "%" not in fmt:
-            break
-    return _unescaped("".join(out))
+            piece, i = _format_piece(fmt, i, rest)
+            if piece is None:
+                return None
+            out.append(piece)
+        if not rest or len(rest) == before:  # (a format that takes no argument is printed once)
+            return "".join(out)
+
+
+def _format_piece(fmt: str, i: int, rest: list[str]) -> tuple[str | None, int]:
+    """What printf prints for the format's piece at ``i`` (an escape, a conversion, which takes the next of ``rest``,
+    or a character), and where the next piece starts."""
+    if fmt[i] == "\\" and i + 1 < len(fmt):
+        return _escape_at(fmt, i)
+    if fmt[i] != "%" or i + 1 >= len(fmt):
+        return fmt[i], i + 1
+    j = i + 1
+    while j < len(fmt) and fmt[j] in "-+ #0123456789.*":
+        j += 1
+    conv = fmt[j] if j < len(fmt) else ""
+    if conv == "%":
+        return "%", j + 1
+    arg = rest.pop(0) if rest else ""
+    return (_unescaped(arg) if conv == "b" else arg), j + 1
 
 
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\",
-           "e": "\x1b", "'": "'", '"': '"'}
+           "e": "\x1b", "E": "\x1b", "'": "'", '"': '"', "?": "?"}
+# Escapes of a character by its code, and how many hex digits each reads at most: `\xHH`, and bash's `\uHHHH` and
+# `\UHHHHHHHH` (printf and `echo -e` decode them: `\u002dn` is `-n`; F-0249).
+BY_CODE = {"x": 2, "u": 4, "U": 8}
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
-def _unescaped(text: str) -> str:
-    """``text`` with the backslash escapes printf and `echo -e` decode: \\NNN and \\0NNN (octal), \\xHH, \\n …"""
+def _unescaped(text: str) -> str | None:
+    """``text`` with the backslash escapes printf and `echo -e` decode: \\NNN and \\0NNN (octal), \\xHH, \\uHHHH,
+    \\UHHHHHHHH, \\n …; None where it holds an escape the guard does not know (`\\q`, `\\c`, a `\\x` with no digit):
+    what that prints differs between shells and commands, so the text is not worked out rather than read as
+    written (F-0249). A backslash that ends the text is printed as it is."""
     out: list[str] = []
     i = 0
     while i < len(text):
-        c = text[i]
-        if c != "\\" or i + 1 >= len(text):
-            out.append(c)
+        if text[i] != "\\" or i + 1 >= len(text):
+            out.append(text[i])
             i += 1
             continue
-        nxt = text[i + 1]
-        if nxt in "01234567":
-            j = i + 1 + (nxt == "0")
-            digits = ""
-            while j < len(text) and len(digits) < 3 and text[j] in "01234567":
-                digits += text[j]
-                j += 1
-            out.append(chr(int(digits, 8) & 0xFF) if digits else "\0")
-            i = j
-        elif nxt == "x":
-            j = i + 2
-            while j < len(text) and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
-                j += 1
-            out.append(chr(int(text[i + 2:j], 16)) if j > i + 2 else "\\x")
-            i = j
-        else:
-            out.append(ESCAPES.get(nxt, "\\" + nxt))
-            i += 2
+        decoded, i = _escape_at(text, i)
+        if decoded is None:
+            return None
+        out.append(decoded)
     return "".join(out)
+
+
+def _escape_at(text: str, i: int) -> tuple[str | None, int]:
+    """The character the escape at ``i`` (a backslash) stands for, or None for one the guard does not know, and
+    where the text goes on after it."""
+    nxt = text[i + 1]
+    if nxt in "01234567":
+        j = i + 1 + (nxt == "0")
+        digits = ""
+        while j < len(text) and len(digits) < 3 and text[j] in "01234567":
+            digits += text[j]
+            j += 1
+        return (chr(int(digits, 8) & 0xFF) if digits else "\0"), j
+    if nxt in BY_CODE:
+        j = i + 2
+        while j < len(text) and j < i + 2 + BY_CODE[nxt] and text[j] in HEX_DIGITS:
+            j += 1
+        code = int(text[i + 2:j], 16) if j > i + 2 else None
+        return (chr(code) if code is not None and code <= 0x10FFFF else None), j
+    return ESCAPES.get(nxt), i + 2
 
 
 def _plain_commands(text: str) -> list[SimpleCommand] | None:
@@ -565,34 +615,42 @@ ASIDE = "\ue010{}\ue011"
 ASIDE_PATTERN = "\ue010([0-9]+)\ue011"
 
 
+# The parts the fallback sets aside: substitutions, whose commands run too (process substitutions as well: shlex
+# would read `<(git commit -n)` as a redirect from `(` and git's words as cat's; F-0250), and `$'…'`.
+SET_ASIDE = frozenset({"$(", "`", "<(", ">(", "$'"})
+
+
 def _set_aside(text: str) -> tuple[str, list[tuple[str, str | None]]]:
-    """``text`` as shlex can lex it: line continuations (backslash-newline outside single quotes) joined, as bash
-    joins them before it reads words; each `$(…)` and backtick substitution, and each `$'…'` holding an escape,
+    """``text`` as shlex can lex it, read by the scanner bash's quoting (harness/agent/judge/shell_quotes.py): line
+    continuations (backslash-newline outside single quotes) joined, as bash joins them before it reads words;
+    comments dropped to the end of their line, as bash drops them (a quote in one would open a quoted word for
+    shlex; F-0251); each `$(…)`, backtick, `<(…)` and `>(…)` substitution, and each `$'…'` holding an escape,
     replaced by a stand-in; the parts stood in for, as written with the commands of a substitution (else None)."""
+    from harness.agent.judge.shell_quotes import scan
+
     out: list[str] = []
     aside: list[tuple[str, str | None]] = []
-    quote, i = "", 0
-    while i < len(text):
-        c = text[i]
-        if quote == "'":
-            quote = "" if c == "'" else quote
-        elif c == "\\":
-            joined = text[i + 1:i + 2] == "\n"
-            out.append("" if joined else text[i:i + 2])
-            i += 2
-            continue
-        elif c in "$`":
-            part = _substitution_at(text, i, quote)
-            if part is not None:
-                written, inner = part
-                out.append(_stand_in(written, inner, aside))
-                i += len(written)
-                continue
-        elif c == quote or (not quote and c in "'\""):
-            quote = "" if c == quote else c
-        out.append(c)
-        i += 1
+    opened: tuple[int, int] | None = None  # (where the part being set aside starts, the depth it closes at)
+    for start, end, kind, stack in scan(text):
+        if opened is not None:
+            if kind == "close" and len(stack) == opened[1]:
+                written = text[opened[0]:end]
+                out.append(_stand_in(written, _inner(written), aside))
+                opened = None
+        elif kind == "open" and text[start:end] in SET_ASIDE and not text.startswith("$((", start):
+            opened = (start, len(stack) - 1)
+        elif kind not in ("comment", "joined"):
+            out.append(text[start:end])
+    if opened is not None:
+        out.append(text[opened[0]:])  # an unclosed one is left to the lexer, which reads it as it can
     return "".join(out), aside
+
+
+def _inner(written: str) -> str | None:
+    """The command line a substitution as written runs; None for a `$'…'` string."""
+    if written.startswith("$'"):
+        return None
+    return written[1:-1] if written.startswith("`") else written[2:-1]
 
 
 def _stand_in(written: str, inner: str | None, aside: list[tuple[str, str | None]]) -> str:
@@ -601,39 +659,6 @@ def _stand_in(written: str, inner: str | None, aside: list[tuple[str, str | None
         return written[1:]
     aside.append((written, inner))
     return ASIDE.format(len(aside) - 1)
-
-
-def _substitution_at(text: str, i: int, quote: str) -> tuple[str, str | None] | None:
-    """(the substitution or ANSI-C quoted string at ``i`` as written, the command line it runs or None), or None
-    when there is none (`$((…))` is arithmetic; an unclosed one is left to the lexer, which reads it as it can)."""
-    if text.startswith("$(", i) and not text.startswith("$((", i):
-        end = _closing_paren(text, i + 2)
-        return (text[i:end + 1], text[i + 2:end]) if end is not None else None
-    if text[i] == "`":
-        end = text.find("`", i + 1)
-        return (text[i:end + 1], text[i + 1:end]) if end > i else None
-    if text.startswith("$'", i) and not quote:
-        end = i + 2
-        while end < len(text) and text[end] != "'":
-            end += 2 if text[end] == "\\" else 1
-        return (text[i:end + 1], None) if end < len(text) else None
-    return None
-
-
-def _closing_paren(text: str, start: int) -> int | None:
-    """Where the `(` before ``start`` closes, its quoted parentheses not counted."""
-    depth, quote = 1, ""
-    for j in range(start, len(text)):
-        c = text[j]
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c in "()":
-            depth += 1 if c == "(" else -1
-            if depth == 0:
-                return j
-    return None
 
 
 def _put_back(token: str, aside: list[tuple[str, str | None]]) -> tuple[str, list[str]]:

@@ -51,6 +51,23 @@ PREFIXES: dict[str, Prefix] = {
     # to the command-line rules (shell_commands.COMMAND_OPTION). `-c` is refused by runuser beside -u: judged anyway.
     "runuser": Prefix("ugGsw", frozenset({"--user", "--group", "--supp-group", "--shell", "--whitelist-environment"}),
                       command_option="c"),
+    # Wrappers that run their words as a command, with the options of each that take a value (their --help and man
+    # pages; F-0253): `setpriv git commit -n` needs no privilege at all. chroot's and `unshare -R`'s new root is
+    # where the command runs (ROOT_OPTION); systemd-run's environment, folder and Exec properties are followed.
+    "setpriv": Prefix("", frozenset({"--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid",
+                                     "--egid", "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig",
+                                     "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule",
+                                     "--seccomp-filter", "--ptracer"})),
+    "unshare": Prefix("RwSG", frozenset({"--root", "--wd", "--setuid", "--setgid", "--map-user", "--map-group",
+                                         "--map-users", "--map-groups", "--propagation", "--setgroups", "--monotonic",
+                                         "--boottime", "--load-interp"})),
+    "chroot": Prefix("", frozenset({"--groups", "--userspec"}), 1),
+    "pkexec": Prefix("u", frozenset({"--user"})),
+    "systemd-run": Prefix("HMupEC", frozenset({
+        "--host", "--machine", "--unit", "--property", "--description", "--slice", "--service-type", "--uid", "--gid",
+        "--nice", "--working-directory", "--setenv", "--path-property", "--socket-property", "--timer-property",
+        "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar",
+        "--capsule", "--json", "--expand-environment", "--background"})),
 }
 # Project runners: `uv run git commit -n` runs `git commit -n` (the word `run` follows the runner).
 RUNNERS: dict[str, Prefix] = {
@@ -71,7 +88,19 @@ def is_assignment(word: str) -> bool:
 
 
 # Options by which a prefix runs its command in another folder (`env -C DIR`, `sudo -D DIR`).
-CHDIR = {"env": ("C", "--chdir"), "sudo": ("D", "--chdir")}
+CHDIR = {"env": ("C", "--chdir"), "sudo": ("D", "--chdir"), "unshare": ("w", "--wd"),
+         "systemd-run": ("", "--working-directory")}
+# Options that give the command another root folder (`unshare -R DIR`; chroot's first word): it runs in its `/`.
+ROOT_OPTION = {"unshare": ("R", "--root")}
+# The folder a command runs in under a root other than `/`: its paths, absolute ones too, name other files than
+# the line's, which the guard does not follow; like `env -C "$DIR"`, what runs there is unresolved (F-0253).
+NEW_ROOT = "${new_root}"
+# systemd-run's options whose value sets a variable (`-E NAME=VALUE`) or a unit property (`-p NAME=VALUE`).
+SETENV = {"systemd-run": ("E", "--setenv")}
+PROPERTY = {"systemd-run": ("p", "--property", "--path-property", "--socket-property", "--timer-property")}
+# Unit properties that change what the command sees in ways the guard does not follow: judged as a new root.
+OPAQUE_PROPERTIES = frozenset({"RootDirectory", "RootImage", "EnvironmentFile", "RootEphemeral", "MountImages",
+                               "BindPaths", "TemporaryFileSystem"})
 
 
 def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None = None) -> tuple[bool, list[str]]:
@@ -79,11 +108,18 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     (whether one was dropped, command lines a prefix hands to a shell). The folders a prefix runs its
     command in are added to ``folders``."""
     head = posixpath.basename(words[0])
+    if head in ("su", "runuser") and not (head == "runuser" and _leading_option(PREFIXES[head], words[1:], "u",
+                                                                                "--user", 3)):
+        run = _run_by_su(words[1:])  # (runuser -u is a prefix like sudo's)
+        if run is None:
+            return False, []
+        words[:] = run
+        return True, []
     spec = PREFIXES.get(head)
     if spec is None and head in RUNNERS and words[1:2] in (["run"], ["exec"]):
         spec = RUNNERS[head]
         words.pop(0)
-    if spec is None or (head == "runuser" and not _leading_option(spec, words[1:], "u", "--user", 3)):
+    if spec is None:
         return False, []
     words.pop(0)
     scripts: list[str] = []
@@ -93,11 +129,12 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     _options(head, spec, words, assigns, scripts, into)
     for _ in range(spec.positionals):
         if words:
-            words.pop(0)
+            positional = words.pop(0)
+            into += [_root_folder(positional)] if head == "chroot" else []
         _options(head, spec, words, assigns, scripts, into)  # `flock FILE -c "…"`: options after the file too
     if shell_line and words:
         scripts.append(" ".join(words))  # watch joins its words into the line it hands `sh -c` (#28's task F-0098)
-    if scripts:
+    if scripts and head != "systemd-run":  # (systemd-run's Exec properties run beside its command)
         words.clear()  # the command is the string, not the words left
     elif head == "xargs" and words and replacing is not None:
         # `xargs -I% sh -c 'echo >> %'` puts each input where % stands: spelled as the input, which the judge
@@ -106,6 +143,57 @@ def strip_prefix(words: list[str], assigns: list[str], folders: list[str] | None
     elif head == "xargs" and words:
         words.append(XARGS_INPUT)  # xargs adds words read from its input: unknown to the guard
     return True, scripts
+
+
+def _root_folder(root: str) -> str:
+    """Where a command run under the new root ``root`` runs, as the line's folders say it: `/` (chroot and `unshare -R`
+    change into the new root's `/`), or, for another root, NEW_ROOT."""
+    return "/" if posixpath.normpath(root) in ("/", "//") else NEW_ROOT
+
+
+# su's and runuser's options that take a value (runuser's -u aside), and the letter each long one stands for.
+SU_OPTIONS = Prefix("cgGsw", frozenset({"--command", "--session-command", "--group", "--supp-group", "--shell",
+                                        "--whitelist-environment"}))
+SU_LONG = {"--command": "c", "--session-command": "c", "--shell": "s"}
+
+
+def _run_by_su(args: list[str]) -> list[str] | None:
+    """`su [OPTIONS] [-] USER ARGS…` hands ARGS to its shell: `-s PROGRAM` (any program: `-s /usr/bin/git -- commit
+    -n` runs git) or the user's (judged as `sh`), with `-c LINE` before them (F-0254). The command that runs, or
+    None when no word follows the user and there is no `-s` with `-c` (`su - me`, `su -c LINE me`: the command-line
+    rules read `-c`)."""
+    values, positional = _su_options(args)
+    if positional[:1] == ["-"]:
+        positional = positional[1:]  # `su - USER`: a login shell
+    after_user, shell = positional[1:], values.get("s")
+    if not after_user and (shell is None or "c" not in values):
+        return None
+    line = ["-c", values["c"]] if "c" in values else []
+    return [shell or "sh", *line, *after_user]
+
+
+def _su_options(args: list[str]) -> tuple[dict[str, str], list[str]]:
+    """su's options with a value, by letter, and its other words, as getopt_long reads them: options anywhere before
+    `--` (it permutes), clustered (`-ls/usr/bin/git`), long ones abbreviated (`--sh=…`)."""
+    values: dict[str, str] = {}
+    positional: list[str] = []
+    rest = list(args)
+    while rest:
+        w = rest.pop(0)
+        if w == "--":
+            return values, positional + rest
+        if w == "-" or not w.startswith("-"):
+            positional.append(w)
+        elif w.startswith("--"):
+            opt, eq, value = w.partition("=")
+            opt = _unabbreviated(SU_OPTIONS, opt)
+            if opt in SU_OPTIONS.long_values:
+                values[SU_LONG.get(opt, "")] = value if eq else (rest.pop(0) if rest else "")
+        else:
+            at = next((j for j, ch in enumerate(w[1:], 1) if ch in SU_OPTIONS.short_values), None)
+            if at is not None:
+                values[w[at]] = w[at + 1:] or (rest.pop(0) if rest else "")
+    return values, positional
 
 
 def _leading_option(spec: Prefix, words: list[str], short: str, long: str, unique: int) -> bool:
@@ -158,12 +246,17 @@ def _options(head: str, spec: Prefix, words: list[str], assigns: list[str], scri
         if is_assignment(w):
             assigns.append(w)
         elif w.startswith("--"):
-            _long(head, spec, w, words, scripts, folders)
+            _long(head, spec, w, words, (assigns, scripts, folders))
         else:
-            _short(head, spec, w, words, scripts, folders)
+            _short(head, spec, w, words, (assigns, scripts, folders))
 
 
-def _long(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str], folders: list[str]) -> None:
+# What a prefix's options add to: the variables the command gets, the command lines handed over, its folders.
+Found = tuple[list[str], list[str], list[str]]
+
+
+def _long(head: str, spec: Prefix, w: str, words: list[str], found: Found) -> None:
+    scripts, folders = found[1], found[2]
     opt, eq, value = w.partition("=")
     opt = _unabbreviated(spec, opt)
     if opt in spec.long_values and not eq:
@@ -172,6 +265,7 @@ def _long(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str],
         _hand_over(head == "env", value, words, scripts)
     if head in CHDIR and opt == CHDIR[head][1]:
         folders.append(value)  # (#28's task F-0084: `--ch=DIR` too)
+    _wrapper_value(head, opt, value, found)
 
 
 def _unabbreviated(spec: Prefix, opt: str) -> str:
@@ -182,7 +276,8 @@ def _unabbreviated(spec: Prefix, opt: str) -> str:
     return known[0] if len(known) == 1 else opt
 
 
-def _short(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str], folders: list[str]) -> None:
+def _short(head: str, spec: Prefix, w: str, words: list[str], found: Found) -> None:
+    scripts, folders = found[1], found[2]
     for j, ch in enumerate(w[1:], 1):
         if ch in spec.short_values or ch in (spec.command_option, spec.split_option):
             value = w[j + 1:] or (words.pop(0) if words else "")
@@ -192,7 +287,41 @@ def _short(head: str, spec: Prefix, w: str, words: list[str], scripts: list[str]
                 _hand_over(True, value, words, scripts)
             elif head in CHDIR and ch == CHDIR[head][0]:
                 folders.append(value)
+            _wrapper_value(head, ch, value, found)
             return
+
+
+def _wrapper_value(head: str, option: str, value: str, found: Found) -> None:
+    """What a wrapper's option (its letter, or its long name unabbreviated) does to the command it runs (F-0253): a new
+    root (`unshare -R DIR`), a variable (`systemd-run -E NAME=VALUE`, as `NAME=VALUE CMD` sets it), or a unit
+    property (:func:`_unit_property`)."""
+    if option in ROOT_OPTION.get(head, ()):
+        found[2].append(_root_folder(value))
+    elif option in SETENV.get(head, ()) and is_assignment(value):
+        found[0].append(value)
+    elif option in PROPERTY.get(head, ()):
+        _unit_property(value, found)
+
+
+def _unit_property(value: str, found: Found) -> None:
+    """A unit property systemd-run sets (`-p NAME=VALUE`): an Exec line (ExecStartPre=, ExecStopPost=, …) runs as a
+    command line of its own (its `-@:+!` flags dropped); Environment= sets variables; WorkingDirectory= is the
+    folder; a property in OPAQUE_PROPERTIES is not followed: the command is judged as under a new root."""
+    assigns, scripts, folders = found
+    name, _, setting = value.partition("=")
+    if name.startswith("Exec") and not name.endswith(("Paths", "SearchPath")):
+        scripts.append(setting.lstrip("-@:+!|"))
+    elif name == "Environment":
+        import shlex
+
+        try:
+            assigns += [a for a in shlex.split(setting) if is_assignment(a)]
+        except ValueError:
+            folders.append(NEW_ROOT)  # unreadable: not followed
+    elif name == "WorkingDirectory":
+        folders.append(setting.lstrip("-"))
+    elif name in OPAQUE_PROPERTIES:
+        folders.append(NEW_ROOT)
 
 
 def _hand_over(split: bool, value: str, words: list[str], scripts: list[str]) -> None:
