@@ -481,3 +481,33 @@ def test_the_unnamed_env_marker_is_the_harness_s():
 
     raw = b"task:\n  spec:\n    design: https://wiki.example.com/s/[REDACTED:env]/design\n"
     assert secrets_in(".harness/tasks/T/task.yaml", raw, stored_redactor([r"\b[A-Z0-9]{8}\b"])) == []
+
+
+def test_a_project_match_reaching_past_one_of_the_harness_s_words_is_found():
+    # Read 77's F-0269: masking `integration_test` hid the password the pattern's match went on to.
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    red = stored_redactor([r"[a-z_]+:[^@\s]+@db\.acme\.internal"])
+    assert secrets_in(".harness/NOTES.md", b"test database: integration_test:S3cr3tPass@db.acme.internal\n", red)
+
+
+def test_harness_init_s_own_comments_are_its_words_after_a_key_too():
+    # Read 77's F-0270: a comment after a key (`critical_allowed: 0  # open findings (not REJECTED, …)`) was read
+    # with the project's patterns, and refused the adopting commit.
+    from harness import resources
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    red = stored_redactor([r"\b[A-Z0-9]{8}\b"])
+    assert secrets_in(".harness/gate.yaml", resources.template("gate.yaml"), red) == []
+    assert secrets_in(".harness/gate.yaml", resources.template("gate.yaml") + b"# ticket ABCD1234\n", red)
+
+
+def test_config_yaml_s_patterns_are_not_read_with_themselves():
+    # Read 77's F-0271: `ACCT (?P<secret>\S+)` refused the commit that added it.
+    from harness.store.secrets_check import secrets_in, stored_redactor
+
+    red = stored_redactor([r"ACCT (?P<secret>\S+)"])
+    config = b"redaction:\n  patterns: ['ACCT (?P<secret>\\S+)']\n"
+    assert secrets_in(".harness/config.yaml", config, red) == []
+    assert secrets_in(".harness/config.yaml", config + b"# billing: ACCT 4815162342\n", red)
+    assert secrets_in(".harness/notes.yaml", config, red)  # only config.yaml's patterns are patterns

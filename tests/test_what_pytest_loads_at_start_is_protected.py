@@ -100,3 +100,38 @@ def test_the_base_s_configuration_decides_what_is_protected_as_a_plugin(repo):
     base = g.head()
     files, folders = _startup(g, base, g.files_of(g.source_tree(base)))
     assert "calc_fixtures.py" in files and folders == ["src"]
+
+
+def test_a_root_org_package_copy_tries_as_pytest_starts_is_taken_out():
+    # Read 76's F-0266: copy.py and pickle.py try `from org.python.core import …` when pytest is imported.
+    assert suite.changed_protected({}, {"org/__init__.py": "b"}, [], set()) == ["org/__init__.py"]
+
+
+def test_the_names_are_the_test_interpreter_s_whatever_runs_the_harness(tmp_path):
+    # Read 76's F-0267: with the harness installed apart (pipx), its own interpreter's names missed the project's
+    # plugins; the test command's interpreter is asked.
+    import subprocess
+    import sys
+
+    from harness.evidence.runner_names import installed_names
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    python = tmp_path / "venv/bin/python"
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    dist = os.path.join(site, "pytest_projx-1.0.dist-info")
+    os.makedirs(dist)
+    with open(os.path.join(dist, "METADATA"), "w") as fh:
+        fh.write("Metadata-Version: 2.1\nName: pytest-projx\nVersion: 1.0\n")
+    with open(os.path.join(dist, "top_level.txt"), "w") as fh:
+        fh.write("pytest_projx\n")
+    assert "pytest_projx" in installed_names([str(python), "-m", "pytest"], tmp_path)
+    assert "pytest_projx" in installed_names(["venv/bin/python", "-m", "pytest"], tmp_path)  # relative to the tree
+
+
+def test_pytest_toml_s_own_table_is_read():
+    # Read 76's F-0268: pytest.toml keeps its settings in a top-level [pytest] table, not pyproject's.
+    from harness.core import pytest_startup
+
+    files, folders = pytest_startup.startup({"pytest.toml": '[pytest]\naddopts = ["-p", "qa_plugin"]\npythonpath = ["src"]\n'})
+    assert "qa_plugin.py" in files and folders == ["src"]
