@@ -22,7 +22,7 @@ def settings_of(rel: str, text: str) -> dict[str, list[str]]:
     """``addopts`` and ``pythonpath`` of the configuration file ``rel`` (as words), empty where it has none."""
     name = posixpath.basename(rel)
     try:
-        raw = _toml(text) if name.endswith(".toml") else _ini(text)
+        raw = (_toml(text) if name == "pyproject.toml" else _toml_file(text)) if name.endswith(".toml") else _ini(text)
     except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
         return {}  # a file pytest cannot read either: it stops the run, and the suite's check says so
     return {key: _words(raw.get(key)) for key in ("addopts", "pythonpath")}
@@ -42,6 +42,12 @@ def _toml(text: str) -> dict[str, object]:
         return {}
     options = pytest.get("ini_options")
     return options if isinstance(options, dict) else pytest
+
+
+def _toml_file(text: str) -> dict[str, object]:
+    """pytest.toml's and .pytest.toml's settings: a top-level `[pytest]` table (read 76's F-0268)."""
+    pytest = tomllib.loads(text).get("pytest", {})
+    return pytest if isinstance(pytest, dict) else {}
 
 
 def _words(value: object) -> list[str]:

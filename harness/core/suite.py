@@ -43,7 +43,8 @@ _METADATA = (".dist-info", ".egg-info")
 # interpreter imports a module from: NAME.py, .pyc, an extension (`NAME.<tag>.so`), or a package's `__init__`.
 _MODULE_FILES = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:/__init__)?(?:\.pyw?|\.pyc|(?:\.[A-Za-z0-9_-]+)?\.(?:so|pyd))")
 RUNNER_MODULES = frozenset({"pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "exceptiongroup", "tomli",
-                            "colorama", "pygments", "attr", "attrs", "xdist", "execnet"})
+                            "colorama", "pygments", "attr", "attrs", "xdist", "execnet",
+                            "org"})  # copy.py and pickle.py try `org.python.core` as pytest is imported (F-0266)
 # Files a command reads without naming them: its program's own configuration.
 IMPLICIT = {"make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
             "npm": ("package.json",), "yarn": ("package.json",), "pnpm": ("package.json",), "nox": ("noxfile.py",),

@@ -16,7 +16,6 @@ digest: see :func:`kept_results`; CI's re-run recomputes it and trusts no such f
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import secrets
@@ -29,6 +28,7 @@ from harness.core import suite
 from harness.core.cases import cases_text, read_cases
 from harness.errors import HarnessError, Refused
 from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
+from harness.evidence.runner_names import installed_names
 from harness.runner import clean_env
 from harness.signatures import trust
 from harness.store import bounded, fsio, settings
@@ -194,8 +194,9 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     named = suite.named_files([c.argv for c in config.commands.values()], set(current) | set(base_files))
     plugin_files, folders = _startup(git, base, base_files)
     named |= {f for f in plugin_files if f in current or f in base_files}  # `-p NAME`: loaded as a conftest is
-    return base_tree, base_files, suite.changed_protected(base_files, current, spec["paths"], named, installed_names(),
-                                                          folders)
+    conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
+    names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
+    return base_tree, base_files, suite.changed_protected(base_files, current, spec["paths"], named, names, folders)
 
 
 def _startup(git: Git, base: str | None, base_files: Mapping[str, str]) -> tuple[list[str], list[str]]:
@@ -212,18 +213,6 @@ def _startup(git: Git, base: str | None, base_files: Mapping[str, str]) -> tuple
     return pytest_startup.startup(configs)
 
 
-@functools.cache
-def installed_names() -> frozenset[str]:
-    """The top-level module names this interpreter's installed distributions provide (pytest's plugins and their
-    dependencies among them): a root module the change adds under one is imported in its place (read 74's F-0260).
-    This interpreter's, which is the project's where the harness is installed in its environment; one installed
-    apart (pipx) sees its own, and the standard library's and pytest's own names still hold."""
-    from importlib.metadata import packages_distributions
-
-    try:
-        return frozenset(packages_distributions())
-    except Exception:  # a broken distribution's metadata: the names that hold without it
-        return frozenset()
 
 
 def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Path | None,

@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 
+from harness import paths
 from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 
@@ -176,8 +177,7 @@ def _flagged(value: str, red: Redactor) -> str | None:
     redacted = red.redact(value)
     if redacted == value or _bare(redacted) == _bare(value):
         return None
-    masked = _OWN_WORD.sub(_masked, value)
-    if masked != value and _bare(red.redact(masked)) == _bare(masked):
+    if _only_own_words(value, red):
         return None  # only the harness's own words were found (`verification.unit_test`, `approved_by`: read 75)
     before = set(_NEW_MARKER.findall(value))
     return next((name for name in _NEW_MARKER.findall(redacted) if name not in before), "secret")
@@ -188,9 +188,16 @@ def _flagged(value: str, red: Redactor) -> str | None:
 _OWN_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])")
 
 
-def _masked(m: re.Match[str]) -> str:
-    """One of the harness's words as a marker (which a project's pattern does not read into), any other as it is."""
-    return "[REDACTED:custom]" if m.group() in _harness_words() else m.group()
+def _only_own_words(value: str, red: Redactor) -> bool:
+    """Whether what ``red`` finds in ``value`` is a project's pattern matching the harness's own words alone: every
+    match of each project pattern lies inside one of them, and no other rule finds anything. A match reaching past
+    the word (`integration_test:PASSWORD@db…`) is a finding (read 77's F-0269)."""
+    words = [m.span() for m in _OWN_WORD.finditer(value) if m.group() in _harness_words()]
+    if not words:
+        return False
+    customs = [m.span() for rule in red.rules if rule.name == "custom" for m in rule.regex.finditer(value)]
+    inside = all(any(a <= start and end <= b for a, b in words) for start, end in customs)
+    return inside and _bare(own_rules(red).redact(value)) == _bare(value)
 
 
 @functools.lru_cache(maxsize=1)
@@ -349,7 +356,7 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
     if rel.endswith(".json"):
         return _json_values(text, red, own)
     if rel.endswith((".yaml", ".yml")):
-        found_yaml = _yaml(text, red, own)
+        found_yaml = _yaml(text, red, own, _PATTERNS_KEY if rel == paths.CONFIG else frozenset())
         if found_yaml is not None:
             return found_yaml
     return _lines(text, red)
@@ -358,6 +365,11 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
 @functools.lru_cache(maxsize=4)
 def _strict(red: Redactor) -> Redactor:
     return Redactor(red.rules) if red.stored else red
+
+
+# config.yaml's `redaction.patterns` hold patterns, not values: read with themselves, one matching its own spelling
+# (`ACCT (?P<secret>\S+)`) could never be committed (read 77's F-0271). The harness's own rules still read them.
+_PATTERNS_KEY = frozenset({"patterns"})
 
 
 def _json_values(text: str, red: Redactor, own: bool = True) -> list[tuple[int, str, str]]:
@@ -396,7 +408,7 @@ def _lines(text: str, red: Redactor) -> list[tuple[int, str, str]]:
     return out
 
 
-def _yaml(text: str, red: Redactor, own: bool = True) -> list[tuple[int, str, str]] | None:
+def _yaml(text: str, red: Redactor, own: bool = True, keys: frozenset[str] = frozenset()) -> list[tuple[int, str, str]] | None:
     """Secrets in the scalar values of a YAML file (None: it does not parse; read its lines)."""
     import yaml
 
@@ -414,7 +426,7 @@ def _yaml(text: str, red: Redactor, own: bool = True) -> list[tuple[int, str, st
         node, key, written = stack.pop()
         if isinstance(node, yaml.ScalarNode) and _structural(key, None if node.tag.endswith(":null") else node.value):
             continue  # one of the harness's ids; anything else under such a key is read (read 63b's F-0176)
-        written = written or (own and key in HARNESS_WRITTEN and key not in STRUCTURAL)  # (F-0209, F-0257)
+        written = written or key in keys or (own and key in HARNESS_WRITTEN and key not in STRUCTURAL)  # (F-0209, F-0257)
         rules = own_rules(red) if written or (isinstance(node, yaml.ScalarNode) and (
             node.value in _TYPE_NAMES or (key in _NUMBERS and node.tag.endswith(":int")))) else red
         if isinstance(node, yaml.ScalarNode):
@@ -450,13 +462,18 @@ def _in_comments(text: str, root: Any, red: Redactor) -> list[tuple[int, str, st
 
 @functools.cache
 def _template_lines() -> frozenset[str]:
-    """The lines of the files `harness init` writes (config.yaml, gate.yaml), stripped."""
+    """The text outside the scalars of each line of the files `harness init` writes (config.yaml, gate.yaml)."""
+    import yaml
+
     from harness import resources
+    from harness.store.yaml_outside_scalars import outside_scalars
 
     lines: set[str] = set()
     for name in ("config.yaml", "gate.yaml"):
-        try:
-            lines |= {line.strip() for line in resources.template(name).decode("utf-8").splitlines()}
-        except (OSError, UnicodeDecodeError):
+        try:  # as _in_comments sees them: the text outside the scalars (a comment after a key too: read 77's F-0270)
+            text = resources.template(name).decode("utf-8")
+            root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
             continue
+        lines |= {rest.strip() for _, rest in outside_scalars(text, root)}
     return frozenset(lines)
