@@ -135,3 +135,32 @@ def test_pytest_toml_s_own_table_is_read():
 
     files, folders = pytest_startup.startup({"pytest.toml": '[pytest]\naddopts = ["-p", "qa_plugin"]\npythonpath = ["src"]\n'})
     assert "qa_plugin.py" in files and folders == ["src"]
+
+
+def test_a_name_the_tree_itself_provides_is_the_project_s_code(tmp_path):
+    # Read 79's F-0277 (its first part): the project installed editable made its own new module an "installed" name,
+    # protected as a start-up hook.
+    import subprocess
+    import sys
+
+    from harness.evidence.runner_names import installed_names
+
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "mine.py").write_text("X = 1\n")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    python = tmp_path / "venv/bin/python"
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    for dist, top in (("mine-1.0.dist-info", "mine"), ("theirs-1.0.dist-info", "theirs")):
+        os.makedirs(os.path.join(site, dist))
+        with open(os.path.join(site, dist, "METADATA"), "w") as fh:
+            fh.write(f"Metadata-Version: 2.1\nName: {top}\nVersion: 1.0\n")
+        with open(os.path.join(site, dist, "top_level.txt"), "w") as fh:
+            fh.write(f"{top}\n")
+    with open(os.path.join(site, "theirs.py"), "w") as fh:
+        fh.write("Y = 1\n")
+    with open(os.path.join(site, "__editable__.mine-1.0.pth"), "w") as fh:
+        fh.write(f"{tree}\n")
+    names = installed_names([str(python), "-m", "pytest"], tree)
+    assert "theirs" in names and "mine" not in names
