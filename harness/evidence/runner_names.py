@@ -4,7 +4,8 @@ A module the change adds at the tree's root under one of these is imported in it
 tree comes first on the import path): a plugin's pytest11 module, one of its dependencies (read 74's F-0260).
 The names are the interpreter's that runs the tests, asked once per interpreter: the harness installed apart
 from the project (pipx) has others (read 76's F-0267). Its own are added; a program that is no Python (a script
-whose first line names none, a missing one) gives those alone.
+whose first line names none, a missing one) gives those alone; a name the tree itself provides (the project
+installed editable) is the project's code, not one of them (read 79's F-0277).
 """
 
 from __future__ import annotations
@@ -13,15 +14,28 @@ import functools
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
-_ASK = "import importlib.metadata as m, json; print(json.dumps(sorted(m.packages_distributions())))"
+# The names, but those the tree itself provides (the project installed editable: its own modules are its code, not
+# the runner's: read 79's F-0277). Run from `/` with the tree's folder as its argument.
+_ASK = """import importlib.metadata as m, importlib.util as u, json, os, sys
+root = os.path.join(os.path.realpath(sys.argv[1]), "")
+def ours(name):
+    try:
+        spec = u.find_spec(name)
+    except Exception:
+        return False
+    places = ([spec.origin] if spec.origin else []) + list(spec.submodule_search_locations or []) if spec else []
+    return any(os.path.realpath(p).startswith(root) for p in places)
+print(json.dumps(sorted(n for n in m.packages_distributions() if not ours(n))))
+"""
 
 
 def installed_names(argv: list[str], root: Path) -> frozenset[str]:
     """The names the interpreter of the command ``argv`` (run from ``root``) and this one can import."""
     python = _interpreter(argv, root)
-    return _own() | (_asked(python) if python else frozenset())
+    return _asked(sys.executable, str(root)) | (_asked(python, str(root)) if python else frozenset())
 
 
 def _interpreter(argv: list[str], root: Path) -> str | None:
@@ -46,25 +60,14 @@ def _interpreter(argv: list[str], root: Path) -> str | None:
 
 
 @functools.cache
-def _asked(python: str) -> frozenset[str]:
+def _asked(python: str, root: str) -> frozenset[str]:
     from harness.runner import run_command
 
     # From / : the tree's own modules are not the interpreter's.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    result = run_command([python, "-c", _ASK], cwd="/", env=env, timeout=30, echo=False)
+    result = run_command([python, "-c", _ASK, root], cwd="/", env=env, timeout=30, echo=False)
     try:
         names = json.loads(result.stdout.head.decode("utf-8", errors="replace") or "[]") if result.exit_code == 0 else []
     except ValueError:
         return frozenset()
     return frozenset(n for n in names if isinstance(n, str))
-
-
-@functools.cache
-def _own() -> frozenset[str]:
-    from importlib.metadata import packages_distributions
-
-    try:
-        return frozenset(packages_distributions())
-    except Exception:  # a broken distribution's metadata: the names that hold without it
-        return frozenset()
-
