@@ -297,3 +297,34 @@ def test_what_a_process_substitution_comment_or_quoted_heredoc_marker_hides_is_j
 ])
 def test_ordinary_substitutions_comments_and_heredocs_stay_allowed(command: str) -> None:
     assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# F-0272..F-0275: an escaped blank or operator starts no comment, an arithmetic `<<` is a shift, a here-document's
+# body starts after the line its quote closes on, and a word keeps the quotes of the other kind inside its quotes.
+@pytest.mark.parametrize("command", [
+    "[[ 1 ]]; echo \\ #; git commit -n -m loosen",
+    "[[ 1 ]]; echo a\\;#; git commit -n -m x",
+    "[[ 1 ]] && echo a\\|# && git push --no-verify",
+    f"echo $((1<<true)){NL}git commit -n -m loosen{NL}true",
+    f"echo $(( (1+2) << EOF )){NL}git commit -n -qam x{NL}EOF",
+    f"[[ 1 ]]; echo $((1<<true)){NL}git commit -n -m x{NL}true",
+    f"cat <<true; bash -c \"{NL}git commit -n -m loosen{NL}true{NL}\"{NL}true",
+    f"cat <<EOF; eval '{NL}git push --no-verify{NL}EOF{NL}'{NL}EOF",
+    "git -c alias.x='!sh -c \"git commit -n -m loosen\"' x",
+    "git -c alias.x='!sh -c \"git commit -n -m $HOME\"' x",
+    "git -c core.editor='sh -c \"git commit -n -m x\"' commit",
+])
+def test_what_an_escaped_hash_arithmetic_shift_open_quote_or_inner_quote_hides_is_judged(command: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == "no-verify", (command, denial)
+
+
+@pytest.mark.parametrize("command", [
+    "echo a # note", "[[ 1 ]]; echo a # it's", "[[ 1 ]]; echo \\# not a comment", "echo $((1<<3))",
+    f"[[ 1 ]]; echo $((1<<3)){NL}ls", f"echo $((1 << 2)) && cat <<EOF{NL}git commit -n{NL}EOF",
+    f"echo \"a{NL}b\"; cat <<EOF{NL}git commit -n{NL}EOF", f"echo 'x{NL}y' && cat <<EOF > n.txt{NL}it's git push --no-verify{NL}EOF",
+    f"cat <<A <<B{NL}git commit -n{NL}A{NL}git push --no-verify{NL}B",
+    "git -c alias.st='status -s' st", "git -c alias.l='log --format=\"%h %s\"' l", "echo 'a \"b\"' \"c 'd'\"",
+])
+def test_ordinary_comments_arithmetic_heredocs_and_quoted_words_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)

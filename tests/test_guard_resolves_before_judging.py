@@ -383,6 +383,31 @@ def test_ordinary_wrapped_commands_stay_allowed(command: str) -> None:
     assert check_shell(command, HERE) is None, check_shell(command, HERE)
 
 
+# F-0276: util-linux's other wrappers (prlimit, setarch and its names, choom, nsenter) and ssh-agent run their words.
+@pytest.mark.parametrize("command,rule", [
+    ("prlimit --nofile=1024 git commit -n -m x", "no-verify"), ("prlimit -p 1 --as=1:2 git push --no-verify", "no-verify"),
+    ("prlimit -o RESOURCE -n1024 git commit -n -m x", "no-verify"), ("setarch x86_64 -R git commit -n -m x", "no-verify"),
+    ("setarch i686 --addr-no-randomize -3 git push --no-verify", "no-verify"), ("linux64 git commit -n -m x", "no-verify"),
+    ("linux32 -R git commit -n -m x", "no-verify"), ("i386 git commit -n -m x", "no-verify"),
+    ("x86_64 git commit -n -m x", "no-verify"), ("choom -n 0 -- git commit -n -m x", "no-verify"),
+    ("choom --adjust -1000 -- git push --no-verify", "no-verify"), ("nsenter -- git commit -n -m x", "no-verify"),
+    ("nsenter -t 1 -m -u -S 0 -G 0 --wd=/repo git push --no-verify", "no-verify"),
+    ("nsenter --target 1 --mount=/proc/1/ns/mnt git commit -n -m x", "no-verify"),
+    ("ssh-agent git commit -n -m x", "no-verify"), ("ssh-agent -a /tmp/s -t 60 -E md5 git push --no-verify", "no-verify"),
+    ("nsenter --root=/srv git commit -m x", "unresolved"),
+])
+def test_more_wrappers_are_judged_as_what_they_run(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command", ["prlimit --nofile", "prlimit", "prlimit --pid 1 --nofile=1024:2048", "ssh-agent -k",
+                                     "ssh-agent -s", "setarch --list", "setarch x86_64 -R python -m pytest -q",
+                                     "linux32 uname -m", "choom -p 1", "nsenter -t 1 -n ip addr", "ssh-agent bash"])
+def test_ordinary_more_wrapped_commands_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
 # F-0254: su and runuser hand the words after the user to the shell `-s` names, whatever program it is.
 @pytest.mark.parametrize("command,rule", [
     ("su root -s /usr/bin/git -- commit -n -m x", "no-verify"), ("runuser root -s /usr/bin/git -- commit -n -m x", "no-verify"),
