@@ -137,7 +137,8 @@ ECHOES = frozenset({"echo", "printf"})
 def without_heredocs(text: str) -> tuple[str, list[str]]:
     """The text with here-document bodies taken out (they are data: a commit message written
     with `git commit -m "$(cat <<'EOF' … EOF)"` is not a command), and the bodies that feed a
-    shell (`bash <<EOF`), which are commands and are judged as such."""
+    shell (`bash <<EOF`), which are commands and are judged as such. A body starts after the first newline bash
+    reads as code, not inside a quote the `<<WORD` line leaves open (F-0274); several start in order."""
     if "<<" not in text:
         return text, []  # no here-document (HEREDOC starts with `<<`)
     from harness.agent.judge.shell_quotes import code_positions
@@ -145,29 +146,42 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
     lines = text.split("\n")
     out: list[str] = []
     scripts: list[str] = []
+    cuts: list[tuple[int, int, int]] = []  # (the line in out, where the `<<WORD` starts, where it ends)
+    pending: list[tuple[int, re.Match[str]]] = []  # the here-documents whose bodies have not started yet
     open_quotes: tuple[str, ...] = ()  # what the lines so far leave open (a quote a line goes on in)
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
         code, open_quotes = code_positions(line + "\n", open_quotes)
-        cuts = []
-        for m in re.finditer(HEREDOC, line):
-            if not {m.start(), m.start() + 1} <= code:
-                continue  # `echo "<<EOF"`, `: # <<EOF`: a quoted or commented `<<` starts no here-document (F-0252)
-            strip_tabs, word = m.group(1) == "-", next(g for g in m.groups()[1:] if g)
-            end = next((j for j in range(i, len(lines))
-                        if (lines[j].lstrip("\t") if strip_tabs else lines[j]) == word), None)
-            if end is None:
-                continue  # not a here-document after all (no terminator): leave the text as it is
-            if re.search(FEEDS_A_SHELL, line[:m.start()]) or re.match(PIPED_TO_SHELL, line[m.end():]):
-                scripts.append("\n".join(lines[i:end]))
-            cuts.append((m.start(), m.end()))
-            i = end + 1  # a second here-document on the line starts after the first one's end
-        for start, stop in reversed(cuts):
-            line = line[:start] + line[stop:]
+        # `echo "<<EOF"`, `: # <<EOF`, `$((1<<x))`: a quoted, commented or arithmetic `<<` starts none (F-0252, F-0273)
+        pending += [(len(out), m) for m in re.finditer(HEREDOC, line) if {m.start(), m.start() + 1} <= code]
         out.append(line)
+        if pending and len(line) in code:  # the line ends in code: the bodies start on the next line
+            i = _heredoc_bodies(lines, i, pending, out, scripts, cuts)
+            pending = []
+    for at, start, stop in reversed(cuts):
+        out[at] = out[at][:start] + out[at][stop:]
     return "\n".join(out), scripts
+
+
+def _heredoc_bodies(lines: list[str], i: int, pending: list[tuple[int, re.Match[str]]], out: list[str],
+                    scripts: list[str], cuts: list[tuple[int, int, int]]) -> int:
+    """Read the bodies of the ``pending`` here-documents from ``lines[i]`` on, one after another: each one's
+    operator to cut out of its line in ``out``, and its body among ``scripts`` where it feeds a shell. Where the
+    text goes on after the last body."""
+    for at, m in pending:
+        strip_tabs, word = m.group(1) == "-", next(g for g in m.groups()[1:] if g)
+        end = next((j for j in range(i, len(lines)) if (lines[j].lstrip("\t") if strip_tabs else lines[j]) == word),
+                   None)
+        if end is None:
+            continue  # not a here-document after all (no terminator): leave the text as it is
+        line = out[at]
+        if re.search(FEEDS_A_SHELL, line[:m.start()]) or re.match(PIPED_TO_SHELL, line[m.end():]):
+            scripts.append("\n".join(lines[i:end]))
+        cuts.append((at, m.start(), m.end()))
+        i = end + 1  # a second here-document on the line starts after the first one's end
+    return i
 
 
 def _nested(cmd: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
@@ -395,10 +409,39 @@ def _as_braced(word: Any, text: str) -> list[str]:
     start, end = getattr(word, "pos", (0, 0))
     raw = text[start:end]
     if "{" not in raw or not set(raw) & set("\\'\""):
-        return [word.word]
+        return [(_unquoted(raw) if "'" in raw and '"' in raw else None) or word.word]
     from harness.agent.judge.shell_resolve import quoted_braces  # (it imports this module)
 
     return quoted_braces(raw) or [word.word]
+
+
+# What a backslash escapes inside double quotes (elsewhere there it is itself).
+ESCAPED_IN_DOUBLE_QUOTES = frozenset("$`\"\\\n")
+
+
+def _unquoted(raw: str) -> str | None:
+    """A word as written with its quotes removed as bash removes them, or None where the guard leaves that to bashlex
+    (a `$'…'` or `$"…"`, a word the scanner does not close). bashlex drops the quotes of the other kind inside a
+    quoted part of a word that starts unquoted (`a='!sh -c "git commit -n"'` came out as `a=!sh -c git commit -n`;
+    F-0275); substitutions are kept as written, their own quotes with them."""
+    from harness.agent.judge.shell_quotes import scan
+
+    if "$'" in raw or '$"' in raw:
+        return None
+    out: list[str] = []
+    stack: tuple[str, ...] = ()
+    for start, end, kind, after in scan(raw):
+        piece = raw[start:end]
+        if any(o not in ("'", '"') for o in (*stack, *after)):
+            out.append(piece)  # in a substitution: as written
+        elif kind == "escape":
+            out.append(piece[1] if not stack or piece[1] in ESCAPED_IN_DOUBLE_QUOTES else piece)
+        elif kind in ("code", "quoted"):
+            out.append(piece)
+        elif kind not in ("open", "close", "joined"):
+            return None
+        stack = after
+    return "".join(out) if not stack else None
 
 
 def _piped_to_a_shell(parts: list[Any], text: str) -> Iterator[SimpleCommand]:

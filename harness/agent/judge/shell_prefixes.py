@@ -68,6 +68,15 @@ PREFIXES: dict[str, Prefix] = {
         "--nice", "--working-directory", "--setenv", "--path-property", "--socket-property", "--timer-property",
         "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar",
         "--capsule", "--json", "--expand-environment", "--background"})),
+    # util-linux's other wrappers that run their words as a command, and ssh-agent (F-0276). prlimit's resource
+    # options take their value attached (`--nofile=1024`, `-n1024`), setarch reads its architecture first (its other
+    # names take none), nsenter's namespace options and `--wd`/`--root` their file or folder attached.
+    "prlimit": Prefix("po", frozenset({"--pid", "--output"})),
+    "setarch": Prefix("", frozenset(), 1),
+    "linux32": Prefix(), "linux64": Prefix(), "i386": Prefix(), "x86_64": Prefix(),
+    "choom": Prefix("np", frozenset({"--adjust", "--pid"})),
+    "nsenter": Prefix("tSG", frozenset({"--target", "--setuid", "--setgid"})),
+    "ssh-agent": Prefix("aEtPO"),
 }
 # Project runners: `uv run git commit -n` runs `git commit -n` (the word `run` follows the runner).
 RUNNERS: dict[str, Prefix] = {
@@ -91,7 +100,7 @@ def is_assignment(word: str) -> bool:
 CHDIR = {"env": ("C", "--chdir"), "sudo": ("D", "--chdir"), "unshare": ("w", "--wd"),
          "systemd-run": ("", "--working-directory")}
 # Options that give the command another root folder (`unshare -R DIR`; chroot's first word): it runs in its `/`.
-ROOT_OPTION = {"unshare": ("R", "--root")}
+ROOT_OPTION = {"unshare": ("R", "--root"), "nsenter": ("", "--root")}
 # The folder a command runs in under a root other than `/`: its paths, absolute ones too, name other files than
 # the line's, which the guard does not follow; like `env -C "$DIR"`, what runs there is unresolved (F-0253).
 NEW_ROOT = "${new_root}"
