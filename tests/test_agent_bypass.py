@@ -328,3 +328,23 @@ def test_what_an_escaped_hash_arithmetic_shift_open_quote_or_inner_quote_hides_i
 ])
 def test_ordinary_comments_arithmetic_heredocs_and_quoted_words_stay_allowed(command: str) -> None:
     assert check_shell(command, HERE) is None, check_shell(command, HERE)
+
+
+# Read 80: `((echo x) )` is two subshells (its here-document's body starts on the next line: F-0278); `$((` in
+# double quotes is arithmetic, its `<<` a shift (F-0280).
+@pytest.mark.parametrize("command", [
+    f"cat <<EOF; ((echo x) ){NL}EOF{NL}# )){NL}git commit -n -qam loosen{NL}EOF",
+    f"echo \"$((1<<EOF))\"{NL}git commit -n -qam loosen{NL}EOF",
+    f"echo \"x $(( 2 << true )) y\"{NL}git push --no-verify{NL}true",
+])
+def test_subshells_that_look_like_arithmetic_and_quoted_arithmetic_hide_nothing(command: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == "no-verify", (command, denial)
+
+
+@pytest.mark.parametrize("command", [
+    "echo \"$((1<<3))\"", f"echo \"$((1 << 2))\" && cat <<EOF{NL}git commit -n{NL}EOF", "((echo x) )",
+    f"(( n = 1 << 2 )) && cat <<EOF{NL}git commit -n{NL}EOF",
+])
+def test_ordinary_arithmetic_and_subshells_stay_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)

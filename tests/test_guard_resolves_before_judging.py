@@ -455,3 +455,22 @@ def test_a_submodule_update_command_is_judged(command: str, updates: tuple[tuple
 def test_ordinary_submodule_updates_stay_allowed(command: str, updates: tuple[tuple[str, str], ...]) -> None:
     setup = _with_updates(updates)
     assert check_shell(command, HERE, setup=setup) is None, check_shell(command, HERE, setup=setup)
+
+
+# Read 80: nsenter's -w/--wd runs the command in another folder (F-0279); its namespace options take a value only
+# attached, never the next word (F-0281).
+@pytest.mark.parametrize(("command", "rule"), [
+    ("nsenter -m/proc/self/ns/mnt git commit -n -qam loosen", "no-verify"),
+    ("nsenter -t 1 -m/proc/1/ns/mnt -u git push --no-verify", "no-verify"),
+    ("nsenter --wd=.git/hooks rm pre-commit", "hook-file"),
+    ("nsenter -w.git/hooks rm pre-commit", "hook-file"),
+])
+def test_nsenter_s_attached_values_and_folder_are_followed(command: str, rule: str) -> None:
+    denial = check_shell(command, HERE)
+    assert denial is not None and denial.rule == rule, (command, denial)
+
+
+@pytest.mark.parametrize("command", ["nsenter -m/proc/1/ns/mnt ls", "nsenter -t 1 -m -u hostname",
+                                     "nsenter --wd=/tmp ls"])
+def test_ordinary_nsenter_stays_allowed(command: str) -> None:
+    assert check_shell(command, HERE) is None, check_shell(command, HERE)
