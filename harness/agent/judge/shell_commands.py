@@ -157,7 +157,9 @@ def without_heredocs(text: str) -> tuple[str, list[str]]:
         # `echo "<<EOF"`, `: # <<EOF`, `$((1<<x))`: a quoted, commented or arithmetic `<<` starts none (F-0252, F-0273)
         pending += [(len(out), m) for m in re.finditer(HEREDOC, line) if {m.start(), m.start() + 1} <= code]
         out.append(line)
-        if pending and len(line) in code:  # the line ends in code: the bodies start on the next line
+        # The line ends in code (the bodies start on the next line), or in what only looks like arithmetic: bash reads
+        # `((echo x) )` as two subshells, and its here-document's body starts on the next line (read 80's F-0278).
+        if pending and (len(line) in code or any(o == "((" for o in open_quotes)):
             i = _heredoc_bodies(lines, i, pending, out, scripts, cuts)
             pending = []
     for at, start, stop in reversed(cuts):

@@ -98,9 +98,14 @@ def is_assignment(word: str) -> bool:
 
 # Options by which a prefix runs its command in another folder (`env -C DIR`, `sudo -D DIR`).
 CHDIR = {"env": ("C", "--chdir"), "sudo": ("D", "--chdir"), "unshare": ("w", "--wd"),
-         "systemd-run": ("", "--working-directory")}
+         "systemd-run": ("", "--working-directory"), "nsenter": ("w", "--wd")}
+# Short options whose value is optional and only ever attached (`nsenter -m/proc/1/ns/mnt`, `-wDIR`): the rest of the
+# word is the value, the next word is not (read 80's F-0281: `-m/proc/self/ns/mnt` was read as a cluster holding -t).
+ATTACHED = {"nsenter": "muipUCTrw"}
+# The folder or root such an option names when it is given no value: the target process's own, which no word says.
+UNKNOWN_FOLDER = "${the target process's folder}"
 # Options that give the command another root folder (`unshare -R DIR`; chroot's first word): it runs in its `/`.
-ROOT_OPTION = {"unshare": ("R", "--root"), "nsenter": ("", "--root")}
+ROOT_OPTION = {"unshare": ("R", "--root"), "nsenter": ("r", "--root")}
 # The folder a command runs in under a root other than `/`: its paths, absolute ones too, name other files than
 # the line's, which the guard does not follow; like `env -C "$DIR"`, what runs there is unresolved (F-0253).
 NEW_ROOT = "${new_root}"
@@ -273,7 +278,7 @@ def _long(head: str, spec: Prefix, w: str, words: list[str], found: Found) -> No
     if opt == LONG_COMMAND.get(head):
         _hand_over(head == "env", value, words, scripts)
     if head in CHDIR and opt == CHDIR[head][1]:
-        folders.append(value)  # (#28's task F-0084: `--ch=DIR` too)
+        folders.append(value or (UNKNOWN_FOLDER if head in ATTACHED else value))  # (#28's task F-0084: `--ch=DIR`)
     _wrapper_value(head, opt, value, found)
 
 
@@ -288,6 +293,12 @@ def _unabbreviated(spec: Prefix, opt: str) -> str:
 def _short(head: str, spec: Prefix, w: str, words: list[str], found: Found) -> None:
     scripts, folders = found[1], found[2]
     for j, ch in enumerate(w[1:], 1):
+        if ch in ATTACHED.get(head, ""):  # its value, if any, is the rest of the word (F-0281)
+            value = w[j + 1:] or UNKNOWN_FOLDER
+            if head in CHDIR and ch == CHDIR[head][0]:
+                folders.append(value)
+            _wrapper_value(head, ch, value, found)
+            return
         if ch in spec.short_values or ch in (spec.command_option, spec.split_option):
             value = w[j + 1:] or (words.pop(0) if words else "")
             if ch and ch == spec.command_option:

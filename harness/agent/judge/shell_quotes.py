@@ -59,7 +59,8 @@ def _piece(text: str, i: int, top: str, previous: str = "") -> tuple[str, int]:
     if top in ("$'", '"'):
         if c == top[-1]:
             return "close", i + 1
-        opener = next((o for o in ("$(", "`") if top == '"' and text.startswith(o, i)), None)
+        # `$((` before `$(`: arithmetic in double quotes too, where `<<` is a shift (read 80's F-0280)
+        opener = next((o for o in ("$((", "$(", "`") if top == '"' and text.startswith(o, i)), None)
         return ("open", i + len(opener)) if opener else ("quoted", i + 1)
     if (c == "`" and top == "`") or (c == ")" and top in CLOSES_WITH_PAREN):
         return "close", i + 1
