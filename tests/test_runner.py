@@ -18,7 +18,7 @@ from harness import runner
 from harness.errors import HarnessError
 from harness.runner import Capture, run_command
 
-from support.processes import children_of, gone, group_gone
+from support.processes import children_of, gone, group_gone, writer_read_apart
 
 PY = sys.executable
 
@@ -55,12 +55,9 @@ def test_nonzero_exit_fails_and_keeps_code(code):
     assert (r.outcome, r.exit_code, r.error) == ("failed", code, None)
 
 
-def test_streams_separate_and_interleaved_in_combined():
-    r = run_command(py("""
-        import sys, time
-        for stream, text in [(sys.stdout, "o1 "), (sys.stderr, "e1 "), (sys.stdout, "o2 "), (sys.stderr, "e2")]:
-            stream.write(text); stream.flush(); time.sleep(0.1)
-    """), echo=False)
+def test_streams_separate_and_interleaved_in_combined(tmp_path):
+    (tmp_path / "parts.json").write_text('[[0, "o1 "], [1, "e1 "], [0, "o2 "], [1, "e2"]]')
+    r = run_command(writer_read_apart(tmp_path / "parts.json"), echo=False)
     assert r.stdout.head == b"o1 o2 "
     assert r.stderr.head == b"e1 e2"
     assert r.combined.head == b"o1 e1 o2 e2"

@@ -13,6 +13,8 @@ import pytest
 from harness.core.redact import compile_patterns
 from harness.runner import run_command
 
+from support.processes import writer_read_apart
+
 TOKEN = "ghp_" + "Q7wErTy5UiOp3AsDfGh2JkLzXcVbNm4s1D9f"
 PY = sys.executable
 
@@ -21,34 +23,11 @@ def _record(repo, tid: str, etype: str = "build") -> str:
     return (repo / ".harness" / "tasks" / tid / "evidence" / f"{etype}.json").read_text()
 
 
-# Each write waits until the capture has read it (the pipe holds no byte: FIONREAD), however busy the machine:
-# the capture then reads each write apart, as on a quiet one. A sleep instead failed under two suites at once
-# (the capture, not scheduled, read two writes of a stream in one read: docs/threat-model.md says what that keeps).
-_WRITER = """import fcntl, json, struct, sys, termios, time
-def read_by_the_capture(out):
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            left = struct.unpack("i", fcntl.ioctl(out.fileno(), termios.FIONREAD, b"\\0" * 4))[0]
-        except OSError:  # not a pipe: nothing to wait for
-            return
-        if not left:
-            return
-        time.sleep(0.002)
-for stream, text in json.load(open(sys.argv[1])):
-    out = (sys.stdout, sys.stderr)[stream]
-    out.write(text)
-    out.flush()
-    read_by_the_capture(out)
-    time.sleep(0.01)
-"""
-
-
 def _writes(folder, *parts: tuple[int, str]) -> list[str]:
     """A command writing each (stream, text) in order, each read by the capture before the next is written; the
     texts in a file, so that no piece of a secret is in the command's own argv."""
     (folder / "parts.json").write_text(json.dumps(parts))
-    return [PY, "-c", _WRITER, str(folder / "parts.json")]
+    return writer_read_apart(folder / "parts.json")
 
 
 def test_a_token_written_half_to_each_stream_is_in_neither_tail(h, repo, task, tmp_path):

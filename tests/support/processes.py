@@ -114,3 +114,32 @@ def run_in_pty(cwd: Path | str, args: list[str], answer: str, timeout: float = 3
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
+
+
+# Each write waits until the capture has read it (the pipe holds no byte: FIONREAD), however busy the machine:
+# the capture then reads each write apart, as on a quiet one. A sleep instead failed under two suites at once
+# (the capture, not scheduled, read two writes of a stream in one read: docs/threat-model.md says what that keeps).
+_WRITER_READ_APART = """import fcntl, json, struct, sys, termios, time
+def read_by_the_capture(out):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            left = struct.unpack("i", fcntl.ioctl(out.fileno(), termios.FIONREAD, b"\\0" * 4))[0]
+        except OSError:  # not a pipe: nothing to wait for
+            return
+        if not left:
+            return
+        time.sleep(0.002)
+for stream, text in json.load(open(sys.argv[1])):
+    out = (sys.stdout, sys.stderr)[stream]
+    out.write(text)
+    out.flush()
+    read_by_the_capture(out)
+    time.sleep(0.05)  # and, read, added to the capture under its lock: a few instructions on from the read
+"""
+
+
+def writer_read_apart(parts: Path) -> list[str]:
+    """A command writing each ``[stream, text]`` of the JSON file ``parts`` (0: stdout, 1: stderr) in order, each
+    read by the capture before the next is written, whatever the machine's load."""
+    return [PY, "-c", _WRITER_READ_APART, str(parts)]
