@@ -14,6 +14,9 @@ LOCAL = f"{HARNESS}/local"                      # untracked, per clone: lock, ca
 CONTRACT_DRAFT = f"{LOCAL}/contract.yaml"
 LOCK = f"{LOCAL}/lock"                          # one writer at a time (readers share it)
 FRAMEWORK_CONFIG = ".pre-commit-config.yaml"    # the pre-commit framework's, which runs the harness's hooks
+# The files pytest reads its configuration from, in any folder it starts from (pytest 9 reads pytest.toml first).
+# One list: the suite's protected paths, the base's start-up options and the agent guard's readers all take it.
+PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 
 
 def task_folder(task_id: str) -> str:

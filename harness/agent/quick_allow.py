@@ -46,7 +46,7 @@ WRITING_OPTIONS = ("--junitxml", "--junit-xml", "--resultlog", "--result-log", "
 SPECIAL_IN_PATH = frozenset("$`*?[")
 GUARDED_TOP = (paths.HARNESS, ".git", paths.FRAMEWORK_CONFIG)
 # Files whose content the judge reads: pytest's configuration may give a --basetemp to empty.
-PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
+PYTEST_CONFIGS = paths.PYTEST_CONFIGS
 # What the judge's own failure policy takes for a mention of what it guards (bypass.mentions_guarded), and hooks.
 GUARDED_WORDS = ("git", "harness", "skip=", "hookspath", "hook", "events.jsonl", "evidence", "approvals.jsonl",
                  "allowed_signers", "pre-commit")

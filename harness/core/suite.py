@@ -16,14 +16,14 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from harness.core.sha256 import sha256
+from harness.paths import PYTEST_CONFIGS
 
 # What `harness init` offers a Python project: the test folders it finds, and every file that can
 # configure how pytest collects and runs — present or not (a new one can narrow the run as surely).
 TEST_FOLDERS = ("tests/**", "test/**")
 # Found elsewhere (a monorepo's packages, tests beside the code): written only when present.
 NESTED_TESTS = ("**/tests/**", "**/test/**", "**/test_*.py", "**/*_test.py")
-CONFIG_FILES = ("**/conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg",
-                "pyproject.toml")
+CONFIG_FILES = ("**/conftest.py", *PYTEST_CONFIGS)
 PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # Protected whatever suite.paths says: files the interpreter runs at start-up (a root sitecustomize.py
 # runs before any test and can load a plugin that passes everything) and pytest's own configuration;
@@ -33,9 +33,8 @@ PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # importlib.metadata finds it (read 71); and the bytecode cache of each protected module (:func:`cached_source`).
 # pytest reads its configuration from the common folder of the command's paths first, then up: a config file in
 # any folder may be the one (read 74's F-0265).
-ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", "**/pytest.ini", "**/.pytest.ini",
-          "**/pytest.toml", "**/.pytest.toml", "**/tox.ini", "**/setup.cfg", "**/pyproject.toml", "**/test_*.py",
-          "**/*_test.py")
+ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", *(f"**/{n}" for n in PYTEST_CONFIGS),
+          "**/test_*.py", "**/*_test.py")
 _METADATA = (".dist-info", ".egg-info")
 # A module at the tree's root is imported in place of one of the same name elsewhere (the tree comes first on
 # the import path): one the change adds, named like what pytest imports as it starts (the standard library,
@@ -150,10 +149,6 @@ def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patte
     paths |= {p for p in current if p not in base and any(
         shadows_what_the_runner_imports(p[len(r):], installed) for r in ["", *roots] if p.startswith(r))}
     return sorted(p for p in paths if base.get(p) != current.get(p))
-
-
-PYTEST_CONFIGS = frozenset({"pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg",
-                            "pyproject.toml"})
 
 
 def lost_cases(base: Mapping[str, str], run: Mapping[str, str]) -> list[tuple[str, str]]:

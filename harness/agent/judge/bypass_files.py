@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 
+from harness import paths
 from harness.agent.judge import guarded_paths
 from harness.agent.judge.denials import Denial, delete_denial, first_protected, hook_file_denial, protected_denial
 from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
@@ -29,9 +30,9 @@ RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
 TAR_VALUES = "fCTXbgHKNV"
 # Programs that write where an option says, not where an operand does: (short, long) option names.
 # pytest's, which come from more places than its command line, are read by harness.agent.judge.pytest_writes.
-# pytest's configuration files, which it finds on its own (harness.agent.quick_allow's, a test holds them equal):
+# pytest's configuration files, which it finds on its own (harness.paths' one list):
 # written by the shell, their content would reach pytest unjudged (#28's task F-0137).
-PYTEST_CONFIGS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
+PYTEST_CONFIGS = paths.PYTEST_CONFIGS
 OUTPUT_OPTIONS = {"sort": ("o", ("--output",)), "tree": ("o", ()), "less": ("oO", ("--log-file", "--LOG-FILE")),
                   "coverage": ("o", ("--data-file",))}
 
