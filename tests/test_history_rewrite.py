@@ -73,14 +73,27 @@ def work(repo: Path, text: str, name: str = "app.py") -> str:
     return commit(repo, f"work: {text.strip()[:20]}")
 
 
-def approve(repo: Path, key: Path, new: str, ref: str = MAIN) -> str:
-    """What `harness approve history-rewrite NEW --ref REF` appends on a checkout of the ref's tip."""
-    subject = json.dumps({"repository": repository_id(repo), "ref": ref, "new": new}, sort_keys=True).encode()
-    line = approval_line("history-rewrite", subject, key, changes=[f"replaces {ref} with {new[:12]}"])
+def approval(repo: Path, key: Path, new: str, ref: str = MAIN, legacy: bool = False) -> str:
+    """The line `harness approve history-rewrite NEW --ref REF` appends on a checkout of the ref's tip: signed
+    over the repository, the ref, the tip it was given at (HEAD) and NEW (``legacy``: as signed before it
+    named that tip)."""
+    subject = {"repository": repository_id(repo), "ref": ref, "new": new}
+    if not legacy:
+        subject["old"] = head(repo)
+    return approval_line("history-rewrite", json.dumps(subject, sort_keys=True).encode(), key,
+                         changes=[f"replaces {ref} with {new[:12]}"])
+
+
+def append(repo: Path, line: str, message: str = "approve the rewrite") -> str:
     path = repo / APPROVALS
     path.write_text((path.read_text() if path.exists() else "") + line)
-    assert validate_staged(repo).returncode == 0  # the commit hooks accept the approval commit
-    return commit(repo, "approve the rewrite")
+    assert validate_staged(repo).returncode == 0  # the commit hooks accept the approvals' commit
+    return commit(repo, message)
+
+
+def approve(repo: Path, key: Path, new: str, ref: str = MAIN, legacy: bool = False) -> str:
+    """`harness approve history-rewrite NEW --ref REF` on a checkout of the ref's tip, committed."""
+    return append(repo, approval(repo, key, new, ref, legacy))
 
 
 def audit(ci: Path, *args: str) -> tuple[int, dict, str]:
@@ -221,6 +234,79 @@ def test_an_approval_voids_once_the_ref_moves_on(h, repo, served, keys):
     p = push(repo, "--force", "origin", f"{new}:{MAIN}")
     assert p.returncode != 0 and "moved on since" in out(p), out(p)
     assert remote_ref(served, MAIN) == later
+
+
+def rewind_approved(repo: Path, served: Path, key: Path, to: str) -> str:
+    """A human approves moving main to ``to`` at its tip, pushes that, and force-pushes: the approval's commit."""
+    approved = approve(repo, key, to)
+    assert push(repo, "origin", "main").returncode == 0
+    p = push(repo, "--force", "origin", f"{to}:{MAIN}")
+    assert p.returncode == 0 and remote_ref(served, MAIN) == to, out(p)
+    return approved
+
+
+@pytest.mark.parametrize("how", ["in-a-commit-of-its-own", "in-a-merge-of-the-tip-it-was-given-at"])
+def test_a_spent_rewrite_approval_added_again_counts_for_nothing(h, repo, served, keys, tmp_path, how):
+    old, new = diverge(repo)
+    git(repo, "checkout", "-q", "-B", "main", old)
+    spent = rewind_approved(repo, served, keys["human"][0], new)
+    git(repo, "reset", "-q", "--hard", new)
+    work(repo, "P = 1\n", "p.py")
+    later = work(repo, "Q = 1\n", "q.py")  # pushed after the rewrite: no approver saw it
+    assert push(repo, "origin", "main").returncode == 0
+    if how == "in-a-merge-of-the-tip-it-was-given-at":  # the old tip's parent is then the tip it was given at
+        git(repo, "merge", "-q", "-s", "ours", "--no-commit", old)
+    replay = append(repo, git(repo, "show", f"{spent}:{APPROVALS}").stdout.splitlines()[-1] + "\n", "sync")
+    assert push(repo, "origin", "main").returncode == 0  # appending a line is no rewrite
+    p = push(repo, "--force", "origin", f"{new}:{MAIN}")
+    assert p.returncode != 0 and "[history-only-extends]" in out(p), out(p)
+    assert remote_ref(served, MAIN) == replay
+
+    ci = ci_clone(served, tmp_path / "ci")
+    code, doc, err = audit(ci, "--before", replay, "--to", new, "--ref", MAIN)
+    assert code == 1 and rules(doc) == {"history-only-extends"}, err
+    assert later in git(ci, "rev-list", replay).stdout
+
+
+def test_a_spent_deletion_approval_added_again_counts_for_nothing(h, repo, served, keys):
+    release = "refs/heads/release"  # git itself refuses deleting the server's current branch
+    git(served, "config", "--add", "harness.protectedRef", release)
+    spent = approve(repo, keys["human"][0], "0" * 40, ref=release)
+    assert push(repo, "origin", f"HEAD:{release}").returncode == 0
+    p = push(repo, "origin", f":{release}")
+    assert p.returncode == 0 and remote_ref(served, release) is None, out(p)  # the deletion a human approved
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    assert push(repo, "origin", f"HEAD:{release}").returncode == 0  # created again, without the approval
+    work(repo, "LATER = 1\n", "later.py")  # pushed after the deletion: no approver saw it
+    append(repo, git(repo, "show", f"{spent}:{APPROVALS}").stdout.splitlines()[-1] + "\n", "sync")
+    assert push(repo, "origin", f"HEAD:{release}").returncode == 0
+    p = push(repo, "origin", f":{release}")
+    assert p.returncode != 0 and "deletes the protected ref" in out(p), out(p)
+    assert remote_ref(served, release) == head(repo)
+
+
+def test_an_approval_signed_before_it_named_the_tip_it_was_given_at_counts_for_nothing(h, repo, served, keys):
+    old, new = diverge(repo)
+    git(repo, "checkout", "-q", "-B", "main", old)
+    approve(repo, keys["human"][0], new, legacy=True)
+    assert push(repo, "origin", "main").returncode == 0
+    p = push(repo, "--force", "origin", f"{new}:{MAIN}")
+    assert p.returncode != 0 and "[history-only-extends]" in out(p), out(p)
+    assert "names no tip it was given at" in out(p)
+
+
+@pytest.mark.parametrize("signed", ["naming-the-tip", "before-approvals-named-their-tip"])
+def test_an_approval_given_at_another_tip_than_the_one_it_is_committed_on_counts_for_nothing(h, repo, served, keys,
+                                                                                               signed):
+    # Approved at the tip, then committed on top of a commit pushed in between: that commit would be dropped unseen.
+    old, new = diverge(repo)
+    git(repo, "checkout", "-q", "-B", "main", old)
+    line = approval(repo, keys["human"][0], new, legacy=signed == "before-approvals-named-their-tip")
+    work(repo, "BETWEEN = 1\n", "between.py")
+    append(repo, line)
+    assert push(repo, "origin", "main").returncode == 0
+    p = push(repo, "--force", "origin", f"{new}:{MAIN}")
+    assert p.returncode != 0 and "[history-only-extends]" in out(p), out(p)
 
 
 def test_harness_approve_history_rewrite_at_a_terminal(h, repo, served, keys):

@@ -18,7 +18,19 @@ from harness.store import settings
 from harness.store.layout import Layout
 
 from support.gitrepo import commit_all_ok, git
-from support.protected_project import CALC, SPEC_CHANGE, SUB, SUB_TEST, TEST_CMD, TESTS, base_commit, protect, write
+from support.protected_project import (
+    CALC,
+    CHANGED,
+    SPEC_CHANGE,
+    SUB,
+    SUB_TEST,
+    TEST_CMD,
+    TESTS,
+    base_commit,
+    protect,
+    sign_suite_change,
+    write,
+)
 
 JUNIT = ".harness/local/junit.xml"
 
@@ -90,6 +102,33 @@ def test_the_derived_base_is_the_newest_commit_shared_with_the_trusted_history(h
     sha = commit_all_ok(repo, "the change, on top")
     measured, how, refused = measured_base(g, item, sha, [start, newer])
     assert (measured, refused) == (newer, None) and "recorded" in how and "older" in how
+
+
+# -- suite-change approvals in the re-run -----------------------------------------------------------------
+
+def test_a_suite_change_approval_for_the_measured_base_excuses_its_cases(h, repo, approver):
+    tid, key = approver
+    start = base_commit(repo, tid)
+    sign_suite_change(repo, tid, CHANGED, key)
+    write(repo, SPEC_CHANGE)
+    sha = commit_all_ok(repo, "mul's spec changed, approved")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, tid, "pass_to_pass", start), [start])
+    assert problem is None and row["result"] == REPRODUCES and row["base"] == start and row["lost"] == []
+
+
+def test_a_suite_change_approval_for_an_older_base_excuses_nothing_on_a_newer_one(h, repo, approver):
+    # The task was opened on the older commit and fast-forwarded to main: its approval speaks to the older
+    # base's cases, and the re-run measures the cases as the newer base (derived from history) has them.
+    tid, key = approver
+    start = base_commit(repo, tid)
+    write(repo, {"calc.py": CALC + "# main moved on\n"})
+    newer = commit_all_ok(repo, "main moved on")
+    sign_suite_change(repo, tid, CHANGED, key)
+    write(repo, SPEC_CHANGE)
+    sha = commit_all_ok(repo, "mul's spec changed")
+    row, problem = run("pass_to_pass", repo, sha, planned(repo, tid, "pass_to_pass", start), [newer])
+    assert row["base"] == newer and row["result"] == CONTRADICTED and problem is not None
+    assert {f"{case} (failed)" for case in CHANGED} <= set(row["lost"])
 
 
 # -- FAIL_TO_PASS measured again ------------------------------------------------------------------------
