@@ -111,8 +111,9 @@ def suite_changes(cases: tuple[str, ...], task_id: str | None, ctx: Context | No
 
 def history_rewrite(new_rev: str, ref: str | None) -> ChangesOf:
     """What `approve history-rewrite NEW` approves: moving ``ref`` (default: HEAD's branch) from
-    HEAD — its current tip, where the approval is committed — to exactly ``new_rev`` (all zeros:
-    deleting it), in this repository. See harness/history/rewrite.py for why the old history carries it."""
+    HEAD — its current tip, named in the approval, on which the approval's commit is made — to
+    exactly ``new_rev`` (all zeros: deleting it), in this repository. See harness/history/rewrite.py
+    for why the old history carries it."""
     def changes_of(layout: Layout, git: Git) -> tuple[str, list[str]]:
         from harness.history.rewrite import ZERO, approval_subject
 
@@ -123,7 +124,7 @@ def history_rewrite(new_rev: str, ref: str | None) -> ChangesOf:
         if not name.startswith("refs/"):
             raise Refused("HEAD is on no branch: name the ref to rewrite", hint="--ref refs/heads/main")
         new = ZERO if not new_rev.strip("0") else git.resolve(new_rev)
-        digest = hashlib.sha256(approval_subject(git.repository_id(head), name, new)).hexdigest()
+        digest = hashlib.sha256(approval_subject(git.repository_id(head), name, head, new)).hexdigest()
         return digest, _rewrite_changes(git, name, head, new)
     return changes_of
 

@@ -82,7 +82,8 @@ def suite_change(cases: tuple[str, ...], key: str | None, task_id: str | None) -
 
     PASS_TO_PASS then excuses these case ids (as `harness evidence pass_to_pass` names them
     when lost) and no other, for this repository and this task's base only: the signed
-    approval replays nowhere else. Rename a test keeping its id and no approval is needed.
+    approval replays nowhere else, and not in CI once the branch the task joins has moved
+    past that base. Rename a test keeping its id and no approval is needed.
     """
     from harness import context
     from harness.approvals.approve import suite_changes
@@ -117,8 +118,10 @@ def history_rewrite(new: str, ref: str | None, key: str | None) -> None:
       git commit -m "approve replacing main" .harness/approvals.jsonl && git push
       git push --force origin 3f2a9c1:refs/heads/main
 
-    The server hook and `harness audit` honour it only while the ref still points at the commit
-    that adds it: anything pushed on top in between voids it.
+    It names the tip it is given at (HEAD), so commit it directly on that tip, on its own: the
+    server hook and `harness audit` honour it only while the ref points at that commit, whose one
+    parent is the tip named. Anything pushed on top in between voids it, and it counts once: a
+    copy of its line added again after the rewrite sits on another tip.
     """
     from harness.approvals.approve import history_rewrite
 

@@ -8,11 +8,13 @@ is refused — by the server's pre-receive hook and by `harness audit` after a p
 human approved exactly that rewrite.
 
 The approval lives in the *old* history: the commit the ref points at adds a signed
-`history-rewrite` record naming the repository, the ref and the exact new tip (an approval in
-the new history could not name the commit that carries it, and a history without `.harness/`
-has nowhere to carry one). It is verified against that old tip's signers (or the trust root
-outside the repository), and it counts only while the ref still points at the commit that
-added it: once anyone pushes on top, the rewrite would drop work the approver never saw.
+`history-rewrite` record naming the repository, the ref, the tip it was given at and the exact
+new tip (an approval in the new history could not name the commit that carries it, and a history
+without `.harness/` has nowhere to carry one). It is verified against that old tip's signers (or
+the trust root outside the repository), and it counts only while the ref points at a commit
+whose one parent is the tip it was given at: once anyone pushes on top, the rewrite would drop
+work the approver never saw. Naming that tip is what makes it count once: after the rewrite the
+tip leaves the ref's history, and a copy of the line added later sits on another parent.
 """
 
 from __future__ import annotations
@@ -39,9 +41,16 @@ FIX = ("push on top of the ref's history instead (merge or revert, never force);
        "`harness approve history-rewrite {new} --ref {ref}`, commit and push that approval, then push again")
 
 
-def approval_subject(repository: str, ref: str, new: str) -> bytes:
-    """What a `history-rewrite` approval's digest is the sha-256 of: this repository, this ref,
-    this exact new tip (all zeros: deleting the ref)."""
+def approval_subject(repository: str, ref: str, at: str, new: str) -> bytes:
+    """What a `history-rewrite` approval's digest is the sha-256 of: this repository, this ref, the
+    tip ``at`` it was given at (HEAD, where the approver saw the ref) and this exact new tip (all
+    zeros: deleting the ref)."""
+    return json.dumps({"repository": repository, "ref": ref, "old": at, "new": new}, sort_keys=True).encode()
+
+
+def unbound_subject(repository: str, ref: str, new: str) -> bytes:
+    """What an approval signed before it named the tip it was given at is the digest of: it counts
+    for nothing now (a copy of its line re-added later replayed it), and the refusal says so."""
     return json.dumps({"repository": repository, "ref": ref, "new": new}, sort_keys=True).encode()
 
 
@@ -144,26 +153,46 @@ def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource)
 
 
 def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource, signers: Signers) -> tuple[bool, str | None]:
-    """Whether ``old`` itself adds a signed approval of moving ``ref`` to exactly ``new``, verified
-    against ``old``'s signers (or the trust root outside the repository); else why a claimed one
-    does not count."""
+    """Whether ``old`` adds a signed approval of moving ``ref`` to exactly ``new``, given at ``old``'s
+    one parent (the approval's own commit sits on the tip the approver saw), verified against
+    ``old``'s signers (or the trust root outside the repository); else why a claimed one does not count."""
     from harness.core import approvals as rules
     from harness.signatures import trust
 
-    digest = hashlib.sha256(approval_subject(git.repository_id(old), ref, new)).hexdigest()
-    claims = rules.candidates(policy.read(paths.APPROVALS), KIND, digest)
+    repository, raw = git.repository_id(old), policy.read(paths.APPROVALS)
+    parents = git.parents(old)
+    # One parent only: a merge of the tip an approval was given at (dropped by that rewrite) would
+    # otherwise carry a copy of its line, added again, as if on that tip.
+    at = parents[0] if len(parents) == 1 else None
+    digest = hashlib.sha256(approval_subject(repository, ref, at, new)).hexdigest() if at else None
+    claims = rules.candidates(raw, KIND, digest) if digest else []
     if not claims:
-        return False, None
-    parents = [policy.at(p) for p in git.parents(old)]
-    before = {rules.payload(r) for src in parents if src is not None for r in rules.records(src.read(paths.APPROVALS))}
+        return False, _why_none(git, repository, ref, old, new, raw)
     reasons = []
     for record in claims:
-        if rules.payload(record) in before:
-            reasons.append(f"the approval signed by {record.get('signer')} was added before {old[:12]}, and {ref} has "
-                           "moved on since: the rewrite would drop commits it never saw; approve again")
-            continue
         why = trust.signature_problem(record, trust.roots([policy], signers))
         if why is None:
             return True, None
         reasons.append(why)
     return False, "; ".join(reasons)
+
+
+def _why_none(git: Git, repository: str, ref: str, old: str, new: str, raw: bytes | None) -> str | None:
+    """Why no approval in ``old``'s ``raw`` approvals speaks to moving ``ref`` from ``old`` to ``new``
+    here: one signed before approvals named their tip, or one given at an older tip of the ref (it has
+    moved on since); None when none claims this move at all."""
+    from harness.core import approvals as rules
+
+    signed = {r.get("digest"): r for r in rules.records(raw) if r.get("kind") == KIND}
+    if not signed:
+        return None
+    legacy = signed.get(hashlib.sha256(unbound_subject(repository, ref, new)).hexdigest())
+    if legacy is not None:
+        return (f"the approval signed by {legacy.get('signer')} names no tip it was given at (signed by an older "
+                "harness, a copy of its line could be added again after the rewrite it approved): approve again")
+    for earlier in reversed(git.rev_list([old], [])):
+        found = signed.get(hashlib.sha256(approval_subject(repository, ref, earlier, new)).hexdigest())
+        if found is not None:
+            return (f"the approval signed by {found.get('signer')} was given at {earlier[:12]}, and {ref} has moved on "
+                    f"since to {old[:12]}: the rewrite would drop commits it never saw; approve again")
+    return None

@@ -70,7 +70,9 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
                          signers: Signers) -> tuple[dict, Problem | None]:
     """PASS_TO_PASS measured again at ``commit`` against the base, in CI's clean environment (made
     for each worktree by ``tree_env``: see :meth:`harness.history.rerun.isolation.RerunGuard.tree_env`);
-    a suite-change approval counts when it verifies against the commit's signers, or ``signers``' root."""
+    a suite-change approval counts when it verifies against the commit's signers, or ``signers``' root,
+    and was given for the base measured: one given for an older base (the recorded one, which the
+    derived base replaced) speaks to the cases as that base had them, not as this one has them."""
     from harness.evidence.pass_to_pass import approved_cases, remeasure
 
     row, base, refusal = _begin(git, item, commit, trusted, stream, "the base's protected files over the commit")
@@ -78,7 +80,7 @@ def execute_pass_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
         return row, refusal
     try:
         approvals = src.read(paths.APPROVALS)
-        excusable = set().union(*(approved_cases(git, b, approvals, signers, [src]) for b in {base, item.base} if b))
+        excusable = approved_cases(git, base, approvals, signers, [src]) if base else set()
         outcome, lost = remeasure(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(), excusable,
                                   tree_env)
     except HarnessError as exc:
