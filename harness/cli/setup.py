@@ -23,7 +23,11 @@ def init() -> None:
         click.echo(f"initialized {layout.rel(layout.harness)}/ in {layout.root}: " + ", ".join(created))
         if layout.rel(layout.gate) in created and configured:
             click.echo(f"gate.yaml requires the evidence types config.yaml configures: {', '.join(configured)}")
-        if layout.rel(layout.gate) in created and suite_paths:
+        if layout.rel(layout.gate) in created and suite_paths and not done.names_tests():
+            # A configuration alone is no test suite: say what was protected, not that tests were (read 81's F-0292).
+            click.echo(f"gate.yaml protects pytest's configuration files ({', '.join(suite_paths)}) and requires "
+                       "pass_to_pass, but found no test files: name your tests' paths in its suite.paths")
+        elif layout.rel(layout.gate) in created and suite_paths:
             named = done.named_by_commands()
             also = f", and the files the evidence commands name ({', '.join(named)})" if named else ""
             click.echo(f"gate.yaml protects the test suite it found ({', '.join(suite_paths)}){also} and requires "

@@ -4,28 +4,48 @@ Two settings put the tree's own modules in a run before any test: `addopts = -p 
 plugin, as a conftest.py is loaded (read 74's F-0264), and `pythonpath = src` puts a folder first on the import
 path, where a module named like one pytest imports is imported in its place (F-0261). Every pytest configuration
 file is read (pytest picks one by where the command's paths are; any may be that one): ini-style `[pytest]` or
-`[tool:pytest]` sections, and a TOML `[tool.pytest.ini_options]` or `[tool.pytest]` table. Pure: no file, no git.
+`[tool:pytest]` sections, and a TOML `[tool.pytest.ini_options]` or `[tool.pytest]` table. Three more ways load a
+module of the tree as a plugin (read 81): a conftest.py's or test module's `pytest_plugins` (F-0289) and the
+project's own `pytest11` entry point, which an editable install hands pytest (F-0291); and what pytest collects as
+tests beyond its default names, `python_files` under `testpaths` (F-0292) and `--doctest-glob` (F-0293), is read
+here too. Pure: no file, no git.
 """
 
 from __future__ import annotations
 
+import ast
 import configparser
 import posixpath
+import re
 import shlex
 import tomllib
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 _INI_SECTIONS = ("pytest", "tool:pytest")
+_SETTINGS = ("addopts", "pythonpath", "testpaths", "python_files")
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# Where a module a plugin name names is found besides the root and `pythonpath`: a src/ layout's folder, which an
+# editable install puts on the import path (read 81's F-0291: `-p pkg.mod` and entry points there were missed).
+SRC = "src"
+
+
+class Startup(NamedTuple):
+    """What the base makes pytest load or collect, as PASS_TO_PASS protects it."""
+    plugin_files: list[str]   # the module files loaded as plugins (`-p`, entry points, `pytest_plugins`)
+    folders: list[str]        # the `pythonpath` folders
+    collected: list[str]      # globs of the files collected as tests beyond the default names
 
 
 def settings_of(rel: str, text: str) -> dict[str, list[str]]:
-    """``addopts`` and ``pythonpath`` of the configuration file ``rel`` (as words), empty where it has none."""
+    """``addopts``, ``pythonpath``, ``testpaths`` and ``python_files`` of the configuration file ``rel`` (as words),
+    empty where it has none."""
     name = posixpath.basename(rel)
     try:
         raw = (_toml(text) if name == "pyproject.toml" else _toml_file(text)) if name.endswith(".toml") else _ini(text)
     except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
         return {}  # a file pytest cannot read either: it stops the run, and the suite's check says so
-    return {key: _words(raw.get(key)) for key in ("addopts", "pythonpath")}
+    return {key: _words(raw.get(key)) for key in _SETTINGS}
 
 
 def _ini(text: str) -> dict[str, object]:
@@ -71,17 +91,165 @@ def plugins(addopts: Iterable[str]) -> list[str]:
     return out
 
 
+def doctest_globs(addopts: Iterable[str]) -> list[str]:
+    """The globs `--doctest-glob PAT` / `--doctest-glob=PAT` makes pytest collect as doctest files (read 81's F-0293)."""
+    words, out = list(addopts), []
+    for i, word in enumerate(words):
+        if word == "--doctest-glob" and i + 1 < len(words):
+            out.append(words[i + 1])
+        elif word.startswith("--doctest-glob="):
+            out.append(word.split("=", 1)[1])
+    return [g for g in out if g]
+
+
+def entry_point_plugins(rel: str, text: str) -> list[str]:
+    """The modules the project's own `pytest11` entry points name (the part before `:`), in pyproject.toml
+    (`[project.entry-points.pytest11]`, poetry's `[tool.poetry.plugins.pytest11]`) or setup.cfg
+    (`[options.entry_points] pytest11 =`): installed editable, as a project's tests are run, pytest loads them as it
+    starts (read 81's F-0291). The installed metadata is what pytest reads; the base's declaration is what it was
+    installed from."""
+    name = posixpath.basename(rel)
+    try:
+        values = _toml_entry_points(text) if name == "pyproject.toml" else _cfg_entry_points(text) \
+            if name == "setup.cfg" else []
+    except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
+        return []
+    return [v.split(":", 1)[0].split("[", 1)[0].strip() for v in values]
+
+
+def _toml_entry_points(text: str) -> list[str]:
+    doc = tomllib.loads(text)
+    project, tool = doc.get("project", {}), doc.get("tool", {})
+    tables = [project.get("entry-points", {}) if isinstance(project, dict) else {},
+              tool.get("poetry", {}).get("plugins", {}) if isinstance(tool, dict) and isinstance(tool.get("poetry"), dict)
+              else {}]
+    groups = [t.get("pytest11") for t in tables if isinstance(t, dict)]
+    return [v for g in groups if isinstance(g, dict) for v in g.values() if isinstance(v, str)]
+
+
+def _cfg_entry_points(text: str) -> list[str]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.read_string(text)
+    if not parser.has_option("options.entry_points", "pytest11"):
+        return []
+    lines = parser.get("options.entry_points", "pytest11").splitlines()
+    return [line.split("=", 1)[1] for line in lines if "=" in line]
+
+
+def plugins_named(text: str) -> list[str] | None:
+    """The modules a conftest.py or test module names in `pytest_plugins`, which pytest imports as plugins (read 81's
+    F-0289): a literal string, list or tuple of strings assigned at the module's top. None when the module binds or
+    uses the name any other way (a computed value, `+=`, an import, `globals()[...]`, a rebinding in a block): only
+    running the module would tell, and the base's code is not run to find out. An unparsable module names none (pytest
+    cannot import it either)."""
+    if "pytest_plugins" not in text:
+        return []
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    names: list[str] = []
+    read: set[int] = set()
+    for node in tree.body:
+        target, value = _top_level_assignment(node)
+        if target is not None and (values := _strings(value)) is not None:
+            names += values
+            read.add(id(target))
+    return None if any(_mentions(n) and id(n) not in read for n in ast.walk(tree)) else names
+
+
+def _top_level_assignment(node: ast.stmt) -> tuple[ast.Name | None, ast.expr | None]:
+    target: ast.expr
+    value: ast.expr | None
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, value = node.targets[0], node.value
+    elif isinstance(node, ast.AnnAssign):
+        target, value = node.target, node.value
+    else:
+        return None, None
+    return (target, value) if isinstance(target, ast.Name) and target.id == "pytest_plugins" else (None, None)
+
+
+def _strings(value: ast.expr | None) -> list[str] | None:
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return [value.value]
+    if isinstance(value, ast.List | ast.Tuple):
+        strings = [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return strings if len(strings) == len(value.elts) else None
+    return None
+
+
+def _mentions(node: ast.AST) -> bool:
+    """Whether ``node`` names `pytest_plugins`: as a variable, an attribute, a definition, an imported name, a string."""
+    name = "pytest_plugins"
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.rsplit(".", 1)[-1]) == name
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return name in node.names
+    field = _SPELLED.get(type(node))
+    return field is not None and getattr(node, field) == name
+
+
+_SPELLED: dict[type, str] = {ast.Name: "id", ast.Attribute: "attr", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name",
+                             ast.ClassDef: "name", ast.ExceptHandler: "name", ast.Constant: "value"}
+
+
+def module_files(names: Iterable[str], folders: Iterable[str], beside: str = "") -> list[str]:
+    """The files the modules ``names`` are imported from (`NAME.py`, `NAME/__init__.py`): under the tree's root, the
+    `pythonpath` ``folders``, src/ and ``beside`` (the folder of the file naming them, which pytest's default import
+    mode puts on the path for a conftest.py or test module)."""
+    roots = list(dict.fromkeys([beside, "", *folders, SRC]))
+    return sorted({posixpath.join(root, name.replace(".", "/") + tail) for name in names if _MODULE.fullmatch(name)
+                   for root in roots for tail in (".py", "/__init__.py")})
+
+
 def startup(configs: Mapping[str, str]) -> tuple[list[str], list[str]]:
-    """(the module files `-p` names, relative to the tree's root: `NAME.py`, `NAME/__init__.py` under the root and
-    each `pythonpath` folder; the `pythonpath` folders) of the configuration files ``configs`` (path -> text)."""
+    """(the module files `-p` and the project's `pytest11` entry points name, relative to the tree's root: `NAME.py`,
+    `NAME/__init__.py` under the root, each `pythonpath` folder and src/; the `pythonpath` folders) of the
+    configuration files ``configs`` (path -> text)."""
     folders: list[str] = []
     names: list[str] = []
     for rel, text in configs.items():
         found = settings_of(rel, text)
         here = posixpath.dirname(rel)
         folders += [posixpath.normpath(posixpath.join(here, f)) for f in found.get("pythonpath", [])]
-        names += plugins(found.get("addopts", []))
-    roots = ["", *(f for f in folders if f not in (".", ""))]
-    files = [posixpath.join(root, name.replace(".", "/") + tail) for name in names for root in roots
-             for tail in (".py", "/__init__.py")]
-    return sorted(set(files)), sorted({f for f in folders if f not in (".", "")})
+        names += plugins(found.get("addopts", [])) + entry_point_plugins(rel, text)
+    kept = sorted({f for f in folders if f not in (".", "")})
+    return module_files(names, kept), kept
+
+
+def testpaths(configs: Mapping[str, str]) -> list[str]:
+    """The `testpaths` folders of the configuration files ``configs``, relative to the tree's root (each is relative to
+    its file's folder, pytest's rootdir)."""
+    return sorted({_under(posixpath.dirname(rel), p) for rel, text in configs.items()
+                   for p in settings_of(rel, text).get("testpaths", [])})
+
+
+def collected(configs: Mapping[str, str]) -> list[str]:
+    """Globs of the files the configurations make pytest collect as tests beyond its default names (`test_*.py`,
+    `*_test.py` and `test*.txt`, protected anywhere): each `python_files` and `--doctest-glob` pattern, under each
+    `testpaths` folder, or anywhere below the file's folder when it names none (read 81's F-0292, F-0293). A pattern
+    naming every module (`*.py`) is left out: it would take in the code under test, and PASS_TO_PASS, putting the
+    base's back, would measure nothing (suite.paths can name such a project's test folders)."""
+    out: set[str] = set()
+    for rel, text in configs.items():
+        found = settings_of(rel, text)
+        here = posixpath.dirname(rel)
+        folders = [_under(here, p) for p in found.get("testpaths", [])] or [here]
+        globs = [*found.get("python_files", []), *doctest_globs(found.get("addopts", []))]
+        out |= {_below(folder, g) for folder in folders for g in globs if not _names_every_module(g)}
+    return sorted(out)
+
+
+def _under(here: str, path: str) -> str:
+    joined = posixpath.normpath(posixpath.join(here, path))
+    return "" if joined == "." else joined
+
+
+def _below(folder: str, glob: str) -> str:
+    return f"{folder}/**/{glob}" if folder else f"**/{glob}"
+
+
+def _names_every_module(glob: str) -> bool:
+    """Whether ``glob`` matches any file name of its kind: nothing of it is literal but the `.py` or the dot."""
+    return re.sub(r"\[[^\]]*\]|[*?.]|py$|pyw$", "", glob.rsplit("/", 1)[-1]) == ""

@@ -32,9 +32,10 @@ PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # from (a `[pytest11]` of an `x.dist-info` on the import path: F-0226), by any case of its suffix, as
 # importlib.metadata finds it (read 71); and the bytecode cache of each protected module (:func:`cached_source`).
 # pytest reads its configuration from the common folder of the command's paths first, then up: a config file in
-# any folder may be the one (read 74's F-0265).
+# any folder may be the one (read 74's F-0265). pytest's doctest plugin collects `test*.txt` files by default, and a
+# doctest runs code in the runner as a test module does (read 81's F-0293).
 ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", *(f"**/{n}" for n in PYTEST_CONFIGS),
-          "**/test_*.py", "**/*_test.py")
+          "**/test_*.py", "**/*_test.py", "**/test*.txt")
 _METADATA = (".dist-info", ".egg-info")
 # A module at the tree's root is imported in place of one of the same name elsewhere (the tree comes first on
 # the import path): one the change adds, named like what pytest imports as it starts (the standard library,
@@ -170,14 +171,36 @@ def digest(ident: Mapping[str, object]) -> str:
     return sha256(json.dumps(ident, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def detected(files: Iterable[str]) -> list[str]:
+def detected(files: Iterable[str], configs: Mapping[str, str] | None = None) -> list[str]:
     """What `harness init` writes as the protected suite: the test folders of :data:`PYTHON_PATHS`
-    that hold a file of ``files``, and every configuration file pattern, once any is found."""
+    that hold a file of ``files``, the tests the project's pytest configuration ``configs`` (path -> text) names
+    (:func:`configured_tests`), and every configuration file pattern, once any is found."""
     listed = list(files)
     found = [p for p in (*TEST_FOLDERS, *NESTED_TESTS, *CONFIG_FILES) if any(_glob(p).fullmatch(f) for f in listed)]
     folders = [p for p in TEST_FOLDERS if p in found]
     nested = [p for p in NESTED_TESTS if any(_glob(p).fullmatch(f) and not matches(f, folders) for f in listed)]
-    return [*folders, *nested, *CONFIG_FILES] if found else []
+    named = [p for p in configured_tests(listed, configs or {}) if p not in folders]
+    return list(dict.fromkeys([*folders, *nested, *named, *CONFIG_FILES])) if found else []
+
+
+def configured_tests(files: list[str], configs: Mapping[str, str]) -> list[str]:
+    """The tests a project's pytest configuration names that ``files`` holds (read 81's F-0292: `testpaths = checks`,
+    `python_files = check_*.py` protected nothing): each `testpaths` folder whole (`checks/**`) unless it is a package
+    or a `pythonpath` folder of the code itself (`testpaths = calc` with the tests inside the package: the code would
+    be protected, and PASS_TO_PASS would put the base's back), and the files its `python_files`/`--doctest-glob`
+    patterns match."""
+    from harness.core import pytest_startup  # tomllib loads datetime: not on status's path (tests/test_layering.py)
+
+    code = set(pytest_startup.startup(configs)[1]) | {pytest_startup.SRC}
+    whole = [f"{t}/**" for t in pytest_startup.testpaths(configs) if t and t not in code
+             and f"{t}/__init__.py" not in files and any(f.startswith(t + "/") for f in files)]
+    return [*whole, *(p for p in pytest_startup.collected(configs) if any(_glob(p).fullmatch(f) for f in files))]
+
+
+def names_tests(paths: Iterable[str]) -> bool:
+    """Whether the suite ``paths`` name any test beside pytest's configuration files (what `harness init` may say it
+    found: a configuration alone is no test suite, read 81's F-0292)."""
+    return any(p not in CONFIG_FILES for p in paths)
 
 
 def with_suite(gate_text: str, paths: list[str]) -> str:

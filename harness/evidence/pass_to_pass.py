@@ -35,6 +35,7 @@ from harness.store import bounded, fsio, settings
 from harness.store.evidence_files import digest
 
 if TYPE_CHECKING:
+    from harness.core import pytest_startup
     from harness.gitio.git import Git
     from harness.store.tasks import TaskStore
 
@@ -192,25 +193,21 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     base_tree = git.source_tree(base) if base else git.empty_tree()
     base_files = git.files_of(base_tree)
     named = suite.named_files([c.argv for c in config.commands.values()], set(current) | set(base_files))
-    plugin_files, folders = _startup(git, base, base_files)
-    named |= {f for f in plugin_files if f in current or f in base_files}  # `-p NAME`: loaded as a conftest is
+    start = _startup(git, base, base_files, spec["paths"])
+    named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
-    return base_tree, base_files, suite.changed_protected(base_files, current, spec["paths"], named, names, folders)
+    patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
+    return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders)
 
 
-def _startup(git: Git, base: str | None, base_files: Mapping[str, str]) -> tuple[list[str], list[str]]:
-    """What the base's pytest configuration makes pytest import as it starts (core/pytest_startup.py): the base's,
-    which PASS_TO_PASS puts back, whatever the change did to it."""
-    from harness.core import pytest_startup
+def _startup(git: Git, base: str | None, base_files: Mapping[str, str],
+             patterns: list[str] | None = None) -> pytest_startup.Startup:
+    """What the base's pytest configuration, conftest.py files and test modules make pytest load or collect
+    (evidence/base_startup.py): the base's, which PASS_TO_PASS puts back, whatever the change did to them."""
+    from harness.evidence.base_startup import at_base
 
-    if base is None:
-        return [], []
-    configs = {}
-    for rel in base_files:
-        if rel.rsplit("/", 1)[-1] in suite.PYTEST_CONFIGS and (raw := git.read_at(base, rel)) is not None:
-            configs[rel] = raw.decode("utf-8", errors="replace")
-    return pytest_startup.startup(configs)
+    return at_base(git, base, base_files, patterns or [])
 
 
 

@@ -24,6 +24,13 @@ class Initialized(NamedTuple):
     def named_by_commands(self) -> list[str]:
         return _named_by_commands(self.layout)
 
+    def names_tests(self) -> bool:
+        """Whether gate.yaml's suite names tests, not only pytest's configuration files, or the evidence commands name
+        files of the tree (a root `test.py`), protected as tests (read 81's F-0292)."""
+        from harness.core.suite import names_tests
+
+        return names_tests(self.suite_paths) or bool(self.named_by_commands())
+
 
 def initialize() -> Initialized:
     """Write what .harness/ lacks in the work tree holding the current folder; refused outside one."""
@@ -56,10 +63,29 @@ def _configured(layout: Layout) -> list[str]:
 
 
 def _suite_paths(layout: Layout) -> list[str]:
-    """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored)."""
+    """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored), with the
+    tests the project's pytest configuration names (its `testpaths`, `python_files`: read 81's F-0292)."""
     from harness.core.suite import detected
 
-    return detected(_source_files(layout))
+    files = _source_files(layout)
+    return detected(files, _pytest_configs(layout, files))
+
+
+def _pytest_configs(layout: Layout, files: list[str]) -> dict[str, str]:
+    """path -> text of the pytest configuration files among ``files`` (one that cannot be read is left out)."""
+    from harness.errors import HarnessError
+    from harness.store import bounded
+
+    configs = {}
+    for rel in files:
+        if rel.rsplit("/", 1)[-1] in paths.PYTEST_CONFIGS:
+            try:
+                raw = bounded.read(layout.root / rel, "input")
+            except HarnessError:
+                continue
+            if raw is not None:
+                configs[rel] = raw.decode("utf-8", errors="replace")
+    return configs
 
 
 def _named_by_commands(layout: Layout) -> list[str]:
