@@ -145,6 +145,111 @@ def test_a_change_no_run_was_going_to_make_is_poisoning_found_before_the_next_st
     assert "left running" in said[0] and "found before checking c2" in said[0] and "config" in said[0]
 
 
+# In CI's re-run only: starts a process in a session of its own (out of the run's group), which writes its pid and
+# sleeps; waits until it has written, then exits (ESCAPES) or waits for it to end (WAITS, after telling it to).
+SESSION_CHILD = """import os, pathlib, subprocess, sys, time
+if "harness-rerun-" in os.getcwd():
+    pidfile = pathlib.Path(%r)
+    p = subprocess.Popen([sys.executable, "-c", "import os, pathlib, sys, time; pathlib.Path(sys.argv[1]).write_text("
+                          "str(os.getpid())); time.sleep(120 if sys.argv[2] == 'stay' else 0)", str(pidfile), %r],
+                         start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not pidfile.exists():
+        time.sleep(0.01)
+    if %r:
+        p.wait()
+"""
+
+
+def _running(pid: int) -> bool:
+    from support.processes import gone
+
+    return not gone(pid, within=5)
+
+
+def _end(pidfile: Path) -> None:
+    """The test's own processes that still run (each names ``pidfile`` on its command line: never another's)."""
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and str(pidfile).encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                os.kill(int(entry), 9)
+        except OSError:
+            pass
+
+
+def test_a_process_a_re_run_starts_in_a_session_of_its_own_is_ended_and_poisons_the_job(h, repo, tmp_path):
+    # F-0296: killing the run's group did not reach it; it ran on through the job, free to drop a conftest.py
+    # into a later commit's worktree (verify_checkout compares tracked files only).
+    python, _ = venv(tmp_path / "ci-venv")
+    pidfile = tmp_path / "daemon.pid"
+    configure(repo, PASS_CMD, [str(python), "check.py"])
+    (repo / "check.py").write_text(SESSION_CHILD % (str(pidfile), "stay", False))
+    base = commit_all_ok(repo, "a check that leaves a process running in a session of its own")
+    first = done(h, repo, "First")
+    second = done(h, repo, "Second")
+    code, doc, err = rerun(h, base)
+    pid = int(pidfile.read_text())
+    try:
+        assert not _running(pid), "the process the re-run left running still runs"
+        assert code == 2, err
+        poisoner = reruns(doc, first)["unit_test"]
+        assert poisoner["result"] == UNRUNNABLE and any(f"pid {pid}" in p for p in poisoner["poisoned"])
+        assert "left a process running" in poisoner["error"] and first[:12] in poisoner["error"]
+        assert all(r["result"] == UNRUNNABLE and "outcome" not in r for r in reruns(doc, second).values())
+        assert "poisoning" in err and "nothing more runs in this job" in err
+    finally:
+        _end(pidfile)
+
+
+def test_a_re_run_that_waits_for_its_child_in_a_session_of_its_own_is_not_poisoning(h, repo, tmp_path):
+    python, _ = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "check.py"])
+    (repo / "check.py").write_text(SESSION_CHILD % (str(tmp_path / "child.pid"), "go", True))
+    base = commit_all_ok(repo, "a check that starts a process in a session of its own and waits for it")
+    first = done(h, repo, "First")
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+    assert all(r["result"] == "reproduces" and "poisoned" not in r for r in reruns(doc, first).values())
+
+
+def test_a_process_a_reaping_run_the_guard_did_not_see_left_is_poisoning_found_after(repo):
+    # PASS_TO_PASS's runs (harness.evidence.pass_to_pass.run_cases) reap too, and hand no result to the guard: what
+    # they left outside their group is found by the guard's next look, as the audit's own steps find it.
+    from harness import runner
+    from harness.gitio.process_git import ProcessGit
+    from harness.history.audit import AuditResult, _left_running
+    from harness.history.rerun.isolation import Job, RerunGuard
+
+    job = Job(lambda: RerunGuard(ProcessGit(repo)))
+    job.get()
+    pidfile = repo.parent / "left.pid"
+    script = SESSION_CHILD.replace('if "harness-rerun-" in os.getcwd():', "if True:") % (str(pidfile), "stay", False)
+    r = runner.run_command([PY, "-c", script], echo=False, reap=True, timeout=120)
+    pid = int(pidfile.read_text())
+    try:
+        assert r.outcome == "passed" and not _running(pid)
+        result = AuditResult("audit", ["c1"], rows=[{"commit": "c1", "ok": True}])
+        said: list[str] = []
+        _left_running(job, result, "checking c2", said.append)
+        assert result.unrunnable == 1 and any(f"pid {pid}" in p for p in result.rows[-1]["left_running"])
+        assert "left a process running" in said[0] and "nothing more runs in this job" in said[0]
+    finally:
+        _end(pidfile)
+
+
+def test_where_no_subreaper_is_offered_the_audit_says_what_it_cannot_find(h, repo, tmp_path, monkeypatch):
+    from harness import descendants
+
+    monkeypatch.setattr(descendants, "available", lambda: False)
+    configure(repo, PASS_CMD, PASS_CMD)
+    base = commit_all_ok(repo, "config")
+    done(h, repo, "First")
+    code, doc, err = rerun(h, base)
+    assert code == 0, err
+    assert err.count("no child subreaper") == 1 and "fan the re-run out" in err
+
+
 def test_the_audit_s_trust_root_is_read_before_any_re_run(repo):
     from harness.gitio.process_git import ProcessGit
     from harness.signatures.trust import Signers
