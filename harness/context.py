@@ -45,6 +45,9 @@ class Process:
         self.locks_held: dict[str, bool] = {}  # lock file -> held exclusively (harness.store.fsio)
         self.codecs_registered = False  # harness.cli.streams
         self.installer_steps = 0  # harness.store.crashpoint
+        # What reaping runs killed that had left their command's process group (harness.runner, F-0296): taken by
+        # the re-run guard (harness.history.rerun.isolation), which does not see every such run's result.
+        self.left_running: list[str] = []
 
 
 class Context:

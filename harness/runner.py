@@ -24,6 +24,8 @@ TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests
 if TYPE_CHECKING:
     from typing import IO, Any
 
+    from harness.descendants import Watch
+
 # What a CI machine may pass on: where programs are, who and where it is, how text is encoded.
 # Everything else (PYTHONPATH, PYTEST_ADDOPTS, GIT_*, LD_PRELOAD, …) could bend the run.
 KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP", "TERM",
@@ -66,6 +68,9 @@ class RunResult:
     stderr: Capture
     combined: Capture
     error: str | None
+    # Of a reaping run: what it killed once the command had exited that ran outside the command's process group
+    # (a session of its own, a daemon's double fork: F-0296), each as `pid N `argv``; see harness.descendants.
+    left_running: tuple[str, ...] = ()
 
 
 TAIL_LEAD = 256  # bytes the ring keeps before the tail: `Authorization: Bearer ` and the like, with room to spare
@@ -263,25 +268,38 @@ def run_command(command: list[str] | str, *, shell: bool = False,
     ``env`` is the child's complete environment (as in subprocess); None inherits ours.
     Signal deaths are reported as 128 + signum, as a shell does. ``reap``: once the command
     exits, whatever it left running in its group is killed (a re-run judges a commit the agent
-    wrote: a process it leaves behind could change what the audit reads next, read 68's F-0230).
+    wrote: a process it leaves behind could change what the audit reads next, read 68's F-0230),
+    and so, where the system lets us be a child subreaper (Linux), is every process it started that
+    left the group (F-0296): those are named in ``left_running`` and added to the process's record
+    (``context.Process.left_running``) for whoever judges runs whose result it does not see.
     """
     argv = checked_argv(command, shell, cwd)
     caps = [_Bounded(head_cap, tail_cap, origins=i == 2) for i in range(3)]  # stdout, stderr, combined
     started_at, t0 = time.time(), time.monotonic()
 
-    def result(outcome: str, code: int | None, error: str | None) -> RunResult:
+    def result(outcome: str, code: int | None, error: str | None, left: tuple[str, ...] = ()) -> RunResult:
         out, err, combined = (c.freeze() for c in caps)
-        return RunResult(outcome, code, started_at, time.time(), time.monotonic() - t0, out, err, combined, error)
+        return RunResult(outcome, code, started_at, time.time(), time.monotonic() - t0, out, err, combined, error,
+                         left)
 
-    # Installed before the command starts, so no SIGTERM can land between start and wait.
-    with _StopSignals() as stop_signals:
-        return _run(argv, cwd, env, timeout, caps, echo, kill_grace, stop_signals, result, reap)
+    # Installed before the command starts, so no SIGTERM can land between start and wait; the watch too, so no
+    # process the command starts is orphaned to PID 1 before it.
+    with _StopSignals() as stop_signals, _watch(reap) as watch:
+        return _run(argv, cwd, env, timeout, caps, echo, kill_grace, stop_signals, result, watch)
+
+
+def _watch(reap: bool) -> contextlib.AbstractContextManager:
+    """A reaping run's watch over what its command leaves running (harness.descendants); none otherwise."""
+    if not reap:
+        return contextlib.nullcontext(None)
+    from harness.descendants import Watch
+
+    return Watch()
 
 
 def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str] | None,
          timeout: float | None, caps: list[_Bounded], echo: bool, kill_grace: float,
-         stop_signals: _StopSignals, result: Callable[[str, int | None, str | None], RunResult],
-         reap: bool = False) -> RunResult:
+         stop_signals: _StopSignals, result: Callable[..., RunResult], watch: Watch | None = None) -> RunResult:
     """The body of :func:`run_command`, run while its signal handlers are installed."""
     try:
         # Own session: Ctrl-C at the terminal reaches only us, and killpg() reaches
@@ -302,8 +320,9 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
     readers = [t for t in drain.readers if t.ident is not None]  # only those that started
     if outcome:
         _kill_group(proc, kill_grace, readers)
-    elif reap:
+    elif watch is not None:
         _signal_group(proc.pid, signal.SIGKILL)  # the leader is gone: only what it left behind is left
+    left = _swept(watch, proc.pid)
 
     # Readers normally hit EOF at once, but a straggler that outlives the command (a
     # background job, or one that left our group) may hold the pipe: bound the wait.
@@ -312,7 +331,24 @@ def _run(argv: list[str], cwd: str | os.PathLike[str] | None, env: dict[str, str
     _join(readers, 1.0)
 
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-    return result(outcome or ("passed" if code == 0 else "failed"), code, error)
+    return result(outcome or ("passed" if code == 0 else "failed"), code, error, left)
+
+
+_RECORDED = 100  # entries the process's record of what reaping runs left running keeps (the latest)
+
+
+def _swept(watch: Watch | None, group: int) -> tuple[str, ...]:
+    """What the command left running outside its group, killed (and put on the process's record)."""
+    if watch is None:
+        return ()
+    left = tuple(watch.sweep(group))
+    if left:
+        from harness import context
+
+        record = context.process().left_running
+        record.extend(left)
+        del record[:-_RECORDED]
+    return left
 
 
 _PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged process (/proc/sys/fs/pipe-max-size)

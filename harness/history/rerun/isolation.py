@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import paths, runner
+from harness import descendants, paths, runner
 from harness.errors import HarnessError
 from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
 from harness.history.rerun.fingerprint import Spots
@@ -42,6 +42,9 @@ REMEDY_LEAK = ("run the audit with an interpreter that does not import the proje
 REMEDY_COPY = ("install only the project's dependencies before `harness audit --rerun` (or install it editable: the "
                "re-run then imports each commit's own tree); or fan the re-run out with each job's checkout at its "
                "commit (docs/ci.md)")
+UNWATCHED = ("this system offers no child subreaper (Linux's prctl): a process a re-run leaves running outside its "
+             "process group (setsid, a double fork) is neither ended nor found when the run ends, only what it changes "
+             "of what the job relies on; fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
 # Imported before the first run: what the audit loads after a run comes from before any run could
 # rewrite it (the harness's own files are fingerprinted too, so such a rewrite is also reported).
 PRELOAD = ("harness.evidence.record", "harness.evidence.junit", "harness.evidence.pass_to_pass", "harness.core.cases", "harness.core.findings",
@@ -111,6 +114,9 @@ class RerunGuard:
         self.poisoned: str | None = None  # why nothing more runs in this job
         self._tracked: dict[str, bool] = {}
         self._imports_from: dict[str, list[str]] = {}  # worktree -> the tree's folders put in the checkout's place
+        self._left_running()  # what reaping runs before this job left is not this job's
+        # Said once, at the first re-run, where a process a run leaves outside its group cannot be found (F-0296).
+        self.unwatched: str | None = None if descendants.available() else UNWATCHED
         self.learn(programs)
 
     # -- what the re-runs rely on --------------------------------------------------------
@@ -135,22 +141,37 @@ class RerunGuard:
         self.spots.update(spots)
 
     def after(self, commit: str, what: str) -> list[str]:
-        """What the run just made (``what`` at ``commit``) changed of what later runs rely on."""
-        return self._changed(f"the re-run of {what} at {commit[:12]} changed what every later re-run relies on")
+        """What the run just made (``what`` at ``commit``) changed of what later runs rely on, and the processes
+        it left running outside its process group (killed as it ended: F-0296)."""
+        return self._changed(f"the re-run of {what} at {commit[:12]} changed what every later re-run relies on",
+                             f"the re-run of {what} at {commit[:12]} left a process running outside its process group "
+                             "(killed as the run ended)")
 
     def left_behind(self, before: str) -> list[str]:
         """What changed since the last run was judged, found ``before`` the audit's next step: no run was going,
-        so a process an earlier one left did it (read 68's F-0230)."""
+        so a process an earlier one left did it (read 68's F-0230); and what a reaping run the guard did not judge
+        (a PASS_TO_PASS run's) left running outside its group."""
         return self._changed(f"a process an earlier re-run left running changed what the audit relies on (found before "
-                             f"{before})")
+                             f"{before})", f"a re-run left a process running outside its process group (killed as the "
+                             f"run ended; found before {before})")
 
-    def _changed(self, who: str) -> list[str]:
+    def _changed(self, who: str, who_left: str) -> list[str]:
         assert self.baseline is not None
-        found = fingerprint.changes(self.baseline, fingerprint.take(self.spots))
+        left = [f"left running: {p}" for p in self._left_running()]
+        found = [*left, *fingerprint.changes(self.baseline, fingerprint.take(self.spots))]
         if found and self.poisoned is None:
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-            self.poisoned = f"{who}: {found[0]}{more}"
+            self.poisoned = f"{who_left if left else who}: {found[0]}{more}"
         return found
+
+    @staticmethod
+    def _left_running() -> list[str]:
+        """What reaping runs killed outside their group since last asked (harness.runner's record), taken."""
+        from harness import context
+
+        record = context.process().left_running
+        taken, record[:] = list(record), []
+        return taken
 
     def _probe(self, program: str) -> python_site.Python | None:
         from harness.core.limits import decode_json
