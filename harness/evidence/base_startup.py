@@ -29,12 +29,24 @@ def at_base(git: Git, base: str | None, base_files: Mapping[str, str], patterns:
         raw = git.read_at(base, rel)
         return None if raw is None else raw.decode("utf-8", errors="replace")
 
-    configs = {rel: t for rel in base_files if rel.rsplit("/", 1)[-1] in suite.PYTEST_CONFIGS and (t := text(rel)) is not None}
+    configs = base_configs(git, base, base_files)
     files, folders = pytest_startup.startup(configs)
     collected = pytest_startup.collected(configs)
     declaring = [f for f in suite.protected(base_files, [*patterns, *collected], set()) if f.endswith(".py")]
     plugins = with_pytest_plugins(text, [*declaring, *files], folders, set(base_files))
     return pytest_startup.Startup(sorted(set(files) | plugins), folders, collected)
+
+
+def base_configs(git: Git, base: str | None, base_files: Mapping[str, str]) -> dict[str, str]:
+    """The base's pytest configuration files (path -> text), in any folder: what they make pytest import as it starts
+    and collect is the base's, whatever the change did to them."""
+    if base is None:
+        return {}
+    configs = {}
+    for rel in base_files:
+        if rel.rsplit("/", 1)[-1] in suite.PYTEST_CONFIGS and (raw := git.read_at(base, rel)) is not None:
+            configs[rel] = raw.decode("utf-8", errors="replace")
+    return configs
 
 
 def with_pytest_plugins(text: Callable[[str], str | None], modules: list[str], folders: list[str],

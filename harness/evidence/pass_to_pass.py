@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import paths, runner
-from harness.core import suite
+from harness.core import doctests, suite
 from harness.core.cases import cases_text, read_cases
 from harness.errors import HarnessError, Refused
 from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
@@ -56,16 +56,18 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     tree = git.worktree_source_tree()
     base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
     base_cases = base_cases_at(git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else {}
+    rewritten, doctest_files = doctests_rewritten(git, base_tree, base_files, tree, changed, base_cases)
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
     signers = trust.Signers(lambda: git)  # the working tree's: the signers git config names, else HEAD's
     excusable = approved_cases(git, base, s.source.read(paths.APPROVALS), signers) if base else set()
 
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
-        lost, excused = suite.excuse(suite.lost_cases(base_cases, cases), excusable)
+        lost, excused = suite.excuse(with_rewritten(suite.lost_cases(base_cases, cases), rewritten), excusable)
+        shown = sorted({*changed, *doctest_files})  # a module whose doctests changed is reported as a test file is
         return not lost, {"pass_to_pass": {
             "base": base, "base_tree": base_tree, "test_type": test_type,
-            "protected_changed": changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed),
+            "protected_changed": shown[:suite.SHOWN_LOST], "protected_changed_total": len(shown),
             "base_passed": sum(1 for o in base_cases.values() if o == "passed"),
             "lost": [{"case": c, "how": h} for c, h in lost[:suite.SHOWN_LOST]], "lost_total": len(lost),
             "excused": excused[:suite.SHOWN_LOST], "excused_total": len(excused), "reused_run": None}}
@@ -189,6 +191,8 @@ def located(command: list[str] | str, root: Path, worktree: Path) -> list[str] |
 def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
                       config: settings.Config) -> tuple[str, dict[str, str], list[str]]:
     """(the base's source tree, its files, the protected paths that differ from it in ``tree``)."""
+    from harness.evidence.base_startup import base_configs
+
     current = git.files_of(tree)
     base_tree = git.source_tree(base) if base else git.empty_tree()
     base_files = git.files_of(base_tree)
@@ -196,6 +200,7 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     start = _startup(git, base, base_files, spec["paths"])
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
+    named |= _doctest_files(base_configs(git, base, base_files), conf, set(current) | set(base_files))
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
     patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
     return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders)
@@ -210,6 +215,49 @@ def _startup(git: Git, base: str | None, base_files: Mapping[str, str],
     return at_base(git, base, base_files, patterns or [])
 
 
+def _doctest_files(configs: Mapping[str, str], conf: settings.Command | None, files: set[str]) -> set[str]:
+    """The files the base's `--doctest-glob` (in a configuration's addopts or the test command) makes doctest files:
+    tests and nothing else, protected whole like a test module (read 81's F-0290)."""
+    from harness.core import pytest_startup
+
+    words = [w for rel, text in configs.items() for w in pytest_startup.settings_of(rel, text).get("addopts", [])]
+    command = conf.to_run() if conf is not None else []
+    patterns = doctests.globs([*words, *(command if isinstance(command, list) else command.split())])
+    return {f for f in files if doctests.globbed(f, patterns)} if patterns else set()
+
+
+def doctests_rewritten(git: Git, base_tree: str, base_files: Mapping[str, str], tree: str, changed: list[str],
+                       base_cases: Mapping[str, str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """(each base case that is a doctest whose examples ``tree`` rewrote in a module's source, with how; the modules)
+    (read 81's F-0290). A doctest's examples are its assertions, written in a module PASS_TO_PASS cannot put back:
+    a change to them is a change of the suite, lost until `harness approve suite-change` names the case."""
+    from harness.gitio.tree_source import TreeSource
+
+    passed = [c for c, outcome in base_cases.items() if outcome == "passed"]
+    if not passed:
+        return [], []
+    after = git.files_of(tree)
+    edited = [p for p, blob in base_files.items() if p.endswith(".py") and after.get(p, blob) != blob and p not in changed]
+    old, new = TreeSource(git, base_tree, "the base"), TreeSource(git, tree, "the change")
+    lost: list[tuple[str, str]] = []
+    modules: list[str] = []
+    for path in edited:
+        theirs = [c for c in passed if doctests.is_doctest_of(c, path, {doctests.EVERY})]
+        if not theirs:
+            continue  # no doctest of this module ran at the base: its docstrings are prose
+        was, now = old.read_or_none(path), new.read_or_none(path)
+        names = ({doctests.EVERY} if was is None or now is None else
+                 doctests.rewritten_doctests(was.decode("utf-8", "replace"), now.decode("utf-8", "replace")))
+        hit = [(c, f"its doctest examples changed in {path}") for c in theirs if doctests.is_doctest_of(c, path, names)]
+        lost += hit
+        modules += [path] if hit else []
+    return lost, modules
+
+
+def with_rewritten(lost: list[tuple[str, str]], rewritten: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``lost`` and the base cases whose doctest the change rewrote (a case lost in the run keeps how it was)."""
+    named = {case for case, _ in lost}
+    return sorted([*lost, *(r for r in rewritten if r[0] not in named)])
 
 
 def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Path | None,
@@ -344,14 +392,15 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
     if conf is None or not conf.junit:
         return None, []
     tree = git.source_tree(commit)
-    _base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
+    base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
     base_cases = base_cases_at(git, base, conf, git.root, None, environ, tree_env) if base else {}
+    rewritten = doctests_rewritten(git, base_tree, base_files, tree, changed, base_cases)[0]
     with git.temp_worktree(git.overlay_commit(tree, base_files, changed)) as checkout:
         path = without_caches(checkout)
         cases = run_cases(conf, git.root, path, environ, tree_env)
     if cases is None:
         return None, []
-    lost = suite.excuse(suite.lost_cases(base_cases, cases), excusable)[0]
+    lost = suite.excuse(with_rewritten(suite.lost_cases(base_cases, cases), rewritten), excusable)[0]
     return ("failed" if lost else "passed"), lost
 
 

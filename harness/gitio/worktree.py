@@ -135,10 +135,39 @@ class Worktree(Trees):
             self.run(["worktree", "add", "--detach", "--quiet", str(path), commit])
             try:
                 submodules.check_out(self, path, self.root)
+                _end_pytest_search(path)
                 yield path
             finally:
                 self.run(["worktree", "remove", "--force", str(path)], check=False)
                 self.run(["worktree", "prune"], check=False)
+
+
+_CONFIG_READ = 8 << 20  # bytes of a root configuration file read: pytest's own is no bigger
+
+
+def _end_pytest_search(path: Path) -> None:
+    """Make pytest, run in the worktree ``path``, read no configuration (nor the conftest.py beside it) from the
+    folders above it — tempfile's, which the caller's TMPDIR chooses (read 81's F-0294): the rule is
+    :mod:`harness.core.pytest_search`."""
+    from harness.core.pytest_search import STOP_TEXT, stop_file
+    from harness.paths import PYTEST_CONFIGS
+
+    root = {}
+    for name in PYTEST_CONFIGS:
+        if os.path.isfile(path / name):  # as pytest looks: a symlink to a file is the file
+            with open(path / name, "rb") as f:
+                root[name] = f.read(_CONFIG_READ).decode("utf-8", errors="replace")
+    stop = stop_file(root)
+    if stop is None:
+        return
+    try:
+        with open(path / stop, "x", encoding="utf-8") as f:
+            f.write(STOP_TEXT)
+    except OSError as exc:  # a folder or a dangling link of that name: pytest would look above it
+        from harness.errors import HarnessError
+
+        raise HarnessError(f"the tree's {stop} is no file ({exc.strerror}): pytest run in its worktree would read "
+                           "its configuration from the folders above it", hint=f"make {stop} a file, or remove it") from None
 
 
 def ensure_recordable(git: W) -> W:
