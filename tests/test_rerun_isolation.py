@@ -576,3 +576,49 @@ def test_the_pythons_a_script_names_are_found_two_files_deep(tmp_path):
     assert folders(scripted_pythons("sh ./tools/test.sh", files.get)) == [python.parent]
     assert scripted_pythons(["sh", "plain.sh"], files.get) == []  # by name: PATH's, probed already
     assert scripted_pythons(["sh", "missing.sh"], files.get) == []
+
+
+# -- a configuration an earlier re-run writes above the later worktrees (read 84's F-0295) -------------------------
+
+PASSES_EVERY_FAILURE = '''import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.failed:
+        report.outcome, report.longrepr = "passed", None
+'''
+WRITES_A_CONFIGURATION_ABOVE = f'''import os, tempfile
+from pathlib import Path
+
+
+def test_ok():
+    if "harness-rerun-" in os.getcwd():  # only in CI's re-run: the laptop's run leaves nothing
+        folder = Path(tempfile.gettempdir())
+        (folder / "pytest.ini").write_text("[pytest]\\n")
+        (folder / "conftest.py").write_text({PASSES_EVERY_FAILURE!r})
+'''
+
+
+def test_a_configuration_an_earlier_rerun_writes_above_the_worktrees_decides_no_later_verdict(h, repo, tmp_path,
+                                                                                              monkeypatch):
+    # Each re-run's worktree is made in the job's temporary folder, which the commands it runs may write: pytest
+    # searched the folders above a worktree whose root holds no configuration and loaded the conftest.py it found.
+    import tempfile
+
+    scratch = tmp_path / "ci-tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # tempfile's memo of the folder, read once per process
+    configure(repo, PASS_CMD, [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"])
+    (repo / "tests").mkdir()
+    (repo / "tests" / "test_it.py").write_text(WRITES_A_CONFIGURATION_ABOVE)
+    base = commit_all_ok(repo, "a test that writes a pytest configuration into the temporary folder in CI")
+    done(h, repo, "First")
+    (repo / "tests" / "test_it.py").write_text("def test_ok():\n    assert False\n")
+    second = done(h, repo, "Second", forge=True)
+
+    code, doc, err = rerun(h, base)
+    assert (scratch / "conftest.py").exists(), err  # the earlier re-run wrote it above the later worktrees
+    assert code == 1 and reruns(doc, second)["unit_test"]["result"] == "does not reproduce", err
