@@ -751,3 +751,53 @@ def test_a_password_after_an_equals_sign_of_its_own_is_redacted_in_an_argv() -> 
     argv = ["mytool", "config", "set", "password", "=", "Hunter2Hunter2"]
     assert "Hunter2Hunter2" not in redact_argv(argv, compile_patterns())
     assert redact_argv(["env", "GITHUB_TOKEN=", "sh", "check.sh"], compile_patterns())[2] == "sh"
+
+
+# -- read 83: a secret written in a marker's shape is text (F-0286) ---------------------------------------------------
+
+MARKED_PW = "Sup3rS3cretPw"
+
+
+@pytest.mark.parametrize("text", [f"postgres://app:[REDACTED:db:{MARKED_PW}]@db.example.com/app",
+                                  f"DB_PASSWORD=[REDACTED:x:{MARKED_PW}]",
+                                  f"password=[REDACTED:github_token:{MARKED_PW}]",
+                                  f"Authorization: Bearer [REDACTED:x:{MARKED_PW}]",
+                                  f"password=[REDACTED:secret_assignment][REDACTED:x:{MARKED_PW}]"],
+                         ids=["url-password", "secret-variable", "own-label-other-suffix", "authorization",
+                              "after-an-own-marker"])
+def test_a_secret_in_a_markers_shape_is_redacted_in_its_context(text: str) -> None:
+    # Only a marker the harness writes is what was redacted: any label, or any `:suffix`, is what a command printed.
+    red = compile_patterns(detector=True)
+    for reader in (red, _stored(red)):
+        once = reader.redact(text)
+        assert MARKED_PW not in once and reader.redact(once) == once, once
+
+
+@pytest.mark.parametrize("argv", [["psql", "--password", f"[REDACTED:x:{MARKED_PW}]"],
+                                  ["tool", f"--token=[REDACTED:db:{MARKED_PW}]"],
+                                  ["curl", "-H", "Authorization:", f"[REDACTED:x:{MARKED_PW}]"]],
+                         ids=["flag-then-value", "flag-equals-value", "joined-words"])
+def test_a_flags_value_in_a_markers_shape_is_redacted_in_an_argv(argv: list[str]) -> None:
+    out = redact_argv(argv, compile_patterns())
+    assert MARKED_PW not in " ".join(out), out
+
+
+@pytest.mark.parametrize("text", ["password=[REDACTED:secret_assignment]", "DB_PASSWORD=[REDACTED:github_token]",
+                                  "postgres://app:[REDACTED:url_password]@db.example.com/app",
+                                  "Authorization: Bearer [REDACTED:custom]", "token: [REDACTED:base64]",
+                                  "password=[REDACTED:env]"],
+                         ids=["assignment", "variable", "url", "custom-label", "base64", "env-unnamed"])
+def test_the_harness_s_own_markers_in_context_stay_as_written(text: str) -> None:
+    red = compile_patterns(detector=True)
+    assert red.redact(text) == text and _stored(red).redact(text) == text
+    argv = ["psql", "--password", "[REDACTED:secret_flag]", "-H", "Authorization:", "[REDACTED:authorization]"]
+    assert redact_argv(argv, red) == argv
+
+
+def test_an_env_marker_in_context_is_the_harness_s_for_its_own_variable_only() -> None:
+    # The recording's own variable; in what another shell recorded, a secret-named one; nothing else.
+    text = "password=[REDACTED:env:API_TOKEN]"
+    assert compile_patterns(literals={"API_TOKEN": "Zq8wQ7pL1xR4vN2"}).redact(text) == text
+    assert _stored(compile_patterns()).redact(text) == text
+    assert compile_patterns().redact(text) == "password=[REDACTED:secret_assignment]"
+    assert MARKED_PW not in _stored(compile_patterns()).redact(f"password=[REDACTED:env:{MARKED_PW}]")

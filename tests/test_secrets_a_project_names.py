@@ -511,3 +511,28 @@ def test_config_yaml_s_patterns_are_not_read_with_themselves():
     assert secrets_in(".harness/config.yaml", config, red) == []
     assert secrets_in(".harness/config.yaml", config + b"# billing: ACCT 4815162342\n", red)
     assert secrets_in(".harness/notes.yaml", config, red)  # only config.yaml's patterns are patterns
+
+
+# -- read 83: a `.harness/` path is read as its names are (F-0288) ---------------------------------------------------
+
+def test_the_harness_s_own_file_names_commit_under_broad_patterns(h, repo, tmp_path):
+    # Every part of a changed `.harness/` path is read now: the ids, evidence types and files the harness names
+    # (`TASK-…`, `F-0001.yaml`, `unit_test.json`, `events.jsonl`, `allowed_signers`) by its own rules alone.
+    from support.flows import gated_done
+    from support.ssh_keys import make_key, signers_line
+
+    _, public = make_key(tmp_path / "keys", "human")
+    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
+    config = repo / ".harness/config.yaml"
+    broad = "['[A-Z]+-[0-9]+', '[a-z]+_[a-z]+', '[a-z]+[.](?:jsonl|yaml|json|log)']"
+    config.write_text(config.read_text().replace("  patterns: []", f"  patterns: {broad}"))
+    gated_done(h)
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_project_value_in_a_harness_file_name_is_refused_at_commit(h, repo, task):
+    set_config(repo, CONFIG)
+    (repo / ".harness" / f"{KEY}.md").write_text("notes\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr and KEY not in r.stderr, r.stderr

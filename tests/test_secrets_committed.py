@@ -375,3 +375,101 @@ def test_an_argv_is_checked_as_its_writer_reads_it_joined():
     assert secrets_in(".harness/tasks/T/events.jsonl", (json.dumps(kept) + "\n").encode()) == []
     split = {"argv": ["curl", "-H", "Authorization:", "Zq8vT3kLmN0pQrStUv"]}
     assert secrets_in(".harness/tasks/T/events.jsonl", (json.dumps(split) + "\n").encode())
+
+
+# -- read 83: what the whole text of a hand-written file shows (F-0285), a marker's shape (F-0286), a name (F-0288) --
+
+def _wrapped_hex(text: str, width: int = 60) -> str:
+    """``text`` as `xxd -p` prints it: hex digits wrapped at ``width`` columns."""
+    digits = text.encode().hex()
+    return "".join(digits[i:i + width] + "\n" for i in range(0, len(digits), width))
+
+
+ACROSS_LINES = {
+    "curl-continued": ("curl https://api.example.com/v1/items \\\n  -u admin:Hunter2Secret\n", [2]),
+    "hex-wrapped": (_wrapped_hex(f"export GH={TOKEN}\n"), [1, 2]),
+    "qp-soft-break": (f"your token is {TOKEN[:21]}=\n{TOKEN[21:]} keep it safe\n", [1, 2]),
+}
+
+
+@pytest.mark.parametrize("text,lines", ACROSS_LINES.values(), ids=list(ACROSS_LINES))
+def test_a_secret_only_the_whole_text_shows_is_found_on_the_lines_it_spans(text, lines):
+    assert all(secrets_in(".harness/NOTES.md", (line + "\n").encode()) == [] for line in text.split("\n"))
+    found = secrets_in(".harness/NOTES.md", ("# notes\n" + text).encode())
+    assert sorted({line for line, _ in found}) == [n + 1 for n in lines], found
+
+
+@pytest.mark.parametrize("name", ["NOTES.md", "broken.json"])
+def test_a_secret_over_lines_of_a_hand_written_file_is_refused_at_commit(h, repo, task, name):
+    text = ACROSS_LINES["curl-continued"][0] + ACROSS_LINES["hex-wrapped"][0]
+    (repo / ".harness" / name).write_text("# notes\n" + text)
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr, r.stderr
+    assert f".harness/{name}:3" in r.stderr and f".harness/{name}:4" in r.stderr, r.stderr
+    assert "Hunter2Secret" not in r.stderr and TOKEN not in r.stderr
+
+
+MARKED_PW = "Sup3rS3cretPw"
+
+
+@pytest.mark.parametrize("text", [f"db at postgres://app:[REDACTED:db:{MARKED_PW}]@db.example.com/app",
+                                  f"DB_PASSWORD=[REDACTED:x:{MARKED_PW}]", f"--password [REDACTED:x:{MARKED_PW}]"],
+                         ids=["url-password", "secret-variable", "secret-flag"])
+def test_the_last_check_finds_a_secret_in_a_markers_shape(text):
+    assert secrets_in(".harness/NOTES.md", (text + "\n").encode()) != []
+    assert secrets_in(".harness/notes.json", json.dumps({"note": text}).encode()) != []
+    assert secrets_in(".harness/tasks/T/events.jsonl", (json.dumps({"note": text}) + "\n").encode()) != []
+
+
+def test_a_title_and_an_output_in_a_markers_shape_are_stored_redacted(h, repo):
+    tid = h.ok("task", "new", f"db at postgres://app:[REDACTED:db:{MARKED_PW}]@db.example.com/app").out.strip()
+    h.ok("evidence", "build", "--", PY, "-c", f"print('DB_PASSWORD=[REDACTED:x:{MARKED_PW}]')")
+    assert MARKED_PW not in _harness_text(repo) and "[REDACTED:url_password]" in (tdir(repo, tid) / "task.yaml").read_text()
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_hand_written_secret_in_a_markers_shape_is_refused_at_commit(h, repo, task):
+    (repo / ".harness" / "NOTES.md").write_text(f"# notes\n\npostgres://app:[REDACTED:db:{MARKED_PW}]@db/app\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and ".harness/NOTES.md:3" in r.stderr, r.stderr
+    assert MARKED_PW not in r.stderr
+
+
+AKIA = "AKIA" + "IOSFODNN7EXAMPLE"
+
+
+@pytest.mark.parametrize("rel,shown", [(f"keys/{TOKEN}.txt", "keys/[REDACTED:github_token].txt"),
+                                       (f"{TOKEN}/notes.txt", "[REDACTED:github_token]/notes.txt"),
+                                       (f"keys/{AKIA}", "keys/[REDACTED:aws_access_key_id]")],
+                         ids=["file-name", "folder-name", "aws-key-id"])
+def test_a_secret_in_a_harness_path_is_refused_at_commit_and_shown_redacted(h, repo, task, rel, shown):
+    path = repo / ".harness" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("rotate me\n")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr, r.stderr
+    assert f".harness/{shown}" in r.stderr, r.stderr
+    assert TOKEN not in r.stdout + r.stderr and AKIA not in r.stdout + r.stderr
+
+
+def test_a_secret_in_a_harness_path_is_refused_by_the_push_guard(h, repo, task):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "task")
+    old = head(repo)
+    (repo / ".harness" / "keys").mkdir()
+    (repo / ".harness" / "keys" / f"{TOKEN}.txt").write_text("rotate me\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "keys", "--no-verify")
+    new = head(repo)
+    git(repo, "update-ref", "refs/heads/main", old)  # the server has not got it yet
+    p = cli(repo, "hook", "push-guard", "origin", "url", stdin=f"refs/heads/main {new} refs/heads/main {old}\n")
+    assert p.returncode == 1 and "secret-in-harness-files" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert ".harness/keys/[REDACTED:github_token].txt" in p.stdout + p.stderr and TOKEN not in p.stdout + p.stderr
+
+
+def test_a_recorded_secret_named_variable_keeps_its_own_marker_whatever_its_value_s_length():
+    # Only markers the harness writes count as redacted (F-0286): `[REDACTED:env:NAME]` under its own name in a record's
+    # `env` is one, though a value shorter than 8 characters is no rule of the writer's redactor.
+    data = {"env": {"API_TOKEN": "[REDACTED:env:API_TOKEN]", "DB_PASSWORD": None}}
+    assert redact_data(data, compile_patterns(detector=True)) == data

@@ -152,3 +152,41 @@ def test_a_key_split_by_a_colour_code_is_redacted_as_the_terminal_shows_it(text)
     took the key's `A`; a terminal shows the key whole, and so must the redactor's view."""
     out = compile_patterns([]).redact(text)
     assert "234567B" not in out, out
+
+
+# -- read 83: a token split by an invisible format character (F-0287) ---------------------------------------------------
+
+# Unicode's default-ignorable format characters (DerivedCoreProperties.txt: Default_Ignorable_Code_Point of category
+# Cf): a terminal shows nothing for them, so a token with one inside reads whole.
+INVISIBLE_FORMAT = [0x00AD, 0x061C, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065),
+                    *range(0x2066, 0x2070), 0xFEFF, *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B), 0xE0001,
+                    *range(0xE0020, 0xE0080)]
+
+
+def test_the_invisible_format_characters_are_unicode_s_format_characters():
+    import unicodedata
+
+    assert {unicodedata.category(chr(cp)) for cp in INVISIBLE_FORMAT} == {"Cf"}
+
+
+@pytest.mark.parametrize("cp", INVISIBLE_FORMAT, ids=[f"U+{cp:04X}" for cp in INVISIBLE_FORMAT])
+def test_a_token_split_by_an_invisible_format_character_is_redacted(cp):
+    text = f"rotate {TOKEN[:20]}{chr(cp)}{TOKEN[20:]} now"
+    out = compile_patterns(detector=True).redact(text)
+    assert out == "rotate [REDACTED:github_token] now", repr(out)
+
+
+def test_text_holding_invisible_format_characters_is_kept_as_written():
+    # Removed in the rules' view only: a soft hyphen or a direction mark in prose stays where it was.
+    text = "co\u00adoperate \u200eשלום\u200f and \u2066isolated\u2069 text"
+    assert compile_patterns(detector=True).redact(text) == text
+
+
+@pytest.mark.parametrize("cp", [0x00AD, 0x200E, 0x2063, 0x2066, 0x202E], ids=lambda cp: f"U+{cp:04X}")
+def test_a_title_holding_a_token_split_by_an_invisible_character_is_stored_redacted(h, repo, cp):
+    from support.cli import validate_staged
+
+    h.ok("task", "new", f"rotate {TOKEN[:20]}{chr(cp)}{TOKEN[20:]}")
+    text = "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
+    assert TOKEN[20:] not in text and "[REDACTED:github_token]" in text
+    assert validate_staged(repo).returncode == 0
