@@ -153,14 +153,15 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
                        r"[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?!no:)[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
 )
 
-# A span that is already nothing but markers was redacted by an earlier rule.
-# A label may hold digits (`base64`: read 61's F-0144).
+# A span that is already nothing but markers the harness writes (Redactor.only_markers) was redacted by an earlier
+# rule. A label may hold digits (`base64`: read 61's F-0144).
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 # Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
 # `env` alone: the marker of a secret-named variable's value where its name is left out (store/secrets_check.py
-# unnamed_env: text no ledger binds, read 75's F-0259).
-_OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret", "env"})
+# unnamed_env: text no ledger binds, read 75's F-0259). `custom`: a project pattern's, which a redactor without the
+# project's patterns (secrets_check.own_rules, reading what the harness wrote) still reads as the harness's.
+_OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret", "env", "custom"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 # AUTH, but not AUTHOR or AUTHORS as a word (GIT_AUTHOR_NAME): AUTHORIZATION is a secret's name (read 63b's F-0165).
@@ -207,6 +208,11 @@ class _Rule:
 
 
 # -- what hides a secret from the rules, undone in a view of the text ------------------------------
+# Unicode's default-ignorable format characters (category Cf, Default_Ignorable_Code_Point): a soft hyphen, the
+# zero-width ones, direction marks, embeddings and isolates, invisible operators, shorthand and musical format
+# controls, tags. A terminal shows nothing for them, so a token with one inside reads whole (read 83's F-0287).
+_INVISIBLE = ("\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+              "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
 # An escape sequence as a terminal receives it; spelled as source code or JSON spells ESC
 # (``\\u001b``, ``\\x1b``, ``\\033``, ``\\e``, ``%1B``) it is decoded in one round of
 # :func:`_views` and removed in the next.
@@ -214,7 +220,7 @@ _TERMINAL = (r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]"        # CSI: colours, curso
              r"|\][^\x07\x1b]{0,512}?(?:\x07|\x1b\\)"     # OSC: titles, hyperlinks
              r"|[@-Z\\^_]|\(.)"                             # two-character sequences
              r"|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]"             # the 8-bit CSI
-             r"|[\x00-\x08\x0e-\x1f\x7f\u200b-\u200d\u2060\ufeff]")  # invisible on a terminal
+             r"|[\x00-\x08\x0e-\x1f\x7f" + _INVISIBLE + "]")  # invisible on a terminal
 _ENCODED = (r"|(?:%[0-9A-Fa-f]{2}){1,64}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[0-3][0-7]{2}|\\[/\\\"'e]"  # encodings
             r"|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};")            # HTML and XML character references
 _QUOTED_PRINTABLE = (r"|(?:=[0-9A-Fa-f]{2}){1,64}"               # quoted-printable,
@@ -414,7 +420,7 @@ class Redactor:
         replaced everywhere (read 56b's F-0115)."""
         found = self._spans(text)
         if found and "[REDACTED:" in text:
-            found = _outside_markers(found, text, self._labels(), self.stored)
+            found = _outside_markers(found, text, self._labels, self.stored)
         if not found:
             return text
         out: list[str] = []
@@ -424,9 +430,27 @@ class Redactor:
             pos = end
         return "".join(out) + text[pos:]
 
+    @functools.cached_property
     def _labels(self) -> frozenset[str]:
-        """The labels this redactor's markers carry: its rules' names, and those of what else writes one."""
+        """The labels this redactor's markers carry: its rules' names, and those of what else writes one (made once:
+        every finding that captured a marker asks)."""
         return frozenset(rule.name for rule in self.rules) | _OTHER_LABELS
+
+    def only_markers(self, text: str) -> bool:
+        """Whether ``text`` is nothing but markers this redactor writes itself: a value redacted already. Text in a
+        marker's shape with another label or suffix (`postgres://app:[REDACTED:db:PASSWORD]@…`) is what a command
+        printed, and the secret in it is found by its context as any other (read 83's F-0286)."""
+        if not _MARKERS_ONLY.fullmatch(text):  # the common answer, without building the labels
+            return False
+        labels = self._labels
+        return all(_own_marker(m, labels, self.stored) for m in _MARKER.finditer(text))
+
+    def without_own_markers(self, text: str) -> str:
+        """``text`` without the markers this redactor writes itself; any other marker's shape stays, as text."""
+        if "[REDACTED:" not in text:
+            return text
+        labels = self._labels
+        return _MARKER.sub(lambda m: "" if _own_marker(m, labels, self.stored) else m.group(), text)
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         """Where the rules find a secret in ``text``, without replacing anything."""
@@ -449,7 +473,7 @@ class Redactor:
             if not rule.needs.may_match(text, lower):
                 continue
             for m in rule.regex.finditer(text):
-                span = _secret_span(rule, m)
+                span = _secret_span(rule, m, self)
                 if span is not None:
                     found.append((*m.span(), *span, rule.name))
         return found
@@ -457,7 +481,7 @@ class Redactor:
     def _hidden(self, text: str) -> str:
         found = self._view_spans(text)
         if found and "[REDACTED:" in text:  # as in :meth:`_plain`: no project pattern rewrites a marker (F-0169)
-            found = _outside_markers(found, text, self._labels(), self.stored)
+            found = _outside_markers(found, text, self._labels, self.stored)
         for start, end, name in reversed(_merged(found)):
             text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
         return text
@@ -575,6 +599,14 @@ def _label_span(m: re.Match[str], labels: frozenset[str], stored: bool) -> tuple
     return m.start(), m.start() + len("[REDACTED:") + len(label)
 
 
+def _own_marker(m: re.Match[str], labels: frozenset[str], stored: bool) -> bool:
+    """Whether all of the marker ``m`` is the harness's (:func:`_label_span` trusts it to its end): one of its
+    ``labels`` alone, or an `env:` marker of a variable it knows. With any other label or suffix it is text a command
+    printed."""
+    span = _label_span(m, labels, stored)
+    return span is not None and span[1] >= m.end() - 1  # the label's end is the marker's but for its `]`
+
+
 def _merged(found: list[tuple[int, int, str]], meeting: bool = True) -> list[tuple[int, int, str]]:
     """Spans that overlap (or, ``meeting``, meet) as one, in order; earliest first, the longest of those first: its
     label (an own rule's) names the span. Not meeting: a token written twice in a row stays two markers."""
@@ -608,8 +640,8 @@ def _as_text(raw: bytes) -> str | None:
     return decoded if bad <= 2 and bad * 10 <= len(decoded) else None
 
 
-def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int] | None:
-    """The span of ``m`` a rule replaces (None: nothing new to hide)."""
+def _secret_span(rule: _Rule, m: re.Match[str], red: Redactor) -> tuple[int, int] | None:
+    """The span of ``m`` a rule replaces (None: nothing new to hide: what it captured is ``red``'s markers)."""
     if not m.group(0):
         return None  # a user regex that can match empty would otherwise litter markers
     start, end = m.span()
@@ -623,7 +655,7 @@ def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int] | None:
         while end > start and m.string[end - 1] in _TRIM:
             end -= 1
     secret = m.string[start:end]
-    if not secret or _MARKERS_ONLY.fullmatch(secret) or (rule.trim and _MARKER.search(secret)):
+    if not secret or red.only_markers(secret) or (rule.trim and _MARKER.search(secret)):
         return None
     return start, end
 
@@ -746,7 +778,8 @@ def redact_argv(argv: list[str], redactor: Redactor, joined: bool = True) -> lis
 def _joined_secrets(words: list[str], redactor: Redactor) -> list[str]:
     """``words`` with every word a secret found in the words joined by spaces covers replaced: `-H`,
     `Authorization:`, `TOKEN` are each harmless alone, and every reader of a command line (the one-line command,
-    the commit check) reads them joined (read 63b's F-0160..F-0162). A word that is markers already stays."""
+    the commit check) reads them joined (read 63b's F-0160..F-0162). A word that is the harness's markers already
+    stays (:meth:`Redactor.only_markers`)."""
     joined = " ".join(words)
     # Not a value that begins a word after a `NAME=` word: `env GITHUB_TOKEN= sh check.sh` gives the variable nothing,
     # and `sh` is the program (read 65's F-0214); `password = VALUE`, `=` a word of its own, is an assignment (F-0223).
@@ -756,7 +789,7 @@ def _joined_secrets(words: list[str], redactor: Redactor) -> list[str]:
         return words
     out = []
     for word, name in zip(words, _covering(words, found)):
-        if name is None or _MARKERS_ONLY.fullmatch(word):
+        if name is None or redactor.only_markers(word):
             out.append(word)
         else:
             redacted = redactor.redact(word)
@@ -790,7 +823,7 @@ def _flag_value(value: str, redactor: Redactor) -> str:
     if not value:
         return value
     redacted = redactor.redact(value)
-    return redacted if _MARKERS_ONLY.fullmatch(redacted) else "[REDACTED:secret_flag]"
+    return redacted if redactor.only_markers(redacted) else "[REDACTED:secret_flag]"
 
 
 def compile_patterns(extra: list[str] | tuple[str, ...] = (),

@@ -26,6 +26,7 @@ from harness.store.evidence_files import check_digests
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from harness.core.redact import Redactor
     from harness.store.source import Source
 
 
@@ -128,16 +129,12 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
     if not changed:
         return
     from harness.history.own_words import secrets_found
-    from harness.store.secrets_check import agents_name_flagged, stored_redactor
+    from harness.store.secrets_check import name_flagged, stored_redactor
 
     red = stored_redactor(_redaction_patterns([new, *olds]))
+    names = {part: name_flagged(part, red) for part in {part for rel in changed for part in rel.split("/")}}
     for rel in changed:
-        named = [(part, agents_name_flagged(part, red)) for part in rel.split("/")]
-        shown = "/".join("custom.[REDACTED]" if rule else part for part, rule in named)  # never the secret itself
-        for rule in [rule for _, rule in named if rule]:
-            problems.append(Problem(shown, "secret-in-harness-files", f"the file's name holds what looks like a secret "
-                                    f"({rule}): a custom evidence type named after it", "remove the file (and its "
-                                    "task's evidence of that type), and name the type without it"))
+        shown = _check_name(rel, names, red, problems)
         try:
             raw = new.read(rel) or b""
             skip = _kept_lines(olds, rel, raw)
@@ -151,6 +148,27 @@ def _check_secrets(olds: Sequence[Source], new: Source, problems: list[Problem])
                                     "remove it from the file (or rotate the credential if it was ever pushed): the "
                                     "harness redacts what it writes, so this line was written by hand or by an older "
                                     "version; for a task file, correct it and re-render (`harness replay --write`)"))
+
+
+def _check_name(rel: str, names: dict[str, str | None], red: Redactor, problems: list[Problem]) -> str:
+    """A `.harness/` path a part of which holds a secret (``names``: the rule that flags each part, or None) is refused:
+    a name is a git tree entry, committed and pushed as a file's text is (read 83's F-0288). Returns the path as the
+    problems show it, each such part redacted: never the secret itself."""
+    parts = rel.split("/")
+    shown = "/".join(_redacted_name(part, red) if names[part] else part for part in parts)
+    for rule in [names[part] for part in parts if names[part]]:
+        problems.append(Problem(shown, "secret-in-harness-files", f"the file's path holds what looks like a secret "
+                                f"({rule})", "take the file out of the commit (`git rm -r -q --cached` its path) and "
+                                "name it without the secret (a custom evidence type: its task's evidence of that type "
+                                "too); rotate the credential if it was ever pushed"))
+    return shown
+
+
+def _redacted_name(part: str, red: Redactor) -> str:
+    """A path's part that holds a secret, as a problem shows it: redacted; a marker alone, should redacting it leave it
+    whole, so a problem never shows the secret itself."""
+    redacted = red.redact(part)
+    return redacted if redacted != part else "[REDACTED]"
 
 
 def _dropped_patterns(old: Source, new: Source) -> list[str]:

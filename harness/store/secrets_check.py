@@ -74,12 +74,12 @@ _OWN_NOTES = re.compile(r"\[harness: \d{1,20} bytes of output (?:omitted here; \
 # a schema's enum (read 63b's F-0173).
 _TYPE_NAMES = frozenset(EVIDENCE_TYPES)
 _NEW_MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9_]*)")
-_WHOLE_MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 
 
-def _bare(text: str) -> str:
-    """``text`` without redaction markers and white space: what is left when nothing was hidden."""
-    return "".join(_WHOLE_MARKER.sub("", text).split())
+def _bare(text: str, red: Redactor) -> str:
+    """``text`` without the markers ``red`` writes and white space: what is left when nothing was hidden. Text in a
+    marker's shape with another label or suffix stays: a secret may be written inside it (read 83's F-0286)."""
+    return "".join(red.without_own_markers(text).split())
 
 
 @functools.lru_cache(maxsize=4)
@@ -151,14 +151,16 @@ def _pair(key: str | None, value: str) -> str:
 
 def redact_data(data: Any, red: Redactor, key: str | None = None, written: bool = False) -> Any:
     """``data`` (an event's, a record's) with every string value redacted, structural fields kept;
-    ``written``: inside a value the harness wrote (:data:`HARNESS_WRITTEN`), which a project's patterns skip."""
+    ``written``: inside a value the harness wrote (:data:`HARNESS_WRITTEN`), which a project's patterns skip. A
+    secret-named variable's marker under its own name (a record's `env`: evidence/record.py recorded_env) is the
+    harness's, whatever the length of the value it stands for (a short one is no rule of this redactor's)."""
     if key in STRUCTURAL:
         return data
     written = written or key in HARNESS_WRITTEN
     rules = own_rules(red) if written else red
     if isinstance(data, str):
         redacted = (own_rules(red) if data in _TYPE_NAMES else rules).redact(data)
-        if redacted == data and key and _flagged(_pair(key, data), own_rules(red)):
+        if redacted == data and key and data != f"[REDACTED:env:{key}]" and _flagged(_pair(key, data), own_rules(red)):
             return f"[REDACTED:{_flagged(_pair(key, data), own_rules(red))}]"  # a secret by the name it goes by
         return redacted
     if isinstance(data, list):
@@ -174,8 +176,12 @@ def _flagged(value: str, red: Redactor) -> str | None:
     """The rule that finds a secret in ``value``, or None. Markers rewritten (and the space between
     them), nothing else, is no secret: a project's pattern as broad as `.+` makes one marker of an
     argv of markers."""
-    redacted = red.redact(value)
-    if redacted == value or _bare(redacted) == _bare(value):
+    return _judged(value, red.redact(value), red)
+
+
+def _judged(value: str, redacted: str, red: Redactor) -> str | None:
+    """:func:`_flagged` of ``value``, which ``red`` redacts to ``redacted``."""
+    if redacted == value or _bare(redacted, red) == _bare(value, red):
         return None
     if _only_own_words(value, red):
         return None  # only the harness's own words were found (`verification.unit_test`, `approved_by`: read 75)
@@ -197,7 +203,8 @@ def _only_own_words(value: str, red: Redactor) -> bool:
         return False
     customs = [m.span() for rule in red.rules if rule.name == "custom" for m in rule.regex.finditer(value)]
     inside = all(any(a <= start and end <= b for a, b in words) for start, end in customs)
-    return inside and _bare(own_rules(red).redact(value)) == _bare(value)
+    own = own_rules(red)
+    return inside and _bare(own.redact(value), own) == _bare(value, own)
 
 
 @functools.lru_cache(maxsize=1)
@@ -302,6 +309,36 @@ def agents_name_flagged(data: Any, red: Redactor) -> str | None:
     return None
 
 
+def name_flagged(part: str, red: Redactor) -> str | None:
+    """The rule that finds a secret in one part of a `.harness/` path (a folder's or a file's name, which a commit
+    carries and a push sends as it does a file's text), or None. A name the harness gives is read by its own rules
+    alone, as a key of its records is (:func:`_own_key`): a project's pattern as broad as `[a-z]+_[a-z]+` must not
+    refuse `unit_test.json` (read 83's F-0288)."""
+    return _flagged(part, own_rules(red) if _own_name(part) else red)
+
+
+# What follows an id or an evidence type in the name of a file the harness writes (`F-0001.yaml`, `unit_test.cases`).
+_OWN_EXTENSIONS = frozenset({"json", "log", "cases", "yaml"})
+
+
+def _own_name(part: str) -> bool:
+    """Whether a path's part is a name the harness gives: one of its files or folders, an id, a built-in evidence
+    type's file. A custom type's (`custom.NAME.log`) is the agent's, read like any text (:func:`_named_by_agent`)."""
+    stem, _, extension = part.partition(".")
+    return (part in _own_files() or _IDS.fullmatch(part) is not None
+            or ((stem in _TYPE_NAMES or _IDS.fullmatch(stem) is not None) and extension in _OWN_EXTENSIONS))
+
+
+@functools.cache
+def _own_files() -> frozenset[str]:
+    """The names of the files and folders the harness keeps in `.harness/`: its own, and a task's."""
+    from harness.store.reader import TASK_FILES
+
+    own = (paths.HARNESS, paths.CONFIG, paths.GATE, paths.APPROVALS, paths.ALLOWED_SIGNERS, paths.TASKS, paths.LOCAL)
+    return (frozenset(rel.rpartition("/")[2] for rel in own) | frozenset(TASK_FILES)
+            | {"events.jsonl", "evidence", "findings", ".gitignore"})
+
+
 def _in_data(data: Any, red: Redactor, own: bool = True) -> str | None:
     for value, written in _values(data, own=own):
         found = _flagged(value, own_rules(red) if written else red)
@@ -351,15 +388,18 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
             if found:
                 out.append((n, found, line))
         return out
-    if not rel.endswith((".json", ".yaml", ".yml")) and red.redact(text) == text:
-        return []  # the common case, in one pass: nothing anywhere (a parser can join what lines split)
+    whole = None
+    if not rel.endswith((".json", ".yaml", ".yml")):
+        whole = red.redact(text)
+        if whole == text:
+            return []  # the common case, in one pass: nothing anywhere (a parser can join what lines split)
     if rel.endswith(".json"):
         return _json_values(text, red, own)
     if rel.endswith((".yaml", ".yml")):
         found_yaml = _yaml(text, red, own, _PATTERNS_KEY if rel == paths.CONFIG else frozenset())
         if found_yaml is not None:
             return found_yaml
-    return _lines(text, red)
+    return _lines(text, red, whole)
 
 
 @functools.lru_cache(maxsize=4)
@@ -399,12 +439,35 @@ def _loads(text: str) -> Any:
     return json.loads(text, object_pairs_hook=pairs)
 
 
-def _lines(text: str, red: Redactor) -> list[tuple[int, str, str]]:
+def _lines(text: str, red: Redactor, whole: str | None = None) -> list[tuple[int, str, str]]:
+    """Secrets in a text's lines, each read alone, and what only the whole text (``whole``, redacted) shows: a curl
+    command continued over lines with `\\`, a hex dump wrapped at 60 columns, a quoted-printable soft line break
+    hide their secret from every line alone (read 83's F-0285)."""
+    lines = text.split("\n")
+    redacted = [red.redact(line) for line in lines]
+    out = [(n, found, line) for n, (line, done) in enumerate(zip(lines, redacted, strict=True), 1)
+           if (found := _judged(line, done, red))]
+    whole = red.redact(text) if whole is None else whole
+    if whole != "\n".join(redacted):  # the lines alone do not account for all the whole text hides
+        out += _across_lines(lines, whole.split("\n"), red, {n for n, _, _ in out})
+        if not out and (found := _judged(text, whole, red)):
+            out.append((1, found, text))  # never a file that redacts otherwise accepted without a line named
+    return sorted(out)
+
+
+def _across_lines(lines: list[str], whole: list[str], red: Redactor, named: set[int]) -> list[tuple[int, str, str]]:
+    """The secrets the whole text's redaction (``whole``, split into its lines) finds that no line of ``named`` (the
+    numbers of the lines already reported) holds: each run of lines it changed, aligned with the lines as written,
+    is judged together and reported at each of its lines."""
+    from difflib import SequenceMatcher
+
     out = []
-    for n, line in enumerate(text.split("\n"), 1):
-        found = _flagged(line, red)
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, lines, whole).get_opcodes():
+        if tag == "equal" or named.intersection(range(i1 + 1, i2 + 1)):
+            continue
+        found = _judged("\n".join(lines[i1:i2]), "\n".join(whole[j1:j2]), red)
         if found:
-            out.append((n, found, line))
+            out += [(n, found, lines[n - 1]) for n in range(i1 + 1, i2 + 1)]
     return out
 
 
