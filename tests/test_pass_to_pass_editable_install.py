@@ -1,0 +1,186 @@
+"""The PASS_TO_PASS and FAIL_TO_PASS worktree runs import the project's own code from the worktree, never from the
+checkout an editable install points at (read 85's F-0300, F-0301).
+
+An editable install of a src/ layout puts the checkout's src/ on the import path: a run in a worktree of the base
+imported the change's code (the base measured on the change, F-0301), and pytest loaded the project's `pytest11`
+plugin from the checkout, not the base's copy put back in the worktree (F-0300). The worktree's src/ now comes first;
+an interpreter that would still import one of the tree's names from the checkout is refused, not measured. A flat
+layout, a non-editable install and an editable install of another project are not refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from support.editable_project import ALL_PASS, BROKEN, CALC, WEAKENED, copied, editable, interpreter, moved, project
+from support.gitrepo import commit_all_ok
+from support.protected_project import f2p_blockers, write
+from support.records import record
+
+
+def started(h, repo) -> str:
+    commit_all_ok(repo, "calcpkg with tests")
+    return h.ok("task", "new", "Make mul faster").out.strip()
+
+
+def pass_to_pass(h, repo, tid) -> dict:
+    r = h("evidence", "pass_to_pass")
+    assert r.code in (0, 1), r.text
+    return record(repo, tid, "pass_to_pass")["pass_to_pass"]
+
+
+def lost(outcome: dict) -> list[str]:
+    return [item["case"] for item in outcome["lost"]]
+
+
+@pytest.fixture
+def installed(repo, tmp_path):
+    """The project's interpreter with the project installed editable (a .pth naming the checkout's src/)."""
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python)
+    return python
+
+
+# -- F-0301: the base is measured on the base's code ----------------------------------------------------------
+
+def test_f0301_the_base_is_measured_on_its_own_code_not_the_checkouts_editable_src(h, repo, installed):
+    tid = started(h, repo)
+    # the base has not been measured yet: its run happens with the change in the checkout
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+def test_f0301_an_honest_change_passes_under_an_editable_src_install(h, repo, installed):
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": CALC + "\n\ndef square(a):\n    return mul(a, a)\n"})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == [], outcome
+
+
+# -- F-0300: the protected pytest11 plugin is the worktree's ----------------------------------------------------
+
+def test_f0300_the_projects_pytest11_plugin_is_loaded_from_the_worktree_not_the_checkout(h, repo, installed):
+    tid = started(h, repo)
+    h.ok("evidence", "pass_to_pass")  # the base measured on the clean tree: only the plugin matters below
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
+    outcome = pass_to_pass(h, repo, tid)
+    assert "src/calcpkg/plugin.py" in outcome["protected_changed"]
+    assert lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+def test_f0300_a_non_editable_install_runs_the_worktrees_plugin_and_code(h, repo, tmp_path):
+    python, site = interpreter(tmp_path / "venv")
+    project(repo, python)
+    copied(site, repo)  # the package copied into site-packages, with its pytest11 entry point
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+# -- what still imports the checkout is refused; what does not, is not ------------------------------------------
+
+# Ways an interpreter finds the project in the checkout ahead of the worktree's src/ on PYTHONPATH (each .pth's text).
+AHEAD = {
+    # a .pth line run at startup that puts the checkout first, ahead of PYTHONPATH
+    "pth-inserts-first": "import sys; sys.path.insert(0, {src!r})\n",
+    # an editable finder asked before the import path (setuptools' and hatch's append theirs; this one is first)
+    "finder-first": ("import sys; sys.meta_path.insert(0, type('F', (), {{'find_spec': staticmethod("
+                     "lambda n, p=None, t=None: __import__('importlib.util', fromlist=['_']).spec_from_file_location("
+                     "n, {src!r} + '/calcpkg/__init__.py', submodule_search_locations=[{src!r} + '/calcpkg']) "
+                     "if n == 'calcpkg' else None)}})())\n"),
+}
+
+
+@pytest.mark.parametrize("how", AHEAD)
+def test_f0301_an_interpreter_that_imports_the_project_from_the_checkout_is_refused(h, repo, tmp_path, how):
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, AHEAD[how].format(src=str(repo / "src")))
+    project(repo, python)
+    started(h, repo)
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 2, r.text
+    assert "imports `calcpkg` from" in r.err and "editable" in r.err and "not from the worktree" in r.err, r.err
+    assert "non-editable" in r.err  # the remedy
+
+
+@pytest.mark.parametrize("how", AHEAD)
+def test_f0300_fail_to_pass_refuses_an_interpreter_that_imports_the_project_from_the_checkout(h, repo, tmp_path, how):
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, AHEAD[how].format(src=str(repo / "src")))
+    project(repo, python)
+    started(h, repo)
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 2 and "imports `calcpkg` from" in r.err, r.text
+
+
+def test_f0301_a_src_module_named_like_the_standard_library_is_not_put_ahead_of_it(h, repo, tmp_path):
+    """src/ holding `calendar.py` is not put first on PYTHONPATH (the standard library's would be shadowed, as where
+    the evidence was taken it is not); then the editable install imports calcpkg from the checkout: refused."""
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python, {"src/calendar.py": "EVENTS = []\n"})
+    started(h, repo)
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 2 and "imports `calcpkg` from" in r.err, r.text
+
+
+def test_f0301_a_flat_layout_installed_editable_is_measured_from_the_worktree(h, repo, tmp_path):
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo}\n")  # the .pth names the checkout's root
+    project(repo, python, moved("calcpkg"))
+    tid = started(h, repo)
+    write(repo, {"calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+def test_f0301_another_project_installed_editable_from_outside_the_repository_is_not_refused(h, repo, installed,
+                                                                                              tmp_path):
+    python = installed
+    elsewhere = tmp_path / "elsewhere"
+    write(elsewhere, {"helperlib.py": "VALUE = 1\n"})
+    site = next((python.parent.parent / "lib").glob("python3*/site-packages"))
+    (site / "_helperlib.pth").write_text(f"{elsewhere}\n")
+    tid = started(h, repo)
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == [], outcome
+
+
+SUBPROCESS_TEST = ("import subprocess, sys\n\n\ndef test_mul_in_a_subprocess():\n"
+                   "    code = 'from calcpkg.calc import mul; assert mul(2, 3) == 6'\n"
+                   "    subprocess.run([sys.executable, '-c', code], check=True)\n")
+
+
+def test_f0301_a_pythonpath_folder_of_the_configuration_is_put_first(h, repo, tmp_path):
+    """The base's `pythonpath = lib` folder comes before the checkout's on a subprocess's import path too."""
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'lib'}\n")
+    project(repo, python, {**moved("lib/calcpkg"), "pytest.ini": "[pytest]\npythonpath = lib\n",
+                           "tests/test_sub.py": SUBPROCESS_TEST})
+    tid = started(h, repo)
+    write(repo, {"lib/calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 3, outcome
+    assert lost(outcome) == ["tests.test_calc::test_mul", "tests.test_sub::test_mul_in_a_subprocess"], outcome
+
+
+# -- FAIL_TO_PASS: a module the change adds is not imported from the checkout (F-0277's remainder) -------------
+
+NEW_MODULE = "def sub(a, b):\n    return a - b\n"
+NEW_TEST = "from calcpkg.sub import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n"
+
+
+def test_f0301_fail_to_pass_does_not_import_a_module_the_change_adds_from_the_checkout(h, repo, installed,
+                                                                                        monkeypatch):
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD")  # the test command in the checkout loads the pytest11 plugin
+    started(h, repo)
+    write(repo, {"src/calcpkg/sub.py": NEW_MODULE, "tests/test_sub.py": NEW_TEST})
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_sub.py::test_sub")
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == []
