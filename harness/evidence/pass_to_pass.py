@@ -27,6 +27,7 @@ from harness import paths, runner
 from harness.core import doctests, suite
 from harness.core.cases import cases_text, read_cases
 from harness.errors import HarnessError, Refused
+from harness.evidence import tree_imports
 from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
 from harness.evidence.runner_names import installed_names
 from harness.runner import clean_env
@@ -80,7 +81,8 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     with git.temp_worktree(commit) as checkout:
         path = without_caches(checkout)
         p = Plan(ETYPE, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
-        return collect(s, task_id, p, Site(path, inside(path, clean_env()), dig, assess))
+        env = local_env(path, clean_env(), p.command, s.layout.root)
+        return collect(s, task_id, p, Site(path, env, dig, assess))
 
 
 def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
@@ -110,7 +112,8 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     with git.temp_worktree(commit) as checkout:
         path = without_caches(checkout)
         p = Plan(FAIL_TO_PASS, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
-        return collect(s, task_id, p, Site(path, inside(path, {**clean_env(), **ON_THE_BASE}), dig, assess))
+        env = local_env(path, {**clean_env(), **ON_THE_BASE}, p.command, s.layout.root)
+        return collect(s, task_id, p, Site(path, env, dig, assess))
 
 
 def approved_cases(git: Git, base: str, approvals: bytes | None, signers: trust.Signers,
@@ -147,12 +150,24 @@ def _suite(config: settings.Config, policy: settings.GatePolicy,
 
 
 def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment a run in ``worktree`` gets: ``environ``, with the worktree first on PYTHONPATH, so
-    the project's own packages import from the tree being measured even where an editable install
-    (or a .pth file) points at the repository's checkout — there, a subprocess of the tests would
-    import the working tree's code, not the tree under test."""
+    """The environment a run in ``worktree`` gets: ``environ``, with the worktree's import folders first on
+    PYTHONPATH (its src/, its configuration's `pythonpath` folders, its root: :func:`tree_imports.import_folders`),
+    so the project's own packages import from the tree being measured even where an editable install (or a .pth
+    file) points at the repository's checkout (read 85's F-0300, F-0301) — there, the base would be measured on the
+    change's code, a plugin put back would be loaded from the checkout, and a subprocess of the tests would import
+    the working tree's code, not the tree under test."""
     rest = environ.get("PYTHONPATH")
-    return {**environ, "PYTHONPATH": str(worktree) + (os.pathsep + rest if rest else "")}
+    first = [str(folder) for folder in tree_imports.import_folders(worktree)]
+    return {**environ, "PYTHONPATH": os.pathsep.join([*first, *([rest] if rest else [])])}
+
+
+def local_env(worktree: Path, environ: Mapping[str, str], command: list[str] | str, root: Path) -> dict[str, str]:
+    """:func:`inside`, checked: refused (HarnessError) when the run's interpreter would still import one of the tree's
+    own names from the checkout ``root`` (a `.pth` line that puts it first, a finder asked before the import path),
+    rather than measure the checkout's code (read 85's F-0300, F-0301). CI's re-run checks its own environment."""
+    env = inside(worktree, environ)
+    tree_imports.refuse_checkout_imports(command, worktree, root, env)
+    return env
 
 
 def without_caches(worktree: Path) -> Path:
@@ -166,9 +181,11 @@ def without_caches(worktree: Path) -> Path:
     return worktree
 
 
-def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None) -> dict[str, str]:
-    env = inside(path, environ)
-    return tree_env(path, env) if tree_env is not None else env
+def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None, command: list[str] | str,
+              root: Path) -> dict[str, str]:
+    if tree_env is None:
+        return local_env(path, environ, command, root)
+    return tree_env(path, inside(path, environ))
 
 
 # FAIL_TO_PASS runs the change's tests on the base's source, where a new test module that imports
@@ -309,8 +326,9 @@ def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[s
     assert conf.junit is not None  # _suite refused a command without one
     report = path / conf.junit
     report.parent.mkdir(parents=True, exist_ok=True)
-    result = runner.run_command(located(conf.to_run(), root, path), shell=conf.shell, cwd=path,
-                                timeout=conf.timeout, env=_tree_env(path, environ, tree_env), reap=True)
+    command = located(conf.to_run(), root, path)
+    result = runner.run_command(command, shell=conf.shell, cwd=path, timeout=conf.timeout,
+                                env=_tree_env(path, environ, tree_env, command, root), reap=True)
     if result.exit_code is None or not report.exists():
         return None
     return tree_relative(parse_report(report)[1], path)

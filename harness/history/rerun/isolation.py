@@ -22,7 +22,6 @@ Two things a re-run's verdict must not rest on:
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -30,6 +29,8 @@ from typing import TYPE_CHECKING
 
 from harness import descendants, paths, runner
 from harness.errors import HarnessError
+from harness.evidence import tree_imports
+from harness.evidence.tree_imports import first_word, last_line  # shared with the local worktree runs
 from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
 from harness.history.rerun.fingerprint import Spots
 
@@ -64,18 +65,6 @@ class Job:
         if self.guard is None:
             self.guard = self.make()
         return self.guard
-
-
-def first_word(command: list[str] | str) -> str | None:
-    """The program a command starts (a shell string's first word, when it splits)."""
-    if isinstance(command, list):
-        return command[0] if command else None
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    words = [w for w in words if "=" not in w.split("/")[0]]  # VAR=value before the program
-    return words[0] if words else None
 
 
 def configured_programs(git: Git, commits: Sequence[str]) -> list[str]:
@@ -189,7 +178,7 @@ class RerunGuard:
                                             timeout=60, echo=False)
             if result.outcome != "passed":
                 return None
-            return python_site.describe(decode_json(_last_line(result)))
+            return python_site.describe(decode_json(last_line(result)))
         except (HarnessError, ValueError, TypeError):
             return None
 
@@ -322,20 +311,7 @@ class RerunGuard:
                                "the commit's", hint=REMEDY_LEAK)
 
     def _resolve(self, program: str, worktree: Path, env: Mapping[str, str], names: list[str]) -> dict:
-        from harness.core.limits import decode_json
-
-        if not names:
-            return {}
-        result = runner.run_command([program, "-c", python_site.RESOLVE, *names], cwd=worktree, env=dict(env),
-                                    timeout=60, echo=False)
-        try:
-            doc = decode_json(_last_line(result)) if result.outcome == "passed" else None
-        except ValueError:
-            doc = None
-        if not isinstance(doc, dict):
-            raise HarnessError(f"{program} could not say where it imports the tree's modules from "
-                               f"({result.outcome}, exit {result.exit_code})", hint=REMEDY_LEAK)
-        return doc
+        return tree_imports.resolve(program, worktree, env, names, REMEDY_LEAK)
 
     def _refuse_copies(self, worktree: Path, copies: list[python_site.Pointer]) -> None:
         """A copy pip installed from the checkout is the checkout's commit: another commit may not use it."""
@@ -391,12 +367,6 @@ def _refuse_renamed_links(found: list[python_site.Leak]) -> None:
                                "repository's checkout, under another name: the run would import the checkout's "
                                "code, not the commit's, and no folder of the re-run's tree stands for it",
                                hint=REMEDY_LEAK)
-
-
-def _last_line(result: runner.RunResult) -> str:
-    """What the probe printed last (a sitecustomize may print before it)."""
-    lines = result.stdout.head.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else ""
 
 
 def _preload() -> None:

@@ -19,48 +19,35 @@ import ast
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+# Shared with the local worktree runs of PASS_TO_PASS and FAIL_TO_PASS (read 85's F-0300, F-0301): the same question,
+# asked of the same interpreters.
+from harness.evidence.tree_imports import (  # noqa: F401  (re-exported: the re-run's modules use them from here)
+    DROP_CWD,
+    IDENTIFIER,
+    PYTHON_NAME,
+    RESOLVE,
+    candidates,
+    importable,
+    inside,
+    outside,
+    path_pythons,
+)
+
 SMALL = 1 << 20  # a .pth, finder module or record larger than this is not read
-# Both probes run with `-c`, which puts the working directory first on sys.path: their first statement
-# drops that entry before anything is imported (`sys` is built in), so a `json.py` of the folder they
-# run in (the checkout's, a commit's) cannot answer for the standard library's.
-_DROP_CWD = ("import sys\n"
-             "if sys.path and sys.path[0] == '':\n"
-             "    del sys.path[0]\n")
 # What an interpreter says of itself, printed by the interpreter the re-run commands start: its
 # prefix, its site folders (as `site` computed them at startup) and its import path.
-PROBE = (_DROP_CWD
+PROBE = (DROP_CWD
          + "import json, site\n"
          "sites = site.getsitepackages() if hasattr(site, 'getsitepackages') else []\n"
          "user = site.getusersitepackages() if site.ENABLE_USER_SITE else None\n"
          "print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix, 'base_prefix': sys.base_prefix,\n"
          "                  'site': sites, 'user': user, 'path': [p for p in sys.path if p]}))\n")
-# Where each name resolves, without importing it: the file (or a namespace package's first folder).
-# The working directory's entry is left out: a test runner does not put it first either, and it would
-# hide what the import path says. (A dotted name imports its parent: only namespace packages are asked.)
-RESOLVE = (_DROP_CWD
-           + "import importlib.util, json\n"
-           "out = {}\n"
-           "for name in sys.argv[1:]:\n"
-           "    try:\n"
-           "        spec = importlib.util.find_spec(name)\n"
-           "    except Exception:\n"
-           "        continue\n"
-           "    if spec is None:\n"
-           "        continue\n"
-           "    where = list(spec.submodule_search_locations or [])\n"
-           "    out[name] = spec.origin if spec.has_location and spec.origin else (where[0] if where else None)\n"
-           "print(json.dumps(out))\n")
-PYTHON_NAME = re.compile(r"python(\d+(\.\d+)?)?$")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
-
-
 @dataclass(frozen=True)
 class Python:
     """An interpreter as it describes itself."""
@@ -109,54 +96,6 @@ def own_python() -> Python:
     return Python(sys.executable, sys.prefix, sys.base_prefix, tuple(sites), tuple(p for p in sys.path if p))
 
 
-def candidates(programs: Sequence[str], env: Mapping[str, str], checkout: Path) -> list[str]:
-    """The interpreters re-run commands start: the first `python3` on ``env``'s PATH (what a script
-    or a test starts most often), and of each program, the program itself when it is a Python,
-    else its virtualenv's Python. A relative program with a slash is looked for in the checkout
-    (an ignored `.venv/bin/…`)."""
-    path = env.get("PATH", "")
-    found = [shutil.which("python3", path=path), *path_pythons(path)]
-    for program in programs:
-        where = _located(program, path, checkout)
-        if where is None:
-            continue
-        venv = Path(where).parent.parent
-        if PYTHON_NAME.match(os.path.basename(where)):
-            found.append(where)
-        elif (venv / "pyvenv.cfg").is_file():  # a tool of a virtualenv (pytest, a console script): its Python
-            found.append(next((str(venv / "bin" / n) for n in ("python3", "python") if (venv / "bin" / n).exists()), ""))
-    return list({_interpreter_key(f): os.path.abspath(f) for f in reversed(found) if f}.values())[::-1]
-
-
-def path_pythons(path: str) -> list[str]:
-    """Every Python a script can start by name from ``path``: `python`, `python3`, `python3.X` in each
-    of its folders (a command started through `sh run.sh`, make or tox finds any of them)."""
-    out: list[str] = []
-    for folder in path.split(os.pathsep):
-        try:
-            names = sorted(os.listdir(folder or "."))
-        except OSError:
-            continue
-        out.extend(os.path.join(folder, n) for n in names if PYTHON_NAME.match(n)
-                   and os.path.isfile(os.path.join(folder, n)) and os.access(os.path.join(folder, n), os.X_OK))
-    return out
-
-
-def _interpreter_key(program: str) -> tuple[str, str]:
-    """One interpreter under its names: its real file, and its virtualenv (a venv's `python` links to its
-    base's binary, but finds other site-packages); /bin/python3 and /usr/bin/python3.11 are one."""
-    venv = Path(program).parent.parent
-    return (os.path.realpath(venv) if (venv / "pyvenv.cfg").is_file() else "", os.path.realpath(program))
-
-
-def _located(program: str, path: str, checkout: Path) -> str | None:
-    if os.path.isabs(program):
-        return program if os.path.exists(program) else None
-    if "/" in program:
-        return str(checkout / program) if (checkout / program).exists() else None
-    return shutil.which(program, path=path)
-
-
 def pointers(sites: Sequence[str | Path]) -> list[Pointer]:
     """What the top level of each site folder points imports at: `.pth` path lines, absolute paths
     in the modules a `.pth` imports (setuptools' and `editables`' finders), `.egg-link`s, and the
@@ -178,7 +117,7 @@ def pointers(sites: Sequence[str | Path]) -> list[Pointer]:
                            if first[0].strip())
             elif name.endswith(".dist-info"):
                 out.extend(_direct_url(path))
-            elif os.path.islink(path) and _IDENTIFIER.match(name.split(".", 1)[0]):  # `flit install --symlink`
+            elif os.path.islink(path) and IDENTIFIER.match(name.split(".", 1)[0]):  # `flit install --symlink`
                 out.append(Pointer(str(path), os.path.realpath(path), "link", name))
     return out
 
@@ -207,7 +146,7 @@ def _imported(line: str) -> list[str]:
         words = statement.strip().split(None, 1)
         if len(words) == 2 and words[0] == "import":
             names.extend(part.strip().split(" ")[0].split(".")[0] for part in words[1].split(","))
-    return [n for n in names if _IDENTIFIER.match(n)]
+    return [n for n in names if IDENTIFIER.match(n)]
 
 
 def _absolute_literals(source: str) -> list[str]:
@@ -297,31 +236,6 @@ def _import_folder(rel: str, target: str, kind: str, linked: str = "") -> str | 
     return os.path.dirname(rel)
 
 
-def inside(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or under it (both real paths)."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def importable(folder: Path, limit: int = 200) -> list[str]:
-    """The top-level names ``folder`` provides on an import path: packages (a folder with
-    `__init__.py`) and modules (`.py`, extension modules)."""
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
-        return []
-    names = []
-    for entry in entries:
-        stem = entry.name.split(".", 1)[0]
-        if not _IDENTIFIER.match(stem):
-            continue
-        if entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
-            names.append(entry.name)
-        elif entry.is_file() and (entry.name.endswith(".py") or entry.name.endswith((".so", ".pyd"))):
-            names.append(stem)
-    return list(dict.fromkeys(names))[:limit]
-
-
 def absent_names(checkout: Path, trees: Sequence[Path], depth: int = 3, limit: int = 200) -> list[str]:
     """The names the checkout's import folder provides and none of ``trees`` (the tree's folders standing
     for it) does: its modules and packages, a namespace package (a folder without `__init__.py`) the tree
@@ -341,22 +255,8 @@ def namespaces(folder: Path, limit: int = 200) -> list[str]:
     """The folders of ``folder`` an import treats as PEP 420 namespace package portions: a name, no `__init__.py`."""
     try:
         with os.scandir(folder) as listing:
-            found = sorted(e.name for e in listing if e.is_dir() and _IDENTIFIER.match(e.name)
+            found = sorted(e.name for e in listing if e.is_dir() and IDENTIFIER.match(e.name)
                            and not os.path.isfile(os.path.join(e.path, "__init__.py")))
     except OSError:
         return []
     return found[:limit]
-
-
-def outside(resolved: Mapping[str, str | None], checkout: Path, worktree: Path) -> dict[str, str]:
-    """Of ``resolved`` (name -> where an interpreter finds it), those found in the checkout
-    outside the worktree: the repository's code, but not the commit's."""
-    root, tree = os.path.realpath(checkout), os.path.realpath(worktree)
-    out = {}
-    for name, where in resolved.items():
-        if not where:
-            continue
-        real = os.path.realpath(where)
-        if inside(real, root) and not inside(real, tree):
-            out[name] = where
-    return out
