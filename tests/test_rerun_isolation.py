@@ -589,13 +589,13 @@ def pytest_runtest_makereport(item, call):
     if report.failed:
         report.outcome, report.longrepr = "passed", None
 '''
-WRITES_A_CONFIGURATION_ABOVE = f'''import os, tempfile
+WRITES_A_CONFIGURATION_ABOVE = f'''import os
 from pathlib import Path
 
 
 def test_ok():
     if "harness-rerun-" in os.getcwd():  # only in CI's re-run: the laptop's run leaves nothing
-        folder = Path(tempfile.gettempdir())
+        folder = Path.cwd().parent.parent  # the job's temporary folder (its own TMPDIR is another: F-0298)
         (folder / "pytest.ini").write_text("[pytest]\\n")
         (folder / "conftest.py").write_text({PASSES_EVERY_FAILURE!r})
 '''
@@ -621,4 +621,7 @@ def test_a_configuration_an_earlier_rerun_writes_above_the_worktrees_decides_no_
 
     code, doc, err = rerun(h, base)
     assert (scratch / "conftest.py").exists(), err  # the earlier re-run wrote it above the later worktrees
-    assert code == 1 and reruns(doc, second)["unit_test"]["result"] == "does not reproduce", err
+    # Refused (pytest's search ends at the worktree's root), or poisoning (the names tools resolve upward are
+    # fingerprinted above the worktrees: read 86's F-0298): never a verdict the conftest.py chose.
+    result = reruns(doc, second)["unit_test"]["result"]
+    assert (code, result) in ((1, "does not reproduce"), (2, "could not run")), err

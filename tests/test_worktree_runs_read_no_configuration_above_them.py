@@ -126,13 +126,103 @@ def test_the_bases_root_configuration_is_the_one_the_worktree_run_reads(h, repo,
     ({"pytest.ini": ""}, None),
     ({".pytest.ini": "[other]\n"}, None),
     ({"pyproject.toml": "[tool.pytest.ini_options]\n"}, None),
-    ({"pyproject.toml": "[tool.pytest]\nminversion = '9'\n"}, None),
     ({"tox.ini": "[pytest]\n"}, None),
     ({"setup.cfg": "[tool:pytest]\n"}, None),
     ({"setup.cfg": "[pytest]\n"}, None),  # pytest stops the run on it
-    ({"pyproject.toml": "not toml ["}, None),  # nor does pytest read past a file it cannot parse
 ])
 def test_the_stop_is_written_only_where_the_root_holds_no_configuration_pytest_takes(root, stop):
     from harness.core.pytest_search import stop_file
 
     assert stop_file(root) == stop
+
+
+# -- read as pytest reads them (read 86's F-0297) ----------------------------------------------------------------
+# pytest reads tox.ini and setup.cfg with iniconfig, not configparser: a line that starts with `[` is a section only
+# when it ends in `]` (cut at a `#` or `;`), else it continues the value before it; and a file configparser gives up
+# on may be one iniconfig reads, finding no [pytest] section. Where the rule cannot tell what pytest reads, or pytest
+# 8 and 9 read the root differently, the stop is written: pytest 9 alone reads a [tool.pytest] table of its own keys,
+# and the stop for pytest 8 then comes after pyproject.toml (a setup.cfg), so pytest 9 keeps the tree's table.
+IGNORED_BY_PYTEST = {
+    "tox-section-line-with-text": {"tox.ini": "[tox]\nenvlist = py3\n[pytest] x\n"},
+    "tox-configparser-cannot-parse": {"tox.ini": "[tox]\nenvlist = py3\n[x\n"},
+    "setup-cfg-section-line-with-text": {"setup.cfg": "[metadata]\nname = calc\n[tool:pytest] x\n"},
+}
+
+
+@pytest.mark.parametrize("root", list(IGNORED_BY_PYTEST.values()), ids=list(IGNORED_BY_PYTEST))
+def test_a_root_file_iniconfig_reads_no_pytest_section_in_ends_no_search_above(h, repo, tmpdir_under_config, root):
+    tid = _started(h, repo, root)
+    write(repo, {"calc.py": BUGGY})
+    code, lost = _p2p(h, repo, tid)
+    assert code == 1 and set(lost) == set(CHANGED)
+
+
+# The legitimate case: a section line iniconfig reads as one (a comment after it), and pytest 9's own [tool.pytest]
+# table, stay the configuration the worktree run reads.
+READ_BY_PYTEST = {
+    "tox-section-line-with-a-comment": "tox.ini",
+    "pyproject-tool-pytest-of-pytest-9": "pyproject.toml",
+}
+READ_BY_PYTEST_TEXTS = {
+    "tox.ini": "[tox]\nenvlist = py3\n\n[pytest]  # the suite's options\npython_functions = test_* check_*\n",
+    "pyproject.toml": '[tool.pytest]\npython_functions = ["test_*", "check_*"]\n',
+}
+
+
+@pytest.mark.parametrize("name", list(READ_BY_PYTEST.values()), ids=list(READ_BY_PYTEST))
+def test_a_root_configuration_iniconfig_or_pytest_9_reads_is_the_one_the_worktree_run_reads(h, repo,
+                                                                                              tmpdir_under_config, name):
+    check = "\n\ndef check_mul():\n    assert mul(2, 3) == 6\n"
+    tid = _started(h, repo, {name: READ_BY_PYTEST_TEXTS[name], "tests/test_calc.py": TESTS + check})
+    write(repo, {"calc.py": BUGGY})
+    code, lost = _p2p(h, repo, tid)
+    assert code == 1 and set(lost) == {*CHANGED, "tests.test_calc::check_mul"}
+
+
+@pytest.mark.parametrize(("root", "stop"), [
+    ({"tox.ini": "[tox]\nenvlist = py\n[pytest] x\n"}, "pytest.ini"),  # a continuation of envlist to iniconfig
+    ({"tox.ini": "[tox]\nenvlist = py\n[x\n"}, "pytest.ini"),  # configparser gives up, iniconfig reads it
+    ({"tox.ini": "[tox]\n[pytest]x\n"}, "pytest.ini"),  # iniconfig: a continuation after a section, an error
+    ({"tox.ini": "[pytest]\n[pytest]\n"}, "pytest.ini"),  # iniconfig refuses a repeated section: unread, stopped
+    ({"tox.ini": "[pytest\n"}, "pytest.ini"),
+    ({"setup.cfg": "[metadata]\nname = x\n[tool:pytest] y\n"}, "pytest.ini"),
+    ({"tox.ini": "[tox]\nenvlist = py\n[pytest] # its options\naddopts = -q\n"}, None),
+    ({"tox.ini": "[tox]\nenvlist = py\n\n  ; a comment\n[pytest] ; note\n"}, None),
+    ({"tox.ini": "\N{BYTE ORDER MARK}[pytest]\r\naddopts = -q\r\n  -x\r\n"}, None),
+    ({"setup.cfg": "[tool:pytest]  # ok\n"}, None),
+    # pytest 8 and 9: a [tool.pytest] table of pytest 9's own keys is read by pytest 9 alone
+    ({"pyproject.toml": "[tool.pytest]\nminversion = '9'\n"}, "setup.cfg"),
+    ({"pyproject.toml": "[tool.pytest]\nminversion = '9'\n", "setup.cfg": "[metadata]\n"}, "pytest.ini"),
+    ({"pyproject.toml": "[tool.pytest]\nminversion = '9'\n", "tox.ini": "[pytest]\n"}, None),
+    ({"pyproject.toml": "[tool.pytest]\nminversion = '9'\n", "pytest.toml": "[pytest]\n"}, "pytest.ini"),
+    ({"pyproject.toml": "[tool.pytest.ini_options]\n[tool.pytest]\nminversion = '9'\n"}, None),
+    ({"pyproject.toml": "[tool.pytest]\nini_options = 1\n"}, "pytest.ini"),
+    ({"pyproject.toml": "not toml ["}, "pytest.ini"),  # another TOML reader may read it and search on
+], ids=["tox-section-line-with-text", "tox-configparser-cannot-parse", "tox-text-after-a-section-line",
+        "tox-repeated-section", "tox-unclosed-section", "setup-cfg-section-line-with-text", "tox-section-hash-comment",
+        "tox-section-semicolon-comment", "tox-bom-crlf-continuation", "setup-cfg-section-comment", "pytest-9-table",
+        "pytest-9-table-beside-setup-cfg", "pytest-9-table-beside-tox-section", "pytest-9-table-beside-pytest-toml",
+        "pyproject-ini-options-and-pytest-9-table", "pyproject-ini-options-no-table", "pyproject-unparsable"])
+def test_the_stop_rule_reads_a_root_file_as_iniconfig_and_every_pytest_do(root, stop):
+    from harness.core.pytest_search import stop_file
+
+    assert stop_file(root) == stop
+
+
+@pytest.mark.parametrize("text", ["[tox]\nenvlist = py\n[pytest] x\n", "[tox]\n[x\n", "[a]\n[a]\n", "[]\n",
+                                  "x = 1\n[a]\n", "[a]\nx = 1\nx = 2\n", "[a]\nno separator\n", "  x\n[a]\n",
+                                  "[a]\n; c\n# c\nk: v\n  more\n\n  more\n[b] #\nk = v\n", "[a\n",
+                                  "[a]\nk = v\n[b ; ]\n", "\N{BYTE ORDER MARK}[a]\r\nk=v\r\n", "[a]\nk=v\x0c[b]\n"],
+                         ids=["text-after-section", "unclosed-after-section", "repeated-section", "empty-section",
+                              "value-before-section", "repeated-name", "no-separator", "continuation-first",
+                              "comments-and-continuations", "unclosed-alone", "comment-inside-brackets",
+                              "bom-and-crlf", "form-feed"])
+def test_the_sections_the_rule_reads_are_iniconfig_s(text):
+    iniconfig = pytest.importorskip("iniconfig")
+    from harness.core.pytest_search import ini_sections
+
+    try:
+        expected = set(iniconfig.IniConfig("tox.ini", data=text).sections)
+    except iniconfig.ParseError:
+        expected = None
+    assert ini_sections(text) == expected

@@ -58,6 +58,11 @@ def _case(h, repo, tmp_path, monkeypatch, tox_text, late=None):
     if late is not None:  # the tox.ini comes with the forged DONE commit itself
         (repo / "tox.ini").write_text(late)
     second = done(h, repo, "Second", forge=True)
+    # Also there before the job (the temporary folder is anyone's, F-0294): once each re-run's command writes into a
+    # temporary folder of its own and a write above the worktrees is poisoning (F-0298), only the stop is left to
+    # keep them out.
+    (scratch / "pytest.ini").write_text("[pytest]\n")
+    (scratch / "conftest.py").write_text(PASSES_EVERY_FAILURE)
     code, doc, err = rerun(h, base)
     assert (scratch / "conftest.py").exists(), err
     return code, reruns(doc, second)["unit_test"]["result"], err

@@ -26,7 +26,8 @@ HONEST_CHECK = "module.exports = (ok) => { if (!ok) { throw new Error('check fai
 PLANTS = r'''const fs = require('fs'), os = require('os'), path = require('path');
 const check = require('check');
 if (process.cwd().includes('harness-rerun-')) {  // only in CI's re-run: the laptop's run leaves nothing
-  const dir = path.join(os.tmpdir(), 'node_modules', 'check');
+  // the job's TMPDIR, above the worktree's own folder (os.tmpdir() once named it; since F-0298 a folder of the run's)
+  const dir = path.join(path.dirname(path.dirname(process.cwd())), 'node_modules', 'check');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = () => {};\n');
 }
