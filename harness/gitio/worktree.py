@@ -125,7 +125,9 @@ class Worktree(Trees):
     @contextlib.contextmanager
     def temp_worktree(self, commit: str) -> Iterator[Path]:
         """A detached worktree at ``commit`` in a temporary folder, its submodules checked out at the
-        commits it records (HarnessError when a local copy lacks one), removed afterwards."""
+        commits it records (HarnessError when a local copy lacks one), removed afterwards. The folder is made fresh
+        for this worktree (mkdtemp), so nothing an earlier run wrote is in the worktree's parent; what one wrote in the
+        folders above it is the re-run's fingerprint's to find (read 86's F-0298)."""
         import tempfile  # lazy: a rerun alone makes a folder
 
         from harness.gitio import submodules
@@ -149,7 +151,7 @@ def _end_pytest_search(path: Path) -> None:
     """Make pytest, run in the worktree ``path``, read no configuration (nor the conftest.py beside it) from the
     folders above it — tempfile's, which the caller's TMPDIR chooses (read 81's F-0294): the rule is
     :mod:`harness.core.pytest_search`."""
-    from harness.core.pytest_search import STOP_TEXT, stop_file
+    from harness.core.pytest_search import STOP_TEXTS, stop_file
     from harness.paths import PYTEST_CONFIGS
 
     root = {}
@@ -162,7 +164,7 @@ def _end_pytest_search(path: Path) -> None:
         return
     try:
         with open(path / stop, "x", encoding="utf-8") as f:
-            f.write(STOP_TEXT)
+            f.write(STOP_TEXTS[stop])
     except OSError as exc:  # a folder or a dangling link of that name: pytest would look above it
         from harness.errors import HarnessError
 

@@ -45,19 +45,25 @@ REPRODUCES, CONTRADICTED, UNRUNNABLE = "reproduces", "does not reproduce", "coul
 # Output that says the program or module is missing from this machine, not that it judged the code.
 MISSING_TOOL = ("command not found", "No module named", ": not found", "is not recognized as")
 POISON_REMEDY = ("an evidence command must leave CI's machine as it found it: install nothing into its interpreter, "
-                 "PATH or HOME (build into a folder — `pip wheel . -w dist`, `python -m build` — not `pip install .`), "
+                 "PATH or HOME, write nothing into the folders above its worktree (its TMPDIR is a folder of its own; "
+                 "build into a folder — `pip wheel . -w dist`, `python -m build` — not `pip install .`), "
                  "or fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
+# Where programs find their temporary folder: POSIX's TMPDIR; TEMP and TMP, which Python's tempfile reads too.
+TEMP_VARS = ("TMPDIR", "TEMP", "TMP")
 
 
 @contextlib.contextmanager
-def own_bytecode_cache(env: Mapping[str, str]) -> Iterator[dict[str, str]]:
-    """``env`` with a fresh, empty bytecode cache folder of the run's own (`PYTHONPYCACHEPREFIX`), removed
-    after: its interpreters neither read a `__pycache__` another run could have planted a cache in (one
-    whose header matches its source's size and time is trusted), nor write one for a later run to read."""
+def own_folders(env: Mapping[str, str]) -> Iterator[dict[str, str]]:
+    """``env`` with a fresh, empty bytecode cache folder (`PYTHONPYCACHEPREFIX`) and temporary folder (:data:`TEMP_VARS`)
+    of the run's own, removed after. Its interpreters neither read a `__pycache__` another run could have planted a
+    cache in (one whose header matches its source's size and time is trusted), nor write one for a later run to read.
+    What its tools write into their temporary folder (a `node_modules`, a `pytest.ini`) is in no folder above a later
+    run's worktree, where node and pytest would find it, and is gone before the next run (read 86's F-0298)."""
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="harness-pycache-") as folder:
-        yield {**env, "PYTHONPYCACHEPREFIX": folder}
+    with tempfile.TemporaryDirectory(prefix="harness-pycache-") as cache, \
+            tempfile.TemporaryDirectory(prefix="harness-tmp-", ignore_cleanup_errors=True) as tmp:
+        yield {**env, "PYTHONPYCACHEPREFIX": cache, **dict.fromkeys(TEMP_VARS, tmp)}
 
 
 def classify(result: runner.RunResult, expect: tuple[str | None, int | None]) -> str:
@@ -79,7 +85,7 @@ def execute(item: Planned, cwd: Path, commit: str, stream: Callable[[str], None]
     stream(f"{commit[:12]} {item.task} {item.kind} {item.what}: `{shown}` in {cwd} …")
     try:
         report = _fresh_report(cwd, item.junit)
-        with own_bytecode_cache(env if env is not None else clean_env()) as run_env:
+        with own_folders(env if env is not None else clean_env()) as run_env:
             result = runner.run_command(item.command, shell=item.shell, cwd=cwd, timeout=item.timeout, env=run_env,
                                         echo=False, reap=True)
         result, unproved = _judged_by_report(result, report, item.cases, cwd)

@@ -20,6 +20,10 @@ matches its source's size and time) nor write one there. So a new cache in a `__
 appear (a tool that ignores the environment compiles there), and caches below the top level are not
 read; at the top level a changed one is still named. Out of reach: an interpreter started with `-I`
 or `-E` (it ignores `PYTHONPYCACHEPREFIX`) reads the `__pycache__` folders — fan the re-run out.
+The folders above the re-runs' worktrees are fingerprinted by name: the job's temporary folder, where every worktree
+is made in a fresh folder of its own, and each folder above it, for the names tools look up in every folder above the
+one they start from (:data:`UPWARD`: a `node_modules`, a `conftest.py`, a `package.json`; read 86's F-0298). Each
+command gets a temporary folder of its own, so an honest tool writes none of them there.
 Bounded: at most ``ENTRY_CAP`` entries per fingerprint.
 """
 
@@ -41,6 +45,29 @@ HOME_CONFIG = (".gitconfig", ".config/git", ".gitattributes", ".config/pip", ".p
                ".gradle/init.d", ".bazelrc", ".curlrc", ".wgetrc", ".ssh/config", ".docker/config.json", ".profile",
                ".bashrc", ".bash_profile", ".zshenv", ".pdbrc")
 SYSTEM_CONFIG = ("/etc/gitconfig", "/etc/pip.conf", "/etc/xdg/pip/pip.conf")
+# What tools look for in the folder they start from and, when it holds none, in every folder above it up to the root
+# (read 86's F-0298): each re-run's worktree is made in a fresh folder of the job's temporary folder, which every
+# command could write until it got a TMPDIR of its own, and one of these written there or above it decides what a
+# later run does in a tree that holds none — node resolves a bare require() through the node_modules of every folder
+# above, pytest takes the first configuration it finds (ended at the worktree's root: harness.core.pytest_search),
+# linters and type checkers their configuration, version managers their pin. Grouped by ecosystem; a name not
+# listed (a tool's own configuration file that another tool does not share) is not looked for.
+UPWARD = (
+    # Python: pytest's configuration and conftest.py, the packaging and lint and type-check configurations, the pin
+    "conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml", "tox.ini", "setup.cfg",
+    "mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml", ".flake8", ".pylintrc", "pylintrc", ".coveragerc",
+    ".isort.cfg", "pyrightconfig.json", ".python-version",
+    # JavaScript: node's modules, the package managers', compilers', test runners' and linters' configurations
+    "node_modules", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnp.cjs", "pnpm-workspace.yaml",
+    "tsconfig.json", "jsconfig.json", "babel.config.js", "babel.config.json", ".babelrc", ".babelrc.json",
+    "jest.config.js", ".mocharc.js", ".mocharc.json", ".mocharc.yml", ".eslintrc", ".eslintrc.js", ".eslintrc.json",
+    ".eslintrc.yml", "eslint.config.js", ".prettierrc", ".nvmrc", ".node-version", "deno.json", "bunfig.toml",
+    # Go, Rust, Ruby, the JVM, Bazel
+    "go.mod", "go.work", "Cargo.toml", ".cargo", "rust-toolchain", "rust-toolchain.toml", "Gemfile", ".ruby-version",
+    ".bundle", "pom.xml", ".mvn", "settings.gradle", "settings.gradle.kts", "gradle.properties", "WORKSPACE",
+    "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc",
+    # version managers and environment files
+    ".tool-versions", ".env", ".envrc", ".editorconfig")
 # The repository's own git configuration: what `git worktree add` of the next commit, and git
 # commands inside every re-run, obey (filters, hooks, grafts, alternates, replace refs).
 GIT_FILES = ("config", "shallow", "info/grafts", "info/attributes", "objects/info/alternates")
@@ -79,6 +106,28 @@ def home_spots(home: str | None) -> Spots:
         path = os.path.join(home, rel)
         (spots.walked if os.path.isdir(path) else spots.files).add(path)
     return spots
+
+
+def upward_spots(folder: str) -> Spots:
+    """The names of :data:`UPWARD` in ``folder`` (the job's temporary folder) and every folder above it, as written and
+    with links resolved (node resolves from a module's real path): a folder already there is read in full, anything
+    else by content, and a name that appears is added."""
+    spots = Spots()
+    for above in ancestors(folder):
+        for name in UPWARD:
+            path = os.path.join(above, name)
+            (spots.walked if os.path.isdir(path) else spots.files).add(path)
+    return spots
+
+
+def ancestors(folder: str) -> list[str]:
+    """``folder`` and each folder above it up to the root, as written (made absolute) and with links resolved."""
+    out: list[str] = []
+    for here in (os.path.abspath(folder), os.path.realpath(folder)):
+        while here not in out:
+            out.append(here)
+            here = os.path.dirname(here)
+    return out
 
 
 def git_spots(common_dir: str) -> Spots:

@@ -170,10 +170,10 @@ class RerunGuard:
             return python_site.own_python()  # the harness's own interpreter (its bin/, its binary): asked in-process
         import tempfile
 
-        from harness.history.rerun.execute import own_bytecode_cache
+        from harness.history.rerun.execute import own_folders
 
         try:  # in an empty folder of the harness's: no file of the checkout's answers for the standard library
-            with own_bytecode_cache(self.environ) as env, tempfile.TemporaryDirectory(prefix="harness-probe-") as cwd:
+            with own_folders(self.environ) as env, tempfile.TemporaryDirectory(prefix="harness-probe-") as cwd:
                 result = runner.run_command([program, "-c", python_site.PROBE], cwd=Path(cwd), env=env,
                                             timeout=60, echo=False)
             if result.outcome != "passed":
@@ -198,12 +198,15 @@ class RerunGuard:
         return spots
 
     def _job_spots(self) -> Spots:
+        import tempfile
+
         import harness
 
         spots = self._python_spots([python_site.own_python()])
         spots.walked.add(os.path.dirname(os.path.abspath(harness.__file__)))
         spots.listed.update(p for p in self.environ.get("PATH", "").split(os.pathsep) if p)
         spots.update(fingerprint.home_spots(self.environ.get("HOME")))
+        spots.update(fingerprint.upward_spots(tempfile.gettempdir()))  # where the worktrees are made (F-0298)
         spots.update(fingerprint.git_spots(str(self.git.common_dir)))
         return spots
 
@@ -219,10 +222,14 @@ class RerunGuard:
         HarnessError (a "could not run") when it cannot be made to."""
         import tempfile
 
+        from harness.history.rerun.execute import TEMP_VARS
+
         env = dict(environ)
         env["PATH"] = self._path_in_tree(worktree, env.get("PATH", ""))
-        # A bytecode cache folder of the worktree's own (removed with it; see fingerprint's docstring).
+        # A bytecode cache folder of the worktree's own (removed with it; see fingerprint's docstring), and a temporary
+        # folder: beside the worktree, above no other (read 86's F-0298; a command run there gets one of its own).
         env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix=f"{worktree.name}.pycache-", dir=worktree.parent)
+        env.update(dict.fromkeys(TEMP_VARS, tempfile.mkdtemp(prefix=f"{worktree.name}.tmp-", dir=worktree.parent)))
         leaking = {program: python_site.leaks(python_site.pointers(py.sites), self.checkout, worktree,
                                               lambda rel: self._owned(worktree, rel))
                    for program, py in self.pythons.items()}
