@@ -409,6 +409,43 @@ def test_a_secret_over_lines_of_a_hand_written_file_is_refused_at_commit(h, repo
     assert "Hunter2Secret" not in r.stderr and TOKEN not in r.stderr
 
 
+# -- read 87: the text of a .jsonl file read whole, as any text file's is (#02) -----------------------------------------
+
+RECORD = json.dumps({"event": "note", "text": "rotated the keys"})
+
+
+@pytest.mark.parametrize("text,lines", ACROSS_LINES.values(), ids=list(ACROSS_LINES))
+def test_a_secret_only_the_whole_text_shows_is_found_in_a_jsonl_file(text, lines):
+    # A record first and after: the text's lines keep their own numbers, and the records are read as data.
+    raw = f"{RECORD}\n# notes\n{text}{RECORD}\n".encode()
+    found = secrets_in(".harness/notes.jsonl", raw)
+    assert sorted({line for line, _ in found}) == [n + 2 for n in lines], found
+
+
+def test_a_secret_over_a_text_line_and_a_json_scalar_of_a_jsonl_file_is_found():
+    # `"-u admin:…"` parses as JSON (a string) and is nothing alone: the whole text shows curl's password.
+    raw = b'curl https://api.example.com/v1/items \\\n"-u admin:Hunter2Secret"\n'
+    assert secrets_in(".harness/notes.jsonl", raw) != []
+
+
+def test_a_secret_over_lines_of_a_jsonl_file_is_refused_at_commit(h, repo, task):
+    text = ACROSS_LINES["curl-continued"][0] + ACROSS_LINES["hex-wrapped"][0]
+    (repo / ".harness" / "notes.jsonl").write_text(f"{RECORD}\n# notes\n{text}")
+    r = validate_staged(repo)
+    assert r.returncode == 1 and "secret-in-harness-files" in r.stderr, r.stderr
+    assert ".harness/notes.jsonl:4" in r.stderr and ".harness/notes.jsonl:5" in r.stderr, r.stderr
+    assert "Hunter2Secret" not in r.stderr and TOKEN not in r.stderr
+
+
+def test_a_jsonl_file_of_records_and_text_holding_no_secret_is_committed(h, repo, task):
+    notes = repo / ".harness" / "notes.jsonl"
+    notes.write_text(f"{RECORD}\n# notes: the unit_test ran twice\n"
+                     f"curl https://api.example.com/v1/items \\\n  -H 'Accept: text/plain'\n{RECORD}\n")
+    assert secrets_in(".harness/notes.jsonl", notes.read_bytes()) == []
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
 MARKED_PW = "Sup3rS3cretPw"
 
 

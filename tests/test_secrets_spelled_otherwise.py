@@ -190,3 +190,72 @@ def test_a_title_holding_a_token_split_by_an_invisible_character_is_stored_redac
     text = "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
     assert TOKEN[20:] not in text and "[REDACTED:github_token]" in text
     assert validate_staged(repo).returncode == 0
+
+
+# -- read 87: a token split by a default-ignorable character of another category (#01) ---------------------------------
+
+# Unicode's Default_Ignorable_Code_Point that are not of category Cf, by class: a terminal shows nothing for them either.
+DEFAULT_IGNORABLE_OTHERWISE = {
+    "variation-selector": [0xFE00, 0xFE0E, 0xFE0F, 0xE0100, 0xE01EF],
+    "combining-grapheme-joiner": [0x034F],
+    "mongolian-free-variation-selector": [0x180B, 0x180C, 0x180D, 0x180F],
+    "khmer-inherent-vowel": [0x17B4, 0x17B5],
+    "hangul-filler": [0x115F, 0x1160, 0x3164, 0xFFA0],
+    "unassigned": [0x2065, 0xFFF0, 0xFFF8, 0xE0000, 0xE0002, 0xE0080, 0xE01F0, 0xE0FFF],
+}
+_OTHERWISE = [(kind, cp) for kind, cps in DEFAULT_IGNORABLE_OTHERWISE.items() for cp in cps]
+
+
+@pytest.mark.parametrize("cp", [cp for _, cp in _OTHERWISE], ids=[f"{kind}-U+{cp:04X}" for kind, cp in _OTHERWISE])
+def test_a_token_split_by_a_default_ignorable_character_is_redacted(cp):
+    text = f"rotate {TOKEN[:20]}{chr(cp)}{TOKEN[20:]} now"
+    out = compile_patterns(detector=True).redact(text)
+    assert out == "rotate [REDACTED:github_token] now", repr(out)
+
+
+def test_the_default_ignorable_format_characters_are_every_format_character_but_the_visible_ones():
+    # The constant's Cf part against this Python's unicodedata: every format character is default-ignorable but the
+    # prepended concatenation marks, the interlinear annotation and the Egyptian hieroglyph format controls, which
+    # a terminal shows (DerivedCoreProperties.txt's derivation).
+    import re
+    import sys
+    import unicodedata
+
+    from harness.core.redact import DEFAULT_IGNORABLE
+
+    shown = {*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD,
+             *range(0xFFF9, 0xFFFC), *range(0x13430, 0x13440)}
+    formats = "".join(chr(cp) for cp in range(sys.maxunicode + 1) if unicodedata.category(chr(cp)) == "Cf")
+    ignorable = {ord(c) for c in re.findall(f"[{DEFAULT_IGNORABLE}]", formats)}
+    assert ignorable == {ord(c) for c in formats} - shown
+
+
+def test_every_variation_selector_and_hangul_filler_is_default_ignorable():
+    import re
+    import sys
+    import unicodedata
+
+    from harness.core.redact import DEFAULT_IGNORABLE
+
+    named = [chr(cp) for cp in range(sys.maxunicode + 1)
+             if "VARIATION SELECTOR" in (name := unicodedata.name(chr(cp), "")) or name.endswith("HANGUL FILLER")
+             or name in ("HANGUL CHOSEONG FILLER", "HANGUL JUNGSEONG FILLER")]
+    assert len(named) == 16 + 240 + 4 + 4, len(named)
+    assert all(re.fullmatch(f"[{DEFAULT_IGNORABLE}]", c) for c in named)
+
+
+def test_text_holding_default_ignorable_characters_is_kept_as_written():
+    # Removed in the rules' view only: an emoji's presentation selector, a Hangul filler stay where they were.
+    text = "build \u2714\ufe0f passed; \u3164\u1160 name and \u034f joined, rotate the token tomorrow"
+    assert compile_patterns(detector=True).redact(text) == text
+
+
+@pytest.mark.parametrize("cp", [0xFE0F, 0x034F, 0x3164, 0xE0100, 0x180B, 0x17B4],
+                         ids=lambda cp: f"default-ignorable-U+{cp:04X}")
+def test_a_title_holding_a_token_split_by_a_default_ignorable_character_is_stored_redacted(h, repo, cp):
+    from support.cli import validate_staged
+
+    h.ok("task", "new", f"rotate {TOKEN[:20]}{chr(cp)}{TOKEN[20:]}")
+    text = "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
+    assert TOKEN[20:] not in text and "[REDACTED:github_token]" in text
+    assert validate_staged(repo).returncode == 0
