@@ -409,7 +409,7 @@ def test_a_secret_over_lines_of_a_hand_written_file_is_refused_at_commit(h, repo
     assert "Hunter2Secret" not in r.stderr and TOKEN not in r.stderr
 
 
-# -- read 87: the text of a .jsonl file read whole, as any text file's is (#02) -----------------------------------------
+# -- read 87: the text of a .jsonl file read whole, as any text file's is (F-0304) -------------------------------------
 
 RECORD = json.dumps({"event": "note", "text": "rotated the keys"})
 

@@ -192,7 +192,7 @@ def test_a_title_holding_a_token_split_by_an_invisible_character_is_stored_redac
     assert validate_staged(repo).returncode == 0
 
 
-# -- read 87: a token split by a default-ignorable character of another category (#01) ---------------------------------
+# -- read 87: a token split by a default-ignorable character of another category (F-0303) -----------------------------
 
 # Unicode's Default_Ignorable_Code_Point that are not of category Cf, by class: a terminal shows nothing for them either.
 DEFAULT_IGNORABLE_OTHERWISE = {

@@ -377,17 +377,7 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
     elif "[harness: " in text:
         text = _OWN_NOTES.sub("[harness: a note]", text)
     if rel.endswith(".jsonl"):
-        out = []
-        for n, line in enumerate(text.split("\n"), 1):
-            if not line.strip():
-                continue
-            try:
-                found = _in_data(_loads(line), red, own)
-            except ValueError:
-                found = _flagged(line, red)
-            if found:
-                out.append((n, found, line))
-        return out
+        return _jsonl_values(text, red, own)
     whole = None
     if not rel.endswith((".json", ".yaml", ".yml")):
         whole = red.redact(text)
@@ -400,6 +390,44 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
         if found_yaml is not None:
             return found_yaml
     return _lines(text, red, whole)
+
+
+def _jsonl_values(text: str, red: Redactor, own: bool) -> list[tuple[int, str, str]]:
+    """Secrets in a `.jsonl` file: each line that is JSON read as data, as a ledger's records are; and when a line is
+    not JSON the file is (partly) a person's text, read whole as :func:`_lines` reads any text file (read 87's F-0304:
+    curl's password on a line continued with `\\`, a wrapped hex dump passed in `notes.jsonl`)."""
+    lines = text.split("\n")
+    values = [_json_or_text(line) for line in lines]
+    out = [(n, found, line) for n, (line, value) in enumerate(zip(lines, values, strict=True), 1)
+           if line.strip() and value is not _TEXT and (found := _in_data(value, red, own))]
+    if any(value is _TEXT for value in values):
+        out += _text_of_jsonl(text, lines, values, red, bool(out))
+    return sorted(set(out))
+
+
+_TEXT = object()  # what a line of a .jsonl file that is no JSON holds
+
+
+def _json_or_text(line: str) -> Any:
+    if not line.strip():
+        return None
+    try:
+        return _loads(line)
+    except ValueError:
+        return _TEXT
+
+
+def _text_of_jsonl(text: str, lines: list[str], values: list[Any], red: Redactor,
+                   found: bool) -> list[tuple[int, str, str]]:
+    """The secrets of a `.jsonl` file's text: every line but its records (a JSON object or array; a JSON scalar,
+    `"-u admin:PASSWORD"`, may continue a line of text), read whole at their own line numbers. A record's line is
+    blank in that reading; so what the whole file's redaction finds across a record, when nothing else was
+    (``found``), is reported at line 1: a file that redacts otherwise is never accepted (read 87's F-0304)."""
+    kept = "\n".join("" if isinstance(value, (dict, list)) else line for line, value in zip(lines, values, strict=True))
+    out = _lines(kept, red)
+    if not out and not found and (in_whole := _flagged(text, red)):
+        out.append((1, in_whole, text))
+    return out
 
 
 @functools.lru_cache(maxsize=4)
