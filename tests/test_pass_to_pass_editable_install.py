@@ -184,3 +184,65 @@ def test_f0301_fail_to_pass_does_not_import_a_module_the_change_adds_from_the_ch
          "--tests", "tests/test_sub.py::test_sub")
     h.ok("evidence", "fail_to_pass")
     assert f2p_blockers(h) == []
+
+
+# -- a name the change adds, which only the checkout holds (F-0277's remainder, review 87's 03) -----------------------
+
+def required(h) -> None:
+    """A `must` requirement names the change's test (tests/test_sub.py::test_sub), proved by unit_test."""
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_sub.py::test_sub")
+
+
+ONLY_IN_THE_CHECKOUT = {
+    # a top-level module the change adds beside the package: the base's worktree has no `subtool`
+    "top-level-module": ({"src/subtool.py": NEW_MODULE,
+                          "tests/test_sub.py": NEW_TEST.replace("calcpkg.sub", "subtool")}, None, "subtool"),
+    # a top-level package the change adds
+    "top-level-package": ({"src/subpkg/__init__.py": NEW_MODULE,
+                           "tests/test_sub.py": NEW_TEST.replace("calcpkg.sub", "subpkg")}, None, "subpkg"),
+    # a module the change adds to a namespace package (no __init__.py): its __path__ spans worktree and checkout
+    "namespace-submodule": ({"src/nspkg/sub.py": NEW_MODULE,
+                             "tests/test_sub.py": NEW_TEST.replace("calcpkg.sub", "nspkg.sub")},
+                            {"src/nspkg/mul.py": "def mul(a, b):\n    return a * b\n"}, "nspkg.sub"),
+    # a namespace package the change adds
+    "new-namespace-package": ({"src/newns/sub.py": NEW_MODULE,
+                               "tests/test_sub.py": NEW_TEST.replace("calcpkg.sub", "newns.sub")}, None, "newns"),
+}
+
+
+@pytest.mark.parametrize("case", ONLY_IN_THE_CHECKOUT)
+def test_f0277_fail_to_pass_does_not_import_a_name_only_the_checkout_holds(h, repo, tmp_path, monkeypatch, case):
+    """The base's worktree lacks the name; the editable install's `.pth` would import it from the checkout's src/ and
+    the change's test would pass "without the change": the run is refused with the editable-install remedy."""
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    change, base, name = ONLY_IN_THE_CHECKOUT[case]
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python, base)
+    started(h, repo)
+    write(repo, change)
+    required(h)
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 2, r.text
+    assert f"imports `{name}` from" in r.err and "not from the worktree" in r.err, r.err
+    assert "non-editable" in r.err  # the remedy
+    assert not any("passes without the change" in b for b in f2p_blockers(h)), f2p_blockers(h)
+
+
+def test_f0277_a_namespace_package_the_base_holds_is_measured_from_the_worktree(h, repo, tmp_path, monkeypatch):
+    """A namespace package of the base, changed in place (no new name), is not refused: the worktree's copy comes
+    first in its __path__, and the base's test is measured there."""
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python, {"src/nspkg/sub.py": "def sub(a, b):\n    return a + b\n",
+                           "tests/test_other.py": "def test_other():\n    assert True\n"})
+    started(h, repo)
+    change = {"src/nspkg/sub.py": NEW_MODULE, "tests/test_sub.py": NEW_TEST.replace("calcpkg.sub", "nspkg.sub")}
+    write(repo, change)
+    required(h)
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == []
