@@ -203,13 +203,12 @@ def _own_folders(worktree: Path) -> list[Path]:
 
 def refuse_checkout_imports(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str]) -> None:
     """Refuse (HarnessError) when an interpreter the run starts (the command's, and the first `python3` on its PATH)
-    would import one of the tree's own top-level names from ``checkout`` instead of ``worktree``: the run would
-    measure the checkout's code, not the tree's (read 85's F-0300, F-0301). Checked after the environment is made,
-    as CI's re-run checks its own: a finder or a `.pth` line can still put the checkout ahead of PYTHONPATH."""
-    # Every folder's names, also one left off PYTHONPATH for a standard library name: its package must not come
-    # from the checkout either.
-    names = list(dict.fromkeys(n for folder in [*_own_folders(worktree), worktree] for n in importable(folder)
-                               if n not in sys.stdlib_module_names))
+    would import one of the tree's own names from ``checkout`` instead of ``worktree``: the run would measure the
+    checkout's code, not the tree's (read 85's F-0300, F-0301). The names are :func:`probed`'s: the worktree's and the
+    checkout's, so a name only the checkout holds (a module the change adds, which the base lacks) is asked about too
+    (F-0277). Checked after the environment is made, as CI's re-run checks its own: a finder or a `.pth` line can still
+    put the checkout ahead of PYTHONPATH, and a name the worktree lacks falls through to the checkout's folder."""
+    names = probed(worktree, checkout)
     if not names:
         return
     word = first_word(command)
@@ -219,8 +218,66 @@ def refuse_checkout_imports(command: list[str] | str, worktree: Path, checkout: 
             name, where = next(iter(found.items()))
             raise HarnessError(f"{program} imports `{name}` from {where}, in the repository's checkout, not from the "
                                f"worktree {worktree} the run measures: the project is installed editable (or a `.pth` "
-                               "names the checkout) ahead of the worktree's folders, so the run would test the "
-                               "checkout's code", hint=REMEDY_EDITABLE)
+                               "names the checkout) ahead of the worktree's folders, or the worktree has no "
+                               f"`{name}` of its own, so the run would test the checkout's code", hint=REMEDY_EDITABLE)
+
+
+def probed(worktree: Path, checkout: Path) -> list[str]:
+    """The names a run in ``worktree`` must not import from ``checkout``: those of the worktree's import folders (src/,
+    the `pythonpath` folders: also one left off PYTHONPATH for a standard library name, whose package must not come
+    from the checkout either) and of the checkout's matching folders (the same ones, and its own configuration's),
+    with their namespace packages (a folder without `__init__.py`) and what those hold, dotted (their __path__ spans
+    the worktree and the checkout), and the modules and packages of both roots (a flat layout). A name only the
+    checkout holds is found there alone, as on a clean machine it is not found at all (F-0277)."""
+    ours = _own_folders(worktree)
+    mirrored = [checkout / f.relative_to(worktree) for f in ours]
+    theirs = [f for f in dict.fromkeys([*mirrored, *_own_folders(checkout)]) if f.is_dir() and _inside_tree(f, checkout)]
+    names = [n for folder in [*ours, *theirs] for n in [*importable(folder), *namespaced(folder)]]
+    names += [n for root in (worktree, checkout) for n in importable(root)]
+    names = [n for n in dict.fromkeys(names) if n.split(".", 1)[0] not in sys.stdlib_module_names]
+    # a dotted name's probe imports its parent: only a parent that is a namespace package in every folder is asked
+    folders = [*ours, *theirs, worktree, checkout]
+    regular = {p for n in names for p in _parents(n)
+               if any((f / p.replace(".", os.sep) / "__init__.py").is_file() for f in folders)}
+    return [n for n in names if not regular.intersection(_parents(n))]
+
+
+def namespaced(folder: Path, prefix: str = "", depth: int = 3, limit: int = 200) -> list[str]:
+    """The namespace packages ``folder`` holds (a folder named as a module, without `__init__.py`, holding a module
+    or a folder) and, dotted, the modules, packages and namespace packages they hold, ``depth`` levels down."""
+    out: list[str] = []
+    for sub in _namespace_folders(folder):
+        name = prefix + sub.name
+        out.append(name)
+        if depth > 1:
+            out += [f"{name}.{n}" for n in importable(sub)] + namespaced(sub, name + ".", depth - 1, limit)
+    return list(dict.fromkeys(out))[:limit]
+
+
+def _namespace_folders(folder: Path) -> list[Path]:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted((e for e in listing if e.is_dir() and IDENTIFIER.match(e.name)
+                              and e.name != "__pycache__"), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [Path(e.path) for e in entries
+            if not os.path.isfile(os.path.join(e.path, "__init__.py")) and _holds_python(Path(e.path))]
+
+
+def _holds_python(folder: Path) -> bool:
+    try:
+        with os.scandir(folder) as listing:
+            return any(e.name.endswith((".py", ".so", ".pyd")) if e.is_file() else
+                       (e.is_dir() and bool(IDENTIFIER.match(e.name)) and e.name != "__pycache__") for e in listing)
+    except OSError:
+        return False
+
+
+def _parents(name: str) -> list[str]:
+    """`a.b.c` -> [`a`, `a.b`]."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _read(path: Path) -> str | None:
