@@ -164,8 +164,10 @@ def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
 def local_env(worktree: Path, environ: Mapping[str, str], command: list[str] | str, root: Path) -> dict[str, str]:
     """:func:`inside`, checked: refused (HarnessError) when the run's interpreter would still import one of the tree's
     own names from the checkout ``root`` (a `.pth` line that puts it first, a finder asked before the import path),
-    rather than measure the checkout's code (read 85's F-0300, F-0301). CI's re-run checks its own environment."""
-    env = inside(worktree, environ)
+    rather than measure the checkout's code (read 85's F-0300, F-0301); a name only the checkout holds is hidden
+    first, as a machine with only the worktree would not find it (F-0277). CI's re-run checks its own environment."""
+    env = tree_imports.hide_checkout_only(command, worktree, root, inside(worktree, environ),
+                                          worktree.parent / "hidden-imports")
     tree_imports.refuse_checkout_imports(command, worktree, root, env)
     return env
 

@@ -222,6 +222,41 @@ def refuse_checkout_imports(command: list[str] | str, worktree: Path, checkout: 
                                f"`{name}` of its own, so the run would test the checkout's code", hint=REMEDY_EDITABLE)
 
 
+# What a name only the checkout holds is, for a worktree run: not found, as on a clean machine (F-0277).
+HIDDEN = ("raise ModuleNotFoundError({message!r}, name={name!r})\n")
+HIDDEN_WHY = ("No module named {name!r}: the tree under test holds none (the harness hides the copy an editable install "
+              "finds in the repository's checkout, as a machine with only this tree would not find one)")
+
+
+def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str],
+                       folder: Path) -> dict[str, str]:
+    """``env``, with a folder first on PYTHONPATH that makes each name the worktree lacks, but that a run there would
+    import from ``checkout`` (a module the change adds, found through an editable install's `.pth`), raise
+    ModuleNotFoundError as on a machine holding only the worktree: the change's test then fails on the base, as it
+    does in CI, instead of passing "without the change" on the change's own code (F-0277, review 87's third item).
+    A name the worktree holds is never hidden: one of those imported from the checkout is refused after this."""
+    ours = set(_names_of(_own_folders(worktree), worktree))
+    only_theirs = [n for n in probed(worktree, checkout) if n not in ours]
+    word = first_word(command)
+    found: dict[str, str] = {}
+    for program in candidates([word] if word else [], env, checkout, every_on_path=False) if only_theirs else []:
+        found |= outside(resolve(program, worktree, env, only_theirs, REMEDY_EDITABLE), checkout, worktree)
+    if not found:
+        return dict(env)
+    for name in found:
+        *parents, leaf = name.split(".")
+        where = folder.joinpath(*parents)  # a namespace package's portion: no __init__.py, first in its __path__
+        where.mkdir(parents=True, exist_ok=True)
+        (where / f"{leaf}.py").write_text(HIDDEN.format(message=HIDDEN_WHY.format(name=name), name=name), "utf-8")
+    rest = env.get("PYTHONPATH")
+    return {**env, "PYTHONPATH": os.pathsep.join([str(folder), *([rest] if rest else [])])}
+
+
+def _names_of(folders: Sequence[Path], root: Path) -> list[str]:
+    """The names ``folders`` and ``root`` provide on an import path, with their namespace packages' modules, dotted."""
+    return [*(n for folder in folders for n in [*importable(folder), *namespaced(folder)]), *importable(root)]
+
+
 def probed(worktree: Path, checkout: Path) -> list[str]:
     """The names a run in ``worktree`` must not import from ``checkout``: those of the worktree's import folders (src/,
     the `pythonpath` folders: also one left off PYTHONPATH for a standard library name, whose package must not come
@@ -232,8 +267,7 @@ def probed(worktree: Path, checkout: Path) -> list[str]:
     ours = _own_folders(worktree)
     mirrored = [checkout / f.relative_to(worktree) for f in ours]
     theirs = [f for f in dict.fromkeys([*mirrored, *_own_folders(checkout)]) if f.is_dir() and _inside_tree(f, checkout)]
-    names = [n for folder in [*ours, *theirs] for n in [*importable(folder), *namespaced(folder)]]
-    names += [n for root in (worktree, checkout) for n in importable(root)]
+    names = [*_names_of(ours, worktree), *_names_of(theirs, checkout)]
     names = [n for n in dict.fromkeys(names) if n.split(".", 1)[0] not in sys.stdlib_module_names]
     # a dotted name's probe imports its parent: only a parent that is a namespace package in every folder is asked
     folders = [*ours, *theirs, worktree, checkout]
