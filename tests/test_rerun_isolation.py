@@ -32,6 +32,7 @@ from support.rerun_range import (
     CHECK,
     EVERY_EXIT_PASSES,
     FAILS,
+    PASSES_EVERY_FAILURE,
     PKG,
     PY,
     answer,
@@ -580,15 +581,6 @@ def test_the_pythons_a_script_names_are_found_two_files_deep(tmp_path):
 
 # -- a configuration an earlier re-run writes above the later worktrees (read 84's F-0295) -------------------------
 
-PASSES_EVERY_FAILURE = '''import pytest
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    report = (yield).get_result()
-    if report.failed:
-        report.outcome, report.longrepr = "passed", None
-'''
 WRITES_A_CONFIGURATION_ABOVE = f'''import os
 from pathlib import Path
 

@@ -404,17 +404,6 @@ def _names(q: str, name: str, stem: str) -> bool:
     return f".{name}".endswith(f".{stem}.{q}")
 
 
-def globs(words: Iterable[str]) -> list[str]:
-    """The patterns `--doctest-glob` names in a command's or a configuration's options."""
-    words, out = list(words), []
-    for i, word in enumerate(words):
-        if word == "--doctest-glob" and i + 1 < len(words):
-            out.append(words[i + 1])
-        elif word.startswith("--doctest-glob="):
-            out.append(word.split("=", 1)[1])
-    return out
-
-
 def globbed(path: str, patterns: Iterable[str]) -> bool:
     """Whether pytest collects the file ``path`` as a doctest file under ``patterns``: matched on its name, or on its
     whole path for a pattern naming a folder, as pytest's `fnmatch_ex` does."""

@@ -241,7 +241,7 @@ def _doctest_files(configs: Mapping[str, str], conf: settings.Command | None, fi
 
     words = [w for rel, text in configs.items() for w in pytest_startup.settings_of(rel, text).get("addopts", [])]
     command = conf.to_run() if conf is not None else []
-    patterns = doctests.globs([*words, *(command if isinstance(command, list) else command.split())])
+    patterns = pytest_startup.doctest_globs([*words, *(command if isinstance(command, list) else command.split())])
     return {f for f in files if doctests.globbed(f, patterns)} if patterns else set()
 
 

@@ -83,3 +83,15 @@ def editable(tmp_path: Path, repo: Path, pth: str | None = None) -> Path:
     python, site = venv(tmp_path / "ci-venv")
     (site / "__editable__.calcpkg-0.1.pth").write_text(pth or f"{repo / 'src'}\n")
     return python
+
+
+# A conftest.py that turns every failed test report into a pass: what a poisoner writes above the worktrees.
+PASSES_EVERY_FAILURE = """import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.failed:
+        report.outcome, report.longrepr = "passed", None
+"""
