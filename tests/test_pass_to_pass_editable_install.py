@@ -260,3 +260,17 @@ def test_f0277_a_namespace_package_the_base_holds_is_measured_from_the_worktree(
     required(h)
     h.ok("evidence", "fail_to_pass")
     assert f2p_blockers(h) == []
+
+
+def test_f0305_a_namespace_package_the_base_holds_at_its_root_is_never_hidden(h, repo, tmp_path):
+    """The base's `calcpkg/` has no `__init__.py` (a namespace package at the root of a flat layout); the change makes
+    it a regular package, which the editable install's `.pth` finds in the checkout ahead of the worktree's namespace
+    portion. The name is the base's: hiding it made every base test that imports it fail on the base, and a broken
+    mul() went unreported (read 88's F-0305). It is refused with the editable-install remedy instead."""
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo}\n")  # the .pth names the checkout's root
+    project(repo, python, {**moved("calcpkg"), "calcpkg/__init__.py": None})
+    started(h, repo)
+    write(repo, {"calcpkg/calc.py": BROKEN, "calcpkg/__init__.py": ""})
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 2 and "imports `calcpkg` from" in r.err and "non-editable" in r.err, r.text
