@@ -235,7 +235,9 @@ def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path,
     ModuleNotFoundError as on a machine holding only the worktree: the change's test then fails on the base, as it
     does in CI, instead of passing "without the change" on the change's own code (F-0277, review 87's third item).
     A name the worktree holds is never hidden: one of those imported from the checkout is refused after this."""
-    ours = set(_names_of(_own_folders(worktree), worktree))
+    # The worktree's names in any form, a namespace package at its root too: one it holds is never hidden (F-0305: a
+    # root namespace package the change made regular resolved to the checkout, and hiding it failed the base's tests).
+    ours = set(_names_of(_own_folders(worktree), worktree)) | set(namespaced(worktree))
     only_theirs = [n for n in probed(worktree, checkout) if n not in ours]
     word = first_word(command)
     found: dict[str, str] = {}
