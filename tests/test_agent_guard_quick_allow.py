@@ -57,7 +57,12 @@ JUDGED_COMMANDS = ["ls .harness", "grep -rn SKIP=harness-validate src", "echo GI
                    "ls #x", "ls ~", "ls {a,b}", "ls *.py", "pytest -k 'a or b'", "bash -c 'rm -rf .harness'",
                    "echo x | sh", "xargs rm -rf .harness", "git commit -n", "harness approve x", "tar -xf a.tar",
                    "python -m harness approve x", "find .harness -delete", "sed -i s/a/b/ .harness/x/events.jsonl",
-                   "ls \\\n-la", "rm -rf build", "mv .harness x", "ls é"]
+                   "ls \\\n-la", "rm -rf build", "mv .harness x", "ls é",
+                   # read 90's refusals (F-0310, F-0311, F-0313): git lines, each the judge's to answer
+                   "git -c remote.x.url=. -c remote.x.uploadpack='rm -rf .harness' fetch x",
+                   "git config remote.origin.uploadpack 'rm -rf .harness'", "git fetch --upl='rm -rf .harness' .",
+                   "git rebase --exe 'rm -rf .harness' HEAD~1", "git init --template=/tmp/t", "git init",
+                   "GIT_TEMPLATE_DIR=/tmp/t git init"]
 PLAIN_EDITS = ["README.md", "src/new.py", "sub/../README.md", "."]
 # Outside the repository the judge looks: it may be another harness's record (#25's task F-0020).
 JUDGED_EDITS = ["../outside.txt", "/tmp/elsewhere.txt", ".harness/tasks/T/events.jsonl", ".harness/local/x", ".harness/config.yaml", ".git/hooks/pre-commit",
