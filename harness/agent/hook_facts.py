@@ -213,6 +213,7 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
             config_entries,
             framework_configs,
             hooks_dirs,
+            remote_commands_of,
             submodule_updates_of,
         )
 
@@ -230,7 +231,7 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
                 dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
         return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
                         dropped_framework_hooks=tuple(sorted(dropped)), remote_urls=remote_urls, notes_ref=notes_ref,
-                        submodule_updates=submodule_updates_of(entries))
+                        submodule_updates=submodule_updates_of(entries), remote_commands=remote_commands_of(entries))
 
     return finish
 

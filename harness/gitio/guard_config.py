@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 # Every config file git reads here (system, global, local, worktree, and what they include).
 # Aliases and the hooks folder; the notes ref `git notes` writes by default and where each remote is (the
 # guard judges a fetch from a remote named `self` whose url is `.` as a fetch from `.`; #28's task F-0064, F-0065).
-# A submodule's `update = !CMD`, which `git submodule update` runs through the shell, is read as an alias is (F-0255).
-QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.url|submodule\..*\.update)$"
+# A submodule's `update = !CMD`, which `git submodule update` runs through the shell, is read as an alias is (F-0255),
+# and so are a remote's uploadpack and receivepack, which a fetch and a push run (F-0310).
+QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.(url|uploadpack|receivepack)|submodule\..*\.update)$"
 
 
 def start_config(root: str | Path) -> SpawnedGit:
@@ -59,6 +60,12 @@ def submodule_updates_of(entries: list[tuple[str, str]]) -> tuple[tuple[str, str
     """(key, value) of each `submodule.NAME.update` whose value is a command (`!CMD`), in git's order (F-0255)."""
     return tuple((key, value) for key, value in entries
                  if key.startswith("submodule.") and key.endswith(".update") and value.startswith("!"))
+
+
+def remote_commands_of(entries: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """(key, value) of each `remote.NAME.uploadpack` and `remote.NAME.receivepack`, in git's order (F-0310)."""
+    return tuple((key, value) for key, value in entries
+                 if key.startswith("remote.") and key.endswith((".uploadpack", ".receivepack")))
 
 
 def remotes_and_notes_ref(entries: list[tuple[str, str]]) -> tuple[dict[str, str], str]:

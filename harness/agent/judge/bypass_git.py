@@ -37,6 +37,7 @@ from harness.agent.judge.git_config_view import (
 )
 from harness.agent.judge.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
 from harness.agent.judge.git_runs import COMMAND_SECTIONS, config_env_pairs, config_positional, lines_run
+from harness.agent.judge.git_templates import template_denial
 from harness.agent.judge.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
@@ -63,7 +64,8 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
-    denial = _configured_commands(sub, rest, config, env, shell, where.root, setup.submodule_updates)
+    denial = _configured_commands(sub, rest, config, env, shell, where.root,
+                                  (*setup.submodule_updates, *setup.remote_commands))
     if denial:
         return denial
     if where.other_git and sub not in BUILTINS and config.alias(sub, NO_SETUP) is None:
@@ -94,6 +96,7 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)
+            or template_denial(sub, rest, args[:i], env, config.pairs, where)
             or _check_ref_writes(sub, rest, notes_ref, where, config, setup)
             or skipped_hooks_denial(sub, rest)
             or unresolved_option_denial(sub, rest)
@@ -109,7 +112,8 @@ def _configured_commands(sub: str, rest: list[str], config: RunConfig, env: tupl
                          shell: ShellJudge | None, root: str, configured: tuple[tuple[str, str], ...] = ()) -> Denial | None:
     """The command lines git may run for this command (harness/agent/judge/git_runs.py), each judged as the line it
     is, as a `!` alias is; one whose program the guard cannot work out is refused (#28's task F-0122, F-0128).
-    ``configured``: the repository's `submodule.*.update` settings, which `git submodule update` runs (F-0255)."""
+    ``configured``: the repository's `submodule.*.update` settings, which `git submodule update` runs (F-0255), and
+    its remotes' uploadpack and receivepack, which a fetch and a push run (F-0310)."""
     if shell is None:
         return None
     pairs = [*config.pairs, *config_env_pairs(config.opaque, env)]

@@ -48,6 +48,8 @@ class GitSetup:
     notes_ref: str = ""                                         # core.notesRef in the repository's config
     submodule_updates: tuple[tuple[str, str], ...] = ()         # (submodule.NAME.update, `!CMD`) in its config:
                                                                 #   `git submodule update` runs CMD (F-0255)
+    remote_commands: tuple[tuple[str, str], ...] = ()           # (remote.NAME.uploadpack|receivepack, CMD) in its
+                                                                #   config: a fetch, a push runs CMD (F-0310)
     # What the adapter found on disk and in git's history for the line's FIRST command (a later one may run
     # after a command that changed them: judged with nothing known). See :meth:`without_line_facts`.
     export_folders: Mapping[str, str] | None = None             # checkout-index --prefix folder (absolute, as

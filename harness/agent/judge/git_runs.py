@@ -3,8 +3,9 @@
 Pure. git runs shell lines from its settings (an editor, a pager, fsmonitor, an external diff, a filter, a
 credential helper, a trailer's or a difftool's command …, set by `-c`, `--config-env`, `GIT_CONFIG_*`, a
 variable like `EDITOR`, or `git config` for later runs), from options (`rebase -x`, `difftool -x`, `bisect run`,
-`submodule foreach`, `--upload-pack`), and from an `ext::` remote. Each is a line the guard judges as it judges
-a `!` alias (#28's task F-0122, F-0125..F-0130). A filter's `%f` is any file of the work tree: the ledger too.
+`submodule foreach`, `--upload-pack`, abbreviated too), and from an `ext::` remote. Each is a line the guard judges
+as it judges a `!` alias (#28's task F-0122, F-0125..F-0130, F-0310, F-0311). A filter's `%f` is any file of the work
+tree: the ledger too.
 """
 
 from __future__ import annotations
@@ -26,12 +27,20 @@ COMMAND_KEYS = "^(?:" + "|".join(f"{section}\\.{rest}" for section, rest in COMM
 COMMAND_SECTIONS = frozenset(section for section, _ in COMMAND_SETTINGS)
 COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER",
                                "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF"})
-# Options whose value git runs as a command line, by subcommand.
+# Options whose value git runs as a command line, by subcommand. git's option parser takes any unique prefix of a long
+# option (`--upl=CMD` is `--upload-pack=CMD`) and clusters short ones (`-ix CMD`): read so (F-0311). ls-remote's
+# `--exec` is a hidden synonym of its `--upload-pack`.
 COMMAND_OPTIONS = {"rebase": ("-x", "--exec"), "difftool": ("-x", "--extcmd"), "fetch": ("--upload-pack",),
-                   "pull": ("--upload-pack",), "clone": ("-u", "--upload-pack"), "ls-remote": ("--upload-pack",),
+                   "pull": ("--upload-pack",), "clone": ("-u", "--upload-pack"), "ls-remote": ("--upload-pack", "--exec"),
                    "push": ("--receive-pack", "--exec"), "archive": ("--exec",),
-                   "filter-branch": ("--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
-                                     "--msg-filter", "--commit-filter", "--tag-name-filter")}
+                   # read by hand, by their full names alone: filter-branch's shell `case` (`--setup` runs once,
+                   # before the filters), fetch-pack's `--upload-pack=`/`--exec=`
+                   "filter-branch": ("--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
+                                     "--msg-filter", "--commit-filter", "--tag-name-filter"),
+                   "fetch-pack": ("--upload-pack", "--exec")}
+EXACT_NAMES = frozenset({"filter-branch", "fetch-pack"})
+# The other short options that take a value, by subcommand: in a cluster, what follows one is its value, not flags.
+SHORT_VALUED = {"rebase": "CSrsX", "difftool": "t", "clone": "objc"}
 # `git config`'s long options, every version's (2.46's subcommands' too), and those of them that take the next word as
 # their value. git reads any unique prefix of a long option as the option (`--typ bool` is `--type bool`), so a word
 # after an abbreviated one is its value, not a key: read otherwise, `git config --typ path include.path F` hid the key
@@ -49,17 +58,35 @@ LEDGER = f"{HARNESS}/tasks/TASK/events.jsonl"  # a file a filter's `%f` may name
 def lines_run(sub: str, rest: list[str], pairs: list[tuple[str, str]], env: tuple[str, ...], root: str,
               configured: tuple[tuple[str, str], ...] = ()) -> list[str]:
     """Every command line git may run for `git SUB REST` under the settings ``pairs`` and variables ``env``;
-    ``configured``: the repository's own settings git runs (`submodule.NAME.update = !CMD`), for the command that
-    runs them (`git submodule update`; F-0255)."""
+    ``configured``: the repository's own settings git runs (`submodule.NAME.update = !CMD`, a remote's uploadpack and
+    receivepack), for the commands that run them (`git submodule update`, a fetch, a push; F-0255, F-0310)."""
     values = dict(e.partition("=")[::2] for e in env)
     lines = [value for name, value in values.items() if name in COMMAND_VARIABLES]
-    runs_updates = sub == "submodule" and "update" in rest
-    for key, value in [*pairs, *_config_written(sub, rest), *(configured if runs_updates else ())]:
+    run_here = [(key, value) for key, value in configured if _runs_setting(sub, rest, key.lower())]
+    for key, value in [*pairs, *_config_written(sub, rest), *run_here]:
         if re.match(COMMAND_KEYS, key.lower()):
             lines += _as_run(key.lower(), value, root)
     lines += _option_lines(sub, rest)
     lines += [_ext_line(a[5:]) for a in rest if a.startswith("ext::")]  # `ext::CMD` runs CMD (F-0130)
     return [line for line in lines if line.strip()]
+
+
+# The commands that run a remote's uploadpack (they fetch, or ask the remote for its refs: `maintenance`'s prefetch
+# task too), and `git remote`'s subcommands that do (`add` with `-f`). A clone makes a repository of its own and reads
+# none of this one's settings.
+FETCHES = frozenset({"fetch", "pull", "ls-remote", "maintenance"})
+REMOTE_FETCHES = frozenset({"update", "show", "prune", "set-head", "-f", "--fetch"})
+
+
+def _runs_setting(sub: str, rest: list[str], key: str) -> bool:
+    """Whether `git SUB REST` runs the repository's setting ``key``: a submodule's update command at `git submodule
+    update`; a remote's uploadpack at a fetch, its receivepack at a push (whichever remote: the guard does not work
+    out which one git picks)."""
+    if key.startswith("submodule."):
+        return sub == "submodule" and "update" in rest
+    if key.endswith(".uploadpack"):
+        return sub in FETCHES or (sub == "remote" and any(a in REMOTE_FETCHES for a in rest))
+    return key.endswith(".receivepack") and sub == "push"
 
 
 def config_env_pairs(opaque: tuple[str, ...], env: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -75,8 +102,9 @@ def config_env_pairs(opaque: tuple[str, ...], env: tuple[str, ...]) -> list[tupl
 
 def _as_run(key: str, value: str, root: str) -> list[str]:
     """The lines git runs for a setting: a credential helper is `git credential-NAME …` unless a path or `!…`; a
-    remote's URL runs only as `ext::`; a filter's `%f` may name the ledger (F-0129)."""
-    if key.startswith("remote."):
+    remote's URL runs only as `ext::`, its uploadpack and receivepack as the line they are, as `--upload-pack`'s value
+    (F-0310); a filter's `%f` may name the ledger (F-0129)."""
+    if key.startswith("remote.") and key.endswith((".url", ".pushurl")):
         return [_ext_line(value[5:])] if value.startswith("ext::") else []
     if key.startswith("submodule."):  # `checkout`, `rebase`, `merge`, `none` are modes; `!CMD` a command (F-0255)
         return [value[1:]] if value.startswith("!") else []
@@ -157,9 +185,36 @@ def _option_lines(sub: str, rest: list[str]) -> list[str]:
     names = COMMAND_OPTIONS.get(sub, ())
     out = []
     for i, a in enumerate(rest):
-        opt, eq, value = a.partition("=")
-        if opt in names and opt.startswith("--"):
-            out.append(value if eq else (rest[i + 1] if i + 1 < len(rest) else ""))
-        elif a[:2] in names and not a.startswith("--"):
-            out.append(a[2:] or (rest[i + 1] if i + 1 < len(rest) else ""))
+        following = rest[i + 1] if i + 1 < len(rest) else ""
+        if a.startswith("--"):
+            opt, eq, value = a.partition("=")
+            if _names_one(opt, names, sub in EXACT_NAMES):
+                out.append(value if eq else following)
+        elif a.startswith("-") and sub not in EXACT_NAMES:
+            attached = _short_value(a, names, SHORT_VALUED.get(sub, ""))
+            if attached is not None:
+                out.append(attached or following)
     return out
+
+
+def abbreviates(typed: str, option: str) -> bool:
+    """Whether git's option parser may read the long option ``typed`` (`--upl`) as ``option`` (`--upload-pack`): a
+    prefix of it. A prefix of two options git refuses as ambiguous, so reading it as either refuses no command that
+    runs; an option spelled out that is a prefix of a listed one would be misread, and none of git's is (a test asks
+    git for its options)."""
+    return len(typed) > 2 and option.startswith(typed)
+
+
+def _names_one(opt: str, names: tuple[str, ...], exact: bool) -> bool:
+    return any(opt == n or (not exact and abbreviates(opt, n)) for n in names if n.startswith("--"))
+
+
+def _short_value(word: str, names: tuple[str, ...], valued: str) -> str | None:
+    """The value of a listed short option in the cluster ``word`` (`-x`, `-ixCMD`, `-qx`): the rest of the word, ""
+    when it is the next word's; None when the cluster holds none before another option's value begins."""
+    for j, ch in enumerate(word[1:], 1):
+        if f"-{ch}" in names:
+            return word[j + 1:]
+        if ch in valued:
+            return None
+    return None
