@@ -98,3 +98,85 @@ def test_committing_with_the_harness_hooks_kept_is_allowed(framework: Path) -> N
     (framework / ".pre-commit-config.yaml").write_text(CONFIG.replace("rev: v1", "rev: v2"))
     git(framework, "add", ".pre-commit-config.yaml")
     assert pre_tool_use(framework, "Bash", {"command": "git commit -m 'bump hooks'"}) is None
+
+
+# F-0312: a harness hook kept by id but given keys that stop it or change what it runs is off as surely as one
+# left out. The hooks always run and take no file names (.pre-commit-hooks.yaml), so nothing but `id` and keys that
+# change neither is theirs to set.
+HOOK = "      - id: harness-validate\n"
+SWITCHING_OFF = [
+    "        args: [--help]\n",
+    "        args:\n          - --help\n",
+    "        always_run: false\n        files: ^$\n",
+    "        always_run: false\n",
+    "        pass_filenames: true\n",
+    "        files: ^$\n",
+    "        exclude: .*\n",
+    "        types: [markdown]\n",
+    "        types_or: [markdown]\n",
+    "        exclude_types: [text]\n",
+    "        stages: [pre-push]\n",
+    "        stages:\n          - post-commit\n",
+    "        additional_dependencies: [./elsewhere]\n",
+]
+
+
+@pytest.mark.parametrize("keys", SWITCHING_OFF)
+def test_a_harness_hook_given_keys_that_stop_or_narrow_it_counts_as_dropped(keys: str) -> None:
+    assert dropped(CONFIG, CONFIG.replace(HOOK, HOOK + keys)) == ["harness-validate"]
+
+
+def test_a_harness_hook_switched_off_in_flow_style_or_with_its_id_last_counts_as_dropped() -> None:
+    assert dropped(CONFIG, CONFIG.replace(HOOK, "      - {id: harness-validate, args: [--help]}\n")) \
+        == ["harness-validate"]
+    assert dropped(CONFIG, CONFIG.replace(HOOK, "      - args: [--help]\n        id: harness-validate\n")) \
+        == ["harness-validate"]
+
+
+@pytest.mark.parametrize("keys", ["        verbose: true\n", "        name: validate the record\n",
+                                  "        always_run: true\n", "        pass_filenames: false\n",
+                                  "        stages: [pre-commit, pre-merge-commit]\n", "        log_file: hooks.log\n"])
+def test_a_harness_hook_given_keys_that_keep_it_running_is_kept(keys: str) -> None:
+    assert dropped(CONFIG, CONFIG.replace(HOOK, HOOK + keys)) == []
+
+
+TWO_REPOS = CONFIG + "  - repo: https://example.invalid/linters\n    rev: v3\n    hooks:\n      - id: flake8\n"
+
+
+def test_editing_the_rest_of_the_config_keeps_the_harness_hooks() -> None:
+    assert dropped(TWO_REPOS, TWO_REPOS.replace("rev: v3", "rev: v4")) == []
+    assert dropped(TWO_REPOS, TWO_REPOS + "      - id: mypy\n        args: [--strict]\n        files: ^src/\n") == []
+    assert dropped(TWO_REPOS, TWO_REPOS.replace(HOOK, HOOK + "      - id: black\n        args: [-q]\n")) == []
+    # Top-level filters and stages do not reach the harness hooks: they always run, at the stages they name.
+    assert dropped(TWO_REPOS, "fail_fast: true\nexclude: ^vendor/\nfiles: ^src/\ndefault_stages: [pre-push]\n"
+                   + TWO_REPOS) == []
+
+
+def test_an_edit_giving_a_harness_hook_args_is_denied(framework: Path) -> None:
+    path = str(framework / ".pre-commit-config.yaml")
+    reason = pre_tool_use(framework, "Edit", {"file_path": path, "old_string": HOOK,
+                                              "new_string": HOOK + "        args: [--help]\n"})
+    assert reason is not None and "harness-validate" in reason and "Instead:" in reason
+    patch = ("*** Begin Patch\n*** Update File: .pre-commit-config.yaml\n@@\n" + " " + HOOK
+             + "+        always_run: false\n+        files: ^$\n" + "       - id: harness-stamp\n*** End Patch\n")
+    assert pre_tool_use(framework, "apply_patch", {"command": patch}) is not None
+
+
+def test_committing_a_harness_hook_given_args_is_denied(framework: Path) -> None:
+    (framework / ".pre-commit-config.yaml").write_text(CONFIG.replace(HOOK, HOOK + "        args: [--help]\n"))
+    git(framework, "add", ".pre-commit-config.yaml")
+    reason = pre_tool_use(framework, "Bash", {"command": "git commit -m 'quiet hooks'"})
+    assert reason is not None and "harness-validate" in reason
+
+
+def test_an_edit_adding_an_unrelated_hook_is_allowed(framework: Path) -> None:
+    path = str(framework / ".pre-commit-config.yaml")
+    added = "  - repo: local\n    hooks:\n      - id: mypy\n        entry: mypy\n        language: system\n" \
+            "        args: [--strict]\n        files: ^src/\n"
+    assert pre_tool_use(framework, "Write", {"file_path": path, "content": CONFIG + added}) is None
+    patch = ("*** Begin Patch\n*** Update File: .pre-commit-config.yaml\n@@\n" + " " + HOOK
+             + "+        verbose: true\n" + "       - id: harness-stamp\n*** End Patch\n")
+    assert pre_tool_use(framework, "apply_patch", {"command": patch}) is None
+    (framework / ".pre-commit-config.yaml").write_text(CONFIG + added)
+    git(framework, "add", ".pre-commit-config.yaml")
+    assert pre_tool_use(framework, "Bash", {"command": "git commit -m 'type-check src'"}) is None
