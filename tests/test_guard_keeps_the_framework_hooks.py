@@ -180,3 +180,33 @@ def test_an_edit_adding_an_unrelated_hook_is_allowed(framework: Path) -> None:
     (framework / ".pre-commit-config.yaml").write_text(CONFIG + added)
     git(framework, "add", ".pre-commit-config.yaml")
     assert pre_tool_use(framework, "Bash", {"command": "git commit -m 'type-check src'"}) is None
+
+
+def test_the_stages_the_guard_keeps_are_the_hook_repositorys() -> None:
+    from harness.agent.judge.framework_config import HOOK_STAGES
+    from harness.install.hook_stages import FRAMEWORK_HOOKS
+
+    checks = {hook.id: frozenset(hook.stages) for hook in FRAMEWORK_HOOKS if hook.stages != ("manual",)}
+    assert HOOK_STAGES.keys() == checks.keys()
+    assert {k: v for k, v in HOOK_STAGES.items() if k != "harness-stamp"} == {
+        k: v for k, v in checks.items() if k != "harness-stamp"}
+    assert HOOK_STAGES["harness-stamp"] == {"post-commit"} < checks["harness-stamp"]
+
+
+def test_a_merge_guard_taken_off_the_merges_git_concludes_counts_as_dropped() -> None:
+    hook = "      - id: harness-stamp\n"
+    config = CONFIG.replace(hook, hook + "      - id: harness-merge-guard\n")
+    narrowed = config.replace("harness-merge-guard\n", "harness-merge-guard\n        stages: [pre-commit]\n")
+    assert dropped(config, narrowed) == ["harness-merge-guard"]
+    assert dropped(config, config.replace(hook, hook + "        stages: [post-commit]\n")) == []
+
+
+def test_a_patch_is_judged_on_the_config_it_leaves() -> None:
+    from harness.agent.judge.framework_config import patch_dropped
+
+    head = "*** Begin Patch\n*** Update File: .pre-commit-config.yaml\n@@\n"
+    assert patch_dropped(CONFIG, head + " " + HOOK + "+        args: [--help]\n*** End Patch\n") == ["harness-validate"]
+    assert patch_dropped(CONFIG, head + " " + HOOK + "+        verbose: true\n*** End Patch\n") == []
+    # One this cannot apply that adds lines: every hook in force is taken as reached.
+    assert patch_dropped(CONFIG, head + " nowhere\n+x: 1\n*** End Patch\n") \
+        == ["harness-push-guard", "harness-stamp", "harness-validate"]

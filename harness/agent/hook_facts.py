@@ -256,7 +256,7 @@ def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any
         before = ""
     if tool_name == "apply_patch":
         patch = next((v for k in ("command", "input", "patch") for v in [tool_input.get(k)] if isinstance(v, str)), "")
-        return framework_config.patch_drops(patch)
+        return framework_config.patch_dropped(before, patch)
     after = framework_config.edited_text(tool_name, tool_input, before)
     return framework_config.dropped(before, after) if after is not None else []
 

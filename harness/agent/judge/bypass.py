@@ -33,6 +33,7 @@ from harness.agent.judge.line_links import link_made_with_more
 from harness.agent.judge.link_copies import found_through_links, link_copied_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
+from harness.agent.judge.pre_commit_runs import PRE_COMMIT_MODULES, check_pre_commit
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.real_spelling import by_real_names
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
@@ -438,9 +439,11 @@ def _check_program(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
         denial = check_patch_program(args, _stdin_file(cmd), ctx.where, ctx.setup)
         if denial:
             return denial
-    if prog == "pre-commit" and _first_positional(args) == "uninstall":
-        return Denial("uninstall", "`pre-commit uninstall` removes the git hooks that enforce the gate",
-                      "leave the hooks installed; ask a human if they really must go")
+    framework = args if prog == "pre-commit" else _python_runs_pre_commit(args) if prog.startswith("python") else None
+    if framework is not None:  # F-0309: an install over the hooks, not only an uninstall, can take them away
+        denial = check_pre_commit(framework)
+        if denial:
+            return denial
     denial = _check_pytest(cmd, ctx) if "test" in prog or prog.startswith(("python", "coverage")) else None
     # Any other program: judged by what it does to the files it names.
     return denial or check_files(prog, args, ctx.where, ctx.setup.hooks_dirs, ctx.setup.archive_members)
@@ -494,6 +497,12 @@ def _check_pytest(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
 def _stdin_file(cmd: SimpleCommand) -> str | None:
     """The file a command's standard input is read from (`< FILE`), else None (a pipe, a terminal, a here-doc)."""
     return next((t for op, t in reversed(cmd.redirects) if op == "<"), None)
+
+
+def _python_runs_pre_commit(args: list[str]) -> list[str] | None:
+    """The framework's arguments when a Python command line runs it as a module (`python -m pre_commit`)."""
+    module = module_run(args)
+    return module[1] if module is not None and module[0] in PRE_COMMIT_MODULES else None
 
 
 def _python_runs_harness(args: list[str]) -> list[str] | None:
