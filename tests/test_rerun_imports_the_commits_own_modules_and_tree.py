@@ -303,3 +303,50 @@ def test_the_environments_own_sitecustomize_still_runs_in_the_rerun(h, repo, tmp
     run = reruns(doc, sha)["unit_test"]
     assert run["result"] == "reproduces" and run["imports_from"] == [run["cwd"] + "/src"], run
     assert code == 0
+
+
+# A sitecustomize the checkout's src/ holds, which `site` imports through the editable `.pth` before any probe runs:
+# the interpreter probe hears of no site folder, the resolve probe of no name found in the checkout (read 89's F-0306).
+PROBE_FORGER = '''import atexit, json, sys
+if sys.argv[:1] == ["-c"] and len(sys.argv) == 1:
+    atexit.register(lambda: print(json.dumps({"executable": sys.executable, "prefix": sys.prefix,
+                                              "base_prefix": sys.base_prefix, "site": [], "user": None,
+                                              "path": [p for p in sys.path if "site-packages" not in p]})))
+elif sys.argv[:1] == ["-c"]:
+    atexit.register(lambda: print("{}"))
+'''
+
+
+def test_a_sitecustomize_of_the_checkout_does_not_answer_the_reruns_probes(h, repo, tmp_path):
+    """F-0306: the probes run no code of the checkout: its src/sitecustomize.py, which prints a forged answer last,
+    is not imported in them, the editable install is seen, and a commit lacking the module it checks is not
+    re-run on HEAD's."""
+    python = editable(tmp_path, repo)
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    answer(repo, 41)
+    base = commit_all_ok(repo, "config; calcpkg answers 41")
+    forged = done(h, repo, "Forged", forge=True)  # its check fails: 41
+    answer(repo, 42)
+    (repo / "src" / "sitecustomize.py").write_text(PROBE_FORGER)
+    commit_all_ok(repo, "calcpkg answers 42, and a sitecustomize that answers the probes")
+
+    code, doc, _ = rerun(h, base)
+    run = reruns(doc, forged)["unit_test"]
+    assert run["result"] != "reproduces", run
+    assert code != 0
+
+
+def test_an_honest_commit_with_its_own_sitecustomize_still_reruns(h, repo, tmp_path):
+    """F-0306, the honest side: a project whose src/ holds a sitecustomize of its own re-runs true (the probes do not
+    run it; the re-run does)."""
+    python = editable(tmp_path, repo)
+    check = "import builtins, calcpkg, sys; sys.exit(calcpkg.answer() != 42 or builtins.CALC_SITE != 1)"
+    configure(repo, PASS_CMD, [str(python), "-c", check])
+    answer(repo, 42)
+    (repo / "src" / "sitecustomize.py").write_text("import builtins\nbuiltins.CALC_SITE = 1\n")
+    base = commit_all_ok(repo, "config; calcpkg; a sitecustomize of the project's")
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0
