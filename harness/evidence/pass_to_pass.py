@@ -164,12 +164,12 @@ def inside(worktree: Path, environ: Mapping[str, str]) -> dict[str, str]:
 def local_env(worktree: Path, environ: Mapping[str, str], command: list[str] | str, root: Path) -> dict[str, str]:
     """:func:`inside`, checked: refused (HarnessError) when the run's interpreter would still import one of the tree's
     own names from the checkout ``root`` (a `.pth` line that puts it first, a finder asked before the import path),
-    rather than measure the checkout's code (read 85's F-0300, F-0301); a name only the checkout holds is hidden
-    first, as a machine with only the worktree would not find it (F-0277). CI's re-run checks its own environment."""
-    env = tree_imports.hide_checkout_only(command, worktree, root, inside(worktree, environ),
-                                          worktree.parent / "hidden-imports")
-    tree_imports.refuse_checkout_imports(command, worktree, root, env)
-    return env
+    rather than measure the checkout's code (read 85's F-0300, F-0301); the worktree's counterparts of the checkout's
+    folders the interpreter imports from come first too (read 89's F-0307); a name only the checkout holds is hidden
+    first, as a machine with only the worktree would not find it (F-0277). The interpreter is asked with no code of
+    the checkout running (F-0306). CI's re-run checks its own environment."""
+    return tree_imports.worktree_env(command, worktree, root, inside(worktree, environ),
+                                     worktree.parent / "hidden-imports")
 
 
 def without_caches(worktree: Path) -> Path:

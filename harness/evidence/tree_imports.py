@@ -4,7 +4,8 @@ Shared by the worktree runs of PASS_TO_PASS and FAIL_TO_PASS (:mod:`harness.evid
 (:mod:`harness.history.rerun.isolation`), which ask the same question of the same interpreters: an editable install
 (`pip install -e .`: a `.pth` naming the checkout's src/, or a finder a `.pth` installs) points an interpreter at
 the repository's checkout, and a run in a worktree of another tree would test the checkout's code (read 85's F-0300,
-F-0301). Nothing here imports the tree's code: a probe asks the interpreter where it would find each name.
+F-0301). Nothing here imports the tree's code: a probe asks the interpreter where it would find each name, with
+no code of the checkout or the worktree running in it (:mod:`harness.evidence.import_probe`, read 89's F-0306).
 """
 
 from __future__ import annotations
@@ -17,37 +18,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from harness import runner
 from harness.core import pytest_startup
 from harness.errors import HarnessError
+from harness.evidence import import_probe
+from harness.evidence.tree_names import Listings, asked, importable
 from harness.paths import PYTEST_CONFIGS
 
-# Both probes run with `-c`, which puts the working directory first on sys.path: their first statement
-# drops that entry before anything is imported (`sys` is built in), so a `json.py` of the folder they
-# run in (the checkout's, a commit's) cannot answer for the standard library's.
-DROP_CWD = ("import sys\n"
-            "if sys.path and sys.path[0] == '':\n"
-            "    del sys.path[0]\n")
-
-
-# Where each name resolves, without importing it: the file (or a namespace package's first folder).
-# The working directory's entry is left out: a test runner does not put it first either, and it would
-# hide what the import path says. (A dotted name imports its parent: only namespace packages are asked.)
-RESOLVE = (DROP_CWD
-           + "import importlib.util, json\n"
-           "out = {}\n"
-           "for name in sys.argv[1:]:\n"
-           "    try:\n"
-           "        spec = importlib.util.find_spec(name)\n"
-           "    except Exception:\n"
-           "        continue\n"
-           "    if spec is None:\n"
-           "        continue\n"
-           "    where = list(spec.submodule_search_locations or [])\n"
-           "    out[name] = spec.origin if spec.has_location and spec.origin else (where[0] if where else None)\n"
-           "print(json.dumps(out))\n")
 PYTHON_NAME = re.compile(r"python(\d+(\.\d+)?)?$")
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def candidates(programs: Sequence[str], env: Mapping[str, str], checkout: Path, every_on_path: bool = True) -> list[str]:
@@ -104,26 +81,6 @@ def inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def importable(folder: Path, limit: int = 200) -> list[str]:
-    """The top-level names ``folder`` provides on an import path: packages (a folder with
-    `__init__.py`) and modules (`.py`, extension modules)."""
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
-        return []
-    names = []
-    for entry in entries:
-        stem = entry.name.split(".", 1)[0]
-        if not IDENTIFIER.match(stem):
-            continue
-        if entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
-            names.append(entry.name)
-        elif entry.is_file() and (entry.name.endswith(".py") or entry.name.endswith((".so", ".pyd"))):
-            names.append(stem)
-    return list(dict.fromkeys(names))[:limit]
-
-
 def outside(resolved: Mapping[str, str | None], checkout: Path, worktree: Path) -> dict[str, str]:
     """Of ``resolved`` (name -> where an interpreter finds it), those found in the checkout
     outside the worktree: the repository's code, but not the commit's."""
@@ -150,28 +107,21 @@ def first_word(command: list[str] | str) -> str | None:
     return words[0] if words else None
 
 
-def last_line(result: runner.RunResult) -> str:
-    """What a probe printed last (a sitecustomize may print before it)."""
-    lines = result.stdout.head.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else ""
-
-
-def resolve(program: str, cwd: Path, env: Mapping[str, str], names: Sequence[str], hint: str) -> dict:
-    """Where ``program``, started in ``cwd`` with ``env``, finds each of ``names`` (name -> file or folder; a name it
-    does not find is left out). HarnessError, with ``hint``, when it cannot say."""
-    from harness.core.limits import decode_json
-
-    if not names:
-        return {}
-    result = runner.run_command([program, "-c", RESOLVE, *names], cwd=cwd, env=dict(env), timeout=60, echo=False)
-    try:
-        doc = decode_json(last_line(result)) if result.outcome == "passed" else None
-    except ValueError:
-        doc = None
-    if not isinstance(doc, dict):
-        raise HarnessError(f"{program} could not say where it imports the tree's modules from "
-                           f"({result.outcome}, exit {result.exit_code})", hint=hint)
-    return doc
+def resolve(program: str, worktree: Path, checkout: Path, env: Mapping[str, str], names: Sequence[str], hint: str,
+            strict: bool = False) -> dict:
+    """Where ``program``, started in ``worktree`` with ``env``, finds each of ``names`` (name -> file or folder; a name
+    it does not find is left out), asked with no code of ``checkout`` or ``worktree`` running (:mod:`import_probe`).
+    HarnessError, with ``hint``, when it cannot say; and, ``strict`` (the run's final environment), when its start-up
+    would run a file of the checkout (a `.pth` or start-up module of its environment imports or runs it)."""
+    found, blocked = import_probe.ask(program, worktree, env, import_probe.RESOLVE, names, [checkout, worktree], hint)
+    theirs = [path for path in blocked if outside({path: path}, checkout, worktree)]
+    if strict and theirs:
+        raise HarnessError(f"{program} would run {theirs[0]}, in the repository's checkout, as it starts (a `.pth` file "
+                           "or a start-up module of its environment imports or runs it): every run in the worktree "
+                           f"{worktree} would run the checkout's code, not the tree's", hint=hint)
+    if not isinstance(found, dict):
+        raise HarnessError(f"{program} could not say where it imports the tree's modules from", hint=hint)
+    return {str(k): (str(v) if v else None) for k, v in found.items()}
 
 
 # -- the worktree runs of PASS_TO_PASS and FAIL_TO_PASS ---------------------------------------------------------
@@ -183,37 +133,98 @@ REMEDY_EDITABLE = ("install the project non-editable (`pip install .`) or only i
                    "checkout's code into every worktree run")
 
 
-def import_folders(worktree: Path) -> list[Path]:
+def import_folders(worktree: Path, rels: Sequence[str] = ()) -> list[Path]:
     """The folders of ``worktree`` a run there imports the project's own code from, first on PYTHONPATH in this order:
     src/ (a src layout), the `pythonpath` folders of the pytest configuration at its root (the base's, in a
-    PASS_TO_PASS run: put back), and the root. An editable install names the checkout's src/ in a `.pth`, which comes
-    after PYTHONPATH: the worktree's copy is imported, the one measured (read 85's F-0300, F-0301). A folder holding a
-    module named like the standard library's (`src/calendar.py`) is left out: first on PYTHONPATH it would shadow the
-    standard library, as it does not where the evidence was taken (an editable install puts it after); the check
-    that follows the run's environment refuses the run if the project is then imported from the checkout."""
-    return [*(f for f in _own_folders(worktree) if not _shadows_stdlib(f)), worktree]
+    PASS_TO_PASS run: put back), the worktree's counterparts of ``rels`` (the checkout's folders the run's interpreter
+    imports from: :func:`checkout_folders`), and the root. An editable install names the checkout's src/ (or lib/) in
+    a `.pth`, which comes after PYTHONPATH: the worktree's copy is imported, the one measured (read 85's F-0300,
+    F-0301; read 89's F-0307). A folder holding a module named like the standard library's (`src/calendar.py`) is left
+    out: first on PYTHONPATH it would shadow the standard library, as it does not where the evidence was taken (an
+    editable install puts it after); the check that follows the run's environment refuses the run if the project is
+    then imported from the checkout."""
+    return [*(f for f in folders(worktree, rels) if not _shadows_stdlib(f)), worktree]
 
 
-def _own_folders(worktree: Path) -> list[Path]:
-    """src/ and the `pythonpath` folders of the root's pytest configuration that ``worktree`` holds."""
-    configs = {name: text for name in PYTEST_CONFIGS if (text := _read(worktree / name)) is not None}
-    ahead = [worktree / SRC, *(worktree / f for f in pytest_startup.startup(configs)[1])]
-    return [f for f in dict.fromkeys(ahead) if f.is_dir() and _inside_tree(f, worktree)]
+def folders(tree: Path, rels: Sequence[str] = ()) -> list[Path]:
+    """src/, the `pythonpath` folders of the root's pytest configuration and the folders ``rels`` names (relative,
+    not the root) that ``tree`` holds."""
+    configs = {name: text for name in PYTEST_CONFIGS if (text := _read(tree / name)) is not None}
+    ahead = [tree / SRC, *(tree / f for f in pytest_startup.startup(configs)[1]), *(tree / r for r in rels)]
+    return [f for f in dict.fromkeys(ahead) if f.is_dir() and _inside_tree(f, tree)
+            and os.path.realpath(f) != os.path.realpath(tree)]
 
 
-def refuse_checkout_imports(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str]) -> None:
+def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str]) -> list[str]:
+    """The folders of ``checkout`` (relative to it) the run's interpreters import from, as they say of themselves with
+    ``env``: each entry of their import path inside the checkout (an editable install's `.pth`, whatever the folder
+    is named: `lib/`, `packages/x/src`), and each folder their import finders' modules name there (an editable
+    finder's mapping, off the import path). Outside the worktree, and not their own environment: a `.venv/` in the
+    checkout, a site folder (read 89's F-0307)."""
+    root, tree = os.path.realpath(checkout), os.path.realpath(worktree)
+    out: list[str] = []
+    word = first_word(command)
+    for program in candidates([word] if word else [], env, checkout, every_on_path=False):
+        said, _ = import_probe.ask(program, worktree, env, import_probe.DESCRIBE, [], [checkout, worktree],
+                                   REMEDY_EDITABLE)
+        if not isinstance(said, dict):
+            raise HarnessError(f"{program} could not say where it imports from", hint=REMEDY_EDITABLE)
+        own = [os.path.realpath(str(p)) for p in (said.get("prefix"), said.get("base_prefix")) if p]
+        own = [p for p in own if not inside(root, p)]
+        paths = [*_strings(said.get("path")), *(_import_folder(p) for p in _strings(said.get("finders")))]
+        for entry in paths:
+            real = os.path.realpath(entry)
+            if inside(real, root) and not inside(real, tree) and not any(inside(real, p) for p in own):
+                rel = os.path.relpath(real, root)
+                if rel != "." and not {"site-packages", "dist-packages"} & set(rel.split(os.sep)):
+                    out.append(rel)
+    return list(dict.fromkeys(out))
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _import_folder(path: str) -> str:
+    """The folder on the import path a finder's path stands for: a package's (a folder with `__init__.py`, or that
+    file) or a module's parent; a folder that is neither, itself."""
+    if os.path.basename(path) == "__init__.py":
+        return os.path.dirname(os.path.dirname(path))
+    if os.path.isfile(os.path.join(path, "__init__.py")) or os.path.isfile(path):
+        return os.path.dirname(path)
+    return path
+
+
+def worktree_env(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str],
+                 hidden: Path) -> dict[str, str]:
+    """``env`` (the worktree's own folders first on PYTHONPATH: :func:`import_folders`), for a run in ``worktree``
+    that imports nothing of ``checkout``: the worktree's counterparts of the checkout's folders the run's interpreter
+    imports from put first too (F-0307), each name only the checkout holds hidden (:func:`hide_checkout_only`), and
+    refused (HarnessError) when one the worktree holds would still come from the checkout, or the interpreter's
+    start-up would run a file of it (:func:`refuse_checkout_imports`)."""
+    rels = checkout_folders(command, worktree, checkout, env)
+    ahead = [str(f) for f in import_folders(worktree, rels)[:-1] if str(f) not in env.get("PYTHONPATH", "").split(os.pathsep)]
+    rest = env.get("PYTHONPATH")
+    env = {**env, "PYTHONPATH": os.pathsep.join([*ahead, *([rest] if rest else [])])} if ahead else dict(env)
+    env = hide_checkout_only(command, worktree, checkout, env, hidden, rels)
+    refuse_checkout_imports(command, worktree, checkout, env, rels)
+    return env
+
+
+def refuse_checkout_imports(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str],
+                            rels: Sequence[str] = ()) -> None:
     """Refuse (HarnessError) when an interpreter the run starts (the command's, and the first `python3` on its PATH)
     would import one of the tree's own names from ``checkout`` instead of ``worktree``: the run would measure the
     checkout's code, not the tree's (read 85's F-0300, F-0301). The names are :func:`probed`'s: the worktree's and the
     checkout's, so a name only the checkout holds (a module the change adds, which the base lacks) is asked about too
     (F-0277). Checked after the environment is made, as CI's re-run checks its own: a finder or a `.pth` line can still
-    put the checkout ahead of PYTHONPATH, and a name the worktree lacks falls through to the checkout's folder."""
-    names = probed(worktree, checkout)
-    if not names:
-        return
+    put the checkout ahead of PYTHONPATH, and a name the worktree lacks falls through to the checkout's folder. Refused
+    too when the interpreter's start-up would run a file of the checkout (read 89's F-0306)."""
+    names = probed(worktree, checkout, rels)
     word = first_word(command)
     for program in candidates([word] if word else [], env, checkout, every_on_path=False):
-        found = outside(resolve(program, worktree, env, names, REMEDY_EDITABLE), checkout, worktree)
+        found = outside(resolve(program, worktree, checkout, env, names, REMEDY_EDITABLE, strict=True), checkout,
+                        worktree)
         if found:
             name, where = next(iter(found.items()))
             raise HarnessError(f"{program} imports `{name}` from {where}, in the repository's checkout, not from the "
@@ -229,20 +240,22 @@ HIDDEN_WHY = ("No module named {name!r}: the tree under test holds none (the har
 
 
 def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str],
-                       folder: Path) -> dict[str, str]:
+                       folder: Path, rels: Sequence[str] = ()) -> dict[str, str]:
     """``env``, with a folder first on PYTHONPATH that makes each name the worktree lacks, but that a run there would
     import from ``checkout`` (a module the change adds, found through an editable install's `.pth`), raise
     ModuleNotFoundError as on a machine holding only the worktree: the change's test then fails on the base, as it
     does in CI, instead of passing "without the change" on the change's own code (F-0277, review 87's third item).
-    A name the worktree holds is never hidden: one of those imported from the checkout is refused after this."""
+    A name the worktree holds is never hidden: one of those imported from the checkout is refused after this. The
+    checkout's `sitecustomize` the worktree lacks is one: hidden, it never runs (read 89's F-0306)."""
     # The worktree's names in any form, a namespace package at its root too: one it holds is never hidden (F-0305: a
     # root namespace package the change made regular resolved to the checkout, and hiding it failed the base's tests).
-    ours = set(_names_of(_own_folders(worktree), worktree)) | set(namespaced(worktree))
-    only_theirs = [n for n in probed(worktree, checkout) if n not in ours]
+    listings = Listings()
+    ours = [*folders(worktree, rels), worktree]
+    only_theirs = [n for n in probed(worktree, checkout, rels, listings) if not listings.holds(ours, n)]
     word = first_word(command)
     found: dict[str, str] = {}
     for program in candidates([word] if word else [], env, checkout, every_on_path=False) if only_theirs else []:
-        found |= outside(resolve(program, worktree, env, only_theirs, REMEDY_EDITABLE), checkout, worktree)
+        found |= outside(resolve(program, worktree, checkout, env, only_theirs, REMEDY_EDITABLE), checkout, worktree)
     if not found:
         return dict(env)
     for name in found:
@@ -254,66 +267,18 @@ def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path,
     return {**env, "PYTHONPATH": os.pathsep.join([str(folder), *([rest] if rest else [])])}
 
 
-def _names_of(folders: Sequence[Path], root: Path) -> list[str]:
-    """The names ``folders`` and ``root`` provide on an import path, with their namespace packages' modules, dotted."""
-    return [*(n for folder in folders for n in [*importable(folder), *namespaced(folder)]), *importable(root)]
-
-
-def probed(worktree: Path, checkout: Path) -> list[str]:
-    """The names a run in ``worktree`` must not import from ``checkout``: those of the worktree's import folders (src/,
-    the `pythonpath` folders: also one left off PYTHONPATH for a standard library name, whose package must not come
-    from the checkout either) and of the checkout's matching folders (the same ones, and its own configuration's),
-    with their namespace packages (a folder without `__init__.py`) and what those hold, dotted (their __path__ spans
-    the worktree and the checkout), and the modules and packages of both roots (a flat layout). A name only the
-    checkout holds is found there alone, as on a clean machine it is not found at all (F-0277)."""
-    ours = _own_folders(worktree)
+def probed(worktree: Path, checkout: Path, rels: Sequence[str] = (), listings: Listings | None = None) -> list[str]:
+    """The names a run in ``worktree`` must not import from ``checkout`` (:func:`tree_names.asked`): those of the
+    worktree's import folders (src/, the `pythonpath` folders, the counterparts of ``rels``: also one left off
+    PYTHONPATH for a standard library name, whose package must not come from the checkout either, and the root) and of
+    the checkout's matching folders (the same ones, and its own configuration's), namespace packages at the roots too
+    (F-0308). A name only the checkout holds is found there alone, as on a clean machine it is not found at all
+    (F-0277)."""
+    ours = [*folders(worktree, rels), worktree]
     mirrored = [checkout / f.relative_to(worktree) for f in ours]
-    theirs = [f for f in dict.fromkeys([*mirrored, *_own_folders(checkout)]) if f.is_dir() and _inside_tree(f, checkout)]
-    names = [*_names_of(ours, worktree), *_names_of(theirs, checkout)]
-    names = [n for n in dict.fromkeys(names) if n.split(".", 1)[0] not in sys.stdlib_module_names]
-    # a dotted name's probe imports its parent: only a parent that is a namespace package in every folder is asked
-    folders = [*ours, *theirs, worktree, checkout]
-    regular = {p for n in names for p in _parents(n)
-               if any((f / p.replace(".", os.sep) / "__init__.py").is_file() for f in folders)}
-    return [n for n in names if not regular.intersection(_parents(n))]
-
-
-def namespaced(folder: Path, prefix: str = "", depth: int = 3, limit: int = 200) -> list[str]:
-    """The namespace packages ``folder`` holds (a folder named as a module, without `__init__.py`, holding a module
-    or a folder) and, dotted, the modules, packages and namespace packages they hold, ``depth`` levels down."""
-    out: list[str] = []
-    for sub in _namespace_folders(folder):
-        name = prefix + sub.name
-        out.append(name)
-        if depth > 1:
-            out += [f"{name}.{n}" for n in importable(sub)] + namespaced(sub, name + ".", depth - 1, limit)
-    return list(dict.fromkeys(out))[:limit]
-
-
-def _namespace_folders(folder: Path) -> list[Path]:
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted((e for e in listing if e.is_dir() and IDENTIFIER.match(e.name)
-                              and e.name != "__pycache__"), key=lambda e: e.name)
-    except OSError:
-        return []
-    return [Path(e.path) for e in entries
-            if not os.path.isfile(os.path.join(e.path, "__init__.py")) and _holds_python(Path(e.path))]
-
-
-def _holds_python(folder: Path) -> bool:
-    try:
-        with os.scandir(folder) as listing:
-            return any(e.name.endswith((".py", ".so", ".pyd")) if e.is_file() else
-                       (e.is_dir() and bool(IDENTIFIER.match(e.name)) and e.name != "__pycache__") for e in listing)
-    except OSError:
-        return False
-
-
-def _parents(name: str) -> list[str]:
-    """`a.b.c` -> [`a`, `a.b`]."""
-    parts = name.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts))]
+    theirs = [f for f in dict.fromkeys([*mirrored, *folders(checkout, rels), checkout])
+              if f.is_dir() and _inside_tree(f, checkout)]
+    return asked(ours, theirs, listings or Listings())
 
 
 def _read(path: Path) -> str | None:

@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import descendants, paths, runner
+from harness import descendants, paths
 from harness.errors import HarnessError
 from harness.evidence import tree_imports
-from harness.evidence.tree_imports import first_word, last_line  # shared with the local worktree runs
+from harness.evidence.tree_imports import first_word  # shared with the local worktree runs
 from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
 from harness.history.rerun.fingerprint import Spots
 
@@ -163,22 +163,18 @@ class RerunGuard:
         return taken
 
     def _probe(self, program: str) -> python_site.Python | None:
-        from harness.core.limits import decode_json
-
         own = os.path.abspath(sys.executable)
         if os.path.dirname(program) == os.path.dirname(own) and os.path.realpath(program) == os.path.realpath(own):
             return python_site.own_python()  # the harness's own interpreter (its bin/, its binary): asked in-process
         import tempfile
 
+        from harness.evidence import import_probe
         from harness.history.rerun.execute import own_folders
 
-        try:  # in an empty folder of the harness's: no file of the checkout's answers for the standard library
+        try:  # in an empty folder of the harness's, no code of the checkout running (read 89's F-0306)
             with own_folders(self.environ) as env, tempfile.TemporaryDirectory(prefix="harness-probe-") as cwd:
-                result = runner.run_command([program, "-c", python_site.PROBE], cwd=Path(cwd), env=env,
-                                            timeout=60, echo=False)
-            if result.outcome != "passed":
-                return None
-            return python_site.describe(decode_json(last_line(result)))
+                said, _ = import_probe.ask(program, Path(cwd), env, python_site.PROBE, [], [self.checkout], REMEDY_LEAK)
+            return python_site.describe(said) if isinstance(said, dict) else None
         except (HarnessError, ValueError, TypeError):
             return None
 
@@ -309,7 +305,8 @@ class RerunGuard:
     def _refuse_outside(self, program: str, worktree: Path, env: dict[str, str], names: list[str],
                         leaks: list[python_site.Leak]) -> None:
         """Refuse when ``program`` still finds one of the tree's ``names`` in the checkout."""
-        bad = python_site.outside(self._resolve(program, worktree, env, names), self.checkout, worktree)
+        bad = python_site.outside(self._resolve(program, worktree, env, names, strict=True), self.checkout,
+                                  worktree)
         if bad:
             name, where = next(iter(bad.items()))
             via = ", ".join(sorted({k.pointer.file for k in leaks}))
@@ -317,8 +314,10 @@ class RerunGuard:
                                f"re-run's tree (pointed there by {via}): the run would test the checkout's code, not "
                                "the commit's", hint=REMEDY_LEAK)
 
-    def _resolve(self, program: str, worktree: Path, env: Mapping[str, str], names: list[str]) -> dict:
-        return tree_imports.resolve(program, worktree, env, names, REMEDY_LEAK)
+    def _resolve(self, program: str, worktree: Path, env: Mapping[str, str], names: list[str],
+                 strict: bool = False) -> dict:
+        """``strict``: the run's final environment, whose start-up may not run a file of the checkout."""
+        return tree_imports.resolve(program, worktree, self.checkout, env, names, REMEDY_LEAK, strict=strict)
 
     def _refuse_copies(self, worktree: Path, copies: list[python_site.Pointer]) -> None:
         """A copy pip installed from the checkout is the checkout's commit: another commit may not use it."""

@@ -25,29 +25,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from harness.evidence import import_probe
+
 # Shared with the local worktree runs of PASS_TO_PASS and FAIL_TO_PASS (read 85's F-0300, F-0301): the same question,
 # asked of the same interpreters.
 from harness.evidence.tree_imports import (  # noqa: F401  (re-exported: the re-run's modules use them from here)
-    DROP_CWD,
-    IDENTIFIER,
     PYTHON_NAME,
-    RESOLVE,
     candidates,
-    importable,
     inside,
     outside,
     path_pythons,
 )
+from harness.evidence.tree_names import IDENTIFIER, importable
 
 SMALL = 1 << 20  # a .pth, finder module or record larger than this is not read
-# What an interpreter says of itself, printed by the interpreter the re-run commands start: its
-# prefix, its site folders (as `site` computed them at startup) and its import path.
-PROBE = (DROP_CWD
-         + "import json, site\n"
-         "sites = site.getsitepackages() if hasattr(site, 'getsitepackages') else []\n"
-         "user = site.getusersitepackages() if site.ENABLE_USER_SITE else None\n"
-         "print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix, 'base_prefix': sys.base_prefix,\n"
-         "                  'site': sites, 'user': user, 'path': [p for p in sys.path if p]}))\n")
+# What an interpreter says of itself: its prefix, its site folders (as `site` computed them at startup) and its import
+# path, asked with no code of the checkout running (read 89's F-0306: a sitecustomize of its src/ printed the answer).
+PROBE = import_probe.DESCRIBE
+
+
 @dataclass(frozen=True)
 class Python:
     """An interpreter as it describes itself."""
