@@ -1,7 +1,8 @@
 """CI's re-runs stay on their commit's own code and accept honest trees, against what the third review
 of the re-run found: the guard's own probes answered by a json.py of the commit or of HEAD, a namespace
 package's submodule from the checkout, a src/ module named like the standard library, a module the build
-generates, and the checkout check's CRLF blobs and odd path names (F-0012..F-0018).
+generates, and the checkout check's CRLF blobs and odd path names (F-0012..F-0018); and, self-found (CI's twin
+of F-0308), a namespace package's module more than three levels down or past 200 names.
 
 Each test runs a real `harness audit --rerun` over commits taken to DONE, in CI's interpreter (a bare
 virtualenv); beside each guard, the honest case a careless guard would refuse.
@@ -10,6 +11,9 @@ virtualenv); beside each guard, the honest case a careless guard would refuse.
 from __future__ import annotations
 
 import os
+
+from harness.history.rerun.execute import UNRUNNABLE
+from harness.history.rerun.isolation import REMEDY_LEAK
 
 from support.gitrepo import commit_all_ok, git
 from support.records import PASS_CMD, configure
@@ -350,3 +354,96 @@ def test_an_honest_commit_with_its_own_sitecustomize_still_reruns(h, repo, tmp_p
     code, doc, _ = rerun(h, base)
     assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
     assert code == 0
+
+
+# -- self-found, CI's twin of F-0308: the re-run's names at any depth -------------------------------------------------
+# The re-run listed what the checkout holds and the commit lacks three levels down a namespace package (and 200 names)
+# at most: a module a later commit adds five levels down was neither made absent nor asked about, and the re-run of an
+# earlier commit imported it from the checkout. The listing is now the worktree runs' (harness/evidence/tree_names.py).
+
+DEEP = "src/nsa/b/c/d"
+DEEP_CHECK = "import nsa.b.c.d.sub, sys; sys.exit(nsa.b.c.d.sub.answer() != 42)"
+
+
+def _deep_namespace(repo, site) -> None:
+    """nsa.b.c.d.mul: `nsa` a namespace package (no __init__.py at any level), linked into CI's site-packages from
+    the checkout (`flit install --symlink`): the checkout's folder is not on sys.path to be replaced."""
+    (repo / DEEP).mkdir(parents=True)
+    (repo / DEEP / "mul.py").write_text("def mul(a, b):\n    return a * b\n")
+    os.symlink(repo / "src" / "nsa", site / "nsa")
+
+
+def test_a_module_the_commit_lacks_five_levels_down_a_namespace_package_is_absent_in_the_rerun(h, repo, tmp_path):
+    """A forged DONE whose check imports nsa.b.c.d.sub, which only a later commit adds: its re-run does not find it
+    (a stub raises ModuleNotFoundError, as on a fresh runner at the commit: could not run, exit 1), and is not
+    reproduced on the later commit's module."""
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", DEEP_CHECK])
+    _deep_namespace(repo, site)
+    base = commit_all_ok(repo, "config; nsa.b.c.d.mul only")
+    lacking = done(h, repo, "Lacking", forge=True)  # its check fails: nsa.b.c.d.sub is not in the commit
+    (repo / DEEP / "sub.py").write_text("def answer():\n    return 42\n")
+    commit_all_ok(repo, "nsa.b.c.d.sub, added later")
+
+    code, doc, err = rerun(h, base)
+    run = reruns(doc, lacking)["unit_test"]
+    assert run["result"] == UNRUNNABLE and run["exit_code"] == 1, run  # "No module named": missing, not judged
+    assert run["imports_from"][0].endswith(".absent"), run  # the stubs' folder: a stub was written
+    assert code == 2, err
+
+
+def test_the_250th_module_a_later_commit_adds_to_a_namespace_package_is_absent_in_the_rerun(h, repo, tmp_path):
+    """Past 200 names (where the listing stopped): a later commit adds nsa.m000 .. nsa.m249; the re-run of a forged
+    DONE whose check imports nsa.m249 does not find it."""
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", "import nsa.m249"])
+    _deep_namespace(repo, site)
+    base = commit_all_ok(repo, "config; nsa.b.c.d.mul only")
+    lacking = done(h, repo, "Lacking", forge=True)  # its check fails: nsa.m249 is not in the commit
+    for i in range(250):
+        (repo / "src" / "nsa" / f"m{i:03d}.py").write_text("")
+    commit_all_ok(repo, "nsa.m000 .. nsa.m249, added later")
+
+    code, doc, err = rerun(h, base)
+    run = reruns(doc, lacking)["unit_test"]
+    assert run["result"] == UNRUNNABLE and run["exit_code"] == 1, run  # "No module named": missing, not judged
+    assert run["imports_from"][0].endswith(".absent"), run  # the stubs' folder: a stub was written
+    assert code == 2, err
+
+def test_a_module_five_levels_down_a_namespace_package_the_commit_holds_reruns_from_the_tree(h, repo, tmp_path):
+    """The honest neighbour: a commit holding nsa.b.c.d.sub re-runs true on its own copy; a later commit's break of it
+    in the checkout does not reach the re-run, and nothing the commit holds is hidden."""
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", DEEP_CHECK])
+    _deep_namespace(repo, site)
+    base = commit_all_ok(repo, "config; nsa.b.c.d.mul only")
+    (repo / DEEP / "sub.py").write_text("def answer():\n    return 42\n")
+    sha = done(h, repo, "Honest")
+    (repo / DEEP / "sub.py").write_text("def answer():\n    return 41\n")
+    (repo / DEEP / "div.py").write_text("def div(a, b):\n    return a / b\n")
+    commit_all_ok(repo, "nsa.b.c.d.sub broken later, and nsa.b.c.d.div added")
+
+    code, doc, err = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0, err
+
+
+def test_a_namespace_package_deeper_than_the_listing_reaches_could_not_run(h, repo, tmp_path):
+    """Past the listing's limit (32 levels) the re-run is refused with the remedy, never listed in part."""
+    from harness.evidence import tree_names
+
+    python, site = venv(tmp_path / "ci-venv")
+    configure(repo, PASS_CMD, [str(python), "-c", "import nsa"])
+    deep = repo / "src" / "nsa" / os.path.join(*["n"] * (tree_names.DEPTH + 2))
+    deep.mkdir(parents=True)
+    (deep / "leaf.py").write_text("")
+    os.symlink(repo / "src" / "nsa", site / "nsa")
+    base = commit_all_ok(repo, "config; a namespace package 34 levels deep")
+    sha = done(h, repo, "Deep")
+
+    code, doc, err = rerun(h, base)
+    run = reruns(doc, sha)["unit_test"]
+    assert run["result"] == UNRUNNABLE and "outcome" not in run, run
+    assert f"more than {tree_names.DEPTH} levels deep" in run["error"], run["error"]
+    assert REMEDY_LEAK in run["error"], run["error"]
+    assert code == 2, err
