@@ -21,7 +21,7 @@ from pathlib import Path
 from harness.core import pytest_startup
 from harness.errors import HarnessError
 from harness.evidence import import_probe
-from harness.evidence.tree_names import Listings, asked, importable
+from harness.evidence.tree_names import Listings, asked, importable, lacking
 from harness.paths import PYTEST_CONFIGS
 
 PYTHON_NAME = re.compile(r"python(\d+(\.\d+)?)?$")
@@ -247,11 +247,10 @@ def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path,
     does in CI, instead of passing "without the change" on the change's own code (F-0277, review 87's third item).
     A name the worktree holds is never hidden: one of those imported from the checkout is refused after this. The
     checkout's `sitecustomize` the worktree lacks is one: hidden, it never runs (read 89's F-0306)."""
-    # The worktree's names in any form, a namespace package at its root too: one it holds is never hidden (F-0305: a
-    # root namespace package the change made regular resolved to the checkout, and hiding it failed the base's tests).
-    listings = Listings()
-    ours = [*folders(worktree, rels), worktree]
-    only_theirs = [n for n in probed(worktree, checkout, rels, listings) if not listings.holds(ours, n)]
+    # Only names the worktree lacks in any form (tree_names.lacking), a namespace package at its root too: one it holds
+    # is never hidden (F-0305: a root namespace package the change made regular resolved to the checkout, and hiding it
+    # failed the base's tests).
+    only_theirs = lacking(*sides(worktree, checkout, rels), Listings())
     word = first_word(command)
     found: dict[str, str] = {}
     for program in candidates([word] if word else [], env, checkout, every_on_path=False) if only_theirs else []:
@@ -267,18 +266,23 @@ def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path,
     return {**env, "PYTHONPATH": os.pathsep.join([str(folder), *([rest] if rest else [])])}
 
 
-def probed(worktree: Path, checkout: Path, rels: Sequence[str] = (), listings: Listings | None = None) -> list[str]:
+def probed(worktree: Path, checkout: Path, rels: Sequence[str] = ()) -> list[str]:
     """The names a run in ``worktree`` must not import from ``checkout`` (:func:`tree_names.asked`): those of the
     worktree's import folders (src/, the `pythonpath` folders, the counterparts of ``rels``: also one left off
     PYTHONPATH for a standard library name, whose package must not come from the checkout either, and the root) and of
     the checkout's matching folders (the same ones, and its own configuration's), namespace packages at the roots too
     (F-0308). A name only the checkout holds is found there alone, as on a clean machine it is not found at all
     (F-0277)."""
+    return asked(*sides(worktree, checkout, rels), Listings())
+
+
+def sides(worktree: Path, checkout: Path, rels: Sequence[str] = ()) -> tuple[list[Path], list[Path]]:
+    """(the worktree's import folders, the checkout's) that :func:`probed` lists."""
     ours = [*folders(worktree, rels), worktree]
     mirrored = [checkout / f.relative_to(worktree) for f in ours]
     theirs = [f for f in dict.fromkeys([*mirrored, *folders(checkout, rels), checkout])
               if f.is_dir() and _inside_tree(f, checkout)]
-    return asked(ours, theirs, listings or Listings())
+    return ours, theirs
 
 
 def _read(path: Path) -> str | None:

@@ -1,5 +1,7 @@
 """The names a worktree run asks its interpreter about: what the import folders of the worktree and of the
-repository's checkout provide (read 85's F-0300, F-0301; F-0277; read 89's F-0308).
+repository's checkout provide (read 85's F-0300, F-0301; F-0277; read 89's F-0308). CI's re-run asks the same of its
+commit's tree and the CI checkout, and makes absent what only the checkout holds (:func:`lacking`): one listing, the
+same limits, for both.
 
 Every top-level name of every folder on either side (modules, packages, namespace packages: a folder without
 `__init__.py`), the start-up modules `site` imports by name, and, within a namespace package both sides hold (its
@@ -92,19 +94,19 @@ class Listings:
                    for regular, spaces in (self.of(f.joinpath(*parents)) for f in folders))
 
 
-def asked(ours: Sequence[Path], theirs: Sequence[Path], listings: Listings) -> list[str]:
+def asked(ours: Sequence[Path], theirs: Sequence[Path], listings: Listings, hint: str = REMEDY_TOO_MANY) -> list[str]:
     """The names a run must not import from the checkout: see the module's docstring. ``ours``: the worktree's import
-    folders; ``theirs``: the checkout's."""
+    folders; ``theirs``: the checkout's. Past the limits, HarnessError with ``hint``."""
     names: list[str] = [*STARTUP]
     for folder in [*ours, *theirs]:
         regular, spaces = listings.of(folder)
         names += sorted(regular | spaces)
     for folder in theirs:
-        names += _only_theirs(folder, ours, "", listings, 0)
+        names += _only_theirs(folder, ours, "", listings, 0, hint)
     names = [n for n in dict.fromkeys(names) if n.split(".", 1)[0] not in sys.stdlib_module_names]
     if len(names) > LIMIT:
         raise HarnessError(f"the worktree and the checkout provide more than {LIMIT} modules: the harness cannot ask "
-                           "where a run imports each of them from", hint=REMEDY_TOO_MANY)
+                           "where a run imports each of them from", hint=hint)
     # a dotted name's probe imports its parent: only a parent that is a namespace package in every folder is asked
     folders = [*ours, *theirs]
     regular_parents = {p for n in names for p in _parents(n)
@@ -112,13 +114,22 @@ def asked(ours: Sequence[Path], theirs: Sequence[Path], listings: Listings) -> l
     return [n for n in names if not regular_parents.intersection(_parents(n))]
 
 
-def _only_theirs(folder: Path, ours: Sequence[Path], prefix: str, listings: Listings, depth: int) -> list[str]:
+def lacking(ours: Sequence[Path], theirs: Sequence[Path], listings: Listings, hint: str = REMEDY_TOO_MANY) -> list[str]:
+    """Of the names :func:`asked`, those none of ``ours`` provides in any form (a namespace package it holds counts):
+    what only the checkout holds, which a run that finds it there imports from the checkout, and which a machine
+    holding only the tree would not find at all (F-0277; CI's re-run, which stopped three levels down and at 200
+    names: the twin of read 89's F-0308)."""
+    return [n for n in asked(ours, theirs, listings, hint) if not listings.holds(ours, n)]
+
+
+def _only_theirs(folder: Path, ours: Sequence[Path], prefix: str, listings: Listings, depth: int,
+                 hint: str) -> list[str]:
     """Below the namespace package ``prefix`` ("" for the top level) of the checkout's import folder ``folder``, the
     names it provides that none of ``ours`` (the worktree's import folders) does, and the same within each namespace
     package both provide; dotted. (Top-level names are asked about anyway.)"""
     if depth > DEPTH:
         raise HarnessError(f"the namespace package `{prefix}` is more than {DEPTH} levels deep: the harness cannot ask "
-                           "where a run imports each of its modules from", hint=REMEDY_TOO_MANY)
+                           "where a run imports each of its modules from", hint=hint)
     parts = prefix.split(".") if prefix else []
     regular, spaces = listings.of(folder.joinpath(*parts))
     out: list[str] = []
@@ -127,7 +138,7 @@ def _only_theirs(folder: Path, ours: Sequence[Path], prefix: str, listings: List
         if not listings.holds(ours, dotted):
             out += [dotted] if prefix else []
         elif name in spaces and any(name in listings.of(f.joinpath(*parts))[1] for f in ours):
-            out += _only_theirs(folder, ours, dotted, listings, depth + 1)
+            out += _only_theirs(folder, ours, dotted, listings, depth + 1, hint)
     return out
 
 

@@ -36,7 +36,7 @@ from harness.evidence.tree_imports import (  # noqa: F401  (re-exported: the re-
     outside,
     path_pythons,
 )
-from harness.evidence.tree_names import IDENTIFIER, importable
+from harness.evidence.tree_names import IDENTIFIER, importable  # noqa: F401  (importable: re-exported, as above)
 
 SMALL = 1 << 20  # a .pth, finder module or record larger than this is not read
 # What an interpreter says of itself: its prefix, its site folders (as `site` computed them at startup) and its import
@@ -231,28 +231,3 @@ def _import_folder(rel: str, target: str, kind: str, linked: str = "") -> str | 
         return rel
     return os.path.dirname(rel)
 
-
-def absent_names(checkout: Path, trees: Sequence[Path], depth: int = 3, limit: int = 200) -> list[str]:
-    """The names the checkout's import folder provides and none of ``trees`` (the tree's folders standing
-    for it) does: its modules and packages, a namespace package (a folder without `__init__.py`) the tree
-    lacks, and, within a namespace package both have, the same for its submodules (`acme.calc`), down to
-    ``depth`` levels; at most ``limit`` names."""
-    out: list[str] = []
-    for name in [*importable(checkout), *namespaces(checkout)]:
-        if not any(name in importable(t) or name in namespaces(t) for t in trees):
-            out.append(name)
-        elif depth > 1 and name in namespaces(checkout):
-            inner = [t / name for t in trees if name in namespaces(t)]
-            out.extend(f"{name}.{n}" for n in absent_names(checkout / name, inner, depth - 1, limit))
-    return out[:limit]
-
-
-def namespaces(folder: Path, limit: int = 200) -> list[str]:
-    """The folders of ``folder`` an import treats as PEP 420 namespace package portions: a name, no `__init__.py`."""
-    try:
-        with os.scandir(folder) as listing:
-            found = sorted(e.name for e in listing if e.is_dir() and IDENTIFIER.match(e.name)
-                           and not os.path.isfile(os.path.join(e.path, "__init__.py")))
-    except OSError:
-        return []
-    return found[:limit]
