@@ -62,7 +62,10 @@ JUDGED_COMMANDS = ["ls .harness", "grep -rn SKIP=harness-validate src", "echo GI
                    "git -c remote.x.url=. -c remote.x.uploadpack='rm -rf .harness' fetch x",
                    "git config remote.origin.uploadpack 'rm -rf .harness'", "git fetch --upl='rm -rf .harness' .",
                    "git rebase --exe 'rm -rf .harness' HEAD~1", "git init --template=/tmp/t", "git init",
-                   "GIT_TEMPLATE_DIR=/tmp/t git init"]
+                   "GIT_TEMPLATE_DIR=/tmp/t git init",
+                   # read 94's refusals (F-0319..F-0322): git lines too
+                   "GIT_CONFIG_GLOBAL=/tmp/c git init", "git -c include.path=/tmp/c fetch origin",
+                   "git -c url.ext::sh%20x.insteadOf=zz: fetch zz:x", "git grep -Orm a", "git grep -n a"]
 PLAIN_EDITS = ["README.md", "src/new.py", "sub/../README.md", "."]
 # Outside the repository the judge looks: it may be another harness's record (#25's task F-0020).
 JUDGED_EDITS = ["../outside.txt", "/tmp/elsewhere.txt", ".harness/tasks/T/events.jsonl", ".harness/local/x", ".harness/config.yaml", ".git/hooks/pre-commit",

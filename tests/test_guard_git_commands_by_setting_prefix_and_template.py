@@ -119,7 +119,17 @@ def _git_long_options(repo: Path, sub: str) -> list[str]:
     return [w.rstrip("=") for w in out.split() if w.startswith("--") and w != "--"]
 
 
-@pytest.mark.parametrize("sub", sorted(set(COMMAND_OPTIONS) - {"filter-branch", "fetch-pack"}))
+# The subcommands of COMMAND_OPTIONS whose options git's parse-options reads, and those read by hand or by a script
+# (asking a script for `--git-completion-helper-all` would run it: instaweb starts a web server).
+PARSED_BY_GIT = {"rebase", "difftool", "fetch", "pull", "clone", "ls-remote", "push", "archive", "grep"}
+READ_BY_HAND = {"filter-branch", "fetch-pack", "daemon", "instaweb", "send-email"}
+
+
+def test_f0311_each_subcommand_with_command_options_is_known_as_read_by_git_or_by_hand():
+    assert set(COMMAND_OPTIONS) <= PARSED_BY_GIT | READ_BY_HAND, set(COMMAND_OPTIONS) - PARSED_BY_GIT - READ_BY_HAND
+
+
+@pytest.mark.parametrize("sub", sorted(set(COMMAND_OPTIONS) & PARSED_BY_GIT))
 def test_f0311_no_other_option_of_git_s_parser_is_read_as_a_command_option(repo, sub):
     """Each option git lists for the subcommand, written out with a value, yields a command line only when it is one
     of the command options: an abbreviation is read as one only where it is a prefix of one."""
