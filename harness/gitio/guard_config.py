@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 # Aliases and the hooks folder; the notes ref `git notes` writes by default and where each remote is (the
 # guard judges a fetch from a remote named `self` whose url is `.` as a fetch from `.`; #28's task F-0064, F-0065).
 # A submodule's `update = !CMD`, which `git submodule update` runs through the shell, is read as an alias is (F-0255),
-# and so are a remote's uploadpack and receivepack, which a fetch and a push run (F-0310).
-QUERY = r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.(url|uploadpack|receivepack)|submodule\..*\.update)$"
+# and so are a remote's uploadpack and receivepack, which a fetch and a push run (F-0310), and the URL rewrites
+# (`url.<base>.insteadOf`), whose `ext::` base is a command a fetch or push runs (F-0321).
+QUERY = (r"^(alias\..*|core\.hookspath|core\.notesref|remote\..*\.(url|uploadpack|receivepack)|submodule\..*\.update"
+         r"|url\..*\.(insteadof|pushinsteadof))$")
 
 
 def start_config(root: str | Path) -> SpawnedGit:
@@ -63,9 +65,11 @@ def submodule_updates_of(entries: list[tuple[str, str]]) -> tuple[tuple[str, str
 
 
 def remote_commands_of(entries: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    """(key, value) of each `remote.NAME.uploadpack` and `remote.NAME.receivepack`, in git's order (F-0310)."""
+    """(key, value) of each `remote.NAME.uploadpack` and `remote.NAME.receivepack` (F-0310), and each
+    `url.ext::CMD.insteadOf`/`pushInsteadOf` (F-0321), in git's order."""
     return tuple((key, value) for key, value in entries
-                 if key.startswith("remote.") and key.endswith((".uploadpack", ".receivepack")))
+                 if (key.startswith("remote.") and key.endswith((".uploadpack", ".receivepack")))
+                 or (key.startswith("url.ext::") and key.endswith((".insteadof", ".pushinsteadof"))))
 
 
 def remotes_and_notes_ref(entries: list[tuple[str, str]]) -> tuple[dict[str, str], str]:

@@ -36,7 +36,15 @@ from harness.agent.judge.git_config_view import (
     includes_a_file,
 )
 from harness.agent.judge.git_hook_flags import skipped_hooks_denial, unresolved_option_denial
-from harness.agent.judge.git_runs import COMMAND_SECTIONS, config_env_pairs, config_positional, lines_run
+from harness.agent.judge.git_runs import (
+    COMMAND_SECTIONS,
+    config_env_pairs,
+    config_positional,
+    ext_rewrite,
+    ext_rewrites,
+    lines_run,
+    runs_uploadpack,
+)
 from harness.agent.judge.git_templates import template_denial
 from harness.agent.judge.shell_resolve import unresolved
 
@@ -84,9 +92,11 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
         # line of its own with no option or variable that moves git elsewhere: git acts on that repository alone
         # (#25's task F-0028). Anything more is judged as in this one (#28's task F-0113..F-0117).
         return None
-    if config.opaque and (sub in MACHINERY or sub not in BUILTINS):
+    if config.opaque and (sub in MACHINERY or sub not in BUILTINS or runs_uploadpack(sub, rest)):
+        what = ("an alias or hooks path there changes what the command does" if sub in MACHINERY or sub not in BUILTINS
+                else "a remote's uploadpack there is a command line git runs to reach the remote; F-0320")
         return Denial("config-source", f"`git {sub}` under {config.opaque[0]} reads configuration the guard "
-                      "cannot see (an alias or hooks path there changes what the command does)",
+                      f"cannot see ({what})",
                       f"run `git {sub}` without it; the repository's own configuration is read as usual")
     expanded = expand_alias(sub, rest, config, setup)
     if expanded is not None:
@@ -96,7 +106,7 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)
-            or template_denial(sub, rest, args[:i], env, config.pairs, where)
+            or template_denial(sub, rest, args[:i], env, config, where)
             or _check_ref_writes(sub, rest, notes_ref, where, config, setup)
             or skipped_hooks_denial(sub, rest)
             or unresolved_option_denial(sub, rest)
@@ -123,7 +133,18 @@ def _configured_commands(sub: str, rest: list[str], config: RunConfig, env: tupl
         denial = shell(line)
         if denial:
             return denial
-    return None
+    return _ext_rewrite_denial(sub, ext_rewrites(sub, rest, pairs, configured))
+
+
+def _ext_rewrite_denial(sub: str, bases: list[str]) -> Denial | None:
+    """An `ext::` base of `url.<base>.insteadOf` whose own line passed: git runs it with the rest of each URL it
+    rewrites appended, words the guard does not see (a URL of the repository's config too; F-0321)."""
+    if not bases:
+        return None
+    return Denial("unresolved", f"`git {sub}` rewrites URLs into `{bases[0]}…` (url.<base>.insteadOf): git runs that "
+                  "command with the rest of each URL it rewrites appended, words the guard cannot see",
+                  "write the `ext::` URL out whole on the command line, which the guard judges; keep insteadOf for "
+                  "ordinary rewrites (https to ssh)")
 
 
 # Subcommands that write files of the work tree from the repository's history.
@@ -519,7 +540,7 @@ def _section_denial(section: str, action: str) -> Denial | None:
         return _include_denial(f"`git config`'s {action} of {section}")
     if any(key.startswith(name + ".") for key in NOTES_REF_KEYS):
         return _notes_config_denial(f"{section}.*", "(whatever the section holds)")
-    if name == "alias" or name in COMMAND_SECTIONS:
+    if name == "alias" or name in COMMAND_SECTIONS or ext_rewrite(f"{section}.insteadof"):
         return Denial("config-source", f"`git config`'s {action} of {section} sets or drops its keys at once, values the "
                       "guard does not read: git expands or runs them (an alias, an editor, a remote's command)",
                       "set each key with `git config KEY VALUE`, which the guard judges (a remote is renamed with "

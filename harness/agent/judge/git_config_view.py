@@ -4,8 +4,8 @@ Pure. An alias (`git ci -n` with `alias.ci = commit`) is the command it expands 
 aliases come from the repository's configuration (read by an adapter, handed in as
 :class:`GitSetup`), from `-c alias.…=…`, and from `GIT_CONFIG_KEY_n`/`GIT_CONFIG_PARAMETERS`.
 Some sources the guard cannot read: a file named by `include.path` or `GIT_CONFIG_GLOBAL`, a
-value behind `--config-env`. Under those, git's commit and push machinery is refused
-rather than judged blind.
+value behind `--config-env`. Under those, git's commit and push machinery, and the commands
+that run a remote's uploadpack (F-0320), are refused rather than judged blind.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class GitSetup:
     submodule_updates: tuple[tuple[str, str], ...] = ()         # (submodule.NAME.update, `!CMD`) in its config:
                                                                 #   `git submodule update` runs CMD (F-0255)
     remote_commands: tuple[tuple[str, str], ...] = ()           # (remote.NAME.uploadpack|receivepack, CMD) in its
-                                                                #   config: a fetch, a push runs CMD (F-0310)
+                                                                #   config: a fetch, a push runs CMD (F-0310);
+                                                                #   (url.ext::CMD.insteadOf, PREFIX) too (F-0321)
     # What the adapter found on disk and in git's history for the line's FIRST command (a later one may run
     # after a command that changed them: judged with nothing known). See :meth:`without_line_facts`.
     export_folders: Mapping[str, str] | None = None             # checkout-index --prefix folder (absolute, as

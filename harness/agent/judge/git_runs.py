@@ -3,9 +3,9 @@
 Pure. git runs shell lines from its settings (an editor, a pager, fsmonitor, an external diff, a filter, a
 credential helper, a trailer's or a difftool's command …, set by `-c`, `--config-env`, `GIT_CONFIG_*`, a
 variable like `EDITOR`, or `git config` for later runs), from options (`rebase -x`, `difftool -x`, `bisect run`,
-`submodule foreach`, `--upload-pack`, abbreviated too), and from an `ext::` remote. Each is a line the guard judges
-as it judges a `!` alias (#28's task F-0122, F-0125..F-0130, F-0310, F-0311). A filter's `%f` is any file of the work
-tree: the ledger too.
+`submodule foreach`, `--upload-pack`, abbreviated too, `grep -O`), and from an `ext::` remote, spelled out or reached
+through `url.<base>.insteadOf`. Each is a line the guard judges as it judges a `!` alias (#28's task F-0122,
+F-0125..F-0130, F-0310, F-0311, F-0321, F-0322). A filter's `%f` is any file of the work tree: the ledger too.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ COMMAND_SETTINGS = (("core", r"(?:editor|pager|fsmonitor|sshcommand|askpass|gitp
                     ("remote", r".+\.(?:receivepack|uploadpack|url|pushurl)"), ("interactive", "difffilter"),
                     *((tool, r".+\.(?:cmd|command)") for tool in ("trailer", "difftool", "mergetool", "man", "browser")),
                     ("sendemail", r"\w*cmd"), ("hook", r".+\.command"),  # git's hooks set in its config (2.50+)
+                    ("instaweb", "httpd"),  # the web server `git instaweb` starts, word-split (F-0322)
                     ("submodule", r".+\.update"))  # `!CMD`: run by `git submodule update` (F-0255)
 COMMAND_KEYS = "^(?:" + "|".join(f"{section}\\.{rest}" for section, rest in COMMAND_SETTINGS) + ")$"
 COMMAND_SECTIONS = frozenset(section for section, _ in COMMAND_SETTINGS)
@@ -29,18 +30,28 @@ COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_E
                                "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF"})
 # Options whose value git runs as a command line, by subcommand. git's option parser takes any unique prefix of a long
 # option (`--upl=CMD` is `--upload-pack=CMD`) and clusters short ones (`-ix CMD`): read so (F-0311). ls-remote's
-# `--exec` is a hidden synonym of its `--upload-pack`.
+# `--exec` is a hidden synonym of its `--upload-pack`. grep runs `-O`'s value with the matching files, instaweb the web
+# server `--httpd` names (word-split, its parser takes prefixes too) and send-email its `--*-cmd` through the shell
+# (Getopt::Long takes unique prefixes; F-0322).
 COMMAND_OPTIONS = {"rebase": ("-x", "--exec"), "difftool": ("-x", "--extcmd"), "fetch": ("--upload-pack",),
                    "pull": ("--upload-pack",), "clone": ("-u", "--upload-pack"), "ls-remote": ("--upload-pack", "--exec"),
-                   "push": ("--receive-pack", "--exec"), "archive": ("--exec",),
+                   "push": ("--receive-pack", "--exec"), "archive": ("--exec",), "grep": ("-O", "--open-files-in-pager"),
+                   "instaweb": ("-d", "--httpd"),
+                   "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
                    # read by hand, by their full names alone: filter-branch's shell `case` (`--setup` runs once,
-                   # before the filters), fetch-pack's `--upload-pack=`/`--exec=`
+                   # before the filters), fetch-pack's `--upload-pack=`/`--exec=`, daemon's `--access-hook=` (run
+                   # through the shell at each connection)
                    "filter-branch": ("--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
                                      "--msg-filter", "--commit-filter", "--tag-name-filter"),
-                   "fetch-pack": ("--upload-pack", "--exec")}
-EXACT_NAMES = frozenset({"filter-branch", "fetch-pack"})
+                   "fetch-pack": ("--upload-pack", "--exec"), "daemon": ("--access-hook",)}
+EXACT_NAMES = frozenset({"filter-branch", "fetch-pack", "daemon"})
+# Whose command options take their value only attached (`-OCMD`, `--open-files-in-pager=CMD`): grep's is optional, a
+# bare `-O` is the pager and the next word its pattern; daemon reads `--access-hook=` alone.
+ATTACHED_ONLY = frozenset({"grep", "daemon"})
+# Options of their own that are prefixes of a command option: written out, they are themselves (`--to ADDRESS`).
+SPELLED_OUT = {"send-email": ("--to", "--cc")}
 # The other short options that take a value, by subcommand: in a cluster, what follows one is its value, not flags.
-SHORT_VALUED = {"rebase": "CSrsX", "difftool": "t", "clone": "objc"}
+SHORT_VALUED = {"rebase": "CSrsX", "difftool": "t", "clone": "objc", "grep": "ABCefm", "instaweb": "pbm"}
 # `git config`'s long options, every version's (2.46's subcommands' too), and those of them that take the next word as
 # their value. git reads any unique prefix of a long option as the option (`--typ bool` is `--type bool`), so a word
 # after an abbreviated one is its value, not a key: read otherwise, `git config --typ path include.path F` hid the key
@@ -59,16 +70,45 @@ def lines_run(sub: str, rest: list[str], pairs: list[tuple[str, str]], env: tupl
               configured: tuple[tuple[str, str], ...] = ()) -> list[str]:
     """Every command line git may run for `git SUB REST` under the settings ``pairs`` and variables ``env``;
     ``configured``: the repository's own settings git runs (`submodule.NAME.update = !CMD`, a remote's uploadpack and
-    receivepack), for the commands that run them (`git submodule update`, a fetch, a push; F-0255, F-0310)."""
+    receivepack, an `ext::` insteadOf), for the commands that run them (`git submodule update`, a fetch, a push;
+    F-0255, F-0310, F-0321)."""
     values = dict(e.partition("=")[::2] for e in env)
     lines = [value for name, value in values.items() if name in COMMAND_VARIABLES]
-    run_here = [(key, value) for key, value in configured if _runs_setting(sub, rest, key.lower())]
-    for key, value in [*pairs, *_config_written(sub, rest), *run_here]:
+    for key, value in _settings(sub, rest, pairs, configured):
         if re.match(COMMAND_KEYS, key.lower()):
             lines += _as_run(key.lower(), value, root)
+        base = ext_rewrite(key)
+        if base is not None:
+            lines.append(_ext_line(base[5:]))
     lines += _option_lines(sub, rest)
     lines += [_ext_line(a[5:]) for a in rest if a.startswith("ext::")]  # `ext::CMD` runs CMD (F-0130)
     return [line for line in lines if line.strip()]
+
+
+def ext_rewrites(sub: str, rest: list[str], pairs: list[tuple[str, str]],
+                 configured: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """The `ext::` bases of the `url.<base>.insteadOf`/`pushInsteadOf` settings in force for `git SUB REST` (F-0321):
+    git appends the rest of each URL it rewrites to the base, so the command it runs holds words the guard cannot see
+    (`ext::rm -rf .har` + `ness`)."""
+    return [base for key, _ in _settings(sub, rest, pairs, configured) if (base := ext_rewrite(key)) is not None]
+
+
+def ext_rewrite(key: str) -> str | None:
+    """The base of a `url.<base>.insteadOf` or `pushInsteadOf` key when it is an `ext::` URL, else None. The base is
+    the key's subsection, as written (its case kept)."""
+    low = key.lower()
+    if not (low.startswith("url.") and low.endswith((".insteadof", ".pushinsteadof"))):
+        return None
+    base = key[len("url."):key.rindex(".")]
+    return base if base.lower().startswith("ext::") else None
+
+
+def _settings(sub: str, rest: list[str], pairs: list[tuple[str, str]],
+              configured: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """The settings in force for `git SUB REST`: set for the run, written by it (`git config`), and the repository's
+    own that this command runs."""
+    run_here = [(key, value) for key, value in configured if _runs_setting(sub, rest, key.lower())]
+    return [*pairs, *_config_written(sub, rest), *run_here]
 
 
 # The commands that run a remote's uploadpack (they fetch, or ask the remote for its refs: `maintenance`'s prefetch
@@ -78,14 +118,20 @@ FETCHES = frozenset({"fetch", "pull", "ls-remote", "maintenance"})
 REMOTE_FETCHES = frozenset({"update", "show", "prune", "set-head", "-f", "--fetch"})
 
 
+def runs_uploadpack(sub: str, rest: list[str]) -> bool:
+    """Whether `git SUB REST` runs a remote's uploadpack (whichever remote: the guard does not work out which)."""
+    return sub in FETCHES or (sub == "remote" and any(a in REMOTE_FETCHES for a in rest))
+
+
 def _runs_setting(sub: str, rest: list[str], key: str) -> bool:
     """Whether `git SUB REST` runs the repository's setting ``key``: a submodule's update command at `git submodule
-    update`; a remote's uploadpack at a fetch, its receivepack at a push (whichever remote: the guard does not work
-    out which one git picks)."""
+    update`; a remote's uploadpack at a fetch, its receivepack at a push; a URL rewritten to `ext::` at either."""
     if key.startswith("submodule."):
         return sub == "submodule" and "update" in rest
     if key.endswith(".uploadpack"):
-        return sub in FETCHES or (sub == "remote" and any(a in REMOTE_FETCHES for a in rest))
+        return runs_uploadpack(sub, rest)
+    if key.startswith("url."):
+        return runs_uploadpack(sub, rest) or sub == "push"
     return key.endswith(".receivepack") and sub == "push"
 
 
@@ -185,10 +231,10 @@ def _option_lines(sub: str, rest: list[str]) -> list[str]:
     names = COMMAND_OPTIONS.get(sub, ())
     out = []
     for i, a in enumerate(rest):
-        following = rest[i + 1] if i + 1 < len(rest) else ""
+        following = rest[i + 1] if i + 1 < len(rest) and sub not in ATTACHED_ONLY else ""
         if a.startswith("--"):
             opt, eq, value = a.partition("=")
-            if _names_one(opt, names, sub in EXACT_NAMES):
+            if opt not in SPELLED_OUT.get(sub, ()) and _names_one(opt, names, sub in EXACT_NAMES):
                 out.append(value if eq else following)
         elif a.startswith("-") and sub not in EXACT_NAMES:
             attached = _short_value(a, names, SHORT_VALUED.get(sub, ""))
