@@ -11,11 +11,13 @@ from pathlib import Path
 
 import yaml
 
+from harness.gitio.git import Git
+
 from support.answer_project import to_gating
 from support.cli import TO_VERIFYING, walk_to
 from support.flows import finding
 from support.gitrepo import NOTES, commit_all_ok, git
-from support.records import PASS_CMD, configure
+from support.records import PASS_CMD, append_event, configure, events
 
 PY = sys.executable
 APP = "def answer():\n    return {answer}\n\n\ndef double(x):\n    return {double}\n"
@@ -47,9 +49,11 @@ def with_path(monkeypatch, folder: Path | None, fn) -> None:
 
 def done_with_findings(h, repo: Path, tmp_path: Path, monkeypatch, *, answer: int = 42,
                        reject_cmd: list[str] | None = None, reject_bin: Path | None = None,
-                       verify_bin: Path | None = None) -> tuple[str, str, str]:
+                       verify_bin: Path | None = None, after_reject=None, recheck=None) -> tuple[str, str, str]:
     """A task taken to DONE through a review: F-0001 confirmed, regression-tested, fixed, verified
-    and closed; F-0002 rejected. ``*_bin``: a PATH folder in effect while that step runs. (base, tid, done)."""
+    and closed; F-0002 rejected. ``*_bin``: a PATH folder in effect while that step runs. ``after_reject``:
+    called once F-0002 is rejected; ``recheck(tid)``: what re-checks the rejection before the gate (default:
+    its reviewer's reproducer). (base, tid, done)"""
     configure(repo, PASS_CMD, [PY, "-c", "import app"])
     (repo / "app.py").write_text(APP.format(answer=answer, double="x + x if x > 0 else 0"))
     base = commit_all_ok(repo, "config and code")
@@ -70,6 +74,8 @@ def done_with_findings(h, repo: Path, tmp_path: Path, monkeypatch, *, answer: in
     h.ok("finding", "reproduce", "F-0001")
     with_path(monkeypatch, reject_bin, lambda: h.ok("finding", "reproduce", "F-0002"))
     h.ok("finding", "reject", "F-0002", "--reason", "the reproducer passes")
+    if after_reject:
+        after_reject()
     walk_to(h, "FIXING")
     (repo / "regress.py").write_text(f"{DOUBLE_CHECK}\n")
     h.ok("finding", "regression", "F-0001", "regress.py", "--", "python3", "regress.py")
@@ -83,7 +89,10 @@ def done_with_findings(h, repo: Path, tmp_path: Path, monkeypatch, *, answer: in
     h.ok("finding", "close", "F-0001")
     h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
     walk_to(h, "REVIEWING", "GATING")
-    with_path(monkeypatch, reject_bin, lambda: h.ok("finding", "reproduce", "F-0002"))
+    if recheck:
+        recheck(tid)
+    else:
+        with_path(monkeypatch, reject_bin, lambda: h.ok("finding", "reproduce", "F-0002"))
     r = h("gate", "--advance")
     assert r.code == 0, r.text
     h.ok("transition", "DONE")
@@ -138,6 +147,42 @@ def test_a_fix_verified_under_a_bent_environment_does_not_reproduce(h, repo, tmp
     bad = sorted((r["kind"], r["what"]) for r in row["reruns"] if r["result"] == "does not reproduce")
     assert bad == [("regression", "F-0001 regress.py"), ("reproducer", "F-0001 (fixed)")]
     assert {p["file"] for p in row["problems"]} == {f".harness/tasks/{tid}/findings/F-0001.yaml"}
+
+
+def test_a_rejection_whose_reproducer_script_was_edited_is_reported_not_reproduced(h, repo, tmp_path, monkeypatch):
+    """F-0326: the reviewer's reproducer is a script, rewritten to `exit 0` after the rejection; locally its
+    re-check no longer counts, so the ledger's re-check is written by hand, as a forger would. CI does not
+    call a run of the rewritten script the reviewer's reproducer: it reports the mismatch."""
+    def silence() -> None:
+        (repo / "check.py").write_text("import sys\nsys.exit(0)\n")
+
+    def forged_recheck(tid: str) -> None:
+        assert "no re-check" in h.ok("finding", "reproduce", "F-0002").out  # the harness does not count it
+        runs = [e["data"] for e in events(repo, tid) if e["type"] == "finding.reproduced"]
+        [*_, honest] = [d for d in runs if d["id"] == "F-0002" and d["files"].get("check.py")]  # the rejecting run
+        append_event(repo, tid, "finding.reproduced", {**honest, "tree": Git(repo).worktree_source_tree()})
+        h.ok("replay", "--write")
+
+    (repo / "check.py").write_text(f"{ANSWER_CHECK}\n")
+    base, tid, done = done_with_findings(h, repo, tmp_path, monkeypatch, reject_cmd=["python3", "check.py"],
+                                         after_reject=silence, recheck=forged_recheck)
+    assert h("audit", "--from", base, "--to", "HEAD").code == 0  # the record itself is consistent
+    code, doc, err = rerun_json(h, base)
+    assert code == 1, err
+    (row,) = [r for r in doc["results"] if r["commit"] == done]
+    assert not any(r["what"] == "F-0002 (rejected)" for r in row["reruns"])
+    (problem,) = row["problems"]
+    assert problem["file"] == f".harness/tasks/{tid}/findings/F-0002.yaml" and problem["rule"] == "rerun-reproduces"
+    assert "check.py is not the file" in problem["message"]
+
+
+def test_a_rejection_whose_reproducer_script_is_as_proposed_reproduces(h, repo, tmp_path, monkeypatch):
+    (repo / "check.py").write_text(f"{ANSWER_CHECK}\n")
+    base, _, done = done_with_findings(h, repo, tmp_path, monkeypatch, reject_cmd=["python3", "check.py"])
+    code, doc, err = rerun_json(h, base)
+    assert code == 0, err
+    (row,) = [r for r in doc["results"] if r["commit"] == done]
+    assert [r["result"] for r in row["reruns"] if r["what"] == "F-0002 (rejected)"] == ["reproduces"]
 
 
 def test_a_tool_missing_on_the_ci_machine_could_not_run_and_exits_2(h, repo, tmp_path, monkeypatch):

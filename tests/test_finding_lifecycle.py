@@ -68,8 +68,22 @@ def collect_full_suite(h) -> None:
 ORDER = ("REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
 
 
+def propose_refutable(h, repo: Path, tmp_path: Path, doc) -> None:
+    """Propose ``doc`` against code where its reviewer's reproducer (FAIL_CMD) passes, answer() returning 41
+    (the claim was wrong about that code), then put answer() back to 42: a rejection needs a run on the code
+    the finding was proposed against, which :func:`refute_with_recommended_reproducer` brings back."""
+    original = (repo / "app.py").read_text("utf-8")
+    (repo / "app.py").write_text(original.replace("return 42", "return 41"), "utf-8")
+    try:
+        r = propose(h, tmp_path, doc)
+        assert r.code == 0, r.text
+    finally:
+        (repo / "app.py").write_text(original, "utf-8")
+
+
 def refute_with_recommended_reproducer(h, repo: Path, fid: str) -> None:
-    """Run the reviewer's own reproducer (FAIL_CMD) on code where it passes: a refuting attempt."""
+    """Run the reviewer's own reproducer (FAIL_CMD) on the code it was proposed against (see
+    :func:`propose_refutable`), where it passes: a refuting attempt."""
     original = (repo / "app.py").read_text("utf-8")
     (repo / "app.py").write_text(original.replace("return 42", "return 41"), "utf-8")
     try:
@@ -392,7 +406,9 @@ def test_reject_after_a_passing_attempt_of_another_command_is_refused(h, f1, ft,
     assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "REPRODUCING"
 
 
-def test_reject_after_a_passing_attempt_is_recorded_with_its_reason(h, f1, ft, repo):
+def test_reject_after_a_passing_attempt_is_recorded_with_its_reason(h, ft, repo, tmp_path):
+    f1 = "F-0001"
+    propose_refutable(h, repo, tmp_path, proposal())
     refute_with_recommended_reproducer(h, repo, f1)
     r = h("finding", "reject", f1, "--reason", "the reproducer passes on this code")
     assert r.code == 0, r.text
@@ -897,7 +913,7 @@ def test_gate_unverified_regression_test_blocks(h, gating, repo, tmp_path, upto)
 
 
 def test_gate_rejected_major_blocks_until_refuted_on_the_gated_tree(h, gating, repo, tmp_path):
-    propose(h, tmp_path, proposal(severity="major"))
+    propose_refutable(h, repo, tmp_path, proposal(severity="major"))
     advance(h, repo, "F-0001", "REJECTED")  # refuted on a tree where answer() was 41
     doc = gate(h)
     assert doc["verdict"] == "BLOCKED" and any("F-0001 is open (rejected" in b for b in doc["blockers"])
@@ -908,7 +924,7 @@ def test_gate_rejected_major_blocks_until_refuted_on_the_gated_tree(h, gating, r
 
 
 def test_a_rejection_made_on_a_temporarily_fixed_tree_does_not_hold(h, gating, repo, tmp_path):
-    propose(h, tmp_path, proposal(severity="major"))
+    propose_refutable(h, repo, tmp_path, proposal(severity="major"))
     advance(h, repo, "F-0001", "REJECTED")  # refuted while app.py briefly returned 41; the bug is back
     assert gate(h)["verdict"] == "BLOCKED"
     h.ok("finding", "reproduce", "F-0001")  # re-checked on the real code: the reproducer fails
@@ -964,12 +980,15 @@ def test_proposed_major_is_open_for_the_gate_but_not_a_confirmed_bug(h, f1):
 
 
 def test_status_rates_follow_the_lifecycle(h, ft, repo, tmp_path):
-    propose(h, tmp_path, [proposal(title="real"), proposal(title="imagined", severity="minor")])
+    imagined = proposal(title="imagined", severity="minor")
+    imagined["recommended_reproducer"]["command"] = PASS_CMD  # this reviewer's reproducer passes
+    propose(h, tmp_path, [proposal(title="real"), imagined])
     h.ok("finding", "reproduce", "F-0001")
     rates = status_json(h)["findings"]["rates"]
     assert rates["confirmation_rate"] == 0.5
     assert rates["regression_capture_rate"] == 0.0
-    advance(h, repo, "F-0002", "REJECTED")
+    h.ok("finding", "reproduce", "F-0002")
+    h.ok("finding", "reject", "F-0002", "--reason", "the reviewer's reproducer passes")
     rates = status_json(h)["findings"]["rates"]
     assert rates["confirmation_rate"] == 0.5  # a rejection is still a proposal that was not confirmed
     write_regression_test(repo)

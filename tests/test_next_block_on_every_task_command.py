@@ -65,10 +65,10 @@ def test_requirement_and_invariant_set_print_the_tasks_next_step(h, repo, task, 
 def test_finding_commands_print_a_next_block_not_an_inline_hint(h, repo, task, tmp_path, monkeypatch):
     h.ok("requirement", "add", "The answer is 42", "--priority", "must")
     walk_to(h, *TO_VERIFYING, "REVIEWING")
+    (repo / "app.py").write_text("def answer():\n    return 41\n")  # the reviewer's reproducer passes on it
     said = propose(h, tmp_path, [proposal(), proposal(title="a second claim")])
     assert said.code == 0
     assert next_block(said.out) == ["harness finding reproduce F-0001", "harness finding reproduce F-0002"]
-    (repo / "app.py").write_text("def answer():\n    return 41\n")  # the reviewer's reproducer passes now
     said = h.ok("finding", "reproduce", "F-0001").out
     assert "(next:" not in said  # the reviewer's reproducer passed: the claim does not hold
     assert next_block(said) == ['harness finding reject F-0001 --reason "WHY THE CLAIM DOES NOT HOLD"']

@@ -238,11 +238,19 @@ def test_a_command_whose_words_read_like_an_assignment_joined_is_recorded_and_co
 
 
 def test_a_finding_whose_reproducer_reads_like_an_assignment_joined_is_committed(h, repo, task, tmp_path):
-    # Read 63b's F-0161: the ledger line the hash chain keeps was refused at every commit.
-    from support.flows import proposal, propose
+    # Read 63b's F-0161: the ledger line the hash chain keeps was refused at every commit. Such a reproducer is
+    # kept redacted (`password: [REDACTED:…]`), which names no command, so it is now refused when proposed
+    # (F-0329); a ledger an older harness wrote with it still replays and commits.
+    from harness.store.secrets_check import redact_data, redactor
 
-    assert propose(h, tmp_path, {"findings": [proposal(recommended_reproducer={
-        "type": "unit_test", "description": "grep it", "command": GREP})]}).code == 0
+    from support.flows import proposal, propose
+    from support.records import append_event
+
+    doc = proposal(recommended_reproducer={"type": "unit_test", "description": "grep it", "command": GREP})
+    r = propose(h, tmp_path, {"findings": [doc]})
+    assert r.code == 2 and "shaped like a secret" in r.err, r.text
+    append_event(repo, task, "finding.proposed", {"id": "F-0001", "content": redact_data(doc, redactor(()))})
+    assert h("replay", "--write").code == 0 and h("replay").code == 0
     r = validate_staged(repo)
     assert r.returncode == 0, r.stderr
 

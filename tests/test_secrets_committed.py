@@ -77,9 +77,14 @@ def test_a_token_in_a_title_a_statement_and_a_reproducer_is_not_written(h, repo,
     tid = h.ok("task", "new", f"Deploy with {TOKEN}").out.strip()
     h.ok("requirement", "add", f"Use AccountKey={ACCOUNT_KEY} for storage", "--priority", "must")
     walk_to(h, "SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING", "REVIEWING")
-    r = propose(h, tmp_path, [proposal(recommended_reproducer={
-        "type": "unit_test", "description": "x", "command": [PY, "-c", "pass", "--password", "hunter2-hunter2",
-                                                             f"--token={TOKEN}"]})])
+    secret_args = ["--password", "hunter2-hunter2", f"--token={TOKEN}"]
+    with_secrets = proposal(recommended_reproducer={"type": "unit_test", "description": "x",
+                                                    "command": [PY, "-c", "pass", *secret_args]})
+    # A reproducer the ledger would keep redacted names no command (F-0329): refused, and never echoed.
+    r = propose(h, tmp_path, [with_secrets])
+    assert r.code == 2 and "shaped like a secret" in r.err, r.text
+    assert all(secret not in r.text for secret in (TOKEN, "hunter2-hunter2"))
+    r = propose(h, tmp_path, [proposal(claim=f"it runs with {' '.join(secret_args)}")])  # free text: kept redacted
     assert r.code == 0, r.text
     text = _harness_text(repo)
     for secret in (TOKEN, ACCOUNT_KEY, "hunter2-hunter2"):

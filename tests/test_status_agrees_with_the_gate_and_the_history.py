@@ -10,8 +10,9 @@ from support.gitrepo import commit_all_ok, head
 
 def test_status_counts_a_rejection_not_refuted_on_this_tree_as_open_like_the_gate(h, repo, tmp_path):
     h.ok("task", "new", "Refuted, then changed")
-    assert propose(h, tmp_path, proposal()).code == 0  # its reproducer exits 1 while answer() is 42
     (repo / "app.py").write_text("def answer():\n    return 41\n")
+    # its reproducer exits 1 while answer() is 42: proposed against code where it is 41, the claim is wrong
+    assert propose(h, tmp_path, proposal()).code == 0
     h.ok("finding", "reproduce", "F-0001")  # the reviewer's reproducer passes here
     h.ok("finding", "reject", "F-0001", "--reason", "the value is right")
     (repo / "app.py").write_text("def answer():\n    return 42\n")  # but not on this tree
