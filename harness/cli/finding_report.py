@@ -26,6 +26,8 @@ def finding_step_text(st: FindingStep) -> None:
     from harness.cli.progress import print_next
 
     click.echo(f"{st.id}: {st.status}")
+    if st.attempt_only:
+        click.echo(st.attempt_only)
     print_next(st.steps)
 
 

@@ -26,7 +26,10 @@ def finding() -> None:
               help="YAML: one finding, a list, or {findings: [...]} (see `harness review packet`).")
 @task_option
 def propose(path: Path, task_id: str | None) -> None:
-    """Record a reviewer's findings as PROPOSED, whatever status the file claims."""
+    """Record a reviewer's findings as PROPOSED, whatever status the file claims, with the code they are
+    about: the source tree and HEAD, and the sha256 of each file in the repository a reproducer's command
+    names (its script). A reproducer whose command holds a secret-shaped value is refused: the ledger
+    would keep it redacted, and a redacted command matches any value."""
     from harness.findings.steps import proposals_in
     from harness.findings.steps import propose as record
 
@@ -42,7 +45,9 @@ def propose(path: Path, task_id: str | None) -> None:
 @with_return_code
 def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: str | None) -> int:
     """Run the reproducer (default: the finding's recommended command). A failing run
-    makes the finding CONFIRMED; a passing run is recorded as an attempt."""
+    makes the finding CONFIRMED; a passing run is recorded as an attempt. Only a run on the
+    code the finding was proposed against, with the files its command names as proposed,
+    decides it: any other run is recorded as an attempt that neither confirms nor refutes."""
     from harness.findings.steps import reproduce as run
 
     _report(run(store(), task_id, fid, argv, timeout))
@@ -54,8 +59,9 @@ def reproduce(fid: str, argv: tuple[str, ...], timeout: float | None, task_id: s
 @click.option("--reason", required=True, help="Why the claim does not hold.")
 @task_option
 def reject(fid: str, reason: str, task_id: str | None) -> None:
-    """Reject a finding — only after a run of the reviewer's reproducer that did not fail.
-    A minor finding its reviewer gave no reproducer rests on the reason alone."""
+    """Reject a finding — only after a run of the reviewer's reproducer that did not fail, on
+    the code it was proposed against with its files as proposed. A minor finding its reviewer
+    gave no reproducer rests on the reason alone."""
     from harness.findings.steps import step
 
     _report(step(store(), task_id, fid, "finding.rejected", {"reason": reason}))

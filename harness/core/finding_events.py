@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness import paths
+from harness.core import finding_binding, rules
 from harness.core import findings as finding_rules
-from harness.core import rules
 from harness.core.chain import LedgerProblem
 from harness.core.records import Finding
 
@@ -37,6 +37,7 @@ def _proposed(proj: Projection, d: Data) -> None:
         "id": fid, "content": content, "severity": content["severity"], "status": "PROPOSED",
         "attempts": [], "reproduction": None, "regression_test": None, "regression_run": None,
         "fix_commit": None, "full_suite": None, "rejected_reason": None,
+        "proposed_on": finding_binding.proposal_site(d),  # None in a ledger from before it was kept
     })
 
 
@@ -68,10 +69,16 @@ def _reproduced(proj: Projection, d: Data) -> None:
     attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
     if d.get("program") is not None:  # which program ran (absent from attempts recorded before it was kept)
         attempt["program"] = d["program"]
+    site = f.get("proposed_on")
+    if site and site["files"]:
+        changed = finding_binding.changed_files(site["files"], d.get("files") or {})
+        if changed:  # another script than the reviewer's ran under its name: an attempt, whatever it says
+            attempt["changed"] = changed
     f["attempts"].append(attempt)
     if f["status"] == "REJECTED":
         return  # a re-check of a rejection: the gate reads whether it still holds on its tree
-    if d["outcome"] == "failed":  # the reproducer failed: the claimed defect is real
+    # The reproducer failed on the code it was proposed against, with its files as proposed: the defect is real.
+    if d["outcome"] == "failed" and finding_binding.attempt_only(f, attempt) is None:
         # The commit it failed on top of: a regression test shown failing --failing-at a commit must
         # descend from it (#27's task F-0010). Not rendered: the finding's YAML stays as it was.
         f["reproduction"] = {**attempt, "head": d.get("head")}

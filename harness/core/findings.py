@@ -160,9 +160,14 @@ def rejection_problem(f: Mapping[str, Any]) -> str | None:
     if recommended is None:
         problem = reproducer_problem(f["content"])
         return problem  # None for a minor finding: rejected on its reason
-    if any(a["outcome"] == "passed" and a["command"] == recommended for a in f["attempts"]):
+    from harness.core.finding_binding import attempt_only
+
+    passing = [a for a in f["attempts"] if a["outcome"] == "passed" and a["command"] == recommended]
+    if any(attempt_only(f, a) is None for a in passing):
         return None
-    return f"rejecting needs a recorded run of the reviewer's reproducer `{recommended}` that did not fail"
+    needs = f"rejecting needs a recorded run of the reviewer's reproducer `{recommended}` that did not fail"
+    # A pass on other code, or of an edited script, proves nothing about the claim as proposed.
+    return f"{needs}; its last passing run does not count ({attempt_only(f, passing[-1])})" if passing else needs
 
 
 def refuted_on(f: Mapping[str, Any], tree: str) -> bool:
@@ -172,7 +177,8 @@ def refuted_on(f: Mapping[str, Any], tree: str) -> bool:
     recommended = recommended_command(f["content"])
     if recommended is None:
         return reproducer_problem(f["content"]) is None
-    runs = [a for a in f["attempts"] if a["command"] == recommended]
+    # Any tree: a re-check of a rejection runs on the code gated now; but with the files it names as proposed.
+    runs = [a for a in f["attempts"] if a["command"] == recommended and not a.get("changed")]
     return bool(runs) and runs[-1]["outcome"] == "passed" and runs[-1]["tree"] == tree
 
 

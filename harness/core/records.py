@@ -48,5 +48,6 @@ if TYPE_CHECKING:
         fix_commit: str | None
         full_suite: dict[str, Any] | None
         rejected_reason: str | None
+        proposed_on: dict[str, Any] | None  # {tree, head, files}: the code and files it was proposed with
 else:  # dicts at run time, as they always were: making the TypedDicts cost a session hook a millisecond or two
     Requirement = Invariant = EvidenceFact = Finding = dict

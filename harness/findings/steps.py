@@ -26,9 +26,11 @@ class FindingStep:
     collect: tuple[str, ...] = ()  # required evidence types not fresh and passing on this code yet
     # What moves the finding on; once it is final (REJECTED, CLOSED), the task's next step.
     steps: list[next_step.NextStep] = field(default_factory=list)
+    attempt_only: str | None = None  # why the run just recorded neither confirms nor refutes the finding
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "status": self.status, "next": next_step.as_data(self.steps)}
+        return {"id": self.id, "status": self.status, "next": next_step.as_data(self.steps),
+                **({"attempt_only": self.attempt_only} if self.attempt_only else {})}
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,22 @@ def step(s: TaskStore, task_id: str | None, fid: str, event: str, data: dict[str
     task = s.append(s.current_id(task_id), [(event, {"id": fid, **(data or {})})])
     status = task.proj.findings[fid]["status"]
     collect = _to_collect(s, task) if status == "FIXED" else ()
-    refuted = status == "REPRODUCING" and rules.rejection_problem(task.proj.findings[fid]) is None
-    return FindingStep(fid, status, collect, _steps(s, task.id, fid, status, collect, refuted))
+    f = task.proj.findings[fid]
+    refuted = status == "REPRODUCING" and rules.rejection_problem(f) is None
+    return FindingStep(fid, status, collect, _steps(s, task.id, fid, status, collect, refuted),
+                       _attempt_only(f) if event == "finding.reproduced" else None)
+
+
+def _attempt_only(f: Finding) -> str | None:
+    """Why the run just recorded decided nothing, said to whoever ran it. A re-check of a rejection runs on
+    later code by design: only a file not as proposed makes it no re-check."""
+    from harness.core import finding_binding
+
+    run = f["attempts"][-1]
+    if f["status"] == "REJECTED":
+        why = finding_binding.not_as_proposed(f, run)
+        return f"this run is no re-check of {f['id']}'s rejection: {why}" if why else None
+    return None if f["status"] == "CONFIRMED" else finding_binding.attempt_only(f, run)
 
 
 def _steps(s: TaskStore, tid: str, fid: str, status: str, collect: tuple[str, ...],
@@ -95,17 +111,38 @@ def proposals_in(path: Path) -> list[dict[str, Any]]:
 
 def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> Proposed:
     """Record schema-checked proposals as PROPOSED, whatever id or status they claim."""
+    from harness.findings.proposal_site import bound_of, site_of
+
     ids: list[str] = []
+    content = [{k: v for k, v in item.items() if k not in ("id", "status")} for item in items]
+    stored = [s.as_stored(c) for c in content]
+    for n, (given, kept) in enumerate(zip(content, stored), 1):
+        _refuse_redacted_reproducer(n, given, kept)
+    site, files = site_of(s), bound_of(s, content)  # the code the claim is about: only a run on it decides it
 
     def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:
         start = max((int(f.split("-")[1]) for f in task.proj.findings), default=0)
         ids.extend(f"F-{start + n:04d}" for n in range(1, len(items) + 1))
-        content = [{k: v for k, v in item.items() if k not in ("id", "status")} for item in items]
-        _refuse_repeats(task, [s.as_stored(c) for c in content])
-        return [("finding.proposed", {"id": fid, "content": c}) for fid, c in zip(ids, content)]
+        _refuse_repeats(task, stored)
+        return [("finding.proposed", {"id": fid, "content": c, **site, "files": bound})
+                for fid, c, bound in zip(ids, content, files)]
 
     s.append(s.current_id(task_id), [], precheck=precheck)
     return Proposed(list(zip(ids, items)), [step for fid in ids for step in next_step.finding_steps(fid, "PROPOSED")])
+
+
+def _refuse_redacted_reproducer(n: int, given: dict[str, Any], kept: dict[str, Any]) -> None:
+    """Refuse a reproducer whose command the ledger would keep redacted: `[REDACTED:…]` stands for any
+    value, so no run could be told to be the reviewer's command, and no secret is kept in any form (not
+    even a digest: a short password's can be guessed)."""
+    shown = rules.recommended_command(kept)
+    if shown == rules.recommended_command(given):
+        return
+    raise HarnessError(f"refused: finding {n} of the file has a reproducer whose command holds a value shaped like "
+                       f"a secret; the ledger would keep it as `{shown}`, which any other value would match, so no "
+                       "run could be told to be the reviewer's (nothing was proposed)",
+                       hint="have the command read the value from a file it names (write it into a file in the "
+                            "repository and pass the path); a `NAME=value` word or an argument is redacted alike")
 
 
 def _refuse_repeats(task: LoadedTask, contents: list[dict[str, Any]]) -> None:
@@ -129,14 +166,20 @@ def _key(content: dict[str, Any]) -> str:
 
 def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...],
               timeout: float | None) -> FindingStep:
+    from harness.findings import bound_files
     from harness.findings.reproduce import command_of, run_fact
 
     f = finding_for(s.load(s.current_id(task_id)), fid, "finding.reproduced")
     command = command_of(argv, (f["content"].get("recommended_reproducer") or {}).get("command"))
     if not command:
         raise Refused(f"{fid} names no reproducer command", hint=f"harness finding reproduce {fid} -- COMMAND ...")
+    site = f.get("proposed_on")
+    # Measured before the run: the files as the run starts them, not as it may leave them.
+    files = bound_files.now(s.layout.root, site["files"]) if site else None
     # Replay refuses a run that never reached an exit code (not found, timed out): no attempt.
     fact = run_fact(s, command, timeout)
+    if files is not None:
+        fact["files"] = files
     if fact["outcome"] == "failed":  # it would confirm the finding
         _reached_a_verdict(command, fact, f"{fid}'s reproducer", f"harness finding reproduce {fid} -- COMMAND-THAT-RUNS-A-TEST")
         _reviewers_own(f, fid, command)

@@ -2,7 +2,8 @@
 
 Evidence: the configured command of each required type and of each type a verified item
 cites, expected to end as recorded. Findings: the reviewer's reproducer of a REJECTED one
-(it passed, refuting the claim, and must still pass); the confirming reproducer and the
+(it passed, refuting the claim, and must still pass; the files its command names must be
+as proposed, or it is no re-run of the reviewer's reproducer); the confirming reproducer and the
 regression test of a VERIFIED or CLOSED one (both must pass now). A finding still being
 fixed is not re-run: nothing about it is claimed yet.
 """
@@ -89,7 +90,16 @@ def plan(src: TreeSource, commit: str, task: reader.LoadedTask, policy: settings
                            f"recorded {etype} {expect[0]} (exit {expect[1]})", conf.junit,
                            cases=cases if etype == test_type and conf.junit else []))
     for fid, f in sorted(task.proj.findings.items()):
-        out.extend(_finding_runs(task.id, f"{folder}/findings/{fid}.yaml", f))
+        where = f"{folder}/findings/{fid}.yaml"
+        changed = _not_as_proposed(src, f) if f["status"] == "REJECTED" else []
+        if changed:  # what would run under the reviewer's name is not the reviewer's reproducer
+            problems.append(Problem(where, "rerun-reproduces", f"{fid} is REJECTED, but at {commit[:12]} "
+                                    f"{', '.join(changed)} is not the file its reviewer's reproducer was proposed "
+                                    "with: a run of it would not be the reviewer's reproducer (not re-run)",
+                                    f"restore {', '.join(changed)} as proposed (finding.proposed keeps the sha256), "
+                                    f"then re-check: harness finding reproduce {fid}"))
+            continue
+        out.extend(_finding_runs(task.id, where, f))
     return [p for p in out if p is not None]
 
 
@@ -119,13 +129,25 @@ def _argv(run: dict | None) -> list[str] | None:
     return shlex.split(run["command"]) if run.get("command") else None
 
 
+def _not_as_proposed(src: TreeSource, f: Mapping[str, Any]) -> list[str]:
+    """The files the reviewer's reproducer names that the commit does not hold as they were proposed (a
+    proposal from before they were kept binds none)."""
+    from harness.core.finding_binding import changed_files
+    from harness.core.sha256 import sha256
+
+    bound = (f.get("proposed_on") or {}).get("files") or {}
+    now = {rel: sha256(data).hexdigest() if (data := src.read_or_none(rel)) is not None else None for rel in bound}
+    return changed_files(bound, now)
+
+
 def _finding_runs(tid: str, where: str, f: Mapping[str, Any]) -> list[Planned]:
     from harness.core.findings import recommended_command
 
     fid, status, out = f["id"], f["status"], []
     if status == "REJECTED":
         recommended = recommended_command(f["content"])
-        runs = [a for a in f["attempts"] if recommended is None or a["command"] == recommended]
+        runs = [a for a in f["attempts"]
+                if recommended is None or (a["command"] == recommended and not a.get("changed"))]
         argv = _argv(runs[-1] if runs else None)
         if argv:
             out.append(Planned(tid, "reproducer", f"{fid} (rejected)", where, argv, False, None, ("passed", None),
