@@ -210,3 +210,118 @@ def test_a_patch_is_judged_on_the_config_it_leaves() -> None:
     # One this cannot apply that adds lines: every hook in force is taken as reached.
     assert patch_dropped(CONFIG, head + " nowhere\n+x: 1\n*** End Patch\n") \
         == ["harness-push-guard", "harness-stamp", "harness-validate"]
+
+
+# F-0316, F-0317: the config is judged as pre-commit loads it (PyYAML's safe loader, a repeated key's last value
+# winning; only repos[*].hooks[*]). A harness hook id in text pre-commit never reads as a hook is not kept, and a
+# key under a harness hook counts however YAML spells it.
+NOT_KEPT = {
+    "a second repos key, the last winning": CONFIG + "repos: []\n",
+    "the ids under an unknown top-level key": "x-kept:\n  - id: harness-validate\n  - id: harness-stamp\n"
+                                              "  - id: harness-push-guard\nrepos: []\n",
+    "a repeated id key, the last winning": CONFIG.replace(HOOK, HOOK + "        id: harness-gate\n"),
+    "the hooks list given twice, the last winning": CONFIG + "    hooks: []\n",
+}
+SPELLED_AROUND = {
+    "an explicit key": CONFIG.replace(HOOK, HOOK + "        ? args\n        : [--help]\n"),
+    "a tagged key": CONFIG.replace(HOOK, HOOK + "        !!str args: [--help]\n"),
+    "an anchored key": CONFIG.replace(HOOK, HOOK + "        &k args: [--help]\n"),
+    "a flow item with a quoted #": CONFIG.replace(HOOK, "      - {id: harness-validate, name: 'a #', args: [--help]}\n"),
+    "a quoted key": CONFIG.replace(HOOK, HOOK + "        \"ar\\x67s\": [--help]\n"),
+    "a merge key": CONFIG.replace(HOOK, HOOK + "        <<: {args: [--help]}\n"),
+}
+
+
+@pytest.mark.parametrize("config", [*NOT_KEPT.values(), *SPELLED_AROUND.values()],
+                         ids=[*NOT_KEPT, *SPELLED_AROUND])
+def test_a_harness_hook_pre_commit_does_not_run_as_defined_is_denied_at_the_edit(framework: Path, config: str) -> None:
+    reason = pre_tool_use(framework, "Write", {"file_path": str(framework / ".pre-commit-config.yaml"),
+                                               "content": config})
+    assert reason is not None and "harness-validate" in reason, reason
+
+
+@pytest.mark.parametrize("config", [*NOT_KEPT.values(), *SPELLED_AROUND.values()],
+                         ids=[*NOT_KEPT, *SPELLED_AROUND])
+def test_a_harness_hook_pre_commit_does_not_run_as_defined_is_denied_at_the_commit(framework: Path,
+                                                                                   config: str) -> None:
+    (framework / ".pre-commit-config.yaml").write_text(config)
+    git(framework, "add", ".pre-commit-config.yaml")
+    reason = pre_tool_use(framework, "Bash", {"command": "git commit -m 'tidy hooks'"})
+    assert reason is not None and "harness-validate" in reason, reason
+
+
+def test_a_config_pre_commit_cannot_load_is_denied(framework: Path) -> None:
+    """pre-commit runs no hook of a config it cannot load: the guard does not vouch for one either."""
+    path = str(framework / ".pre-commit-config.yaml")
+    for broken in (CONFIG + "  - {repo: local\n", CONFIG + "\t- repo: x\n", CONFIG + "---\nrepos: []\n"):
+        reason = pre_tool_use(framework, "Write", {"file_path": path, "content": broken})
+        assert reason is not None and "harness-validate" in reason, broken
+    (framework / ".pre-commit-config.yaml").write_text(CONFIG + "  - {repo: local\n")
+    assert pre_tool_use(framework, "Bash", {"command": "git commit -am 'tidy hooks'"}) is not None
+
+
+KEPT_AS_LOADED = {
+    "keys reordered": CONFIG.replace("  - repo: https://example.invalid/harness\n    rev: v1\n",
+                                     "  - rev: v1\n    repo: https://example.invalid/harness\n"),
+    "hooks reordered": CONFIG.replace(HOOK, "").replace("      - id: harness-gate\n",
+                                                          "      - id: harness-gate\n" + HOOK),
+    "comments": "# the harness's checks\n" + CONFIG.replace(HOOK, "      # validate: see docs/git.md\n"
+                                                                   "      - id: harness-validate  # the record\n"),
+    "quoted ids and a flow item": CONFIG.replace("- id: harness-stamp", "- id: 'harness-stamp'")
+                                        .replace(HOOK, "      - {id: \"harness-validate\", name: 'a #'}\n"),
+    "flow style throughout": "repos: [{repo: 'https://example.invalid/harness', rev: v1, hooks: [{id: harness-validate},"
+                             " {id: harness-stamp}, {id: harness-push-guard}]}]\n",
+    "an explicit id key": CONFIG.replace(HOOK, "      - ? id\n        : harness-validate\n"),
+    "another repository's hook with args": TWO_REPOS + "        args: [--help]\n",
+    "top-level keys added": "default_install_hook_types: [pre-commit, post-commit, pre-push]\nminimum_pre_commit_version:"
+                            " '3.2.0'\nci: {skip: [harness-validate]}\n" + CONFIG,
+}
+
+
+@pytest.mark.parametrize("config", KEPT_AS_LOADED.values(), ids=KEPT_AS_LOADED)
+def test_an_edit_pre_commit_loads_with_the_harness_hooks_kept_is_allowed(framework: Path, config: str) -> None:
+    path = str(framework / ".pre-commit-config.yaml")
+    assert pre_tool_use(framework, "Write", {"file_path": path, "content": config}) is None
+    (framework / ".pre-commit-config.yaml").write_text(config)
+    git(framework, "add", ".pre-commit-config.yaml")
+    assert pre_tool_use(framework, "Bash", {"command": "git commit -m 'tidy hooks'"}) is None
+
+
+# F-0318: Codex seeks a chunk marked `*** End of File` from the end of the file, not from its start.
+SEPARATED = """repos:
+  - repo: local
+    hooks:
+      - id: noop
+        name: noop
+        entry: "true"
+        language: system
+  # ---
+  - repo: https://example.invalid/harness
+    rev: v1
+    hooks:
+      - id: harness-stamp
+      - id: harness-push-guard
+      - id: harness-validate
+  # ---
+"""
+EOF_PATCH = ("*** Begin Patch\n*** Update File: .pre-commit-config.yaml\n@@\n+        args: [--help]\n   # ---\n"
+             "*** End of File\n*** End Patch\n")
+
+
+def test_an_end_of_file_chunk_is_placed_at_the_end_as_codex_places_it() -> None:
+    from harness.agent.judge.framework_config import patched_text
+
+    after = patched_text(SEPARATED, EOF_PATCH)
+    assert after == SEPARATED[:-len("  # ---\n")] + "        args: [--help]\n  # ---\n"
+    # Without the marker Codex takes the first match, as before.
+    plain = patched_text(SEPARATED, EOF_PATCH.replace("*** End of File\n", ""))
+    assert plain == SEPARATED.replace("  # ---\n", "        args: [--help]\n  # ---\n", 1)
+
+
+def test_an_end_of_file_chunk_reaching_a_harness_hook_is_denied(h: Harness) -> None:
+    (h.root / ".pre-commit-config.yaml").write_text(SEPARATED)
+    git(h.root, "add", "-A")
+    git(h.root, "commit", "-q", "-m", "framework config")
+    reason = pre_tool_use(h.root, "apply_patch", {"command": EOF_PATCH})
+    assert reason is not None and "harness-validate" in reason
+    assert pre_tool_use(h.root, "apply_patch", {"command": EOF_PATCH.replace("*** End of File\n", "")}) is None
