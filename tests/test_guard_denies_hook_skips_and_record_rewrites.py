@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.agent.framework_yaml import load_config
+from harness.agent.judge import framework_config
 from harness.agent.judge.bypass import check_shell, check_write
-from harness.agent.judge.framework_config import dropped
 from harness.agent.judge.git_config_view import GitSetup
 from harness.agent.judge.guarded_paths import Where
 
@@ -73,6 +74,10 @@ CONFIG = """repos:
       - id: harness-validate
       - id: harness-stamp
 """
+
+
+def dropped(before: str, after: str) -> list[str]:
+    return framework_config.dropped(before, after, load_config)
 
 
 @pytest.mark.parametrize("override", ["stages: [manual]", "entry: 'true'", "alias: v", "language: fail"])

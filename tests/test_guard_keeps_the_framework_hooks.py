@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent.judge.framework_config import dropped, edited_text, patch_drops
+from harness.agent.framework_yaml import load_config
+from harness.agent.judge import framework_config
+from harness.agent.judge.framework_config import edited_text, patch_drops
 from harness.agent.run import run
 
 from support.cli import Harness
@@ -24,6 +26,11 @@ CONFIG = """repos:
       - id: harness-push-guard
       - id: harness-gate
 """
+
+
+def dropped(before: str | None, after: str | None) -> list[str]:
+    """The harness hooks ``after`` no longer runs, both loaded as pre-commit loads them."""
+    return framework_config.dropped(before, after, load_config)
 
 
 def pre_tool_use(cwd: Path, tool_name: str, tool_input: dict) -> str | None:
@@ -202,7 +209,8 @@ def test_a_merge_guard_taken_off_the_merges_git_concludes_counts_as_dropped() ->
 
 
 def test_a_patch_is_judged_on_the_config_it_leaves() -> None:
-    from harness.agent.judge.framework_config import patch_dropped
+    def patch_dropped(before: str, patch: str) -> list[str]:
+        return framework_config.patch_dropped(before, patch, load_config)
 
     head = "*** Begin Patch\n*** Update File: .pre-commit-config.yaml\n@@\n"
     assert patch_dropped(CONFIG, head + " " + HOOK + "+        args: [--help]\n*** End Patch\n") == ["harness-validate"]

@@ -225,15 +225,25 @@ def start_git_setup(root: str | Path, subject: str) -> Callable[[], GitSetup]:
         dropped: set[str] = set()
         if shows is not None:
             head, index, worktree = framework_configs(root, shows)
-            if head:  # a HEAD whose config runs no harness hook has none to drop (its patterns go uncompiled)
-                from harness.agent.judge import framework_config
-
-                dropped = set(framework_config.dropped(head, index)) | set(framework_config.dropped(head, worktree))
+            dropped = _framework_dropped(head, index, worktree)
         return GitSetup(aliases=aliases, hooks_dirs=(*hooks_dirs(root, hooks_path), *user_files),
                         dropped_framework_hooks=tuple(sorted(dropped)), remote_urls=remote_urls, notes_ref=notes_ref,
                         submodule_updates=submodule_updates_of(entries), remote_commands=remote_commands_of(entries))
 
     return finish
+
+
+def _framework_dropped(head: str | None, index: str | None, worktree: str | None) -> set[str]:
+    """The harness hooks HEAD's framework config runs (or names) and the index's or the work tree's does not,
+    each as pre-commit loads it. A HEAD whose config can name no harness hook has none to drop: PyYAML stays unimported."""
+    from harness.agent.judge import framework_config
+
+    if not framework_config.may_run_harness_hooks(head):
+        return set()
+    from harness.agent.framework_yaml import load_config
+
+    committed = load_config(head)
+    return {hook for text in {index, worktree} for hook in framework_config.lost(committed, load_config(text))}
 
 
 def _remotes_and_notes_ref(entries: list[tuple[str, str]], subject: str) -> tuple[dict[str, str], str]:
@@ -254,11 +264,13 @@ def framework_edit_dropped(path: Path, tool_name: str, tool_input: dict[str, Any
         before = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         before = ""
+    from harness.agent.framework_yaml import load_config
+
     if tool_name == "apply_patch":
         patch = next((v for k in ("command", "input", "patch") for v in [tool_input.get(k)] if isinstance(v, str)), "")
-        return framework_config.patch_dropped(before, patch)
+        return framework_config.patch_dropped(before, patch, load_config)
     after = framework_config.edited_text(tool_name, tool_input, before)
-    return framework_config.dropped(before, after) if after is not None else []
+    return framework_config.dropped(before, after, load_config) if after is not None else []
 
 
 ARCHIVE_SUFFIXES = (".tar", ".tgz", ".tar.gz", ".tbz2", ".tar.bz2", ".txz", ".tar.xz", ".zip")

@@ -33,7 +33,7 @@ from harness.agent.judge.line_links import link_made_with_more
 from harness.agent.judge.link_copies import found_through_links, link_copied_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
-from harness.agent.judge.pre_commit_runs import PRE_COMMIT_MODULES, check_pre_commit
+from harness.agent.judge.pre_commit_runs import PRE_COMMIT_MODULES, PRE_COMMIT_SCRIPTS, check_pre_commit
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.real_spelling import by_real_names
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
@@ -441,7 +441,7 @@ def _check_program(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
             return denial
     framework = args if prog == "pre-commit" else _python_runs_pre_commit(args) if prog.startswith("python") else None
     if framework is not None:  # F-0309: an install over the hooks, not only an uninstall, can take them away
-        denial = check_pre_commit(framework)
+        denial = check_pre_commit(framework, ctx.where, ctx.setup.hooks_dirs)
         if denial:
             return denial
     denial = _check_pytest(cmd, ctx) if "test" in prog or prog.startswith(("python", "coverage")) else None
@@ -500,9 +500,16 @@ def _stdin_file(cmd: SimpleCommand) -> str | None:
 
 
 def _python_runs_pre_commit(args: list[str]) -> list[str] | None:
-    """The framework's arguments when a Python command line runs it as a module (`python -m pre_commit`)."""
+    """The framework's arguments when a Python command line runs it: as a module (`python -m pre_commit`), or as
+    a script that is its command line (its console script `.venv/bin/pre-commit`, its package's __main__.py),
+    as for the harness's own (F-0315)."""
     module = module_run(args)
-    return module[1] if module is not None and module[0] in PRE_COMMIT_MODULES else None
+    if module is not None:
+        return module[1] if module[0] in PRE_COMMIT_MODULES else None
+    script = script_run(args)
+    if script is not None and (posixpath.basename(script[0]) == "pre-commit" or script[0].endswith(PRE_COMMIT_SCRIPTS)):
+        return script[1]
+    return None
 
 
 def _python_runs_harness(args: list[str]) -> list[str] | None:

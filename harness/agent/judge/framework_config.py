@@ -2,29 +2,38 @@
 
 Pure. Under the framework, `.pre-commit-config.yaml` is what installs the harness's hooks: a
 version that leaves one out turns it off, and a commit that carries such a version is not
-checked by the hook it drops. The guard compares the harness hook ids before and after an
-edit (or between HEAD and what a commit would carry); the manual-stage ones never run on a
-commit or push, so leaving them out disables nothing. A hook kept by id but given a key that stops
-it or changes what it runs counts as left out (F-0312): the harness's hooks always run and take no
-file names, so under one only keys that change neither are allowed — `args: [--help]` would run its
-help and exit 0, `always_run: false` skip it on a commit that only deletes, `stages` move it off a
-commit. Keys at the top (`files`, `exclude`, `default_stages`, `fail_fast`) reach none of them: they
-always run, at the stages their repository gives them.
+checked by the hook it drops. The guard compares the harness hooks each version runs, before and after an
+edit (or between HEAD and what a commit would carry), on the config as pre-commit loads it (F-0316, F-0317):
+the YAML loaded by the framework's own loader (``load``, given by the caller: the judge imports no YAML
+library), a key given twice keeping its last value, and only the items of `repos[*].hooks[*]` — an id in a
+second `repos:` the last one replaces, under a key pre-commit ignores, or replaced by a second `id:` runs
+nothing; a text the framework cannot load runs no hook. The manual-stage ones never run on a commit or push,
+so leaving them out disables nothing. A hook kept by id but given a key that stops it or changes what it
+runs counts as left out (F-0312): the harness's hooks always run and take no file names, so under one only
+keys that change neither are allowed — `args: [--help]` would run its help and exit 0, `always_run: false`
+skip it on a commit that only deletes, `stages` move it off a commit — however YAML spells the key (explicit,
+tagged, anchored, quoted, merged in, in flow style). Keys at the top (`files`, `exclude`, `default_stages`,
+`fail_fast`) reach none of them: they always run, at the stages their repository gives them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from harness.agent.judge.denials import Denial
+from harness.agent.judge.patch_update import applied
+from harness.core import lazy_re as re  # imported on a pattern's first use: a commit's check needs none
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
+    Loader = Callable[[str | None], object]  # a config's text -> what pre-commit loads from it (None: nothing)
+
 # Patterns, compiled by re's cache where they are matched: the tool guard imports this module for every
-# judged shell command, and only a commit or an edit of the config reads one.
+# judged shell command, and only a commit or an edit of the config reads one. HOOK_ID reads the lines of a patch
+# the guard cannot apply (a config's own hooks are read from its YAML).
 HOOK_ID = r"""(?m)^[\s+-]*-?\s*\{?\s*id:\s*['"]?(harness-[A-Za-z0-9_-]+)"""
 MANUAL_HOOKS = frozenset({"harness-gate", "harness-audit"})
 
@@ -43,104 +52,69 @@ OLD_STAGE_NAMES = {"commit": "pre-commit", "merge-commit": "pre-merge-commit", "
 # Per-hook keys that change neither whether a harness hook runs nor what it runs (F-0312). The hooks always run
 # and take no file names, so any other key — `args` (`[--help]` runs the help and exits 0), `always_run`
 # and `pass_filenames` set otherwise, the file filters, `entry`, `language`, `alias`, `additional_dependencies`,
-# a key the guard does not know, a YAML merge (`<<:`) — counts as switching it off.
+# a key the guard does not know — counts as switching it off.
 HARMLESS = frozenset({"id", "name", "description", "verbose", "log_file", "require_serial",
                       "minimum_pre_commit_version", "language_version"})
-YAML_TRUE = frozenset({"true", "yes", "on"})  # YAML 1.1's, as the framework's loader reads them
-YAML_FALSE = frozenset({"false", "no", "off"})
-# A key of a hook's item: at a line's start (after its `- ` and a flow `{`), or after `{`/`,` in flow style. Text in
-# a value that reads as a key counts as one: a key that is not harmless errs towards refusing.
-ITEM_KEY = r"""(?:^(?:-\s+)*\{?|[{,])\s*['"]?([\w<][\w<.-]*)['"]?\s*:(?=\s|$)"""
 
 
-def harness_hooks(text: str | None) -> set[str]:
-    return set(re.findall(HOOK_ID, text or "")) - MANUAL_HOOKS
+def may_run_harness_hooks(text: str | None) -> bool:
+    """Whether ``text`` can name a harness hook at all: YAML spells `harness-` as such, or with a backslash
+    escape in double quotes. A config that does neither is not loaded (PyYAML stays unimported)."""
+    return text is not None and ("harness-" in text or "\\" in text)
 
 
-def _in_force(text: str | None) -> set[str]:
-    """The harness hooks named and given no key that stops them or changes what they run."""
-    return harness_hooks(text) - _disabled(text or "")
+def hooks_in_force(config: object) -> set[str]:
+    """The harness hooks a loaded config runs as their repository defines them: a hook item of
+    `repos[*].hooks[*]` naming one by its `id`, with no key that stops it or changes what it runs (a hook
+    listed twice runs twice: one such item is enough)."""
+    return {hook_id for hook_id, hook in _harness_items(config)
+            if all(_harmless(hook_id, key, value) for key, value in hook.items())}
 
 
-def _disabled(text: str) -> set[str]:
-    """Harness hooks whose item (its line after the `-`, and the lines indented under it) switches it off.
-    Read line by line: the core parses no YAML library. Its `id:` need not come first."""
-    lines = text.splitlines()
-    out = set()
-    for i, line in enumerate(lines):
-        m = re.match(HOOK_ID, line)
-        if m is None:
-            continue
-        start = _item_start(lines, i)
-        dash = len(lines[start]) - len(lines[start].lstrip())
-        if _switched_off(m[1], [_uncommented(lines[start])] + _item_lines(lines[start + 1:], dash)):
-            out.add(m[1])
-    return out
+def harness_hooks(config: object) -> set[str]:
+    """The harness hooks a loaded config names as hooks, whatever keys they are given (a local hook's too)."""
+    return {hook_id for hook_id, _ in _harness_items(config)}
 
 
-def _item_start(lines: list[str], at: int) -> int:
-    """The line opening the list item whose `id:` is on line ``at``: that line (`- id: …`), or the nearest
-    less indented line above it when that one opens an item (`- args: …` then `  id: …`)."""
-    if lines[at].lstrip().startswith("-"):
-        return at
-    indent = len(lines[at]) - len(lines[at].lstrip())
-    for i in range(at - 1, -1, -1):
-        line = lines[i]
-        if line.strip() and not line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent:
-            return i if line.lstrip().startswith("-") else at
-    return at
-
-
-def _item_lines(lines: list[str], indent: int) -> list[str]:
+def _harness_items(config: object) -> list[tuple[str, dict]]:
+    """(id, item) for each hook item of `repos[*].hooks[*]` whose id names a harness hook run at a commit or push:
+    where pre-commit reads hooks, and nowhere else."""
+    repos = config.get("repos") if isinstance(config, dict) else None
     out = []
-    for line in lines:
-        if line.strip() and not line.lstrip().startswith("#"):
-            if len(line) - len(line.lstrip()) <= indent:
-                break
-            out.append(_uncommented(line))
+    for repo in repos if isinstance(repos, list) else ():
+        hooks = repo.get("hooks") if isinstance(repo, dict) else None
+        for hook in hooks if isinstance(hooks, list) else ():
+            hook_id = hook.get("id") if isinstance(hook, dict) else None
+            if isinstance(hook_id, str) and hook_id.startswith("harness-") and hook_id not in MANUAL_HOOKS:
+                out.append((hook_id, hook))
     return out
 
 
-def _uncommented(line: str) -> str:
-    return re.sub(r"\s+#.*", "", line).strip()
-
-
-def _switched_off(hook: str, body: list[str]) -> bool:
-    """Whether a harness hook's item, its lines ``body``, keeps it from running as its repository defines it."""
-    return not all(_harmless(hook, key, value) for key, value in _entries(body))
-
-
-def _entries(body: list[str]) -> list[tuple[str, list[str]]]:
-    """(key, the words of its value) for each key of an item: a value runs on to the next key, over the lines
-    under it (`args:` then `- --help`), without brackets, quotes and list dashes."""
-    entries: list[tuple[str, list[str]]] = []
-    for line in body:
-        marks = list(re.finditer(ITEM_KEY, line))
-        if entries:
-            entries[-1][1].extend(_words(line[:marks[0].start()] if marks else line))
-        for m, after in zip(marks, [*marks[1:], None]):
-            entries.append((m[1], _words(line[m.end():after.start() if after else len(line)])))
-    return entries
-
-
-def _words(value: str) -> list[str]:
-    return [w for w in re.split(r"""[\s,\[\]{}'"]+""", value) if w and w != "-"]
-
-
-def _harmless(hook: str, key: str, value: list[str]) -> bool:
+def _harmless(hook: str, key: object, value: object) -> bool:
     if key in HARMLESS:
         return True
     if key in ("always_run", "pass_filenames"):  # as the hook repository defines them: run always, take no names
-        return len(value) == 1 and value[0].lower() in (YAML_TRUE if key == "always_run" else YAML_FALSE)
+        return value is (key == "always_run")
     if key == "stages":  # every stage it runs at still named (the framework's old names too)
+        if not isinstance(value, list) or not all(isinstance(stage, str) for stage in value):
+            return False
         named = {OLD_STAGE_NAMES.get(stage, stage) for stage in value}
         return named != {"manual"} and HOOK_STAGES.get(hook, frozenset()) <= named
     return False
 
 
-def dropped(before: str | None, after: str | None) -> list[str]:
-    """The harness hooks ``before`` runs and ``after`` no longer names, or keeps but no longer runs."""
-    return sorted((harness_hooks(before) - harness_hooks(after)) | (_in_force(before) - _in_force(after)))
+def dropped(before: str | None, after: str | None, load: Loader) -> list[str]:
+    """The harness hooks ``before`` runs and ``after`` no longer runs (leaves out, switches off, or is a text
+    the framework cannot load), each loaded by ``load`` as pre-commit loads it."""
+    if not may_run_harness_hooks(before):
+        return []
+    return sorted(lost(load(before), load(after)))
+
+
+def lost(before: object, after: object) -> set[str]:
+    """The harness hooks the loaded config ``before`` names and ``after`` does not, or ``before`` runs and ``after``
+    switches off."""
+    return (harness_hooks(before) - harness_hooks(after)) | (hooks_in_force(before) - hooks_in_force(after))
 
 
 def patch_drops(patch: str) -> list[str]:
@@ -150,21 +124,22 @@ def patch_drops(patch: str) -> list[str]:
     return sorted(removed - added - MANUAL_HOOKS)
 
 
-def patch_dropped(before: str, patch: str) -> list[str]:
+def patch_dropped(before: str, patch: str, load: Loader) -> list[str]:
     """The harness hooks Codex's patch of the config at ``before`` drops or switches off: worked out on the text
     it leaves; a patch that cannot be applied here is judged by its lines, and when it adds any, every hook
     in force is taken as reached (Codex may apply what this cannot)."""
     after = patched_text(before, patch)
     if after is not None:
-        return dropped(before, after)
-    reached = _in_force(before) if any(line.startswith("+") for line in patch.splitlines()) else set()
+        return dropped(before, after, load)
+    adds = any(line.startswith("+") for line in patch.splitlines())
+    reached = hooks_in_force(load(before)) if adds and may_run_harness_hooks(before) else set()
     return sorted(set(patch_drops(patch)) | reached)
 
 
 def patched_text(before: str, patch: str) -> str | None:
-    """The config Codex's patch leaves (its one section naming `.pre-commit-config.yaml`): hunks found as Codex
-    seeks them (exact, then trailing, then all surrounding blanks ignored), after their `@@ LINE` anchor. None
-    for a patch that names it in no section or in more than one, or whose hunk is not found."""
+    """The config Codex's patch leaves (its one section naming `.pre-commit-config.yaml`), its update chunks
+    placed as Codex places them (harness/agent/judge/patch_update.py). None for a patch that names it in no
+    section or in more than one, or whose chunks Codex would not apply."""
     sections = [s for s in re.split(r"(?m)^\s*\*\*\* (?=Add File: |Update File: |Delete File: )", patch)[1:]
                 if s.split("\n", 1)[0].split(": ", 1)[-1].strip().endswith(".pre-commit-config.yaml")]
     if len(sections) != 1:
@@ -175,39 +150,7 @@ def patched_text(before: str, patch: str) -> str | None:
         return ""  # the config gone from its place
     if header.startswith("Add File: "):
         return "".join(line[1:] + "\n" for line in body.splitlines() if line.startswith("+"))
-    return _hunks_applied(before.splitlines(), re.split(r"(?m)^(?=@@)", body))
-
-
-def _hunks_applied(lines: list[str], hunks: list[str]) -> str | None:
-    cursor = 0
-    for hunk in hunks:
-        rows = [row for row in hunk.splitlines() if not row.startswith("***")]
-        if not rows or not rows[0].startswith("@@"):
-            if any(row.strip() for row in rows):
-                return None
-            continue
-        anchor = rows[0][2:].strip()
-        if anchor:
-            found = _seek(lines, [anchor], cursor)
-            if found is None:
-                return None
-            cursor = found + 1
-        old = [row[1:] for row in rows[1:] if row[:1] in (" ", "-", "")]
-        new = [row[1:] for row in rows[1:] if row[:1] in (" ", "+", "")]
-        at = _seek(lines, old, cursor) if old else len(lines)
-        if at is None:
-            return None
-        lines[at:at + len(old)] = new
-        cursor = at + len(new)
-    return "".join(line + "\n" for line in lines)
-
-
-def _seek(lines: list[str], wanted: list[str], start: int) -> int | None:
-    for same in (lambda a, b: a == b, lambda a, b: a.rstrip() == b.rstrip(), lambda a, b: a.strip() == b.strip()):
-        for i in range(start, len(lines) - len(wanted) + 1):
-            if all(same(lines[i + j], w) for j, w in enumerate(wanted)):
-                return i
-    return None
+    return applied(before, body)
 
 
 def edited_text(tool_name: str, tool_input: Mapping[str, Any], before: str) -> str | None:
@@ -231,9 +174,11 @@ def edited_text(tool_name: str, tool_input: Mapping[str, Any], before: str) -> s
 
 def framework_denial(hooks: list[str], committing: bool = False) -> Denial:
     what = "committing a .pre-commit-config.yaml" if committing else ".pre-commit-config.yaml"
-    return Denial("framework-config", f"{what} that leaves out {', '.join(hooks)}, or keeps it with a key that stops "
-                  "it or changes what it runs (`args`, `always_run`, `pass_filenames`, a file filter, `stages`, "
-                  "`entry`, …), turns off the harness's own git hooks",
-                  "keep every harness hook in .pre-commit-config.yaml with nothing but `id:` (or `name`, "
+    return Denial("framework-config", f"{what} that does not run {', '.join(hooks)} as its repository defines it "
+                  "turns off the harness's own git hooks: as pre-commit loads it, the hook is left out (or named "
+                  "only where pre-commit does not read hooks), kept with a key that stops it or changes what it runs "
+                  "(`args`, `always_run`, `pass_filenames`, a file filter, `stages`, `entry`, …), or the text is not "
+                  "YAML pre-commit can load",
+                  "keep every harness hook in .pre-commit-config.yaml's `repos:` with nothing but `id:` (or `name`, "
                   "`verbose`, …) under it (docs/git.md lists them); "
                   "ask a human if one really must go")
