@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent.framework_yaml import load_config
 from harness.agent.judge import framework_config
 from harness.agent.judge.framework_config import edited_text, patch_drops
 from harness.agent.run import run
@@ -28,9 +27,20 @@ CONFIG = """repos:
 """
 
 
+def _loaded() -> tuple:
+    """The loader to hand the judge: pre-commit's reading of the config. Imported here, not at the top, so that this
+    file also runs against the code before F-0316 (which read the text itself and took no loader): a regression run
+    at that commit (`harness finding regression --failing-at`) shows these tests failing there, not a collection error."""
+    try:
+        from harness.agent.framework_yaml import load_config
+    except ImportError:
+        return ()
+    return (load_config,)
+
+
 def dropped(before: str | None, after: str | None) -> list[str]:
     """The harness hooks ``after`` no longer runs, both loaded as pre-commit loads them."""
-    return framework_config.dropped(before, after, load_config)
+    return framework_config.dropped(before, after, *_loaded())
 
 
 def pre_tool_use(cwd: Path, tool_name: str, tool_input: dict) -> str | None:
@@ -210,7 +220,7 @@ def test_a_merge_guard_taken_off_the_merges_git_concludes_counts_as_dropped() ->
 
 def test_a_patch_is_judged_on_the_config_it_leaves() -> None:
     def patch_dropped(before: str, patch: str) -> list[str]:
-        return framework_config.patch_dropped(before, patch, load_config)
+        return framework_config.patch_dropped(before, patch, *_loaded())
 
     head = "*** Begin Patch\n*** Update File: .pre-commit-config.yaml\n@@\n"
     assert patch_dropped(CONFIG, head + " " + HOOK + "+        args: [--help]\n*** End Patch\n") == ["harness-validate"]
