@@ -40,16 +40,19 @@ def _denial(command: str, where: Where = TOP):
 ])
 def test_f0319_init_or_clone_here_under_configuration_the_guard_cannot_read_is_refused(command):
     denial = _denial(command)
-    assert denial is not None and denial.rule == "hook-file", (command, denial)
-    assert "template" in denial.reason, denial.reason
+    # a config file the guard cannot read is refused at any git command since F-0337 (config-source)
+    assert denial is not None and denial.rule in ("hook-file", "config-source"), (command, denial)
+    assert "template" in denial.reason or "F-0337" in denial.reason, denial.reason
 
 
 @pytest.mark.parametrize("command", [
-    "git init", "git init -q", "GIT_CONFIG_GLOBAL=/tmp/tpl.cfg git init /tmp/elsewhere",
-    "git -c include.path=/tmp/tpl.cfg init -q /tmp/elsewhere", "HOME=/tmp/home git init -q /tmp/elsewhere",
-    "GIT_CONFIG_GLOBAL=/tmp/tpl.cfg git clone https://example.com/x.git /tmp/x",
+    # (under a config file the guard cannot read, any git command is refused since F-0337: templates read from
+    # configuration are set for the run here)
+    "git init", "git init -q", "git -c init.templateDir=/tmp/tpl init /tmp/elsewhere",
+    "TPL=/tmp/tpl git --config-env=init.templateDir=TPL init -q /tmp/elsewhere",
+    "git -c init.templateDir=/tmp/tpl clone https://example.com/x.git /tmp/x",
     # an empty template is none, whatever the configuration says (git copies nothing)
-    "GIT_CONFIG_GLOBAL=/tmp/tpl.cfg git init --template=", "GIT_CONFIG_GLOBAL=/tmp/tpl.cfg GIT_TEMPLATE_DIR= git init",
+    "git -c init.templateDir=/tmp/tpl init --template=", "GIT_TEMPLATE_DIR= git -c init.templateDir=/tmp/tpl init",
     # sources git init does not take a template from: another repository's config, GIT_CONFIG, another key
     "GIT_DIR=.git git init", "GIT_CONFIG=/tmp/tpl.cfg git init", "U=me git --config-env=user.name=U init",
 ])
@@ -63,7 +66,8 @@ def test_f0319_the_guard_refuses_the_reviewer_s_lines(h, task, repo, tmp_path):
     for line in (f"git -c include.path={cfg} init -q", f"TPL={tmp_path / 'tpl'} git --config-env=init.templateDir=TPL init -q",
                  f"GIT_CONFIG_GLOBAL={cfg} git init -q"):
         assert guard_answer(repo, "Bash", {"command": line}) == "deny", line
-    for line in ("git init -q", f"git init -q {tmp_path / 'elsewhere'}", f"GIT_CONFIG_GLOBAL={cfg} git init -q {tmp_path / 'x'}"):
+    for line in ("git init -q", f"git init -q {tmp_path / 'elsewhere'}",
+                 f"git -c init.templateDir={tmp_path / 'tpl'} init -q {tmp_path / 'x'}"):
         assert guard_answer(repo, "Bash", {"command": line}) == "allow", line
 
 
@@ -95,7 +99,7 @@ def test_f0320_a_command_running_a_remote_s_uploadpack_under_unread_configuratio
 
 
 @pytest.mark.parametrize("command", ["git fetch origin", "git ls-remote origin", "git remote update",
-                                     "git -c include.path=/tmp/inc.cfg remote -v",
+                                     "git remote -v",
                                      "git -c remote.origin.url=https://example.com/x.git fetch origin"])
 def test_f0320_a_plain_fetch_stays_allowed(command):
     assert _denial(command) is None, (command, _denial(command))

@@ -77,6 +77,7 @@ DENIED = [
     ("git -c includeIf.onbranch:main.path=/tmp/evil.cfg push", "config-source"),
     ("GIT_CONFIG_GLOBAL=/tmp/evil.cfg git commit -m x", "config-source"),
     ("GIT_CONFIG_SYSTEM=/tmp/evil.cfg git push", "config-source"),
+    ("GIT_CONFIG_GLOBAL=/tmp/x.cfg git status", "config-source"),  # any command reads it (F-0337)
     ("export GIT_CONFIG_GLOBAL=/tmp/evil.cfg", "config-source"),
     ("git --config-env=alias.c=ALIAS c -m x", "config-source"),
     ("git config include.path /tmp/evil.cfg", "config-source"),
@@ -194,7 +195,7 @@ ALLOWED = [
     "git -c user.name=Me commit -m x",
     "git -c color.ui=never status",
     "GIT_CONFIG_NOSYSTEM=1 git status",
-    "GIT_CONFIG_GLOBAL=/tmp/x.cfg git status",
+    "GIT_CONFIG_GLOBAL=/dev/null git status",
     # prefixes around harmless commands
     "nice -n 10 git commit -m x",
     "timeout -s KILL 60 python -m pytest -q",
