@@ -46,6 +46,8 @@ for line in "git -c include.path=$T/inc.cfg status" "GIT_CONFIG_GLOBAL=$T/inc.cf
   echo "${line//$T/\$T}: guard $answer; .harness $( [ -d .harness ] && echo kept || echo DELETED)"
   [ "$answer" = allow ] && [ ! -d .harness ] && status=1
 done
+# (in a fresh copy: the loop's last line deleted .harness, where the guard has nothing to guard)
+rm -rf "$R"; cp -a "$T/pristine" "$R"; cd "$R" || exit 2
 answer=$(guard "git -c gpg.format=ssh -c gpg.ssh.defaultKeyCommand='rm -rf .harness' commit -S -m x")
 echo "git -c gpg.ssh.defaultKeyCommand='rm -rf .harness' commit -S: guard $answer"
 [ "$answer" = allow ] && status=1

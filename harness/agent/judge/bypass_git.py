@@ -27,6 +27,7 @@ from harness.agent.judge.denials import (
 )
 from harness.agent.judge.git_config_view import (
     BUILTINS,
+    FILE_ENV,
     MACHINERY,
     NO_SETUP,
     GitSetup,
@@ -66,14 +67,14 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
               stdin_file: str | None = None) -> Denial | None:
     """The bypass in `git ARGS` run in ``where`` with the environment assignments ``env``, or None.
     ``shell`` judges the command line a `!` alias runs; ``stdin_file`` is the file its stdin reads (`< FILE`)."""
-    i, where, config, denial = _global_options(args, where, from_env(env))
+    i, where, config, denial = _global_options(args, where, from_env(env, where.home))
     if denial or i >= len(args):
-        return denial
+        return denial or _unread_config_denial("", [], args, config)
     sub, rest = args[i], args[i + 1:]
     if unresolved(sub):
         return unresolved_denial(sub, "git's subcommand")
-    denial = _configured_commands(sub, rest, config, env, shell, where.root,
-                                  (*setup.submodule_updates, *setup.remote_commands))
+    denial = _unread_config_denial(sub, rest, args[:i], config) or _configured_commands(
+        sub, rest, config, env, shell, where.root, (*setup.submodule_updates, *setup.remote_commands))
     if denial:
         return denial
     if where.other_git and sub not in BUILTINS and config.alias(sub, NO_SETUP) is None:
@@ -92,12 +93,6 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
         # line of its own with no option or variable that moves git elsewhere: git acts on that repository alone
         # (#25's task F-0028). Anything more is judged as in this one (#28's task F-0113..F-0117).
         return None
-    if config.opaque and (sub in MACHINERY or sub not in BUILTINS or runs_uploadpack(sub, rest)):
-        what = ("an alias or hooks path there changes what the command does" if sub in MACHINERY or sub not in BUILTINS
-                else "a remote's uploadpack there is a command line git runs to reach the remote; F-0320")
-        return Denial("config-source", f"`git {sub}` under {config.opaque[0]} reads configuration the guard "
-                      f"cannot see ({what})",
-                      f"run `git {sub}` without it; the repository's own configuration is read as usual")
     expanded = expand_alias(sub, rest, config, setup)
     if expanded is not None:
         return _check_alias(sub, expanded, where, notes_ref, env, setup, shell, depth, stdin_file)
@@ -116,6 +111,42 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
             or _check_config_at_once(sub, rest, where, setup)
             or _check_git_files(sub, rest, where, setup)
             or _check_older_state(sub, rest, where, setup, stdin_file))
+
+
+# git's commands that read no configuration given as a parameter (`-c include.path=…`), on a terminal or not: its
+# version and its usage (`git`, `--help`, `-h`, `help` alone; checked). `-p` makes even them read core.pager.
+READS_NO_CONFIG = frozenset({"", "version"})
+
+
+def _unread_config_denial(sub: str, rest: list[str], options: list[str], config: RunConfig) -> Denial | None:
+    """`git OPTIONS SUB REST` under configuration the guard cannot read. The commit/push machinery, an alias and a
+    fetch are refused under any such source (an alias or hooks path, a remote's uploadpack; F-0320); any command
+    under a config file the guard cannot read (F-0337): git reads it whatever the subcommand, and settings there run
+    command lines at any (core.fsmonitor where the index is read, core.pager, diff.external, a credential helper)."""
+    if config.opaque and sub and (sub in MACHINERY or sub not in BUILTINS or runs_uploadpack(sub, rest)):
+        what = ("an alias or hooks path there changes what the command does" if sub in MACHINERY or sub not in BUILTINS
+                else "a remote's uploadpack there is a command line git runs to reach the remote; F-0320")
+        return Denial("config-source", f"`git {sub}` under {config.opaque[0]} reads configuration the guard "
+                      f"cannot see ({what})",
+                      f"run `git {sub}` without it; the repository's own configuration is read as usual")
+    files = config.unread_files()
+    if not files or _reads_no_config(sub, rest, options, files):
+        return None
+    command = f"git {sub}" if sub else "git"
+    return Denial("config-source", f"`{command}` under {files[0]} reads configuration the guard cannot see, and "
+                  "cannot tell what it makes git run: settings there run command lines whatever the subcommand "
+                  "(core.fsmonitor, core.pager, diff.external, a credential helper; F-0337)",
+                  f"run `{command}` without it; set what you need with `git -c KEY=VALUE`, which the guard judges "
+                  "(the repository's own configuration is read as usual)")
+
+
+def _reads_no_config(sub: str, rest: list[str], options: list[str], files: tuple[str, ...]) -> bool:
+    """Whether git reads none of ``files`` for this command: its version or usage, with no pager asked for, when
+    every file comes from an include given as a parameter (a global or system file moved, git reads at any command,
+    `git --version` too, for its trace2 settings)."""
+    if any(f.startswith(FILE_ENV) for f in files) or any(o in ("-p", "--paginate") for o in options):
+        return False
+    return sub in READS_NO_CONFIG or (sub == "help" and not rest)
 
 
 def _configured_commands(sub: str, rest: list[str], config: RunConfig, env: tuple[str, ...],

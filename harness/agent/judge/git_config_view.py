@@ -5,13 +5,15 @@ aliases come from the repository's configuration (read by an adapter, handed in 
 :class:`GitSetup`), from `-c alias.…=…`, and from `GIT_CONFIG_KEY_n`/`GIT_CONFIG_PARAMETERS`.
 Some sources the guard cannot read: a file named by `include.path` or `GIT_CONFIG_GLOBAL`, a
 value behind `--config-env`. Under those, git's commit and push machinery, and the commands
-that run a remote's uploadpack (F-0320), are refused rather than judged blind.
+that run a remote's uploadpack (F-0320), are refused rather than judged blind; and under a config
+file the guard cannot read (:meth:`RunConfig.unread_files`), any git command is (F-0337).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from harness.agent.judge.shell_resolve import unresolved
 from harness.core.value_class import dataclass, field
 
 # Config files the guard does not read: under these, any alias or hooks path may be in force.
@@ -19,6 +21,10 @@ OPAQUE_ENV = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", 
 # Variables that move the global config file (~/.gitconfig, $XDG_CONFIG_HOME/git/config) for git's
 # machinery; exporting them is not refused on its own (a shell sets HOME for many reasons).
 HOME_ENV = frozenset({"HOME", "XDG_CONFIG_HOME"})
+# The variables that give git a global or system config file: git reads it at any command, `git --version` too
+# (its trace2 settings, which write files: checked), where a file an include names is read only by a command that
+# reads its configuration (F-0337).
+FILE_ENV = ("GIT_CONFIG_GLOBAL=", "GIT_CONFIG_SYSTEM=", "HOME=", "XDG_CONFIG_HOME=")
 # git runs its own command, never an alias, under these names (an alias cannot shadow a builtin).
 _BUILTIN_NAMES = """add am annotate apply archive bisect blame branch bundle cat-file check-ignore checkout
 cherry cherry-pick citool clean clone commit commit-tree config count-objects describe diff diff-files diff-index
@@ -92,6 +98,13 @@ class RunConfig:
     def with_opaque(self, what: str) -> RunConfig:
         return RunConfig(self.pairs, self.opaque + (what,))
 
+    def unread_files(self) -> tuple[str, ...]:
+        """The config files among the sources the guard cannot read (F-0337): an include (`-c`, `GIT_CONFIG_*`,
+        `--config-env` of include.path or of a key the guard cannot work out), a global or system file moved. Not
+        another repository's own config (GIT_DIR, GIT_COMMON_DIR) nor GIT_CONFIG, which only `git config` reads,
+        nor `--config-env` of another key, whose value is judged where git runs it."""
+        return tuple(what for what in self.opaque if _names_a_file(what))
+
     def alias(self, name: str, setup: GitSetup) -> str | None:
         """Alias names are case-insensitive (`git CI` runs alias.ci)."""
         name = name.lower()
@@ -111,13 +124,25 @@ def includes_a_file(key: str) -> bool:
     return key == "include.path" or (key.startswith("includeif.") and key.endswith(".path"))
 
 
-def from_env(assignments: tuple[str, ...]) -> RunConfig:
+def _names_a_file(opaque: str) -> bool:
+    if opaque.startswith("--config-env "):
+        key = opaque[len("--config-env "):]
+        return includes_a_file(key.lower()) or unresolved(key)
+    if opaque.partition("=")[2] == "/dev/null":
+        # An empty file sets nothing that runs (it drops the user's or the system's settings: the machinery, whose
+        # hooks path may be there, still refuses it)
+        return False
+    return opaque.startswith(FILE_ENV) or includes_a_file(opaque.partition("=")[0])
+
+
+def from_env(assignments: tuple[str, ...], home: str = "") -> RunConfig:
     """The config a command's environment sets: GIT_CONFIG_KEY_n/VALUE_n, GIT_CONFIG_PARAMETERS,
-    and files git will read that the guard does not (GIT_CONFIG_GLOBAL, …)."""
+    and files git will read that the guard does not (GIT_CONFIG_GLOBAL, …). ``home``: the user's home
+    folder, which HOME set to it again does not move."""
     env = dict(a.split("=", 1) for a in assignments if "=" in a)
     config = RunConfig()
     for name, value in env.items():
-        if name in OPAQUE_ENV or name in HOME_ENV:
+        if (name in OPAQUE_ENV or name in HOME_ENV) and not _moves_nothing(name, value, home):
             config = config.with_opaque(f"{name}={value}")
         elif name.startswith("GIT_CONFIG_KEY_"):
             config = config.plus(value, env.get("GIT_CONFIG_VALUE_" + name.removeprefix("GIT_CONFIG_KEY_"), ""))
@@ -125,6 +150,14 @@ def from_env(assignments: tuple[str, ...]) -> RunConfig:
             for key, val in _parameters(value):
                 config = config.plus(key, val)
     return config
+
+
+def _moves_nothing(name: str, value: str, home: str) -> bool:
+    """Whether the variable, set so, gives git no configuration other than it reads anyway: HOME set to the current
+    one (`HOME=$HOME`, `~`, as the shell reader resolves them), a variable set to itself."""
+    if value in (f"${name}", f"${{{name}}}"):
+        return True
+    return name == "HOME" and bool(home) and value.rstrip("/") == home.rstrip("/")
 
 
 def _parameters(value: str) -> list[tuple[str, str]]:

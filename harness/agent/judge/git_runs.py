@@ -1,11 +1,12 @@
 """The command lines git runs for a command: from its settings, its options and its `ext::` transport.
 
 Pure. git runs shell lines from its settings (an editor, a pager, fsmonitor, an external diff, a filter, a
-credential helper, a trailer's or a difftool's command …, set by `-c`, `--config-env`, `GIT_CONFIG_*`, a
+credential helper, a trailer's or a difftool's command, an alias set for the run …, set by `-c`, `--config-env`, `GIT_CONFIG_*`, a
 variable like `EDITOR`, or `git config` for later runs), from options (`rebase -x`, `difftool -x`, `bisect run`,
 `submodule foreach`, `--upload-pack`, abbreviated too, `grep -O`), and from an `ext::` remote, spelled out or reached
 through `url.<base>.insteadOf`. Each is a line the guard judges as it judges a `!` alias (#28's task F-0122,
-F-0125..F-0130, F-0310, F-0311, F-0321, F-0322). A filter's `%f` is any file of the work tree: the ledger too.
+F-0125..F-0130, F-0310, F-0311, F-0321, F-0322, F-0337). A filter's `%f` is any file of the work tree: the ledger
+too.
 """
 
 from __future__ import annotations
@@ -15,19 +16,25 @@ from harness.core import lazy_re as re  # imported on a pattern's first use: mos
 
 # The settings whose value git runs as a command line: (section, the pattern of the rest of the key). By section, so
 # that a section renamed into one of them (`git config --rename-section x core`) is known as theirs (F-0232).
-COMMAND_SETTINGS = (("core", r"(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy)"), ("sequence", "editor"),
-                    ("diff", r"(?:external|.+\.(?:textconv|command))"), ("gpg", r"(?:\w+\.)?program"), ("pager", ".+"),
+COMMAND_SETTINGS = (("core", r"(?:editor|pager|fsmonitor|sshcommand|askpass|gitproxy|alternaterefscommand)"),
+                    ("sequence", "editor"), ("diff", r"(?:external|.+\.(?:textconv|command))"),
+                    ("gpg", r"(?:(?:\w+\.)?program|ssh\.defaultkeycommand)"), ("pager", ".+"),
                     ("filter", r".+\.(?:clean|smudge|process)"), ("merge", r".+\.driver"),
                     ("credential", r"(?:.+\.)?helper"), ("uploadpack", "packobjectshook"),
-                    ("remote", r".+\.(?:receivepack|uploadpack|url|pushurl)"), ("interactive", "difffilter"),
+                    ("remote", r".+\.(?:receivepack|uploadpack|url|pushurl|vcs)"), ("interactive", "difffilter"),
                     *((tool, r".+\.(?:cmd|command)") for tool in ("trailer", "difftool", "mergetool", "man", "browser")),
-                    ("sendemail", r"\w*cmd"), ("hook", r".+\.command"),  # git's hooks set in its config (2.50+)
+                    ("sendemail", r"(?:.+\.)?\w*cmd"),  # an identity's too (`sendemail.work.tocmd`; F-0337)
+                    ("hook", r".+\.command"),  # git's hooks set in its config (2.50+)
                     ("instaweb", "httpd"),  # the web server `git instaweb` starts, word-split (F-0322)
-                    ("submodule", r".+\.update"))  # `!CMD`: run by `git submodule update` (F-0255)
+                    ("submodule", r".+\.update"),  # `!CMD`: run by `git submodule update` (F-0255)
+                    # F-0337: the ssh signing key's command (`commit -S` with gpg.format=ssh), the alternates' refs
+                    # (`rev-list --alternate-refs`), imap-send's tunnel (each checked with git), git gui's tools
+                    ("imap", "tunnel"), ("guitool", r".+\.cmd"))
 COMMAND_KEYS = "^(?:" + "|".join(f"{section}\\.{rest}" for section, rest in COMMAND_SETTINGS) + ")$"
 COMMAND_SECTIONS = frozenset(section for section, _ in COMMAND_SETTINGS)
 COMMAND_VARIABLES = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER",
-                               "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF"})
+                               "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF",
+                               "GIT_PROXY_COMMAND"})
 # Options whose value git runs as a command line, by subcommand. git's option parser takes any unique prefix of a long
 # option (`--upl=CMD` is `--upload-pack=CMD`) and clusters short ones (`-ix CMD`): read so (F-0311). ls-remote's
 # `--exec` is a hidden synonym of its `--upload-pack`. grep runs `-O`'s value with the matching files, instaweb the web
@@ -82,6 +89,7 @@ def lines_run(sub: str, rest: list[str], pairs: list[tuple[str, str]], env: tupl
             lines.append(_ext_line(base[5:]))
     lines += _option_lines(sub, rest)
     lines += [_ext_line(a[5:]) for a in rest if a.startswith("ext::")]  # `ext::CMD` runs CMD (F-0130)
+    lines += _aliases_run(pairs)
     return [line for line in lines if line.strip()]
 
 
@@ -156,8 +164,17 @@ def _as_run(key: str, value: str, root: str) -> list[str]:
         return [value[1:]] if value.startswith("!") else []
     if key.startswith("credential") and not value.startswith(("!", "/")):
         return ["git credential-" + value]
+    if key.startswith("remote.") and key.endswith(".vcs"):  # the remote helper git runs, as `git remote-VCS`
+        return ["git remote-" + value]
     line = value.removeprefix("!")
     return [line, line.replace("%f", f"{root}/{LEDGER}")] if "%f" in line else [line]
+
+
+def _aliases_run(pairs: list[tuple[str, str]]) -> list[str]:
+    """The lines of the aliases set for the run, whatever the command: git runs a remote helper (`git remote-NAME`,
+    for `NAME::URL` and remote.X.vcs) and a credential helper (`git credential-NAME`) as `git` commands, which an alias
+    of that name answers (F-0337; checked). A `!` alias is its shell line, another `git` and its words."""
+    return [value[1:] if value.startswith("!") else "git " + value for key, value in pairs if key.startswith("alias.")]
 
 
 def _ext_line(spec: str) -> str:
