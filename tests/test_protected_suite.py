@@ -147,6 +147,27 @@ def test_files_that_configure_the_interpreter_or_pytest_are_always_protected(nam
     assert name in suite.protected([name], [], set())
 
 
+# read 97's F-0331: `site` imports `sitecustomize` and `usercustomize` by module name, in whatever form the import
+# system loads: each form, in any folder, is a start-up file.
+@pytest.mark.parametrize("name", ["src/sitecustomize/__init__.py", "sitecustomize/__init__.pyc", "src/sitecustomize.pyc",
+                                  "src/sitecustomize.cpython-311-x86_64-linux-gnu.so", "lib/sitecustomize.abi3.so",
+                                  "sitecustomize.so", "src/usercustomize/__init__.cpython-311-x86_64-linux-gnu.so",
+                                  "a/b/usercustomize.pyd", "src/usercustomize.cp311-win_amd64.pyd",
+                                  "src/sitecustomize/__pycache__/__init__.cpython-311.pyc"])
+def test_f0331_a_start_up_module_in_any_form_is_always_protected(name):
+    assert name in suite.protected([name], [], set())
+
+
+@pytest.mark.parametrize("name", ["src/calcpkg/customize.py", "src/sitecustomize_tools.py", "src/mysitecustomize.py",
+                                  "src/sitecustomizer/__init__.py", "src/calcpkg/site.py", "src/usercustom.so",
+                                  "docs/sitecustomize.md", "src/sitecustomize/helpers.py"])
+def test_f0331_a_module_only_named_like_a_start_up_one_is_code(name):
+    """The honest neighbour: the project's own modules stay code (a package `sitecustomize`'s other modules run only
+    when its `__init__`, protected, imports them)."""
+    assert suite.protected([name], [], set()) == set()
+    assert suite.changed_protected({}, {name: "blob"}, [], set()) == []
+
+
 @pytest.mark.parametrize("argv, want", [
     (["make", "test"], {"Makefile"}),
     (["make", "-C", "sub", "test"], set()),           # another folder's Makefile: not guessed

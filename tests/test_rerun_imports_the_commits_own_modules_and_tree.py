@@ -15,6 +15,7 @@ import os
 from harness.history.rerun.execute import UNRUNNABLE
 from harness.history.rerun.isolation import REMEDY_LEAK
 
+from support.editable_project import finder
 from support.gitrepo import commit_all_ok, git
 from support.records import PASS_CMD, configure
 from support.rerun_range import CHECK, answer, done, editable, rerun, reruns, venv
@@ -447,3 +448,49 @@ def test_a_namespace_package_deeper_than_the_listing_reaches_could_not_run(h, re
     assert f"more than {tree_names.DEPTH} levels deep" in run["error"], run["error"]
     assert REMEDY_LEAK in run["error"], run["error"]
     assert code == 2, err
+
+
+# read 97's F-0332: a package an editable finder maps to a folder of another name (setuptools' `package-dir =
+# {"calcpkg" = "src"}`): no folder of the tree is named calcpkg, and the re-run asked only the names its folders hold.
+
+def _renamed(repo, value: int) -> None:
+    (repo / "src").mkdir(exist_ok=True)
+    (repo / "src" / "__init__.py").write_text(f"def answer():\n    return {value}\n")
+
+
+def test_a_package_a_finder_maps_to_a_folder_of_another_name_is_the_commits(h, repo, tmp_path):
+    """The commit's own src/ is imported as calcpkg, never the checkout's: a forged commit does not reproduce on
+    later code, and the honest one reproduces."""
+    python, site = venv(tmp_path / "ci-venv")
+    finder(site, {"calcpkg": str(repo / "src")})
+    configure(repo, PASS_CMD, [str(python), "-c", CHECK])
+    _renamed(repo, 41)
+    base = commit_all_ok(repo, "config; calcpkg (src/) answers 41")
+    forged = done(h, repo, "Forged", forge=True)  # its check fails: 41
+    _renamed(repo, 42)
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, forged)["unit_test"]["result"] != "reproduces", reruns(doc, forged)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code != 0
+
+
+def test_a_name_a_finder_maps_outside_the_checkout_is_not_the_commits_concern(h, repo, tmp_path):
+    """The neighbour: another project installed editable from elsewhere (a finder mapping its name to a folder
+    outside the checkout) is the environment; the honest commit re-runs true."""
+    python, site = venv(tmp_path / "ci-venv")
+    other = tmp_path / "elsewhere" / "lib"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("VALUE = 42\n")
+    finder(site, {"otherlib": str(other)})
+    (site / "calcpkg.pth").write_text(f"{repo / 'src'}\n")
+    configure(repo, PASS_CMD, [str(python), "-c", "import calcpkg, otherlib, sys; "
+                                                    "sys.exit(calcpkg.answer() != otherlib.VALUE)"])
+    answer(repo, 42)
+    base = commit_all_ok(repo, "config; calcpkg")
+    sha = done(h, repo, "Honest")
+
+    code, doc, _ = rerun(h, base)
+    assert reruns(doc, sha)["unit_test"]["result"] == "reproduces", reruns(doc, sha)
+    assert code == 0

@@ -10,6 +10,11 @@ the folders the interpreter itself imports from (read 89's F-0306, F-0307, F-030
 - F-0308: of a flat layout's root only regular packages and modules were probed: a module the change adds to a root
   namespace package was imported from the checkout in FAIL_TO_PASS, and an honest change was blocked. (A namespace
   package's modules were also listed three levels down at most.)
+- Read 97's F-0330: the change's compiled `sitecustomize.<tag>.so` (loaded with dlopen, which the probe's audit hook
+  did not see) ran inside the probe and answered "not found"; F-0331: a `sitecustomize` package (or `.pyc`,
+  extension) was no protected start-up file, copied into PASS_TO_PASS's worktree and run at every start-up; F-0332: a
+  package an editable finder maps to a folder of another name (`package-dir = {"calcpkg" = "src"}`) was never asked
+  about, and the base ran the change's code.
 
 Beside each guard, the honest neighbour a careless guard would refuse.
 """
@@ -18,7 +23,19 @@ from __future__ import annotations
 
 import pytest
 
-from support.editable_project import ALL_PASS, BROKEN, CALC, WEAKENED, editable, interpreter, moved, project
+from support.editable_project import (
+    ALL_PASS,
+    BROKEN,
+    CALC,
+    WEAKENED,
+    distribution,
+    editable,
+    finder,
+    interpreter,
+    moved,
+    project,
+)
+from support.extension import extension, needs_compiler
 from support.gitrepo import commit_all_ok
 from support.protected_project import f2p_blockers, write
 from support.records import record
@@ -193,3 +210,118 @@ def test_f0308_a_root_namespace_package_the_base_holds_is_measured_from_the_work
     tid = started(h, repo)
     write(repo, {"calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
     assert lost(h, repo, tid) == ["tests.test_calc::test_mul"]
+
+
+# -- read 97's F-0330: an extension module of the checkout runs in no probe ------------------------------------------
+
+# The change's compiled sitecustomize (src/sitecustomize.<tag>.so, loaded with dlopen: no file is opened): inside the
+# probe (`python -S`) it makes every question about the start-up modules answer "not found", so nothing is hidden; in
+# every other run it loads a plugin that fails the base's test_mul wherever mul() still multiplies (the base's run).
+FAILS_THE_BASE = ('import os\n'
+                  'def pytest_runtest_setup(item):\n'
+                  '    calc = os.path.join(str(item.config.rootpath), "src", "calcpkg", "calc.py")\n'
+                  '    if item.name == "test_mul" and "return a * b" in open(calc).read():\n'
+                  '        raise AssertionError("the base made to fail by the change\'s sitecustomize")\n')
+FORGING_EXTENSION = ('import os, sys\n'
+                     'if sys.flags.no_site:\n'
+                     '    import importlib.util as _u\n'
+                     '    _find = _u.find_spec\n'
+                     '    _u.find_spec = lambda name, package=None: (None if name in ("sitecustomize", "usercustomize")\n'
+                     '                                               else _find(name, package))\n'
+                     'else:\n'
+                     '    import types\n'
+                     '    _m = types.ModuleType("zzforge")\n'
+                     f'    exec({FAILS_THE_BASE!r}, _m.__dict__)\n'
+                     '    sys.modules["zzforge"] = _m\n'
+                     '    os.environ["PYTEST_PLUGINS"] = "zzforge"\n')
+
+
+@needs_compiler
+def test_f0330_the_changes_extension_sitecustomize_does_not_answer_the_probe_nor_run_in_the_base(h, repo, installed):
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
+    extension(repo / "src", "sitecustomize", FORGING_EXTENSION)
+    assert lost(h, repo, tid) == ["tests.test_calc::test_mul"]
+
+
+# -- read 97's F-0331: a start-up module in any form is a protected start-up file -------------------------------------
+
+# The change's sitecustomize as a package: every run imports it at start-up, and it turns each failure into a pass.
+SITE_PLUGIN = ('import os\nos.environ.setdefault("PYTEST_PLUGINS", "sitecustomize")\n'
+               + ALL_PASS.split('"""The project\'s pytest plugin."""\n', 1)[1])
+
+
+def test_f0331_a_sitecustomize_package_the_change_adds_does_not_run_in_pass_to_pass(h, repo, installed):
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED,
+                 "src/sitecustomize/__init__.py": SITE_PLUGIN})
+    assert lost(h, repo, tid) == ["tests.test_calc::test_mul"]
+
+
+def test_f0331_a_change_to_an_unrelated_module_is_measured_as_it_is(h, repo, installed):
+    """The honest neighbour: a module whose name only resembles a start-up one (src/calcpkg/customize.py,
+    src/sitecustomize_tools.py) is the change's code, run in PASS_TO_PASS as it is."""
+    project(repo, installed, {"tests/test_custom.py": "from calcpkg.customize import square\n\n\n"
+                                                      "def test_square():\n    assert square(3) == 9\n",
+                              "src/calcpkg/customize.py": "def square(a):\n    return a * a\n"})
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/customize.py": "from sitecustomize_tools import times\n\n\n"
+                                             "def square(a):\n    return times(a, a)\n",
+                 "src/sitecustomize_tools.py": "def times(a, b):\n    return a * b\n"})
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 0, r.text
+    assert record(repo, tid, "pass_to_pass")["pass_to_pass"]["lost"] == []
+
+
+# -- read 97's F-0332: a package an editable finder maps to a folder of another name ----------------------------------
+
+@pytest.fixture
+def renamed(repo, tmp_path):
+    """calcpkg's modules directly in src/ (setuptools' `package-dir = {"calcpkg" = "src"}`), installed editable: the
+    finder setuptools writes maps `calcpkg` to the checkout's src/, and no folder of the tree is named calcpkg."""
+    python, site = interpreter(tmp_path / "venv")
+    distribution(site)
+    finder(site, {"calcpkg": str(repo / "src")})
+    project(repo, python, moved("src"))
+    return python
+
+
+def test_f0332_a_package_a_finder_maps_to_a_folder_of_another_name_is_measured_from_the_worktree(h, repo, renamed):
+    tid = started(h, repo)
+    write(repo, {"src/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
+    assert lost(h, repo, tid) == ["tests.test_calc::test_mul"]
+
+
+def test_f0332_an_honest_change_to_a_package_a_finder_maps_to_another_name_passes(h, repo, renamed):
+    tid = started(h, repo)
+    write(repo, {"src/calc.py": CALC + "\n\ndef square(a):\n    return mul(a, a)\n"})
+    assert lost(h, repo, tid) == []
+
+
+def test_f0332_a_package_a_finder_maps_under_its_own_name_is_measured_from_the_worktree(h, repo, tmp_path):
+    """The neighbour the folders already covered (`package-dir = {"calcpkg" = "src/calcpkg"}`): still measured."""
+    python, site = interpreter(tmp_path / "venv")
+    distribution(site)
+    finder(site, {"calcpkg": str(repo / "src" / "calcpkg")})
+    project(repo, python)
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED})
+    assert lost(h, repo, tid) == ["tests.test_calc::test_mul"]
+
+
+def test_f0332_a_package_a_finder_maps_to_a_folder_the_base_lacks_is_hidden_in_fail_to_pass(h, repo, tmp_path,
+                                                                                           monkeypatch):
+    """The change adds the package (its folder, `pkgsrc/`, mapped as `calcpkg`): the base has no folder to import it
+    from, so it is hidden there as on a machine holding only the base, and the change's test fails on the base."""
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    python, site = interpreter(tmp_path / "venv")
+    finder(site, {"calcpkg": str(repo / "pkgsrc")})
+    project(repo, python, {**{rel: None for rel in moved("src")},
+                           "tests/test_calc.py": "def test_nothing_yet():\n    pass\n"})
+    tid = started(h, repo)
+    write(repo, {"pkgsrc/__init__.py": "", "pkgsrc/sub.py": NEW_MODULE, "tests/test_sub.py": NEW_TEST})
+    required(h)
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 0, r.text
+    assert f2p_blockers(h) == [], f2p_blockers(h)
+    assert "No module named 'calcpkg'" in f2p_log(repo, tid)

@@ -67,6 +67,39 @@ def editable(folder: Path, pth: str) -> None:
     (folder / "_calcpkg.pth").write_text(pth)
 
 
+# An editable finder as setuptools writes one for a `package-dir` its `.pth` cannot express (`{"calcpkg" = "src"}`): a
+# module a `.pth` imports, holding `MAPPING` (top-level name -> folder) and `NAMESPACES`, whose finder is asked after
+# the import path (appended to sys.meta_path).
+FINDER = '''import importlib.util, sys
+MAPPING = {mapping!r}
+NAMESPACES = {namespaces!r}
+{extra}
+class _EditableFinder:
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        where = MAPPING.get(fullname)
+        if where is None:
+            return None
+        if where.endswith(".py"):
+            return importlib.util.spec_from_file_location(fullname, where)
+        return importlib.util.spec_from_file_location(fullname, where + "/__init__.py",
+                                                      submodule_search_locations=[where])
+def install():
+    if _EditableFinder not in sys.meta_path:
+        sys.meta_path.append(_EditableFinder)
+'''
+
+
+def finder(folder: Path, mapping: dict[str, str], namespaces: dict[str, list[str]] | None = None,
+           extra: str = "") -> None:
+    """An editable install through a finder module (``mapping``: name -> folder or module file), as setuptools
+    writes it into site-packages ``folder``."""
+    (folder / "__editable___calcpkg_0_1_finder.py").write_text(
+        FINDER.format(mapping=mapping, namespaces=namespaces or {}, extra=extra))
+    (folder / "__editable__.calcpkg-0.1.pth").write_text(
+        "import __editable___calcpkg_0_1_finder; __editable___calcpkg_0_1_finder.install()\n")
+
+
 def copied(folder: Path, repo: Path) -> None:
     """A non-editable install: the distribution and a copy of the checkout's package."""
     distribution(folder)
