@@ -49,6 +49,10 @@ RUNNER_MODULES = frozenset({"pytest", "_pytest", "py", "pluggy", "iniconfig", "p
 IMPLICIT = {"make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
             "npm": ("package.json",), "yarn": ("package.json",), "pnpm": ("package.json",), "nox": ("noxfile.py",),
             "tox": ("tox.ini",), "just": ("justfile", "Justfile", ".justfile")}
+# `site` imports these by module name at every start-up, in whatever form the import system loads (read 97's F-0331: a
+# `sitecustomize/__init__.py`, `.pyc` or `.<tag>.so` was ordinary source, run by every PASS_TO_PASS run): each of their
+# files, in any folder, is a start-up file like `sitecustomize.py` (:func:`is_startup_module`).
+STARTUP_MODULES = frozenset({"sitecustomize", "usercustomize"})
 DEFAULT_TEST_TYPE = "unit_test"
 # A case that passed at the base and is now any of these is lost (pytest writes xfail as skipped).
 LOST = {"failed": "failed", "errors": "errored", "skipped": "skipped or xfailed", None: "missing (not collected)"}
@@ -108,9 +112,19 @@ def protected(files: Iterable[str], patterns: Iterable[str], named: set[str]) ->
     pats = [*patterns, *ALWAYS]
 
     def one(f: str) -> bool:
-        return f in named or matches(f, pats) or is_metadata(f)
+        return f in named or matches(f, pats) or is_metadata(f) or is_startup_module(f)
 
     return {f for f in files if one(f) or ((source := cached_source(f)) is not None and one(source))}
+
+
+def is_startup_module(path: str) -> bool:
+    """Whether ``path`` is a file the interpreter would import as `sitecustomize` or `usercustomize` from the folder it
+    stands in: the module, bytecode or extension (`x/sitecustomize.<tag>.so`), or its package's `__init__` in any of
+    those forms."""
+    parts = path.split("/")
+    tail = "/".join(parts[-2:]) if len(parts) > 1 and parts[-1].startswith("__init__.") else parts[-1]
+    m = _MODULE_FILES.fullmatch(tail)
+    return m is not None and m.group(1) in STARTUP_MODULES
 
 
 def is_metadata(path: str) -> bool:

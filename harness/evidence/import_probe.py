@@ -8,10 +8,16 @@ before the probe's first line, and that module could print the answer the harnes
 
 - the interpreter starts with `-S`: `site` is not run, nothing but the standard library is imported;
 - the probe's first statements drop the working directory from the import path and install an audit hook that
-  refuses every file opened under the guarded folders (the repository's checkout, the worktree), outside the
-  interpreter's own prefixes (a `.venv/` in the checkout is the environment), and notes it;
+  refuses every file of the guarded folders (the repository's checkout, the worktree), outside the interpreter's own
+  prefixes (a `.venv/` in the checkout is the environment), and notes it: a file opened (a module's source or
+  bytecode, a zip archive on the import path, a `.pth`) and a library loaded with dlopen, which opens nothing the
+  `open` event shows — an extension module (the `import` event names its file) or a library ctypes loads (read 97's
+  F-0330: a `sitecustomize.<tag>.so` of the checkout's src/ ran in the probe and answered for it);
 - only then is `site` run as at any start-up (`site.main()`: the site folders and their `.pth` files, the
-  environment's sitecustomize and usercustomize): a start-up module of the trees is refused, and named in the answer;
+  environment's sitecustomize and usercustomize), with the start-up modules decided by listing the import path's
+  folders first: where the first to hold one, in any form (a module, a package, bytecode, an extension), is a guarded
+  folder, it is not imported at all (as if absent) and is named in the answer — the hook refusing its file is the
+  second wall, not the only one;
 - the answer is written to a file the harness names and reads; what the interpreter prints is never read (a
   start-up module of the environment may print).
 
@@ -45,19 +51,47 @@ _VENV = [_VENV] if any(os.path.isfile(os.path.join(f, 'pyvenv.cfg')) for f in (_
 _OWN = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *_VENV)}
 _OWN = [p for p in _OWN if not any(_within(g, p) for g in _GUARDED)]
 _BLOCKED = []
-def _guard(event, args):
-    if event != 'open' or not args or isinstance(args[0], int):
-        return
+def _refused(where):
     try:
-        path = os.path.realpath(os.fsdecode(args[0]))
+        path = os.path.realpath(os.fsdecode(where))
     except (TypeError, ValueError, OSError):
         return
     if path != _ANSWER and any(_within(path, g) for g in _GUARDED) and not any(_within(path, p) for p in _OWN):
         _BLOCKED.append(path)
         raise PermissionError('not run while the harness asks where imports come from: ' + path)
+def _guard(event, args):
+    if event == 'open' and args and not isinstance(args[0], int):
+        _refused(args[0])
+    elif event == 'import' and len(args) > 1 and isinstance(args[1], (str, bytes)):
+        _refused(args[1])
+    elif event == 'ctypes.dlopen' and args and isinstance(args[0], (str, bytes)) and os.sep in os.fsdecode(args[0]):
+        _refused(args[0])
 sys.addaudithook(_guard)
+from importlib.machinery import all_suffixes as _suffixes
+def _startup_file(folder, name):
+    forms = [name + s for s in _suffixes()]
+    for init in [os.path.join(folder, name, '__init__' + s) for s in _suffixes()] + [os.path.join(folder, f) for f in forms]:
+        if os.path.isfile(init):
+            return init
+    return None
+class _StartupGuard:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if path is not None or name not in ('sitecustomize', 'usercustomize'):
+            return None
+        for folder in sys.path:
+            found = _startup_file(folder or os.getcwd(), name) if isinstance(folder, str) else None
+            if found is not None:
+                try:
+                    _refused(found)
+                except PermissionError:
+                    raise ModuleNotFoundError('not run while the harness asks where imports come from', name=name)
+                return None
+        return None
+sys.meta_path.insert(0, _StartupGuard)
 import site
 site.main()
+sys.meta_path.remove(_StartupGuard)
 """
 FINISH = """
 import json
@@ -65,9 +99,12 @@ with open(_ANSWER, 'w', encoding='utf-8') as _out:
     json.dump({'answer': answer, 'blocked': list(dict.fromkeys(_BLOCKED))}, _out)
 """
 
-# What an interpreter says of itself: its prefixes, its site folders (as `site` computed them), its import path, and
-# the absolute paths the modules of its import finders name (an editable install's finder maps each package to its
-# folder, off the import path: setuptools' `MAPPING`, `editables`' redirections).
+# What an interpreter says of itself: its prefixes, its site folders (as `site` computed them), its import path, the
+# absolute paths its import finders name, and the names they map to them — each a value of a finder's module or of the
+# finder itself: an editable install's finder maps each package to its folder, off the import path (setuptools'
+# `MAPPING` and `NAMESPACES`, `editables`' redirections), and a package mapped to a folder of another name
+# (`package-dir = {"calcpkg" = "src"}`) is known only by that name (read 97's F-0332). Run in the harness's own
+# interpreter too, as it is (python_site.own_python): one reading for both.
 DESCRIBE = """
 def _paths(value):
     if isinstance(value, str):
@@ -77,14 +114,24 @@ def _paths(value):
     if isinstance(value, (list, tuple, set, frozenset)):
         return [v for v in value if isinstance(v, str) and v.startswith(os.sep) and len(v) < 4096][:1000]
     return []
-_finders = [sys.modules.get(getattr(f, '__module__', None) or '') for f in sys.meta_path]
-_mapped = [p for m in _finders if m is not None and m.__name__ not in ('importlib._bootstrap',
-           'importlib._bootstrap_external', '_frozen_importlib', '_frozen_importlib_external', 'site')
-           for v in list(vars(m).values()) for p in _paths(v)]
+def _values(finder):
+    module = sys.modules.get(getattr(finder, '__module__', None) or '')
+    if module is None or module.__name__ in ('importlib._bootstrap', 'importlib._bootstrap_external',
+                                             '_frozen_importlib', '_frozen_importlib_external', 'site'):
+        return []
+    try:
+        own = list(vars(finder).values())
+    except TypeError:
+        own = []
+    return list(vars(module).values()) + own
+_values_all = [v for f in list(sys.meta_path) for v in _values(f)]
+_mapped = [p for v in _values_all for p in _paths(v)]
+_names = [[k, p] for v in _values_all if isinstance(v, dict) for k, w in list(v.items())[:1000]
+          if isinstance(k, str) and 0 < len(k) < 256 for p in _paths(w)][:1000]
 answer = {'executable': sys.executable, 'prefix': sys.prefix, 'base_prefix': sys.base_prefix,
           'site': site.getsitepackages() if hasattr(site, 'getsitepackages') else [],
           'user': site.getusersitepackages() if site.ENABLE_USER_SITE else None,
-          'path': [p for p in sys.path if p], 'finders': _mapped}
+          'path': [p for p in sys.path if p], 'finders': list(dict.fromkeys(_mapped)), 'names': _names}
 """
 
 # Where each name resolves, without importing it: the file (or a namespace package's first folder).

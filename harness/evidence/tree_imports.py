@@ -20,7 +20,8 @@ from pathlib import Path
 
 from harness.core import pytest_startup
 from harness.errors import HarnessError
-from harness.evidence import import_probe
+from harness.evidence import finder_names, import_probe
+from harness.evidence.finder_names import inside
 from harness.evidence.tree_names import Listings, asked, importable, lacking
 from harness.paths import PYTEST_CONFIGS
 
@@ -74,11 +75,6 @@ def _located(program: str, path: str, checkout: Path) -> str | None:
     if "/" in program:
         return str(checkout / program) if (checkout / program).exists() else None
     return shutil.which(program, path=path)
-
-
-def inside(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or under it (both real paths)."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def outside(resolved: Mapping[str, str | None], checkout: Path, worktree: Path) -> dict[str, str]:
@@ -155,14 +151,17 @@ def folders(tree: Path, rels: Sequence[str] = ()) -> list[Path]:
             and os.path.realpath(f) != os.path.realpath(tree)]
 
 
-def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str]) -> list[str]:
-    """The folders of ``checkout`` (relative to it) the run's interpreters import from, as they say of themselves with
-    ``env``: each entry of their import path inside the checkout (an editable install's `.pth`, whatever the folder
-    is named: `lib/`, `packages/x/src`), and each folder their import finders' modules name there (an editable
-    finder's mapping, off the import path). Outside the worktree, and not their own environment: a `.venv/` in the
-    checkout, a site folder (read 89's F-0307)."""
+def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path,
+                     env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
+    """(the folders of ``checkout``, relative to it, the run's interpreters import from, the names their finders map
+    there), as they say of themselves with ``env``: each entry of their import path inside the checkout (an editable
+    install's `.pth`, whatever the folder is named: `lib/`, `packages/x/src`), and each folder their import finders'
+    modules name there (an editable finder's mapping, off the import path); and each name such a finder maps into the
+    checkout, name -> path (`calcpkg` -> `<checkout>/src`: read 97's F-0332). Outside the worktree, and not their own
+    environment: a `.venv/` in the checkout, a site folder (read 89's F-0307)."""
     root, tree = os.path.realpath(checkout), os.path.realpath(worktree)
     out: list[str] = []
+    names: dict[str, str] = {}
     word = first_word(command)
     for program in candidates([word] if word else [], env, checkout, every_on_path=False):
         said, _ = import_probe.ask(program, worktree, env, import_probe.DESCRIBE, [], [checkout, worktree],
@@ -171,6 +170,7 @@ def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path, e
             raise HarnessError(f"{program} could not say where it imports from", hint=REMEDY_EDITABLE)
         own = [os.path.realpath(str(p)) for p in (said.get("prefix"), said.get("base_prefix")) if p]
         own = [p for p in own if not inside(root, p)]
+        names |= finder_names.mapped_into(said.get("names"), checkout, worktree, own)
         paths = [*_strings(said.get("path")), *(_import_folder(p) for p in _strings(said.get("finders")))]
         for entry in paths:
             real = os.path.realpath(entry)
@@ -178,7 +178,7 @@ def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path, e
                 rel = os.path.relpath(real, root)
                 if rel != "." and not {"site-packages", "dist-packages"} & set(rel.split(os.sep)):
                     out.append(rel)
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out)), names
 
 
 def _strings(value: object) -> list[str]:
@@ -201,26 +201,28 @@ def worktree_env(command: list[str] | str, worktree: Path, checkout: Path, env: 
     that imports nothing of ``checkout``: the worktree's counterparts of the checkout's folders the run's interpreter
     imports from put first too (F-0307), each name only the checkout holds hidden (:func:`hide_checkout_only`), and
     refused (HarnessError) when one the worktree holds would still come from the checkout, or the interpreter's
-    start-up would run a file of it (:func:`refuse_checkout_imports`)."""
-    rels = checkout_folders(command, worktree, checkout, env)
+    start-up would run a file of it (:func:`refuse_checkout_imports`). A package an editable finder maps to a folder of
+    another name is imported from the worktree's counterpart under its name (:mod:`harness.evidence.finder_names`)."""
+    rels, mapped = checkout_folders(command, worktree, checkout, env)
     ahead = [str(f) for f in import_folders(worktree, rels)[:-1] if str(f) not in env.get("PYTHONPATH", "").split(os.pathsep)]
     rest = env.get("PYTHONPATH")
     env = {**env, "PYTHONPATH": os.pathsep.join([*ahead, *([rest] if rest else [])])} if ahead else dict(env)
-    env = hide_checkout_only(command, worktree, checkout, env, hidden, rels)
-    refuse_checkout_imports(command, worktree, checkout, env, rels)
+    env = hide_checkout_only(command, worktree, checkout, env, hidden, rels, mapped)
+    refuse_checkout_imports(command, worktree, checkout, env, rels, list(mapped))
     return env
 
 
 def refuse_checkout_imports(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str],
-                            rels: Sequence[str] = ()) -> None:
+                            rels: Sequence[str] = (), mapped: Sequence[str] = ()) -> None:
     """Refuse (HarnessError) when an interpreter the run starts (the command's, and the first `python3` on its PATH)
     would import one of the tree's own names from ``checkout`` instead of ``worktree``: the run would measure the
     checkout's code, not the tree's (read 85's F-0300, F-0301). The names are :func:`probed`'s: the worktree's and the
     checkout's, so a name only the checkout holds (a module the change adds, which the base lacks) is asked about too
     (F-0277). Checked after the environment is made, as CI's re-run checks its own: a finder or a `.pth` line can still
     put the checkout ahead of PYTHONPATH, and a name the worktree lacks falls through to the checkout's folder. Refused
-    too when the interpreter's start-up would run a file of the checkout (read 89's F-0306)."""
-    names = probed(worktree, checkout, rels)
+    too when the interpreter's start-up would run a file of the checkout (read 89's F-0306). ``mapped``: the names an
+    editable finder maps into the checkout, whatever folders hold (read 97's F-0332)."""
+    names = list(dict.fromkeys([*probed(worktree, checkout, rels), *mapped]))
     word = first_word(command)
     for program in candidates([word] if word else [], env, checkout, every_on_path=False):
         found = outside(resolve(program, worktree, checkout, env, names, REMEDY_EDITABLE, strict=True), checkout,
@@ -240,22 +242,27 @@ HIDDEN_WHY = ("No module named {name!r}: the tree under test holds none (the har
 
 
 def hide_checkout_only(command: list[str] | str, worktree: Path, checkout: Path, env: Mapping[str, str],
-                       folder: Path, rels: Sequence[str] = ()) -> dict[str, str]:
+                       folder: Path, rels: Sequence[str] = (), mapped: Mapping[str, str] | None = None) -> dict[str, str]:
     """``env``, with a folder first on PYTHONPATH that makes each name the worktree lacks, but that a run there would
     import from ``checkout`` (a module the change adds, found through an editable install's `.pth`), raise
     ModuleNotFoundError as on a machine holding only the worktree: the change's test then fails on the base, as it
     does in CI, instead of passing "without the change" on the change's own code (F-0277, review 87's third item).
     A name the worktree holds is never hidden: one of those imported from the checkout is refused after this. The
-    checkout's `sitecustomize` the worktree lacks is one: hidden, it never runs (read 89's F-0306)."""
+    checkout's `sitecustomize` the worktree lacks is one: hidden, it never runs (read 89's F-0306). The same folder links
+    each name of ``mapped`` an editable finder maps to a checkout folder of another name to the worktree's counterpart
+    (read 97's F-0332: :func:`finder_names.link_renamed`); one whose folder the worktree lacks is hidden."""
     # Only names the worktree lacks in any form (tree_names.lacking), a namespace package at its root too: one it holds
     # is never hidden (F-0305: a root namespace package the change made regular resolved to the checkout, and hiding it
     # failed the base's tests).
-    only_theirs = lacking(*sides(worktree, checkout, rels), Listings())
+    linked = finder_names.link_renamed(folder, mapped or {}, checkout, worktree)
+    absent = finder_names.missing(mapped or {}, checkout, worktree)
+    only_theirs = [n for n in dict.fromkeys([*lacking(*sides(worktree, checkout, rels), Listings()), *absent])
+                   if n.split(".")[0] not in linked]
     word = first_word(command)
     found: dict[str, str] = {}
     for program in candidates([word] if word else [], env, checkout, every_on_path=False) if only_theirs else []:
         found |= outside(resolve(program, worktree, checkout, env, only_theirs, REMEDY_EDITABLE), checkout, worktree)
-    if not found:
+    if not found and not linked:
         return dict(env)
     for name in found:
         *parents, leaf = name.split(".")

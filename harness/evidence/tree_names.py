@@ -29,14 +29,17 @@ IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 STARTUP = ("sitecustomize", "usercustomize")
 LIMIT = 20_000
 DEPTH = 32
+# The files the import system loads a module from (source, sourceless bytecode, an extension of any tag), and a
+# package's `__init__` in any of them: a `sitecustomize.pyc` or `x/__init__.<tag>.so` is a module as surely (F-0330).
+MODULE_SUFFIXES = (".py", ".pyc", ".so", ".pyd")
 REMEDY_TOO_MANY = ("install the project non-editable (`pip install .`), or only its dependencies, in the environment the "
                    "test command runs in: the worktree runs then import nothing from the checkout, and nothing needs "
                    "to be asked")
 
 
 def importable(folder: Path, limit: int = LIMIT) -> list[str]:
-    """The top-level names ``folder`` provides on an import path: packages (a folder with
-    `__init__.py`) and modules (`.py`, extension modules)."""
+    """The top-level names ``folder`` provides on an import path: packages (a folder with an `__init__`) and modules
+    (source, bytecode, extension modules)."""
     try:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=lambda e: e.name)
@@ -47,15 +50,15 @@ def importable(folder: Path, limit: int = LIMIT) -> list[str]:
         stem = entry.name.split(".", 1)[0]
         if not IDENTIFIER.match(stem):
             continue
-        if entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+        if entry.is_dir() and is_package(Path(entry.path)):
             names.append(entry.name)
-        elif entry.is_file() and (entry.name.endswith(".py") or entry.name.endswith((".so", ".pyd"))):
+        elif entry.is_file() and entry.name.endswith(MODULE_SUFFIXES):
             names.append(stem)
     return list(dict.fromkeys(names))[:limit]
 
 
 def namespaces(folder: Path) -> list[str]:
-    """The namespace packages ``folder`` holds: a folder named as a module, without `__init__.py`, holding a module or
+    """The namespace packages ``folder`` holds: a folder named as a module, without an `__init__`, holding a module or
     a folder."""
     try:
         with os.scandir(folder) as listing:
@@ -64,13 +67,23 @@ def namespaces(folder: Path) -> list[str]:
     except OSError:
         return []
     return [e.name for e in entries
-            if not os.path.isfile(os.path.join(e.path, "__init__.py")) and _holds_python(Path(e.path))]
+            if not is_package(Path(e.path)) and _holds_python(Path(e.path))]
+
+
+def is_package(folder: Path) -> bool:
+    """Whether ``folder`` is a regular package: it holds an `__init__` the import system loads, in any form."""
+    try:
+        with os.scandir(folder) as listing:
+            return any(e.name.split(".", 1)[0] == "__init__" and e.name.endswith(MODULE_SUFFIXES) and e.is_file()
+                       for e in listing)
+    except OSError:
+        return False
 
 
 def _holds_python(folder: Path) -> bool:
     try:
         with os.scandir(folder) as listing:
-            return any(e.name.endswith((".py", ".so", ".pyd")) if e.is_file() else
+            return any(e.name.endswith(MODULE_SUFFIXES) if e.is_file() else
                        (e.is_dir() and bool(IDENTIFIER.match(e.name)) and e.name != "__pycache__") for e in listing)
     except OSError:
         return False
@@ -110,7 +123,7 @@ def asked(ours: Sequence[Path], theirs: Sequence[Path], listings: Listings, hint
     # a dotted name's probe imports its parent: only a parent that is a namespace package in every folder is asked
     folders = [*ours, *theirs]
     regular_parents = {p for n in names for p in _parents(n)
-                       if any((f / p.replace(".", os.sep) / "__init__.py").is_file() for f in folders)}
+                       if any(is_package(f / p.replace(".", os.sep)) for f in folders)}
     return [n for n in names if not regular_parents.intersection(_parents(n))]
 
 

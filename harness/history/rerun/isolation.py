@@ -11,9 +11,11 @@ Two things a re-run's verdict must not rest on:
   replaced on the import path, where it stood, by the re-run's own tree's (:mod:`harness.history.rerun.tree_site`;
   and a PATH folder of the checkout is swapped for the tree's); a name only the checkout's folder
   provides, still imported from there, is made absent until the tree provides it
-  (:mod:`harness.history.rerun.absent_modules`); every interpreter the commands start is then asked where it
-  finds the tree's top-level names, and a name still found in the checkout is refused ("could not
-  run", with the remedy). The interpreters are every Python on PATH and the commands' programs.
+  (:mod:`harness.history.rerun.absent_modules`); a package a finder maps to a folder of another name is imported
+  from the tree's counterpart under its name (:mod:`harness.evidence.finder_names`); every interpreter the commands
+  start is then asked where it finds the tree's top-level names and the names its finders map, and a name still found
+  in the checkout is refused ("could not run", with the remedy). The interpreters are every Python on PATH and the
+  commands' programs.
 - **The repository's object store.** Before anything runs in a worktree, it is checked to hold
   exactly its commit's tree (:mod:`harness.gitio.checkout_check`): a re-run may have rewritten an
   object a later commit's checkout reads.
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from harness import descendants, paths
 from harness.errors import HarnessError
-from harness.evidence import tree_imports, tree_names
+from harness.evidence import finder_names, tree_imports, tree_names
 from harness.evidence.tree_imports import first_word  # shared with the local worktree runs
 from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
 from harness.history.rerun.fingerprint import Spots
@@ -232,12 +234,17 @@ class RerunGuard:
         self._refuse_copies(worktree, [k.pointer for found in leaking.values() for k in found if k.pointer.kind == "copy"])
         leaking = {program: kept for program, found in leaking.items()
                    if (kept := [k for k in found if k.pointer.kind != "copy"])}
-        if not leaking:
+        by_name = self._mapped_names(worktree)
+        if not leaking and not by_name:
             return env
         _refuse_renamed_links([k for found in leaking.values() for k in found])
         leaks = [k for found in leaking.values() for k in found if k.pointer.kind in ("path", "finder", "link")
                  and k.rel is not None]
         mapped = self._put_tree_in(worktree, env, leaks)
+        # A package a finder maps to a folder of another name, imported from the tree's folder under its name, from
+        # the stubs' folder, which stands ahead of the finder (read 97's F-0332).
+        finder_names.link_renamed(stubs_folder(worktree), {n: w for m in by_name.values() for n, w in m.items()},
+                                  self.checkout, worktree)
         rels = list(dict.fromkeys(k.rel for k in leaks if k.rel is not None))
         names = list(dict.fromkeys(n for folder in [*mapped, str(worktree), str(worktree / "src")]
                                    for n in python_site.importable(Path(folder))))
@@ -245,11 +252,28 @@ class RerunGuard:
         # (the worktree runs' listing: read 89's F-0308, whose CI twin stopped three levels down and at 200 names).
         absent = [n for n in tree_names.lacking([worktree / r for r in rels], [self.checkout / r for r in rels],
                                                 tree_names.Listings(), REMEDY_LEAK) if n not in names]
-        for program in leaking:
+        absent += [n for m in by_name.values() for n in finder_names.missing(m, self.checkout, worktree)
+                   if n not in absent]
+        for program in dict.fromkeys([*leaking, *by_name]):
             self._hide_absent(program, worktree, env, absent)
-        for program, found in leaking.items():
-            self._refuse_outside(program, worktree, env, [*names, *absent], found)
+        for program in dict.fromkeys([*leaking, *by_name]):
+            self._refuse_outside(program, worktree, env, [*names, *absent, *by_name.get(program, {})],
+                                 leaking.get(program, []))
         return env
+
+    def _mapped_names(self, worktree: Path) -> dict[str, dict[str, str]]:
+        """program -> the names its import finders map into the checkout's own code (tracked, or in the commit:
+        an ignored folder is the environment, as for :func:`python_site.leaks`), name -> path (read 97's F-0332)."""
+        root = os.path.realpath(self.checkout)
+        out: dict[str, dict[str, str]] = {}
+        for program, py in self.pythons.items():
+            own = [p for p in (py.prefix, py.base_prefix) if not python_site.inside(root, os.path.realpath(p))]
+            found = finder_names.mapped_into([list(n) for n in py.names], self.checkout, worktree, own)
+            found = {n: w for n, w in found.items()
+                     if self._owned(worktree, os.path.relpath(os.path.realpath(w), root).split(os.sep)[0])}
+            if found:
+                out[program] = found
+        return out
 
     def _put_tree_in(self, worktree: Path, env: dict[str, str], leaks: list[python_site.Leak]) -> list[str]:
         """Put the tree's folder of each leak where the checkout's stood on the import path
@@ -311,7 +335,7 @@ class RerunGuard:
                                   worktree)
         if bad:
             name, where = next(iter(bad.items()))
-            via = ", ".join(sorted({k.pointer.file for k in leaks}))
+            via = ", ".join(sorted({k.pointer.file for k in leaks})) or "an import finder of its environment"
             raise HarnessError(f"{program} imports `{name}` from {where}, in the repository's checkout, not from the "
                                f"re-run's tree (pointed there by {via}): the run would test the checkout's code, not "
                                "the commit's", hint=REMEDY_LEAK)

@@ -53,6 +53,7 @@ class Python:
     base_prefix: str
     sites: tuple[str, ...]   # site-packages folders, the user's included when it is enabled
     path: tuple[str, ...]    # sys.path at startup
+    names: tuple[tuple[str, str], ...] = ()  # (name, path) its import finders map (read 97's F-0332)
 
 
 @dataclass(frozen=True)
@@ -77,19 +78,24 @@ class Leak:
 def describe(data: Mapping) -> Python | None:
     try:
         sites = [*data["site"], *([data["user"]] if data.get("user") else [])]
+        names = tuple((x[0], x[1]) for x in data.get("names") or [] if isinstance(x, list) and len(x) == 2
+                      and isinstance(x[0], str) and isinstance(x[1], str))
         return Python(str(data["executable"]), str(data["prefix"]), str(data["base_prefix"]),
-                      tuple(str(s) for s in sites), tuple(str(p) for p in data["path"]))
+                      tuple(str(s) for s in sites), tuple(str(p) for p in data["path"]), names)
     except (KeyError, TypeError):
         return None
 
 
 def own_python() -> Python:
-    """The harness's own interpreter (no process: it is this one)."""
+    """The harness's own interpreter (no process: it is this one), read by the probe's own description
+    (:data:`PROBE`), run here as it is run in any other interpreter."""
     import site
 
-    sites = [*(site.getsitepackages() if hasattr(site, "getsitepackages") else []),
-             *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
-    return Python(sys.executable, sys.prefix, sys.base_prefix, tuple(sites), tuple(p for p in sys.path if p))
+    scope: dict = {"sys": sys, "os": os, "site": site}
+    exec(PROBE, scope)
+    described = describe(scope["answer"])
+    assert described is not None  # the description of this very interpreter
+    return described
 
 
 def pointers(sites: Sequence[str | Path]) -> list[Pointer]:
