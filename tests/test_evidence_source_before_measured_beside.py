@@ -17,7 +17,7 @@ from support.records import events
 def test_a_failed_before_measurement_is_the_recording_s_error_and_writes_nothing(h, repo, task, monkeypatch):
     before = events(repo, task)
 
-    def failing(self):
+    def failing(self, *_, **__):
         raise HarnessError("git add failed: the measurement broke")
 
     monkeypatch.setattr(Worktree, "_measured", failing)

@@ -13,7 +13,10 @@ from harness.cli.common import EVIDENCE_TYPE, SECONDS, store, task_option, with_
 @click.option("--junit", metavar="PATH", help="JUnit XML report the command writes; its counts are recorded.")
 @click.option("--timeout", type=SECONDS, metavar="SECONDS",
               help="Kill the command's whole process group after this long (recorded as a timeout).")
-@click.option("--shell", is_flag=True, help="Run COMMAND through /bin/sh (only when a pipeline is really wanted).")
+@click.option("--shell", is_flag=True,
+              help="Run the COMMAND given after -- through /bin/sh (only when a pipeline is really wanted). A type's "
+                   "command from config.yaml runs as config.yaml says: with no COMMAND, --shell is refused unless its "
+                   "evidence.TYPE.shell is true.")
 @task_option
 @with_return_code
 def evidence(etype: str, argv: tuple[str, ...], junit: str | None, timeout: float | None, shell: bool,

@@ -10,9 +10,7 @@ from harness.evidence.recording import EvidenceRecorded
 
 def evidence_lines(e: EvidenceRecorded) -> list[str]:
     record = e.record
-    note = (f"; the run changed the source tree ({record['tree'][:12]} → {record['tree_after'][:12]}): the evidence "
-            "is bound to the tree before the run — if the command writes build output, add it to .gitignore"
-            ) if record["tree_after"] else ""
+    note = _changed_note(record)
     counts = "" if record["passed"] is None else (
         f" — {record['passed']} passed, {record['failed']} failed, {record['skipped']} skipped, {record['errors']} errors")
     exit_text = "no exit code" if record["exit_code"] is None else f"exit {record['exit_code']}"
@@ -31,6 +29,16 @@ def evidence_lines(e: EvidenceRecorded) -> list[str]:
             lines.append("harness: no case passed on the base's source: the tests could not run there (a file they "
                          "need that git ignores?), so no case can show it fails without the change")
     return lines + next_lines(e.steps)
+
+
+def _changed_note(record: dict) -> str:
+    if not record["tree_after"]:
+        return ""
+    if record["tree_after"] == record["tree"]:
+        return ("; a file of the source was written while it ran and put back as it was: the run does not count — if "
+                "the command writes build output or rewrites a tracked file, add it to .gitignore or leave it be")
+    return (f"; the run changed the source tree ({record['tree'][:12]} → {record['tree_after'][:12]}): the evidence "
+            "is bound to the tree before the run — if the command writes build output, add it to .gitignore")
 
 
 def _pass_to_pass_lines(p2p: dict) -> list[str]:

@@ -16,11 +16,32 @@ def shell_syntax(text: str) -> str | None:
     """The first thing in ``text`` a POSIX shell would treat otherwise than splitting it into words
     does (an operator, a line break, a redirection, an expansion, a glob, a comment, a leading
     tilde), or None when splitting it like a shell changes nothing."""
+    found = _first_special(text)
+    return None if found is None else _piece(text, found[0])
+
+
+def plain_head(text: str) -> str:
+    """The words at the start of ``text`` that a POSIX shell takes as written: ``text`` up to the first operator,
+    or up to the word holding the first other thing :func:`shell_syntax` finds (an expansion or a glob makes that
+    word what the shell decides); all of it when it finds none. Split like a shell splits, they are the first words
+    the shell runs."""
+    found = _first_special(text)
+    if found is None:
+        return text
+    at, begin = found
+    return text[:at] if text[at] in OPERATORS else text[:begin]  # an operator ends the word before it
+
+
+def _first_special(text: str) -> tuple[int, int] | None:
+    """(where the first special thing is, where the word holding it starts), or None."""
     quote: str | None = None
     word_start = True
+    begin = 0
     i = 0
     while i < len(text):
         char = text[i]
+        if word_start and quote is None and char not in " \t":
+            begin = i
         if quote == "'":
             quote = None if char == "'" else quote
         elif char == "\\":
@@ -30,7 +51,7 @@ def shell_syntax(text: str) -> str | None:
             if char == '"':
                 quote = None
             elif char == "`" or _expansion(text, i):
-                return _piece(text, i)
+                return i, begin
         elif char in "'\"":
             quote, word_start = char, False
         elif char in " \t":
@@ -38,7 +59,7 @@ def shell_syntax(text: str) -> str | None:
             i += 1
             continue
         elif _special(text, i, word_start):
-            return _piece(text, i)
+            return i, begin
         else:
             word_start = False
         i += 1

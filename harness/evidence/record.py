@@ -45,19 +45,26 @@ class Plan:
 
 def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool, junit: str | None,
          timeout: float | None) -> Plan:
-    """The command to run: the one given after `--`, else config.yaml's for this type."""
+    """The command to run: the one given after `--`, else config.yaml's for this type, run as config.yaml says
+    (through a shell only when its evidence.TYPE.shell does: --shell never changes how the configured command
+    runs, F-0335)."""
     conf = config.commands.get(etype)
     if argv:
         command: list[str] | str = " ".join(argv) if shell and len(argv) == 1 else list(argv)
-        if conf is None or _as_argv(command) != conf.argv:
-            return Plan(etype, command, shell, junit, timeout)
+        if conf is None or _as_argv(command) != conf.argv or (shell and not conf.shell):
+            return Plan(etype, command, shell, junit, timeout)  # another command (or the same through a shell)
         # config.yaml's command, typed out: run as configured, its JUnit report and timeout with it
         # (without the report, a run whose tests failed but exited 0 would pass).
     elif conf is None:
         raise HarnessError(f"no command for {etype} evidence",
                            hint=f"pass it after `--` (harness evidence {etype} -- CMD ARGS) or set "
                                 f"evidence.{etype}.command in .harness/config.yaml")
-    return Plan(etype, conf.to_run(shell), conf.shell or shell, junit or conf.junit, timeout or conf.timeout)
+    elif shell and not conf.shell:
+        raise HarnessError(f"--shell does not apply to {etype}: config.yaml's command runs as config.yaml says, "
+                           "without a shell (through one, the tree could supply the program it runs)",
+                           hint=f"run `harness evidence {etype}` without --shell, or set evidence.{etype}.shell: true "
+                                "in .harness/config.yaml (a change that needs approval)")
+    return Plan(etype, conf.to_run(), conf.shell, junit or conf.junit, timeout or conf.timeout)
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ def configured_digest(config: settings.Config, p: Plan) -> str | None:
     from harness.core.gate import command_digest, command_identity
 
     configured = config.commands.get(p.etype)
-    ran = command_identity(_as_argv(p.command), p.junit, p.shell if isinstance(p.command, str) else False)
+    ran = command_identity(_as_argv(p.command), p.junit, p.shell)  # a list through a shell is not the list (F-0335)
     # Another command, or the same one without the report that can fail it: no digest. The gate
     # compares the digest with config.yaml's as it reads it then, so an edit for one run is caught.
     return command_digest(ran) if configured is not None and ran == configured.identity() else None
@@ -271,13 +278,12 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     git = ensure_recordable(git)
     # The source before the run is measured in a thread (its git processes wait, not compute) while this one
     # loads the redaction rules; it is awaited before the lock is taken, which readers wait for (F-0058).
-    measure = git.worktree_source_tree  # afresh each time: nothing of one measurement outlives it (F-0056)
-    with _Beside(lambda: _source_before(git, measure)) as before:
+    with _Beside(lambda: _source_before(git)) as before:
         redactor = redactor_for(config)
         prep = _prepare(git, p, cwd, site, run_argv, redactor, before.result())
         s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
                                                    "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
-        ran = _run_and_judge(git, config, p, cwd, site, prep.junit_before, measure)
+        ran = _run_and_judge(git, config, p, cwd, site, prep)
     log_text, truncated = outputcut.log_text(ran.result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")
     record = _record(config, redactor, p, site, prep, ran, log_raw, truncated)
@@ -316,11 +322,33 @@ def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> li
     """The argv the run will start, refused now rather than by the runner: after `evidence.prepared`
     a refusal would leave a run that never finishes, read as "outcome unknown" until re-collected."""
     run_argv = runner.checked_argv(p.command, p.shell, cwd)
-    if not p.shell:
-        why = shadowed(run_argv, cwd, dict(site.env if site else os.environ), git.is_ignored)
-        if why:
-            raise Refused(f"not running {p.etype}: {why}")
+    environ = dict(site.env if site else os.environ)
+    words = _shell_words(p.command, environ) if p.shell else list(p.command)
+    why = shadowed(words, cwd, environ, git.is_ignored) if words else None
+    if why:
+        raise Refused(f"not running {p.etype}: {why}")
     return run_argv
+
+
+def _shell_words(command: list[str] | str, environ: dict[str, str]) -> list[str]:
+    """The first words a shell runs of ``command`` (a list is quoted word by word, as the runner hands it over):
+    those written as plain words, before any operator, expansion or glob (:func:`plain_head`), after the
+    variable assignments that lead them, which are put in ``environ`` (a PATH among them is the one the program
+    is looked up on). What an expansion, a later command of a list or pipeline, or a function names is not
+    known before the shell runs, so it is not checked (docs/threat-model.md)."""
+    from harness.core.shell_syntax import plain_head
+
+    text = shlex.join(command) if isinstance(command, list) else command
+    words = shlex.split(plain_head(text))
+    while words and _assignment(words[0]):
+        name, value = words.pop(0).split("=", 1)
+        environ[name] = value
+    return words
+
+
+def _assignment(word: str) -> bool:
+    name, eq, _ = word.partition("=")
+    return bool(eq) and name.isidentifier() and name.isascii()
 
 
 @dataclass(frozen=True)
@@ -336,6 +364,7 @@ class _Prepared:
     shown: str
     argv: list[str]
     junit_before: tuple | None                   # the report's stat before the run: a report left over is no report
+    files: dict                                  # each source file's stat before the source was measured
 
 
 class _Beside:
@@ -370,19 +399,21 @@ class _Beside:
         return value
 
 
-def _source_before(git: ProcessGit, measure: Callable[[], str]) -> tuple[str | None, str, bool]:
-    """(HEAD, the source tree, whether it differs from HEAD's) *before* the command starts (what was tested
-    is what existed then)."""
+def _source_before(git: ProcessGit) -> tuple[str | None, str, bool, dict]:
+    """(HEAD, the source tree, whether it differs from HEAD's, each source file's stat taken before the tree)
+    *before* the command starts (what was tested is what existed then). Every file is hashed: an index entry's
+    stat data is no proof of its blob (F-0333)."""
     head = git.head()
+    files = git.source_stat()  # before the tree: a file written after this is seen after the run (F-0334)
     with git.differs_from_commit_started(head) as differs:  # HEAD's tree read while the source is measured
-        tree = measure()
-        return head, tree, differs(tree)
+        tree = git.hashed_source_tree()
+        return head, tree, differs(tree), files
 
 
 def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor,
-             before: tuple[str | None, str, bool]) -> _Prepared:
+             before: tuple[str | None, str, bool, dict]) -> _Prepared:
     """What is fixed before the command starts, ``before`` the source it is evidence about (:func:`_source_before`)."""
-    head, tree, dirty = before
+    head, tree, dirty, files = before
     run_id = os.urandom(8).hex()  # secrets.token_hex(8) exactly, without importing secrets' hmac and random
     environ = site.env if site else dict(os.environ)
     program = program_of(run_argv, cwd, environ)
@@ -390,7 +421,7 @@ def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: l
     if p.junit and site:
         (cwd / p.junit).parent.mkdir(parents=True, exist_ok=True)
     junit_before = _stat_key(cwd / p.junit) if p.junit else None
-    return _Prepared(run_id, head, tree, dirty, environ, program, shown, argv, junit_before)
+    return _Prepared(run_id, head, tree, dirty, environ, program, shown, argv, junit_before, files)
 
 
 @dataclass(frozen=True)
@@ -398,7 +429,7 @@ class _Ran:
     """What the run did: its result, the source tree after it, and the outcome its report (or site) decided."""
 
     result: runner.RunResult
-    tree_after: str
+    tree_after: str | None                       # None: the source did not change while it ran
     counts: dict
     cases: dict[str, str]
     outcome: str
@@ -407,11 +438,12 @@ class _Ran:
 
 
 def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path, site: Site | None,
-                   junit_before: tuple | None, measure: Callable[[], str]) -> _Ran:
+                   prep: _Prepared) -> _Ran:
     result = runner.run_command(p.command, shell=p.shell, cwd=cwd, timeout=p.timeout, env=site.env if site else None,
                                 head_cap=config.log_cap_bytes // 2, tail_cap=config.log_cap_bytes // 2)
-    tree_after = measure()
-    counts, cases, junit_error = ({}, {}, None) if result.exit_code is None else _junit_report(p, cwd, junit_before)
+    tree_after = _source_after(git, prep)
+    unrun = result.exit_code is None
+    counts, cases, junit_error = ({}, {}, None) if unrun else _junit_report(p, cwd, prep.junit_before)
     cases = tree_relative(cases, cwd)
     outcome = result.outcome
     extra: dict[str, Any] = {}
@@ -421,6 +453,17 @@ def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path,
     elif outcome == "passed" and (junit_error or counts.get("failed") or counts.get("errors")):
         outcome = "failed"  # exit 0 does not outvote a report of failures, or a missing report
     return _Ran(result, tree_after, counts, cases, outcome, extra, junit_error or result.error)
+
+
+def _source_after(git: ProcessGit, prep: _Prepared) -> str | None:
+    """The source tree after the run when the source changed while it ran, else None. Measured afresh, as the gate
+    measures (nothing of the measurement before it outlives it, F-0056); the same tree with a file of it written
+    in between (its stat, taken after this, is not the stat taken before the first tree) is a change too: the
+    bytes were put back, and the command may have run on others (F-0334)."""
+    tree_after = git.worktree_source_tree()
+    if tree_after != prep.tree or git.source_stat() != prep.files:
+        return tree_after
+    return None
 
 
 def _record(config: settings.Config, redactor: Redactor, p: Plan, site: Site | None, prep: _Prepared, ran: _Ran,
@@ -437,7 +480,7 @@ def _record(config: settings.Config, redactor: Redactor, p: Plan, site: Site | N
         **{k: v and redactor.redact(v) for k, v in program_fields(prep.program).items()},
         "env": recorded_env(list(config.recorded_env), prep.environ, redactor), "shell": p.shell,
         "outcome": ran.outcome, "exit_code": result.exit_code, "commit": prep.head,
-        "tree": prep.tree, "tree_after": ran.tree_after if ran.tree_after != prep.tree else None,
+        "tree": prep.tree, "tree_after": ran.tree_after,
         "dirty": prep.dirty,
         "passed": counts.get("passed"), "failed": counts.get("failed"), "skipped": counts.get("skipped"),
         "errors": counts.get("errors"), "junit": p.junit and redactor.redact(p.junit),

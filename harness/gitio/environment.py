@@ -70,6 +70,22 @@ def own_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     return as_stored({k: v for k, v in src.items() if not k.startswith("GIT_") or k in _KEPT_GIT_VARS})
 
 
+# What makes git trust the stat data an index holds, or skip looking at a file or folder at all, pinned for the gits
+# that measure a source tree: a config file the caller's GIT_CONFIG_GLOBAL names (which own_env keeps) or the
+# repository's own could otherwise compare less of a file's stat (checkStat=minimal, trustctime=false: an edit that
+# keeps the size and mtime unseen), mark entries unchanged (ignoreStat), take an fsmonitor hook's word for what
+# changed, or read the index's untracked cache, whose folder entries say "no new file here" (read 95's F-0333).
+_MEASURING = ("'core.checkstat'='default'", "'core.trustctime'='true'", "'core.ignorestat'='false'",
+              "'core.fsmonitor'='false'", "'core.untrackedcache'='false'")
+
+
+def measuring(env: dict[str, str]) -> dict[str, str]:
+    """``env`` (an :func:`own_env`) for a git that measures the working tree: git's own stat checks pinned."""
+    given = env.get("GIT_CONFIG_PARAMETERS")
+    pinned = " ".join(_MEASURING)
+    return {**env, "GIT_CONFIG_PARAMETERS": f"{given} {pinned}" if given else pinned}
+
+
 def common_dir(root: str) -> str | None:
     """The common git folder of the repository at ``root`` (pathlib's joins and resolve(), in os.path terms)."""
     dot_git = os.path.join(root, ".git")

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from harness.gitio.environment import HARNESS_DIR, LOCATION_VARS, own_env
+from harness.gitio.environment import HARNESS_DIR, LOCATION_VARS, measuring, own_env
 from harness.gitio.trees import Trees
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -42,7 +42,7 @@ class Worktree(Trees):
                 os.close(fd)
             if not os.path.exists(real):
                 os.unlink(tmp)  # git writes a new index
-            yield {**own_env(), "GIT_INDEX_FILE": tmp}
+            yield {**measuring(own_env()), "GIT_INDEX_FILE": tmp}
         finally:
             for leftover in (tmp, tmp + ".lock"):
                 if os.path.exists(leftover):
@@ -52,19 +52,34 @@ class Worktree(Trees):
         """The tree of the working directory's source: tracked and untracked-not-ignored files, without
         the top-level ``.harness``. It is taken out of the throw-away index before the tree is written
         (one git process, where reading and rewriting the written tree took two), so its entries a merge
-        left unmerged stop no measurement: they are no source."""
-        return self._measured()
+        left unmerged stop no measurement: they are no source. A file whose stat matches its index entry is
+        taken as that entry's blob (git's stat cache): the gate's and status's measure, cheap on a large tree."""
+        return self._measured(rehash=False)
 
-    def _measured(self) -> str:
-        """The source tree, measured in a throw-away copy of the real index."""
+    def hashed_source_tree(self) -> str:
+        """:meth:`worktree_source_tree` with every file hashed afresh: the stat data of the copied index is trusted
+        for nothing. An entry written (into .git/index, by anyone who can write the folder) with the disk file's stat
+        and another blob would otherwise put that blob in the tree while a command ran on the disk's bytes (read
+        95's F-0333): what evidence is bound to is the bytes themselves."""
+        return self._measured(rehash=True)
+
+    def source_stat(self) -> dict:
+        """Each source file's stat key (:mod:`.source_stat`): equal before and after a run, no file was written."""
+        from harness.gitio.source_stat import source_stat
+
+        return source_stat(self)
+
+    def _measured(self, rehash: bool) -> str:
+        """The source tree, measured in a throw-away copy of the real index (``rehash``: its stat data dropped)."""
         add = ["add", "-A", "--sparse", "--", ".", f":(exclude){HARNESS_DIR}"]
         with self.temp_index() as env:
-            # The listing is read while .harness is taken out (it may list the copy before or after: the
-            # two differ in .harness alone, which _unhide leaves be); its flags are cleared after.
-            with self.started(["ls-files", "-v", "-z"], env) as listing:  # bytes: a name need not be UTF-8
+            # The listing is read while .harness is taken out (it may list the copy before or after: the two differ
+            # in .harness alone, which _unhide and _unstat leave be); its flags are cleared after.
+            listed = ["ls-files", "-v", "-z", *(["-s"] if rehash else [])]
+            with self.started(listed, env) as listing:  # bytes: a name need not be UTF-8
                 # -f: the copy's staged .harness files may differ from HEAD and the disk, which plain rm refuses.
                 self.run(["rm", "--cached", "-r", "-f", "-q", "--sparse", "--ignore-unmatch", "--", HARNESS_DIR], env)
-                self._unhide(env, listing())
+                (self._unstat if rehash else self._unhide)(env, listing())
             self.run(add, env)
             return self.run(["write-tree"], env).strip()
 
@@ -115,6 +130,25 @@ class Worktree(Trees):
         # One flag per call: given both, `git update-index` applies only the first to the paths it reads (F-0059).
         for flag in ("--no-assume-unchanged", "--no-skip-worktree") if hidden else ():
             self.run_bytes(["update-index", flag, "-z", "--stdin"], env, input=b"\0".join(hidden) + b"\0", check=False)
+
+    def _unstat(self, env: dict[str, str], listing: bytes) -> None:
+        """Put every stage-0 entry of the throw-away index back without its stat data or flags (``listing``: `git
+        ls-files -s -v -z` of it), so that `git add` hashes each file it finds: what :meth:`_unhide` clears goes with
+        the flags. Left as they are: ``.harness`` (taken out), submodules (git reads their HEAD, never a stat), and a
+        skip-worktree entry whose file is absent (a sparse checkout: its staged content stays, as git would commit it).
+        """
+        root, harness = os.fsencode(self.root), HARNESS_DIR.encode()
+        feed = []
+        for entry in listing.split(b"\0"):
+            meta, _, name = entry[2:].partition(b"\t")
+            fields = meta.split(b" ")
+            if (len(fields) != 3 or fields[2] != b"0" or fields[0] == b"160000" or name == harness
+                    or name.startswith(harness + b"/")
+                    or (entry[:1] == b"S" and not os.path.lexists(os.path.join(root, name)))):
+                continue
+            feed.append(entry[2:])
+        if feed:
+            self.run_bytes(["update-index", "-z", "--index-info"], env, input=b"\0".join(feed) + b"\0")
 
     def verify_checkout(self, worktree: Path) -> None:
         """HarnessError unless ``worktree`` holds exactly its commit's tree (see :mod:`.checkout_check`)."""

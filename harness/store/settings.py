@@ -55,11 +55,12 @@ class Command:
         """What a run must match to be this check (see :func:`harness.core.gate.command_identity`)."""
         from harness.core.gate import command_identity
 
-        return command_identity(self.argv, self.junit, self.shell if isinstance(self.raw, str) else False)
+        # The shell is part of a list command's identity too: a run through one is not the list's (F-0335).
+        return command_identity(self.argv, self.junit, self.shell)
 
-    def to_run(self, shell: bool = False) -> list[str] | str:
-        """What the runner is handed (``shell``: the user asked for a shell as well)."""
-        if isinstance(self.raw, list) or self.shell or shell:
+    def to_run(self) -> list[str] | str:
+        """What the runner is handed: a list as given, a string as config.yaml runs it (split unless in a shell)."""
+        if isinstance(self.raw, list) or self.shell:
             return list(self.raw) if isinstance(self.raw, list) else self.raw
         return shlex.split(self.raw)
 
