@@ -169,7 +169,13 @@ def provider_rows(work: Path) -> list[tuple[str, float, float, str]]:
 def main(work: Path, runs: int, rows: str | None = None) -> int:
     """``rows``: time only the rows whose name holds it (`--rows pre-tool-use`), and no provider's."""
     env = base_env(work / "home")
-    table = [case for case in cases(work, env) if rows is None or rows in case[0]]
+    every = cases(work, env)
+    table = [case for case in every if rows is None or rows in case[0]]
+    if not table:  # a median of nothing is no ratio: name what can be chosen instead of failing on it
+        print(f"hot: no row's name holds {rows!r}; the rows --rows chooses from are: "
+              + ", ".join(name for name, *_ in every) + " (evidence, recording and push: `python bench/hot_evidence.py`)",
+              file=sys.stderr)
+        return 2
     log(f"{len(table)} commands, {runs} interleaved rounds with PYTHONDONTWRITEBYTECODE unset")
     user = ratios(table, env, runs)
     log("again with PYTHONDONTWRITEBYTECODE=1")
