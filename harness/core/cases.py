@@ -60,12 +60,26 @@ def in_file(case: str, path: str) -> bool:
     return classname == module or classname.startswith(module + ".")
 
 
+def picks(node: str, case: str) -> bool:
+    """Whether a command naming ``node`` runs ``case`` (both in the report's spelling): the case itself, one of
+    its parameters (`test_neg` runs `test_neg[3-2]`), or a test of the class it names, nested ones too
+    (`::NegTest` runs `NegTest::test_a`, reported as `module.NegTest::test_a`). A name that only starts like
+    the node's (`test_negative`, class `NegTestCase`) is another test."""
+    if case == node or case.startswith(node + "["):
+        return True
+    module, sep, name = node.partition(SEPARATOR)
+    if not sep or not name or "[" in name:
+        return False
+    held_by, classname = f"{module}.{name}", case.partition(SEPARATOR)[0]
+    return classname == held_by or classname.startswith(held_by + ".")
+
+
 def regression_strays(tests: Iterable[str], path: str, command: str | list[str]) -> list[str]:
     """Of a regression test's named cases, those its command does not run: not tests of its file
-    ``path``, or left out when the command picks cases by node id."""
+    ``path``, or left out when the command picks cases by node id (:func:`picks`)."""
     argv = command if isinstance(command, list) else command.split()
     picked = case_ids_in(argv)
-    return [c for c in tests if not in_file(c, path) or (picked and c not in picked)]
+    return [c for c in tests if not in_file(c, path) or (picked and not any(picks(p, c) for p in picked))]
 
 
 def _module_failed(before: Mapping[str, str], case: str) -> bool:
@@ -99,16 +113,19 @@ def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[
 
 
 def not_passed(label: str, case: str, now: Mapping[str, str]) -> str:
-    """Why ``case`` proves nothing in the run ``now``. A test named without its parameters is not one case of the
-    report but several: they are named, so the citation can list each (a bare name never stands for all of them)."""
+    """Why ``case`` proves nothing in the run ``now``. A test named without its parameters, or a class named as if it
+    were a test, is not one case of the report but several: they are named, so the citation can list each (a bare
+    name never stands for all of them)."""
     text = f"{label}: test {case} did not pass in the cited run"
     if case in now:
         return text
-    params = sorted(c for c in now if c.startswith(case + "["))
-    if not params:
+    held = sorted(c for c in now if c != case and picks(case, c))
+    if not held:
         return text
-    shown = ", ".join(params[:3]) + (f", … ({len(params)} in all)" if len(params) > 3 else "")
-    return f"{text}: it ran as parametrized cases ({shown}); cite each one that proves it"
+    shown = ", ".join(held[:3]) + (f", … ({len(held)} in all)" if len(held) > 3 else "")
+    # A class named like a test (`path::NegTest`) is no case either: the report names each test it holds.
+    kind = "parametrized cases" if all(c.startswith(case + "[") for c in held) else "the cases of its class"
+    return f"{text}: it ran as {kind} ({shown}); cite each one that proves it"
 
 
 def regression_cases(regression: Mapping[str, Any]) -> list[str]:

@@ -214,6 +214,9 @@ def _fixed(proj: Projection, d: Data) -> None:
 def _verified(proj: Projection, d: Data) -> None:
     f = finding_for(proj, d["id"], "finding.verified")
     reg, fid = d["regression"], f["id"]
+    unreached = unreached_test(fid, f["regression_test"] or {}, reg)
+    if unreached is not None:
+        raise unreached
     if reg["outcome"] != "passed":
         raise LedgerProblem(f"regression test {(f['regression_test'] or {}).get('path')} still fails "
                             f"({reg['outcome']}, exit {reg.get('exit_code')}): verifying needs it to pass",
@@ -239,6 +242,47 @@ def _verified(proj: Projection, d: Data) -> None:
                             "re-collect it on this code: " + "; ".join(f"harness evidence {t}" for t in missing))
     f["status"] = "VERIFIED"
     f["regression_run"], f["full_suite"] = dict(reg), dict(suite)
+
+
+def no_test_ran(run: Data) -> str | None:
+    """Why a failing run decided nothing about its test (pytest's exit 2-5, a summary that counts no failed
+    test: :func:`harness.core.test_verdict.no_verdict`), or None: a test ran, or the run passed."""
+    import shlex
+
+    from harness.core.test_verdict import no_verdict
+
+    if run.get("outcome") != "failed":
+        return None
+    argv = run.get("argv")
+    if not argv:
+        try:
+            argv = shlex.split(run.get("command") or "")
+        except ValueError:
+            return None  # not a command pytest's words can be read from: its exit code decides
+    return no_verdict(argv, run.get("exit_code"), run.get("output_tail"))
+
+
+def unreached_test(fid: str, test: Data, run: Data, moved_to: str | None = None) -> LedgerProblem | None:
+    """Why verifying ``fid`` on ``run`` of its regression test ``test`` is refused because the run reached no
+    test: it neither passes nor fails, and "keep fixing" would loop on a fix that may be done (a test file
+    moved with `git mv` is no longer where the command names it, F-0340). ``moved_to``: the file's new
+    path, when the caller saw it moved unchanged; its hint then names the step in full. None: a test ran."""
+    import shlex
+
+    why = no_test_ran(run)
+    if why is None:
+        return None
+    path = test.get("path")
+    command = moved_command(test, path, moved_to) if moved_to and path else None
+    if command:
+        shown = shlex.join(command) if isinstance(command, list) else command
+        hint = (f"{path} moved unchanged to {moved_to}: attached there, the test keeps the failing run it had\n"
+                f"  next: harness finding regression {fid} {moved_to} -- {shown}")
+    else:
+        hint = ("if its file moved or was renamed, attach it where it is now; if it no longer collects, make it "
+                f"collect (`pytest --collect-only NODE_ID`)\n  next: harness finding regression {fid} NEWPATH -- COMMAND")
+    return LedgerProblem(f"regression test {path} ran no test (exit {run.get('exit_code')}: {why}): a run that "
+                         f"reaches no test neither passes nor fails, so it does not verify {fid}", hint)
 
 
 def _closed(proj: Projection, d: Data) -> None:

@@ -316,6 +316,12 @@ def verify(s: TaskStore, task_id: str | None, fid: str) -> FindingStep:
     load_valid(s.source, task)  # evidence files edited after they were recorded are refused (exit 2)
     reg, repro = f["regression_test"] or {}, f["reproduction"] or {}
     run = run_fact(s, reg.get("argv") or reg["command"])
+    problem = finding_events.unreached_test(fid, reg, run)
+    if problem is not None:  # replay would refuse it too; here the hint can say where the test file went
+        moved = _moved_unchanged_to(s, reg.get("path"), run["tree"])
+        if moved:
+            problem = finding_events.unreached_test(fid, reg, run, moved) or problem
+        raise Refused(problem.message, problem.hint)
     # The confirming reproducer runs only when the regression test passed: replay refuses a
     # failing regression run first, so running it then would be wasted.
     confirming = (run_fact(s, repro.get("argv") or repro["command"])
@@ -324,3 +330,19 @@ def verify(s: TaskStore, task_id: str | None, fid: str) -> FindingStep:
     # Replay judges it, in order: the regression test passes, on a changed tree; the confirming
     # reproducer passes; full-suite evidence of every required type is fresh and passing.
     return step(s, task_id, fid, "finding.verified", {"regression": run, "full_suite": full, "reproducer": confirming})
+
+
+def _moved_unchanged_to(s: TaskStore, old: str | None, tree: str) -> str | None:
+    """Where the file ``old`` went, when the working tree no longer has it and exactly one file of ``tree`` (the
+    source tree the run saw) is new with the very content HEAD has at ``old``: a `git mv` not committed yet, the
+    move `finding regression` takes as the same test. None when that is not certain."""
+    head = s.git.head()
+    if not old or head is None or (s.layout.root / old).exists():
+        return None
+    before = s.git.files_of(s.git.source_tree(head))
+    was = before.get(old)
+    if was is None:
+        return None
+    oid = was.split()[-1]
+    new = [p for p, entry in s.git.files_of(tree).items() if entry.split()[-1] == oid and before.get(p) != entry]
+    return new[0] if len(new) == 1 else None
