@@ -947,12 +947,37 @@ def test_gate_verified_finding_passes_then_blocks_when_the_code_changes_after_ve
     assert gate(h)["verdict"] == "PASS"
 
 
-def test_gate_closed_finding_does_not_block_even_after_later_changes(h, gating, repo, tmp_path):
+def test_gate_closed_finding_blocks_when_the_code_changes_after_it_was_verified(h, gating, repo, tmp_path):
+    """Read 96's F-0328: closing a finding no longer releases it from its regression run on the gated tree;
+    `finding verify` runs it (and the confirming reproducer) again on the new code, and it stays CLOSED."""
     propose(h, tmp_path, proposal(severity="critical"))
     advance(h, repo, "F-0001", "CLOSED")
+    recollect(h)
+    assert gate(h)["verdict"] == "PASS"  # closed on the tree it was verified on: nothing to do
     (repo / "app.py").write_text(FIXED_APP + "\n# later change\n")
     recollect(h)
+    g = gate(h)
+    assert g["blockers"] == ["Finding F-0001 regression evidence is stale"], g
+    assert "harness finding verify F-0001" in h("gate").out
+    h.ok("evidence", "unit_test", "--", *REGRESSION_CMD)
+    h.ok("finding", "verify", "F-0001")
+    assert fdoc(repo, gating)["status"] == "CLOSED"
     assert gate(h)["verdict"] == "PASS"
+    assert h("replay").code == 0
+
+
+def test_a_closed_finding_whose_fix_is_undone_blocks_and_cannot_be_verified_again(h, gating, repo, tmp_path):
+    """Read 96's F-0328: close, revert the fix, delete the regression test: the gate blocked, and `verify`
+    refuses (the regression test is gone or fails), the finding still CLOSED."""
+    propose(h, tmp_path, proposal(severity="critical"))
+    advance(h, repo, "F-0001", "CLOSED")
+    (repo / "app.py").write_text("def answer():\n    return 42\n")
+    (repo / REGRESSION_PATH).unlink()
+    recollect(h)
+    assert gate(h)["blockers"] == ["Finding F-0001 regression evidence is stale"]
+    assert h("finding", "verify", "F-0001").code != 0
+    assert fdoc(repo, gating)["status"] == "CLOSED"
+    assert gate(h)["verdict"] == "BLOCKED"
 
 
 def test_status_gate_now_names_the_open_finding(h, f1):

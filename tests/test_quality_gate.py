@@ -371,6 +371,14 @@ def test_verified_finding_with_stale_regression_evidence_blocks():
     assert blockers(findings=[finding(status="VERIFIED", regression_fresh=None)]) == []
 
 
+def test_closed_finding_with_stale_regression_evidence_blocks_as_a_verified_one_does():
+    """Read 96's F-0328: CLOSED is held to the regression run on the gated tree, as VERIFIED is."""
+    assert blockers(findings=[finding(status="CLOSED", regression_fresh=False)]) == [
+        "Finding F-001 regression evidence is stale"]
+    assert blockers(findings=[finding(status="CLOSED", regression_fresh=True)]) == []
+    assert blockers(findings=[finding(status="CLOSED", regression_fresh=None)]) == []  # never verified here: legacy
+
+
 def test_every_blocker_is_reported_not_just_the_first():
     r = evaluate(gi(state="IMPLEMENTING", requirements=[req(status="pending")],
                     invariants=[inv(status="violated", evidence=[])], evidence={},

@@ -297,3 +297,72 @@ def test_failing_at_still_works_after_the_confirmed_commit_was_amended(h, repo, 
     write_test(repo)
     h.ok("finding", "regression", "F-0001", TEST, "--failing-at", before, "--", PY, TEST)
     assert finding(h)["status"] == "FIXING"
+
+
+# -- found by review (read 96's F-0325): --failing-at must name a commit where the bug is ----------------
+
+NEWS_TEST = """\
+import os, sys
+# Fails wherever NEWS is missing: on any commit, the fixed ones too, for a reason that is not the bug.
+sys.exit(0 if os.path.exists(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "NEWS")) else 1)
+"""
+
+
+def test_failing_at_a_commit_that_already_holds_the_fix_is_refused(h, repo, tid):
+    """F-0325: a test failing at the fixed commit for another reason (a file only the working tree has) would
+    replace the finding's real regression test, which could then be deleted; the reviewer's reproducer, run
+    at that commit, passes: the commit holds the fix."""
+    to_fixed(h, repo)
+    (repo / "NEWS").write_text("version 2\n", "utf-8")
+    (repo / MOVED).write_text(NEWS_TEST, "utf-8")
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0001", MOVED, "--failing-at", "HEAD", "--", PY, MOVED)
+    assert r.code != 0 and "already holds the fix" in r.err and "name a commit before it" in r.err, r.text
+    assert "reproducer" in r.err and "passes" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
+    assert finding(h)["regression_test"]["path"] == TEST and finding(h)["status"] == "FIXED"
+
+
+def test_failing_at_the_commit_before_the_fix_still_replaces_the_test(h, repo, tid):
+    """F-0325's neighbour: the same replacement named at the commit before the fix, where the reviewer's
+    reproducer fails as it did when it confirmed the finding, is taken."""
+    before = to_fixed(h, repo)
+    (repo / "NEWS").write_text("version 2\n", "utf-8")
+    (repo / MOVED).write_text(NEWS_TEST, "utf-8")
+    h.ok("finding", "regression", "F-0001", MOVED, "--failing-at", before, "--", PY, MOVED)
+    assert finding(h)["regression_test"]["path"] == MOVED and finding(h)["status"] == "FIXED"
+
+
+SCRIPT = "repro_answer.py"
+SCRIPT_BODY = "import app, sys\nsys.exit(0 if app.answer() == 41 else 1)\n"
+
+
+def confirmed_by_a_script(h: Harness, repo: Path) -> str:
+    """F-0002, whose reviewer's reproducer is a script the working tree holds and no commit does yet,
+    CONFIRMED; then the fix committed. Returns the commit it was confirmed on top of (before the fix)."""
+    assert propose(h, repo.parent, proposal(title="the script says so", recommended_reproducer={
+        "type": "unit_test", "description": "run the script", "command": [PY, SCRIPT]}), "second.yaml").code == 0
+    (repo / SCRIPT).write_text(SCRIPT_BODY, "utf-8")
+    h.ok("finding", "reproduce", "F-0002")
+    return commit_fix(repo)
+
+
+def test_failing_at_a_commit_without_the_reproducers_script_runs_it_as_the_working_tree_has_it(h, repo, tid):
+    """F-0325's neighbour: the reviewer's script, committed after the commit named (or never), is taken from the
+    working tree, as the test is: that commit still shows the bug."""
+    before = confirmed_by_a_script(h, repo)
+    write_test(repo)
+    h.ok("finding", "regression", "F-0002", TEST, "--failing-at", before, "--", PY, TEST)
+    assert finding(h, "F-0002")["status"] == "FIXING"
+
+
+def test_failing_at_a_commit_where_the_reproducer_fails_otherwise_than_it_did_is_refused(h, repo, tid):
+    """F-0325: a reproducer that fails at the commit named, but not as it did when it confirmed the finding
+    (here its script is gone, so python exits 2, not 1), does not show the bug there."""
+    before = confirmed_by_a_script(h, repo)
+    (repo / SCRIPT).unlink()
+    write_test(repo)
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0002", TEST, "--failing-at", before, "--", PY, TEST)
+    assert r.code != 0 and "exit 2" in r.err and "exit 1" in r.err and "not shown" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger
