@@ -240,7 +240,8 @@ def _verified(proj: Projection, d: Data) -> None:
     if missing:  # the claim must match evidence this same ledger recorded
         raise LedgerProblem(f"finding {fid}: full-suite evidence is not fresh and passing for: {', '.join(missing)}",
                             "re-collect it on this code: " + "; ".join(f"harness evidence {t}" for t in missing))
-    f["status"] = "VERIFIED"
+    if f["status"] != "CLOSED":  # a CLOSED one verified again on new code (read 96's F-0328) stays closed
+        f["status"] = "VERIFIED"
     f["regression_run"], f["full_suite"] = dict(reg), dict(suite)
 
 

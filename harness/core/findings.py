@@ -59,7 +59,7 @@ STEPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "finding.regression_replaced": ("", "replace the regression test of", REPLACEABLE),
     "finding.regression_moved": ("", "move the regression test of", FIX_CLAIMED),
     "finding.fixed": ("FIXED", "mark fixed", ("FIXING",)),
-    "finding.verified": ("VERIFIED", "verify", ("FIXED", "VERIFIED")),
+    "finding.verified": ("VERIFIED", "verify", ("FIXED", "VERIFIED", "CLOSED")),  # CLOSED: re-run, stays CLOSED
     "finding.closed": ("CLOSED", "close", ("VERIFIED",)),
 }
 

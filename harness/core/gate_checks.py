@@ -42,6 +42,9 @@ class CheckResult:
     notes: list[str] = field(default_factory=list)
 
 
+# A fixed finding is settled only on the tree its regression test last passed on (regression_fresh).
+SETTLED_BY_A_RUN = ("VERIFIED", "CLOSED")
+
 # The checks' names, as a blocker's `check` holds them.
 REQS, INVS, REGRESSION = "requirements_verified", "invariants_hold", "regression_verified"
 
@@ -157,7 +160,9 @@ def regression_verified(j: Judging) -> CheckResult:
         if f["status"] in ("FIXING", "FIXED"):
             out.blockers.append(Blocker(REGRESSION, "regression_unverified", (fid,),
                                         f"Finding {fid} regression test not verified yet"))
-        elif f["status"] == "VERIFIED" and f.get("regression_fresh") is False:
+        elif f["status"] in SETTLED_BY_A_RUN and f.get("regression_fresh") is False:
+            # CLOSED too (read 96's F-0328): closing settles nothing a later change can undo; `finding verify`
+            # runs the test and the confirming reproducer again on this tree, and the finding stays CLOSED.
             out.blockers.append(Blocker(REGRESSION, "regression_stale", (fid,), f"Finding {fid} regression evidence is stale"))
         out.blockers += _regression_gaps(j, f)
     return out

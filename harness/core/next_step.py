@@ -179,7 +179,10 @@ def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None
     if kind == "finding_unrefuted":
         return [NextStep(f"harness finding reproduce {subject[0]}", text)]
     if kind == "regression_stale":
-        return [NextStep(f"harness finding verify {subject[0]}", f"{text}: re-run it on this code")]
+        # A CLOSED finding too (read 96's F-0328): verify is its way back to a fresh run, and it stays CLOSED.
+        return [NextStep(f"harness finding verify {subject[0]}",
+                         f"{text}: its regression test and the reproducer that confirmed it run again on this code "
+                         "(a CLOSED finding stays CLOSED; if they fail, the fix is undone: fix it again)")]
     return []
 
 

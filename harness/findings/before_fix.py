@@ -16,6 +16,10 @@ from harness.errors import Refused
 from harness.findings.reproduce import Site, run_fact, run_fact_in
 from harness.store.tasks import TaskStore
 
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from harness.gitio.git import Git
+
 
 def event_for(f: Finding, failing_at: str | None) -> str:
     """The event attaching a regression test to ``f`` records: the first, or one replacing it. Once a
@@ -48,21 +52,78 @@ def moved_unchanged(s: TaskStore, f: Finding, path: str) -> str | None:
 
 
 def run_before_fix(s: TaskStore, f: Finding, rev: str, path: str, command: list[str] | str) -> dict:
-    """``command`` run on commit ``rev``'s source with ``path`` as the working tree has it now."""
-    from harness.evidence.pass_to_pass import inside, located
+    """``command`` run on commit ``rev``'s source with ``path`` as the working tree has it now; when it fails
+    there, the reproducer that confirmed ``f`` must fail there too, as it did then (:func:`_bug_still_there`)."""
     from harness.gitio.worktree import ensure_recordable
 
     git = ensure_recordable(s.git)
     commit = _ancestor_of_head(s, rev)
     _not_before_confirmed(s, f, rev, commit)
     now = git.files_of(git.worktree_source_tree())
-    overlay = git.overlay_commit(git.source_tree(commit), now, [path])
-    with git.temp_worktree(overlay) as where:
-        import os
-
-        site = Site(where, inside(where, dict(os.environ)), git.source_tree(overlay), commit)
-        fact = run_fact_in(s, located(command, s.layout.root, where), site, recorded=command)
+    fact = _run_at(s, git, git.overlay_commit(git.source_tree(commit), now, [path]), commit, command)
+    if fact["outcome"] == "failed":  # one that did not fail is refused by replay: no need to look for the bug
+        _bug_still_there(s, git, f, rev, commit, now)
     return {**fact, "failing_at": commit}
+
+
+def _run_at(s: TaskStore, git: Git, overlay: str, commit: str, command: list[str] | str) -> dict:
+    """``command`` run in a throw-away checkout of ``overlay`` (``commit``'s source with files put in)."""
+    import os
+
+    from harness.evidence.pass_to_pass import inside, located
+
+    with git.temp_worktree(overlay) as where:
+        site = Site(where, inside(where, dict(os.environ)), git.source_tree(overlay), commit)
+        return run_fact_in(s, located(command, s.layout.root, where), site, recorded=command)
+
+
+def _bug_still_there(s: TaskStore, git: Git, f: Finding, rev: str, commit: str, now: dict[str, str]) -> None:
+    """The reproducer that confirmed ``f`` (its recorded command), run on ``commit``'s source, fails there as it
+    did when it confirmed ``f`` (the same exit code): the bug is there. A test can fail on a commit that already
+    holds the fix for a reason of its own (it asserts a version bump), and would then replace the real regression
+    test (read 96's F-0325). The files the command names that ``commit`` lacks (the reviewer's script, committed
+    with the confirmation, after the commit it was confirmed on top of) are taken as the working tree has them;
+    those ``commit`` holds are its own, so nothing of the fix is carried in through them."""
+    import shlex
+
+    from harness.core.suite import named_files
+
+    repro = f["reproduction"] or {}
+    command, shown = repro.get("argv") or repro.get("command"), repro.get("command")
+    at = f"--failing-at {rev} ({commit[:12]})"
+    if not command:
+        raise Refused(f"{at}: {f['id']} keeps no command that confirmed it, so whether the bug is there cannot be "
+                      "checked (only that the commit is in HEAD's history, after the confirmation, was); nothing "
+                      "run, nothing recorded", hint=f"`harness finding list` shows {f['id']}; its ledger holds no "
+                                                    "reproduction to run")
+    argv = command if isinstance(command, list) else shlex.split(command)
+    source = git.source_tree(commit)
+    lacking = sorted(named_files([[w for a in argv for w in (a, a.partition("::")[0])]], set(now))
+                     - set(git.files_of(source)))
+    ran = _run_at(s, git, git.overlay_commit(source, now, lacking), commit, command)
+    problem = _not_the_bug(argv, repro, ran)
+    if problem:
+        raise Refused(f"{at}: the reproducer that confirmed {f['id']} (`{shown}`) {problem} (nothing recorded)",
+                      hint=f"name a commit where the bug is: before the fix, where `{shown}` fails as it did "
+                           f"when it confirmed {f['id']} (exit {repro.get('exit_code')})")
+
+
+def _not_the_bug(argv: list[str], repro: dict, ran: dict) -> str | None:
+    """Why the reproducer's run ``ran`` does not show the bug that its run ``repro`` confirmed, or None."""
+    from harness.core.test_verdict import no_verdict
+
+    if ran["outcome"] == "passed":
+        return "passes there, so that commit already holds the fix: name a commit before it"
+    if ran["outcome"] != "failed":
+        return f"did not run to an exit code there ({ran['outcome']}): whether the bug is there is not shown"
+    why = no_verdict(argv, ran["exit_code"], ran.get("output_tail"))
+    if why:
+        return f"exited {ran['exit_code']} there: {why}; whether the bug is there is not shown"
+    was = repro.get("exit_code")
+    if was is not None and ran["exit_code"] != was:
+        return (f"fails there with exit {ran['exit_code']}, not exit {was} as when it confirmed it: it fails for "
+                "another reason (its setup, a file it needs), so whether the bug is there is not shown")
+    return None
 
 
 def _ancestor_of_head(s: TaskStore, rev: str) -> str:

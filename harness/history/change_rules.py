@@ -52,6 +52,9 @@ class TaskVerdict:
     before: str | None
     after: str
     gate: core_gate.GateReport | None = None
+    # Moved into CONVERGED or DONE by this change (no parent had it there): a claim, judged or not. The gate is
+    # None when the commit leaves no usable gate.yaml to judge it by, which is no PASS (read 96's F-0327).
+    entered: bool = False
 
 
 def validate_change(olds: Sequence[Source], new: Source, source_tree: str, signers: trust.Signers,
@@ -471,8 +474,8 @@ def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: st
                                     f"{d.field}: ledger says {d.ledger!r}, file says {d.found!r}", d.fix()))
         for text in check_digests(new, task):
             problems.append(Problem(f"{folder}/evidence/", "evidence-matches-ledger", text, "re-collect with `harness evidence TYPE`"))
-    verdict = TaskVerdict(tid, before_states[0] if before_states else None, task.proj.state)
     entering = task.proj.state in states.GATED_STATES and task.proj.state not in before_states
+    verdict = TaskVerdict(tid, before_states[0] if before_states else None, task.proj.state, entered=entering)
     if entering and policy is not None:
         verdict.gate = _gate_at(new, task, policy, source_tree, problems, signers)
     return verdict

@@ -24,7 +24,8 @@ def _task_of(path: str) -> str | None:
 
 def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
     """Each (commit, task) where the task becomes DONE — by its ledger, or by a hand-edited
-    task.yaml — and whether a gate PASS held at that exact commit with nothing else refused."""
+    task.yaml — and whether a gate PASS held at that exact commit with nothing else refused.
+    A commit that leaves no usable gate.yaml still makes its claim: it has no PASS (read 96's F-0327)."""
     from harness.signatures.trust import Signers
 
     claims = []
@@ -32,7 +33,7 @@ def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
     for commit in commits:
         report = check_commit(git, commit, signers)
         refused = {_task_of(p.file) for p in report.problems}
-        entered = {v.id: v for v in report.verdicts if v.after == "DONE" and v.gate is not None}
+        entered = {v.id: v for v in report.verdicts if v.after == "DONE" and v.entered}
         by_hand = {_task_of(p.file) for p in report.problems if p.rule == "projection-matches-ledger"
                    and p.message.startswith("task.state:") and "file says 'DONE'" in p.message}
         for tid in sorted(t for t in set(entered) | by_hand if t):
