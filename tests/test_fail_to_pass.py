@@ -307,3 +307,90 @@ def test_a_deselected_node_id_is_no_case_the_command_runs():
     argv = [PY, "-m", "pytest", "--deselect", "tests/test_calc.py::test_add", "--deselect=tests/test_calc.py::test_mul",
             "tests/test_calc.py::test_sub"]
     assert case_ids_in(argv) == ["tests.test_calc::test_sub"]
+
+
+# -- the change's tests cannot even import on the base's source (read 93's F-0338, F-0339) --------------
+
+TOP_IMPORT_TESTS = TESTS.replace("from calc import add, mul", "from calc import add, mul, sub") + (
+    "\n\ndef test_sub():\n    assert sub(5, 3) == 2\n")
+
+
+def test_the_only_test_module_importing_the_new_function_at_its_top_proves_the_requirement(h, repo, base):
+    # F-0338: the base's one test module cannot import `sub` there, so no case passes on the base's source; the
+    # base's own tests run in a clean checkout here, so that is the change's doing, not the environment's.
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TOP_IMPORT_TESTS})
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_sub")
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 0, r.text
+    assert f2p_blockers(h) == []
+
+
+def generated_version_base(h, repo) -> None:
+    """A project whose calc.py imports a generated, git-ignored module: its tests cannot run in a clean checkout."""
+    write(repo, {"calc.py": "from _version import V\n" + CALC, "_version.py": "V = 1\n", ".gitignore": "_version.py\n",
+                 "tests/test_calc.py": TESTS})
+    protect(repo)
+    commit_all_ok(repo, "generated version")
+    h.ok("task", "new", "x")
+
+
+def test_nothing_passing_on_the_base_where_the_base_s_own_tests_cannot_run_still_proves_nothing(h, repo):
+    generated_version_base(h, repo)
+    write(repo, {"calc.py": "from _version import V\n" + SUB, "tests/test_calc.py": TOP_IMPORT_TESTS})
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_sub")
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 1 and "the base's own tests do not run in a clean checkout" in r.err, r.text
+    assert any("fail_to_pass evidence is failing" in b for b in f2p_blockers(h))
+
+
+def test_nothing_passing_because_a_test_imports_what_the_change_does_not_add_still_proves_nothing(h, repo, base):
+    # The base's tests run here, but the module fails to import a git-ignored file, not the change's code.
+    write(repo, {"calc.py": SUB, "_fixture_data.py": "K = 1\n", ".gitignore": "_fixture_data.py\n",
+                 "tests/test_calc.py": "import _fixture_data\n" + TOP_IMPORT_TESTS})
+    h.ok("requirement", "add", "sub(a, b) returns a - b", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_sub")
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 1 and "_fixture_data" in r.err and "not code the change adds" in r.err, r.text
+
+
+ACC = SUB.replace("def sub", "class Acc:\n    def __init__(self):\n        self.v = 0\n\n    def push(self, x):\n"
+                  "        self.v += x\n        return self\n\n\ndef sub")
+ACC_TEST = "def test_acc(acc):\n    assert acc.push(2).push(3).v == 5\n"
+
+
+def conftest_importing(name: str) -> str:
+    return f"import pytest\nfrom {name} import Acc\n\n\n@pytest.fixture\ndef acc():\n    return Acc()\n"
+
+
+def test_a_conftest_importing_the_new_class_at_its_top_proves_the_cases_under_it(h, repo, base):
+    # F-0339: on the base's source pytest stops while loading the change's conftest (exit 4, no report): every case
+    # under it fails there, as every case of a module that cannot import does.
+    write(repo, {"calc.py": ACC, "tests/conftest.py": conftest_importing("calc"), "tests/test_acc.py": ACC_TEST})
+    h.ok("requirement", "add", "Acc().push(x) accumulates", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_acc.py::test_acc")
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 0, r.text
+    assert f2p_blockers(h) == []
+
+
+def test_a_conftest_failing_on_the_base_for_another_reason_still_proves_nothing(h, repo, base):
+    # The conftest imports a git-ignored module the checkout has and a clean one does not: not the change's code.
+    write(repo, {"calc.py": ACC, "_accmod.py": "from calc import Acc\n", ".gitignore": "_accmod.py\n",
+                 "tests/conftest.py": conftest_importing("_accmod"), "tests/test_acc.py": ACC_TEST})
+    h.ok("requirement", "add", "Acc().push(x) accumulates", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_acc.py::test_acc")
+    r = h("evidence", "fail_to_pass")
+    assert r.code == 1 and "tests/conftest.py" in r.err and "inside the fixture" in r.err, r.text
+    assert any("fail_to_pass evidence is failing" in b for b in f2p_blockers(h))

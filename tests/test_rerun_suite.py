@@ -200,13 +200,25 @@ def test_ci_refuses_a_proving_case_never_collected_without_the_change(h, repo, b
 
 def test_ci_refuses_a_fail_to_pass_record_when_no_case_can_run_without_the_change(h, repo, base):
     start = base_commit(repo, base)
-    # Every test imports a module the change adds: on the base's source none of them runs at all.
+    # Every test imports a module the commit does not hold (ignored where it was written): none runs anywhere.
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": "from _generated import K\n" + TESTS + SUB_TEST})
+    sha = commit_all_ok(repo, "sub, tests that need a generated module")
+    item = planned(repo, base, "fail_to_pass", start, cases=["tests.test_calc::test_sub"])
+    row, problem = run("fail_to_pass", repo, sha, item, [start])
+    assert row["result"] == CONTRADICTED and problem is not None and "no case passed" in problem.message
+    assert "not code the change adds" in problem.message, problem.message
+
+
+def test_ci_accepts_no_case_passing_without_the_change_when_the_only_module_imports_the_change_s_code(h, repo, base):
+    # Read 93's F-0338, measured again: every test imports a module the change adds, so on the base's source none
+    # runs; the base's own tests run here, so that is the change's doing.
+    start = base_commit(repo, base)
     write(repo, {"newmod.py": "def sub(a, b):\n    return a - b\n",
                  "tests/test_calc.py": "from newmod import sub\n" + TESTS + SUB_TEST.replace("from calc import sub", "pass")})
     sha = commit_all_ok(repo, "sub in a new module")
     item = planned(repo, base, "fail_to_pass", start, cases=["tests.test_calc::test_sub"])
     row, problem = run("fail_to_pass", repo, sha, item, [start])
-    assert row["result"] == CONTRADICTED and problem is not None and "no case passed" in problem.message
+    assert row["result"] == REPRODUCES and problem is None, row
 
 
 def test_a_feature_branchs_earlier_push_is_no_base_to_derive_from(h, repo, base):
