@@ -25,7 +25,10 @@ def evidence_lines(e: EvidenceRecorded) -> list[str]:
         lines.append(f"harness: FAIL_TO_PASS: the change's tests on the base {(f2p['base'] or 'none')[:12]}'s source "
                      f"({len(f2p['protected_changed'])} protected file(s) from the change); a case a requirement names "
                      "must not pass here")
-        if not f2p.get("cases_passed", 1):
+        if f2p.get("unproven"):
+            lines.append(f"harness: no case passed on the base's source: {f2p['unproven']}")
+        elif not f2p.get("cases_passed", 1) and "unproven" not in f2p and record["outcome"] != "passed":
+            # a record from before the cause was kept
             lines.append("harness: no case passed on the base's source: the tests could not run there (a file they "
                          "need that git ignores?), so no case can show it fails without the change")
     return lines + next_lines(e.steps)

@@ -137,3 +137,17 @@ def _count_attr(value: str | None) -> int:
         return max(0, int(value or 0))
     except ValueError:  # "3.0", "n/a": producers are sloppy; no count is better than a crash
         return 0
+
+
+def collection_errors(path: pathlib.Path) -> dict[str, str]:
+    """case id -> the error's text, of each entry of the report that is a module pytest could not collect (its
+    ``<error message="collection failure">``): a test module that cannot import is one such entry."""
+    out: dict[str, str] = {}
+    for case in _root(pathlib.Path(path)).iter():
+        if _local(case.tag) != "testcase":
+            continue
+        for child in case:
+            if _local(child.tag) == "error" and child.get("message") == "collection failure":
+                classname, name = case.get("classname") or "", case.get("name") or ""
+                out[f"{classname}::{name}" if classname else name] = child.text or ""
+    return out

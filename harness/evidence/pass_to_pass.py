@@ -80,8 +80,8 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     commit = git.overlay_commit(tree, base_files, changed)
     with git.temp_worktree(commit) as checkout:
         path = without_caches(checkout)
-        p = Plan(ETYPE, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
-        env = local_env(path, clean_env(), p.command, s.layout.root)
+        p = Plan(ETYPE, every_case(located(conf.to_run(), s.layout.root, path)), conf.shell, conf.junit, conf.timeout)
+        env = local_env(path, {**clean_env(), **EVERY_CASE_ENV}, p.command, s.layout.root)
         return collect(s, task_id, p, Site(path, env, dig, assess))
 
 
@@ -100,20 +100,51 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"], FAIL_TO_PASS))
 
+    judge = _Unproven(git, base, base_tree, tree, lambda: base_cases_at(
+        git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else None)
+
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
-        # Tests of unchanged behaviour pass on the base: when none does, they could not run there (a
-        # missing generated file), and every case would look like it fails without the change.
+        # Tests of unchanged behaviour pass on the base: when none does, they may not have run there at all (a
+        # missing generated file), and every case would look like it fails without the change (see _Unproven).
         passed = sum(1 for o in cases.values() if o == "passed")
-        return passed > 0, {FAIL_TO_PASS: {"base": base, "test_type": test_type, "protected_changed":
-                                           changed[:suite.SHOWN_LOST], "protected_changed_total": len(changed),
-                                           "cases_passed": passed}}
+        why = None if passed else judge.why(path / (conf.junit or ""))
+        return passed > 0 or why is None, {FAIL_TO_PASS: {
+            "base": base, "test_type": test_type, "protected_changed": changed[:suite.SHOWN_LOST],
+            "protected_changed_total": len(changed), "cases_passed": passed, **({"unproven": why} if why else {})}}
 
     commit = git.overlay_commit(base_tree, git.files_of(tree), changed)
     with git.temp_worktree(commit) as checkout:
         path = without_caches(checkout)
-        p = Plan(FAIL_TO_PASS, located(conf.to_run(), s.layout.root, path), conf.shell, conf.junit, conf.timeout)
+        p = Plan(FAIL_TO_PASS, every_case(located(conf.to_run(), s.layout.root, path)), conf.shell, conf.junit,
+                 conf.timeout)
         env = local_env(path, {**clean_env(), **ON_THE_BASE}, p.command, s.layout.root)
-        return collect(s, task_id, p, Site(path, env, dig, assess))
+        return collect(s, task_id, p, Site(path, env, dig, assess, judge.conftest_cases(path)))
+
+
+class _Unproven:
+    """Why a FAIL_TO_PASS run of the change's tests on ``base_tree`` in which no case passed shows nothing
+    (:mod:`harness.evidence.without_change`): the imports that failed there, checked against both trees."""
+
+    def __init__(self, git: Git, base: str | None, base_tree: str, tree: str, base_suite: Callable[[], object]):
+        self.git, self.base, self.base_tree, self.tree, self.base_suite = git, base, base_tree, tree, base_suite
+        self.failures: dict[str, str] = {}  # each module or conftest.py that could not import -> its error
+
+    def conftest_cases(self, worktree: Path) -> Callable[[str], dict[str, str] | None]:
+        from harness.evidence.without_change import conftest_cases
+
+        return lambda output: conftest_cases(output, worktree, self.git.files_of(self.tree), self.failures)
+
+    def why(self, report: Path) -> str | None:
+        from harness.evidence.without_change import adds, base_run_check, report_failures, why_not
+        from harness.gitio.tree_source import TreeSource
+
+        if not self.base:
+            return "the task has no base commit whose tests could run"
+        sides = {"change": TreeSource(self.git, self.tree, "the change"), "base": TreeSource(self.git, self.base_tree, "the base")}
+        files, base_files = self.git.files_of(self.tree), self.git.files_of(self.base_tree)
+        return why_not({**report_failures(report), **self.failures},
+                       lambda missing: adds(lambda side, rel: sides[side].read_or_none(rel), files, base_files, missing),
+                       base_run_check(self.base_suite))
 
 
 def approved_cases(git: Git, base: str, approvals: bytes | None, signers: trust.Signers,
@@ -190,10 +221,27 @@ def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None, 
     return tree_env(path, inside(path, environ))
 
 
+# PASS_TO_PASS and FAIL_TO_PASS compare case lists: a run that stops at the first failure (`-x`, `--maxfail=N`,
+# `--sw`, on the command line or in addopts) leaves every later case missing, read as lost or as never collected
+# (read 93's F-0341). A pytest command gets these last (its last `--maxfail` wins; the stepwise plugin, blocked
+# by the name it registers under, leaves `--sw` an option that does nothing); any command, through pytest's
+# environment variable, for a pytest it starts itself whose `-x` comes from addopts.
+EVERY_CASE = ("--maxfail=0", "-p", "no:stepwiseplugin")
+EVERY_CASE_ENV = {"PYTEST_ADDOPTS": " ".join(EVERY_CASE)}
+
+
+def every_case(command: list[str] | str) -> list[str] | str:
+    """``command`` told to run every case when it is pytest (an argv that starts it: see
+    :func:`harness.core.test_verdict.runs_pytest`); any other command, and a shell line, as given."""
+    from harness.core.test_verdict import runs_pytest
+
+    return [*command, *EVERY_CASE] if isinstance(command, list) and runs_pytest(command) else command
+
+
 # FAIL_TO_PASS runs the change's tests on the base's source, where a new test module that imports
 # the new code cannot import: pytest would stop the whole session at that collection error, and no
 # case would run. Carrying on collects every other module and names the one that failed.
-ON_THE_BASE = {"PYTEST_ADDOPTS": "--continue-on-collection-errors"}
+ON_THE_BASE = {"PYTEST_ADDOPTS": f"--continue-on-collection-errors {EVERY_CASE_ENV['PYTEST_ADDOPTS']}"}
 
 
 def located(command: list[str] | str, root: Path, worktree: Path) -> list[str] | str:
@@ -290,7 +338,7 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
             return read_cases(raw)
     with git.temp_worktree(base) as checkout:
         path = without_caches(checkout)
-        cases = run_cases(conf, root, path, environ, tree_env)
+        cases = run_cases(conf, root, path, {**environ, **EVERY_CASE_ENV}, tree_env)
     if cases is None or (cases and "passed" not in cases.values()):
         why = (f"the {conf.junit} report was not written" if cases is None
                else f"no case passed ({len(cases)} in the report)")
@@ -319,20 +367,26 @@ def kept_results(git: Git, base: str) -> Path:
 
 
 def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str],
-              tree_env: TreeEnv | None = None) -> dict[str, str] | None:
+              tree_env: TreeEnv | None = None,
+              unreported: Callable[[str], dict[str, str] | None] | None = None) -> dict[str, str] | None:
     """Run the test command in the worktree ``path`` (output streamed) and read its report: case id
     -> outcome, or None when it wrote none. ``tree_env`` (CI's re-run) makes the environment for the
-    worktree beyond :func:`inside`: the repository's own code imported from it, or a refusal."""
+    worktree beyond :func:`inside`: the repository's own code imported from it, or a refusal. ``unreported``
+    reads the cases a run that wrote no report still shows from its output (FAIL_TO_PASS: a conftest.py that
+    could not load). Every case runs (:func:`every_case`)."""
     from harness.evidence.junit import parse_report
 
     assert conf.junit is not None  # _suite refused a command without one
     report = path / conf.junit
     report.parent.mkdir(parents=True, exist_ok=True)
-    command = located(conf.to_run(), root, path)
+    command = every_case(located(conf.to_run(), root, path))
     result = runner.run_command(command, shell=conf.shell, cwd=path, timeout=conf.timeout,
                                 env=_tree_env(path, environ, tree_env, command, root), reap=True)
-    if result.exit_code is None or not report.exists():
+    if result.exit_code is None:
         return None
+    if not report.exists():
+        shown = unreported((result.combined.head + result.combined.tail).decode("utf-8", "replace")) if unreported else None
+        return None if shown is None else tree_relative(shown, path)
     return tree_relative(parse_report(report)[1], path)
 
 
@@ -417,7 +471,7 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
     rewritten = doctests_rewritten(git, base_tree, base_files, tree, changed, base_cases)[0]
     with git.temp_worktree(git.overlay_commit(tree, base_files, changed)) as checkout:
         path = without_caches(checkout)
-        cases = run_cases(conf, git.root, path, environ, tree_env)
+        cases = run_cases(conf, git.root, path, {**environ, **EVERY_CASE_ENV}, tree_env)
     if cases is None:
         return None, []
     lost = suite.excuse(with_rewritten(suite.lost_cases(base_cases, cases), rewritten), excusable)[0]
@@ -425,14 +479,19 @@ def remeasure(git: Git, commit: str, base: str | None, spec: dict, config: setti
 
 
 def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config: settings.Config,
-                           environ: Mapping[str, str], tree_env: TreeEnv | None = None) -> dict[str, str] | None:
-    """FAIL_TO_PASS again, for CI's re-run: the base's source with ``commit``'s protected files,
-    case id -> outcome (None when the test command wrote no report)."""
+                           environ: Mapping[str, str],
+                           tree_env: TreeEnv | None = None) -> tuple[dict[str, str] | None, str | None]:
+    """FAIL_TO_PASS again, for CI's re-run: the base's source with ``commit``'s protected files, (case id ->
+    outcome, None when the test command wrote no report; when no case passed, why that shows nothing, else None),
+    judged as the local run is (:class:`_Unproven`; the base's own suite measured here, no kept result trusted)."""
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
     if conf is None or not conf.junit:
-        return None
+        return None, None
     tree = git.source_tree(commit)
     base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
+    judge = _Unproven(git, base, base_tree, tree, lambda: base_cases_at(git, base, conf, git.root, None, environ, tree_env))
     with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as checkout:
         path = without_caches(checkout)
-        return run_cases(conf, git.root, path, {**environ, **ON_THE_BASE}, tree_env)
+        cases = run_cases(conf, git.root, path, {**environ, **ON_THE_BASE}, tree_env, judge.conftest_cases(path))
+        nothing = cases is not None and "passed" not in cases.values()
+        return cases, judge.why(path / conf.junit) if nothing else None

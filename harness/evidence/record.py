@@ -76,6 +76,9 @@ class Site:
     env: dict[str, str]                          # the command's whole environment
     digest: str                                  # the command_digest its record keeps
     assess: Callable[[dict[str, str]], tuple[bool, dict]]  # cases -> (passed, extra record fields)
+    # A run that wrote no report: its output -> the cases it still shows (FAIL_TO_PASS: a conftest.py that could
+    # not load on the base's source fails every case under it), or None
+    unreported: Callable[[str], dict[str, str] | None] | None = None
 
 
 def _iso(t: float) -> str:
@@ -444,6 +447,9 @@ def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path,
     tree_after = _source_after(git, prep)
     unrun = result.exit_code is None
     counts, cases, junit_error = ({}, {}, None) if unrun else _junit_report(p, cwd, prep.junit_before)
+    if junit_error and site and site.unreported and not unrun:
+        shown = site.unreported((result.combined.head + result.combined.tail).decode("utf-8", "replace"))
+        cases, junit_error = (shown, None) if shown is not None else (cases, junit_error)
     cases = tree_relative(cases, cwd)
     outcome = result.outcome
     extra: dict[str, Any] = {}

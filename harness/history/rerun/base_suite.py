@@ -103,11 +103,11 @@ def execute_fail_to_pass(git: Git, src: TreeSource, item: Planned, commit: str, 
     if refusal:
         return row, refusal
     try:
-        cases = remeasure_fail_to_pass(git, commit, base, item.suite or {}, settings.config_of(src), clean_env(),
-                                       tree_env) if base else None
+        cases, unproven = remeasure_fail_to_pass(git, commit, base, item.suite or {}, settings.config_of(src),
+                                                 clean_env(), tree_env) if base else (None, None)
     except HarnessError as exc:
-        cases, row["error"] = None, _said(exc)
-    gaps = [] if cases is None else remeasured_gaps(item.cases, cases)
+        cases, unproven, row["error"] = None, None, _said(exc)
+    gaps = [] if cases is None else remeasured_gaps(item.cases, cases, unproven)
     verdict = UNRUNNABLE if cases is None else CONTRADICTED if gaps else REPRODUCES
     row.update(base=base, cases=len(item.cases), gaps=gaps[:20], result=verdict)
     stream(f"  → {verdict} ({len(gaps)} problem(s) with {len(item.cases)} proving case(s) without the change)")
@@ -119,14 +119,14 @@ def _said(exc: HarnessError) -> str:
     return exc.message + (f" — {exc.hint}" if exc.hint else "")
 
 
-def remeasured_gaps(proving: Sequence[str], at_base: dict[str, str]) -> list[str]:
+def remeasured_gaps(proving: Sequence[str], at_base: dict[str, str], unproven: str | None) -> list[str]:
     """The local gate's FAIL_TO_PASS rules, on CI's own run of the change's tests on the base's source:
-    some case must run there at all, and none of ``proving`` may pass or be missing there."""
+    some case must pass there, unless nothing passing is the change's doing (``unproven`` None: see
+    :mod:`harness.evidence.without_change`), and none of ``proving`` may pass or be missing there."""
     from harness.core.cases import fail_to_pass_gaps
 
-    if not any(outcome == "passed" for outcome in at_base.values()):
-        return ["no case passed without the change: the tests could not run there, so none is shown to fail "
-                "because of it"]
+    if not any(outcome == "passed" for outcome in at_base.values()) and unproven is not None:
+        return [f"no case passed without the change: {unproven}, so none is shown to fail because of it"]
     return fail_to_pass_gaps("the verdict", "it", proving, dict.fromkeys(proving, "passed"), at_base)
 
 
