@@ -39,6 +39,8 @@ def proposed_text(p: Proposed) -> None:
 
     for fid, item in p.findings:
         click.echo(f"{fid}: PROPOSED  [{item['severity']}] {item['title']}")
+    if p.reviewed:
+        click.echo(p.reviewed)
     print_next(p.steps)
 
 

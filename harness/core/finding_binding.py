@@ -15,8 +15,8 @@ TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests
 if TYPE_CHECKING:
     from typing import Any
 
-# Put the working tree back to the proposed code without touching the ledger (`.harness/`).
-STASH = "git stash push --include-untracked -- . ':!.harness'"
+# The source outside `.harness/` (the ledger stays as it is): what the way to the proposal's code and back touches.
+SOURCE = "-- . ':!.harness'"
 
 
 def proposal_site(d: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -31,15 +31,34 @@ def changed_files(bound: Mapping[str, str], now: Mapping[str, str | None]) -> li
     return sorted(p for p, digest in bound.items() if now.get(p) != digest)
 
 
-def not_as_proposed(f: Mapping[str, Any], run: Mapping[str, Any]) -> str | None:
-    """Why ``run`` ran another reproducer than the reviewer's: a file its command names is not as proposed."""
-    changed = run.get("changed")
+def recheck_changed(f: Mapping[str, Any], run: Mapping[str, Any]) -> list[str]:
+    """The changed files that make ``run`` no re-check of ``f``'s rejection. A test file whose tests the
+    reproducer's node ids name are all as proposed is not among them (F-0346): the re-check runs those
+    tests, and a case added to the file since is the project's work, not the reviewer's test rewritten."""
+    changed = list(run.get("changed") or [])
+    bound = (f.get("proposed_on") or {}).get("files") or {}
+
+    def tests_kept(path: str) -> bool:
+        tests = [k for k in bound if k.startswith(path + "::")]
+        return bool(tests) and not any(t in changed for t in tests)
+
+    return [p for p in changed if "::" not in p and not tests_kept(p)] if changed else []
+
+
+def not_as_proposed(f: Mapping[str, Any], run: Mapping[str, Any], recheck: bool = False) -> str | None:
+    """Why ``run`` ran another reproducer than the reviewer's: a file its command names is not as proposed
+    (``recheck``: as a re-check of a rejection reads it, :func:`recheck_changed`)."""
+    changed = recheck_changed(f, run) if recheck else run.get("changed")
+    # A node id's test (`FILE::TEST`) changed with its file: the file is what to restore.
+    changed = [p for p in changed or [] if "::" not in p] or changed
     if not changed:
         return None
     site = f.get("proposed_on") or {}
     named = ", ".join(f"{p} (proposed with sha256 {site.get('files', {}).get(p, '?')[:12]})" for p in changed)
     head = site.get("head")
-    restore = (f"`git checkout {head[:12]} -- {' '.join(changed)}` if it was committed there; " if head else "")
+    in_repo = not any(p.startswith("/") for p in changed)  # a file outside the repository has no commit to restore from
+    restore = (f"`git checkout {head[:12]} -- {' '.join(changed)}` if it was committed there; "
+               if isinstance(head, str) and in_repo else "")
     return (f"{named} {'is' if len(changed) == 1 else 'are'} not the file the reviewer proposed; restore "
             f"{'it' if len(changed) == 1 else 'them'} to the proposal's version ({restore}"
             f"`git log -- {changed[0]}` lists its versions) and reproduce again")
@@ -52,8 +71,21 @@ def off_proposed_tree(f: Mapping[str, Any], run: Mapping[str, Any]) -> str | Non
         return None
     on = f" on commit {site['head'][:12]}" if site.get("head") else ""
     return (f"it ran on other code than {f['id']} was proposed against (source tree {site['tree'][:12]}{on}); "
-            f"reproduce on the proposed code: put your changes aside (`{STASH}`), "
-            f"`harness finding reproduce {f['id']}`, then `git stash pop`")
+            f"`git diff --name-status {site['tree']} {run['tree']}` lists what differs. {way_back(f, run)}")
+
+
+def way_back(f: Mapping[str, Any], run: Mapping[str, Any]) -> str:
+    """The commands that put the working tree's source at the proposal's tree and back again (F-0345).
+
+    Both are trees in the object store (the harness wrote each when it measured it), so the way works
+    on uncommitted work too, where a stash only reached HEAD. `git clean` takes the untracked files out
+    first, else one the proposal lacks would stay; each is in the run's tree, restored on the way back.
+    The index is left alone: what was staged stays staged."""
+    def to(tree: str) -> str:
+        return f"git clean -fdq {SOURCE} && git restore --source={tree} --worktree {SOURCE}"
+
+    return (f"Reproduce on the proposed code: put your changes aside (`{to(f['proposed_on']['tree'])}`), "
+            f"`harness finding reproduce {f['id']}`, then bring them back (`{to(run['tree'])}`)")
 
 
 def attempt_only(f: Mapping[str, Any], run: Mapping[str, Any]) -> str | None:

@@ -177,8 +177,11 @@ def refuted_on(f: Mapping[str, Any], tree: str) -> bool:
     recommended = recommended_command(f["content"])
     if recommended is None:
         return reproducer_problem(f["content"]) is None
-    # Any tree: a re-check of a rejection runs on the code gated now; but with the files it names as proposed.
-    runs = [a for a in f["attempts"] if a["command"] == recommended and not a.get("changed")]
+    from harness.core.finding_binding import recheck_changed
+
+    # Any tree: a re-check of a rejection runs on the code gated now; but with the files it names as proposed
+    # (a node id's tests as proposed, when only other cases of their file changed).
+    runs = [a for a in f["attempts"] if a["command"] == recommended and not recheck_changed(f, a)]
     return bool(runs) and runs[-1]["outcome"] == "passed" and runs[-1]["tree"] == tree
 
 

@@ -55,6 +55,7 @@ class Projection:
     contract: Data | None = None
     last_gate: Data | None = None
     gate_current: bool = False  # nothing feeding the gate changed since last_gate
+    reviewed: Data | None = None  # {tree, head} the task entered REVIEWING on, while REVIEWING/REPRODUCING
     seq: int = 0
 
     def gate_pass_for(self, tree: str | None, policy: str | None) -> tuple[bool, str]:
@@ -136,6 +137,12 @@ def _transitioned(proj: Projection, d: Data) -> None:
     if isinstance(verdict, states.Refusal):
         raise LedgerProblem(verdict.message, verdict.hint)
     proj.state, proj.iteration = d["to"], verdict.iteration
+    # The code under review (F-0343): kept from entering REVIEWING while its findings are proposed and reproduced
+    # (a ledger from before it was kept has none).
+    if d["to"] == "REVIEWING" and d.get("tree"):
+        proj.reviewed = {"tree": d["tree"], "head": d.get("head")}
+    elif d["to"] not in ("REVIEWING", "REPRODUCING"):
+        proj.reviewed = None
 
 
 def _item_added(kind: str, table: str) -> Callable[[Projection, Data], None]:

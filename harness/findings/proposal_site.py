@@ -25,3 +25,14 @@ def bound_of(s: TaskStore, contents: list[dict[str, Any]]) -> list[dict[str, str
     redactor = redactor_for(settings.load_config(s.layout))
     return [bound_files.at_proposal(s.layout.root, (c.get("recommended_reproducer") or {}).get("command"), redactor)
             for c in contents]
+
+
+def reviewed_site(reviewed: dict[str, Any] | None, site: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """(the site a proposal is bound to, why it is not the working tree's). While the task is reviewed, a
+    finding is about the code the review was of (F-0343): one fixed before it was proposed is still shown
+    on the code that had the defect, and a run on the fixed code is only an attempt."""
+    if not reviewed or reviewed["tree"] == site["tree"]:
+        return site, None
+    return dict(reviewed), (f"the source has changed since the task entered REVIEWING: the findings are bound to the "
+                            f"reviewed code (source tree {reviewed['tree'][:12]}), not to the working tree "
+                            f"({site['tree'][:12]}); only a run on the reviewed code confirms or rejects them")

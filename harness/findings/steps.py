@@ -37,6 +37,7 @@ class FindingStep:
 class Proposed:
     findings: list[tuple[str, dict[str, Any]]]  # (id, the proposal as given)
     steps: list[next_step.NextStep] = field(default_factory=list)
+    reviewed: str | None = None  # why the proposals were bound to the reviewed code rather than the working tree
 
 
 def finding_for(task: LoadedTask, fid: str, event: str) -> Finding:
@@ -65,7 +66,7 @@ def _attempt_only(f: Finding) -> str | None:
 
     run = f["attempts"][-1]
     if f["status"] == "REJECTED":
-        why = finding_binding.not_as_proposed(f, run)
+        why = finding_binding.not_as_proposed(f, run, recheck=True)
         return f"this run is no re-check of {f['id']}'s rejection: {why}" if why else None
     return None if f["status"] == "CONFIRMED" else finding_binding.attempt_only(f, run)
 
@@ -111,7 +112,7 @@ def proposals_in(path: Path) -> list[dict[str, Any]]:
 
 def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> Proposed:
     """Record schema-checked proposals as PROPOSED, whatever id or status they claim."""
-    from harness.findings.proposal_site import bound_of, site_of
+    from harness.findings.proposal_site import bound_of, reviewed_site, site_of
 
     ids: list[str] = []
     content = [{k: v for k, v in item.items() if k not in ("id", "status")} for item in items]
@@ -119,8 +120,12 @@ def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> P
     for n, (given, kept) in enumerate(zip(content, stored), 1):
         _refuse_redacted_reproducer(n, given, kept)
     site, files = site_of(s), bound_of(s, content)  # the code the claim is about: only a run on it decides it
+    note: list[str] = []
 
     def precheck(task: LoadedTask) -> list[tuple[str, dict[str, Any]]]:
+        nonlocal site
+        site, why = reviewed_site(task.proj.reviewed, site)
+        note.extend([why] if why else [])
         start = max((int(f.split("-")[1]) for f in task.proj.findings), default=0)
         ids.extend(f"F-{start + n:04d}" for n in range(1, len(items) + 1))
         _refuse_repeats(task, stored)
@@ -128,7 +133,8 @@ def propose(s: TaskStore, task_id: str | None, items: list[dict[str, Any]]) -> P
                 for fid, c, bound in zip(ids, content, files)]
 
     s.append(s.current_id(task_id), [], precheck=precheck)
-    return Proposed(list(zip(ids, items)), [step for fid in ids for step in next_step.finding_steps(fid, "PROPOSED")])
+    return Proposed(list(zip(ids, items)), [step for fid in ids for step in next_step.finding_steps(fid, "PROPOSED")],
+                    note[0] if note else None)
 
 
 def _refuse_redacted_reproducer(n: int, given: dict[str, Any], kept: dict[str, Any]) -> None:

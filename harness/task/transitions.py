@@ -51,7 +51,18 @@ def transition_event(s: TaskStore, tid: str, target: str, reason: str | None) ->
     current = s.load(tid, docs=False).proj.state
     # The binding is computed for `current`, so the event names it as its starting state.
     return current, ("task.transitioned", {"from": current, "to": target, "reason": reason,
-                                           **gate_binding(s, (current, target))})
+                                           **gate_binding(s, (current, target)), **reviewed_code(s, target)})
+
+
+def reviewed_code(s: TaskStore, target: str) -> dict[str, Any]:
+    """The code a review is of, kept when the task enters REVIEWING: a finding proposed while it is reviewed is
+    about that code, whatever was changed before it was proposed (F-0343)."""
+    if target != "REVIEWING":
+        return {}
+    from harness.gitio.worktree import ensure_recordable
+
+    git = ensure_recordable(s.git)
+    return {"tree": git.worktree_source_tree(), "head": git.head()}
 
 
 def record_transition(s: TaskStore, tid: str, event: tuple[str, dict]) -> LoadedTask:

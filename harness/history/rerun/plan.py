@@ -132,22 +132,29 @@ def _argv(run: dict | None) -> list[str] | None:
 def _not_as_proposed(src: TreeSource, f: Mapping[str, Any]) -> list[str]:
     """The files the reviewer's reproducer names that the commit does not hold as they were proposed (a
     proposal from before they were kept binds none)."""
-    from harness.core.finding_binding import changed_files
+    from harness.core.finding_binding import changed_files, recheck_changed
     from harness.core.sha256 import sha256
+    from harness.core.test_source import test_source
+
+    def held(key: str) -> bytes | None:  # a file's bytes; for `FILE::TEST`, that test's source in the file
+        rel, sep, test = key.partition("::")
+        data = None if rel.startswith("/") else src.read_or_none(rel)  # a file outside the repository: no commit's
+        return test_source(data, test) if sep and data is not None else data
 
     bound = (f.get("proposed_on") or {}).get("files") or {}
-    now = {rel: sha256(data).hexdigest() if (data := src.read_or_none(rel)) is not None else None for rel in bound}
-    return changed_files(bound, now)
+    now = {rel: sha256(data).hexdigest() if (data := held(rel)) is not None else None for rel in bound}
+    return recheck_changed(f, {"changed": changed_files(bound, now)})
 
 
 def _finding_runs(tid: str, where: str, f: Mapping[str, Any]) -> list[Planned]:
+    from harness.core.finding_binding import recheck_changed
     from harness.core.findings import recommended_command
 
     fid, status, out = f["id"], f["status"], []
     if status == "REJECTED":
         recommended = recommended_command(f["content"])
         runs = [a for a in f["attempts"]
-                if recommended is None or (a["command"] == recommended and not a.get("changed"))]
+                if recommended is None or (a["command"] == recommended and not recheck_changed(f, a))]
         argv = _argv(runs[-1] if runs else None)
         if argv:
             out.append(Planned(tid, "reproducer", f"{fid} (rejected)", where, argv, False, None, ("passed", None),
