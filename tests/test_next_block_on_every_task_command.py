@@ -64,8 +64,10 @@ def test_requirement_and_invariant_set_print_the_tasks_next_step(h, repo, task, 
 
 def test_finding_commands_print_a_next_block_not_an_inline_hint(h, repo, task, tmp_path, monkeypatch):
     h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING, "REVIEWING")
+    walk_to(h, *TO_VERIFYING)
+    # Written before the review starts: the reviewed code is the tree the task enters REVIEWING on (F-0343)
     (repo / "app.py").write_text("def answer():\n    return 41\n")  # the reviewer's reproducer passes on it
+    walk_to(h, "REVIEWING")
     said = propose(h, tmp_path, [proposal(), proposal(title="a second claim")])
     assert said.code == 0
     assert next_block(said.out) == ["harness finding reproduce F-0001", "harness finding reproduce F-0002"]

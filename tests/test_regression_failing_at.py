@@ -340,10 +340,13 @@ SCRIPT_BODY = "import app, sys\nsys.exit(0 if app.answer() == 41 else 1)\n"
 def confirmed_by_a_script(h: Harness, repo: Path) -> str:
     """F-0002, whose reviewer's reproducer is a script the working tree holds and no commit does yet,
     CONFIRMED; then the fix committed. Returns the commit it was confirmed on top of (before the fix)."""
+    # The script is there when the finding is proposed: a proposal is bound to the tree and the files it names
+    # then, and only a run on them confirms it (F-0324, F-0326).
+    (repo / SCRIPT).write_text(SCRIPT_BODY, "utf-8")
     assert propose(h, repo.parent, proposal(title="the script says so", recommended_reproducer={
         "type": "unit_test", "description": "run the script", "command": [PY, SCRIPT]}), "second.yaml").code == 0
-    (repo / SCRIPT).write_text(SCRIPT_BODY, "utf-8")
     h.ok("finding", "reproduce", "F-0002")
+    assert finding(h, "F-0002")["status"] == "CONFIRMED"
     return commit_fix(repo)
 
 
