@@ -1,7 +1,7 @@
 """Read 95 (evidence forgery): a record names the bytes its command ran on, and the configured command runs as
 config.yaml says. F-0333: an index entry carrying a file's stat data but another blob (or git told to compare less
 of the stat) put that blob in the recorded tree; F-0334: a file swapped during the run and put back before the
-tree was measured again went unseen; F-0335: `--shell` ran a configured list command through a shell, past the
+tree was measured again went unseen (F-0347: a folder of it renamed away and back, read 99); F-0335: `--shell` ran a configured list command through a shell, past the
 check that refuses a runner the tree supplies, and the record still claimed config.yaml's digest."""
 
 from __future__ import annotations
@@ -155,6 +155,66 @@ def test_still_allowed_a_run_that_reads_the_source_and_writes_ignored_files(h, r
     rec = record(repo, task, "custom")
     assert rec["tree_after"] is None
     assert evidence_status(rec, rec["tree"], [])[0] == "PASS"
+
+
+# -- F-0347: a folder of the source renamed away, another put in its place, both renamed back ---------------
+
+FOLDER_SWAP = """
+import os, shutil, sys
+folder, parked, other = sys.argv[1], sys.argv[1] + '.parked', sys.argv[1] + '.other'
+os.makedirs(other)
+open(os.path.join(other, 'mod.py'), 'w').write('ANSWER = 41\\n')
+os.rename(folder, parked); os.rename(other, folder)   # the run's code is the other folder's
+os.rename(folder, other); os.rename(parked, folder)   # no file of the source was touched
+shutil.rmtree(other)
+"""
+
+MASKED = """
+import os, sys
+folder = sys.argv[1]
+os.rename(folder, folder + '.parked'); os.rename(folder + '.parked', folder)
+open(os.path.join(folder, 'made-after.tmp'), 'w').close(); os.remove(os.path.join(folder, 'made-after.tmp'))
+"""
+
+
+def _package(repo) -> None:
+    write(repo, {"pkg/__init__.py": "", "pkg/mod.py": "ANSWER = 42\n", "pkg/sub/__init__.py": "",
+                 "pkg/sub/deep.py": "DEEP = 1\n", ".gitignore": "__pycache__/\n*.tmp\n"})
+    commit_all_ok(repo, "a package")
+
+
+@pytest.mark.parametrize("folder", ["pkg", "pkg/sub"])
+def test_a_source_folder_swapped_during_the_run_and_put_back_makes_it_changed(h, repo, task, folder):
+    _package(repo)
+    r = h("evidence", "custom", "--", PY, "-c", FOLDER_SWAP, folder)
+    assert r.code == 0, r.text
+    rec = record(repo, task, "custom")
+    assert rec["tree_after"] == rec["tree"]
+    status, why = evidence_status(rec, rec["tree"], [])
+    assert status == "CHANGED" and "renamed" in why, why
+
+
+def test_still_allowed_a_run_that_writes_caches_and_temporary_files_in_source_folders(h, repo, task):
+    _package(repo)
+    writes = ("import os, sys; sys.dont_write_bytecode = False; sys.path.insert(0, '.'); import pkg.mod, pkg.sub.deep; "  # __pycache__/ in each
+              "[(open(d + '/scratch.tmp', 'w').write('x'), os.replace(d + '/scratch.tmp', d + '/kept.tmp'), "
+              "os.remove(d + '/kept.tmp')) for d in ('.', 'pkg', 'pkg/sub')]; "
+              "open('pkg/left.tmp', 'w').write('a report')")
+    r = h("evidence", "custom", "--", PY, "-c", writes)
+    assert r.code == 0, r.text
+    assert (repo / "pkg/__pycache__").is_dir() and (repo / "pkg/sub/__pycache__").is_dir()
+    rec = record(repo, task, "custom")
+    assert rec["tree_after"] is None
+    assert evidence_status(rec, rec["tree"], [])[0] == "PASS"
+
+
+def test_a_folder_renamed_and_back_with_an_entry_made_after_is_a_known_gap(h, repo, task):
+    """docs/threat-model.md names it: an entry made inside the folder after it is renamed back hides the rename
+    (its ctime is its mtime again), as an honest write of an ignored file in it looks."""
+    _package(repo)
+    r = h("evidence", "custom", "--", PY, "-c", MASKED, "pkg")
+    assert r.code == 0, r.text
+    assert record(repo, task, "custom")["tree_after"] is None
 
 
 # -- F-0333: the index's stat cache is no proof of a blob -------------------------------------------------
