@@ -38,8 +38,9 @@ def _changed_note(record: dict) -> str:
     if not record["tree_after"]:
         return ""
     if record["tree_after"] == record["tree"]:
-        return ("; a file of the source was written while it ran and put back as it was: the run does not count — if "
-                "the command writes build output or rewrites a tracked file, add it to .gitignore or leave it be")
+        return ("; a file of the source was written while it ran (or a folder of it renamed) and put back as it was: "
+                "the run does not count — if the command writes build output or rewrites a tracked file, add it to "
+                ".gitignore or leave it be; if it renames a folder of the source, have it work on a copy")
     return (f"; the run changed the source tree ({record['tree'][:12]} → {record['tree_after'][:12]}): the evidence "
             "is bound to the tree before the run — if the command writes build output, add it to .gitignore")
 

@@ -115,8 +115,8 @@ def evidence_status(record: dict | None, tree: str, pending: list[str],
     if record["outcome"] != "passed":
         return "FAIL", f"{record['outcome']} (exit {record.get('exit_code')})"
     if record.get("tree_after") == record["tree"]:
-        return "CHANGED", (f"a file of the source was written while it ran and its tree is {record['tree'][:12]} "
-                           "again: what passed is not that tree for certain")
+        return "CHANGED", ("a file of the source was written while it ran (or a folder of it renamed) and its tree is "
+                           f"{record['tree'][:12]} again: what passed is not that tree for certain")
     if record.get("tree_after"):
         return "CHANGED", (f"the source changed while it ran ({record['tree'][:12]} → {record['tree_after'][:12]}): "
                            "what passed is neither version for certain")

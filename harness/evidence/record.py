@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from harness.gitio.process_git import ProcessGit
+    from harness.gitio.source_stat import Snapshot
 
 # Exit statuses for outcomes that have no exit code of their own, as shells report them.
 EXIT_FOR = {"not_found": 127, "not_executable": 126, "timeout": 124, "interrupted": 130}
@@ -367,7 +368,7 @@ class _Prepared:
     shown: str
     argv: list[str]
     junit_before: tuple | None                   # the report's stat before the run: a report left over is no report
-    files: dict                                  # each source file's stat before the source was measured
+    files: Snapshot                              # the source's files' and folders' stat before it was measured
 
 
 class _Beside:
@@ -402,7 +403,7 @@ class _Beside:
         return value
 
 
-def _source_before(git: ProcessGit) -> tuple[str | None, str, bool, dict]:
+def _source_before(git: ProcessGit) -> tuple[str | None, str, bool, Snapshot]:
     """(HEAD, the source tree, whether it differs from HEAD's, each source file's stat taken before the tree)
     *before* the command starts (what was tested is what existed then). Every file is hashed: an index entry's
     stat data is no proof of its blob (F-0333)."""
@@ -414,7 +415,7 @@ def _source_before(git: ProcessGit) -> tuple[str | None, str, bool, dict]:
 
 
 def _prepare(git: ProcessGit, p: Plan, cwd: Path, site: Site | None, run_argv: list[str], redactor: Redactor,
-             before: tuple[str | None, str, bool, dict]) -> _Prepared:
+             before: tuple[str | None, str, bool, Snapshot]) -> _Prepared:
     """What is fixed before the command starts, ``before`` the source it is evidence about (:func:`_source_before`)."""
     head, tree, dirty, files = before
     run_id = os.urandom(8).hex()  # secrets.token_hex(8) exactly, without importing secrets' hmac and random
@@ -465,9 +466,10 @@ def _source_after(git: ProcessGit, prep: _Prepared) -> str | None:
     """The source tree after the run when the source changed while it ran, else None. Measured afresh, as the gate
     measures (nothing of the measurement before it outlives it, F-0056); the same tree with a file of it written
     in between (its stat, taken after this, is not the stat taken before the first tree) is a change too: the
-    bytes were put back, and the command may have run on others (F-0334)."""
+    bytes were put back, and the command may have run on others (F-0334); so is a folder on a file's path renamed
+    away and back (F-0347)."""
     tree_after = git.worktree_source_tree()
-    if tree_after != prep.tree or git.source_stat() != prep.files:
+    if tree_after != prep.tree or not prep.files.kept_by(git.source_stat()):
         return tree_after
     return None
 

@@ -20,6 +20,8 @@ TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests
 if TYPE_CHECKING:
     from typing import TypeVar
 
+    from harness.gitio.source_stat import Snapshot
+
     W = TypeVar("W", bound="Worktree")
 
 
@@ -63,8 +65,9 @@ class Worktree(Trees):
         95's F-0333): what evidence is bound to is the bytes themselves."""
         return self._measured(rehash=True)
 
-    def source_stat(self) -> dict:
-        """Each source file's stat key (:mod:`.source_stat`): equal before and after a run, no file was written."""
+    def source_stat(self) -> Snapshot:
+        """Each source file's and folder's stat (:mod:`.source_stat`): kept before and after a run, no file was
+        written and no folder on a file's path renamed."""
         from harness.gitio.source_stat import source_stat
 
         return source_stat(self)
