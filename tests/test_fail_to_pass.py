@@ -394,3 +394,61 @@ def test_a_conftest_failing_on_the_base_for_another_reason_still_proves_nothing(
     r = h("evidence", "fail_to_pass")
     assert r.code == 1 and "tests/conftest.py" in r.err and "inside the fixture" in r.err, r.text
     assert any("fail_to_pass evidence is failing" in b for b in f2p_blockers(h))
+
+
+# -- an old test the change's import failure stops on the base's source still passed there (F-0349) ------------
+
+def name_test_add(h, requirement: str = "sub(a, b) returns a - b") -> None:
+    h.ok("requirement", "add", requirement, "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_add")
+
+
+OLD_TEST_PASSES = ["REQ-001: test tests.test_calc::test_add passes without the change (fail_to_pass: the base's own "
+                   "run passed it; here its module or conftest.py could not import): it does not prove the requirement"]
+
+
+def test_an_old_test_under_a_conftest_importing_the_new_function_does_not_prove_it(h, repo, base):
+    # One line in a new conftest.py stops pytest on the base's source: test_add, which passed on the base and says
+    # nothing about sub, must not count as failing without the change.
+    write(repo, {"calc.py": SUB, "tests/conftest.py": "from calc import sub  # noqa: F401\n"})
+    name_test_add(h)
+    assert h("evidence", "fail_to_pass").code == 0
+    assert f2p_blockers(h) == OLD_TEST_PASSES
+
+
+def test_an_old_test_of_a_module_importing_the_new_function_at_its_top_does_not_prove_it(h, repo, base):
+    # F-0338's module: its new test_sub proves sub (see above); its old test_add, which passed on the base, does not.
+    write(repo, {"calc.py": SUB, "tests/test_calc.py": TOP_IMPORT_TESTS})
+    name_test_add(h)
+    assert h("evidence", "fail_to_pass").code == 0
+    assert f2p_blockers(h) == OLD_TEST_PASSES
+
+
+def test_an_unchanged_test_module_stopped_by_a_changed_helper_does_not_prove_it(h, repo):
+    # The test module is the base's own; the helper it imports (a protected file) now imports the new function.
+    write(repo, {"calc.py": CALC, "tests/helpers.py": "TWO = 2\n",
+                 "tests/test_calc.py": "from helpers import TWO\n" + TESTS})
+    protect(repo)
+    commit_all_ok(repo, "calc with a test helper")
+    h.ok("task", "new", "sub")
+    write(repo, {"calc.py": SUB, "tests/helpers.py": "from calc import sub  # noqa: F401\n\nTWO = 2\n"})
+    name_test_add(h)
+    h.ok("evidence", "fail_to_pass")
+    assert f2p_blockers(h) == OLD_TEST_PASSES
+
+
+def test_a_new_test_beside_old_ones_under_a_conftest_importing_the_new_class_still_proves_it(h, repo, base):
+    # Still allowed: the old tests/test_calc.py sits under the same conftest; test_acc is not in the base's results.
+    write(repo, {"calc.py": ACC, "tests/conftest.py": conftest_importing("calc"), "tests/test_acc.py": ACC_TEST})
+    h.ok("requirement", "add", "Acc().push(x) accumulates", "--priority", "must")
+    h.ok("requirement", "add", "add still adds", "--priority", "must")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_acc.py::test_acc")
+    h.ok("requirement", "set", "REQ-002", "--status", "verified", "--evidence", "unit_test",
+         "--tests", "tests/test_calc.py::test_add")
+    assert h("evidence", "fail_to_pass").code == 0
+    blockers = [b for b in gate_json(h)[1]["blockers"] if b.startswith(("REQ-001", "REQ-002"))]
+    assert blockers == [OLD_TEST_PASSES[0].replace("REQ-001", "REQ-002")]

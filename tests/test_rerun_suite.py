@@ -230,3 +230,18 @@ def test_a_feature_branchs_earlier_push_is_no_base_to_derive_from(h, repo, base)
     sha = commit_all_ok(repo, "the DONE commit, pushed next")
     row, problem = run("pass_to_pass", repo, sha, planned(repo, base, "pass_to_pass", start), [earlier_push])
     assert row["base"] == start and row["result"] == CONTRADICTED and problem is not None
+
+
+# -- an old test the change's conftest.py stops on the base's source (F-0349) -----------------------------------
+
+@pytest.mark.parametrize("case, contradicted", [("tests.test_sub::test_sub", False), ("tests.test_calc::test_add", True)])
+def test_ci_refuses_an_old_case_a_conftest_import_failure_stops_without_the_change(h, repo, base, case, contradicted):
+    # CI judges as the local gate does: test_add passed in the base's own run, so the conftest that cannot import sub
+    # there does not make it fail without the change; the new test_sub, which the base never had, does.
+    start = base_commit(repo, base)
+    write(repo, {"calc.py": SUB, "tests/conftest.py": "from calc import sub  # noqa: F401\n",
+                 "tests/test_sub.py": "from calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n"})
+    sha = commit_all_ok(repo, "sub, with a conftest importing it")
+    row, problem = run("fail_to_pass", repo, sha, planned(repo, base, "fail_to_pass", start, cases=[case]), [start])
+    assert (row["result"] == CONTRADICTED) is contradicted and (problem is not None) is contradicted, row
+    assert [case in g and "passes without the change" in g for g in row["gaps"]] == ([True] if contradicted else [])
