@@ -89,6 +89,30 @@ def _module_failed(before: Mapping[str, str], case: str) -> bool:
     return any(before.get(".".join(names[:n])) in ("failed", "errors") for n in range(len(names), 0, -1))
 
 
+# The outcome a FAIL_TO_PASS record keeps for a case its run could not run, its module (or the conftest.py above it)
+# failing to import on the base's source, that the base's own run passed: it passed without the change, and nothing
+# shows the change's version failing there (read 99's F-0349: one import in a new conftest.py made every old test
+# "fail without the change").
+PASSED_ON_BASE = "passed_on_base"
+
+
+def with_base_passes(run: Mapping[str, str], base: Mapping[str, str]) -> dict[str, str]:
+    """FAIL_TO_PASS's ``run`` (the change's tests on the base's source) with each case the base's own run ``base``
+    passed that ``run`` does not list because its module could not import there, as :data:`PASSED_ON_BASE`. A case
+    the base never had (a new test) stays absent: its module failing to import is what fails it without the change."""
+    out = dict(run)
+    for case, outcome in base.items():
+        if outcome == "passed" and case not in run and _module_failed(run, case):
+            out[case] = PASSED_ON_BASE
+    return out
+
+
+def stopped_modules(run: Mapping[str, str]) -> bool:
+    """Whether ``run`` lists a test module (or the modules under a conftest.py) as failing to import: an entry
+    named by its module alone, no case."""
+    return any(SEPARATOR not in case and outcome in ("failed", "errors") for case, outcome in run.items())
+
+
 def planned(entries: Iterable[str]) -> tuple[list[str], list[str]]:
     """A contract's `verified_by` split into (evidence types, test case ids in the report's spelling)."""
     listed = list(entries)
@@ -105,6 +129,9 @@ def fail_to_pass_gaps(label: str, what: str, tests: Iterable[str], now: Mapping[
     for case in listed:
         if before.get(case) == "passed":
             out.append(f"{label}: test {case} passes without the change (fail_to_pass): it does not prove {what}")
+        elif before.get(case) == PASSED_ON_BASE:
+            out.append(f"{label}: test {case} passes without the change (fail_to_pass: the base's own run passed it; "
+                       f"here its module or conftest.py could not import): it does not prove {what}")
         elif case not in before and not _module_failed(before, case):
             # Absent without its module failing to import there: the base run never had it.
             out.append(f"{label}: test {case} was not collected without the change (fail_to_pass): name a test "

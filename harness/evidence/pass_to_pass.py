@@ -118,16 +118,45 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
         p = Plan(FAIL_TO_PASS, every_case(located(conf.to_run(), s.layout.root, path)), conf.shell, conf.junit,
                  conf.timeout)
         env = local_env(path, {**clean_env(), **ON_THE_BASE}, p.command, s.layout.root)
-        return collect(s, task_id, p, Site(path, env, dig, assess, judge.conftest_cases(path)))
+        return collect(s, task_id, p, Site(path, env, dig, assess, judge.conftest_cases(path), judge.completed))
 
 
 class _Unproven:
     """Why a FAIL_TO_PASS run of the change's tests on ``base_tree`` in which no case passed shows nothing
     (:mod:`harness.evidence.without_change`): the imports that failed there, checked against both trees."""
 
-    def __init__(self, git: Git, base: str | None, base_tree: str, tree: str, base_suite: Callable[[], object]):
+    def __init__(self, git: Git, base: str | None, base_tree: str, tree: str,
+                 base_suite: Callable[[], dict[str, str] | None]):
         self.git, self.base, self.base_tree, self.tree, self.base_suite = git, base, base_tree, tree, base_suite
         self.failures: dict[str, str] = {}  # each module or conftest.py that could not import -> its error
+        self._base_run: tuple[dict[str, str], HarnessError | None] | None = None
+
+    def base_cases(self) -> dict[str, str]:
+        """The base's own run (kept, or measured once: CI's re-measure runs it at most once); raises its refusal."""
+        if self._base_run is None:
+            try:
+                self._base_run = (self.base_suite() or {}, None)
+            except HarnessError as exc:
+                self._base_run = ({}, exc)
+        cases, refusal = self._base_run
+        if refusal is not None:
+            raise refusal
+        return cases
+
+    def completed(self, cases: dict[str, str]) -> dict[str, str]:
+        """``cases`` with each case of a module that could not import here which the base's own run passed, as
+        passing on the base (:func:`harness.core.cases.with_base_passes`): the local run and CI's judge alike."""
+        from harness.core.cases import stopped_modules, with_base_passes
+
+        if not stopped_modules(cases):
+            return cases  # every module imported: nothing to look up, and the base's suite need not run
+        try:
+            base = self.base_cases()
+        except HarnessError:
+            # The base's own tests wrote no report or passed nothing here: no case is shown passing on it (a run
+            # in which nothing passed is refused for that reason: see why).
+            return cases
+        return with_base_passes(cases, base)
 
     def conftest_cases(self, worktree: Path) -> Callable[[str], dict[str, str] | None]:
         from harness.evidence.without_change import conftest_cases
@@ -144,7 +173,7 @@ class _Unproven:
         files, base_files = self.git.files_of(self.tree), self.git.files_of(self.base_tree)
         return why_not({**report_failures(report), **self.failures},
                        lambda missing: adds(lambda side, rel: sides[side].read_or_none(rel), files, base_files, missing),
-                       base_run_check(self.base_suite))
+                       base_run_check(self.base_cases))
 
 
 def approved_cases(git: Git, base: str, approvals: bytes | None, signers: trust.Signers,
@@ -493,5 +522,6 @@ def remeasure_fail_to_pass(git: Git, commit: str, base: str, spec: dict, config:
     with git.temp_worktree(git.overlay_commit(base_tree, git.files_of(tree), changed)) as checkout:
         path = without_caches(checkout)
         cases = run_cases(conf, git.root, path, {**environ, **ON_THE_BASE}, tree_env, judge.conftest_cases(path))
+        cases = None if cases is None else judge.completed(cases)
         nothing = cases is not None and "passed" not in cases.values()
         return cases, judge.why(path / conf.junit) if nothing else None

@@ -80,6 +80,9 @@ class Site:
     # A run that wrote no report: its output -> the cases it still shows (FAIL_TO_PASS: a conftest.py that could
     # not load on the base's source fails every case under it), or None
     unreported: Callable[[str], dict[str, str] | None] | None = None
+    # The run's cases -> those its record keeps (FAIL_TO_PASS: a case its module's import failure kept from running,
+    # which the base's own run passed, as passing on the base: F-0349), or None to keep them as they are
+    completed: Callable[[dict[str, str]], dict[str, str]] | None = None
 
 
 def _iso(t: float) -> str:
@@ -452,6 +455,8 @@ def _run_and_judge(git: ProcessGit, config: settings.Config, p: Plan, cwd: Path,
         shown = site.unreported((result.combined.head + result.combined.tail).decode("utf-8", "replace"))
         cases, junit_error = (shown, None) if shown is not None else (cases, junit_error)
     cases = tree_relative(cases, cwd)
+    if site and site.completed and not junit_error and not unrun:
+        cases = site.completed(cases)
     outcome = result.outcome
     extra: dict[str, Any] = {}
     if site and outcome in ("passed", "failed"):
