@@ -112,6 +112,57 @@ def test_still_allowed_a_pipeline_given_after_the_separator(h, repo, task):
     assert r.code == 0 and record(repo, task, "lint")["outcome"] == "passed", r.text
 
 
+# -- F-0348: a shell line whose first command follows a redirection or opens a group -------------------------
+
+LEADING = ["</dev/null {py} -m unittest -q", "({py} -m unittest -q)", "{{ {py} -m unittest -q; }}",
+           "2>/dev/null {py} -m unittest -q", "2>&1 {py} -m unittest -q", ">out.txt {py} -m unittest -q",
+           "<<<'' {py} -m unittest -q", "! {py} -m unittest -q", "\n{py} -m unittest -q",
+           "# a comment\n{py} -m unittest -q", "{py} </dev/null -m unittest -q"]
+LEADING_IDS = ["stdin", "subshell", "group", "stderr", "dup", "stdout", "here-string", "bang", "blank-line",
+               "comment", "redirect-between-words"]
+
+
+@pytest.mark.parametrize("line", LEADING, ids=LEADING_IDS)
+def test_a_module_the_tree_shadows_is_refused_after_a_leading_redirection_or_group(h, repo, task, line):
+    write(repo, SHADOW)
+    r = h("evidence", "unit_test", "--shell", "--", line.format(py=PY))
+    assert r.code == 1 and "`-m unittest` would import unittest/__init__.py" in r.err, r.text
+    assert not (tdir(repo, task) / "evidence/unit_test.json").exists()
+
+
+@pytest.mark.parametrize("line", ["</dev/null pytest -q", "(pytest -q)", "{ pytest -q; }", "2>/dev/null pytest -q"],
+                         ids=["stdin", "subshell", "group", "stderr"])
+def test_a_program_on_a_path_entry_inside_the_tree_is_refused_after_a_redirection_or_group(h, repo, task,
+                                                                                             monkeypatch, line):
+    write(repo, {"bin/pytest": "#!/bin/sh\nexit 0\n"})
+    os.chmod(repo / "bin/pytest", 0o755)
+    monkeypatch.setenv("PATH", f"{repo / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    r = h("evidence", "unit_test", "--shell", "--", line)
+    assert r.code == 1 and "`pytest` is found on PATH at bin/pytest, a file of the source tree" in r.err, r.text
+
+
+@pytest.mark.parametrize("line", ["; {py} -m unittest -q", "&& {py} -m unittest -q", ") {py} -m unittest -q",
+                                  "<$(echo x) {py} -m unittest -q", "f() {{ {py} -m unittest -q; }}; f"],
+                         ids=["semicolon", "and", "close", "substituted-target", "function"])
+def test_a_shell_line_whose_first_command_cannot_be_read_is_refused(h, repo, task, line):
+    r = h("evidence", "unit_test", "--shell", "--", line.format(py=PY))
+    assert r.code == 1 and "cannot tell which program the shell line runs first" in r.err, r.text
+    assert not (tdir(repo, task) / "evidence/unit_test.json").exists()
+
+
+@pytest.mark.parametrize("line", LEADING[:6], ids=LEADING_IDS[:6])
+def test_still_allowed_a_leading_redirection_or_group_where_the_tree_supplies_no_runner(h, repo, task, line):
+    r = h("evidence", "unit_test", "--shell", "--", line.format(py=PY))
+    assert r.code in (0, 1) and "not running" not in r.err, r.text
+    assert record(repo, task, "unit_test")["shell"] is True
+
+
+def test_still_allowed_an_honest_pytest_after_a_redirection_when_nothing_shadows_it(h, repo, task):
+    write(repo, {"test_ok.py": "def test_ok():\n    assert True\n"})
+    r = h("evidence", "unit_test", "--shell", "--", f"</dev/null {PY} -m pytest -q -p no:cacheprovider test_ok.py")
+    assert r.code == 0 and record(repo, task, "unit_test")["outcome"] == "passed", r.text
+
+
 # -- F-0334: a file written during the run, then put back -------------------------------------------------
 
 PUT_BACK = """
