@@ -8,6 +8,8 @@ refused, never quietly run as something else.
 
 from __future__ import annotations
 
+import re
+
 OPERATORS = frozenset(";&|<>()\n")
 GLOBS = frozenset("*?[")
 
@@ -20,16 +22,91 @@ def shell_syntax(text: str) -> str | None:
     return None if found is None else _piece(text, found[0])
 
 
-def plain_head(text: str) -> str:
-    """The words at the start of ``text`` that a POSIX shell takes as written: ``text`` up to the first operator,
-    or up to the word holding the first other thing :func:`shell_syntax` finds (an expansion or a glob makes that
-    word what the shell decides); all of it when it finds none. Split like a shell splits, they are the first words
+# A redirection's operator, with the descriptor before it (`2>`, bash's `{fd}>`); its target is the next word.
+_REDIRECTION = re.compile(r"(?:\d+|\{[A-Za-z_]\w*\})?(?:<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)|&>>?")
+# Reserved words that may stand before the first command of a pipeline and run no program themselves.
+_OPENING_WORDS = frozenset({"!", "{"})
+
+
+def first_command(text: str) -> str | None:
+    """The words a POSIX shell takes as written at the start of the first simple command of ``text``: past blank
+    and comment lines, an opening `(`, `{` or `!`, and redirections (`</dev/null`, `2>&1`, `>out`, `<<<word`),
+    wherever they stand in it; up to the control operator that ends it, or up to the word holding what
+    :func:`shell_syntax` finds (an expansion or a glob makes that word what the shell decides). None when the
+    first command cannot be read so: the line starts with another operator, a redirection's target is not a
+    word written out, or the command defines a function. Split like a shell splits, the words are the first
     the shell runs."""
-    found = _first_special(text)
-    if found is None:
-        return text
-    at, begin = found
-    return text[:at] if text[at] in OPERATORS else text[:begin]  # an operator ends the word before it
+    words: list[str] = []
+    i = 0
+    while True:
+        i = _past_blanks(text, i, lines=not words)
+        if i == len(text):
+            return " ".join(words)
+        redirection = _REDIRECTION.match(text, i)
+        if redirection:
+            after = _past_redirection(text, redirection)
+            if after is None:
+                return None
+            i = after
+        elif text[i] in OPERATORS:
+            if text[i] == "(" and words:
+                return None  # `name()`: a function's body is what runs, when it is called
+            if text[i] != "(":
+                return " ".join(words) if words else None
+            i += 1
+        else:
+            end = _word_end(text, i)
+            if end is None:
+                return " ".join(words)  # the word the shell decides, and what follows it, are not known
+            if words or text[i:end] not in _OPENING_WORDS:
+                words.append(text[i:end])
+            i = end
+
+
+def _past_blanks(text: str, i: int, lines: bool) -> int:
+    """Past blanks at ``i``; before the first word (``lines``) past line breaks and comments too."""
+    while i < len(text):
+        if text[i] in " \t" or (lines and text[i] == "\n"):
+            i += 1
+        elif lines and text[i] == "#":
+            end = text.find("\n", i)
+            i = len(text) if end == -1 else end
+        else:
+            break
+    return i
+
+
+def _past_redirection(text: str, operator: re.Match[str]) -> int | None:
+    """Past the redirection ``operator`` begins and its target, or None when the target is no word written out
+    (a substitution in it runs a command)."""
+    start = _past_blanks(text, operator.end(), lines=False)
+    end = _word_end(text, start)
+    return None if end is None or end == start else end
+
+
+def _word_end(text: str, i: int) -> int | None:
+    """Where the word at ``i`` ends (an unquoted blank or operator), or None when it holds something a shell
+    gives a meaning (:func:`_special`) or a quote it never closes."""
+    quote: str | None = None
+    start = i
+    while i < len(text):
+        char = text[i]
+        if quote == "'":
+            quote = None if char == "'" else quote
+        elif char == "\\":
+            i += 1  # the next character is literal, inside double quotes or out
+        elif quote == '"':
+            if char == "`" or _expansion(text, i):
+                return None
+            quote = None if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif char in " \t" or char in OPERATORS:
+            break
+        elif _special(text, i, i == start):
+            return None
+        i += 1
+    return None if quote else min(i, len(text))
 
 
 def _first_special(text: str) -> tuple[int, int] | None:

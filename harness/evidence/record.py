@@ -331,22 +331,32 @@ def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> li
     run_argv = runner.checked_argv(p.command, p.shell, cwd)
     environ = dict(site.env if site else os.environ)
     words = _shell_words(p.command, environ) if p.shell else list(p.command)
+    if words is None:  # its runner would go unchecked (F-0348)
+        raise Refused(f"not running {p.etype}: cannot tell which program the shell line runs first (it starts with "
+                      f"an operator, a redirection's target is an expansion, or it defines a function), so whether "
+                      f"the tree supplies it was not checked",
+                      hint="start the line with its command (`python3 -m pytest -q </dev/null`), or name a script "
+                           "by its path")
     why = shadowed(words, cwd, environ, git.is_ignored) if words else None
     if why:
         raise Refused(f"not running {p.etype}: {why}")
     return run_argv
 
 
-def _shell_words(command: list[str] | str, environ: dict[str, str]) -> list[str]:
+def _shell_words(command: list[str] | str, environ: dict[str, str]) -> list[str] | None:
     """The first words a shell runs of ``command`` (a list is quoted word by word, as the runner hands it over):
-    those written as plain words, before any operator, expansion or glob (:func:`plain_head`), after the
-    variable assignments that lead them, which are put in ``environ`` (a PATH among them is the one the program
-    is looked up on). What an expansion, a later command of a list or pipeline, or a function names is not
-    known before the shell runs, so it is not checked (docs/threat-model.md)."""
-    from harness.core.shell_syntax import plain_head
+    those of its first simple command written as plain words, past redirections and an opening `(`, `{` or `!`,
+    before any control operator, expansion or glob (:func:`first_command`), after the variable assignments that
+    lead them, which are put in ``environ`` (a PATH among them is the one the program is looked up on). What an
+    expansion, a later command of a list or pipeline, or a function names is not known before the shell runs, so
+    it is not checked (docs/threat-model.md). None when the first command cannot be read so (F-0348)."""
+    from harness.core.shell_syntax import first_command
 
     text = shlex.join(command) if isinstance(command, list) else command
-    words = shlex.split(plain_head(text))
+    head = first_command(text)
+    if head is None:
+        return None
+    words = shlex.split(head)
     while words and _assignment(words[0]):
         name, value = words.pop(0).split("=", 1)
         environ[name] = value
