@@ -33,7 +33,6 @@ from harness.agent.judge.line_links import link_made_with_more
 from harness.agent.judge.link_copies import found_through_links, link_copied_with_more
 from harness.agent.judge.patch_text import DELETE_HEADER, PROGRAMS, UNREADABLE_INSTEAD, UNREADABLE_REASON, patch_paths
 from harness.agent.judge.plain_line import operators
-from harness.agent.judge.pre_commit_runs import PRE_COMMIT_MODULES, PRE_COMMIT_SCRIPTS, check_pre_commit
 from harness.agent.judge.python_invocation import HARNESS_MODULES, inline_code, module_run, script_run
 from harness.agent.judge.real_spelling import by_real_names
 from harness.agent.judge.shell_commands import WRITE_REDIRECTS, ShellSyntaxError, SimpleCommand, command_line, parse
@@ -441,6 +440,8 @@ def _check_program(cmd: SimpleCommand, ctx: CommandSite) -> Denial | None:
             return denial
     framework = args if prog == "pre-commit" else _python_runs_pre_commit(args) if prog.startswith("python") else None
     if framework is not None:  # F-0309: an install over the hooks, not only an uninstall, can take them away
+        from harness.agent.judge.pre_commit_runs import check_pre_commit  # its rules load for pre-commit alone
+
         denial = check_pre_commit(framework, ctx.where, ctx.setup.hooks_dirs)
         if denial:
             return denial
@@ -503,6 +504,8 @@ def _python_runs_pre_commit(args: list[str]) -> list[str] | None:
     """The framework's arguments when a Python command line runs it: as a module (`python -m pre_commit`), or as
     a script that is its command line (its console script `.venv/bin/pre-commit`, its package's __main__.py),
     as for the harness's own (F-0315)."""
+    from harness.agent.judge.pre_commit_runs import PRE_COMMIT_MODULES, PRE_COMMIT_SCRIPTS
+
     module = module_run(args)
     if module is not None:
         return module[1] if module[0] in PRE_COMMIT_MODULES else None

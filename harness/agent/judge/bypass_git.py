@@ -46,7 +46,6 @@ from harness.agent.judge.git_runs import (
     lines_run,
     runs_uploadpack,
 )
-from harness.agent.judge.git_templates import template_denial
 from harness.agent.judge.shell_resolve import unresolved
 
 GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
@@ -101,7 +100,7 @@ def check_git(args: list[str], where: guarded_paths.Where, notes_ref: str, env: 
 
         return framework_denial(list(setup.dropped_framework_hooks), committing=True)
     return (_check_machinery(sub, rest)
-            or template_denial(sub, rest, args[:i], env, config, where)
+            or _template_denial(sub, rest, args[:i], env, config, where)
             or _check_ref_writes(sub, rest, notes_ref, where, config, setup)
             or skipped_hooks_denial(sub, rest)
             or unresolved_option_denial(sub, rest)
@@ -637,3 +636,14 @@ def _check_git_notes(args: list[str], notes_ref: str, configured: str = "") -> D
                       "the stamps are written by the post-commit hook (`harness stamp` by hand); "
                       "read them with `git notes --ref " + ref + " show`")
     return None
+
+
+def _template_denial(sub: str, rest: list[str], options: list[str], env: tuple[str, ...], config: RunConfig,
+                     where: guarded_paths.Where) -> Denial | None:
+    """git_templates' judgement of an `init` or `clone`, the only subcommands that copy a template: its rules load
+    for them alone, not on every `git commit` the guard answers (#28 item 1's floor)."""
+    if sub not in ("init", "clone"):
+        return None
+    from harness.agent.judge.git_templates import template_denial
+
+    return template_denial(sub, rest, options, env, config, where)

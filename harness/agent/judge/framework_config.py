@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.agent.judge.denials import Denial
-from harness.agent.judge.patch_update import applied
 from harness.core import lazy_re as re  # imported on a pattern's first use: a commit's check needs none
 
 TYPE_CHECKING = False  # typing costs the agent's tool guard, which imports this module, a tenth of its answer
@@ -150,6 +149,8 @@ def patched_text(before: str, patch: str) -> str | None:
         return ""  # the config gone from its place
     if header.startswith("Add File: "):
         return "".join(line[1:] + "\n" for line in body.splitlines() if line.startswith("+"))
+    from harness.agent.judge.patch_update import applied  # a patch's placement: loaded for a patch alone
+
     return applied(before, body)
 
 
