@@ -369,3 +369,63 @@ def test_failing_at_a_commit_where_the_reproducer_fails_otherwise_than_it_did_is
     r = h("finding", "regression", "F-0002", TEST, "--failing-at", before, "--", PY, TEST)
     assert r.code != 0 and "exit 2" in r.err and "exit 1" in r.err and "not shown" in r.err, r.text
     assert ledger_bytes(repo, tid) == ledger
+
+
+# -- found running this repository's own flow (F-0350): a reproducer that runs the project's environment -------
+
+ENV_SCRIPT = "repro_in_env.sh"
+# Run from another folder, as this repository's reproducers run from a scratch repository: `app` is imported
+# from PYTHONPATH or from the environment's .pth line (the working tree's), never from the current folder.
+ENV_SCRIPT_BODY = """\
+here=$(cd "$(dirname "$0")" && pwd)
+cd "${TMPDIR:-/tmp}" || exit 2
+exec "$here/.venv/bin/python" -c "import app, sys; sys.exit(0 if app.answer() == 41 else 1)"
+"""
+
+
+def confirmed_in_an_ignored_env(h: Harness, repo: Path) -> str:
+    """F-0002, whose reproducer runs the project's git-ignored `.venv` (a real virtual environment with a .pth
+    line naming the working tree, as an editable install has), CONFIRMED; then the fix committed. Returns the
+    commit it was confirmed on top of (before the fix)."""
+    import subprocess
+    import sysconfig
+
+    (repo / ".gitignore").write_text("__pycache__/\n.venv/\n", "utf-8")
+    git(repo, "add", ".gitignore")
+    commit_ok(repo, "ignore the environment")
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
+    purelib = sysconfig.get_path("purelib", vars={"base": str(repo / ".venv"), "platbase": str(repo / ".venv")})
+    (Path(purelib) / "editable_app.pth").write_text(f"{repo}\n", "utf-8")
+    (repo / ".venv" / "kept").write_text("the environment's own file\n", "utf-8")
+    (repo / ENV_SCRIPT).write_text(ENV_SCRIPT_BODY, "utf-8")
+    assert propose(h, repo.parent, proposal(title="the environment says so", recommended_reproducer={
+        "type": "unit_test", "description": "run in the environment", "command": ["sh", ENV_SCRIPT]}),
+        "env.yaml").code == 0
+    h.ok("finding", "reproduce", "F-0002")
+    assert finding(h, "F-0002")["status"] == "CONFIRMED"
+    return commit_fix(repo)
+
+
+def test_failing_at_runs_a_reproducer_that_uses_the_projects_ignored_environment(h, repo, tid):
+    """F-0350: a checkout holds no git-ignored file, so a reproducer running `.venv/bin/python` could not start
+    there (exit 127) and the commit where the bug is was refused. The environment is linked into the checkout,
+    and the checkout's code, not the working tree's that the environment's .pth line names, is what it imports:
+    the commit before the fix shows the bug. The environment itself is left as it was."""
+    before = confirmed_in_an_ignored_env(h, repo)
+    write_test(repo)
+    h.ok("finding", "regression", "F-0002", TEST, "--failing-at", before, "--", PY, TEST)
+    assert finding(h, "F-0002")["status"] == "FIXING"
+    assert (repo / ".venv" / "kept").read_text("utf-8") == "the environment's own file\n"
+    assert (repo / ".venv" / "bin").is_dir()
+    assert git(repo, "worktree", "list", "--porcelain").stdout.count("worktree ") == 1
+
+
+def test_failing_at_a_fixed_commit_is_refused_though_the_environment_imports_the_working_tree(h, repo, tid):
+    """F-0350's neighbour: with the environment linked, a commit that already holds the fix is still refused —
+    the reproducer imports that commit's code and passes there."""
+    confirmed_in_an_ignored_env(h, repo)
+    write_test(repo)
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0002", TEST, "--failing-at", "HEAD", "--", PY, TEST)
+    assert r.code != 0 and "did not fail at" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
