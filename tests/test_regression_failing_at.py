@@ -429,3 +429,21 @@ def test_failing_at_a_fixed_commit_is_refused_though_the_environment_imports_the
     r = h("finding", "regression", "F-0002", TEST, "--failing-at", "HEAD", "--", PY, TEST)
     assert r.code != 0 and "did not fail at" in r.err, r.text
     assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
+
+
+def test_only_ignored_environments_the_checkout_lacks_are_lent_and_the_links_go_afterwards(tmp_path):
+    """F-0350's rule: a folder of programs that git ignores is lent; a build output or cache (no programs), a
+    folder git does not ignore (it is source, or no commit's) and a name the checkout has are not."""
+    from harness.findings.checkout_env import lent
+
+    root, checkout = tmp_path / "root", tmp_path / "checkout"
+    for folder in (".venv/bin", "node_modules/.bin", "build/lib", "tools/bin", "env/bin"):
+        (root / folder).mkdir(parents=True)
+    (checkout / "env").mkdir(parents=True)
+    ignored = {".venv", "node_modules", "build", "env"}
+    with lent(root, checkout, ignored.__contains__) as names:
+        assert names == [".venv", "node_modules"]
+        assert (checkout / ".venv").resolve() == (root / ".venv").resolve()
+        assert not (checkout / "build").exists() and not (checkout / "tools").exists()
+        assert not (checkout / "env").is_symlink()
+    assert not (checkout / ".venv").exists() and (root / ".venv" / "bin").is_dir()

@@ -67,12 +67,14 @@ def run_before_fix(s: TaskStore, f: Finding, rev: str, path: str, command: list[
 
 
 def _run_at(s: TaskStore, git: Git, overlay: str, commit: str, command: list[str] | str) -> dict:
-    """``command`` run in a throw-away checkout of ``overlay`` (``commit``'s source with files put in)."""
+    """``command`` run in a throw-away checkout of ``overlay`` (``commit``'s source with files put in), the
+    project's git-ignored environments lent to it (F-0350)."""
     import os
 
     from harness.evidence.pass_to_pass import inside, located
+    from harness.findings.checkout_env import lent
 
-    with git.temp_worktree(overlay) as where:
+    with git.temp_worktree(overlay) as where, lent(s.layout.root, where, s.git.is_ignored):
         site = Site(where, inside(where, dict(os.environ)), git.source_tree(overlay), commit)
         return run_fact_in(s, located(command, s.layout.root, where), site, recorded=command)
 
