@@ -431,19 +431,95 @@ def test_failing_at_a_fixed_commit_is_refused_though_the_environment_imports_the
     assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
 
 
-def test_only_ignored_environments_the_checkout_lacks_are_lent_and_the_links_go_afterwards(tmp_path):
-    """F-0350's rule: a folder of programs that git ignores is lent; a build output or cache (no programs), a
-    folder git does not ignore (it is source, or no commit's) and a name the checkout has are not."""
+def test_only_ignored_python_environments_the_checkout_lacks_are_lent_and_the_links_go_afterwards(tmp_path):
+    """F-0350's rule, narrowed by read 100: a Python environment (`pyvenv.cfg`, or a `bin/python`) that git ignores
+    is lent; not a build output with a `bin/` (a build in the checkout would write the old commit's program into the
+    working tree's, F-0352), not `node_modules` (a workspace's relative links resolve into the working tree's
+    packages, F-0354), not a folder git does not ignore, not a name the checkout has. An environment whose own
+    `.gitignore` ignores everything in it (uv, virtualenv, Python 3.13's venv) is ignored (F-0353)."""
     from harness.findings.checkout_env import lent
 
     root, checkout = tmp_path / "root", tmp_path / "checkout"
-    for folder in (".venv/bin", "node_modules/.bin", "build/lib", "tools/bin", "env/bin"):
+    for folder in (".venv", "uvenv", "node_modules/.bin", "build/bin", "tools/bin", "env/bin", "plain/bin"):
         (root / folder).mkdir(parents=True)
+    for cfg in (".venv/pyvenv.cfg", "uvenv/pyvenv.cfg", "tools/bin/python3", "env/bin/python", "build/bin/answer",
+                "node_modules/.bin/jest", "plain/bin/python3"):
+        (root / cfg).write_text("", "utf-8")
     (checkout / "env").mkdir(parents=True)
-    ignored = {".venv", "node_modules", "build", "env"}
-    with lent(root, checkout, ignored.__contains__) as names:
-        assert names == [".venv", "node_modules"]
+    ignored = {".venv", "node_modules", "build", "env", "tools", "uvenv/pyvenv.cfg", "uvenv/bin/python"}
+    with lent(root, checkout, ignored.__contains__):
+        assert sorted(p.name for p in checkout.iterdir() if p.is_symlink()) == [".venv", "tools", "uvenv"]
         assert (checkout / ".venv").resolve() == (root / ".venv").resolve()
-        assert not (checkout / "build").exists() and not (checkout / "tools").exists()
-        assert not (checkout / "env").is_symlink()
-    assert not (checkout / ".venv").exists() and (root / ".venv" / "bin").is_dir()
+        assert not (checkout / "build").exists() and not (checkout / "node_modules").exists()
+        assert not (checkout / "plain").exists() and not (checkout / "env").is_symlink()
+    assert not (checkout / ".venv").exists() and (root / ".venv" / "pyvenv.cfg").is_file()
+
+
+LIB_SCRIPT = "repro_lib.sh"
+LIB_SCRIPT_BODY = """\
+here=$(cd "$(dirname "$0")" && pwd)
+cd "${TMPDIR:-/tmp}" || exit 2
+exec "$here/.venv/bin/python" -c "import lib, sys; sys.exit(0 if lib.answer() == 41 else 1)"
+"""
+LIB_TEST = "tests/test_lib.py"
+
+
+def workspace_package(h: Harness, repo: Path, pth: str) -> str:
+    """packages/lib/src/lib.py (answer() returns 42), installed in the project's ignored `.venv` by the .pth line
+    ``pth`` (``{lib}`` stands for its folder in the working tree); F-0002 CONFIRMED by a script that runs the
+    environment's Python from another folder; the fix committed. Returns the commit before the fix."""
+    import subprocess
+    import sysconfig
+
+    lib = repo / "packages" / "lib" / "src"
+    lib.mkdir(parents=True)
+    (lib / "lib.py").write_text("def answer():\n    return 42\n", "utf-8")
+    (repo / ".gitignore").write_text("__pycache__/\n.venv/\n", "utf-8")
+    git(repo, "add", ".gitignore", "packages")
+    commit_ok(repo, "a workspace package")
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
+    purelib = sysconfig.get_path("purelib", vars={"base": str(repo / ".venv"), "platbase": str(repo / ".venv")})
+    (Path(purelib) / "_editable_lib.pth").write_text(pth.format(lib=str(lib)) + "\n", "utf-8")
+    (repo / LIB_SCRIPT).write_text(LIB_SCRIPT_BODY, "utf-8")
+    assert propose(h, repo.parent, proposal(title="lib says so", recommended_reproducer={
+        "type": "unit_test", "description": "run in the environment", "command": ["sh", LIB_SCRIPT]}),
+        "lib.yaml").code == 0
+    h.ok("finding", "reproduce", "F-0002")
+    assert finding(h, "F-0002")["status"] == "CONFIRMED"
+    before = head(repo)
+    (lib / "lib.py").write_text("def answer():\n    return 41\n", "utf-8")
+    git(repo, "add", "packages")
+    commit_ok(repo, "fix lib")
+    (repo / "tests").mkdir(exist_ok=True)
+    (repo / LIB_TEST).write_text("import lib\n\nassert lib.answer() == 41, lib.answer()\n", "utf-8")
+    return before
+
+
+def test_failing_at_imports_the_checkouts_workspace_package_not_the_working_trees(h, repo, tid):
+    """F-0351: the environment's .pth line names the working tree's packages/lib/src, a folder PYTHONPATH did not put
+    the checkout's counterpart of first: the checkout ran the working tree's (fixed) lib, and the commit before the
+    fix was refused. The lent interpreter is asked where it imports from, and the checkout's folder comes first."""
+    before = workspace_package(h, repo, "{lib}")
+    h.ok("finding", "regression", "F-0002", LIB_TEST, "--failing-at", before, "--", ".venv/bin/python", LIB_TEST)
+    assert finding(h, "F-0002")["status"] == "FIXING"
+
+
+def test_failing_at_a_fixed_commit_is_refused_though_the_working_tree_has_the_bug_back(h, repo, tid):
+    """F-0351: with the fix undone in the working tree only, the checkout of the fixed commit imported the working
+    tree's buggy lib through the environment, and a commit holding the fix was taken as one where the bug is."""
+    workspace_package(h, repo, "{lib}")
+    (repo / "packages/lib/src/lib.py").write_text("def answer():\n    return 42\n", "utf-8")
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0002", LIB_TEST, "--failing-at", "HEAD", "--", ".venv/bin/python", LIB_TEST)
+    assert r.code != 0, r.text
+    assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
+
+
+def test_failing_at_is_refused_when_the_environment_puts_the_working_tree_first(h, repo, tid):
+    """F-0351: a .pth line that inserts the working tree ahead of PYTHONPATH cannot be undone by the order of the
+    path: the run would measure the working tree's code, so it is refused with the remedy, and nothing recorded."""
+    before = workspace_package(h, repo, "import sys; sys.path.insert(0, {lib!r})")
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0002", LIB_TEST, "--failing-at", before, "--", ".venv/bin/python", LIB_TEST)
+    assert r.code != 0 and "checkout" in r.err and "editable" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
