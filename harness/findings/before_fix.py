@@ -18,6 +18,8 @@ from harness.store.tasks import TaskStore
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from harness.gitio.git import Git
 
 
@@ -68,15 +70,31 @@ def run_before_fix(s: TaskStore, f: Finding, rev: str, path: str, command: list[
 
 def _run_at(s: TaskStore, git: Git, overlay: str, commit: str, command: list[str] | str) -> dict:
     """``command`` run in a throw-away checkout of ``overlay`` (``commit``'s source with files put in), the
-    project's git-ignored environments lent to it (F-0350)."""
-    import os
-
-    from harness.evidence.pass_to_pass import inside, located
+    project's git-ignored Python environments lent to it (F-0350)."""
+    from harness.evidence.pass_to_pass import located
     from harness.findings.checkout_env import lent
 
-    with git.temp_worktree(overlay) as where, lent(s.layout.root, where, s.git.is_ignored):
-        site = Site(where, inside(where, dict(os.environ)), git.source_tree(overlay), commit)
-        return run_fact_in(s, located(command, s.layout.root, where), site, recorded=command)
+    with git.temp_worktree(overlay) as where, lent(s.layout.root, where, s.git.is_ignored) as pythons:
+        run = located(command, s.layout.root, where)
+        site = Site(where, _checkout_env(where, s.layout.root, run, pythons), git.source_tree(overlay), commit)
+        return run_fact_in(s, run, site, recorded=command)
+
+
+def _checkout_env(where: Path, root: Path, command: list[str] | str, pythons: list[Path]) -> dict[str, str]:
+    """The environment of a run in the checkout ``where``: the checkout's import folders first, and each folder of
+    the repository that the command's interpreter or a lent environment's imports from (an editable install's
+    `.pth` naming `packages/lib/src`) replaced by the checkout's; refused (HarnessError) when one would still import
+    the repository's code (F-0351). A script starts the lent interpreter itself, so each is asked, not only the
+    command's first word."""
+    import os
+
+    from harness.evidence.pass_to_pass import inside
+    from harness.evidence.tree_imports import worktree_env
+
+    env = inside(where, dict(os.environ))
+    for program in [*([str(p)] for p in pythons), command]:
+        env = worktree_env(program, where, root, env, where.parent / "hidden-imports")
+    return env
 
 
 def _bug_still_there(s: TaskStore, git: Git, f: Finding, rev: str, commit: str, now: dict[str, str]) -> None:

@@ -1,12 +1,14 @@
-"""The project's git-ignored environments (`.venv`, a tool folder), lent to a throw-away checkout for a run.
+"""The project's git-ignored Python environments (`.venv`), lent to a throw-away checkout for a run.
 
 A reproducer runs as it did when it confirmed its finding: often with the project's own environment
 (`"$here"/.venv/bin/python`, as this repository's reproducers do). A checkout of a commit holds no
 git-ignored file, so there it cannot even start (exit 127), and the commit where the bug is would be
-refused for that alone (F-0350). The environment's programs are the same on every commit; the code
-they import is the checkout's, because the run's PYTHONPATH puts the checkout's folders first
-(:func:`harness.evidence.pass_to_pass.inside`) — ahead of any `.pth` line of the environment's that
-names the working tree, as an editable install has.
+refused for that alone (F-0350). Only Python environments are lent, because only their imports can be
+checked: the run's interpreters are asked where they import from, and the checkout's counterpart of
+each folder of the repository they name comes first, or the run is refused
+(:func:`harness.evidence.tree_imports.worktree_env`, F-0351). A build output's `bin/` is not one (a build
+there would write the old commit's program into the working tree's, F-0352), nor is `node_modules`
+(a workspace's relative links resolve into the working tree's packages, F-0354).
 """
 
 from __future__ import annotations
@@ -16,39 +18,46 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-# What makes a folder an environment rather than a build output or a cache: programs to run.
-_MARKS = ("pyvenv.cfg", "bin", "Scripts", ".bin")
+_PYTHONS = ("bin/python3", "bin/python", "Scripts/python.exe")
 
 
 @contextlib.contextmanager
-def lent(root: Path, checkout: Path, is_ignored: Callable[[str], bool]) -> Iterator[list[str]]:
-    """Each top-level folder of ``root`` that git ignores, ``checkout`` lacks and :func:`is_environment`,
-    linked into ``checkout`` for the run; the links (never what they point at) removed afterwards.
-    Yields the names lent."""
-    names = [name for name in _environments(root) if not os.path.lexists(checkout / name) and is_ignored(name)]
+def lent(root: Path, checkout: Path, is_ignored: Callable[[str], bool]) -> Iterator[list[Path]]:
+    """Each top-level Python environment of ``root`` that git ignores and ``checkout`` lacks, linked into
+    ``checkout`` for the run; the links (never what they point at) removed afterwards. Yields the lent
+    environments' interpreters, as the checkout names them."""
+    found = {name: marks for name, marks in _environments(root).items()
+             if not os.path.lexists(checkout / name) and _ignored(name, marks, is_ignored)}
     made: list[Path] = []
     try:
-        for name in names:
+        for name in found:
             os.symlink(root / name, checkout / name, target_is_directory=True)
             made.append(checkout / name)
-        yield names
+        yield [checkout / name / python for name in found for python in _PYTHONS if (root / name / python).exists()]
     finally:
         for link in made:  # unlinked here so no clean-up of the checkout ever walks into the environment
             with contextlib.suppress(OSError):
                 os.unlink(link)
 
 
-def _environments(root: Path) -> list[str]:
+def _ignored(name: str, marks: list[str], is_ignored: Callable[[str], bool]) -> bool:
+    """Whether git ignores the folder ``name``: its name, or what makes it an environment. uv, virtualenv and
+    Python 3.13's venv write a `.gitignore` of `*` inside the folder, which no rule for its name matches (F-0353)."""
+    return is_ignored(name) or any(is_ignored(f"{name}/{mark}") for mark in marks)
+
+
+def _environments(root: Path) -> dict[str, list[str]]:
+    """Top-level folder name -> what makes it a Python environment (:func:`marks`), for those that are one."""
     try:
-        entries = list(os.scandir(root))
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return {}
+    return {e.name: found for e in entries if e.name != ".git" and (found := marks(Path(e.path)))}
+
+
+def marks(folder: Path) -> list[str]:
+    """What makes ``folder`` a Python environment: its `pyvenv.cfg`, its interpreters; empty when it is none."""
+    try:
+        return [mark for mark in ("pyvenv.cfg", *_PYTHONS) if (folder / mark).exists()]
     except OSError:
         return []
-    return sorted(e.name for e in entries if e.name != ".git" and is_environment(Path(e.path)))
-
-
-def is_environment(folder: Path) -> bool:
-    """A folder of programs: a virtual environment (`pyvenv.cfg`) or one with a `bin/`, `Scripts/` or `.bin/`."""
-    try:
-        return folder.is_dir() and any((folder / mark).exists() for mark in _MARKS)
-    except OSError:
-        return False
