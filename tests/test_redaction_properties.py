@@ -38,6 +38,12 @@ KINDS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "aws_access_key_id": _s(UPPER_DIGITS, 16).map(lambda b: ("AKIA" + b, b)),
     "google_api_key": _s(ALNUM + "_-", 35).map(lambda b: ("AIza" + b, b)),
     "aws_secret_key": _s(B64, 40).map(lambda b: ("aws_secret_access_key=" + b, b)),
+    # The AWS CLI's spaced form, a SAS URL's signature, a Vault token (read 101's F-0356..F-0358).
+    "aws_secret_key_spaced": _s(B64, 40).filter(lambda b: any(c in b for c in string.digits + "+/")).map(
+        lambda b: ("aws configure set aws_secret_access_key " + b, b)),
+    "azure_sas": _s(ALNUM, 43).map(
+        lambda b: (f"https://a.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig={b}%3D", b)),
+    "vault_token": _s(ALNUM + "_-", 90, 120).map(lambda b: ("hvs." + b, b)),
     "url_password": st.tuples(_s(string.ascii_lowercase, 1, 8), _s(ALNUM, 10, 30)).map(
         lambda t: (f"https://{t[0]}:{t[1]}@git.example.com/r.git", t[1])),
     "private_key": st.lists(_s(B64, 64), min_size=1, max_size=3).map(
