@@ -43,8 +43,11 @@ _ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*""" + _TYPE + r"""(?:[ \t]*\|[ 
 # Command-line flags whose value is a secret: --password, -token, --db-password, --api-key ...
 # A bare "key" only as the whole flag (--key): --sort-key or --primary-key name no secret.
 # "--no-token" style switches take no value, so what follows them is left alone.
+# keytool's glued names (-storepass, -keypass, -srcstorepass, -deststorepass: read 101's F-0358); its
+# `-storepass:env NAME` / `:file PATH` name where the password is, and are no flag followed by white space.
 _FLAG_NAME = (r"(?!no[-_])(?:[a-z0-9]+[-_]){0,3}(?:password|passwd|passphrase|pass|secret|token"
-              r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?)|key")
+              r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?|(?:src|dest)?(?:store|key)pass)"
+              r"|key")
 _PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 
@@ -82,12 +85,27 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("google_api_key", r"AIza[0-9A-Za-z_\-]{35}"),
     ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,}"),
     ("npm_token", r"npm_(?:(?!npm_)[A-Za-z0-9]){36,}"),
+    # HashiCorp Vault's service, batch and recovery tokens (`vault login`, `vault token create`: read 101's F-0358).
+    ("vault_token", r"hv[sbr]\.(?:(?!hv[sbr]\.)[A-Za-z0-9_\-]){24,}"),
     ("aws_access_key_id", r"(?:AKIA|ASIA)[A-Z0-9]{16}"),
     ("jwt", r"eyJ[A-Za-z0-9_\-]{1,4096}\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*"),
     # aws_secret_access_key / AWS_SECRET_ACCESS_KEY / "SecretAccessKey": ...
     ("aws_secret_key", rf"(?i)secret_?access_?key{_ASSIGN}{_VALUE}"),
+    # The AWS CLI's own spelling, `aws configure set aws_secret_access_key VALUE` (`aws_session_token VALUE`), as a
+    # `set -x` trace prints it (read 101's F-0356). No `=` says a value follows, so the value's shape does: 16 or
+    # more characters of base64 with a digit, `/` or `+` among them; a placeholder (`<redacted>`, `****`), a
+    # reference (`"$(cat …)"`, `${VAR}`) or a word of prose is none.
+    ("aws_secret_key", r"(?i)(?:secret_?access_?key|aws_?session_?token|aws_?security_?token)[ \t]+[\"']?"
+                       r"(?=[A-Za-z0-9/+=]{16})(?=[A-Za-z=]{0,1024}[0-9/+])(?P<secret>[^\s\"'`,;]+)"),
     # Azure connection strings: AccountKey=<base64>; SharedAccessKey=...; SharedAccessSignature=sv=...&sig=...
     ("azure_key", r"(?i)(?:account_?key|shared_?access_?(?:key|signature))[ \t]*=[ \t]*(?P<secret>[^\s;\"'`,]{4,})"),
+    # A signed URL grants what its signature signs to whoever holds it, until it expires: an Azure SAS URL's `sig=`
+    # (`?sv=…&sp=…&se=…&sig=…`, as `az storage blob generate-sas --full-uri` prints it), a GCS or S3 presigned URL's
+    # `X-Goog-Signature=`/`X-Amz-Signature=`, CloudFront's `Signature=` (read 101's F-0357; S3's
+    # `X-Amz-Security-Token=` is secret_assignment's). A query parameter of the URL (`?`, `&`, HTML's `&amp;`), and
+    # 16 characters or more of an encoded digest: `sig=(a, b)` in a repr, `?sig=abc` are none.
+    ("azure_sas", r"[?&;]sig=(?P<secret>[A-Za-z0-9%+/=_\-]{16,})"),
+    ("signed_url", r"(?i)[?&;](?:x-(?:amz|goog)-)?signature=(?P<secret>[A-Za-z0-9%+/=_\-~]{16,})"),
     # A docker config's ``"auth": "<base64 of user:token>"`` (and its JSON-in-JSON spelling).
     ("docker_auth", r"""(?i)(?<![A-Za-z0-9_])(?:auth|identitytoken|registrytoken)\\?["'][ \t]*:[ \t]*\\?["']"""
                     r"(?P<secret>[A-Za-z0-9+/_\-]{8,}={0,2})"),
@@ -111,6 +129,10 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # "--password S3cret", "-token abc" (the "=" form is secret_assignment's): a flag from
     # a command line echoed in output, then whitespace, then its value.
     ("secret_flag", rf"(?i)(?<![A-Za-z0-9_\-])-{{1,2}}(?:{_FLAG_NAME})[ \t]+[\"']?{_VALUE}"),
+    # openssl's `-passin pass:VALUE` / `-passout 'pass:VALUE'`, also after other arguments of the same line; its
+    # `env:VAR`, `file:PATH`, `fd:N` and `stdin` name where the password is, not the password (read 101's F-0358).
+    ("openssl_pass", r"(?<![A-Za-z0-9_\-])-pass(?:in|out)?\b[^\n]{0,256}?(?<=[\s\"'=])pass:"
+                     r"(?P<secret>(?<=\"pass:)[^\"\n]{1,1024}|(?<='pass:)[^'\n]{1,1024}|[^\s\"'`]{1,1024})"),
     # password=..., DB_PASSWORD: ..., "api_key": "...". No left boundary is needed
     # (prefixes like DB_ are fine) and a trailing letter/digit excludes max_tokens=.
     # No bare "pwd": env dumps print PWD=/some/dir.
@@ -120,6 +142,17 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)(?![A-Za-z0-9])"
         rf"{_ASSIGN}{_VALUE}",
     ),
+    # A table of names and values, as `vault kv get`, `vault token create`, `vault read database/creds/…` print one:
+    # `password` or `token` first on its line, two spaces or a tab, and a value alone on the rest of it, of a
+    # secret's shape (8 characters or more, a digit or a lower-case letter before a capital among them; not a
+    # placeholder's `<none>`, `****`, `[…]`, `${…}`): `Key    Value`, `token_policies    [...]`, `password    required`
+    # are no secret (read 101's F-0358).
+    ("secret_table", r"(?m)^[ \t]{0,8}(?:password|Password|PASSWORD|token|Token|TOKEN)(?:\t|  )[ \t]{0,64}"
+                     r"(?=[^\s\[<(*$%{]\S{7})(?=\S{0,1024}?(?:[0-9]|[a-z][A-Z]))(?P<secret>\S{8,1024})[ \t]*\r?$"),
+    # A .netrc entry (git's and curl's credentials file): `machine HOST login USER password VALUE`, on one line or
+    # over several, and `default login USER password VALUE` starting a line (read 101's F-0358).
+    ("netrc_password", r"(?:\bmachine\s{1,64}\S{1,256}|(?<![^\n])[ \t]{0,64}default)\s{1,64}login\s{1,64}\S{1,256}"
+                       r"(?:\s{1,64}(?:account|port)\s{1,64}\S{1,256}){0,2}\s{1,64}password\s{1,64}[\"']?" + _VALUE),
     # `<password>…</password>`: an XML element named as a secret is (Maven's settings.xml, F-0172).
     ("secret_element", r"(?i)<(?P<tag>password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key"
                        r"|private[_\-]?key|client[_\-]?secret)>(?P<secret>[^<\s][^<]{0,1023})</(?P=tag)>"),
