@@ -17,7 +17,7 @@ def _one_json(text: str) -> dict:
 
 
 @pytest.mark.parametrize("args", [("status", "--json"), ("task", "list", "--json"), ("metrics", "--json"),
-                                  ("audit", "--json"), ("finding", "list", "--json")])
+                                  ("audit", "--json"), ("finding", "list", "--json"), ("gate", "--json")])
 def test_outside_a_repository_the_failure_is_a_json_document(h, tmp_path, args):
     r = h(*args, cwd=tmp_path)
     assert r.code == 2 and "not inside a git work tree" in r.err
@@ -33,6 +33,21 @@ def test_before_init_and_for_an_unknown_task_the_failure_is_a_json_document(h, r
     assert _one_json(h("status", "--json", cwd=bare).out)["ok"] is False
     r = h("status", "--json", "--task", "TASK-20990101-000000")
     assert r.code == 2 and _one_json(r.out)["error"] == "no task TASK-20990101-000000"
+
+
+@pytest.mark.parametrize("args,error,hint", [
+    (("--task", "TASK-20990101-000000"), "no task TASK-20990101-000000", "known tasks"),
+    ((), "no current task", "harness task new"),
+])
+def test_gate_with_no_task_to_judge_fails_as_status_does_not_as_a_verdict(h, repo, args, error, hint):
+    """F-0363: no task chosen is not an invalid harness state: the gate's --json answers it with the error
+    document every command gives, the message on stderr, not a verdict document."""
+    r = h("gate", "--json", *args)
+    assert r.code == 2
+    doc = _one_json(r.out)
+    assert doc == {"ok": False, "error": error, "hint": doc["hint"], "exit_code": 2}, doc
+    assert hint in doc["hint"] and "verdict" not in doc
+    assert f"harness: {error}" in r.err
 
 
 def test_a_usage_error_with_json_is_a_json_document(h, repo):

@@ -581,6 +581,35 @@ def test_invalid_yaml_in_requirements_file_is_invalid_harness_state(h, repo, tas
     assert code == 2 and doc["verdict"] == "INVALID_HARNESS_STATE"
 
 
+def test_a_chosen_tasks_file_that_does_not_validate_is_still_a_verdict_of_invalid_harness_state(h, repo, task):
+    """The neighbour of F-0363: with a task chosen (here by --task), a file of it that does not validate is the
+    verdict INVALID_HARNESS_STATE on stdout, pointing at `harness replay`, not the error every command gives."""
+    (repo / ".harness/tasks" / task / "requirements.yaml").write_text("requirements: [\n")
+    r = h("gate", "--task", task)
+    assert r.code == 2 and r.out.startswith("QUALITY GATE: INVALID_HARNESS_STATE") and "requirements.yaml" in r.out
+    assert "harness replay" in r.out and r.err == ""
+    code, doc = gate_json(h, "--task", task)
+    assert code == 2 and doc["verdict"] == "INVALID_HARNESS_STATE" and doc["task"] == task and "ok" not in doc
+    assert [n["command"] for n in doc["next"]] == ["harness replay"]
+
+
+def test_a_policy_that_does_not_validate_is_still_invalid_harness_state_for_the_current_task(h, repo, task):
+    (repo / ".harness/gate.yaml").write_text("gate:\n  verification: [not, a, mapping\n")
+    code, doc = gate_json(h)
+    assert code == 2 and doc["verdict"] == "INVALID_HARNESS_STATE" and doc["task"] == task
+    assert "gate.yaml" in doc["error"]
+
+
+@pytest.mark.parametrize("args,error", [(("--task", "TASK-20990101-000000"), "no task TASK-20990101-000000"),
+                                        ((), "no current task")])
+def test_no_task_to_judge_is_not_called_an_invalid_harness_state(h, repo, args, error):
+    """F-0363: a mistyped --task, or no task yet, is the error every command gives (stderr, exit 2), not a
+    verdict: INVALID_HARNESS_STATE means a file that does not validate."""
+    r = h("gate", *args)
+    assert r.code == 2 and r.out == "", r.out
+    assert r.err.startswith(f"harness: {error}\n  hint: ") and "INVALID_HARNESS_STATE" not in r.err
+
+
 def test_schema_invalid_requirements_file_is_invalid_harness_state(h, repo, task, gating):
     (repo / ".harness/tasks" / task / "requirements.yaml").write_text(
         "requirements:\n  - id: REQ-001\n    statement: x\n    priority: urgent\n")
