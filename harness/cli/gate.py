@@ -16,6 +16,7 @@ from harness.cli.common import json_option, store, task_option, with_return_code
 def gate(task_id: str | None, as_json: bool, advance: bool) -> int:
     """Evaluate the quality gate for the working tree: exit 0 PASS, 1 BLOCKED,
     2 INVALID_HARNESS_STATE. Every evaluation is recorded as a `gate.evaluated` event.
+    With no task to judge (none yet, an unknown --task) it fails as every command does (exit 2).
 
     A requirement counts only when it cites evidence that passed on exactly the current
     source tree; required evidence types in gate.yaml must be fresh and passing.

@@ -42,8 +42,8 @@ class GateOutcome:
 
 @dataclass(frozen=True)
 class GateInvalid:
-    """No verdict: a harness file or the policy is invalid (INVALID_HARNESS_STATE)."""
-    task: str | None
+    """No verdict: a file of the chosen task or the policy is invalid (INVALID_HARNESS_STATE)."""
+    task: str
     error: str                 # the rendered error, message and hint
     steps: list[next_step.NextStep]
     exit_code: int = EXIT_INVALID
@@ -57,11 +57,11 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
     """Judge the current source tree; with ``advance``, move a GATING task to CONVERGED or BLOCKED."""
     report: core_gate.GateReport | None = None
     gi: core_gate.GateInput | None = None
-    tid, chosen = task_id, False
+    # Before a task is chosen there is no state to judge (no repository, no task yet, several open, an
+    # unknown id): that fails as every command fails, its hint naming the way out, not as a verdict.
+    s = open_store()
+    tid = s.current_id(task_id)
     try:
-        s = open_store()
-        tid = s.current_id(task_id)
-        chosen = True
         git = s.git
         signers = Signers(lambda: git)  # whose approvals count: the signers git config names, else the repository's
         tree, head = git.worktree_source_tree(), git.head()
@@ -79,10 +79,8 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
 
             s.append(tid, [], precheck=precheck)
     except HarnessError as exc:
-        # No task to judge (none yet, several open, an unknown id): the error's hint names the way
-        # out; replay has nothing to say about it.
-        repair = [next_step.NextStep("harness replay", "see what is invalid and how to fix it")] if chosen else []
-        return GateInvalid(tid, exc.render(), repair)
+        repair = next_step.NextStep("harness replay", "see what is invalid and how to fix it")
+        return GateInvalid(tid, exc.render(), [repair])
     assert report is not None and gi is not None  # both paths above judged, or raised
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
     return GateOutcome(tid, report, tree, state, state not in states.TERMINAL, moved, _next(s, tid, gi, report))
