@@ -302,3 +302,12 @@ def test_the_server_accepts_the_stamps_and_a_harmless_note(server_notes_template
     assert p.returncode == 0, out(p)
     assert remote_ref(server, NOTES) == head(repo, NOTES)
 
+
+def test_the_fast_path_reads_notes_as_the_full_path_does():
+    """The code-only push's constants are the full path's (it imports neither the caps nor the notes module)."""
+    from harness.core.file_caps import CAPS
+    from harness.gitio import push_fast_path
+    from harness.history import pushed_notes
+
+    assert CAPS["note"] == push_fast_path.NOTE_CAP
+    assert push_fast_path.NOTES_REFS == pushed_notes.NOTES_REFS

@@ -81,8 +81,9 @@ def _ref_lines_in() -> list[bytes]:
 @click.argument("args", nargs=-1)
 @with_return_code
 def push_guard(args: tuple[str, ...]) -> int:
-    """Validate every commit of a push (refs from stdin, or the pre-commit framework's env)."""
-    from harness.history.hook_checks import pushed_commits
+    """Validate every commit of a push (refs from stdin, or the pre-commit framework's env), and read every note its
+    notes refs add for secrets."""
+    from harness.history.hook_checks import pushed_commits, pushed_notes
 
     git = _git()
     lines = _ref_lines_in()
@@ -94,7 +95,8 @@ def push_guard(args: tuple[str, ...]) -> int:
     from harness.cli.audit import audit_commits
     from harness.history.audit_scope import signers_for
 
-    return audit_commits(git, commits, "push guard", signers_for(git))
+    # The notes the push adds, read for secrets (F-0355): refused beside the commits, as the push as a whole.
+    return audit_commits(git, commits, "push guard", signers_for(git), history=pushed_notes(git, lines, remote))
 
 
 def _server_git() -> Git:

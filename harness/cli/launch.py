@@ -105,11 +105,31 @@ def push_answer(args: list[str]) -> int | None:
         return None  # the full path says where it looked
     # As the push guard names the remote: a push to a bare URL names none.
     remote = args[0] if args and args[0] != (args[1] if len(args) > 1 else None) else None
-    checked = code_only_push(data.splitlines(), remote or os.environ.get("PRE_COMMIT_REMOTE_NAME"))
-    if checked is None:
+    remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME")
+    checked = code_only_push(data.splitlines(), remote)
+    if checked is None or not _notes_clean(data.splitlines(), remote):
         return None
     print(f"harness: push guard: {checked} commit(s) checked, no problems", file=sys.stderr)
     return 0
+
+
+def _notes_clean(lines: list[bytes], remote: str | None) -> bool:
+    """Whether every note the push's notes refs add reads clean (F-0355); False also when in doubt: the full push
+    guard then reads them, and names what it refuses."""
+    from harness.gitio.push_fast_path import pushed_notes, worktree_root
+
+    found = pushed_notes(lines, remote)
+    if found is None:
+        return False
+    notes, configs = found
+    if not notes:
+        return True
+    from pathlib import Path
+
+    from harness.store.note_check import flagged, patterns_of
+
+    root = worktree_root()
+    return not flagged(notes, patterns_of(configs, Path(root) if root is not None else None))
 
 
 def stamp_head() -> None:

@@ -19,6 +19,7 @@ CAPS = {
     "cache": 64 * MiB,       # .git/harness/stamp-cache.json: what earlier stamps found
     "record": 1 * MiB,       # what an installer wrote to undo itself (harness-install.json, a manifest)
     "hook": 8 * MiB,         # a git hook script found where the shims go, .pre-commit-config.yaml
+    "note": 16 * MiB,        # a git note a push sends (a stamp: a few hundred bytes per task)
 }
 
 def kind_of(rel: str) -> str:

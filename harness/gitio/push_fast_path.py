@@ -32,10 +32,11 @@ def _is_oid(text: str) -> bool:
 def in_a_worktree() -> bool:
     """Whether the current directory is inside a git work tree, judged as the full path's
     :func:`harness.store.layout.find_worktree` judges it (a `.git` here or above), without its imports."""
-    return _worktree_root() is not None
+    return worktree_root() is not None
 
 
-def _worktree_root() -> str | None:
+def worktree_root() -> str | None:
+    """The top of the work tree the current directory is in (a `.git` here or above), None outside any."""
     here = os.path.realpath(os.getcwd())
     while True:
         if os.path.exists(os.path.join(here, ".git")):
@@ -49,7 +50,7 @@ def _worktree_root() -> str | None:
 def _may_be_grafted() -> bool:
     """Whether the repository may have a graft file (the full path refuses to judge through one, #28's
     task F-0056): its common git folder's `info/grafts` is not empty, or the folder is not found here."""
-    root = _worktree_root()
+    root = worktree_root()
     try:
         common = common_dir(root) if root is not None and "GIT_DIR" not in os.environ else None
     except OSError:
@@ -294,17 +295,95 @@ def _line_commits(parsed: list[list[str]], objects: _Objects, remote: str | None
     return out
 
 
-def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
-    """How many commits the push guard checks for this push when each is code-only (it then finds
-    no problem in any); None when one is not, or anything is in doubt."""
+def _parsed(lines: list[bytes]) -> list[list[str]] | None:
+    """The fields of each pre-push line; None when one is not a line git writes (the full path refuses it)."""
     parsed = []
     for raw in lines:
         parts = raw.decode("utf-8", "surrogateescape").rsplit(None, 3)
         if not parts:
             continue
         if len(parts) != 4 or not (_is_oid(parts[1]) and _is_oid(parts[3])):
-            return None  # a line git would not write: the full path refuses it
+            return None
         parsed.append(parts)
+    return parsed
+
+
+NOTES_REFS = "refs/notes/"  # harness.history.pushed_notes.NOTES_REFS
+NOTE_CAP = 16 * 1024 * 1024  # harness.core.file_caps.CAPS["note"] (a test holds them equal)
+CONFIG_AT = f"{HARNESS_DIR}/config.yaml"  # harness.paths.CONFIG, as a commit's revision names it
+
+
+def pushed_notes(lines: list[bytes], remote: str | None) -> tuple[list[tuple[str, bytes]], list[bytes]] | None:
+    """(each note the push's notes refs add, as (the object it is on, its text); the config.yaml of each commit a note is
+    on), for the push guard's secret check (harness.store.note_check), read as the full path reads them
+    (harness.history.pushed_notes: every note a new notes commit adds, the ones shared with a parent not looked into).
+    None when anything is in doubt (a notes ref naming no commit, a note past its cap): the full path reads it."""
+    parsed = _parsed(lines)
+    notes_lines = [p for p in parsed or () if (p[0].startswith(NOTES_REFS) or p[2].startswith(NOTES_REFS)) and p[1] != ZERO]
+    if parsed is None or not notes_lines:
+        return None if parsed is None else ([], [])
+    objects = _Objects()
+    try:
+        added: dict[str, str] = {}  # blob id -> the object the note is on
+        for _local_ref, local, _remote_ref, remote_sha in notes_lines:
+            tip = _commit_id(objects, local)
+            old = _commit_id(objects, remote_sha) if remote_sha != ZERO else None
+            listed = _listed(objects, tip, old, remote) if tip else None
+            if listed is None:
+                return None
+            for ids in (line.split() for line in listed):
+                if not _notes_added(objects, ids[0], ids[1:], added):
+                    return None
+        return _read_notes(objects, added)
+    finally:
+        objects.close()
+
+
+def _notes_added(objects: _Objects, commit: str, parents: list[str], added: dict[str, str]) -> bool:
+    """Add to ``added`` the notes the notes commit ``commit`` adds over ``parents`` (False: a tree could not be read)."""
+    tree, *others = objects.get_all([f"{c}^{{tree}}" for c in (commit, *parents)])
+    if tree is None or tree[1] != "tree":
+        return False
+    return _added(objects, tree[0], [t[0] for t in others if t is not None and t[1] == "tree"], "", added)
+
+
+def _added(objects: _Objects, tree: str, olds: list[str], prefix: str, added: dict[str, str]) -> bool:
+    """:func:`harness.gitio.notes._added` over the trees cat-file reads."""
+    found = objects.get_all([tree, *olds])
+    if found[0] is None:
+        return False
+    entries = _tree_entries(found[0][2], len(tree) // 2)
+    if entries is None:
+        return False
+    old_entries = [{name: (is_tree, oid) for name, is_tree, oid in _tree_entries(f[2], len(tree) // 2) or ()}
+                   for f in found[1:] if f is not None and f[1] == "tree"]
+    for name, is_tree, oid in entries:
+        before = [o[name] for o in old_entries if name in o]
+        if any(b[1] == oid for b in before):
+            continue
+        shown = prefix + name.decode("utf-8", "surrogateescape")
+        if is_tree and not _added(objects, oid, [b[1] for b in before if b[0]], shown, added):
+            return False
+        if not is_tree:
+            added.setdefault(oid, shown)
+    return True
+
+
+def _read_notes(objects: _Objects, added: dict[str, str]) -> tuple[list[tuple[str, bytes]], list[bytes]] | None:
+    """The texts of the notes ``added`` names and the config.yaml of each commit they are on, asked of git together."""
+    blobs = objects.get_all(list(added))
+    if any(b is None or b[1] != "blob" or len(b[2]) > NOTE_CAP for b in blobs):
+        return None  # a gitlink, a note past its cap: the full path says which
+    names = list(added.values())
+    configs = objects.get_all([f"{name}:{CONFIG_AT}" for name in dict.fromkeys(names) if _is_oid(name)])
+    return ([(name, b[2]) for name, b in zip(names, blobs, strict=True) if b is not None],
+            [c[2] for c in configs if c is not None and c[1] == "blob"])
+
+
+def code_only_push(lines: list[bytes], remote: str | None) -> int | None:
+    """How many commits the push guard checks for this push when each is code-only (it then finds
+    no problem in any); None when one is not, or anything is in doubt."""
+    parsed = _parsed(lines)
     if not parsed or not hasattr(os, "posix_spawnp"):  # (a platform without it: the full path runs git)
         return None
     # A trust root named in git config is read by the full path, which refuses an unreadable one.

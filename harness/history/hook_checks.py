@@ -74,6 +74,15 @@ def pushed_commits(git: Git, lines: Sequence[bytes], remote: str | None) -> tupl
     return push_commits(git, lines, remote)
 
 
+def pushed_notes(git: Git, lines: Sequence[bytes], remote: str | None) -> list[Problem]:
+    """The refusals of the notes a push's notes refs add (a note holding a secret), from the same ref lines."""
+    import os
+
+    from harness.history.pushed_notes import pre_push_problems
+
+    return pre_push_problems(git, lines, remote or os.environ.get("PRE_COMMIT_REMOTE_NAME"))
+
+
 def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:
     from harness.history.incoming import range_commits as commits
 

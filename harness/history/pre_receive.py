@@ -58,16 +58,18 @@ def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
             return None
         return doc if isinstance(doc, dict) else None
 
+    from harness.history.pushed_notes import received_problems
     from harness.history.rewrite import history_problems
     from harness.signatures.trust import Signers
 
     signers = Signers(lambda: git)  # the server's own config can name the approvers: a root no push can change
     refs = [{"ref": shown_ref(p.ref), "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
     audits = []
+    in_notes = dict(received_problems(git, pushed))  # the notes a notes ref's push adds, read for secrets (F-0355)
     for p in pushed:
         # A ref whose history is replaced may bring no new commit at all (a rewind, another
         # branch's tip): its move is judged on its own, beside the commits it brings.
-        history = history_problems(git, p.ref, p.old, p.new, signers)
+        history = history_problems(git, p.ref, p.old, p.new, signers) + in_notes.get(p.ref, [])
         if not (p.commits or history):
             continue
         title = f"pre-receive {shown_ref(p.ref)}"

@@ -22,6 +22,8 @@ from harness.gitio.tree_source import TreeSource
 from harness.history.stamp_cache import StampCache
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from harness.signatures.trust import Signers
     from harness.store.reader import LoadedTask
     from harness.store.settings import GatePolicy
@@ -94,7 +96,7 @@ def stamp_for(git: Git, commit: str, signers: Signers, cache: StampCache | None 
     # What a commit keeping this very .harness/ tree needs to be stamped without reading it.
     cache.put(f"harness:{src.oid(paths.HARNESS)}", {
         "ref": ref, "error": policy_error, "globals": [gate_oid, config_oid, approvals_oid],
-        "tasks": {tid: listing[tid] for tid in note["tasks"]}})
+        "tasks": {tid: listing[tid] for tid in note["tasks"]}, "patterns": _committed_patterns(src)})
     return str(ref), note
 
 
@@ -137,9 +139,44 @@ def quick_stamp_head() -> bool:
     cache.put(f"harness:{harness_oid}", known)
     from harness.store.secrets_check import note_text
 
-    fast_path.add_note(str(known["ref"]), head, note_text(note))
+    fast_path.add_note(str(known["ref"]), head, note_text(note, _with_worktree(known["patterns"], _worktree())))
     cache.save()
     return True
+
+
+def _worktree() -> Path | None:
+    from harness.store.layout import find_worktree
+
+    try:
+        return find_worktree()
+    except HarnessError:
+        return None
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _committed_patterns(src: TreeSource) -> list[str]:
+    """config.yaml's `redaction.patterns` as the stamped commit holds them, read leniently: a note quotes the messages
+    about a broken commit too. Kept with the `.harness/` tree's facts for the code-only stamp, which reads no file."""
+    from harness.store import settings
+
+    try:
+        raw = src.read(paths.CONFIG)
+    except HarnessError:
+        raw = None  # over its cap: the commit check refuses it; the work tree's patterns still apply
+    return list(settings.patterns_in(raw))
+
+
+def _with_worktree(committed: list[str], root: Path | None) -> list[str]:
+    """``committed`` and the patterns the work tree's config.yaml names (``root``; None: a bare repository): a note is
+    redacted with what the project calls secret in the commit and now (F-0355)."""
+    if root is None:
+        return committed
+    from harness.store import settings
+
+    return list(dict.fromkeys([*committed, *settings.worktree_patterns(root)]))
 
 
 def _known_harness(known: object) -> bool:
@@ -149,7 +186,8 @@ def _known_harness(known: object) -> bool:
             and isinstance(known.get("globals"), list) and len(known["globals"]) == 3
             and all(isinstance(g, str) for g in known["globals"])
             and isinstance(known.get("tasks"), dict)
-            and all(isinstance(v, str) for v in known["tasks"].values()))
+            and all(isinstance(v, str) for v in known["tasks"].values())
+            and _strings(known.get("patterns")))  # an older stamp's kept none: the full stamp reads them
 
 
 def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None:
@@ -261,10 +299,12 @@ def stamp(git: Git, commit: str, signers: Signers, extra: dict | None = None) ->
     # check the task's base, and `git fetch --unshallow` brings them without changing any key (F-0094, F-0095).
     cache = StampCache(None if git.is_shallow() else git.cache_file("stamp-cache.json"))
     ref, note = stamp_for(git, commit, signers, cache)
+    harness = TreeSource(git, git.commit_tree(commit), "").oid(paths.HARNESS)
+    patterns = _with_worktree(cache.get(f"harness:{harness}")["patterns"], None if git.is_bare else git.root)
     cache.save()
     if extra:
         note.update(extra)
     from harness.store.secrets_check import note_text
 
-    git.write_note(ref, commit, note_text(note))
+    git.write_note(ref, commit, note_text(note, patterns))
     return {"ref": ref, **note}

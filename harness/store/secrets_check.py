@@ -95,11 +95,58 @@ def own_rules(red: Redactor) -> Redactor:
     return Redactor(tuple(rule for rule in red.rules if rule.name != "custom"), red.stored)
 
 
-def note_text(note: dict) -> str:
-    """A git note's text, its values redacted with the own patterns alone: the post-commit stamp is
-    a hot path, and a note's values come from committed files the last check has read."""
-    red = compile_patterns(literals=secret_env(os.environ))
-    return json.dumps(redact_data(note, red), indent=2, sort_keys=True) + "\n"
+# What a note quotes of the committed files: the messages about a file the stamp could not read (`error`) and the
+# gate's reasons (`blockers`, the gate's own words in a ledger, which may quote a file here). A commit made without
+# the pre-commit stage (--no-verify, a cherry-pick, a revert, a rebase) was never checked, so they may quote a secret
+# (F-0355): read with every rule, the project's patterns too, by the stamp that writes them and the push that sends them.
+_NOTE_MESSAGES = frozenset({"error", "blockers"})
+
+
+def note_text(note: dict, patterns: Sequence[str] = ()) -> str:
+    """A git note's text, redacted with the rules the commit check reads with (the own rules, detect-secrets' plugins,
+    this process's secret-named variables and ``patterns``, config.yaml's `redaction.patterns`): every note shares one
+    ref, and a plain push sends the note of a commit that push never sends (F-0355)."""
+    red = redactor(patterns)
+    return json.dumps(_messages(redact_data(note, red), red), indent=2, sort_keys=True) + "\n"
+
+
+def _messages(data: Any, red: Redactor, key: str | None = None) -> Any:
+    """``data`` with each string under :data:`_NOTE_MESSAGES` that holds a secret by every rule redacted with them all;
+    one that holds only the harness's words stays as it is (`unit_test` under a pattern as broad as `[a-z]+_[a-z]+`)."""
+    if isinstance(data, str):
+        return red.redact(data) if key in _NOTE_MESSAGES and _flagged(data, red) else data
+    if isinstance(data, list):
+        return [_messages(v, red, key) for v in data]
+    if isinstance(data, dict):
+        return {k: _messages(v, red, k) for k, v in data.items()}
+    return data
+
+
+def note_secrets(raw: bytes, red: Redactor) -> list[tuple[int, str]]:
+    """(line, rule) of each secret in a note's text, read as :func:`note_text` writes it: a JSON note's values as a
+    ledger's (the harness's own words by its own rules), its messages (:data:`_NOTE_MESSAGES`) by every rule; any other
+    note (one written with `git notes add`) as a person's text."""
+    try:
+        doc = _loads(raw.decode("utf-8"))
+    except ValueError:  # not UTF-8 (UnicodeDecodeError is one), or not JSON
+        doc = None
+    if not isinstance(doc, dict):
+        return secrets_in("note", raw, red)
+    text = raw.decode("utf-8")
+    found = {(line, rule) for line, rule, _ in flagged_values("note.json", raw, red, own=True)}
+    found |= {(_line_of(text, message), rule) for message in _note_messages(doc) if (rule := _flagged(message, red))}
+    return sorted(found)
+
+
+def _note_messages(data: Any, key: str | None = None) -> Iterator[str]:
+    if isinstance(data, str) and key in _NOTE_MESSAGES:
+        yield data
+    elif isinstance(data, list):
+        for v in data:
+            yield from _note_messages(v, key)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _note_messages(v, k)
 
 
 def redactor(patterns: Sequence[str] = ()) -> Redactor:
@@ -207,12 +254,18 @@ def _only_own_words(value: str, red: Redactor) -> bool:
     return inside and _bare(own.redact(value), own) == _bare(value, own)
 
 
+# The fields of a note the stamp writes (harness.history.stamp; `verdict`: the audit's): no schema names them, and a
+# push reads a note's keys as text (F-0355), which a project's pattern as broad as `[a-z]+_[a-z]+` must not refuse.
+_NOTE_FIELDS = frozenset({"harness", "commit", "source_tree", "tasks", "error", "state", "iteration", "gate",
+                          "blockers", "fresh_evidence", "verdict"})
+
+
 @functools.lru_cache(maxsize=1)
 def _harness_words() -> frozenset[str]:
-    """The harness's own words: its schemas' field names, its evidence types, an approval's fields."""
+    """The harness's own words: its schemas' field names, its evidence types, an approval's fields, a note's."""
     from harness.core.approvals import BOUND_FIELDS, SIGNED_FIELDS
 
-    return _schema_words() | _TYPE_NAMES | frozenset(SIGNED_FIELDS) | frozenset(BOUND_FIELDS)
+    return _schema_words() | _TYPE_NAMES | frozenset(SIGNED_FIELDS) | frozenset(BOUND_FIELDS) | _NOTE_FIELDS
 
 
 def _values(data: Any, key: str | None = None, written: bool = False, own: bool = True) -> Iterator[tuple[str, bool]]:

@@ -166,6 +166,37 @@ def load_config(layout: Layout) -> Config:
     return config_from_doc(doc if isinstance(doc, dict) else {})
 
 
+def patterns_in(raw: bytes | None) -> tuple[str, ...]:
+    """config.yaml's `redaction.patterns`, read leniently, for a secret check of text no schema vouches for (a note, the
+    messages it quotes about a broken commit): a config with another problem still names what the project calls
+    secret, and a pattern that is no regex is left out, not the ones beside it. None, or no YAML: none."""
+    from harness.core.redaction_patterns import compiled
+
+    try:
+        doc = yamlio.parse(raw, CONFIG) if raw else None
+    except HarnessError:
+        return ()
+    section = doc.get("redaction") if isinstance(doc, dict) else None
+    listed = section.get("patterns") if isinstance(section, dict) else None
+    kept: dict[str, None] = {}
+    for pattern in listed if isinstance(listed, list) else ():
+        try:
+            compiled([pattern])
+        except HarnessError:
+            continue
+        kept[pattern] = None
+    return tuple(kept)
+
+
+def worktree_patterns(root: Path) -> tuple[str, ...]:
+    """:func:`patterns_in` of the work tree's config.yaml under ``root`` (none in a bare repository): what the
+    repository holds now, beside what a commit held."""
+    try:
+        return patterns_in(bounded.read(root / CONFIG, "settings", CONFIG))
+    except HarnessError:
+        return ()
+
+
 def notes_ref_of(raw: bytes | None) -> str:
     """The notes ref, read leniently (hooks stamp even beside a broken config.yaml)."""
     try:

@@ -157,14 +157,23 @@ def _parse(text: bytes | str, name: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise HarnessError(f"{name}{where}: malformed YAML: {problem}") from None
+        raise HarnessError(f"{name}{where}: malformed YAML: {_redacted(problem)}") from None
     except RecursionError:
         raise HarnessError(f"{name}: nested more than {MAX_DEPTH} levels deep (refused)") from None
     except (ValueError, OverflowError) as exc:  # an integer past Python's digit limit, a date out of range
-        raise HarnessError(f"{name}: malformed YAML: {str(exc).split(';')[0][:200]}") from None
+        raise HarnessError(f"{name}: malformed YAML: {_redacted(str(exc).split(';')[0][:200])}") from None
     if too_deep(doc):
         raise HarnessError(f"{name}: nested more than {MAX_DEPTH} levels deep (refused)")
     return doc
+
+
+def _redacted(problem: str) -> str:
+    """A parser's words, which quote what they stumbled on (a key given twice, a tag, a scalar), redacted as a schema
+    message is (harness.store.validate.describe): a refusal is printed, kept in a note and in CI's log, and the key
+    given twice may be a token (F-0355). Only a refused text gets here: the rules are built for it alone."""
+    from harness.store.secrets_check import redactor
+
+    return redactor().redact(problem)
 
 
 def read(path: Path, name: str | None = None, kind: str = "settings") -> Any:
