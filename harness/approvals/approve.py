@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from harness.context import Context
     from harness.gitio.git import Git
     from harness.store.layout import Layout
+    from harness.store.source import Source
 
 ChangesOf = Callable[["Layout", "Git"], tuple[str, list[str]]]
 
@@ -34,6 +35,7 @@ class Pending:
     digest: str                # sha-256 of the exact bytes approved
     changes: list[str]
     key: str | None            # the SSH key to sign with (known before anyone is asked to type)
+    against: str | None = None  # the commit whose file it loosens from (None: HEAD)
 
 
 @dataclass(frozen=True)
@@ -41,17 +43,18 @@ class Approved:
     rel: str
     who: str
     signer: str
+    against: str | None = None  # as Pending's: a committed change was approved, the file is already committed
 
 
 def pending_approval(kind: str, rel: str, what: str, changes_of: ChangesOf, layout: Layout, git: Git,
-                     key: str | None) -> Pending:
+                     key: str | None, against: str | None = None) -> Pending:
     digest, changes = changes_of(layout, git)
     if changes:
         key = signing_key(git, key)  # asked before the prompt: nothing to type for an approval that cannot be signed
         if git.head() and git.is_shallow():  # every kind names the repository (#27's task F-0007)
             raise Refused("a shallow clone cannot name its repository (its first root commit) for the approval",
                           hint="git fetch --unshallow, then approve again")
-    return Pending(kind, rel, what, digest, changes, key)
+    return Pending(kind, rel, what, digest, changes, key, against)
 
 
 def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str], None] | None = None) -> Approved:
@@ -66,12 +69,12 @@ def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str
     from harness.store.tasks import now_iso
 
     signer = who.rsplit("<", 1)[1].rstrip(">").strip()
-    head = git.head()
+    head = p.against or git.head()
     parent = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
     entry = {"kind": p.kind, "digest": p.digest, "changes": p.changes, "approved_by": who, "signer": signer,
              "os_user": getpass.getuser(), "at": now_iso()}
     rel = rules.FILES.get(p.kind)
-    if rel is not None:  # bound to this repository and to the file as HEAD has it (what it loosens from)
+    if rel is not None:  # bound to this repository and to the file as HEAD (or p.against) has it: what it loosens from
         entry |= rules.binding(parent[0].repository_id() if parent else None, parent[0].read(rel) if parent else None)
     entry["signature"] = signing.sign(rules.payload(entry), signing_key(git, p.key), rules.NAMESPACE)
     line = json.dumps(entry, sort_keys=True).encode() + b"\n"
@@ -87,7 +90,7 @@ def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str
     with fsio.locked(layout.lock, on_wait=on_wait):
         existing = bounded.read(path, "approvals", paths.APPROVALS) or b""
         fsio.atomic_write(path, existing + line)
-    return Approved(p.rel, who, signer)
+    return Approved(p.rel, who, signer, p.against)
 
 
 def suite_changes(cases: tuple[str, ...], task_id: str | None, ctx: Context | None = None) -> ChangesOf:
@@ -168,29 +171,63 @@ def gate_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
 
 
 def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
-    from harness.core.policy import command_changes
-    from harness.gate import facts
+    """What `approve config-change` approves: the working config.yaml's change from HEAD's, every item the commit
+    rule asks a human for (evidence commands, dropped redaction patterns: read 102's F-0359), as it shows them."""
+    from harness.gate.config_approval import needing_approval
     from harness.gitio.tree_source import TreeSource
     from harness.store.source import FsSource
 
-    after = facts.configured_identities(FsSource(layout.root))
     head = git.head()
-    before = facts.configured_identities(TreeSource(git, git.commit_tree(head), "HEAD")) if head else {}
-    changes = command_changes(before, after, _shown_command(layout))
-    return hashlib.sha256(bounded.read(layout.config, "settings", paths.CONFIG) or b"").hexdigest(), changes
+    old = TreeSource(git, git.commit_tree(head), "HEAD", rev=head) if head else None
+    needs = needing_approval(old, FsSource(layout.root), _shown_command(layout, old))
+    return hashlib.sha256(bounded.read(layout.config, "settings", paths.CONFIG) or b"").hexdigest(), needs.items
 
 
-def _shown_command(layout: Layout) -> Callable[[list[str]], str]:
-    """How an approval spells a command: redacted as a record's argv is, with config.yaml's own patterns (read 63b's
-    F-0174: joined unredacted, `grep -rn password: config/` was refused at commit, and the signed line cannot change)."""
+def committed_config_changes(rev: str) -> ChangesOf:
+    """What `approve config-change --commit REV` approves: the change commit REV made to config.yaml, from its first
+    parent's file to its own — a step of the line from a task's base the gate walks, committed without an approval
+    (read 102's F-0360); bound to that parent's file (:func:`step_parent`), as the gate checks it."""
+    def changes_of(layout: Layout, git: Git) -> tuple[str, list[str]]:
+        from harness.gate.config_approval import needing_approval
+        from harness.gitio.tree_source import of_commit
+
+        commit = git.resolve(rev)
+        new, old = of_commit(git, commit), of_commit(git, step_parent(rev)(git))
+        assert new is not None and old is not None  # both resolved just now
+        needs = needing_approval(old, new, _shown_command(layout, old))
+        return hashlib.sha256(new.read(paths.CONFIG) or b"").hexdigest(), needs.items
+    return changes_of
+
+
+def step_parent(rev: str) -> Callable[[Git], str]:
+    """The commit a `--commit REV` approval is bound from: REV's first parent (the gate's line follows first parents)."""
+    def parent(git: Git) -> str:
+        commit = git.resolve(rev)
+        parents = git.parents(commit)
+        if not parents:
+            raise Refused(f"{rev} has no parent: the commit that adopts the harness configures its commands itself",
+                          hint="approve a later commit's change, or the working tree's (`harness approve config-change`)")
+        return parents[0]
+    return parent
+
+
+def _shown_command(layout: Layout, before: Source | None = None) -> Callable[[list[str]], str]:
+    """How an approval spells a command or a pattern: redacted as a record's argv is, with config.yaml's own patterns
+    and those of the file it changes (``before``: a dropped pattern is one of them) (read 63b's F-0174: joined
+    unredacted, `grep -rn password: config/` was refused at commit, and the signed line cannot change)."""
     from harness.core.redact import redact_argv
     from harness.errors import HarnessError
     from harness.store import secrets_check, settings
 
     try:
-        patterns = settings.load_config(layout).redaction
+        patterns = tuple(settings.load_config(layout).redaction)
     except HarnessError:  # an unreadable config is refused by the approval's own check: redact with the own rules
         patterns = ()
+    try:
+        patterns += tuple(p for p in (settings.config_of(before).redaction if before is not None else ())
+                          if p not in patterns)
+    except HarnessError:
+        pass  # a file that does not load drops no pattern (gate/config_approval.py)
     red = secrets_check.redactor(patterns)
     # An approval is no ledger's: the commit check reads it as a person's text, so a variable's name stays out (F-0237).
     return lambda argv: secrets_check.unnamed_env(" ".join(redact_argv(argv, red)))

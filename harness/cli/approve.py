@@ -17,7 +17,10 @@ from harness import paths
 from harness.errors import Refused
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from harness.approvals.approve import ChangesOf
+    from harness.gitio.git import Git
 
 key_option = click.option(
     "--key", metavar="PATH", help="SSH key to sign with (default: git config user.signingKey, as for signed "
@@ -36,7 +39,8 @@ def approve() -> None:
     """
 
 
-def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | None) -> None:
+def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | None,
+             against: Callable[[Git], str] | None = None) -> None:
     from harness.approvals.approve import pending_approval, record_approval
     from harness.cli.approve_report import report
     from harness.cli.hooks import _git
@@ -46,7 +50,7 @@ def _approve(kind: str, rel: str, what: str, changes_of: ChangesOf, key: str | N
         raise Refused("approval needs a human at an interactive terminal; this session has none",
                       hint=f"ask a person to run `harness approve {kind}` in their own terminal")
     layout, git = open_layout(), _git()
-    pending = pending_approval(kind, rel, what, changes_of, layout, git, key)
+    pending = pending_approval(kind, rel, what, changes_of, layout, git, key, against(git) if against else None)
     report(pending, as_json=False)
     if not pending.changes:
         return
@@ -94,15 +98,23 @@ def suite_change(cases: tuple[str, ...], key: str | None, task_id: str | None) -
 
 @approve.command("config-change")
 @key_option
-def config_change(key: str | None) -> None:
-    """Approve changed or removed evidence commands in the working config.yaml.
+@click.option("--commit", "rev", metavar="REV", help="Approve the change commit REV made to config.yaml (from its "
+                                                      "first parent's), when `harness gate` names it.")
+def config_change(key: str | None, rev: str | None) -> None:
+    """Approve the working config.yaml's changed, added or removed evidence commands and dropped redaction patterns.
 
     Which command proves `unit_test` is policy: replacing it can loosen the gate as surely
-    as editing gate.yaml. Any later edit to config.yaml voids the approval.
+    as editing gate.yaml, and a dropped pattern lets what it named as secret into the next
+    commit. Any later edit to config.yaml voids the approval. With --commit, the change a
+    commit already made, for a task whose gate names it.
     """
-    from harness.approvals.approve import config_changes
+    from harness.approvals.approve import committed_config_changes, config_changes, step_parent
 
-    _approve("config-change", paths.CONFIG, "changes what proves an evidence type", config_changes, key)
+    what = "changes what proves an evidence type, or what is kept secret"
+    if rev is None:
+        _approve("config-change", paths.CONFIG, what, config_changes, key)
+    else:
+        _approve("config-change", paths.CONFIG, what, committed_config_changes(rev), key, step_parent(rev))
 
 
 @approve.command("history-rewrite")

@@ -13,7 +13,8 @@ from harness.cli.reporters import text_report
 @text_report.register
 def pending_text(p: Pending) -> None:
     if not p.changes:
-        click.echo(f"{p.rel} does not loosen what is committed: no approval needed")
+        where = f"the change made to {p.rel} on top of {p.against[:12]}" if p.against else p.rel
+        click.echo(f"{where} does not loosen what is committed: no approval needed")
         return
     click.echo(f"{p.rel} {p.what}:")
     for change in p.changes:
@@ -22,5 +23,5 @@ def pending_text(p: Pending) -> None:
 
 @text_report.register
 def approved_text(a: Approved) -> None:
-    what = paths.APPROVALS if a.rel == paths.APPROVALS else f"{a.rel} and .harness/approvals.jsonl together"
+    what = paths.APPROVALS if a.rel == paths.APPROVALS or a.against else f"{a.rel} and .harness/approvals.jsonl together"
     click.echo(f"approved by {a.who}, signed as {a.signer}; commit {what}")

@@ -52,6 +52,9 @@ class GateInput:
     base_unread: dict[str, Any] | None = None
     # the commit whose commands stood for the base's, when the base predates the harness (reported, not judged)
     adopted_at: str | None = None
+    # the commit whose change of config.yaml no approval covers, where the chain of approvals from the base breaks at
+    # a commit (None: at the judged tree's own change, or nowhere)
+    config_unapproved_at: str | None = None
 
 
 @dataclass

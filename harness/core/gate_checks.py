@@ -265,11 +265,13 @@ def _introduced(j: Judging, req: Mapping[str, Any]) -> list[Blocker]:
     """An evidence type whose command is not config.yaml's at the task's base (added or changed by
     this change, or run by hand) proves nothing a human did not approve: `true` is one line away.
     Where the base is not in the repository, whether it changed cannot be told: refused for that."""
-    rid, base = req["id"], j.g.base_unread
+    rid, base, step = req["id"], j.g.base_unread, j.g.config_unapproved_at
+    # The approval to make is the step the chain from the base breaks at: one a commit made, else the tree's own.
+    remedy = (f"approves the change commit {step[:12]} made to it (`harness approve config-change --commit {step[:12]}`)"
+              if step else "approves the configuration (`harness approve config-change`)")
     out = [Blocker(REQS, "introduced_command", (rid, t),
                    f"{rid} cites {t}, whose command is not the one config.yaml configured at the task's base "
-                   "(added or changed since, or run by hand): it cannot verify a must requirement until a human "
-                   "approves the configuration (`harness approve config-change`)")
+                   f"(added or changed since, or run by hand): it cannot verify a must requirement until a human {remedy}")
            for t in req["evidence"] if t in j.g.introduced]
     if base:
         remedy = ("this clone is shallow: fetch its history (`git fetch --unshallow`)" if base["shallow"] else

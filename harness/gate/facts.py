@@ -56,22 +56,22 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
                      signers: Signers) -> dict[str, Any]:
     """Of the ``cited`` evidence types, those whose command is not config.yaml's at the task's base:
     added or changed since (this change's own command), or run by hand with no command of
-    config.yaml's at all. A human's approval of this config.yaml (`approve config-change`, checked
-    against the base's signers) vouches for the types it configures; nothing vouches for one run by
-    hand. With no config.yaml at the base the change adopts the harness, and whoever adopts it
+    config.yaml's at all. A human's approval of how config.yaml came from the base's (`approve config-change`,
+    checked against the base's signers: in one approval, or step by step, gate/config_approval.py) vouches for
+    the types it configures; nothing vouches for one run by hand. With no config.yaml at the base the change adopts the harness, and whoever adopts it
     configures every type: only those run by hand count then. Run by hand counts only with a
     protected suite (``strict``): without one, a type config.yaml does not name is reported in a
     note and CI's re-run refuses it, as it always was. As gate facts: ``introduced``, those types;
     ``base_unread``, the base commit when it is needed and this repository lacks it (the gate refuses
     the cited types for that reason); ``adopted_at``, the commit whose commands stood for the base's
-    when the base predates the harness (read 52's F-0098)."""
+    when the base predates the harness (read 52's F-0098); ``config_unapproved_at``, the commit whose change of
+    config.yaml no approval covers, when the chain of approvals from the base breaks at a commit (read 102's
+    F-0360: that step is what a human approves, `approve config-change --commit`)."""
     from harness.core.evidence_types import BUILTIN
-    from harness.core.sha256 import sha256
     from harness.errors import HarnessError
-    from harness.signatures import trust
 
     cited = cited - set(BUILTIN)
-    out: dict[str, Any] = {"introduced": [], "base_unread": None, "adopted_at": None}
+    out: dict[str, Any] = {"introduced": [], "base_unread": None, "adopted_at": None, "config_unapproved_at": None}
     if not cited:  # no verified must requirement leans on a type: nothing to read at the base
         return out
     now = configured_identities(src)
@@ -91,10 +91,11 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     except HarnessError:
         before = {}  # an invalid config at the base named no command anyone relied on
     changed = sorted(t for t in cited & set(now) if before.get(t) != now[t])
-    raw = src.read(paths.CONFIG)
-    if changed and raw and trust.approved(src.read(paths.APPROVALS), "config-change",
-                                          sha256(raw).hexdigest(), [base_src], signers)[0]:
-        changed = []
+    if changed:
+        from harness.gate.config_approval import vouched_since
+
+        vouched, out["config_unapproved_at"] = vouched_since(src, base_src, _commit_of(base_src), signers)
+        changed = [] if vouched else changed
     return {**out, "introduced": sorted({*by_hand, *changed})}
 
 

@@ -44,6 +44,13 @@ class TreeSource:
 
         return descends(self.git.root, self.rev or "HEAD", commit)
 
+    def config_steps(self, since: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """This tree's commit (HEAD for a tree of no commit: the index), and the commits of its first-parent line after
+        ``since`` that changed config.yaml, each with the parent it changed it from (None: ``since`` is not on it)."""
+        from harness.gitio.config_history import steps
+
+        return steps(self.git.root, self.rev or "HEAD", since)
+
     def adoption(self) -> TreeSource | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""

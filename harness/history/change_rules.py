@@ -14,7 +14,6 @@ from typing import Any
 
 from harness import paths
 from harness.core import gate as core_gate
-from harness.core import policy as core_policy
 from harness.core import states
 from harness.core.code_only import FOLDER, code_only
 from harness.errors import HarnessError
@@ -172,21 +171,6 @@ def _redacted_name(part: str, red: Redactor) -> str:
     whole, so a problem never shows the secret itself."""
     redacted = red.redact(part)
     return redacted if redacted != part else "[REDACTED]"
-
-
-def _dropped_patterns(old: Source, new: Source) -> list[str]:
-    """The parent's redaction patterns the commit's config.yaml no longer has (#28's task F-0160: dropped in
-    one commit, the value they named passed the next). A config no reader accepts drops none here: its own
-    check refuses it."""
-    try:
-        before = settings.config_of(old).redaction
-    except HarnessError:
-        return []
-    try:
-        after = set(settings.config_of(new).redaction)
-    except HarnessError:
-        return []
-    return [p for p in before if p not in after]
 
 
 def _redaction_patterns(sources: Sequence[Source]) -> tuple[str, ...]:
@@ -404,10 +388,10 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
 
 def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], signers: trust.Signers) -> None:
     raw = new.read(paths.CONFIG)
-    from harness.gate import facts
+    from harness.gate import config_approval
 
     try:
-        after = facts.configured_identities(new)  # a missing config.yaml names no command at all
+        facts.configured_identities(new)  # a missing config.yaml names no command at all
     except HarnessError as exc:
         problems.append(Problem(paths.CONFIG, "schema", exc.message, "fix the field named"))
         return
@@ -417,22 +401,24 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], 
         if not old.listdir(paths.HARNESS):
             continue  # a parent without .harness/: this commit adopts the harness, and whoever adopts it configures
         try:
-            before = facts.configured_identities(old)
+            facts.configured_identities(old)
         except HarnessError:
             continue  # an invalid old config named no command anyone could rely on
-        changed = core_policy.command_changes(before, after)
+        # What `harness approve config-change` shows and signs, asked of the one function (read 102's F-0359).
+        needs = config_approval.needing_approval(old, new)
+        if not needs.items:
+            continue
         # Vouched for by this parent's signers: the side whose commands change.
-        ok, why = trust.approved(new.read(paths.APPROVALS), "config-change", _digest(raw), [old], signers) if raw else (False, None)
-        dropped = _dropped_patterns(old, new)
-        if dropped and not ok:
+        ok, why = config_approval.approval_of(new.read(paths.APPROVALS), raw, old, signers)
+        if needs.patterns and not ok:
             problems.append(Problem(paths.CONFIG, "redaction-patterns-need-approval",
-                                    f"drops {len(dropped)} of redaction.patterns: what they name as secret would reach "
-                                    "the next commit's files unchecked" + (f" ({why})" if why else ""),
+                                    f"drops {len(needs.patterns)} of redaction.patterns: what they name as secret would "
+                                    "reach the next commit's files unchecked" + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
                                     "config.yaml), or keep the patterns; adding one needs no approval"))
-        if changed and not ok:
-            problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence type: "
-                                    + "; ".join(changed) + (f" ({why})" if why else ""),
+        if needs.commands and not ok:
+            problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence "
+                                    "type: " + "; ".join(needs.commands) + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
                                     "config.yaml), or revert the change; the commit that adopts the harness configures its "
                                     "commands itself"))

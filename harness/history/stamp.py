@@ -275,8 +275,10 @@ def _facts(cache: StampCache, src: TreeSource, tid: str, key: str, loaded: list,
     except HarnessError as exc:
         found = exc.message  # a verdict of INVALID_HARNESS_STATE, wherever it is judged
     # Kept when they rest on the keyed objects alone: not on a signature's verdict (F-0093), nor on which commits
-    # this clone holds (a base it lacks, F-0097's refusal) or the history before the judged commit (F-0098).
-    keep = signers.asked == asked and not (isinstance(found, dict) and (found.get("base_unread") or found.get("adopted_at")))
+    # this clone holds (a base it lacks, F-0097's refusal) or the history before the judged commit (F-0098), which a
+    # command changed since the base was also judged by (its steps' approvals, read 102's F-0360).
+    keep = signers.asked == asked and not (isinstance(found, dict) and (
+        found.get("base_unread") or found.get("adopted_at") or found.get("introduced")))
     cache.put(f"facts:{key}", found, keep=keep)
     cache.put(f"trust:{key}", UNSIGNED if keep else "this stamp", keep=keep)
 

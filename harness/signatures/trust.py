@@ -130,10 +130,12 @@ def approved_cases(approvals_raw: bytes | None, repository: str, base: str, trus
 
 
 def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Sequence[Source],
-             signers: Signers) -> tuple[bool, str | None]:
+             signers: Signers, signed_by: Sequence[Source] | None = None) -> tuple[bool, str | None]:
     """(True, None) when a record approving ``digest`` for ``kind`` carries a signature that
     verifies against the trust root and, when bound, was given in this repository against the file
-    as ``trusted`` (the parent) has it; else (False, why a record that claims it does not count)."""
+    as ``trusted`` (the parent) has it; else (False, why a record that claims it does not count).
+    ``signed_by``: whose allowed_signers are the root, when not ``trusted``'s (the gate walking a task's
+    steps trusts its base's signers for each: a later commit's list is the change's own)."""
     claims = rules.candidates(approvals_raw, kind, digest)
     if not claims:
         malformed = rules.malformed_claims(approvals_raw, kind, digest)
@@ -141,7 +143,7 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
             return False, (f"the approval in {paths.APPROVALS} ({'; '.join(malformed[:3])}) is not one the CLI writes: "
                            "an unsigned or badly signed approval counts as none")
         return False, None
-    available = roots(trusted, signers)
+    available = roots(trusted if signed_by is None else signed_by, signers)
     # An approval the trusted (parent) side already holds was given for a change made before:
     # restoring that exact file later (after someone tightened it again) needs a new one. Known by
     # what was signed, not by the signature's text (which could be re-wrapped and still verify);

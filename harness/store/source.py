@@ -84,6 +84,13 @@ class FsSource:
 
         return on_published_line(self.root, commit)
 
+    def config_steps(self, since: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """HEAD, and the commits of its first-parent line after ``since`` that changed config.yaml, each with the parent
+        it changed it from (None: ``since`` is not on that line): the working tree's own change is the step after HEAD."""
+        from harness.gitio.config_history import steps
+
+        return steps(self.root, "HEAD", since)
+
     def adoption(self) -> Source | None:
         """The files of the earliest commit of this source's history that holds `.harness/config.yaml` (None: none does, and
         this is the change that adopts the harness)."""
