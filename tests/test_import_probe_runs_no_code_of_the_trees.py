@@ -175,3 +175,30 @@ def test_f0332_a_finder_module_s_other_tables_name_nothing(trees):
     finder(site, {"calcpkg": str(checkout / "src")}, extra="FLAGS = {'strict': True, 'mode': 'lenient'}\n")
     said, _ = ask(python, checkout, body=import_probe.DESCRIBE, names=())
     assert [n for n, _ in said["names"]] == ["calcpkg"], said
+
+
+# -- F-0376: a shadow of a virtual environment (harness/findings/shadow_env.py) -----------------------------------
+
+@pytest.mark.parametrize("named", ["the real environment", "a folder of the checkout", "nothing"])
+def test_f0376_a_shadow_environment_runs_the_real_ones_files_as_its_own_and_nothing_else(tmp_path, named):
+    """A shadow's site folder names the real environment's site-packages (in the checkout, guarded) and runs its
+    `.pth` import lines, as the real environment does at start-up: its `pyvenv.cfg` names the real environment, whose
+    files are then the interpreter's own, as they were through a link. A folder that is not a virtual environment
+    (the checkout's src/) is never taken for one: its files stay refused, as they are with no such line."""
+    checkout = tmp_path / "checkout"
+    (checkout / "src").mkdir(parents=True)
+    _, real_site = venv(checkout / ".venv")
+    mark = tmp_path / "ran"
+    (real_site / "envhook.py").write_text(MARK.format(mark=str(mark)), "utf-8")
+    shadow, site = venv(tmp_path / "shadow")
+    (site / "1-site-packages.pth").write_text(f"{real_site}\n", "utf-8")
+    (site / "2-hook.pth").write_text("import envhook\n", "utf-8")
+    cfg = tmp_path / "shadow" / "pyvenv.cfg"
+    target = {"the real environment": checkout / ".venv", "a folder of the checkout": checkout / "src"}.get(named)
+    if target is not None:
+        cfg.write_text(cfg.read_text("utf-8") + f"harness-shadow-of = {target}\n", "utf-8")
+    _, blocked = ask(shadow, checkout)
+    if named == "the real environment":
+        assert mark.exists() and blocked == [], blocked
+    else:
+        assert not mark.exists() and real(real_site / "envhook.py") in blocked, blocked

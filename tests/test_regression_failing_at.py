@@ -523,3 +523,232 @@ def test_failing_at_is_refused_when_the_environment_puts_the_working_tree_first(
     r = h("finding", "regression", "F-0002", LIB_TEST, "--failing-at", before, "--", ".venv/bin/python", LIB_TEST)
     assert r.code != 0 and "checkout" in r.err and "editable" in r.err, r.text
     assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
+
+
+# -- found running this repository's own flow (F-0376): an interpreter that ignores PYTHONPATH -------------------
+# A git hook runs `python -E -P -m harness`; an interpreter started with -E or -I reads no PYTHONPATH, so in the
+# checkout the environment's editable install (a .pth naming the working tree) chose the code it ran.
+
+ISOLATED_SCRIPT_BODY = """\
+here=$(cd "$(dirname "$0")" && pwd)
+cd "${TMPDIR:-/tmp}" || exit 2
+exec "$here/.venv/bin/python" -I -c "import app, sys; sys.exit(0 if app.answer() == 41 else 1)"
+"""
+# A console script of the environment started with no PYTHONPATH, as a hook's cleared environment starts it.
+CONSOLE_SCRIPT_BODY = """\
+here=$(cd "$(dirname "$0")" && pwd)
+cd "${TMPDIR:-/tmp}" || exit 2
+exec env -u PYTHONPATH "$here/.venv/bin/answer-ok"
+"""
+ISOLATED_TEST = "tests/test_answer_isolated.py"
+
+
+def isolated_env(h: Harness, repo: Path, body: str) -> str:
+    """F-0002 CONFIRMED by a script (``body``) that runs the project's git-ignored `.venv` so that PYTHONPATH is
+    not read: the environment installs the project editable (a .pth naming the working tree), has a console script
+    `answer-ok` (its shebang naming the environment's Python, as pip writes it) and a .pth whose `import` line
+    runs a module of its own site-packages (as setuptools' distutils-precedence.pth does); the fix committed, and a
+    test that runs the environment's Python isolated written. Returns the commit before the fix."""
+    import subprocess
+
+    (repo / ".gitignore").write_text("__pycache__/\n.venv/\n", "utf-8")
+    git(repo, "add", ".gitignore")
+    commit_ok(repo, "ignore the environment")
+    venv = repo / ".venv"
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = site_packages(venv)
+    (site / "editable_app.pth").write_text(f"{repo}\n", "utf-8")
+    (site / "_env_hook.py").write_text("import sys\nsys.env_hook_ran = True\n", "utf-8")
+    (site / "env-hook.pth").write_text("import _env_hook\n", "utf-8")
+    script = venv / "bin" / "answer-ok"
+    script.write_text(f"#!{venv}/bin/python\nimport sys\nimport app\nsys.exit(0 if app.answer() == 41 else 1)\n",
+                      "utf-8")
+    script.chmod(0o755)
+    (repo / ENV_SCRIPT).write_text(body, "utf-8")
+    assert propose(h, repo.parent, proposal(title="the environment says so, isolated", recommended_reproducer={
+        "type": "unit_test", "description": "run in the environment", "command": ["sh", ENV_SCRIPT]}),
+        "isolated.yaml").code == 0
+    h.ok("finding", "reproduce", "F-0002")
+    assert finding(h, "F-0002")["status"] == "CONFIRMED"
+    before = commit_fix(repo)
+    (repo / "tests").mkdir(exist_ok=True)
+    (repo / ISOLATED_TEST).write_text("import sys, app\nassert getattr(sys, 'env_hook_ran', False)\n"
+                                      "assert app.answer() == 41, app.answer()\n", "utf-8")
+    return before
+
+
+def site_packages(venv: Path) -> Path:
+    import sysconfig
+
+    return Path(sysconfig.get_path("purelib", vars={"base": str(venv), "platbase": str(venv)}))
+
+
+def env_files(venv: Path) -> dict[str, tuple]:
+    """Every entry of the environment: its kind, and its link target or its bytes and mode."""
+    import os
+
+    out: dict[str, tuple] = {}
+    for path in sorted(venv.rglob("*")):
+        rel = path.relative_to(venv).as_posix()
+        if path.is_symlink():
+            out[rel] = ("link", os.readlink(path))
+        elif path.is_dir():
+            out[rel] = ("dir",)
+        else:
+            out[rel] = ("file", path.read_bytes(), path.stat().st_mode)
+    return out
+
+
+def test_failing_at_an_isolated_interpreter_of_the_environment_imports_the_checkouts_code(h, repo, tid):
+    """F-0376: the reproducer runs the environment's Python with -I, from another folder: it ignored PYTHONPATH and
+    imported the working tree's (fixed) app through the editable install, so the commit before the fix was refused
+    as one that "already holds the fix". In the checkout the environment is a shadow whose editable install names
+    the checkout: the commit before the fix shows the bug, and the real environment is left as it was."""
+    before = isolated_env(h, repo, ISOLATED_SCRIPT_BODY)
+    venv_was = env_files(repo / ".venv")
+    h.ok("finding", "regression", "F-0002", ISOLATED_TEST, "--failing-at", before, "--",
+         ".venv/bin/python", "-I", ISOLATED_TEST)
+    assert finding(h, "F-0002")["status"] == "FIXING"
+    assert env_files(repo / ".venv") == venv_was, "the real environment was written to"
+    assert git(repo, "worktree", "list", "--porcelain").stdout.count("worktree ") == 1
+
+
+def test_failing_at_a_fixed_commit_is_refused_though_an_isolated_interpreter_would_import_the_bug(h, repo, tid):
+    """F-0376: with the fix undone in the working tree only, the isolated interpreter in the checkout of the fixed
+    commit imported the working tree's buggy app: test and reproducer failed, and a commit holding the fix was
+    taken as one where the bug is."""
+    isolated_env(h, repo, ISOLATED_SCRIPT_BODY)
+    (repo / "app.py").write_text("def answer():\n    return 42\n", "utf-8")
+    ledger = ledger_bytes(repo, tid)
+    r = h("finding", "regression", "F-0002", ISOLATED_TEST, "--failing-at", "HEAD", "--",
+          ".venv/bin/python", "-I", ISOLATED_TEST)
+    assert r.code != 0 and "did not fail at" in r.err, r.text
+    assert ledger_bytes(repo, tid) == ledger and finding(h, "F-0002")["status"] == "CONFIRMED"
+
+
+def test_failing_at_a_console_script_of_the_environment_imports_the_checkouts_code(h, repo, tid):
+    """F-0376: a console script of the environment (its shebang the environment's Python) started without
+    PYTHONPATH imported the working tree's code; in the checkout its shebang names the shadow's Python."""
+    before = isolated_env(h, repo, CONSOLE_SCRIPT_BODY)
+    write_test(repo)  # the test imports the checkout's app itself: the reproducer's console script is what is shown
+    venv_was = env_files(repo / ".venv")
+    h.ok("finding", "regression", "F-0002", TEST, "--failing-at", before, "--", PY, TEST)
+    assert finding(h, "F-0002")["status"] == "FIXING"
+    assert env_files(repo / ".venv") == venv_was, "the real environment was written to"
+
+
+def real_env(root: Path) -> Path:
+    """root/.venv, a real virtual environment installing root editable, with a console script, an activate script
+    naming it, and a .pth `import` line of its own; root/app.py and checkout/app.py say where they are."""
+    import subprocess
+
+    venv = root / ".venv"
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = site_packages(venv)
+    (site / "editable_app.pth").write_text(f"# installed editable\n{root}\n", "utf-8")
+    (site / "_env_hook.py").write_text("import sys\nsys.env_hook_ran = True\n", "utf-8")
+    (site / "env-hook.pth").write_text("import _env_hook\n", "utf-8")
+    (site / "installed_dep.py").write_text("WHERE = 'site-packages'\n", "utf-8")
+    script = venv / "bin" / "where-app"
+    script.write_text(f"#!{venv}/bin/python\nimport app, installed_dep\nprint(app.WHERE, installed_dep.WHERE)\n",
+                      "utf-8")
+    script.chmod(0o755)
+    (root / "app.py").write_text("WHERE = 'working tree'\n", "utf-8")
+    return venv
+
+
+def run_isolated(python: Path, code: str, cwd: Path, *flags: str) -> str:
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run([str(python), *flags, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_a_lent_virtual_environment_is_a_shadow_that_imports_the_checkouts_code_whatever_the_flags(tmp_path):
+    """F-0376: a virtual environment is not linked into the checkout but shadowed there: its interpreters are the
+    real ones' (the same links), its editable install names the checkout, its packages and its own `.pth` imports
+    come from the real site-packages, its console scripts and activate scripts name the shadow; the shadow goes
+    afterwards and the real environment is never written to."""
+    import os
+    import subprocess
+
+    from harness.findings.checkout_env import lent
+
+    root, checkout, elsewhere = tmp_path / "root", tmp_path / "checkout", tmp_path / "elsewhere"
+    for folder in (root, checkout, elsewhere):
+        folder.mkdir()
+    venv = real_env(root)
+    (checkout / "app.py").write_text("WHERE = 'checkout'\n", "utf-8")
+    was = env_files(venv)
+    with lent(root, checkout, {".venv"}.__contains__) as pythons:
+        shadow = checkout / ".venv"
+        assert shadow.is_dir() and not shadow.is_symlink()
+        assert pythons and all(p.parent == shadow / "bin" for p in pythons)
+        assert os.readlink(shadow / "bin" / "python3") == os.readlink(venv / "bin" / "python3")
+        for flags in ((), ("-I",), ("-E", "-P")):
+            said = run_isolated(shadow / "bin" / "python", "import app, installed_dep, sys; "
+                                "print(app.WHERE, installed_dep.WHERE, sys.env_hook_ran)", elsewhere, *flags)
+            assert said == "checkout site-packages True", (flags, said)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        out = subprocess.run([str(shadow / "bin" / "where-app")], cwd=elsewhere, env=env, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        assert out == "checkout site-packages"
+        activate = (shadow / "bin" / "activate").read_text("utf-8")
+        assert str(shadow) in activate and f"{venv}'" not in activate and f'{venv}"' not in activate
+        assert (shadow / "pyvenv.cfg").read_text("utf-8").startswith((venv / "pyvenv.cfg").read_text("utf-8"))
+    assert not os.path.lexists(checkout / ".venv")
+    assert env_files(venv) == was, "the real environment was written to"
+
+
+@pytest.mark.parametrize("pth,module", [
+    ("import sys; sys.path.insert(0, {root!r})", None),
+    ("import __editable___app_0_1_finder; __editable___app_0_1_finder.install()",
+     "MAPPING = {{'app': {app!r}}}\ndef install():\n    pass\n"),
+])
+def test_a_lent_environment_whose_pth_imports_the_repository_is_refused(tmp_path, pth, module):
+    """F-0376: an `import` line that names the repository (a path inside it, or an editable finder of the
+    site-packages mapping a name into it) cannot be pointed at the checkout without guessing: refused with the
+    remedy, and nothing left in the checkout."""
+    import os
+
+    from harness.errors import HarnessError
+    from harness.evidence.tree_imports import REMEDY_EDITABLE
+    from harness.findings.checkout_env import lent
+
+    root, checkout = tmp_path / "root", tmp_path / "checkout"
+    root.mkdir()
+    checkout.mkdir()
+    venv = real_env(root)
+    site = site_packages(venv)
+    (site / "finder.pth").write_text(pth.format(root=str(root)) + "\n", "utf-8")
+    if module:
+        (site / "__editable___app_0_1_finder.py").write_text(module.format(app=str(root / "app.py")), "utf-8")
+    with pytest.raises(HarnessError) as refused, lent(root, checkout, {".venv"}.__contains__):
+        pass
+    assert "finder.pth" in refused.value.message and refused.value.hint == REMEDY_EDITABLE
+    assert not os.path.lexists(checkout / ".venv")
+
+
+def test_a_lent_environment_whose_finder_maps_elsewhere_keeps_its_import_line(tmp_path):
+    """F-0376's neighbour: an editable finder of another project (outside the repository) is no concern of the
+    checkout: its `import` line is copied as it is, and the shadow's interpreter runs it."""
+    from harness.findings.checkout_env import lent
+
+    root, checkout, other = tmp_path / "root", tmp_path / "checkout", tmp_path / "other"
+    for folder in (root, checkout, other):
+        folder.mkdir()
+    (other / "otherpkg.py").write_text("WHERE = 'other'\n", "utf-8")
+    venv = real_env(root)
+    site = site_packages(venv)
+    (site / "__editable___other_0_1_finder.py").write_text(
+        f"import sys\nMAPPING = {{'otherpkg': {str(other / 'otherpkg.py')!r}}}\n"
+        f"def install():\n    sys.path.append({str(other)!r})\n", "utf-8")
+    (site / "__editable__.other-0.1.pth").write_text(
+        "import __editable___other_0_1_finder; __editable___other_0_1_finder.install()\n", "utf-8")
+    (checkout / "app.py").write_text("WHERE = 'checkout'\n", "utf-8")
+    with lent(root, checkout, {".venv"}.__contains__):
+        said = run_isolated(checkout / ".venv" / "bin" / "python", "import app, otherpkg; print(app.WHERE, "
+                            "otherpkg.WHERE)", tmp_path, "-I")
+        assert said == "checkout other"
