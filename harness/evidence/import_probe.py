@@ -35,6 +35,12 @@ from pathlib import Path
 from harness import runner
 from harness.errors import HarnessError
 
+# The key of a shadow environment's `pyvenv.cfg` that names the real environment it is made from
+# (:mod:`harness.findings.shadow_env`, F-0376): the shadow's interpreter imports the real one's packages, so its
+# files are the interpreter's own, as they were when the environment was lent as a link. Only a folder that is a
+# virtual environment itself is taken.
+SHADOW_OF = "harness-shadow-of"
+
 # Run first, before anything is imported; `_GUARDED` (real paths) and `_ANSWER` are set above it. The working
 # directory (`-c` puts it first) would let a `json.py` of the folder the probe runs in answer for the standard
 # library's. The interpreter's own folders are its prefixes and its virtualenv (`site` finds it as `_VENV` is found;
@@ -48,6 +54,15 @@ def _within(path, folder):
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 _VENV = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
 _VENV = [_VENV] if any(os.path.isfile(os.path.join(f, 'pyvenv.cfg')) for f in (_VENV, os.path.join(_VENV, 'bin'))) else []
+def _shadowed(venv):
+    try:
+        with open(os.path.join(venv, 'pyvenv.cfg'), encoding='utf-8', errors='replace') as cfg:
+            lines = cfg.read(65536).splitlines()
+    except OSError:
+        return []
+    named = [line.partition('=')[2].strip() for line in lines if line.partition('=')[0].strip() == '@SHADOW_OF@']
+    return [f for f in named if os.path.isabs(f) and os.path.isfile(os.path.join(f, 'pyvenv.cfg'))]
+_VENV = _VENV + [f for v in _VENV for f in _shadowed(v)]
 _OWN = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *_VENV)}
 _OWN = [p for p in _OWN if not any(_within(g, p) for g in _GUARDED)]
 _BLOCKED = []
@@ -92,7 +107,7 @@ sys.meta_path.insert(0, _StartupGuard)
 import site
 site.main()
 sys.meta_path.remove(_StartupGuard)
-"""
+""".replace("@SHADOW_OF@", SHADOW_OF)
 FINISH = """
 import json
 with open(_ANSWER, 'w', encoding='utf-8') as _out:

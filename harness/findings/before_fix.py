@@ -70,7 +70,8 @@ def run_before_fix(s: TaskStore, f: Finding, rev: str, path: str, command: list[
 
 def _run_at(s: TaskStore, git: Git, overlay: str, commit: str, command: list[str] | str) -> dict:
     """``command`` run in a throw-away checkout of ``overlay`` (``commit``'s source with files put in), the
-    project's git-ignored Python environments lent to it (F-0350)."""
+    project's git-ignored Python environments lent to it (F-0350; a virtual environment as a shadow whose
+    interpreters import the checkout's code whatever their flags, F-0376)."""
     from harness.evidence.pass_to_pass import located
     from harness.findings.checkout_env import lent
 
@@ -85,7 +86,8 @@ def _checkout_env(where: Path, root: Path, command: list[str] | str, pythons: li
     the repository that the command's interpreter or a lent environment's imports from (an editable install's
     `.pth` naming `packages/lib/src`) replaced by the checkout's; refused (HarnessError) when one would still import
     the repository's code (F-0351). A script starts the lent interpreter itself, so each is asked, not only the
-    command's first word."""
+    command's first word. A shadow's interpreter imports the checkout's code already (F-0376); asked too, it must
+    pass the same checks."""
     import os
 
     from harness.evidence.pass_to_pass import inside
