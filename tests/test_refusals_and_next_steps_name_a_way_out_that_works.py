@@ -161,6 +161,23 @@ def test_a_hand_edited_priority_is_pointed_at_a_command_that_exists(h, repo):
     assert "fixed when the requirement is added" in line
 
 
+def test_a_hand_edit_only_replay_undoes_names_the_command_alone_in_its_backticks(h, repo):
+    """Copied as written, `harness replay --write (re-render from the ledger)` handed click four arguments more
+    (read 105's F-0371): what the command is for is said outside the backticks."""
+    tid = h.ok("task", "new", "Timestamps").out.strip()
+    path = repo / ".harness/tasks" / tid / "task.yaml"
+    path.write_text(re.sub(r"created_at: '\d{4}", "created_at: '1999", path.read_text()))
+    r = h("replay")
+    assert r.code == 2
+    line = next(x for x in r.text.splitlines() if "created_at" in x)
+    named = re.findall(r"`(harness [^`]+)`", line)
+    assert named == ["harness replay --write"], line
+    for command in named:
+        parse(command)
+    h.ok(*shlex.split(named[0])[1:])
+    assert h("replay").code == 0
+
+
 def test_contract_check_in_implementing_with_requirements_names_no_contract_apply(h, repo):
     h.ok("task", "new", "Item by item")
     h.ok("requirement", "add", "It works", "--priority", "must")
