@@ -31,7 +31,7 @@ FIX_COMMANDS = {
     "findings": "harness finding …",
     "gate": "harness gate",
 }
-RERENDER = "harness replay --write (re-render from the ledger)"
+RERENDER = "harness replay --write"
 # Fields fixed when an item is added: no command changes them; a new item with the value wanted does.
 FIXED_AT_ADD = {
     ("requirements", "priority"): ('harness requirement add "STATEMENT" --priority must',
@@ -61,7 +61,8 @@ class Disagreement:
     def fix(self) -> str:
         # The file is wrong, not the ledger: restore it first; the command is how the change is made legally.
         if self.command == RERENDER:
-            return f"use `{RERENDER}`"
+            # What the command is for stays outside the backticks: copied as written, it would be arguments.
+            return f"use `{RERENDER}` (re-render from the ledger)"
         note = f" ({self.note})" if self.note else ""
         return f"restore the file with `harness replay --write`, then use `{self.command}`{note}"
 

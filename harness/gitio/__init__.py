@@ -15,4 +15,5 @@ only :mod:`fast_path` pays for nothing else:
 - :mod:`git` — :class:`~harness.gitio.git.Git`, assembled from :mod:`repository`, :mod:`history`,
   :mod:`notes`, :mod:`trees`, :mod:`worktree` and :mod:`remotes`
 - :mod:`tree_source` — reading ``.harness/`` files from a commit's or the index's tree
+- :mod:`unmerged` — whether a working tree's file is in conflict (a merge stopped on it)
 """

@@ -435,6 +435,10 @@ def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: st
     """Everything about one changed task; ``priors``: the parents it already was a task in."""
     folder = f"{reader.TASKS}/{tid}"
     ledger_rel = f"{folder}/events.jsonl"
+    both = None if only_gated else _advanced_on_both_sides(priors, tid, ledger_rel)
+    if both is not None:
+        problems.append(both)
+        return None
     before_states: list[str | None] = []
     for old in priors:
         old_raw, new_raw = old.read(ledger_rel) or b"", new.read(ledger_rel) or b""
@@ -465,6 +469,31 @@ def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: st
     if entering and policy is not None:
         verdict.gate = _gate_at(new, task, policy, source_tree, problems, signers)
     return verdict
+
+
+def _advanced_on_both_sides(priors: Sequence[Source], tid: str, ledger_rel: str) -> Problem | None:
+    """A merge whose parents' ledgers of ``tid`` each hold events the other lacks (neither is a prefix of the other).
+    No ledger extends both, whatever the merge holds: naming one parent's to restore sends the next commit to the
+    other's, a loop (read 105's F-0371). Named as what it is, with the ways out that work. The two chains are never
+    joined here: each event names the hash of the one before, and their order is what the state machine judged."""
+    ledgers = [(old, old.read(ledger_rel) or b"") for old in priors]
+    for n, (one, a) in enumerate(ledgers):
+        for other, b in ledgers[n + 1:]:
+            if a.startswith(b) or b.startswith(a):
+                continue
+            line = next((k for k, (x, y) in enumerate(zip(a.split(b"\n"), b.split(b"\n")), start=1) if x != y), 1)
+            rev = _rev(priors[:1])  # this branch: the merge's first parent
+            return Problem(ledger_rel, "ledger-diverged",
+                           f"task {tid} advanced on both sides of the merge: {_rev([one])} and {_rev([other])} each "
+                           f"hold events of it the other lacks, from line {line} on",
+                           "a merge commit's ledger must extend each parent's, and none extends both (each event "
+                           "names the hash of the one before): abandon the merge (`git merge --abort`), or make it an "
+                           "ordinary commit of this branch: `git merge --quit`, keep this branch's record of the task "
+                           f"(`git restore --source={rev} --staged --worktree -- {reader.TASKS}/{tid}`), record the "
+                           "other branch's events again with the harness commands that made them, and commit; the "
+                           "other branch's commits stay out of this history (a merge already committed is replaced "
+                           "the same way, from its first parent)")
+    return None
 
 
 def _gate_at(new: Source, task: reader.LoadedTask, policy: settings.GatePolicy, source_tree: str,

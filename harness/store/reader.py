@@ -105,7 +105,15 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
     raw = src.read(name)
     if raw is None:
         raise HarnessError(f"{name}: missing — task {task_id} has no ledger ({src.label})")
-    lines, proj = parse_ledger(raw, name, src.valid_cache)
+    try:
+        lines, proj = parse_ledger(raw, name, src.valid_cache)
+    except HarnessError:
+        where = _in_conflict(src, name, raw)
+        if where is None:
+            raise
+        raise HarnessError(f"{name}: left in conflict by git ({where}): task {task_id} gained events on both "
+                           "branches, and a ledger is one chain of events, each naming the hash of the one before: "
+                           "two chains are never joined line by line", hint=_conflict_hint(folder)) from None
     if proj.id != task_id:
         raise HarnessError(f"{name}: the ledger belongs to {proj.id}, not {task_id}")
     loaded = {}
@@ -119,11 +127,42 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
     return LoadedTask(task_id, folder, proj, lines, loaded)
 
 
+def _conflict_hint(folder: str) -> str:
+    """The ways out of a task's ledger git left in conflict that work as written, in an order a reader may run them
+    all in. This branch's record is taken whole, folder and all: its ledger alone would keep the other side's
+    statements in the YAML files (free-form text is read from the file) and its evidence files."""
+    return ("abandon the merge (`git merge --abort`; a rebase or cherry-pick has its own --abort), or keep this "
+            f"branch's record of the task (`git restore --source=HEAD --staged --worktree -- {folder}`) and record "
+            "the other branch's events again with the harness commands that made them; commit that as an ordinary "
+            "commit (`git merge --quit` before committing: a merge commit's ledger must extend both branches', and "
+            "none can), which leaves the other branch's commits out of this history")
+
+
+def _in_conflict(src: Source, rel: str, raw: bytes) -> str | None:
+    """How a file that failed to read shows that git left it in conflict (None: it does not): git's conflict markers
+    in it, or git holding it as unmerged once the markers were edited out (both sides' lines kept)."""
+    import re
+
+    marker = re.search(rb"^(?:<{7}|={7}|>{7}|\|{7})(?: |\r?$)", raw, re.MULTILINE)
+    if marker:
+        line = raw.count(b"\n", 0, marker.start()) + 1
+        return f"its conflict markers at line {line}"
+    unmerged = getattr(src, "unmerged", None)
+    return "git holds it unmerged" if unmerged is not None and unmerged(rel) else None
+
+
 def read_doc(src: Source, rel: str, schema: str) -> dict | None:
     raw = src.read(rel)
     if raw is None:
         return None
-    doc = yamlio.parse(raw, rel) if raw.strip() else None
+    try:
+        doc = yamlio.parse(raw, rel) if raw.strip() else None
+    except HarnessError as exc:
+        if exc.hint is None and _in_conflict(src, rel, raw) is not None:
+            # A task's YAML files are rendered from its ledger: once that is settled, they are rendered again.
+            raise HarnessError(exc.message, hint="git left this task file in conflict; settle the task's ledger "
+                                                 "first, then render the file from it (`harness replay --write`)") from None
+        raise
     validate.check(doc, schema, rel, raw, src.valid_cache)
     return doc
 

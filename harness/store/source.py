@@ -102,6 +102,12 @@ class FsSource:
         found = first_holding(self.root, "HEAD", published_line(self.root), when_unborn=("--branches",))
         return self.at(found) if found else None
 
+    def unmerged(self, rel: str) -> bool:
+        """Whether git holds ``rel`` in conflict (a merge stopped on it): asked of a file that failed to read."""
+        from harness.gitio.unmerged import unmerged
+
+        return unmerged(self.root, rel)
+
     def read(self, rel: str) -> bytes | None:
         from harness.store import bounded
 
