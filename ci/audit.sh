@@ -14,10 +14,13 @@
 #   HARNESS_REMOTE           where missing commits and stamps are fetched from (default origin)
 #   HARNESS_ALLOW_UNTRUSTED_RERUN  "true": re-run even under pull_request_target (see below)
 #   HARNESS_MODE             audit (default): the whole audit in this job. A fan-out over jobs (docs/ci.md):
-#                            plan: `--plan --json` into HARNESS_OUT (default harness-plan.json); writes
+#                            plan: `--plan --output HARNESS_OUT` (default harness-plan.json); writes
 #                              `commits` (a JSON list of the DONE commits) and `json` to $GITHUB_OUTPUT if set
-#                            only: `--rerun --only HARNESS_COMMIT --json` into HARNESS_OUT (default harness-verdict.json)
+#                            only: `--rerun --only HARNESS_COMMIT --output HARNESS_OUT` (default harness-verdict.json):
+#                              the audit writes the verdict itself once the re-run's processes are gone
 #                            aggregate: `--aggregate` over HARNESS_VERDICTS/*.json (the plan and every verdict)
+#   HARNESS_JOBS             aggregate: the results of the jobs it needs, as JSON (GitHub: `${{ toJSON(needs) }}`):
+#                            one that is not `success` or `skipped` fails the aggregate, whatever file it uploaded
 set -euo pipefail
 
 mode="${HARNESS_MODE:-audit}"
@@ -29,7 +32,24 @@ case "$mode" in
     shopt -s nullglob
     files=("$dir"/*.json "$dir"/*/*.json)
     echo "harness: $(harness --version)" >&2
-    exec harness audit --aggregate "${files[@]}" ;;
+    # A job's own exit is its verdict too: a job that failed (a refusal, a re-run that could not run, a verdict it
+    # could not write) fails the aggregate even when the file it uploaded says otherwise (read 104's F-0364).
+    failed=""
+    if [ -n "${HARNESS_JOBS:-}" ]; then
+      failed=$(python -c 'import json, sys
+jobs = json.loads(sys.argv[1])
+print(", ".join("%s (%s)" % (name, job.get("result") if isinstance(job, dict) else job) for name, job in jobs.items()
+                if not isinstance(job, dict) or job.get("result") not in ("success", "skipped")))' "$HARNESS_JOBS") \
+        || failed="HARNESS_JOBS (not the JSON of the jobs' results)"
+    fi
+    rc=0
+    harness audit --aggregate "${files[@]}" || rc=$?
+    if [ -n "$failed" ]; then
+      echo "harness: audit: refused: job(s) that did not succeed: $failed — a job's own exit refuses, whatever" \
+           "verdict file it left" >&2
+      if [ "$rc" -eq 0 ]; then rc=1; fi
+    fi
+    exit "$rc" ;;
   *) echo "harness: HARNESS_MODE=$mode: expected audit, plan, only or aggregate" >&2; exit 2 ;;
 esac
 if [ "$mode" = only ]; then HARNESS_RERUN=true; fi
@@ -77,12 +97,13 @@ case "$mode" in
   audit)
     if [ "${HARNESS_RERUN:-false}" = "true" ]; then args+=(--rerun); fi
     exec harness audit "${args[@]}" --remote "$remote" ;;
-  plan) out="${HARNESS_OUT:-harness-plan.json}"; args+=(--plan --json) ;;
+  plan) out="${HARNESS_OUT:-harness-plan.json}"; args+=(--plan) ;;
   only) out="${HARNESS_OUT:-harness-verdict.json}"
-        args+=(--rerun --only "${HARNESS_COMMIT:?HARNESS_COMMIT: the commit this job re-runs}" --json) ;;
+        args+=(--rerun --only "${HARNESS_COMMIT:?HARNESS_COMMIT: the commit this job re-runs}") ;;
 esac
 rc=0
-harness audit "${args[@]}" --remote "$remote" > "$out" || rc=$?
+# --output, not a redirection: a file the shell opens for stdout, the re-run's own code can replace (F-0364).
+harness audit "${args[@]}" --remote "$remote" --json --output "$out" || rc=$?
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   echo "json=$out" >> "$GITHUB_OUTPUT"
   if [ "$mode" = plan ] && [ -s "$out" ]; then

@@ -27,6 +27,7 @@ class AuditResult:
     scope: dict[str, Any] | None = None      # the range and why it was chosen
     history: list[Problem] = field(default_factory=list)  # the ref replaced rather than extended (rewrite.py)
     rerun_only: str | None = None            # --only: the one commit this job re-ran
+    stdout: str | None = None                # the file under stdout was replaced while the re-runs ran (F-0364)
 
     @property
     def failed(self) -> bool:
@@ -41,7 +42,8 @@ class AuditResult:
         return {**({"range": self.scope} if self.scope else {}), "checked": list(self.commits),
                 "commits": len(self.commits), "failed": sum(not r["ok"] for r in self.rows),
                 "could_not_run": self.unrunnable, "results": self.rows, "history": [p.as_dict() for p in self.history],
-                **({"rerun_only": self.rerun_only} if self.rerun_only else {})}
+                **({"rerun_only": self.rerun_only} if self.rerun_only else {}),
+                **({"stdout": self.stdout} if self.stdout else {})}
 
 
 def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun: bool = False, stamp: bool = True,

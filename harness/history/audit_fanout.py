@@ -87,6 +87,72 @@ def _load(path: Path, out: Aggregate) -> dict[str, Any] | None:
     return doc
 
 
+def _shape_problem(doc: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> str | None:
+    """Why ``doc`` lacks a field the aggregate reads, or has it of another type (bool is no integer here), or None."""
+    from harness.core.limits import json_kind
+
+    for key, types in fields.items():
+        if key not in doc:
+            return f"field {key} is absent"
+        value = doc[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            return f"field {key} is {json_kind(value)}"
+    return None
+
+
+def _items_problem(doc: dict[str, Any], key: str, required: dict[str, tuple[type, ...]],
+                   optional: dict[str, tuple[type, ...]] | None = None) -> str | None:
+    """Why an entry of the list ``doc[key]`` is not an object with the ``required`` fields (and the ``optional``
+    ones, where present) of their types, or None."""
+    from harness.core.limits import json_kind, type_problem
+
+    for i, item in enumerate(doc[key]):
+        if not isinstance(item, dict):
+            return f"{key}[{i}] is {json_kind(item)}"
+        problem = _shape_problem(item, required) or type_problem(item, optional or {})
+        if problem:
+            return f"{key}[{i}]: {problem}"
+    return None
+
+
+# What the aggregate reads of each file, and the types it reads them as: valid JSON of another shape is
+# no plan and no verdict (exit 2, naming the file), never a crash (read 104's F-0366).
+PLAN_FIELDS: dict[str, tuple[type, ...]] = {"failed": (int,), "history": (list,), "planned": (list,),
+                                            "range": (dict, type(None))}
+VERDICT_FIELDS: dict[str, tuple[type, ...]] = {"rerun_only": (str,), "results": (list,), "range": (dict,),
+                                               "failed": (int,), "history": (list,), "could_not_run": (int,)}
+ROW_FIELDS: dict[str, tuple[type, ...]] = {"commit": (str,), "ok": (bool,)}  # and `reruns`, a list, on the job's own
+
+
+def plan_problem(doc: dict[str, Any]) -> str | None:
+    """Why ``doc`` (a plan by its kind) is not one as `--plan --json` writes it, or None."""
+    return _shape_problem(doc, PLAN_FIELDS) or _items_problem(doc, "planned", {"commit": (str,)})
+
+
+def verdict_problem(doc: dict[str, Any]) -> str | None:
+    """Why ``doc`` is not a verdict as `--rerun --only SHA --json` writes it, or None."""
+    return _shape_problem(doc, VERDICT_FIELDS) or _items_problem(doc, "results", ROW_FIELDS, {"reruns": (list,)})
+
+
+def _range_of(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The range a plan or a verdict describes, as compared: every field but its free-text reason, lists of
+    commits in one order. Two jobs over the same options compute the same; another --from, --before or --base,
+    another mode, the whole history instead of a range, is another range (read 104's F-0365)."""
+    scope = doc.get("range")
+    if not isinstance(scope, dict):
+        return None
+    return {k: sorted(v) if isinstance(v, list) and all(isinstance(x, str) for x in v) else v
+            for k, v in scope.items() if k != "reason"}
+
+
+def _range_difference(plan: dict[str, Any] | None, verdict: dict[str, Any] | None) -> str:
+    """What differs between the plan's range and a verdict's, for the message."""
+    if plan is None or verdict is None:
+        return f"range: {'none' if verdict is None else 'a range'} (the plan's: {'none' if plan is None else 'a range'})"
+    keys = sorted(k for k in {*plan, *verdict} if plan.get(k) != verdict.get(k))
+    return "; ".join(f"{k}: {str(verdict.get(k))[:60]} (the plan's: {str(plan.get(k))[:60]})" for k in keys[:4])
+
+
 def aggregate(paths: list[Path]) -> Aggregate:
     """Judge a fanned-out re-run from its plan and the jobs' verdicts (files in any order)."""
     out = Aggregate()
@@ -97,27 +163,37 @@ def aggregate(paths: list[Path]) -> Aggregate:
                            "is needed, to know which commits must have a verdict")
         return out
     (plan_path, plan), verdicts = plans[0], [(p, d) for p, d in docs if d.get("kind") != PLAN_KIND]
+    problem = plan_problem(plan)
+    if problem:
+        out.missing.append(f"{plan_path}: not a plan as `harness audit --plan --json` writes it ({problem})")
+        return out
     out.plan = str(plan_path)
     if plan_exit_code(plan):
         out.refused.append(f"{plan_path}: the range's checks refused {plan['failed']} commit(s)"
                            + (" and the push's history" if plan["history"] else ""))
-    by_commit: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
-    tip = (plan.get("range") or {}).get("tip")
-    for path, doc in verdicts:
-        only = doc.get("rerun_only")
-        if not isinstance(only, str) or not isinstance(doc.get("results"), list):
-            out.missing.append(f"{path}: not the --json of `harness audit --rerun --only SHA`")
-        elif (doc.get("range") or {}).get("tip") != tip:
-            out.missing.append(f"{path}: audited a range ending at {str((doc.get('range') or {}).get('tip'))[:12]}, "
-                               f"not the plan's ({str(tip)[:12]})")
-        else:
-            by_commit.setdefault(only, []).append((path, doc))
-    planned = [p["commit"] for p in plan.get("planned") or []]
+    by_commit = _by_commit(verdicts, _range_of(plan), out)
+    planned = [p["commit"] for p in plan["planned"]]
     for extra in sorted(set(by_commit) - set(planned)):
         out.missing.append(f"{extra[:12]}: a verdict for a commit the plan does not list")
     for commit in planned:
         _judge(commit, by_commit.get(commit, []), out)
     return out
+
+
+def _by_commit(verdicts: list[tuple[Path, dict[str, Any]]], scope: dict[str, Any] | None,
+               out: Aggregate) -> dict[str, list[tuple[Path, dict[str, Any]]]]:
+    """The verdicts of the plan's range, by the commit each job re-ran; the others are no verdict."""
+    by_commit: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
+    for path, doc in verdicts:
+        problem = verdict_problem(doc)
+        if problem:
+            out.missing.append(f"{path}: not a verdict as `harness audit --rerun --only SHA --json` writes it "
+                               f"({problem})")
+        elif (theirs := _range_of(doc)) != scope or scope is None:
+            out.missing.append(f"{path}: audited another range, not the plan's ({_range_difference(scope, theirs)})")
+        else:
+            by_commit.setdefault(doc["rerun_only"], []).append((path, doc))
+    return by_commit
 
 
 def _judge(commit: str, verdicts: list[tuple[Path, dict[str, Any]]], out: Aggregate) -> None:
@@ -126,12 +202,12 @@ def _judge(commit: str, verdicts: list[tuple[Path, dict[str, Any]]], out: Aggreg
         return
     ok = True
     for path, doc in verdicts:  # a commit re-run twice passes only if every job reproduced
-        row = next((r for r in doc["results"] if isinstance(r, dict) and r.get("commit") == commit), None)
-        if doc.get("failed") or doc.get("history") or (row is not None and not row.get("ok")):
-            out.refused.append(f"{commit[:12]}: refused ({path}: {doc.get('failed')} commit(s) failed)")
+        row = next((r for r in doc["results"] if r["commit"] == commit), None)
+        if doc["failed"] or doc["history"] or (row is not None and not row["ok"]):
+            out.refused.append(f"{commit[:12]}: refused ({path}: {doc['failed']} commit(s) failed)")
         elif row is None or "reruns" not in row:
             out.missing.append(f"{commit[:12]}: {path} does not show its re-runs")
-        elif doc.get("could_not_run"):
+        elif doc["could_not_run"]:
             out.missing.append(f"{commit[:12]}: {doc['could_not_run']} re-run(s) could not run ({path})")
         else:
             continue
