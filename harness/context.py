@@ -1,6 +1,7 @@
 """One command's context, built at the edge and read below it — the package's only state between calls.
 
-A command's own: who hears that the command waits for a lock. The edge (``harness.cli.main``, the
+A command's own: who hears that the command waits for a lock (or that an interrupted write was not
+applied), and how long it may wait for one. The edge (``harness.cli.main``, the
 hook answers in ``harness.cli.launch``) opens a context per command with :func:`command` and passes
 it down: the task store it builds holds it, and a lock's reporter is a parameter of the lock. What
 else a command is built from is passed down as values of their own: whose signatures count
@@ -53,8 +54,13 @@ class Process:
 class Context:
     """One command's own."""
 
-    def __init__(self, on_lock_wait: Callable[[str], None] | None = None) -> None:
+    def __init__(self, on_lock_wait: Callable[[str], None] | None = None, lock_deadline: float | None = None) -> None:
+        # Whom the store tells what the command must hear on stderr: that it waits for a lock, that an
+        # interrupted write was not applied.
         self.on_lock_wait = on_lock_wait
+        # A time.monotonic() reading past which no lock is waited for (an agent hook's: its host cancels it
+        # later); None: as long as HARNESS_LOCK_TIMEOUT allows.
+        self.lock_deadline = lock_deadline
 
     @property
     def process(self) -> Process:

@@ -96,9 +96,10 @@ def has_harness(root: Path | None) -> bool:
     return root is not None and (root / paths.HARNESS).is_dir()
 
 
-def load_facts(root: Path, on_wait: Callable[[str], None] | None = None) -> TaskFacts | None:
+def load_facts(root: Path, on_wait: Callable[[str], None] | None = None,
+               deadline: float | None = None) -> TaskFacts | None:
     """The current task's facts, or None when there is no harness or no single current task (``on_wait`` hears
-    that the store's lock is held)."""
+    that the store's lock is held; ``deadline``: past it the lock is not waited for, harness.store.fsio.locked)."""
     from harness.agent.judge.agent_policy import TaskFacts
     from harness.context import Context
     from harness.core import gate as core_gate
@@ -113,7 +114,7 @@ def load_facts(root: Path, on_wait: Callable[[str], None] | None = None) -> Task
     layout = Layout(root)
     if not layout.harness.is_dir():
         return None
-    s = TaskStore(layout, Context(on_lock_wait=on_wait))
+    s = TaskStore(layout, Context(on_lock_wait=on_wait, lock_deadline=deadline))
     s.recover()
     try:
         tid = s.current_id()

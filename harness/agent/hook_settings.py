@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.agent import settings_text
+from harness.agent.hook_budget import LOCK_WAIT_SECONDS, TIMEOUT_SECONDS  # noqa: F401 - the timeouts installed, and the lock wait within each
 from harness.agent.hosts import REGISTRY, matcher
 from harness.agent.settings_text import Settings
 from harness.errors import HarnessError
 
 OURS = re.compile(r"(^|[\s/\"'])(harness|-m harness) hook agent ")
-TIMEOUT_SECONDS = {"session-start": 30, "pre-tool-use": 15, "stop": 60}
 
 
 @dataclass(frozen=True)

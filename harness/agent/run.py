@@ -6,6 +6,9 @@ Failure policy (an agent hook must never fail open on what it guards, nor trap t
   and lets anything else through with a visible message;
 - stop: an internal error blocks once per session with the error, then lets the agent stop;
 - session-start: an error becomes a visible message, never a traceback.
+A lock (the store's, the hooks' own) is waited for only within a bound below the host's timeout
+(harness.agent.hook_budget): a hook the host cancels decides nothing, so running out of it is an error
+answered as above.
 An unexpected error (not a HarnessError) also leaves a crash log (harness.crashlog), named
 in the answer. :func:`failsafe` is the answer when an error escapes all of this.
 """
@@ -40,9 +43,12 @@ def run(host: str, event: str, raw: str, on_wait: Callable[[str], None] | None =
         p, bad_input = hosts.Payload(session_id=hosts.UNKNOWN_SESSION, cwd=None), exc
     if event == "pre-tool-use":
         return _pre_tool_use(host, p, raw, bad_input)
+    from harness.agent.hook_budget import lock_deadline
+
+    deadline = lock_deadline(event)
     if event == "stop":
-        return _stop(host, p, raw, bad_input, on_wait)
-    return _session_start(host, p, raw, bad_input, on_wait)
+        return _stop(host, p, raw, bad_input, on_wait, deadline)
+    return _session_start(host, p, raw, bad_input, on_wait, deadline)
 
 
 def failsafe(host: str, event: str, raw: str, why: str, on_wait: Callable[[str], None] | None = None) -> Reply:
@@ -54,7 +60,10 @@ def failsafe(host: str, event: str, raw: str, why: str, on_wait: Callable[[str],
         return hosts.deny(host, f"harness: the guard failed: {why}; it refuses rather than allow a tool "
                                 "call unchecked. Run `harness status`, or retry the call.")
     if event == "stop":
-        return _block_once(host, _guess(lambda d: hosts.payload(d).session_id, raw, hosts.UNKNOWN_SESSION), why, on_wait)
+        from harness.agent.hook_budget import lock_deadline
+
+        return _block_once(host, _guess(lambda d: hosts.payload(d).session_id, raw, hosts.UNKNOWN_SESSION), why, on_wait,
+                           lock_deadline(event))
     return hosts.context(host, "", message=f"harness: session-start: {why}")
 
 
@@ -68,7 +77,7 @@ def _guess(of: Callable[[dict[str, Any]], object], raw: str, default: str) -> st
 # -- session start ------------------------------------------------------------------------
 
 def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
-                   on_wait: Callable[[str], None] | None) -> Reply:
+                   on_wait: Callable[[str], None] | None, deadline: float) -> Reply:
     from harness.agent import hook_facts as facts
     from harness.agent.session_text import session_context
 
@@ -79,7 +88,7 @@ def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception |
         if not facts.has_harness(root):
             return hosts.context(host, "")
         assert root is not None
-        f = facts.load_facts(root, on_wait)
+        f = facts.load_facts(root, on_wait, deadline)
         if f is None:
             return hosts.context(host, "Engineering Harness is set up here, but no task is current: "
                                        "start one with `harness task new \"TITLE\"` (`harness status` shows more).")
@@ -292,7 +301,7 @@ def _subject(p: hosts.Payload) -> str:
 # -- stop ---------------------------------------------------------------------------------
 
 def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
-          on_wait: Callable[[str], None] | None) -> Reply:
+          on_wait: Callable[[str], None] | None, deadline: float) -> Reply:
     from harness.agent import hook_facts as facts
     from harness.agent import stopstate
     from harness.agent.judge import agent_policy as policy
@@ -300,18 +309,18 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
     try:
         root = facts.repo_root(p.cwd)
     except Exception as exc:  # a cwd no path can be (a NUL byte): no task to judge, nor its memory
-        return _block_once(host, p.session_id, _logged(exc, p, raw), on_wait)
+        return _block_once(host, p.session_id, _logged(exc, p, raw), on_wait, deadline)
     if not facts.has_harness(root):
         return hosts.allow()
     assert root is not None
     try:
         if bad_input:
             raise bad_input
-        f = facts.load_facts(root, on_wait)
+        f = facts.load_facts(root, on_wait, deadline)
         verdict = policy.stop_verdict(f)
         limit = min(facts.block_limit(root), 1) if verdict.once else facts.block_limit(root)
         tree = f.tree if f else ""
-        with stopstate.session_counts(root, on_wait) as counts:
+        with stopstate.session_counts(root, on_wait, deadline) as counts:
             prior = stopstate.get(counts, p.session_id)
             verdict, count, released = policy.apply_cap(verdict, prior, p.session_id, tree, limit)
             stopstate.put(counts, p.session_id, count)
@@ -319,31 +328,32 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
             stopstate.record(root, "stop.released", host=host, session=p.session_id, task=f.task_id,
                              state=f.state, tree=tree, blocks=count.blocks if count else limit)
     except Exception as exc:  # block once with the error, then let the agent stop
-        return _stop_error(host, root, p.session_id, _logged(exc, p, raw, near=root), on_wait)
+        return _stop_error(host, root, p.session_id, _logged(exc, p, raw, near=root), on_wait, deadline)
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(verdict.message or None)
 
 
-def _stop_error(host: str, root: Path, session: str, why: str, on_wait: Callable[[str], None] | None) -> Reply:
+def _stop_error(host: str, root: Path, session: str, why: str, on_wait: Callable[[str], None] | None,
+                deadline: float) -> Reply:
     from harness.agent import stopstate
     from harness.agent.judge import agent_policy as policy
 
     try:
-        with stopstate.session_counts(root, on_wait) as counts:
+        with stopstate.session_counts(root, on_wait, deadline) as counts:
             verdict, count = policy.error_verdict(stopstate.get(counts, session), session, why)
             stopstate.put(counts, session, count)
         if verdict.block:
             stopstate.record(root, "stop.error", host=host, session=session, error=why)
     except Exception as exc:  # the task's memory is out of reach: the crash logs' folder remembers
         also = _describe(exc)
-        return _block_once(host, session, why if also == why else f"{why}; {also}", on_wait)
+        return _block_once(host, session, why if also == why else f"{why}; {also}", on_wait, deadline)
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(verdict.message)
 
 
-def _block_once(host: str, session: str, why: str, on_wait: Callable[[str], None] | None) -> Reply:
+def _block_once(host: str, session: str, why: str, on_wait: Callable[[str], None] | None, deadline: float) -> Reply:
     """Block a stop that failed outside the task's own memory once per session, remembered
     beside the crash logs; when even that cannot be remembered, let the agent stop (a block
     nothing remembers could loop forever)."""
@@ -355,7 +365,7 @@ def _block_once(host: str, session: str, why: str, on_wait: Callable[[str], None
         where = crashlog.folder()
         if where is None:
             raise OSError("no folder to remember the block in")
-        first = stopstate.first_crash_block(where, session, on_wait)
+        first = stopstate.first_crash_block(where, session, on_wait, deadline)
     except Exception as exc:
         return hosts.allow(f"harness: the stop check failed ({why}; {_describe(exc)}); not blocking")
     if not first:

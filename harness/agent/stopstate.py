@@ -35,11 +35,13 @@ def _local(root: Path) -> Path:
 
 
 @contextmanager
-def session_counts(root: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[dict[str, dict[str, Any]]]:
-    """The counts of every session, read and written back under a lock (``on_wait`` hears that another hook holds it)."""
+def session_counts(root: Path, on_wait: Callable[[str], None] | None = None,
+                   deadline: float | None = None) -> Iterator[dict[str, dict[str, Any]]]:
+    """The counts of every session, read and written back under a lock (``on_wait`` hears that another hook holds it;
+    ``deadline``: past it the lock is not waited for, harness.store.fsio.locked)."""
     local = _local(root)
     local.mkdir(parents=True, exist_ok=True)
-    with fsio.locked(local / "agent-lock", on_wait=on_wait):
+    with fsio.locked(local / "agent-lock", on_wait=on_wait, deadline=deadline):
         # Read bounded (a FIFO there would hang the hook): anything but a regular file is refused,
         # and the stop hook fails closed on the refusal. Unreadable JSON is a lost memory: reset.
         raw = bounded.read(local / STATE, "state", f"{paths.LOCAL}/{STATE}")
@@ -73,13 +75,14 @@ def put(counts: dict[str, dict[str, Any]], session: str, count: BlockCount | Non
         counts[session] = asdict(count)
 
 
-def first_crash_block(folder: Path, session: str, on_wait: Callable[[str], None] | None = None) -> bool:
+def first_crash_block(folder: Path, session: str, on_wait: Callable[[str], None] | None = None,
+                      deadline: float | None = None) -> bool:
     """Whether a stop that crashed before it could reach the task's own memory (no readable
     work tree, an error escaping the check) has not blocked this session yet; records that it
     now does. Kept beside the crash logs (``crashlog.folder``). Raises when it cannot remember,
     and the caller then lets the agent stop: a block that is not remembered could loop forever."""
     session = session[:200]  # the id is the host's input: a huge one must not bloat the file
-    with fsio.locked(folder / "agent-stop-crashes.lock", on_wait=on_wait):
+    with fsio.locked(folder / "agent-stop-crashes.lock", on_wait=on_wait, deadline=deadline):
         raw = bounded.read(folder / CRASH_BLOCKS, "state")
         try:
             sessions = decode_json(raw) if raw else []

@@ -87,7 +87,7 @@ def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str
                            f"{paths.ALLOWED_SIGNERS} itself needs an already-listed approver; the first one is committed "
                            "by hand), or sign with a key that is listed")
     path = layout.root / paths.APPROVALS
-    with fsio.locked(layout.lock, on_wait=on_wait):
+    with fsio.locked(layout.lock, on_wait=on_wait, folder=layout.harness):  # the store's lock, as TaskStore takes it
         existing = bounded.read(path, "approvals", paths.APPROVALS) or b""
         fsio.atomic_write(path, existing + line)
     return Approved(p.rel, who, signer, p.against)

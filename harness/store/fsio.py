@@ -5,6 +5,12 @@ new file is written to a temp file and fsynced; then a redo log naming every
 (temp, destination) pair is written atomically — that is the commit point — and the
 renames follow. A process killed at any moment leaves either the old set of files or
 a redo log that the next command (under the lock) rolls forward. Never a torn file.
+
+The log also holds the digest of what each destination held when the write was computed
+and of what it will hold: a log is rolled forward only onto those files. A branch switch,
+a reset or a pull between the crash and the next command leaves other files there, and a
+write computed from the old ones would overwrite them: such a log is dropped with its temps
+(:class:`NotApplied` says so), and the files stay as git left them.
 """
 
 from __future__ import annotations
@@ -115,18 +121,65 @@ def commit_files(journal: Path, files: dict[Path, bytes]) -> None:
         ((dest, data),) = files.items()
         atomic_write(dest, data)
         return
-    pairs: list[tuple[str, str]] = []
+    from harness.core.sha256 import sha256
+
+    entries: list[list[str | None]] = []
     try:
         for dest, data in files.items():
-            pairs.append((str(write_temp(dest, data)), str(dest)))
-        atomic_write(journal, json.dumps(pairs).encode())
+            prior = _digest(dest)  # read before the temp exists: what this write was computed from
+            entries.append([str(write_temp(dest, data)), str(dest), prior, sha256(data).hexdigest()])
+        atomic_write(journal, json.dumps(entries).encode())
     except BaseException:
         # Before the journal exists nothing was promised: leave the old files, and no litter.
-        for tmp, _ in pairs:
+        for entry in entries:
             with contextlib.suppress(OSError):
-                os.unlink(tmp)
+                os.unlink(str(entry[0]))
         raise
+    for entry, data in zip(entries, files.values(), strict=True):
+        _put_back(str(entry[0]), data)
     roll_forward(journal)
+
+
+def _put_back(tmp: str, data: bytes) -> None:
+    """Write ``tmp`` again if it went while this process wrote the others (`git clean -fdX` removes temps, which
+    git ignores, and does not wait for the lock): the bytes are still in hand, and the write they were promised in
+    is finished whole instead of losing one of its files."""
+    if os.path.lexists(tmp):
+        return
+    os.makedirs(os.path.dirname(tmp), exist_ok=True)  # a folder of ignored files alone goes with them
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666 & ~_umask())
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _digest(path: Path | str) -> str | None:
+    """The sha-256 of the regular file at ``path``, None when nothing is there; anything else there (a
+    folder, a FIFO, a link) is named by its kind, never read (a FIFO would block)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"unreadable: {exc.errno}"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return f"not a file: {stat.S_IFMT(st.st_mode)}"
+        from harness.core.sha256 import sha256
+
+        h = sha256()
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+        return str(h.hexdigest())
+    finally:
+        os.close(fd)
 
 
 def sweep_temps(folder: Path) -> None:
@@ -136,8 +189,15 @@ def sweep_temps(folder: Path) -> None:
             leftover.unlink()
 
 
+class NotApplied(HarnessError):
+    """A redo log dropped because its files changed since it was written (see the module docstring): what
+    the front end tells the user; the command goes on, on the files as they are."""
+
+
 def roll_forward(journal: Path) -> bool:
-    """Finish the renames an interrupted :func:`commit_files` promised. True if it did any."""
+    """Finish the renames an interrupted :func:`commit_files` promised, if its destinations still hold what
+    the write was computed from (or already what it writes). True if there was a log to finish. Raises
+    :class:`NotApplied` when they changed since: the log and its temps are gone then, the files untouched."""
     if os.path.isdir(journal):
         raise HarnessError(f"{journal} is a folder, where the harness keeps its redo log",
                            hint=f"the harness never writes a folder there: remove it (`rm -r {journal}`)")
@@ -147,31 +207,76 @@ def roll_forward(journal: Path) -> bool:
     if raw is None:
         return False
     try:
-        pairs = json.loads(raw)
-        if not (isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 2
-                                                and all(isinstance(x, str) for x in p) for p in pairs)):
-            raise ValueError("not a list of (temp, destination) pairs")
+        entries = _entries(json.loads(raw))
     except (ValueError, RecursionError):
         # A journal is written atomically, so an unreadable one was never the commit point.
         journal.unlink()
         return False
-    for tmp, dest in pairs:
-        if os.path.exists(tmp):
-            try:
-                os.replace(tmp, dest)
-            except OSError as exc:
-                # The write was promised: keep the journal (and the new content in tmp), and
-                # say what stands in the way instead of failing the same way in every command.
-                raise HarnessError(
-                    f"cannot finish an interrupted harness write: {dest}: {exc.strerror}",
-                    hint=f"move {dest} out of the way (e.g. `mv {dest} {dest}.bak`) and run any harness "
-                         f"command: it finishes the write recorded in {journal}") from None
-    for parent in {Path(dest).parent for _, dest in pairs}:
+    pending = [(tmp, dest) for tmp, dest, _, _ in entries if os.path.exists(tmp)]
+    if not pending:  # every rename was done (the log's unlink is not fsynced: a crash may bring it back)
+        journal.unlink()
+        return True
+    changed = _changed_since(entries)
+    if changed:
+        _drop(journal, pending)
+        raise NotApplied(f"an interrupted write was not applied: its files changed since ({changed} among them); "
+                         "they are kept as they are now",
+                         hint="a harness command killed after its commit point, then the files replaced (a branch "
+                              "switch, a reset, a pull): run the command again if its change is still wanted")
+    for tmp, dest in pending:
+        try:
+            os.replace(tmp, dest)
+        except OSError as exc:
+            # The write was promised: keep the journal (and the new content in tmp), and
+            # say what stands in the way instead of failing the same way in every command.
+            raise HarnessError(
+                f"cannot finish an interrupted harness write: {dest}: {exc.strerror}",
+                hint=f"move {dest} out of the way (e.g. `mv {dest} {dest}.bak`) and run any harness "
+                     f"command: it finishes the write recorded in {journal}") from None
+    for parent in {Path(dest).parent for _, dest, _, _ in entries}:
         _fsync_dir(parent)
     # Not fsynced: a crash that brings the redo log back only has it rolled forward again, and its
     # temps are gone (renamed, durably, above), so that changes nothing. An fsync per write saved.
     journal.unlink()
     return True
+
+
+_UNKNOWN = object()  # a log written before it held digests: its destinations cannot be checked
+
+
+def _entries(value: object) -> list[tuple[str, str, object, object]]:
+    """The (temp, destination, prior digest, new digest) of each file a redo log names."""
+    def entry(e: object) -> tuple[str, str, object, object]:
+        if isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e):
+            return e[0], e[1], _UNKNOWN, _UNKNOWN
+        if (isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and isinstance(e[1], str)
+                and (e[2] is None or isinstance(e[2], str)) and isinstance(e[3], str)):
+            return e[0], e[1], e[2], e[3]
+        raise ValueError("not a (temp, destination, prior digest, new digest) entry")
+
+    if not isinstance(value, list):
+        raise ValueError("not a list of entries")
+    return [entry(e) for e in value]
+
+
+def _changed_since(entries: list[tuple[str, str, object, object]]) -> str | None:
+    """A destination that holds neither what the write was computed from nor what it writes (a file
+    renamed already must hold the latter), or None. Read only when a log is pending: after a crash."""
+    for tmp, dest, prior, new in entries:
+        if new is _UNKNOWN:
+            continue
+        now = _digest(dest)
+        if now != new and (now != prior or not os.path.exists(tmp)):
+            return dest
+    return None
+
+
+def _drop(journal: Path, pending: list[tuple[str, str]]) -> None:
+    # The temps first: a crash between leaves a log whose remaining temps are judged the same way again.
+    for tmp, _ in pending:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    journal.unlink()
 
 
 NOTICE_AFTER = 2.0  # seconds of silent waiting before saying who holds the lock
@@ -192,12 +297,15 @@ def _timeout() -> float | None:
     return value
 
 
-def _acquire(fd: int, lock_path: Path, shared: bool, on_wait: Callable[[str], None] | None) -> None:
+def _acquire(fd: int, lock_path: Path, shared: bool, on_wait: Callable[[str], None] | None,
+             deadline: float | None = None, told: bool = False) -> None:
     """flock, but a wait that speaks: after NOTICE_AFTER seconds it names the holder once to ``on_wait``
-    (the front end's printer: the store never prints; without one the wait is silent), and
-    HARNESS_LOCK_TIMEOUT bounds it (exit 2)."""
+    (the front end's printer: the store never prints; without one the wait is silent; ``told``: it was
+    named already), and HARNESS_LOCK_TIMEOUT bounds it (exit 2), as does ``deadline`` (a time.monotonic()
+    reading: an agent hook's, below its host's timeout), whichever comes first."""
     op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-    limit, start, told, pause = None, time.monotonic(), False, 0.01
+    limit: float | None = None  # the time.monotonic() reading at which the wait ends
+    start, pause, given = time.monotonic(), 0.01, None
     while True:
         try:
             fcntl.flock(fd, op | fcntl.LOCK_NB)
@@ -206,19 +314,30 @@ def _acquire(fd: int, lock_path: Path, shared: bool, on_wait: Callable[[str], No
             pass
         if limit is None:  # read only when there is a wait: a bad value fails only then
             given = _timeout()
-            limit = float("inf") if given is None else given
-        waited = time.monotonic() - start
-        if waited >= limit:
-            raise HarnessError(f"gave up after {limit:g}s waiting for the harness lock, held by {holder(lock_path)}",
-                               hint=f"let that command finish (or stop it), then run this one again; "
-                                    f"{TIMEOUT_VAR} sets how long to wait")
-        if not told and waited >= NOTICE_AFTER:
+            limit = start + (float("inf") if given is None else given)
+            if deadline is not None and deadline < limit:
+                limit, given = deadline, None
+        now = time.monotonic()
+        if now >= limit:
+            raise _gave_up(lock_path, given)
+        if not told and now - start >= NOTICE_AFTER:
             told = True
             if on_wait is not None:
                 on_wait(f"harness: waiting for the lock ({lock_path}), held by {holder(lock_path)}; "
                          f"still waiting (set {TIMEOUT_VAR}=SECONDS to give up)")
-        time.sleep(min(pause, max(0.0, limit - waited)))
+        time.sleep(min(pause, limit - now))
         pause = min(pause * 2, 0.1)
+
+
+def _gave_up(lock_path: Path, timeout: float | None) -> HarnessError:
+    """The wait ran out: HARNESS_LOCK_TIMEOUT's ``timeout``, or (None) an agent hook's deadline."""
+    if timeout is None:
+        return HarnessError(f"gave up waiting for the harness lock, held by {holder(lock_path)}: an agent hook waits for "
+                            "it only within the time its host gives the hook",
+                            hint="let that command finish (or stop it); the hook asks again next time")
+    return HarnessError(f"gave up after {timeout:g}s waiting for the harness lock, held by {holder(lock_path)}",
+                        hint=f"let that command finish (or stop it), then run this one again; "
+                             f"{TIMEOUT_VAR} sets how long to wait")
 
 
 def _holder_file(lock_path: Path) -> Path:
@@ -268,13 +387,18 @@ def holder(lock_path: Path) -> str:
 
 
 @contextlib.contextmanager
-def locked(lock_path: Path, shared: bool = False, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+def locked(lock_path: Path, shared: bool = False, on_wait: Callable[[str], None] | None = None,
+           folder: Path | None = None, deadline: float | None = None) -> Iterator[None]:
     """Serialize harness processes on one repository (advisory, released on process death).
 
     Writers take the lock exclusively; readers take it ``shared`` so that they never see a
     write half done. Taking it again in the process that holds it is a no-op: a second
     flock on a new descriptor would wait for ourselves forever. ``on_wait`` hears, once, that
     the lock is held by another process (the command's context carries it: harness.context).
+    ``folder``: a folder that cleaning the work tree cannot remove (the store's: `.harness`, which holds
+    tracked files), locked too, after the file: `git clean -fdX` or `rm -rf .harness/local` removes the lock
+    file under a writer, and the next process would make a new one and take it at once. ``deadline``: see
+    :func:`_acquire`.
     """
     key = os.path.abspath(lock_path)
     _held = context.process().locks_held  # by this process: a second flock of ours would wait for us
@@ -283,19 +407,72 @@ def locked(lock_path: Path, shared: bool = False, on_wait: Callable[[str], None]
             raise RuntimeError("a shared harness lock cannot be upgraded to exclusive")
         yield
         return
-    fd = _open_lock(lock_path, shared)
-    if fd is None:  # a reader where nobody may write: nothing to wait for
+    fds = _take(lock_path, shared, on_wait, deadline)
+    if fds is None:  # a reader where nobody may write: nothing to wait for
         yield
         return
     try:
-        _acquire(fd, lock_path, shared, on_wait)
+        if folder is not None:
+            fds.extend(_take_folder(folder, lock_path, shared, on_wait, deadline))
         _held[key] = not shared
         if not shared:
             _record_holder(lock_path)
         yield
     finally:
         _held.pop(key, None)
-        os.close(fd)  # closing drops the flock
+        for fd in fds:
+            os.close(fd)  # closing drops the flock
+
+
+def _take(lock_path: Path, shared: bool, on_wait: Callable[[str], None] | None,
+          deadline: float | None) -> list[int] | None:
+    """The lock file, flocked: the file the path names once it is ours. One removed or replaced while this
+    process waited (a clean of `.harness/local/`) is no lock anyone else will ask for: the new one is taken."""
+    told = False
+    while True:
+        fd = _open_lock(lock_path, shared)
+        if fd is None:
+            return None
+        try:
+            _acquire(fd, lock_path, shared, on_wait, deadline, told)
+            if _same_file(fd, lock_path):
+                return [fd]
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+        told = True  # said once per command, whatever file it waits on
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    mine = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def _take_folder(folder: Path, lock_path: Path, shared: bool, on_wait: Callable[[str], None] | None,
+                 deadline: float | None) -> list[int]:
+    """``folder`` flocked, or nothing where the file system refuses a folder's flock (NFS emulates flock
+    with byte-range locks, which a folder opened for reading cannot take): the lock file alone serializes
+    there, as it did before."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return []
+    try:
+        _acquire(fd, lock_path, shared, on_wait, deadline, told=False)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EBADF, errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP):
+            return []
+        raise
+    except BaseException:
+        os.close(fd)
+        raise
+    return [fd]
 
 
 def _open_lock(lock_path: Path, shared: bool) -> int | None:

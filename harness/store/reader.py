@@ -46,8 +46,15 @@ def task_ids(src: Source) -> list[str]:
 
 def is_task(src: Source, name: str) -> bool:
     # A folder holding nothing but the empty findings/ and evidence/ folders is what a
-    # `git reset` leaves of a task that was never committed: not a task.
-    return bool(TASK_ID.match(name) and set(src.listdir(f"{TASKS}/{name}")) - {"findings", "evidence"})
+    # `git reset` leaves of a task that was never committed: not a task. Nor is one holding
+    # only temp files: what a `task new` killed before its commit point leaves (F-0367).
+    return bool(TASK_ID.match(name) and any(entry not in ("findings", "evidence") and not is_temp(entry)
+                                            for entry in src.listdir(f"{TASKS}/{name}")))
+
+
+def is_temp(name: str) -> bool:
+    """A temp file a writer makes beside its destination (harness.scratch_files: `.NAME.RANDOM.tmp`)."""
+    return name.startswith(".") and name.endswith(".tmp")
 
 
 def parse_ledger(raw: bytes, name: str, cache: Path | None = None) -> tuple[list[str], ledger.Projection]:
@@ -104,7 +111,9 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
     name = f"{folder}/events.jsonl"
     raw = src.read(name)
     if raw is None:
-        raise HarnessError(f"{name}: missing — task {task_id} has no ledger ({src.label})")
+        raise HarnessError(f"{name}: missing — task {task_id} has no ledger ({src.label})",
+                           hint=f"restore it from git (`git checkout HEAD -- {name}`) if it was committed; a task "
+                                f"that never was has nothing to restore: remove its folder (`rm -r {folder}`)")
     try:
         lines, proj = parse_ledger(raw, name, src.valid_cache)
     except HarnessError:

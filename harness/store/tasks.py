@@ -7,6 +7,7 @@ replace all files as one unit. A refused event writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from pathlib import Path
 from harness.core import ledger, projection, states
 from harness.errors import HarnessError, Refused
 from harness.store import bounded, fsio, reader, validate, yamlio
-from harness.store.layout import Layout
+from harness.store.layout import TASK_ID, Layout
 from harness.store.reader import TASKS, LoadedTask
 from harness.store.source import FsSource
 
@@ -79,14 +80,28 @@ class TaskStore:
 
     def recover(self) -> None:
         """Roll forward a write a killed process left half done."""
-        journal = self.layout.local / "journal"
-        if journal.exists():
-            with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
-                fsio.roll_forward(journal)
+        if (self.layout.local / "journal").exists():
+            with self.writing():
+                self._finish_interrupted()
 
     def reading(self) -> AbstractContextManager[None]:
         """The lock shared: a reader never sees a write half done (writers hold it exclusively)."""
-        return fsio.locked(self.layout.lock, shared=True, on_wait=self.ctx.on_lock_wait)
+        return self.writing(shared=True)
+
+    def writing(self, shared: bool = False) -> AbstractContextManager[None]:
+        """The store's lock: its file, and the `.harness` folder cleaning cannot remove (harness.store.fsio.locked),
+        waited for as long as the command's context allows (an agent hook: less than its host's timeout)."""
+        return fsio.locked(self.layout.lock, shared=shared, on_wait=self.ctx.on_lock_wait, folder=self.layout.harness,
+                           deadline=self.ctx.lock_deadline)
+
+    def _finish_interrupted(self) -> None:
+        """Under the lock: roll forward the write a killed process left (if its files are still the ones it was
+        computed from; else it is dropped, and the command's context is told why)."""
+        try:
+            fsio.roll_forward(self.layout.local / "journal")
+        except fsio.NotApplied as exc:
+            if self.ctx.on_lock_wait is not None:
+                self.ctx.on_lock_wait(f"harness: {exc.message}; {exc.hint}")
 
     def load(self, task_id: str, docs: bool = True) -> LoadedTask:
         with self.reading():
@@ -146,7 +161,9 @@ class TaskStore:
             task_id = new_task_id()
         data = {"id": task_id, "title": title, "description": description,
                 "max_iterations": max_iterations, "base_commit": base_commit}
-        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
+        with self.writing():
+            self._finish_interrupted()
+            self._sweep_ghosts()
             empty = LoadedTask(task_id, f"{TASKS}/{task_id}", ledger.Projection(), [], {})
             self._commit(empty, [("task.created", data)], {})
             for sub in ("findings", "evidence"):
@@ -154,12 +171,26 @@ class TaskStore:
             fsio.atomic_write(self.layout.local / "current", task_id.encode() + b"\n")
         return task_id
 
+    def _sweep_ghosts(self) -> None:
+        """Remove what a `task new` killed before its commit point left: a task folder holding only its temps
+        (harness.store.reader.is_task reads it as no task). Under the lock, with no redo log pending."""
+        import os
+
+        for name in self.source.listdir(TASKS):
+            folder = self.layout.task_dir(name)
+            if not TASK_ID.match(name) or reader.is_task(self.source, name) or not folder.is_dir() or folder.is_symlink():
+                continue
+            fsio.sweep_temps(folder)
+            for sub in ("findings", "evidence", None):
+                with contextlib.suppress(OSError):  # only an empty folder goes
+                    os.rmdir(folder / sub if sub else folder)
+
     def append(self, task_id: str, events: list[tuple[str, dict[str, Any]]],
                extra_files: dict[Path, bytes] | None = None,
                precheck: Callable[[LoadedTask], list[tuple[str, dict[str, Any]]]] | None = None) -> LoadedTask:
         """Append ``events`` atomically; ``precheck(task)`` runs under the lock and may raise Refused."""
-        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
-            fsio.roll_forward(self.layout.local / "journal")
+        with self.writing():
+            self._finish_interrupted()
             for folder in (self.layout.task_dir(task_id), self.layout.task_dir(task_id) / "evidence"):
                 fsio.sweep_temps(folder)
             task = reader.load_task(self.source, task_id)  # under our exclusive lock already
@@ -171,8 +202,8 @@ class TaskStore:
     def rewrite(self, task_id: str) -> list[str]:
         """Re-render the YAML files from the ledger, keeping the free-form text of every file
         that still parses (even one failing its schema). Returns why a file's text was lost."""
-        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
-            fsio.roll_forward(self.layout.local / "journal")
+        with self.writing():
+            self._finish_interrupted()
             # A broken ledger raises here: there is nothing true to render from.
             task = reader.load_task(self.source, task_id, docs=False)
             lost = []
@@ -191,8 +222,8 @@ class TaskStore:
     def set_spec(self, task_id: str, links: dict[str, str | None]) -> dict[str, str | None]:
         """Set the task's `spec` links (``design``, ``plan``: a path or URL, None to clear) in
         task.yaml: free-form text, so no event; the rest of the file is re-rendered as it was."""
-        with fsio.locked(self.layout.lock, on_wait=self.ctx.on_lock_wait):
-            fsio.roll_forward(self.layout.local / "journal")
+        with self.writing():
+            self._finish_interrupted()
             task = reader.load_task(self.source, task_id)
             doc = task.docs.get("task.yaml") or {"task": {}}
             old = doc["task"].get("spec") or {}
