@@ -76,21 +76,46 @@ def record_approval(p: Pending, layout: Layout, git: Git, on_wait: Callable[[str
     rel = rules.FILES.get(p.kind)
     if rel is not None:  # bound to this repository and to the file as HEAD (or p.against) has it: what it loosens from
         entry |= rules.binding(parent[0].repository_id() if parent else None, parent[0].read(rel) if parent else None)
-    entry["signature"] = signing.sign(rules.payload(entry), signing_key(git, p.key), rules.NAMESPACE)
+    signature = signing.sign(rules.payload(entry), signing_key(git, p.key), rules.NAMESPACE)
+    entry["signature"] = signature
     line = json.dumps(entry, sort_keys=True).encode() + b"\n"
     # Checked as every hook will check it, before anything is written: an approval that would
     # count as none must not look like one.
-    ok, why = trust.approved(line, p.kind, p.digest, parent, trust.Signers(lambda: git))
+    signers = trust.Signers(lambda: git)
+    ok, why = trust.approved(line, p.kind, p.digest, parent, signers)
     if not ok:
-        raise Refused(f"signed, but the signature would not count: {why}",
-                      hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "
-                           f"{paths.ALLOWED_SIGNERS} itself needs an already-listed approver; the first one is committed "
-                           "by hand), or sign with a key that is listed")
+        raise _not_counted(why, signer, trust.listed_for(signature, parent, signers))
     path = layout.root / paths.APPROVALS
     with fsio.locked(layout.lock, on_wait=on_wait, folder=layout.harness):  # the store's lock, as TaskStore takes it
         existing = bounded.read(path, "approvals", paths.APPROVALS) or b""
         fsio.atomic_write(path, existing + line)
     return Approved(p.rel, who, signer, p.against)
+
+
+def _not_counted(why: str | None, signer: str, listed: list[str]) -> Refused:
+    """The refusal of an approval that would count as none. ``listed``: the principals the trust root lists the signing
+    key under: when that is another e-mail than ``signer`` (git's committer e-mail, which `approve` signs as), the way
+    out is to sign as it, not to list the key again (read 103's F-0362: that hint led in a circle)."""
+    said = f"signed, but the signature would not count: {why}"
+    if signer in listed:
+        return Refused(said, hint=f"the key is listed for {signer}: the reason above says what else keeps it from "
+                                  "counting (the entry's namespaces, valid-after or valid-before options)")
+    others = [p for p in listed if p != signer]
+    if not others:
+        return Refused(said, hint=f"list your public key as `{signer} KEYTYPE KEY` in the allowed signers (a change to "
+                                  f"{paths.ALLOWED_SIGNERS} itself needs an already-listed approver; the first one is "
+                                  "committed by hand), or sign with a key that is listed")
+    import os
+
+    said += (f"; the key it was signed with is listed for {', '.join(others)}, and `harness approve` signs as git's "
+             f"committer e-mail, {signer}")
+    email = next((p for p in others if not any(c in p for c in "*?!")), None)
+    how = (f"`git config user.email {email}`" if email else
+           f"`git config user.email ADDRESS` with an address matching {others[0]}")
+    env = os.environ.get("GIT_COMMITTER_EMAIL")
+    if env:  # the environment comes before git config: the config alone would change nothing
+        how += f" (GIT_COMMITTER_EMAIL={env} is set in this environment and comes first: set it to that address instead)"
+    return Refused(said, hint=f"approve as the e-mail the key is listed for: {how}, then approve again")
 
 
 def suite_changes(cases: tuple[str, ...], task_id: str | None, ctx: Context | None = None) -> ChangesOf:

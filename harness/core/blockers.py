@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 EVIDENCE_TO_COLLECT = ("evidence_missing", "evidence_stale", "evidence_unknown", "evidence_changed", "evidence_other")
 # Kinds whose subject is (item, type): the item cites a type whose run is not usable on this tree.
 CITES_PREFIX = "cites_evidence_"
+# config.yaml holds a change the commit hook refuses without a human's approval: approving it, or reverting it, clears it.
+CONFIG_UNAPPROVED = "config_unapproved"
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,9 @@ class GateInput:
     # the commit whose change of config.yaml no approval covers, where the chain of approvals from the base breaks at
     # a commit (None: at the judged tree's own change, or nowhere)
     config_unapproved_at: str | None = None
+    # what config.yaml, in a tree no commit holds yet (the working tree, the index), changes from HEAD's that the commit
+    # hook refuses with no approval to cover it: {"changes": field names, "rules": commit rules, "why": str | None}
+    config_unapproved: dict[str, Any] | None = None
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from harness.core.blockers import Blocker, cites_kind, evidence_kind
+from harness.core.blockers import CONFIG_UNAPPROVED, Blocker, cites_kind, evidence_kind
 from harness.core.cases import case_id, fail_to_pass_gaps, not_passed, planned, regression_cases, regression_gaps
 from harness.core.evidence_types import BUILTIN
 from harness.core.findings import CLOSED as CLOSED_FINDING
@@ -50,8 +50,19 @@ REQS, INVS, REGRESSION = "requirements_verified", "invariants_hold", "regression
 
 
 def files_valid(j: Judging) -> CheckResult:
-    """1. The files are valid: the caller refused (exit 2) before the gate was reached."""
-    return CheckResult([("Harness Files", "VALID")])
+    """1. The files are valid (one that is not was refused, exit 2, before the gate was reached), and config.yaml holds
+    no change the commit hook would refuse for want of a human's approval: a DONE resting on one could never be
+    committed (read 103's F-0361)."""
+    unapproved = j.g.config_unapproved
+    if not unapproved:
+        return CheckResult([("Harness Files", "VALID")])
+    why = f" ({unapproved['why']})" if unapproved.get("why") else ""
+    text = (f"config.yaml changes {', '.join(unapproved['changes'])} from HEAD's with no human's approval, which the "
+            f"commit hook refuses ({', '.join(unapproved['rules'])}){why}: a human runs `harness approve config-change` "
+            "at a terminal, or revert the change (`git checkout HEAD -- .harness/config.yaml`) and collect the evidence "
+            "again")
+    return CheckResult([("Harness Files", "UNAPPROVED CHANGE")],
+                       [Blocker("files_valid", CONFIG_UNAPPROVED, ("config.yaml",), text)])
 
 
 def state_allows(j: Judging) -> CheckResult:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from harness.core.blockers import CITES_PREFIX, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
+from harness.core.blockers import CITES_PREFIX, CONFIG_UNAPPROVED, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
 from harness.core.cases import planned as planned_by
 from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
@@ -176,6 +176,13 @@ def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None
         # the cases a requirement names, run against the base's source (a failing run, fail_to_pass_failing,
         # needs work, not a re-run)
         return [NextStep("harness evidence fail_to_pass", text.split(": harness evidence", 1)[0])]
+    if kind == CONFIG_UNAPPROVED:
+        # Either clears it without a change of code: the approval (a human's, never the agent's), or the revert, after
+        # which the evidence its command ran is collected again (its record is not of config.yaml's command then).
+        return [NextStep("harness approve config-change", "a human approves the change of config.yaml at a terminal "
+                         "(it shows each change and signs it with their SSH key): the commit hook refuses it without"),
+                NextStep("git checkout HEAD -- .harness/config.yaml", "or revert the change, then collect the evidence "
+                         "again (`harness evidence TYPE`)")]
     if kind == "finding_unrefuted":
         return [NextStep(f"harness finding reproduce {subject[0]}", text)]
     if kind == "regression_stale":

@@ -7,9 +7,12 @@ tightens or keeps the policy).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from harness.core import suite
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 CEILINGS = (
     ("requirements", "uncovered_allowed"), ("invariants", "violated_allowed"),

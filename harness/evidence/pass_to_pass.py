@@ -205,7 +205,8 @@ def _suite(config: settings.Config, policy: settings.GatePolicy,
         why = "names no command for it" if conf is None else "names no `junit:` report for it"
         raise Refused(f"{what} runs the {test_type} command and compares its test cases, but config.yaml {why}",
                       hint=f"set evidence.{test_type}.command and evidence.{test_type}.junit in .harness/config.yaml "
-                           "(pytest: --junitxml=.harness/local/junit.xml and junit: .harness/local/junit.xml)")
+                           "(pytest: --junitxml=.harness/local/junit.xml and junit: .harness/local/junit.xml; once "
+                           ".harness/ is committed, adding a command needs a human's `harness approve config-change`)")
     return spec, test_type, conf
 
 

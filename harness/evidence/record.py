@@ -59,7 +59,8 @@ def plan(config: settings.Config, etype: str, argv: tuple[str, ...], shell: bool
     elif conf is None:
         raise HarnessError(f"no command for {etype} evidence",
                            hint=f"pass it after `--` (harness evidence {etype} -- CMD ARGS) or set "
-                                f"evidence.{etype}.command in .harness/config.yaml")
+                                f"evidence.{etype}.command in .harness/config.yaml (once .harness/ is committed, "
+                                "adding one needs a human's `harness approve config-change`, as changing one does)")
     elif shell and not conf.shell:
         raise HarnessError(f"--shell does not apply to {etype}: config.yaml's command runs as config.yaml says, "
                            "without a shell (through one, the tree could supply the program it runs)",

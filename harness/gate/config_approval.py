@@ -6,10 +6,10 @@ dropped redaction patterns too, and an approval signed over the whole file let a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from harness import paths
 from harness.core import policy as core_policy
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError
 from harness.signatures import trust
 from harness.store import settings
@@ -33,6 +33,15 @@ class Needs:
     def items(self) -> list[str]:
         return [*self.commands, *self.patterns]
 
+    def named(self) -> list[str]:
+        """What changes, by the fields it changes and no value (`evidence.unit_test.command`, `redaction.patterns
+        (drops 1)`): what a gate blocker, recorded in a task's ledger, says of it (``items`` may spell a secret)."""
+        fields = [item.split(" ", 1)[0] for item in self.commands]
+        return [*dict.fromkeys(fields), *([f"redaction.patterns (drops {len(self.patterns)})"] if self.patterns else [])]
+
+
+NONE = Needs([], [])
+
 
 def needing_approval(old: Source | None, new: Source, shown: Callable[[list[str]], str] = " ".join) -> Needs:
     """What the change from ``old``'s config.yaml to ``new``'s needs a human's approval for (``shown`` spells a command
@@ -50,6 +59,28 @@ def needing_approval(old: Source | None, new: Source, shown: Callable[[list[str]
     kept = set(after.redaction)
     dropped = [p for p in (before.redaction if before else ()) if p not in kept]
     return Needs(commands, [f"redaction.patterns drops {shown([p])!r}" for p in dropped])
+
+
+def refused(old: Source, new: Source, signers: trust.Signers) -> tuple[Needs, str | None]:
+    """What the commit rule refuses of config.yaml going from the parent ``old``'s to ``new``'s: (what needs a human's
+    approval that no approval in ``new``'s approvals.jsonl covers, why a claimed one did not count). Nothing when the
+    file is the parent's, when the parent holds no `.harness/` (this commit adopts the harness, and whoever adopts it
+    configures its commands) or a config.yaml that does not load (it named no command anyone could rely on), or when
+    an approval bound to this step covers it. The commit hook asks this of each parent, the gate of HEAD for the
+    working tree or the index it judges (read 103's F-0361: the gate passed what the commit then refused). Raises
+    HarnessError when ``new``'s does not load."""
+    raw = new.read(paths.CONFIG)
+    if old.read(paths.CONFIG) == raw or not old.listdir(paths.HARNESS):
+        return NONE, None
+    try:
+        settings.config_of(old).configured_identity()
+    except HarnessError:
+        return NONE, None
+    needs = needing_approval(old, new)
+    if not needs.items:
+        return NONE, None
+    ok, why = approval_of(new.read(paths.APPROVALS), raw, old, signers)
+    return (NONE, None) if ok else (needs, why)
 
 
 def approval_of(approvals: bytes | None, raw: bytes | None, old: Source, signers: trust.Signers,

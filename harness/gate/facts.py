@@ -99,6 +99,27 @@ def introduced_types(src: Source, base: str | None, cited: set[str], strict: boo
     return {**out, "introduced": sorted({*by_hand, *changed})}
 
 
+def unapproved_config(src: Source, signers: Signers) -> dict[str, Any] | None:
+    """What config.yaml in ``src`` changes from HEAD's that the commit hook refuses, with no approval to cover it, when
+    ``src`` is a tree no commit holds yet (the working tree, the index): {"changes": the fields it changes, by name
+    alone (a blocker is kept in the task's ledger: no command or pattern is spelled), "rules": the commit rules that
+    refuse it, "why": why a claimed approval did not count}. None when there is none, and for a commit's own tree,
+    whose change the commit rule judged against its parents. Read 103's F-0361: the gate passed a changed command no
+    must requirement cited, and the task reached a DONE its commit was then refused for."""
+    onto = getattr(src, "committed_onto", None)
+    head = onto() if onto is not None else None
+    if head is None:
+        return None
+    from harness.gate.config_approval import refused
+
+    needs, why = refused(head, src, signers)
+    if not needs.items:
+        return None
+    rules = [rule for rule, items in (("evidence-commands-need-approval", needs.commands),
+                                      ("redaction-patterns-need-approval", needs.patterns)) if items]
+    return {"changes": needs.named(), "rules": rules, "why": why}
+
+
 def _judged_against(src: Source, base_src: Any) -> tuple[Any, str | None]:
     """The files whose commands this change's are compared with, and where the history adopted the harness when
     that is not the base: (None, "this change") when this change adopts it."""
@@ -206,6 +227,9 @@ def gate_facts(src: Source, task: LoadedTask, policy: GatePolicy, signers: Signe
         "evidence": evidence,
         "cases": case_lists(src, task, evidence, policy),
         **introduced_types(src, p.base_commit, cited, strict=bool(policy.suite), signers=signers),
+        # Only where the gate can pass (or evidence is collected: then it says so early): a status before any evidence
+        # runs no git process, and on any earlier state the gate blocks anyway.
+        "config_unapproved": unapproved_config(src, signers) if p.state in gate.DECIDING_STATES or p.evidence else None,
         "pending": pending,
         "findings": list(p.findings.values()),
         "policy": policy.doc,

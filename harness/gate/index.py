@@ -122,7 +122,7 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     layout, git = open_layout(), open_git()
     signers = Signers(lambda: git)  # as the commit hook checks: git config's signers, if it names any
     full = index_tree(git)
-    src = TreeSource(git, full, "index")
+    src = TreeSource(git, full, "index", of_index=True)
     tree = git.strip_harness(full)
     tid = _task_id(layout, src, explicit)
     raw = src.read(paths.GATE)

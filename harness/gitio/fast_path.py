@@ -182,6 +182,18 @@ class CommitFiles:
                             capture_output=True, check=False).returncode == 0
         return cls(root, commit) if ok else None
 
+    @classmethod
+    def of_head(cls, root: Path) -> CommitFiles | None:
+        """HEAD's files, pinned to the commit it names now (a ref moving between two reads changes nothing read);
+        None on an unborn branch."""
+        found = subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD^{commit}"], cwd=root, env=git_env(),
+                               capture_output=True, text=True, check=False).stdout.strip()
+        if not found:
+            return None
+        head = cls(root, found)
+        head.label = "HEAD"
+        return head
+
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(["git", *args], cwd=self.root, env=git_env(), capture_output=True, check=False)
 

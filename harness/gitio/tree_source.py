@@ -17,8 +17,9 @@ from harness.gitio.trees import changed_paths_in
 class TreeSource:
     """Read `.harness/` files from a git tree (a commit's, or the index's)."""
 
-    def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None) -> None:
+    def __init__(self, git: Git, tree_id: str, label: str, rev: str | None = None, of_index: bool = False) -> None:
         self.git = git
+        self.of_index = of_index  # the index's tree: what the next commit, on HEAD, holds
         self.repo = git.repo
         self.tree = git.repo[tree_id]
         self.label = label
@@ -31,6 +32,13 @@ class TreeSource:
     def at(self, commit: str) -> TreeSource | None:
         """The same repository's files as ``commit`` has them (None: not a commit here)."""
         return of_commit(self.git, commit)
+
+    def committed_onto(self) -> TreeSource | None:
+        """For the index's tree, the files of the commit the next commit is made on, HEAD's, whose config.yaml the commit
+        hook compares the index's with; None for a commit's tree (its change was judged against its parents when it
+        was committed) and on an unborn branch."""
+        head = self.git.head() if self.of_index else None
+        return TreeSource(self.git, self.git.commit_tree(head), "HEAD", rev=head) if head else None
 
     def shallow(self) -> bool:
         """Whether this source's repository is a shallow clone."""

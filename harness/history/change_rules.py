@@ -387,7 +387,6 @@ def _check_approvals_kept(olds: Sequence[Source], new: Source, problems: list[Pr
 
 
 def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], signers: trust.Signers) -> None:
-    raw = new.read(paths.CONFIG)
     from harness.gate import config_approval
 
     try:
@@ -396,27 +395,16 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], 
         problems.append(Problem(paths.CONFIG, "schema", exc.message, "fix the field named"))
         return
     for old in olds:  # against every parent: a merge must not smuggle in one side's `true`
-        if old.read(paths.CONFIG) == raw:
-            continue
-        if not old.listdir(paths.HARNESS):
-            continue  # a parent without .harness/: this commit adopts the harness, and whoever adopts it configures
-        try:
-            facts.configured_identities(old)
-        except HarnessError:
-            continue  # an invalid old config named no command anyone could rely on
-        # What `harness approve config-change` shows and signs, asked of the one function (read 102's F-0359).
-        needs = config_approval.needing_approval(old, new)
-        if not needs.items:
-            continue
-        # Vouched for by this parent's signers: the side whose commands change.
-        ok, why = config_approval.approval_of(new.read(paths.APPROVALS), raw, old, signers)
-        if needs.patterns and not ok:
+        # What `harness approve config-change` shows and signs, and the gate blocks on, asked of the one function (read
+        # 102's F-0359, 103's F-0361); vouched for by this parent's signers: the side whose commands change.
+        needs, why = config_approval.refused(old, new, signers)
+        if needs.patterns:
             problems.append(Problem(paths.CONFIG, "redaction-patterns-need-approval",
                                     f"drops {len(needs.patterns)} of redaction.patterns: what they name as secret would "
                                     "reach the next commit's files unchecked" + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
                                     "config.yaml), or keep the patterns; adding one needs no approval"))
-        if needs.commands and not ok:
+        if needs.commands:
             problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence "
                                     "type: " + "; ".join(needs.commands) + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "

@@ -68,3 +68,33 @@ def verify(data: bytes, signature: str, principal: str, allowed_signers: bytes, 
         return None
     why = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip().splitlines()
     return why[-1] if why else f"ssh-keygen exited {proc.returncode}"
+
+
+def signed_with(signature: str) -> str | None:
+    """The public key an armored SSH signature carries, as an allowed_signers line spells it (`KEYTYPE BASE64`); None
+    when it is not one. Read from the signature (PROTOCOL.sshsig: "SSHSIG", a version, then the public key), so naming
+    the key that signed never touches the private half."""
+    import base64
+    import binascii
+
+    body = "".join(line.strip() for line in signature.splitlines() if line.strip() and not line.startswith("-----"))
+    try:
+        blob = base64.b64decode(body, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    public = _ssh_string(blob, 10) if blob[:6] == b"SSHSIG" else None  # after the magic and a uint32 version
+    kind = _ssh_string(public, 0) if public is not None else None
+    if public is None or not kind:
+        return None
+    try:
+        return f"{kind.decode('ascii')} {base64.b64encode(public).decode('ascii')}"
+    except UnicodeDecodeError:
+        return None
+
+
+def _ssh_string(blob: bytes, at: int) -> bytes | None:
+    """The SSH wire-format string (a uint32 length, then that many bytes) at offset ``at`` of ``blob``."""
+    if len(blob) < at + 4:
+        return None
+    size = int.from_bytes(blob[at:at + 4], "big")
+    return blob[at + 4:at + 4 + size] if len(blob) >= at + 4 + size else None

@@ -229,3 +229,25 @@ def signature_problem(record: dict, available: list[Root]) -> str | None:
         if why is None:
             return None
     return f"the approval signed by {signer} does not verify against {' or '.join(r.label for r in available)} ({why})"
+
+
+def listed_for(signature: str, trusted: Sequence[Source], signers: Signers) -> list[str]:
+    """The principals (e-mails, or patterns of them) the trust root lists the key that made ``signature`` under: an
+    approval counts only when it is signed as one of them (read 103's F-0362: a key listed under another e-mail than
+    git's committer e-mail was told to be listed, which it was)."""
+    from harness.signatures import signing
+
+    public = signing.signed_with(signature)
+    if public is None:
+        return []
+    kind, blob = public.split(" ", 1)
+    found: dict[str, None] = {}
+    for root in roots(trusted, signers):
+        for line in root.content.decode("utf-8", "replace").splitlines():
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            # principals, [options,] KEYTYPE KEY [comment]: the key found where it stands, options being free text
+            if any(words[n] == kind and words[n + 1] == blob for n in range(1, len(words) - 1)):
+                found.update(dict.fromkeys(p for p in words[0].strip('"').split(",") if p))
+    return list(found)

@@ -72,6 +72,13 @@ class FsSource:
 
         return CommitFiles.at(self.root, commit)
 
+    def committed_onto(self) -> Source | None:
+        """The files of the commit a commit of this tree is made on, HEAD's, whose config.yaml the commit hook compares
+        this one with (read through git alone, as :meth:`at`); None on an unborn branch."""
+        from harness.gitio.fast_path import CommitFiles
+
+        return CommitFiles.of_head(self.root)
+
     def shallow(self) -> bool:
         """Whether this source's repository is a shallow clone."""
         from harness.gitio.adoption import is_shallow
