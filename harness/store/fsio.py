@@ -51,9 +51,14 @@ def write_temp(dest: Path, data: bytes) -> Path:
     from harness import scratch_files
 
     fd, name = scratch_files.create(dest.parent, f".{dest.name}.", ".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())  # created 0600; a file people share through git gets the usual umask mode
+    _fill(fd, name, data)
+    return Path(name)
+
+
+def _fill(fd: int, name: str, data: bytes) -> None:
+    """``data`` written to the new file ``name`` open at ``fd`` and fsynced; the file removed if that fails."""
     try:
-        # Created 0600; a file people share through git gets the usual umask mode.
-        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -62,7 +67,6 @@ def write_temp(dest: Path, data: bytes) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(name)
         raise
-    return Path(name)
 
 
 def _refuse_dir(dest: Path) -> None:
@@ -147,16 +151,7 @@ def _put_back(tmp: str, data: bytes) -> None:
     if os.path.lexists(tmp):
         return
     os.makedirs(os.path.dirname(tmp), exist_ok=True)  # a folder of ignored files alone goes with them
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666 & ~_umask())
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    _fill(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666 & ~_umask()), tmp, data)
 
 
 def _digest(path: Path | str) -> str | None:
