@@ -4,10 +4,13 @@ duplicate key), and redacts them with the rules the commit check reads with — 
 `redaction.patterns` too — and a YAML message never quotes a value unredacted. At the gate: every note a push's
 notes refs add is read for secrets as a committed file is, by the push guard (its code-only fast path too) and the
 server's hook; a note holding one is refused, with the way to drop it. The notes shared with the remote are not read
-again, and an ordinary push with its stamps is still answered from git alone."""
+again, and an ordinary push with its stamps is still answered from git alone. A note is read as the harness's own only
+where it has exactly the stamp's shape: a note written by hand as JSON is read with every rule, the project's patterns
+too, as a plain-text one is (F-0377)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +32,28 @@ SLACK_HOOK = "https://hooks.slack.com/services/T04ABCD12/B05EFGH34/q1W2e3R4t5Y6u
 GITHUB_TOKEN = "ghp_" + "a1B2" * 9  # the harness's own rules know it
 SECRETS = {"project pattern": PROJECT_SECRET, "detect-secrets": SLACK_HOOK, "own rule": GITHUB_TOKEN}
 HARMLESS = "reviewed by alice in PR 42 (https://example.com/pr/42); the flaky retry is tracked as BUG-17"
+HARMLESS_JSON = json.dumps({"state": "reviewed by alice", "verdict": "looks good", "source": "PR 42",
+                            "kind": "review", "log": ["retry tracked as BUG-17"]})
+HONEST_TASK = {"state": "IMPLEMENTING", "iteration": 2, "gate": "BLOCKED", "blockers": ["unit_test evidence is missing"],
+               "fresh_evidence": ["lint", "unit_test"]}
+
+
+def stamp_like(task: dict, **top: object) -> str:
+    """A note in the shape the stamp writes (harness.history.stamp), with one task ``task`` and ``top`` beside."""
+    return json.dumps({"harness": "0.1.0", "commit": "a1" * 20, "source_tree": "b2" * 20,
+                       "tasks": {"TASK-20261203-f84cd9": task}, **top}, indent=2, sort_keys=True)
+
+
+# Notes written by hand as JSON, each holding the project's secret where the harness writes its own words (F-0377).
+JSON_SECRETS = {
+    "the reproducer's": json.dumps({"state": PROJECT_SECRET}),
+    "under log": json.dumps({"log": f"deploy token {PROJECT_SECRET}"}),
+    "under another key": json.dumps({"reviewer": "alice", "verdict": PROJECT_SECRET}),
+    "nested": json.dumps({"review": {"source": "PR 42", "kind": [f"token {PROJECT_SECRET}"]}}),
+    "a stamp's state": stamp_like({**HONEST_TASK, "state": PROJECT_SECRET}),
+    "a stamp's verdict": stamp_like(HONEST_TASK, verdict=PROJECT_SECRET),
+    "a key no stamp writes": stamp_like(HONEST_TASK, status=PROJECT_SECRET),
+}
 
 
 def with_pattern(repo: Path, pattern: str = PATTERN) -> None:
@@ -182,6 +207,67 @@ def test_the_stamps_notes_pass_under_a_pattern_as_broad_as_the_harness_words(h, 
         assert p.returncode == 0, out(p)
 
 
+@pytest.mark.parametrize("note", sorted(JSON_SECRETS))
+def test_a_note_shaped_as_json_is_read_with_the_projects_patterns(note):
+    """A note written by hand that parses as a JSON object is no stamp: its values under the keys a ledger's records
+    use (`state`, `log`, `verdict`) were read with the harness's own rules alone, and the project's secret passed."""
+    from harness.store.note_check import flagged
+
+    assert flagged([("c0ffee", JSON_SECRETS[note].encode())], (PATTERN,)), JSON_SECRETS[note]
+
+
+def test_a_stamp_and_a_harmless_json_note_are_no_secret_under_broad_patterns():
+    """The stamp's own words (a state, a gate's or the audit's verdict, a built-in evidence type, its version, object
+    ids) are read with the harness's rules alone; a hand-written JSON note holding none of the project's secrets is
+    accepted as its plain-text twin is."""
+    from harness.store.note_check import flagged
+    from harness.store.secrets_check import note_text
+
+    broad = ("[A-Z]{5,}", "[a-z]+_[a-z]+", "[0-9a-f]{12,}", "[0-9]+[.][0-9]+")
+    for verdict in ("PASS", "REFUSED", "UNCHECKED"):
+        stamp = json.loads(stamp_like(HONEST_TASK, verdict=verdict))
+        written = note_text(stamp, broad)
+        assert json.loads(written) == stamp, written  # the stamp keeps its words: none is the project's secret
+        assert flagged([("c0ffee", written.encode())], broad) == [], written
+    assert flagged([("c0ffee", HARMLESS_JSON.encode())], (PATTERN,)) == []
+
+
+@pytest.mark.parametrize("note", ["the reproducer's", "under another key"])
+@pytest.mark.parametrize("full", [False, True], ids=["fast path", "full guard"])
+def test_a_note_shaped_as_json_holding_a_secret_is_refused_at_push(h, repo, monkeypatch, note, full):
+    with_pattern(repo)
+    commit_all_ok(repo, "adopt")
+    tip = note_by_hand(repo, JSON_SECRETS[note])
+    p = pre_push(repo, monkeypatch, line(NOTES, tip, ZERO), full)
+    text = out(p)
+    assert p.returncode == 1, text
+    assert "[secret-in-notes]" in text and "custom" in text and PROJECT_SECRET not in text, text
+
+
+def test_a_harmless_note_shaped_as_json_is_accepted_at_push(h, repo, monkeypatch):
+    with_pattern(repo)
+    commit_all_ok(repo, "adopt")
+    tip = note_by_hand(repo, HARMLESS_JSON)
+    fast = pre_push(repo, monkeypatch, line(NOTES, tip, ZERO))
+    full = pre_push(repo, monkeypatch, line(NOTES, tip, ZERO), full=True)
+    assert (fast.returncode, full.returncode) == (0, 0), out(fast) + out(full)
+    assert "no problems" in out(fast), out(fast)
+
+
+def test_the_stamps_notes_pass_under_a_pattern_matching_their_states_and_verdicts(h, repo, monkeypatch):
+    """A project's pattern as broad as `[A-Z]{5,}` matches a task's state and a gate's verdict: the stamp keeps them,
+    and the push reads them as the harness's own words, never as a person's text."""
+    with_pattern(repo, "[A-Z]{5,}")
+    tid = h.ok("task", "new", "t").out.strip()
+    commit_all_ok(repo, "adopt")
+    h.ok("stamp")
+    stamped = json.loads(raw_note(repo, "HEAD") or "{}")
+    assert stamped["tasks"][tid]["state"] == "CREATED" and stamped["tasks"][tid]["gate"] == "BLOCKED", stamped
+    for full in (False, True):
+        p = pre_push(repo, monkeypatch, line(NOTES, head(repo, NOTES), ZERO), full)
+        assert p.returncode == 0, out(p)
+
+
 def test_an_ordinary_push_with_its_stamps_is_answered_from_git_alone(h, repo):
     """The notes a push adds are read without click or pygit2: every push with `harness install`'s refspec
     carries the stamps of its commits."""
@@ -292,6 +378,25 @@ def test_the_server_refuses_a_note_holding_a_secret(server_notes_template, repo,
 
 
 @pytest.mark.e2e
+@pytest.mark.parametrize("note", ["the reproducer's", "under log"])
+def test_the_server_refuses_a_note_shaped_as_json_holding_a_secret(server_notes_template, repo, tmp_path, note):
+    server = tmp_path / "remote.git"
+    note_by_hand(repo, JSON_SECRETS[note])
+    p = push(repo, "--no-verify", "origin", NOTES)
+    assert p.returncode != 0 and "[secret-in-notes]" in out(p) and "pre-receive" in out(p), out(p)
+    assert PROJECT_SECRET not in out(p)
+    assert remote_ref(server, NOTES) is None
+
+
+@pytest.mark.e2e
+def test_the_server_accepts_a_harmless_note_shaped_as_json(server_notes_template, repo, tmp_path):
+    note_by_hand(repo, HARMLESS_JSON)
+    p = push(repo, "--no-verify", "origin", NOTES)
+    assert p.returncode == 0, out(p)
+    assert remote_ref(tmp_path / "remote.git", NOTES) == head(repo, NOTES)
+
+
+@pytest.mark.e2e
 def test_the_server_accepts_the_stamps_and_a_harmless_note(server_notes_template, repo, tmp_path, capfd):
     server = tmp_path / "remote.git"
     Harness(repo, capfd).ok("stamp")
@@ -303,11 +408,24 @@ def test_the_server_accepts_the_stamps_and_a_harmless_note(server_notes_template
     assert remote_ref(server, NOTES) == head(repo, NOTES)
 
 
-def test_the_fast_path_reads_notes_as_the_full_path_does():
-    """The code-only push's constants are the full path's (it imports neither the caps nor the notes module)."""
+def test_the_fast_path_reads_notes_as_the_full_path_does(h, repo, monkeypatch):
+    """The code-only push's constants are the full path's (it imports neither the caps nor the notes module), and so
+    is its answer: of a note in plain text, shaped as JSON or as a stamp, holding a secret or not (F-0377)."""
     from harness.core.file_caps import CAPS
     from harness.gitio import push_fast_path
     from harness.history import pushed_notes
 
     assert CAPS["note"] == push_fast_path.NOTE_CAP
     assert push_fast_path.NOTES_REFS == pushed_notes.NOTES_REFS
+
+    with_pattern(repo)
+    commit_all_ok(repo, "adopt")
+    notes = {**{f"{name} (a secret)": (text, 1) for name, text in JSON_SECRETS.items()},
+             "plain text (a secret)": (f"deploy with {PROJECT_SECRET}", 1),
+             "plain text": (HARMLESS, 0), "JSON": (HARMLESS_JSON, 0), "a stamp": (stamp_like(HONEST_TASK), 0)}
+    for name, (text, refused) in notes.items():
+        tip = note_by_hand(repo, text)
+        fast = pre_push(repo, monkeypatch, line(NOTES, tip, ZERO))
+        full = pre_push(repo, monkeypatch, line(NOTES, tip, ZERO), full=True)
+        assert (fast.returncode, full.returncode) == (refused, refused), f"{name}: {out(fast)}{out(full)}"
+        git(repo, "update-ref", "-d", NOTES)  # the next note is the only one the next push adds
