@@ -232,6 +232,25 @@ def test_a_stamp_and_a_harmless_json_note_are_no_secret_under_broad_patterns():
     assert flagged([("c0ffee", HARMLESS_JSON.encode())], (PATTERN,)) == []
 
 
+def test_the_stamps_the_harness_writes_have_the_stamps_shape(h, repo):
+    """What the push reads as the harness's own words is what the stamp writes: a task's state and gate, the messages
+    about a commit whose files it could not read, a code-only commit's stamp from what an earlier stamp kept."""
+    from harness.core.stamp_shape import is_stamp
+
+    with_pattern(repo)
+    tid = h.ok("task", "new", "t").out.strip()
+    adopt = commit_all_ok(repo, "adopt")
+    h.ok("stamp")
+    wip = hand_edit_committed_without_the_check(repo, tid)
+    h.ok("stamp")
+    (repo / "app.py").write_text("def answer():\n    return 43\n")
+    code = commit_all_ok(repo, "code on top", "--no-verify")
+    h.ok("hook", "stamp")
+    for rev in (adopt, wip, code):
+        note = json.loads(raw_note(repo, rev) or "{}")
+        assert is_stamp(note), note
+
+
 @pytest.mark.parametrize("note", ["the reproducer's", "under another key"])
 @pytest.mark.parametrize("full", [False, True], ids=["fast path", "full guard"])
 def test_a_note_shaped_as_json_holding_a_secret_is_refused_at_push(h, repo, monkeypatch, note, full):

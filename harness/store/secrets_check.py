@@ -95,37 +95,44 @@ def own_rules(red: Redactor) -> Redactor:
     return Redactor(tuple(rule for rule in red.rules if rule.name != "custom"), red.stored)
 
 
-# What a note quotes of the committed files: the messages about a file the stamp could not read (`error`) and the
-# gate's reasons (`blockers`, the gate's own words in a ledger, which may quote a file here). A commit made without
-# the pre-commit stage (--no-verify, a cherry-pick, a revert, a rebase) was never checked, so they may quote a secret
-# (F-0355): read with every rule, the project's patterns too, by the stamp that writes them and the push that sends them.
-_NOTE_MESSAGES = frozenset({"error", "blockers"})
-
-
 def note_text(note: dict, patterns: Sequence[str] = ()) -> str:
     """A git note's text, redacted with the rules the commit check reads with (the own rules, detect-secrets' plugins,
     this process's secret-named variables and ``patterns``, config.yaml's `redaction.patterns`): every note shares one
-    ref, and a plain push sends the note of a commit that push never sends (F-0355)."""
-    red = redactor(patterns)
-    return json.dumps(_messages(redact_data(note, red), red), indent=2, sort_keys=True) + "\n"
+    ref, and a plain push sends the note of a commit that push never sends (F-0355). Written as the push reads it
+    (:func:`note_secrets`): the words the stamp chooses stay, so the note keeps the stamp's shape (a state, a gate's
+    verdict under a pattern as broad as `[A-Z]{5,}`: F-0377); its messages, which may quote a committed file (a commit
+    made without the pre-commit stage was never checked), are redacted where they hold a secret by every rule."""
+    from harness.core.stamp_shape import is_stamp
+
+    return json.dumps(_note_redacted(note, redactor(patterns), is_stamp(note)), indent=2, sort_keys=True) + "\n"
 
 
-def _messages(data: Any, red: Redactor, key: str | None = None) -> Any:
-    """``data`` with each string under :data:`_NOTE_MESSAGES` that holds a secret by every rule redacted with them all;
-    one that holds only the harness's words stays as it is (`unit_test` under a pattern as broad as `[a-z]+_[a-z]+`)."""
+def _note_redacted(data: Any, red: Redactor, shaped: bool, key: str | None = None) -> Any:
+    """``data`` with each string :func:`_note_texts` reads with every rule redacted where they find a secret; one that
+    holds only the harness's words stays as it is (`unit_test` under a pattern as broad as `[a-z]+_[a-z]+`)."""
+    from harness.core.stamp_shape import OBJECT_IDS, chosen
+
     if isinstance(data, str):
-        return red.redact(data) if key in _NOTE_MESSAGES and _flagged(data, red) else data
+        if shaped and chosen(key, data):
+            return own_rules(red).redact(data) if key not in OBJECT_IDS else data
+        redacted = red.redact(data) if _flagged(data, red) else data
+        named = redacted == data and key and _flagged(_pair(key, data), own_rules(red))
+        return f"[REDACTED:{named}]" if named else redacted  # a secret by the name it goes by
     if isinstance(data, list):
-        return [_messages(v, red, key) for v in data]
+        return [_note_redacted(v, red, shaped, key) for v in data]
     if isinstance(data, dict):
-        return {k: _messages(v, red, k) for k, v in data.items()}
+        return {k: _note_redacted(v, red, shaped, k) for k, v in data.items()}
     return data
 
 
 def note_secrets(raw: bytes, red: Redactor) -> list[tuple[int, str]]:
-    """(line, rule) of each secret in a note's text, read as :func:`note_text` writes it: a JSON note's values as a
-    ledger's (the harness's own words by its own rules), its messages (:data:`_NOTE_MESSAGES`) by every rule; any other
-    note (one written with `git notes add`) as a person's text."""
+    """(line, rule) of each secret in a note's text, read as :func:`note_text` writes it. A JSON note of exactly the
+    stamp's shape (harness.core.stamp_shape) has the words the harness chose read with its own rules; every other
+    value of it, and every value of any other JSON note, with every rule, the project's patterns too: a note written
+    with `git notes add` is a person's text, whatever its shape (F-0377). A note that is no JSON object is read as
+    text."""
+    from harness.core.stamp_shape import is_stamp
+
     try:
         doc = _loads(raw.decode("utf-8"))
     except ValueError:  # not UTF-8 (UnicodeDecodeError is one), or not JSON
@@ -133,20 +140,31 @@ def note_secrets(raw: bytes, red: Redactor) -> list[tuple[int, str]]:
     if not isinstance(doc, dict):
         return secrets_in("note", raw, red)
     text = raw.decode("utf-8")
-    found = {(line, rule) for line, rule, _ in flagged_values("note.json", raw, red, own=True)}
-    found |= {(_line_of(text, message), rule) for message in _note_messages(doc) if (rule := _flagged(message, red))}
-    return sorted(found)
+    return sorted({(_line_of(text, value), rule) for value, own in _note_texts(doc, is_stamp(doc))
+                   if (rule := _flagged(value, own_rules(red) if own else red))})
 
 
-def _note_messages(data: Any, key: str | None = None) -> Iterator[str]:
-    if isinstance(data, str) and key in _NOTE_MESSAGES:
-        yield data
+def _note_texts(data: Any, shaped: bool, key: str | None = None, listed: bool = False) -> Iterator[tuple[str, bool]]:
+    """Each text of a JSON note, and whether it is the harness's word (read with its own rules alone): in a note of
+    the stamp's shape the words it chooses (its object ids, hex by its shape, not read at all); in any note a key the
+    harness names (`state`, a task's id), and a value in the context of its key. Every other value, a number too."""
+    from harness.core.stamp_shape import OBJECT_IDS, chosen
+
+    if isinstance(data, str):
+        if not (shaped and key in OBJECT_IDS):
+            yield data, shaped and chosen(key, data)
+            if key and not listed:
+                yield _pair(key, data), True
+    elif isinstance(data, (int, float)) and not isinstance(data, bool):
+        if not shaped:  # a stamp's numbers are its iterations (harness.core.stamp_shape)
+            yield json.dumps(data), False
     elif isinstance(data, list):
         for v in data:
-            yield from _note_messages(v, key)
+            yield from _note_texts(v, shaped, key, True)
     elif isinstance(data, dict):
         for k, v in data.items():
-            yield from _note_messages(v, k)
+            yield k, _own_key(k, None)
+            yield from _note_texts(v, shaped, k)
 
 
 def redactor(patterns: Sequence[str] = ()) -> Redactor:
