@@ -149,7 +149,7 @@ def test_a_linked_worktree_is_left_to_the_judge(guarded, tmp_path, monkeypatch):
 
 def test_each_host_s_tools_get_the_judge_s_answer(guarded, monkeypatch):
     cwd = str(guarded)
-    calls = [("codex", "exec_command", {"command": ["ls", "-la"]}), ("codex", "shell", {"command": "ls", "workdir": "sub"}),
+    calls = [("codex", "exec_command", {"command": ["ls", "-la"]}), ("codex", "Bash", {"command": "ls sub"}),
              ("codex", "apply_patch", {"command": "*** Begin Patch\n*** Add File: src/x.py\n+x\n*** End Patch"}),
              ("codex", "apply_patch", {"command": "*** Begin Patch\n*** Delete File: README.md\n*** End Patch"}),
              ("gemini", "run_shell_command", {"command": "ls -la", "dir_path": "sub"}),

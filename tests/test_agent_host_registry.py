@@ -30,7 +30,9 @@ def test_a_plugin_manifest_is_what_the_installer_writes_for_its_host(path, host)
     hooks = json.loads((ROOT / path).read_text())["hooks"]
     want = install.entries(host)
     if host == "claude":  # the plugin's session start serves every host that loads hooks/hooks.json
-        want[REGISTRY[host].events["session-start"]][0]["hooks"][0]["command"] = "harness hook agent auto session-start"
+        handler = want[REGISTRY[host].events["session-start"]][0]["hooks"][0]
+        handler["command"] = "harness hook agent auto session-start"
+        del handler["timeout"]  # each host's own default: Gemini reads the number in milliseconds (F-0373)
     assert hooks == want
 
 
@@ -121,10 +123,17 @@ def test_the_shared_hooks_file_finds_the_host_by_the_marks_its_module_names(payl
     assert hosts.detect_host(payload) == expected
 
 
-@pytest.mark.parametrize("key", ["workdir", "dir_path", "directory"])
+@pytest.mark.parametrize("key", ["dir_path", "directory"])
 def test_a_shell_tool_s_folder_is_read_under_any_host_s_name_for_it(key):
     p = hosts.Payload("s", "/", "Bash", {"command": "ls", key: "/elsewhere"})
     assert hosts.tool_action(p).workdir == "/elsewhere"
+
+
+def test_f0375_codex_names_no_folder_key_and_says_its_shell_s_folder_is_not_in_the_payload():
+    """Codex's PreToolUse input is `{"command": …}` and the turn's cwd: the call's `workdir` is never sent."""
+    assert REGISTRY["codex"].workdir_keys == ()
+    assert getattr(REGISTRY["codex"], "hides_shell_folder", False) is True
+    assert not any(getattr(REGISTRY[h], "hides_shell_folder", False) for h in ("claude", "gemini"))
 
 
 def test_a_hosts_user_settings_follow_the_variable_it_names(monkeypatch, tmp_path):

@@ -55,6 +55,28 @@ def test_the_shared_hooks_file_holds_only_events_claude_code_accepts() -> None:
     assert cmds["Stop"] == ["harness hook agent claude stop"]
 
 
+# The events Gemini CLI knows by name (its hooks reference): from the shared hooks/hooks.json it keeps these and skips
+# the rest (Claude Code's PreToolUse, Stop).
+GEMINI_EVENT_NAMES = {"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "Notification", "SessionStart",
+                      "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection"}
+GEMINI_DEFAULT_TIMEOUT_MS = 60000  # a handler without "timeout" (gemini-cli hooks reference)
+
+
+def test_f0373_every_entry_gemini_keeps_from_the_shared_file_gives_it_the_installer_s_time() -> None:
+    """Gemini reads a timeout in milliseconds (hookRunner.ts kills the hook after `timeout` ms): the shared file's
+    entries it keeps must give the hook at least what `harness agent install --host gemini` gives it."""
+    from harness.agent.hook_settings import entries
+
+    installed = {event: group["hooks"][0].get("timeout", GEMINI_DEFAULT_TIMEOUT_MS)
+                 for event, [group] in entries("gemini").items()}
+    kept = {event: groups for event, groups in load("hooks/hooks.json")["hooks"].items() if event in GEMINI_EVENT_NAMES}
+    assert kept, "Gemini keeps no entry of the shared file: the session start is gone"
+    for event, groups in kept.items():
+        for handler in (h for g in groups for h in g["hooks"]):
+            ms = handler.get("timeout", GEMINI_DEFAULT_TIMEOUT_MS)
+            assert ms >= installed[event], (event, handler)
+
+
 def test_the_codex_manifest_points_at_its_own_hooks_file() -> None:
     manifest = load(".codex-plugin/plugin.json")
     assert manifest["name"] == load(".claude-plugin/plugin.json")["name"] == load("gemini-extension.json")["name"]
