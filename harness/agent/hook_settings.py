@@ -74,6 +74,23 @@ def entries(host: str, python: str | None = None) -> dict[str, list[dict[str, An
     return out
 
 
+def plugin_entries(host: str) -> dict[str, list[dict[str, Any]]]:
+    """What the plugin's hooks file holds for ``host`` (hooks/hooks.json for Claude Code, .codex-plugin/hooks.json;
+    tests/test_agent_host_registry.py holds the committed files equal to it): the installer's entries. Claude Code's
+    file is the Gemini extension's too, so its session start answers whichever host runs it (`auto`), and an entry
+    Gemini keeps (an event it knows by the same name) sets no timeout: Gemini reads the number in milliseconds,
+    Claude Code in seconds, and each host's default (60000 ms, 60 s) suits both (F-0373)."""
+    out = entries(host)
+    if host != "claude":
+        return out
+    start = out[REGISTRY[host].events["session-start"]][0]["hooks"][0]
+    start["command"] = hook_command("auto", "session-start")
+    for event in set(out) & set(REGISTRY["gemini"].events.values()):
+        for handler in out[event][0]["hooks"]:
+            del handler["timeout"]
+    return out
+
+
 def is_ours(handler: object) -> bool:
     return isinstance(handler, dict) and isinstance(handler.get("command"), str) and bool(
         OURS.search(handler["command"]))

@@ -43,12 +43,12 @@ def line_facts(command: str, root: str, cwd: str) -> dict[str, object]:
     if not ("--prefix=" in command or "apply" in command or "patch" in command
             or any(w in command for w in CHANGE_WORDS) or _names_pytest_files(command)):
         return nothing
-    from harness.agent.judge.shell_commands import ShellSyntaxError, parse
+    from harness.agent.judge.shell_commands import ShellSyntaxError, TooMuchToJudge, parse
     from harness.agent.judge.shell_resolve import resolve
 
     try:
         first = next(iter(resolve(parse(command))), None)
-    except (ShellSyntaxError, RecursionError):
+    except (ShellSyntaxError, TooMuchToJudge, RecursionError):  # the judge refuses or fails it itself
         return nothing
     if first is None:
         return nothing

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pathlib is imported where a path is made: a `Read` is answe
     from typing import Any
 
     from harness.agent.judge.denials import Denial
+    from harness.agent.judge.git_config_view import GitSetup
     from harness.agent.judge.guarded_paths import Where
 
 
@@ -101,11 +102,26 @@ def _session_start(host: str, p: hosts.Payload, raw: str, bad_input: Exception |
 
 # -- pre-tool-use -------------------------------------------------------------------------
 
+# The guard's own time limit, below the one its install gives the host (hook_settings.TIMEOUT_SECONDS: 15 s): a hook
+# the host kills lets the call run in all three hosts, so a judgement still running at this one is denied (F-0374).
+# Tests set it lower.
+DEADLINE_SECONDS = 10.0
+
+
+class OutOfTime(BaseException):
+    """Raised by the deadline's alarm wherever the judge stands: no Exception, so no `except Exception` on the way
+    (bashlex's fallback, a best-effort read) takes it for something else."""
+
+
 def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None) -> Reply:
     try:
         if bad_input:
             raise bad_input
-        return _judge_tool(host, p)
+        return _judge_in_time(host, p)
+    except OutOfTime:
+        return hosts.deny(host, f"harness: the guard could not judge this call in time ({DEADLINE_SECONDS:g} s, "
+                                "before the agent's host would stop waiting and let it run), so it refuses it. "
+                                "Instead: split the command into shorter, plainer ones.")
     except Exception as exc:  # the failure policy above, whatever went wrong
         why = _logged(exc, p, raw)
         if bad_input:  # nothing says what the call would do: refuse it (fail closed)
@@ -121,6 +137,34 @@ def _pre_tool_use(host: str, p: hosts.Payload, raw: str, bad_input: Exception | 
                                     "protects (git, .harness/, hooks), so it refuses rather than allow it "
                                     "unchecked. Rephrase the command plainly, or run `harness status`.")
         return hosts.allow(f"harness: the guard failed ({why}); allowed a command it does not cover")
+
+
+def _judge_in_time(host: str, p: hosts.Payload) -> Reply:
+    """:func:`_judge_tool` under an alarm at DEADLINE_SECONDS, which raises OutOfTime; free until it rings (a
+    handler and a timer set, then cleared). Without SIGALRM (Windows) or off the main thread, unbounded as before."""
+    if TYPE_CHECKING:
+        import signal as alarm
+    else:  # the builtin under signal, imported at every interpreter's start: signal itself imports enum
+        import _signal as alarm
+    try:
+        previous = alarm.signal(alarm.SIGALRM, _ring)
+    except (AttributeError, ValueError):
+        return _judge_tool(host, p)
+    earlier = (0.0, 0.0)
+    try:
+        earlier = alarm.setitimer(alarm.ITIMER_REAL, DEADLINE_SECONDS)
+        try:
+            return _judge_tool(host, p)
+        finally:
+            alarm.setitimer(alarm.ITIMER_REAL, 0)
+    finally:
+        alarm.signal(alarm.SIGALRM, alarm.SIG_DFL if previous is None else previous)
+        if earlier[0]:  # another's timer (a test runner's): set again, as it stood
+            alarm.setitimer(alarm.ITIMER_REAL, *earlier)
+
+
+def _ring(signum: int, frame: object) -> None:
+    raise OutOfTime
 
 
 def _judge_tool(host: str, p: hosts.Payload) -> Reply:
@@ -140,8 +184,10 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
     from harness.agent.deferred_imports import defer
 
     defer()  # inspect, which the rules' imports import and nothing they run reads
+    # A shell line the host may run in a folder its payload does not name (Codex's workdir; F-0375).
+    unsaid = action.shell is not None and host in hosts.REGISTRY and hosts.REGISTRY[host].hides_shell_folder
     if root is None:  # no harness around the session: what an edit writes may still be a harness's record
-        denial = _outside_writes(p.cwd, action)
+        denial = _outside_writes(p.cwd, action) or (_unplaced(p.cwd, action.shell or "") if unsaid else None)
         return hosts.deny(host, denial.message()) if denial else hosts.allow()
     # The git processes the judgement needs run while the rules load.
     git_setup = facts.start_git_setup(root, " ".join([action.shell or "", *action.writes, *action.deletes]))
@@ -149,27 +195,20 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
         from harness.agent import guard_caches
 
         guard_caches.arm()  # bashlex, if a line needs it, with its parser tables from the cache
-    from harness.agent.judge.bypass import check_delete, check_shell, check_write
+    from harness.agent.judge.bypass import check_delete, check_write
     from harness.agent.judge.guarded_paths import Where
     from harness.core.value_class import replace
 
     # Real paths on both sides, so a symlinked checkout (macOS /tmp) compares like with like.
     cwd = os.path.realpath(p.cwd or root)
     # What `~` names in the line, and where `mktemp` makes what it makes.
+    nested = facts.nested_repositories(os.path.realpath(root), cwd)  # (none for a line that may run elsewhere)
     where = Where(os.path.realpath(root), cwd, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp",
-                  facts.nested_repositories(os.path.realpath(root), cwd), facts.other_git(os.path.realpath(root), cwd))
+                  () if unsaid else nested, facts.other_git(os.path.realpath(root), cwd))
     denial = None
     setup = replace(git_setup(), patch_read=action.patch_read)  # Codex applies it: its paths are the writes below
     if action.shell is not None:
-        shell_where = where.cd(os.path.realpath(os.path.join(cwd, action.workdir))) if action.workdir else where
-        from harness.agent.line_facts import line_facts  # a patch's paths, a commit's change, a real folder
-
-        setup = replace(setup, archive_members=facts.archive_members(action.shell, shell_where.cwd),
-                        **line_facts(action.shell, where.root, shell_where.cwd))
-        from harness.agent.real_names import follower, link_lookup  # what symlinks lead into .harness/ or .git/
-
-        denial = check_shell(action.shell, shell_where, facts.notes_ref(root), setup, real_name=follower(root),
-                             links=link_lookup(root))
+        denial, setup = _shell_denial(action, where, root, setup, nested if unsaid else None)
     for path in action.writes:
         # By its real path and by the name it is written under: through a symlinked `.git`, `.git/config`
         # is really `.store/config`, a name nothing guards (#25's task F-0022).
@@ -181,6 +220,101 @@ def _judge_tool(host: str, p: hosts.Payload) -> Reply:
             denial = denial or check_delete(full, where, setup)
     denial = denial or _outside_writes(cwd, action, root)
     return hosts.deny(host, denial.message()) if denial else hosts.allow()
+
+
+def _shell_denial(action: hosts.ToolAction, where: Where, root: str, setup: GitSetup,
+                  unsaid: tuple[str, ...] | None) -> tuple[Denial | None, GitSetup]:
+    """The judge's answer to the call's shell line, and ``setup`` with what it read from disk for the line. ``unsaid``
+    (the nested repositories around the session, left out of ``where``) for a line the host may run in a folder its
+    payload does not name: judged in every folder up to the top as well, with no nested repository's allowance."""
+    from harness.agent import hook_facts as facts
+    from harness.agent.judge.bypass import check_shell
+    from harness.agent.line_facts import line_facts  # a patch's paths, a commit's change, a real folder
+    from harness.agent.real_names import follower, link_lookup  # what symlinks lead into .harness/ or .git/
+    from harness.core.value_class import replace
+
+    shell = action.shell or ""
+    shell_where = where.cd(os.path.realpath(os.path.join(where.cwd, action.workdir))) if action.workdir else where
+    setup = replace(setup, archive_members=facts.archive_members(shell, shell_where.cwd),
+                    **line_facts(shell, where.root, shell_where.cwd))
+
+    def judged(there: Where) -> Denial | None:
+        return check_shell(shell, there, facts.notes_ref(root), setup, real_name=follower(root), links=link_lookup(root))
+
+    denial = judged(shell_where)
+    if unsaid is not None:
+        denial = _unsaid(denial, "as git in this harness's repository") if denial and unsaid else denial
+        denial = denial or _unsaid(next(filter(None, map(judged, _up_to_top(where))), None),
+                                   "in each folder up to the repository's top")
+    return denial, setup
+
+
+def _up_to_top(where: Where) -> list[Where]:
+    """``where`` moved to each folder above its own, up to its repository's top."""
+    out, folder, top = [], where.cwd, where.root.rstrip("/")
+    while folder.startswith(top + "/"):
+        folder = os.path.dirname(folder)
+        out.append(where.cd(folder))
+    return out
+
+
+def _unsaid(denial: Denial | None, how: str) -> Denial | None:
+    """``denial`` saying why a line is judged where the session is not (F-0375)."""
+    if denial is None:
+        return None
+    from harness.core.value_class import replace
+
+    return replace(denial, reason=f"{denial.reason} (the agent's host does not say which folder a shell call runs "
+                                  f"in, its `workdir`: the line is judged {how})")
+
+
+def _unplaced(cwd: str | None, shell: str) -> Denial | None:
+    """A shell line the host may run in any folder, the session outside any harness: judged as if it ran at the top of
+    a harness repository, and refused so where one lies below the session's folder (the call's workdir may be it)."""
+    if not cwd or not shell:
+        return None
+    from harness.agent import guard_caches
+    from harness.agent.judge.bypass import check_shell
+    from harness.agent.judge.denials import Denial
+    from harness.agent.judge.guarded_paths import Where
+    from harness.agent.judge.shell_commands import ShellSyntaxError
+
+    base = os.path.realpath(cwd)
+    guard_caches.arm()
+    try:
+        denial = check_shell(shell, Where(base, base, os.environ.get("HOME", ""), os.environ.get("TMPDIR") or "/tmp"))
+    except (ShellSyntaxError, RecursionError):
+        denial = Denial("unresolved", "the guard cannot read the command", "write it plainly")
+    below = _harness_below(base) if denial else None
+    return _unsaid(denial, f"as if run in the harness repository {below}") if below else None
+
+
+# Folders a harness repository is not looked for in: what package managers and tools fill with their own files.
+NOT_SEARCHED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox", ".mypy_cache",
+                          ".pytest_cache", ".ruff_cache", "site-packages", "target", ".cache"})
+MAX_FOLDERS_SEARCHED = 2000
+
+
+def _harness_below(top: str) -> str | None:
+    """A folder below ``top`` holding `.harness/` and `.git` (breadth first, links not followed), else None; ``top``
+    itself ("one may lie below") when it holds more than MAX_FOLDERS_SEARCHED folders to look through."""
+    from harness.paths import HARNESS
+
+    todo, looked = [top], 0
+    while todo:
+        folder = todo.pop()
+        looked += 1
+        if looked > MAX_FOLDERS_SEARCHED:
+            return f"that may lie below {top}"
+        try:
+            with os.scandir(folder) as entries:
+                names = {e.name for e in entries if e.is_dir(follow_symlinks=False)}
+        except OSError:
+            continue
+        if folder != top and HARNESS in names and os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        todo[:0] = [os.path.join(folder, n) for n in sorted(names - NOT_SEARCHED)]
+    return None
 
 
 def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | None = None) -> Denial | None:

@@ -142,6 +142,12 @@ def _shell_action(name: str, ti: dict[str, Any]) -> ToolAction:
         raise ValueError(f"the {name} tool's command is a JSON {type(command).__name__}, not a string")
     workdir = _workdir(ti)
     text = command or ""
+    if name == claude.POWERSHELL:  # judged as bash reads it, but for PowerShell's own words (F-0372)
+        from harness.agent.judge.powershell_words import refusal, unread
+
+        word = unread(text)
+        if word is not None:
+            return ToolAction(shell=text, workdir=workdir, refuse=refusal(word))
     if "apply_patch" in text or "applypatch" in text:
         from harness.agent import patch_commands
 

@@ -1,5 +1,9 @@
 """Codex: Claude Code's event names and answer shapes; a shell tool under several names (it also sends
-Claude Code's `Bash`), patches through `apply_patch`, project hooks only where the user trusts them."""
+Claude Code's `Bash`), patches through `apply_patch`, project hooks only where the user trusts them.
+
+Its PreToolUse input for a shell call is the command and the turn's cwd, never the call's `workdir`
+(openai/codex shell_command.rs pre_tool_use_payload): the model may run the line in any folder, so the
+guard cannot take the cwd for where it runs (`hides_shell_folder`; F-0375)."""
 
 from __future__ import annotations
 
@@ -17,4 +21,4 @@ def _claims(data: dict[str, Any]) -> bool:
 HOST = Host("codex", CLAUDE_EVENTS, ("Bash", "shell", "local_shell", "exec_command"), ("apply_patch",),
             (".codex/hooks.json", ".codex/hooks.json"), False, "block", False, ".agents/skills",
             "Codex runs project hooks only in trusted projects, with hooks enabled in its config",
-            ("workdir",), _claims, "CODEX_HOME")
+            (), _claims, "CODEX_HOME", hides_shell_folder=True)

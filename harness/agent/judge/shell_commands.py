@@ -38,10 +38,21 @@ RESERVED = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while",
                       "case", "esac", "{", "}", "!", "[[", "]]", "function", "select"})
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 MAX_DEPTH = 8
+# Command substitutions inside one another (`$(…)`, backticks, `<(…)`, `>(…)`): a line nested deeper is refused, not
+# read. Each level runs a command the rules judge, and 2,500 levels kept the guard past the host's timeout (F-0374).
+MAX_SUBSTITUTION_NESTING = 64
+# ... and nested deeper than this, read by the fallback alone: bashlex reads each level again for every level around
+# it (64 levels of a 32 KB line took it 6 s), the fallback reads the line once.
+BASHLEX_NESTING = 8
 
 
 class ShellSyntaxError(ValueError):
     """Neither parser could read the text (an unbalanced quote, say)."""
+
+
+class TooMuchToJudge(ValueError):
+    """A line the guard does not follow to its end: a word expanding to more words than it judges (#28's task F-0086,
+    F-0087; harness.agent.judge.shell_resolve), substitutions nested too deep (F-0374). The judge refuses the line."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +93,9 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
         raise ShellSyntaxError("commands nested too deeply to judge")
     text, scripts = without_heredocs(text)
     commands = _plain_commands(text)  # a plain line's commands as bashlex gives them, without importing it
-    if commands is None:
+    if commands is None and _nests_deeper(text, BASHLEX_NESTING):
+        commands = list(_fallback_commands(text))
+    elif commands is None:
         try:
             commands = list(_bashlex_commands(text))
         except Exception:  # bashlex raises several types for what it does not support
@@ -91,6 +104,29 @@ def _parse(text: str, depth: int) -> Iterator[SimpleCommand]:
         yield from _judged(found, depth)
     for script in scripts:  # a here-document's shell runs it where the line is by then (#28's task F-0077)
         yield from _parse(script, depth + 1)
+
+
+def _nests_deeper(text: str, depth: int) -> bool:
+    """Whether substitutions nest more than ``depth`` deep in ``text``; raises TooMuchToJudge past
+    MAX_SUBSTITUTION_NESTING. Counted in one scan, and only where the line holds more openers than ``depth`` (a
+    count of them bounds the nesting): most lines are answered by str.count alone."""
+    if sum(text.count(o) for o in SUBSTITUTIONS) <= depth:
+        return False
+    from harness.agent.judge.shell_quotes import scan
+
+    opened: list[bool] = []  # per context open, innermost last: whether it is a substitution
+    deep = deepest = 0  # the substitutions among them, and the most there were
+    for start, end, kind, _ in scan(text):
+        if kind == "open":
+            opened.append(text[start:end] in SUBSTITUTIONS)
+            deep += opened[-1]
+            deepest = max(deep, deepest)
+            if deep > MAX_SUBSTITUTION_NESTING:
+                raise TooMuchToJudge(f"the line nests command substitutions more than {MAX_SUBSTITUTION_NESTING} "
+                                     "deep, past what the guard judges")
+        elif kind == "close" and opened:
+            deep -= opened.pop()
+    return deepest > depth
 
 
 def _judged(found: SimpleCommand, depth: int) -> Iterator[SimpleCommand]:
@@ -616,12 +652,16 @@ def _plain_commands(text: str) -> list[SimpleCommand] | None:
 SEPARATORS = frozenset({";", "&", "|", "&&", "||", "(", ")", ";;", "|&", "\n"})
 
 
-def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
+def _fallback_commands(text: str, aside: list[tuple[str, str | None]] | None = None) -> Iterator[SimpleCommand]:
+    """The commands of ``text``; with ``aside``, ``text`` is a substitution's line already read by :func:`_set_aside`
+    with the whole line (its own substitutions stood in for there): each level is read once, not once more per
+    level it is nested in (F-0374)."""
     import shlex  # only for what bashlex cannot read
 
     # shlex reads neither a line continuation, `$(…)` nor `$'…'`: they are read first (`_set_aside`), else
     # `git commit \<NL>--no-verify` would be two commands and `$(printf %s -n)` no argument of git's (F-0234).
-    text, aside = _set_aside(text)
+    if aside is None:
+        text, aside = _set_aside(text)
     lexer = shlex.shlex(text.replace("\n", " ; "), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
@@ -636,7 +676,7 @@ def _fallback_commands(text: str) -> Iterator[SimpleCommand]:
     for lexed in tokens + [";"]:
         tok, inners = _put_back(lexed, aside)
         for inner in inners:  # a substitution's commands run too
-            yield from _fallback_commands(inner)
+            yield from _fallback_commands(inner, aside)
         if pending is not None:
             redirects.append((pending, tok))
             pending = None
@@ -662,7 +702,8 @@ ASIDE_PATTERN = "\ue010([0-9]+)\ue011"
 
 # The parts the fallback sets aside: substitutions, whose commands run too (process substitutions as well: shlex
 # would read `<(git commit -n)` as a redirect from `(` and git's words as cat's; F-0250), and `$'…'`.
-SET_ASIDE = frozenset({"$(", "`", "<(", ">(", "$'"})
+SUBSTITUTIONS = frozenset({"$(", "`", "<(", ">("})
+SET_ASIDE = SUBSTITUTIONS | {"$'"}
 
 
 def _set_aside(text: str) -> tuple[str, list[tuple[str, str | None]]]:
@@ -670,32 +711,37 @@ def _set_aside(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     continuations (backslash-newline outside single quotes) joined, as bash joins them before it reads words;
     comments dropped to the end of their line, as bash drops them (a quote in one would open a quoted word for
     shlex; F-0251); each `$(…)`, backtick, `<(…)` and `>(…)` substitution, and each `$'…'` holding an escape,
-    replaced by a stand-in; the parts stood in for, as written with the commands of a substitution (else None)."""
+    replaced by a stand-in; the parts stood in for: each as written, with the command line of a substitution (else
+    None) read the same way, its own substitutions stood in for by entries of the same list. One scan of the line
+    reads every level (F-0374)."""
     from harness.agent.judge.shell_quotes import scan
 
     out: list[str] = []
     aside: list[tuple[str, str | None]] = []
-    opened: tuple[int, int] | None = None  # (where the part being set aside starts, the depth it closes at)
+    parts: list[tuple[int, int, list[str]]] = []  # the parts open, innermost last: (start, depth it closes at, text)
     for start, end, kind, stack in scan(text):
-        if opened is not None:
-            if kind == "close" and len(stack) == opened[1]:
-                written = text[opened[0]:end]
-                out.append(_stand_in(written, _inner(written), aside))
-                opened = None
-        elif kind == "open" and text[start:end] in SET_ASIDE and not text.startswith("$((", start):
-            opened = (start, len(stack) - 1)
+        if parts and kind == "close" and len(stack) == parts[-1][1]:
+            begun, _, inner = parts.pop()
+            written = text[begun:end]
+            stood = _stand_in(written, _inner(written, "".join(inner)), aside)
+            (parts[-1][2] if parts else out).append(stood)
+        elif kind == "open" and text[start:end] in SET_ASIDE:
+            parts.append((start, len(stack) - 1, []))
         elif kind not in ("comment", "joined"):
-            out.append(text[start:end])
-    if opened is not None:
-        out.append(text[opened[0]:])  # an unclosed one is left to the lexer, which reads it as it can
+            (parts[-1][2] if parts else out).append(text[start:end])
+    if parts:
+        out.append(text[parts[0][0]:])  # an unclosed one is left to the lexer, which reads it as it can
     return "".join(out), aside
 
 
-def _inner(written: str) -> str | None:
-    """The command line a substitution as written runs; None for a `$'…'` string."""
+def _inner(written: str, read: str) -> str | None:
+    """The command line a substitution as written runs (``read``: its text as :func:`_set_aside` read it); None for a
+    `$'…'` string. A backtick's line is read by bash apart: a `#` that starts it starts a comment."""
     if written.startswith("$'"):
         return None
-    return written[1:-1] if written.startswith("`") else written[2:-1]
+    if written.startswith("`") and read.startswith("#"):
+        return read[read.index("\n"):] if "\n" in read else ""
+    return read
 
 
 def _stand_in(written: str, inner: str | None, aside: list[tuple[str, str | None]]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from harness.agent.judge.shell_commands import SimpleCommand
+from harness.agent.judge.shell_commands import SimpleCommand, TooMuchToJudge
 from harness.agent.judge.shell_prefixes import is_assignment
 from harness.core import lazy_re as re  # imported on a pattern's first use: most lines need none
 from harness.core.value_class import replace
@@ -74,10 +74,6 @@ def _expand_word(word: str, known: dict[str, str]) -> list[str]:
 MAX_WORDS = 256    # the words one word may expand to: beyond, the line is too much to judge
 MAX_STEPS = 4096   # the expansions tried for one word (a deeply nested one costs this many, not a crash)
 MAX_NESTING = 64   # braces inside braces: JSON nests far less
-
-
-class TooMuchToJudge(ValueError):
-    """A word expands to more than the guard follows (#28's task F-0086, F-0087): the judge refuses the line."""
 
 
 def braces(word: str) -> list[str]:
@@ -212,12 +208,17 @@ def substitute_commands(text: str, output: Callable[[str, str], str] | None = No
 
 
 def _closing(text: str, start: int) -> int | None:
-    depth = 1
-    for j in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[j], 0)
+    """Where the `)` that closes the parenthesis open before ``start`` stands. From one `)` to the next, by str's own
+    search: a word holding a nested substitution is walked once per `)`, not once per character (F-0374)."""
+    depth, j = 1, start
+    while True:
+        k = text.find(")", j)
+        if k < 0:
+            return None
+        depth += text.count("(", j, k) - 1  # between two `)` only `(` come: the depth is least at the second
         if depth == 0:
-            return j
-    return None
+            return k
+        j = k + 1
 
 
 # What makes a substitution print something other than its words' text, as the guard reads them: another command or
