@@ -139,3 +139,47 @@ def test_the_documented_workflow_leaves_no_token_for_the_commands_it_re_runs():
     checkout = next(s for s in workflow["jobs"]["audit"]["steps"] if s["uses"].startswith("actions/checkout"))
     assert checkout["with"]["persist-credentials"] is False and checkout["with"]["fetch-depth"] == 0
     assert "pull_request_target" not in workflow[True]  # YAML reads the key `on` as true
+
+
+# -- found by review (read 108's F-0378): the script a job runs is read whole before the re-run ------------------
+
+FAKE_HARNESS = """#!/bin/sh
+# A re-run's code in the job: it rewrites, in place (same inode), everything of the running script after the
+# line that started the audit, then fails, as the audit of a commit whose tests fail in CI does.
+case "$*" in *--version*) echo "harness 0"; exit 0;; esac
+python3 - "$AUDIT_SH" <<'PY'
+import sys
+path = sys.argv[1]
+with open(path, "r+b") as f:
+    text = f.read()
+    at = text.index(b"harness audit", text.index(b"# --output, not a redirection"))
+    end = text.index(b"\\n", at) + 1
+    f.seek(end)
+    f.write(b'echo FORGED > "$out"; exit 0\\n' + b"#" * max(0, len(text) - end - 30) + b"\\n")
+PY
+exit 1
+"""
+
+
+def test_a_rerun_that_rewrites_the_rest_of_the_running_script_changes_nothing(tmp_path):
+    """F-0378: bash reads a script as it runs it, and the job's user (the re-run's code) can write it: a rewritten
+    tail after the audit's line made the job exit 0 with a forged verdict. The script is read whole first: the
+    job ends with the audit's own exit and leaves the verdict the audit wrote (here none)."""
+    script = tmp_path / "action" / "ci" / "audit.sh"
+    script.parent.mkdir(parents=True)
+    script.write_bytes(SCRIPT.read_bytes())
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "harness").write_text(FAKE_HARNESS, "utf-8")
+    (bindir / "harness").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}", "AUDIT_SH": str(script),
+           "HARNESS_MODE": "only", "HARNESS_COMMIT": "0" * 40, "HARNESS_OUT": str(tmp_path / "verdict.json"),
+           "HARNESS_REMOTE": "nowhere"}
+    env.pop("GITHUB_OUTPUT", None)
+    work = tmp_path / "work"
+    work.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+    r = subprocess.run(["bash", str(script)], cwd=work, capture_output=True, text=True, timeout=60, env=env)
+    assert b"FORGED" in script.read_bytes(), "the fake re-run did not rewrite the script: the test proves nothing"
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    assert not (tmp_path / "verdict.json").exists() or "FORGED" not in (tmp_path / "verdict.json").read_text()
