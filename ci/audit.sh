@@ -23,6 +23,11 @@
 #                            one that is not `success` or `skipped` fails the aggregate, whatever file it uploaded
 set -euo pipefail
 
+# Everything below is one function, called on the script's last line: bash reads a script as it runs it, and the
+# re-run's code runs as this job's user, so a tail rewritten in place during the audit would be what runs after it
+# (read 108's F-0378). A function is read whole before any of it runs.
+main() {
+
 mode="${HARNESS_MODE:-audit}"
 case "$mode" in
   audit|plan|only) ;;
@@ -112,3 +117,6 @@ if [ -n "${GITHUB_OUTPUT:-}" ]; then
   fi
 fi
 exit "$rc"
+}
+
+main "$@"; exit "$?"
