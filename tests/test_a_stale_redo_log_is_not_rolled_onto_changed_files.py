@@ -20,14 +20,16 @@ NOT_APPLIED = "an interrupted write was not applied: its files changed since"
 
 def crash_after_the_commit_point(monkeypatch) -> None:
     """Make the next write die right after its redo log is in place, before any rename (as SIGKILL would)."""
-    real = fsio.roll_forward
+    real, committed = os.replace, []
 
-    def crash_before_renames(journal, *args, **kwargs):
-        if journal.exists():  # called by commit_files right after the commit point
+    def crash_before_renames(src, dst):
+        if committed:  # the rename after the redo log's own: the first of the files it promises
             raise KeyboardInterrupt
-        return real(journal, *args, **kwargs)
+        real(src, dst)
+        if os.path.basename(dst) == "journal":
+            committed.append(dst)
 
-    monkeypatch.setattr(fsio, "roll_forward", crash_before_renames)
+    monkeypatch.setattr(os, "replace", crash_before_renames)
 
 
 def roll_forward_said(journal) -> str:

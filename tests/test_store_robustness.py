@@ -173,16 +173,16 @@ def test_an_interrupted_write_leaves_the_repository_as_it_was(h, repo, task, mon
 
 
 def test_a_crash_after_the_commit_point_is_rolled_forward_by_the_next_command(h, repo, task, monkeypatch):
-    from harness.store import fsio
+    real, committed = os.replace, []
 
-    real = fsio.roll_forward
-
-    def crash_before_renames(journal):
-        if journal.exists():  # called by commit_files right after the commit point
+    def crash_before_renames(src, dst):
+        if committed:  # the rename after the redo log's own: the first of the files it promises
             raise KeyboardInterrupt
-        return real(journal)
+        real(src, dst)
+        if os.path.basename(dst) == "journal":
+            committed.append(dst)
 
-    monkeypatch.setattr(fsio, "roll_forward", crash_before_renames)
+    monkeypatch.setattr(os, "replace", crash_before_renames)
     r = h("requirement", "add", "committed but not renamed", "--priority", "must")
     monkeypatch.undo()
     assert r.code == 130
