@@ -5,6 +5,8 @@ new file is written to a temp file and fsynced; then a redo log naming every
 (temp, destination) pair is written atomically — that is the commit point — and the
 renames follow. A process killed at any moment leaves either the old set of files or
 a redo log that the next command (under the lock) rolls forward. Never a torn file.
+The writer itself renames from what it holds, never from the log read back: `git clean -fdX`
+may remove the log (and the temps) under it, and it must still finish, or fail saying so.
 
 The log also holds the digest of what each destination held when the write was computed
 and of what it will hold: a log is rolled forward only onto those files. A branch switch,
@@ -127,21 +129,78 @@ def commit_files(journal: Path, files: dict[Path, bytes]) -> None:
         return
     from harness.core.sha256 import sha256
 
-    entries: list[list[str | None]] = []
+    writes: list[tuple[str, str, str | None, str, bytes]] = []
     try:
         for dest, data in files.items():
             prior = _digest(dest)  # read before the temp exists: what this write was computed from
-            entries.append([str(write_temp(dest, data)), str(dest), prior, sha256(data).hexdigest()])
-        atomic_write(journal, json.dumps(entries).encode())
+            writes.append((str(write_temp(dest, data)), str(dest), prior, sha256(data).hexdigest(), data))
+        atomic_write(journal, json.dumps([[tmp, dest, prior, new] for tmp, dest, prior, new, _ in writes]).encode())
     except BaseException:
         # Before the journal exists nothing was promised: leave the old files, and no litter.
-        for entry in entries:
+        for tmp, *_ in writes:
             with contextlib.suppress(OSError):
-                os.unlink(str(entry[0]))
+                os.unlink(tmp)
         raise
-    for entry, data in zip(entries, files.values(), strict=True):
-        _put_back(str(entry[0]), data)
-    roll_forward(journal)
+    _finish(journal, writes)
+
+
+_RENAME_TRIES = 3  # a temp put back and removed again this often is something cleaning in a loop: fail, say so
+
+
+def _finish(journal: Path, writes: list[tuple[str, str, str | None, str, bytes]]) -> None:
+    """The renames this process promised in ``journal``, done from the (temp, destination, prior digest, new
+    digest, bytes) in hand, never from the log read back: `git clean -fdX` does not wait for the lock and may
+    remove the log (in the ignored `.harness/local/`) or a temp between the commit point and a rename. The log on
+    disk is for a crash alone (:func:`roll_forward`, by the next command). Raises unless every destination holds
+    its new bytes: a command never reports a write done that is not."""
+    # F-0368's rule, for this writer too: a destination that changed since the write was computed (a checkout
+    # beside the command) is kept. Judged on the digests alone: whether a temp is still there says nothing here.
+    changed = [dest for _, dest, prior, new, _ in writes if _digest(dest) not in (prior, new)]
+    if changed:
+        _drop(journal, [(tmp, dest) for tmp, dest, _, _, _ in writes])
+        raise NotApplied(f"the write was not applied: its files changed while it was made ({changed[0]} among "
+                         "them); they are kept as they are now",
+                         hint="something replaced them while the command ran (a branch switch, a reset, a pull): "
+                              "run the command again if its change is still wanted")
+    for tmp, dest, _, _, data in writes:
+        _rename(journal, tmp, dest, data)
+    for parent in {os.path.dirname(dest) for _, dest, _, _, _ in writes}:
+        _fsync_dir(Path(parent))
+    unfinished = [dest for _, dest, _, new, _ in writes if _digest(dest) != new]
+    if unfinished:
+        raise HarnessError(f"the harness write was not finished: {', '.join(unfinished)} does not hold what this "
+                           "command wrote; something removed or replaced its files while the command ran",
+                           hint="stop what cleans or replaces files in the repository (a `git clean -fdX` in a loop?) "
+                                "while harness commands run, then check the task (`harness status`) and run the "
+                                "command again if its change is missing")
+    with contextlib.suppress(FileNotFoundError):  # a clean may have removed it: nothing is pending either way
+        journal.unlink()
+
+
+def _rename(journal: Path, tmp: str, dest: str, data: bytes) -> None:
+    """``tmp`` renamed onto ``dest``, written back from ``data`` first if a clean removed it; a temp that
+    keeps going is left to :func:`_finish`'s check."""
+    for _ in range(_RENAME_TRIES):
+        _put_back(tmp, data)
+        try:
+            os.replace(tmp, dest)
+            return
+        except FileNotFoundError:
+            if os.path.lexists(tmp):
+                raise _blocked(journal, dest, "No such file or directory") from None
+        except OSError as exc:
+            raise _blocked(journal, dest, exc.strerror) from None
+
+
+def _blocked(journal: Path, dest: str, why: str | None) -> HarnessError:
+    """A rename the write promised cannot be done: what stands in the way, and how it gets finished."""
+    if os.path.exists(journal):
+        # The write was promised: the journal is kept (and the new content in its temps).
+        then = f"run any harness command: it finishes the write recorded in {journal}"
+    else:
+        then = "run the command again"
+    return HarnessError(f"cannot finish a harness write: {dest}: {why}",
+                        hint=f"move {dest} out of the way (e.g. `mv {dest} {dest}.bak`) and {then}")
 
 
 def _put_back(tmp: str, data: bytes) -> None:
@@ -222,12 +281,8 @@ def roll_forward(journal: Path) -> bool:
         try:
             os.replace(tmp, dest)
         except OSError as exc:
-            # The write was promised: keep the journal (and the new content in tmp), and
-            # say what stands in the way instead of failing the same way in every command.
-            raise HarnessError(
-                f"cannot finish an interrupted harness write: {dest}: {exc.strerror}",
-                hint=f"move {dest} out of the way (e.g. `mv {dest} {dest}.bak`) and run any harness "
-                     f"command: it finishes the write recorded in {journal}") from None
+            # Said once, instead of failing the same way in every command.
+            raise _blocked(journal, dest, exc.strerror) from None
     for parent in {Path(dest).parent for _, dest, _, _ in entries}:
         _fsync_dir(parent)
     # Not fsynced: a crash that brings the redo log back only has it rolled forward again, and its
@@ -271,7 +326,8 @@ def _drop(journal: Path, pending: list[tuple[str, str]]) -> None:
     for tmp, _ in pending:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-    journal.unlink()
+    with contextlib.suppress(FileNotFoundError):  # a clean may have removed it while its writer ran
+        journal.unlink()
 
 
 NOTICE_AFTER = 2.0  # seconds of silent waiting before saying who holds the lock
