@@ -34,3 +34,8 @@ class Refused(HarnessError):
     """A legal request the rules refuse (exit 1): illegal transition, missing proof."""
 
     exit_code = EXIT_REFUSED
+
+
+class LockWaitRanOut(HarnessError):
+    """The harness lock stayed held past the wait's bound (HARNESS_LOCK_TIMEOUT, an agent hook's deadline): a process
+    holds it, which an agent can do on purpose, so the stop hook counts it as a block, not an internal error."""

@@ -3,8 +3,8 @@
 `harness agent install` writes TIMEOUT_SECONDS into the host's settings (harness.agent.hook_settings);
 past it the host cancels the hook, and a cancelled hook decides nothing: the stop it should have
 blocked goes through. So a hook waits for a lock at most LOCK_WAIT_SECONDS, three quarters of its
-timeout (the rest is for judging and answering), and a wait that runs out is a hook error, answered
-by the hook's failure policy (harness.agent.run). Plain values and os alone: the session hooks and
+timeout (the rest is for judging and answering), and a wait that runs out is answered by the hook's
+failure policy (harness.agent.run: the stop hook counts the store's lock held as a block per source tree). Plain values and os alone: the session hooks and
 the tool guard import this.
 """
 

@@ -150,6 +150,14 @@ def load_facts(root: Path, on_wait: Callable[[str], None] | None = None,
     )
 
 
+def source_tree(root: Path) -> str:
+    """The working tree's source tree, read from git alone: what a stop is counted against when the store's lock,
+    which :func:`load_facts` waits for, is held."""
+    from harness.gitio.git import Git
+
+    return Git(root).worktree_source_tree()
+
+
 def block_limit(root: Path) -> int:
     """`agent.stop_block_limit` from config.yaml (default 3)."""
     from harness.agent.judge.agent_policy import DEFAULT_BLOCK_LIMIT

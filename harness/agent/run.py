@@ -8,7 +8,8 @@ Failure policy (an agent hook must never fail open on what it guards, nor trap t
 - session-start: an error becomes a visible message, never a traceback.
 A lock (the store's, the hooks' own) is waited for only within a bound below the host's timeout
 (harness.agent.hook_budget): a hook the host cancels decides nothing, so running out of it is an error
-answered as above.
+answered as above, but for the store's lock at stop: a process holds it (an agent can, on purpose), so the
+stop is blocked naming the holder and counted per source tree as any block (read 108's F-0380).
 An unexpected error (not a HarnessError) also leaves a crash log (harness.crashlog), named
 in the answer. :func:`failsafe` is the answer when an error escapes all of this.
 """
@@ -450,10 +451,8 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
     try:
         if bad_input:
             raise bad_input
-        f = facts.load_facts(root, on_wait, deadline)
-        verdict = policy.stop_verdict(f)
+        f, verdict, tree = _judged(root, on_wait, deadline)
         limit = min(facts.block_limit(root), 1) if verdict.once else facts.block_limit(root)
-        tree = f.tree if f else ""
         with stopstate.session_counts(root, on_wait, deadline) as counts:
             prior = stopstate.get(counts, p.session_id)
             verdict, count, released = policy.apply_cap(verdict, prior, p.session_id, tree, limit)
@@ -466,6 +465,21 @@ def _stop(host: str, p: hosts.Payload, raw: str, bad_input: Exception | None,
     if verdict.block:
         return hosts.block_stop(host, verdict.reason)
     return hosts.allow(verdict.message or None)
+
+
+def _judged(root: Path, on_wait: Callable[[str], None] | None, deadline: float) -> tuple[Any, Any, str]:
+    """(the task's facts, the stop verdict, the source tree it is counted against). The store's lock held past the
+    wait is no internal error (one block per session, then none on any later tree: read 108's F-0380): a block
+    naming the holder, counted on the tree read from git, which needs no store lock."""
+    from harness.agent import hook_facts as facts
+    from harness.agent.judge import agent_policy as policy
+    from harness.errors import LockWaitRanOut
+
+    try:
+        f = facts.load_facts(root, on_wait, deadline)
+    except LockWaitRanOut as exc:
+        return None, policy.lock_verdict(exc.message), facts.source_tree(root)
+    return f, policy.stop_verdict(f), f.tree if f else ""
 
 
 def _stop_error(host: str, root: Path, session: str, why: str, on_wait: Callable[[str], None] | None,

@@ -87,6 +87,9 @@ def _gate_rows(doc: dict, live: dict, finished: dict | None, escalated: str | No
              else "DONE (its commit is not in this branch's history)")
     if doc["state"] == "ESCALATED":
         return [("Escalated", escalated or "no reason recorded")]
+    if finished and finished.get("config_unapproved"):
+        return [("Gate", f"{where}; its commit is refused while config.yaml holds a change no human approved"),
+                ("Blocking", finished["config_unapproved"])]
     if finished and finished["changed_since"]:
         return [("Gate", f"{where}; the code has changed since the gate passed source tree "
                          f"{str(finished['tree'])[:12]} (a new task covers new work)")]

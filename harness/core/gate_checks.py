@@ -56,13 +56,18 @@ def files_valid(j: Judging) -> CheckResult:
     unapproved = j.g.config_unapproved
     if not unapproved:
         return CheckResult([("Harness Files", "VALID")])
+    return CheckResult([("Harness Files", "UNAPPROVED CHANGE")], [config_unapproved_blocker(unapproved)])
+
+
+def config_unapproved_blocker(unapproved: Mapping[str, Any]) -> Blocker:
+    """The blocker of a config.yaml change the commit hook refuses (GateInput.config_unapproved's shape): the gate's,
+    and what refuses a transition to DONE asked of config.yaml as it is now (read 108's F-0379)."""
     why = f" ({unapproved['why']})" if unapproved.get("why") else ""
     text = (f"config.yaml changes {', '.join(unapproved['changes'])} from HEAD's with no human's approval, which the "
             f"commit hook refuses ({', '.join(unapproved['rules'])}){why}: a human runs `harness approve config-change` "
             "at a terminal, or revert the change (`git checkout HEAD -- .harness/config.yaml`) and collect the evidence "
             "again")
-    return CheckResult([("Harness Files", "UNAPPROVED CHANGE")],
-                       [Blocker("files_valid", CONFIG_UNAPPROVED, ("config.yaml",), text)])
+    return Blocker("files_valid", CONFIG_UNAPPROVED, ("config.yaml",), text)
 
 
 def state_allows(j: Judging) -> CheckResult:

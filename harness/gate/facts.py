@@ -9,6 +9,7 @@ TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests
 if TYPE_CHECKING:
     from typing import Any
 
+    from harness.core.blockers import Blocker
     from harness.core.records import Finding
     from harness.signatures.trust import Signers
     from harness.store.reader import LoadedTask
@@ -118,6 +119,16 @@ def unapproved_config(src: Source, signers: Signers) -> dict[str, Any] | None:
     rules = [rule for rule, items in (("evidence-commands-need-approval", needs.commands),
                                       ("redaction-patterns-need-approval", needs.patterns)) if items]
     return {"changes": needs.named(), "rules": rules, "why": why}
+
+
+def config_blocker(src: Source, signers: Signers) -> Blocker | None:
+    """The gate's config_unapproved blocker for ``src`` as it is now (None: no such change). A gate PASS is bound to the
+    source tree without `.harness/`, so a change of config.yaml after it left the PASS standing: transition DONE, and
+    a DONE not committed yet, ask this (read 108's F-0379)."""
+    from harness.core.gate_checks import config_unapproved_blocker
+
+    found = unapproved_config(src, signers)
+    return config_unapproved_blocker(found) if found else None
 
 
 def _judged_against(src: Source, base_src: Any) -> tuple[Any, str | None]:

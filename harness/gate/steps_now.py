@@ -58,9 +58,10 @@ def commit_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> lis
     ``tree``: the working tree's source tree, when the caller has measured it."""
     if task.proj.state != "DONE" or done_in_head(s, task.id, len(task.lines)):
         return []
+    first = config_steps(s)
     later = changed_after_gate(s, task, tree)
     if not later:
-        return [COMMIT_DONE]
+        return [*first, COMMIT_DONE]
     import shlex
 
 
@@ -80,7 +81,20 @@ def commit_steps(s: TaskStore, task: LoadedTask, tree: str | None = None) -> lis
         steps.append(next_step.NextStep(
             f"git restore --source={gated} --staged --worktree -- {' '.join(shlex.quote(p) for p in restore)}",
             "bring back the version the gate judged (the stash put back HEAD's)"))
-    return [*steps, COMMIT_DONE]
+    return [*first, *steps, COMMIT_DONE]
+
+
+def config_steps(s: TaskStore) -> list[next_step.NextStep]:
+    """What clears a change of config.yaml the commit hook refuses with no human's approval, made after a DONE not
+    committed yet (read 108's F-0379): approving it, or reverting it (a DONE task takes no new evidence)."""
+    from harness.gate.facts import config_blocker
+    from harness.signatures.trust import Signers
+
+    blocker = config_blocker(s.source, Signers(lambda: s.git))
+    if blocker is None:
+        return []
+    return [next_step.clearing(blocker)[0],
+            next_step.NextStep("git checkout HEAD -- .harness/config.yaml", "or revert the change, then commit")]
 
 
 def changed_after_gate(s: TaskStore, task: LoadedTask, tree: str | None = None) -> tuple[list[str], int] | None:

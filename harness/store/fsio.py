@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from harness import context
-from harness.errors import HarnessError
+from harness.errors import HarnessError, LockWaitRanOut
 from harness.store.crashpoint import step
 
 
@@ -380,13 +380,13 @@ def _acquire(fd: int, lock_path: Path, shared: bool, on_wait: Callable[[str], No
         pause = min(pause * 2, 0.1)
 
 
-def _gave_up(lock_path: Path, timeout: float | None) -> HarnessError:
+def _gave_up(lock_path: Path, timeout: float | None) -> LockWaitRanOut:
     """The wait ran out: HARNESS_LOCK_TIMEOUT's ``timeout``, or (None) an agent hook's deadline."""
     if timeout is None:
-        return HarnessError(f"gave up waiting for the harness lock, held by {holder(lock_path)}: an agent hook waits for "
+        return LockWaitRanOut(f"gave up waiting for the harness lock, held by {holder(lock_path)}: an agent hook waits for "
                             "it only within the time its host gives the hook",
                             hint="let that command finish (or stop it); the hook asks again next time")
-    return HarnessError(f"gave up after {timeout:g}s waiting for the harness lock, held by {holder(lock_path)}",
+    return LockWaitRanOut(f"gave up after {timeout:g}s waiting for the harness lock, held by {holder(lock_path)}",
                         hint=f"let that command finish (or stop it), then run this one again; "
                              f"{TIMEOUT_VAR} sets how long to wait")
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from harness.core import gate as core_gate
 from harness.core import next_step
+from harness.core.blockers import CONFIG_UNAPPROVED
 from harness.core.value_class import dataclass
 from harness.errors import EXIT_INVALID, HarnessError
 
@@ -85,6 +86,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     if done or any(f.is_dir() and any(f.iterdir()) for f in folders):  # only then is anything judged by tree
         git = s.git
         tree = git.worktree_source_tree()
+    unapproved: list[str] = []  # the gate's config_unapproved blocker, evaluated now: a DONE's commit is refused for it
     with s.reading():  # ledger, files and evidence read as one consistent state
         task = s.load(tid)
         doc = s.render(task)["task.yaml"]["task"]
@@ -94,6 +96,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
             gi = facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git))
             report = core_gate.evaluate(gi)
             live = report.as_dict(tree)
+            unapproved = [b.text for b in report.blockers if b.kind == CONFIG_UNAPPROVED]
             work = next_step.work_blockers(gi.state, report.blockers)
             live["blockers"] = [b.text for b in work]
             doc["findings"].update(_open_counts(gi))
@@ -113,7 +116,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
                                            f"{tid} is finished; {len(waiting)} open task(s) wait"))
     committing = commit_steps(s, task, tree) if done else []
     steps[:0] = committing
-    finished = _done_at(git, task, tree, committed=not committing) if done and git is not None else None
+    finished = _done_at(git, task, tree, not committing, unapproved) if done and git is not None else None
     escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
     evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
                 for t, r in sorted(task.proj.evidence.items())}
@@ -152,12 +155,14 @@ def _no_open_task(s: TaskStore) -> NoOpenTask:
     return NoOpenTask(rows, next_step.NO_TASK)
 
 
-def _done_at(git: Git, task: LoadedTask, tree: str, committed: bool) -> dict[str, Any]:
+def _done_at(git: Git, task: LoadedTask, tree: str, committed: bool, unapproved: list[str]) -> dict[str, Any]:
     """Where a DONE task was gated and committed (the oldest commit whose ledger holds its DONE;
-    None while uncommitted), and whether the source has moved on since the gate judged it."""
+    None while uncommitted), whether the source has moved on since the gate judged it, and the change of config.yaml
+    its commit is refused for, with no human's approval (read 108's F-0379: status said "gate PASS" over it)."""
     gated = (task.proj.last_gate or {}).get("tree")
     commit = done_commit(git, task) if committed else None
-    return {"commit": commit, "committed": committed, "tree": gated, "changed_since": bool(tree) and gated != tree}
+    return {"commit": commit, "committed": committed, "tree": gated, "changed_since": bool(tree) and gated != tree,
+            "config_unapproved": None if committed or not unapproved else unapproved[0]}
 
 
 def done_commit(git: Git, task: LoadedTask) -> str | None:

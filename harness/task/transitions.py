@@ -49,9 +49,28 @@ def transition_event(s: TaskStore, tid: str, target: str, reason: str | None) ->
     """(the state to leave, the event that moves the task to ``target``): replay judges it when it is
     appended (table, LAW 6, reason codes, gate PASS), and a refusal writes nothing."""
     current = s.load(tid, docs=False).proj.state
+    if (current, target) in states.NEEDS_GATE_PASS:
+        refuse_unapproved_config(s, current, target)
     # The binding is computed for `current`, so the event names it as its starting state.
     return current, ("task.transitioned", {"from": current, "to": target, "reason": reason,
                                            **gate_binding(s, (current, target)), **reviewed_code(s, target)})
+
+
+def refuse_unapproved_config(s: TaskStore, current: str, target: str) -> None:
+    """Refuse a gate-guarded transition while config.yaml, as it is now, holds a change the commit hook refuses without
+    a human's approval. The PASS it rests on is bound to the source tree without `.harness/`, so an evidence command
+    changed after `gate --advance` reached a DONE its commit was then refused for (read 108's F-0379): the gate's own
+    check, asked now, names the approval or the revert."""
+    from harness.core import next_step
+    from harness.errors import Refused
+    from harness.gate.facts import config_blocker
+    from harness.signatures.trust import Signers
+
+    blocker = config_blocker(s.source, Signers(lambda: s.git))
+    if blocker is None:
+        return
+    steps = "\n  ".join(next_step.refusal_hint(step) for step in next_step.clearing(blocker))
+    raise Refused(states.invalid(current, target, blocker.text).message, hint=steps)
 
 
 def reviewed_code(s: TaskStore, target: str) -> dict[str, Any]:

@@ -72,6 +72,17 @@ def stop_verdict(facts: TaskFacts | None) -> StopVerdict:
     return StopVerdict(False)
 
 
+def lock_verdict(why: str) -> StopVerdict:
+    """The store's lock held past the hook's wait (``why`` names its holder): the task cannot be read, so the stop is
+    blocked, counted per session and source tree as any other block (apply_cap). Not an internal error, blocked once
+    per session: an agent holding the lock on purpose would then stop unchecked on every later tree (read 108's
+    F-0380)."""
+    return StopVerdict(True, (
+        f"The harness stop check could not read the task: {why}. It cannot confirm the task's evidence is fresh for "
+        "the code as it is now: let that command finish (or stop it), then run `harness status` and check the task "
+        "before stopping."))
+
+
 @dataclass(frozen=True)
 class BlockCount:
     session: str
