@@ -13,23 +13,9 @@ from harness.errors import HarnessError
 from harness.store import fsio
 
 from support.gitrepo import git
-from support.records import ledger_bytes, tdir
+from support.records import crash_after_the_commit_point, ledger_bytes, tdir
 
 NOT_APPLIED = "an interrupted write was not applied: its files changed since"
-
-
-def crash_after_the_commit_point(monkeypatch) -> None:
-    """Make the next write die right after its redo log is in place, before any rename (as SIGKILL would)."""
-    real, committed = os.replace, []
-
-    def crash_before_renames(src, dst):
-        if committed:  # the rename after the redo log's own: the first of the files it promises
-            raise KeyboardInterrupt
-        real(src, dst)
-        if os.path.basename(dst) == "journal":
-            committed.append(dst)
-
-    monkeypatch.setattr(os, "replace", crash_before_renames)
 
 
 def roll_forward_said(journal) -> str:

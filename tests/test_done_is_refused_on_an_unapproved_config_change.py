@@ -10,13 +10,12 @@ unapproved change; an honest DONE, and a change a human approved, still go throu
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from support.cli import TO_VERIFYING, status_json, validate_staged, walk_to
 from support.gitrepo import commit_all_ok, git
 from support.paths import PY
 from support.processes import run_in_pty
-from support.records import PASS_CMD, configure
+from support.records import PASS_CMD, configure, narrow_unit_test
 from support.ssh_keys import make_key, signers_line
 
 CONFIG = ".harness/config.yaml"
@@ -57,16 +56,8 @@ def converged(h, verifying) -> str:
     return verifying
 
 
-def _narrow_unit_test(repo) -> None:
-    """What the reproducer does after the PASS: unit_test's command changed, no human's approval."""
-    config = repo / CONFIG
-    doc = yaml.safe_load(config.read_text())
-    doc["evidence"]["unit_test"]["command"] = [*UNIT, "narrowed"]
-    config.write_text(yaml.safe_dump(doc, sort_keys=False))
-
-
 def test_done_is_refused_while_config_yaml_holds_an_unapproved_change(h, repo, converged):
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     r = h("transition", "DONE")
     assert r.code == 1, r.text
     assert "evidence.unit_test.command" in r.text and "evidence-commands-need-approval" in r.text, r.text
@@ -75,7 +66,7 @@ def test_done_is_refused_while_config_yaml_holds_an_unapproved_change(h, repo, c
 
 
 def test_done_goes_through_once_the_change_is_reverted(h, repo, converged):
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     assert h("transition", "DONE").code == 1
     git(repo, "checkout", "HEAD", "--", CONFIG)
     h.ok("transition", "DONE")
@@ -91,7 +82,7 @@ def test_an_honest_task_still_reaches_a_committed_done(h, repo, converged):
 def test_a_change_a_human_approved_still_reaches_a_committed_done(h, repo, verifying):
     # The neighbour a guard comparing config.yaml with HEAD's alone would refuse: the change is approved (before the
     # evidence ran with it, so the PASS is of the approved command).
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     code, screen = run_in_pty(repo, ["approve", "config-change"], "approve")
     assert code == 0 and "evidence.unit_test.command" in screen, screen
     _to_converged(h)
@@ -102,7 +93,7 @@ def test_a_change_a_human_approved_still_reaches_a_committed_done(h, repo, verif
 
 def test_status_in_done_names_a_later_unapproved_change_instead_of_a_pass(h, repo, converged):
     h.ok("transition", "DONE")
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     screen = h.ok("status").out
     assert "gate PASS on this source tree" not in screen, screen
     assert "evidence.unit_test.command" in screen and APPROVE in screen, screen

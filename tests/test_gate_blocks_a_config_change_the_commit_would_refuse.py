@@ -19,7 +19,7 @@ from support.cli import TO_VERIFYING, gate_json, status_json, validate_staged, w
 from support.gitrepo import commit_all_ok, git
 from support.paths import PY
 from support.processes import run_in_pty
-from support.records import PASS_CMD, configure, events
+from support.records import PASS_CMD, configure, events, narrow_unit_test
 from support.ssh_keys import make_key, signers_line
 
 CONFIG = ".harness/config.yaml"
@@ -44,14 +44,6 @@ def verifying(h, repo, tmp_path) -> str:
     return tid
 
 
-def _narrow_unit_test(repo) -> None:
-    """What the reproducer does: unit_test's command changed during the task (here: an argument added)."""
-    config = repo / CONFIG
-    doc = yaml.safe_load(config.read_text())
-    doc["evidence"]["unit_test"]["command"] = [*UNIT, "narrowed"]
-    config.write_text(yaml.safe_dump(doc, sort_keys=False))
-
-
 def _to_gating(h) -> None:
     h.ok("evidence", "build")
     h.ok("evidence", "unit_test")
@@ -64,7 +56,7 @@ def _config_blockers(blockers: list[str]) -> list[str]:
 
 
 def test_an_unapproved_command_change_blocks_the_gate_status_and_the_index_judge_alike(h, repo, verifying):
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     _to_gating(h)
     code, report = gate_json(h)
     assert code == 1 and report["verdict"] == "BLOCKED", report
@@ -85,7 +77,7 @@ def test_an_unapproved_command_change_blocks_the_gate_status_and_the_index_judge
 
 
 def test_the_task_cannot_reach_done_on_an_unapproved_command(h, repo, verifying):
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     _to_gating(h)
     r = h("gate", "--advance")
     assert r.code == 1 and APPROVE in r.out, r.text
@@ -94,7 +86,7 @@ def test_the_task_cannot_reach_done_on_an_unapproved_command(h, repo, verifying)
 
 
 def test_an_approved_command_change_still_passes(h, repo, verifying):
-    _narrow_unit_test(repo)
+    narrow_unit_test(repo)
     code, screen = run_in_pty(repo, ["approve", "config-change"], "approve")
     assert code == 0 and "evidence.unit_test.command" in screen, screen
     _to_gating(h)

@@ -19,7 +19,7 @@ from harness.core import ledger
 
 from support.cli import Harness, walk_to
 from support.gitrepo import git
-from support.records import tdir
+from support.records import crash_after_the_commit_point, tdir
 
 CLI = [sys.executable, "-m", "harness"]
 
@@ -173,16 +173,7 @@ def test_an_interrupted_write_leaves_the_repository_as_it_was(h, repo, task, mon
 
 
 def test_a_crash_after_the_commit_point_is_rolled_forward_by_the_next_command(h, repo, task, monkeypatch):
-    real, committed = os.replace, []
-
-    def crash_before_renames(src, dst):
-        if committed:  # the rename after the redo log's own: the first of the files it promises
-            raise KeyboardInterrupt
-        real(src, dst)
-        if os.path.basename(dst) == "journal":
-            committed.append(dst)
-
-    monkeypatch.setattr(os, "replace", crash_before_renames)
+    crash_after_the_commit_point(monkeypatch)
     r = h("requirement", "add", "committed but not renamed", "--priority", "must")
     monkeypatch.undo()
     assert r.code == 130

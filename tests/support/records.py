@@ -110,6 +110,30 @@ def configure(repo: Path, build: list[str], unit_test: list[str]) -> None:
     path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
 
 
+def narrow_unit_test(repo: Path) -> None:
+    """unit_test's command changed (an argument added), as an agent narrowing its tests would, with no approval."""
+    path = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    doc["evidence"]["unit_test"]["command"] = [*doc["evidence"]["unit_test"]["command"], "narrowed"]
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+
+
+def crash_after_the_commit_point(monkeypatch) -> None:
+    """Make the next write die right after its redo log is in place, before any rename (as SIGKILL would)."""
+    import os
+
+    real, committed = os.replace, []
+
+    def crash_before_renames(src, dst):
+        if committed:  # the rename after the redo log's own: the first of the files it promises
+            raise KeyboardInterrupt
+        real(src, dst)
+        if os.path.basename(dst) == "journal":
+            committed.append(dst)
+
+    monkeypatch.setattr(os, "replace", crash_before_renames)
+
+
 FAIL_CMD = [PY, "-c", "import sys; sys.exit(1)"]
 
 
