@@ -66,3 +66,34 @@ def test_f0375_codex_away_from_any_harness_is_left_alone(repo, tmp_path):
     git(tmp_path, "init", "-q", "plain")
     for command in ("git commit --no-verify -m x", "git commit -n -m x", "rm -rf build"):
         assert not _denied(_codex(plain, command)), command
+
+
+def test_f0383_a_harness_repository_behind_a_symlinked_folder_is_found(h, task, repo, tmp_path):
+    session = tmp_path / "home"
+    session.mkdir()
+    (session / "code").symlink_to(tmp_path, target_is_directory=True)  # ~/code -> a folder holding the repository
+    (session / "loop").symlink_to(session, target_is_directory=True)   # a loop the walk must end
+    reason = _reason(_codex(session, "git commit --no-verify -m x"))
+    assert "workdir" in reason, reason
+
+
+def test_f0383_a_harness_repository_under_a_folder_name_the_walk_skips_is_found(h, task, repo, tmp_path):
+    import shutil
+
+    session = tmp_path / "ws"
+    shutil.copytree(repo, session / "target" / "repo", symlinks=True)  # a repository under `target`
+    assert "workdir" in _reason(_codex(session, "git commit --no-verify -m x"))
+    other = tmp_path / "ws2"
+    shutil.copytree(repo, other / ".cache", symlinks=True)  # a repository that is itself named `.cache`
+    assert "workdir" in _reason(_codex(other, "git commit --no-verify -m x"))
+
+
+def test_f0383_an_unrelated_tree_with_links_and_skipped_folders_still_allows_a_plain_commit(tmp_path):
+    plain = tmp_path / "plain"
+    git(tmp_path, "init", "-q", "plain")
+    (plain / "target" / "debug").mkdir(parents=True)
+    (plain / "node_modules" / "pkg").mkdir(parents=True)
+    (plain / "loop").symlink_to(plain, target_is_directory=True)
+    (plain / "up").symlink_to(tmp_path, target_is_directory=True)
+    for command in ("git commit --no-verify -m x", "git commit -m x", "rm -rf target"):
+        assert not _denied(_codex(plain, command)), command

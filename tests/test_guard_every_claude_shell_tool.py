@@ -89,3 +89,62 @@ def test_f0372_the_installed_matcher_and_the_plugin_s_send_monitor_and_powershel
     for matcher in (installed, plugin):
         for tool in ("Bash", "Monitor", "PowerShell"):
             assert re.fullmatch(matcher, tool), (matcher, tool)  # Claude Code matches the regex against tool_name
+
+
+@pytest.mark.parametrize("command", [
+    'cmd /c "git commit --no-verify -m x"',                # another interpreter's line
+    "$x='commit','--no-verify','-m','x'; git @x",          # splatting
+    ". git commit --no-verify -m x",                       # dot-invocation
+    "& git commit --no-verify -m x",                       # call operator
+    "git commit ('--no-'+'verify') -m x",                  # an expression argument
+    "git commit $('--no-verify') -m x",                    # a subexpression
+    "git commit ('--no-{0}' -f 'verify') -m x",            # the format operator
+    "gci .harness | rm -r -fo",                            # pipeline input to a deleting alias
+    "rm -r -fo ('.har'+'ness')",                           # names nothing the guard protects
+    'pwsh -Command "git commit --no-verify -m x"',
+    'powershell -c "rm -r -fo .harness"',
+    "iex 'git commit --no-verify -m x'",
+])
+def test_f0382_a_powershell_line_the_guard_cannot_read_that_writes_or_runs_is_refused(h, task, command):
+    out = _answer(h.root, "PowerShell", _powershell(command))
+    assert _denied(out), command
+    assert out["hookSpecificOutput"]["permissionDecisionReason"].startswith("harness: ")
+
+
+@pytest.mark.parametrize("command", [
+    'pwsh -Command "git commit --no-verify -m x"',
+    "pwsh -c 'Remove-Item -Recurse .harness'",
+    "powershell -NoProfile -Command \"git commit ('--no-'+'verify') -m x\"",
+    "pwsh -EncodedCommand ZwBpAHQAIABjAG8AbQBtAGkAdAA=",
+    "pwsh -enc ZwBpAHQA",
+])
+def test_f0382_pwsh_through_the_bash_tool_is_judged_as_a_powershell_line(h, task, command):
+    out = _answer(h.root, "Bash", {"command": command})
+    assert _denied(out), command
+    assert out["hookSpecificOutput"]["permissionDecisionReason"].startswith("harness: ")
+
+
+@pytest.mark.parametrize("tool,command", [
+    ("Bash", 'pwsh -Command "Get-ChildItem src"'),
+    ("Bash", "pwsh -NoProfile -File build.ps1"),
+    ("PowerShell", "$files = Get-ChildItem src; $files.Count"),    # dynamic, but writes and runs nothing
+    ("PowerShell", "bash -c 'ls -la'"),                            # bash's line, which the bash judge reads
+    ("PowerShell", "(Get-Content notes.txt).Length"),
+    ("PowerShell", "git commit -m x"),
+])
+def test_f0382_powershell_lines_that_write_or_run_nothing_unread_are_still_allowed(h, task, tool, command):
+    body = _powershell(command) if tool == "PowerShell" else {"command": command}
+    assert not _denied(_answer(h.root, tool, body)), command
+
+
+@pytest.mark.parametrize("command", ["git log --oneline | Select-Object -First 5", "git status; Get-Date",
+                                     "Get-Content .harness/config.yaml", "git diff --stat | Out-String",
+                                     "Get-ChildItem .harness | Where-Object Name -like '*.yaml' | Format-Table"])
+def test_f0384_honest_read_only_powershell_lines_on_git_or_the_harness_are_allowed(h, task, command):
+    assert not _denied(_answer(h.root, "PowerShell", _powershell(command))), command
+
+
+@pytest.mark.parametrize("command", [f"Set-Content -Path {LEDGER} -Value x", f"Add-Content {LEDGER} x",
+                                     f"Write-Output x > {LEDGER}", f"Get-Content a.txt | Out-File {LEDGER}"])
+def test_f0384_a_powershell_line_writing_the_ledger_is_still_refused(h, task, command):
+    assert _denied(_answer(h.root, "PowerShell", _powershell(command))), command
