@@ -290,32 +290,62 @@ def _unplaced(cwd: str | None, shell: str) -> Denial | None:
     return _unsaid(denial, f"as if run in the harness repository {below}") if below else None
 
 
-# Folders a harness repository is not looked for in: what package managers and tools fill with their own files.
-NOT_SEARCHED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox", ".mypy_cache",
+# Folders a harness repository is not looked for in below themselves: what package managers and tools fill with their
+# own files. Each is still looked at, and each folder right in it: a repository named or kept so is found (F-0383).
+# A `.git` is not looked in at all.
+NOT_SEARCHED = frozenset({"node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox", ".mypy_cache",
                           ".pytest_cache", ".ruff_cache", "site-packages", "target", ".cache"})
 MAX_FOLDERS_SEARCHED = 2000
 
 
 def _harness_below(top: str) -> str | None:
-    """A folder below ``top`` holding `.harness/` and `.git` (breadth first, links not followed), else None; ``top``
-    itself ("one may lie below") when it holds more than MAX_FOLDERS_SEARCHED folders to look through."""
+    """A folder below ``top`` holding `.harness/` and `.git` (breadth first, through links to folders, each real
+    folder once, so a loop ends; F-0383), else None; ``top`` itself ("one may lie below") when it holds more than
+    MAX_FOLDERS_SEARCHED folders to look through."""
     from harness.paths import HARNESS
 
-    todo, looked = [top], 0
+    todo, seen, looked = [(top, os.path.realpath(top), -1)], set(), 0
     while todo:
-        folder = todo.pop()
+        folder, real, levels = todo.pop()  # levels: how deep below it to look, -1 all
+        if real in seen:
+            continue
+        seen.add(real)
+        if levels == 0:  # a folder right in a skipped one: by two stats, not counted against the bound
+            if _is_harness_repository(folder):
+                return folder
+            continue
         looked += 1
         if looked > MAX_FOLDERS_SEARCHED:
             return f"that may lie below {top}"
-        try:
-            with os.scandir(folder) as entries:
-                names = {e.name for e in entries if e.is_dir(follow_symlinks=False)}
-        except OSError:
+        names = _folders_in(folder)
+        if names is None:
             continue
-        if folder != top and HARNESS in names and os.path.lexists(os.path.join(folder, ".git")):
+        if folder != top and HARNESS in names and _is_harness_repository(folder):
             return folder
-        todo[:0] = [os.path.join(folder, n) for n in sorted(names - NOT_SEARCHED)]
+        if levels:  # below a skipped name, its own folders are looked at, and no deeper
+            todo[:0] = [(os.path.join(folder, n), _real(folder, real, n, linked),
+                         (-1 if n not in NOT_SEARCHED else 1) if levels < 0 else levels - 1)
+                        for n, linked in sorted(names.items()) if n != ".git"]
     return None
+
+
+def _folders_in(folder: str) -> dict[str, bool] | None:
+    """The folders in ``folder``, links to one among them, each name with whether it is a link; None if unreadable."""
+    try:
+        with os.scandir(folder) as entries:
+            return {e.name: e.is_symlink() for e in entries if e.is_dir()}
+    except OSError:
+        return None
+
+
+def _real(folder: str, real: str, name: str, linked: bool) -> str:
+    return os.path.realpath(os.path.join(folder, name)) if linked else os.path.join(real, name)
+
+
+def _is_harness_repository(folder: str) -> bool:
+    from harness.paths import HARNESS
+
+    return os.path.isdir(os.path.join(folder, HARNESS)) and os.path.lexists(os.path.join(folder, ".git"))
 
 
 def _outside_writes(cwd: str | None, action: hosts.ToolAction, judged: str | None = None) -> Denial | None:

@@ -256,6 +256,43 @@ def command_line(cmd: SimpleCommand) -> str | None:
         return _option_value(words[1:], *COMMAND_OPTION[cmd.program])
     if cmd.program == "sg":
         return _sg_line(list(words[1:]))
+    if cmd.program in POWERSHELLS:
+        return _powershell_line(words[1:])
+    return None
+
+
+# PowerShell's programs, run from bash: a `-Command` line is a PowerShell line, judged as the PowerShell tool's is.
+POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
+# Its options that take a value (`-ep`, `-wd`: their short names are prefixes too).
+PWSH_VALUED = ("executionpolicy", "ep", "workingdirectory", "wd", "windowstyle", "configurationname", "outputformat",
+               "of", "inputformat", "version", "settingsfile", "custompipename", "psconsolefile")
+
+
+def _powershell_line(args: tuple[str, ...]) -> str | None:
+    """The line `pwsh -Command LINE…` runs (the words after `-Command`, or after the options: Windows PowerShell
+    runs its first word that is no option as a command), which is then read as a bash line; None for `-File`.
+    Raises TooMuchToJudge for what the guard cannot read of it (`-EncodedCommand`, splatting, …; F-0382)."""
+    from harness.agent.judge.powershell_words import unread
+
+    valued = False  # the word is the value of the option before it (`-ExecutionPolicy Bypass`)
+    for i, word in enumerate(args):
+        option = word.lower().lstrip("-/") if word[:1] in "-/" and not valued else None
+        if option and re.fullmatch(r"e(?:c|n[a-z]*)?", option):
+            raise TooMuchToJudge("pwsh's -EncodedCommand hands PowerShell a line the guard cannot read")
+        if option and ("command".startswith(option) or option in ("commandwithargs", "cwa")):
+            line = " ".join(args[i + 1:])
+        elif option and "file".startswith(option):
+            return None  # a script, as `bash FILE`
+        elif option is None and not valued:
+            line = " ".join(args[i:])
+        else:
+            named = option or ""
+            valued = bool(named) and any(name.startswith(named) for name in PWSH_VALUED) and ":" not in named
+            continue
+        why = unread(line)
+        if why:
+            raise TooMuchToJudge(f"the PowerShell line pwsh is handed: {why}")
+        return line
     return None
 
 
