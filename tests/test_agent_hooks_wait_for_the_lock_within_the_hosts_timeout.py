@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import hook_settings
+from harness.agent import hook_budget, hook_settings
 
 from support.cli import walk_to
 
@@ -122,5 +122,5 @@ def test_the_stop_hook_judges_as_before_once_the_lock_is_free(stale):
 
 @pytest.mark.parametrize("event", ["session-start", "stop"])
 def test_the_lock_wait_of_each_hook_is_bounded_below_its_hosts_timeout(event):
-    wait = hook_settings.LOCK_WAIT_SECONDS[event]
+    wait = hook_budget.LOCK_WAIT_SECONDS[event]
     assert 0 < wait < hook_settings.TIMEOUT_SECONDS[event]

@@ -428,14 +428,11 @@ def test_the_server_accepts_the_stamps_and_a_harmless_note(server_notes_template
 
 
 def test_the_fast_path_reads_notes_as_the_full_path_does(h, repo, monkeypatch):
-    """The code-only push's constants are the full path's (it imports neither the caps nor the notes module), and so
-    is its answer: of a note in plain text, shaped as JSON or as a stamp, holding a secret or not (F-0377)."""
+    """The code-only push's note cap is the full path's (it does not import the caps), and so is its answer: of a note in plain text, shaped as JSON or as a stamp, holding a secret or not (F-0377)."""
     from harness.core.file_caps import CAPS
     from harness.gitio import push_fast_path
-    from harness.history import pushed_notes
 
     assert CAPS["note"] == push_fast_path.NOTE_CAP
-    assert push_fast_path.NOTES_REFS == pushed_notes.NOTES_REFS
 
     with_pattern(repo)
     commit_all_ok(repo, "adopt")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.agent import settings_text
-from harness.agent.hook_budget import LOCK_WAIT_SECONDS, TIMEOUT_SECONDS  # noqa: F401 - the timeouts installed, and the lock wait within each
+from harness.agent.hook_budget import TIMEOUT_SECONDS  # the timeouts installed (hook_budget: the lock wait within each)
 from harness.agent.hosts import REGISTRY, matcher
 from harness.agent.settings_text import Settings
 from harness.errors import HarnessError

@@ -22,7 +22,8 @@ _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _VERSION = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6}){0,3}(?:(?:a|b|rc|\.post|\.dev)[0-9]{1,6}){0,3}")
 
 
-def _texts(value: object) -> bool:
+def texts(value: object) -> bool:
+    """A list of strings (a stamp's `blockers`, `fresh_evidence`; the patterns its cache keeps)."""
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
@@ -37,8 +38,8 @@ _FITS = {
     "gate": lambda v: isinstance(v, str) and v in GATE_VERDICTS,
     "iteration": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "error": lambda v: isinstance(v, str),
-    "blockers": _texts,
-    "fresh_evidence": _texts,
+    "blockers": texts,
+    "fresh_evidence": texts,
 }
 # The fields whose value, in a note of the stamp's shape, is a word the harness chose from its enums.
 _CHOSEN = frozenset({"harness", "commit", "source_tree", "verdict", "state", "gate"})

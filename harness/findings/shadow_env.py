@@ -190,9 +190,10 @@ def _refuse_repository_import(line: str, site: Path, pth: str, root: Path, env: 
     (an editable finder: its mapping), names a path of the repository ``root`` outside its environment ``env``."""
     for module in _imported(line):
         source = next((s for s in (_read(site / f"{module}.py"), _read(site / module / "__init__.py")) if s), "")
-        if _repository_paths(source, root, env):
+        named_there = _repository_paths(source, root, env)
+        if named_there:
             raise HarnessError(f"{site / pth}: its `import` line imports {module} of the environment's site-packages, "
-                               f"which names {_repository_paths(source, root, env)[0]} in the repository's checkout: "
+                               f"which names {named_there[0]} in the repository's checkout: "
                                "in the throw-away checkout it would import the working tree's code, and where it "
                                "would point there cannot be told without guessing (nothing run, nothing recorded)",
                                hint=REMEDY_EDITABLE)

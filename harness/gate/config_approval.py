@@ -54,6 +54,11 @@ def needing_approval(old: Source | None, new: Source, shown: Callable[[list[str]
         before = settings.config_of(old) if old is not None else None
     except HarnessError:
         before = None
+    return _needs(before, after, shown)
+
+
+def _needs(before: settings.Config | None, after: settings.Config, shown: Callable[[list[str]], str] = " ".join) -> Needs:
+    """:func:`needing_approval` of two configurations already read (``before`` None: nothing configured)."""
     commands = core_policy.command_changes(before.configured_identity() if before else {}, after.configured_identity(),
                                            shown)
     kept = set(after.redaction)
@@ -69,14 +74,15 @@ def refused(old: Source, new: Source, signers: trust.Signers) -> tuple[Needs, st
     an approval bound to this step covers it. The commit hook asks this of each parent, the gate of HEAD for the
     working tree or the index it judges (read 103's F-0361: the gate passed what the commit then refused). Raises
     HarnessError when ``new``'s does not load."""
-    raw = new.read(paths.CONFIG)
-    if old.read(paths.CONFIG) == raw or not old.listdir(paths.HARNESS):
+    raw, old_raw = new.read(paths.CONFIG), old.read(paths.CONFIG)  # each read once: a commit's costs a git process
+    if old_raw == raw or not old.listdir(paths.HARNESS):
         return NONE, None
     try:
-        settings.config_of(old).configured_identity()
+        before = settings.parse_config(old_raw, cache=old.valid_cache)
+        before.configured_identity()
     except HarnessError:
         return NONE, None
-    needs = needing_approval(old, new)
+    needs = _needs(before, settings.parse_config(raw, cache=new.valid_cache))
     if not needs.items:
         return NONE, None
     ok, why = approval_of(new.read(paths.APPROVALS), raw, old, signers)

@@ -8,9 +8,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from harness.gitio.environment import HARNESS_DIR, git_env
-
-CONFIG = f"{HARNESS_DIR}/config.yaml"
+from harness.gitio.environment import git_env
+from harness.paths import CONFIG
 
 
 def steps(root: Path, tip: str, since: str) -> tuple[str, list[tuple[str, str]]] | None:

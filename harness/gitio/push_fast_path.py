@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from harness import paths
 from harness.core.code_only import FOLDER, code_only
 from harness.gitio.environment import HARNESS_DIR, as_stored, common_dir
 
@@ -308,9 +309,9 @@ def _parsed(lines: list[bytes]) -> list[list[str]] | None:
     return parsed
 
 
-NOTES_REFS = "refs/notes/"  # harness.history.pushed_notes.NOTES_REFS
+NOTES_REFS = "refs/notes/"  # the refs whose notes a push guard reads (harness.history.pushed_notes too)
 NOTE_CAP = 16 * 1024 * 1024  # harness.core.file_caps.CAPS["note"] (a test holds them equal)
-CONFIG_AT = f"{HARNESS_DIR}/config.yaml"  # harness.paths.CONFIG, as a commit's revision names it
+CONFIG_AT = paths.CONFIG  # as a commit's revision names it
 
 
 def pushed_notes(lines: list[bytes], remote: str | None) -> tuple[list[tuple[str, bytes]], list[bytes]] | None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from harness import paths
 from harness.errors import HarnessError
+from harness.gitio.push_fast_path import NOTES_REFS
 from harness.history.change_rules import Problem
 from harness.history.incoming import ZERO, ref_lines, shown_ref
 
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.history.incoming import PushedRef
 
-NOTES_REFS = "refs/notes/"
 MAX_SHOWN = 20  # problems named per push: past that, the first ones say what to do
 
 

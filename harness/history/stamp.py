@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING
 
 from harness import __version__, paths
+from harness.core import stamp_shape
 from harness.core.code_only import FOLDER, code_only
 from harness.core.states import TERMINAL
 from harness.errors import HarnessError
@@ -153,10 +154,6 @@ def _worktree() -> Path | None:
         return None
 
 
-def _strings(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
 def _committed_patterns(src: TreeSource) -> list[str]:
     """config.yaml's `redaction.patterns` as the stamped commit holds them, read leniently: a note quotes the messages
     about a broken commit too. Kept with the `.harness/` tree's facts for the code-only stamp, which reads no file."""
@@ -187,7 +184,7 @@ def _known_harness(known: object) -> bool:
             and all(isinstance(g, str) for g in known["globals"])
             and isinstance(known.get("tasks"), dict)
             and all(isinstance(v, str) for v in known["tasks"].values())
-            and _strings(known.get("patterns")))  # an older stamp's kept none: the full stamp reads them
+            and stamp_shape.texts(known.get("patterns")))  # an older stamp's kept none: the full stamp reads them
 
 
 def _known_verdict(cache: StampCache, key: str, source_tree: str) -> dict | None:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from harness import paths
+from harness.core import stamp_shape
 from harness.core.evidence_types import EVIDENCE_TYPES
 from harness.core.redact import Redactor, compile_patterns, redact_argv, secret_env
 
@@ -272,10 +273,9 @@ def _only_own_words(value: str, red: Redactor) -> bool:
     return inside and _bare(own.redact(value), own) == _bare(value, own)
 
 
-# The fields of a note the stamp writes (harness.history.stamp; `verdict`: the audit's): no schema names them, and a
+# The fields of a note the stamp writes (harness.core.stamp_shape; `verdict`: the audit's): no schema names them, and a
 # push reads a note's keys as text (F-0355), which a project's pattern as broad as `[a-z]+_[a-z]+` must not refuse.
-_NOTE_FIELDS = frozenset({"harness", "commit", "source_tree", "tasks", "error", "state", "iteration", "gate",
-                          "blockers", "fresh_evidence", "verdict"})
+_NOTE_FIELDS = stamp_shape.REQUIRED | stamp_shape.OPTIONAL | stamp_shape.TASK_FIELDS
 
 
 @functools.lru_cache(maxsize=1)
