@@ -7,6 +7,7 @@ imports neither, nor any of this package but :mod:`environment`: each call is on
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from pathlib import Path
@@ -198,13 +199,38 @@ class CommitFiles:
         return subprocess.run(["git", *args], cwd=self.root, env=git_env(), capture_output=True, check=False)
 
     def read(self, rel: str) -> bytes | None:
-        size = self._git("cat-file", "-s", f"{self.commit}:{rel}")
-        if size.returncode != 0:
-            return None
-        if int(size.stdout.strip() or 0) > self.cap:
+        """The blob at ``rel`` in this commit (None: no such file, or no file there), read in one `git cat-file
+        --batch` process, where asking its size first took two: status and every recording read HEAD's config.yaml.
+        Its header is read before its bytes, so a file over the cap is refused unread."""
+        if "\n" in rel:  # --batch reads one name a line: such a name is asked as before
+            asked = self._git("cat-file", "-s", f"{self.commit}:{rel}")
+            if asked.returncode != 0:
+                return None
+            self._within_cap(rel, int(asked.stdout.strip() or 0))
+            blob = self._git("cat-file", "blob", f"{self.commit}:{rel}")
+            return blob.stdout if blob.returncode == 0 else None
+        proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.root, env=git_env(), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            with contextlib.suppress(BrokenPipeError):
+                proc.stdin.write(f"{self.commit}:{rel}\n".encode("utf-8", "surrogateescape"))
+                proc.stdin.close()
+            header = proc.stdout.readline().split()
+            if len(header) != 3 or header[1] != b"blob":  # `missing`, a folder, a submodule's commit
+                return None
+            size = int(header[2])
+            self._within_cap(rel, size)
+            data = proc.stdout.read(size)
+            return data if len(data) == size else None
+        finally:
+            proc.kill()  # a blob left unread (over the cap) is not waited for
+            proc.stdout.close()
+            proc.wait()
+
+    def _within_cap(self, rel: str, size: int) -> None:
+        if size > self.cap:
             raise HarnessError(f"{rel} in {self.label} is larger than {self.cap} bytes: refused unread")
-        blob = self._git("cat-file", "blob", f"{self.commit}:{rel}")
-        return blob.stdout if blob.returncode == 0 else None
 
     def repository_id(self) -> str | None:
         """As :meth:`TreeSource.repository_id`: the first root commit of this commit's history (None

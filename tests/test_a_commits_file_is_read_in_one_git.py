@@ -1,0 +1,67 @@
+"""A commit's file as the read-only commands read it (HEAD's config.yaml, a task base's): its bytes, or None where
+the commit holds no file there, and a file over the cap refused before its bytes are read, in one git process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.gitio.fast_path import CommitFiles
+from tests.support.gitrepo import commit_all_ok, git
+
+
+@pytest.fixture
+def files(repo):
+    (repo / ".harness").mkdir()
+    (repo / ".harness/config.yaml").write_bytes(b"version: 1\n")
+    (repo / "big.txt").write_bytes(b"x" * 64)
+    (repo / "exactly.txt").write_bytes(b"y" * 32)
+    (repo / "odd\nname.txt").write_bytes(b"a name with a line break\n")
+    os.symlink("app.py", repo / "link.py")
+    commit_all_ok(repo, "files", "--no-verify")
+    # A submodule's entry: a commit this repository does not hold.
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},vendored")
+    git(repo, "commit", "-qm", "a submodule entry", "--no-verify")
+    return CommitFiles.of_head(repo)
+
+
+def test_a_file_is_its_blob_s_bytes(files):
+    assert files.read(".harness/config.yaml") == b"version: 1\n"
+    assert files.read("app.py") == b"def answer():\n    return 42\n"
+
+
+def test_a_name_with_a_line_break_is_read_too(files):
+    assert files.read("odd\nname.txt") == b"a name with a line break\n"
+
+
+def test_a_symlink_reads_as_git_stores_it_its_target(files):
+    assert files.read("link.py") == b"app.py"
+
+
+@pytest.mark.parametrize("rel", ["missing.txt", ".harness", "vendored", "app.py/inside", ""])
+def test_no_file_there_is_none(files, rel):
+    assert files.read(rel) is None
+
+
+def test_a_file_over_the_cap_is_refused_and_one_at_it_is_read(files):
+    capped = CommitFiles(files.root, files.commit, cap=32)
+    with pytest.raises(HarnessError, match=r"big\.txt in commit .* is larger than 32 bytes: refused unread"):
+        capped.read("big.txt")
+    assert capped.read("exactly.txt") == b"y" * 32
+
+
+def test_each_read_starts_one_git_process(files, monkeypatch):
+    started = []
+    real = subprocess.Popen.__init__
+
+    def counted(self, args, *rest, **kw):
+        started.append(args)
+        real(self, args, *rest, **kw)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
+    assert files.read(".harness/config.yaml") == b"version: 1\n"
+    assert files.read("missing.txt") is None
+    assert [a[:2] for a in started] == [["git", "cat-file"], ["git", "cat-file"]]
