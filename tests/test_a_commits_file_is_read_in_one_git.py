@@ -10,7 +10,8 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.gitio.fast_path import CommitFiles
-from tests.support.gitrepo import commit_all_ok, git
+
+from support.gitrepo import commit_all_ok, git
 
 
 @pytest.fixture

@@ -562,6 +562,9 @@ def test_output_names_a_file_and_is_refused_for_a_folder_or_an_aggregated_file(h
     sha = next(iter(done))
     r = h("audit", "--from", base, "--to", "HEAD", "--rerun", "--only", sha, "--output", str(tmp_path))
     assert r.code == 2 and str(tmp_path) in r.err and "harness: rerun:" not in r.err, r.text
+    missing = tmp_path / "no-such-folder" / "verdict.json"  # nothing made on the way: CI named the wrong place
+    r = h("audit", "--from", base, "--to", "HEAD", "--rerun", "--only", sha, "--output", str(missing))
+    assert r.code == 2 and f"the folder {missing.parent} does not exist" in r.err and not missing.parent.exists(), r.text
     plan = write(tmp_path / "plan.json", EMPTY_PLAN)  # the aggregate's own input: never replaced before it is read
     r = h("audit", "--aggregate", str(plan), "--output", str(plan))
     assert r.code == 2 and "also a file --aggregate reads" in r.err and json.loads(plan.read_text()) == EMPTY_PLAN

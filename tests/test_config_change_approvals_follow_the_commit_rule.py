@@ -214,3 +214,11 @@ def test_a_step_that_needs_no_approval_leaves_the_chain_whole(h, repo, chain):
     assert validate_staged(repo).returncode == 0
     commit_all_ok(repo, "a pattern added")
     assert _blockers(h) == []
+
+
+def test_approving_the_root_commit_s_change_is_refused_with_the_way_forward(signer, repo):
+    # The commit that adopts the harness configures its commands itself: no parent's file to approve a step from.
+    root = git(repo, "rev-list", "--max-parents=0", "HEAD").stdout.split()[0]
+    code, screen = run_in_pty(repo, ["approve", "config-change", "--commit", root], "approve")
+    assert code == 1 and "has no parent: the commit that adopts the harness configures its commands itself" in screen
+    assert "harness approve config-change" in screen and not (repo / ".harness/approvals.jsonl").exists(), screen
