@@ -102,3 +102,35 @@ def test_status_in_done_names_a_later_unapproved_change_instead_of_a_pass(h, rep
     commands = [step["command"] for step in data["next"]]
     assert commands.index(APPROVE) < commands.index('git add -A && git commit -m "TITLE"'), commands
     assert REVERT in commands, commands
+
+
+# -- F-0394: the transition asks the whole gate now, not only config.yaml's approval -----------------------------
+
+def test_done_is_refused_after_an_approved_command_change_until_the_evidence_is_fresh(h, repo, converged):
+    # A human approved the new unit_test command after `gate --advance`: the PASS still names this source tree, but
+    # its evidence came from the old command, and the commit check recomputes the gate on what is committed.
+    narrow_unit_test(repo)
+    code, screen = run_in_pty(repo, ["approve", "config-change"], "approve")
+    assert code == 0, screen
+    r = h("transition", "DONE")
+    assert r.code == 1, r.text
+    assert "the gate, recomputed now, blocks" in r.text and "unit_test" in r.text, r.text
+    assert "harness evidence unit_test" in r.text, r.text
+    assert status_json(h)["state"] == "CONVERGED"  # nothing written
+    # The way the refusal names: fresh evidence from the approved command, the gate again, then DONE and its commit.
+    h.ok("evidence", "unit_test")
+    h.ok("gate")
+    h.ok("transition", "DONE")
+    r = validate_staged(repo)
+    assert r.returncode == 0, r.stderr
+
+
+def test_done_is_refused_when_a_cited_evidence_record_went_missing_after_the_gate(h, repo, converged):
+    # Another way the gate, asked now, blocks on the same source tree: the evidence it judged is gone.
+    (repo / ".harness" / "local").mkdir(exist_ok=True)
+    tid = converged
+    record = repo / ".harness/tasks" / tid / "evidence" / "unit_test.json"
+    record.unlink()
+    r = h("transition", "DONE")
+    assert r.code == 1 and "the gate, recomputed now, blocks" in r.text, r.text
+    assert status_json(h)["state"] == "CONVERGED"
