@@ -126,11 +126,11 @@ def test_done_is_refused_after_an_approved_command_change_until_the_evidence_is_
 
 
 def test_done_is_refused_when_a_cited_evidence_record_went_missing_after_the_gate(h, repo, converged):
-    # Another way the gate, asked now, blocks on the same source tree: the evidence it judged is gone.
-    (repo / ".harness" / "local").mkdir(exist_ok=True)
+    # Another way the gate, asked now, cannot pass on the same source tree: the evidence it judged is gone. It is
+    # refused as the gate refuses it, naming the record and the way back.
     tid = converged
-    record = repo / ".harness/tasks" / tid / "evidence" / "unit_test.json"
-    record.unlink()
+    (repo / ".harness/tasks" / tid / "evidence" / "unit_test.json").unlink()
     r = h("transition", "DONE")
-    assert r.code == 1 and "the gate, recomputed now, blocks" in r.text, r.text
-    assert status_json(h)["state"] == "CONVERGED"
+    assert r.code != 0 and "unit_test.json: missing, but the ledger records it" in r.text, r.text
+    assert "harness evidence unit_test" in r.text, r.text
+    assert '"to":"DONE"' not in (repo / ".harness/tasks" / tid / "events.jsonl").read_text()  # nothing written

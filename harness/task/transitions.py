@@ -35,42 +35,61 @@ def new_task(s: TaskStore, title: str, description: str, max_iterations: int | N
     return s.create(title.strip(), description, max_iterations or ceiling, base)
 
 
-def gate_binding(s: TaskStore, target_pair: tuple[str, str]) -> dict[str, Any]:
-    """The source tree and policy a gate-guarded transition is judged against."""
+def gate_binding(s: TaskStore, target_pair: tuple[str, str], tree: str | None = None) -> dict[str, Any]:
+    """The source tree and policy a gate-guarded transition is judged against (``tree``: measured already)."""
     if target_pair not in states.NEEDS_GATE_PASS:
         return {}
     from harness.store import settings
 
     git = s.git
-    return {"tree": git.worktree_source_tree(), "policy": settings.load_gate(s.layout).digest, "head": git.head()}
+    return {"tree": tree or git.worktree_source_tree(), "policy": settings.load_gate(s.layout).digest,
+            "head": git.head()}
 
 
 def transition_event(s: TaskStore, tid: str, target: str, reason: str | None) -> tuple[str, tuple[str, dict]]:
     """(the state to leave, the event that moves the task to ``target``): replay judges it when it is
     appended (table, LAW 6, reason codes, gate PASS), and a refusal writes nothing."""
     current = s.load(tid, docs=False).proj.state
+    tree = None
     if (current, target) in states.NEEDS_GATE_PASS:
-        refuse_unapproved_config(s, current, target)
+        tree = s.git.worktree_source_tree()
+        refuse_unless_the_gate_passes_now(s, tid, current, target, tree)
     # The binding is computed for `current`, so the event names it as its starting state.
     return current, ("task.transitioned", {"from": current, "to": target, "reason": reason,
-                                           **gate_binding(s, (current, target)), **reviewed_code(s, target)})
+                                           **gate_binding(s, (current, target), tree), **reviewed_code(s, target)})
 
 
-def refuse_unapproved_config(s: TaskStore, current: str, target: str) -> None:
-    """Refuse a gate-guarded transition while config.yaml, as it is now, holds a change the commit hook refuses without
-    a human's approval. The PASS it rests on is bound to the source tree without `.harness/`, so an evidence command
-    changed after `gate --advance` reached a DONE its commit was then refused for (read 108's F-0379): the gate's own
-    check, asked now, names the approval or the revert."""
+def refuse_unless_the_gate_passes_now(s: TaskStore, tid: str, current: str, target: str, tree: str) -> None:
+    """Refuse a gate-guarded transition while the gate, recomputed now on the source ``tree`` with the configuration as
+    it stands, does not pass: what the commit check recomputes on the committed content. The recorded PASS it also
+    needs is bound to the source tree without `.harness/`, gate.yaml's digest and HEAD, so a change of config.yaml after
+    `gate --advance` left it standing: an unapproved evidence command (read 108's F-0379), and an approved one whose
+    evidence came from the old command, or a judged record gone (F-0394), reached a DONE its commit was then refused
+    for. Asked once a PASS is recorded for this tree (without one, the state machine's rule refuses). The hint names
+    what clears each blocker; an unapproved config.yaml change alone first (its approval or
+    revert decides which command the evidence must come from)."""
+    from harness.core import gate as core_gate
     from harness.core import next_step
+    from harness.core.blockers import CONFIG_UNAPPROVED
     from harness.errors import Refused
-    from harness.gate.facts import config_blocker
+    from harness.gate import facts
     from harness.signatures.trust import Signers
+    from harness.store import settings
 
-    blocker = config_blocker(s.source, Signers(lambda: s.git))
-    if blocker is None:
+    task = s.load(tid)
+    policy = settings.load_gate(s.layout)
+    if not task.proj.gate_pass_for(tree, policy.digest)[0]:
+        return  # no PASS recorded for this tree: the state machine's rule refuses it, in its own words
+    report = core_gate.evaluate(facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git)))
+    if report.verdict == "PASS":
         return
-    steps = "\n  ".join(next_step.refusal_hint(step) for step in next_step.clearing(blocker))
-    raise Refused(states.invalid(current, target, blocker.text).message, hint=steps)
+    config = [b for b in report.blockers if b.kind == CONFIG_UNAPPROVED]
+    why = config[0].text if config else "the gate, recomputed now, blocks: " + "; ".join(b.text for b in report.blockers)
+    steps = [step for b in (config or report.blockers) for step in next_step.clearing(b)]
+    if not config:
+        steps += [next_step.NextStep("harness gate", "judge the fresh evidence; then transition again")]
+    hints = dict.fromkeys(next_step.refusal_hint(step) for step in steps)
+    raise Refused(states.invalid(current, target, why).message, hint="\n  ".join(hints) or None)
 
 
 def reviewed_code(s: TaskStore, target: str) -> dict[str, Any]:
