@@ -24,16 +24,15 @@ def files(tmp_path):
     return a, b, tmp_path / "local/journal"
 
 
-def cleaning(monkeypatch, pattern: str, times: int) -> list[str]:
-    """Remove the temps matching ``pattern`` at the store's step between a temp's write and its rename, ``times``
-    times (what `git clean -fdX` does to ignored files while a command writes)."""
+def cleaning(monkeypatch, pattern: str) -> list[str]:
+    """Remove the temps matching ``pattern`` at the store's step between a temp's write and its rename (what
+    `git clean -fdX` does to ignored files while a command writes)."""
     removed: list[str] = []
 
     def clean() -> None:
         for tmp in glob.glob(pattern):
-            if len(removed) < times:
-                os.unlink(tmp)
-                removed.append(tmp)
+            os.unlink(tmp)
+            removed.append(tmp)
 
     monkeypatch.setattr(fsio, "step", clean)
     return removed
@@ -41,7 +40,7 @@ def cleaning(monkeypatch, pattern: str, times: int) -> list[str]:
 
 def test_the_redo_log_s_temp_removed_once_is_written_again(files, monkeypatch):
     a, b, journal = files
-    removed = cleaning(monkeypatch, str(journal.parent / ".journal.*.tmp"), times=1)
+    removed = cleaning(monkeypatch, str(journal.parent / ".journal.*.tmp"))
     fsio.commit_files(journal, {a: b"new a\n", b: b"new b\n"})
     assert removed and (a.read_bytes(), b.read_bytes()) == (b"new a\n", b"new b\n")
     assert not journal.exists() and not glob.glob(str(journal.parent / ".journal.*"))
@@ -49,19 +48,26 @@ def test_the_redo_log_s_temp_removed_once_is_written_again(files, monkeypatch):
 
 def test_a_single_file_s_temp_removed_once_is_written_again(files, monkeypatch):
     a, _, journal = files
-    removed = cleaning(monkeypatch, str(a.parent / ".a.yaml.*.tmp"), times=1)
+    removed = cleaning(monkeypatch, str(a.parent / ".a.yaml.*.tmp"))
     fsio.commit_files(journal, {a: b"new a\n"})
     assert removed and a.read_bytes() == b"new a\n" and not glob.glob(str(a.parent / ".a.yaml.*"))
 
 
 def test_a_temp_removed_every_time_is_refused_with_the_cause_and_nothing_written(files, monkeypatch):
     a, b, journal = files
-    cleaning(monkeypatch, str(journal.parent / ".journal.*.tmp"), times=1000)
+    real = os.replace
+
+    def racing(src, dst):  # a cleaner in a loop: the redo log's temp goes just before each rename
+        if ".journal." in os.fspath(src):
+            os.unlink(src)
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", racing)
     with pytest.raises(HarnessError) as caught:
         fsio.commit_files(journal, {a: b"new a\n", b: b"new b\n"})
     assert "removed while it was written" in caught.value.message and "git clean" in caught.value.hint
     assert (a.read_bytes(), b.read_bytes()) == (b"old a\n", b"old b\n") and not journal.exists()
-    assert not glob.glob(str(a.parent / ".*.tmp"))  # the write's own temps are not left behind
+    assert not glob.glob(str(a.parent / ".*.tmp")) and not glob.glob(str(journal.parent / ".*.tmp"))
 
 
 def test_a_write_nothing_removes_is_as_before(files):

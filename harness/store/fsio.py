@@ -80,16 +80,32 @@ def _refuse_dir(dest: Path) -> None:
 
 
 def atomic_write(dest: Path, data: bytes) -> None:
+    """``data`` into a temp beside ``dest``, renamed over it. `git clean -fdX` does not wait for the store's lock and
+    may remove the temp (or its ignored folder) before the rename: the bytes are still in hand, so it is written
+    again; one that keeps going is refused with the cause, nothing written (self-found F-0395: a raw OS error)."""
     _refuse_dir(dest)
     tmp = write_temp(dest, data)
     step()  # a test may kill the process here: a temp is left, the destination untouched
-    try:
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(dest.parent)
+    for _ in range(_RENAME_TRIES):
+        try:
+            os.replace(tmp, dest)
+        except FileNotFoundError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            tmp = write_temp(dest, data)  # the same write, not a step of its own
+            continue
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _fsync_dir(dest.parent)
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+    raise HarnessError(f"cannot write {dest}: its temporary file was removed while it was written, "
+                       f"{_RENAME_TRIES} times; nothing was written",
+                       hint="stop what cleans files in the repository (a `git clean -fdX` in a loop?) while harness "
+                            "commands run, then run the command again")
 
 
 def holds(dest: Path, data: bytes) -> bool:
