@@ -31,8 +31,8 @@ def measure(git: Git, from_rev: str | None, to_rev: str) -> Metrics:
     from harness.core.metrics import compute
     from harness.history.metrics_facts import gather
 
-    commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)
-    rates = compute(tasks, claims)
+    commits, tasks, claims, unreadable, lineage = gather(git, from_rev, to_rev)
+    rates = compute(tasks, claims, lineage)
     # The agent stop hook's releases live in this clone only (.harness/local/), not in history.
     released = tally(git.root).get("stop.released", {"total": 0, "by_host": {}})
     return Metrics(from_rev, to_rev, len(commits), len(tasks), unreadable, rates, released)

@@ -12,7 +12,7 @@ from harness.gitio.git import Git
 from harness.gitio.lazy_pygit2 import pygit2
 from harness.gitio.tree_source import TreeSource
 from harness.history.incoming import check_commit, range_commits
-from harness.store import reader
+from harness.store import reader, yamlio
 
 TERMINAL = ("DONE", "ESCALATED")
 
@@ -34,9 +34,7 @@ def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
         report = check_commit(git, commit, signers)
         refused = {_task_of(p.file) for p in report.problems}
         entered = {v.id: v for v in report.verdicts if v.after == "DONE" and v.entered}
-        by_hand = {_task_of(p.file) for p in report.problems if p.rule == "projection-matches-ledger"
-                   and p.message.startswith("task.state:") and "file says 'DONE'" in p.message}
-        for tid in sorted(t for t in set(entered) | by_hand if t):
+        for tid in _newly_done(git, commit, set(entered), {t for t in refused if t} - set(entered)):
             v = entered.get(tid)
             # A problem outside every task (gate.yaml, config.yaml, signers) refuses the whole
             # commit: a PASS computed under a policy the commit was not allowed to set is no PASS.
@@ -44,6 +42,49 @@ def done_claims(git: Git, commits: list[str]) -> list[metrics.DoneClaim]:
                       and tid not in refused and None not in refused)
             claims.append(metrics.DoneClaim(commit, tid, passed))
     return claims
+
+
+def _newly_done(git: Git, commit: str, entered: set[str], suspects: set[str]) -> list[str]:
+    """Of ``entered`` (tasks whose ledger the commit moves into DONE) and ``suspects`` (tasks the rules refused
+    there), those the commit marks DONE where no parent already marked them so, by ledger or by task.yaml. A
+    refused task is read without the rules: a commit that rewrites, forks or breaks the ledger gets no verdict,
+    yet marks DONE all the same (read 111's F-0385); a DONE typed into task.yaml is claimed by the commit that
+    types it, not again by each later one carrying it, a merge among them (F-0386). Parents are read only for
+    a commit that marks one: a DONE claim, or a refusal, never an ordinary commit."""
+    if not entered and not suspects:
+        return []
+    new = TreeSource(git, git.commit_tree(commit), f"commit {commit[:12]}", rev=commit)
+    done = entered | {tid for tid in suspects if _marked_done(new, tid)}
+    if not done:
+        return []
+    parents = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
+    return sorted(tid for tid in done if not any(_marked_done(old, tid) for old in parents))
+
+
+def _marked_done(src: TreeSource, tid: str) -> bool:
+    """Whether ``src`` holds task ``tid`` as DONE by its ledger or by its task.yaml, each read on its own and
+    neither checked against the other: what a reader of either file is told."""
+    if not reader.is_task(src, tid):
+        return False
+    try:
+        if reader.load_task(src, tid, docs=False).proj.state == "DONE":
+            return True
+    except HarnessError:
+        pass  # a ledger no reader accepts: its task.yaml is what it says
+    rel = f"{reader.TASKS}/{tid}/task.yaml"
+    try:
+        doc = yamlio.parse(src.read(rel) or b"", rel)
+    except HarnessError:
+        return False
+    task = doc.get("task") if isinstance(doc, dict) else None
+    return isinstance(task, dict) and task.get("state") == "DONE"
+
+
+def lineage(git: Git, commits: list[str]) -> metrics.Lineage:
+    """The parents of each of ``commits`` (oldest first, topological) by position, those within the range: what
+    "after a DONE" is read from. Each commit's own parents, as stored (pygit2 reads the object: no git process)."""
+    at = {commit: n for n, commit in enumerate(commits)}
+    return metrics.Lineage(tuple(tuple(at[p] for p in git.parents(c) if p in at) for c in commits))
 
 
 def _events_of(lines: list[str], etype: str) -> list[dict]:
@@ -119,8 +160,8 @@ def _states_at(start: TreeSource, tids: list[str]) -> dict[str, str | None]:
 
 
 def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list[metrics.TaskFacts],
-                                                                 list[metrics.DoneClaim], list[str]]:
-    """(commits, tasks, DONE claims, tasks that could not be read) for the range."""
+                                                                 list[metrics.DoneClaim], list[str], metrics.Lineage]:
+    """(commits, tasks, DONE claims, tasks that could not be read, the commits' lineage) for the range."""
     commits = range_commits(git, from_rev, to_rev)
     end_rev = git.resolve(to_rev)
     end = TreeSource(git, git.commit_tree(end_rev), "end of range", rev=end_rev)
@@ -149,4 +190,4 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
             continue  # finished before the range began
         carried = carried_from(git, commits, f"{reader.TASKS}/{tid}/events.jsonl", start.rev if start else None)
         tasks.append(task_facts(git, task, first_done.get(tid), carried))
-    return commits, tasks, claims, unreadable
+    return commits, tasks, claims, unreadable, lineage(git, commits)

@@ -68,7 +68,7 @@ def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None,
 
 
 def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list[metrics.TaskFacts],
-                                                                 list[metrics.DoneClaim], list[str]]:
+                                                                 list[metrics.DoneClaim], list[str], metrics.Lineage]:
     commits = range_commits(git, from_rev, to_rev)
     claims = metrics_facts.done_claims(git, commits)
     first_done: dict[str, str] = {}
@@ -90,12 +90,13 @@ def gather(git: Git, from_rev: str | None, to_rev: str) -> tuple[list[str], list
         carried = metrics_facts.carried_from(git, commits, f"{reader.TASKS}/{tid}/events.jsonl",
                                              start.rev if start else None)
         tasks.append(task_facts(git, task, first_done.get(tid), carried))
-    return commits, tasks, claims, unreadable
+    return commits, tasks, claims, unreadable, metrics_facts.lineage(git, commits)
 
 
 def measure(git: Git, from_rev: str | None, to_rev: str) -> Metrics:
     """:func:`harness.history.metrics.measure`, from scratch."""
     with nothing_remembered():
-        commits, tasks, claims, unreadable = gather(git, from_rev, to_rev)
+        commits, tasks, claims, unreadable, lineage = gather(git, from_rev, to_rev)
     released = tally(git.root).get("stop.released", {"total": 0, "by_host": {}})
-    return Metrics(from_rev, to_rev, len(commits), len(tasks), unreadable, metrics.compute(tasks, claims), released)
+    return Metrics(from_rev, to_rev, len(commits), len(tasks), unreadable, metrics.compute(tasks, claims, lineage),
+                   released)
