@@ -3,7 +3,8 @@
 Such a commit changes no task, so no rule of the record has anything to judge in it. Four places
 ask, each on the git data it already holds, and every one of them asks this predicate:
 
-- the commit hook, on the index against HEAD (:func:`harness.gitio.fast_path.staged_nothing_to_judge`);
+- the commit hook, on the tree git commits from the index against HEAD
+  (:func:`harness.gitio.fast_path.staged_nothing_to_judge`);
 - the stamp of a new commit against its parent (:func:`harness.history.stamp.quick_stamp_head`);
 - the push guard's answer from git alone, each pushed commit against its parent
   (:func:`harness.gitio.push_fast_path.code_only_push`);

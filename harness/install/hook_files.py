@@ -9,7 +9,13 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from harness.gitio.fast_path import FOLDER_ENTRY, HARNESS_STAGED, HEAD_HARNESS, MERGE_HEAD_PATH
+from harness.gitio.fast_path import (
+    COMMITTED_TREE,
+    FOLDER_ENTRY,
+    HARNESS_ENTRIES,
+    HARNESS_SPELLINGS,
+    MERGE_HEAD_PATH,
+)
 from harness.install.hook_stages import FRAMEWORK_HOOKS, STAGES
 
 MINIMUM_PRE_COMMIT = "3.2.0"  # the first release naming stages as git does (pre-commit, not commit)
@@ -21,8 +27,8 @@ HOOKS_YAML_HEAD = """\
 # The commit hooks are `always_run`, not `files: ^\\.harness/`: the framework's staged-file list leaves out
 # deletions (--diff-filter=ACMRTUXB; deleting a task or a finding must be refused) and, when concluding a
 # conflicted merge, names only the conflicted files. A code-only commit is answered by `harness` itself
-# from git (`git diff --cached --quiet -- .harness`, no merge in progress, HEAD's .harness a folder) before any
-# check is imported.
+# from git (the tree `git write-tree` gives holds HEAD's .harness entry, no merge in progress, HEAD's .harness a
+# folder) before any check is imported.
 """
 
 NATIVE_HOOK = """\
@@ -49,15 +55,20 @@ case "$stage" in
     ;;
   {skips_code_only})
     if [ -x "$chained" ]; then "$chained" "$@" || exit $?; fi
-    # A code-only commit (no .harness/ path staged in the index git commits — $GIT_INDEX_FILE
-    # for `commit -a` and `commit PATH` — and no merge being concluded) leaves the harness
-    # nothing to judge: git says so without starting Python. HEAD's .harness must be a folder (or
-    # absent): one of another kind is the checks' to refuse. Any doubt runs the checks.
+    # A code-only commit (the tree git commits from its index — $GIT_INDEX_FILE for `commit -a`
+    # and `commit PATH` — holds HEAD's .harness entry, and no merge is being concluded) leaves the
+    # harness nothing to judge: git says so without starting Python. The tree is `git write-tree`'s,
+    # built as git commit builds it (from the index's cache-tree where valid, not its entries alone).
+    # HEAD's .harness must be a folder (or absent): one of another kind is the checks' to refuse.
+    # Any doubt runs the checks.
+    harness_entries() {{ {harness_entries} "$1" -- {spellings} 2>/dev/null; }}
     merge_head=$({merge_head_path} 2>/dev/null)
     if [ $? -eq 0 ] && [ -n "$merge_head" ] && [ ! -e "$merge_head" ] && [ ! -L "$merge_head" ] \\
-        && {harness_staged} 2>/dev/null; then
-      # HEAD's entry by any case of its name: more than one line (a second spelling, a duplicate) runs the checks.
-      kind=$({head_harness} 2>/dev/null) && case "$kind" in *"
+        && tree=$({committed_tree} 2>/dev/null) && [ -n "$tree" ]; then
+      # Each entry by any case of its name, its mode and id; more than one line in HEAD (a second spelling, a
+      # duplicate) runs the checks.
+      staged=$(harness_entries "$tree") && kind=$(harness_entries HEAD) && [ "$staged" = "$kind" ] \\
+        && case "$kind" in *"
 "*) ;; ""|"{folder_entry}"*) exit 0;; esac
     fi
     run hook run "$stage" "$@"
@@ -75,8 +86,8 @@ def native_hook() -> str:
     return NATIVE_HOOK.format(reads_stdin="|".join(s.name for s in STAGES if s.reads_stdin),
                               skips_code_only="|".join(s.name for s in STAGES if s.skips_code_only),
                               merge_head_path=shlex.join(MERGE_HEAD_PATH),
-                              harness_staged=shlex.join(HARNESS_STAGED), head_harness=shlex.join(HEAD_HARNESS),
-                              folder_entry=FOLDER_ENTRY)
+                              committed_tree=shlex.join(COMMITTED_TREE), harness_entries=shlex.join(HARNESS_ENTRIES),
+                              spellings=shlex.join(HARNESS_SPELLINGS), folder_entry=FOLDER_ENTRY)
 
 
 def pre_commit_hooks_yaml() -> str:
