@@ -10,6 +10,7 @@ run instead of running again).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -222,8 +223,9 @@ def test_a_rename_that_keeps_the_case_id_passes(h, repo, base):
     assert p2p(h, repo, base)[0] == 0
 
 
-def test_a_change_touching_no_protected_file_reuses_the_test_run(h, repo, base):
-    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a")})
+def test_a_change_touching_no_protected_file_reuses_the_test_run(h, repo, base, monkeypatch):
+    _as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     h.ok("evidence", "unit_test")
     unit = record(repo, base, "unit_test")
     code, rec = p2p(h, repo, base)
@@ -500,11 +502,27 @@ def _forge_test_bytecode(repo: Path) -> None:
                     + marshal.dumps(code))
 
 
-def _as_a_developer_runs(monkeypatch) -> None:
-    """No variable that makes a run not reusable (_bent), whatever runs this test (a throw-away checkout puts
-    itself on PYTHONPATH): what is measured is the reuse."""
-    for name in ("PYTHONPATH", "PYTHONPYCACHEPREFIX", "PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
-        monkeypatch.delenv(name, raising=False)
+# What a developer's plain login shell holds beside what PASS_TO_PASS's clean run keeps (runner.KEPT_ENV): the
+# shell's and the session's own bookkeeping.
+PLAIN_SHELL = {"PWD": "/home/dev/calc", "OLDPWD": "/home/dev", "SHLVL": "1", "_": "/usr/local/bin/harness",
+               "HOSTNAME": "dev", "SSH_AUTH_SOCK": "/tmp/ssh-dev/agent.1", "LS_COLORS": "di=01;34"}
+
+
+# Without PYTHONDONTWRITEBYTECODE a run writes its caches: ignored, as a project has them (not a protected change).
+NO_CACHES = {".gitignore": "__pycache__/\n"}
+
+
+def _as_a_developer_runs(monkeypatch, **extra: str) -> None:
+    """The environment of a developer's plain shell (and ``extra``), whatever runs this test (pytest-xdist's
+    PYTEST_XDIST_* and PYTEST_CURRENT_TEST, the suite's GIT_* identity, a throw-away checkout on PYTHONPATH):
+    what is measured is the reuse."""
+    from harness.runner import KEPT_ENV
+
+    for name in list(os.environ):
+        if name not in KEPT_ENV:
+            monkeypatch.delenv(name)
+    for name, value in {**PLAIN_SHELL, **extra}.items():
+        monkeypatch.setenv(name, value)
 
 
 def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
@@ -556,7 +574,7 @@ def test_a_worktree_run_reads_no_bytecode_cache_the_tree_holds(tmp_path):
 def test_ignored_metadata_stops_reuse_only_when_it_names_a_pytest_plugin(h, repo, base, monkeypatch):
     # Read 71's F-0244: an editable install's git-ignored src/x.egg-info stopped every reuse.
     _as_a_developer_runs(monkeypatch)
-    write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "*.egg-info/\n",
+    write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "*.egg-info/\n__pycache__/\n",
                  "src/calc.egg-info/PKG-INFO": "Name: calc\n", "src/calc.egg-info/entry_points.txt": "[console_scripts]\n"})
     assert h("evidence", "unit_test").code == 0
     code, rec = p2p(h, repo, base)
@@ -607,6 +625,112 @@ def test_a_task_started_while_another_is_open_keeps_the_older_base(h, repo, base
     assert base_commit(repo, again) == base_commit(repo, base)
     h("evidence", "unit_test")
     assert p2p(h, repo, again)[0] == 1
+
+
+# -- read 110: the run PASS_TO_PASS reuses is one its record shows clean (F-0390, F-0391, F-0393) ---------------
+
+def _base_with(h, repo: Path, files: dict[str, str]) -> str:
+    """``base``'s project with ``files`` in its base commit too; a task started on it."""
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, **files})
+    protect(repo)
+    commit_all_ok(repo, "calc with tests")
+    return h.ok("task", "new", "Make mul faster").out.strip()
+
+
+# Written in the folder above the repository (the agent's workspace): a conftest.py that passes every failure,
+# keeping the repository's node ids although the folder above is the rootdir.
+ABOVE = {"pytest.ini": "[pytest]\n", "conftest.py": """\
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(item, call):
+        rep = (yield).get_result()
+        rep.nodeid = rep.nodeid.split("/", 1)[1]
+        if rep.failed:
+            rep.outcome, rep.longrepr = "passed", None
+    """}
+
+
+def test_a_pytest_configuration_above_the_repository_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
+    # Read 110's F-0390: the root holds no pytest configuration, so the checkout's run read ../pytest.ini and loaded
+    # ../conftest.py; PASS_TO_PASS's worktree ends pytest's search at its root, and the reused run did not.
+    _as_a_developer_runs(monkeypatch)
+    write(repo.parent, ABOVE)
+    write(repo, {"calc.py": BUGGY, **NO_CACHES})
+    assert h("evidence", "unit_test").code == 0  # the conftest.py above passes every failure
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and set(lost(rec)) == set(CHANGED)
+
+
+@pytest.mark.parametrize("config", [{"pytest.ini": "[pytest]\n"}, {"pyproject.toml": "[tool.pytest.ini_options]\n"}],
+                         ids=["pytest.ini", "pyproject.toml"])
+def test_a_run_whose_root_configuration_ends_pytest_s_search_is_reused_whatever_lies_above(h, repo, monkeypatch,
+                                                                                             config):
+    tid = _base_with(h, repo, config)
+    _as_a_developer_runs(monkeypatch)
+    write(repo.parent, ABOVE)  # never read: pytest takes the root's configuration
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, tid)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] == record(repo, tid, "unit_test")["run_id"]
+
+
+# A test whose check is an assertion helper's: pytest rewrites the asserts of test modules, not of tests/helpers.py,
+# so PYTHONOPTIMIZE removes it; and a bug in mul(4, _) that only this test sees.
+HELPED = {"tests/helpers.py": "def check_equal(got, want):\n    assert got == want, (got, want)\n",
+          "tests/test_helped.py": "from calc import mul\nfrom helpers import check_equal\n\n\n"
+                                  "def test_mul_helped():\n    check_equal(mul(4, 2), 8)\n"}
+
+
+def test_a_test_run_bent_by_pythonoptimize_is_not_reused(h, repo, monkeypatch):
+    # Read 110's F-0391: only PYTHONPATH, PYTEST_ADDOPTS, PYTEST_PLUGINS, NODE_OPTIONS, PYTHONPYCACHEPREFIX stopped reuse.
+    tid = _base_with(h, repo, HELPED)
+    _as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": CALC.replace("return a * b", "return 0 if a == 4 else a * b"), **NO_CACHES})
+    with monkeypatch.context() as bent:
+        bent.setenv("PYTHONOPTIMIZE", "1")
+        bent.setenv("PYTHONDONTWRITEBYTECODE", "1")
+        assert h("evidence", "unit_test").code == 0  # the helper's assert is gone
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None
+    assert set(lost(rec)) == {"tests.test_helped::test_mul_helped"}
+
+
+@pytest.mark.parametrize(("name", "value"), [("PYTHONWARNINGS", "ignore"), ("BASH_ENV", "/dev/null"), ("LD_PRELOAD", ""),
+                                             ("COV_CORE_SOURCE", "calc"), ("PYTEST_DEBUG_TEMPROOT", "/tmp"),
+                                             ("VIRTUAL_ENV", "/elsewhere/.venv"), ("CALC_LENIENT", "1")])
+def test_a_test_run_under_any_variable_the_clean_run_lacks_is_not_reused(h, repo, base, monkeypatch, name, value):
+    # Read 110's F-0391: what a variable does is not known from its name (the code under test may read any), so only
+    # those known to change nothing a test sees are let through.
+    _as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
+    with monkeypatch.context() as bent:
+        bent.setenv(name, value)
+        assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] is None
+    unit = record(repo, base, "unit_test")
+    assert unit["reusable"] is False and any(name in why for why in unit["not_reusable"]), unit["not_reusable"]
+
+
+def test_a_test_run_in_a_plain_shell_with_its_virtualenv_activated_is_reused(h, repo, base, monkeypatch):
+    # The virtualenv PATH chose already, whose interpreter the command runs: VIRTUAL_ENV changes nothing.
+    _as_a_developer_runs(monkeypatch, VIRTUAL_ENV=os.path.dirname(os.path.dirname(PY)), VIRTUAL_ENV_PROMPT="(.venv) ")
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] == record(repo, base, "unit_test")["run_id"]
+
+
+def test_an_ignored_suite_file_deleted_after_the_run_still_keeps_it_from_being_reused(h, repo, base, monkeypatch):
+    # Read 110's F-0393: the ignored-file check looked at the checkout when PASS_TO_PASS ran, not as the run saw it.
+    _as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": BUGGY, **NO_CACHES, **ALLPASS, "tests/conftest.py": "pytest_plugins = ['allpass']\n"})
+    (repo / ".git/info/exclude").write_text("tests/conftest.py\nallpass.py\n")
+    assert h("evidence", "unit_test").code == 0  # the ignored conftest passes everything here
+    write(repo, {"tests/conftest.py": None, "allpass.py": None})  # gone before PASS_TO_PASS looks
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and set(lost(rec)) == set(CHANGED)
 
 
 # -- FAIL_TO_PASS: a requirement is proved by tests that fail without the change ----------------------
