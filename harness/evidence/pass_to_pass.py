@@ -426,8 +426,12 @@ BENDING = ("PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "PY
 
 
 def _bent(record: dict) -> bool:
+    """Whether the run ``record`` keeps may have been bent: its record does not show it reusable as it ran (any
+    variable its clean run lacks, a file git ignores or one above the checkout, seen before or after it ran:
+    suite_caches.RunWatch, read 110's F-0390, F-0391, F-0393; an older record, which does not say), or names a
+    BENDING variable set."""
     env = record.get("env") or {}
-    return any(name not in env or env[name] is not None for name in BENDING)
+    return record.get("reusable") is not True or any(name not in env or env[name] is not None for name in BENDING)
 
 
 def _ignored_suite_files(s: TaskStore, rec: dict) -> bool:

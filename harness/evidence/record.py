@@ -28,6 +28,7 @@ TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests
 if TYPE_CHECKING:
     from typing import Any
 
+    from harness.evidence.suite_caches import RunWatch
     from harness.gitio.process_git import ProcessGit
     from harness.gitio.source_stat import Snapshot
 
@@ -280,8 +281,7 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     cwd = site.cwd if site else s.layout.root
     git = ProcessGit(s.layout.root)  # git processes, not pygit2: its import alone is most of a recording's cost
     run_argv = _runnable_argv(git, p, cwd, site)
-    if site is None:
-        _clear_suite_caches(git, s, p.etype)
+    watch = _suite_run(git, s, p.etype) if site is None else None
     # Refused first: a measurement of what a foreign GIT_* or core.worktree names would write its objects (F-0057).
     git = ensure_recordable(git)
     # The source before the run is measured in a thread (its git processes wait, not compute) while this one
@@ -289,12 +289,17 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     with _Beside(lambda: _source_before(git)) as before:
         redactor = redactor_for(config)
         prep = _prepare(git, p, cwd, site, run_argv, redactor, before.result())
+        if watch is not None:
+            watch.before(prep.environ, prep.program)
         s.append(task_id, [("evidence.prepared", {"run_id": prep.run_id, "type": p.etype, "command": prep.shown,
                                                    "tree": prep.tree, "head": prep.head, "started_at": now_iso()})])
         ran = _run_and_judge(git, config, p, cwd, site, prep)
     log_text, truncated = outputcut.log_text(ran.result.combined, redactor, config.log_cap_bytes)
     log_raw = log_text.encode("utf-8")
     record = _record(config, redactor, p, site, prep, ran, log_raw, truncated)
+    if watch is not None:
+        watch.after(ran.result.started_at)
+        record.update(watch.fields(redactor))
     listing = cases_text(ran.cases, redactor) if ran.cases else None
     if listing is not None:
         record.update(cases=f"{p.etype}.cases", cases_digest=digest(listing))
@@ -312,18 +317,21 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     return record, _exit_status(ran.result.exit_code, ran.outcome, site)
 
 
-def _clear_suite_caches(git: ProcessGit, s: TaskStore, etype: str) -> None:
+def _suite_run(git: ProcessGit, s: TaskStore, etype: str) -> RunWatch | None:
     """Before the suite's own test command runs in the checkout: the checkout's bytecode caches go, so the run
-    writes its own and PASS_TO_PASS may reuse it (evidence/suite_caches.py, read 67's F-0229, read 71)."""
+    writes its own and PASS_TO_PASS may reuse it (evidence/suite_caches.py, read 67's F-0229, read 71); and what
+    watches whether it may, as it runs (read 110's F-0391, F-0393). None for any other run."""
     from harness.core.suite import DEFAULT_TEST_TYPE
     from harness.evidence import suite_caches
 
     try:
         spec = settings.load_gate(s.layout).suite
     except HarnessError:
-        return  # a gate no reader accepts: the gate refuses it, and no run is reused without one
+        return None  # a gate no reader accepts: the gate refuses it, and no run is reused without one
     if spec and etype == spec.get("test_type", DEFAULT_TEST_TYPE):
         suite_caches.clear(git, s.layout.root)
+        return suite_caches.RunWatch(git, s.layout.root, spec.get("paths", []))
+    return None
 
 
 def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> list[str]:
