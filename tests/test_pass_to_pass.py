@@ -249,15 +249,21 @@ def kept_result(repo: Path) -> Path:
 
 
 def test_the_base_run_is_kept_for_the_user_and_not_repeated(h, repo, base):
-    h("evidence", "pass_to_pass")
+    from harness.evidence.pass_to_pass import kept_file, kept_for
     from harness.gitio.git import Git
+    from harness.runner import clean_env
+    from harness.store import settings
+    from harness.store.layout import Layout
 
-    kept = list(kept_result(repo).glob(f"{Git(repo).source_tree(base_commit(repo, base))}-*.cases"))
-    assert len(kept) == 1 and "passed\ttests.test_calc::test_mul\n" in kept[0].read_text()
-    before = kept[0].stat().st_mtime_ns
+    h("evidence", "pass_to_pass")
+    # kept for this program and environment (read 110's F-0389): the file the next run of this process reads
+    git, conf = Git(repo), settings.load_config(Layout(repo)).commands["unit_test"]
+    kept = kept_file(git, base_commit(repo, base), conf, kept_for(git, base_commit(repo, base), conf, repo, clean_env()))
+    assert kept is not None and "passed\ttests.test_calc::test_mul\n" in kept.read_text()
+    before = kept.stat().st_mtime_ns
     write(repo, {"calc.py": BUGGY})
     assert set(lost(p2p(h, repo, base)[1])) == set(CHANGED)
-    assert kept[0].stat().st_mtime_ns == before  # read, not measured again
+    assert kept.stat().st_mtime_ns == before  # read, not measured again
 
 
 # -- the gate --------------------------------------------------------------------------------------

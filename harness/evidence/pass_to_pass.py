@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from harness import paths, runner
 from harness.core import doctests, suite
 from harness.core.cases import cases_text, read_cases
+from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
 from harness.evidence import tree_imports
 from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
@@ -37,6 +38,8 @@ from harness.store.evidence_files import digest
 
 if TYPE_CHECKING:
     from harness.core import pytest_startup
+    from harness.core.redact import Redactor
+    from harness.evidence.measured_with import Measured
     from harness.gitio.git import Git
     from harness.store.tasks import TaskStore
 
@@ -56,15 +59,19 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     git = ensure_recordable(s.git)
     tree = git.worktree_source_tree()
     base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
-    base_cases = base_cases_at(git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else {}
+    kept = kept_for(git, base, conf, s.layout.root, clean_env()) if base else None
+    base_cases = base_cases_at(git, base, conf, s.layout.root, kept, clean_env()) if base else {}
     rewritten, doctest_files = doctests_rewritten(git, base_tree, base_files, tree, changed, base_cases)
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"]))
 
     signers = trust.Signers(lambda: git)  # the working tree's: the signers git config names, else HEAD's
     excusable = approved_cases(git, base, s.source.read(paths.APPROVALS), signers) if base else set()
 
-    def assess(cases: dict[str, str]) -> tuple[bool, dict]:
-        lost, excused = suite.excuse(with_rewritten(suite.lost_cases(base_cases, cases), rewritten), excusable)
+    def assess(cases: dict[str, str], spell: Callable[[str], str] = str) -> tuple[bool, dict]:
+        # ``spell``: how ``cases`` spell a case id (a reused run's listing: redacted, F-0392); the base's as they do
+        spelled = {spell(c): o for c, o in base_cases.items()}
+        redone = [(spell(c), how) for c, how in rewritten]
+        lost, excused = suite.excuse(with_rewritten(suite.lost_cases(spelled, cases), redone), excusable)
         shown = sorted({*changed, *doctest_files})  # a module whose doctests changed is reported as a test file is
         return not lost, {"pass_to_pass": {
             "base": base, "base_tree": base_tree, "test_type": test_type,
@@ -73,8 +80,9 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
             "lost": [{"case": c, "how": h} for c, h in lost[:suite.SHOWN_LOST]], "lost_total": len(lost),
             "excused": excused[:suite.SHOWN_LOST], "excused_total": len(excused), "reused_run": None}}
 
-    if not changed:
-        reused = _reuse(s, task_id, test_type, tree, config, assess, dig)
+    redactor = redactor_for(config)
+    if not changed and _reusable(s, task_id, test_type, kept, base_cases, redactor):
+        reused = _reuse(s, task_id, test_type, tree, config, lambda cases: assess(cases, redactor.redact), dig)
         if reused is not None:
             return reused
     commit = git.overlay_commit(tree, base_files, changed)
@@ -101,7 +109,8 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"], FAIL_TO_PASS))
 
     judge = _Unproven(git, base, base_tree, tree, lambda: base_cases_at(
-        git, base, conf, s.layout.root, kept_results(git, base), clean_env()) if base else None)
+        git, base, conf, s.layout.root, kept_for(git, base, conf, s.layout.root, clean_env()), clean_env())
+        if base else None)
 
     def assess(cases: dict[str, str]) -> tuple[bool, dict]:
         # Tests of unchanged behaviour pass on the base: when none does, they may not have run there at all (a
@@ -357,13 +366,15 @@ def with_rewritten(lost: list[tuple[str, str]], rewritten: list[tuple[str, str]]
     return sorted([*lost, *(r for r in rewritten if r[0] not in named)])
 
 
-def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Path | None,
+def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache: Kept | None,
                   environ: Mapping[str, str], tree_env: TreeEnv | None = None) -> dict[str, str]:
     """case id -> outcome of the test command run on the base commit; kept in ``cache`` (a folder of
-    this clone's) by the base's source tree and the command, when one is given."""
-    key = f"{git.source_tree(base)}-{suite.digest(conf.identity())[:16]}.cases"
-    if cache is not None:
-        raw = bounded.read(cache / key, "evidence", str(cache / key))
+    this user's) by the base's source tree, the command and what the run is measured with (the environment it
+    starts from, its program and that program's files: :mod:`harness.evidence.measured_with`), when one is given:
+    a result measured by another program, or in another environment, is never read (read 110's F-0389)."""
+    kept = kept_file(git, base, conf, cache)
+    if kept is not None:
+        raw = bounded.read(kept, "evidence", str(kept))
         if raw is not None:
             return read_cases(raw)
     with git.temp_worktree(base) as checkout:
@@ -377,9 +388,16 @@ def base_cases_at(git: Git, base: str, conf: settings.Command, root: Path, cache
                            hint="the base's own tests must run in a clean checkout for their cases to be protected "
                                 "(a file they need that git ignores, a generated module?): fix that, or start the "
                                 "task from a commit whose tests run")
-    if cache is not None:
-        fsio.atomic_write(cache / key, cases_text(cases))
+    if kept is not None and cache is not None and _unchanged(cache):
+        fsio.atomic_write(kept, cases_text(cases))
     return cases
+
+
+def _unchanged(cache: Kept) -> bool:
+    """Whether what the base's run was measured with is what it was before the run: a file of the program's
+    environment written while it ran (and maybe put back) leaves no result kept for the files as they were."""
+    after = cache.measure()
+    return after is not None and cache.measured is not None and after.digest == cache.measured.digest
 
 
 def kept_results(git: Git, base: str) -> Path:
@@ -394,6 +412,35 @@ def kept_results(git: Git, base: str) -> Path:
     # By the least root the base's history shows: the repository's first, or a shallow clone's boundary
     # (a folder name only, trusted for nothing).
     return Path(home) / ".cache" / "engineering-harness" / "pass_to_pass" / min(git.roots(base))
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Where this user keeps the base's measured cases (:func:`kept_results`), and what a run of them now is measured
+    with (None: it cannot be told, and nothing is kept or read)."""
+
+    folder: Path
+    measured: Measured | None
+    measure: Callable[[], Measured | None]  # the same measurement taken again: after the base's run, before reusing
+
+
+def kept_file(git: Git, base: str, conf: settings.Command, cache: Kept | None) -> Path | None:
+    """The file ``cache`` keeps the base's cases in for ``conf`` (None: none is kept)."""
+    if cache is None or cache.measured is None:
+        return None
+    return cache.folder / f"{git.source_tree(base)}-{suite.digest(conf.identity())[:16]}-{cache.measured.digest[:16]}.cases"
+
+
+def kept_for(git: Git, base: str, conf: settings.Command, root: Path, environ: Mapping[str, str]) -> Kept:
+    """The kept results a run of ``conf`` on ``base``, starting from ``environ``, may read and write: those measured
+    by the program it runs, as its files are now, in the same environment (:mod:`harness.evidence.measured_with`)."""
+    from harness.evidence.measured_with import measured_with
+
+    def measure() -> Measured | None:
+        return measured_with(every_case(conf.to_run()), conf.shell, root, {**environ, **EVERY_CASE_ENV},
+                             lambda rel: git.read_at(base, rel))
+
+    return Kept(kept_results(git, base), measure(), measure)
 
 
 def run_cases(conf: settings.Command, root: Path, path: Path, environ: Mapping[str, str],
@@ -450,12 +497,42 @@ def _ignored_suite_files(s: TaskStore, rec: dict) -> bool:
     return suite_caches.shaped_by(s.git, s.layout.root, spec.get("paths", []), since) is not None
 
 
+def _reusable(s: TaskStore, task_id: str, test_type: str, kept: Kept | None, base_cases: Mapping[str, str],
+              redactor: Redactor) -> bool:
+    """Whether the test command's run in the checkout may be compared with the base's cases as measured now: run by
+    the program that measured them, whose files (and its environment's: :mod:`harness.evidence.measured_with`) have
+    not changed since that run started (read 110's F-0389); and the base's case ids, spelled as its listing spells
+    them (redacted), still name one case each (F-0392). Otherwise PASS_TO_PASS runs in a worktree, by that program."""
+    from datetime import datetime
+
+    from harness.evidence.record import program_fields
+    from harness.store.evidence_files import load_valid
+
+    if len({redactor.redact(c) for c in base_cases}) != len(base_cases):
+        return False
+    if kept is None:
+        return True  # no base: no case of it to compare
+    rec = load_valid(s.source, s.load(task_id, docs=False)).get(test_type)
+    if kept.measured is None or rec is None:
+        return False
+    try:
+        since = datetime.fromisoformat(rec["started_at"]).timestamp()
+    except (KeyError, TypeError, ValueError):
+        return False
+    now = kept.measure()  # after the base's run: a file written while it ran is newer than the test run
+    if now is None or now.digest != kept.measured.digest:
+        return False
+    ran = {k: v and redactor.redact(v) for k, v in program_fields(now.program).items()}
+    return all(rec.get(k) == v for k, v in ran.items()) and now.changed < since
+
+
 def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settings.Config,
            assess: Any, dig: str) -> tuple[dict, int] | None:
     """No protected file differs from the base: the test command's own fresh run on this tree, with
     its cases, is the PASS_TO_PASS run. None when there is no such run to reuse."""
     from harness.evidence.record import configured_digest
     from harness.store.evidence_files import load_valid
+    from harness.store.secrets_check import redact_data
     from harness.store.tasks import now_iso
 
     folder = f"{paths.TASKS}/{task_id}"
@@ -477,7 +554,7 @@ def _reuse(s: TaskStore, task_id: str, test_type: str, tree: str, config: settin
     record = {**rec, "type": ETYPE, "run_id": run_id, "outcome": "passed" if passed else "failed",
               "command_digest": dig, "log": f"{ETYPE}.log",
               "log_bytes": len(log), "log_digest": digest(log), "output_bytes": len(log), "log_truncated": False,
-              "cases": f"{ETYPE}.cases", **extra}
+              "cases": f"{ETYPE}.cases", **redact_data(extra, redactor)}
     body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     where = s.layout.root / folder / "evidence"
     s.append(task_id, [("evidence.prepared", {"run_id": run_id, "type": ETYPE, "command": rec["command"], "tree": tree,
