@@ -22,11 +22,13 @@ from support.protected_project import (
     BUGGY,
     CALC,
     CHANGED,
+    NO_CACHES,
     SPEC_CHANGE,
     SUB,
     SUB_TEST,
     TEST_CMD,
     TESTS,
+    as_a_developer_runs,
     base_commit,
     f2p_blockers,
     protect,
@@ -224,7 +226,7 @@ def test_a_rename_that_keeps_the_case_id_passes(h, repo, base):
 
 
 def test_a_change_touching_no_protected_file_reuses_the_test_run(h, repo, base, monkeypatch):
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     h.ok("evidence", "unit_test")
     unit = record(repo, base, "unit_test")
@@ -510,30 +512,9 @@ def _forge_test_bytecode(repo: Path) -> None:
 
 # What a developer's plain login shell holds beside what PASS_TO_PASS's clean run keeps (runner.KEPT_ENV): the
 # shell's and the session's own bookkeeping.
-PLAIN_SHELL = {"PWD": "/home/dev/calc", "OLDPWD": "/home/dev", "SHLVL": "1", "_": "/usr/local/bin/harness",
-               "HOSTNAME": "dev", "SSH_AUTH_SOCK": "/tmp/ssh-dev/agent.1", "LS_COLORS": "di=01;34"}
-
-
-# Without PYTHONDONTWRITEBYTECODE a run writes its caches: ignored, as a project has them (not a protected change).
-NO_CACHES = {".gitignore": "__pycache__/\n"}
-
-
-def _as_a_developer_runs(monkeypatch, **extra: str) -> None:
-    """The environment of a developer's plain shell (and ``extra``), whatever runs this test (pytest-xdist's
-    PYTEST_XDIST_* and PYTEST_CURRENT_TEST, the suite's GIT_* identity, a throw-away checkout on PYTHONPATH):
-    what is measured is the reuse."""
-    from harness.runner import KEPT_ENV
-
-    for name in list(os.environ):
-        if name not in KEPT_ENV:
-            monkeypatch.delenv(name)
-    for name, value in {**PLAIN_SHELL, **extra}.items():
-        monkeypatch.setenv(name, value)
-
-
 def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
     # Read 67's F-0229: PASS_TO_PASS reused a unit_test run that loaded a forged tests/__pycache__ file.
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": BUGGY, ".gitignore": "__pycache__/\n"})
     _forge_test_bytecode(repo)
     h("evidence", "unit_test")  # clears the suite's caches first: the forged one is not what it runs
@@ -556,7 +537,7 @@ def _forge_code_bytecode(repo: Path) -> None:
 
 def test_a_forged_bytecode_cache_of_the_code_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
     # Read 71's F-0241: only the caches of protected modules were cleared and checked.
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": BUGGY, ".gitignore": "__pycache__/\n"})
     _forge_code_bytecode(repo)
     h("evidence", "unit_test")
@@ -579,7 +560,7 @@ def test_a_worktree_run_reads_no_bytecode_cache_the_tree_holds(tmp_path):
 
 def test_ignored_metadata_stops_reuse_only_when_it_names_a_pytest_plugin(h, repo, base, monkeypatch):
     # Read 71's F-0244: an editable install's git-ignored src/x.egg-info stopped every reuse.
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "*.egg-info/\n__pycache__/\n",
                  "src/calc.egg-info/PKG-INFO": "Name: calc\n", "src/calc.egg-info/entry_points.txt": "[console_scripts]\n"})
     assert h("evidence", "unit_test").code == 0
@@ -593,7 +574,7 @@ def test_ignored_metadata_stops_reuse_only_when_it_names_a_pytest_plugin(h, repo
 
 def test_an_honest_test_run_with_its_own_bytecode_caches_is_reused(h, repo, base, monkeypatch):
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # as a user has it: the run writes its caches
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": CALC.replace("a * b", "b * a"), ".gitignore": "__pycache__/\n"})
     assert h("evidence", "unit_test").code == 0
     assert list((repo / "tests").glob("__pycache__/*.pyc"))  # the run wrote its caches
@@ -604,7 +585,7 @@ def test_an_honest_test_run_with_its_own_bytecode_caches_is_reused(h, repo, base
 @pytest.mark.parametrize(("name", "value"), [("PYTEST_ADDOPTS", "-k 'not mul'"),
                                              ("PYTHONPYCACHEPREFIX", "/tmp/caches-someone-filled")])  # F-0229
 def test_a_test_run_under_a_bent_environment_is_not_reused(h, repo, base, monkeypatch, name, value):
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": BUGGY if name == "PYTEST_ADDOPTS" else CALC.replace("a * b", "b * a")})
     monkeypatch.setenv(name, value)
     assert h("evidence", "unit_test").code == 0
@@ -660,7 +641,7 @@ ABOVE = {"pytest.ini": "[pytest]\n", "conftest.py": """\
 def test_a_pytest_configuration_above_the_repository_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
     # Read 110's F-0390: the root holds no pytest configuration, so the checkout's run read ../pytest.ini and loaded
     # ../conftest.py; PASS_TO_PASS's worktree ends pytest's search at its root, and the reused run did not.
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo.parent, ABOVE)
     write(repo, {"calc.py": BUGGY, **NO_CACHES})
     assert h("evidence", "unit_test").code == 0  # the conftest.py above passes every failure
@@ -673,7 +654,7 @@ def test_a_pytest_configuration_above_the_repository_shapes_no_run_pass_to_pass_
 def test_a_run_whose_root_configuration_ends_pytest_s_search_is_reused_whatever_lies_above(h, repo, monkeypatch,
                                                                                              config):
     tid = _base_with(h, repo, config)
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo.parent, ABOVE)  # never read: pytest takes the root's configuration
     write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     assert h("evidence", "unit_test").code == 0
@@ -691,7 +672,7 @@ HELPED = {"tests/helpers.py": "def check_equal(got, want):\n    assert got == wa
 def test_a_test_run_bent_by_pythonoptimize_is_not_reused(h, repo, monkeypatch):
     # Read 110's F-0391: only PYTHONPATH, PYTEST_ADDOPTS, PYTEST_PLUGINS, NODE_OPTIONS, PYTHONPYCACHEPREFIX stopped reuse.
     tid = _base_with(h, repo, HELPED)
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": CALC.replace("return a * b", "return 0 if a == 4 else a * b"), **NO_CACHES})
     with monkeypatch.context() as bent:
         bent.setenv("PYTHONOPTIMIZE", "1")
@@ -708,7 +689,7 @@ def test_a_test_run_bent_by_pythonoptimize_is_not_reused(h, repo, monkeypatch):
 def test_a_test_run_under_any_variable_the_clean_run_lacks_is_not_reused(h, repo, base, monkeypatch, name, value):
     # Read 110's F-0391: what a variable does is not known from its name (the code under test may read any), so only
     # those known to change nothing a test sees are let through.
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     with monkeypatch.context() as bent:
         bent.setenv(name, value)
@@ -721,7 +702,7 @@ def test_a_test_run_under_any_variable_the_clean_run_lacks_is_not_reused(h, repo
 
 def test_a_test_run_in_a_plain_shell_with_its_virtualenv_activated_is_reused(h, repo, base, monkeypatch):
     # The virtualenv PATH chose already, whose interpreter the command runs: VIRTUAL_ENV changes nothing.
-    _as_a_developer_runs(monkeypatch, VIRTUAL_ENV=os.path.dirname(os.path.dirname(PY)), VIRTUAL_ENV_PROMPT="(.venv) ")
+    as_a_developer_runs(monkeypatch, VIRTUAL_ENV=os.path.dirname(os.path.dirname(PY)), VIRTUAL_ENV_PROMPT="(.venv) ")
     write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     assert h("evidence", "unit_test").code == 0
     code, rec = p2p(h, repo, base)
@@ -730,7 +711,7 @@ def test_a_test_run_in_a_plain_shell_with_its_virtualenv_activated_is_reused(h, 
 
 def test_an_ignored_suite_file_deleted_after_the_run_still_keeps_it_from_being_reused(h, repo, base, monkeypatch):
     # Read 110's F-0393: the ignored-file check looked at the checkout when PASS_TO_PASS ran, not as the run saw it.
-    _as_a_developer_runs(monkeypatch)
+    as_a_developer_runs(monkeypatch)
     write(repo, {"calc.py": BUGGY, **NO_CACHES, **ALLPASS, "tests/conftest.py": "pytest_plugins = ['allpass']\n"})
     (repo / ".git/info/exclude").write_text("tests/conftest.py\nallpass.py\n")
     assert h("evidence", "unit_test").code == 0  # the ignored conftest passes everything here

@@ -145,7 +145,10 @@ def test_the_test_run_is_not_reused_against_a_base_another_program_measured(h, r
 def test_the_test_run_is_reused_against_a_base_its_own_program_measured(h, repo, kept, monkeypatch):
     """Still allowed: the checkout's test run and the base's, by one program, are compared without a third run."""
     tid = own_base(h, repo, kept, monkeypatch, Path(PY).parent)
-    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a")})
+    from support.protected_project import NO_CACHES, as_a_developer_runs
+
+    as_a_developer_runs(monkeypatch)  # a run under a variable the clean run lacks is never reused (F-0391)
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     h.ok("evidence", "unit_test")
     code, rec = p2p(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["reused_run"] == record(repo, tid, "unit_test")["run_id"]

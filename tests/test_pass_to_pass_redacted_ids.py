@@ -7,6 +7,7 @@ and the record keeps only the redacted one, whether the test run is reused or PA
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,15 @@ URL_TESTS = (
     f"@pytest.mark.parametrize('url', ['postgres://app:{SECRET}@db/x', 'http://example.com/x'])\n"
     "def test_url(url):\n    assert scheme(url) in ('postgres', 'http')\n")
 WITH_SCHEME = CALC + "\n\ndef scheme(url):\n    return url.split('://')[0]\n"
+IGNORED = {".gitignore": "__pycache__/\n"}  # the run's caches, as a project ignores them
+
+
+def _clean_environment(monkeypatch) -> None:
+    """Only what PASS_TO_PASS's clean environment keeps: a test run under anything else is never reused (F-0391)."""
+    from harness.runner import KEPT_ENV
+
+    for name in [n for n in os.environ if n not in KEPT_ENV]:
+        monkeypatch.delenv(name)
 
 
 @pytest.fixture
@@ -38,8 +48,9 @@ def written(repo: Path) -> str:
                      if p.is_file() and "local" not in p.relative_to(repo / ".harness").parts)
 
 
-def test_a_reused_run_with_a_secret_shaped_case_id_passes(h, repo, urls):
-    write(repo, {"calc.py": WITH_SCHEME + "\n# a refactor that changes no behaviour\n"})
+def test_a_reused_run_with_a_secret_shaped_case_id_passes(h, repo, urls, monkeypatch):
+    _clean_environment(monkeypatch)
+    write(repo, {"calc.py": WITH_SCHEME + "\n# a refactor that changes no behaviour\n", **IGNORED})
     h.ok("evidence", "unit_test")
     r = h("evidence", "pass_to_pass")
     assert r.code == 0, r.text
@@ -48,8 +59,10 @@ def test_a_reused_run_with_a_secret_shaped_case_id_passes(h, repo, urls):
     assert rec["pass_to_pass"]["lost"] == [] and SECRET not in written(repo)
 
 
-def test_a_reused_run_names_a_secret_shaped_case_it_lost_redacted(h, repo, urls):
-    write(repo, {"calc.py": WITH_SCHEME.replace("return url.split('://')[0]", "return url.split(':')[1]")})
+def test_a_reused_run_names_a_secret_shaped_case_it_lost_redacted(h, repo, urls, monkeypatch):
+    _clean_environment(monkeypatch)
+    write(repo, {"calc.py": WITH_SCHEME.replace("return url.split('://')[0]", "return url.split(':')[1]"),
+                 **IGNORED})
     h("evidence", "unit_test")  # fails: the postgres case and the http case
     r = h("evidence", "pass_to_pass")
     assert r.code == 1, r.text

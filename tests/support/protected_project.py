@@ -4,6 +4,7 @@ the bug the tampering families hide, and the steps that protect it and measure i
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -99,3 +100,23 @@ SUB_TEST = "\n\ndef test_sub():\n    from calc import sub\n    assert sub(5, 3) 
 def f2p_blockers(h) -> list[str]:
 
     return [b for b in gate_json(h)[1]["blockers"] if b.startswith("REQ-001")]
+
+
+# A developer's plain shell: what its bookkeeping sets beside what PASS_TO_PASS's clean environment keeps.
+PLAIN_SHELL = {"PWD": "/home/dev/calc", "OLDPWD": "/home/dev", "SHLVL": "1", "_": "/usr/local/bin/harness",
+               "HOSTNAME": "dev", "SSH_AUTH_SOCK": "/tmp/ssh-dev/agent.1", "LS_COLORS": "di=01;34"}
+# Without PYTHONDONTWRITEBYTECODE a run writes its caches: ignored, as a project has them (not a protected change).
+NO_CACHES = {".gitignore": "__pycache__/\n"}
+
+
+def as_a_developer_runs(monkeypatch, **extra: str) -> None:
+    """The environment of a developer's plain shell (and ``extra``), whatever runs this test (pytest-xdist's
+    PYTEST_XDIST_* and PYTEST_CURRENT_TEST, the suite's GIT_* identity, a throw-away checkout on PYTHONPATH): a test
+    run PASS_TO_PASS may reuse is one whose environment held nothing its clean one lacks (read 110's F-0391)."""
+    from harness.runner import KEPT_ENV
+
+    for name in list(os.environ):
+        if name not in KEPT_ENV:
+            monkeypatch.delenv(name)
+    for name, value in {**PLAIN_SHELL, **extra}.items():
+        monkeypatch.setenv(name, value)
