@@ -61,9 +61,26 @@ def test_one_iteration_below_the_ceiling_in_blocked_still_continues():
     assert decide(facts(state="BLOCKED", iteration=4, max_iterations=5)).decision == "CONTINUE"
 
 
-def test_a_converged_or_done_task_is_converged():
-    for state in ("CONVERGED", "DONE"):
-        assert decide(facts(state=state)).decision == "CONVERGED"
+def test_a_converged_task_whose_gate_passes_or_a_done_task_is_converged():
+    assert decide(facts(state="CONVERGED", verdict="PASS", blockers=[])).decision == "CONVERGED"
+    # DONE is finished: its gate passed where it was marked DONE (work after it is a new task's)
+    assert decide(facts(state="DONE")).decision == "CONVERGED"
+
+
+def test_a_converged_task_whose_gate_no_longer_passes_continues_naming_the_blocker():
+    """Read 114's F-0404: CONVERGED (exit 0) promises the gate passes; after a change the gate is BLOCKED and
+    `transition DONE` is refused, so the decision is CONTINUE (exit 1) with the blocker to work on."""
+    d = decide(facts(state="CONVERGED", verdict="BLOCKED", blockers=["unit_test evidence is stale: x"]))
+    assert (d.decision, d.exit_code, d.blocker) == ("CONTINUE", 1, "unit_test evidence is stale: x")
+    assert "CONVERGED" in d.detail and "does not pass" in d.detail
+
+
+def test_a_converged_task_with_a_blocked_gate_is_never_escalated():
+    """CONVERGED leads only to DONE: no detector of a loop that does not converge speaks for it (no move out of it
+    escalates), even over a history that would escalate a task in GATING."""
+    events = [*collected("unit_test", "t1", "passed", "a"), *collected("unit_test", "t1", "failed", "b")]
+    assert decide(facts(events, state="GATING", verdict="BLOCKED")).decision == "ESCALATE"
+    assert decide(facts(events, state="CONVERGED", verdict="BLOCKED")).decision == "CONTINUE"
 
 
 def test_an_escalated_task_reports_its_recorded_reason():
@@ -289,6 +306,32 @@ def test_converge_passes_and_apply_converges(h, task):
     code, doc = converge_json(h, "--apply")
     assert code == 0 and doc["decision"] == "CONVERGED" and doc["applied"] == ["GATING → CONVERGED"]
     assert doc["next"][0]["command"] == "harness transition DONE"
+    h.ok("transition", "DONE")
+
+
+def test_converge_on_a_converged_task_whose_code_changed_continues_and_done_waits(h, repo, task):
+    """Read 114's F-0404, end to end: after a late change the gate is BLOCKED (stale evidence); converge says
+    CONTINUE (exit 1) naming it, as `transition DONE` refuses; once the evidence is collected again, CONVERGED."""
+    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", *py("pass"))
+    h.ok("evidence", "unit_test", "--", *py("pass"))
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    walk_to(h, "REVIEWING", "GATING")
+    assert converge_json(h, "--apply")[0] == 0
+    code, doc = converge_json(h)
+    assert code == 0 and doc["decision"] == "CONVERGED" and doc["gate"] == "PASS"  # the neighbour: it still passes
+    (repo / "late.txt").write_text("a late change\n")
+    code, doc = converge_json(h)
+    assert doc["gate"] == "BLOCKED" and h("transition", "DONE").code == 1
+    assert code == 1 and doc["decision"] == "CONTINUE" and doc["state"] == "CONVERGED", doc
+    assert doc["blocker"] and "stale" in doc["blocker"], doc
+    assert converge_json(h, "--apply")[1]["applied"] == []  # nothing to move: CONVERGED leads only to DONE
+    h.ok("evidence", "build", "--", *py("pass"))
+    h.ok("evidence", "unit_test", "--", *py("pass"))
+    code, doc = converge_json(h)
+    assert code == 0 and doc["decision"] == "CONVERGED"
+    h.ok("gate")  # DONE needs the PASS recorded for this tree
     h.ok("transition", "DONE")
 
 

@@ -285,6 +285,29 @@ def test_status_of_a_task_with_evidence_reads_git_but_loads_no_click(h, repo, ta
     assert not loaded & {"click", "jsonschema", "harness.cli.main", "harness.evidence.record", "harness.runner"}, loaded
 
 
+def test_status_judges_a_gate_yaml_against_heads_without_pygit2(h, repo, task):
+    """Read 114's F-0402: status refuses a gate.yaml loosening HEAD's policy as the gate does, reading HEAD's with
+    git processes: a task with no evidence to judge by tree (here in GATING) loads no pygit2 extension for it."""
+    from support.cli import TO_VERIFYING, walk_to
+    from support.gitrepo import commit_all_ok
+
+    walk_to(h, *TO_VERIFYING, "REVIEWING", "GATING")
+    commit_all_ok(repo, "task")
+    gate = repo / ".harness/gate.yaml"
+    gate.write_text(gate.read_text().replace("unit_test: required", "unit_test: optional"))
+    assert "INVALID_HARNESS_STATE" in h("status").out
+    import subprocess
+    import sys
+
+    out = repo / ".loaded.json"
+    for args in (["status"], ["status", "--json"]):
+        proc = subprocess.run([sys.executable, "-c", LOADED, str(out), *args], cwd=repo, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 2 and "INVALID_HARNESS_STATE" in proc.stdout, proc.stdout + proc.stderr
+        loaded = set(out.read_text().splitlines())
+        assert "harness.task.status" in loaded and not loaded & {"click", "pygit2._pygit2"}, loaded
+
+
 # What a recording does not need from the standard library: each is milliseconds of the fixed cost an
 # agent pays on every `harness evidence` (typing 4, datetime 3, tempfile with shutil and random 6:
 # bench/hot_evidence.py times the whole). The clock, temp files, `which` and type names are
