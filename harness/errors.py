@@ -10,16 +10,22 @@ EXIT_REFUSED = 1
 EXIT_INVALID = 2
 EXIT_INTERRUPTED = 130
 
+# What an invalid state is about, carried by the error as data: the step out of it is chosen by its kind, never read
+# from its words (read 114's F-0403: every one sent the user to `harness replay`, which knows nothing of gate.yaml).
+GATE_LOOSENED = "gate_loosened"    # gate.yaml loosens the committed policy and no human approved it
+GATE_INVALID = "gate_invalid"      # gate.yaml is missing or does not validate
+
 
 class HarnessError(Exception):
     """A problem the user can act on: invalid state, bad input or bad usage (exit 2)."""
 
     exit_code = EXIT_INVALID
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, kind: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.kind = kind  # one of the kinds above, or None: a problem no step of its own clears
 
     def render(self) -> str:
         if not self.hint:

@@ -18,6 +18,9 @@ if TYPE_CHECKING:  # the agent policy is imported where a task is judged: the to
 
     from harness.agent.judge.agent_policy import TaskFacts
     from harness.agent.judge.git_config_view import GitSetup
+    from harness.store.reader import LoadedTask
+    from harness.store.settings import GatePolicy
+    from harness.store.tasks import TaskStore
 
 
 def repo_root(cwd: str | None) -> Path | None:
@@ -135,6 +138,10 @@ def load_facts(root: Path, on_wait: Callable[[str], None] | None = None,
         p = task.proj
         steps = next_step.for_gate_input(gi, blockers, iteration=p.iteration, max_iterations=p.max_iterations,
                                          gate_pass=p.gate_pass_for(tree, policy.digest)[0])
+        verdict, said = report.verdict, tuple(b.text for b in blockers)
+        refused = _refusal(s, task, policy)
+        if refused is not None:  # the gate judges nothing under this gate.yaml, and says so (read 114's F-0402)
+            verdict, said, steps = "INVALID_HARNESS_STATE", (refused.message,), next_step.out_of_invalid(refused.kind)
         # A DONE not in HEAD yet is unfinished: the commit that carries it is the next step.
         committing = commit_steps(s, task, tree or None) if p.state == "DONE" else []
         steps = [*committing, *steps]
@@ -145,9 +152,20 @@ def load_facts(root: Path, on_wait: Callable[[str], None] | None = None,
     return TaskFacts(
         task_id=tid, title=doc["title"], state=doc["state"], iteration=doc["iteration"],
         max_iterations=doc["max_iterations"], required=tuple(policy.required_types()),
-        evidence_trees=trees, tree=tree, gate_now=report.verdict, blockers=tuple(b.text for b in blockers), changed=changed,
+        evidence_trees=trees, tree=tree, gate_now=verdict, blockers=said, changed=changed,
         next_steps=tuple((step.command, step.why) for step in steps), uncommitted_done=bool(committing),
     )
+
+
+def _refusal(s: TaskStore, task: LoadedTask, policy: GatePolicy) -> HarnessError | None:
+    """Why the gate would refuse to judge under gate.yaml now (a loosening no human approved), as status says it."""
+    from harness.gate.loosening import refuse_unapproved_now
+
+    try:
+        refuse_unapproved_now(s, task, policy)
+    except HarnessError as exc:
+        return exc
+    return None
 
 
 def source_tree(root: Path) -> str:

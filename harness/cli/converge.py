@@ -18,8 +18,9 @@ from harness.gate.converge import Convergence
                    "or BLOCKED → IMPLEMENTING/REPRODUCING to continue; → ESCALATED with the reason code to stop.")
 @with_return_code
 def converge(task_id: str | None, as_json: bool, apply_: bool) -> int:
-    """Decide whether the fix loop goes on: exit 0 CONVERGED (the gate passes), 1 CONTINUE
-    (the gate is blocked, a blocker is there to work on, iterations are left), 3 ESCALATE
+    """Decide whether the fix loop goes on: exit 0 CONVERGED (the gate passes on this source
+    tree; a DONE task is finished), 1 CONTINUE (the gate is blocked, a blocker is there to work
+    on, iterations are left; a CONVERGED task whose gate no longer passes too), 3 ESCALATE
     with a reason code (SPEC_AMBIGUITY, ARCHITECTURE_DEFECT, REPEATED_REGRESSION,
     UNSTABLE_TEST, REVIEW_DISAGREEMENT, MAX_ITERATIONS).
 

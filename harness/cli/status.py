@@ -17,8 +17,10 @@ def status(task_id: str | None, as_json: bool) -> int:
 
     Start every agent session with this command. It ends with `Next:` lines: the command
     to run next and why. With no open task it lists the finished ones and exits 0.
-    Nothing is written. Exit 2 when a harness file is invalid (the view is still printed,
-    with the problem named).
+    Nothing is written. Exit 2 when a harness file is invalid, or gate.yaml loosens the
+    committed policy with no human's approval (the view is still printed, with the problem
+    named): the gate judges nothing then. --json lists the runs that never recorded their
+    outcome under "pending" (their type's freshness is UNKNOWN).
     """
     from harness.cli.status_report import report
     from harness.task.status import show_status

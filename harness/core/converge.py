@@ -51,8 +51,15 @@ class LoopFacts:
 
 
 def decide(f: LoopFacts) -> Decision:
-    if f.state in ("CONVERGED", "DONE"):
+    if f.state == "DONE" or (f.state == "CONVERGED" and f.verdict == "PASS"):
         return Decision(CONVERGED, detail=f"the task is {f.state}")
+    if f.state == "CONVERGED":
+        # Its PASS no longer holds on this tree (a change since: DONE is refused until the gate passes again). No
+        # move leads back into the loop from CONVERGED, so nothing escalates it: the blocker is the work (F-0404).
+        blocker = as_blockers(f.blockers[:1])[0].text if f.blockers else None
+        return Decision(CONTINUE, detail=f"the task is CONVERGED, but the gate does not pass on this source tree now: "
+                                         f"{len(f.blockers)} blocker(s) to clear before `harness transition DONE`",
+                        blocker=blocker)
     if f.state == "ESCALATED":
         code = escalation_reason(f.events)
         return Decision(ESCALATE, code, f"the task was escalated ({code or 'no code recorded'})")

@@ -16,6 +16,7 @@ from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
 from harness.core.gate import DECIDING_STATES, GateInput, evidence_status
 from harness.core.value_class import dataclass, field
+from harness.errors import GATE_INVALID, GATE_LOOSENED
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
@@ -44,6 +45,24 @@ def as_data(steps: Iterable[NextStep]) -> list[dict[str, str]]:
 def refusal_hint(step: NextStep) -> str:
     """The next step a refusal adds to its hint (one line, under the reason)."""
     return f"next: {step.command} — {step.why}"
+
+
+def out_of_invalid(kind: str | None) -> list[NextStep]:
+    """What clears an INVALID_HARNESS_STATE, by the kind of its cause (harness.errors): for gate.yaml, reverting it or
+    fixing it (a loosening: a human's approval instead); else `harness replay`, which shows what in a task's files or
+    ledger is invalid and how to restore them (read 114's F-0403: it was named for gate.yaml too, and said "files
+    agree")."""
+    if kind == GATE_LOOSENED:
+        return [NextStep("git checkout HEAD -- .harness/gate.yaml", "revert the loosening of gate.yaml no human approved "
+                         "(the gate judges under the committed policy again)"),
+                NextStep("harness approve gate-change", "or a human approves the loosening at a terminal (it shows each "
+                         "change and signs it with their SSH key)")]
+    if kind == GATE_INVALID:
+        return [NextStep("git checkout HEAD -- .harness/gate.yaml", "gate.yaml is missing, unreadable or does not "
+                         "validate: revert it to the committed policy"),
+                NextStep("edit .harness/gate.yaml", "or fix what the error names (a loosening then needs a human's "
+                         "`harness approve gate-change`)")]
+    return [NextStep("harness replay", "see what is invalid and how to fix it")]
 
 
 def after_init(configured: bool) -> list[NextStep]:

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness import paths
 from harness.core import gate as core_gate
 from harness.core import next_step, states
 from harness.core.blockers import evaluated_fields
@@ -79,8 +78,7 @@ def run_gate(open_store: Callable[[], TaskStore], task_id: str | None, advance: 
 
             s.append(tid, [], precheck=precheck)
     except HarnessError as exc:
-        repair = next_step.NextStep("harness replay", "see what is invalid and how to fix it")
-        return GateInvalid(tid, exc.render(), [repair])
+        return GateInvalid(tid, exc.render(), next_step.out_of_invalid(exc.kind))
     assert report is not None and gi is not None  # both paths above judged, or raised
     moved = _advance(s, tid, report.verdict, tree, policy.digest, head) if advance else None
     return GateOutcome(tid, report, tree, state, state not in states.TERMINAL, moved, _next(s, tid, gi, report))
@@ -102,21 +100,14 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
 
 def checked_policy(s: TaskStore, git: Git, signers: Signers) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
-    from harness.gate.facts import configured_types
-    from harness.gate.loosening import unapproved_loosening
+    from harness.gate.loosening import refuse_unapproved
     from harness.gitio.tree_source import TreeSource
     from harness.store import settings
 
     policy = settings.load_gate(s.layout)
     head = git.head()
-    committed = TreeSource(git, git.commit_tree(head), "HEAD").read(paths.GATE) if head else None
-    approvals = s.source.read(paths.APPROVALS)
-    trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
-    loosened, why = unapproved_loosening(committed, policy, approvals, trusted, signers, configured_types(s.source))
-    if loosened:
-        raise HarnessError(".harness/gate.yaml loosens the committed policy without approval: " + "; ".join(loosened)
-                           + (f" ({why})" if why else ""),
-                           hint="revert it, or have a human run `harness approve gate-change` at a terminal")
+    refuse_unapproved(s.source, TreeSource(git, git.commit_tree(head), "HEAD", rev=head) if head else None, policy,
+                      signers)
     return policy
 
 

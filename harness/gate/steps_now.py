@@ -19,6 +19,7 @@ def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step
     measures it after its run): measuring it again would cost three git processes for the same id."""
     from harness.core import gate as core_gate
     from harness.gate import facts
+    from harness.gate.loosening import refuse_unapproved_now
     from harness.signatures.trust import Signers
     from harness.store import settings
 
@@ -30,7 +31,13 @@ def steps_for(s: TaskStore, tid: str, tree: str | None = None) -> list[next_step
         tree = ""
     elif tree is None:
         tree = s.git.worktree_source_tree()
-    policy = settings.load_gate(s.layout)
+    try:
+        policy = settings.load_gate(s.layout)
+        refuse_unapproved_now(s, task, policy)
+    except HarnessError as exc:  # the gate judges nothing under this gate.yaml: what clears it comes first (F-0402)
+        if exc.kind is None:
+            raise
+        return next_step.out_of_invalid(exc.kind)
     gi = facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git))
     report = core_gate.evaluate(gi)
     p = task.proj

@@ -12,7 +12,7 @@ import shlex
 from harness import paths
 from harness.core.sha256 import sha256
 from harness.core.value_class import dataclass, field
-from harness.errors import HarnessError
+from harness.errors import GATE_INVALID, HarnessError
 from harness.store import bounded, validate, yamlio
 from harness.store.layout import Layout
 
@@ -213,8 +213,13 @@ def parse_gate(raw: bytes, name: str = GATE, cache: Path | None = None) -> GateP
 
 
 def load_gate(layout: Layout) -> GatePolicy:
-    # Not following a symlink: git commits the link, not the policy it points to.
-    raw = bounded.read(layout.gate, "settings", GATE)
-    if raw is None:
-        raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy")
-    return parse_gate(raw, cache=layout.valid_cache)
+    """The working tree's gate.yaml; a file missing, unreadable or invalid raises HarnessError of kind GATE_INVALID
+    (what clears it is a fix or a revert of gate.yaml, read 114's F-0403)."""
+    try:
+        # Not following a symlink: git commits the link, not the policy it points to.
+        raw = bounded.read(layout.gate, "settings", GATE)
+        if raw is None:
+            raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy")
+        return parse_gate(raw, cache=layout.valid_cache)
+    except HarnessError as exc:
+        raise HarnessError(exc.message, exc.hint, kind=GATE_INVALID) from None

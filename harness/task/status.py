@@ -41,8 +41,14 @@ class StatusView:
         doc = self.doc
         return {"task": {k: doc[k] for k in ("id", "title", "description")},
                 **{k: val for k, val in doc.items() if k not in ("id", "title", "description")},
-                "evidence": self.evidence, "gate_now": self.live, "done": self.finished, "escalated": self.escalated,
-                "warnings": self.warnings, "next": next_step.as_data(self.steps)}
+                "evidence": self.evidence, "pending": self.lost_runs(), "gate_now": self.live, "done": self.finished,
+                "escalated": self.escalated, "warnings": self.warnings, "next": next_step.as_data(self.steps)}
+
+    def lost_runs(self) -> list[dict[str, Any]]:
+        """The runs that started and never recorded their outcome, in the order they started: what the text shows as
+        "TYPE UNKNOWN" (read 114's F-0405: --json left them out, and showed the older record's FRESH pass alone)."""
+        return [{"type": run["type"], "run_id": run["run_id"], "started_at": run.get("started_at")}
+                for run in self.pending.values()]
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ def _open_counts(gi: core_gate.GateInput) -> dict[str, int]:
 
 def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     from harness.gate import facts
+    from harness.gate.loosening import refuse_unapproved_now
     from harness.gate.steps_now import commit_steps, loop_counts
     from harness.signatures.trust import Signers
     from harness.store import settings
@@ -93,6 +100,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
         warnings = [d.message() for d in s.disagreements(task)]
         try:
             policy = settings.load_gate(s.layout)
+            refuse_unapproved_now(s, task, policy)  # the gate judges nothing then: nor does status (F-0402)
             gi = facts.gate_input(s.source, task, policy, tree, Signers(lambda: s.git))
             report = core_gate.evaluate(gi)
             live = report.as_dict(tree)
@@ -107,7 +115,7 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
                                              **loop_counts(task.lines, policy.doc))
         except HarnessError as exc:
             live = {"verdict": "INVALID_HARNESS_STATE", "blockers": [exc.render()], "checks": [], "notes": []}
-            steps = [next_step.NextStep("harness replay", "a harness file is invalid: see what disagrees, and how to fix it")]
+            steps = next_step.out_of_invalid(exc.kind)
     if warnings:
         steps.insert(0, next_step.REPLAY_WRITE)
     waiting = [i for i in s.open_ids() if i != tid] if task.proj.state in ("DONE", "ESCALATED") else []
@@ -118,7 +126,8 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     steps[:0] = committing
     finished = _done_at(git, task, tree, not committing, unapproved) if done and git is not None else None
     escalated = _escalation(task.lines) if task.proj.state == "ESCALATED" else None
-    evidence = {t: {**_freshness(git, r, tree), "program": live.get("programs", {}).get(t)}
+    lost = {run["type"] for run in task.proj.pending_runs.values()}  # their type's outcome is UNKNOWN, as the gate says
+    evidence = {t: {**_freshness(git, r, tree, t in lost), "program": live.get("programs", {}).get(t)}
                 for t, r in sorted(task.proj.evidence.items())}
     from harness.core.findings import rates
 
@@ -126,10 +135,11 @@ def show_status(s: TaskStore, task_id: str | None) -> StatusView | NoOpenTask:
     return StatusView(doc, evidence, live, warnings, task.proj.pending_runs, finished, escalated, steps)
 
 
-def _freshness(git: Git | None, record: Mapping[str, Any], tree: str) -> dict[str, Any]:
+def _freshness(git: Git | None, record: Mapping[str, Any], tree: str, lost: bool = False) -> dict[str, Any]:
+    """``record``'s outcome and freshness on ``tree``: UNKNOWN while a later run of its type never recorded one."""
     fresh = record["tree"] == tree
     out = {"outcome": record["outcome"], "exit_code": record["exit_code"], "tree": record["tree"],
-           "freshness": "FRESH" if fresh else "STALE", "changed": [], "changed_total": 0}
+           "freshness": "UNKNOWN" if lost else "FRESH" if fresh else "STALE", "changed": [], "changed_total": 0}
     if not fresh and git is not None:
         out["changed"], out["changed_total"] = git.changed_paths(record["tree"], tree, limit=5)
     return out
