@@ -14,12 +14,14 @@ from support.gitrepo import git
 
 KILL = "HARNESS_KILL_AT_STEP"
 USERS_HOOK = b"#!/bin/sh\necho the user's own hook\n"
+DISPATCHER = b'#!/bin/sh\nfor hook in "$0.d"/*; do "$hook" || exit $?; done\n'  # runs every file of pre-receive.d/
 
 
 def _state(git_dir: Path, hooks: Path) -> dict[str, bytes]:
     """Everything an installer may touch: git config, every file of the hooks folder (samples
     aside) and every file at the top of the git folder that is not git's own bookkeeping."""
-    files = {f"hooks/{p.name}": p.read_bytes() for p in hooks.iterdir() if not p.name.endswith(".sample")}
+    files = {f"hooks/{p.relative_to(hooks).as_posix()}": p.read_bytes() for p in sorted(hooks.rglob("*"))
+             if p.is_file() and not p.name.endswith(".sample")}
     top = {p.name: b"" for p in git_dir.iterdir() if p.is_file() and p.name not in ("index", "COMMIT_EDITMSG",
                                                                                      "ORIG_HEAD", "description")}
     return {**files, **top, "config": (git_dir / "config").read_bytes()}
@@ -105,6 +107,25 @@ def test_a_server_install_killed_at_any_step_is_finished_or_undone_exactly(h, tm
     undone = _every_kill(h, bare, ("install", "--server"), ("uninstall", "--server"), before, state)
     assert rerun == undone >= 4
     assert git(bare, "config", "receive.fsckObjects").stdout.strip() == "false"
+
+
+@pytest.mark.slow  # an install run and killed at each of its steps
+def test_a_server_install_beside_a_dispatcher_killed_at_any_step_leaves_the_dispatcher_as_it_was(h, tmp_path):
+    # F-0396: the shim goes into the folder the user's hook runs every file of; the hook itself is never moved.
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    (bare / "hooks" / "pre-receive").write_bytes(DISPATCHER)
+    (bare / "hooks" / "pre-receive.d").mkdir()
+    (bare / "hooks" / "pre-receive.d" / "gitea").write_bytes(USERS_HOOK)
+    state = lambda: _state(bare, bare / "hooks")  # noqa: E731
+    before = state()
+    assert h.proc("install", "--server", cwd=bare).code == 0
+    installed = state()
+    assert installed["hooks/pre-receive"] == DISPATCHER and "hooks/pre-receive.d/harness" in installed
+    assert h.proc("uninstall", "--server", cwd=bare).code == 0 and state() == before
+    rerun = _every_kill(h, bare, ("install", "--server"), ("install", "--server"), installed, state)
+    undone = _every_kill(h, bare, ("install", "--server"), ("uninstall", "--server"), before, state)
+    assert rerun == undone >= 4 and state() == before
 
 
 @pytest.mark.slow  # an install run and killed at each of its steps
