@@ -36,7 +36,11 @@ def install(server: bool, allow_non_ff: bool) -> None:
     Use it only without the pre-commit framework: when .pre-commit-config.yaml already runs
     the harness hooks it warns that every check would run twice.
 
-    An existing hook is kept and chained (renamed to <stage>.pre-harness and run first).
+    An existing hook keeps running as it did: one that runs every file of a <stage>.d/
+    folder gets the harness there (<stage>.d/harness); any other is chained (renamed to
+    <stage>.pre-harness and run first) unless it reads its own name ($0): then, as for husky
+    and a hooks folder inside the work tree, install refuses, changes nothing and names the
+    line to add to your hook (`harness hook run <stage> "$@"`).
     Also adds notes.rewriteRef and sets notes.rewriteMode=ignore, so amend and rebase keep
     one stamp per commit; `harness uninstall` restores your previous values.
 

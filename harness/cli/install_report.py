@@ -18,15 +18,21 @@ def installed_text(i: Installed) -> None:
                    "shims; the notes settings below are still worth having.", err=True)
     for stage in i.kept:
         click.echo(f"kept your {stage} hook: it runs first, from {stage}.pre-harness")
+    for stage in i.dispatched:
+        click.echo(f"your {stage} hook runs every file of {stage}.d/: the harness is {stage}.d/harness "
+                   "(your hook unchanged)")
+    for stage in i.own:
+        click.echo(f"your {stage} hook runs the harness itself (`harness hook run {stage}`): left as it is")
     if i.server:
-        click.echo(f"installed the harness pre-receive hook in {i.folder}: every pushed ref is checked")
+        where = i.folder / "pre-receive.d" if "pre-receive" in i.dispatched else i.folder
+        click.echo(f"installed the harness pre-receive hook in {where}: every pushed ref is checked")
         for key, value in i.server_config.items():
             click.echo(f"{key} = {value}")
         if "receive.denyNonFastForwards" in i.server_config:
             click.echo("  git now refuses every non-fast-forward push, on every ref, even a rewrite a human approved "
                        "(`harness install --server --allow-non-fast-forward` leaves it to the hook: protected refs only)")
         return
-    click.echo(f"installed harness hooks in {i.folder}: {', '.join(CLIENT_STAGES)}")
+    click.echo(f"installed harness hooks in {i.folder}: {', '.join(s for s in CLIENT_STAGES if s not in i.own)}")
     click.echo(f"notes.rewriteRef = {i.ref}, notes.rewriteMode = ignore (amend and rebase keep one stamp per commit)")
     if i.remotes:
         click.echo(f"{i.ref} is pushed and fetched with {', '.join(i.remotes)} (a plain `git push` sends the current "

@@ -37,6 +37,9 @@ NATIVE_HOOK = """\
 # Generated from harness/install/hook_stages.py by `python -m harness.install.hook_files`: edit the table, not this file.
 # One script serves every stage: git names it after the hook it is installed as.
 stage=$(basename "$0")
+# Installed as <stage>.d/harness, where a hook of the user's runs every file of <stage>.d/ (Gitea's, a hand-made
+# dispatcher): the folder names the stage.
+if [ "$stage" = harness ]; then stage=$(basename "$(dirname "$0")" .d); fi
 # `pre-commit install` over these shims keeps the one it replaces as <stage>.legacy and runs it
 # (the framework's migration mode): the stage is still the stage.
 stage=${{stage%.legacy}}
