@@ -42,8 +42,9 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], _Key]]] = [
     (re.compile(rf"^({_ID}) cites ([\w.-]+) evidence that is (.+)$"),
      lambda m: (_item_check(m[1]), cites_kind(_PHRASE.get(m[3], "OTHER")), (m[1], m[2]))),
     (re.compile(rf"^({_ID}): the contract plans verification by "), lambda m: (_item_check(m[1]), "plan_gap", (m[1],))),
-    (re.compile(rf"^({_ID}) cites ([\w.-]+), whose command is not the one config\.yaml configured"),
-     lambda m: ("requirements_verified", "introduced_command", (m[1], m[2]))),
+    (re.compile(rf"^({_ID}) cites ([\w.-]+), whose command is not the one config\.yaml configured"
+                r"(?:.*?`harness approve config-change --commit ([0-9a-f]+)`)?"),
+     lambda m: ("requirements_verified", "introduced_command", (m[1], m[2], *([m[3]] if m[3] else [])))),
     (re.compile(rf"^({_ID}) names no test case that proves it"),
      lambda m: ("requirements_verified", "no_test_named", (m[1],))),
     (re.compile(rf"^({_ID}) names test cases, but cites no run of the suite's test command"),

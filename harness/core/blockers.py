@@ -24,6 +24,9 @@ EVIDENCE_TO_COLLECT = ("evidence_missing", "evidence_stale", "evidence_unknown",
 CITES_PREFIX = "cites_evidence_"
 # config.yaml holds a change the commit hook refuses without a human's approval: approving it, or reverting it, clears it.
 CONFIG_UNAPPROVED = "config_unapproved"
+# A must requirement cites a type whose command is not config.yaml's at the task's base, with no approval of the
+# change: subject (item, type), and the commit whose change no approval covers when the chain breaks at a commit.
+INTRODUCED_COMMAND = "introduced_command"
 
 
 @dataclass(frozen=True)

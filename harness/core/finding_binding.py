@@ -81,13 +81,15 @@ def way_back(f: Mapping[str, Any], run: Mapping[str, Any]) -> str:
     on uncommitted work too, where a stash only reached HEAD. `git clean` takes the untracked files out
     first, else one the proposal lacks would stay; each is in the run's tree, restored on the way back.
     The index is left alone: what was staged stays staged."""
-    def to(tree: str) -> str:
-        # `-e .harness`, not the `:!.harness` pathspec: the agent guard reads the exclude option and refuses a clean
-        # of `.` it cannot see spares the record; the two keep the same files.
-        return f"git clean -fdq -e .harness -- . && git restore --source={tree} --worktree {SOURCE}"
+    return (f"Reproduce on the proposed code: put your changes aside (`{source_at(f['proposed_on']['tree'])}`), "
+            f"`harness finding reproduce {f['id']}`, then bring them back (`{source_at(run['tree'])}`)")
 
-    return (f"Reproduce on the proposed code: put your changes aside (`{to(f['proposed_on']['tree'])}`), "
-            f"`harness finding reproduce {f['id']}`, then bring them back (`{to(run['tree'])}`)")
+
+def source_at(tree: str) -> str:
+    """The command that makes the working tree's source (outside `.harness/`) the source tree ``tree``."""
+    # `-e .harness`, not the `:!.harness` pathspec: the agent guard reads the exclude option and refuses a clean
+    # of `.` it cannot see spares the record; the two keep the same files.
+    return f"git clean -fdq -e .harness -- . && git restore --source={tree} --worktree {SOURCE}"
 
 
 def attempt_only(f: Mapping[str, Any], run: Mapping[str, Any]) -> str | None:

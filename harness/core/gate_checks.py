@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from harness.core.blockers import CONFIG_UNAPPROVED, Blocker, cites_kind, evidence_kind
+from harness.core.blockers import CONFIG_UNAPPROVED, INTRODUCED_COMMAND, Blocker, cites_kind, evidence_kind
 from harness.core.cases import case_id, fail_to_pass_gaps, not_passed, planned, regression_cases, regression_gaps
 from harness.core.evidence_types import BUILTIN
 from harness.core.findings import CLOSED as CLOSED_FINDING
@@ -285,7 +285,9 @@ def _introduced(j: Judging, req: Mapping[str, Any]) -> list[Blocker]:
     # The approval to make is the step the chain from the base breaks at: one a commit made, else the tree's own.
     remedy = (f"approves the change commit {step[:12]} made to it (`harness approve config-change --commit {step[:12]}`)"
               if step else "approves the configuration (`harness approve config-change`)")
-    out = [Blocker(REQS, "introduced_command", (rid, t),
+    # The step goes in the subject too: `Next:` names its approval from the data, never from the sentence.
+    at = (step[:12],) if step else ()
+    out = [Blocker(REQS, INTRODUCED_COMMAND, (rid, t, *at),
                    f"{rid} cites {t}, whose command is not the one config.yaml configured at the task's base "
                    f"(added or changed since, or run by hand): it cannot verify a must requirement until a human {remedy}")
            for t in req["evidence"] if t in j.g.introduced]

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from harness.core.blockers import CITES_PREFIX, CONFIG_UNAPPROVED, EVIDENCE_TO_COLLECT, Blocker, as_blocker, as_blockers
+from harness.core.blockers import (
+    CITES_PREFIX,
+    CONFIG_UNAPPROVED,
+    EVIDENCE_TO_COLLECT,
+    INTRODUCED_COMMAND,
+    Blocker,
+    as_blocker,
+    as_blockers,
+)
 from harness.core.cases import planned as planned_by
+from harness.core.finding_binding import source_at
 from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
 from harness.core.gate import DECIDING_STATES, GateInput, evidence_status
@@ -20,11 +29,12 @@ from harness.errors import GATE_INVALID, GATE_LOOSENED
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     B = TypeVar("B", Blocker, str)  # a blocker, or an old ledger's (or a caller's) bare sentence
 
 OPEN_FINDING = ("PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "FIXED", "VERIFIED")
+TO_COLLECT = ("STALE", "MISSING", "UNKNOWN", "CHANGED", "OTHER")  # an evidence status a run of its command clears
 _NEW_TASK = 'harness task new "TITLE"'
 
 
@@ -74,10 +84,57 @@ def after_init(configured: bool) -> list[NextStep]:
     return [*steps, NextStep(_NEW_TASK, "start a task")]
 
 
-def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: bool = False) -> list[NextStep]:
+@dataclass(frozen=True)
+class Detour:
+    """The way to the code a finding was proposed against and back, once a reproduce run on other code decided
+    nothing (read 114's F-0409: `Next:` named the same undecidable reproduce again)."""
+
+    fid: str
+    proposed: str  # the source tree the finding was proposed on: only a run there decides it
+    back: str      # the source tree holding the change set aside for it
+    aside: bool    # the working tree still holds the change: it is set aside first
+
+    def steps(self, own: list[NextStep], undecided: bool) -> list[NextStep]:
+        """``own`` (the finding's steps) on the proposed code, with the change set aside before and brought back;
+        ``undecided``: no run there has confirmed or refuted the finding yet."""
+        back = NextStep(source_at(self.back), f"bring your change back (source tree {self.back[:12]}): "
+                                              f"{self.fid} was reproduced on the code it was proposed against")
+        if self.aside:
+            return [NextStep(source_at(self.proposed),
+                             f"{self.fid}'s last reproduce ran on other code than it was proposed against, so it "
+                             f"decided nothing: put your change aside (it stays in source tree {self.back[:12]}) "
+                             f"and make the source the proposed tree {self.proposed[:12]}"),
+                    *own, back]
+        # Undecided: reproduce here first; decided: the change comes back before any new work is written over it.
+        return [*own, back] if undecided else [back, *own]
+
+
+def detour(f: Mapping[str, Any], tree: str) -> Detour | None:
+    """The way there and back for finding ``f`` with the working tree's source at ``tree`` (None: no need). On the
+    other code its last attempt ran on: set the change aside. On the proposed code, where an attempt on other code
+    came first: bring that back once the reproduce has run (the working tree then holds nothing else to lose).
+    Code changed since the attempt is reproduced on first: that run keeps its tree, the one to come back to."""
+    site, attempts = f.get("proposed_on"), f.get("attempts") or []
+    if not site or not attempts or not tree or f["status"] not in ("REPRODUCING", "CONFIRMED"):
+        return None
+    if tree != site["tree"]:
+        off = f["status"] == "REPRODUCING" and attempts[-1].get("tree") == tree
+        return Detour(f["id"], site["tree"], tree, True) if off else None
+    elsewhere = [a["tree"] for a in attempts if a.get("tree") not in (None, site["tree"])]
+    return Detour(f["id"], site["tree"], elsewhere[-1], False) if elsewhere else None
+
+
+def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: bool = False,
+                  way: Detour | None = None) -> list[NextStep]:
     """What moves one finding on from ``status`` ([] when it is final: then the task's steps follow).
     ``collect``: required types not fresh and passing yet, which `finding verify` needs first;
-    ``refuted``: a REPRODUCING finding whose reviewer's reproducer passed (it may be rejected now)."""
+    ``refuted``: a REPRODUCING finding whose reviewer's reproducer passed (it may be rejected now);
+    ``way``: the way to the proposed code and back, after a reproduce run elsewhere (:func:`detour`)."""
+    own = _own_steps(fid, status, collect, refuted)
+    return way.steps(own, status in ("PROPOSED", "REPRODUCING") and not refuted) if way else own
+
+
+def _own_steps(fid: str, status: str, collect: Iterable[str], refuted: bool) -> list[NextStep]:
     if status == "REPRODUCING" and refuted:
         return [NextStep(f'harness finding reject {fid} --reason "WHY THE CLAIM DOES NOT HOLD"',
                          f"{fid}'s reproducer ran and did not fail: reject it, saying why")]
@@ -88,8 +145,6 @@ def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: b
                                                           "full-suite evidence")]
     step = FINDING_STEP.get(status)
     return [NextStep(step[0].format(id=fid), step[1].format(id=fid))] if step else []
-
-
 
 
 def work_blockers(state: str, blockers: Iterable[B]) -> list[B]:
@@ -105,7 +160,8 @@ def next_steps(state: str, blockers: Iterable[Blocker | str] = (), findings: Map
                evidence: Mapping[str, str] | None = None, *, iteration: int = 0, max_iterations: int = 5,
                requirements: int = 0, gate_pass: bool = False,
                plan: Mapping[str, list[str]] | None = None, failed_rounds: int = 0,
-               stalled_iterations: int = 3, refuted: Iterable[str] = ()) -> list[NextStep]:
+               stalled_iterations: int = 3, refuted: Iterable[str] = (),
+               detours: Mapping[str, Detour] | None = None) -> list[NextStep]:
     """The next command(s) for a task, first = recommended.
 
     ``blockers``: the live gate blockers (a bare sentence is classified); ``findings``: id -> status;
@@ -116,14 +172,15 @@ def next_steps(state: str, blockers: Iterable[Blocker | str] = (), findings: Map
     step that cites evidence names real types, not a placeholder; ``failed_rounds``: VERIFYING →
     IMPLEMENTING moves since the task last reached the gate (a loop that reaches
     ``stalled_iterations`` of them is sent to the gate, where iterations are counted);
-    ``refuted``: findings in REPRODUCING that may be rejected now (their reproducer passed).
+    ``refuted``: findings in REPRODUCING that may be rejected now (their reproducer passed);
+    ``detours``: finding id -> the way to its proposed code and back (:func:`detour`).
     """
     f = dict(findings or {})
     ev = dict(evidence or {})
     work = work_blockers(state, as_blockers(blockers))
     handler = _BY_STATE.get(state)
     facts = _Facts(state, work, f, ev, iteration, max_iterations, requirements, gate_pass, dict(plan or {}),
-                   failed_rounds, stalled_iterations, frozenset(refuted))
+                   failed_rounds, stalled_iterations, frozenset(refuted), dict(detours or {}))
     return handler(facts) if handler else []
 
 
@@ -141,6 +198,7 @@ class _Facts:
     failed_rounds: int = 0
     stalled_iterations: int = 3
     refuted: frozenset[str] = frozenset()
+    detours: dict[str, Detour] = field(default_factory=dict)
 
     def with_status(self, *statuses: str) -> list[str]:
         return sorted(fid for fid, s in self.findings.items() if s in statuses)
@@ -148,7 +206,7 @@ class _Facts:
     def evidence_to_collect(self) -> list[NextStep]:
         out = []
         for etype, status in sorted(self.evidence.items()):
-            if status in ("STALE", "MISSING", "UNKNOWN", "CHANGED", "OTHER"):
+            if status in TO_COLLECT:
                 out.append(NextStep(f"harness evidence {etype}", f"{etype} evidence is {_WORD[status]}: run it on this code"))
         return out
 
@@ -157,11 +215,11 @@ class _Facts:
 
     def in_place(self) -> list[NextStep]:
         """Steps that clear blockers without leaving the state (no code change needed)."""
-        return _unique([step for b in self.blockers for step in clearing(b, self.plan, self.evidence)])
+        return _unique([step for b in self.blockers for step in clearing(b, self.plan, self.evidence, self.findings)])
 
     def needs_work(self) -> list[Blocker]:
         """Blockers only a change of code (or of findings) clears."""
-        return [b for b in self.blockers if not clearing(b, self.plan, self.evidence)]
+        return [b for b in self.blockers if not clearing(b, self.plan, self.evidence, self.findings)]
 
 
 def _cite(kind: str, item: str, plan: Mapping[str, list[str]], evidence: Mapping[str, str],
@@ -176,10 +234,43 @@ def _cite(kind: str, item: str, plan: Mapping[str, list[str]], evidence: Mapping
 
 
 def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None,
-             evidence: Mapping[str, str] | None = None) -> list[NextStep]:
-    """The command(s) that clear one gate blocker in place; [] when it takes real work."""
+             evidence: Mapping[str, str] | None = None, findings: Mapping[str, str] | None = None) -> list[NextStep]:
+    """The command(s) that clear one gate blocker in place; [] when it takes real work.
+    ``findings``: id -> status (a FIXED finding's blockers are cleared by `finding verify`, where it is allowed)."""
     plan, evidence = plan or {}, evidence or {}
     b = as_blocker(blocker)
+    if b.kind in _BY_FINDING and (findings or {}).get(b.subject[0]) == "FIXED":
+        # read 114's F-0408: verified in place (after the full suite it needs), not sent round the loop
+        return finding_steps(b.subject[0], "FIXED", [t for t, s in sorted(evidence.items()) if s in TO_COLLECT])
+    if b.kind in (CONFIG_UNAPPROVED, INTRODUCED_COMMAND):
+        return _config_clearing(b)
+    return _clearing(b, plan, evidence)
+
+
+# A finding's blockers that name it alone: open, and its regression test not verified yet.
+_BY_FINDING = ("finding_open", "regression_unverified")
+
+
+def _config_clearing(b: Blocker) -> list[NextStep]:
+    """Either clears a change of config.yaml no human approved without a change of code: the approval (a human's,
+    never the agent's), or the revert, after which the evidence its command ran is collected again (its record is not
+    of config.yaml's command then). An introduced command (read 114's F-0407) is cleared the same way; where the chain
+    of approvals from the task's base breaks at a commit, reverting the working tree keeps that commit's change: only
+    the approval of that step clears it."""
+    if b.kind == INTRODUCED_COMMAND and len(b.subject) > 2:
+        rev = b.subject[2]
+        return [NextStep(f"harness approve config-change --commit {rev}",
+                         f"commit {rev} changed {b.subject[1]}'s command in config.yaml with no human's approval: a "
+                         "human approves that step at a terminal (it shows each change and signs it with their SSH "
+                         "key)")]
+    return [NextStep("harness approve config-change", "a human approves the change of config.yaml at a terminal "
+                     "(it shows each change and signs it with their SSH key): the commit hook refuses it without"),
+            NextStep("git checkout HEAD -- .harness/config.yaml", "or revert the change, then collect the evidence "
+                     "again (`harness evidence TYPE`)")]
+
+
+def _clearing(b: Blocker, plan: Mapping[str, list[str]], evidence: Mapping[str, str]) -> list[NextStep]:
+    """:func:`clearing` of every other kind."""
     kind, subject, text = b.kind, b.subject, b.text
     if kind in EVIDENCE_TO_COLLECT:
         return [NextStep(f"harness evidence {subject[0]}", f"{text}: run it on this code")]
@@ -195,13 +286,6 @@ def clearing(blocker: Blocker | str, plan: Mapping[str, list[str]] | None = None
         # the cases a requirement names, run against the base's source (a failing run, fail_to_pass_failing,
         # needs work, not a re-run)
         return [NextStep("harness evidence fail_to_pass", text.split(": harness evidence", 1)[0])]
-    if kind == CONFIG_UNAPPROVED:
-        # Either clears it without a change of code: the approval (a human's, never the agent's), or the revert, after
-        # which the evidence its command ran is collected again (its record is not of config.yaml's command then).
-        return [NextStep("harness approve config-change", "a human approves the change of config.yaml at a terminal "
-                         "(it shows each change and signs it with their SSH key): the commit hook refuses it without"),
-                NextStep("git checkout HEAD -- .harness/config.yaml", "or revert the change, then collect the evidence "
-                         "again (`harness evidence TYPE`)")]
     if kind == "finding_unrefuted":
         return [NextStep(f"harness finding reproduce {subject[0]}", text)]
     if kind == "regression_stale":
@@ -223,12 +307,14 @@ def _finding_steps(x: _Facts) -> list[NextStep]:
     out = []
     for fid in x.with_status("PROPOSED", "REPRODUCING"):
         # running a refuted one again would pass again: the claim does not hold
-        out += finding_steps(fid, "REPRODUCING", refuted=True) if fid in x.refuted else finding_steps(fid, "PROPOSED")
+        way = x.detours.get(fid)  # after an attempt on other code: there, reproduce, and back (F-0409)
+        out += finding_steps(fid, "REPRODUCING", refuted=True, way=way) if fid in x.refuted else \
+            finding_steps(fid, "PROPOSED", way=way)
     for status in ("CONFIRMED", "FIXING", "FIXED", "VERIFIED"):
         for fid in x.with_status(status):
             if status == "FIXED":  # verify is refused until the full suite is fresh and passing
                 out.extend(x.evidence_to_collect())
-            out += finding_steps(fid, status)
+            out += finding_steps(fid, status, way=x.detours.get(fid))
     return _unique(out)
 
 
@@ -341,8 +427,10 @@ def _blocked(x: _Facts) -> list[NextStep]:
 def _converged(x: _Facts) -> list[NextStep]:
     if x.gate_pass and not x.blockers:
         return [NextStep("harness transition DONE", "the gate PASS holds for this source tree")]
-    return _unique(x.evidence_to_collect() + [NextStep("harness gate", "the PASS no longer holds for this code: "
-                                                                       "re-collect evidence and re-judge before DONE")])
+    # DONE is the only move: what clears a blocker in place comes first (read 114's F-0406: an unapproved change of
+    # config.yaml was met with `harness gate` alone, which re-judging never clears).
+    return _unique(x.in_place() + x.evidence_to_collect() + [
+        NextStep("harness gate", "the PASS no longer holds for this code: re-collect evidence and re-judge before DONE")])
 
 
 def _done(x: _Facts) -> list[NextStep]:
@@ -388,7 +476,8 @@ def for_gate_input(g: GateInput, blockers: Iterable[Blocker | str], *, iteration
                for t in plan.get(item["id"], [])}  # to be cited next: collected first
     evidence = {t: _freshness(g, t) for t in sorted(required | cited | planned)}
     refuted = [f["id"] for f in g.findings if f["status"] == "REPRODUCING" and rejection_problem(f) is None]
+    detours = {f["id"]: way for f in g.findings if (way := detour(f, g.tree))}
     return next_steps(g.state, blockers, {f["id"]: f["status"] for f in g.findings}, evidence,
                       iteration=iteration, max_iterations=max_iterations, requirements=len(g.requirements),
                       gate_pass=gate_pass, plan=plan, failed_rounds=failed_rounds,
-                      stalled_iterations=stalled_iterations, refuted=refuted)
+                      stalled_iterations=stalled_iterations, refuted=refuted, detours=detours)

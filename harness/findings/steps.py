@@ -55,7 +55,10 @@ def step(s: TaskStore, task_id: str | None, fid: str, event: str, data: dict[str
     collect = _to_collect(s, task) if status == "FIXED" else ()
     f = task.proj.findings[fid]
     refuted = status == "REPRODUCING" and rules.rejection_problem(f) is None
-    return FindingStep(fid, status, collect, _steps(s, task.id, fid, status, collect, refuted),
+    # A reproduce run measured the source it ran on (the working tree's now): after one on other code, the way to the
+    # proposed code and back is the next step, not the same run again (read 114's F-0409).
+    way = next_step.detour(f, f["attempts"][-1]["tree"]) if event == "finding.reproduced" else None
+    return FindingStep(fid, status, collect, _steps(s, task.id, fid, status, collect, refuted, way),
                        _attempt_only(f) if event == "finding.reproduced" else None)
 
 
@@ -72,11 +75,11 @@ def _attempt_only(f: Finding) -> str | None:
 
 
 def _steps(s: TaskStore, tid: str, fid: str, status: str, collect: tuple[str, ...],
-           refuted: bool) -> list[next_step.NextStep]:
+           refuted: bool, way: next_step.Detour | None = None) -> list[next_step.NextStep]:
     """The finding's own next step while it moves; the task's once it is final."""
     from harness.gate.steps_now import steps_after
 
-    return next_step.finding_steps(fid, status, collect, refuted) or steps_after(s, tid)
+    return next_step.finding_steps(fid, status, collect, refuted, way) or steps_after(s, tid)
 
 
 def _to_collect(s: TaskStore, task: LoadedTask) -> tuple[str, ...]:
