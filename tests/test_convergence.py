@@ -12,6 +12,7 @@ from harness.core.converge import LoopFacts, decide
 from harness.core.policy import loosenings
 
 from support.cli import TO_VERIFYING, status_json, walk_to
+from support.flows import to_gating
 from support.processes import py
 
 PY = sys.executable
@@ -312,12 +313,7 @@ def test_converge_passes_and_apply_converges(h, task):
 def test_converge_on_a_converged_task_whose_code_changed_continues_and_done_waits(h, repo, task):
     """Read 114's F-0404, end to end: after a late change the gate is BLOCKED (stale evidence); converge says
     CONTINUE (exit 1) naming it, as `transition DONE` refuses; once the evidence is collected again, CONVERGED."""
-    h.ok("requirement", "add", "The answer is 42", "--priority", "must")
-    walk_to(h, *TO_VERIFYING)
-    h.ok("evidence", "build", "--", *py("pass"))
-    h.ok("evidence", "unit_test", "--", *py("pass"))
-    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
-    walk_to(h, "REVIEWING", "GATING")
+    to_gating(h)
     assert converge_json(h, "--apply")[0] == 0
     code, doc = converge_json(h)
     assert code == 0 and doc["decision"] == "CONVERGED" and doc["gate"] == "PASS"  # the neighbour: it still passes
