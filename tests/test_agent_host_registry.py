@@ -136,8 +136,14 @@ def test_a_hosts_user_settings_follow_the_variable_it_names(monkeypatch, tmp_pat
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     assert settings_path("codex", "user", None) == tmp_path / "home/.codex/hooks.json"
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
     assert settings_path("codex", "user", None) == tmp_path / "codex/hooks.json"
     assert settings_path("claude", "user", None) == tmp_path / "home/.claude/settings.json"  # not Claude's variable
     assert settings_path("codex", "project", tmp_path / "repo") == tmp_path / "repo/.codex/hooks.json"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-work"))  # F-0400: Claude Code's own variable
+    assert settings_path("claude", "user", None) == tmp_path / "claude-work/settings.json"
+    assert settings_path("claude", "project", tmp_path / "repo") == tmp_path / "repo/.claude/settings.json"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "")  # set but empty: unset, as for CODEX_HOME
+    assert settings_path("claude", "user", None) == tmp_path / "home/.claude/settings.json"
