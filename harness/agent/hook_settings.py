@@ -3,7 +3,8 @@
 Each host nests hooks the same way — event → [{matcher, hooks: [{type: command, command,
 timeout}]}] — in a file that also holds the user's own hooks, permissions and keys we do
 not know. We touch only handlers whose command is ours (`… harness hook agent …`); the
-rest of the file is written back byte-for-byte (settings_text), or the install refuses.
+rest of the file is written back byte-for-byte (settings_text), the comments of a host that reads
+them included (settings_comments), or the install refuses.
 """
 
 from __future__ import annotations
@@ -96,23 +97,31 @@ def is_ours(handler: object) -> bool:
         OURS.search(handler["command"]))
 
 
-def read_settings(path: Path) -> Settings:
+def read_settings(path: Path, comments: bool = False) -> Settings:
     """The host's settings, the user's own file: bounded, a regular file (or a link to one, as a
-    dotfiles checkout makes it), strict JSON that can be written back exactly (settings_text)."""
+    dotfiles checkout makes it), strict JSON (with ``comments``, `//` and `/* */` ones too: Gemini's
+    format) that can be written back exactly (settings_text)."""
     from harness.store import bounded
 
     raw = bounded.read(path, "settings", str(path), follow=True)
     if raw is None or not raw.strip():
         return Settings({})
     try:
-        return settings_text.load(raw.decode("utf-8"))
+        return settings_text.load(raw.decode("utf-8"), comments)
     except settings_text.NotExact as exc:
-        raise HarnessError(f"{path}: cannot be rewritten without changing your own settings ({exc})",
-                           hint="add the hook entries by hand (`harness agent install --help` lists them), or "
-                                "reformat the file with `python -m json.tool --indent 2` and run it again") from None
+        raise _not_exact(path, exc) from None
     except ValueError as exc:  # UnicodeDecodeError too
         raise HarnessError(f"{path}: not valid JSON ({str(exc)[:200]})", hint="fix the file by hand first; "
                            "the harness never overwrites settings it cannot read") from None
+
+
+def _not_exact(path: Path, exc: settings_text.NotExact) -> HarnessError:
+    fix = ("put each comment on a line of its own, or at the end of a line, outside the harness's entries"
+           if isinstance(exc, settings_text.CommentInTheWay) else
+           "reformat the file with `python -m json.tool --indent 2`")
+    return HarnessError(f"{path}: cannot be rewritten without changing your own settings ({exc})",
+                        hint=f"add the hook entries by hand (`harness agent install --help` lists them), or {fix} "
+                             "and run it again")
 
 
 def _hooks_of(doc: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -164,7 +173,7 @@ def with_ours(doc: dict[str, Any], host: str, path: Path, python: str | None = N
 
 def install(host: str, path: Path, python: str | None = None) -> Change:
     _sweep(path)
-    settings = read_settings(path)
+    settings = read_settings(path, REGISTRY[host].settings_comments)
     new = with_ours(settings.doc, host, path, python)
     # A number of the user's is a placeholder in both (settings_text): compared as it stands.
     current, wanted = _our_handlers(settings.doc, path), _our_handlers(new, path)
@@ -174,9 +183,9 @@ def install(host: str, path: Path, python: str | None = None) -> Change:
     return Change(path, True, len(wanted))
 
 
-def uninstall(path: Path) -> Change:
+def uninstall(path: Path, host: str | None = None) -> Change:
     _sweep(path)
-    settings = read_settings(path)
+    settings = read_settings(path, host is not None and REGISTRY[host].settings_comments)
     removed = len(_our_handlers(settings.doc, path))
     if removed:
         _write(path, settings, without_ours(settings.doc, path))
@@ -196,9 +205,13 @@ def _our_handlers(doc: dict[str, Any], path: Path) -> list[tuple[str, str | None
 def _write(path: Path, settings: Settings, doc: dict[str, Any]) -> None:
     from harness.store import fsio
 
+    try:
+        text = settings_text.dump(settings, doc)
+    except settings_text.NotExact as exc:  # a change that would cross one of the user's comments
+        raise _not_exact(path, exc) from None
     path.parent.mkdir(parents=True, exist_ok=True)
     # A settings file linked from a dotfiles checkout stays a link: the file it names is written.
-    fsio.atomic_write(Path(os.path.realpath(path)), settings_text.dump(settings, doc))
+    fsio.atomic_write(Path(os.path.realpath(path)), text)
 
 
 def _sweep(path: Path) -> None:

@@ -16,6 +16,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.agent.settings_comments import Commented, CrossesComment, splice
+from harness.agent.settings_comments import strip as strip_comments
 from harness.core.limits import lone_surrogate
 
 INDENTS: tuple[int | str | None, ...] = (2, 4, None, "\t", 1, 3, 8)
@@ -29,14 +31,32 @@ class Settings:
     numbers: dict[str, str] = field(default_factory=dict)  # placeholder -> the number's text
     before: str = ""                                       # whitespace around the document
     after: str = "\n"
+    comments: Commented | None = None                      # the file's comments, for a host that reads them
 
 
 class NotExact(ValueError):
     """The file cannot be written back byte-for-byte outside the harness's own entries."""
 
 
-def load(text: str) -> Settings:
-    """Parse ``text`` (a JSON object); NotExact (a ValueError) says why it cannot round-trip."""
+class CommentInTheWay(NotExact):
+    """As NotExact, because of where a comment stands (a file whose host reads comments)."""
+
+
+def load(text: str, comments: bool = False) -> Settings:
+    """Parse ``text`` (a JSON object, with ``comments`` `//` and `/* */` ones around its values); NotExact (a
+    ValueError) says why it cannot round-trip."""
+    source = strip_comments(text) if comments else None
+    if source is None:
+        return _load(text)
+    try:
+        settings = _load(source.plain)
+    except NotExact as exc:
+        raise CommentInTheWay(f"{exc}, once its comments are taken out") from None
+    settings.comments = source
+    return settings
+
+
+def _load(text: str) -> Settings:
     tag = secrets.token_hex(8)
     numbers: dict[str, str] = {}
 
@@ -66,7 +86,13 @@ def load(text: str) -> Settings:
 
 
 def dump(settings: Settings, doc: dict[str, Any]) -> bytes:
-    return (settings.before + _body(settings, doc) + settings.after).encode("utf-8")
+    text = settings.before + _body(settings, doc) + settings.after
+    if settings.comments is not None:
+        try:
+            text = splice(settings.comments, text)
+        except CrossesComment as exc:
+            raise CommentInTheWay(str(exc)) from None
+    return text.encode("utf-8")
 
 
 def _body(settings: Settings, doc: dict[str, Any] | None = None) -> str:

@@ -62,7 +62,22 @@ def target_dir(agent: str, scope: str, root: Path, home: Path) -> Path:
         raise HarnessError(f"unknown agent {agent!r}", hint=f"one of: {', '.join(AGENTS)}")
     if scope not in SCOPES:
         raise HarnessError(f"unknown scope {scope!r}", hint="project or user")
-    return (root if scope == "project" else home) / SKILL_DIRS[agent]
+    return root / SKILL_DIRS[agent] if scope == "project" else _user_dir(agent, home)
+
+
+def _user_dir(agent: str, home: Path) -> Path:
+    """Under the home folder, unless the host's variable moves the folder its user skills live in: Claude Code's
+    CLAUDE_CONFIG_DIR moves ~/.claude, skills/ with it (F-0400); Codex's CODEX_HOME moves ~/.codex, not the
+    cross-host ~/.agents/skills it reads."""
+    import os
+    from pathlib import PurePosixPath
+
+    skills, host = PurePosixPath(SKILL_DIRS[agent]), REGISTRY.get(agent)
+    moved = os.environ.get(host.home_env) if host and host.home_env else None
+    folder = PurePosixPath(host.settings[1]).parent if host else None
+    if moved and folder and skills.is_relative_to(folder):
+        return Path(moved) / skills.relative_to(folder)
+    return home / skills
 
 
 def _digest(data: bytes) -> str:

@@ -11,7 +11,8 @@ from harness.agent.hosts import HOSTS, REGISTRY
 host_option = click.option("--host", type=click.Choice(HOSTS), required=True,
                            help="The coding agent: claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI).")
 scope_option = click.option("--scope", type=click.Choice(["project", "user"]), default="project", show_default=True,
-                            help="project: this repository's settings file; user: the one in your home directory.")
+                            help="project: this repository's settings file; user: the one in your home directory "
+                                 "($CLAUDE_CONFIG_DIR, $CODEX_HOME when set).")
 
 
 @click.group()
@@ -95,7 +96,7 @@ def uninstall_cmd(host: str, scope: str) -> None:
     from harness.agent import hook_settings as inst
 
     path = inst.settings_path(host, scope, _root() if scope == "project" else None)
-    change = inst.uninstall(path)
+    change = inst.uninstall(path, host)
     click.echo(f"removed {change.entries} harness hook(s) from {path}" if change.changed
                else f"no harness hooks in {path}")
     click.echo(f"the skills stay: `harness skills uninstall --agent {host} --scope {scope}` removes them")

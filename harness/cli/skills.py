@@ -13,7 +13,8 @@ agent_option = click.option("--agent", type=click.Choice(AGENTS), default="agent
                             help="claude: .claude/skills · gemini: .gemini/skills · codex and agents: the "
                                  "cross-host .agents/skills.")
 scope_option = click.option("--scope", type=click.Choice(SCOPES), default="project", show_default=True,
-                            help="project: this repository · user: under your home directory.")
+                            help="project: this repository · user: under your home directory (claude: "
+                                 "$CLAUDE_CONFIG_DIR/skills when set).")
 
 
 def _roots(scope: str) -> tuple[Path, Path]:

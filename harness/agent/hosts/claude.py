@@ -10,4 +10,5 @@ from harness.agent.hosts.host import CLAUDE_EVENTS, Host
 POWERSHELL = "PowerShell"
 
 HOST = Host("claude", CLAUDE_EVENTS, ("Bash", "Monitor", POWERSHELL), ("Write", "Edit", "MultiEdit", "NotebookEdit"),
-            (".claude/settings.json", ".claude/settings.json"), False, "block", False, ".claude/skills", "")
+            (".claude/settings.json", ".claude/settings.json"), False, "block", False, ".claude/skills", "",
+            home_env="CLAUDE_CONFIG_DIR")  # set, every ~/.claude path lives under it: settings.json, skills/ (F-0400)

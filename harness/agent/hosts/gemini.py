@@ -18,4 +18,5 @@ def _claims(data: dict[str, Any]) -> bool:
 
 HOST = Host("gemini", EVENTS, ("run_shell_command",), ("write_file", "replace"),
             (".gemini/settings.json", ".gemini/settings.json"), True, "deny", True, ".gemini/skills", "",
-            ("dir_path", "directory"), _claims)  # `directory`: older Gemini CLI releases
+            ("dir_path", "directory"), _claims,  # `directory`: older Gemini CLI releases
+            settings_comments=True)  # it loads settings.json through strip-json-comments (F-0401)

@@ -25,12 +25,15 @@ if TYPE_CHECKING:
         install_note: str               # what `harness agent install` adds for it ("" for nothing)
         workdir_keys: tuple[str, ...] = ()                  # a shell tool's input keys naming its folder
         claims: Callable[[dict[str, Any]], bool] | None = None  # a payload only this host sends (auto)
-        home_env: str = ""              # a variable naming the folder of the user's settings file, when set
+        home_env: str = ""              # a variable naming the folder of the user's settings file, when set (and of
+                                        # the user's skills, when they live in that folder too)
         hides_shell_folder: bool = False  # a shell call may run in a folder its payload does not name
+        settings_comments: bool = False   # it reads `//` and `/* */` comments in its settings file
 else:
     Host = namedtuple("Host", "name events shell_tools edit_tools settings deny_decision stop_block hook_names "
-                              "skills_dir install_note workdir_keys claims home_env hides_shell_folder",
-                      defaults=((), None, "", False))
+                              "skills_dir install_note workdir_keys claims home_env hides_shell_folder "
+                              "settings_comments",
+                      defaults=((), None, "", False, False))
 
 # The events as Claude Code names them; Codex took the same names.
 CLAUDE_EVENTS = {"session-start": "SessionStart", "pre-tool-use": "PreToolUse", "stop": "Stop"}
