@@ -66,3 +66,21 @@ def test_each_read_starts_one_git_process(files, monkeypatch):
     assert files.read(".harness/config.yaml") == b"version: 1\n"
     assert files.read("missing.txt") is None
     assert [a[:2] for a in started] == [["git", "cat-file"], ["git", "cat-file"]]
+
+
+def test_one_command_finds_head_once_and_judges_against_it(files, monkeypatch):
+    # config.yaml's approval and gate.yaml's loosening are both judged against HEAD's files: one `git rev-parse`.
+    from harness.store.source import FsSource
+
+    source = FsSource(files.root)
+    started = []
+    real = subprocess.Popen.__init__
+
+    def counted(self, args, *rest, **kw):
+        started.append(args)
+        real(self, args, *rest, **kw)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
+    first, again = source.committed_onto(), source.committed_onto()
+    assert first is again and first.commit == files.commit
+    assert [a[:2] for a in started] == [["git", "rev-parse"]]

@@ -73,11 +73,16 @@ class FsSource:
         return CommitFiles.at(self.root, commit)
 
     def committed_onto(self) -> Source | None:
-        """The files of the commit a commit of this tree is made on, HEAD's, whose config.yaml the commit hook compares
-        this one with (read through git alone, as :meth:`at`); None on an unborn branch."""
-        from harness.gitio.fast_path import CommitFiles
+        """The files of the commit a commit of this tree is made on, HEAD's, whose config.yaml and gate.yaml the commit
+        hook compares this one's with (read through git alone, as :meth:`at`); None on an unborn branch. Found once per
+        source: one command's checks (config.yaml's approval, gate.yaml's loosening) judge against the same HEAD, and
+        `status` and every recording ask both (a `git rev-parse` each, before)."""
+        found = self.__dict__.get("_onto", self)
+        if found is self:
+            from harness.gitio.fast_path import CommitFiles
 
-        return CommitFiles.of_head(self.root)
+            found = self._onto = CommitFiles.of_head(self.root)
+        return found
 
     def shallow(self) -> bool:
         """Whether this source's repository is a shallow clone."""
