@@ -5,7 +5,10 @@ git config and the hooks folder."""
 
 from __future__ import annotations
 
+import shutil
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -168,3 +171,41 @@ def test_uninstall_sweeps_only_the_temporaries_of_its_own_files(h, repo):
     theirs.write_bytes(b"the user's")
     h.ok("uninstall")
     assert not ours.exists() and theirs.read_bytes() == b"the user's"
+
+
+@pytest.mark.slow  # an install and an uninstall run and killed at each of their steps
+def test_install_and_uninstall_where_the_framework_runs_the_shim_as_legacy_killed_at_any_step(h, repo, tmp_path,
+                                                                                             monkeypatch):
+    # F-0410: `pre-commit install` kept the shim as pre-commit.legacy (out of date here), the user's hook the shim
+    # chained at pre-commit.pre-harness. Install refreshes the shim in place; uninstall gives the framework the
+    # user's hook as its legacy. Killed at any step, the next run reaches what an unkilled one does.
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "pre-commit-home"))
+    _client(repo)
+    h.ok("install")
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, check=True, capture_output=True)
+    hooks = repo / ".git" / "hooks"
+    legacy = hooks / "pre-commit.legacy"
+    legacy.write_text(legacy.read_text().replace(sys.executable, "/an/old/venv/bin/python"))
+    state = lambda: _state(repo / ".git", hooks)  # noqa: E731
+    framework_ran_it = tmp_path / "framework-ran-it.git"
+    shutil.copytree(repo / ".git", framework_ran_it, symlinks=True)
+    h.ok("install")
+    installed = state()
+    assert installed["hooks/pre-commit.pre-harness"] == USERS_HOOK
+    assert installed["hooks/pre-commit.legacy"] == installed["hooks/pre-merge-commit"]
+    h.ok("uninstall")
+    uninstalled = state()
+    assert uninstalled["hooks/pre-commit.legacy"] == USERS_HOOK and "hooks/pre-commit.pre-harness" not in uninstalled
+    for command, expect in (("install", installed), ("uninstall", uninstalled)):
+        step = 1
+        while True:
+            shutil.rmtree(repo / ".git")
+            shutil.copytree(framework_ran_it, repo / ".git", symlinks=True)
+            if command == "uninstall":
+                h.ok("install")
+            if not _killed(h, repo, step, command):
+                break
+            assert h.proc(command).code == 0 and state() == expect, f"{command} killed at step {step}"
+            step += 1
+        assert step > 2, f"{command} must have been killed at each of its steps"
