@@ -23,6 +23,11 @@ def installed_text(i: Installed) -> None:
                    "(your hook unchanged)")
     for stage in i.own:
         click.echo(f"your {stage} hook runs the harness itself (`harness hook run {stage}`): left as it is")
+    for stage in i.legacy:
+        mine = (i.folder / f"{stage}.pre-harness").exists()
+        click.echo(f"the pre-commit framework runs the harness's {stage} shim as {stage}.legacy: kept there, current"
+                   + (f" (your {stage} hook runs first, from {stage}.pre-harness)" if mine else ""))
+    _stale_text(i.stale)
     if i.server:
         where = i.folder / "pre-receive.d" if "pre-receive" in i.dispatched else i.folder
         click.echo(f"installed the harness pre-receive hook in {where}: every pushed ref is checked")
@@ -41,8 +46,15 @@ def installed_text(i: Installed) -> None:
         click.echo(f"no remote yet: after `git remote add`, run `harness install` again so {i.ref} travels")
 
 
+def _stale_text(stale: list[str]) -> None:
+    for name in stale:
+        click.echo(f"removed {name}: a stale copy of the pre-commit framework's own hook, which the shim had chained "
+                   f"before `pre-commit install` put the framework's at {name.removesuffix('.pre-harness')}")
+
+
 @text_report.register
 def uninstalled_text(u: Uninstalled) -> None:
+    _stale_text(u.stale)
     for stage in u.restored:
         click.echo(f"restored your {stage} hook")
     if u.restored_config:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from harness.errors import Refused
 from harness.install.hook_stages import stage as stage_named
-from harness.install.shims import CHAINED, DISPATCHED, FRAMEWORK_MARK, _ours, _text_of
+from harness.install.shims import CHAINED, DISPATCHED, FRAMEWORK_MARK, LEGACY, _ours, _text_of, framework_runs_shim
 from harness.store.crashpoint import step
 
 if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
@@ -36,9 +36,10 @@ class Placement:
     chained: list[str] = field(default_factory=list)     # renamed <stage>.pre-harness; the shim runs it first
     dispatched: list[str] = field(default_factory=list)  # the shim is <stage>.d/harness; their hook untouched
     own: list[str] = field(default_factory=list)         # their hook runs `harness hook run <stage>`: no shim
+    legacy: list[str] = field(default_factory=list)      # the framework runs our shim as <stage>.legacy: kept there
 
     def shim(self, folder: Path, stage: str) -> Path | None:
-        if stage in self.own:
+        if stage in self.own or stage in self.legacy:
             return None
         return folder / f"{stage}.d" / DISPATCHED if stage in self.dispatched else folder / stage
 
@@ -67,12 +68,17 @@ def remove_dispatched(folder: Path, stages: tuple[str, ...]) -> list[str]:
 
 def _place(folder: Path, stage: str, placement: Placement) -> None:
     path, backup = folder / stage, folder / (stage + CHAINED)
-    if not path.exists() or _ours(path):
+    if framework_runs_shim(folder, stage):
+        # Where `pre-commit install` left it: the shim (refreshed as it is) chains <stage>.pre-harness, as it did
+        # from <stage>; chaining the framework's hook behind its own legacy hook would run the framework's hooks twice.
+        placement.legacy.append(stage)
+    if not path.exists() or _ours(path) or stage in placement.legacy:
         reads = _reads_own_name(_text_of(backup)) if backup.exists() else None
         if reads:  # renamed by an install from before this rule: that chain never ran it as it was
+            back = folder / (stage + LEGACY) if stage in placement.legacy else path  # where uninstall puts it
             raise Refused(f"{backup} reads its own file name or folder (`{reads}`), so chained under that name it "
                           f"does not do what it did as {stage}; nothing was changed",
-                          hint=f"`harness uninstall` puts it back as {path}; then add `{line(stage)}` to it"
+                          hint=f"`harness uninstall` puts it back as {back}; then add `{line(stage)}` to it"
                                f"{_stdin_note((stage,))} and run `harness install` again")
         return
     text = _text_of(path)

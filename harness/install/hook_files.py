@@ -17,6 +17,7 @@ from harness.gitio.fast_path import (
     MERGE_HEAD_PATH,
 )
 from harness.install.hook_stages import FRAMEWORK_HOOKS, STAGES
+from harness.install.shims import FRAMEWORK_MARK
 
 MINIMUM_PRE_COMMIT = "3.2.0"  # the first release naming stages as git does (pre-commit, not commit)
 
@@ -40,10 +41,18 @@ stage=$(basename "$0")
 # Installed as <stage>.d/harness, where a hook of the user's runs every file of <stage>.d/ (Gitea's, a hand-made
 # dispatcher): the folder names the stage.
 if [ "$stage" = harness ]; then stage=$(basename "$(dirname "$0")" .d); fi
-# `pre-commit install` over these shims keeps the one it replaces as <stage>.legacy and runs it
-# (the framework's migration mode): the stage is still the stage.
-stage=${{stage%.legacy}}
 chained="$0.pre-harness"
+# `pre-commit install` over these shims keeps the one it replaces as <stage>.legacy and runs it
+# (the framework's migration mode): the stage is still the stage, and the hook this shim chained is still
+# <stage>.pre-harness beside it. Never the framework's own hook there (a copy left from when the shim chained
+# it): the framework is what runs this one.
+case "$stage" in
+  *.legacy)
+    stage=${{stage%.legacy}}
+    chained="${{0%.legacy}}.pre-harness"
+    if grep -qF {framework_mark} "$chained" 2>/dev/null; then chained=; fi
+    ;;
+esac
 py="@PYTHON@"
 # -E -P: neither PYTHONPATH nor the work tree the hook runs in is put on sys.path, so a harness/ package
 # there never answers for the installed one.
@@ -86,7 +95,8 @@ esac
 
 def native_hook() -> str:
     """The shim's text, ``@PYTHON@`` still to be filled in by the installer."""
-    return NATIVE_HOOK.format(reads_stdin="|".join(s.name for s in STAGES if s.reads_stdin),
+    return NATIVE_HOOK.format(framework_mark=shlex.quote(FRAMEWORK_MARK),
+                              reads_stdin="|".join(s.name for s in STAGES if s.reads_stdin),
                               skips_code_only="|".join(s.name for s in STAGES if s.skips_code_only),
                               merge_head_path=shlex.join(MERGE_HEAD_PATH),
                               committed_tree=shlex.join(COMMITTED_TREE), harness_entries=shlex.join(HARNESS_ENTRIES),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,8 @@ class Installed:
     server_config: dict[str, str] = field(default_factory=dict)  # receive.* settings now in force (server)
     dispatched: list[str] = field(default_factory=list)  # stages whose hook runs <stage>.d/harness, the shim
     own: list[str] = field(default_factory=list)  # stages whose hook runs `harness hook run` itself: no shim
+    legacy: list[str] = field(default_factory=list)  # stages whose shim the framework runs as <stage>.legacy
+    stale: list[str] = field(default_factory=list)  # the framework's own hook's stale copies, removed (F-0410)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Uninstalled:
     removed: list[str]
     restored: list[str]                  # stages whose own hook is back in place
     restored_config: list[str] = field(default_factory=list)  # server settings put back as they were
+    stale: list[str] = field(default_factory=list)  # the framework's own hook's stale copies, removed (F-0410)
 
 
 def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False,
@@ -59,9 +62,10 @@ def install_hooks(git: Git, server: bool, allow_non_fast_forward: bool = False,
         placement = place(git, folder, SERVER_STAGES if server else STAGES)  # refused before anything changes
         record = journal.recover(git)
         _sweep(git, folder)
-        _refresh_legacy(folder, SERVER_STAGES if server else STAGES)
-        return _install_server(git, folder, record, allow_non_fast_forward, placement) if server else \
+        stale = _refresh_legacy(folder, SERVER_STAGES if server else STAGES)
+        installed = _install_server(git, folder, record, allow_non_fast_forward, placement) if server else \
             _install_client(git, folder, record, placement)
+        return replace(installed, legacy=placement.legacy, stale=stale)
 
 
 def _install_server(git: Git, folder: Path, record: dict[str, Any], allow_non_fast_forward: bool,
@@ -115,11 +119,12 @@ def uninstall_hooks(git: Git, server: bool, on_wait: Callable[[str], None] | Non
         if record:
             journal.save(git, record, "uninstall-server" if server else "uninstall")
         _sweep(git, folder)
+        stale = _remove_stale_copies(folder, SERVER_STAGES if server else STAGES)
         removed, restored = _remove_shims(folder, SERVER_STAGES if server else STAGES)
         removed += remove_dispatched(folder, SERVER_STAGES if server else STAGES)
         put_back = journal.undo(git, record)
         journal.forget(git)
-        return Uninstalled(removed, restored, put_back if server else [])
+        return Uninstalled(removed, restored, put_back if server else [], stale)
 
 
 def _remove_shims(folder: Path, stages: tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -147,16 +152,40 @@ def _remove_shims(folder: Path, stages: tuple[str, ...]) -> tuple[list[str], lis
     return removed, restored
 
 
-def _refresh_legacy(folder: Path, stages: tuple[str, ...]) -> None:
+def _refresh_legacy(folder: Path, stages: tuple[str, ...]) -> list[str]:
     """A shim of ours that `pre-commit install` kept as <stage>.legacy is run by the framework: kept current, as
-    the shims are (this interpreter, this harness's shim). Anyone else's <stage>.legacy is left alone."""
+    the shims are (this interpreter, this harness's shim). Anyone else's <stage>.legacy is left alone. The stale
+    copies of the framework's hook beside it are removed; their names."""
     shim = _shim()
+    stale = _remove_stale_copies(folder, stages)
     for stage in stages:
         legacy = folder / (stage + LEGACY)
         if legacy.exists() and _ours(legacy) and not (fsio.holds(legacy, shim) and os.access(legacy, os.X_OK)):
             step()
             fsio.atomic_write(legacy, shim)
             legacy.chmod(0o755)
+    return stale
+
+
+def framework_runs_shim(folder: Path, stage: str) -> bool:
+    """`pre-commit install` put the framework's hook at <stage> and runs our shim, kept as <stage>.legacy."""
+    path, legacy = folder / stage, folder / (stage + LEGACY)
+    return path.exists() and legacy.exists() and _ours(legacy) and FRAMEWORK_MARK in _text_of(path)
+
+
+def _remove_stale_copies(folder: Path, stages: tuple[str, ...]) -> list[str]:
+    """<stage>.pre-harness that is the framework's hook, chained by the shim before `pre-commit install` ran it as
+    <stage>.legacy and put its own hook at <stage>: the framework's is there; this copy, run by the shim the framework
+    runs, would run the framework from its own legacy hook (which it refuses), and put back as <stage>.legacy by
+    uninstall, likewise. Removed (the framework writes its hook afresh on every `pre-commit install`)."""
+    removed = []
+    for stage in stages:
+        backup = folder / (stage + CHAINED)
+        if framework_runs_shim(folder, stage) and backup.exists() and FRAMEWORK_MARK in _text_of(backup):
+            step()
+            backup.unlink()
+            removed.append(backup.name)
+    return removed
 
 
 def _shim() -> bytes:
