@@ -523,16 +523,16 @@ def test_a_forged_bytecode_cache_of_a_test_shapes_no_run_pass_to_pass_reuses(h, 
     assert code == 1 and "tests.test_calc::test_mul" in lost(rec)
 
 
-def _forge_code_bytecode(repo: Path) -> None:
-    """A cache of calc.py holding the correct code, its header the broken source's hash."""
+def _forge_code_bytecode(repo: Path, rel: str = "calc.py", good: str = CALC) -> None:
+    """A cache of ``rel`` holding the correct code ``good``, its header the broken source's hash."""
     import importlib.util
     import marshal
 
-    src = (repo / "calc.py").resolve()
+    src = (repo / rel).resolve()
     pyc = Path(importlib.util.cache_from_source(str(src)))
     pyc.parent.mkdir(exist_ok=True)
     pyc.write_bytes(importlib.util.MAGIC_NUMBER + b"\x03\x00\x00\x00" + importlib.util.source_hash(src.read_bytes())[:8]
-                    + marshal.dumps(compile(CALC, str(src), "exec")))
+                    + marshal.dumps(compile(good, str(src), "exec")))
 
 
 def test_a_forged_bytecode_cache_of_the_code_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
@@ -718,6 +718,54 @@ def test_an_ignored_suite_file_deleted_after_the_run_still_keeps_it_from_being_r
     write(repo, {"tests/conftest.py": None, "allpass.py": None})  # gone before PASS_TO_PASS looks
     code, rec = p2p(h, repo, base)
     assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and set(lost(rec)) == set(CHANGED)
+
+
+
+def test_an_ignored_package_in_place_of_a_tracked_module_shapes_no_run_pass_to_pass_reuses(h, repo, base, monkeypatch):
+    # Read 115's F-0411: a git-ignored calc/__init__.py holding the old code shadowed the broken, tracked calc.py.
+    as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": BUGGY, "calc/__init__.py": CALC, **NO_CACHES})
+    (repo / ".git/info/exclude").write_text("calc/\n")
+    assert h("evidence", "unit_test").code == 0  # it imported calc/, not calc.py
+    unit = record(repo, base, "unit_test")
+    assert unit["reusable"] is False and any("calc/__init__.py" in why for why in unit["not_reusable"]), unit
+    code, rec = p2p(h, repo, base)
+    assert code == 1 and rec["pass_to_pass"]["reused_run"] is None and set(lost(rec)) == set(CHANGED)
+
+
+def test_an_ignored_generated_module_naming_no_tracked_one_leaves_the_run_reusable(h, repo, base, monkeypatch):
+    # Read 115's F-0411's legitimate neighbour: a version file a build writes, git-ignored, beside the code.
+    as_a_developer_runs(monkeypatch)
+    write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), "_version.py": "version = '1.0'\n",
+                 "build/lib/calc.py": CALC, ".gitignore": "__pycache__/\n_version.py\nbuild/\n"})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, base)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] == record(repo, base, "unit_test")["run_id"]
+
+
+# A tracked subpackage named like a build folder (mypkg/build/), with a test of its own at the base.
+BUILD_SUBPACKAGE = {"mypkg/__init__.py": "", "mypkg/build/__init__.py": "",
+                    "mypkg/build/ops.py": "def mul(a, b):\n    return a * b\n",
+                    "tests/test_ops.py": "from mypkg.build.ops import mul\n\n\ndef test_mul2():\n    assert mul(3, 3) == 9\n"}
+
+
+def test_a_forged_bytecode_cache_in_a_subpackage_named_build_shapes_no_run_pass_to_pass_reuses(h, repo, monkeypatch):
+    # Read 115's F-0412: the caches of mypkg/build/ were neither cleared before the run nor checked after it.
+    tid = _base_with(h, repo, BUILD_SUBPACKAGE)
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # as a user has it: the run writes its caches
+    as_a_developer_runs(monkeypatch)
+    write(repo, {"mypkg/build/ops.py": "def mul(a, b):\n    return b * a\n", **NO_CACHES})
+    assert h("evidence", "unit_test").code == 0
+    assert list((repo / "mypkg/build/__pycache__").glob("ops.*.pyc"))  # the run's own: reused
+    code, rec = p2p(h, repo, tid)
+    assert code == 0 and rec["pass_to_pass"]["reused_run"] == record(repo, tid, "unit_test")["run_id"]
+    write(repo, {"mypkg/build/ops.py": "def mul(a, b):\n    return a + b\n"})
+    _forge_code_bytecode(repo, "mypkg/build/ops.py", BUILD_SUBPACKAGE["mypkg/build/ops.py"])
+    h("evidence", "unit_test")  # clears the caches first: the forged one is not what it runs
+    assert record(repo, tid, "unit_test")["outcome"] == "failed"
+    _forge_code_bytecode(repo, "mypkg/build/ops.py", BUILD_SUBPACKAGE["mypkg/build/ops.py"])
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and set(lost(rec)) == {"tests.test_ops::test_mul2"}
 
 
 # -- FAIL_TO_PASS: a requirement is proved by tests that fail without the change ----------------------

@@ -164,3 +164,100 @@ def test_a_name_the_tree_itself_provides_is_the_project_s_code(tmp_path):
         fh.write(f"{tree}\n")
     names = installed_names([str(python), "-m", "pytest"], tree)
     assert "theirs" in names and "mine" not in names
+
+
+def _tracked_and_ignored(repo, tracked: dict[str, str], ignored: dict[str, str | bytes], excludes: str) -> None:
+    """``tracked`` committed; ``ignored`` written and git-ignored by ``excludes`` (`.git/info/exclude`)."""
+    for rel, text in {**tracked, **ignored}.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            (repo / rel).write_bytes(text)
+        else:
+            (repo / rel).write_text(text)
+    (repo / ".git/info/exclude").write_text(excludes)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    assert not git(repo, "status", "--porcelain").stdout, "every file written is tracked or ignored"
+
+
+# An ignored file Python imports in place of a tracked module or package of the same name, in any folder the run
+# imports from (the root, src/, a pythonpath or conftest folder): what the run tested is not the source tree's.
+SHADOWS = {
+    "a package over a module": ({"calc.py": "X = 1\n"}, "calc/__init__.py", "calc/\n"),
+    "an extension beside its module": ({"calc.py": "X = 1\n"}, "calc.cpython-311-x86_64-linux-gnu.so", "*.so\n"),
+    "a Windows extension": ({"calc.py": "X = 1\n"}, "calc.pyd", "*.pyd\n"),
+    "sourceless bytecode in src/": ({"calc.py": "X = 1\n"}, "src/calc.pyc", "*.pyc\n"),
+    "a subpackage over a submodule": ({"src/calc/__init__.py": "", "src/calc/ops.py": "X = 1\n"},
+                                      "src/calc/ops/__init__.py", "ops/\n"),
+    "a regular package over a namespace package": ({"ns/mod.py": "X = 1\n"}, "ns/__init__.py", "__init__.py\n"),
+    "a module over a conftest folder's helper": ({"tests/helpers.py": "X = 1\n"}, "helpers.py", "/helpers.py\n"),
+    "a package named build over a module": ({"mypkg/__init__.py": "", "mypkg/build.py": "X = 1\n"},
+                                            "mypkg/build/__init__.py", "build/\n"),
+}
+
+
+@pytest.mark.parametrize(("tracked", "shadow", "excludes"), list(SHADOWS.values()), ids=list(SHADOWS))
+def test_an_ignored_module_in_place_of_a_tracked_one_stops_reuse(repo, tracked, shadow, excludes):
+    # Read 115's F-0411: an ignored calc/__init__.py shadowed the tracked calc.py, and the run tested it.
+    from harness.evidence import suite_caches
+    from harness.gitio.process_git import ProcessGit
+
+    _tracked_and_ignored(repo, tracked, {shadow: b"\x7fELF" if shadow.endswith((".so", ".pyd")) else "X = 2\n"},
+                         excludes)
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], time.time() - 60) == shadow
+
+
+def test_an_ordinary_project_s_ignored_files_leave_the_run_reusable(repo):
+    # Read 115's F-0411's legitimate neighbour: what builds, virtualenvs, editable installs, tools and the run itself
+    # leave, git-ignored, holds copies of the project's modules that no run imports from, or names none of them.
+    from harness.evidence import suite_caches
+    from harness.gitio.process_git import ProcessGit
+
+    tracked = {"calc.py": "X = 1\n", "src/mypkg/__init__.py": "", "src/mypkg/ops.py": "X = 1\n",
+               "tests/test_calc.py": "def test_x():\n    pass\n"}
+    ignored = {"build/lib/calc.py": "X = 2\n", "build/lib/mypkg/__init__.py": "", "dist/calc-1.0.tar.gz": b"gz",
+               ".venv/lib/python3.11/site-packages/calc.py": "X = 2\n", "venv/lib/python3.11/site-packages/ops.py": "",
+               "src/mypkg.egg-info/top_level.txt": "mypkg\n", "src/mypkg.egg-info/SOURCES.txt": "src/mypkg/ops.py\n",
+               ".pytest_cache/v/cache/nodeids": "[]", ".mypy_cache/3.11/calc.data.json": "{}",
+               "node_modules/x/calc.py": "", ".tox/py311/lib/python3.11/site-packages/mypkg/__init__.py": "",
+               "src/mypkg/_version.py": "version = '1.0'\n", "scratch.py": "print(1)\n", "notes.txt": "calc\n"}
+    _tracked_and_ignored(repo, tracked, ignored, "build/\ndist/\n.venv/\nvenv/\n*.egg-info/\n.pytest_cache/\n"
+                                                 ".mypy_cache/\nnode_modules/\n.tox/\n_version.py\n/scratch.py\nnotes.txt\n"
+                                                 "__pycache__/\n")
+    since = time.time() - 60
+    for rel in ("__pycache__/calc.cpython-311.pyc", "src/mypkg/__pycache__/ops.cpython-311.pyc"):  # the run's own
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_bytes(b"cache")
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], since) is None
+
+
+@pytest.mark.parametrize("folder", ["build", "dist", "venv", "site-packages", "node_modules"])
+def test_the_caches_of_a_tracked_subpackage_named_like_a_build_are_cleared_and_checked(repo, folder):
+    # Read 115's F-0412: the walk skipped every folder named build (dist, venv…) at any depth, so a forged cache of
+    # the tracked mypkg/build/ops.py was neither cleared before the run nor counted as older than it.
+    from harness.evidence import suite_caches
+    from harness.gitio.process_git import ProcessGit
+
+    _tracked_and_ignored(repo, {"mypkg/__init__.py": "", f"mypkg/{folder}/__init__.py": "",
+                                f"mypkg/{folder}/ops.py": "X = 1\n"}, {}, "__pycache__/\n")
+    forged = f"mypkg/{folder}/__pycache__/ops.cpython-311.pyc"
+    (repo / forged).parent.mkdir()
+    (repo / forged).write_bytes(b"forged")
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], time.time() + 60) == forged
+    suite_caches.clear(ProcessGit(repo), repo)
+    assert not (repo / forged).exists()
+
+
+def test_the_caches_of_a_build_or_a_virtualenv_holding_no_tracked_code_are_left_alone(repo):
+    # Read 115's F-0412's legitimate neighbour: a build's copy of the package and a virtualenv are not the project's
+    # source; their caches are neither removed nor stop reuse.
+    from harness.evidence import suite_caches
+    from harness.gitio.process_git import ProcessGit
+
+    theirs = ["build/lib/mypkg/__pycache__/ops.cpython-311.pyc", "mypkg/build/__pycache__/gen.cpython-311.pyc",
+              ".venv/lib/python3.11/site-packages/__pycache__/six.cpython-311.pyc"]
+    _tracked_and_ignored(repo, {"mypkg/__init__.py": "", "mypkg/ops.py": "X = 1\n"},
+                         {rel: b"cache" for rel in theirs}, "build/\n.venv/\n__pycache__/\n")
+    assert suite_caches.shaped_by(ProcessGit(repo), repo, [], time.time() + 60) is None
+    suite_caches.clear(ProcessGit(repo), repo)
+    assert all((repo / rel).exists() for rel in theirs)
