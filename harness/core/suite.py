@@ -121,10 +121,17 @@ def is_startup_module(path: str) -> bool:
     """Whether ``path`` is a file the interpreter would import as `sitecustomize` or `usercustomize` from the folder it
     stands in: the module, bytecode or extension (`x/sitecustomize.<tag>.so`), or its package's `__init__` in any of
     those forms."""
+    return module_name(path) in STARTUP_MODULES
+
+
+def module_name(path: str) -> str | None:
+    """The name the interpreter imports the file ``path`` as from the folder it (or, for a package's `__init__`, its
+    folder) stands in — a module, sourceless bytecode, an extension (`calc.<tag>.so`, `calc.pyd`) or a package's
+    `__init__` in any of those forms: `calc` — or None for a file no module is imported from."""
     parts = path.split("/")
     tail = "/".join(parts[-2:]) if len(parts) > 1 and parts[-1].startswith("__init__.") else parts[-1]
     m = _MODULE_FILES.fullmatch(tail)
-    return m is not None and m.group(1) in STARTUP_MODULES
+    return m.group(1) if m else None
 
 
 def is_metadata(path: str) -> bool:
