@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 from pathlib import Path
 
 from harness.core.blockers import CONFIG_UNAPPROVED, Blocker
-from harness.core.next_step import clearing, next_steps
+from harness.core.next_step import clearing, detour, next_steps
 
 from support.cli import TO_VERIFYING, Harness, status_json, walk_to
 from support.flows import changed_command, collect_all, proposal, propose
@@ -42,10 +43,9 @@ def commands(steps) -> list[str]:
 
 def run_line(repo: Path, line: str) -> None:
     """Run a `git …` line as `Next:` names it, pasted into a shell (`&&` chains stop at a failure)."""
-    for part in line.split(" && "):
-        argv = shlex.split(part)
-        assert argv[0] == "git", line
-        git(repo, *argv[1:])
+    assert line.startswith("git "), line
+    proc = subprocess.run(["bash", "-c", line], cwd=repo, capture_output=True, text=True)
+    assert proc.returncode == 0, (line, proc.stdout, proc.stderr)
 
 
 def follow(h: Harness, repo: Path, until, rounds: int = 8) -> list[str]:
@@ -290,3 +290,95 @@ def test_an_attempt_run_again_on_the_same_other_code_is_not_what_next_names(h, f
     (repo / "app.py").write_text("def answer():\n    return 41\n")
     h.ok("finding", "reproduce", "F-0001")
     assert status_json(h)["next"][0]["command"] != "harness finding reproduce F-0001"
+
+
+# -- F-0415, F-0416 (read 116): the set-aside brings back what no recorded tree holds, and never goes round ----------
+
+def _followed_to_the_end(h: Harness, repo: Path) -> list[str]:
+    ran = follow(h, repo, lambda st: not any(n["command"].startswith("git ") for n in st["next"])
+                 and finding_status(h) == "CONFIRMED")
+    assert ran.count("harness finding reproduce F-0001") == 1, ran
+    assert not (repo / PARK).exists(), ran  # brought back: nothing is left parked
+    return ran
+
+
+def test_a_file_only_the_change_s_gitignore_ignores_comes_back_with_the_whole_change(h, ft, repo, tmp_path):
+    reviewing(h)
+    assert propose(h, tmp_path, proposal()).code == 0
+    gitignore = repo / ".gitignore"
+    before = gitignore.read_text() if gitignore.exists() else ""
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    gitignore.write_text(before + "secret.env\n")
+    (repo / "secret.env").write_text("TOKEN=local-only\n")  # no tree the harness measured holds it
+    r = h("finding", "reproduce", "F-0001")
+    assert r.code == 0 and "only an attempt" in r.out, r.text
+    _followed_to_the_end(h, repo)
+    assert "return 41" in (repo / "app.py").read_text() and gitignore.read_text() == before + "secret.env\n"
+    assert (repo / "secret.env").read_text() == "TOKEN=local-only\n"
+
+
+def test_an_untracked_nested_repository_is_set_aside_and_comes_back_with_its_history(h, ft, repo, tmp_path):
+    reviewing(h)
+    assert propose(h, tmp_path, proposal()).code == 0
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    lib = repo / "vendor" / "lib"
+    lib.mkdir(parents=True)
+    git(lib, "init", "-q")
+    (lib / "x").write_text("x\n")
+    git(lib, "add", "x")
+    git(lib, "commit", "-qm", "x")
+    r = h("finding", "reproduce", "F-0001")
+    assert r.code == 0 and "only an attempt" in r.out, r.text
+    _followed_to_the_end(h, repo)  # follow() fails on a step named again right after it ran
+    assert "return 41" in (repo / "app.py").read_text() and (lib / "x").read_text() == "x\n"
+    assert git(lib, "log", "--format=%s").stdout.strip() == "x"
+
+
+def test_a_file_ignored_by_the_proposal_too_stays_where_it_is_through_the_detour(h, ft, repo, tmp_path):
+    # The neighbour: what the proposal's .gitignore ignores as well is no part of either tree, and is left alone.
+    (repo / ".gitignore").write_text("*.log\n")
+    commit_all_ok(repo, "ignore logs")
+    reviewing(h)
+    assert propose(h, tmp_path, proposal()).code == 0
+    (repo / "app.py").write_text("def answer():\n    return 41\n")
+    (repo / "run.log").write_text("kept\n")
+    h.ok("finding", "reproduce", "F-0001")
+    aside = status_json(h)["next"][0]["command"]
+    assert aside.startswith("git clean"), aside
+    run_line(repo, aside)
+    assert (repo / "run.log").read_text() == "kept\n" and not (repo / PARK / "run.log").exists()
+    assert "return 42" in (repo / "app.py").read_text()
+    _followed_to_the_end(h, repo)
+    assert (repo / "run.log").read_text() == "kept\n" and "return 41" in (repo / "app.py").read_text()
+
+
+P, A, S = "p" * 40, "a" * 40, "s" * 40
+PARK = ".harness/local/aside"  # where the set-aside parks what no recorded tree holds
+
+
+def _finding(status: str, *attempts: dict) -> dict:
+    return {"id": "F-0001", "status": status, "proposed_on": {"tree": P, "head": None, "files": {}},
+            "attempts": list(attempts)}
+
+
+def test_a_set_aside_that_fell_short_is_not_named_again_and_the_change_it_started_from_comes_back():
+    f = _finding("REPRODUCING", {"tree": A}, {"tree": S, "aside": True})
+    way = detour(f, S)
+    assert way is not None
+    steps = [s.command for s in way.steps([], True)]
+    assert f"--source={A} " in steps[0] and not any(f"--source={P} " in c for c in steps), steps
+    assert f"git diff --name-status {P} {S}" in way.steps([], True)[0].why
+
+
+def test_a_run_on_a_tree_a_set_aside_made_is_never_the_tree_brought_back():
+    f = _finding("CONFIRMED", {"tree": A}, {"tree": S, "aside": True}, {"tree": P, "aside": True})
+    way = detour(f, P)
+    assert way is not None and way.back == A
+
+
+def test_a_run_on_changed_code_outside_a_set_aside_is_still_the_tree_to_come_back_to():
+    # The neighbour: more work after an attempt (no park then) is the change now, set aside and brought back whole.
+    f = _finding("REPRODUCING", {"tree": A}, {"tree": S})
+    way = detour(f, S)
+    assert way is not None and way.aside and way.back == S
+    assert f"--source={P} " in way.steps([], True)[0].command
