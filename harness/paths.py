@@ -13,6 +13,8 @@ TASKS = f"{HARNESS}/tasks"
 LOCAL = f"{HARNESS}/local"                      # untracked, per clone: lock, caches, current task
 CONTRACT_DRAFT = f"{LOCAL}/contract.yaml"
 LOCK = f"{LOCAL}/lock"                          # one writer at a time (readers share it)
+ASIDE = f"{LOCAL}/aside"                        # what a set-aside moved out of the source (core.finding_binding)
+ASIDE_LIST = f"{LOCAL}/aside.list"              # ... and the list that brings it back
 FRAMEWORK_CONFIG = ".pre-commit-config.yaml"    # the pre-commit framework's, which runs the harness's hooks
 # The files pytest reads its configuration from, in any folder it starts from (pytest 9 reads pytest.toml first).
 # One list: the suite's protected paths, the base's start-up options and the agent guard's readers all take it.

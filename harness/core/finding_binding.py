@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from harness.paths import ASIDE, ASIDE_LIST, LOCAL
+
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
     from typing import Any
@@ -81,8 +83,8 @@ def way_back(f: Mapping[str, Any], run: Mapping[str, Any]) -> str:
     on uncommitted work too, where a stash only reached HEAD. `git clean` takes the untracked files out
     first, else one the proposal lacks would stay; each is in the run's tree, restored on the way back.
     The index is left alone: what was staged stays staged."""
-    return (f"Reproduce on the proposed code: put your changes aside (`{source_at(f['proposed_on']['tree'])}`), "
-            f"`harness finding reproduce {f['id']}`, then bring them back (`{source_at(run['tree'])}`)")
+    return (f"Reproduce on the proposed code: put your changes aside (`{set_aside(f['proposed_on']['tree'])}`), "
+            f"`harness finding reproduce {f['id']}`, then bring them back (`{bring_back(run['tree'])}`)")
 
 
 def source_at(tree: str) -> str:
@@ -90,6 +92,35 @@ def source_at(tree: str) -> str:
     # `-e .harness`, not the `:!.harness` pathspec: the agent guard reads the exclude option and refuses a clean
     # of `.` it cannot see spares the record; the two keep the same files.
     return f"git clean -fdq -e .harness -- . && git restore --source={tree} --worktree {SOURCE}"
+
+
+# Where the set-aside parks what no recorded tree holds (read 116's F-0415, F-0416): a file the change's .gitignore
+# ignores and the proposal's does not (the source tree the change was measured as leaves it out, so bringing that tree
+# back would not bring the file back) and an untracked nested repository (`git clean -fd` keeps it, the measured tree
+# counts it). Both stay after the clean and would make the proposal's source another tree; moved into the per-clone
+# folder (outside the measured source, kept by the clean) they come back as they were, by the list kept beside them.
+PARK, PARKED = ASIDE, ASIDE_LIST
+
+
+def set_aside(tree: str) -> str:
+    """:func:`source_at` ``tree``, with what is still untracked then (under the proposal's .gitignore) and not in
+    ``tree`` parked in :data:`PARK`. `mkdir` without -p: a second set-aside never writes over a park not brought
+    back yet."""
+    # A file untracked in the index but held by the proposed tree is the proposal's own: it stays.
+    each = (f'for p; do p=${{p%/}}; git cat-file -e "{tree}:$p" 2>/dev/null && continue; '
+            f'mkdir -p "{PARK}/$(dirname "$p")" && mv "$p" "{PARK}/$p" || exit 1; done')
+    return (f"{source_at(tree)} && mkdir -p {LOCAL} && mkdir {PARK} && git ls-files -z -o --exclude-standard "
+            f"{SOURCE} > {PARKED} && xargs -0 sh -c '{each}' sh < {PARKED}")
+
+
+def bring_back(tree: str) -> str:
+    """:func:`source_at` ``tree``, with what :func:`set_aside` parked moved back (a folder the restore left empty, a
+    nested repository's gitlink, gives way to it; anything else in its place stops the move, the park kept)."""
+    each = (f'for p; do p=${{p%/}}; [ -e "{PARK}/$p" ] || [ -L "{PARK}/$p" ] || continue; '
+            f'{{ [ ! -d "$p" ] || find "$p" -depth -type d -empty -delete; }} && [ ! -e "$p" ] '
+            f'&& mkdir -p "$(dirname "$p")" && mv "{PARK}/$p" "$p" || exit 1; done')
+    return (f"{source_at(tree)} && if [ -f {PARKED} ]; then xargs -0 sh -c '{each}' sh < {PARKED} && "
+            f"rm -rf {PARK} {PARKED}; fi")
 
 
 def attempt_only(f: Mapping[str, Any], run: Mapping[str, Any]) -> str | None:

@@ -69,6 +69,8 @@ def _reproduced(proj: Projection, d: Data) -> None:
     attempt = {k: d.get(k) for k in ("command", "argv", "exit_code", "outcome", "tree", "output_tail")}
     if d.get("program") is not None:  # which program ran (absent from attempts recorded before it was kept)
         attempt["program"] = d["program"]
+    if d.get("aside"):  # on a tree a set-aside made: never the one to bring back (read 116's F-0415)
+        attempt["aside"] = True
     site = f.get("proposed_on")
     if site and site["files"]:
         changed = finding_binding.changed_files(site["files"], d.get("files") or {})

@@ -20,7 +20,7 @@ from harness.core.blockers import (
     as_blockers,
 )
 from harness.core.cases import planned as planned_by
-from harness.core.finding_binding import source_at
+from harness.core.finding_binding import PARK, bring_back, set_aside
 from harness.core.findings import NEXT_STEP as FINDING_STEP
 from harness.core.findings import rejection_problem
 from harness.core.gate import DECIDING_STATES, GateInput, evidence_status
@@ -91,19 +91,27 @@ class Detour:
 
     fid: str
     proposed: str  # the source tree the finding was proposed on: only a run there decides it
-    back: str      # the source tree holding the change set aside for it
+    back: str      # the source tree holding the change set aside for it: the one the excursion started from
     aside: bool    # the working tree still holds the change: it is set aside first
+    short: str | None = None  # the tree a set-aside reached instead of the proposed one (it is not named again)
 
     def steps(self, own: list[NextStep], undecided: bool) -> list[NextStep]:
         """``own`` (the finding's steps) on the proposed code, with the change set aside before and brought back;
         ``undecided``: no run there has confirmed or refuted the finding yet."""
-        back = NextStep(source_at(self.back), f"bring your change back (source tree {self.back[:12]}): "
-                                              f"{self.fid} was reproduced on the code it was proposed against")
+        back = NextStep(bring_back(self.back), f"bring your change back (source tree {self.back[:12]}): "
+                                               f"{self.fid} was reproduced on the code it was proposed against")
+        if self.short:
+            # Named again, the set-aside would run without effect again (read 116's F-0416): the change comes back.
+            return [NextStep(bring_back(self.back), f"the set-aside left the source at tree {self.short[:12]}, not the "
+                             f"proposed tree {self.proposed[:12]}: `git diff --name-status {self.proposed} "
+                             f"{self.short}` lists the paths that keep it from there (move them out of the working "
+                             f"tree, or ask a human); bring your change back first (source tree {self.back[:12]})")]
         if self.aside:
-            return [NextStep(source_at(self.proposed),
+            return [NextStep(set_aside(self.proposed),
                              f"{self.fid}'s last reproduce ran on other code than it was proposed against, so it "
-                             f"decided nothing: put your change aside (it stays in source tree {self.back[:12]}) "
-                             f"and make the source the proposed tree {self.proposed[:12]}"),
+                             f"decided nothing: put your change aside (it stays in source tree {self.back[:12]}, and "
+                             f"what no tree holds, in {PARK}) and make the source the proposed tree "
+                             f"{self.proposed[:12]}"),
                     *own, back]
         # Undecided: reproduce here first; decided: the change comes back before any new work is written over it.
         return [*own, back] if undecided else [back, *own]
@@ -113,15 +121,20 @@ def detour(f: Mapping[str, Any], tree: str) -> Detour | None:
     """The way there and back for finding ``f`` with the working tree's source at ``tree`` (None: no need). On the
     other code its last attempt ran on: set the change aside. On the proposed code, where an attempt on other code
     came first: bring that back once the reproduce has run (the working tree then holds nothing else to lose).
-    Code changed since the attempt is reproduced on first: that run keeps its tree, the one to come back to."""
+    Code changed since the attempt is reproduced on first: that run keeps its tree, the one to come back to. A run
+    on a tree a set-aside made (``aside``) is never the one to come back to (read 116's F-0415)."""
     site, attempts = f.get("proposed_on"), f.get("attempts") or []
     if not site or not attempts or not tree or f["status"] not in ("REPRODUCING", "CONFIRMED"):
         return None
+    started = [a["tree"] for a in attempts if a.get("tree") not in (None, site["tree"]) and not a.get("aside")]
     if tree != site["tree"]:
-        off = f["status"] == "REPRODUCING" and attempts[-1].get("tree") == tree
-        return Detour(f["id"], site["tree"], tree, True) if off else None
-    elsewhere = [a["tree"] for a in attempts if a.get("tree") not in (None, site["tree"])]
-    return Detour(f["id"], site["tree"], elsewhere[-1], False) if elsewhere else None
+        last = attempts[-1]
+        if f["status"] != "REPRODUCING" or last.get("tree") != tree:
+            return None
+        if last.get("aside"):  # the set-aside ran and fell short of the proposed code
+            return Detour(f["id"], site["tree"], started[-1], False, tree) if started else None
+        return Detour(f["id"], site["tree"], tree, True)
+    return Detour(f["id"], site["tree"], started[-1], False) if started else None
 
 
 def finding_steps(fid: str, status: str, collect: Iterable[str] = (), refuted: bool = False,

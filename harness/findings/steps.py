@@ -175,6 +175,7 @@ def _key(content: dict[str, Any]) -> str:
 
 def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...],
               timeout: float | None) -> FindingStep:
+    from harness.core import finding_binding
     from harness.findings import bound_files
     from harness.findings.reproduce import command_of, run_fact
 
@@ -189,6 +190,8 @@ def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...]
     fact = run_fact(s, command, timeout)
     if files is not None:
         fact["files"] = files
+    if (s.layout.root / finding_binding.PARKED).exists():  # a set-aside's park waits to be brought back
+        fact["aside"] = True
     if fact["outcome"] == "failed":  # it would confirm the finding
         _reached_a_verdict(command, fact, f"{fid}'s reproducer", f"harness finding reproduce {fid} -- COMMAND-THAT-RUNS-A-TEST")
         _reviewers_own(f, fid, command)
