@@ -17,7 +17,8 @@ from support.gitrepo import git
 
 KILL = "HARNESS_KILL_AT_STEP"
 USERS_HOOK = b"#!/bin/sh\necho the user's own hook\n"
-DISPATCHER = b'#!/bin/sh\nfor hook in "$0.d"/*; do "$hook" || exit $?; done\n'  # runs every file of pre-receive.d/
+# runs every file of pre-receive.d/, each given the same stdin (F-0419: else install refuses)
+DISPATCHER = b'#!/bin/sh\ndata=$(cat)\nfor hook in "$0.d"/*; do printf "%s\\n" "$data" | "$hook" || exit $?; done\n'
 
 
 def _state(git_dir: Path, hooks: Path) -> dict[str, bytes]:

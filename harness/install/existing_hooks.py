@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from harness.errors import Refused
 from harness.install.hook_stages import stage as stage_named
+from harness.install.hook_text import harness_line, shares_stdin
 from harness.install.shims import CHAINED, DISPATCHED, FRAMEWORK_MARK, LEGACY, _ours, _text_of, framework_runs_shim
 from harness.store.crashpoint import step
 
@@ -22,7 +23,11 @@ if TYPE_CHECKING:  # imported lazily where used; named here for the annotations
 # person can check by eye; the script languages' argv[0] and own-path names). Renamed, such a hook looks for its
 # work under the new name: husky's `h`, Gitea's `$(basename $0).d/`, overcommit. Only the pre-commit framework's
 # own hook is known to read nothing but its folder, which the rename keeps.
-_OWN_NAME = re.compile(r"\$\{?0|argv\[0\]|__file__|__filename|__dirname|BASH_SOURCE|\$PROGRAM_NAME", re.IGNORECASE)
+# Node's own path is argv[1] (argv[0] is node), or its module's: import.meta, require.main; Ruby's __dir__,
+# Perl's FindBin, Deno's and PowerShell's names for the running script.
+_OWN_NAME = re.compile(r"\$\{?0|argv\[0\]|process\.argv\[1\]|__file__|__filename|__dirname|__dir__|BASH_SOURCE|"
+                       r"\$PROGRAM_NAME|import\.meta\.(?:url|filename|dirname)|require\.main|FindBin|Deno\.mainModule|"
+                       r"\$PSCommandPath|\$PSScriptRoot|MyInvocation", re.IGNORECASE)
 
 
 def _runs_every_file(stage: str) -> re.Pattern[str]:
@@ -79,12 +84,17 @@ def _place(folder: Path, stage: str, placement: Placement) -> None:
             raise Refused(f"{backup} reads its own file name or folder (`{reads}`), so chained under that name it "
                           f"does not do what it did as {stage}; nothing was changed",
                           hint=f"`harness uninstall` puts it back as {back}; then add `{line(stage)}` to it"
-                               f"{_stdin_note((stage,))} and run `harness install` again")
+                               f"{_where_note((stage,))} and run `harness install` again")
         return
     text = _text_of(path)
-    if re.search(rf"^[^#\n]*\bharness\s+hook\s+run\s+[\"']?{re.escape(stage)}(?![\w-])", text, re.MULTILINE):
+    if own := harness_line(text, stage):
+        if own.problem:
+            raise Refused(f"{path} runs the harness on line {own.number} (`{own.text}`), but the harness's failure "
+                          f"need not fail the hook: {own.problem}; nothing was changed",
+                          hint=f"run it as `{line(stage)}`{_where_note((stage,))}, then run `harness install` again")
         placement.own.append(stage)
     elif (folder / f"{stage}.d").is_dir() and _runs_every_file(stage).search(text):
+        _refuse_starving_dispatcher(path, stage, text)
         shim = folder / f"{stage}.d" / DISPATCHED
         if shim.exists() and not _ours(shim):
             raise Refused(f"{shim} exists and is not the harness's shim",
@@ -99,7 +109,7 @@ def _place(folder: Path, stage: str, placement: Placement) -> None:
         raise Refused(f"{path} reads its own file name or folder (`{reads}`): renamed to {stage}{CHAINED} to run "
                       "before the harness, it would look for its work under that name (install never renames a hook "
                       "that mentions $0, argv[0] or its own path); nothing was changed",
-                      hint=f"add `{line(stage)}` to it{_stdin_note((stage,))}, then run `harness install` again")
+                      hint=f"add `{line(stage)}` to it{_where_note((stage,))}, then run `harness install` again")
     elif backup.exists():
         raise Refused(f"{path} exists and so does {backup}", hint="merge or remove one of them, then re-run")
     else:
@@ -111,12 +121,26 @@ def line(stage: str) -> str:
     return f'harness hook run {stage} "$@"'
 
 
-def _stdin_note(stages: tuple[str, ...]) -> str:
+def _where_note(stages: tuple[str, ...]) -> str:
+    """Where the line goes: its failure must be the hook's (harness.install.hook_text.harness_line)."""
     reading = [s for s in stages if (found := stage_named(s)) is not None and found.reads_stdin]
-    if not reading:
-        return ""
-    return (f" (at the end; {', '.join(reading)} {'gets' if len(reading) == 1 else 'get'} refs on stdin: if your "
-            "hook reads them first, give the harness the same lines)")
+    stdin = (f"; {', '.join(reading)} {'gets' if len(reading) == 1 else 'get'} refs on stdin: if your hook reads "
+             "them first, give the harness the same lines") if reading else ""
+    return (" (as its last line, unindented, or anywhere it always runs followed by `|| exit $?`: the harness's "
+            f"failure must fail the hook{stdin})")
+
+
+def _refuse_starving_dispatcher(path: Path, stage: str, text: str) -> None:
+    """At a stage git gives lines on stdin, a file the dispatcher runs before `harness` may read them all: the
+    shim goes into its folder only when the dispatcher gives each file the same lines."""
+    found = stage_named(stage)
+    if found is None or not found.reads_stdin or shares_stdin(text):
+        return
+    raise Refused(f"{path} runs every file of {stage}.d/ without giving each the same stdin: a file before "
+                  f"`{DISPATCHED}` that reads the refs would leave the harness none to check; nothing was changed",
+                  hint="read stdin once before the loop, `data=$(cat)`, and run each file as "
+                       "`printf '%s\\n' \"$data\" | \"$f\" \"$@\"` (as Gitea's dispatcher does), then run "
+                       "`harness install` again")
 
 
 def _reads_own_name(text: str) -> str | None:
@@ -144,7 +168,7 @@ def _refuse_hooks_folder(git: Git, folder: Path, stages: tuple[str, ...]) -> Non
 
 def _lines_hint(where: str, stages: tuple[str, ...]) -> str:
     others = f", and likewise `{line('<stage>')}` to {where}/<stage> for {', '.join(stages[1:])}" if stages[1:] else ""
-    return (f"add `{line(stages[0])}` to {where}/{stages[0]}{others}{_stdin_note(stages)}; then set the notes "
+    return (f"add `{line(stages[0])}` to {where}/{stages[0]}{others}{_where_note(stages)}; then set the notes "
             "settings with the `git config` lines docs/git.md gives for the pre-commit framework")
 
 
