@@ -59,15 +59,18 @@ def kept(repo):
             path.unlink()
 
 
-def own_base(h, repo, kept, monkeypatch, python_bin: Path) -> str:
-    """A protected project run by `python` from ``python_bin`` (first on PATH), with a base tree no other test shares
-    (so no other test's kept result is read, nor this one's by another); a task started on it."""
+def own_base(h, repo, kept, monkeypatch, python_bin: Path, command: list[str] = BY_NAME,
+             files: dict[str, str] | None = None) -> str:
+    """A protected project run by ``command`` (by default `python` from ``python_bin``, first on PATH), with a base
+    tree no other test shares (so no other test's kept result is read, nor this one's by another); a task started on
+    it."""
     from harness.evidence.pass_to_pass import kept_results
     from harness.gitio.git import Git
 
     monkeypatch.setenv("PATH", f"{python_bin}{os.pathsep}{os.environ['PATH']}")
-    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "tests/own.py": f"# {uuid.uuid4().hex}\n"})
-    protect(repo, command=BY_NAME)
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "tests/own.py": f"# {uuid.uuid4().hex}\n",
+                 **(files or {})})
+    protect(repo, command=command)
     commit_all_ok(repo, "calc with tests")
     git = Git(repo)
     kept.append(kept_results(git, git.head() or "") / git.source_tree(git.head() or ""))
@@ -118,7 +121,7 @@ def test_a_pth_file_added_to_the_interpreter_for_one_run_poisons_no_later_run(h,
 
 def test_an_unchanged_program_reads_its_kept_base_result(h, repo, kept, monkeypatch, tmp_path):
     """Still allowed: the same program and environment read the base's result kept by the first run."""
-    tid = own_base(h, repo, kept, monkeypatch, wrapper(tmp_path / "bin").parent)
+    tid = own_base(h, repo, kept, monkeypatch, small_venv(tmp_path / "venv"))
     write(repo, {"calc.py": BROKEN, "tests/test_calc.py": WITHOUT_MUL})
     assert lost(p2p(h, repo, tid)[1]) == {"tests.test_calc::test_mul"}
     results = [p for p in kept[0].parent.glob(f"{kept[0].name}-*.cases")]
@@ -152,3 +155,156 @@ def test_the_test_run_is_reused_against_a_base_its_own_program_measured(h, repo,
     h.ok("evidence", "unit_test")
     code, rec = p2p(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["reused_run"] == record(repo, tid, "unit_test")["run_id"]
+
+
+# -- F-0413: the interpreter a run really uses, when the command's first program is no Python --------------------
+
+POISON = f"import os; os.environ['PYTEST_ADDOPTS'] = os.environ.get('PYTEST_ADDOPTS', '') + ' {DESELECT}'\n"
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--junitxml=.harness/local/junit.xml"]
+
+
+def site_of(venv: Path) -> Path:
+    return next(venv.glob("lib/python*/site-packages"))
+
+
+def test_a_script_running_python_keeps_no_base_a_pth_poisoned(h, repo, kept, monkeypatch, tmp_path):
+    """`sh run_tests.sh` (as `make test`, `tox`, a pyenv shim) starts the interpreter itself: nothing of it was keyed."""
+    venv = tmp_path / "venv"
+    script = {"run_tests.sh": f"exec python -m pytest {' '.join(PYTEST_ARGS)}\n"}
+    tid = own_base(h, repo, kept, monkeypatch, small_venv(venv), ["sh", "run_tests.sh"], script)
+    write(repo, {"calc.py": BROKEN, "tests/test_calc.py": WITHOUT_MUL})
+    (site_of(venv) / "poison.pth").write_text(POISON)
+    h("evidence", "pass_to_pass")  # the interpreter the script starts deselects test_mul in the base's run
+    (site_of(venv) / "poison.pth").unlink()
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and lost(rec) == {"tests.test_calc::test_mul"}, rec["pass_to_pass"]
+
+
+def measure(command: list[str] | str, environ: dict[str, str], root: Path, shell: bool = False):
+    from harness.evidence.measured_with import measured_with
+
+    return measured_with(command, shell, root, environ, lambda rel: None)
+
+
+def script(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize("case", ["make", "tox", "python wrapper", "shell list", "shell expansion", "env PATH",
+                                  "not pytest", "long shebang"])
+def test_a_run_whose_interpreter_cannot_be_told_keeps_nothing(tmp_path, case):
+    """No key (nothing kept, nothing reused: the base is measured each time) when the interpreter that runs the tests
+    is not the command's Python: another program starts it, or another one runs after it."""
+    venv_bin = small_venv(tmp_path / "venv")
+    env = {"PATH": f"{tmp_path / 'tools'}{os.pathsep}{venv_bin}{os.pathsep}/usr/bin:/bin", "HOME": str(tmp_path)}
+    script(tmp_path / "tools" / "mk", "#!/bin/sh\nexec python -m pytest \"$@\"\n")
+    script(tmp_path / "tools" / "tox", f"#!{venv_bin / 'python'}\nimport subprocess\n")  # a console script, no pytest
+    script(tmp_path / "wrap" / "python", f"#!/bin/sh\nexec {venv_bin / 'python'} \"$@\"\n")
+    script(tmp_path / "long" / "pytest", f"#!/bin/sh\n'''exec' {venv_bin / 'python'} \"$0\" \"$@\"\n' '''\n")
+    command: list[str] | str = {
+        "make": ["mk", *PYTEST_ARGS], "tox": ["tox", "-e", "py"],
+        "python wrapper": [str(tmp_path / "wrap" / "python"), "-m", "pytest"],
+        "shell list": "python -m pytest -q && python -m pytest -q -k mul",
+        "shell expansion": "$HOME/venv/bin/python -m pytest -q",
+        "env PATH": ["env", f"PATH={tmp_path / 'wrap'}", "python", "-m", "pytest"],
+        "not pytest": ["python", "run_tests.py"], "long shebang": [str(tmp_path / "long" / "pytest")]}[case]
+    assert measure(command, env, tmp_path, shell=isinstance(command, str)) is None
+
+
+@pytest.mark.parametrize("case", ["python -m pytest", "console script", "timeout", "shell line"])
+def test_a_run_by_the_commands_own_python_is_keyed_by_that_pythons_files(tmp_path, case):
+    """A key holding the site folders of the interpreter that runs the tests (a `.pth` added there is another key):
+    still allowed for `python -m pytest`, a `pytest` console script and a shell line; behind `timeout`, whose
+    interpreter nothing keyed before, too."""
+    venv_bin = small_venv(tmp_path / "venv")
+    script(venv_bin / "pytest", f"#!{venv_bin / 'python'}\nfrom pytest import console_main\nconsole_main()\n")
+    env = {"PATH": f"{venv_bin}{os.pathsep}/usr/bin:/bin", "HOME": str(tmp_path)}
+    command: list[str] | str = {
+        "python -m pytest": ["python", "-m", "pytest", *PYTEST_ARGS], "console script": ["pytest", *PYTEST_ARGS],
+        "timeout": ["timeout", "600", "python", "-m", "pytest"], "shell line": "python -m pytest -q -k 'add or mul'"}[case]
+    before = measure(command, env, tmp_path, shell=isinstance(command, str))
+    assert before is not None and before == measure(command, env, tmp_path, shell=isinstance(command, str))
+    (site_of(tmp_path / "venv") / "poison.pth").write_text(POISON)
+    assert measure(command, env, tmp_path, shell=isinstance(command, str)).digest != before.digest
+
+
+# -- F-0414: every pyvenv.cfg the interpreter reads, and the site folders it turns on ------------------------------
+
+def user_site(base: Path) -> Path:
+    return base / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+
+
+def test_a_pyvenv_cfg_beside_the_interpreter_for_one_run_poisons_no_later_run(h, repo, kept, monkeypatch, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    venv = tmp_path / "venv"
+    tid = own_base(h, repo, kept, monkeypatch, small_venv(venv))
+    write(repo, {"calc.py": BROKEN, "tests/test_calc.py": WITHOUT_MUL})
+    # site reads the pyvenv.cfg beside the interpreter first: this one turns the user site (under HOME) on
+    cfg = (venv / "pyvenv.cfg").read_text().replace("include-system-site-packages = false",
+                                                    "include-system-site-packages = true")
+    (venv / "bin" / "pyvenv.cfg").write_text(cfg)
+    user_site(home / ".local").mkdir(parents=True)
+    (user_site(home / ".local") / "poison.pth").write_text(POISON)
+    h("evidence", "pass_to_pass")  # the user site's .pth deselects test_mul in the base's run
+    (venv / "bin" / "pyvenv.cfg").unlink()
+    (user_site(home / ".local") / "poison.pth").unlink()
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and lost(rec) == {"tests.test_calc::test_mul"}, rec["pass_to_pass"]
+
+
+def venv_env(tmp_path: Path, **extra: str) -> tuple[Path, dict[str, str]]:
+    venv_bin = small_venv(tmp_path / "venv")
+    (tmp_path / "home").mkdir()
+    return venv_bin, {"PATH": f"{venv_bin}{os.pathsep}/usr/bin:/bin", "HOME": str(tmp_path / "home"), **extra}
+
+
+def system_site(venv: Path, value: str | None) -> str:
+    """``venv``'s pyvenv.cfg with include-system-site-packages set to ``value`` (None: the line left out)."""
+    lines = (venv / "pyvenv.cfg").read_text().splitlines()
+    return "".join(f"{line}\n" for line in lines if not line.startswith("include-system-site-packages")) + (
+        "" if value is None else f"include-system-site-packages = {value}\n")
+
+
+@pytest.mark.parametrize("case", ["beside, true", "above, no such line", "PYTHONUSERBASE"])
+def test_a_user_site_the_interpreter_reads_is_in_the_key(tmp_path, case):
+    """The user site (under HOME, or PYTHONUSERBASE) is keyed when a pyvenv.cfg turns system site-packages on: one
+    beside the interpreter (read first), or one without the line (site's default is true); made later or not."""
+    venv_bin, env = venv_env(tmp_path, **({"PYTHONUSERBASE": str(tmp_path / "ub")} if case == "PYTHONUSERBASE" else {}))
+    venv = venv_bin.parent
+    if case == "beside, true":
+        (venv_bin / "pyvenv.cfg").write_text(system_site(venv, "true"))
+    else:
+        (venv / "pyvenv.cfg").write_text(system_site(venv, "true" if case == "PYTHONUSERBASE" else None))
+    base = tmp_path / "ub" if case == "PYTHONUSERBASE" else tmp_path / "home" / ".local"
+    command = ["python", "-m", "pytest"]
+    first = measure(command, env, tmp_path)
+    user_site(base).mkdir(parents=True)  # a user site made after the first measure
+    made = measure(command, env, tmp_path)
+    (user_site(base) / "poison.pth").write_text(POISON)
+    poisoned = measure(command, env, tmp_path)
+    assert first is not None and made is not None and poisoned is not None
+    assert len({first.digest, made.digest, poisoned.digest}) == 3
+
+
+def test_a_pyvenv_cfg_written_beside_the_interpreter_is_another_key(tmp_path):
+    venv_bin, env = venv_env(tmp_path)
+    first = measure(["python", "-m", "pytest"], env, tmp_path)
+    (venv_bin / "pyvenv.cfg").write_text(system_site(venv_bin.parent, "false"))
+    second = measure(["python", "-m", "pytest"], env, tmp_path)
+    assert first is not None and second is not None and first.digest != second.digest
+
+
+def test_a_venv_without_system_site_packages_does_not_key_the_user_site(tmp_path):
+    """Still allowed: with include-system-site-packages = false (site turns the user site off), a file the user adds
+    under ~/.local changes no key, and an unchanged venv measures to one key."""
+    venv_bin, env = venv_env(tmp_path)
+    first = measure(["python", "-m", "pytest"], env, tmp_path)
+    assert first is not None and first == measure(["python", "-m", "pytest"], env, tmp_path)
+    user_site(tmp_path / "home" / ".local").mkdir(parents=True)
+    (user_site(tmp_path / "home" / ".local") / "other.pth").write_text("\n")
+    assert measure(["python", "-m", "pytest"], env, tmp_path).digest == first.digest
