@@ -31,7 +31,7 @@ def runs_pytest(argv: Sequence[str]) -> bool:
     """Whether ``argv`` starts pytest itself: `pytest …`, `py.test …` or `python -m pytest …` (any path, with
     Python's options, combined ones too: `-Im pytest`), directly or behind a wrapper that runs the rest of its
     arguments as a command (`timeout 60 …`, `env A=1 …`, `nice -n 5 …`)."""
-    rest = _unwrapped(list(argv))
+    rest = unwrapped(list(argv))
     if not rest:
         return False
     program = posixpath.basename(rest[0])
@@ -48,7 +48,7 @@ WRAPPERS = {"env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}, "
 TAKES_A_VALUE_FIRST = {"timeout"}  # its first operand is the duration, not the command
 
 
-def _unwrapped(argv: list[str]) -> list[str]:
+def unwrapped(argv: list[str]) -> list[str]:
     """``argv`` without the wrappers in front of the command they run."""
     while argv and posixpath.basename(argv[0]) in WRAPPERS:
         name, valued = posixpath.basename(argv[0]), WRAPPERS[posixpath.basename(argv[0])]
