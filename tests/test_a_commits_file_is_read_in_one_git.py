@@ -29,6 +29,20 @@ def files(repo):
     return CommitFiles.of_head(repo)
 
 
+@pytest.fixture
+def started(monkeypatch) -> list:
+    """The argv of each process started from here on (how many git processes a read costs)."""
+    argvs: list = []
+    real = subprocess.Popen.__init__
+
+    def counted(self, args, *rest, **kw):
+        argvs.append(args)
+        real(self, args, *rest, **kw)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
+    return argvs
+
+
 def test_a_file_is_its_blob_s_bytes(files):
     assert files.read(".harness/config.yaml") == b"version: 1\n"
     assert files.read("app.py") == b"def answer():\n    return 42\n"
@@ -54,33 +68,17 @@ def test_a_file_over_the_cap_is_refused_and_one_at_it_is_read(files):
     assert capped.read("exactly.txt") == b"y" * 32
 
 
-def test_each_read_starts_one_git_process(files, monkeypatch):
-    started = []
-    real = subprocess.Popen.__init__
-
-    def counted(self, args, *rest, **kw):
-        started.append(args)
-        real(self, args, *rest, **kw)
-
-    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
+def test_each_read_starts_one_git_process(files, started):
     assert files.read(".harness/config.yaml") == b"version: 1\n"
     assert files.read("missing.txt") is None
     assert [a[:2] for a in started] == [["git", "cat-file"], ["git", "cat-file"]]
 
 
-def test_one_command_finds_head_once_and_judges_against_it(files, monkeypatch):
+def test_one_command_finds_head_once_and_judges_against_it(files, started):
     # config.yaml's approval and gate.yaml's loosening are both judged against HEAD's files: one `git rev-parse`.
     from harness.store.source import FsSource
 
     source = FsSource(files.root)
-    started = []
-    real = subprocess.Popen.__init__
-
-    def counted(self, args, *rest, **kw):
-        started.append(args)
-        real(self, args, *rest, **kw)
-
-    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
     first, again = source.committed_onto(), source.committed_onto()
     assert first is again and first.commit == files.commit
     assert [a[:2] for a in started] == [["git", "rev-parse"]]
