@@ -145,9 +145,11 @@ def test_the_test_run_is_not_reused_against_a_base_another_program_measured(h, r
     assert rec["pass_to_pass"]["reused_run"] is None and rec["program"] == str(bent), rec["pass_to_pass"]
 
 
-def test_the_test_run_is_reused_against_a_base_its_own_program_measured(h, repo, kept, monkeypatch):
-    """Still allowed: the checkout's test run and the base's, by one program, are compared without a third run."""
-    tid = own_base(h, repo, kept, monkeypatch, Path(PY).parent)
+def test_the_test_run_is_reused_against_a_base_its_own_program_measured(h, repo, kept, monkeypatch, tmp_path):
+    """Still allowed: the checkout's test run and the base's, by one program, are compared without a third run. The
+    program is a virtualenv of the test's own: the suite's, which other tests' processes may write into while
+    this one runs, is keyed too, and a key changed between the two runs rightly stops the reuse."""
+    tid = own_base(h, repo, kept, monkeypatch, small_venv(tmp_path / "venv"))
     from support.protected_project import NO_CACHES, as_a_developer_runs
 
     as_a_developer_runs(monkeypatch)  # a run under a variable the clean run lacks is never reused (F-0391)
