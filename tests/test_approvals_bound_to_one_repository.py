@@ -5,6 +5,9 @@ F-0156)."""
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
+
 import pytest
 
 from support.cli import cli
@@ -16,20 +19,28 @@ def _root(repo, rev: str = "HEAD") -> str:
 
 
 def _unrelated_root_sorting(repo, before: str, below: bool) -> str:
-    """An orphan branch `other` whose one commit (no `.harness/`) sorts below (or above) ``before``."""
-    git(repo, "checkout", "-q", "--orphan", "other")
-    git(repo, "rm", "-rq", "--cached", ".")
-    for n in range(200):
-        (repo / "lib.txt").write_text(f"a library's history {n}\n")
-        git(repo, "add", "lib.txt")
-        git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", f"library {n}", "--", "lib.txt")
-        sha = git(repo, "rev-parse", "HEAD").stdout.strip()
+    """A branch `other` whose one root commit (no `.harness/`) sorts below (or above) ``before``.
+
+    The commit's id is searched for in-process (hashing the object as git would) rather than by
+    committing up to N times: a root of our own that sorts near the bottom made N tries fail now
+    and then, and the test then failed for luck instead of behaviour."""
+    blob = _git_in(repo, b"a library's history\n", "hash-object", "-w", "--stdin")
+    tree = _git_in(repo, f"100644 blob {blob}\tlib.txt\n".encode(), "mktree")
+    ident = "A Library <library@example.com> 1700000000 +0000"
+    for n in range(1 << 26):
+        body = f"tree {tree}\nauthor {ident}\ncommitter {ident}\n\nlibrary {n}\n".encode()
+        sha = hashlib.sha1(b"commit %d\0" % len(body) + body).hexdigest()
         if (sha < before) == below:
             break
-        git(repo, "update-ref", "-d", "refs/heads/other")
-    git(repo, "clean", "-fdqx", "-e", ".harness")
-    git(repo, "checkout", "-q", "-f", "main")
+    else:
+        raise AssertionError(f"no commit id sorts {'below' if below else 'above'} {before}")
+    assert _git_in(repo, body, "hash-object", "-w", "-t", "commit", "--stdin") == sha
+    git(repo, "update-ref", "refs/heads/other", sha)
     return sha
+
+
+def _git_in(repo, data: bytes, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, input=data, capture_output=True, check=True).stdout.decode().strip()
 
 
 def _merge_other(repo) -> None:
