@@ -199,6 +199,26 @@ def ft(h, repo) -> str:
 
 # -- a protected project (tests/support/protected_project.py) with a task on it ----------------------------------
 
+@pytest.fixture(scope="session")
+def own_venv(tmp_path_factory) -> Path:
+    """A virtualenv of this worker's own, borrowing the suite's packages (support.protected_project.small_venv)."""
+    from support.protected_project import small_venv
+
+    return small_venv(tmp_path_factory.mktemp("own-venv") / "venv").parent
+
+
+@pytest.fixture
+def own_python_runs_the_tests(monkeypatch, own_venv) -> Path:
+    """Protected projects made in this test run their tests with ``own_venv``'s python: for a test that expects
+    PASS_TO_PASS to reuse the checkout's run, which a write into the suite's own site-packages by another test would
+    rightly stop. Returns the virtualenv."""
+    from support import protected_project
+
+    monkeypatch.setattr(protected_project, "TEST_CMD", [str(own_venv / "bin" / "python"),
+                                                        *protected_project.TEST_CMD[1:]])
+    return own_venv
+
+
 @pytest.fixture
 def base(h, repo) -> str:
     """A committed project whose tests pass, protected (tests/support/protected_project.py); a task started on it

@@ -10,7 +10,6 @@ run instead of running again).
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -36,6 +35,10 @@ from support.protected_project import (
     write,
 )
 from support.records import record, tdir
+
+# Reuse is keyed by the interpreter's site-packages, which other tests write into: each test's project runs its tests
+# with a virtualenv of the worker's own (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("own_python_runs_the_tests")
 
 
 def p2p(h, repo, tid) -> tuple[int, dict]:
@@ -700,9 +703,10 @@ def test_a_test_run_under_any_variable_the_clean_run_lacks_is_not_reused(h, repo
     assert unit["reusable"] is False and any(name in why for why in unit["not_reusable"]), unit["not_reusable"]
 
 
-def test_a_test_run_in_a_plain_shell_with_its_virtualenv_activated_is_reused(h, repo, base, monkeypatch):
+def test_a_test_run_in_a_plain_shell_with_its_virtualenv_activated_is_reused(h, repo, own_python_runs_the_tests, base,
+                                                                             monkeypatch):
     # The virtualenv PATH chose already, whose interpreter the command runs: VIRTUAL_ENV changes nothing.
-    as_a_developer_runs(monkeypatch, VIRTUAL_ENV=os.path.dirname(os.path.dirname(PY)), VIRTUAL_ENV_PROMPT="(.venv) ")
+    as_a_developer_runs(monkeypatch, VIRTUAL_ENV=str(own_python_runs_the_tests), VIRTUAL_ENV_PROMPT="(.venv) ")
     write(repo, {"calc.py": CALC.replace("return a * b", "return b * a"), **NO_CACHES})
     assert h("evidence", "unit_test").code == 0
     code, rec = p2p(h, repo, base)

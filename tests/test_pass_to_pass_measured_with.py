@@ -10,7 +10,6 @@ the base was measured by the program that ran it.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 
 from support.gitrepo import commit_all_ok
 from support.paths import PY
-from support.protected_project import CALC, TESTS, protect, write
+from support.protected_project import CALC, TESTS, protect, small_venv, write
 from support.records import record
 
 # The configured command names its program by name: whichever `python` comes first on PATH runs it.
@@ -97,14 +96,6 @@ def test_a_wrapper_rewritten_for_one_run_poisons_no_later_run(h, repo, kept, mon
     wrapper(tmp_path / "bin")  # and put back
     code, rec = p2p(h, repo, tid)
     assert code == 1 and lost(rec) == {"tests.test_calc::test_mul"}, rec["pass_to_pass"]
-
-
-def small_venv(where: Path) -> Path:
-    """A virtualenv whose site-packages names the test interpreter's (pytest imports from there); its bin/ folder."""
-    subprocess.run([PY, "-m", "venv", "--without-pip", str(where)], check=True, capture_output=True)
-    site = next(where.glob("lib/python*/site-packages"))
-    (site / "borrowed.pth").write_text("".join(f"{p}\n" for p in sys.path if p.endswith("site-packages")))
-    return where / "bin"
 
 
 def test_a_pth_file_added_to_the_interpreter_for_one_run_poisons_no_later_run(h, repo, kept, monkeypatch, tmp_path):

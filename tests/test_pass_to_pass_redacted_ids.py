@@ -16,6 +16,10 @@ from support.gitrepo import commit_all_ok
 from support.protected_project import CALC, protect, write
 from support.records import record
 
+# Reuse is keyed by the interpreter's site-packages, which other tests write into: each test's project runs its tests
+# with a virtualenv of the worker's own (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("own_python_runs_the_tests")
+
 SECRET = "hunter2secret"
 URL_TESTS = (
     "import pytest\n\nfrom calc import scheme\n\n\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -55,10 +57,12 @@ def write(repo: Path, files: dict[str, str | None]) -> None:
 
 
 def protect(repo: Path, paths=("tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"),
-            command: list[str] = TEST_CMD) -> None:
+            command: list[str] | None = None) -> None:
+    """``repo``'s suite protected, run by ``command`` (by default this module's TEST_CMD as it is at the call: a
+    module whose tests expect reuse points it at a virtualenv of its own, :func:`small_venv`)."""
     config = repo / ".harness/config.yaml"
     doc = yaml.safe_load(config.read_text())
-    doc["evidence"] = {"unit_test": {"command": command, "junit": ".harness/local/junit.xml"}}
+    doc["evidence"] = {"unit_test": {"command": command or TEST_CMD, "junit": ".harness/local/junit.xml"}}
     config.write_text(yaml.safe_dump(doc, sort_keys=False))
     gate = repo / ".harness/gate.yaml"
     doc = yaml.safe_load(gate.read_text())
@@ -120,3 +124,16 @@ def as_a_developer_runs(monkeypatch, **extra: str) -> None:
             monkeypatch.delenv(name)
     for name, value in {**PLAIN_SHELL, **extra}.items():
         monkeypatch.setenv(name, value)
+
+
+def small_venv(where: Path) -> Path:
+    """A virtualenv whose site-packages names the test interpreter's (pytest imports from there); its bin/ folder.
+
+    A test that expects PASS_TO_PASS to reuse the checkout's run needs one: the kept base and the reuse are keyed by
+    every file of the running interpreter's site-packages, and the suite's own is written into while it runs (a run
+    under PYTHONOPTIMIZE compiles `.opt-1.pyc` files there), which rightly changes the key between the test's two
+    runs. Here only the top level of the suite's site-packages is keyed, which no test writes."""
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(where)], check=True, capture_output=True)
+    site = next(where.glob("lib/python*/site-packages"))
+    (site / "borrowed.pth").write_text("".join(f"{p}\n" for p in sys.path if p.endswith("site-packages")))
+    return where / "bin"
