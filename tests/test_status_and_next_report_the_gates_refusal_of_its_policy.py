@@ -17,7 +17,8 @@ from support.flows import new_task
 from support.gitrepo import commit_all_ok, git
 from support.paths import PY
 
-REVERT = "git checkout HEAD -- .harness/gate.yaml"
+# Puts back HEAD's gate.yaml, or init's when HEAD holds none (read 116's F-0417: `git checkout HEAD -- …` failed then).
+REVERT = "harness init --restore-gate"
 APPROVE = "harness approve gate-change"
 
 
@@ -114,7 +115,7 @@ def test_gate_and_status_name_the_revert_and_the_approval_of_an_unapproved_loose
     assert _commands(json.loads(h("status", "--json").out))[:2] == [REVERT, APPROVE]
     assert f"Next:         {REVERT}" in h("gate").out
     # followed as written, the revert clears it: the gate judges again (BLOCKED on the missing unit_test)
-    git(repo, *shlex.split(REVERT)[1:])
+    h.ok(*shlex.split(REVERT)[1:])
     code, gate = gate_json(h)
     assert code == 1 and gate["verdict"] == "BLOCKED"
     assert json.loads(h.ok("status", "--json").out)["gate_now"]["verdict"] == "BLOCKED"
@@ -130,8 +131,77 @@ def test_a_gate_yaml_that_does_not_validate_names_its_fix_not_replay(h, repo):
     doc = json.loads(r.out)
     assert r.code == 2 and doc["gate_now"]["verdict"] == "INVALID_HARNESS_STATE"
     assert "harness replay" not in _commands(doc) and REVERT in _commands(doc), doc["next"]
-    git(repo, *shlex.split(REVERT)[1:])
+    h.ok(*shlex.split(REVERT)[1:])
     assert gate_json(h)[0] == 1
+
+
+# -- F-0417: the named revert works where HEAD holds no gate.yaml ------------------------------------------------
+
+def _adopted_not_committed(h, repo: Path) -> bytes:
+    """The harness adopted in an existing project and not committed yet (HEAD holds no gate.yaml: the policy compared
+    with is the one `harness init` writes), a task with evidence. Returns gate.yaml as init wrote it."""
+    assert git(repo, "cat-file", "-e", "HEAD:.harness/gate.yaml", check=False).returncode != 0
+    new_task(h)
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    return (repo / ".harness/gate.yaml").read_bytes()
+
+
+def test_a_loosening_where_head_holds_no_gate_yaml_names_a_revert_that_clears_it(h, repo):
+    inits = _adopted_not_committed(h, repo)
+    _edit_gate(repo, "major_allowed: 0", "major_allowed: 5")
+    (repo / ".harness/config.yaml").write_text((repo / ".harness/config.yaml").read_text() + "# mine\n")
+    code, gate = gate_json(h)
+    assert code == 2 and gate["verdict"] == "INVALID_HARNESS_STATE" and _commands(gate) == [REVERT, APPROVE]
+    assert _commands(json.loads(h("status", "--json").out))[:2] == [REVERT, APPROVE]
+    r = h.ok(*shlex.split(REVERT)[1:])
+    assert "init" in r.out and "HEAD holds none" in r.out, r.out
+    assert (repo / ".harness/gate.yaml").read_bytes() == inits
+    assert (repo / ".harness/config.yaml").read_text().endswith("# mine\n")  # nothing else is touched
+    assert gate_json(h)[1]["verdict"] == "BLOCKED"  # judged again
+
+
+def test_a_gate_yaml_that_does_not_validate_where_head_holds_none_is_restored_to_inits(h, repo):
+    inits = _adopted_not_committed(h, repo)
+    _edit_gate(repo, "max_iterations: 5", "max_iterations: five")
+    code, gate = gate_json(h)
+    assert code == 2 and _commands(gate)[0] == REVERT, gate["next"]
+    h.ok(*shlex.split(REVERT)[1:])
+    assert (repo / ".harness/gate.yaml").read_bytes() == inits and gate_json(h)[0] == 1
+
+
+def test_a_missing_gate_yaml_is_restored_as_head_holds_it_not_as_init_writes_it(h, repo):
+    # HEAD's policy is stricter than init's: init's defaults in its place would be a loosening, refused again.
+    tid = _gating_without_unit_test(h, repo)
+    _edit_gate(repo, "max_iterations: 5", "max_iterations: 4")
+    commit_all_ok(repo, "a stricter policy")
+    committed = (repo / ".harness/gate.yaml").read_bytes()
+    (repo / ".harness/gate.yaml").unlink()
+    code, gate = gate_json(h)
+    assert code == 2 and _commands(gate)[0] == REVERT and REVERT in gate["error"], gate
+    r = h.ok(*shlex.split(REVERT)[1:])
+    assert "HEAD" in r.out and (repo / ".harness/gate.yaml").read_bytes() == committed, r.out
+    assert gate_json(h)[1]["verdict"] == "BLOCKED" and tid
+
+
+def test_restore_gate_on_an_unborn_branch_writes_inits_policy(tmp_path):
+    from support.cli import cli
+
+    repo = tmp_path / "fresh"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    assert cli(repo, "init").returncode == 0
+    inits = (repo / ".harness/gate.yaml").read_bytes()
+    (repo / ".harness/gate.yaml").write_text("gate: {}\n")
+    r = cli(repo, "init", "--restore-gate")
+    assert r.returncode == 0 and (repo / ".harness/gate.yaml").read_bytes() == inits, r.stdout + r.stderr
+
+
+def test_restore_gate_outside_a_work_tree_is_refused(tmp_path):
+    from support.cli import cli
+
+    r = cli(tmp_path, "init", "--restore-gate")
+    assert r.returncode != 0 and "git work tree" in r.stderr, r.stdout + r.stderr
+    assert not (tmp_path / ".harness").exists()
 
 
 def test_task_files_that_disagree_with_the_ledger_still_name_replay(h, repo):
