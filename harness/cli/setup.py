@@ -6,7 +6,11 @@ import click
 
 
 @click.command()
-def init() -> None:
+@click.option("--restore-gate", is_flag=True,
+              help="Put .harness/gate.yaml back as HEAD holds it, or as init writes it where HEAD holds none: what "
+                   "clears a gate.yaml the gate refuses (a loosening no human approved, a file that does not "
+                   "validate). Other existing files are kept.")
+def init(restore_gate: bool) -> None:
     """Create .harness/ with config.yaml and gate.yaml (existing files are kept).
 
     gate.yaml requires the evidence types config.yaml configures (build and unit_test when
@@ -16,7 +20,18 @@ def init() -> None:
     Refuses outside a git work tree: evidence is bound to git trees.
     """
     from harness.install.initialize import initialize
+    from harness.install.initialize import restore_gate as restore
 
+    if restore_gate:
+        done, head = restore()
+        rel = done.layout.rel(done.layout.gate)
+        click.echo(f"restored {rel} as HEAD ({head[:12]}) holds it" if head else
+                   f"restored {rel} as `harness init` writes it (HEAD holds none)")
+        from harness.cli.progress import print_next
+        from harness.core.next_step import NextStep
+
+        print_next([NextStep("harness status", "the gate judges under the restored policy")])
+        return
     done = initialize()
     layout, created, configured, found, suite_paths = done
     if created:

@@ -57,19 +57,24 @@ def refusal_hint(step: NextStep) -> str:
     return f"next: {step.command} — {step.why}"
 
 
+# Not `git checkout HEAD -- .harness/gate.yaml`: where HEAD holds no gate.yaml (the harness adopted and not committed
+# yet) the gate compares with init's policy, and the checkout fails (read 116's F-0417).
+RESTORE_GATE = "harness init --restore-gate"
+
+
 def out_of_invalid(kind: str | None) -> list[NextStep]:
     """What clears an INVALID_HARNESS_STATE, by the kind of its cause (harness.errors): for gate.yaml, reverting it or
     fixing it (a loosening: a human's approval instead); else `harness replay`, which shows what in a task's files or
     ledger is invalid and how to restore them (read 114's F-0403: it was named for gate.yaml too, and said "files
     agree")."""
     if kind == GATE_LOOSENED:
-        return [NextStep("git checkout HEAD -- .harness/gate.yaml", "revert the loosening of gate.yaml no human approved "
-                         "(the gate judges under the committed policy again)"),
+        return [NextStep(RESTORE_GATE, "revert the loosening of gate.yaml no human approved (the gate judges under "
+                         "the committed policy again: HEAD's, or init's where HEAD holds none)"),
                 NextStep("harness approve gate-change", "or a human approves the loosening at a terminal (it shows each "
                          "change and signs it with their SSH key)")]
     if kind == GATE_INVALID:
-        return [NextStep("git checkout HEAD -- .harness/gate.yaml", "gate.yaml is missing, unreadable or does not "
-                         "validate: revert it to the committed policy"),
+        return [NextStep(RESTORE_GATE, "gate.yaml is missing, unreadable or does not validate: put back the committed "
+                         "policy (HEAD's, or init's where HEAD holds none)"),
                 NextStep("edit .harness/gate.yaml", "or fix what the error names (a loosening then needs a human's "
                          "`harness approve gate-change`)")]
     return [NextStep("harness replay", "see what is invalid and how to fix it")]

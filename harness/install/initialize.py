@@ -55,6 +55,23 @@ def initialize() -> Initialized:
     return Initialized(layout, created, configured, found, suite_paths)
 
 
+def restore_gate() -> tuple[Initialized, str | None]:
+    """Put .harness/gate.yaml back as the policy the gate compares it with: HEAD's file, or, where HEAD holds none (the
+    harness adopted and not committed yet, an unborn branch), the one :func:`initialize` writes. What clears a
+    loosening no human approved or a gate.yaml that does not validate (read 116's F-0417: `git checkout HEAD -- …`
+    fails where HEAD holds none). Returns what init then did and HEAD's commit id (None: init's policy)."""
+    from harness.gitio.fast_path import CommitFiles
+
+    layout = Layout(find_worktree())
+    head = CommitFiles.of_head(layout.root)
+    raw = head.read(paths.GATE) if head is not None else None
+    if raw is not None:
+        fsio.atomic_write(layout.gate, raw)
+    elif layout.gate.exists() or layout.gate.is_symlink():
+        layout.gate.unlink()
+    return initialize(), head.commit if head is not None and raw is not None else None
+
+
 def _configured(layout: Layout) -> list[str]:
     from harness.gate.facts import configured_types
     from harness.store.source import FsSource

@@ -219,7 +219,8 @@ def load_gate(layout: Layout) -> GatePolicy:
         # Not following a symlink: git commits the link, not the policy it points to.
         raw = bounded.read(layout.gate, "settings", GATE)
         if raw is None:
-            raise HarnessError(f"{GATE}: missing", hint="run `harness init` to restore the default policy")
+            raise HarnessError(f"{GATE}: missing", hint="run `harness init --restore-gate` to put back the "
+                                   "committed policy")
         return parse_gate(raw, cache=layout.valid_cache)
     except HarnessError as exc:
         raise HarnessError(exc.message, exc.hint, kind=GATE_INVALID) from None
