@@ -23,10 +23,15 @@ def init(restore_gate: bool) -> None:
     from harness.install.initialize import restore_gate as restore
 
     if restore_gate:
-        done, head = restore()
+        done, head, head_invalid = restore()
         rel = done.layout.rel(done.layout.gate)
-        click.echo(f"restored {rel} as HEAD ({head[:12]}) holds it" if head else
-                   f"restored {rel} as `harness init` writes it (HEAD holds none)")
+        if head:
+            click.echo(f"restored {rel} as HEAD ({head[:12]}) holds it")
+        elif head_invalid:
+            click.echo(f"restored {rel} as `harness init` writes it: HEAD's does not validate ({head_invalid}), and "
+                       "until a commit fixes it the gate takes any gate.yaml that does")
+        else:
+            click.echo(f"restored {rel} as `harness init` writes it (HEAD holds none)")
         from harness.cli.progress import print_next
         from harness.core.next_step import NextStep
 

@@ -35,6 +35,7 @@ class Initialized(NamedTuple):
 def initialize() -> Initialized:
     """Write what .harness/ lacks in the work tree holding the current folder; refused outside one."""
     layout = Layout(find_worktree())
+    _refuse_a_linked_folder(layout)
     created = []
     if not layout.config.exists():
         fsio.atomic_write(layout.config, resources.template("config.yaml"))
@@ -44,7 +45,7 @@ def initialize() -> Initialized:
     no_report = _test_command_without_report(layout)
     suite_paths = [] if no_report else found
     for path, data in (
-        (layout.gate, with_suite(resources.default_gate(configured).decode("utf-8"), suite_paths).encode("utf-8")),
+        (layout.gate, _inits_gate(configured, suite_paths)),
         (layout.harness / ".gitignore", GITIGNORE),
     ):
         if not path.exists():
@@ -55,21 +56,61 @@ def initialize() -> Initialized:
     return Initialized(layout, created, configured, found, suite_paths)
 
 
-def restore_gate() -> tuple[Initialized, str | None]:
-    """Put .harness/gate.yaml back as the policy the gate compares it with: HEAD's file, or, where HEAD holds none (the
-    harness adopted and not committed yet, an unborn branch), the one :func:`initialize` writes. What clears a
-    loosening no human approved or a gate.yaml that does not validate (read 116's F-0417: `git checkout HEAD -- …`
-    fails where HEAD holds none). Returns what init then did and HEAD's commit id (None: init's policy)."""
-    from harness.gitio.fast_path import CommitFiles
+class Restored(NamedTuple):
+    done: Initialized         # what init did beside it (what .harness/ lacked)
+    head: str | None          # HEAD's commit id when its gate.yaml was put back; None: init's policy was written
+    head_invalid: str | None  # why HEAD's gate.yaml was not put back: it does not validate
 
-    layout = Layout(find_worktree())
-    head = CommitFiles.of_head(layout.root)
-    raw = head.read(paths.GATE) if head is not None else None
+
+def restore_gate() -> Restored:
+    """Put .harness/gate.yaml back as the policy the gate compares it with, read as the gate reads it: HEAD's file,
+    or, where HEAD holds none (the harness adopted and not committed yet, an unborn branch; a committed link is no
+    policy), the one :func:`initialize` writes. What clears a loosening no human approved or a gate.yaml that does
+    not validate (read 116's F-0417: `git checkout HEAD -- …` fails where HEAD holds none). Where HEAD's does not
+    validate, the gate takes any valid gate.yaml, and init's is written (read 117: HEAD's put back was refused
+    again). Everything is read and checked before gate.yaml is replaced: a refusal leaves it as it was."""
+    from harness.errors import HarnessError
+    from harness.store import settings
+
+    done = initialize()  # what .harness/ lacks, first: a failure there touches no existing file
+    raw, head = _committed_gate(done.layout)
+    invalid = None
     if raw is not None:
-        fsio.atomic_write(layout.gate, raw)
-    elif layout.gate.exists() or layout.gate.is_symlink():
-        layout.gate.unlink()
-    return initialize(), head.commit if head is not None and raw is not None else None
+        try:
+            settings.parse_gate(raw)
+        except HarnessError as exc:
+            raw, invalid = None, exc.message
+    fsio.atomic_write(done.layout.gate, raw if raw is not None else _inits_gate(done.configured, done.suite_paths))
+    return Restored(done, head if raw is not None else None, invalid)
+
+
+def _committed_gate(layout: Layout) -> tuple[bytes | None, str | None]:
+    """HEAD's gate.yaml as the gate reads it (harness.gate.evaluate.checked_policy: through the repository itself,
+    whatever GIT_* variables point git elsewhere; a link is no file), and HEAD's id; None for each on an unborn
+    branch."""
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+
+    git = Git(layout.root)
+    head = git.head()
+    if head is None:
+        return None, None
+    return TreeSource(git, git.commit_tree(head), "HEAD", rev=head).read(paths.GATE), head
+
+
+def _inits_gate(configured: list[str], suite_paths: list[str]) -> bytes:
+    """The gate.yaml init writes: the evidence types config.yaml configures required, the suite found protected."""
+    return with_suite(resources.default_gate(configured).decode("utf-8"), suite_paths).encode("utf-8")
+
+
+def _refuse_a_linked_folder(layout: Layout) -> None:
+    """Nothing is written through a `.harness` that is a link (read 117: --restore-gate replaced a file elsewhere):
+    git commits the link, not what it points to, and every reader refuses it."""
+    if layout.harness.is_symlink():
+        from harness.errors import HarnessError
+
+        raise HarnessError(f"{paths.HARNESS}: a symlink (git would commit the link, not the files it points to): "
+                           "nothing written", hint="replace the link with the real folder")
 
 
 def _configured(layout: Layout) -> list[str]:
