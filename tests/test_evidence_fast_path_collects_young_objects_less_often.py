@@ -28,3 +28,15 @@ def test_the_threshold_is_raised_while_recording_and_given_back(monkeypatch, out
     assert gc.get_threshold() == before
     assert code == (0 if outcome == "returns" else 130)
     assert seen == [(True, (evidence_fast.GC_YOUNG, *before[1:]))]
+
+
+def test_the_threshold_stays_raised_when_the_process_ends_with_the_answer(monkeypatch):
+    # Put back, the next allocation would scan every young object the recording made, in a process about to end.
+    monkeypatch.setattr(evidence_fast, "_record", lambda etype, task_id, command: 0)
+    monkeypatch.setattr("harness.cli.quick_exit.ends_with_the_answer", lambda: True)
+    before = gc.get_threshold()
+    try:
+        assert evidence_fast.answer(["custom", "--", "true"]) == 0
+        assert gc.get_threshold() == (evidence_fast.GC_YOUNG, *before[1:])
+    finally:
+        gc.set_threshold(*before)

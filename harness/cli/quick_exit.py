@@ -20,7 +20,7 @@ import sys
 def exit_now(code: int | None) -> None:
     """End the process with ``code`` after what a normal exit would do that can be seen; or return,
     when this process is not the harness program alone (the caller then exits as usual)."""
-    if not _the_program_alone():
+    if not ends_with_the_answer():
         return
     import atexit
 
@@ -34,7 +34,8 @@ def exit_now(code: int | None) -> None:
     os._exit(code or 0)
 
 
-def _the_program_alone() -> bool:
+def ends_with_the_answer() -> bool:
+    """Whether :func:`exit_now` ends this process: it is the harness program alone."""
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     program = (getattr(spec, "name", None) == "harness.__main__"
