@@ -87,4 +87,34 @@ def test_one_command_finds_head_once_and_judges_against_it(files, started):
     source = FsSource(files.root)
     first, again = source.committed_onto(), source.committed_onto()
     assert first is again and first.commit == files.commit
-    assert [a[:2] for a in started] == [["git", "rev-parse"]]
+    # ... and HEAD's config.yaml and gate.yaml (none here) come in the same `git cat-file --batch`.
+    assert first.read(".harness/config.yaml") == b"version: 1\n" and first.read(".harness/gate.yaml") is None
+    assert [a[:2] for a in started] == [["git", "cat-file"]]
+
+
+def test_files_read_ahead_with_head_read_as_read_reads_them(files, started):
+    ahead = ("big.txt", "vendored", ".harness", "missing.txt", "exactly.txt", "app.py")
+    head = CommitFiles.of_head(files.root, ahead=ahead)
+    assert head is not None and head.commit == files.commit and head.label == "HEAD"
+    assert [head.read(rel) for rel in ahead] == [b"x" * 64, None, None, None, b"y" * 32,
+                                                 b"def answer():\n    return 42\n"]
+    small = CommitFiles.of_head(files.root, ahead=("exactly.txt", "vendored", ".harness", "missing.txt"))
+    assert [small.read(rel) for rel in ("vendored", ".harness", "missing.txt")] == [None, None, None]
+    assert small.read("exactly.txt") == b"y" * 32
+    assert len(started) == 2  # every read above answered from the two processes that found HEAD
+
+
+def test_a_file_read_ahead_over_the_cap_is_refused_and_what_follows_it_read_as_before(files, monkeypatch):
+    monkeypatch.setattr(CommitFiles.__init__, "__defaults__", (32,))
+    head = CommitFiles.of_head(files.root, ahead=("exactly.txt", "big.txt", "app.py"))
+    assert head is not None and head.cap == 32
+    with pytest.raises(HarnessError, match=r"big\.txt in HEAD is larger than 32 bytes: refused unread"):
+        head.read("big.txt")
+    assert "app.py" not in head._ahead  # not read past the refused one ...
+    assert head.read("app.py") == b"def answer():\n    return 42\n"  # ... but read when asked
+    assert head.read("exactly.txt") == b"y" * 32
+
+
+def test_an_unborn_head_has_no_files(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert CommitFiles.of_head(tmp_path, ahead=(".harness/config.yaml",)) is None

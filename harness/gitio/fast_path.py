@@ -177,6 +177,9 @@ class CommitFiles:
         self.root, self.commit, self.cap = root, commit, cap
         self.label = f"commit {commit[:12]}"
         self.valid_cache: Path | None = None  # a read-only command's look at an old commit: checked, not cached
+        # Files read ahead with the commit (:meth:`of_head`): name -> (size, bytes; None: no file there). A commit's
+        # files never change, so a read answered from here is the one a git process would give.
+        self._ahead: dict[str, tuple[int, bytes | None]] = {}
 
     def shallow(self) -> bool:
         """Whether this source's repository is a shallow clone."""
@@ -208,16 +211,56 @@ class CommitFiles:
         return cls(root, commit) if ok else None
 
     @classmethod
-    def of_head(cls, root: Path) -> CommitFiles | None:
+    def of_head(cls, root: Path, ahead: tuple[str, ...] = ()) -> CommitFiles | None:
         """HEAD's files, pinned to the commit it names now (a ref moving between two reads changes nothing read);
-        None on an unborn branch."""
-        found = subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD^{commit}"], cwd=root, env=git_env(),
-                               capture_output=True, text=True, check=False).stdout.strip()
-        if not found:
-            return None
-        head = cls(root, found)
-        head.label = "HEAD"
-        return head
+        None on an unborn branch. The files named ``ahead`` (no line break in a name) are read with it, in the one
+        `git cat-file --batch` that finds HEAD: status and every recording read HEAD's config.yaml and gate.yaml,
+        which cost a `git rev-parse` and a git process each."""
+        proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=root, env=git_env(), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            with contextlib.suppress(BrokenPipeError):
+                proc.stdin.write(b"HEAD^{commit}\n")
+                proc.stdin.flush()  # git answers each line as it reads it: the commit is known before its files
+            header = proc.stdout.readline().split()
+            if len(header) != 3 or header[1] != b"commit":  # `HEAD^{commit} missing`: an unborn branch
+                return None
+            proc.stdout.read(int(header[2]) + 1)  # the commit object and its line break
+            head = cls(root, header[0].decode("ascii"))
+            head.label = "HEAD"
+            head._read_ahead(proc, ahead)
+            return head
+        finally:
+            proc.kill()  # a blob left unread (over the cap) is not waited for
+            proc.stdout.close()
+            proc.wait()
+
+    def _read_ahead(self, proc: subprocess.Popen[bytes], names: tuple[str, ...]) -> None:
+        """The files ``names`` of this commit, read from ``proc`` (a `git cat-file --batch` that read nothing else
+        yet), kept for :meth:`read`; one over the cap is kept by its size alone, and what follows it is left to
+        :meth:`read` (its bytes are not read past)."""
+        assert proc.stdin is not None and proc.stdout is not None
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.write(b"".join(f"{self.commit}:{rel}\n".encode("utf-8", "surrogateescape") for rel in names))
+            proc.stdin.close()
+        for rel in names:
+            header = proc.stdout.readline().split()
+            if len(header) == 2 and header[1] in (b"missing", b"ambiguous"):
+                self._ahead[rel] = (0, None)
+                continue
+            if len(header) != 3:
+                return  # no answer (git stopped): read() asks again
+            size = int(header[2])
+            blob = header[1] == b"blob"  # not a folder, nor a submodule's commit: no file there
+            if size > self.cap:
+                if blob:
+                    self._ahead[rel] = (size, None)
+                return  # not read past
+            data = proc.stdout.read(size + 1)  # the object and its line break
+            if len(data) != size + 1:
+                return
+            self._ahead[rel] = (size, data[:-1] if blob else None)
 
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(["git", *args], cwd=self.root, env=git_env(), capture_output=True, check=False)
@@ -226,6 +269,10 @@ class CommitFiles:
         """The blob at ``rel`` in this commit (None: no such file, or no file there), read in one `git cat-file
         --batch` process, where asking its size first took two: status and every recording read HEAD's config.yaml.
         Its header is read before its bytes, so a file over the cap is refused unread."""
+        if rel in self._ahead:
+            size, data = self._ahead[rel]
+            self._within_cap(rel, size)
+            return data
         if "\n" in rel:  # --batch reads one name a line: such a name is asked as before
             if self._git("ls-tree", "-z", self.commit, "--", rel).stdout.startswith(b"120000 "):
                 return None  # a symlink's blob is its target's name, not the file's content

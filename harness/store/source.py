@@ -79,9 +79,10 @@ class FsSource:
         `status` and every recording ask both (a `git rev-parse` each, before)."""
         found = self.__dict__.get("_onto", self)
         if found is self:
+            from harness import paths
             from harness.gitio.fast_path import CommitFiles
 
-            found = self._onto = CommitFiles.of_head(self.root)
+            found = self._onto = CommitFiles.of_head(self.root, ahead=(paths.CONFIG, paths.GATE))
         return found
 
     def shallow(self) -> bool:
