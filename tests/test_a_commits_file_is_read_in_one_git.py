@@ -93,11 +93,11 @@ def test_one_command_finds_head_once_and_judges_against_it(files, started):
 
 
 def test_files_read_ahead_with_head_read_as_read_reads_them(files, started):
-    ahead = ("big.txt", "vendored", ".harness", "missing.txt", "exactly.txt", "app.py")
+    ahead = ("big.txt", "vendored", ".harness", "missing.txt", "exactly.txt", "app.py", "link.py", "in/link.py")
     head = CommitFiles.of_head(files.root, ahead=ahead)
     assert head is not None and head.commit == files.commit and head.label == "HEAD"
     assert [head.read(rel) for rel in ahead] == [b"x" * 64, None, None, None, b"y" * 32,
-                                                 b"def answer():\n    return 42\n"]
+                                                 b"def answer():\n    return 42\n", None, None]  # a link: no file
     small = CommitFiles.of_head(files.root, ahead=("exactly.txt", "vendored", ".harness", "missing.txt"))
     assert [small.read(rel) for rel in ("vendored", ".harness", "missing.txt")] == [None, None, None]
     assert small.read("exactly.txt") == b"y" * 32

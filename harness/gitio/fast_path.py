@@ -241,10 +241,13 @@ class CommitFiles:
         yet), kept for :meth:`read`; one over the cap is kept by its size alone, and what follows it is left to
         :meth:`read` (its bytes are not read past)."""
         assert proc.stdin is not None and proc.stdout is not None
+        asked = [(rel, *rel.rpartition("/")[::2]) for rel in names]  # each file after its folder: a link is no file
         with contextlib.suppress(BrokenPipeError):
-            proc.stdin.write(b"".join(f"{self.commit}:{rel}\n".encode("utf-8", "surrogateescape") for rel in names))
+            proc.stdin.write(b"".join(f"{self.commit}:{parent}\n{self.commit}:{rel}\n".encode("utf-8", "surrogateescape")
+                                      for rel, parent, _ in asked))
             proc.stdin.close()
-        for rel in names:
+        for rel, parent, name in asked:
+            link = self._mode_in_tree(proc.stdout, parent, name) == b"120000"
             header = proc.stdout.readline().split()
             if len(header) == 2 and header[1] in (b"missing", b"ambiguous"):
                 self._ahead[rel] = (0, None)
@@ -260,7 +263,7 @@ class CommitFiles:
             data = proc.stdout.read(size + 1)  # the object and its line break
             if len(data) != size + 1:
                 return
-            self._ahead[rel] = (size, data[:-1] if blob else None)
+            self._ahead[rel] = (0, None) if link else (size, data[:-1] if blob else None)
 
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(["git", *args], cwd=self.root, env=git_env(), capture_output=True, check=False)
