@@ -14,9 +14,12 @@ across the cut is hidden in the kept part (read 56b's F-0114).
 
 from __future__ import annotations
 
-from harness.core.redact import Redactor
 from harness.core.value_class import dataclass
 from harness.runner import TAIL_LEAD, Capture
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from harness.core.redact import Redactor  # the caller's: loaded while the source is measured (evidence.record)
 
 SEPARATORS = (b"\n", b" ", b"\t")
 _FIT_TRIES = 4  # redactions of the kept part; markers rarely grow it more than once

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from harness import paths, runner
 from harness.core.cases import cases_text
-from harness.core.redact import Redactor, redact_argv
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
 from harness.evidence import outputcut
@@ -28,6 +27,7 @@ TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests
 if TYPE_CHECKING:
     from typing import Any
 
+    from harness.core.redact import Redactor
     from harness.evidence.suite_caches import RunWatch
     from harness.gitio.process_git import ProcessGit
     from harness.gitio.source_stat import Snapshot
@@ -104,6 +104,8 @@ def redactor_for(config: settings.Config) -> Redactor:
 
 def shown_command(command: list[str] | str, redactor: Redactor) -> tuple[str, list[str]]:
     """The command as recorded, redacted: (its one-line form, its argv)."""
+    from harness.core.redact import redact_argv
+
     if isinstance(command, str):
         shown = redactor.redact(command)
         return shown, [shown]
@@ -287,7 +289,8 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
     # The source before the run is measured in a thread (its git processes wait, not compute) while this one
     # loads the redaction rules; it is awaited before the lock is taken, which readers wait for (F-0058).
     with _Beside(lambda: _source_before(git)) as before:
-        redactor = redactor_for(config)
+        redactor = redactor_for(config)  # the redaction rules' modules load here, while git measures
+        _load_what_follows()
         prep = _prepare(git, p, cwd, site, run_argv, redactor, before.result())
         if watch is not None:
             watch.before(prep.environ, prep.program)
@@ -315,6 +318,16 @@ def collect(s: TaskStore, task_id: str, p: Plan, site: Site | None = None) -> tu
         # a run during which the source changed judged neither tree: convergence must know
         **({"tree_after": record["tree_after"]} if record["tree_after"] else {})})], extra_files=files)
     return record, _exit_status(ran.result.exit_code, ran.outcome, site)
+
+
+def _load_what_follows() -> None:
+    """Import the modules the rest of a recording needs (its store writes, and the `Next:` judged after it) while the
+    source is measured beside it: the thread's git processes leave this one waiting, and importing them after, one
+    by one as each is first used, was some 5 ms on the recording's path. Nothing is run."""
+    from harness.core import converge, gate_checks  # noqa: F401
+    from harness.gate import config_approval, facts, loosening, steps_now  # noqa: F401
+    from harness.gitio import fast_path  # noqa: F401
+    from harness.store import ledger_memo, plain_yaml_writer, schema_valid  # noqa: F401
 
 
 def _suite_run(git: ProcessGit, s: TaskStore, etype: str) -> RunWatch | None:
