@@ -118,3 +118,48 @@ def test_a_file_read_ahead_over_the_cap_is_refused_and_what_follows_it_read_as_b
 def test_an_unborn_head_has_no_files(tmp_path):
     git(tmp_path, "init", "-q")
     assert CommitFiles.of_head(tmp_path, ahead=(".harness/config.yaml",)) is None
+
+
+# -- read 118: whether a file is there is the entry's mode, asked before its size -------------------------------
+
+def _entry(repo, mode: str, data: bytes, rel: str) -> None:
+    """An index entry of ``mode`` at ``rel`` naming a new blob holding ``data``, committed (no file on disk)."""
+    oid = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=data, capture_output=True,
+                         check=True).stdout.decode().strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"{mode},{oid},{rel}")
+    git(repo, "commit", "-qm", f"{rel} as {mode}", "--no-verify")
+
+
+def _three_readers(repo, rel: str) -> list:
+    """What ``rel`` reads as in HEAD through CommitFiles.read, the read-ahead with HEAD, and the gate's TreeSource."""
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+
+    head = CommitFiles.of_head(repo)
+    g = Git(repo)
+    return [head.read(rel), CommitFiles.of_head(repo, ahead=(rel,)).read(rel),
+            TreeSource(g, g.commit_tree(head.commit), "HEAD", rev=head.commit).read(rel)]
+
+
+def test_a_submodule_entry_naming_a_blob_is_no_file_for_any_reader(files):
+    # Read 118's F-B: a gitlink at .harness/gate.yaml naming a loosened policy's blob was read as HEAD's policy by
+    # status, where the gate reads no file there.
+    _entry(files.root, "160000", b"gate:\n  loosened: true\n", ".harness/gate.yaml")
+    assert _three_readers(files.root, ".harness/gate.yaml") == [None, None, None]
+
+
+def test_a_link_over_the_cap_is_no_file_not_a_refusal(files, monkeypatch):
+    # Read 118's F-A: the size was checked before the kind, so a link whose blob is over the cap was refused.
+    _entry(files.root, "120000", b"t" * 64, ".harness/gate.yaml")
+    monkeypatch.setattr(CommitFiles.__init__, "__defaults__", (32,))
+    assert _three_readers(files.root, ".harness/gate.yaml") == [None, None, None]
+
+
+def test_a_file_where_a_folder_is_asked_is_no_file_however_large(files, monkeypatch):
+    # Read 118: the folder's listing was capped before its kind was known; a file there holds no entries.
+    from harness.gitio import fast_path
+
+    monkeypatch.setattr(fast_path, "TREE_CAP", 8)
+    head = CommitFiles.of_head(files.root)
+    assert head.read("big.txt/inside") is None
+    assert CommitFiles.of_head(files.root, ahead=("big.txt/inside",)).read("big.txt/inside") is None
