@@ -169,6 +169,12 @@ def git_version() -> str | None:
 TREE_CAP = 64 * 1024 * 1024  # a folder's listing read to learn a file's mode: over a million entries is refused
 
 
+def _a_file(mode: bytes | None) -> bool:
+    """Whether a tree entry of ``mode`` is a file (100644, 100755, an old 100664): not a folder, a link (120000) or a
+    submodule's entry (160000)."""
+    return mode is not None and mode.startswith(b"100")
+
+
 class CommitFiles:
     """One commit's files, read with `git cat-file` (no pygit2): what a read-only command needs of an
     old commit, such as the configuration a task's base had. Files over ``cap`` bytes are refused."""
@@ -247,23 +253,27 @@ class CommitFiles:
                                       for rel, parent, _ in asked))
             proc.stdin.close()
         for rel, parent, name in asked:
-            link = self._mode_in_tree(proc.stdout, parent, name) == b"120000"
+            mode, aligned = self._entry_mode(proc.stdout, parent, name)
+            if not _a_file(mode):
+                self._ahead[rel] = (0, None)  # no file there, whatever object the entry names, however large
+                if not aligned:
+                    return  # what follows is left to read()
             header = proc.stdout.readline().split()
             if len(header) == 2 and header[1] in (b"missing", b"ambiguous"):
                 self._ahead[rel] = (0, None)
                 continue
             if len(header) != 3:
                 return  # no answer (git stopped): read() asks again
-            size = int(header[2])
-            blob = header[1] == b"blob"  # not a folder, nor a submodule's commit: no file there
+            size, blob = int(header[2]), _a_file(mode) and header[1] == b"blob"
             if size > self.cap:
                 if blob:
                     self._ahead[rel] = (size, None)
                 return  # not read past
             data = proc.stdout.read(size + 1)  # the object and its line break
             if len(data) != size + 1:
-                return
-            self._ahead[rel] = (0, None) if link else (size, data[:-1] if blob else None)
+                return  # cut short: read() asks again (nothing was kept for a file)
+            if _a_file(mode):
+                self._ahead[rel] = (size, data[:-1] if blob else None)
 
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(["git", *args], cwd=self.root, env=git_env(), capture_output=True, check=False)
@@ -277,8 +287,8 @@ class CommitFiles:
             self._within_cap(rel, size)
             return data
         if "\n" in rel:  # --batch reads one name a line: such a name is asked as before
-            if self._git("ls-tree", "-z", self.commit, "--", rel).stdout.startswith(b"120000 "):
-                return None  # a symlink's blob is its target's name, not the file's content
+            if not _a_file(self._git("ls-tree", "-z", self.commit, "--", rel).stdout.partition(b" ")[0] or None):
+                return None  # no file there (a link, a submodule's entry), whatever object it names
             asked = self._git("cat-file", "-s", f"{self.commit}:{rel}")
             if asked.returncode != 0:
                 return None
@@ -293,8 +303,8 @@ class CommitFiles:
             with contextlib.suppress(BrokenPipeError):
                 proc.stdin.write(f"{self.commit}:{parent}\n{self.commit}:{rel}\n".encode("utf-8", "surrogateescape"))
                 proc.stdin.close()
-            if self._mode_in_tree(proc.stdout, parent, name) == b"120000":
-                return None  # a symlink's blob is its target's name, not the file's content (as TreeSource reads it)
+            if not _a_file(self._entry_mode(proc.stdout, parent, name)[0]):
+                return None  # no file there, whatever object the entry names (as TreeSource reads it)
             header = proc.stdout.readline().split()
             if len(header) != 3 or header[1] != b"blob":  # `missing`, a folder, a submodule's commit
                 return None
@@ -307,27 +317,29 @@ class CommitFiles:
             proc.stdout.close()
             proc.wait()
 
-    def _mode_in_tree(self, out: IO[bytes], parent: str, name: str) -> bytes | None:
-        """The mode the folder ``parent``, the first object `--batch` prints, records for ``name`` (None: no such
-        folder or entry); the reader is left at the next object. A link's mode is 120000 (read 117: status read a
-        committed gate.yaml link as its target's name, where the gate reads it as no file)."""
+    def _entry_mode(self, out: IO[bytes], parent: str, name: str) -> tuple[bytes | None, bool]:
+        """The mode the folder ``parent``, the next object `--batch` prints, records for ``name`` (None: no such folder
+        or entry), and whether the reader was left at the object after it: not where ``parent`` is no folder, whose
+        content is left unread (nothing can be at ``parent/name``; read 118: a file there was capped as a listing).
+        Whether a file is at ``parent/name`` is this mode's to say, not its object's type: a link's blob is its
+        target's name, and a submodule's entry may name any object, a blob too (read 117, read 118)."""
         header = out.readline().split()
-        if len(header) != 3:  # `<name> missing`
-            return None
+        if len(header) != 3:  # `<name> missing` (the reader is at the next object), or git stopped
+            return None, len(header) == 2
+        if header[1] != b"tree":
+            return None, False
         if int(header[2]) > TREE_CAP:
             raise HarnessError(f"{parent or 'the root folder'} in {self.label} lists more than {TREE_CAP} bytes of "
                                "entries: refused unread")
         tree = out.read(int(header[2]))
         out.read(1)  # the newline after an object's content
-        if header[1] != b"tree":
-            return None
         width, want, at = len(header[0]) // 2, name.encode("utf-8", "surrogateescape"), 0
         while at < len(tree):  # entries: `<mode> <name>\0<id, width bytes>`
             space, nul = tree.index(b" ", at), tree.index(b"\0", at)
             if tree[space + 1:nul] == want:
-                return tree[at:space]
+                return tree[at:space], True
             at = nul + 1 + width
-        return None
+        return None, True
 
     def _within_cap(self, rel: str, size: int) -> None:
         if size > self.cap:
