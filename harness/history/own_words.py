@@ -79,9 +79,11 @@ class _Ledger:
 
     @cached_property
     def strings(self) -> frozenset[str]:
-        """Every text an event's data holds, and each list of texts joined by lines (an argv, as the scan
-        reports one)."""
-        return frozenset(_texts([event["data"] for event in self.events]))
+        """Every text an event's data holds, each list of texts joined by lines (an argv, as the scan reports one),
+        and each event's time: task.yaml's timestamps are its first and last event's, outside their data (a
+        project pattern matching dates refused task.yaml when no data text held the same second)."""
+        times = [event["ts"] for event in self.events if isinstance(event.get("ts"), str)]
+        return frozenset([*_texts([event["data"] for event in self.events]), *times])
 
     def binds(self, etype: str, kind: str, raw: bytes) -> bool:
         """Whether ``raw`` is the evidence file of type ``etype`` (``kind``: json, log, cases) the ledger records."""
