@@ -163,3 +163,33 @@ def test_a_file_where_a_folder_is_asked_is_no_file_however_large(files, monkeypa
     head = CommitFiles.of_head(files.root)
     assert head.read("big.txt/inside") is None
     assert CommitFiles.of_head(files.root, ahead=("big.txt/inside",)).read("big.txt/inside") is None
+
+
+# -- read 119: a mode is read as git reads it, by its type bits -------------------------------------------------
+
+def _head_with_listing(repo, entries: list[tuple[bytes, bytes, bytes]]) -> None:
+    """HEAD moved to a commit whose root folder lists ``entries`` (mode, name, content) exactly as given, written
+    as a raw object (no check of git's own): what git plumbing lets anyone commit."""
+    def put(kind: str, data: bytes) -> bytes:
+        out = subprocess.run(["git", "hash-object", "-w", "--literally", "-t", kind, "--stdin"], cwd=repo,
+                             input=data, capture_output=True, check=True).stdout.strip()
+        return bytes.fromhex(out.decode())
+    listing = b"".join(mode + b" " + name + b"\0" + put("blob", data) for mode, name, data in entries)
+    tree = put("tree", listing).hex()
+    commit = git(repo, "commit-tree", tree, "-m", "a raw listing").stdout.strip()
+    git(repo, "update-ref", "HEAD", commit)
+
+
+def test_a_mode_whose_type_bits_say_submodule_is_no_file(repo):
+    # 100160000: git masks the type bits (0o160000, a submodule's entry); status read the blob as HEAD's policy.
+    _head_with_listing(repo, [(b"100160000", b"gate.yaml", b"loosened\n")])
+    assert "160000 commit" in git(repo, "ls-tree", "HEAD").stdout
+    assert CommitFiles.of_head(repo).read("gate.yaml") is None
+    assert CommitFiles.of_head(repo, ahead=("gate.yaml",)).read("gate.yaml") is None
+
+
+def test_a_zero_padded_file_mode_is_a_file_as_git_reads_it(repo):
+    _head_with_listing(repo, [(b"0100644", b"gate.yaml", b"policy\n")])
+    assert git(repo, "show", "HEAD:gate.yaml").stdout == "policy\n"
+    assert CommitFiles.of_head(repo).read("gate.yaml") == b"policy\n"
+    assert CommitFiles.of_head(repo, ahead=("gate.yaml",)).read("gate.yaml") == b"policy\n"
