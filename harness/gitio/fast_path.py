@@ -170,9 +170,12 @@ TREE_CAP = 64 * 1024 * 1024  # a folder's listing read to learn a file's mode: o
 
 
 def _a_file(mode: bytes | None) -> bool:
-    """Whether a tree entry of ``mode`` is a file (100644, 100755, an old 100664): not a folder, a link (120000) or a
-    submodule's entry (160000)."""
-    return mode is not None and mode.startswith(b"100")
+    """Whether a tree entry of ``mode`` is a file, read as git reads a mode (canon_mode): its octal digits' type bits
+    alone, so 100644, 100755, 0100644 and an old 100664 are files, and a folder (40000), a link (120000) or a
+    submodule's entry (160000, and 100160000, whose type bits are a submodule's: read 119) is not."""
+    if not mode or not all(0x30 <= c <= 0x37 for c in mode):  # octal digits only, as git parses a mode
+        return False
+    return int(mode, 8) & 0o170000 == 0o100000
 
 
 class CommitFiles:
