@@ -193,3 +193,14 @@ def test_a_zero_padded_file_mode_is_a_file_as_git_reads_it(repo):
     assert git(repo, "show", "HEAD:gate.yaml").stdout == "policy\n"
     assert CommitFiles.of_head(repo).read("gate.yaml") == b"policy\n"
     assert CommitFiles.of_head(repo, ahead=("gate.yaml",)).read("gate.yaml") == b"policy\n"
+
+
+def test_a_folder_listing_over_its_cap_is_refused_not_read(files, monkeypatch):
+    # The refusal the mode check adds: a folder whose listing is over TREE_CAP is not read into memory to find a mode.
+    from harness.gitio import fast_path
+
+    monkeypatch.setattr(fast_path, "TREE_CAP", 8)
+    with pytest.raises(HarnessError, match=r"\.harness in HEAD lists more than 8 bytes of entries: refused unread"):
+        CommitFiles.of_head(files.root).read(".harness/config.yaml")
+    with pytest.raises(HarnessError, match=r"lists more than 8 bytes"):
+        CommitFiles.of_head(files.root, ahead=(".harness/config.yaml",))
