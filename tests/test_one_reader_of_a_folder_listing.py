@@ -1,0 +1,144 @@
+"""A commit's `.harness/` listing is read one way by every reader (read 119: F-0429, F-0431..F-0435).
+
+The gate reads HEAD's files through libgit2 (TreeSource), status and recordings through `git cat-file`
+(CommitFiles). A listing written with git's plumbing (`hash-object --literally`, `commit-tree`, or stock `git mktree`
+for a 120755 link) was read differently by the two: a link with permission bits was a link to git and an executable
+file to libgit2, a name listed twice or out of order was found by one lookup and missed by the other, a mode libgit2
+cannot parse killed the gate with a traceback, and a file's mode naming a folder gave a heap address as its size.
+Such a listing is now refused, with one reason, by every reader; `harness gate` and `harness status` then agree.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from harness.errors import HarnessError
+
+from support.cli import TO_VERIFYING, gate_json, walk_to
+from support.flows import new_task
+from support.gitrepo import commit_all_ok, git
+from support.paths import PY
+
+GATE = ".harness/gate.yaml"
+
+
+def _put(repo, kind: str, data: bytes) -> bytes:
+    out = subprocess.run(["git", "hash-object", "-w", "--literally", "-t", kind, "--stdin"], cwd=repo, input=data,
+                         capture_output=True, check=True).stdout.strip()
+    return bytes.fromhex(out.decode())
+
+
+def _raw(repo, tree: str) -> list[list[bytes]]:
+    """[mode, name, id] of each entry of ``tree`` as stored."""
+    raw = subprocess.run(["git", "cat-file", "tree", tree], cwd=repo, capture_output=True, check=True).stdout
+    out = []
+    while raw:
+        head, _, raw = raw.partition(b"\0")
+        mode, _, name = head.partition(b" ")
+        out.append([mode, name, raw[:20]])
+        raw = raw[20:]
+    return out
+
+
+def _listing(entries: list[list[bytes]]) -> bytes:
+    return b"".join(mode + b" " + name + b"\0" + oid for mode, name, oid in entries)
+
+
+def _head_harness(repo, harness: list[list[bytes]]) -> None:
+    """HEAD moved to a commit of HEAD's tree whose `.harness` folder lists ``harness`` exactly as given."""
+    top = _raw(repo, "HEAD^{tree}")
+    for entry in top:
+        if entry[1] == b".harness":
+            entry[2] = _put(repo, "tree", _listing(harness))
+    tree = _put(repo, "tree", _listing(top)).hex()
+    git(repo, "update-ref", "HEAD", git(repo, "commit-tree", "-p", "HEAD", "-m", "a raw .harness", tree).stdout.strip())
+
+
+def _loosened(repo) -> bytes:
+    return _put(repo, "blob", (repo / GATE).read_bytes().replace(b"unit_test: required", b"unit_test: optional"))
+
+
+def _crafted(repo, how: str) -> None:
+    """HEAD's `.harness` listing made as read 119 made it: ``how`` names the defect."""
+    entries = _raw(repo, "HEAD:.harness")
+    gate = next(e for e in entries if e[1] == b"gate.yaml")
+    if how == "link-with-permission-bits":  # F-0431: what stock `git mktree` writes for `120755 blob`
+        gate[0], gate[2] = b"120755", _loosened(repo)
+    elif how == "named-twice":  # F-0432
+        entries.insert(entries.index(gate) + 1, [b"100644", b"gate.yaml", _loosened(repo)])
+    elif how == "out-of-order":  # F-0433
+        entries.remove(gate)
+        entries.insert(0, [b"100644", b"gate.yaml", _loosened(repo)])
+    elif how == "over-16-bits":  # F-0429, F-0435: a submodule's entry to git, unparsable to libgit2
+        gate[0], gate[2] = b"100160000", _loosened(repo)
+    elif how == "file-naming-a-folder":  # F-0434
+        gate[2] = bytes.fromhex(git(repo, "rev-parse", "HEAD:.harness").stdout.strip())
+    _head_harness(repo, entries)
+
+
+CRAFTED = ["link-with-permission-bits", "named-twice", "out-of-order", "over-16-bits", "file-naming-a-folder"]
+
+
+@pytest.fixture
+def adopted(h, repo):
+    """The harness committed, a task in VERIFYING whose policy (unit_test required) blocks it."""
+    commit_all_ok(repo, "adopt the harness")
+    new_task(h)
+    walk_to(h, *TO_VERIFYING)
+    h.ok("evidence", "build", "--", PY, "-c", "pass")
+    assert b"unit_test: required" in (repo / GATE).read_bytes()
+    return repo
+
+
+def _readers(repo) -> list:
+    """HEAD's gate.yaml through CommitFiles.read, the read-ahead with HEAD, and the gate's TreeSource: its bytes,
+    or the refusal's message."""
+    from harness.gitio.fast_path import CommitFiles
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+
+    def read(how):
+        try:
+            return how()
+        except HarnessError as exc:
+            return str(exc)
+
+    head = CommitFiles.of_head(repo)
+    g = Git(repo)
+    return [read(lambda: head.read(GATE)), read(lambda: CommitFiles.of_head(repo, ahead=(GATE,)).read(GATE)),
+            read(lambda: TreeSource(g, g.commit_tree(head.commit), "HEAD", rev=head.commit).read(GATE))]
+
+
+@pytest.mark.parametrize("how", CRAFTED)
+def test_every_reader_refuses_the_listing_with_one_reason(adopted, how):
+    _crafted(adopted, how)
+    found = _readers(adopted)
+    assert len(set(found)) == 1 and isinstance(found[0], str), found
+    assert "refused" in found[0] and "HEAD" in found[0], found[0]
+
+
+@pytest.mark.parametrize("how", CRAFTED)
+def test_the_gate_and_status_agree_and_neither_dies(h, adopted, how):
+    _crafted(adopted, how)
+    code, report = gate_json(h)
+    status = json.loads(h("status", "--json").out)["gate_now"]["verdict"]
+    assert "Traceback" not in h("gate").err
+    assert report["verdict"] == status == "INVALID_HARNESS_STATE", (report, status)
+    assert code != 0
+
+
+def test_a_sound_listing_reads_alike_as_before(adopted):
+    # The legitimate path a careless guard would refuse: git's own listing, read the same by all three.
+    assert _readers(adopted) == [(adopted / GATE).read_bytes()] * 3
+
+
+@pytest.mark.parametrize("how", CRAFTED)
+def test_the_audit_refuses_such_a_commit_and_does_not_die(h, adopted, how):
+    # The backstop that reads history (audit, the push guard) reads listings the same way.
+    base = git(adopted, "rev-parse", "HEAD").stdout.strip()
+    _crafted(adopted, how)
+    r = h("audit", "--from", base, "--to", "HEAD")
+    assert r.code in (1, 2) and "Traceback" not in r.err + r.out, (r.code, r.out, r.err)
