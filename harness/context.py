@@ -41,6 +41,8 @@ class Process:
         self.ledgers: dict[str, list[Any]] = {}  # harness.store.ledger_memo
         self.blobs: OrderedDict[Any, bytes] = OrderedDict()  # harness.gitio.blob_memo
         self.blob_bytes = 0
+        self.listings: dict[str, Any] = {}  # harness.gitio.tree_source: a folder's parsed listing, by its id
+        self.listed_entries = 0
         self.valid_digests: set[str] = set()  # harness.store.validate: checked by this process
         self.valid_listed: dict[str, set[str]] = {}  # harness.store.validate: cache file -> the digests it lists
         self.locks_held: dict[str, bool] = {}  # lock file -> held exclusively (harness.store.fsio)

@@ -76,8 +76,9 @@ def test_a_file_over_the_cap_is_refused_and_one_at_it_is_read(files):
 
 def test_each_read_starts_one_git_process(files, started):
     assert files.read(".harness/config.yaml") == b"version: 1\n"
-    assert files.read("missing.txt") is None
-    assert [a[:2] for a in started] == [["git", "cat-file"], ["git", "cat-file"]]
+    assert files.read("missing.txt") is None  # the root folder read for the first answers this one: no git at all
+    assert files.read("in/link.py") is None and files.read("app.py")
+    assert [a[:2] for a in started] == [["git", "cat-file"]] * 3
 
 
 def test_one_command_finds_head_once_and_judges_against_it(files, started):
@@ -110,8 +111,8 @@ def test_a_file_read_ahead_over_the_cap_is_refused_and_what_follows_it_read_as_b
     assert head is not None and head.cap == 32
     with pytest.raises(HarnessError, match=r"big\.txt in HEAD is larger than 32 bytes: refused unread"):
         head.read("big.txt")
-    assert "app.py" not in head._ahead  # not read past the refused one ...
-    assert head.read("app.py") == b"def answer():\n    return 42\n"  # ... but read when asked
+    # Its bytes are not read past (the process left at them is ended): what follows is read in another.
+    assert head.read("app.py") == b"def answer():\n    return 42\n"
     assert head.read("exactly.txt") == b"y" * 32
 
 
@@ -156,13 +157,15 @@ def test_a_link_over_the_cap_is_no_file_not_a_refusal(files, monkeypatch):
 
 
 def test_a_file_where_a_folder_is_asked_is_no_file_however_large(files, monkeypatch):
-    # Read 118: the folder's listing was capped before its kind was known; a file there holds no entries.
+    # Read 118: the folder's listing was capped before its kind was known; a file there holds no entries. Every
+    # listing on the way is capped (the root's too): the cap is the root's size, the file far over it.
     from harness.gitio import fast_path
 
-    monkeypatch.setattr(fast_path, "TREE_CAP", 8)
-    head = CommitFiles.of_head(files.root)
-    assert head.read("big.txt/inside") is None
-    assert CommitFiles.of_head(files.root, ahead=("big.txt/inside",)).read("big.txt/inside") is None
+    _entry(files.root, "100644", b"z" * 100_000, "huge.txt")
+    root = subprocess.run(["git", "cat-file", "tree", "HEAD^{tree}"], cwd=files.root, capture_output=True, check=True)
+    monkeypatch.setattr(fast_path, "TREE_CAP", len(root.stdout))
+    assert CommitFiles.of_head(files.root).read("huge.txt/inside") is None
+    assert CommitFiles.of_head(files.root, ahead=("huge.txt/inside",)).read("huge.txt/inside") is None
 
 
 # -- read 119: a mode is read as git reads it, by its type bits -------------------------------------------------
@@ -180,12 +183,15 @@ def _head_with_listing(repo, entries: list[tuple[bytes, bytes, bytes]]) -> None:
     git(repo, "update-ref", "HEAD", commit)
 
 
-def test_a_mode_whose_type_bits_say_submodule_is_no_file(repo):
-    # 100160000: git masks the type bits (0o160000, a submodule's entry); status read the blob as HEAD's policy.
+def test_a_mode_whose_type_bits_say_submodule_is_refused(repo):
+    # 100160000: git masks the type bits (0o160000, a submodule's entry), libgit2 cannot parse it (the gate died);
+    # status read the blob as HEAD's policy. Neither reading is taken: the listing is refused, by every reader.
     _head_with_listing(repo, [(b"100160000", b"gate.yaml", b"loosened\n")])
     assert "160000 commit" in git(repo, "ls-tree", "HEAD").stdout
-    assert CommitFiles.of_head(repo).read("gate.yaml") is None
-    assert CommitFiles.of_head(repo, ahead=("gate.yaml",)).read("gate.yaml") is None
+    with pytest.raises(HarnessError, match=r"the entry 'gate\.yaml' has mode '100160000', which git and libgit2 do not read alike"):
+        CommitFiles.of_head(repo).read("gate.yaml")
+    with pytest.raises(HarnessError, match="100160000"):
+        CommitFiles.of_head(repo, ahead=("gate.yaml",)).read("gate.yaml")
 
 
 def test_a_zero_padded_file_mode_is_a_file_as_git_reads_it(repo):
@@ -200,7 +206,8 @@ def test_a_folder_listing_over_its_cap_is_refused_not_read(files, monkeypatch):
     from harness.gitio import fast_path
 
     monkeypatch.setattr(fast_path, "TREE_CAP", 8)
-    with pytest.raises(HarnessError, match=r"\.harness in HEAD lists more than 8 bytes of entries: refused unread"):
+    with pytest.raises(HarnessError, match=r"the root folder in HEAD lists more than 8 bytes of entries: refused unread"):
         CommitFiles.of_head(files.root).read(".harness/config.yaml")
+    head = CommitFiles.of_head(files.root, ahead=(".harness/config.yaml",))  # found; its files refused when read
     with pytest.raises(HarnessError, match=r"lists more than 8 bytes"):
-        CommitFiles.of_head(files.root, ahead=(".harness/config.yaml",))
+        head.read(".harness/config.yaml")

@@ -125,7 +125,7 @@ def test_the_hooks_fast_path_loads_nothing_of_the_adapter_but_its_environment():
     # (gitio/adoption.py: where the harness was adopted, asked of an old commit's files by git alone)
     assert files == {"harness/__init__.py", "harness/errors.py", "harness/gitio/__init__.py",
                      "harness/gitio/environment.py", "harness/gitio/fast_path.py", "harness/gitio/adoption.py",
-                     "harness/core/__init__.py", "harness/core/code_only.py"}
+                     "harness/core/__init__.py", "harness/core/code_only.py", "harness/core/tree_listing.py"}
     assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
 
 
@@ -189,7 +189,8 @@ def test_the_push_fast_path_loads_nothing_of_the_adapter_but_its_environment():
     # code-only push would otherwise pay for nothing. Followed as above.
     files, others = closure(PACKAGE / "gitio" / "__init__.py", PACKAGE / "gitio" / "push_fast_path.py")
     assert files == {"harness/__init__.py", "harness/gitio/__init__.py", "harness/gitio/environment.py",
-                     "harness/gitio/push_fast_path.py", "harness/core/__init__.py", "harness/core/code_only.py"}
+                     "harness/gitio/push_fast_path.py", "harness/core/__init__.py", "harness/core/code_only.py",
+                     "harness/core/tree_listing.py", "harness/errors.py"}  # the one judge of a listing (read 119)
     assert not others & {"pygit2", "click", "yaml", "jsonschema"}, others
 
 

@@ -14,11 +14,8 @@ import os
 
 from harness import paths
 from harness.core.code_only import FOLDER, code_only
+from harness.core.tree_listing import entry_defects
 from harness.gitio.environment import HARNESS_DIR, as_stored, common_dir
-
-TYPE_CHECKING = False  # collections.abc's names are for the type checker alone
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
 ZERO = "0" * 40
 TRUST_ROOTS = r"^(harness\.allowedsigners|gpg\.ssh\.allowedsignersfile)$"  # git config keys naming signers
@@ -62,31 +59,6 @@ def _may_be_grafted() -> bool:
         return os.stat(os.path.join(common, "info", "grafts")).st_size > 0
     except OSError:
         return False
-
-
-def entry_defects(entries: Iterable[tuple[bytes, bool]]) -> list[str]:
-    """The fsck errors of one tree's own entries, given as (raw name, is a tree) in stored order.
-    Shared with :func:`harness.gitio.trees.tree_defects`, so both paths judge a tree alike."""
-    out: list[str] = []
-    seen: set[bytes] = set()
-    previous: bytes | None = None
-    for name, is_tree in entries:
-        shown = name.decode("utf-8", "replace")
-        if name in seen:
-            out.append(f"the entry {shown!r} appears more than once (git fsck: duplicateEntries)")
-        elif name in (b"", b".", b"..") or b"/" in name or name.lower() == b".git":
-            out.append(f"the entry name {shown!r} is not one git can check out")
-        elif name.lower() == HARNESS_DIR.encode() and name != HARNESS_DIR.encode():
-            # A case-insensitive checkout (macOS, Windows) makes it one folder with .harness/: records no
-            # check read (#27's task F-0017).
-            out.append(f"the entry name {shown!r} is {HARNESS_DIR} in another case")
-        # git orders a folder as if its name ended in "/" (so `a-b` sorts before the folder `a`).
-        key = name + (b"/" if is_tree else b"")
-        if previous is not None and key <= previous and name not in seen:
-            out.append(f"the entry {shown!r} is out of git's order (git fsck: treeNotSorted)")
-        seen.add(name)
-        previous = key
-    return out
 
 
 def _start(argv: list[str], feed: bool) -> tuple[int, int | None, int]:

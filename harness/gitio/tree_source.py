@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
+from harness import context
+from harness.core import tree_listing
+from harness.core.tree_listing import FILE, FOLDER, Entry
 from harness.errors import HarnessError
 from harness.gitio import blob_memo
 from harness.gitio.environment import git_env
@@ -21,13 +23,12 @@ class TreeSource:
         self.git = git
         self.of_index = of_index  # the index's tree: what the next commit, on HEAD, holds
         self.repo = git.repo
-        self.tree = git.repo[tree_id]
+        self.tree_id = tree_id
         self.label = label
         self.valid_cache = git.valid_cache  # the repository's, as the hook that opened it named one
         self.rev = rev  # the commit this tree is from, for hints ("git checkout REV -- PATH")
-        # Folder objects by path: a lookup by full path makes libgit2 re-parse every folder on
-        # the way (the tasks folder has one entry per task), so N lookups would cost N².
-        self._objects: dict[str, Any] = {}
+        # Entries by path: a lookup by full path would read every folder on the way again.
+        self._entries: dict[str, Entry | None] = {}
 
     def at(self, commit: str) -> TreeSource | None:
         """The same repository's files as ``commit`` has them (None: not a commit here)."""
@@ -91,12 +92,8 @@ class TreeSource:
     def same_in(self, tree_a: str, tree_b: str | None, path: str) -> bool:
         """Whether ``path`` is the same file (or as absent) in both trees (``tree_b`` None: the empty tree)."""
         def entry(tree_id: str | None) -> str | None:
-            if tree_id is None:
-                return None
-            try:
-                return str(self.repo[tree_id][path].id)
-            except (KeyError, ValueError):
-                return None
+            found = tree_listing.lookup(self._listing, tree_id, path) if tree_id is not None else None
+            return found.oid if found is not None else None
         return entry(tree_a) == entry(tree_b)
 
     def special_entries(self, rel: str, known: Callable[[str, str], bool] | None = None) -> list[str]:
@@ -106,76 +103,97 @@ class TreeSource:
         tree): it is not walked again, so the cost follows what changed, not the store's size.
         """
         top = self._entry(rel)
-        out, stack = [], [(rel, top)] if isinstance(top, pygit2.Tree) else []
+        out, stack = [], [(rel, top.oid)] if top is not None and top.kind == FOLDER else []
         while stack:
             base, tree = stack.pop()
-            for entry in tree:
-                path = f"{base}/{entry.name}"
-                if entry.filemode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT):
+            for name, entry in (self._listing(tree, base) or {}).items():
+                path = f"{base}/{name}"
+                if self.is_special(entry.mode):
                     out.append(path)
-                elif isinstance(entry, pygit2.Tree) and not (known and known(path, str(entry.id))):
-                    stack.append((path, entry))
+                elif entry.kind == FOLDER and not (known and known(path, entry.oid)):
+                    stack.append((path, entry.oid))
         return sorted(out)
 
     def changes_since(self, old: TreeSource, rel: str) -> list[tuple[str, int]]:
         """(path under ``rel``, mode in this tree, 0 if deleted) of every file that differs from
-        ``old``'s ``rel``: libgit2 walks both trees and skips folders whose ids are equal, so the
-        cost follows the change, not the number of folders."""
-        ours, theirs = self._entry(rel), old._entry(rel)
-        if not isinstance(ours, pygit2.Tree) or not isinstance(theirs, pygit2.Tree):
-            empty = self.repo[self.repo.TreeBuilder().write()]
-            ours, theirs = ours if isinstance(ours, pygit2.Tree) else empty, \
-                theirs if isinstance(theirs, pygit2.Tree) else empty
-        before, after = theirs, ours
-        out = []
-        for delta in before.diff_to_tree(after).deltas:
-            deleted = delta.status == pygit2.enums.DeltaStatus.DELETED
-            out.append((delta.old_file.path if deleted else delta.new_file.path, 0 if deleted else delta.new_file.mode))
-        return out
+        ``old``'s ``rel``: folders whose ids are equal are not opened, so the cost follows the change,
+        not the number of folders. Both listings are read as :meth:`read` reads them."""
+        def folder(source: TreeSource) -> str | None:
+            found = source._entry(rel)
+            return found.oid if found is not None and found.kind == FOLDER else None
+        return tree_listing.changes(lambda oid, path: self._listing(oid, f"{rel}/{path}" if path else rel),
+                                    folder(old), folder(self))
 
     @staticmethod
     def is_special(mode: int) -> bool:
         """A symlink or a submodule: what the harness never reads."""
-        return mode in (pygit2.enums.FileMode.LINK, pygit2.enums.FileMode.COMMIT)
+        return mode in (0o120000, 0o160000)
 
     def entries(self, rel: str) -> dict[str, str]:
         """name -> object id of every entry of the folder ``rel``, in one listing (empty if absent)."""
         obj = self._entry(rel)
-        return {e.name: str(e.id) for e in obj} if isinstance(obj, pygit2.Tree) else {}
+        listing = self._listing(obj.oid, rel) if obj is not None and obj.kind == FOLDER else None
+        return {name: entry.oid for name, entry in (listing or {}).items()}
 
-    def _entry(self, rel: str) -> Any:  # a pygit2 object or None
-        if not rel:
-            return self.tree
-        if rel in self._objects:
-            return self._objects[rel]
-        parent, _, name = rel.rpartition("/")
-        folder = self._entry(parent)
-        obj = None
-        if isinstance(folder, pygit2.Tree) and name:
-            try:
-                obj = folder[name]
-            except KeyError:
-                obj = None
-        self._objects[rel] = obj
-        return obj
+    def _entry(self, rel: str) -> Entry | None:
+        if rel not in self._entries:
+            parent, _, name = rel.rpartition("/")
+            folder = self._entry(parent) if rel else None
+            if not rel:
+                found: Entry | None = Entry(FOLDER, self.tree_id, 0o040000)
+            elif folder is None or folder.kind != FOLDER or not name:
+                found = None
+            else:
+                found = (self._listing(folder.oid, parent) or {}).get(name)
+            self._entries[rel] = found
+        return self._entries[rel]
+
+    def _listing(self, oid: str, rel: str) -> dict[str, Entry] | None:
+        """The folder ``oid`` (at ``rel``) parsed (None: that object is no folder): one parser for this and
+        :class:`harness.gitio.fast_path.CommitFiles`, so the gate and status read one commit alike (read 119)."""
+        memo = context.process()
+        if oid in memo.listings:
+            return memo.listings[oid]
+        try:
+            kind, raw = self.repo.read(oid)
+        except (KeyError, ValueError):
+            raise HarnessError(f"{rel or 'the root folder'} ({oid[:12]}) is not in this clone ({self.label}): a "
+                               "partial or shallow clone? fetch it") from None
+        if kind != pygit2.enums.ObjectType.TREE:
+            return None
+        if len(raw) > tree_listing.LISTING_CAP:
+            raise HarnessError(f"{rel or 'the root folder'} in {self.label} lists more than "
+                               f"{tree_listing.LISTING_CAP} bytes of entries: refused")
+        listing = tree_listing.parse(raw, len(oid) // 2, f"{rel or 'the root folder'} in {self.label}")
+        if memo.listed_entries > 1_000_000:  # bounded: a long walk keeps the most recent folders' listings
+            memo.listings.clear()
+            memo.listed_entries = 0
+        memo.listings[oid] = listing
+        memo.listed_entries += len(listing) + 1
+        return listing
 
     def read(self, rel: str) -> bytes | None:
-        obj = self._entry(rel)
-        if not isinstance(obj, pygit2.Blob) or obj.filemode == pygit2.enums.FileMode.LINK:
-            return None  # a symlink's blob is its target's name, not the file's content
+        entry = self._entry(rel)
+        if entry is None or entry.kind != FILE:
+            return None  # a symlink's blob is its target's name, not the file's content; a submodule's names anything
         from harness.core import file_caps as bounded  # the caps alone: the file reader is the store's
 
         kind = bounded.kind_of(rel)
-        data = blob_memo.kept(obj.id)
-        try:
-            size = obj.size if data is None else len(data)
-        except (KeyError, pygit2.GitError):  # the tree names a blob this clone does not hold
-            raise HarnessError(f"{rel}: its content ({str(obj.id)[:12]}) is not in this clone ({self.label}): a "
-                               "partial clone (--filter)? fetch it: `git fetch --refetch` or a full clone") from None
+        data = blob_memo.kept(entry.oid)
+        if data is None:
+            try:
+                obj = self.repo[entry.oid]
+            except (KeyError, ValueError):  # the tree names a blob this clone does not hold
+                raise HarnessError(f"{rel}: its content ({entry.oid[:12]}) is not in this clone ({self.label}): a "
+                                   "partial clone (--filter)? fetch it: `git fetch --refetch` or a full clone") from None
+            if not isinstance(obj, pygit2.Blob):  # read 119: a tree's "size" was a heap address
+                raise HarnessError(f"{rel} in {self.label}: a file's entry names a {obj.type_str}, not a blob: "
+                                   "refused (git cannot check it out)")
+        size = obj.size if data is None else len(data)
         if size > bounded.CAPS[kind]:  # before its bytes are copied into Python (libgit2 inflated it to size it)
             raise HarnessError(f"{rel}: {size} bytes in {self.label}, over the "
                                f"{bounded.CAPS[kind] // bounded.MiB} MiB limit for a {kind} file (refused)")
-        return data if data is not None else blob_memo.keep(obj.id, obj.data)
+        return data if data is not None else blob_memo.keep(entry.oid, obj.data)
 
     def read_or_none(self, rel: str) -> bytes | None:
         """:meth:`read`, or None where the object cannot be read as stored (its content does not hash to its id)
@@ -186,21 +204,17 @@ class TreeSource:
             return None
 
     def listdir(self, rel: str) -> list[str]:
-        obj = self._entry(rel)
-        return sorted(str(e.name) for e in obj) if isinstance(obj, pygit2.Tree) else []
+        return sorted(self.entries(rel))
 
     def oid(self, rel: str) -> str | None:
-        obj = self._entry(rel)
-        return str(obj.id) if obj is not None else None
+        found = self._entry(rel)
+        return found.oid if found is not None else None
 
     def kind(self, rel: str) -> str | None:
         """What the tree records at ``rel`` (not the root): "folder", "file", "symlink" or "submodule" (a
         gitlink, whose id may name any object, a tree of this repository's included), None when absent."""
-        obj = self._entry(rel) if rel else None
-        if obj is None:
-            return None
-        modes = pygit2.enums.FileMode  # read here: pygit2 loads on first use, not when this module is imported
-        return {modes.TREE: "folder", modes.LINK: "symlink", modes.COMMIT: "submodule"}.get(obj.filemode, "file")
+        found = self._entry(rel) if rel else None
+        return found.kind if found is not None else None
 
 
 def index_tree(git: Git, index_file: str | None = None) -> str:

@@ -50,30 +50,29 @@ class Trees(Repository):
         Each tree id is checked once per process: a parent's unchanged folders cost nothing. A root is
         remembered as checked as a root (`ID:root`): its folders but .harness were not looked into, so
         the same tree met as a .harness folder is checked whole (#28's task F-0054)."""
+        from harness.core.tree_listing import FOLDER, ListingRefused, parse
+
         sound: set[str] = self.__dict__.setdefault("_sound_trees", set())
         out: list[str] = []
-        stack = [("", self.repo[tree_id])]
+        stack = [("", tree_id)]
         while stack:
-            path, tree = stack.pop()
-            key = str(tree.id) if path else f"{tree.id}:root"
-            if str(tree.id) in sound or key in sound:
+            path, oid = stack.pop()
+            key = oid if path else f"{oid}:root"
+            if oid in sound or key in sound:
                 continue
-            found = tree_defects(tree)
-            out.extend(f"{path or '(root)'}: {what}" for what in found)
-            if not found:
-                sound.add(key)
-            for entry in tree:
-                if isinstance(entry, pygit2.Tree) and (path or entry.raw_name == HARNESS_DIR.encode()):
-                    stack.append((f"{path}/{entry.name}" if path else entry.name, entry))
+            kind, raw = self.repo.read(oid)
+            if kind != pygit2.enums.ObjectType.TREE:
+                continue  # a folder's entry naming no folder: the readers find nothing there
+            try:  # the readers' own parser (harness.core.tree_listing): what it refuses, no check reads
+                listing = parse(raw, len(oid) // 2, path or "(root)")
+            except ListingRefused as refused:
+                out.extend(f"{path or '(root)'}: {what}" for what in refused.defects)
+                continue
+            sound.add(key)
+            for name, entry in listing.items():
+                if entry.kind == FOLDER and (path or name == HARNESS_DIR):
+                    stack.append((f"{path}/{name}" if path else name, entry.oid))
         return out
-
-
-def tree_defects(tree: Any) -> list[str]:
-    """The fsck errors of one tree object's own entries (not its subtrees'): the same judgement
-    the push fast path makes from git's raw trees."""
-    from harness.gitio.push_fast_path import entry_defects
-
-    return entry_defects((entry.raw_name, entry.type_str == "tree") for entry in tree)
 
 
 def changed_paths_in(repo: Any, old_tree: str, new_tree: str, limit: int) -> tuple[list[str], int]:

@@ -48,10 +48,15 @@ def audit_range(git: Git, before: str | None, ref: str | None, base_rev: str | N
 def local_notes(git: Git, tip: str) -> Callable[[str], dict[str, Any] | None]:
     """The note each commit carries under the notes ref the tip's config names (None: none, or not JSON)."""
     from harness.core.limits import decode_json
+    from harness.core.tree_listing import ListingRefused
     from harness.gitio.tree_source import TreeSource
     from harness.history.stamp import notes_ref
+    from harness.store.settings import notes_ref_of
 
-    ref = notes_ref(TreeSource(git, git.commit_tree(tip), "tip"))
+    try:
+        ref = notes_ref(TreeSource(git, git.commit_tree(tip), "tip"))
+    except ListingRefused:  # the tip's commit is refused by name (fsck-clean-tree); its notes are not read
+        ref = notes_ref_of(None)
 
     def read(commit: str) -> dict[str, Any] | None:
         try:

@@ -68,6 +68,8 @@ def check_commit(git: Git, commit: str, signers: Signers, only_gated: bool = Fal
     olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
     new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
     problems = malformed_tree(git, tree)
+    if problems:  # a listing the readers refuse: nothing of the commit can be read as its checkout holds it
+        return CommitReport(commit, problems, [])
     found, verdicts = validate_change(olds, new, git.strip_harness(tree), signers, only_gated)
     problems.extend(found)
     problems.extend(_second_adoption(git, commit))

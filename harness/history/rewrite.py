@@ -146,10 +146,21 @@ def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource)
             dropped = len(git.rev_list([old], [new]))
             out.append(("history-only-extends", f"moves {ref} from {old[:12]} to {new[:12]}, which does not descend "
                         f"from it (a non-fast-forward push): {dropped} commit(s) leave its history"))
-    if policy.oid(paths.HARNESS) is not None and TreeSource(git, git.commit_tree(new), "").oid(paths.HARNESS) is None:
+    if policy.oid(paths.HARNESS) is not None and _without_harness(TreeSource(git, git.commit_tree(new), "")):
         out.append(("harness-kept", f"{ref} carried .harness/ at {old[:12]} and {new[:12]} has none: the gate, its "
                     "tasks and its approvals would leave the protected history"))
     return out
+
+
+def _without_harness(tip: TreeSource) -> bool:
+    """Whether ``tip`` has no `.harness` folder; a root listing the readers refuse is left to the commit checks,
+    which refuse it by name (fsck-clean-tree)."""
+    from harness.core.tree_listing import ListingRefused
+
+    try:
+        return tip.oid(paths.HARNESS) is None
+    except ListingRefused:
+        return False
 
 
 def approved(git: Git, ref: str, old: str, new: str, policy: TreeSource, signers: Signers) -> tuple[bool, str | None]:

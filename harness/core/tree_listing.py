@@ -1,0 +1,156 @@
+"""A git folder's listing (a tree object's bytes) read as git reads it: the one reader of an entry's kind.
+
+The gate (through libgit2) and status and recordings (through `git cat-file`) read a commit's `.harness/`
+files; where the two parsers of a listing differ, they read two different policies in one commit (read
+119: a link whose mode has permission bits is a link to git and an executable file to libgit2; a name
+listed twice or out of order is found by one lookup and missed by the other; a mode libgit2 cannot parse
+made the gate die). Both now take a listing from here. What git's fsck rejects (a name twice, entries out
+of order, a mode that is no number) and what the two parsers read differently is refused, with a
+reason, rather than read one way. Plain code and no imports: the hooks' fast path loads it.
+"""
+
+from harness import paths
+from harness.errors import HarnessError
+
+TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+LISTING_CAP = 64 * 1024 * 1024  # a folder listing more than this (over a million entries) is refused unread
+FILE, FOLDER, SYMLINK, SUBMODULE = "file", "folder", "symlink", "submodule"
+_TYPES = {0o100000: FILE, 0o040000: FOLDER, 0o120000: SYMLINK, 0o160000: SUBMODULE}
+_ENTRY_MODE = {FOLDER: 0o040000, SYMLINK: 0o120000, SUBMODULE: 0o160000}
+
+
+class Entry:
+    """One entry of a listing: its kind, its object's id (hex) and its mode as git reads it."""
+
+    __slots__ = ("kind", "mode", "oid")
+
+    def __init__(self, kind: str, oid: str, mode: int) -> None:
+        self.kind, self.oid, self.mode = kind, oid, mode
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and (self.kind, self.oid, self.mode) == (other.kind, other.oid, other.mode)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.oid, self.mode))
+
+    def __repr__(self) -> str:
+        return f"Entry({self.kind!r}, {self.oid!r}, {self.mode:o})"
+
+
+def kind_of(mode: bytes) -> tuple[str, int] | None:
+    """(kind, git's canonical mode) of a listing's mode field; None for one refused: not octal digits, over
+    16 bits (libgit2 cannot parse it; git reads 100160000 as a submodule's), a type git and libgit2 read
+    differently (git takes any unknown type for a submodule's, libgit2 for a file), or permission bits
+    on a folder, link or submodule entry (120755: a link to git, an executable file to libgit2).
+    Leading zeros are read by value, as both do (0100644 is a file)."""
+    if not mode or len(mode) > 7 or not all(0x30 <= c <= 0x37 for c in mode):
+        return None
+    value = int(mode, 8)
+    kind = _TYPES.get(value & 0o170000)
+    if kind is None or value > 0o177777:
+        return None
+    if kind == FILE:  # git's permissions: executable or not, by the owner's x bit
+        return kind, 0o100755 if value & 0o100 else 0o100644
+    return (kind, value) if value == _ENTRY_MODE[kind] else None
+
+
+class ListingRefused(HarnessError):
+    """A listing the harness does not read: ``where`` (the folder, as the reader names it) lists ``defects``."""
+
+    def __init__(self, where: str, defects: list[str]) -> None:
+        super().__init__(f"{where}: {'; '.join(defects)}: refused (git's `add` and `commit` never write such a "
+                         "folder; it was made with `git mktree` or `git hash-object --literally`)")
+        self.where, self.defects = where, defects
+
+
+def parse(raw: bytes, oid_len: int, where: str) -> dict[str, Entry]:
+    """name -> :class:`Entry` of a tree object's bytes (entries ``<mode> <name>\\0<id, oid_len bytes>``);
+    ``where`` names the folder in a refusal. Raises :class:`ListingRefused` for a listing the harness does
+    not read: one git cannot parse, a mode the two parsers read differently, what git's fsck rejects."""
+    out: dict[str, Entry] = {}
+    names: list[tuple[bytes, bool]] = []
+    modes: dict[bytes, tuple[str, int] | None] = {}  # a listing spells few modes: each is judged once
+    at, end, find = 0, len(raw), raw.find
+    while at < end:
+        space, nul = find(b" ", at), find(b"\0", at)
+        if space < 0 or nul < space or nul + 1 + oid_len > end:
+            raise ListingRefused(where, ["an entry git cannot parse (cut short, or no mode)"])
+        mode, name = raw[at:space], raw[space + 1:nul]
+        read = modes[mode] if mode in modes else modes.setdefault(mode, kind_of(mode))
+        if read is None:
+            raise ListingRefused(where, [f"the entry {name.decode('utf-8', 'replace')!r} has mode "
+                                         f"{mode.decode('ascii', 'replace')!r}, which git and libgit2 do not read alike"])
+        names.append((name, read[0] == FOLDER))
+        out[name.decode("utf-8", "surrogateescape")] = Entry(read[0], raw[nul + 1:nul + 1 + oid_len].hex(), read[1])
+        at = nul + 1 + oid_len
+    defects = entry_defects(names)
+    if defects:
+        raise ListingRefused(where, defects)
+    return out
+
+
+def entry_defects(entries: "Iterable[tuple[bytes, bool]]") -> list[str]:
+    """The fsck errors of one folder's own entries, given as (raw name, is a folder) in stored order: the one
+    judgement of a listing, for the readers (:func:`parse`), the history checks and the push's fast path."""
+    out: list[str] = []
+    seen: set[bytes] = set()
+    previous: bytes | None = None
+    harness = paths.HARNESS.encode()
+    for name, is_tree in entries:
+        shown = name.decode("utf-8", "replace")
+        if name in seen:
+            out.append(f"the entry {shown!r} appears more than once (git fsck: duplicateEntries)")
+        elif name in (b"", b".", b"..") or b"/" in name or name.lower() == b".git":
+            out.append(f"the entry name {shown!r} is not one git can check out")
+        elif name.lower() == harness and name != harness:
+            # A case-insensitive checkout (macOS, Windows) makes it one folder with .harness/: records no
+            # check read (#27's task F-0017).
+            out.append(f"the entry name {shown!r} is {paths.HARNESS} in another case")
+        # git orders a folder as if its name ended in "/" (so `a-b` sorts before the folder `a`).
+        key = name + (b"/" if is_tree else b"")
+        if previous is not None and key <= previous and name not in seen:
+            out.append(f"the entry {shown!r} is out of git's order (git fsck: treeNotSorted)")
+        seen.add(name)
+        previous = key
+    return out
+
+
+def lookup(listing_of: "Callable[[str, str], dict[str, Entry] | None]", root: str, rel: str) -> Entry | None:
+    """The entry at ``rel`` (names joined by "/") under the folder ``root`` (an id), each folder on the way read
+    with ``listing_of(id, its path)`` (None: that object is no folder). None where nothing is at ``rel``."""
+    entry: Entry | None = Entry(FOLDER, root, 0o040000)
+    walked = ""
+    for name in rel.split("/") if rel else ():
+        if entry is None or entry.kind != FOLDER:
+            return None
+        listing = listing_of(entry.oid, walked)
+        entry = listing.get(name) if listing is not None else None
+        walked = f"{walked}/{name}" if walked else name
+    return entry
+
+
+def changes(listing_of: "Callable[[str, str], dict[str, Entry] | None]", old: str | None, new: str | None,
+            base: str = "") -> list[tuple[str, int]]:
+    """(path under ``base``, its mode in ``new``, 0 where it went) of every non-folder entry that differs
+    between the folders ``old`` and ``new`` (ids; None: an empty folder). Folders of equal ids are not
+    opened, so the cost follows the change, not the folders' size."""
+    if old == new:
+        return []
+    before = (listing_of(old, base) or {}) if old else {}
+    after = (listing_of(new, base) or {}) if new else {}
+    out: list[tuple[str, int]] = []
+    for name in sorted(before.keys() | after.keys()):
+        a, b = before.get(name), after.get(name)
+        path = f"{base}/{name}" if base else name
+        folder_a = a.oid if a is not None and a.kind == FOLDER else None
+        folder_b = b.oid if b is not None and b.kind == FOLDER else None
+        if folder_a or folder_b:
+            out.extend(changes(listing_of, folder_a, folder_b, path))
+        file_a = a if a is not None and a.kind != FOLDER else None
+        file_b = b if b is not None and b.kind != FOLDER else None
+        if file_a != file_b:
+            out.append((path, file_b.mode if file_b is not None else 0))
+    return out
