@@ -133,3 +133,20 @@ def test_changes_walk_only_the_folders_that_differ():
         return listings[oid]
     assert changes(listing_of, "o", "n") == [("f", 0o100755)]
     assert asked == ["o", "n"]  # "same" is not opened
+
+
+def test_the_memo_of_listings_is_bounded_and_a_read_past_its_bound_is_the_same(repo, monkeypatch):
+    from harness import context
+    from harness.gitio import tree_source
+    from harness.gitio.git import Git
+
+    (repo / ".harness/tasks/T1").mkdir(parents=True)
+    (repo / ".harness/tasks/T1/task.yaml").write_text("a\n")
+    commit_all_ok(repo, "a task", "--no-verify")
+    g = Git(repo)
+    tree = git(repo, "rev-parse", "HEAD^{tree}").stdout.strip()
+    monkeypatch.setattr(tree_source, "LISTINGS_KEPT", 2)
+    memo = context.process()
+    for _ in range(3):
+        assert tree_source.TreeSource(g, tree, "HEAD").read(".harness/tasks/T1/task.yaml") == b"a\n"
+        assert memo.listed_entries <= 2 + max(len(v) + 1 for v in memo.listings.values())

@@ -15,6 +15,8 @@ from harness.gitio.git import Git
 from harness.gitio.lazy_pygit2 import pygit2
 from harness.gitio.trees import changed_paths_in
 
+LISTINGS_KEPT = 250_000  # entries of parsed listings a process keeps (~50 MB at most)
+
 
 class TreeSource:
     """Read `.harness/` files from a git tree (a commit's, or the index's)."""
@@ -165,7 +167,7 @@ class TreeSource:
             raise HarnessError(f"{rel or 'the root folder'} in {self.label} lists more than "
                                f"{tree_listing.LISTING_CAP} bytes of entries: refused")
         listing = tree_listing.parse(raw, len(oid) // 2, f"{rel or 'the root folder'} in {self.label}")
-        if memo.listed_entries > 1_000_000:  # bounded: a long walk keeps the most recent folders' listings
+        if memo.listed_entries > LISTINGS_KEPT:  # bounded: a long walk starts over, it does not grow without end
             memo.listings.clear()
             memo.listed_entries = 0
         memo.listings[oid] = listing
