@@ -199,11 +199,10 @@ def config_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
     """What `approve config-change` approves: the working config.yaml's change from HEAD's, every item the commit
     rule asks a human for (evidence commands, dropped redaction patterns: read 102's F-0359), as it shows them."""
     from harness.gate.config_approval import needing_approval
-    from harness.gitio.tree_source import TreeSource
+    from harness.gitio.tree_source import of_head
     from harness.store.source import FsSource
 
-    head = git.head()
-    old = TreeSource(git, git.commit_tree(head), "HEAD", rev=head) if head else None
+    old = of_head(git)
     needs = needing_approval(old, FsSource(layout.root), _shown_command(layout, old))
     return hashlib.sha256(bounded.read(layout.config, "settings", paths.CONFIG) or b"").hexdigest(), needs.items
 

@@ -101,13 +101,11 @@ def _next(s: TaskStore, tid: str, gi: core_gate.GateInput, report: core_gate.Gat
 def checked_policy(s: TaskStore, git: Git, signers: Signers) -> GatePolicy:
     """gate.yaml as it stands — refused while it loosens the committed policy without approval."""
     from harness.gate.loosening import refuse_unapproved
-    from harness.gitio.tree_source import TreeSource
+    from harness.gitio.tree_source import of_head
     from harness.store import settings
 
     policy = settings.load_gate(s.layout)
-    head = git.head()
-    refuse_unapproved(s.source, TreeSource(git, git.commit_tree(head), "HEAD", rev=head) if head else None, policy,
-                      signers)
+    refuse_unapproved(s.source, of_head(git), policy, signers)
     return policy
 
 

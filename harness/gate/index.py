@@ -114,7 +114,7 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     from harness.gate import facts
     from harness.gate.facts import configured_types
     from harness.gate.loosening import unapproved_loosening
-    from harness.gitio.tree_source import TreeSource, index_tree
+    from harness.gitio.tree_source import TreeSource, index_tree, of_head
     from harness.signatures.trust import Signers
     from harness.store import reader, settings
     from harness.store.layout import open_layout
@@ -129,8 +129,7 @@ def judge_index(open_git: Callable[[], Git], explicit: str | None) -> tuple[str,
     if raw is None:
         raise HarnessError(".harness/gate.yaml is not in the index", hint="git add .harness/gate.yaml")
     policy = settings.parse_gate(raw)
-    head = git.head()
-    trusted = [TreeSource(git, git.commit_tree(head), "HEAD", rev=head)] if head else []
+    trusted = [head] if (head := of_head(git)) else []
     committed = trusted[0].read(paths.GATE) if trusted else None
     loosened, why = unapproved_loosening(committed, policy, src.read(paths.APPROVALS), trusted, signers,
                                          configured_types(src))

@@ -40,8 +40,7 @@ class TreeSource:
         """For the index's tree, the files of the commit the next commit is made on, HEAD's, whose config.yaml the commit
         hook compares the index's with; None for a commit's tree (its change was judged against its parents when it
         was committed) and on an unborn branch."""
-        head = self.git.head() if self.of_index else None
-        return TreeSource(self.git, self.git.commit_tree(head), "HEAD", rev=head) if head else None
+        return of_head(self.git) if self.of_index else None
 
     def shallow(self) -> bool:
         """Whether this source's repository is a shallow clone."""
@@ -230,6 +229,13 @@ def index_tree(git: Git, index_file: str | None = None) -> str:
     if not os.path.exists(path):
         return git.empty_tree()
     return git.run(["write-tree"], git_env({"GIT_INDEX_FILE": path})).strip()
+
+
+def of_head(git: Git) -> TreeSource | None:
+    """HEAD's files, as the commit HEAD names now (None on an unborn branch): the committed policy and
+    configuration that the gate, `init --restore-gate` and the approvals compare the working files with."""
+    head = git.head()
+    return TreeSource(git, git.commit_tree(head), "HEAD", rev=head) if head else None
 
 
 def of_commit(git: Git, commit: str) -> TreeSource | None:

@@ -89,13 +89,10 @@ def _committed_gate(layout: Layout) -> tuple[bytes | None, str | None]:
     whatever GIT_* variables point git elsewhere; a link is no file), and HEAD's id; None for each on an unborn
     branch."""
     from harness.gitio.git import Git
-    from harness.gitio.tree_source import TreeSource
+    from harness.gitio.tree_source import of_head
 
-    git = Git(layout.root)
-    head = git.head()
-    if head is None:
-        return None, None
-    return TreeSource(git, git.commit_tree(head), "HEAD", rev=head).read(paths.GATE), head
+    head = of_head(Git(layout.root))
+    return (head.read(paths.GATE), head.rev) if head is not None else (None, None)
 
 
 def _inits_gate(configured: list[str], suite_paths: list[str]) -> bytes:
