@@ -211,3 +211,21 @@ def test_a_folder_listing_over_its_cap_is_refused_not_read(files, monkeypatch):
     head = CommitFiles.of_head(files.root, ahead=(".harness/config.yaml",))  # found; its files refused when read
     with pytest.raises(HarnessError, match=r"lists more than 8 bytes"):
         head.read(".harness/config.yaml")
+
+
+def test_a_head_commit_over_any_cap_is_head_not_an_unborn_branch(files, monkeypatch):
+    # Read 120's F-0436: HEAD's commit was read whole under the folder-listing cap; one over it (a long message,
+    # `git commit-tree -F`) made of_head answer None, an unborn branch, and status judged gate.yaml against init's
+    # defaults. Only the commit's first line (its root folder) is needed: the rest is read past, not kept.
+    from harness.gitio import fast_path
+
+    message = files.root / "message.txt"
+    message.write_bytes(b"m" * 5000 + b"\n")
+    tree = git(files.root, "rev-parse", "HEAD^{tree}").stdout.strip()
+    commit = git(files.root, "commit-tree", "-p", "HEAD", "-F", str(message), tree).stdout.strip()
+    git(files.root, "update-ref", "HEAD", commit)
+    monkeypatch.setattr(fast_path, "LISTING_CAP", 1000)
+    monkeypatch.setattr(fast_path, "TREE_CAP", 1000)
+    head = CommitFiles.of_head(files.root, ahead=(".harness/config.yaml",))
+    assert head is not None and head.commit == commit
+    assert head.read(".harness/config.yaml") == b"version: 1\n" and head.read("app.py")

@@ -150,3 +150,18 @@ def test_the_memo_of_listings_is_bounded_and_a_read_past_its_bound_is_the_same(r
     for _ in range(3):
         assert tree_source.TreeSource(g, tree, "HEAD").read(".harness/tasks/T1/task.yaml") == b"a\n"
         assert memo.listed_entries <= 2 + max(len(v) + 1 for v in memo.listings.values())
+
+
+@pytest.mark.parametrize("raw", [
+    b"100644 a\0" + ID + b"100644 zzz\0" + ID[:10],  # an id cut short: the push guard passed it, the audit refused
+    b"100644 a\0" + ID + b"100644 zzz",  # no NUL: the push guard died with an internal error
+    b"120755 a\0" + ID,
+])
+def test_the_push_fast_path_declines_every_listing_the_readers_refuse(raw):
+    # Read 120's F-0437: the push's fast path parsed a listing with a loop of its own. A listing the readers refuse
+    # is not one it answers for: the full push guard then refuses it by name (fsck-clean-tree).
+    from harness.gitio.push_fast_path import _tree_entries
+
+    with pytest.raises(HarnessError):
+        parse(raw, 20, "(root)")
+    assert _tree_entries(raw, 20) is None
