@@ -177,6 +177,47 @@ class _Batch:
     def ask(self, name: str, cap: int) -> tuple[str, bytes, int, bytes | None] | None:
         """(id, type, size, content; None: over ``cap``, left unread) of the object ``name``; None where git has
         none (`missing`, `ambiguous`) or stopped answering."""
+        header = self._header(name)
+        if header is None:
+            return None
+        oid, kind, size = header
+        if size > cap:
+            self.close()  # its bytes are not read past: this process is done
+            return oid, kind, size, None
+        assert self.proc is not None and self.proc.stdout is not None
+        data = self.proc.stdout.read(size + 1)  # the object and its line break
+        if len(data) != size + 1:
+            self.close()
+            return None
+        return oid, kind, size, data[:-1]
+
+    def commit(self, name: str) -> tuple[str, str | None] | None:
+        """(id, root folder's id; None where its first line names none) of the commit ``name``, whatever its size:
+        the first line is read, the rest read past in pieces and dropped. A commit's message has no cap git holds
+        to (read 120: one over the listings' cap was taken for an unborn branch). None: no such commit; git
+        stopping before it answered is no answer, not an unborn branch (HarnessError)."""
+        header = self._header(name)
+        if header is None and self.proc is None:
+            raise HarnessError(f"git stopped before it said what {name} is: `git cat-file -t {name}` says why")
+        if header is None:
+            return None
+        assert self.proc is not None and self.proc.stdout is not None
+        left = header[2] + 1  # the object and its line break
+        first = self.proc.stdout.readline(min(left, 256))  # `tree <id>` (sha256: 69 bytes and its line break)
+        left -= len(first)
+        while left > 0:
+            piece = self.proc.stdout.read(min(left, 1 << 20))
+            if not piece:
+                self.close()
+                raise HarnessError(f"git stopped while it wrote {name}: `git cat-file -t {name}` says why")
+            left -= len(piece)
+        if header[1] != b"commit":
+            return None
+        tree = first[5:].strip().decode("ascii", "replace") if first.startswith(b"tree ") else None
+        return header[0], tree
+
+    def _header(self, name: str) -> tuple[str, bytes, int] | None:
+        """Asks for ``name``: (id, type, size) of the object git answers with, its bytes next on the pipe."""
         if self.proc is None:
             self.proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.root, env=git_env(),
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -193,15 +234,7 @@ class _Batch:
             if len(header) != 2:
                 self.close()
             return None
-        oid, kind, size = header[0].decode("ascii"), header[1], int(header[2])
-        if size > cap:
-            self.close()  # its bytes are not read past: this process is done
-            return oid, kind, size, None
-        data = proc.stdout.read(size + 1)  # the object and its line break
-        if len(data) != size + 1:
-            self.close()
-            return None
-        return oid, kind, size, data[:-1]
+        return header[0].decode("ascii"), header[1], int(header[2])
 
     def close(self) -> None:
         if self.proc is not None:
@@ -266,13 +299,12 @@ class CommitFiles:
         and a git process each."""
         batch = _Batch(root)
         try:
-            found = batch.ask("HEAD^{commit}", LISTING_CAP)
-            if found is None or found[1] != b"commit" or found[3] is None:  # `HEAD^{commit} missing`: unborn
+            found = batch.commit("HEAD^{commit}")
+            if found is None:  # `HEAD^{commit} missing`: an unborn branch
                 return None
             head = cls(root, found[0])
             head.label = "HEAD"
-            first = found[3].partition(b"\n")[0]  # `tree <id>`: the commit's root folder, asked no more
-            head._tree = first[5:].decode("ascii") if first.startswith(b"tree ") else None
+            head._tree = found[1]  # the commit's root folder, asked no more
             for rel in ahead:
                 try:
                     head._ahead[rel] = head._fetch(batch, rel)

@@ -54,24 +54,30 @@ class Trees(Repository):
 
         sound: set[str] = self.__dict__.setdefault("_sound_trees", set())
         out: list[str] = []
-        stack = [("", tree_id)]
-        while stack:
-            path, oid = stack.pop()
+
+        def sound_below(path: str, oid: str) -> bool:
+            # A folder is remembered as sound with everything below it that is checked, never on its own
+            # entries alone: a parent's tree met again (a child commit is judged against it) is judged whole.
             key = oid if path else f"{oid}:root"
             if oid in sound or key in sound:
-                continue
+                return True
             kind, raw = self.repo.read(oid)
             if kind != pygit2.enums.ObjectType.TREE:
-                continue  # a folder's entry naming no folder: the readers find nothing there
+                return True  # a folder's entry naming no folder: the readers find nothing there
             try:  # the readers' own parser (harness.core.tree_listing): what it refuses, no check reads
                 listing = parse(raw, len(oid) // 2, path or "(root)")
             except ListingRefused as refused:
                 out.extend(f"{path or '(root)'}: {what}" for what in refused.defects)
-                continue
-            sound.add(key)
+                return False
+            ok = True
             for name, entry in listing.items():
                 if entry.kind == FOLDER and (path or name == HARNESS_DIR):
-                    stack.append((f"{path}/{name}" if path else name, entry.oid))
+                    ok = sound_below(f"{path}/{name}" if path else name, entry.oid) and ok
+            if ok:
+                sound.add(key)
+            return ok
+
+        sound_below("", tree_id)
         return out
 
 

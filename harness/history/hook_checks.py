@@ -44,10 +44,13 @@ def staged_problems(git: Git) -> list[Problem]:
     full = index_tree(git)
     parents = ([head] if head else []) + git.merge_heads()
     olds = [TreeSource(git, git.commit_tree(p), f"parent {p[:12]}", rev="HEAD" if p == head else p) for p in parents]
-    problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full), Signers(lambda: git))
-    from harness.history.incoming import malformed_tree
+    from harness.history.incoming import unreadable_trees
 
-    return malformed_tree(git, full) + problems
+    unreadable = unreadable_trees(git, full, olds)
+    if unreadable:
+        return unreadable
+    problems, _ = validate_change(olds, TreeSource(git, full, "index"), git.strip_harness(full), Signers(lambda: git))
+    return problems
 
 
 def merge_problems(git: Git) -> list[tuple[str, list[Problem]]]:

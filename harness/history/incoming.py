@@ -67,14 +67,24 @@ def check_commit(git: Git, commit: str, signers: Signers, only_gated: bool = Fal
     tree = git.commit_tree(commit)
     olds = [TreeSource(git, git.commit_tree(p), f"commit {p[:12]}", rev=p) for p in git.parents(commit)]
     new = TreeSource(git, tree, f"commit {commit[:12]}", rev=commit)
-    problems = malformed_tree(git, tree)
-    if problems:  # a listing the readers refuse: nothing of the commit can be read as its checkout holds it
+    problems = unreadable_trees(git, tree, olds)
+    if problems:
         return CommitReport(commit, problems, [])
     found, verdicts = validate_change(olds, new, git.strip_harness(tree), signers, only_gated)
     problems.extend(found)
     problems.extend(_second_adoption(git, commit))
     problems.extend(_same_repository(git, commit))
     return CommitReport(commit, problems, verdicts)
+
+
+def unreadable_trees(git: Git, tree: str, olds: list[TreeSource]) -> list[Problem]:
+    """fsck-clean-tree for ``tree`` and for each parent's tree it is judged against: a listing the readers refuse
+    leaves nothing of the change readable as a checkout holds it, so no other rule is asked (they would read it)."""
+    problems = malformed_tree(git, tree)
+    for old in olds if not problems else ():  # a sound tree on a parent the readers refuse is not judged either
+        problems.extend(Problem(p.file, p.rule, f"its parent {(old.rev or '')[:12]}'s {p.message}", p.fix)
+                        for p in malformed_tree(git, old.tree_id))
+    return problems
 
 
 def malformed_tree(git: Git, tree: str) -> list[Problem]:
