@@ -146,3 +146,50 @@ def test_the_audit_refuses_such_a_commit_and_does_not_die(h, adopted, how):
         assert r.code == 2 and "a file's entry names a tree, not a blob" in r.err, (r.code, r.out, r.err)
     else:  # refused by name, as every other listing git's fsck rejects (1: refused)
         assert r.code == 1 and "fsck-clean-tree" in r.out + r.err, (r.code, r.out, r.err)
+
+
+# -- read 121: a mode read differently outside .harness is no reason to refuse what the harness reads ------------
+
+def _head_with_a_120755_link_at_the_root(repo) -> str:
+    """HEAD moved to a commit of HEAD's tree plus a root entry `link` of mode 120755 (stock `git mktree` writes it);
+    returns that commit."""
+    top = _raw(repo, "HEAD^{tree}") + [[b"120755", b"link", _put(repo, "blob", b"app.py")]]
+    top.sort(key=lambda e: e[1] + (b"/" if e[0] == b"40000" else b""))
+    tree = _put(repo, "tree", _listing(top)).hex()
+    commit = git(repo, "commit-tree", "-p", "HEAD", "-m", "a 120755 link", tree).stdout.strip()
+    git(repo, "update-ref", "HEAD", commit)
+    git(repo, "reset", "-q")  # the index as HEAD has it (git stores the link's mode as 120000 there)
+    return commit
+
+
+def test_a_code_only_commit_on_such_a_head_is_answered_alike_by_both_paths(adopted):
+    # F-0438: the full commit check refused HEAD's whole root for a link it never reads; the fast path passed.
+    from harness.gitio.fast_path import staged_nothing_to_judge
+    from harness.history.hook_checks import hook_git, staged_problems
+
+    from support.gitrepo import run_in
+
+    _head_with_a_120755_link_at_the_root(adopted)
+    (adopted / "app.py").write_text("x = 2\n")
+    git(adopted, "add", "app.py")
+    assert run_in(adopted, lambda: staged_problems(hook_git())) == []
+    assert run_in(adopted, staged_nothing_to_judge) is True
+
+
+def test_an_unprotected_ref_at_such_a_tip_can_be_deleted_and_moved(adopted):
+    # F-0439: the old tip's gate.yaml (its protected refs) was read through a root the parser refused: exit 2 for
+    # a ref the rules leave alone. A refused `.harness` of the old tip is held to the protected rules (fails closed).
+    from harness.gitio.git import Git
+    from harness.history.rewrite import ZERO, history_problems
+    from harness.signatures.trust import Signers
+
+    clean = git(adopted, "rev-parse", "HEAD").stdout.strip()
+    tip = _head_with_a_120755_link_at_the_root(adopted)
+    g = Git(adopted)
+    assert history_problems(g, "refs/heads/feature", tip, ZERO, Signers(lambda: g)) == []
+    assert history_problems(g, "refs/heads/feature", tip, clean, Signers(lambda: g)) == []
+    git(adopted, "update-ref", "HEAD", clean)
+    _crafted(adopted, "link-with-permission-bits")  # now inside .harness: the tip's policy cannot be read
+    bad = git(adopted, "rev-parse", "HEAD").stdout.strip()
+    found = history_problems(g, "refs/heads/feature", bad, ZERO, Signers(lambda: g))
+    assert [p.rule for p in found] == ["history-only-extends"], found
