@@ -8,7 +8,18 @@ import os
 
 import pytest
 
-from harness.core.tree_listing import FILE, FOLDER, SUBMODULE, SYMLINK, Entry, changes, kind_of, lookup, parse
+from harness.core.tree_listing import (
+    AMBIGUOUS,
+    FILE,
+    FOLDER,
+    SUBMODULE,
+    SYMLINK,
+    Entry,
+    changes,
+    kind_of,
+    lookup,
+    parse,
+)
 from harness.errors import HarnessError
 
 from support.gitrepo import commit_all_ok, git
@@ -26,16 +37,28 @@ def test_a_mode_both_parsers_read_alike_is_read_as_git_reads_it(mode, read):
 
 
 @pytest.mark.parametrize("mode", [
-    b"120755",  # a link to git, an executable file to libgit2 (F-0431)
-    b"40755", b"160644",  # permission bits on a folder or a submodule's entry
     b"100160000",  # over 16 bits: git's submodule, libgit2's parse error (F-0429, F-0435)
-    b"60000", b"170000", b"0",  # a type neither writes: git reads a submodule, libgit2 a file
-    b"", b"10064x", b"100 644", b"-100644", b"00000100644",  # no octal number, or longer than any git writes
+    b"", b"10064x", b"-100644", b"00000100644",  # no octal number, or longer than any git writes
 ])
-def test_a_mode_the_two_parsers_read_differently_is_refused(mode):
+def test_a_mode_libgit2_cannot_parse_refuses_the_listing(mode):
     assert kind_of(mode) is None
     with pytest.raises(HarnessError, match="do not read alike"):
         parse(mode + b" x\0" + ID, 20, "here")
+
+
+@pytest.mark.parametrize("mode", [
+    b"120755",  # a link to git, an executable file to libgit2 (F-0431)
+    b"40755", b"160644",  # permission bits on a folder or a submodule's entry
+    b"60000", b"170000", b"0",  # a type neither writes: git reads a submodule, libgit2 a file
+])
+def test_a_mode_the_two_parsers_read_differently_is_refused_where_a_reader_reaches_it(mode):
+    # Read 121: not for the listing around it (a root's odd link, which no check reads, blocked every commit on it).
+    assert kind_of(mode) is None
+    listing = parse(b"100644 a\0" + ID + mode + b" x\0" + ID, 20, "here")
+    assert listing["x"].kind == AMBIGUOUS and listing["a"].kind == FILE
+    with pytest.raises(HarnessError, match=r"^the root folder in HEAD: the entry 'x' has mode [0-7]+, which git and libgit2 do not"):
+        lookup(lambda oid, path: listing, "root", "x", "HEAD")
+    assert lookup(lambda oid, path: listing, "root", "a", "HEAD") == listing["a"]
 
 
 def test_a_listing_is_read_in_git_s_order_a_folder_as_if_its_name_ended_in_a_slash():
@@ -162,6 +185,7 @@ def test_the_push_fast_path_declines_every_listing_the_readers_refuse(raw):
     # is not one it answers for: the full push guard then refuses it by name (fsck-clean-tree).
     from harness.gitio.push_fast_path import _tree_entries
 
-    with pytest.raises(HarnessError):
-        parse(raw, 20, "(root)")
+    if not raw.startswith(b"120755"):  # (a mode read differently is refused where a reader reaches it)
+        with pytest.raises(HarnessError):
+            parse(raw, 20, "(root)")
     assert _tree_entries(raw, 20) is None

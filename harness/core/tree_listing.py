@@ -4,9 +4,11 @@ The gate (through libgit2) and status and recordings (through `git cat-file`) re
 files; where the two parsers of a listing differ, they read two different policies in one commit (read
 119: a link whose mode has permission bits is a link to git and an executable file to libgit2; a name
 listed twice or out of order is found by one lookup and missed by the other; a mode libgit2 cannot parse
-made the gate die). Both now take a listing from here. What git's fsck rejects (a name twice, entries out
-of order, a mode that is no number) and what the two parsers read differently is refused, with a
-reason, rather than read one way. Plain code and no imports: the hooks' fast path loads it.
+made the gate die). Both now take a listing from here. A listing that breaks a lookup by name (a name
+twice, entries out of order, an entry cut short, a mode libgit2 cannot parse) is refused whole; an entry
+whose mode the two parsers read differently (120755) is refused where a reader reaches it, not for the
+listing around it (read 121: a root's odd link, which the harness never reads, blocked every commit and
+ref move on it). Plain code and no imports: the hooks' fast path loads it.
 """
 
 from harness import paths
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
 LISTING_CAP = 64 * 1024 * 1024  # a folder listing more than this (over a million entries) is refused unread
 FILE, FOLDER, SYMLINK, SUBMODULE = "file", "folder", "symlink", "submodule"
+AMBIGUOUS = "ambiguous"  # a mode git and libgit2 both parse and read as different kinds: no reader goes past it
 _TYPES = {0o100000: FILE, 0o040000: FOLDER, 0o120000: SYMLINK, 0o160000: SUBMODULE}
 _ENTRY_MODE = {FOLDER: 0o040000, SYMLINK: 0o120000, SUBMODULE: 0o160000}
 
@@ -79,10 +82,11 @@ def parse(raw: bytes, oid_len: int, where: str) -> dict[str, Entry]:
         if space < 0 or nul < space or nul + 1 + oid_len > end:
             raise ListingRefused(where, ["an entry git cannot parse (cut short, or no mode)"])
         mode, name = raw[at:space], raw[space + 1:nul]
-        read = modes[mode] if mode in modes else modes.setdefault(mode, kind_of(mode))
-        if read is None:
+        read = modes[mode] if mode in modes else modes.setdefault(mode, kind_of(mode) or _ambiguous(mode))
+        if read is None:  # libgit2 cannot parse the listing at all (the gate died on it): nothing of it is read
             raise ListingRefused(where, [f"the entry {name.decode('utf-8', 'replace')!r} has mode "
-                                         f"{mode.decode('ascii', 'replace')!r}, which git and libgit2 do not read alike"])
+                                         f"{mode.decode('ascii', 'replace')!r}, which git and libgit2 do not read "
+                                         "alike (libgit2 cannot parse it)"])
         names.append((name, read[0] == FOLDER))
         out[name.decode("utf-8", "surrogateescape")] = Entry(read[0], raw[nul + 1:nul + 1 + oid_len].hex(), read[1])
         at = nul + 1 + oid_len
@@ -90,6 +94,19 @@ def parse(raw: bytes, oid_len: int, where: str) -> dict[str, Entry]:
     if defects:
         raise ListingRefused(where, defects)
     return out
+
+
+def _ambiguous(mode: bytes) -> tuple[str, int] | None:
+    """(AMBIGUOUS, its value) for a mode both parsers parse (octal, 16 bits at most) but read as different kinds;
+    None for one libgit2 cannot parse."""
+    if not mode or len(mode) > 7 or not all(0x30 <= c <= 0x37 for c in mode) or int(mode, 8) > 0o177777:
+        return None
+    return AMBIGUOUS, int(mode, 8)
+
+
+def ambiguity(name: str, entry: Entry) -> str:
+    """Why the reader stops at ``entry``, an AMBIGUOUS one."""
+    return f"the entry {name!r} has mode {entry.mode:o}, which git and libgit2 do not read alike"
 
 
 def entry_defects(entries: "Iterable[tuple[bytes, bool]]") -> list[str]:
@@ -118,7 +135,8 @@ def entry_defects(entries: "Iterable[tuple[bytes, bool]]") -> list[str]:
     return out
 
 
-def lookup(listing_of: "Callable[[str, str], dict[str, Entry] | None]", root: str, rel: str) -> Entry | None:
+def lookup(listing_of: "Callable[[str, str], dict[str, Entry] | None]", root: str, rel: str,
+           label: str = "") -> Entry | None:
     """The entry at ``rel`` (names joined by "/") under the folder ``root`` (an id), each folder on the way read
     with ``listing_of(id, its path)`` (None: that object is no folder). None where nothing is at ``rel``."""
     entry: Entry | None = Entry(FOLDER, root, 0o040000)
@@ -128,12 +146,19 @@ def lookup(listing_of: "Callable[[str, str], dict[str, Entry] | None]", root: st
             return None
         listing = listing_of(entry.oid, walked)
         entry = listing.get(name) if listing is not None else None
+        if entry is not None and entry.kind == AMBIGUOUS:
+            raise ListingRefused(where_of(walked, label), [ambiguity(name, entry)])
         walked = f"{walked}/{name}" if walked else name
     return entry
 
 
+def where_of(path: str, label: str = "") -> str:
+    """A folder as a refusal names it: its path (or the root folder) and the commit it is in."""
+    return f"{path or 'the root folder'} in {label}" if label else path or "the root folder"
+
+
 def changes(listing_of: "Callable[[str, str], dict[str, Entry] | None]", old: str | None, new: str | None,
-            base: str = "") -> list[tuple[str, int]]:
+            base: str = "", label: str = "", under: str = "") -> list[tuple[str, int]]:
     """(path under ``base``, its mode in ``new``, 0 where it went) of every non-folder entry that differs
     between the folders ``old`` and ``new`` (ids; None: an empty folder). Folders of equal ids are not
     opened, so the cost follows the change, not the folders' size."""
@@ -148,9 +173,12 @@ def changes(listing_of: "Callable[[str, str], dict[str, Entry] | None]", old: st
         folder_a = a.oid if a is not None and a.kind == FOLDER else None
         folder_b = b.oid if b is not None and b.kind == FOLDER else None
         if folder_a or folder_b:
-            out.extend(changes(listing_of, folder_a, folder_b, path))
+            out.extend(changes(listing_of, folder_a, folder_b, path, label, under))
         file_a = a if a is not None and a.kind != FOLDER else None
         file_b = b if b is not None and b.kind != FOLDER else None
+        if file_a != file_b and AMBIGUOUS in (file_a and file_a.kind, file_b and file_b.kind):
+            shown = f"{under}/{base}" if under and base else under or base  # the folder from the tree's root
+            raise ListingRefused(where_of(shown, label), [ambiguity(name, file_b or file_a)])  # type: ignore[arg-type]
         if file_a != file_b:
             out.append((path, file_b.mode if file_b is not None else 0))
     return out

@@ -353,7 +353,7 @@ class CommitFiles:
                 return None
             self._tree = found[0]
             self._listings[found[0]] = self._parsed(found, "")
-        return lookup(lambda oid, path: self._listing(batch, oid, path), self._tree, rel)
+        return lookup(lambda oid, path: self._listing(batch, oid, path), self._tree, rel, self.label)
 
     def _listing(self, batch: _Batch, oid: str, path: str) -> dict[str, Entry] | None:
         if oid not in self._listings:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from harness import context
 from harness.core import tree_listing
-from harness.core.tree_listing import FILE, FOLDER, Entry
+from harness.core.tree_listing import AMBIGUOUS, FILE, FOLDER, Entry, ListingRefused
 from harness.errors import HarnessError
 from harness.gitio import blob_memo
 from harness.gitio.environment import git_env
@@ -109,6 +109,8 @@ class TreeSource:
             base, tree = stack.pop()
             for name, entry in (self._listing(tree, base) or {}).items():
                 path = f"{base}/{name}"
+                if entry.kind == AMBIGUOUS:
+                    raise ListingRefused(tree_listing.where_of(base, self.label), [tree_listing.ambiguity(name, entry)])
                 if self.is_special(entry.mode):
                     out.append(path)
                 elif entry.kind == FOLDER and not (known and known(path, entry.oid)):
@@ -123,7 +125,7 @@ class TreeSource:
             found = source._entry(rel)
             return found.oid if found is not None and found.kind == FOLDER else None
         return tree_listing.changes(lambda oid, path: self._listing(oid, f"{rel}/{path}" if path else rel),
-                                    folder(old), folder(self))
+                                    folder(old), folder(self), label=self.label, under=rel)
 
     @staticmethod
     def is_special(mode: int) -> bool:
@@ -146,6 +148,8 @@ class TreeSource:
                 found = None
             else:
                 found = (self._listing(folder.oid, parent) or {}).get(name)
+                if found is not None and found.kind == AMBIGUOUS:  # read 121: refused where it is reached
+                    raise ListingRefused(tree_listing.where_of(parent, self.label), [tree_listing.ambiguity(name, found)])
             self._entries[rel] = found
         return self._entries[rel]
 

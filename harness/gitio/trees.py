@@ -50,7 +50,7 @@ class Trees(Repository):
         Each tree id is checked once per process: a parent's unchanged folders cost nothing. A root is
         remembered as checked as a root (`ID:root`): its folders but .harness were not looked into, so
         the same tree met as a .harness folder is checked whole (#28's task F-0054)."""
-        from harness.core.tree_listing import FOLDER, ListingRefused, parse
+        from harness.core.tree_listing import AMBIGUOUS, FOLDER, ListingRefused, ambiguity, parse
 
         sound: set[str] = self.__dict__.setdefault("_sound_trees", set())
         out: list[str] = []
@@ -71,6 +71,9 @@ class Trees(Repository):
                 return False
             ok = True
             for name, entry in listing.items():
+                if entry.kind == AMBIGUOUS and (path or name == HARNESS_DIR):  # one a reader of .harness meets
+                    out.append(f"{path or '(root)'}: {ambiguity(name, entry)}")
+                    ok = False
                 if entry.kind == FOLDER and (path or name == HARNESS_DIR):
                     ok = sound_below(f"{path}/{name}" if path else name, entry.oid) and ok
             if ok:

@@ -73,11 +73,15 @@ def protected_patterns(git: Git, policy: TreeSource | None) -> list[str]:
     """Which refs are protected: git config `harness.protectedRef` (every value) and gate.yaml's
     `history.protected` as ``policy`` — the old tip, already accepted — has it (default:
     `[default]`). Never the pushed tree's: a push must not unprotect the ref it rewrites."""
+    from harness.core.tree_listing import ListingRefused
     from harness.errors import HarnessError
     from harness.store import settings
 
     listed = [DEFAULT]
-    raw = policy.read(paths.GATE) if policy is not None else None
+    try:
+        raw = policy.read(paths.GATE) if policy is not None else None
+    except ListingRefused:  # which refs the old tip protected cannot be read: every ref is held to the rules
+        return [*git.config_get_all(CONFIG_KEY), "*"]
     if raw is not None:
         try:
             listed = list((settings.parse_gate(raw).doc.get("history") or {}).get("protected", [DEFAULT]))
@@ -146,10 +150,20 @@ def _rewrites(git: Git, ref: str, old: str, new: str | None, policy: TreeSource)
             dropped = len(git.rev_list([old], [new]))
             out.append(("history-only-extends", f"moves {ref} from {old[:12]} to {new[:12]}, which does not descend "
                         f"from it (a non-fast-forward push): {dropped} commit(s) leave its history"))
-    if policy.oid(paths.HARNESS) is not None and _without_harness(TreeSource(git, git.commit_tree(new), "")):
+    if _with_harness(policy) and _without_harness(TreeSource(git, git.commit_tree(new), "")):
         out.append(("harness-kept", f"{ref} carried .harness/ at {old[:12]} and {new[:12]} has none: the gate, its "
                     "tasks and its approvals would leave the protected history"))
     return out
+
+
+def _with_harness(tip: TreeSource) -> bool:
+    """Whether ``tip`` (an old tip) carries `.harness`; one whose root listing the readers refuse is taken to."""
+    from harness.core.tree_listing import ListingRefused
+
+    try:
+        return tip.oid(paths.HARNESS) is not None
+    except ListingRefused:
+        return True
 
 
 def _without_harness(tip: TreeSource) -> bool:
