@@ -193,3 +193,32 @@ def test_an_unprotected_ref_at_such_a_tip_can_be_deleted_and_moved(adopted):
     bad = git(adopted, "rev-parse", "HEAD").stdout.strip()
     found = history_problems(g, "refs/heads/feature", bad, ZERO, Signers(lambda: g))
     assert [p.rule for p in found] == ["history-only-extends"], found
+
+
+@pytest.mark.parametrize("how", ["harness-folder-40755", "link-inside-harness"])
+def test_a_code_only_commit_on_a_head_with_an_ambiguous_harness_entry_is_answered_alike(adopted, how):
+    # Read 122's F-0440: the full commit check refused the parent's .harness that the commit leaves as it was; the
+    # fast path (which compares the .harness entry alone) passed. What a commit leaves as its parent had it was
+    # that parent's to answer for (the push guard refuses the parent itself).
+    from harness.gitio.fast_path import staged_nothing_to_judge
+    from harness.history.hook_checks import hook_git, staged_problems
+
+    from support.gitrepo import run_in
+
+    top = _raw(adopted, "HEAD^{tree}")
+    for entry in top:
+        if entry[1] == b".harness":
+            if how == "harness-folder-40755":
+                entry[0] = b"40755"
+            else:
+                inner = _raw(adopted, "HEAD:.harness") + [[b"120755", b"link", _put(adopted, "blob", b"gate.yaml")]]
+                inner.sort(key=lambda e: e[1] + (b"/" if e[0] == b"40000" else b""))
+                entry[2] = _put(adopted, "tree", _listing(inner))
+    tree = _put(adopted, "tree", _listing(top)).hex()
+    git(adopted, "update-ref", "HEAD", git(adopted, "commit-tree", "-p", "HEAD", "-m", how, tree).stdout.strip())
+    git(adopted, "reset", "-q")
+    (adopted / "app.py").write_text("x = 3\n")
+    git(adopted, "add", "app.py")
+    fast = run_in(adopted, staged_nothing_to_judge)
+    full = run_in(adopted, lambda: staged_problems(hook_git()))
+    assert (fast, full) == (True, []), (fast, full)

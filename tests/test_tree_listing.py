@@ -189,3 +189,12 @@ def test_the_push_fast_path_declines_every_listing_the_readers_refuse(raw):
         with pytest.raises(HarnessError):
             parse(raw, 20, "(root)")
     assert _tree_entries(raw, 20) is None
+
+
+def test_an_ambiguous_folder_mode_is_ordered_as_git_orders_a_folder():
+    # Read 122's F-0441: git orders an entry by its mode's type bits (40755 is a folder, `a/`); the parser ordered
+    # an ambiguous entry as a file, refusing what git writes and accepting what git's fsck rejects.
+    written = b"100644 a.txt\0" + ID + b"40755 a\0" + ID  # as stock `git mktree` writes them: `a.txt` < `a/`
+    assert parse(written, 20, "here")["a"].kind == AMBIGUOUS
+    with pytest.raises(HarnessError, match="out of git's order"):
+        parse(b"40755 a\0" + ID + b"100644 a.txt\0" + ID, 20, "here")
