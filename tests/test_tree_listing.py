@@ -31,6 +31,7 @@ ID = bytes(range(20))
     (b"100644", (FILE, 0o100644)), (b"100755", (FILE, 0o100755)), (b"0100644", (FILE, 0o100644)),
     (b"100664", (FILE, 0o100644)), (b"100744", (FILE, 0o100755)), (b"40000", (FOLDER, 0o40000)),
     (b"040000", (FOLDER, 0o40000)), (b"120000", (SYMLINK, 0o120000)), (b"160000", (SUBMODULE, 0o160000)),
+    (b"40755", (FOLDER, 0o40000)), (b"120644", (SYMLINK, 0o120000)), (b"160644", (SUBMODULE, 0o160000)),
 ])
 def test_a_mode_both_parsers_read_alike_is_read_as_git_reads_it(mode, read):
     assert kind_of(mode) == read
@@ -48,7 +49,7 @@ def test_a_mode_libgit2_cannot_parse_refuses_the_listing(mode):
 
 @pytest.mark.parametrize("mode", [
     b"120755",  # a link to git, an executable file to libgit2 (F-0431)
-    b"40755", b"160644",  # permission bits on a folder or a submodule's entry
+    b"160755", b"120001",  # an executable bit on a submodule's entry or a link: libgit2 reads an executable file
     b"60000", b"170000", b"0",  # a type neither writes: git reads a submodule, libgit2 a file
 ])
 def test_a_mode_the_two_parsers_read_differently_is_refused_where_a_reader_reaches_it(mode):
@@ -194,7 +195,10 @@ def test_the_push_fast_path_declines_every_listing_the_readers_refuse(raw):
 def test_an_ambiguous_folder_mode_is_ordered_as_git_orders_a_folder():
     # Read 122's F-0441: git orders an entry by its mode's type bits (40755 is a folder, `a/`); the parser ordered
     # an ambiguous entry as a file, refusing what git writes and accepting what git's fsck rejects.
-    written = b"100644 a.txt\0" + ID + b"40755 a\0" + ID  # as stock `git mktree` writes them: `a.txt` < `a/`
-    assert parse(written, 20, "here")["a"].kind == AMBIGUOUS
-    with pytest.raises(HarnessError, match="out of git's order"):
-        parse(b"40755 a\0" + ID + b"100644 a.txt\0" + ID, 20, "here")
+    for mode in (b"40755", b"40000"):
+        written = b"100644 a.txt\0" + ID + mode + b" a\0" + ID  # as stock `git mktree` writes them: `a.txt` < `a/`
+        assert parse(written, 20, "here")["a"].kind == FOLDER
+        with pytest.raises(HarnessError, match="out of git's order"):
+            parse(mode + b" a\0" + ID + b"100644 a.txt\0" + ID, 20, "here")
+    # An ambiguous entry is ordered by its type bits as well: a 60000 entry is no folder to git's order.
+    assert parse(b"60000 a\0" + ID + b"100644 a.txt\0" + ID, 20, "here")["a"].kind == AMBIGUOUS

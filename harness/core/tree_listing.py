@@ -44,11 +44,12 @@ class Entry:
 
 
 def kind_of(mode: bytes) -> tuple[str, int] | None:
-    """(kind, git's canonical mode) of a listing's mode field; None for one refused: not octal digits, over
-    16 bits (libgit2 cannot parse it; git reads 100160000 as a submodule's), a type git and libgit2 read
-    differently (git takes any unknown type for a submodule's, libgit2 for a file), or permission bits
-    on a folder, link or submodule entry (120755: a link to git, an executable file to libgit2).
-    Leading zeros are read by value, as both do (0100644 is a file)."""
+    """(kind, git's canonical mode) of a listing's mode field, where git (canon_mode: the type bits) and libgit2
+    (an executable bit makes any non-folder an executable file) read the same kind; None where they do not, or
+    where either cannot parse it: not octal digits, over 16 bits (libgit2 cannot; git reads 100160000 as a
+    submodule's), a type neither writes (git takes it for a submodule's, libgit2 for a file), an executable bit
+    on a link or a submodule's entry (120755: a link to git, an executable file to libgit2). Leading zeros and
+    a folder's or a file's permission bits are read by value, as both do (0100644, 100664, 40755)."""
     if not mode or len(mode) > 7 or not all(0x30 <= c <= 0x37 for c in mode):
         return None
     value = int(mode, 8)
@@ -57,7 +58,9 @@ def kind_of(mode: bytes) -> tuple[str, int] | None:
         return None
     if kind == FILE:  # git's permissions: executable or not, by the owner's x bit
         return kind, 0o100755 if value & 0o100 else 0o100644
-    return (kind, value) if value == _ENTRY_MODE[kind] else None
+    if kind == FOLDER:
+        return kind, 0o040000
+    return (kind, _ENTRY_MODE[kind]) if not value & 0o111 else None
 
 
 class ListingRefused(HarnessError):
@@ -87,7 +90,7 @@ def parse(raw: bytes, oid_len: int, where: str) -> dict[str, Entry]:
             raise ListingRefused(where, [f"the entry {name.decode('utf-8', 'replace')!r} has mode "
                                          f"{mode.decode('ascii', 'replace')!r}, which git and libgit2 do not read "
                                          "alike (libgit2 cannot parse it)"])
-        names.append((name, read[0] == FOLDER))
+        names.append((name, read[1] & 0o170000 == 0o040000))  # git orders by the type bits (40755 too: F-0441)
         out[name.decode("utf-8", "surrogateescape")] = Entry(read[0], raw[nul + 1:nul + 1 + oid_len].hex(), read[1])
         at = nul + 1 + oid_len
     defects = entry_defects(names)

@@ -41,7 +41,19 @@ class Trees(Repository):
         """Up to ``limit`` paths that differ between two trees, and how many differ in all."""
         return changed_paths_in(self.repo, old_tree, new_tree, limit)
 
-    def malformed_entries(self, tree_id: str) -> list[str]:
+    def harness_entry_id(self, tree_id: str) -> str | None:
+        """The id the root listing of ``tree_id`` gives `.harness`, whatever its mode (None: none, or a listing the
+        readers refuse)."""
+        from harness.core.tree_listing import ListingRefused, parse
+
+        kind, raw = self.repo.read(tree_id)
+        try:
+            entry = parse(raw, len(tree_id) // 2, "(root)").get(HARNESS_DIR)
+        except ListingRefused:
+            return None
+        return entry.oid if entry is not None and kind == pygit2.enums.ObjectType.TREE else None
+
+    def malformed_entries(self, tree_id: str, inherited: frozenset[str] = frozenset()) -> list[str]:
         """What git's fsck would reject in ``tree_id``'s root and, recursively, its ``.harness``
         folder: an entry name twice (libgit2's lookup finds one of them, git's checkout writes the
         other, so a check would judge one file and the work tree hold another), entries out of
@@ -49,11 +61,14 @@ class Trees(Repository):
         can write. Checked here, not left to the server's receive.fsckObjects, which may be off.
         Each tree id is checked once per process: a parent's unchanged folders cost nothing. A root is
         remembered as checked as a root (`ID:root`): its folders but .harness were not looked into, so
-        the same tree met as a .harness folder is checked whole (#28's task F-0054)."""
+        the same tree met as a .harness folder is checked whole (#28's task F-0054). A `.harness` folder whose id is
+        in ``inherited`` (a parent's, left as it was) is not looked into: it was its commit's to answer for, and the
+        commit hook's fast path, which compares the entry alone, answers so too (read 122's F-0440)."""
         from harness.core.tree_listing import AMBIGUOUS, FOLDER, ListingRefused, ambiguity, parse
 
         sound: set[str] = self.__dict__.setdefault("_sound_trees", set())
         out: list[str] = []
+        skipped: list[str] = []
 
         def sound_below(path: str, oid: str) -> bool:
             # A folder is remembered as sound with everything below it that is checked, never on its own
@@ -74,9 +89,12 @@ class Trees(Repository):
                 if entry.kind == AMBIGUOUS and (path or name == HARNESS_DIR):  # one a reader of .harness meets
                     out.append(f"{path or '(root)'}: {ambiguity(name, entry)}")
                     ok = False
+                if not path and name == HARNESS_DIR and entry.oid in inherited:
+                    skipped.append(name)  # not remembered as sound: another commit's check looks into it
+                    continue
                 if entry.kind == FOLDER and (path or name == HARNESS_DIR):
                     ok = sound_below(f"{path}/{name}" if path else name, entry.oid) and ok
-            if ok:
+            if ok and not skipped:
                 sound.add(key)
             return ok
 

@@ -80,20 +80,27 @@ def check_commit(git: Git, commit: str, signers: Signers, only_gated: bool = Fal
 def unreadable_trees(git: Git, tree: str, olds: list[TreeSource]) -> list[Problem]:
     """fsck-clean-tree for ``tree`` and for each parent's tree it is judged against: a listing the readers refuse
     leaves nothing of the change readable as a checkout holds it, so no other rule is asked (they would read it)."""
-    problems = malformed_tree(git, tree)
+    # A .harness left as a parent had it was that parent's to answer for (read 122's F-0440: the commit hook's fast
+    # path compares the entry alone): neither this tree's copy nor that parent's is looked into again.
+    parents = {old.tree_id: git.harness_entry_id(old.tree_id) for old in olds}
+    inherited = frozenset(oid for oid in parents.values() if oid is not None)
+    problems = malformed_tree(git, tree, inherited)
+    mine = git.harness_entry_id(tree)
     for old in olds if not problems else ():  # a sound tree on a parent the readers refuse is not judged either
+        if mine is not None and parents[old.tree_id] == mine:
+            continue
         problems.extend(Problem(p.file, p.rule, f"its parent {(old.rev or '')[:12]}'s {p.message}", p.fix)
                         for p in malformed_tree(git, old.tree_id))
     return problems
 
 
-def malformed_tree(git: Git, tree: str) -> list[Problem]:
+def malformed_tree(git: Git, tree: str, inherited: frozenset[str] = frozenset()) -> list[Problem]:
     """A tree git's own fsck rejects is refused whatever the server's receive.fsckObjects says:
     with two `.harness` entries the checks read one and a checkout writes the other."""
     return [Problem(where.split(":", 1)[0], "fsck-clean-tree", where,
                     "rebuild the commit from a normal checkout (`git add` and `git commit` never write such a "
                     "tree; it was made by hand, with `git mktree` or `git hash-object --literally`)")
-            for where in git.malformed_entries(tree)]
+            for where in git.malformed_entries(tree, inherited)]
 
 
 def _carries_harness(git: Git, commit: str) -> bool:
