@@ -222,3 +222,29 @@ def test_a_code_only_commit_on_a_head_with_an_ambiguous_harness_entry_is_answere
     fast = run_in(adopted, staged_nothing_to_judge)
     full = run_in(adopted, lambda: staged_problems(hook_git()))
     assert (fast, full) == (True, []), (fast, full)
+
+
+def test_a_parent_s_submodule_entry_naming_the_folder_is_no_inherited_harness(adopted):
+    # Read 123's F-0442: a parent's `.harness` submodule entry naming a tree made the child's `.harness` folder of that
+    # id count as left as the parent had it, so fsck-clean-tree never looked into it (a bare refusal, exit 2, later).
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
+    from harness.history.incoming import unreadable_trees
+
+    inner = _raw(adopted, "HEAD:.harness") + [[b"120755", b"zz", _put(adopted, "blob", b"gate.yaml")]]
+    bad = _put(adopted, "tree", _listing(inner))
+    top = _raw(adopted, "HEAD^{tree}")
+
+    def commit(mode: bytes, parent: str) -> str:
+        for entry in top:
+            if entry[1] == b".harness":
+                entry[0], entry[2] = mode, bad
+        tree = _put(adopted, "tree", _listing(top)).hex()
+        return git(adopted, "commit-tree", "-p", parent, "-m", mode.decode(), tree).stdout.strip()
+    p = commit(b"160000", "HEAD")
+    c = commit(b"40000", p)
+    g = Git(adopted)
+    assert g.harness_entry_id(g.commit_tree(p)) is None  # no folder there: nothing is inherited from it
+    olds = [TreeSource(g, g.commit_tree(p), f"commit {p[:12]}", rev=p)]
+    found = unreadable_trees(g, g.commit_tree(c), olds)
+    assert [x.rule for x in found] == ["fsck-clean-tree"] and "'zz' has mode 120755" in found[0].message, found
