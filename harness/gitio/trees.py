@@ -42,16 +42,17 @@ class Trees(Repository):
         return changed_paths_in(self.repo, old_tree, new_tree, limit)
 
     def harness_entry_id(self, tree_id: str) -> str | None:
-        """The id the root listing of ``tree_id`` gives `.harness`, whatever its mode (None: none, or a listing the
-        readers refuse)."""
-        from harness.core.tree_listing import ListingRefused, parse
+        """The id of the `.harness` folder the root listing of ``tree_id`` holds (None: none, an entry of another kind,
+        or a listing the readers refuse). A folder alone: a submodule's entry may name any tree, and no check ever
+        looked into one through it (read 123's F-0442)."""
+        from harness.core.tree_listing import FOLDER, ListingRefused, parse
 
         kind, raw = self.repo.read(tree_id)
         try:
             entry = parse(raw, len(tree_id) // 2, "(root)").get(HARNESS_DIR)
         except ListingRefused:
             return None
-        return entry.oid if entry is not None and kind == pygit2.enums.ObjectType.TREE else None
+        return entry.oid if entry is not None and entry.kind == FOLDER and kind == pygit2.enums.ObjectType.TREE else None
 
     def malformed_entries(self, tree_id: str, inherited: frozenset[str] = frozenset()) -> list[str]:
         """What git's fsck would reject in ``tree_id``'s root and, recursively, its ``.harness``
