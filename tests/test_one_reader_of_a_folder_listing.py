@@ -248,3 +248,34 @@ def test_a_parent_s_submodule_entry_naming_the_folder_is_no_inherited_harness(ad
     olds = [TreeSource(g, g.commit_tree(p), f"commit {p[:12]}", rev=p)]
     found = unreadable_trees(g, g.commit_tree(c), olds)
     assert [x.rule for x in found] == ["fsck-clean-tree"] and "'zz' has mode 120755" in found[0].message, found
+
+
+def test_a_merge_over_a_base_whose_harness_entry_is_ambiguous_is_refused_by_name(adopted):
+    # Read 124's F-0443: the one-adoption rule read each merge base's `.harness` and the refusal escaped as an error
+    # (exit 2, no rule, no commit named). Which side adopted cannot be read there: refused by the rule, fail-closed.
+    from harness.gitio.git import Git
+    from harness.history.incoming import _second_adoption
+
+    top = _raw(adopted, "HEAD^{tree}")
+    sound = _put(adopted, "tree", _listing(top)).hex()
+    odd = [[b"160755" if e[1] == b".harness" else e[0], e[1], e[2]] for e in top]
+    base = git(adopted, "commit-tree", "-m", "B", _put(adopted, "tree", _listing(odd)).hex()).stdout.strip()
+    one = git(adopted, "commit-tree", "-p", base, "-m", "P1", sound).stdout.strip()
+    other_tree = _put(adopted, "tree", _listing(sorted(top + [[b"100644", b"zz.txt", _put(adopted, "blob", b"z")]],
+                                                       key=lambda e: e[1] + (b"/" if e[0] == b"40000" else b""))))
+    two = git(adopted, "commit-tree", "-p", base, "-m", "P2", other_tree.hex()).stdout.strip()
+    merge = git(adopted, "commit-tree", "-p", one, "-p", two, "-m", "M", sound).stdout.strip()
+    found = _second_adoption(Git(adopted), merge)
+    assert [p.rule for p in found] == ["one-adoption"] and "160755" in found[0].message, found
+
+
+def test_a_head_naming_no_commit_is_refused_with_a_reason(adopted):
+    # Read 124's F-0444: HEAD naming a tree (or a commit libgit2 cannot parse) made `harness gate` and
+    # `init --restore-gate` die with a pygit2 traceback and exit 1, the code of an ordinary BLOCKED.
+    from harness.gitio.git import Git
+    from harness.gitio.tree_source import of_head
+
+    tree = git(adopted, "rev-parse", "HEAD^{tree}").stdout.strip()
+    (adopted / ".git/HEAD").write_text(tree + "\n")
+    with pytest.raises(HarnessError, match=r"HEAD names [0-9a-f]+, which is not a commit"):
+        of_head(Git(adopted))
