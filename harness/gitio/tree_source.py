@@ -239,7 +239,14 @@ def of_head(git: Git) -> TreeSource | None:
     """HEAD's files, as the commit HEAD names now (None on an unborn branch): the committed policy and
     configuration that the gate, `init --restore-gate` and the approvals compare the working files with."""
     head = git.head()
-    return TreeSource(git, git.commit_tree(head), "HEAD", rev=head) if head else None
+    if not head:
+        return None
+    try:
+        return TreeSource(git, git.commit_tree(head), "HEAD", rev=head)
+    except (KeyError, ValueError, TypeError, pygit2.GitError, pygit2.InvalidSpecError):  # read 124's F-0444
+        raise HarnessError(f"HEAD names {head}, which is not a commit this repository can read (a tree, a tag of "
+                           "one, or a commit written by hand)", hint="`git cat-file -t HEAD` says what it is; "
+                           "`git checkout BRANCH` puts HEAD back on a branch") from None
 
 
 def of_commit(git: Git, commit: str) -> TreeSource | None:

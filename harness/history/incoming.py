@@ -112,15 +112,22 @@ def _second_adoption(git: Git, commit: str) -> list[Problem]:
     policy and signers unapproved (that is adoption); merging a side that adopted on its own
     (an unrelated root, or a fork from before the adoption) would let tasks judged under that
     self-made policy, and approvals signed by its self-listed keys, into this history."""
-    adopted = [p for p in git.parents(commit) if _carries_harness(git, p)]
-    for other in adopted[1:]:
-        if not any(_carries_harness(git, b) for b in git.merge_bases(adopted[0], other)):
-            return [Problem(paths.HARNESS + "/", "one-adoption",
-                            f"merges {other[:12]}, a side that adopted the harness on its own (no common ancestor "
-                            "carries .harness/: its policy, signers and tasks were never judged under this history's)",
-                            "bring the work over onto this history (cherry-pick, or a branch from it) so it is "
-                            "judged under this policy")]
-    return []
+    from harness.core.tree_listing import ListingRefused
+
+    try:
+        adopted = [p for p in git.parents(commit) if _carries_harness(git, p)]
+        unshared = [o for o in adopted[1:] if not any(_carries_harness(git, b) for b in git.merge_bases(adopted[0], o))]
+    except ListingRefused as refused:  # which side adopted cannot be read: refused by the rule (read 124's F-0443)
+        return [Problem(paths.HARNESS + "/", "one-adoption", f"merges over a commit whose root the readers refuse "
+                        f"({'; '.join(refused.defects)}): whether a side adopted the harness on its own cannot be "
+                        "read", "bring the work over onto this history (cherry-pick, or a branch from it)")]
+    if not unshared:
+        return []
+    return [Problem(paths.HARNESS + "/", "one-adoption",
+                    f"merges {unshared[0][:12]}, a side that adopted the harness on its own (no common ancestor "
+                    "carries .harness/: its policy, signers and tasks were never judged under this history's)",
+                    "bring the work over onto this history (cherry-pick, or a branch from it) so it is "
+                    "judged under this policy")]
 
 
 def _same_repository(git: Git, commit: str) -> list[Problem]:
