@@ -279,3 +279,15 @@ def test_a_head_naming_no_commit_is_refused_with_a_reason(adopted):
     (adopted / ".git/HEAD").write_text(tree + "\n")
     with pytest.raises(HarnessError, match=r"HEAD names [0-9a-f]+, which is not a commit"):
         of_head(Git(adopted))
+
+
+def test_the_merge_guard_refuses_a_merge_head_whose_harness_entry_is_ambiguous_by_name(adopted, h):
+    # F-0445: the one-repository rule read MERGE_HEAD's root `.harness` and the refusal escaped as an error: the merge
+    # guard exited 2 with no rule and no commit named, and the incoming commit's own refusal was lost.
+    top = _raw(adopted, "HEAD^{tree}")
+    odd = [[b"160755" if e[1] == b".harness" else e[0], e[1], e[2]] for e in top]
+    incoming = git(adopted, "commit-tree", "-p", "HEAD", "-m", "X", _put(adopted, "tree", _listing(odd)).hex())
+    (adopted / ".git/MERGE_HEAD").write_text(incoming.stdout)
+    out = h("hook", "merge-guard")
+    assert out.code == 1, out.text
+    assert "[fsck-clean-tree]" in out.text and "[one-repository]" in out.text and "160755" in out.text
