@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from harness import paths
+from harness.core.tree_listing import ListingRefused
 from harness.errors import HarnessError
 from harness.gitio.git import Git
 from harness.gitio.tree_source import TreeSource
@@ -107,20 +108,25 @@ def _carries_harness(git: Git, commit: str) -> bool:
     return TreeSource(git, git.commit_tree(commit), "").oid(paths.HARNESS) is not None
 
 
+def _unreadable_root(rule: str, refused: ListingRefused, verb: str, unknown: str, hint: str) -> Problem:
+    """``rule``'s refusal of a merge that ``verb`` a commit whose root listing the readers refuse: what the rule
+    asks of that commit, ``unknown``, cannot be read, so the merge is refused by it (fail-closed)."""
+    return Problem(paths.HARNESS + "/", rule, f"{verb} a commit whose root the readers refuse "
+                   f"({'; '.join(refused.defects)}): {unknown} cannot be read", hint)
+
+
 def _second_adoption(git: Git, commit: str) -> list[Problem]:
     """A history adopts the harness once. The commit that first adds `.harness/` sets its
     policy and signers unapproved (that is adoption); merging a side that adopted on its own
     (an unrelated root, or a fork from before the adoption) would let tasks judged under that
     self-made policy, and approvals signed by its self-listed keys, into this history."""
-    from harness.core.tree_listing import ListingRefused
-
     try:
         adopted = [p for p in git.parents(commit) if _carries_harness(git, p)]
         unshared = [o for o in adopted[1:] if not any(_carries_harness(git, b) for b in git.merge_bases(adopted[0], o))]
     except ListingRefused as refused:  # which side adopted cannot be read: refused by the rule (read 124's F-0443)
-        return [Problem(paths.HARNESS + "/", "one-adoption", f"merges over a commit whose root the readers refuse "
-                        f"({'; '.join(refused.defects)}): whether a side adopted the harness on its own cannot be "
-                        "read", "bring the work over onto this history (cherry-pick, or a branch from it)")]
+        return [_unreadable_root("one-adoption", refused, "merges over",
+                                 "whether a side adopted the harness on its own",
+                                 "bring the work over onto this history (cherry-pick, or a branch from it)")]
     if not unshared:
         return []
     return [Problem(paths.HARNESS + "/", "one-adoption",
@@ -141,7 +147,11 @@ def _same_repository(git: Git, commit: str) -> list[Problem]:
 def renamed_by_merge(git: Git, parents: Sequence[str]) -> list[Problem]:
     """The one-repository refusal of a merge of ``parents`` (made, or being concluded: HEAD and MERGE_HEAD),
     or none. Its history's name is the least of its parents' (each the first root of its history)."""
-    adopted = [p for p in parents if _carries_harness(git, p)] if len(parents) > 1 else []
+    try:
+        adopted = [p for p in parents if _carries_harness(git, p)] if len(parents) > 1 else []
+    except ListingRefused as refused:  # a parent's root cannot be read: refused by the rule, fail-closed (F-0445)
+        return [_unreadable_root("one-repository", refused, "merges", "whether it would rename the repository",
+                                 "rebuild that commit from a normal checkout, then merge again")]
     if not adopted:
         return []
     own_roots = set(git.roots(adopted[0]))
