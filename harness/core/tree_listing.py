@@ -112,6 +112,14 @@ def ambiguity(name: str, entry: Entry) -> str:
     return f"the entry {name!r} has mode {entry.mode:o}, which git and libgit2 do not read alike"
 
 
+def reached(name: str, entry: Entry | None, folder: str, label: str = "") -> Entry | None:
+    """``entry`` (``name`` in ``folder``, of the commit ``label``) as a reader that reaches it gets it: the one
+    refusal of an AMBIGUOUS entry, which no reader goes past (:class:`ListingRefused`)."""
+    if entry is not None and entry.kind == AMBIGUOUS:
+        raise ListingRefused(where_of(folder, label), [ambiguity(name, entry)])
+    return entry
+
+
 def entry_defects(entries: "Iterable[tuple[bytes, bool]]") -> list[str]:
     """The fsck errors of one folder's own entries, given as (raw name, is a folder) in stored order: the one
     judgement of a listing, for the readers (:func:`parse`), the history checks and the push's fast path."""
@@ -148,9 +156,7 @@ def lookup(listing_of: "Callable[[str, str], dict[str, Entry] | None]", root: st
         if entry is None or entry.kind != FOLDER:
             return None
         listing = listing_of(entry.oid, walked)
-        entry = listing.get(name) if listing is not None else None
-        if entry is not None and entry.kind == AMBIGUOUS:
-            raise ListingRefused(where_of(walked, label), [ambiguity(name, entry)])
+        entry = reached(name, listing.get(name) if listing is not None else None, walked, label)
         walked = f"{walked}/{name}" if walked else name
     return entry
 
@@ -179,9 +185,9 @@ def changes(listing_of: "Callable[[str, str], dict[str, Entry] | None]", old: st
             out.extend(changes(listing_of, folder_a, folder_b, path, label, under))
         file_a = a if a is not None and a.kind != FOLDER else None
         file_b = b if b is not None and b.kind != FOLDER else None
-        if file_a != file_b and AMBIGUOUS in (file_a and file_a.kind, file_b and file_b.kind):
-            shown = f"{under}/{base}" if under and base else under or base  # the folder from the tree's root
-            raise ListingRefused(where_of(shown, label), [ambiguity(name, file_b or file_a)])  # type: ignore[arg-type]
         if file_a != file_b:
+            shown = f"{under}/{base}" if under and base else under or base  # the folder from the tree's root
+            for entry in (file_b, file_a):  # the entry the new tree has named first
+                reached(name, entry, shown, label)
             out.append((path, file_b.mode if file_b is not None else 0))
     return out

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from harness import context
 from harness.core import tree_listing
-from harness.core.tree_listing import AMBIGUOUS, FILE, FOLDER, Entry, ListingRefused
+from harness.core.tree_listing import FILE, FOLDER, Entry
 from harness.errors import HarnessError
 from harness.gitio import blob_memo
 from harness.gitio.environment import git_env
@@ -109,8 +109,7 @@ class TreeSource:
             base, tree = stack.pop()
             for name, entry in (self._listing(tree, base) or {}).items():
                 path = f"{base}/{name}"
-                if entry.kind == AMBIGUOUS:
-                    raise ListingRefused(tree_listing.where_of(base, self.label), [tree_listing.ambiguity(name, entry)])
+                tree_listing.reached(name, entry, base, self.label)
                 if self.is_special(entry.mode):
                     out.append(path)
                 elif entry.kind == FOLDER and not (known and known(path, entry.oid)):
@@ -147,9 +146,9 @@ class TreeSource:
             elif folder is None or folder.kind != FOLDER or not name:
                 found = None
             else:
-                found = (self._listing(folder.oid, parent) or {}).get(name)
-                if found is not None and found.kind == AMBIGUOUS:  # read 121: refused where it is reached
-                    raise ListingRefused(tree_listing.where_of(parent, self.label), [tree_listing.ambiguity(name, found)])
+                # read 121: an ambiguous entry is refused where it is reached
+                found = tree_listing.reached(name, (self._listing(folder.oid, parent) or {}).get(name), parent,
+                                             self.label)
             self._entries[rel] = found
         return self._entries[rel]
 
