@@ -211,6 +211,22 @@ def test_a_script_the_test_command_names_is_protected_without_listing_it(h, repo
     assert lost(rec)["tests.test_calc::test_mul"] == "failed"
 
 
+def test_a_script_a_protected_script_runs_is_protected_too(h, repo):
+    # Read 126's F-0450: the base's script (or Makefile recipe) was put back, the script it runs in turn was the
+    # change's, and it could launder the report: a lost case read as passed.
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/test.sh": "sh scripts/inner.sh\n",
+                 "scripts/inner.sh": f"exec {PY} -m pytest -q -p no:cacheprovider --junitxml=.harness/local/junit.xml\n"})
+    protect(repo, paths=["tests/**"], command=["bash", "scripts/test.sh"])
+    commit_all_ok(repo, "tests through two scripts")
+    tid = h.ok("task", "new", "Through the inner script").out.strip()
+    write(repo, {"calc.py": BUGGY, "scripts/inner.sh": f"exec {PY} -m pytest -q -p no:cacheprovider -k add "
+                                                       "--junitxml=.harness/local/junit.xml\n"})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/inner.sh" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
 # -- the honest paths ------------------------------------------------------------------------------
 
 def test_a_new_test_and_a_correct_change_pass(h, repo, base):

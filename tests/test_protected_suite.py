@@ -256,3 +256,31 @@ def test_the_project_s_own_module_named_like_a_standard_one_stays_code(name):
 def test_ordinary_code_and_data_stay_unprotected(name):
     # What a task changes freely: PASS_TO_PASS runs the current version of it.
     assert name not in suite.protected([name], [], set())
+
+
+RUN_FILES = {"scripts/test.sh", "scripts/fix.py", "scripts/inner", "src/calc.py", "calc.py", "sub/run.sh",
+             "data/cases.json", "ci/run-tests.sh", "Makefile"}
+
+
+@pytest.mark.parametrize("where, text, want", [
+    ("Makefile", "test:\n\tsh scripts/test.sh\n", {"scripts/test.sh"}),
+    ("Makefile", "test:\n\t./scripts/test.sh && scripts/inner\n", {"scripts/test.sh", "scripts/inner"}),
+    ("Makefile", "lint:\n\truff check src/calc.py calc.py\n", set()),  # code a tool reads stays code
+    ("Makefile", "test:\n\tpython scripts/fix.py\n\t$(PYTHON) -X dev calc.py\n", {"scripts/fix.py", "calc.py"}),
+    ("package.json", '{"scripts": {"test": "bash ci/run-tests.sh"}}', {"ci/run-tests.sh"}),
+    ("sub/Makefile", "test:\n\t./run.sh data/cases.json\n", {"sub/run.sh", "data/cases.json"}),
+    ("scripts/test.sh", "#!/bin/sh\nexec python3 -m pytest --junitxml=out.xml\n", set()),
+    ("tox.ini", "[testenv]\ncommands = bash {toxinidir}/ci/run-tests.sh\n", {"ci/run-tests.sh"}),  # from the root
+])
+def test_the_files_a_runners_text_names_are_what_it_runs(where, text, want):
+    # Read 126's F-0450: the script a protected Makefile's recipe runs was not protected; PASS_TO_PASS put the
+    # base's Makefile back and ran the change's script, which laundered the report.
+    assert suite.named_by_runner(text, where, RUN_FILES) == want
+
+
+@pytest.mark.parametrize("path, runner", [("Makefile", True), ("sub/GNUmakefile", True), ("package.json", True),
+                                          ("tox.ini", True), ("noxfile.py", True), ("justfile", True),
+                                          ("ci/x.sh", True), ("common.mk", True), ("calc.py", False),
+                                          ("README.md", False), ("notMakefile", False)])
+def test_a_runners_text_is_known_by_its_name(path, runner):
+    assert suite.is_runner_text(path) == runner
