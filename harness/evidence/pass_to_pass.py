@@ -303,6 +303,7 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     base_tree = git.source_tree(base) if base else git.empty_tree()
     base_files = git.files_of(base_tree)
     named = suite.named_files([c.argv for c in config.commands.values()], set(current) | set(base_files))
+    named |= run_by_runners(git, base, named, set(current) | set(base_files))
     start = _startup(git, base, base_files, spec["paths"])
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
@@ -310,6 +311,28 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
     patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
     return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders)
+
+
+RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for the files it names; a larger file is no recipe
+
+
+def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str]) -> set[str]:
+    """The files the base's runner texts among ``named`` (a Makefile `make` reads, a script the command names) name,
+    and theirs in turn: PASS_TO_PASS puts the base's Makefile back, so the script its recipe runs is the base's too
+    (read 126's F-0450: the change's script laundered the report the base's recipe made). A runner the base lacks was
+    added by the change, which the run removes: it names nothing here."""
+    found: set[str] = set()
+    todo, seen = sorted(named), set()
+    while todo and base is not None:
+        rel = todo.pop()
+        raw = git.read_at(base, rel) if rel not in seen else None
+        seen.add(rel)
+        if raw is None or len(raw) > RUNNER_TEXT_CAP or not (suite.is_runner_text(rel) or raw.startswith(b"#!")):
+            continue  # a script without a runner's name is known by its `#!` line
+        new = suite.named_by_runner(raw.decode("utf-8", errors="replace"), rel, files) - found - named
+        found |= new
+        todo.extend(sorted(new))
+    return found
 
 
 def _startup(git: Git, base: str | None, base_files: Mapping[str, str],
