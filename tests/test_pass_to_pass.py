@@ -413,6 +413,24 @@ def test_on_the_protected_branch_itself_the_base_is_where_the_task_started(h, re
     assert base_commit(repo, base) == head(repo)
 
 
+@pytest.mark.parametrize("remote", ["origin", "upstream"])
+def test_the_remotes_main_is_the_base_where_the_remote_names_no_default_branch(h, repo, tmp_path, remote):
+    # Read 126's F-0449: a clone set up by `git remote add` and `git push` has origin/main and no origin/HEAD; the
+    # base was taken from the local main, which a plain commit of the agent's (a weakened test) moves.
+    from support.gitrepo import git, head
+
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    published = commit_all_ok(repo, "calc with tests")
+    git(tmp_path, "init", "-q", "--bare", "remote.git")
+    git(repo, "remote", "add", remote, str(tmp_path / "remote.git"))
+    git(repo, "push", "-q", "--no-verify", remote, "main")
+    write(repo, {"tests/test_calc.py": TESTS.replace("== 6", "!= 6")})
+    commit_all_ok(repo, "a weakened test, committed on the local main")
+    tid = h.ok("task", "new", "After the weakening").out.strip()
+    assert base_commit(repo, tid) == published != head(repo)
+
+
 # -- a change of spec is a human decision ------------------------------------------------------------
 
 
