@@ -172,10 +172,13 @@ class History(Repository):
         return [h for h in heads if self.has_commit(h)]
 
     def protected_tips(self, branch: str | None) -> list[str]:
-        """The protected branch's tips, most trusted first: ``branch`` as the remote `origin` has it,
-        then as this clone does (by default the remote's default branch, else main or master)."""
-        refs = ([f"refs/remotes/origin/{branch}", f"refs/heads/{branch}"] if branch
-                else ["refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master"])
+        """The protected branch's tips, most trusted first: ``branch`` as a remote has it (`origin` first), then as this
+        clone does (by default the remote's default branch, else its main or master, else this clone's). A remote's
+        copy comes before any local branch: a clone made by `git remote add` and `git push` has `origin/main` and no
+        `origin/HEAD`, and a local `main` is moved by a plain commit the agent makes (read 126's F-0449)."""
+        names = [branch] if branch else ["HEAD", "main", "master"]
+        remotes = sorted(self._remotes(), key=lambda r: (r != "origin", r))
+        refs = [f"refs/remotes/{r}/{n}" for r in remotes for n in names] + [f"refs/heads/{n}" for n in names if n != "HEAD"]
         tips = []
         for ref in refs:
             try:
@@ -183,6 +186,11 @@ class History(Repository):
             except HarnessError:
                 continue
         return tips
+
+    def _remotes(self) -> set[str]:
+        """The remotes this clone tracks branches of (`refs/remotes/NAME/...`)."""
+        prefix = "refs/remotes/"
+        return {name[len(prefix):].split("/", 1)[0] for name in self.repo.references if name.startswith(prefix)}
 
     def protected_base(self, head: str | None, branch: str | None) -> str | None:
         """Where a task started from begins its change: the merge base of ``head`` with the protected
