@@ -78,3 +78,39 @@ def test_the_cli_s_outputs_are_the_same_through_either_entry(tmp_path, h, task, 
     event = json.dumps({"session_id": "s2", "cwd": str(repo)})
     env = env_with_cache(tmp_path / "cache")
     assert run(FAST, args, repo, env, event) == run(FULL, args, repo, env, event)
+
+
+def _to_a_closed_pipe(prefix: list[str], args: list[str], cwd: Path, both: bool) -> tuple[bytes, int]:
+    """(stderr, exit code) of ``args`` whose stdout (``both``: and stderr) is a pipe whose reader already went."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([*prefix, *args], stdout=w, stderr=w if both else subprocess.PIPE, cwd=cwd, timeout=300)
+    finally:
+        os.close(w)
+    return p.stderr or b"", p.returncode
+
+
+@pytest.mark.parametrize("args, both", [(["--version"], False), (["status"], False), (["status", "--json"], False),
+                                        (["evidence", "custom", "--", "sh", "-c", "exit 3"], True)])
+def test_a_reader_that_went_away_is_answered_as_the_cli_answers_it(h, task, repo, args, both):
+    # Read 125's F-0447, F-0448: a pipe closed early (`harness status | head -1`) was exit 0 on the fast paths (a failed
+    # recording's too) and a traceback from --version; click answers every command with exit 1, quietly.
+    assert _to_a_closed_pipe(FAST, args, repo, both) == _to_a_closed_pipe(FULL, args, repo, both) == (b"", 1)
+
+
+def test_a_lock_wait_that_runs_out_is_said_once_as_the_cli_says_it(h, task, repo):
+    # Read 125's F-0446: the fast path said the wait, gave up, and handed the command to click, which waited and said
+    # it again: twice the words and twice the wait.
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               "fd = os.open('.harness/local/lock', os.O_RDWR)\n"
+                               "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(120)"],
+                              cwd=repo, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        env = {**os.environ, "HARNESS_LOCK_TIMEOUT": "0.5"}
+        fast, full = run(FAST, ["status"], repo, env), run(FULL, ["status"], repo, env)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert fast == full and full[2] == 2 and full[1].count("waiting for the lock") == 1, (fast, full)
