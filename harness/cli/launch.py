@@ -82,7 +82,12 @@ def _version() -> int:
     the distribution's that click reads (importlib.metadata alone costs 20 times the answer)."""
     from harness import __version__
 
-    print(f"harness, version {__version__}", flush=True)
+    try:
+        print(f"harness, version {__version__}", flush=True)
+    except BrokenPipeError:
+        from harness.cli.plain_echo import reader_gone
+
+        return reader_gone()
     return 0
 
 

@@ -152,7 +152,9 @@ def failure_code(exc: BaseException, args: list[str]) -> int:
         click.echo("harness: interrupted", err=True)
         return EXIT_INTERRUPTED
     if isinstance(exc, BrokenPipeError):
-        return 0
+        from harness.cli.plain_echo import reader_gone
+
+        return reader_gone()
     if isinstance(exc, OSError):
         return report_os_error(exc, args)
     raise exc

@@ -12,12 +12,29 @@ import json
 import sys
 
 
-def report_lock_waits() -> None:
+def report_lock_waits() -> list[str]:
     """A wait for the store's lock is said on stderr, as click's commands say it (the command's context
-    carries whom the store tells)."""
+    carries whom the store tells). The list it returns fills with what was said: a path that said a wait
+    does not hand the command to click, which would wait and say it again (read 125's F-0446)."""
     from harness import context
 
-    context.current().on_lock_wait = lambda message: echo(message, err=True)
+    said: list[str] = []
+
+    def say(message: str) -> None:
+        said.append(message)
+        echo(message, err=True)
+
+    context.current().on_lock_wait = say
+    return said
+
+
+def reader_gone() -> int:
+    """The answer to a reader that went away (a pipe closed early: `harness status | head -1`), as click gives it
+    in every command: exit 1, the streams' last flush at exit kept quiet (read 125's F-0447, F-0448)."""
+    from click.utils import PacifyFlushWrapper  # click's own, on this failure's path alone
+
+    sys.stdout, sys.stderr = PacifyFlushWrapper(sys.stdout), PacifyFlushWrapper(sys.stderr)  # type: ignore[operator]
+    return 1
 
 
 def json_text(obj: object) -> str:

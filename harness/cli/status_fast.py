@@ -4,9 +4,10 @@ session, and the one it runs most.
 The same use case (harness.task.status) and the same lines (harness.cli.status_text) as the
 click command, written as click.echo writes them (harness.cli.plain_echo). Only the forms the
 command is run with are answered here; anything else (--help, an unknown option, an argument that
-is not UTF-8) is click's. Whatever fails before a line is printed — no .harness/, an unknown task,
-an unreadable file, a bug — is left to the full path, which reports it in its own words: the two
-paths never differ in what they print or how they exit.
+is not UTF-8) is click's. A refusal (no .harness/, an unknown task, a lock whose wait ran out) is
+reported here by the function main() reports it with, and anything else that fails before a line is
+printed (an unusable path, a bug) is left to the full path: the two paths never differ in what they
+print or how they exit, and a wait for the lock is never waited for and said twice (read 125's F-0446).
 """
 
 from __future__ import annotations
@@ -46,16 +47,22 @@ def answer(args: list[str]) -> int | None:
         return None
     from harness.cli import plain_echo
 
-    plain_echo.report_lock_waits()
+    said = plain_echo.report_lock_waits()
     try:
         lines, code = _render(*parsed)
-    except Exception:  # the full path reports it (a refusal, an unusable path, a bug) in its own words
-        return None
+    except Exception as exc:
+        from harness.errors import HarnessError
+
+        if not said and not isinstance(exc, HarnessError):
+            return None  # an unusable path, a bug: the full path reports it in its own words
+        from harness.cli.main import failure_code  # main()'s words, not a second wait said again (F-0446)
+
+        return failure_code(exc, ["status", *args])
     try:
         for err, text in lines:
             plain_echo.echo(text, err=err)
     except BrokenPipeError:
-        return 0  # as main() answers a reader that went away
+        return plain_echo.reader_gone()
     except OSError as exc:
         from harness.cli.main import report_os_error
 
