@@ -108,7 +108,7 @@ def test_a_lock_wait_that_runs_out_is_said_once_as_the_cli_says_it(h, task, repo
                               cwd=repo, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        env = {**os.environ, "HARNESS_LOCK_TIMEOUT": "0.5"}
+        env = {**os.environ, "HARNESS_LOCK_TIMEOUT": "2.5"}  # past the 2 s after which a wait is said
         fast, full = run(FAST, ["status"], repo, env), run(FULL, ["status"], repo, env)
     finally:
         holder.kill()
