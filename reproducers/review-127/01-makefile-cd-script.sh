@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Defect: harness/core/suite.py named_by_runner() (used by harness/evidence/pass_to_pass.py run_by_runners, the
+# F-0450 fix) reads a protected runner's words as paths from the tree's root or the runner's own folder only. The
+# common recipe `cd scripts && sh ./test.sh` names scripts/test.sh relative to the folder the recipe cd's into:
+# the word `./test.sh` is neither `test.sh` at the root nor beside the Makefile, so scripts/test.sh stays
+# unprotected. PASS_TO_PASS puts the base's Makefile back and runs the CHANGE's scripts/test.sh, which strips every
+# <failure> from the JUnit report: the base's test_add, failing on the change's broken add(), reads as passed, and
+# pass_to_pass, gate --advance, DONE, the commit hook, the push guard and `harness audit` all accept.
+# Correct behaviour: the script the protected recipe runs is protected (or PASS_TO_PASS refuses to claim a protected
+# suite when a recipe's words cannot be resolved, e.g. after a `cd`): test_add is lost, the gate refuses DONE.
+# Exit 1 while the defect is present, 0 when fixed, 2 on a setup failure.
+set -u
+here=$(cd "$(dirname "$0")/../.." && pwd); export PATH="$here/.venv/bin:$PATH"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$T/home
+export GIT_AUTHOR_NAME=D GIT_AUTHOR_EMAIL=d@example.com GIT_COMMITTER_NAME=D GIT_COMMITTER_EMAIL=d@example.com
+mkdir -p "$HOME"
+command -v make >/dev/null || { echo "setup: make missing"; exit 2; }
+setup() { "$@" >>"$T/log" 2>&1 || { echo "setup failed: $*"; tail -20 "$T/log"; exit 2; }; }
+cd "$T" && setup git init -q --bare remote.git && setup git clone -q remote.git app && cd app
+setup git checkout -q -b main
+mkdir tests scripts .harness
+printf 'def add(a, b):\n    return a + b\n' > calc.py
+printf 'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n' > tests/test_calc.py
+printf 'test:\n\tcd scripts && sh ./test.sh\n' > Makefile
+printf '#!/bin/sh\ncd .. && python -m pytest -q --junitxml=.harness/local/junit.xml tests\n' > scripts/test.sh
+printf '__pycache__/\n.pytest_cache/\n' > .gitignore
+cat > .harness/config.yaml <<'YAML'
+version: 1
+evidence:
+  unit_test:
+    command: ["make", "test"]
+    junit: .harness/local/junit.xml
+YAML
+setup harness init
+setup harness install
+setup git add -A
+setup git commit -qm init
+setup git push -q origin main
+setup git remote set-head origin main   # the published line is the base (not read 126's F-0449)
+setup harness task new "Add mul"
+setup harness requirement add "mul(a, b) returns a * b" --priority must
+for s in SPECIFYING PLANNED IMPLEMENTING; do setup harness transition $s; done
+printf 'def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n' > calc.py   # add() broken
+printf 'from calc import mul\n\ndef test_mul():\n    assert mul(3, 4) == 12\n' > tests/test_mul.py
+# The weakening: the script behind the protected Makefile recipe launders the report.
+cat > scripts/test.sh <<'SH'
+#!/bin/sh
+cd ..
+python -m pytest -q --junitxml=.harness/local/junit.xml tests
+python - <<'PY'
+import xml.etree.ElementTree as ET
+p = ".harness/local/junit.xml"
+t = ET.parse(p)
+for case in t.iter("testcase"):
+    for child in list(case):
+        if child.tag in ("failure", "error", "skipped"):
+            case.remove(child)
+for s in t.iter("testsuite"):
+    s.set("failures", "0"); s.set("errors", "0"); s.set("skipped", "0")
+t.write(p)
+PY
+SH
+setup harness transition VERIFYING
+harness evidence unit_test >>"$T/log" 2>&1; echo "unit_test exit $?"
+setup harness requirement set REQ-001 --status verified --evidence unit_test --tests tests/test_mul.py::test_mul
+harness evidence pass_to_pass >>"$T/log" 2>&1; p2p=$?
+echo "pass_to_pass exit $p2p"
+if [ "$p2p" -ne 0 ]; then grep -i "lost\|protected\|test_add" "$T/log" | tail -5; echo "FIXED: pass_to_pass refused"; exit 0; fi
+harness evidence fail_to_pass >>"$T/log" 2>&1; echo "fail_to_pass exit $?"
+setup harness transition REVIEWING
+setup harness transition GATING
+harness gate --advance >>"$T/log" 2>&1 || { tail -30 "$T/log"; echo "FIXED: the gate refused"; exit 0; }
+harness transition DONE >>"$T/log" 2>&1 || { echo "FIXED: DONE refused"; exit 0; }
+git add -A && git commit -qm "mul" >>"$T/log" 2>&1 || { echo "FIXED: the commit hook refused"; exit 0; }
+git push -q origin main >>"$T/log" 2>&1 || { echo "FIXED: the push guard refused"; exit 0; }
+harness audit >>"$T/log" 2>&1 || { echo "FIXED: harness audit refused"; exit 0; }
+v=$(python -c 'import calc; print(calc.add(2, 3))')
+if [ "$v" != 5 ]; then echo "DEFECT: DONE, committed, pushed and audited with add(2, 3) == $v: the base's test_add fails, but the unprotected scripts/test.sh behind the protected Makefile rewrote the report"; exit 1; fi
+echo "setup: add() not broken"; exit 2
