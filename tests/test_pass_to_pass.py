@@ -227,6 +227,57 @@ def test_a_script_a_protected_script_runs_is_protected_too(h, repo):
     assert lost(rec)["tests.test_calc::test_mul"] == "failed"
 
 
+LAUNDER = (f"{PY} -c \"import re; p = '.harness/local/junit.xml'; t = open(p).read(); "
+           "open(p, 'w').write(re.sub(r'<(failure|error)[^>]*>.*?</(failure|error)>', '', t, flags=re.S))\"\n")
+RUN = f"{PY} -m pytest -q -p no:cacheprovider --junitxml=.harness/local/junit.xml\n"
+
+
+def test_a_script_a_recipe_runs_from_another_folder_is_protected(h, repo):
+    # Read 127's F-0451: `cd scripts && sh ./inner.sh` names scripts/inner.sh from the folder it changed into.
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "run-tests.sh": "(cd scripts && sh ./inner.sh)\n",
+                 "scripts/inner.sh": "cd .. && " + RUN})
+    protect(repo, paths=["tests/**"], command=["bash", "run-tests.sh"])
+    commit_all_ok(repo, "tests through a script in its folder")
+    tid = h.ok("task", "new", "From the script's folder").out.strip()
+    write(repo, {"calc.py": BUGGY, "scripts/inner.sh": "cd .. && " + RUN.rstrip("\n") + " ; " + LAUNDER})
+    assert h("evidence", "unit_test").code == 0
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/inner.sh" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_a_module_a_runner_script_imports_is_protected(h, repo):
+    # Read 127's F-0452: the runner script was the base's, the helper module it imports the change's.
+    runner = ("import subprocess, sys\nimport junitfix\nsubprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', "
+              "'no:cacheprovider', '--junitxml=.harness/local/junit.xml'])\njunitfix.fix('.harness/local/junit.xml')\n")
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/run_tests.py": runner,
+                 "scripts/junitfix.py": "def fix(path):\n    pass\n"})
+    protect(repo, paths=["tests/**"], command=[PY, "scripts/run_tests.py"])
+    commit_all_ok(repo, "tests through a runner script")
+    tid = h.ok("task", "new", "Through the runner's helper").out.strip()
+    launder = ("import re\n\ndef fix(path):\n    t = open(path).read()\n    open(path, 'w').write(re.sub("
+               "r'<(failure|error)[^>]*>.*?</(failure|error)>', '', t, flags=re.S))\n")
+    write(repo, {"calc.py": BUGGY, "scripts/junitfix.py": launder})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/junitfix.py" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_the_code_under_test_a_runner_also_runs_stays_the_changes(h, repo):
+    # Read 127's F-0453: a runner's smoke step (`python calc.py`) made calc.py protected, so PASS_TO_PASS measured the
+    # base's calc.py and a broken change passed. The base's tests import it: it is the code under test.
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/test.sh": f"{PY} calc.py && " + RUN})
+    protect(repo, paths=["tests/**"], command=["bash", "scripts/test.sh"])
+    commit_all_ok(repo, "a smoke step before the tests")
+    tid = h.ok("task", "new", "Break calc").out.strip()
+    write(repo, {"calc.py": BUGGY})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "calc.py" not in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
 # -- the honest paths ------------------------------------------------------------------------------
 
 def test_a_new_test_and_a_correct_change_pass(h, repo, base):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from harness.core import policy, suite
+from harness.core import policy, runner_texts, suite
 
 from support.paths import ROOT
 
@@ -259,23 +259,30 @@ def test_ordinary_code_and_data_stay_unprotected(name):
 
 
 RUN_FILES = {"scripts/test.sh", "scripts/fix.py", "scripts/inner", "src/calc.py", "calc.py", "sub/run.sh",
-             "data/cases.json", "ci/run-tests.sh", "Makefile"}
+             "data/cases.json", "ci/run-tests.sh", "Makefile", "scripts/run_tests.py", "scripts/junitfix.py",
+             "pkg/__init__.py", "pkg/cli.py"}
 
 
 @pytest.mark.parametrize("where, text, want", [
     ("Makefile", "test:\n\tsh scripts/test.sh\n", {"scripts/test.sh"}),
     ("Makefile", "test:\n\t./scripts/test.sh && scripts/inner\n", {"scripts/test.sh", "scripts/inner"}),
     ("Makefile", "lint:\n\truff check src/calc.py calc.py\n", set()),  # code a tool reads stays code
-    ("Makefile", "test:\n\tpython scripts/fix.py\n\t$(PYTHON) -X dev calc.py\n", {"scripts/fix.py", "calc.py"}),
+    ("Makefile", "test:\n\tpython scripts/fix.py\n\t$(PYTHON) -X dev calc.py\n",
+     {"scripts/fix.py", "calc.py", "src/calc.py"}),  # which folder a recipe is in is not followed: both are named
     ("package.json", '{"scripts": {"test": "bash ci/run-tests.sh"}}', {"ci/run-tests.sh"}),
     ("sub/Makefile", "test:\n\t./run.sh data/cases.json\n", {"sub/run.sh", "data/cases.json"}),
     ("scripts/test.sh", "#!/bin/sh\nexec python3 -m pytest --junitxml=out.xml\n", set()),
     ("tox.ini", "[testenv]\ncommands = bash {toxinidir}/ci/run-tests.sh\n", {"ci/run-tests.sh"}),  # from the root
+    # Read 127's F-0451: a recipe that changes folder names its script from there; F-0452: a module run with -m.
+    ("Makefile", "test:\n\tcd scripts && sh ./test.sh\n", {"scripts/test.sh"}),
+    ("Makefile", "test:\n\tpython -m scripts.run_tests\n\tpython3 -m pkg\n", {"scripts/run_tests.py",
+                                                                                "pkg/__init__.py"}),
 ])
 def test_the_files_a_runners_text_names_are_what_it_runs(where, text, want):
     # Read 126's F-0450: the script a protected Makefile's recipe runs was not protected; PASS_TO_PASS put the
     # base's Makefile back and ran the change's script, which laundered the report.
-    assert suite.named_by_runner(text, where, RUN_FILES) == want
+    tree = runner_texts.TreeFiles(RUN_FILES)
+    assert runner_texts.named_by_runner(text, where, tree, []) == want
 
 
 @pytest.mark.parametrize("path, runner", [("Makefile", True), ("sub/GNUmakefile", True), ("package.json", True),
@@ -283,4 +290,23 @@ def test_the_files_a_runners_text_names_are_what_it_runs(where, text, want):
                                           ("ci/x.sh", True), ("common.mk", True), ("calc.py", False),
                                           ("README.md", False), ("notMakefile", False)])
 def test_a_runners_text_is_known_by_its_name(path, runner):
-    assert suite.is_runner_text(path) == runner
+    assert runner_texts.is_runner_text(path) == runner
+
+
+def test_a_runner_scripts_imports_are_the_modules_beside_it_and_on_the_path():
+    # Read 127's F-0452: the helper module a runner script imports is what the runner runs.
+    text = "import sys\nimport junitfix\nfrom pkg import cli\nfrom . import nothing\n"
+    assert runner_texts.imported(text) >= {"junitfix", "pkg", "pkg.cli", "sys"}
+    assert runner_texts.imported("def (:\n") is None
+    tree = runner_texts.TreeFiles(RUN_FILES)
+    assert tree.modules(runner_texts.imported(text), [], "scripts") == {"scripts/junitfix.py", "pkg/__init__.py",
+                                                                        "pkg/cli.py"}
+
+
+@pytest.mark.parametrize("path, names", [
+    ("calc.py", {"calc"}), ("src/calc.py", {"src.calc", "calc"}), ("pkg/__init__.py", {"pkg"}),
+    ("pkg/cli.py", {"pkg.cli", "cli"}), ("tests/helpers.py", {"tests.helpers", "helpers"}),
+])
+def test_a_module_file_is_known_by_the_names_it_is_imported_by(path, names):
+    # Read 127's F-0453: a module the base's tests import is the code under test, whoever else runs it.
+    assert runner_texts.module_names(path, []) == names
