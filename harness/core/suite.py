@@ -103,36 +103,6 @@ def named_files(commands: Iterable[list[str]], files: set[str]) -> set[str]:
     return named
 
 
-# A runner's own text: what a test command hands its work to (a Makefile recipe, an npm script, a tox or nox session,
-# a shell script). The files it names are what the command runs in all but name (read 126's F-0450).
-_RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py)$"
-                          r"|\.(?:sh|bash|zsh|ksh|mk|make|bat|cmd|ps1)$")
-_WORDS = re.compile(r"""[^\s'"`;&|()<>=,\[\]{}]+""")
-# A file of these is code: named by a runner as a tool's argument (`ruff src/calc.py`) it is what the tests test,
-# and putting the base's back would leave the change untested; it is protected only where an interpreter runs it.
-_CODE = re.compile(r"\.(?:pyw?|[cm]?js|ts|rb|pl|php)$")
-_INTERPRETER = re.compile(r"(?:^|[/({$])(?:python[0-9.]*|node|ruby|perl|php|PYTHON|NODE)\b")
-
-
-def is_runner_text(path: str) -> bool:
-    """Whether ``path`` is a runner's own text (its words name what it runs)."""
-    return bool(_RUNNER_TEXT.search(path))
-
-
-def named_by_runner(text: str, where: str, files: set[str]) -> set[str]:
-    """Files of the tree the runner text ``text`` (at ``where``) names as a word, from the tree's root or from its own
-    folder: a script, a file it reads. Code (:data:`_CODE`) only where one of the three words before it names an
-    interpreter (`python scripts/check.py`, `$(PYTHON) x.py`)."""
-    folder = where.rpartition("/")[0]
-    words = _WORDS.findall(text)
-    out = set()
-    for i, word in enumerate(words):
-        for path in {_normal(word), _normal(f"{folder}/{word}") if folder else ""} & files:
-            if not _CODE.search(path) or any(_INTERPRETER.search(w) for w in words[max(0, i - 3):i]):
-                out.add(path)
-    return out
-
-
 def _normal(word: str) -> str:
     parts = [p for p in word.split("/") if p not in ("", ".")]
     return "/".join(parts)

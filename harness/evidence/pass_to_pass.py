@@ -303,36 +303,65 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     base_tree = git.source_tree(base) if base else git.empty_tree()
     base_files = git.files_of(base_tree)
     named = suite.named_files([c.argv for c in config.commands.values()], set(current) | set(base_files))
-    named |= run_by_runners(git, base, named, set(current) | set(base_files))
     start = _startup(git, base, base_files, spec["paths"])
+    patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
+    tests = [f for f in suite.protected(base_files, patterns, set()) if f.endswith(".py")]
+    named |= run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests)
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
     named |= _doctest_files(base_configs(git, base, base_files), conf, set(current) | set(base_files))
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
-    patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
     return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders)
 
 
-RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for the files it names; a larger file is no recipe
+RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for what it runs; a larger file is no recipe
 
 
-def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str]) -> set[str]:
-    """The files the base's runner texts among ``named`` (a Makefile `make` reads, a script the command names) name,
-    and theirs in turn: PASS_TO_PASS puts the base's Makefile back, so the script its recipe runs is the base's too
-    (read 126's F-0450: the change's script laundered the report the base's recipe made). A runner the base lacks was
-    added by the change, which the run removes: it names nothing here."""
+def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str], folders: list[str],
+                   tests: list[str]) -> set[str]:
+    """What the base's runners among ``named`` run (harness.core.runner_texts), and what that runs in turn: the files a
+    runner text names (a Makefile `make` reads, a script the command names, one a recipe names after a `cd`: read
+    126's F-0450, read 127's F-0451) and the modules a runner script imports (F-0452), read as the base has them, since
+    PASS_TO_PASS puts the base's runners back. Code the base's ``tests`` import is the code under test, never a
+    runner's: putting the base's back would leave the change untested (F-0453). A runner the base lacks was added by
+    the change, which the run removes: it names nothing here."""
+    from harness.core import runner_texts
+
+    tree = runner_texts.TreeFiles(files)
     found: set[str] = set()
+    tested: set[str] | None = None  # the modules the base's tests import: read once a runner names code
     todo, seen = sorted(named), set()
     while todo and base is not None:
         rel = todo.pop()
         raw = git.read_at(base, rel) if rel not in seen else None
         seen.add(rel)
-        if raw is None or len(raw) > RUNNER_TEXT_CAP or not (suite.is_runner_text(rel) or raw.startswith(b"#!")):
-            continue  # a script without a runner's name is known by its `#!` line
-        new = suite.named_by_runner(raw.decode("utf-8", errors="replace"), rel, files) - found - named
+        if raw is None or len(raw) > RUNNER_TEXT_CAP:
+            continue
+        text = raw.decode("utf-8", errors="replace")
+        if rel.endswith((".py", ".pyw")) and not runner_texts.is_runner_text(rel):
+            new = tree.modules(runner_texts.imported(text) or set(), folders, rel.rpartition("/")[0])
+        elif runner_texts.is_runner_text(rel) or raw.startswith(b"#!"):  # a script without a runner's name: `#!`
+            new = runner_texts.named_by_runner(text, rel, tree, folders)
+        else:
+            continue
+        if any(runner_texts.is_code(f) for f in new):
+            tested = _imported_by(git, base, tests) if tested is None else tested
+            new = {f for f in new if not (runner_texts.is_code(f) and runner_texts.module_names(f, folders) & tested)}
+        new -= found | named
         found |= new
         todo.extend(sorted(new))
     return found
+
+
+def _imported_by(git: Git, base: str, tests: list[str]) -> set[str]:
+    """The modules the base's test files import (each with the packages above it)."""
+    from harness.core.runner_texts import imported
+
+    out: set[str] = set()
+    for rel in tests:
+        raw = git.read_at(base, rel)
+        out |= imported(raw.decode("utf-8", errors="replace")) or set() if raw is not None else set()
+    return out
 
 
 def _startup(git: Git, base: str | None, base_files: Mapping[str, str],

@@ -1,0 +1,111 @@
+"""What a test command's runners run, read from their text and never run: the files a Makefile's recipes, an npm
+script, a tox or nox session, a justfile or a shell script name, and the modules a runner script imports.
+
+PASS_TO_PASS puts the base's protected files back. A runner put back that runs the change's script, or a helper
+module of the change's, would let that code rewrite the report the base's tests made (read 126's F-0450, read 127's
+F-0451, F-0452); so what a runner names is protected too. Not the code under test: a module the base's tests import is
+what the run measures, and putting the base's back would leave the change untested (read 127's F-0453).
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+from collections.abc import Iterable
+
+# A runner's own text: what a test command hands its work to. A file without such a name is one when it starts `#!`.
+_RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py)$"
+                          r"|\.(?:sh|bash|zsh|ksh|mk|make|bat|cmd|ps1)$")
+_WORDS = re.compile(r"""[^\s'"`;&|()<>=,\[\]{}]+""")
+# A file of these is code: named by a runner as a tool's argument (`ruff src/calc.py`) it is what the tests test; it is
+# a runner's only where an interpreter runs it, and then only unless the base's tests import it.
+_CODE = re.compile(r"\.(?:pyw?|[cm]?js|ts|rb|pl|php)$")
+_INTERPRETER = re.compile(r"(?:^|/)(?:python[0-9.]*|node|ruby|perl|php|PYTHON|NODE)$")
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+SRC = "src"
+
+
+def is_runner_text(path: str) -> bool:
+    """Whether ``path`` is named as a runner's own text (its words name what it runs)."""
+    return bool(_RUNNER_TEXT.search(path))
+
+
+def is_code(path: str) -> bool:
+    return bool(_CODE.search(path))
+
+
+class TreeFiles:
+    """The tree's files, found by a word a runner writes: from the root, from the runner's folder, or as the tail of a
+    path (`cd scripts && ./test.sh` names scripts/test.sh: which folder a recipe changed into is not followed)."""
+
+    def __init__(self, files: Iterable[str]) -> None:
+        self.files = set(files)
+        self.by_name: dict[str, list[str]] = {}
+        for path in self.files:
+            self.by_name.setdefault(path.rpartition("/")[2], []).append(path)
+
+    def named(self, word: str, folder: str) -> set[str]:
+        parts = [p for p in word.split("/") if p not in ("", ".", "..")]
+        if not parts:
+            return set()
+        path = "/".join(parts)
+        out = {p for p in (path, posixpath.join(folder, path)) if p in self.files}
+        return out | {p for p in self.by_name.get(parts[-1], ()) if p == path or p.endswith("/" + path)}
+
+    def modules(self, names: Iterable[str], folders: Iterable[str], beside: str) -> set[str]:
+        """The files the modules ``names`` are imported from: `NAME.py` or `NAME/__init__.py` under the root, the
+        ``folders`` on the import path, src/ and ``beside`` (a script's own folder is first on its path)."""
+        roots = dict.fromkeys([beside, "", *folders, SRC])
+        return {path for name in names if _MODULE.fullmatch(name) for root in roots
+                for tail in (".py", "/__init__.py") if (path := posixpath.join(root, name.replace(".", "/") + tail))
+                in self.files}
+
+
+def named_by_runner(text: str, where: str, tree: TreeFiles, folders: Iterable[str]) -> set[str]:
+    """The files the runner text ``text`` (the file ``where``) names as a word: every one but code, and code where
+    one of the three words before it is an interpreter (`python scripts/run.py`, `$(PYTHON) -X dev x.py`), or a
+    module an interpreter runs (`python -m scripts.run_tests`)."""
+    folder = where.rpartition("/")[0]
+    words = _WORDS.findall(text)
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        run = any(_INTERPRETER.search(w) for w in words[max(0, i - 3):i])
+        if run and i and words[i - 1] == "-m":
+            out |= tree.modules([word], folders, folder)
+        out |= {path for path in tree.named(word, folder) if run or not is_code(path)}
+    return out
+
+
+def imported(text: str) -> set[str] | None:
+    """The modules a Python file's text imports, each with the packages above it (`a.b` imports `a` too); None when
+    it is not Python that parses. A relative import names its module as written, found beside the file."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            found = [base, *(f"{base}.{alias.name}" if base else alias.name for alias in node.names)]
+        else:
+            continue
+        for name in filter(None, found):
+            parts = name.split(".")
+            names.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
+    return names
+
+
+def module_names(path: str, folders: Iterable[str]) -> set[str]:
+    """The names a module file is imported by: from the root, a ``folders`` entry or src/, and each shorter tail of
+    those (a test folder on the path imports `helpers` from tests/helpers.py)."""
+    stem = path[:-len("/__init__.py")] if path.endswith("/__init__.py") else path.rpartition(".")[0]
+    out: set[str] = set()
+    for root in dict.fromkeys(["", *folders, SRC]):
+        if not root or stem.startswith(root + "/"):
+            parts = (stem[len(root) + 1:] if root else stem).split("/")
+            out.update(".".join(parts[n:]) for n in range(len(parts)))
+    return out
