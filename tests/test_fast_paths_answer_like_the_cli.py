@@ -114,3 +114,37 @@ def test_a_lock_wait_that_runs_out_is_said_once_as_the_cli_says_it(h, task, repo
         holder.kill()
         holder.wait()
     assert fast == full and full[2] == 2 and full[1].count("waiting for the lock") == 1, (fast, full)
+
+
+def _root_listed_twice(repo: Path) -> str:
+    """HEAD's root tree with a second `a.txt` entry (git fsck: duplicateEntries), written by hand."""
+    def git(*args: str, data: bytes | None = None) -> bytes:
+        return subprocess.run(["git", *args], cwd=repo, input=data, capture_output=True, check=True).stdout
+
+    (repo / "a.txt").write_text("a\n")
+    git("add", "a.txt")
+    git("commit", "-qm", "a.txt", "--no-verify")
+    oid = bytes.fromhex(git("rev-parse", "HEAD:a.txt").decode().strip())
+    raw = git("cat-file", "tree", "HEAD^{tree}") + b"100644 a.txt\0" + oid
+    return git("hash-object", "-t", "tree", "--literally", "-w", "--stdin", data=raw).decode().strip()
+
+
+@pytest.mark.parametrize("where", ["staged", "head"])
+def test_a_code_only_commit_is_judged_alike_by_either_path_whatever_its_roots(h, task, repo, where):
+    # Read 128's F-0455: the fast path answers a code-only commit from the `.harness` entries alone; the full path
+    # refused it when the committed root, or HEAD's, listed a name twice. A code-only commit leaves the commit check
+    # nothing to judge on both paths; such a root is the push guard's, CI's and the server's to refuse (fsck-clean-tree).
+    bad = _root_listed_twice(repo)
+    if where == "staged":
+        subprocess.run(["git", "read-tree", bad], cwd=repo, check=True)
+    else:
+        head = subprocess.run(["git", "commit-tree", bad, "-p", "HEAD", "-m", "dup"], cwd=repo, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        subprocess.run(["git", "reset", "-q", "--hard", head], cwd=repo, check=True)
+        (repo / "code.py").write_text("x = 1\n")
+        subprocess.run(["git", "add", "code.py"], cwd=repo, check=True)
+    env = dict(os.environ)
+    assert run(FAST, ["hook", "validate"], repo, env) == run(FULL, ["hook", "validate"], repo, env) == ("", "", 0)
+    if where == "head":
+        audit = run(FULL, ["audit", "--from", "HEAD~1", "--to", "HEAD"], repo, env)
+        assert audit[2] == 1 and "[fsck-clean-tree]" in audit[0] + audit[1], audit
