@@ -258,6 +258,10 @@ def test_a_crashing_commit_hook_refuses_in_one_line_naming_its_crash_log(h, monk
     assert main(["hook", "validate"]) == 0  # the hook passes first: what follows is the crash alone
     capfd.readouterr()
     monkeypatch.setattr(validate, "validate_change", injected(RecursionError("maximum recursion depth exceeded")))
+    import harness.gitio.fast_path as fast_path
+
+    # The full check itself (nothing is staged: the one code-only predicate would answer before the rules).
+    monkeypatch.setattr(fast_path, "staged_nothing_to_judge", lambda **_: False)
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 2

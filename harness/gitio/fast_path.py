@@ -47,32 +47,34 @@ HARNESS_ENTRIES = ("git", "--no-replace-objects", "ls-tree", "--full-tree")  # t
 FOLDER_ENTRY = "040000 tree "
 
 
-def staged_nothing_to_judge(env: dict[str, str] | None = None) -> bool:
+def staged_nothing_to_judge(env: dict[str, str] | None = None, cwd: str | None = None) -> bool:
     """True when the commit being made leaves HEAD's ``.harness`` entry as it is and concludes no merge:
     then no commit-time rule has anything to judge. Asked of git alone (no pygit2), in the
     current directory, with $GIT_INDEX_FILE as git set it (so `commit -a` and `commit PATH`
-    are judged on the index they commit), on the tree git builds from it. Any doubt (an error) answers False."""
+    are judged on the index they commit), on the tree git builds from it; ``cwd``: the work tree, when it is not the
+    current directory (the full check asks it of its repository). Any doubt (an error) answers False."""
     env = as_stored(dict(os.environ if env is None else env))
     if any(key.startswith("GITHEAD_") for key in env):
         return False  # `git merge` names the commits being merged this way in pre-merge-commit
-    merge_head = subprocess.run(MERGE_HEAD_PATH, env=env, capture_output=True, check=False)
+    merge_head = subprocess.run(MERGE_HEAD_PATH, env=env, cwd=cwd, capture_output=True, check=False)
     path = merge_head.stdout.rstrip(b"\n")
     if merge_head.returncode != 0 or not path or os.path.lexists(path):
         return False  # a merge is being concluded, or git cannot say where it would be
-    tree = subprocess.run(COMMITTED_TREE, env=env, capture_output=True, check=False)
-    committed = _harness_entries(tree.stdout.strip().decode("ascii", "replace"), env) if tree.returncode == 0 else None
-    head = _harness_entries("HEAD", env)
+    tree = subprocess.run(COMMITTED_TREE, env=env, cwd=cwd, capture_output=True, check=False)
+    committed = (_harness_entries(tree.stdout.strip().decode("ascii", "replace"), env, cwd) if tree.returncode == 0
+                 else None)
+    head = _harness_entries("HEAD", env, cwd)
     if committed is None or head is None or committed != head or len(head) > 1:
         return False  # git cannot say, the commit changes `.harness` (a spelling too), or HEAD holds it twice
     return code_only(committed[0][1] if committed else None, [head[0][1] if head else None])
 
 
-def _harness_entries(tree: str, env: dict[str, str]) -> list[tuple[bytes, tuple[str, str]]] | None:
+def _harness_entries(tree: str, env: dict[str, str], cwd: str | None) -> list[tuple[bytes, tuple[str, str]]] | None:
     """``tree``'s `.harness` entries in every spelling: (its name, the entry as :func:`harness.core.code_only.code_only`
     takes it). None: git could not list them."""
     if not tree or tree.startswith("-"):
         return None
-    listed = subprocess.run((*HARNESS_ENTRIES, tree, "--", *HARNESS_SPELLINGS), env=env, capture_output=True,
+    listed = subprocess.run((*HARNESS_ENTRIES, tree, "--", *HARNESS_SPELLINGS), env=env, cwd=cwd, capture_output=True,
                             check=False)
     if listed.returncode != 0:
         return None

@@ -36,10 +36,15 @@ def server_git(git_dir: str | None) -> Git:
 
 
 def staged_problems(git: Git) -> list[Problem]:
-    """The index against HEAD (a merge: against every parent, as the push guard judges it later)."""
+    """The index against HEAD (a merge: against every parent, as the push guard judges it later). A code-only commit
+    leaves the commit check nothing to judge, asked as the hooks' fast path asks it (one predicate, so the two paths
+    answer alike: read 128's F-0455); a root of it, or of HEAD, that git's fsck rejects is refused at the push."""
+    from harness.gitio.fast_path import staged_nothing_to_judge
     from harness.gitio.tree_source import TreeSource, index_tree
     from harness.history.change_rules import validate_change
 
+    if staged_nothing_to_judge(cwd=str(git.root)):
+        return []
     head = git.head()
     full = index_tree(git)
     parents = ([head] if head else []) + git.merge_heads()
