@@ -278,6 +278,65 @@ def test_the_code_under_test_a_runner_also_runs_stays_the_changes(h, repo):
     assert lost(rec)["tests.test_calc::test_mul"] == "failed"
 
 
+FIX = "def fix(path):\n    pass\n"
+LAUNDERING = ("import re\n\ndef fix(path):\n    t = open(path).read()\n    open(path, 'w').write(re.sub("
+              "r'<(failure|error)[^>]*>.*?</(failure|error)>', '', t, flags=re.S))\n")
+
+
+def _runner(helper: str) -> str:
+    return (f"import subprocess, sys\nimport {helper}\nsubprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', "
+            f"'no:cacheprovider', '--junitxml=.harness/local/junit.xml'])\n{helper}.fix('.harness/local/junit.xml')\n")
+
+
+def test_a_runners_helper_named_like_a_test_helper_is_protected(h, repo):
+    # Read 129's F-0456: `scripts/helpers.py` counted as the code under test because the tests import their own
+    # `tests/helpers.py` as `helpers`: what the tests reach is judged by file, not by name.
+    tests = TESTS.replace("from calc import add, mul", "from calc import add, mul\nfrom helpers import two")
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": tests, "tests/helpers.py": "two = 2\n",
+                 "scripts/run_tests.py": _runner("helpers"), "scripts/helpers.py": FIX})
+    protect(repo, paths=["tests/**"], command=[PY, "scripts/run_tests.py"])
+    commit_all_ok(repo, "a runner with a helper")
+    tid = h.ok("task", "new", "Through a helper of the same name").out.strip()
+    write(repo, {"calc.py": BUGGY, "scripts/helpers.py": LAUNDERING})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/helpers.py" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_the_code_a_tested_package_imports_stays_the_changes(h, repo):
+    # Read 129's F-0457: a smoke step's module imported calc/core.py, which the tests reach only through the package's
+    # __init__: it was protected, and PASS_TO_PASS measured the base's core.py.
+    write(repo, {"calc/__init__.py": "from .core import add, mul\n", "calc/core.py": CALC,
+                 "calc/cli.py": "from calc.core import add\nprint(add(1, 1))\n", "tests/test_calc.py": TESTS,
+                 "scripts/test.sh": f"{PY} -m calc.cli && " + RUN})
+    protect(repo, paths=["tests/**"], command=["bash", "scripts/test.sh"])
+    commit_all_ok(repo, "a package with a smoke step")
+    tid = h.ok("task", "new", "Break the package").out.strip()
+    write(repo, {"calc/core.py": BUGGY})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "calc/core.py" not in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_a_runner_script_started_with_interpreter_options_is_protected(h, repo):
+    # Read 129's F-0458: only three words before a script were looked at for an interpreter.
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/run_tests.py": _runner("junitfix"),
+                 "scripts/junitfix.py": FIX, "scripts/test.sh": f"{PY} -X dev -W ignore -B scripts/run_tests.py\n"})
+    protect(repo, paths=["tests/**"], command=["bash", "scripts/test.sh"])
+    commit_all_ok(repo, "a runner started with options")
+    tid = h.ok("task", "new", "Through the options").out.strip()
+    write(repo, {"calc.py": BUGGY, "scripts/run_tests.py": _runner("junitfix").replace("import junitfix\n",
+                                                                                       "import junitfix, re\n")
+                 + "t = open('.harness/local/junit.xml').read()\nopen('.harness/local/junit.xml', 'w').write(re.sub("
+                   "r'<(failure|error)[^>]*>.*?</(failure|error)>', '', t, flags=re.S))\n"})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/run_tests.py" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
 # -- the honest paths ------------------------------------------------------------------------------
 
 def test_a_new_test_and_a_correct_change_pass(h, repo, base):
