@@ -18,10 +18,9 @@ from collections.abc import Iterable
 _RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py)$"
                           r"|\.(?:sh|bash|zsh|ksh|mk|make|bat|cmd|ps1)$")
 _WORDS = re.compile(r"""[^\s'"`;&|()<>=,\[\]{}]+""")
-# A file of these is code: named by a runner as a tool's argument (`ruff src/calc.py`) it is what the tests test; it is
-# a runner's only where an interpreter runs it, and then only unless the base's tests import it.
+# A file of these is code: named by a runner (`python scripts/run.py`, or a tool's argument: `ruff src/calc.py`), it is
+# a runner's only where the base's tests do not reach it, by import or by name.
 _CODE = re.compile(r"\.(?:pyw?|[cm]?js|ts|rb|pl|php)$")
-_INTERPRETER = re.compile(r"(?:^|/)(?:python[0-9.]*|node|ruby|perl|php|PYTHON|NODE)$")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 SRC = "src"
 
@@ -63,17 +62,18 @@ class TreeFiles:
 
 
 def named_by_runner(text: str, where: str, tree: TreeFiles, folders: Iterable[str]) -> set[str]:
-    """The files the runner text ``text`` (the file ``where``) names as a word: every one but code, and code where
-    one of the three words before it is an interpreter (`python scripts/run.py`, `$(PYTHON) -X dev x.py`), or a
-    module an interpreter runs (`python -m scripts.run_tests`)."""
+    """The files the runner text ``text`` (the file ``where``) names as a word, and the modules it runs with `-m`
+    (`python -m scripts.run_tests`). Code among them is a runner's only when the base's tests do not reach it
+    (:func:`harness.evidence.pass_to_pass.run_by_runners` judges that): however the interpreter is started
+    (`python -X dev -W error x.py`, `coverage run x.py`, `uv run x.py`: read 129's F-0458), which a word's
+    neighbours cannot tell."""
     folder = where.rpartition("/")[0]
     words = _WORDS.findall(text)
     out: set[str] = set()
     for i, word in enumerate(words):
-        run = any(_INTERPRETER.search(w) for w in words[max(0, i - 3):i])
-        if run and i and words[i - 1] == "-m":
+        if i and words[i - 1] == "-m":
             out |= tree.modules([word], folders, folder)
-        out |= {path for path in tree.named(word, folder) if run or not is_code(path)}
+        out |= tree.named(word, folder)
     return out
 
 
@@ -97,15 +97,3 @@ def imported(text: str) -> set[str] | None:
             parts = name.split(".")
             names.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
     return names
-
-
-def module_names(path: str, folders: Iterable[str]) -> set[str]:
-    """The names a module file is imported by: from the root, a ``folders`` entry or src/, and each shorter tail of
-    those (a test folder on the path imports `helpers` from tests/helpers.py)."""
-    stem = path[:-len("/__init__.py")] if path.endswith("/__init__.py") else path.rpartition(".")[0]
-    out: set[str] = set()
-    for root in dict.fromkeys(["", *folders, SRC]):
-        if not root or stem.startswith(root + "/"):
-            parts = (stem[len(root) + 1:] if root else stem).split("/")
-            out.update(".".join(parts[n:]) for n in range(len(parts)))
-    return out

@@ -322,14 +322,14 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
     """What the base's runners among ``named`` run (harness.core.runner_texts), and what that runs in turn: the files a
     runner text names (a Makefile `make` reads, a script the command names, one a recipe names after a `cd`: read
     126's F-0450, read 127's F-0451) and the modules a runner script imports (F-0452), read as the base has them, since
-    PASS_TO_PASS puts the base's runners back. Code the base's ``tests`` import is the code under test, never a
-    runner's: putting the base's back would leave the change untested (F-0453). A runner the base lacks was added by
-    the change, which the run removes: it names nothing here."""
+    PASS_TO_PASS puts the base's runners back. Code the base's ``tests`` reach is the code under test, never a
+    runner's: putting the base's back would leave the change untested (F-0453, read 129's F-0456, F-0457). A runner the
+    base lacks was added by the change, which the run removes: it names nothing here."""
     from harness.core import runner_texts
 
     tree = runner_texts.TreeFiles(files)
     found: set[str] = set()
-    tested: set[str] | None = None  # the modules the base's tests import: read once a runner names code
+    tested: _Tested | None = None  # what the base's tests reach: read once a runner names code
     todo, seen = sorted(named), set()
     while todo and base is not None:
         rel = todo.pop()
@@ -345,23 +345,42 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
         else:
             continue
         if any(runner_texts.is_code(f) for f in new):
-            tested = _imported_by(git, base, tests) if tested is None else tested
-            new = {f for f in new if not (runner_texts.is_code(f) and runner_texts.module_names(f, folders) & tested)}
+            tested = tested or _Tested(git, base, tests, tree, folders)
+            new = {f for f in new if not (runner_texts.is_code(f) and tested.reaches(f))}
         new -= found | named
         found |= new
         todo.extend(sorted(new))
     return found
 
 
-def _imported_by(git: Git, base: str, tests: list[str]) -> set[str]:
-    """The modules the base's test files import (each with the packages above it)."""
-    from harness.core.runner_texts import imported
+class _Tested:
+    """The code the base's tests reach: the modules they import and those import in turn, found as the tests' own
+    import path finds them (beside the importing file, the root, the `pythonpath` folders, src/), and every file a
+    test names by its file name (a script a test runs as a process). Files, not module names: a runner's
+    `scripts/helpers.py` is not the tests' `tests/helpers.py` (read 129's F-0456), and a package's `__init__`
+    brings in the modules it imports (F-0457)."""
 
-    out: set[str] = set()
-    for rel in tests:
-        raw = git.read_at(base, rel)
-        out |= imported(raw.decode("utf-8", errors="replace")) or set() if raw is not None else set()
-    return out
+    def __init__(self, git: Git, base: str, tests: list[str], tree: Any, folders: list[str]) -> None:
+        from harness.core.runner_texts import imported
+
+        self.files: set[str] = set()
+        self.texts: list[str] = []
+        todo, own = list(tests), set(tests)
+        while todo:
+            rel = todo.pop()
+            raw = git.read_at(base, rel) if rel not in self.files else None
+            self.files.add(rel)
+            if raw is None or len(raw) > RUNNER_TEXT_CAP:
+                continue
+            text = raw.decode("utf-8", errors="replace")
+            if rel in own:
+                self.texts.append(text)
+            todo.extend(sorted(tree.modules(imported(text) or set(), folders, rel.rpartition("/")[0]) - self.files))
+
+    def reaches(self, path: str) -> bool:
+        name = path.rpartition("/")[2]
+        named = name != "__init__.py" and any(name in text for text in self.texts)  # a package's is named by folder
+        return path in self.files or named
 
 
 def _startup(git: Git, base: str | None, base_files: Mapping[str, str],
