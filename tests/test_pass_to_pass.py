@@ -337,6 +337,54 @@ def test_a_runner_script_started_with_interpreter_options_is_protected(h, repo):
     assert lost(rec)["tests.test_calc::test_mul"] == "failed"
 
 
+def test_a_script_a_runner_script_starts_by_its_path_is_protected(h, repo):
+    # Read 130's F-0460: only a runner script's imports were followed, not a script it runs as a process.
+    runner = ("import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', "
+              "'--junitxml=.harness/local/junit.xml'])\nsubprocess.run([sys.executable, 'scripts/post.py'])\n")
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/run_tests.py": runner,
+                 "scripts/post.py": "pass\n"})
+    protect(repo, paths=["tests/**"], command=[PY, "scripts/run_tests.py"])
+    commit_all_ok(repo, "a runner that runs a second script")
+    tid = h.ok("task", "new", "Through the second script").out.strip()
+    write(repo, {"calc.py": BUGGY, "scripts/post.py": LAUNDERING + "\nfix('.harness/local/junit.xml')\n"})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/post.py" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_code_under_test_a_configured_command_names_stays_the_changes(h, repo):
+    # Read 130's F-0461: a configured smoke step (`python calc.py`) made calc.py protected, though the tests import it.
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo, paths=["tests/**"])
+    config = repo / ".harness/config.yaml"
+    config.write_text(config.read_text().replace("evidence:\n", f"evidence:\n  custom.smoke:\n    command: [{PY!r}, calc.py]\n", 1))
+    commit_all_ok(repo, "a smoke step in config.yaml")
+    tid = h.ok("task", "new", "Break calc").out.strip()
+    write(repo, {"calc.py": BUGGY})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "calc.py" not in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_a_module_the_tests_run_with_dash_m_stays_the_changes(h, repo):
+    # Read 130's F-0462: the tests run calc.cli as a process (`-m calc.cli`), and a runner's smoke step does too.
+    tests = TESTS + ("\n\ndef test_cli():\n    import subprocess, sys\n    out = subprocess.run([sys.executable, '-m', "
+                     "'calc.cli'], capture_output=True, text=True).stdout\n    assert out == '6\\n'\n")
+    write(repo, {"calc/__init__.py": "", "calc/core.py": CALC, "calc/cli.py": "print(2 * 3)\n",
+                 "tests/test_calc.py": tests.replace("from calc import add, mul", "from calc.core import add, mul"),
+                 "scripts/test.sh": f"{PY} -m calc.cli && " + RUN})
+    protect(repo, paths=["tests/**"], command=["bash", "scripts/test.sh"])
+    commit_all_ok(repo, "a cli the tests run")
+    tid = h.ok("task", "new", "Break the cli").out.strip()
+    write(repo, {"calc/cli.py": "print(2 + 3)\n"})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "calc/cli.py" not in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_cli"] == "failed"
+
+
 # -- the honest paths ------------------------------------------------------------------------------
 
 def test_a_new_test_and_a_correct_change_pass(h, repo, base):

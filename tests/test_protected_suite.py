@@ -260,7 +260,7 @@ def test_ordinary_code_and_data_stay_unprotected(name):
 
 RUN_FILES = {"scripts/test.sh", "scripts/fix.py", "scripts/inner", "src/calc.py", "calc.py", "sub/run.sh",
              "data/cases.json", "ci/run-tests.sh", "Makefile", "scripts/run_tests.py", "scripts/junitfix.py",
-             "pkg/__init__.py", "pkg/cli.py"}
+             "pkg/__init__.py", "pkg/cli.py", "pkg/__main__.py", "ci/Makefile"}
 
 
 @pytest.mark.parametrize("where, text, want", [
@@ -279,7 +279,13 @@ RUN_FILES = {"scripts/test.sh", "scripts/fix.py", "scripts/inner", "src/calc.py"
     # Read 127's F-0451: a recipe that changes folder names its script from there; F-0452: a module run with -m.
     ("Makefile", "test:\n\tcd scripts && sh ./test.sh\n", {"scripts/test.sh"}),
     ("Makefile", "test:\n\tpython -m scripts.run_tests\n\tpython3 -m pkg\n", {"scripts/run_tests.py",
-                                                                                "pkg/__init__.py"}),
+                                                                                "pkg/__init__.py", "pkg/__main__.py"}),
+    # Read 130's F-0463: `-m PKG` runs PKG/__main__.py; F-0464: a folder handed the work (`make -C ci`, `cd ci && make`)
+    # names the runner texts in it.
+    ("Makefile", "test:\n\t$(MAKE) -C ci test\n", {"ci/Makefile"}),
+    ("Makefile", "test:\n\tcd ci && make\n", {"ci/Makefile"}),
+    # F-0460: a Python runner's literal paths are words like any runner's.
+    ("scripts/run_tests.py", "subprocess.call([sys.executable, 'scripts/fix.py', report])\n", {"scripts/fix.py"}),
 ])
 def test_the_files_a_runners_text_names_are_what_it_runs(where, text, want):
     # Read 126's F-0450: the script a protected Makefile's recipe runs was not protected; PASS_TO_PASS put the
