@@ -17,6 +17,8 @@ from collections.abc import Iterable
 # A runner's own text: what a test command hands its work to. A file without such a name is one when it starts `#!`.
 _RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py)$"
                           r"|\.(?:sh|bash|zsh|ksh|mk|make|bat|cmd|ps1)$")
+# The runner texts a program reads by itself in the folder it runs in (make, just, npm, tox, nox).
+_READ_BY_ITSELF = re.compile(r"(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py")
 _WORDS = re.compile(r"""[^\s'"`;&|()<>=,\[\]{}]+""")
 # A file of these is code: named by a runner (`python scripts/run.py`, or a tool's argument: `ruff src/calc.py`), it is
 # a runner's only where the base's tests do not reach it, by import or by name.
@@ -41,29 +43,37 @@ class TreeFiles:
     def __init__(self, files: Iterable[str]) -> None:
         self.files = set(files)
         self.by_name: dict[str, list[str]] = {}
+        self.runners_in: dict[str, list[str]] = {}  # folder -> the runner texts a program reads there by itself
         for path in self.files:
-            self.by_name.setdefault(path.rpartition("/")[2], []).append(path)
+            folder, _, name = path.rpartition("/")
+            self.by_name.setdefault(name, []).append(path)
+            if _READ_BY_ITSELF.fullmatch(name):
+                self.runners_in.setdefault(folder, []).append(path)
 
     def named(self, word: str, folder: str) -> set[str]:
+        """The files ``word`` names, and the runner texts in a folder it names (`make -C ci`, `cd ci && make`: read
+        130's F-0464)."""
         parts = [p for p in word.split("/") if p not in ("", ".", "..")]
         if not parts:
             return set()
         path = "/".join(parts)
         out = {p for p in (path, posixpath.join(folder, path)) if p in self.files}
+        out |= {p for f in (path, posixpath.join(folder, path)) for p in self.runners_in.get(f, ())}
         return out | {p for p in self.by_name.get(parts[-1], ()) if p == path or p.endswith("/" + path)}
 
-    def modules(self, names: Iterable[str], folders: Iterable[str], beside: str) -> set[str]:
+    def modules(self, names: Iterable[str], folders: Iterable[str], beside: str, run: bool = False) -> set[str]:
         """The files the modules ``names`` are imported from: `NAME.py` or `NAME/__init__.py` under the root, the
-        ``folders`` on the import path, src/ and ``beside`` (a script's own folder is first on its path)."""
+        ``folders`` on the import path, src/ and ``beside`` (a script's own folder is first on its path); ``run``: run
+        with `-m`, which runs a package's `__main__.py` too (read 130's F-0463)."""
         roots = dict.fromkeys([beside, "", *folders, SRC])
+        tails = (".py", "/__init__.py", "/__main__.py") if run else (".py", "/__init__.py")
         return {path for name in names if _MODULE.fullmatch(name) for root in roots
-                for tail in (".py", "/__init__.py") if (path := posixpath.join(root, name.replace(".", "/") + tail))
-                in self.files}
+                for tail in tails if (path := posixpath.join(root, name.replace(".", "/") + tail)) in self.files}
 
 
 def named_by_runner(text: str, where: str, tree: TreeFiles, folders: Iterable[str]) -> set[str]:
-    """The files the runner text ``text`` (the file ``where``) names as a word, and the modules it runs with `-m`
-    (`python -m scripts.run_tests`). Code among them is a runner's only when the base's tests do not reach it
+    """The files the runner text ``text`` (the file ``where``; a runner script's too, whose literal paths are words
+    like any: read 130's F-0460) names as a word, and the modules it runs with `-m` (`python -m scripts.run_tests`). Code among them is a runner's only when the base's tests do not reach it
     (:func:`harness.evidence.pass_to_pass.run_by_runners` judges that): however the interpreter is started
     (`python -X dev -W error x.py`, `coverage run x.py`, `uv run x.py`: read 129's F-0458), which a word's
     neighbours cannot tell."""
@@ -72,9 +82,15 @@ def named_by_runner(text: str, where: str, tree: TreeFiles, folders: Iterable[st
     out: set[str] = set()
     for i, word in enumerate(words):
         if i and words[i - 1] == "-m":
-            out |= tree.modules([word], folders, folder)
+            out |= tree.modules([word], folders, folder, run=True)
         out |= tree.named(word, folder)
     return out
+
+
+def run_modules(text: str) -> list[str]:
+    """The modules ``text`` runs with `-m` (a test's `subprocess.run([sys.executable, "-m", "pkg.cli"])`)."""
+    words = _WORDS.findall(text)
+    return [word for i, word in enumerate(words) if i and words[i - 1] == "-m"]
 
 
 def imported(text: str) -> set[str] | None:

@@ -306,7 +306,7 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     start = _startup(git, base, base_files, spec["paths"])
     patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
     tests = [f for f in suite.protected(base_files, patterns, set()) if f.endswith(".py")]
-    named |= run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests)
+    named = run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests)
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
     named |= _doctest_files(base_configs(git, base, base_files), conf, set(current) | set(base_files))
@@ -319,17 +319,18 @@ RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for what it runs; a larger fil
 
 def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str], folders: list[str],
                    tests: list[str]) -> set[str]:
-    """What the base's runners among ``named`` run (harness.core.runner_texts), and what that runs in turn: the files a
+    """``named`` (the files the configured commands name) with what the base's runners among them run
+    (harness.core.runner_texts), and what that runs in turn: the files a
     runner text names (a Makefile `make` reads, a script the command names, one a recipe names after a `cd`: read
     126's F-0450, read 127's F-0451) and the modules a runner script imports (F-0452), read as the base has them, since
     PASS_TO_PASS puts the base's runners back. Code the base's ``tests`` reach is the code under test, never a
-    runner's: putting the base's back would leave the change untested (F-0453, read 129's F-0456, F-0457). A runner the
-    base lacks was added by the change, which the run removes: it names nothing here."""
+    runner's: putting the base's back would leave the change untested (F-0453, read 129's F-0456, F-0457), whether a
+    runner names it or a configured command does (read 130's F-0461). A runner the base lacks was added by the
+    change, which the run removes: it names nothing here."""
     from harness.core import runner_texts
 
     tree = runner_texts.TreeFiles(files)
     found: set[str] = set()
-    tested: _Tested | None = None  # what the base's tests reach: read once a runner names code
     todo, seen = sorted(named), set()
     while todo and base is not None:
         rel = todo.pop()
@@ -338,19 +339,21 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
         if raw is None or len(raw) > RUNNER_TEXT_CAP:
             continue
         text = raw.decode("utf-8", errors="replace")
-        if rel.endswith((".py", ".pyw")) and not runner_texts.is_runner_text(rel):
-            new = tree.modules(runner_texts.imported(text) or set(), folders, rel.rpartition("/")[0])
-        elif runner_texts.is_runner_text(rel) or raw.startswith(b"#!"):  # a script without a runner's name: `#!`
+        python = rel.endswith((".py", ".pyw")) and not runner_texts.is_runner_text(rel)
+        if python or runner_texts.is_runner_text(rel) or raw.startswith(b"#!"):  # a script without a runner's name: `#!`
             new = runner_texts.named_by_runner(text, rel, tree, folders)
+            if python:  # what a runner script imports runs as it does
+                new |= tree.modules(runner_texts.imported(text) or set(), folders, rel.rpartition("/")[0])
         else:
             continue
-        if any(runner_texts.is_code(f) for f in new):
-            tested = tested or _Tested(git, base, tests, tree, folders)
-            new = {f for f in new if not (runner_texts.is_code(f) and tested.reaches(f))}
         new -= found | named
         found |= new
         todo.extend(sorted(new))
-    return found
+    out = named | found
+    if any(runner_texts.is_code(f) for f in out) and base is not None:
+        tested = _Tested(git, base, tests, tree, folders)
+        out = {f for f in out if not (runner_texts.is_code(f) and tested.reaches(f))}
+    return out
 
 
 class _Tested:
@@ -361,7 +364,7 @@ class _Tested:
     brings in the modules it imports (F-0457)."""
 
     def __init__(self, git: Git, base: str, tests: list[str], tree: Any, folders: list[str]) -> None:
-        from harness.core.runner_texts import imported
+        from harness.core.runner_texts import imported, run_modules
 
         self.files: set[str] = set()
         self.texts: list[str] = []
@@ -375,7 +378,10 @@ class _Tested:
             text = raw.decode("utf-8", errors="replace")
             if rel in own:
                 self.texts.append(text)
-            todo.extend(sorted(tree.modules(imported(text) or set(), folders, rel.rpartition("/")[0]) - self.files))
+            beside = rel.rpartition("/")[0]
+            reached = tree.modules(imported(text) or set(), folders, beside)
+            reached |= tree.modules(run_modules(text), folders, beside, run=True)  # a test runs it: F-0462
+            todo.extend(sorted(reached - self.files))
 
     def reaches(self, path: str) -> bool:
         name = path.rpartition("/")[2]
