@@ -385,6 +385,55 @@ def test_a_module_the_tests_run_with_dash_m_stays_the_changes(h, repo):
     assert lost(rec)["tests.test_calc::test_cli"] == "failed"
 
 
+def test_a_script_a_shell_test_command_runs_is_protected(h, repo):
+    # Read 131's F-0465: a command run through a shell is one string, which named no file: its words are a runner's.
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/post.py": "pass\n"})
+    protect(repo, paths=["tests/**"])
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"]["unit_test"].update(command=f"{RUN.strip()} ; {PY} scripts/post.py", shell=True)
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    commit_all_ok(repo, "a shell test command")
+    tid = h.ok("task", "new", "Through the shell").out.strip()
+    write(repo, {"calc.py": BUGGY, "scripts/post.py": LAUNDERING + "\nfix('.harness/local/junit.xml')\n"})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "scripts/post.py" in rec["pass_to_pass"]["protected_changed"]
+    assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def test_the_tests_name_a_file_by_its_whole_name():
+    # Read 131's F-0466: "conftest.py" in a test's text made every `test.py` code under test, so a runner of that name
+    # was left unprotected.
+    from harness.core.runner_texts import TreeFiles
+    from harness.evidence.pass_to_pass import _Tested
+
+    texts = {"tests/conftest.py": '"""Fixtures (conftest.py)."""\n', "tests/test_a.py": "# runs tools/run.py\n"}
+    tested = _Tested(lambda rel: texts[rel].encode() if rel in texts else None, sorted(texts),
+                     TreeFiles(["scripts/test.py", "tools/run.py", *texts]), [])
+    assert not tested.reaches("scripts/test.py") and tested.reaches("tools/run.py")
+    assert tested.reaches("tests/conftest.py")
+
+
+def test_the_runners_files_are_read_by_id_each_once(h, repo):
+    # Read 131's F-0467: each file was looked up from the commit's root by path (a walk per file, quadratic in a large
+    # folder); it is read by the id the base's listing gives, once.
+    from harness.evidence import pass_to_pass
+    from harness.gitio.git import Git
+
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, "scripts/test.sh": f"{PY} scripts/run.py\n",
+                 "scripts/run.py": "import calc\n"})
+    base = commit_all_ok(repo, "a runner script")
+    git = Git(repo)
+    reads: list[str] = []
+    git.read_at = lambda *_: pytest.fail("a file looked up by path")  # type: ignore[method-assign]
+    blob_bytes = git.blob_bytes
+    git.blob_bytes = lambda oid: reads.append(oid) or blob_bytes(oid)  # type: ignore[method-assign]
+    files = git.files_of(git.source_tree(base))
+    out = pass_to_pass.run_by_runners(git, base, {"scripts/test.sh"}, set(files), [], ["tests/test_calc.py"])
+    assert out == {"scripts/test.sh", "scripts/run.py"} and len(reads) == len(set(reads))
+
+
 # -- the honest paths ------------------------------------------------------------------------------
 
 def test_a_new_test_and_a_correct_change_pass(h, repo, base):
