@@ -19,7 +19,7 @@ import contextlib
 import json
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -306,7 +306,8 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     start = _startup(git, base, base_files, spec["paths"])
     patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
     tests = [f for f in suite.protected(base_files, patterns, set()) if f.endswith(".py")]
-    named = run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests)
+    named = run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests,
+                           [c.argv for c in config.commands.values()], base_files)
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
     named |= _doctest_files(base_configs(git, base, base_files), conf, set(current) | set(base_files))
@@ -317,26 +318,31 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
 RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for what it runs; a larger file is no recipe
 
 
-def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str], folders: list[str],
-                   tests: list[str]) -> set[str]:
-    """``named`` (the files the configured commands name) with what the base's runners among them run
-    (harness.core.runner_texts), and what that runs in turn: the files a
-    runner text names (a Makefile `make` reads, a script the command names, one a recipe names after a `cd`: read
-    126's F-0450, read 127's F-0451) and the modules a runner script imports (F-0452), read as the base has them, since
-    PASS_TO_PASS puts the base's runners back. Code the base's ``tests`` reach is the code under test, never a
-    runner's: putting the base's back would leave the change untested (F-0453, read 129's F-0456, F-0457), whether a
-    runner names it or a configured command does (read 130's F-0461). A runner the base lacks was added by the
-    change, which the run removes: it names nothing here."""
+def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str], folders: list[str], tests: list[str],
+                   commands: Iterable[list[str]] = (), base_files: Mapping[str, str] | None = None) -> set[str]:
+    """``named`` (the files the configured ``commands`` name) with what the base's runners among them run
+    (harness.core.runner_texts), and what that runs in turn: the words of a command run through a shell (read 131's
+    F-0465), the files a runner text names (a Makefile `make` reads, a script the command names, one a recipe names
+    after a `cd`: read 126's F-0450, read 127's F-0451), the modules a runner script imports and the paths it writes
+    (F-0452, read 130's F-0460), read as the ``base`` has them (``base_files``: its files, when the caller listed them),
+    since PASS_TO_PASS puts the base's runners
+    back. Code the base's ``tests`` reach is the code under test, never a runner's: putting the base's back would
+    leave the change untested (F-0453, read 129's F-0456, F-0457), whether a runner names it or a configured command
+    does (read 130's F-0461). A runner the base lacks was added by the change, which the run removes: it names nothing
+    here."""
     from harness.core import runner_texts
 
+    if base_files is None:
+        base_files = git.files_of(git.source_tree(base)) if base else {}
     tree = runner_texts.TreeFiles(files)
-    found: set[str] = set()
-    todo, seen = sorted(named), set()
-    while todo and base is not None:
+    read = _reader(git, base_files)
+    found = {f for argv in commands for f in runner_texts.named_by_runner(" ".join(argv), "", tree, folders)}
+    todo, seen = sorted(named | found), set()
+    while todo:
         rel = todo.pop()
-        raw = git.read_at(base, rel) if rel not in seen else None
+        raw = read(rel) if rel not in seen else None
         seen.add(rel)
-        if raw is None or len(raw) > RUNNER_TEXT_CAP:
+        if raw is None:
             continue
         text = raw.decode("utf-8", errors="replace")
         python = rel.endswith((".py", ".pyw")) and not runner_texts.is_runner_text(rel)
@@ -350,20 +356,34 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
         found |= new
         todo.extend(sorted(new))
     out = named | found
-    if any(runner_texts.is_code(f) for f in out) and base is not None:
-        tested = _Tested(git, base, tests, tree, folders)
+    if any(runner_texts.is_code(f) for f in out):
+        tested = _Tested(read, tests, tree, folders)
         out = {f for f in out if not (runner_texts.is_code(f) and tested.reaches(f))}
     return out
 
 
-class _Tested:
-    """The code the base's tests reach: the modules they import and those import in turn, found as the tests' own
-    import path finds them (beside the importing file, the root, the `pythonpath` folders, src/), and every file a
-    test names by its file name (a script a test runs as a process). Files, not module names: a runner's
-    `scripts/helpers.py` is not the tests' `tests/helpers.py` (read 129's F-0456), and a package's `__init__`
-    brings in the modules it imports (F-0457)."""
+def _reader(git: Git, files: Mapping[str, str]) -> Callable[[str], bytes | None]:
+    """The bytes of a file ``files`` (path -> "MODE OID") lists, by its id (None: absent, no plain file, or over the
+    size a runner's text or a module is read at); each read once, as the runners' walk and the tests' both ask."""
+    kept: dict[str, bytes | None] = {}
 
-    def __init__(self, git: Git, base: str, tests: list[str], tree: Any, folders: list[str]) -> None:
+    def read(rel: str) -> bytes | None:
+        if rel not in kept:
+            mode, _, oid = files.get(rel, "").partition(" ")
+            raw = git.blob_bytes(oid) if mode in ("100644", "100755") else None
+            kept[rel] = raw if raw is not None and len(raw) <= RUNNER_TEXT_CAP else None
+        return kept[rel]
+    return read
+
+
+class _Tested:
+    """The code the base's tests reach: the modules they import or run (`-m`) and those import in turn, found as the
+    tests' own import path finds them (beside the importing file, the root, the `pythonpath` folders, src/), and every
+    file a test names by its file name, as a word of its own (a script a test runs as a process; `conftest.py` names
+    no `test.py`: read 131's F-0466). Files, not module names: a runner's `scripts/helpers.py` is not the tests'
+    `tests/helpers.py` (read 129's F-0456), and a package's `__init__` brings in the modules it imports (F-0457)."""
+
+    def __init__(self, read: Callable[[str], bytes | None], tests: list[str], tree: Any, folders: list[str]) -> None:
         from harness.core.runner_texts import imported, run_modules
 
         self.files: set[str] = set()
@@ -371,9 +391,9 @@ class _Tested:
         todo, own = list(tests), set(tests)
         while todo:
             rel = todo.pop()
-            raw = git.read_at(base, rel) if rel not in self.files else None
+            raw = read(rel) if rel not in self.files else None
             self.files.add(rel)
-            if raw is None or len(raw) > RUNNER_TEXT_CAP:
+            if raw is None:
                 continue
             text = raw.decode("utf-8", errors="replace")
             if rel in own:
@@ -384,9 +404,13 @@ class _Tested:
             todo.extend(sorted(reached - self.files))
 
     def reaches(self, path: str) -> bool:
+        import re
+
         name = path.rpartition("/")[2]
-        named = name != "__init__.py" and any(name in text for text in self.texts)  # a package's is named by folder
-        return path in self.files or named
+        if path in self.files:
+            return True
+        word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+        return name != "__init__.py" and any(word.search(text) for text in self.texts)  # a package's: by its folder
 
 
 def _startup(git: Git, base: str | None, base_files: Mapping[str, str],

@@ -54,6 +54,18 @@ class History(Repository):
         data = blob_memo.kept(obj.id)  # a history walk reads the blobs its checks just read
         return data if data is not None else blob_memo.keep(obj.id, obj.data)
 
+    def blob_bytes(self, oid: str) -> bytes | None:
+        """The blob ``oid``'s bytes (None: no such object, or no blob): a file read by the id its tree lists, without
+        the walk from a commit's root that :meth:`read_at` takes for each path (read 131's F-0467)."""
+        try:
+            obj = self.repo[oid]
+        except (KeyError, ValueError):
+            return None
+        if not isinstance(obj, pygit2.Blob):
+            return None
+        data = blob_memo.kept(obj.id)
+        return data if data is not None else blob_memo.keep(obj.id, obj.data)
+
     def parents(self, commit: str) -> list[str]:
         return [str(p) for p in self.repo[commit].parent_ids]
 
