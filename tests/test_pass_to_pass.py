@@ -434,6 +434,21 @@ def test_the_runners_files_are_read_by_id_each_once(h, repo):
     assert out == {"scripts/test.sh", "scripts/run.py"} and len(reads) == len(set(reads))
 
 
+def test_a_module_the_test_command_collects_for_its_doctests_stays_the_changes(h, repo):
+    # Read 132's F-0470: `pytest --doctest-modules calc.py tests` named calc.py, which the tests never import: it was
+    # protected as a script, so the change's broken add() and its rewritten example were never measured.
+    doc = 'def add(a, b):\n    """\n    >>> add(2, 3)\n    5\n    """\n    return a + b\n'
+    write(repo, {"calc.py": doc, "tests/test_other.py": "def test_nothing():\n    pass\n"})
+    protect(repo, paths=["tests/**"], command=[PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules",
+                                               "calc.py", "tests", "--junitxml=.harness/local/junit.xml"])
+    commit_all_ok(repo, "a doctest module the command names")
+    tid = h.ok("task", "new", "Break add").out.strip()
+    write(repo, {"calc.py": doc.replace("    5\n", "    -1\n").replace("a + b", "a - b")})
+    h("evidence", "unit_test")
+    code, rec = p2p(h, repo, tid)
+    assert code == 1 and "calc::calc.add" in lost(rec), rec["pass_to_pass"]
+
+
 # -- the honest paths ------------------------------------------------------------------------------
 
 def test_a_new_test_and_a_correct_change_pass(h, repo, base):
