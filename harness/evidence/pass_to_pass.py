@@ -306,11 +306,13 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     start = _startup(git, base, base_files, spec["paths"])
     patterns = [*spec["paths"], *start.collected]  # the tests the base's configuration collects (read 81's F-0292)
     tests = [f for f in suite.protected(base_files, patterns, set()) if f.endswith(".py")]
+    conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
+    configs = base_configs(git, base, base_files)
+    tests += _doctest_modules_named(configs, conf, named)
     named = run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests,
                            [c.argv for c in config.commands.values()], base_files)
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
-    conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
-    named |= _doctest_files(base_configs(git, base, base_files), conf, set(current) | set(base_files))
+    named |= _doctest_files(configs, conf, set(current) | set(base_files))
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
     return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders)
 
@@ -420,6 +422,20 @@ def _startup(git: Git, base: str | None, base_files: Mapping[str, str],
     from harness.evidence.base_startup import at_base
 
     return at_base(git, base, base_files, patterns or [])
+
+
+def _doctest_modules_named(configs: Mapping[str, str], conf: settings.Command | None, named: set[str]) -> list[str]:
+    """The Python modules the test command names for pytest to collect under `--doctest-modules` (`pytest
+    --doctest-modules calc.py tests`): code whose examples are tests, so what the tests reach — measured as the change
+    has it, its examples judged by :func:`doctests_rewritten` — never a runner's to put back (read 132's F-0470)."""
+    from harness.core import pytest_startup
+
+    command = conf.to_run() if conf is not None else []
+    words = command if isinstance(command, list) else command.split()
+    addopts = [w for rel, text in configs.items() for w in pytest_startup.settings_of(rel, text).get("addopts", [])]
+    if "--doctest-modules" not in [*words, *addopts]:
+        return []
+    return sorted(f for f in suite.named_files([list(words)], named) if f.endswith(".py"))
 
 
 def _doctest_files(configs: Mapping[str, str], conf: settings.Command | None, files: set[str]) -> set[str]:
