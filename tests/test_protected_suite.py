@@ -310,3 +310,18 @@ def test_a_runner_scripts_imports_are_the_modules_beside_it_and_on_the_path():
     tree = runner_texts.TreeFiles(RUN_FILES)
     assert tree.modules(runner_texts.imported(text), [], "scripts") == {"scripts/junitfix.py", "pkg/__init__.py",
                                                                         "pkg/cli.py"}
+
+
+@pytest.mark.parametrize("links, word, want", [
+    ({"scripts": "tools"}, "scripts/post.py", {"tools/post.py"}),
+    ({"scripts/post.py": "../tools/post.py"}, "scripts/post.py", {"scripts/post.py", "tools/post.py"}),
+    ({"a": "b", "b": "tools"}, "a/post.py", {"tools/post.py"}),  # a chain of links
+    ({"scripts": "/etc"}, "scripts/post.py", set()),  # out of the tree: nothing of it is the tree's
+    ({"scripts": "../outside"}, "scripts/post.py", set()),
+    ({"loop": "loop"}, "loop/post.py", set()),  # a loop ends, as the kernel's bound ends it
+])
+def test_a_runner_names_a_file_through_the_links_the_base_holds(links, word, want):
+    # Read 132's F-0468: with `scripts -> tools` at the base, a Makefile's `python scripts/post.py` named no file, so
+    # tools/post.py stayed the change's and could launder the report.
+    tree = runner_texts.TreeFiles({"tools/post.py", *links}, links)
+    assert tree.named(word, "") == want
