@@ -40,8 +40,9 @@ class TreeFiles:
     """The tree's files, found by a word a runner writes: from the root, from the runner's folder, or as the tail of a
     path (`cd scripts && ./test.sh` names scripts/test.sh: which folder a recipe changed into is not followed)."""
 
-    def __init__(self, files: Iterable[str]) -> None:
+    def __init__(self, files: Iterable[str], links: dict[str, str] | None = None) -> None:
         self.files = set(files)
+        self.links = links or {}  # a symbolic link's path -> its target, as the base holds them
         self.by_name: dict[str, list[str]] = {}
         self.runners_in: dict[str, list[str]] = {}  # folder -> the runner texts a program reads there by itself
         for path in self.files:
@@ -57,9 +58,28 @@ class TreeFiles:
         if not parts:
             return set()
         path = "/".join(parts)
-        out = {p for p in (path, posixpath.join(folder, path)) if p in self.files}
+        spelled = {path, posixpath.join(folder, path)}
+        spelled |= {self.resolved(p) for p in spelled}  # through a link the base holds (read 132's F-0468)
+        out = {p for p in spelled if p in self.files}
         out |= {p for f in (path, posixpath.join(folder, path)) for p in self.runners_in.get(f, ())}
         return out | {p for p in self.by_name.get(parts[-1], ()) if p == path or p.endswith("/" + path)}
+
+    def resolved(self, path: str) -> str:
+        """``path`` with each symbolic link on it followed, as the kernel follows them (a relative target inside the
+        tree; one leaving it, or an absolute one, stops there)."""
+        for _ in range(40):  # the kernel's own bound on a chain of links
+            parts = path.split("/")
+            heads = ("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+            link = next((head for head in heads if head in self.links), None)
+            if link is None:
+                return path
+            target = self.links[link]
+            rest = parts[len(link.split("/")):]
+            followed = posixpath.normpath(posixpath.join(posixpath.dirname(link), target, *rest))
+            if target.startswith("/") or followed.startswith(".."):
+                return path
+            path = followed
+        return path
 
     def modules(self, names: Iterable[str], folders: Iterable[str], beside: str, run: bool = False) -> set[str]:
         """The files the modules ``names`` are imported from: `NAME.py` or `NAME/__init__.py` under the root, the

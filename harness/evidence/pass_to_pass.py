@@ -336,8 +336,10 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
 
     if base_files is None:
         base_files = git.files_of(git.source_tree(base)) if base else {}
-    tree = runner_texts.TreeFiles(files)
     read = _reader(git, base_files)
+    links = {path: (git.blob_bytes(entry[7:]) or b"").decode("utf-8", errors="replace")
+             for path, entry in base_files.items() if entry.startswith("120000 ")}
+    tree = runner_texts.TreeFiles(files, links)
     found = {f for argv in commands for f in runner_texts.named_by_runner(" ".join(argv), "", tree, folders)}
     todo, seen = sorted(named | found), set()
     while todo:
