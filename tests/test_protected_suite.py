@@ -297,7 +297,8 @@ def test_the_files_a_runners_text_names_are_what_it_runs(where, text, want):
 @pytest.mark.parametrize("path, runner", [("Makefile", True), ("sub/GNUmakefile", True), ("package.json", True),
                                           ("tox.ini", True), ("noxfile.py", True), ("justfile", True),
                                           ("ci/x.sh", True), ("common.mk", True), ("calc.py", False),
-                                          ("README.md", False), ("notMakefile", False)])
+                                          ("README.md", False), ("notMakefile", False),
+                                          ("pyproject.toml", True), ("tox.toml", True), ("setup.py", False)])
 def test_a_runners_text_is_known_by_its_name(path, runner):
     assert runner_texts.is_runner_text(path) == runner
 
@@ -325,3 +326,13 @@ def test_a_runner_names_a_file_through_the_links_the_base_holds(links, word, wan
     # tools/post.py stayed the change's and could launder the report.
     tree = runner_texts.TreeFiles({"tools/post.py", *links}, links)
     assert tree.named(word, "") == want
+
+
+@pytest.mark.parametrize("argv, want", [(["poe", "test"], {"pyproject.toml"}), (["hatch", "run", "test"], {"pyproject.toml"}),
+                                        (["pdm", "run", "test"], {"pyproject.toml"}), (["tox"], {"pyproject.toml", "tox.toml"})])
+def test_a_task_runner_reads_its_tasks_from_pyproject(argv, want):
+    # Read 132's F-0469: the script a `[tool.poe.tasks]` task runs was the change's: pyproject.toml is the runner's text.
+    assert suite.named_files([argv], {"pyproject.toml", "tox.toml", "calc.py"}) == want
+    tree = runner_texts.TreeFiles({"pyproject.toml", "scripts/post.py"})
+    text = '[tool.poe.tasks]\ntest = { shell = "pytest && python scripts/post.py" }\n'
+    assert runner_texts.named_by_runner(text, "pyproject.toml", tree, []) == {"scripts/post.py"}
