@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterable
 
 # A runner's own text: what a test command hands its work to. A file without such a name is one when it starts `#!`.
-_RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py)$"
+_RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.(?:ini|toml)|noxfile\.py"
+                          r"|pyproject\.toml|hatch\.toml)$"
                           r"|\.(?:sh|bash|zsh|ksh|mk|make|bat|cmd|ps1)$")
 # The runner texts a program reads by itself in the folder it runs in (make, just, npm, tox, nox).
 _READ_BY_ITSELF = re.compile(r"(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.ini|noxfile\.py")

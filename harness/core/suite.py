@@ -48,7 +48,9 @@ RUNNER_MODULES = frozenset({"pytest", "_pytest", "py", "pluggy", "iniconfig", "p
 # Files a command reads without naming them: its program's own configuration.
 IMPLICIT = {"make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
             "npm": ("package.json",), "yarn": ("package.json",), "pnpm": ("package.json",), "nox": ("noxfile.py",),
-            "tox": ("tox.ini",), "just": ("justfile", "Justfile", ".justfile")}
+            "tox": ("tox.ini", "tox.toml", "pyproject.toml"), "just": ("justfile", "Justfile", ".justfile"),
+            # a task runner reading pyproject.toml's tool tables (read 132's F-0469)
+            "poe": ("pyproject.toml",), "hatch": ("pyproject.toml", "hatch.toml"), "pdm": ("pyproject.toml",)}
 # `site` imports these by module name at every start-up, in whatever form the import system loads (read 97's F-0331: a
 # `sitecustomize/__init__.py`, `.pyc` or `.<tag>.so` was ordinary source, run by every PASS_TO_PASS run): each of their
 # files, in any folder, is a start-up file like `sitecustomize.py` (:func:`is_startup_module`).
