@@ -10,6 +10,7 @@ run instead of running again).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -400,6 +401,37 @@ def test_a_script_a_shell_test_command_runs_is_protected(h, repo):
     code, rec = p2p(h, repo, tid)
     assert code == 1 and "scripts/post.py" in rec["pass_to_pass"]["protected_changed"]
     assert lost(rec)["tests.test_calc::test_mul"] == "failed"
+
+
+def _through_path(h, repo, monkeypatch, folder: str, runner: str) -> str:
+    """A project whose test command starts `pytest` by name, committed, a task on it, and ``folder`` of the checkout
+    (holding ``runner`` as its `pytest`) first on PATH."""
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS, f"{folder}/pytest": runner})
+    os.chmod(repo / folder / "pytest", 0o755)
+    protect(repo, paths=["tests/**"], command=["pytest", "-q", "-p", "no:cacheprovider",
+                                               "--junitxml=.harness/local/junit.xml"])
+    commit_all_ok(repo, "tests run by pytest")
+    monkeypatch.setenv("PATH", f"{repo / folder}{os.pathsep}{os.environ['PATH']}")
+    return h.ok("task", "new", "Through PATH").out.strip()
+
+
+@pytest.mark.parametrize("etype", ["pass_to_pass", "fail_to_pass"])
+def test_a_runner_found_on_path_in_the_checkout_is_refused_as_unit_test_refuses_it(h, repo, monkeypatch, etype):
+    # F-0471: the run is in a temporary worktree, and only a PATH entry inside it was refused: the checkout's own
+    # bin/pytest, a file of the change, ran the base's tests (and could read every failure as passed).
+    tid = _through_path(h, repo, monkeypatch, "bin", f"#!/bin/sh\nexec {PY} -m pytest \"$@\"\n")
+    write(repo, {"calc.py": BUGGY})
+    r = h("evidence", etype)
+    assert r.code == 1 and "`pytest` is found on PATH at bin/pytest, a file of the source tree" in r.err, r.text
+    assert not (tdir(repo, tid) / f"evidence/{etype}.json").exists()
+
+
+def test_a_runner_on_path_in_a_folder_git_ignores_is_no_source_and_runs(h, repo, monkeypatch):
+    # F-0471's other side: a virtualenv kept inside the checkout (ignored) is where many users' pytest lives.
+    write(repo, {".gitignore": "venv/\n"})
+    tid = _through_path(h, repo, monkeypatch, "venv/bin", f"#!/bin/sh\nexec {PY} -m pytest \"$@\"\n")
+    code, rec = p2p(h, repo, tid)
+    assert code == 0 and rec["pass_to_pass"]["base_passed"] > 0
 
 
 def test_the_tests_name_a_file_by_its_whole_name():
