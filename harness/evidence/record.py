@@ -155,18 +155,22 @@ def _which(name: str, path: str) -> str | None:
     return None
 
 
-def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Callable[[str], bool]) -> str | None:
+def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Callable[[str], bool],
+             checkout: Path | None = None) -> str | None:
     """Why the runner ``argv`` names would be a file of the source tree the run is evidence about
     (None when it is not): a program found on a PATH entry inside the repository, or a module run
     with `python -m` that the working directory (first on sys.path) would supply. The tree's own
-    `unittest/` package would then be the test runner. A file ignored by git is not source."""
+    `unittest/` package would then be the test runner. A file ignored by git is not source.
+    ``checkout``: the user's checkout, for a run in a temporary worktree (PASS_TO_PASS, FAIL_TO_PASS): a PATH entry
+    naming a folder of it is the change's file as much as one of the worktree (F-0471)."""
     program = program_of(argv, cwd, environ)
     root = os.path.realpath(cwd)
     if program and os.sep not in argv[0]:
-        rel = os.path.relpath(os.path.realpath(program), root)
-        if not rel.startswith(os.pardir) and not ignored(rel):
-            return (f"`{argv[0]}` is found on PATH at {rel}, a file of the source tree: the tree would choose its own "
-                    f"runner (name it by its path in the command, so that editing it is a protected change)")
+        for where in dict.fromkeys([root, *([os.path.realpath(checkout)] if checkout is not None else [])]):
+            rel = os.path.relpath(os.path.realpath(program), where)
+            if not rel.startswith(os.pardir) and not ignored(rel):
+                return (f"`{argv[0]}` is found on PATH at {rel}, a file of the source tree: the tree would choose its "
+                        f"own runner (name it by its path in the command, so that editing it is a protected change)")
     module = _python_module(argv)
     if module:
         top = module.split(".")[0]
@@ -359,7 +363,7 @@ def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> li
                       f"the tree supplies it was not checked",
                       hint="start the line with its command (`python3 -m pytest -q </dev/null`), or name a script "
                            "by its path")
-    why = shadowed(words, cwd, environ, git.is_ignored) if words else None
+    why = shadowed(words, cwd, environ, git.is_ignored, git.root if site else None) if words else None
     if why:
         raise Refused(f"not running {p.etype}: {why}")
     return run_argv
