@@ -122,7 +122,7 @@ class RerunGuard:
             for program, described in zip(fresh, pool.map(self._probe, fresh)):
                 if described is not None:
                     self.pythons[program] = described
-        spots = self._python_spots([self.pythons[c] for c in fresh if c in self.pythons])
+        spots = interpreter_spots([self.pythons[c] for c in fresh if c in self.pythons])
         if self.baseline is None:
             _preload()
             spots.update(self._job_spots())
@@ -180,27 +180,12 @@ class RerunGuard:
         except (HarnessError, ValueError, TypeError):
             return None
 
-    def _python_spots(self, pythons: Sequence[python_site.Python]) -> Spots:
-        spots = Spots()
-        for py in pythons:
-            spots.walked.update(py.sites)
-            # The interpreter's own import folders (the standard library, lib-dynload, its zip): a
-            # folder elsewhere is a source checkout installed editable, the project's own or another's.
-            prefixes = [p.rstrip(os.sep) + os.sep for p in (py.prefix, py.base_prefix)]
-            for folder in py.path:
-                if folder.startswith(tuple(prefixes)):
-                    (spots.listed if os.path.isdir(folder) else spots.files).add(folder)
-            for prefix in (py.prefix, py.base_prefix):  # the interpreter itself, its scripts: small files
-                spots.listed.add(os.path.join(prefix, "bin"))
-                spots.hashed.add(os.path.join(prefix, "bin"))
-        return spots
-
     def _job_spots(self) -> Spots:
         import tempfile
 
         import harness
 
-        spots = self._python_spots([python_site.own_python()])
+        spots = interpreter_spots([python_site.own_python()])
         spots.walked.add(os.path.dirname(os.path.abspath(harness.__file__)))
         spots.listed.update(p for p in self.environ.get("PATH", "").split(os.pathsep) if p)
         spots.update(fingerprint.home_spots(self.environ.get("HOME")))
@@ -409,3 +394,20 @@ def _preload() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
+
+
+def interpreter_spots(pythons: Sequence[python_site.Python]) -> Spots:
+    """What the interpreters ``pythons`` import and start from, to fingerprint."""
+    spots = Spots()
+    for py in pythons:
+        spots.walked.update(py.sites)
+        # The interpreter's own import folders (the standard library, lib-dynload, its zip): a
+        # folder elsewhere is a source checkout installed editable, the project's own or another's.
+        prefixes = [p.rstrip(os.sep) + os.sep for p in (py.prefix, py.base_prefix)]
+        for folder in py.path:
+            if folder.startswith(tuple(prefixes)):
+                (spots.listed if os.path.isdir(folder) else spots.files).add(folder)
+        for prefix in (py.prefix, py.base_prefix):  # the interpreter itself, its scripts: small files
+            spots.listed.add(os.path.join(prefix, "bin"))
+            spots.hashed.add(os.path.join(prefix, "bin"))
+    return spots
