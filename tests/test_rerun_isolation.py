@@ -477,6 +477,31 @@ def test_the_fingerprint_sees_what_poisons_and_lets_a_new_bytecode_cache_be(tmp_
         f"added {site / 'pkg' / 'icons' / 'new.svg'}"])
 
 
+def test_a_file_deep_in_the_interpreters_standard_library_is_fingerprinted(tmp_path):
+    # Read 134's F-0474: the standard library's folders were listed one level deep, so a build re-run that rewrote
+    # unittest/case.py (assertEqual doing nothing) in CI's interpreter decided every later re-run, unseen.
+    prefix = tmp_path / "prefix"
+    stdlib, dynload = prefix / "lib/python3.11", prefix / "lib/python3.11/lib-dynload"
+    (stdlib / "unittest").mkdir(parents=True)
+    dynload.mkdir()
+    (prefix / "bin").mkdir()
+    (stdlib / "unittest/case.py").write_text("def assertEqual(a, b):\n    assert a == b\n")
+    (stdlib / "os.py").write_text("")
+    py = python_site.Python(str(prefix / "bin/python3"), str(prefix), str(prefix), (), (
+        str(tmp_path / "prefix/lib/python311.zip"), str(stdlib), str(dynload)))
+    from harness.history.rerun.isolation import interpreter_spots
+
+    spots = interpreter_spots([py])
+    before = fingerprint.take(spots)
+    case = stdlib / "unittest/case.py"
+    stat = case.stat()
+    case.write_text("def assertEqual(a, b):\n    return None  # quiet\n"[:stat.st_size])
+    os.utime(case, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # its size and time as they were
+    (stdlib / "unittest" / "__pycache__").mkdir()
+    (stdlib / "unittest" / "__pycache__" / "case.cpython-311.pyc").write_bytes(b"an honest cache")
+    assert fingerprint.changes(before, fingerprint.take(spots)) == [f"changed {case}"]
+
+
 def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, repo, base):
     """PASS_TO_PASS re-measures in worktrees of its own: each is handed to the job's environment
     maker, and a refusal there is "could not run", never a verdict."""
