@@ -500,6 +500,25 @@ def test_a_file_deep_in_the_interpreters_standard_library_is_fingerprinted(tmp_p
     (stdlib / "unittest" / "__pycache__").mkdir()
     (stdlib / "unittest" / "__pycache__" / "case.cpython-311.pyc").write_bytes(b"an honest cache")
     assert fingerprint.changes(before, fingerprint.take(spots)) == [f"changed {case}"]
+    (stdlib / "requests").mkdir()  # a package found before site-packages' of the same name
+    (stdlib / "requests/__init__.py").write_text("")
+    assert f"added {stdlib / 'requests/__init__.py'}" in fingerprint.changes(before, fingerprint.take(spots))
+
+
+def test_a_site_folder_below_the_standard_library_that_the_interpreter_does_not_import_is_read_by_name(tmp_path):
+    # F-0474's fix reads the standard library in full, but not the base interpreter's own site-packages kept inside
+    # it, which a virtualenv does not import (fifty thousand files here); an interpreter's own site folder is read.
+    from harness.history.rerun.isolation import interpreter_spots
+
+    stdlib = tmp_path / "base/lib/python3.11"
+    (stdlib / "site-packages/pkg").mkdir(parents=True)
+    (stdlib / "site-packages/pkg/mod.py").write_text("")
+    venv = python_site.Python(str(tmp_path / "venv/bin/python3"), str(tmp_path / "venv"), str(tmp_path / "base"), (),
+                              (str(stdlib),))
+    assert str(stdlib / "site-packages/pkg/mod.py") not in fingerprint.take(interpreter_spots([venv]))
+    system = python_site.Python(str(tmp_path / "base/bin/python3"), str(tmp_path / "base"), str(tmp_path / "base"),
+                                (str(stdlib / "site-packages"),), (str(stdlib), str(stdlib / "site-packages")))
+    assert str(stdlib / "site-packages/pkg/mod.py") in fingerprint.take(interpreter_spots([system]))
 
 
 def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, repo, base):

@@ -90,12 +90,14 @@ class Spots:
     listed: set[str] = field(default_factory=set)   # one level deep: PATH folders, bin/, import folders
     hashed: set[str] = field(default_factory=set)   # of ``listed``, those whose small files are hashed too
     files: set[str] = field(default_factory=set)    # single files (absent is a state too)
+    pruned: set[str] = field(default_factory=set)   # folders inside a walked one read as a name only
 
     def update(self, other: Spots) -> None:
         self.walked |= other.walked
         self.listed |= other.listed
         self.hashed |= other.hashed
         self.files |= other.files
+        self.pruned |= other.pruned
 
 
 def home_spots(home: str | None) -> Spots:
@@ -153,8 +155,9 @@ def take(spots: Spots) -> dict[str, Signature]:
     for real, folder in listed.items():
         if not _within(folder, walked) and not _within(real, walked):
             _list(folder, out, real in hashed, budget)
+    pruned = spots.pruned - set(walked)
     for folder in walked:
-        _walk(folder, out, budget)
+        _walk(folder, out, budget, pruned)
     if budget[0] <= 0:
         out["…"] = ("truncated", f"more than {ENTRY_CAP} entries: the rest is not fingerprinted")
     return out
@@ -239,22 +242,24 @@ def _list(folder: str, out: dict[str, Signature], hashed: bool, budget: list[int
         out[entry.path] = _entry_sign(entry, hashed)
 
 
-def _walk(folder: str, out: dict[str, Signature], budget: list[int]) -> None:
-    """Every entry under ``folder`` (each costs one lstat); the small files of its top level hashed."""
+def _walk(folder: str, out: dict[str, Signature], budget: list[int], pruned: set[str] | frozenset[str] = frozenset()
+          ) -> None:
+    """Every entry under ``folder`` (each costs one lstat) but what the ``pruned`` folders hold; the small files of
+    its top level hashed."""
     top = _scan(folder)
     if top is None:
         out[folder] = _sign(folder)
         return
     out[folder] = DIR
     _list(folder, out, True, budget)
-    stack = [e.path for e in top if e.is_dir(follow_symlinks=False)]
+    stack = [e.path for e in top if e.is_dir(follow_symlinks=False) and e.path not in pruned]
     while stack and budget[0] > 0:
         entries = _scan(stack.pop()) or ()
         budget[0] -= len(entries)
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):  # the kind comes with the listing: no lstat
                 out[entry.path] = DIR
-                if entry.name != "__pycache__":
+                if entry.name != "__pycache__" and entry.path not in pruned:
                     stack.append(entry.path)
             elif entry.name.endswith(ASSETS):
                 out[entry.path] = PRESENT

@@ -396,18 +396,28 @@ def _preload() -> None:
             pass
 
 
+SITE_FOLDERS = ("site-packages", "dist-packages")
+
+
 def interpreter_spots(pythons: Sequence[python_site.Python]) -> Spots:
     """What the interpreters ``pythons`` import and start from, to fingerprint."""
     spots = Spots()
     for py in pythons:
         spots.walked.update(py.sites)
-        # The interpreter's own import folders (the standard library, lib-dynload, its zip): a
-        # folder elsewhere is a source checkout installed editable, the project's own or another's.
+        # The interpreter's own import folders (the standard library, lib-dynload, its zip), read in full as
+        # site-packages is: a run that rewrites unittest/case.py decides every later one as a .pth would (read 134's
+        # F-0474). A folder elsewhere is a source checkout installed editable, the project's own or another's.
         prefixes = [p.rstrip(os.sep) + os.sep for p in (py.prefix, py.base_prefix)]
         for folder in py.path:
-            if folder.startswith(tuple(prefixes)):
-                (spots.listed if os.path.isdir(folder) else spots.files).add(folder)
+            if folder.startswith(tuple(prefixes)) and not os.path.isdir(folder):
+                spots.files.add(folder)
+            elif folder.startswith(tuple(prefixes)):
+                spots.walked.add(folder)
+                # Another environment's packages kept below it (a base interpreter's own site-packages, which a
+                # virtualenv does not import): fifty thousand files no run reads, by name only.
+                spots.pruned.update(os.path.join(folder, n) for n in SITE_FOLDERS)
         for prefix in (py.prefix, py.base_prefix):  # the interpreter itself, its scripts: small files
             spots.listed.add(os.path.join(prefix, "bin"))
             spots.hashed.add(os.path.join(prefix, "bin"))
+    spots.pruned -= {site for py in pythons for site in py.sites}  # an interpreter's own: read in full
     return spots
