@@ -12,7 +12,18 @@ from __future__ import annotations
 
 import pytest
 
-from support.editable_project import ALL_PASS, BROKEN, CALC, WEAKENED, copied, editable, interpreter, moved, project
+from support.editable_project import (
+    ALL_PASS,
+    BROKEN,
+    CALC,
+    PYPROJECT,
+    WEAKENED,
+    copied,
+    editable,
+    interpreter,
+    moved,
+    project,
+)
 from support.gitrepo import commit_all_ok
 from support.protected_project import f2p_blockers, write
 from support.records import record
@@ -78,6 +89,60 @@ def test_f0300_a_non_editable_install_runs_the_worktrees_plugin_and_code(h, repo
     write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
     outcome = pass_to_pass(h, repo, tid)
     assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+# -- read 133: the entry points pytest loads are those the tree declares -----------------------------------------
+
+def reinstalled(site, pyproject: str, points: str) -> dict[str, str]:
+    """The change's pyproject.toml (``pyproject``), and the metadata an install of it writes: its entry points."""
+    (site / "calcpkg-0.1.dist-info" / "entry_points.txt").write_text(points)
+    return {"pyproject.toml": pyproject}
+
+
+REPORT_HOOK = "\n\nimport pytest\n" + ALL_PASS.split('return 2\n', 1)[1]  # the hook that reads a failure as a pass
+
+
+def test_f0472_an_entry_point_the_change_adds_is_not_loaded_in_the_base_s_tests(h, repo, tmp_path):
+    # Read 133's F-0472: the change declared and installed `report = calcpkg.calc`, the code under test doubling as a
+    # plugin that reads every failure as a pass; pytest loaded it from the environment's metadata in PASS_TO_PASS.
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python)
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN + REPORT_HOOK, **reinstalled(
+        site, PYPROJECT + 'report = "calcpkg.calc"\n', "[pytest11]\ncalc = calcpkg.plugin\nreport = calcpkg.calc\n")})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(h, repo, tmp_path):
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python)
+    tid = started(h, repo)
+    extra = "import pytest\n\n\n@pytest.fixture\ndef three():\n    return 3\n"
+    write(repo, {"src/calcpkg/extra.py": extra, "tests/test_three.py": "def test_three(three):\n    assert three == 3\n",
+                 **reinstalled(site, PYPROJECT + 'extra = "calcpkg.extra"\n',
+                               "[pytest11]\ncalc = calcpkg.plugin\nextra = calcpkg.extra\n")})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == [], outcome
+    assert h("evidence", "unit_test").code == 0  # the change's own run loads it
+
+
+SETUP_PY = 'from setuptools import setup\n\nsetup(entry_points={"pytest11": ["calc = calcpkg.plugin"]})\n'
+
+
+def test_f0473_a_plugin_the_base_s_setup_py_declares_is_protected(h, repo, tmp_path):
+    # Read 133's F-0473: only pyproject.toml and setup.cfg were read for the base's pytest11 plugins.
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python, {"pyproject.toml": PYPROJECT.split("\n\n")[0] + "\n", "setup.py": SETUP_PY})
+    tid = started(h, repo)
+    h.ok("evidence", "pass_to_pass")  # the base measured on the clean tree: only the plugin matters below
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
+    outcome = pass_to_pass(h, repo, tid)
+    assert "src/calcpkg/plugin.py" in outcome["protected_changed"]
+    assert lost(outcome) == ["tests.test_calc::test_mul"], outcome
 
 
 # -- what still imports the checkout is refused; what does not, is not ------------------------------------------

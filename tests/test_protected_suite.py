@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from harness.core import policy, runner_texts, suite
+from harness.core import policy, pytest_startup, runner_texts, suite
 
 from support.paths import ROOT
 
@@ -142,9 +142,27 @@ def test_init_protects_every_pytest_configuration_file_even_the_absent_ones():
 
 
 @pytest.mark.parametrize("name", [".pytest.ini", "pytest.toml", ".pytest.toml", "sitecustomize.py",
-                                  "usercustomize.py", "src/sitecustomize.py", "x.pth"])
+                                  "usercustomize.py", "src/sitecustomize.py", "x.pth",
+                                  "setup.py", "pkg/setup.py"])  # its pytest11 entry points (read 133's F-0473)
 def test_files_that_configure_the_interpreter_or_pytest_are_always_protected(name):
     assert name in suite.protected([name], [], set())
+
+
+SETUP_PY = """from setuptools import setup
+
+setup(name="calc", entry_points={{"pytest11": {points}, "console_scripts": ["calc = calc:main"]}})
+"""
+
+
+@pytest.mark.parametrize("points, want", [
+    ('["calc_plugin = calc_plugin", "more = pkg.more:hooks"]', ["calc_plugin", "pkg.more"]),
+    ('("calc_plugin = calc_plugin",)', ["calc_plugin"]),
+    ('"calc_plugin = calc_plugin\\n  more = pkg.more"', ["calc_plugin", "pkg.more"]),
+    ("PLUGINS", []),  # computed: the base's code is never run to find out (what it installs is kept out of the runs)
+])
+def test_f0473_a_setup_py_names_its_pytest11_plugins_in_a_literal(points, want):
+    assert pytest_startup.entry_point_plugins("setup.py", SETUP_PY.format(points=points)) == want
+    assert pytest_startup.settings_of("setup.py", "[pytest]\naddopts = -p evil\n") == {}  # no pytest configuration
 
 
 # read 97's F-0331: `site` imports `sitecustomize` and `usercustomize` by module name, in whatever form the import
