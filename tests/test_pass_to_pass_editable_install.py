@@ -115,7 +115,7 @@ def test_f0472_an_entry_point_the_change_adds_is_not_loaded_in_the_base_s_tests(
     assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
 
 
-def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(h, repo, tmp_path):
+def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(h, repo, tmp_path, monkeypatch):
     python, site = interpreter(tmp_path / "venv")
     editable(site, f"{repo / 'src'}\n")
     project(repo, python)
@@ -126,6 +126,7 @@ def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(
                                "[pytest11]\ncalc = calcpkg.plugin\nextra = calcpkg.extra\n")})
     outcome = pass_to_pass(h, repo, tid)
     assert outcome["base_passed"] == 2 and lost(outcome) == [], outcome
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)  # as a user runs pytest
     assert h("evidence", "unit_test").code == 0  # the change's own run loads it
 
 

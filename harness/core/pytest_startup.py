@@ -41,6 +41,8 @@ def settings_of(rel: str, text: str) -> dict[str, list[str]]:
     """``addopts``, ``pythonpath``, ``testpaths`` and ``python_files`` of the configuration file ``rel`` (as words),
     empty where it has none."""
     name = posixpath.basename(rel)
+    if name == "setup.py":
+        return {}  # read for its entry points alone (:func:`entry_point_plugins`)
     try:
         raw = (_toml(text) if name == "pyproject.toml" else _toml_file(text)) if name.endswith(".toml") else _ini(text)
     except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
@@ -104,17 +106,42 @@ def doctest_globs(addopts: Iterable[str]) -> list[str]:
 
 def entry_point_plugins(rel: str, text: str) -> list[str]:
     """The modules the project's own `pytest11` entry points name (the part before `:`), in pyproject.toml
-    (`[project.entry-points.pytest11]`, poetry's `[tool.poetry.plugins.pytest11]`) or setup.cfg
-    (`[options.entry_points] pytest11 =`): installed editable, as a project's tests are run, pytest loads them as it
+    (`[project.entry-points.pytest11]`, poetry's `[tool.poetry.plugins.pytest11]`), setup.cfg
+    (`[options.entry_points] pytest11 =`) or setup.py (a literal `entry_points`): installed editable, as a project's tests are run, pytest loads them as it
     starts (read 81's F-0291). The installed metadata is what pytest reads; the base's declaration is what it was
     installed from."""
     name = posixpath.basename(rel)
+    readers = {"pyproject.toml": _toml_entry_points, "setup.cfg": _cfg_entry_points, "setup.py": _setup_py_entry_points}
     try:
-        values = _toml_entry_points(text) if name == "pyproject.toml" else _cfg_entry_points(text) \
-            if name == "setup.cfg" else []
+        values = readers[name](text) if name in readers else []
     except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
         return []
     return [v.split(":", 1)[0].split("[", 1)[0].strip() for v in values]
+
+
+def _setup_py_entry_points(text: str) -> list[str]:
+    """setup.py's `entry_points={"pytest11": [...]}` where written as a literal (read 133's F-0473): a computed value
+    names none here, and what it installs is then kept out of the worktree runs as undeclared
+    (:mod:`harness.evidence.tree_plugins`). The base's code is never run to find out."""
+    if "pytest11" not in text:
+        return []
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    values: list[str] = []
+    for node in ast.walk(tree):
+        for keyword in node.keywords if isinstance(node, ast.Call) else ():
+            if keyword.arg != "entry_points":
+                continue
+            try:
+                points = ast.literal_eval(keyword.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            group = points.get("pytest11") if isinstance(points, dict) else None
+            lines = group.splitlines() if isinstance(group, str) else group if isinstance(group, list | tuple) else []
+            values += [line.split("=", 1)[1] for line in lines if isinstance(line, str) and "=" in line]
+    return values
 
 
 def _toml_entry_points(text: str) -> list[str]:

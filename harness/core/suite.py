@@ -30,12 +30,13 @@ PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # the modules pytest collects by its default names wherever they stand (one can name a plugin in
 # `pytest_plugins`: read 67's F-0227). Package metadata too, whose entry points pytest loads plugins
 # from (a `[pytest11]` of an `x.dist-info` on the import path: F-0226), by any case of its suffix, as
-# importlib.metadata finds it (read 71); and the bytecode cache of each protected module (:func:`cached_source`).
+# importlib.metadata finds it (read 71), and setup.py, whose `pytest11` entry points an install hands pytest as
+# pyproject.toml's are (read 133's F-0473); and the bytecode cache of each protected module (:func:`cached_source`).
 # pytest reads its configuration from the common folder of the command's paths first, then up: a config file in
 # any folder may be the one (read 74's F-0265). pytest's doctest plugin collects `test*.txt` files by default, and a
 # doctest runs code in the runner as a test module does (read 81's F-0293).
 ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", *(f"**/{n}" for n in PYTEST_CONFIGS),
-          "**/test_*.py", "**/*_test.py", "**/test*.txt")
+          "**/setup.py", "**/test_*.py", "**/*_test.py", "**/test*.txt")
 _METADATA = (".dist-info", ".egg-info")
 # A module at the tree's root is imported in place of one of the same name elsewhere (the tree comes first on
 # the import path): one the change adds, named like what pytest imports as it starts (the standard library,

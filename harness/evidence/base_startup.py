@@ -38,13 +38,15 @@ def at_base(git: Git, base: str | None, base_files: Mapping[str, str], patterns:
 
 
 def base_configs(git: Git, base: str | None, base_files: Mapping[str, str]) -> dict[str, str]:
-    """The base's pytest configuration files (path -> text), in any folder: what they make pytest import as it starts
-    and collect is the base's, whatever the change did to them."""
+    """The base's pytest configuration files (path -> text), in any folder, and its setup.py files (their `pytest11`
+    entry points: read 133's F-0473): what they make pytest import as it starts and collect is the base's, whatever the
+    change did to them."""
     if base is None:
         return {}
     configs = {}
     for rel in base_files:
-        if rel.rsplit("/", 1)[-1] in suite.PYTEST_CONFIGS and (raw := git.read_at(base, rel)) is not None:
+        name = rel.rsplit("/", 1)[-1]
+        if (name in suite.PYTEST_CONFIGS or name == "setup.py") and (raw := git.read_at(base, rel)) is not None:
             configs[rel] = raw.decode("utf-8", errors="replace")
     return configs
 

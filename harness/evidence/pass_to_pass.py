@@ -28,7 +28,7 @@ from harness.core import doctests, suite
 from harness.core.cases import cases_text, read_cases
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
-from harness.evidence import tree_imports
+from harness.evidence import tree_imports, tree_plugins
 from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
 from harness.evidence.runner_names import installed_names
 from harness.runner import clean_env
@@ -238,8 +238,8 @@ def local_env(worktree: Path, environ: Mapping[str, str], command: list[str] | s
     folders the interpreter imports from come first too (read 89's F-0307); a name only the checkout holds is hidden
     first, as a machine with only the worktree would not find it (F-0277). The interpreter is asked with no code of
     the checkout running (F-0306). CI's re-run checks its own environment."""
-    return tree_imports.worktree_env(command, worktree, root, inside(worktree, environ),
-                                     worktree.parent / "hidden-imports")
+    env = tree_imports.worktree_env(command, worktree, root, inside(worktree, environ), worktree.parent / "hidden-imports")
+    return tree_plugins.kept_out(command, worktree, root, env)  # what the tree does not declare (read 133's F-0472)
 
 
 def without_caches(worktree: Path) -> Path:
@@ -257,7 +257,7 @@ def _tree_env(path: Path, environ: Mapping[str, str], tree_env: TreeEnv | None, 
               root: Path) -> dict[str, str]:
     if tree_env is None:
         return local_env(path, environ, command, root)
-    return tree_env(path, inside(path, environ))
+    return tree_plugins.kept_out(command, path, root, tree_env(path, inside(path, environ)))
 
 
 # PASS_TO_PASS and FAIL_TO_PASS compare case lists: a run that stops at the first failure (`-x`, `--maxfail=N`,
