@@ -192,3 +192,37 @@ def test_each_rule_has_a_literal_a_text_must_hold_before_it_is_run(label: str) -
         assert rule.needs.all_of, rule
         assert any(min(map(len, need)) >= 3 for need in rule.needs.all_of), (rule, rule.needs)
         assert not rule.needs.may_match("plain build output: 3 passed, 0 failed in 1.2s\n"), rule
+
+
+# -- read 135's F-0476: the one-letter password flags of common clients ----------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    f"+ redis-cli -h cache -a {PASSWORD} ping",
+    f"+ ldapsearch -x -D cn=ci,dc=example,dc=com -w {PASSWORD} -b dc=example,dc=com",
+    f"+ ldapmodify -H ldap://ldap -D cn=admin -w '{PASSWORD}' -f change.ldif",
+    f"+ sqlcmd -S db -U sa -P {PASSWORD} -Q 'select 1'",
+    f"+ az login --service-principal -u app-id -p {PASSWORD} --tenant example",
+    f"+ oc login -u ci -p {PASSWORD} https://api.example.com:6443",
+    f"+ cf login -a https://api.example.com -u ci -p {PASSWORD}",
+    f"+ security unlock-keychain -p {PASSWORD} ci.keychain",
+    f"+ security create-keychain -p {PASSWORD} build.keychain",
+    f"+ zip -P {PASSWORD} artifacts.zip report.txt",
+    f"+ unzip -P {PASSWORD} artifacts.zip",
+    f"+ mongosh mongodb://db:27017 -u ci -p {PASSWORD}",
+    f"+ smbclient //files/share -U ci%{PASSWORD} -c ls",
+    f"+ smbclient //files/share --user=ci%{PASSWORD} -c ls",
+    f"+ rpcclient -U 'DOMAIN\\ci%{PASSWORD}' dc01",
+], ids=["redis-cli", "ldapsearch", "ldapmodify-quoted", "sqlcmd", "az", "oc", "cf", "unlock-keychain",
+        "create-keychain", "zip", "unzip", "mongosh", "smbclient", "smbclient-long", "rpcclient"])
+def test_a_client_s_one_letter_password_flag_is_redacted(red, text: str) -> None:
+    _redacted_once_and_for_all(red, text, PASSWORD)
+
+
+@pytest.mark.parametrize("text", [
+    "redis-cli -h cache -p 6380 ping", "redis-cli --askpass ping", "ldapsearch -x -W -b dc=example,dc=com",
+    "sqlcmd -S db -E -Q 'select 1'", "az login --use-device-code", "oc login -u ci --token-file t", "cf login --sso",
+    "zip -r artifacts.zip dist -x '*.map'", "unzip -o artifacts.zip -d out", "security unlock-keychain ci.keychain",
+    "smbclient -L files -N", "mongosh --port 27017 --quiet", "pytest -p no:cacheprovider -q",
+])
+def test_the_same_clients_without_a_password_are_kept_as_written(red, text: str) -> None:
+    assert red.redact(text) == text

@@ -49,6 +49,63 @@ def test_text_that_only_looks_encoded_is_untouched(text):
     assert compile_patterns(detector=True).redact(text) == text
 
 
+# -- read 135's F-0475: a hex dump cuts the bytes into groups and lines, and shows them beside ----------------------
+
+REQUEST = f"GET / HTTP/1.1\r\nAuthorization: Bearer {TOKEN}\r\nAccept: */*\r\n".encode()
+
+
+def _xxd(data: bytes, group: int = 2) -> str:
+    rows = []
+    for off in range(0, len(data), 16):
+        row = data[off:off + 16]
+        hexes = " ".join(row[i:i + group].hex() for i in range(0, len(row), group))
+        rows.append(f"{off:08x}: {hexes:<{16 * 2 + 16 // group - 1}}  " + "".join(chr(b) if 32 <= b < 127 else "." for b in row))
+    return "\n".join(rows) + "\n"
+
+
+def _hexdump_c(data: bytes) -> str:
+    rows = []
+    for off in range(0, len(data), 16):
+        row = data[off:off + 16]
+        left, right = " ".join(f"{b:02x}" for b in row[:8]), " ".join(f"{b:02x}" for b in row[8:])
+        rows.append(f"{off:08x}  {left:<23}  {right:<23}  |" + "".join(chr(b) if 32 <= b < 127 else "." for b in row) + "|")
+    return "\n".join(rows) + f"\n{len(data):08x}\n"
+
+
+def _od(data: bytes, offsets: bool) -> str:
+    return "".join((f"{off:07o}" if offsets else "") + "".join(f" {b:02x}" for b in data[off:off + 16]) + "\n"
+                   for off in range(0, len(data), 16))
+
+
+def _hexdump_words(data: bytes) -> str:  # `hexdump` without -C: 16-bit words, little-endian
+    padded = data + b"\0" * (len(data) % 2)
+    return "".join(f"{off:07x} " + " ".join(padded[i + 1:i + 2].hex() + padded[i:i + 1].hex()
+                                               for i in range(off, min(off + 16, len(padded)), 2)) + "\n"
+                   for off in range(0, len(padded), 16))
+
+
+DUMPS = {"xxd": _xxd(REQUEST), "xxd -g1": _xxd(REQUEST, 1), "xxd -g4": _xxd(REQUEST, 4),
+         "hexdump -C": _hexdump_c(REQUEST), "od -tx1": _od(REQUEST, True), "od -An -tx1": _od(REQUEST, False),
+         "hexdump": _hexdump_words(REQUEST)}
+
+
+@pytest.mark.parametrize("dump", list(DUMPS))
+def test_a_token_in_a_hex_dump_is_redacted_in_both_columns(dump):
+    text = f"request sent:\n{DUMPS[dump]}response: 200 OK\n"
+    out = compile_patterns().redact(text)
+    assert out.startswith("request sent:\n") and out.endswith("response: 200 OK\n"), out
+    assert "[REDACTED:hexdump]" in out and TOKEN[4:12] not in out and TOKEN[-8:] not in out, out
+    assert out.count("\n") == text.count("\n")  # line for line
+    assert compile_patterns().redact(out) == out
+    assert compile_patterns().secret_spans(text)  # what the stream-by-stream check asks
+
+
+@pytest.mark.parametrize("data", [b"\x7fELF\x02\x01\x01\x00" + bytes(range(56)), b"Hello, world! Nothing to hide here.\n" * 3])
+def test_a_hex_dump_that_holds_no_secret_is_kept_as_written(data):
+    for text in (_xxd(data), _hexdump_c(data), _od(data, True)):
+        assert compile_patterns().redact(text) == text
+
+
 def test_a_token_spelled_otherwise_never_reaches_the_evidence(h, repo, task, tmp_path):
     import sys
 
