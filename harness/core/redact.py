@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 
-from harness.core import redaction_patterns, regex_needs
+from harness.core import hex_dumps, redaction_patterns, regex_needs
 from harness.core.value_class import dataclass
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -175,9 +175,21 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
                       r"[\"']?[^\s:\"'\[]{0,256}:(?P<secret>(?=[^\s\"']{0,1024}[^\s\"'0-9])[^\s\"']{1,1024})"),
     # A password given by `-p`: a registry login's (spaced or glued) and sshpass's own, before the command it runs
     # (`sshpass -f file ssh -p 2222` names a port: F-0207).
-    ("password_flag", r"(?:\b(?:docker|podman|helm|buildah|skopeo|oras|nerdctl)(?:[ \t]+registry)?[ \t]+login\b"
-                      r"[^\n|;&]{0,256}?(?<=[ \t])|\bsshpass(?:[ \t]+-[A-Za-oq-z]\S{0,256}){0,4}[ \t]+)"
+    # Cloud and platform logins too (`az`, `oc`, `cf`: read 135's F-0476), a keychain's (`security unlock-keychain`).
+    ("password_flag", r"(?:\b(?:docker|podman|helm|buildah|skopeo|oras|nerdctl|az|oc|cf)(?:[ \t]+registry)?[ \t]+login\b"
+                      r"[^\n|;&]{0,256}?(?<=[ \t])|\bsshpass(?:[ \t]+-[A-Za-oq-z]\S{0,256}){0,4}[ \t]+"
+                      r"|\bsecurity[ \t]+(?:unlock|create)-keychain\b[^\n|;&]{0,256}?(?<=[ \t]))"
                       r"-p(?:[ \t]+|=)?[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
+    # Other clients' one-letter password flags (read 135's F-0476): redis-cli's `-a`, the OpenLDAP tools' `-w` (`-W`
+    # prompts), sqlcmd's and bcp's `-P`, zip's and unzip's `-P`, the mongo shells' `-p`; on that client's line only.
+    ("password_flag", r"(?:\bredis-cli\b[^\n|;&]{0,256}?(?<=[ \t])-a"
+                      r"|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n|;&]{0,256}?(?<=[ \t])-w"
+                      r"|\b(?:sqlcmd|bcp|osql|zip|unzip|zipcloak)\b[^\n|;&]{0,256}?(?<=[ \t])-P"
+                      r"|\bmongo(?:sh)?\b[^\n|;&]{0,256}?(?<=[ \t])-p)"
+                      r"(?:[ \t]+|=)[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
+    # Samba's `-U user%PASSWORD` (smbclient, rpcclient, smbcacls, net): the password after the user's `%`.
+    ("password_flag", r"\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)\b[^\n|;&]{0,256}?(?<=[ \t])"
+                      r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?P<secret>[^\s\"']+)"),
     # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own,
     # quoted or in backticks too (F-0215), not a value (`DB_DRIVER=mysql go test -parallel 4`: F-0222); not pytest's
     # `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
@@ -194,7 +206,7 @@ _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
 # `env` alone: the marker of a secret-named variable's value where its name is left out (store/secrets_check.py
 # unnamed_env: text no ledger binds, read 75's F-0259). `custom`: a project pattern's, which a redactor without the
 # project's patterns (secrets_check.own_rules, reading what the harness wrote) still reads as the harness's.
-_OTHER_LABELS = frozenset({"base64", "hex", "split_secret", "cut_secret", "env", "custom"})
+_OTHER_LABELS = frozenset({"base64", "hex", "hexdump", "split_secret", "cut_secret", "env", "custom"})
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 # AUTH, but not AUTHOR or AUTHORS as a word (GIT_AUTHOR_NAME): AUTHORIZATION is a secret's name (read 63b's F-0165).
@@ -287,6 +299,7 @@ _WRAPPED = re.compile(r"(?m)(?:^[A-Za-z0-9+/_\-]{1,128}={0,2}(?:\r?\n|\Z)){2,}")
 # redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
 _HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{16,}(?![0-9A-Fa-f])")  # `0x`, a word's letters before it: no bar
 _DEPTH = 2  # base64 inside base64 inside the text; deeper nesting is not how secrets travel
+_DUMP_LINES = 256  # a hex dump's lines read together (4 KB of bytes at sixteen a line)
 _TRIM = " \t\r\n=:\"'"
 
 
@@ -403,6 +416,7 @@ class Redactor:
         if len(text) >= 16 and _depth < _DEPTH:
             if "\n" in text:  # joined first: a line decoded alone and hidden would leave the next its secret's rest
                 text = _WRAPPED.sub(functools.partial(self._wrapped, _depth), text)  # (read 64's F-0203)
+                text = hex_dumps.BLOCK.sub(functools.partial(self._dumped, _depth), text)  # (read 135's F-0475)
             text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
             text = _HEX.sub(functools.partial(self._hex, _depth), text)
         return text
@@ -426,6 +440,28 @@ class Redactor:
             if not label:
                 out += lines[start:end]
         return "".join(out + lines[done:])
+
+    def _dumped(self, depth: int, m: re.Match[str]) -> str:
+        """The lines of a hex dump (:mod:`.hex_dumps`), each a marker where the bytes they spell hold a secret: read in
+        windows of :data:`_DUMP_LINES` lines, each half over the one before, so a long dump costs linear time and a
+        secret across two windows' boundary is whole in the one between."""
+        lines = m.group().splitlines(True)
+        hidden: set[int] = set()
+        for start, _, run in hex_dumps.rows(lines):
+            step = _DUMP_LINES // 2
+            for at in range(0, max(len(run) - step, 1), step):
+                window = run[at:at + _DUMP_LINES]
+                if any(self._holds_secret(depth, raw) for raw in hex_dumps.spelled(window)):
+                    hidden.update(range(start + at, start + at + len(window)))
+        if not hidden:
+            return m.group()
+        ends = [line[len(line.rstrip("\r\n")):] for line in lines]
+        return "".join(f"[REDACTED:hexdump]{ends[i]}" if i in hidden else line for i, line in enumerate(lines))
+
+    def _holds_secret(self, depth: int, raw: bytes) -> bool:
+        """Whether bytes a dump spells, read as text (an unprintable byte as a line break), hold a secret."""
+        text = "".join(c if c.isprintable() or c in "\t\r\n" else "\n" for c in raw.decode("utf-8", "replace"))
+        return self.redact(text, depth + 1) != text
 
     def _hides(self, depth: int, joined: str) -> str | None:
         """The label of the encoding ``joined`` (one run, wrapped lines joined) hides a secret in, or None."""
@@ -552,7 +588,7 @@ class Redactor:
         stdout and stderr, each on its own) that must not keep a secret the whole holds."""
         found = self._matches(text) + (self._view_matches(text) if _HIDING.search(text) else [])
         if len(text) >= 16:
-            for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex)):
+            for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex), (hex_dumps.BLOCK, self._dumped)):
                 found += [(*m.span(), *m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]
         return [(m_start, m_end, start, end) for m_start, m_end, start, end, _ in found]
 
