@@ -45,12 +45,28 @@ def lost(outcome: dict) -> list[str]:
 
 
 @pytest.fixture
-def installed(repo, tmp_path):
-    """The project's interpreter with the project installed editable (a .pth naming the checkout's src/)."""
+def installed_in(repo, tmp_path):
+    """(the project's interpreter, its site-packages) with the project installed editable (a .pth naming the
+    checkout's src/)."""
     python, site = interpreter(tmp_path / "venv")
     editable(site, f"{repo / 'src'}\n")
     project(repo, python)
-    return python
+    return python, site
+
+
+@pytest.fixture
+def installed(installed_in):
+    return installed_in[0]
+
+
+def only_the_plugin_weakened(h, repo, tid) -> None:
+    """The base measured on the clean tree, then the plugin rewritten to pass every failure and mul() broken:
+    PASS_TO_PASS puts the base's plugin back and loses test_mul."""
+    h.ok("evidence", "pass_to_pass")
+    write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
+    outcome = pass_to_pass(h, repo, tid)
+    assert "src/calcpkg/plugin.py" in outcome["protected_changed"]
+    assert lost(outcome) == ["tests.test_calc::test_mul"], outcome
 
 
 # -- F-0301: the base is measured on the base's code ----------------------------------------------------------
@@ -73,12 +89,7 @@ def test_f0301_an_honest_change_passes_under_an_editable_src_install(h, repo, in
 # -- F-0300: the protected pytest11 plugin is the worktree's ----------------------------------------------------
 
 def test_f0300_the_projects_pytest11_plugin_is_loaded_from_the_worktree_not_the_checkout(h, repo, installed):
-    tid = started(h, repo)
-    h.ok("evidence", "pass_to_pass")  # the base measured on the clean tree: only the plugin matters below
-    write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
-    outcome = pass_to_pass(h, repo, tid)
-    assert "src/calcpkg/plugin.py" in outcome["protected_changed"]
-    assert lost(outcome) == ["tests.test_calc::test_mul"], outcome
+    only_the_plugin_weakened(h, repo, started(h, repo))
 
 
 def test_f0300_a_non_editable_install_runs_the_worktrees_plugin_and_code(h, repo, tmp_path):
@@ -102,12 +113,10 @@ def reinstalled(site, pyproject: str, points: str) -> dict[str, str]:
 REPORT_HOOK = "\n\nimport pytest\n" + ALL_PASS.split('return 2\n', 1)[1]  # the hook that reads a failure as a pass
 
 
-def test_f0472_an_entry_point_the_change_adds_is_not_loaded_in_the_base_s_tests(h, repo, tmp_path):
+def test_f0472_an_entry_point_the_change_adds_is_not_loaded_in_the_base_s_tests(h, repo, installed_in):
     # Read 133's F-0472: the change declared and installed `report = calcpkg.calc`, the code under test doubling as a
     # plugin that reads every failure as a pass; pytest loaded it from the environment's metadata in PASS_TO_PASS.
-    python, site = interpreter(tmp_path / "venv")
-    editable(site, f"{repo / 'src'}\n")
-    project(repo, python)
+    site = installed_in[1]
     tid = started(h, repo)
     write(repo, {"src/calcpkg/calc.py": BROKEN + REPORT_HOOK, **reinstalled(
         site, PYPROJECT + 'report = "calcpkg.calc"\n', "[pytest11]\ncalc = calcpkg.plugin\nreport = calcpkg.calc\n")})
@@ -115,10 +124,8 @@ def test_f0472_an_entry_point_the_change_adds_is_not_loaded_in_the_base_s_tests(
     assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
 
 
-def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(h, repo, tmp_path, monkeypatch):
-    python, site = interpreter(tmp_path / "venv")
-    editable(site, f"{repo / 'src'}\n")
-    project(repo, python)
+def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(h, repo, installed_in, monkeypatch):
+    site = installed_in[1]
     tid = started(h, repo)
     extra = "import pytest\n\n\n@pytest.fixture\ndef three():\n    return 3\n"
     write(repo, {"src/calcpkg/extra.py": extra, "tests/test_three.py": "def test_three(three):\n    assert three == 3\n",
@@ -138,12 +145,7 @@ def test_f0473_a_plugin_the_base_s_setup_py_declares_is_protected(h, repo, tmp_p
     python, site = interpreter(tmp_path / "venv")
     editable(site, f"{repo / 'src'}\n")
     project(repo, python, {"pyproject.toml": PYPROJECT.split("\n\n")[0] + "\n", "setup.py": SETUP_PY})
-    tid = started(h, repo)
-    h.ok("evidence", "pass_to_pass")  # the base measured on the clean tree: only the plugin matters below
-    write(repo, {"src/calcpkg/calc.py": BROKEN, "src/calcpkg/plugin.py": ALL_PASS})
-    outcome = pass_to_pass(h, repo, tid)
-    assert "src/calcpkg/plugin.py" in outcome["protected_changed"]
-    assert lost(outcome) == ["tests.test_calc::test_mul"], outcome
+    only_the_plugin_weakened(h, repo, started(h, repo))
 
 
 # -- what still imports the checkout is refused; what does not, is not ------------------------------------------
