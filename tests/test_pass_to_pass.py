@@ -426,6 +426,21 @@ def test_a_runner_found_on_path_in_the_checkout_is_refused_as_unit_test_refuses_
     assert not (tdir(repo, tid) / f"evidence/{etype}.json").exists()
 
 
+@pytest.mark.parametrize("wrapper", [["timeout", "900"], ["env"], ["nice", "-n", "5"], ["uv", "run"]],
+                         ids=lambda w: w[0])
+def test_a_runner_on_path_in_the_checkout_that_a_wrapper_starts_is_refused(h, repo, monkeypatch, wrapper):
+    # Read 136's F-0486: only the command's first word was looked up; `timeout 900 pytest` started the checkout's own.
+    tid = _through_path(h, repo, monkeypatch, "bin", f"#!/bin/sh\nexec {PY} -m pytest \"$@\"\n")
+    config = repo / ".harness/config.yaml"
+    doc = yaml.safe_load(config.read_text())
+    doc["evidence"]["unit_test"]["command"] = [*wrapper, *doc["evidence"]["unit_test"]["command"]]
+    config.write_text(yaml.safe_dump(doc, sort_keys=False))
+    for etype in ("unit_test", "pass_to_pass"):
+        r = h("evidence", etype)
+        assert r.code == 1 and "`pytest` is found on PATH at bin/pytest, a file of the source tree" in r.err, r.text
+    assert not (tdir(repo, tid) / "evidence/pass_to_pass.json").exists()
+
+
 def test_a_runner_on_path_in_a_folder_git_ignores_is_no_source_and_runs(h, repo, monkeypatch):
     # F-0471's other side: a virtualenv kept inside the checkout (ignored) is where many users' pytest lives.
     write(repo, {".gitignore": "venv/\n"})

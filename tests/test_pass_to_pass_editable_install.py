@@ -16,6 +16,7 @@ from support.editable_project import (
     ALL_PASS,
     BROKEN,
     CALC,
+    PLUGIN,
     PYPROJECT,
     WEAKENED,
     copied,
@@ -135,6 +136,19 @@ def test_f0472_an_honest_plugin_the_change_adds_leaves_the_base_s_tests_passing(
     assert outcome["base_passed"] == 2 and lost(outcome) == [], outcome
     monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)  # as a user runs pytest
     assert h("evidence", "unit_test").code == 0  # the change's own run loads it
+
+
+def test_f0484_an_entry_point_naming_another_attribute_of_a_declared_module_is_kept_out(h, repo, tmp_path):
+    # Read 136's F-0484: `report = calcpkg.plugin:calc` names the declared module, but pytest registers what the
+    # attribute names: the code under test, whose hook read every failure as a pass. Judged by the whole value now.
+    python, site = interpreter(tmp_path / "venv")
+    editable(site, f"{repo / 'src'}\n")
+    project(repo, python, {"src/calcpkg/plugin.py": PLUGIN + "\nfrom calcpkg import calc  # noqa: E402,F401\n"})
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN + REPORT_HOOK, **reinstalled(
+        site, PYPROJECT, "[pytest11]\ncalc = calcpkg.plugin\nreport = calcpkg.plugin:calc\n")})
+    outcome = pass_to_pass(h, repo, tid)
+    assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
 
 
 SETUP_PY = 'from setuptools import setup\n\nsetup(entry_points={"pytest11": ["calc = calcpkg.plugin"]})\n'

@@ -354,3 +354,14 @@ def test_a_task_runner_reads_its_tasks_from_pyproject(argv, want):
     tree = runner_texts.TreeFiles({"pyproject.toml", "scripts/post.py"})
     text = '[tool.poe.tasks]\ntest = { shell = "pytest && python scripts/post.py" }\n'
     assert runner_texts.named_by_runner(text, "pyproject.toml", tree, []) == {"scripts/post.py"}
+
+
+def test_f0485_a_plugin_a_subfolder_s_packaging_declares_is_found_beside_it():
+    # Read 136's F-0485: a setup.py (or pyproject.toml) in pkgs/calc/ declares `calc_plugin`, installed from there:
+    # its module is pkgs/calc/calc_plugin.py (or under pkgs/calc/src/), not a file at the root.
+    text = 'from setuptools import setup\nsetup(entry_points={"pytest11": ["calc_plugin = calc_plugin"]})\n'
+    files, _ = pytest_startup.startup({"pkgs/calc/setup.py": text})
+    assert {"pkgs/calc/calc_plugin.py", "pkgs/calc/src/calc_plugin.py"} <= set(files), files
+    toml = '[project]\nname = "x"\n[project.entry-points.pytest11]\np = "xpkg.plugin:hooks"\n'
+    files, _ = pytest_startup.startup({"pkgs/x/pyproject.toml": toml})
+    assert {"pkgs/x/xpkg/plugin.py", "pkgs/x/src/xpkg/plugin.py"} <= set(files), files

@@ -521,6 +521,24 @@ def test_a_site_folder_below_the_standard_library_that_the_interpreter_does_not_
     assert str(stdlib / "site-packages/pkg/mod.py") in fingerprint.take(interpreter_spots([system]))
 
 
+def test_f0487_an_interpreter_s_own_site_folder_is_read_in_full_whoever_else_is_asked_about(tmp_path):
+    # Read 136's F-0487: the harness's own virtualenv (of CI's interpreter) pruned that interpreter's site-packages,
+    # and the pruning outlived the merge with CI's interpreter, whose own site folder it is.
+    from harness.history.rerun.isolation import interpreter_spots
+
+    stdlib = tmp_path / "base/lib/python3.11"
+    (stdlib / "site-packages/pkg").mkdir(parents=True)
+    (stdlib / "site-packages/pkg/mod.py").write_text("")
+    ci = python_site.Python(str(tmp_path / "base/bin/python3"), str(tmp_path / "base"), str(tmp_path / "base"),
+                            (str(stdlib / "site-packages"),), (str(stdlib), str(stdlib / "site-packages")))
+    own = python_site.Python(str(tmp_path / "venv/bin/python3"), str(tmp_path / "venv"), str(tmp_path / "base"), (),
+                             (str(stdlib),))
+    for order in ([ci, own], [own, ci]):
+        spots = interpreter_spots([order[0]])
+        spots.update(interpreter_spots([order[1]]))
+        assert str(stdlib / "site-packages/pkg/mod.py") in fingerprint.take(spots)
+
+
 def test_a_refusal_of_the_tree_environment_makes_pass_to_pass_could_not_run(h, repo, base):
     """PASS_TO_PASS re-measures in worktrees of its own: each is handed to the job's environment
     maker, and a refusal there is "could not run", never a verdict."""
