@@ -110,13 +110,24 @@ def entry_point_plugins(rel: str, text: str) -> list[str]:
     (`[options.entry_points] pytest11 =`) or setup.py (a literal `entry_points`): installed editable, as a project's tests are run, pytest loads them as it
     starts (read 81's F-0291). The installed metadata is what pytest reads; the base's declaration is what it was
     installed from."""
+    return [value.split(":", 1)[0] for value in entry_point_values(rel, text)]
+
+
+def entry_point_values(rel: str, text: str) -> list[str]:
+    """The `pytest11` entry points' values the packaging file ``rel`` declares, as `module` or `module:attribute`
+    (extras and white space left out): what pytest registers is the object the whole value names (read 136's F-0484)."""
     name = posixpath.basename(rel)
     readers = {"pyproject.toml": _toml_entry_points, "setup.cfg": _cfg_entry_points, "setup.py": _setup_py_entry_points}
     try:
         values = readers[name](text) if name in readers else []
     except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
         return []
-    return [v.split(":", 1)[0].split("[", 1)[0].strip() for v in values]
+    return [normal_value(v) for v in values]
+
+
+def normal_value(value: str) -> str:
+    """An entry point's value without its extras and white space: `pkg.mod : obj [extra]` -> `pkg.mod:obj`."""
+    return "".join(value.split("[", 1)[0].split())
 
 
 def _setup_py_entry_points(text: str) -> list[str]:
@@ -236,13 +247,16 @@ def startup(configs: Mapping[str, str]) -> tuple[list[str], list[str]]:
     configuration files ``configs`` (path -> text)."""
     folders: list[str] = []
     names: list[str] = []
+    beside: set[str] = set()
     for rel, text in configs.items():
         found = settings_of(rel, text)
         here = posixpath.dirname(rel)
         folders += [posixpath.normpath(posixpath.join(here, f)) for f in found.get("pythonpath", [])]
         names += plugins(found.get("addopts", [])) + entry_point_plugins(rel, text)
+        if here:  # a package of a subfolder, installed from there: its modules are beside it (read 136's F-0485)
+            beside.update(module_files(entry_point_plugins(rel, text), [posixpath.join(here, SRC)], here))
     kept = sorted({f for f in folders if f not in (".", "")})
-    return module_files(names, kept), kept
+    return sorted(set(module_files(names, kept)) | beside), kept
 
 
 def testpaths(configs: Mapping[str, str]) -> list[str]:

@@ -44,15 +44,26 @@ def runs_pytest(argv: Sequence[str]) -> bool:
 # Programs that run their remaining arguments as a command, with the options of theirs that take a value.
 WRAPPERS = {"env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}, "timeout": {"-s", "--signal", "-k", "--kill-after"},
             "nice": {"-n", "--adjustment"}, "nohup": set(), "time": {"-f", "--format", "-o", "--output"},
-            "command": set(), "exec": set(), "stdbuf": {"-i", "-o", "-e"}, "ionice": {"-c", "-n", "-p"}}
-TAKES_A_VALUE_FIRST = {"timeout"}  # its first operand is the duration, not the command
+            "command": set(), "exec": set(), "stdbuf": {"-i", "-o", "-e"}, "ionice": {"-c", "-n", "-p"},
+            # a display for GUI tests, a CPU set, a scheduling policy, a session, a pseudo-terminal (read 136's F-0486)
+            "xvfb-run": {"-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file",
+                         "-p", "--xauth-protocol", "-w", "--wait"},
+            "taskset": set(), "chrt": set(), "setsid": set(), "unbuffer": set()}
+TAKES_A_VALUE_FIRST = {"timeout", "taskset", "chrt"}  # their first operand is a duration, a mask, a priority
+# Project runners: `uv run pytest` runs pytest (the word `run` follows the runner), with these options' values.
+RUNNERS = {"uv": {"--with", "--with-requirements", "--with-editable", "--python", "-p", "--package", "--directory",
+                  "--project", "--env-file", "--extra", "--group"},
+           "poetry": {"-C", "--directory", "-P", "--project"}, "pipenv": set(), "pdm": {"-p", "--project"},
+           "hatch": set(), "rye": set()}
 
 
 def unwrapped(argv: list[str]) -> list[str]:
-    """``argv`` without the wrappers in front of the command they run."""
-    while argv and posixpath.basename(argv[0]) in WRAPPERS:
-        name, valued = posixpath.basename(argv[0]), WRAPPERS[posixpath.basename(argv[0])]
-        rest = argv[1:]
+    """``argv`` without the wrappers (and project runners' `run`) in front of the command they run."""
+    while argv and (posixpath.basename(argv[0]) in WRAPPERS
+                    or (posixpath.basename(argv[0]) in RUNNERS and argv[1:2] == ["run"])):
+        name = posixpath.basename(argv[0])
+        valued = WRAPPERS[name] if name in WRAPPERS else RUNNERS[name]
+        rest = argv[1:] if name in WRAPPERS else argv[2:]
         while rest and (rest[0].startswith("-") or (name == "env" and "=" in rest[0])):
             option = rest.pop(0)
             if option == "--":

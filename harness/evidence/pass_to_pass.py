@@ -29,7 +29,7 @@ from harness.core.cases import cases_text, read_cases
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
 from harness.evidence import tree_imports, tree_plugins
-from harness.evidence.record import Plan, Site, collect, redactor_for, tree_relative
+from harness.evidence.record import Plan, Site, collect, redactor_for, refuse_a_tree_runner, tree_relative
 from harness.evidence.runner_names import installed_names
 from harness.runner import clean_env
 from harness.signatures import trust
@@ -57,6 +57,7 @@ def run(s: TaskStore, task_id: str) -> tuple[dict, int]:
     spec, test_type, conf = _suite(config, settings.load_gate(s.layout))
     base = s.load(task_id, docs=False).proj.base_commit
     git = ensure_recordable(s.git)
+    refuse_a_tree_runner(git, ETYPE, conf.to_run(), conf.shell, s.layout.root, clean_env())
     tree = git.worktree_source_tree()
     base_tree, base_files, changed = protected_changes(git, tree, base, spec, config)
     kept = kept_for(git, base, conf, s.layout.root, clean_env()) if base else None
@@ -104,6 +105,7 @@ def run_fail_to_pass(s: TaskStore, task_id: str) -> tuple[dict, int]:
     spec, test_type, conf = _suite(config, settings.load_gate(s.layout), FAIL_TO_PASS)
     base = s.load(task_id, docs=False).proj.base_commit
     git = ensure_recordable(s.git)
+    refuse_a_tree_runner(git, FAIL_TO_PASS, conf.to_run(), conf.shell, s.layout.root, clean_env())
     tree = git.worktree_source_tree()
     base_tree, _base_files, changed = protected_changes(git, tree, base, spec, config)
     dig = suite.digest(suite.identity(conf.identity(), test_type, base, spec["paths"], FAIL_TO_PASS))

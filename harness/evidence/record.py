@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from harness.core.redact import Redactor
     from harness.evidence.suite_caches import RunWatch
+    from harness.gitio.git import Git
     from harness.gitio.process_git import ProcessGit
     from harness.gitio.source_stat import Snapshot
 
@@ -163,13 +164,19 @@ def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Calla
     `unittest/` package would then be the test runner. A file ignored by git is not source.
     ``checkout``: the user's checkout, for a run in a temporary worktree (PASS_TO_PASS, FAIL_TO_PASS): a PATH entry
     naming a folder of it is the change's file as much as one of the worktree (F-0471)."""
-    program = program_of(argv, cwd, environ)
     root = os.path.realpath(cwd)
-    if program and os.sep not in argv[0]:
-        for where in dict.fromkeys([root, *([os.path.realpath(checkout)] if checkout is not None else [])]):
+    roots = list(dict.fromkeys([root, *([os.path.realpath(checkout)] if checkout is not None else [])]))
+    from harness.core.test_verdict import unwrapped
+
+    # The program a wrapper starts is looked up on PATH too (`timeout 900 pytest`: read 136's F-0486).
+    for words in dict.fromkeys(map(tuple, (argv, unwrapped(list(argv))))):
+        program = program_of(list(words), cwd, environ) if words else None
+        if not program or os.sep in words[0]:
+            continue
+        for where in roots:
             rel = os.path.relpath(os.path.realpath(program), where)
             if not rel.startswith(os.pardir) and not ignored(rel):
-                return (f"`{argv[0]}` is found on PATH at {rel}, a file of the source tree: the tree would choose its "
+                return (f"`{words[0]}` is found on PATH at {rel}, a file of the source tree: the tree would choose its "
                         f"own runner (name it by its path in the command, so that editing it is a protected change)")
     module = _python_module(argv)
     if module:
@@ -355,18 +362,26 @@ def _runnable_argv(git: ProcessGit, p: Plan, cwd: Path, site: Site | None) -> li
     """The argv the run will start, refused now rather than by the runner: after `evidence.prepared`
     a refusal would leave a run that never finishes, read as "outcome unknown" until re-collected."""
     run_argv = runner.checked_argv(p.command, p.shell, cwd)
-    environ = dict(site.env if site else os.environ)
-    words = _shell_words(p.command, environ) if p.shell else list(p.command)
+    refuse_a_tree_runner(git, p.etype, p.command, p.shell, cwd, dict(site.env if site else os.environ),
+                         git.root if site else None)
+    return run_argv
+
+
+def refuse_a_tree_runner(git: ProcessGit | Git, etype: str, command: list[str] | str, shell: bool, cwd: Path,
+                         environ: dict[str, str], checkout: Path | None = None) -> None:
+    """Refused (:func:`shadowed`) when the runner ``command`` starts is a file of the source tree; ``checkout``, for a
+    run in a temporary worktree. Asked before PASS_TO_PASS runs anything, the base's run included (read 136's
+    F-0486): the runner that measured the base decides which of its cases are protected."""
+    words = _shell_words(command, environ) if shell else list(command)
     if words is None:  # its runner would go unchecked (F-0348)
-        raise Refused(f"not running {p.etype}: cannot tell which program the shell line runs first (it starts with "
+        raise Refused(f"not running {etype}: cannot tell which program the shell line runs first (it starts with "
                       f"an operator, a redirection's target is an expansion, or it defines a function), so whether "
                       f"the tree supplies it was not checked",
                       hint="start the line with its command (`python3 -m pytest -q </dev/null`), or name a script "
                            "by its path")
-    why = shadowed(words, cwd, environ, git.is_ignored, git.root if site else None) if words else None
+    why = shadowed(words, cwd, environ, git.is_ignored, checkout) if words else None
     if why:
-        raise Refused(f"not running {p.etype}: {why}")
-    return run_argv
+        raise Refused(f"not running {etype}: {why}")
 
 
 def _shell_words(command: list[str] | str, environ: dict[str, str]) -> list[str] | None:

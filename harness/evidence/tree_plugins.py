@@ -20,14 +20,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from harness.core.pytest_startup import entry_point_plugins
+from harness.core.pytest_startup import entry_point_values, normal_value
 from harness.evidence import import_probe, tree_imports
 from harness.evidence.finder_names import inside
 
 DECLARING = ("pyproject.toml", "setup.cfg", "setup.py")
 HINT = "the interpreter the test command runs must start with `-S` and read its own metadata"
 
-# (entry point name, module, where the module's top-level name is found, its distribution's direct_url) of each
+# (entry point name, its value, where its module's top-level name is found, its distribution's direct_url) of each
 # `pytest11` entry point; the module is looked up, never imported.
 PROBE = """
 import importlib.metadata, importlib.util, json as _json
@@ -53,7 +53,7 @@ for _d in _dists:
         continue
     for _e in _eps[:100]:
         _mod = _e.value.split(':', 1)[0].split('[', 1)[0].strip()
-        answer.append([_e.name, _mod, _where(_mod.split('.')[0]) if _mod else None,
+        answer.append([_e.name, _e.value, _where(_mod.split('.')[0]) if _mod else None,
                        _url if isinstance(_url, str) else None])
 """
 
@@ -77,8 +77,9 @@ def undeclared(command: list[str] | str, worktree: Path, checkout: Path, env: Ma
         for item in found if isinstance(found, list) else []:
             if not (isinstance(item, list) and len(item) == 4 and all(isinstance(v, str | None) for v in item)):
                 continue
-            name, module, where, url = item
-            if name and where and _in_tree(where, worktree, checkout) and module not in _declared(worktree, checkout, url):
+            name, value, where, url = item
+            if name and value and where and _in_tree(where, worktree, checkout) \
+                    and normal_value(value) not in _declared(worktree, checkout, url):
                 names.add(name)
     return sorted(names)
 
@@ -89,8 +90,10 @@ def _in_tree(path: str, worktree: Path, checkout: Path) -> bool:
 
 
 def _declared(worktree: Path, checkout: Path, url: str | None) -> set[str]:
-    """The modules the worktree's packaging files declare as `pytest11` entry points: at its root, and in the folder a
-    distribution installed from a folder of the checkout (or the worktree) was installed from."""
+    """The values (`module` or `module:attribute`) of the `pytest11` entry points the worktree's packaging files
+    declare: at its root, and in the folder a distribution installed from a folder of the checkout (or the worktree)
+    was installed from. A value, not a module: `calcpkg.plugin:calc` registers the object `calc`, whatever else
+    `calcpkg.plugin` is declared as (read 136's F-0484)."""
     folders = [worktree]
     source = _local_folder(url)
     for root in (checkout, worktree) if source else ():
@@ -101,7 +104,7 @@ def _declared(worktree: Path, checkout: Path, url: str | None) -> set[str]:
     for folder in folders:
         for name in DECLARING:
             text = _read(folder / name)
-            out |= set(entry_point_plugins(name, text)) if text is not None else set()
+            out |= set(entry_point_values(name, text)) if text is not None else set()
     return out
 
 

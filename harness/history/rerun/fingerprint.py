@@ -155,7 +155,8 @@ def take(spots: Spots) -> dict[str, Signature]:
     for real, folder in listed.items():
         if not _within(folder, walked) and not _within(real, walked):
             _list(folder, out, real in hashed, budget)
-    pruned = spots.pruned - set(walked)
+    # Not a folder an interpreter reads from, whichever interpreter's spots pruned it (read 136's F-0487).
+    pruned = {os.path.abspath(p) for p in spots.pruned} - {os.path.abspath(w) for w in spots.walked}
     for folder in walked:
         _walk(folder, out, budget, pruned)
     if budget[0] <= 0:

@@ -419,5 +419,4 @@ def interpreter_spots(pythons: Sequence[python_site.Python]) -> Spots:
         for prefix in (py.prefix, py.base_prefix):  # the interpreter itself, its scripts: small files
             spots.listed.add(os.path.join(prefix, "bin"))
             spots.hashed.add(os.path.join(prefix, "bin"))
-    spots.pruned -= {site for py in pythons for site in py.sites}  # an interpreter's own: read in full
     return spots
