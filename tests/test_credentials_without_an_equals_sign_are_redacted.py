@@ -226,3 +226,42 @@ def test_a_client_s_one_letter_password_flag_is_redacted(red, text: str) -> None
 ])
 def test_the_same_clients_without_a_password_are_kept_as_written(red, text: str) -> None:
     assert red.redact(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "+ docker run --name mongo -p 27017:27017 mongo:7", "pytest tests/mongo -p no:cacheprovider -q",
+    "wget https://example.com/dist.zip -P downloads", "ls /opt/mongo -p | head", "cp build.zip out/ && ls -P dist",
+    "echo mongo is up; pytest -p xdist",
+], ids=["docker-port", "pytest-plugin", "wget-dir", "ls-pipe", "zip-word", "after-a-command"])
+def test_f0480_a_client_s_name_as_another_program_s_word_takes_no_flag(red, text: str) -> None:
+    # Read 137's F-0480: the word `mongo` or `zip` anywhere on a line was taken for the client.
+    assert red.redact(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "+ redis-cli -a 'S3cret horse battery staple' ping", '+ ldapsearch -x -w "S3cret horse battery staple" -b o=x',
+    "+ sqlcmd -S db -P 'S3cret horse battery staple' -Q 'select 1'",
+    "+ security unlock-keychain -p 'S3cret horse battery staple' ci.keychain",
+    "+ docker login -u ci -p 'S3cret horse battery staple' registry.example.com",
+])
+def test_f0481_a_quoted_password_holding_spaces_is_redacted_whole(red, text: str) -> None:
+    once = _redacted_once_and_for_all(red, text, "S3cret")
+    assert "horse" not in once and "staple" not in once, once
+
+
+@pytest.mark.parametrize("text", [
+    'redis-cli -a "$REDIS_PASSWORD" ping', "sqlcmd -S db -U sa -P ${SA_PASSWORD} -Q 'select 1'",
+    "zip -P **** artifacts.zip report.txt", "ldapsearch -x -w <password> -b o=x",
+    'ldapsearch -x -w "$(cat /run/secrets/ldap)" -b o=x', "docker login -u ci -p $TOKEN registry.example.com",
+    "oc login -u ci -p %PASSWORD% https://api", "cf login -u ci -p '{{ cf_password }}'",
+])
+def test_f0482_a_reference_or_a_placeholder_after_a_password_flag_is_kept(red, text: str) -> None:
+    # Read 137's F-0482: docs/threat-model.md keeps a reference to where a secret is, and a placeholder, readable.
+    assert red.redact(text) == text
+
+
+@pytest.mark.parametrize("text", [f"+ ldapsearch -x -w{PASSWORD} -b o=x", f"+ ldapmodify -w{PASSWORD} -f c.ldif",
+                                  f"+ sqlcmd -S db -U sa -P{PASSWORD} -Q 'select 1'"])
+def test_f0483_a_password_glued_to_its_one_letter_flag_is_redacted(red, text: str) -> None:
+    _redacted_once_and_for_all(red, text, PASSWORD)
+

@@ -4,6 +4,8 @@ digits, quoted-printable) is redacted as its plain form is: each is undone as `%
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness.core.redact import compile_patterns
@@ -84,9 +86,32 @@ def _hexdump_words(data: bytes) -> str:  # `hexdump` without -C: 16-bit words, l
                    for off in range(0, len(padded), 16))
 
 
+def _rows(data: bytes, offset: str, group: int, halves: str, gap: str, chars: bool = True, little: bool = False) -> str:
+    """A dump of ``data`` sixteen bytes a line: ``offset`` formats the offset, groups of ``group`` bytes (each
+    reversed when ``little``), ``halves`` between the two halves of a line, ``gap`` before the characters."""
+    rows = []
+    for off in range(0, len(data), 16):
+        row = data[off:off + 16]
+        cut = [row[i:i + group] for i in range(0, len(row), group)]
+        words = [(c[::-1] if little else c).hex() for c in cut]
+        half = len(words) // 2 if len(row) == 16 else len(words)
+        hexes = " ".join(words[:half]) + (halves + " ".join(words[half:]) if words[half:] else "")
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in row) if chars else ""
+        rows.append(f"{offset.format(off)}{hexes:<{16 * 2 + 16 // group}}{gap}{text}".rstrip())
+    return "\n".join(rows) + "\n"
+
+
 DUMPS = {"xxd": _xxd(REQUEST), "xxd -g1": _xxd(REQUEST, 1), "xxd -g4": _xxd(REQUEST, 4),
          "hexdump -C": _hexdump_c(REQUEST), "od -tx1": _od(REQUEST, True), "od -An -tx1": _od(REQUEST, False),
-         "hexdump": _hexdump_words(REQUEST)}
+         "hexdump": _hexdump_words(REQUEST),
+         # read 137's F-0477: two spaces after the offset, or between the halves of a line
+         "tcpdump -X": _rows(REQUEST, "\t0x{:04x}:  ", 2, " ", "  "),
+         "tshark -x": _rows(REQUEST, "{:04x}  ", 1, " ", "   "),
+         "python hexdump": _rows(REQUEST, "{:08X}: ", 1, "  ", "  "),
+         # read 137's F-0478: 32- and 64-bit little-endian words
+         "xxd -e": _rows(REQUEST, "{:08x}: ", 4, " ", "  ", little=True),
+         "od -tx4": _rows(REQUEST, "{:07o} ", 4, " ", "", chars=False, little=True),
+         "od -tx8": _rows(REQUEST, "{:07o} ", 8, " ", "", chars=False, little=True)}
 
 
 @pytest.mark.parametrize("dump", list(DUMPS))
@@ -98,6 +123,23 @@ def test_a_token_in_a_hex_dump_is_redacted_in_both_columns(dump):
     assert out.count("\n") == text.count("\n")  # line for line
     assert compile_patterns().redact(out) == out
     assert compile_patterns().secret_spans(text)  # what the stream-by-stream check asks
+
+
+def _go_test_json(dump: str) -> str:
+    return "".join(json.dumps({"Time": "2026-12-06T18:00:00Z", "Action": "output", "Package": "example.com/x",
+                               "Test": "TestRequest", "Output": line + "\n"}) + "\n" for line in dump.splitlines())
+
+
+@pytest.mark.parametrize("shape", ["go test -json", "one JSON string"])
+@pytest.mark.parametrize("dump", ["xxd", "hexdump -C"])
+def test_a_token_in_a_hex_dump_inside_json_is_redacted(shape, dump):
+    # Read 137's F-0479: each line of the dump a JSON record of its own, or the dump one string with `\n` escapes.
+    text = _go_test_json(DUMPS[dump]) if shape == "go test -json" else json.dumps({"log": DUMPS[dump]}) + "\n"
+    out = compile_patterns().redact(text)
+    assert "[REDACTED:hexdump]" in out and TOKEN[4:12] not in out and TOKEN[-8:] not in out, out
+    assert compile_patterns().redact(out) == out
+    if shape == "go test -json":
+        assert all(json.loads(line)["Action"] == "output" for line in out.splitlines())  # each record still JSON
 
 
 @pytest.mark.parametrize("data", [b"\x7fELF\x02\x01\x01\x00" + bytes(range(56)), b"Hello, world! Nothing to hide here.\n" * 3])
