@@ -1,55 +1,90 @@
-"""Hex dumps (pure): the bytes the lines of a dump spell, for the redactor to read as text (read 135's F-0475).
+"""Hex dumps (pure): where a text holds the rows of one, and the bytes they spell (read 135's F-0475, read 137).
 
-`xxd`, `hexdump -C`, `hexdump` and `od -tx1` print bytes as groups of hex digits, sixteen to a line after an offset,
-most of them with the bytes as characters beside: a token is cut into pieces in both columns and whole in neither.
-The lines of a dump are read together: the bytes of their hex columns, joined, are what the redactor reads, and a
-dump holding a secret is replaced line for line, both columns. Where every group is a 16-bit word, the bytes are
-read as written and swapped too (`hexdump` without -C writes little-endian words).
+`xxd`, `hexdump`, `od -tx1`, `tcpdump -X`, `tshark -x` and Python's `hexdump` print bytes as groups of hex digits,
+sixteen to a row after an offset, most of them with the bytes as characters beside: a token is cut into pieces in
+both columns and whole in neither. So the rows of a dump are read together: the bytes of their groups, joined, are
+what the redactor reads (:meth:`harness.core.redact.Redactor._dumped`), and a dump holding a secret is replaced row
+for row, both columns. A row is found where a line starts or further in (a `go test -json` record's `Output`), and
+a line ends at a line break or at a JSON string's `\\n` escape (a dump logged as one string: read 137's F-0479).
+Where every group is a word of 2, 4 or 8 bytes, the bytes are read as written and each word reversed too
+(`hexdump`, `xxd -e` and `od -tx4` write little-endian words: read 137's F-0478).
 """
 
 from __future__ import annotations
 
 import re
 
-# Two or more lines in a dump's shape: an optional offset, then a group of hex digits and white space. What each
-# line holds is read by :func:`rows`; a line that is not a dump's ends the block there.
-BLOCK = re.compile(r"(?m)(?:^[ \t]*(?:0x)?[0-9A-Fa-f]{2,16}:?[ \t]+[0-9A-Fa-f]{2}[^\n]*(?:\n|\Z)){2,}")
-_HEX_GROUP = re.compile(r"(?:[0-9A-Fa-f]{2}){1,4}")
+# A row's start: an offset or a group, then two more groups (or more), a few spaces apart.
+ROW = re.compile(r"(?<![0-9A-Za-z_])(?:0x)?[0-9A-Fa-f]{2,16}:?(?:[ \t]{1,4}[0-9A-Fa-f]{2,16}){2,}")
+_BREAK = re.compile(r"\r?\n|\\r\\n|\\n")
+_GROUP = re.compile(r"(?:[0-9A-Fa-f]{2}){1,8}")
+_WORD = re.compile(r"([ \t]*)(\S+)")
 MIN_BYTES = 8  # a secret's context and a token are longer than this
+_BETWEEN = 4  # a line this short between rows (a JSON record's closing `"}`) does not end a dump
 
 
-def rows(lines: list[str]) -> list[tuple[int, int, list[list[str]]]]:
-    """The dumps among ``lines`` (a :data:`BLOCK` match's): (first line, the line after the last, each line's hex
-    groups), for runs of two lines or more spelling :data:`MIN_BYTES` bytes or more."""
-    out: list[tuple[int, int, list[list[str]]]] = []
-    run: list[list[str]] = []
-    for i, line in enumerate([*lines, ""]):
-        groups = _groups(line)
-        if groups is not None:
-            run.append(groups)
+def runs(text: str) -> list[list[tuple[int, int, list[str]]]]:
+    """The dumps ``text`` holds: for each, its rows as (start, end, hex groups), where start..end is the row's span
+    in ``text`` (from its offset to the end of its line), for runs of two rows or more spelling :data:`MIN_BYTES`."""
+    out: list[list[tuple[int, int, list[str]]]] = []
+    run: list[tuple[int, int, list[str]]] = []
+    for start, end in _lines(text):
+        m = ROW.search(text, start, end)
+        groups = _groups(text[m.start():end]) if m else None
+        if groups is not None and m is not None:
+            run.append((m.start(), end, groups))
             continue
-        if len(run) >= 2 and sum(len(g) for row in run for g in row) >= 2 * MIN_BYTES:
-            out.append((i - len(run), i, run))
+        if run and len(text[start:end].strip()) <= _BETWEEN:
+            continue
+        _keep(run, out)
         run = []
+    _keep(run, out)
     return out
 
 
-def spelled(run: list[list[str]]) -> list[bytes]:
-    """The bytes the lines' groups ``run`` spell: as written, and swapped when every group is a 16-bit word."""
-    groups = [g for row in run for g in row]
+def _keep(run: list[tuple[int, int, list[str]]], out: list[list[tuple[int, int, list[str]]]]) -> None:
+    if len(run) >= 2 and sum(len(g) for _, _, row in run for g in row) >= 2 * MIN_BYTES:
+        out.append(run)
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for m in _BREAK.finditer(text):
+        spans.append((pos, m.start()))
+        pos = m.end()
+    spans.append((pos, len(text)))
+    return spans
+
+
+def spelled(rows: list[list[str]]) -> list[bytes]:
+    """The bytes the rows' groups spell: as written, and each word reversed when the groups are words of 2, 4 or 8
+    bytes (a shorter last group aside)."""
+    groups = [g for row in rows for g in row]
     data = [bytes.fromhex("".join(groups))]
-    if all(len(g) == 4 for g in groups):
-        data.append(bytes.fromhex("".join(g[2:] + g[:2] for g in groups)))
+    width = len(groups[0]) if groups else 0
+    if width in (4, 8, 16) and all(len(g) == width for g in groups[:-1]):
+        data.append(b"".join(bytes.fromhex(g)[::-1] for g in groups))
     return data
 
 
-def _groups(line: str) -> list[str] | None:
-    """The hex groups of one dump line (its offset and its characters column left out), or None if it is no dump's.
-    hexdump -C's characters stand between bars, xxd's after two spaces or more (its groups are one apart); od prints
-    none. The first word is an offset when it ends in `:` or is longer than the group after it (od -An has none)."""
-    line = line.rstrip("\r\n")
-    words = (line[:line.index("|")] if "|" in line else re.split(r" {2,}", line.strip(), maxsplit=1)[0]).split()
+def _groups(row: str) -> list[str] | None:
+    """The hex groups of one row (its offset and its characters left out), or None if it is no dump's. The first word
+    is an offset when it ends in `:` or is not as long as the group after it. The groups are of one width, a last one
+    shorter (a partial word); two spaces or more end them (the characters follow), but after the eighth byte, where
+    `hexdump -C` and others set the halves of a row apart."""
+    words = [(len(m.group(1)), m.group(2)) for m in _WORD.finditer(row)]
     if len(words) < 2:
         return None
-    groups = words[1:] if words[0].endswith(":") or len(words[0]) > len(words[1]) else words
-    return groups if all(_HEX_GROUP.fullmatch(g) for g in groups) else None
+    if words[0][1].endswith(":") or len(words[0][1]) != len(words[1][1]):
+        words = words[1:]
+    width = len(words[0][1]) if words else 0
+    groups: list[str] = []
+    for i, (gap, word) in enumerate(words):
+        if not _GROUP.fullmatch(word) or len(word) > width:
+            break
+        if i and gap >= 2 and not (sum(map(len, groups)) == 16 and len(word) == width):
+            break
+        groups.append(word)
+        if len(word) < width:
+            break
+    return groups if len(groups) >= 2 else None

@@ -48,6 +48,15 @@ _ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*""" + _TYPE + r"""(?:[ \t]*\|[ 
 _FLAG_NAME = (r"(?!no[-_])(?:[a-z0-9]+[-_]){0,3}(?:password|passwd|passphrase|pass|secret|token"
               r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?|(?:src|dest)?(?:store|key)pass)"
               r"|key")
+# Where a command starts: the text's or a line's start, after `;`, `&`, `|`, `(` or a backtick, past a `set -x` trace's
+# `+ `, a prompt's `$ `, `sudo` and the program's folder (read 137's F-0480: a client's name as another's argument).
+_AT_COMMAND = (r"(?:^|(?<=[;&|(`\n]))[ \t]*(?:\++[ \t]+|[$#>][ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"
+               r"(?:[^\s;&|()`'\"]*/)?")
+# A password flag's value: quoted whole (spaces and all: read 137's F-0481) or a word; not a reference to where the
+# secret is, nor a placeholder (`$PASS`, `"$(cat file)"`, `${VAR}`, `%VAR%`, `{{ var }}`, `****`, `<password>`: read
+# 137's F-0482), which the threat model keeps readable.
+_PASSWORD_VALUE = (r"""[\"']?(?![$*<%{\-])(?P<secret>(?<=")[^"\n]{1,256}(?=")|(?<=')[^'\n]{1,256}(?=')"""
+                   r"""|[^\s"']+)""")
 _PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 
@@ -179,17 +188,19 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("password_flag", r"(?:\b(?:docker|podman|helm|buildah|skopeo|oras|nerdctl|az|oc|cf)(?:[ \t]+registry)?[ \t]+login\b"
                       r"[^\n|;&]{0,256}?(?<=[ \t])|\bsshpass(?:[ \t]+-[A-Za-oq-z]\S{0,256}){0,4}[ \t]+"
                       r"|\bsecurity[ \t]+(?:unlock|create)-keychain\b[^\n|;&]{0,256}?(?<=[ \t]))"
-                      r"-p(?:[ \t]+|=)?[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
-    # Other clients' one-letter password flags (read 135's F-0476): redis-cli's `-a`, the OpenLDAP tools' `-w` (`-W`
-    # prompts), sqlcmd's and bcp's `-P`, zip's and unzip's `-P`, the mongo shells' `-p`; on that client's line only.
-    ("password_flag", r"(?:\bredis-cli\b[^\n|;&]{0,256}?(?<=[ \t])-a"
-                      r"|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n|;&]{0,256}?(?<=[ \t])-w"
-                      r"|\b(?:sqlcmd|bcp|osql|zip|unzip|zipcloak)\b[^\n|;&]{0,256}?(?<=[ \t])-P"
-                      r"|\bmongo(?:sh)?\b[^\n|;&]{0,256}?(?<=[ \t])-p)"
-                      r"(?:[ \t]+|=)[\"']?(?P<secret>[^\s\"'-][^\s\"']*)"),
+                      r"-p(?:[ \t]+|=)?" + _PASSWORD_VALUE),
+    # Other clients' one-letter password flags (read 135's F-0476), on a line that starts that client (read 137's
+    # F-0480: `docker run --name mongo -p 27017:27017`, `pytest tests/mongo -p no:cacheprovider` start another):
+    # redis-cli's `-a`, the OpenLDAP tools' `-w` (`-W` prompts), sqlcmd's and bcp's `-P`, glued too (getopt, pflag:
+    # read 137's F-0483), zip's and unzip's `-P`, the mongo shells' `-p`.
+    ("password_flag", _AT_COMMAND + r"(?:redis-cli\b[^\n|;&]{0,256}?(?<=[ \t])-a(?:[ \t]+|=)"
+                      r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n|;&]{0,256}?(?<=[ \t])"
+                      r"-w(?:[ \t]+|=)?|(?:sqlcmd|bcp|osql)\b[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)?"
+                      r"|(?:zip|unzip|zipcloak)\b[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)"
+                      r"|mongo(?:sh)?\b[^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=))" + _PASSWORD_VALUE),
     # Samba's `-U user%PASSWORD` (smbclient, rpcclient, smbcacls, net): the password after the user's `%`.
-    ("password_flag", r"\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)\b[^\n|;&]{0,256}?(?<=[ \t])"
-                      r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?P<secret>[^\s\"']+)"),
+    ("password_flag", _AT_COMMAND + r"(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)\b[^\n|;&]{0,256}?(?<=[ \t])"
+                      r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?![$*<%{])(?P<secret>[^\s\"']+)"),
     # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own,
     # quoted or in backticks too (F-0215), not a value (`DB_DRIVER=mysql go test -parallel 4`: F-0222); not pytest's
     # `-pno:PLUGIN` in a line that names a mysql folder (F-0207).
@@ -416,7 +427,8 @@ class Redactor:
         if len(text) >= 16 and _depth < _DEPTH:
             if "\n" in text:  # joined first: a line decoded alone and hidden would leave the next its secret's rest
                 text = _WRAPPED.sub(functools.partial(self._wrapped, _depth), text)  # (read 64's F-0203)
-                text = hex_dumps.BLOCK.sub(functools.partial(self._dumped, _depth), text)  # (read 135's F-0475)
+            if "\n" in text or "\\n" in text:
+                text = self._dumped(_depth, text)  # (read 135's F-0475, read 137)
             text = _BASE64.sub(functools.partial(self._encoded, _depth), text)
             text = _HEX.sub(functools.partial(self._hex, _depth), text)
         return text
@@ -441,22 +453,30 @@ class Redactor:
                 out += lines[start:end]
         return "".join(out + lines[done:])
 
-    def _dumped(self, depth: int, m: re.Match[str]) -> str:
-        """The lines of a hex dump (:mod:`.hex_dumps`), each a marker where the bytes they spell hold a secret: read in
-        windows of :data:`_DUMP_LINES` lines, each half over the one before, so a long dump costs linear time and a
-        secret across two windows' boundary is whole in the one between."""
-        lines = m.group().splitlines(True)
-        hidden: set[int] = set()
-        for start, _, run in hex_dumps.rows(lines):
-            step = _DUMP_LINES // 2
+    def _dumped(self, depth: int, text: str) -> str:
+        """``text`` with the rows of each hex dump whose bytes hold a secret replaced by a marker, row for row."""
+        spans = self._dump_spans(depth, text)
+        out: list[str] = []
+        pos = 0
+        for start, end in spans:
+            out += (text[pos:start], "[REDACTED:hexdump]")
+            pos = end
+        return "".join(out) + text[pos:] if spans else text
+
+    def _dump_spans(self, depth: int, text: str) -> list[tuple[int, int]]:
+        """The rows of the hex dumps in ``text`` (:mod:`.hex_dumps`) whose bytes hold a secret: read in windows of
+        :data:`_DUMP_LINES` rows, each half over the one before, so a long dump costs linear time and a secret across
+        two windows' boundary is whole in the one between."""
+        if hex_dumps.ROW.search(text) is None:
+            return []
+        hidden: set[tuple[int, int]] = set()
+        step = _DUMP_LINES // 2
+        for run in hex_dumps.runs(text):
             for at in range(0, max(len(run) - step, 1), step):
                 window = run[at:at + _DUMP_LINES]
-                if any(self._holds_secret(depth, raw) for raw in hex_dumps.spelled(window)):
-                    hidden.update(range(start + at, start + at + len(window)))
-        if not hidden:
-            return m.group()
-        ends = [line[len(line.rstrip("\r\n")):] for line in lines]
-        return "".join(f"[REDACTED:hexdump]{ends[i]}" if i in hidden else line for i, line in enumerate(lines))
+                if any(self._holds_secret(depth, raw) for raw in hex_dumps.spelled([g for _, _, g in window])):
+                    hidden.update((start, end) for start, end, _ in window)
+        return sorted(hidden)
 
     def _holds_secret(self, depth: int, raw: bytes) -> bool:
         """Whether bytes a dump spells, read as text (an unprintable byte as a line break), hold a secret."""
@@ -588,8 +608,9 @@ class Redactor:
         stdout and stderr, each on its own) that must not keep a secret the whole holds."""
         found = self._matches(text) + (self._view_matches(text) if _HIDING.search(text) else [])
         if len(text) >= 16:
-            for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex), (hex_dumps.BLOCK, self._dumped)):
+            for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex)):
                 found += [(*m.span(), *m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]
+            found += [(start, end, start, end, "") for start, end in self._dump_spans(0, text)]
         return [(m_start, m_end, start, end) for m_start, m_end, start, end, _ in found]
 
     def _encoded(self, depth: int, m: re.Match[str]) -> str:
