@@ -175,3 +175,25 @@ def test_bundled_flags_and_wrappers_do_not_hide_a_shadowed_module(h, repo, task,
     write(repo, SHADOW)
     r = h("evidence", "unit_test", "--", *argv)
     assert r.code == 1 and "would import unittest/__init__.py" in r.err, (argv, r.err)
+
+
+WRAPPED = [["env", "-S", "pytest -q tests"], ["env", "--split-string=pytest -q"], ["env", "-i", "-S", "pytest -q"],
+           ["flock", "/tmp/ci.lock", "pytest", "-q"], ["dotenv", "run", "--", "pytest"], ["direnv", "exec", ".", "pytest"],
+           ["nix", "develop", "-c", "pytest"], ["sudo", "-E", "pytest"], ["uv", "run", "--only-group", "test", "pytest"]]
+
+
+@pytest.mark.parametrize("argv", WRAPPED, ids=lambda argv: " ".join(argv[:2]))
+def test_a_runner_on_path_in_the_tree_that_any_wrapper_starts_is_refused(tmp_path, argv):
+    # Read 138's F-0489 (`env -S` hid its command in one word) and F-0490 (a wrapper the harness does not list):
+    # every word of the command that PATH finds in the tree is a runner the tree would choose.
+    from harness.evidence.record import shadowed
+
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin/pytest").write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(tmp_path / "bin/pytest", 0o755)
+    environ = {"PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.defpath}"}
+    why = shadowed(argv, tmp_path, environ, lambda rel: False)
+    assert why is not None and "is found on PATH at bin/pytest" in why, why
+    assert shadowed(argv, tmp_path, environ, lambda rel: rel.startswith("bin/")) is None  # an ignored folder: no source
+    assert shadowed(argv, tmp_path, {"PATH": os.defpath}, lambda rel: False) is None  # the system's pytest: none
+

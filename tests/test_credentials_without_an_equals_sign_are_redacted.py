@@ -265,3 +265,30 @@ def test_f0482_a_reference_or_a_placeholder_after_a_password_flag_is_kept(red, t
 def test_f0483_a_password_glued_to_its_one_letter_flag_is_redacted(red, text: str) -> None:
     _redacted_once_and_for_all(red, text, PASSWORD)
 
+
+@pytest.mark.parametrize("text", [
+    f"+ docker exec -it redis redis-cli -a {PASSWORD} ping", f"+ kubectl exec -it redis-0 -- redis-cli -a {PASSWORD} info",
+    f"+ docker compose exec db sqlcmd -S localhost -U sa -P {PASSWORD} -Q 'select 1'",
+    f"+ sudo -u redis redis-cli -a {PASSWORD} ping", f"+ REDIS_HOST=cache redis-cli -a {PASSWORD} ping",
+    f"+ env LDAPTLS_REQCERT=never ldapsearch -x -w {PASSWORD} -b o=x", f"+ timeout 5 redis-cli -a {PASSWORD} ping",
+    f"+ bash -c 'redis-cli -a {PASSWORD} ping'", f"if true; then redis-cli -a {PASSWORD} ping; fi",
+    f"ci@runner:~$ redis-cli -a {PASSWORD} ping", f"+ /usr/local/bin/redis-cli -a {PASSWORD} ping",
+], ids=["docker-exec", "kubectl-exec", "compose-exec", "sudo-u", "assignment", "env", "timeout", "bash-c", "then",
+        "prompt", "bin-folder"])
+def test_f0491_a_client_another_program_starts_has_its_password_redacted(red, text: str) -> None:
+    # Read 139's F-0491: read 137's F-0480 fix wanted the client to start the command, and missed these.
+    _redacted_once_and_for_all(red, text, PASSWORD)
+
+
+@pytest.mark.parametrize("text", [f"redis-cli -a *{PASSWORD} ping", f"docker login -u ci -p %{PASSWORD} r.example.com",
+                                  f"sqlcmd -S db -P {{{PASSWORD} -Q 'select 1'", f"ldapsearch -x -w '<{PASSWORD}' -b o=x",
+                                  f"smbclient //f/s -U svc%*{PASSWORD} -c ls", f"zip -P ${PASSWORD}x a.zip f"])
+def test_f0492_a_password_that_starts_with_a_symbol_is_redacted(red, text: str) -> None:
+    # Read 139's F-0492: a placeholder is known by its whole shape, not by its first character.
+    _redacted_once_and_for_all(red, text, PASSWORD)
+
+
+def test_f0493_a_double_quoted_password_holding_an_escaped_quote_is_redacted_whole(red) -> None:
+    once = _redacted_once_and_for_all(red, f'+ redis-cli -a "k9\\"{PASSWORD}" ping', PASSWORD)
+    assert once.endswith(" ping"), once
+

@@ -27,7 +27,7 @@ from support.editable_project import (
 )
 from support.gitrepo import commit_all_ok
 from support.protected_project import f2p_blockers, write
-from support.records import record
+from support.records import record, tdir
 
 
 def started(h, repo) -> str:
@@ -149,6 +149,17 @@ def test_f0484_an_entry_point_naming_another_attribute_of_a_declared_module_is_k
         site, PYPROJECT, "[pytest11]\ncalc = calcpkg.plugin\nreport = calcpkg.plugin:calc\n")})
     outcome = pass_to_pass(h, repo, tid)
     assert outcome["base_passed"] == 2 and lost(outcome) == ["tests.test_calc::test_mul"], outcome
+
+
+def test_f0488_an_entry_point_with_an_empty_name_from_the_tree_stops_the_run(h, repo, installed_in):
+    # Read 138's F-0488: `-p no:NAME` cannot name it, and pytest loaded it (the code under test) into the base's run.
+    site = installed_in[1]
+    tid = started(h, repo)
+    write(repo, {"src/calcpkg/calc.py": BROKEN + REPORT_HOOK,
+                 **reinstalled(site, PYPROJECT, "[pytest11]\ncalc = calcpkg.plugin\n = calcpkg.calc\n")})
+    r = h("evidence", "pass_to_pass")
+    assert r.code == 2 and "an empty name" in r.err and "calcpkg.calc" in r.err, r.text
+    assert not (tdir(repo, tid) / "evidence/pass_to_pass.json").exists()
 
 
 SETUP_PY = 'from setuptools import setup\n\nsetup(entry_points={"pytest11": ["calc = calcpkg.plugin"]})\n'

@@ -111,7 +111,20 @@ DUMPS = {"xxd": _xxd(REQUEST), "xxd -g1": _xxd(REQUEST, 1), "xxd -g4": _xxd(REQU
          # read 137's F-0478: 32- and 64-bit little-endian words
          "xxd -e": _rows(REQUEST, "{:08x}: ", 4, " ", "  ", little=True),
          "od -tx4": _rows(REQUEST, "{:07o} ", 4, " ", "", chars=False, little=True),
-         "od -tx8": _rows(REQUEST, "{:07o} ", 8, " ", "", chars=False, little=True)}
+         "od -tx8": _rows(REQUEST, "{:07o} ", 8, " ", "", chars=False, little=True),
+         # read 139's F-0494: groups not one space apart; F-0495: two groups a row, one row
+         "hexdump -x": "".join(f"{off:07x}" + "".join(f"    {REQUEST[i:i + 2][::-1].hex():>4}" for i in range(off, min(
+             off + 16, len(REQUEST)), 2)) + "\n" for off in range(0, len(REQUEST), 16)),
+         "hexyl": "".join(f"│{off:08x}│ " + " ".join(f"{b:02x}" for b in REQUEST[off:off + 8]) + " ┊ "
+                          + " ".join(f"{b:02x}" for b in REQUEST[off + 8:off + 16]) + " │"
+                          + "".join(chr(b) if 32 <= b < 127 else "." for b in REQUEST[off:off + 16]) + "│\n"
+                          for off in range(0, len(REQUEST), 16)),
+         "xxd -i": "unsigned char request[] = {\n" + "".join(
+             "  " + ", ".join(f"0x{b:02x}" for b in REQUEST[off:off + 12]) + ",\n" for off in range(0, len(REQUEST), 12))
+             + "};\n",
+         "od -An -tx8": _rows(REQUEST, "", 8, " ", "", chars=False, little=True),
+         "Buffer": "<Buffer " + " ".join(f"{b:02x}" for b in REQUEST) + ">\n",
+         "bytes.hex": REQUEST.hex(" ") + "\n"}
 
 
 @pytest.mark.parametrize("dump", list(DUMPS))
