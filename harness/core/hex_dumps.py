@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 
 # A row's start: an offset or a group, then two more groups (or more), a few spaces apart.
-ROW = re.compile(r"(?<![0-9A-Za-z_])(?:0x)?[0-9A-Fa-f]{2,16}:?(?:[ \t]{1,4}[0-9A-Fa-f]{2,16}){2,}")
+ROW = re.compile(r"(?<![0-9A-Za-z_])(?:0[xX])?[0-9A-Fa-f]{2,16}[:,]?(?:[ \t\u2502\u250a|]{1,8}(?:0[xX])?[0-9A-Fa-f]{2,16},?)+")
+# What sets groups apart besides spaces: `xxd -i`'s commas, hexyl's box lines and bars (read 139's F-0494).
+_APART = str.maketrans({",": " ", "\u2502": " ", "\u250a": " ", "|": " "})
+_PREFIX = re.compile(r"(?<![0-9A-Za-z_])0[xX](?=[0-9A-Fa-f])")
 _BREAK = re.compile(r"\r?\n|\\r\\n|\\n")
 _GROUP = re.compile(r"(?:[0-9A-Fa-f]{2}){1,8}")
 _WORD = re.compile(r"([ \t]*)(\S+)")
@@ -43,7 +46,10 @@ def runs(text: str) -> list[list[tuple[int, int, list[str]]]]:
 
 
 def _keep(run: list[tuple[int, int, list[str]]], out: list[list[tuple[int, int, list[str]]]]) -> None:
-    if len(run) >= 2 and sum(len(g) for _, _, row in run for g in row) >= 2 * MIN_BYTES:
+    """A run of rows is a dump's when two rows or more spell :data:`MIN_BYTES`, or one row twice as many (a Node.js
+    `<Buffer 47 45 …>`, `bytes.hex(" ")`: read 139's F-0495)."""
+    size = sum(len(g) for _, _, row in run for g in row) // 2
+    if size >= MIN_BYTES * (1 if len(run) >= 2 else 2):
         out.append(run)
 
 
@@ -68,21 +74,24 @@ def spelled(rows: list[list[str]]) -> list[bytes]:
 
 
 def _groups(row: str) -> list[str] | None:
-    """The hex groups of one row (its offset and its characters left out), or None if it is no dump's. The first word
-    is an offset when it ends in `:` or is not as long as the group after it. The groups are of one width, a last one
-    shorter (a partial word); two spaces or more end them (the characters follow), but after the eighth byte, where
-    `hexdump -C` and others set the halves of a row apart."""
+    """The hex groups of one row (its offset and its characters left out), or None if it is no dump's. Commas, box
+    lines and `0x` are separators, not digits (`xxd -i`, hexyl). The first word is an offset when it ends in `:` or
+    is not as long as the group after it. The groups are of one width, a last one shorter (a partial word), as far
+    apart as the first two are (`hexdump -x` sets them four spaces apart); a wider gap ends them (the characters
+    follow), but after the eighth byte, where `hexdump -C` and others set the halves of a row apart."""
+    row = _PREFIX.sub("", row).translate(_APART)
     words = [(len(m.group(1)), m.group(2)) for m in _WORD.finditer(row)]
     if len(words) < 2:
         return None
     if words[0][1].endswith(":") or len(words[0][1]) != len(words[1][1]):
         words = words[1:]
     width = len(words[0][1]) if words else 0
+    usual = words[1][0] if len(words) > 1 else 1
     groups: list[str] = []
     for i, (gap, word) in enumerate(words):
         if not _GROUP.fullmatch(word) or len(word) > width:
             break
-        if i and gap >= 2 and not (sum(map(len, groups)) == 16 and len(word) == width):
+        if i and gap > usual and not (sum(map(len, groups)) == 16 and len(word) == width):
             break
         groups.append(word)
         if len(word) < width:

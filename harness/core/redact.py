@@ -48,15 +48,18 @@ _ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*""" + _TYPE + r"""(?:[ \t]*\|[ 
 _FLAG_NAME = (r"(?!no[-_])(?:[a-z0-9]+[-_]){0,3}(?:password|passwd|passphrase|pass|secret|token"
               r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?|(?:src|dest)?(?:store|key)pass)"
               r"|key")
-# Where a command starts: the text's or a line's start, after `;`, `&`, `|`, `(` or a backtick, past a `set -x` trace's
-# `+ `, a prompt's `$ `, `sudo` and the program's folder (read 137's F-0480: a client's name as another's argument).
-_AT_COMMAND = (r"(?:^|(?<=[;&|(`\n]))[ \t]*(?:\++[ \t]+|[$#>][ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"
-               r"(?:[^\s;&|()`'\"]*/)?")
-# A password flag's value: quoted whole (spaces and all: read 137's F-0481) or a word; not a reference to where the
-# secret is, nor a placeholder (`$PASS`, `"$(cat file)"`, `${VAR}`, `%VAR%`, `{{ var }}`, `****`, `<password>`: read
-# 137's F-0482), which the threat model keeps readable.
-_PASSWORD_VALUE = (r"""[\"']?(?![$*<%{\-])(?P<secret>(?<=")[^"\n]{1,256}(?=")|(?<=')[^'\n]{1,256}(?=')"""
-                   r"""|[^\s"']+)""")
+# A client's name as a word of its own, the program a command (or a wrapper: `docker exec … redis-cli`, `sudo -u redis
+# redis-cli`, `bash -c '…'`: read 139's F-0491) starts, maybe from a bin folder; not a path's or a file's part
+# (`tests/mongo`, `dist.zip`), nor a container's name (`--name mongo`) (read 137's F-0480).
+_AT_COMMAND = (r"(?:^|(?<=[\s;&|(`'\"]))(?<!--name )(?<!--hostname )(?:(?:/usr)?(?:/local)?/s?bin/|\./)?")
+# A password flag's value: quoted whole (spaces, escaped quotes and all: read 137's F-0481, 139's F-0493) or a word;
+# not a reference to where the secret is, nor a placeholder, each known by its whole shape (`$PASS`, `"$(cat file)"`,
+# `${VAR}`, `%VAR%`, `{{ var }}`, `****`, `<password>`: read 137's F-0482; a password that only starts with one of
+# their characters is a password: read 139's F-0492), which the threat model keeps readable.
+_PLACEHOLDER = (r"""(?:(?:\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\*+|<[\w .-]{1,64}>|%\w{1,64}%"""
+                r"""|\{\{[^}\n]{0,64}\}\})(?=["'`\s]|$)|\$[{(]|-)""")
+_PASSWORD_VALUE = (r"""[\"']?(?!""" + _PLACEHOLDER + r""")(?P<secret>(?<=")(?:[^"\\\n]|\\[^\n]){1,256}(?=")"""
+                   r"""|(?<=')[^'\n]{1,256}(?=')|[^\s"']+)""")
 _PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_TAIL = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
 
@@ -200,7 +203,8 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
                       r"|mongo(?:sh)?\b[^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=))" + _PASSWORD_VALUE),
     # Samba's `-U user%PASSWORD` (smbclient, rpcclient, smbcacls, net): the password after the user's `%`.
     ("password_flag", _AT_COMMAND + r"(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)\b[^\n|;&]{0,256}?(?<=[ \t])"
-                      r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?![$*<%{])(?P<secret>[^\s\"']+)"),
+                      r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?!" + _PLACEHOLDER + r")"
+                      r"(?P<secret>[^\s\"']+)"),
     # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own,
     # quoted or in backticks too (F-0215), not a value (`DB_DRIVER=mysql go test -parallel 4`: F-0222); not pytest's
     # `-pno:PLUGIN` in a line that names a mysql folder (F-0207).

@@ -68,12 +68,37 @@ def unwrapped(argv: list[str]) -> list[str]:
             option = rest.pop(0)
             if option == "--":
                 break
+            split = _split_string(name, option, rest)
+            if split is not None:  # `env -S "pytest -q"`: the command is in the value (read 138's F-0489)
+                rest = split
+                break
             if option in valued and rest:
                 rest.pop(0)
         if name in TAKES_A_VALUE_FIRST and rest:
             rest.pop(0)
         argv = rest
     return argv
+
+
+def _split_string(name: str, option: str, rest: list[str]) -> list[str] | None:
+    """The words `env -S VALUE` (`-SVALUE`, `--split-string=VALUE`) runs, then the words after it; None for another
+    option. The value is split as env splits it (its quoting and escapes as the shell's; `${VAR}` left as written)."""
+    if name != "env":
+        return None
+    if option in ("-S", "--split-string"):
+        value = rest.pop(0) if rest else ""
+    elif option.startswith("--split-string="):
+        value = option.split("=", 1)[1]
+    elif option.startswith("-S") or (option.startswith("-") and not option.startswith("--") and "S" in option[1:]):
+        value = option[option.index("S") + 1:] or (rest.pop(0) if rest else "")
+    else:
+        return None
+    import shlex
+
+    try:
+        return [*shlex.split(value), *rest]
+    except ValueError:
+        return [*value.split(), *rest]
 
 
 def _python_module(options: list[str]) -> str | None:

@@ -168,15 +168,14 @@ def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Calla
     roots = list(dict.fromkeys([root, *([os.path.realpath(checkout)] if checkout is not None else [])]))
     from harness.core.test_verdict import unwrapped
 
-    # The program a wrapper starts is looked up on PATH too (`timeout 900 pytest`: read 136's F-0486).
-    for words in dict.fromkeys(map(tuple, (argv, unwrapped(list(argv))))):
-        program = program_of(list(words), cwd, environ) if words else None
-        if not program or os.sep in words[0]:
-            continue
-        for where in roots:
-            rel = os.path.relpath(os.path.realpath(program), where)
+    # Every word PATH finds, not only the first: the program a wrapper starts (`timeout 900 pytest`, `flock LOCK
+    # pytest`, `env -S "pytest -q"`: read 136's F-0486, read 138's F-0489, F-0490), whichever wrapper it is.
+    for word in dict.fromkeys([*argv, *unwrapped(list(argv))]):
+        program = program_of([word], cwd, environ) if word and os.sep not in word and not word.startswith("-") else None
+        for where in roots if program is not None else ():
+            rel = os.path.relpath(os.path.realpath(str(program)), where)
             if not rel.startswith(os.pardir) and not ignored(rel):
-                return (f"`{words[0]}` is found on PATH at {rel}, a file of the source tree: the tree would choose its "
+                return (f"`{word}` is found on PATH at {rel}, a file of the source tree: the tree would choose its "
                         f"own runner (name it by its path in the command, so that editing it is a protected change)")
     module = _python_module(argv)
     if module:

@@ -21,11 +21,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from harness.core.pytest_startup import entry_point_values, normal_value
+from harness.errors import HarnessError
 from harness.evidence import import_probe, tree_imports
 from harness.evidence.finder_names import inside
 
 DECLARING = ("pyproject.toml", "setup.cfg", "setup.py")
 HINT = "the interpreter the test command runs must start with `-S` and read its own metadata"
+HINT_EMPTY = ("remove the distribution that declares it from the environment the test command runs in, or give the "
+              "entry point a name in the packaging file it was installed from")
 
 # (entry point name, its value, where its module's top-level name is found, its distribution's direct_url) of each
 # `pytest11` entry point; the module is looked up, never imported.
@@ -78,9 +81,14 @@ def undeclared(command: list[str] | str, worktree: Path, checkout: Path, env: Ma
             if not (isinstance(item, list) and len(item) == 4 and all(isinstance(v, str | None) for v in item)):
                 continue
             name, value, where, url = item
-            if name and value and where and _in_tree(where, worktree, checkout) \
-                    and normal_value(value) not in _declared(worktree, checkout, url):
-                names.add(name)
+            if not (value and where and _in_tree(where, worktree, checkout)) \
+                    or normal_value(value) in _declared(worktree, checkout, url):
+                continue
+            if not (name or "").strip():  # `-p no:` names none, and pytest loads it (read 138's F-0488)
+                raise HarnessError(f"{program} would load the `pytest11` entry point `{value}` from the tree under an "
+                                   "empty name, which the tree does not declare and no `-p no:NAME` keeps out: the run "
+                                   "would load a plugin of the change into the base's tests", hint=HINT_EMPTY)
+            names.add(name)
     return sorted(names)
 
 
