@@ -197,3 +197,34 @@ def test_a_runner_on_path_in_the_tree_that_any_wrapper_starts_is_refused(tmp_pat
     assert shadowed(argv, tmp_path, environ, lambda rel: rel.startswith("bin/")) is None  # an ignored folder: no source
     assert shadowed(argv, tmp_path, {"PATH": os.defpath}, lambda rel: False) is None  # the system's pytest: none
 
+
+def test_f0496_a_path_the_command_sets_itself_is_where_its_runner_is_looked_up(tmp_path):
+    # Read 140's F-0496: `env PATH=bin:… pytest` was looked up on the PATH outside the command.
+    from harness.evidence.record import shadowed
+
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin/pytest").write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(tmp_path / "bin/pytest", 0o755)
+    for argv in (["env", f"PATH=bin{os.pathsep}{os.defpath}", "pytest"], ["env", f"PATH={tmp_path / 'bin'}", "pytest"],
+                 ["env", "-S", f"PATH=bin{os.pathsep}{os.defpath} pytest -q"]):
+        why = shadowed(argv, tmp_path, {"PATH": os.defpath}, lambda rel: False)
+        assert why is not None and "bin/pytest" in why, (argv, why)
+
+
+def test_f0497_a_module_python_runs_with_dash_m_is_no_program_looked_up(tmp_path):
+    # Read 140's F-0497: `python -I -m pytest` was refused for a committed bin/pytest on PATH; -m names a module.
+    from harness.evidence.record import shadowed
+
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin/pytest").write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(tmp_path / "bin/pytest", 0o755)
+    environ = {"PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.defpath}"}
+    assert shadowed([PY, "-I", "-m", "pytest", "-q"], tmp_path, environ, lambda rel: False) is None
+
+
+def test_f0498_env_s_escapes_separate_words_as_env_does(tmp_path):
+    # Read 140's F-0498: GNU env reads `\\_` as a separator and `\\c` as the end of its string.
+    from harness.core.test_verdict import unwrapped
+
+    assert unwrapped(["env", "-S", "pytest\\_-q\\_tests\\c ignored"]) == ["pytest", "-q", "tests"]
+

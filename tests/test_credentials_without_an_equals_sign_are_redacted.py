@@ -292,3 +292,22 @@ def test_f0493_a_double_quoted_password_holding_an_escaped_quote_is_redacted_who
     once = _redacted_once_and_for_all(red, f'+ redis-cli -a "k9\\"{PASSWORD}" ping', PASSWORD)
     assert once.endswith(" ping"), once
 
+
+@pytest.mark.parametrize("text", [
+    "pytest -q -k mongo -p no:cacheprovider", "tox -e mongo -p auto", "docker run --network-alias mongo -p 27017:27017 mongo:7",
+    "docker run -h mongo -p 27017:27017 mongo:7", "docker run --link mongo:mongo -p 8080:80 app",
+    "docker run --name  mongo -p 27017:27017 mongo:7", "kubectl logs mongo-0 -p mongod", "Start mongo with -p 27017",
+    "zip -P password archive.zip file",
+])
+def test_f0500_a_client_s_name_as_another_program_s_value_takes_no_flag(red, text: str) -> None:
+    # Read 141's F-0500: after an option (`-k mongo`, `--network-alias mongo`) the name is that option's value.
+    assert red.redact(text) == text
+
+
+@pytest.mark.parametrize("text", ["+ redis-cli -a '$unshine2024' ping", "+ mongosh -u ci -p '$ecretvalue99'",
+                                  "+ docker login -u ci -p '$ummer2024x' r.example.com"])
+def test_f0501_a_single_quoted_dollar_password_is_a_password(red, text: str) -> None:
+    # Read 141's F-0501: single-quoted, `$` is no reference (bash's `set -x` quotes such a value so).
+    secret = text.split("'")[1]
+    _redacted_once_and_for_all(red, text, secret)
+

@@ -370,3 +370,14 @@ def test_a_title_holding_a_token_split_by_a_default_ignorable_character_is_store
     text = "\n".join(p.read_text("utf-8", "backslashreplace") for p in (repo / ".harness").rglob("*") if p.is_file())
     assert TOKEN[20:] not in text and "[REDACTED:github_token]" in text
     assert validate_staged(repo).returncode == 0
+
+
+@pytest.mark.parametrize("prefix", ["2024-05-01 10:00:00,123 DEBUG request: ", "May 01 10:00:00 host app[1]: ",
+                                    "[2024-05-01 10:00:00] ", "10:00:00.123 "])
+@pytest.mark.parametrize("dump", ["xxd", "hexdump -C", "od -tx1"])
+def test_f0499_a_dump_whose_rows_a_logger_prefixes_is_redacted(prefix, dump):
+    # Read 141's F-0499: the timestamp's digits were the first candidate row on each line, and the only one tried.
+    text = "".join(prefix + line + "\n" for line in DUMPS[dump].splitlines())
+    out = compile_patterns().redact(text)
+    assert TOKEN[4:12] not in out and TOKEN[-8:] not in out, out
+
