@@ -12,6 +12,7 @@ Where every group is a word of 2, 4 or 8 bytes, the bytes are read as written an
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # A row's start: an offset or a group, then two more groups (or more), a few spaces apart.
@@ -23,6 +24,7 @@ _BREAK = re.compile(r"\r?\n|\\r\\n|\\n")
 _GROUP = re.compile(r"(?:[0-9A-Fa-f]{2}){1,8}")
 _WORD = re.compile(r"([ \t]*)(\S+)")
 MIN_BYTES = 8  # a secret's context and a token are longer than this
+_PREFIX_CHARS = 96  # how far into a line a row's start is looked for past another candidate (a logger's prefix)
 _BETWEEN = 4  # a line this short between rows (a JSON record's closing `"}`) does not end a dump
 
 
@@ -32,10 +34,11 @@ def runs(text: str) -> list[list[tuple[int, int, list[str]]]]:
     out: list[list[tuple[int, int, list[str]]]] = []
     run: list[tuple[int, int, list[str]]] = []
     for start, end in _lines(text):
-        m = ROW.search(text, start, end)
-        groups = _groups(text[m.start():end]) if m else None
-        if groups is not None and m is not None:
-            run.append((m.start(), end, groups))
+        # Every candidate: a logger's timestamp (`2024-05-01 10:00:00`, `10:00:00.123`) looks like a row's start, and
+        # is none, or a short one (read 141's F-0499).
+        found = _row(text, start, end)
+        if found is not None:
+            run.append((found[0], end, found[1]))
             continue
         if run and len(text[start:end].strip()) <= _BETWEEN:
             continue
@@ -43,6 +46,24 @@ def runs(text: str) -> list[list[tuple[int, int, list[str]]]]:
         run = []
     _keep(run, out)
     return out
+
+
+def _row(text: str, start: int, end: int) -> tuple[int, list[str]] | None:
+    """Where the row in the line ``start``..``end`` starts, and its groups: the first candidate that spells
+    :data:`MIN_BYTES`, else the one spelling the most. Candidates are looked for among the line's first
+    :data:`_PREFIX_CHARS` characters, one inside another too (`.123 00000000  47 …`), then the first one after them."""
+    best: tuple[int, list[str]] | None = None
+    pos = start
+    while (m := ROW.search(text, pos, end)) is not None:
+        groups = _groups(text[m.start():end])
+        if groups is not None and sum(map(len, groups)) >= 2 * MIN_BYTES:
+            return m.start(), groups
+        if groups is not None and (best is None or sum(map(len, groups)) > sum(map(len, best[1]))):
+            best = (m.start(), groups)
+        if m.start() >= start + _PREFIX_CHARS:
+            break
+        pos = m.start() + 1
+    return best
 
 
 def _keep(run: list[tuple[int, int, list[str]]], out: list[list[tuple[int, int, list[str]]]]) -> None:
@@ -80,7 +101,8 @@ def _groups(row: str) -> list[str] | None:
     apart as the first two are (`hexdump -x` sets them four spaces apart); a wider gap ends them (the characters
     follow), but after the eighth byte, where `hexdump -C` and others set the halves of a row apart."""
     row = _PREFIX.sub("", row).translate(_APART)
-    words = [(len(m.group(1)), m.group(2)) for m in _WORD.finditer(row)]
+    found = ((len(m.group(1)), m.group(2)) for m in _WORD.finditer(row))  # lazily: a row may be a megabyte long
+    words = list(itertools.islice(found, 3))
     if len(words) < 2:
         return None
     if words[0][1].endswith(":") or len(words[0][1]) != len(words[1][1]):
@@ -88,7 +110,7 @@ def _groups(row: str) -> list[str] | None:
     width = len(words[0][1]) if words else 0
     usual = words[1][0] if len(words) > 1 else 1
     groups: list[str] = []
-    for i, (gap, word) in enumerate(words):
+    for i, (gap, word) in enumerate(itertools.chain(words, found)):
         if not _GROUP.fullmatch(word) or len(word) > width:
             break
         if i and gap > usual and not (sum(map(len, groups)) == 16 and len(word) == width):

@@ -49,15 +49,18 @@ _FLAG_NAME = (r"(?!no[-_])(?:[a-z0-9]+[-_]){0,3}(?:password|passwd|passphrase|pa
               r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?|(?:src|dest)?(?:store|key)pass)"
               r"|key")
 # A client's name as a word of its own, the program a command (or a wrapper: `docker exec … redis-cli`, `sudo -u redis
-# redis-cli`, `bash -c '…'`: read 139's F-0491) starts, maybe from a bin folder; not a path's or a file's part
-# (`tests/mongo`, `dist.zip`), nor a container's name (`--name mongo`) (read 137's F-0480).
-_AT_COMMAND = (r"(?:^|(?<=[\s;&|(`'\"]))(?<!--name )(?<!--hostname )(?:(?:/usr)?(?:/local)?/s?bin/|\./)?")
+# redis-cli`, `bash -c '…'`: read 139's F-0491) starts, maybe from a bin folder: at a line's or a command's start, or
+# after a word that is no option (`--` aside); not a path's or a file's part (`tests/mongo`, `dist.zip`), nor an
+# option's value (`--name mongo`, `-k mongo`, `--network-alias mongo`) (read 137's F-0480, read 141's F-0500).
+_AT_COMMAND = (r"(?:^|(?<=[;&|(`'\"\n])|(?:^|(?<=\s))(?:--|(?!-)[^\s;&|(`'\"]+)[ \t]+)"
+               r"(?:(?:/usr)?(?:/local)?/s?bin/|\./)?")
 # A password flag's value: quoted whole (spaces, escaped quotes and all: read 137's F-0481, 139's F-0493) or a word;
 # not a reference to where the secret is, nor a placeholder, each known by its whole shape (`$PASS`, `"$(cat file)"`,
 # `${VAR}`, `%VAR%`, `{{ var }}`, `****`, `<password>`: read 137's F-0482; a password that only starts with one of
-# their characters is a password: read 139's F-0492), which the threat model keeps readable.
-_PLACEHOLDER = (r"""(?:(?:\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\*+|<[\w .-]{1,64}>|%\w{1,64}%"""
-                r"""|\{\{[^}\n]{0,64}\}\})(?=["'`\s]|$)|\$[{(]|-)""")
+# their characters is a password: read 139's F-0492; single-quoted, `$` is a character: read 141's F-0501), which the
+# threat model keeps readable.
+_PLACEHOLDER = (r"""(?:(?:(?<!')\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\*+|<[\w .-]{1,64}>|%\w{1,64}%"""
+                r"""|\{\{[^}\n]{0,64}\}\}|(?i:password|passwd|passphrase|secret))(?=["'`\s]|$)|(?<!')\$[{(]|-)""")
 _PASSWORD_VALUE = (r"""[\"']?(?!""" + _PLACEHOLDER + r""")(?P<secret>(?<=")(?:[^"\\\n]|\\[^\n]){1,256}(?=")"""
                    r"""|(?<=')[^'\n]{1,256}(?=')|[^\s"']+)""")
 _PEM_HEAD = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
@@ -196,13 +199,13 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
     # F-0480: `docker run --name mongo -p 27017:27017`, `pytest tests/mongo -p no:cacheprovider` start another):
     # redis-cli's `-a`, the OpenLDAP tools' `-w` (`-W` prompts), sqlcmd's and bcp's `-P`, glued too (getopt, pflag:
     # read 137's F-0483), zip's and unzip's `-P`, the mongo shells' `-p`.
-    ("password_flag", _AT_COMMAND + r"(?:redis-cli\b[^\n|;&]{0,256}?(?<=[ \t])-a(?:[ \t]+|=)"
-                      r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n|;&]{0,256}?(?<=[ \t])"
-                      r"-w(?:[ \t]+|=)?|(?:sqlcmd|bcp|osql)\b[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)?"
-                      r"|(?:zip|unzip|zipcloak)\b[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)"
-                      r"|mongo(?:sh)?\b[^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=))" + _PASSWORD_VALUE),
+    ("password_flag", _AT_COMMAND + r"(?:redis-cli(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])-a(?:[ \t]+|=)"
+                      r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])"
+                      r"-w(?:[ \t]+|=)?|(?:sqlcmd|bcp|osql)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)?"
+                      r"|(?:zip|unzip|zipcloak)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)"
+                      r"|mongo(?:sh)?[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=)(?![0-9]+(?:\s|$)))" + _PASSWORD_VALUE),
     # Samba's `-U user%PASSWORD` (smbclient, rpcclient, smbcacls, net): the password after the user's `%`.
-    ("password_flag", _AT_COMMAND + r"(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)\b[^\n|;&]{0,256}?(?<=[ \t])"
+    ("password_flag", _AT_COMMAND + r"(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])"
                       r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?!" + _PLACEHOLDER + r")"
                       r"(?P<secret>[^\s\"']+)"),
     # mysql's and its tools' glued `-pPASSWORD`, quoted or not (`-p db` prompts for one), as a command of its own,
@@ -314,7 +317,7 @@ _WRAPPED = re.compile(r"(?m)(?:^[A-Za-z0-9+/_\-]{1,128}={0,2}(?:\r?\n|\Z)){2,}")
 # redacted whole, as base64 is. An object id or a digest decodes to no text and is left alone.
 _HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{16,}(?![0-9A-Fa-f])")  # `0x`, a word's letters before it: no bar
 _DEPTH = 2  # base64 inside base64 inside the text; deeper nesting is not how secrets travel
-_DUMP_LINES = 256  # a hex dump's lines read together (4 KB of bytes at sixteen a line)
+_DUMP_GROUPS = 4096  # a hex dump's groups read together (4 KB at a byte a group): a row of a megabyte is many windows
 _TRIM = " \t\r\n=:\"'"
 
 
@@ -469,17 +472,18 @@ class Redactor:
 
     def _dump_spans(self, depth: int, text: str) -> list[tuple[int, int]]:
         """The rows of the hex dumps in ``text`` (:mod:`.hex_dumps`) whose bytes hold a secret: read in windows of
-        :data:`_DUMP_LINES` rows, each half over the one before, so a long dump costs linear time and a secret across
-        two windows' boundary is whole in the one between."""
+        :data:`_DUMP_GROUPS` groups, each half over the one before, so a long dump (or one long row) costs linear time
+        and a secret across two windows' boundary is whole in the one between."""
         if hex_dumps.ROW.search(text) is None:
             return []
         hidden: set[tuple[int, int]] = set()
-        step = _DUMP_LINES // 2
+        step = _DUMP_GROUPS // 2
         for run in hex_dumps.runs(text):
-            for at in range(0, max(len(run) - step, 1), step):
-                window = run[at:at + _DUMP_LINES]
-                if any(self._holds_secret(depth, raw) for raw in hex_dumps.spelled([g for _, _, g in window])):
-                    hidden.update((start, end) for start, end, _ in window)
+            cells = [(i, group) for i, (_, _, row) in enumerate(run) for group in row]
+            for at in range(0, max(len(cells) - step, 1), step):
+                window = cells[at:at + _DUMP_GROUPS]
+                if any(self._holds_secret(depth, raw) for raw in hex_dumps.spelled([[g for _, g in window]])):
+                    hidden.update(run[i][:2] for i, _ in window)
         return sorted(hidden)
 
     def _holds_secret(self, depth: int, raw: bytes) -> bool:

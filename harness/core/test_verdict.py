@@ -95,6 +95,8 @@ def _split_string(name: str, option: str, rest: list[str]) -> list[str] | None:
         return None
     import shlex
 
+    # env's own escapes outside quotes: `\\_` separates words, `\\c` ends the string (read 140's F-0498).
+    value = value.split("\\c", 1)[0].replace("\\_", " ")
     try:
         return [*shlex.split(value), *rest]
     except ValueError:

@@ -8,6 +8,7 @@ before a single byte of output reaches disk.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shlex
@@ -138,19 +139,20 @@ def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | Non
     looked up on the PATH the command gets, a path is taken relative to the command's cwd.
     None when there is none (the run will then record not_found)."""
     name = argv[0]
-    found = os.path.join(cwd, name) if os.sep in name else _which(name, environ.get("PATH", os.defpath))
+    found = os.path.join(cwd, name) if os.sep in name else _which(name, environ.get("PATH", os.defpath), cwd)
     return os.path.abspath(found) if found and os.path.exists(found) else None
 
 
-def _which(name: str, path: str) -> str | None:
+def _which(name: str, path: str, cwd: Path | str = os.curdir) -> str | None:
     """`shutil.which(name, path=path)` on POSIX (shutil's import is a recording's cost for this loop):
-    the first entry holding an executable file of that name, an empty entry meaning this folder."""
+    the first entry holding an executable file of that name, an empty or relative entry taken from ``cwd``, the
+    folder the command runs in (`PATH=bin:…`: read 140's F-0496)."""
     seen = set()
     for folder in path.split(os.pathsep) if path else ():
         if folder in seen:
             continue
         seen.add(folder)
-        found = os.path.join(folder, name)
+        found = os.path.join(cwd, folder, name)
         if os.path.exists(found) and os.access(found, os.X_OK) and not os.path.isdir(found):
             return found
     return None
@@ -169,9 +171,14 @@ def shadowed(argv: list[str], cwd: Path, environ: dict[str, str], ignored: Calla
     from harness.core.test_verdict import unwrapped
 
     # Every word PATH finds, not only the first: the program a wrapper starts (`timeout 900 pytest`, `flock LOCK
-    # pytest`, `env -S "pytest -q"`: read 136's F-0486, read 138's F-0489, F-0490), whichever wrapper it is.
-    for word in dict.fromkeys([*argv, *unwrapped(list(argv))]):
-        program = program_of([word], cwd, environ) if word and os.sep not in word and not word.startswith("-") else None
+    # pytest`, `env -S "pytest -q"`: read 136's F-0486, read 138's F-0489, F-0490), whichever wrapper it is; on the
+    # PATH the command sets itself too (`env PATH=bin:… pytest`: read 140's F-0496). A module `-m` names is no
+    # program (`python -I -m pytest`: read 140's F-0497).
+    words = [*argv, *unwrapped(list(argv))]
+    paths = [environ, *({**environ, "PATH": w.split("=", 1)[1]} for w in words if w.startswith("PATH="))]
+    modules = {b for a, b in itertools.pairwise(words) if a == "-m"}
+    for word, env in ((w, e) for w in dict.fromkeys(words) if w not in modules for e in paths):
+        program = program_of([word], cwd, env) if word and os.sep not in word and not word.startswith("-") else None
         for where in roots if program is not None else ():
             rel = os.path.relpath(os.path.realpath(str(program)), where)
             if not rel.startswith(os.pardir) and not ignored(rel):
