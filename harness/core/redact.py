@@ -48,12 +48,13 @@ _ASSIGN = (r"""(?:\\?["'])?[ \t]*(?:=>|:=|:[ \t]*""" + _TYPE + r"""(?:[ \t]*\|[ 
 _FLAG_NAME = (r"(?!no[-_])(?:[a-z0-9]+[-_]){0,3}(?:password|passwd|passphrase|pass|secret|token"
               r"|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?|(?:src|dest)?(?:store|key)pass)"
               r"|key")
-# A client's name as a word of its own, the program a command (or a wrapper: `docker exec … redis-cli`, `sudo -u redis
-# redis-cli`, `bash -c '…'`: read 139's F-0491) starts, maybe from a bin folder: at a line's or a command's start, or
-# after a word that is no option (`--` aside); not a path's or a file's part (`tests/mongo`, `dist.zip`), nor an
-# option's value (`--name mongo`, `-k mongo`, `--network-alias mongo`) (read 137's F-0480, read 141's F-0500).
-_AT_COMMAND = (r"(?:^|(?<=[;&|(`'\"\n])|(?:^|(?<=\s))(?:--|(?!-)[^\s;&|(`'\"]+)[ \t]+)"
-               r"(?:(?:/usr)?(?:/local)?/s?bin/|\./)?")
+# A client's name as a word of its own, the program a command (or a wrapper: `docker exec … redis-cli`, `sudo -E
+# redis-cli`, `cd /srv && redis-cli`, `bash -c '…'`: read 139's F-0491, read 142's F-0502, F-0503) starts, maybe from
+# a bin folder; not a path's or a file's part (`tests/mongo`, `dist.zip`), nor the value of the options that name a
+# test, an environment, a host or a container (`-k mongo`, `-e mongo`, `-h mongo`, `--name mongo`, `--network-alias
+# mongo`) (read 137's F-0480, read 141's F-0500): a word after any other option may be the program a wrapper starts.
+_AT_COMMAND = (r"(?:^|(?<=[\s;&|(`'\"]))(?<!-k )(?<!-e )(?<!-h )(?<!--name )(?<!--name  )(?<!--hostname )"
+               r"(?<!--network-alias )(?:(?:/usr)?(?:/local)?/s?bin/|\./)?")
 # A password flag's value: quoted whole (spaces, escaped quotes and all: read 137's F-0481, 139's F-0493) or a word;
 # not a reference to where the secret is, nor a placeholder, each known by its whole shape (`$PASS`, `"$(cat file)"`,
 # `${VAR}`, `%VAR%`, `{{ var }}`, `****`, `<password>`: read 137's F-0482; a password that only starts with one of
@@ -203,7 +204,7 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
                       r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])"
                       r"-w(?:[ \t]+|=)?|(?:sqlcmd|bcp|osql)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)?"
                       r"|(?:zip|unzip|zipcloak)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])-P(?:[ \t]+|=)"
-                      r"|mongo(?:sh)?[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=)(?![0-9]+(?:\s|$)))" + _PASSWORD_VALUE),
+                      r"|mongo(?:sh)?[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:[ \t]+|=))" + _PASSWORD_VALUE),
     # Samba's `-U user%PASSWORD` (smbclient, rpcclient, smbcacls, net): the password after the user's `%`.
     ("password_flag", _AT_COMMAND + r"(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)(?=[ \t])[^\n|;&]{0,256}?(?<=[ \t])"
                       r"(?:-U[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s%\"']{1,256}%(?!" + _PLACEHOLDER + r")"
