@@ -143,16 +143,16 @@ def program_of(argv: list[str], cwd: Path, environ: dict[str, str]) -> str | Non
     return os.path.abspath(found) if found and os.path.exists(found) else None
 
 
-def _which(name: str, path: str, cwd: Path | str = os.curdir) -> str | None:
+def _which(name: str, path: str, cwd: Path | str | None = None) -> str | None:
     """`shutil.which(name, path=path)` on POSIX (shutil's import is a recording's cost for this loop):
     the first entry holding an executable file of that name, an empty or relative entry taken from ``cwd``, the
-    folder the command runs in (`PATH=bin:…`: read 140's F-0496)."""
+    folder the command runs in (`PATH=bin:…`: read 140's F-0496), else from this process's, as shutil's is."""
     seen = set()
     for folder in path.split(os.pathsep) if path else ():
         if folder in seen:
             continue
         seen.add(folder)
-        found = os.path.join(cwd, folder, name)
+        found = os.path.join(cwd, folder, name) if cwd is not None else os.path.join(folder, name)
         if os.path.exists(found) and os.access(found, os.X_OK) and not os.path.isdir(found):
             return found
     return None
