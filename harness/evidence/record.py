@@ -386,8 +386,27 @@ def refuse_a_tree_runner(git: ProcessGit | Git, etype: str, command: list[str] |
                       hint="start the line with its command (`python3 -m pytest -q </dev/null`), or name a script "
                            "by its path")
     why = shadowed(words, cwd, environ, git.is_ignored, checkout) if words else None
+    if why is None and shell:
+        why = _shadowed_in_line(command, cwd, environ, git.is_ignored, checkout)
     if why:
         raise Refused(f"not running {etype}: {why}")
+
+
+def _shadowed_in_line(command: list[str] | str, cwd: Path, environ: dict[str, str], ignored: Callable[[str], bool],
+                      checkout: Path | None) -> str | None:
+    """:func:`shadowed` for every command the shell line runs, looked up on every PATH it assigns, its expansions
+    expanded (:mod:`.shell_paths`): `PATH="$PWD/bin:$PATH" pytest`, `export PATH=bin:$PATH; pytest` (read 140's
+    suggestion, named as a limit until now). A PATH only the shell can compute is refused, not guessed."""
+    from harness.evidence.shell_paths import line_runners
+
+    text = shlex.join(command) if isinstance(command, list) else command
+    try:
+        commands, paths = line_runners(text, environ, os.path.realpath(cwd))
+    except HarnessError as exc:
+        return exc.message
+    assigned = [f"PATH={value}" for value in paths]
+    return next(filter(None, (shadowed([*words, *assigned], cwd, environ, ignored, checkout) for words in commands)),
+                None)
 
 
 def _shell_words(command: list[str] | str, environ: dict[str, str]) -> list[str] | None:
