@@ -68,18 +68,47 @@ def test_the_cli_offers_the_registry_s_hosts():
 
 
 def test_a_new_host_is_one_registry_entry(monkeypatch):
+    from harness.agent.hosts.host import decision, permission_decision
+
     extra = hosts.Host("newhost", {"session-start": "Start", "pre-tool-use": "BeforeTool", "stop": "End"},
-                       ("sh",), ("write",), (".newhost/hooks.json", ".newhost/hooks.json"), True, "deny", False,
-                       ".newhost/skills", "")
+                       ("sh",), ("write",), (".newhost/hooks.json", ".newhost/hooks.json"), decision("deny"),
+                       decision("deny"), False, ".newhost/skills", "")
     monkeypatch.setitem(REGISTRY, "newhost", extra)
     entries = install.entries("newhost")
     assert entries["BeforeTool"][0]["matcher"] == "sh|write" and set(entries) == {"Start", "BeforeTool", "End"}
     assert json.loads(hosts.deny("newhost", "no").stdout) == {"decision": "deny", "reason": "no"}
     # an answer names the event in the host's own words
     assert json.loads(hosts.context("newhost", "hi").stdout)["hookSpecificOutput"]["hookEventName"] == "Start"
-    monkeypatch.setitem(REGISTRY, "newhost", extra._replace(deny_decision=False))
+    monkeypatch.setitem(REGISTRY, "newhost", extra._replace(deny=permission_decision))
     said = json.loads(hosts.deny("newhost", "no").stdout)["hookSpecificOutput"]
     assert (said["hookEventName"], said["permissionDecision"]) == ("BeforeTool", "deny")
+
+
+def test_a_host_that_answers_in_a_shape_of_its_own_brings_it_in_its_module(monkeypatch):
+    # #27 item 2: "a new host is one module and one registry line", even when none of the three shapes is its own
+    extra = hosts.Host("other", {"session-start": "Begin", "pre-tool-use": "ToolCall", "stop": "Finish"}, ("sh",), (),
+                       (".other/hooks.json", ".other/hooks.json"),
+                       lambda event, reason: {"verdict": "reject", "on": event, "why": reason},
+                       lambda event, reason: {"continue": True, "on": event, "why": reason}, False, ".other/skills", "",
+                       context=lambda event, text, message: {"preamble": text, "on": event})
+    monkeypatch.setitem(REGISTRY, "other", extra)
+    assert json.loads(hosts.deny("other", "no").stdout) == {"verdict": "reject", "on": "ToolCall", "why": "no"}
+    assert json.loads(hosts.block_stop("other", "wait").stdout) == {"continue": True, "on": "Finish", "why": "wait"}
+    assert json.loads(hosts.context("other", "read me").stdout) == {"preamble": "read me", "on": "Begin"}
+
+
+@pytest.mark.parametrize("host", hosts.HOSTS)
+def test_each_host_s_answers_keep_the_shapes_the_hosts_read(host):
+    deny, stop = json.loads(hosts.deny(host, "r").stdout), json.loads(hosts.block_stop(host, "s").stdout)
+    if host == "gemini":
+        assert deny == {"decision": "deny", "reason": "r"} and stop == {"decision": "deny", "reason": "s"}
+    else:
+        assert deny == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                               "permissionDecisionReason": "r"}}
+        assert stop == {"decision": "block", "reason": "s"}
+    assert json.loads(hosts.context(host, "t", "m").stdout) == {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "t"}, "systemMessage": "m"}
+    assert hosts.context(host, "").stdout == ""
 
 
 def test_the_skills_go_where_each_host_discovers_them():

@@ -199,12 +199,8 @@ def _json(obj: dict[str, Any]) -> str:
 
 
 def context(host: str, text: str, message: str | None = None) -> Reply:
-    """Session start: text the model reads first (same shape in all three hosts)."""
-    out: dict[str, Any] = {}
-    if text:
-        out["hookSpecificOutput"] = {"hookEventName": _event(host, "session-start"), "additionalContext": text}
-    if message:
-        out["systemMessage"] = message
+    """Session start: text the model reads first, in the host's shape ("auto": Claude Code's)."""
+    out = REGISTRY.get(host, claude.HOST).context(_event(host, "session-start"), text, message)
     return Reply(_json(out) if out else "")
 
 
@@ -215,10 +211,7 @@ def _unknown_host_block(reason: str) -> Reply:
 def deny(host: str, reason: str) -> Reply:
     if host not in REGISTRY:
         return _unknown_host_block(reason)
-    if REGISTRY[host].deny_decision:
-        return Reply(_json({"decision": "deny", "reason": reason}))
-    return Reply(_json({"hookSpecificOutput": {"hookEventName": _event(host, "pre-tool-use"), "permissionDecision": "deny",
-                                               "permissionDecisionReason": reason}}))
+    return Reply(_json(REGISTRY[host].deny(_event(host, "pre-tool-use"), reason)))
 
 
 def _event(host: str, event: str) -> str:
@@ -234,4 +227,4 @@ def allow(message: str | None = None) -> Reply:
 def block_stop(host: str, reason: str) -> Reply:
     if host not in REGISTRY:
         return _unknown_host_block(reason)
-    return Reply(_json({"decision": REGISTRY[host].stop_block, "reason": reason}))
+    return Reply(_json(REGISTRY[host].stop(_event(host, "stop"), reason)))

@@ -7,7 +7,7 @@ guard cannot take the cwd for where it runs (`hides_shell_folder`; F-0375)."""
 
 from __future__ import annotations
 
-from harness.agent.hosts.host import CLAUDE_EVENTS, Host
+from harness.agent.hosts.host import CLAUDE_EVENTS, Host, decision, permission_decision
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,6 +19,6 @@ def _claims(data: dict[str, Any]) -> bool:
 
 
 HOST = Host("codex", CLAUDE_EVENTS, ("Bash", "shell", "local_shell", "exec_command"), ("apply_patch",),
-            (".codex/hooks.json", ".codex/hooks.json"), False, "block", False, ".agents/skills",
+            (".codex/hooks.json", ".codex/hooks.json"), permission_decision, decision("block"), False, ".agents/skills",
             "Codex runs project hooks only in trusted projects, with hooks enabled in its config",
             (), _claims, "CODEX_HOME", hides_shell_folder=True)

@@ -3,7 +3,7 @@ handlers with timeouts in milliseconds, and a `timestamp` in every payload."""
 
 from __future__ import annotations
 
-from harness.agent.hosts.host import Host
+from harness.agent.hosts.host import Host, decision
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,6 +17,7 @@ def _claims(data: dict[str, Any]) -> bool:
 
 
 HOST = Host("gemini", EVENTS, ("run_shell_command",), ("write_file", "replace"),
-            (".gemini/settings.json", ".gemini/settings.json"), True, "deny", True, ".gemini/skills", "",
+            (".gemini/settings.json", ".gemini/settings.json"), decision("deny"), decision("deny"), True,
+            ".gemini/skills", "",
             ("dir_path", "directory"), _claims,  # `directory`: older Gemini CLI releases
             settings_comments=True)  # it loads settings.json through strip-json-comments (F-0401)
