@@ -83,12 +83,13 @@ def _ref_lines_in() -> list[bytes]:
 def push_guard(args: tuple[str, ...]) -> int:
     """Validate every commit of a push (refs from stdin, or the pre-commit framework's env), and read every note its
     notes refs add for secrets."""
-    from harness.history.hook_checks import pushed_commits, pushed_notes
+    from harness.history.hook_checks import pushed_bases, pushed_commits, pushed_notes
 
     git = _git()
     lines = _ref_lines_in()
     # A native pre-push hook gets (remote name, url); a push to a bare URL names no remote.
-    remote = args[0] if args and args[0] != (args[1] if len(args) > 1 else None) else None
+    url = args[1] if len(args) > 1 else None
+    remote = args[0] if args and args[0] != url else None
     commits, warnings = pushed_commits(git, lines, remote)
     for warning in warnings:
         click.echo(f"harness: warning: {warning}", err=True)
@@ -96,7 +97,10 @@ def push_guard(args: tuple[str, ...]) -> int:
     from harness.history.audit_scope import signers_for
 
     # The notes the push adds, read for secrets (F-0355): refused beside the commits, as the push as a whole.
-    return audit_commits(git, commits, "push guard", signers_for(git), history=pushed_notes(git, lines, remote))
+    # ... and the tasks it brings to a claim on a base the remote never had (F-0454): the remote's real tips are known
+    # here alone.
+    history = [*pushed_notes(git, lines, remote), *pushed_bases(git, lines, remote, url)]
+    return audit_commits(git, commits, "push guard", signers_for(git), history=history)
 
 
 def _server_git() -> Git:

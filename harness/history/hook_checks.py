@@ -91,6 +91,18 @@ def pushed_notes(git: Git, lines: Sequence[bytes], remote: str | None) -> list[P
     return pre_push_problems(git, lines, remote or os.environ.get("PRE_COMMIT_REMOTE_NAME"))
 
 
+def pushed_bases(git: Git, lines: Sequence[bytes], remote: str | None, url: str | None) -> list[Problem]:
+    """The refusals of the tasks a push brings to CONVERGED or DONE on a base the remote's history does not hold
+    (read 127's F-0454), from the same ref lines and the remote they go to."""
+    import os
+
+    from harness.history.pushed_bases import pre_push_problems
+
+    env = os.environ
+    return pre_push_problems(git, lines, remote or env.get("PRE_COMMIT_REMOTE_NAME"),
+                             url or env.get("PRE_COMMIT_REMOTE_URL"))
+
+
 def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:
     from harness.history.incoming import range_commits as commits
 

@@ -25,7 +25,7 @@ MAX_SHOWN = 20  # problems named per push: past that, the first ones say what to
 def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None) -> list[Problem]:
     """The refusals of the notes a pre-push hook's ref lines (or the pre-commit framework's variables) send."""
     updates = []
-    for local_ref, local_sha, remote_ref, remote_sha in _lines(lines):
+    for local_ref, local_sha, remote_ref, remote_sha in pushed_lines(lines):
         if not (local_ref.startswith(NOTES_REFS) or remote_ref.startswith(NOTES_REFS)) or local_sha == ZERO:
             continue
         tip = git.peel_commit(local_sha)
@@ -39,7 +39,7 @@ def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None
     return _problems(git, updates, patterns_of((), None if git.is_bare else git.root))
 
 
-def _lines(lines: Sequence[str | bytes]) -> list[list[str]]:
+def pushed_lines(lines: Sequence[str | bytes]) -> list[list[str]]:
     """The pre-push lines, or the one ref the pre-commit framework names (its first pushed ref alone)."""
     env = os.environ
     if lines or not env.get("PRE_COMMIT_TO_REF"):
