@@ -84,36 +84,39 @@ def test_the_configured_shell_line_is_checked_as_an_ad_hoc_one_is(h, repo, task)
 
 @pytest.mark.parametrize(("value", "want"), [
     ("$PWD/bin:$PATH", "/w/bin:/usr/bin"), ("${PWD}/bin", "/w/bin"), ("~/bin:~", "/h/bin:/h"),
-    ("bin:$NOPE:x", "bin::x"), ("a~/b", "a~/b"), ("$HOME$PATH", "/h/usr/bin"),
+    ("a~/b", "a~/b"), ("$HOME$PATH", "/h/usr/bin"),
 ])
 def test_a_path_value_is_expanded_as_the_shell_expands_an_assignment(value, want):
-    from harness.evidence.shell_paths import expanded
+    from harness.evidence.shell_paths import _Reading
 
-    assert expanded(value, {"PATH": "/usr/bin", "HOME": "/h"}, "/w") == want
+    assert want in _Reading({"PATH": "/usr/bin", "HOME": "/h"}, "/w", set(), moves=False).readings(value)
 
 
-@pytest.mark.parametrize("value", ["$(pwd)", "${X:-a}", "`pwd`", "$1", "~user/bin", "$$", "${#X}"])
+@pytest.mark.parametrize("value", ["$(pwd)", "${X:-a}", "`pwd`", "$1", "~user/bin", "$$", "${#X}", "$NOPE/bin"])
 def test_a_path_value_the_shell_decides_is_unknown(value):
-    from harness.evidence.shell_paths import UnknownPath, expanded
+    from harness.evidence.shell_paths import UnknownPath, _Reading
 
     with pytest.raises(UnknownPath):
-        expanded(value, {"PATH": "/usr/bin", "HOME": "/h"}, "/w")
+        _Reading({"PATH": "/usr/bin", "HOME": "/h"}, "/w", set(), moves=False).readings(value)
 
 
 def test_tilde_without_a_home_is_unknown():
-    from harness.evidence.shell_paths import UnknownPath, expanded
+    from harness.evidence.shell_paths import UnknownPath, _Reading
 
     with pytest.raises(UnknownPath):
-        expanded("~/bin", {"PATH": "/usr/bin"}, "/w")
+        _Reading({"PATH": "/usr/bin"}, "/w", set(), moves=False).readings("~/bin")
 
 
 def test_every_command_and_every_assigned_path_of_a_line_is_listed():
     from harness.evidence.shell_paths import line_runners
 
-    commands, paths = line_runners("PATH=a; export PATH=b:$PATH && cd x | env PATH=c timeout 5 run -q",
+    commands, paths = line_runners("PATH=a; export PATH=b:$PATH && echo x | env PATH=/c timeout 5 run -q",
                                    {"PATH": "/p"}, "/w")
-    assert ["run", "-q"] in commands and ["cd", "x"] in commands
-    assert paths == ["a", "b:/p", "c"]
+    assert ["run", "-q"] in commands and ["echo", "x"] in commands
+    assert {"a", "b:/p", "b:$PATH", "/c"} == set(paths)
+    with pytest.raises(HarnessError, match="changes folder"):  # where `a` is depends on the cd
+        line_runners("cd x && PATH=a run", {"PATH": "/p"}, "/w")
+    assert line_runners("cd x && PATH=/a run", {"PATH": "/p"}, "/w")[1] == ["/a"]
 
 
 def test_a_line_no_parser_reads_is_an_error_not_a_pass():
@@ -121,3 +124,57 @@ def test_a_line_no_parser_reads_is_an_error_not_a_pass():
 
     with pytest.raises(HarnessError):
         line_runners("pytest 'unclosed", {"PATH": "/p"}, "/w")
+
+
+# -- read 143 of that fix ------------------------------------------------------------------------------------------
+
+OTHER_WRITES = ['for PATH in "$PWD/bin"; do pytest -q; done', "read PATH <<END\nbin\nEND\npytest -q",
+                "bash -c 'printf -v PATH %s \"$PWD/bin\"; pytest -q'", "bash -c 'PATH=/nonexistent; PATH+=:$PWD/bin; pytest -q'",
+                "declare -n p=PATH; p=bin; pytest -q"]
+OWN_VARIABLES = ["true; D=bin; PATH=$D:$PATH pytest -q", 'true; D=$PWD/bin; export PATH="$D:$PATH"; pytest -q',
+                 "D=x true; PATH=$PWD/bin$D:$PATH pytest -q"]
+AFTER_CD = ["cd bin && PATH=.:$PATH pytest -q", "cd bin; PATH=$PWD:$PATH pytest -q", 'cd bin && export PATH=":$PATH" && pytest -q']
+
+
+@pytest.mark.parametrize("line", OTHER_WRITES + OWN_VARIABLES + AFTER_CD)
+def test_f0506_f0507_f0508_a_path_set_otherwise_by_the_line_s_own_variables_or_after_a_cd_is_never_passed(h, repo, task,
+                                                                                                         line):
+    # Read 143: `for PATH in`, `read PATH`, `printf -v PATH`, `PATH+=` (F-0506); a variable the line sets (F-0507);
+    # a cd before the lookup (F-0508) each ran the tree's bin/pytest.
+    plant(repo)
+    r = h("evidence", "unit_test", "--shell", "--", line)
+    assert r.code == 1 and (TREE_RUNNER in r.err or "which only the shell can compute" in r.err
+                            or "sets it in a way the harness does not follow" in r.err), (line, r.text)
+    assert "planted runner ran" not in r.out
+
+
+@pytest.mark.parametrize("line", ["PATH='$PWD/bin':$PATH pytest -q", "PATH=\\$PWD/bin:$PATH pytest -q",
+                                  'PATH="~/bin:$PATH" pytest -q', "PATH='~'/bin:$PATH pytest -q"])
+def test_f0509_a_quoted_dollar_or_tilde_is_read_literally_too(h, repo, task, line):
+    # Read 143's F-0509: the shell keeps a quoted `$PWD` or `~` as text, so the tree's `$PWD/bin` and `~/bin` folders
+    # are on the PATH; the check had expanded them and looked elsewhere.
+    plant(repo, "$PWD/bin/pytest")
+    plant(repo, "~/bin/pytest")
+    r = h("evidence", "unit_test", "--shell", "--", line)
+    assert r.code == 1 and "is found on PATH at" in r.err and "/bin/pytest, a file of the source tree" in r.err, r.text
+    assert "planted runner ran" not in r.out
+
+
+@pytest.mark.parametrize("line", ['PATH="$PWD/tools/bin:$PATH"; export PATH; check', 'export PATH="$PWD/tools/bin:$PATH" && check',
+                                  'PATH="{tools}:$PATH" PYTHONPATH=src check', 'LD_LIBRARY_PATH=/x PATH="{tools}:$PATH" check'])
+def test_what_a_careless_guard_would_refuse_still_runs(h, repo, task, line):
+    plant(repo, "tools/bin/check")
+    (repo / ".gitignore").write_text("tools/\n")
+    r = h("evidence", "unit_test", "--shell", "--", line.format(tools=repo / "tools/bin"))
+    assert r.code == 0 and "planted runner ran" in r.out, (line, r.text)
+
+
+def test_each_expansion_of_a_value_is_read_both_ways():
+    from harness.evidence.shell_paths import _Reading
+
+    reading = _Reading({"PATH": "/usr/bin", "HOME": "/h"}, "/w", {"PATH"}, moves=False)
+    assert sorted(reading.readings("$PWD/bin:$PATH")) == sorted(
+        ["/w/bin:/usr/bin", "/w/bin:$PATH", "$PWD/bin:/usr/bin", "$PWD/bin:$PATH"])
+    assert sorted(reading.readings("~/b")) == ["/h/b", "~/b"]
+    with pytest.raises(HarnessError):
+        reading.readings(":".join(f"$PATH{i}" for i in range(7)))
