@@ -378,6 +378,7 @@ def refuse_a_tree_runner(git: ProcessGit | Git, etype: str, command: list[str] |
     """Refused (:func:`shadowed`) when the runner ``command`` starts is a file of the source tree; ``checkout``, for a
     run in a temporary worktree. Asked before PASS_TO_PASS runs anything, the base's run included (read 136's
     F-0486): the runner that measured the base decides which of its cases are protected."""
+    given = dict(environ)  # before the first command's assignments: they hold for that command alone (F-0507)
     words = _shell_words(command, environ) if shell else list(command)
     if words is None:  # its runner would go unchecked (F-0348)
         raise Refused(f"not running {etype}: cannot tell which program the shell line runs first (it starts with "
@@ -387,7 +388,7 @@ def refuse_a_tree_runner(git: ProcessGit | Git, etype: str, command: list[str] |
                            "by its path")
     why = shadowed(words, cwd, environ, git.is_ignored, checkout) if words else None
     if why is None and shell:
-        why = _shadowed_in_line(command, cwd, environ, git.is_ignored, checkout)
+        why = _shadowed_in_line(command, cwd, given, git.is_ignored, checkout)
     if why:
         raise Refused(f"not running {etype}: {why}")
 
