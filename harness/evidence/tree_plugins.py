@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -75,6 +75,7 @@ def undeclared(command: list[str] | str, worktree: Path, checkout: Path, env: Ma
     PATH) would load from a module of the tree that the worktree does not declare."""
     word = tree_imports.first_word(command)
     names: set[str] = set()
+    declared: dict[str | None, set[str]] = {}  # per installed folder: its packaging files are read once a run
     for program in tree_imports.candidates([word] if word else [], env, checkout, every_on_path=False):
         found, _ = import_probe.ask(program, worktree, env, PROBE, [], [checkout, worktree], HINT)
         for item in found if isinstance(found, list) else []:
@@ -82,7 +83,7 @@ def undeclared(command: list[str] | str, worktree: Path, checkout: Path, env: Ma
                 continue
             name, value, where, url = item
             if not (value and where and _in_tree(where, worktree, checkout)) \
-                    or normal_value(value) in _declared(worktree, checkout, url):
+                    or normal_value(value) in _memo(declared, url, lambda u=url: _declared(worktree, checkout, u)):
                 continue
             if not (name or "").strip():  # `-p no:` names none, and pytest loads it (read 138's F-0488)
                 raise HarnessError(f"{program} would load the `pytest11` entry point `{value}` from the tree under an "
@@ -90,6 +91,12 @@ def undeclared(command: list[str] | str, worktree: Path, checkout: Path, env: Ma
                                    "would load a plugin of the change into the base's tests", hint=HINT_EMPTY)
             names.add(name)
     return sorted(names)
+
+
+def _memo(known: dict[str | None, set[str]], url: str | None, read: Callable[..., set[str]]) -> set[str]:
+    if url not in known:
+        known[url] = read()
+    return known[url]
 
 
 def _in_tree(path: str, worktree: Path, checkout: Path) -> bool:
