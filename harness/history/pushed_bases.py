@@ -21,6 +21,7 @@ from harness.history.incoming import ZERO, shown_ref
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
+    from harness.gitio.tree_source import TreeSource
 
 CLAIMS = frozenset({"CONVERGED", "DONE"})
 RULE = "base-unpublished"
@@ -55,17 +56,20 @@ def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str]]:
     before = TreeSource(git, git.commit_tree(old), f"commit {old[:12]}", rev=old) if old and git.has_commit(old) else None
     out = []
     for tid in reader.task_ids(src):
+        ledger = f"{paths.task_folder(tid)}/events.jsonl"
+        if before is not None and src.same_in(src.tree_id, before.tree_id, ledger):
+            continue  # its ledger is the remote's: nothing it claims is new with this push
         state, base = _claim(src, tid)
         if state in CLAIMS and base and (before is None or _claim(before, tid) != (state, base)):
             out.append((tid, base))
     return out
 
 
-def _claim(src: object, tid: str) -> tuple[str | None, str | None]:
+def _claim(src: TreeSource, tid: str) -> tuple[str | None, str | None]:
     from harness.store import reader
 
     try:
-        proj = reader.load_task(src, tid, docs=False).proj  # type: ignore[arg-type]
+        proj = reader.load_task(src, tid, docs=False).proj
     except HarnessError:
         return None, None
     return proj.state, proj.base_commit
