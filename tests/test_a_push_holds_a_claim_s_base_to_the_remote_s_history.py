@@ -132,3 +132,48 @@ def test_a_push_that_brings_no_claim_lists_nothing(h, repo, tmp_path, monkeypatc
     # no claim in the range: the remote is never asked (an unreachable URL passes)
     p = guard(h, repo, f"refs/heads/main {head(repo)} refs/heads/main {published}", url=str(tmp_path / "nowhere.git"))
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("published_as", ["refs/heads/scratch", "refs/tags/v0-forged"])
+def test_f0513_a_forged_base_the_agent_pushed_to_a_ref_of_its_own_is_still_refused(h, repo, tmp_path, published_as):
+    # Read 144's F-0513: any ref the remote lists counted; only the protected branch is the published line.
+    published, bare = published_project(repo, tmp_path)
+    weakening = weakened_and_forged(repo)
+    git(repo, "push", "-q", "--no-verify", "origin", f"{weakening}:{published_as}")
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/main {head(repo)} refs/heads/main {published}", url=str(bare))
+    assert p.returncode == 1 and RULE in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_f0513_the_old_tip_of_the_agent_s_own_branch_is_no_published_line(h, repo, tmp_path):
+    published, bare = published_project(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "wip")
+    weakening = weakened_and_forged(repo)
+    git(repo, "push", "-q", "--no-verify", "origin", "wip")  # its work branch, pushed while nothing is claimed
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/wip {head(repo)} refs/heads/wip {weakening}", url=str(bare))
+    assert p.returncode == 1 and RULE in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_a_configured_base_branch_is_the_published_line(h, repo, tmp_path):
+    import yaml
+
+    write(repo, {"calc.py": CALC, "tests/test_calc.py": TESTS})
+    protect(repo)
+    gate = repo / ".harness/gate.yaml"
+    doc = yaml.safe_load(gate.read_text())
+    doc["gate"]["suite"]["base"] = "develop"
+    gate.write_text(yaml.safe_dump(doc, sort_keys=False))
+    commit_all_ok(repo, "calc with tests, measured against develop")
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "--no-verify", "origin", "main", "main:develop")
+    git(repo, "fetch", "-q", "origin")
+    write(repo, {"calc.py": CALC + "\n# main moves on, develop does not\n"})
+    git(repo, "push", "-q", "--no-verify", "origin", f"{commit_all_ok(repo, 'on main')}:refs/heads/main")
+    git(repo, "checkout", "-q", "-b", "feature", "origin/develop")
+    tid = done_and_committed(h, repo)
+    assert base_commit(repo, tid) == git(repo, "rev-parse", "origin/develop").stdout.strip()
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
+    assert p.returncode == 0, p.stdout + p.stderr

@@ -178,3 +178,24 @@ def test_each_expansion_of_a_value_is_read_both_ways():
     assert sorted(reading.readings("~/b")) == ["/h/b", "~/b"]
     with pytest.raises(HarnessError):
         reading.readings(":".join(f"$PATH{i}" for i in range(7)))
+
+
+# -- read 144 ------------------------------------------------------------------------------------------------------
+
+HOME_SET = ["HOME=$PWD; PATH=~/bin:$PATH pytest -q", "HOME=$PWD PATH=~/bin:$PATH pytest -q",
+            "export HOME=$PWD; export PATH=~/bin:$PATH; pytest -q", "bash -c 'HOME=$PWD; PATH=~/bin:$PATH pytest -q'"]
+QUOTED_NAME = ['read P""ATH <<END\nbin\nEND\npytest -q', "read P\\ATH <<END\nbin\nEND\npytest -q",
+               "bash -c 'printf -v PA\"\"TH %s \"$PWD/bin\"; pytest -q'", "bash -c 'declare -n r=PA\"\"TH; r=$PWD/bin; pytest -q'"]
+BRACES = ["bash -c 'export PATH={/nonexistent,$PWD/bin}:$PATH; pytest -q'",
+          "bash -c 'declare -x PATH=/nonexistent{,:$PWD/bin}; pytest -q'"]
+
+
+@pytest.mark.parametrize("line", HOME_SET + QUOTED_NAME + BRACES)
+def test_f0510_f0511_f0512_a_home_the_line_sets_a_quoted_path_name_and_braces_are_never_passed(h, repo, task, line):
+    # Read 144: `~` read with the environment's HOME (F-0510), PATH spelt through quotes (F-0511), bash's brace
+    # expansion in an export argument (F-0512) each ran the tree's bin/pytest.
+    plant(repo)
+    r = h("evidence", "unit_test", "--shell", "--", line)
+    assert r.code == 1 and (TREE_RUNNER in r.err or "which only the shell can compute" in r.err
+                            or "sets it in a way the harness does not follow" in r.err), (line, r.text)
+    assert "planted runner ran" not in r.out
