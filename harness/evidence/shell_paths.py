@@ -63,12 +63,20 @@ def _refuse_other_writes(text: str) -> None:
     """UnknownPath where the line names PATH otherwise than reading it (`$PATH`), assigning it (`PATH=`, `PATH+=`)
     or exporting it: `for PATH in …`, `read PATH`, `printf -v PATH`, `declare -n ref=PATH` set it in ways not read
     here (read 143's F-0506)."""
+    text = _unquoted(text)
     for match in _PATH_WORD.finditer(text):
         before, after = text[:match.start()], text[match.end():]
         if before.endswith(("$", "${")) or after.startswith(("=", "+=")) or _DECLARED.search(before):
             continue
         raise UnknownPath(f"the shell line names PATH in `{_around(text, match.start())}`, which sets it in a way "
                           "the harness does not follow, so where its programs are found was not checked")
+
+
+def _unquoted(text: str) -> str:
+    """``text`` as the shell hands its words to a builtin, over-approximated: every quote and backslash taken out, and
+    each line continuation (`P""ATH`, `P\\ATH` and `PA\\<newline>TH` are PATH to `read`, `printf -v` or a nameref:
+    read 144's F-0511)."""
+    return re.sub(r"[\"'\\]", "", text.replace("\\\n", ""))
 
 
 def _around(text: str, at: int) -> str:
@@ -85,6 +93,8 @@ class _Reading:
         """Every PATH ``value`` may be, as the shell expands it with each expansion or `~` quoted or not."""
         if "`" in value or "$" in _PARAMETER.sub("", value):
             raise self._unknown(value, "a substitution or an expansion that decides")
+        if "{" in _PARAMETER.sub("", value):  # bash expands `{a,b}` and `{1..3}` in export's words (F-0512)
+            raise self._unknown(value, "a brace, which bash may expand into several assignments")
         spots = [(m.start(), m.end(), self._value(m.group(1) or m.group(2), value)) for m in _PARAMETER.finditer(value)]
         spots += self._tildes(value)
         if len(spots) > MAX_READINGS:
@@ -112,9 +122,9 @@ class _Reading:
         spots, at = [], 0
         for entry in value.split(":"):
             if entry.startswith("~"):
-                home = self.environ.get("HOME")
+                home = self.environ.get("HOME") if "HOME" not in self.named else None  # F-0510: the line's HOME
                 if not home or not (entry == "~" or entry.startswith("~/")):
-                    raise self._unknown(value, "`~USER`, or `~` without HOME")
+                    raise self._unknown(value, "`~USER`, or `~` with a HOME the line may set or the environment lacks")
                 spots.append((at, at + 1, home))
             at += len(entry) + 1
         return spots

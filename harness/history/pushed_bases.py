@@ -5,8 +5,9 @@ A task's base is the protected branch's tip as this clone knew it when the task 
 any process in the clone moves with one `git update-ref refs/remotes/origin/main HEAD`. PASS_TO_PASS measures the
 base's tests against the change, so a base the agent wrote itself is a suite the agent chose (a weakened test
 committed first, then made the base). Nothing local can tell; the push can: git hands the pre-push hook the remote's
-real tip of each ref pushed, and the remote lists its other refs (`git ls-remote`). The base must be in that history.
-A remote with no refs yet has no published line to hold a base to: the first push is not judged so.
+real tip of each ref pushed, and the remote lists its other refs (`git ls-remote`). The base must be in the
+remote's protected branch: no other ref of it, which the agent may have pushed itself. A remote without that branch
+yet has no published line to hold a base to: the first push is not judged so.
 """
 
 from __future__ import annotations
@@ -31,17 +32,17 @@ def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None
     """The refusals of the claims the pushed refs bring whose base the remote's history does not hold."""
     from harness.history.pushed_notes import pushed_lines
 
-    pushed = [(ref, git.peel_commit(local), None if old == ZERO else old)
-              for ref, local, _remote_ref, old in pushed_lines(lines) if local != ZERO]
-    claims = [(ref, tid, base) for ref, tip, old in pushed if tip for tid, base in _new_claims(git, tip, old)]
+    pushed = [(ref, git.peel_commit(local), remote_ref, None if old == ZERO else old)
+              for ref, local, remote_ref, old in pushed_lines(lines) if local != ZERO]
+    claims = [(ref, claim) for ref, tip, _, old in pushed if tip for claim in _new_claims(git, tip, old)]
     if not claims:
         return []
-    published = _Published(git, [old for _, _, old in pushed if old], remote, url)
-    return [problem for ref, tid, base in claims if (problem := published.refusal(ref, tid, base))]
+    published = _Published(git, {remote_ref: old for _, _, remote_ref, old in pushed if old}, remote, url)
+    return [problem for ref, claim in claims if (problem := published.refusal(ref, *claim))]
 
 
-def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str]]:
-    """(task, its base) of each task in CONVERGED or DONE at ``tip`` that was not so at ``old`` (the remote's tip, when
+def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str, str | None]]:
+    """(task, its base, the protected branch `suite.base` names) of each task in CONVERGED or DONE at ``tip`` that was not so at ``old`` (the remote's tip, when
     this clone has it), under a gate.yaml with a suite policy at ``tip``; a task or gate no reader accepts is the
     audit's to refuse."""
     from harness.gitio.tree_source import TreeSource
@@ -49,9 +50,10 @@ def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str]]:
 
     src = TreeSource(git, git.commit_tree(tip), f"commit {tip[:12]}", rev=tip)
     try:
-        if not settings.parse_gate(src.read(paths.GATE) or b"").suite:
-            return []
+        suite = settings.parse_gate(src.read(paths.GATE) or b"").suite
     except HarnessError:
+        return []
+    if not suite:
         return []
     before = TreeSource(git, git.commit_tree(old), f"commit {old[:12]}", rev=old) if old and git.has_commit(old) else None
     out = []
@@ -61,7 +63,7 @@ def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str]]:
             continue  # its ledger is the remote's: nothing it claims is new with this push
         state, base = _claim(src, tid)
         if state in CLAIMS and base and (before is None or _claim(before, tid) != (state, base)):
-            out.append((tid, base))
+            out.append((tid, base, suite.get("base")))
     return out
 
 
@@ -76,42 +78,55 @@ def _claim(src: TreeSource, tid: str) -> tuple[str | None, str | None]:
 
 
 class _Published:
-    """The remote's real history: the tips git gave the hook, then the refs the remote lists (read once, if needed)."""
+    """The remote's protected branch, as the remote has it: the tip git gave the hook for it, when this push updates it,
+    else what `git ls-remote` lists (read once, if needed). Only that branch is the published line: any other ref the
+    remote holds may be one the agent pushed itself, its forged base with it (read 144's F-0513)."""
 
-    def __init__(self, git: Git, told: list[str], remote: str | None, url: str | None) -> None:
+    def __init__(self, git: Git, told: dict[str, str], remote: str | None, url: str | None) -> None:
         self.git, self.told, self.where = git, told, url or remote
-        self._listed: list[str] | None = None
+        self._listed: tuple[dict[str, str], str | None] | None = None
 
-    def refusal(self, ref: str, tid: str, base: str) -> Problem | None:
-        if any(self._holds(tip, base) for tip in self.told):
-            return None
+    def refusal(self, ref: str, tid: str, base: str, branch: str | None) -> Problem | None:
         listed = self._listing()
         if isinstance(listed, Problem):
             return listed
-        if not listed or any(self._holds(tip, base) for tip in listed):
+        refs, default = listed
+        if not refs:
+            return None  # a remote with no refs yet: no published line to hold the base to
+        names = [f"refs/heads/{branch}"] if branch else list(dict.fromkeys(
+            n for n in (default, "refs/heads/main", "refs/heads/master") if n))
+        name = next((n for n in names if n in refs or n in self.told), None)
+        if name is None:
+            return None  # the protected branch is not on the remote yet: nothing is published to forge
+        tip = self.told.get(name) or refs[name]
+        if self.git.has_commit(tip) and self.git.is_ancestor(base, tip):
             return None
-        unknown = [tip[:12] for tip in [*self.told, *listed] if not self.git.has_commit(tip)]
+        lacks = "" if self.git.has_commit(tip) else f"; this clone lacks the remote's {tip[:12]}, so it could not look"
         return Problem(
             paths.task_folder(tid), RULE,
-            f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, which no ref of the remote holds: "
-            "PASS_TO_PASS measured the base's tests, and this base is not the published line (a remote-tracking ref "
-            "moved in this clone is enough to make one)"
-            + (f"; this clone lacks the remote's {', '.join(unknown[:3])}, so it could not look there" if unknown else ""),
-            "git fetch, then push again if the base is in what the remote has; otherwise start the task again from "
-            "the published line (`harness task new` records it) and re-collect its evidence")
+            f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, which the remote's {name} does not "
+            "hold: PASS_TO_PASS measured the base's tests, and this base is not the published line (a remote-tracking "
+            f"ref moved in this clone, or a ref the agent pushed itself, is enough to make one){lacks}",
+            "git fetch, then push again if the base is in the remote's protected branch; otherwise start the task "
+            "again from the published line (`harness task new` records it) and re-collect its evidence")
 
-    def _holds(self, tip: str, base: str) -> bool:
-        return self.git.has_commit(tip) and self.git.is_ancestor(base, tip)
-
-    def _listing(self) -> list[str] | Problem:
+    def _listing(self) -> tuple[dict[str, str], str | None] | Problem:
+        """(the remote's refs by name, the branch its HEAD names), or the refusal of a remote that cannot be listed."""
         if self._listed is None:
             if not self.where:
                 return Problem(paths.TASKS, RULE, "the push names no remote to read the published line from",
                                "push to a named remote or a URL, as git's pre-push hook is given them")
             try:
-                out = self.git.run(["ls-remote", "--refs", "--", self.where])
+                out = self.git.run(["ls-remote", "--symref", "--", self.where])
             except HarnessError as exc:
                 return Problem(paths.TASKS, RULE, f"could not list the remote's refs to find the tasks' bases in "
                                f"its history: {exc.message}", "check the remote is reachable, then push again")
-            self._listed = list(dict.fromkeys(line.split()[0] for line in out.splitlines() if line.strip()))
+            refs, default = {}, None
+            for line in out.splitlines():
+                left, _, name = line.partition("\t")
+                if left.startswith("ref: ") and name == "HEAD":
+                    default = left[len("ref: "):].strip()
+                elif name and left:
+                    refs[name] = left.strip()
+            self._listed = (refs, default)
         return self._listed
