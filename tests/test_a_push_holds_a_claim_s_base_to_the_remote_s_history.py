@@ -177,3 +177,27 @@ def test_a_configured_base_branch_is_the_published_line(h, repo, tmp_path):
     assert base_commit(repo, tid) == git(repo, "rev-parse", "origin/develop").stdout.strip()
     p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_f0515_a_url_the_clone_rewrites_when_it_lists_is_not_listed(h, repo, tmp_path):
+    # Read 145's F-0515: `url.FAKE.insteadOf REAL` (and `url.REAL.pushInsteadOf REAL`, so the push still reaches REAL)
+    # made ls-remote list a bare repository of the agent's, whose main held the forged base.
+    _, bare = published_project(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "feature")
+    weakening = weakened_and_forged(repo)
+    fake = tmp_path / "fake.git"
+    git(tmp_path, "init", "-q", "--bare", str(fake))
+    git(repo, "push", "-q", "--no-verify", str(fake), f"{weakening}:refs/heads/main")
+    git(repo, "config", f"url.{fake}.insteadOf", str(bare))
+    git(repo, "config", f"url.{bare}.pushInsteadOf", str(bare))
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
+    assert p.returncode == 1 and RULE in p.stdout + p.stderr and "insteadOf" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_an_insteadof_rule_that_does_not_touch_the_pushed_url_changes_nothing(h, repo, tmp_path):
+    published, bare = published_project(repo, tmp_path)
+    git(repo, "config", "url.git@example.com:.insteadOf", "https://example.com/")  # a common rewrite, elsewhere
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/main {head(repo)} refs/heads/main {published}", url=str(bare))
+    assert p.returncode == 0, p.stdout + p.stderr

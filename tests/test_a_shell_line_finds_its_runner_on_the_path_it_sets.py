@@ -199,3 +199,13 @@ def test_f0510_f0511_f0512_a_home_the_line_sets_a_quoted_path_name_and_braces_ar
     assert r.code == 1 and (TREE_RUNNER in r.err or "which only the shell can compute" in r.err
                             or "sets it in a way the harness does not follow" in r.err), (line, r.text)
     assert "planted runner ran" not in r.out
+
+
+@pytest.mark.parametrize("line", ['export H""OME=$PWD; PATH=~/bin:$PATH pytest -q', "export H\\OME=$PWD; PATH=~/bin:$PATH pytest -q",
+                                  'export P""WD=$PWD/bin; PATH=$PWD:$PATH pytest -q'])
+def test_f0514_home_or_pwd_set_through_a_quoted_name_is_the_line_s_own(h, repo, task, line):
+    # Read 145's F-0514: the names the line sets were read from the text with its quotes, which the shell takes out.
+    plant(repo)
+    r = h("evidence", "unit_test", "--shell", "--", line)
+    assert r.code == 1 and "which only the shell can compute" in r.err, (line, r.text)
+    assert "planted runner ran" not in r.out
