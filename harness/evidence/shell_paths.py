@@ -46,7 +46,9 @@ def line_runners(text: str, environ: dict[str, str], cwd: str) -> tuple[list[lis
         raise HarnessError(f"the shell line cannot be read ({exc}), so the programs it runs were not checked") from None
     _refuse_other_writes(text)
     moves = any(c.changes_folder for c in commands)
-    reading = _Reading(environ, cwd, {m.group(1) for m in _IDENTIFIER.finditer(text)}, moves)
+    # the names the line may set, as written and as the shell hands them over, quotes taken out (read 145's F-0514)
+    named = {m.group(1) for spelt in (text, _unquoted(text)) for m in _IDENTIFIER.finditer(spelt)}
+    reading = _Reading(environ, cwd, named, moves)
     paths = []
     for command in commands:
         declared = command.words[1:] if command.program in DECLARERS else ()

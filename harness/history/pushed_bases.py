@@ -116,6 +116,11 @@ class _Published:
             if not self.where:
                 return Problem(paths.TASKS, RULE, "the push names no remote to read the published line from",
                                "push to a named remote or a URL, as git's pre-push hook is given them")
+            rewrite = _rewritten(self.git, self.where)
+            if rewrite:
+                return Problem(paths.TASKS, RULE, f"this clone's config rewrites {self.where} when it is listed "
+                               f"({rewrite}), so what git would list is not the remote this push goes to (read 145's "
+                               "F-0515)", f"remove the rewrite (git config --unset {rewrite.split()[0]}), then push again")
             try:
                 out = self.git.run(["ls-remote", "--symref", "--", self.where])
             except HarnessError as exc:
@@ -130,3 +135,15 @@ class _Published:
                     refs[name] = left.strip()
             self._listed = (refs, default)
         return self._listed
+
+
+def _rewritten(git: Git, url: str) -> str | None:
+    """The `url.<base>.insteadOf` rule (`KEY VALUE`) that would rewrite ``url`` when it is listed, or None. git hands
+    pre-push the URL it pushes to, every rewrite already applied; listing it applies `insteadOf` once more, and a
+    rule the push does not use (a `pushInsteadOf` puts the push back) would list another repository."""
+    out = git.run(["config", "--get-regexp", r"^url\..*\.insteadof$"], check=False)
+    for line in out.splitlines():
+        key, _, prefix = line.partition(" ")
+        if prefix and url.startswith(prefix):
+            return line
+    return None
