@@ -83,7 +83,9 @@ class _Published:
     remote holds may be one the agent pushed itself, its forged base with it (read 144's F-0513)."""
 
     def __init__(self, git: Git, told: dict[str, str], remote: str | None, url: str | None) -> None:
-        self.git, self.told, self.where = git, told, url or remote
+        # The URL git pushes to; given a remote's name alone, its push URL (its fetch URL may name another repository)
+        where = url or (git.run(["remote", "get-url", "--push", "--", remote], check=False).strip() if remote else None)
+        self.git, self.told, self.where = git, told, where or remote
         self._listed: tuple[dict[str, str], str | None] | None = None
 
     def refusal(self, ref: str, tid: str, base: str, branch: str | None) -> Problem | None:
