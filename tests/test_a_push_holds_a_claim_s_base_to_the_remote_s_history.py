@@ -201,3 +201,99 @@ def test_an_insteadof_rule_that_does_not_touch_the_pushed_url_changes_nothing(h,
     done_and_committed(h, repo)
     p = guard(h, repo, f"refs/heads/main {head(repo)} refs/heads/main {published}", url=str(bare))
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+# -- read 146 ------------------------------------------------------------------------------------------------------
+
+def framework_guard(repo: Path, monkeypatch, url: str, **env: str):
+    """The push guard as the pre-commit framework's pre-push hook runs it: no standard input, PRE_COMMIT_* variables."""
+    from support.cli import cli
+
+    for name in ("PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PRE_COMMIT_REMOTE_NAME", url)
+    monkeypatch.setenv("PRE_COMMIT_REMOTE_URL", url)
+    for name, value in env.items():
+        monkeypatch.setenv(f"PRE_COMMIT_{name}", value)
+    return cli(repo, "hook", "push-guard", stdin="")
+
+
+def test_f0516_the_framework_s_push_by_url_with_no_range_is_judged(h, repo, tmp_path, monkeypatch):
+    # Read 146's F-0516: with no PRE_COMMIT_TO_REF (the pushed history reaches a root) no claim was judged.
+    _, bare = published_project(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "feature")
+    weakened_and_forged(repo)
+    done_and_committed(h, repo)
+    p = framework_guard(repo, monkeypatch, str(bare), LOCAL_BRANCH="refs/heads/feature", REMOTE_BRANCH="refs/heads/feature")
+    assert p.returncode == 1 and RULE in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_f0516_a_from_ref_the_remote_does_not_hold_is_no_old_tip(h, repo, tmp_path, monkeypatch):
+    # ... and a PRE_COMMIT_FROM_REF the framework took from this clone's refs/remotes (a new remote branch) was trusted
+    # as the remote's: a DONE commit behind it counted as already on the remote.
+    _, bare = published_project(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "feature")
+    weakened_and_forged(repo)
+    done_and_committed(h, repo)
+    done_commit = head(repo)
+    git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "one more")
+    p = framework_guard(repo, monkeypatch, str(bare), FROM_REF=done_commit, TO_REF=head(repo),
+                        LOCAL_BRANCH="refs/heads/feature", REMOTE_BRANCH="refs/heads/feature")
+    assert p.returncode == 1 and RULE in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_f0516_the_framework_s_honest_push_passes(h, repo, tmp_path, monkeypatch):
+    published, bare = published_project(repo, tmp_path)
+    done_and_committed(h, repo)
+    p = framework_guard(repo, monkeypatch, str(bare), FROM_REF=published, TO_REF=head(repo),
+                        LOCAL_BRANCH="refs/heads/main", REMOTE_BRANCH="refs/heads/main")
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_f0517_a_remote_named_like_the_pushed_url_is_not_listed(h, repo, tmp_path):
+    # Read 146's F-0517: ls-remote reads its argument as a remote's name first; `remote.<URL>.url FAKE` listed FAKE.
+    _, bare = published_project(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "feature")
+    weakening = weakened_and_forged(repo)
+    fake = tmp_path / "fake.git"
+    git(tmp_path, "init", "-q", "--bare", str(fake))
+    git(repo, "push", "-q", "--no-verify", str(fake), f"{weakening}:refs/heads/main")
+    url = f"file://{bare}"
+    git(repo, "config", f"remote.{url}.url", str(fake))
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=url)
+    assert p.returncode == 1 and RULE in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_f0519_a_push_to_a_remote_whose_main_is_behind_names_the_remedy(h, repo, tmp_path):
+    # Read 146's F-0519: a contributor's fork whose main is behind the base: refused (it cannot be told from a forgery
+    # here), and the refusal says what works: bring that remote's main up to the base first.
+    published, bare = published_project(repo, tmp_path)
+    fork = tmp_path / "fork.git"
+    git(tmp_path, "init", "-q", "--bare", str(fork))
+    git(repo, "push", "-q", "--no-verify", str(fork), f"{published}:refs/heads/main")
+    write(repo, {"calc.py": CALC + "\n# published later\n"})
+    git(repo, "push", "-q", "--no-verify", "origin", f"{commit_all_ok(repo, 'later')}:refs/heads/main")
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "checkout", "-q", "-b", "feature", "origin/main")
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", remote="fork", url=str(fork))
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and "bring that remote's refs/heads/main up to the base" in out, out
+
+
+def test_f0520_a_remote_main_this_clone_has_not_fetched_is_said_so_not_called_a_forgery(h, repo, tmp_path):
+    published, bare = published_project(repo, tmp_path)
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(bare), str(other))
+    (other / "calc.py").write_text(CALC + "\n# a teammate's commit\n")
+    git(other, "commit", "-q", "-am", "teammate", env={"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@x",
+                                                       "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@x"})
+    git(other, "push", "-q", "--no-verify", "origin", "main")
+    git(repo, "checkout", "-q", "-b", "feature")
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and "could not tell" in out and "git fetch" in out and "does not hold" not in out, out
+    git(repo, "fetch", "-q", "origin")
+    assert guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare)).returncode == 0
