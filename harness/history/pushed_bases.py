@@ -30,15 +30,37 @@ RULE = "base-unpublished"
 
 def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None, url: str | None) -> list[Problem]:
     """The refusals of the claims the pushed refs bring whose base the remote's history does not hold."""
-    from harness.history.pushed_notes import pushed_lines
-
-    pushed = [(ref, git.peel_commit(local), remote_ref, None if old == ZERO else old)
-              for ref, local, remote_ref, old in pushed_lines(lines) if local != ZERO]
+    published = _Published(git, remote, url)
+    pushed = _pushed(git, lines, published)
     claims = [(ref, claim) for ref, tip, _, old in pushed if tip for claim in _new_claims(git, tip, old)]
     if not claims:
         return []
-    published = _Published(git, {remote_ref: old for _, _, remote_ref, old in pushed if old}, remote, url)
+    published.told = {remote_ref: old for _, _, remote_ref, old in pushed if old}
     return [problem for ref, claim in claims if (problem := published.refusal(ref, *claim))]
+
+
+def _pushed(git: Git, lines: Sequence[str | bytes], published: _Published) -> list[tuple[str, str | None, str, str | None]]:
+    """(ref, its tip, the remote ref, the remote's old tip) of each ref pushed. Under the pre-commit framework (no
+    standard input, PRE_COMMIT_* variables) the old tip is trusted only where the remote lists it so: for a new remote
+    ref the framework takes PRE_COMMIT_FROM_REF from this clone's refs/remotes, which the agent writes; and with no
+    PRE_COMMIT_TO_REF (a history that reaches a root) the pushed branch is still judged (read 146's F-0516)."""
+    import os
+
+    from harness.history.pushed_notes import pushed_lines
+
+    env = os.environ
+    if lines or not ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
+        return [(ref, git.peel_commit(local), remote_ref, None if old == ZERO else old)
+                for ref, local, remote_ref, old in pushed_lines(lines) if local != ZERO]
+    local = env.get("PRE_COMMIT_TO_REF") or env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"
+    try:
+        tip = git.peel_commit(git.resolve(local))
+    except HarnessError:
+        return []  # what push_commits refuses, in its words
+    remote_ref = env.get("PRE_COMMIT_REMOTE_BRANCH", "")
+    old = env.get("PRE_COMMIT_FROM_REF") or None
+    listed = published.listed_tip(remote_ref) if old else None
+    return [(env.get("PRE_COMMIT_LOCAL_BRANCH") or local, tip, remote_ref, old if old and old == listed else None)]
 
 
 def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str, str | None]]:
@@ -82,11 +104,17 @@ class _Published:
     else what `git ls-remote` lists (read once, if needed). Only that branch is the published line: any other ref the
     remote holds may be one the agent pushed itself, its forged base with it (read 144's F-0513)."""
 
-    def __init__(self, git: Git, told: dict[str, str], remote: str | None, url: str | None) -> None:
+    def __init__(self, git: Git, remote: str | None, url: str | None) -> None:
         # The URL git pushes to; given a remote's name alone, its push URL (its fetch URL may name another repository)
         where = url or (git.run(["remote", "get-url", "--push", "--", remote], check=False).strip() if remote else None)
-        self.git, self.told, self.where = git, told, where or remote
+        self.git, self.where = git, where or remote
+        self.told: dict[str, str] = {}  # remote ref -> its old tip, as git gave it to the hook
         self._listed: tuple[dict[str, str], str | None] | None = None
+
+    def listed_tip(self, ref: str) -> str | None:
+        """The tip the remote lists for ``ref``, if it can be listed."""
+        listed = self._listing()
+        return None if isinstance(listed, Problem) else listed[0].get(ref)
 
     def refusal(self, ref: str, tid: str, base: str, branch: str | None) -> Problem | None:
         listed = self._listing()
@@ -101,16 +129,22 @@ class _Published:
         if name is None:
             return None  # the protected branch is not on the remote yet: nothing is published to forge
         tip = self.told.get(name) or refs[name]
-        if self.git.has_commit(tip) and self.git.is_ancestor(base, tip):
+        if not self.git.has_commit(tip):  # read 146's F-0520: not known here, which is no proof of a forgery
+            return Problem(paths.task_folder(tid), RULE,
+                           f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, and the push guard "
+                           f"could not tell whether the remote's {name} holds it: this clone lacks that branch's tip "
+                           f"{tip[:12]} (the remote moved since this clone last fetched)",
+                           "git fetch, then push again")
+        if self.git.is_ancestor(base, tip):
             return None
-        lacks = "" if self.git.has_commit(tip) else f"; this clone lacks the remote's {tip[:12]}, so it could not look"
         return Problem(
             paths.task_folder(tid), RULE,
             f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, which the remote's {name} does not "
             "hold: PASS_TO_PASS measured the base's tests, and this base is not the published line (a remote-tracking "
-            f"ref moved in this clone, or a ref the agent pushed itself, is enough to make one){lacks}",
-            "git fetch, then push again if the base is in the remote's protected branch; otherwise start the task "
-            "again from the published line (`harness task new` records it) and re-collect its evidence")
+            "ref moved in this clone, or a ref the agent pushed itself, is enough to make one)",
+            f"pushing to a fork or a mirror whose branch is behind? bring that remote's {name} up to the base first "
+            "(push the published line there), then push again; otherwise start the task again from the published line "
+            "(`harness task new` records it) and re-collect its evidence")
 
     def _listing(self) -> tuple[dict[str, str], str | None] | Problem:
         """(the remote's refs by name, the branch its HEAD names), or the refusal of a remote that cannot be listed."""
@@ -118,6 +152,11 @@ class _Published:
             if not self.where:
                 return Problem(paths.TASKS, RULE, "the push names no remote to read the published line from",
                                "push to a named remote or a URL, as git's pre-push hook is given them")
+            named = self.git.run(["config", "--get", f"remote.{self.where}.url"], check=False).strip()
+            if named and self.where != named:  # ls-remote reads its argument as a remote's name first (F-0517)
+                return Problem(paths.TASKS, RULE, f"this clone's config names a remote `{self.where}` whose url is "
+                               f"{named}, so listing {self.where} would list that, not the remote this push goes to",
+                               f"remove it (git config --unset remote.{self.where}.url), then push again")
             rewrite = _rewritten(self.git, self.where)
             if rewrite:
                 return Problem(paths.TASKS, RULE, f"this clone's config rewrites {self.where} when it is listed "
