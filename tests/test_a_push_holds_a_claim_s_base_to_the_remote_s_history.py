@@ -282,7 +282,9 @@ def test_f0519_a_push_to_a_remote_whose_main_is_behind_names_the_remedy(h, repo,
     assert p.returncode == 1 and "bring that remote's refs/heads/main up to the base" in out, out
 
 
-def test_f0520_a_remote_main_this_clone_has_not_fetched_is_said_so_not_called_a_forgery(h, repo, tmp_path):
+def test_f0520_a_remote_main_this_clone_has_not_fetched_is_fetched_not_called_a_forgery(h, repo, tmp_path):
+    # Read 146's F-0520: a teammate's push to main since this clone's last fetch refused every claim, saying the remote
+    # lacked the base. The guard fetches the remote's branch (into no ref) and looks.
     published, bare = published_project(repo, tmp_path)
     other = tmp_path / "other"
     git(tmp_path, "clone", "-q", str(bare), str(other))
@@ -292,8 +294,22 @@ def test_f0520_a_remote_main_this_clone_has_not_fetched_is_said_so_not_called_a_
     git(other, "push", "-q", "--no-verify", "origin", "main")
     git(repo, "checkout", "-q", "-b", "feature")
     done_and_committed(h, repo)
+    before = git(repo, "for-each-ref", "refs/heads", "refs/remotes", "refs/tags").stdout
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert git(repo, "for-each-ref", "refs/heads", "refs/remotes", "refs/tags").stdout == before  # none of them moved
+
+
+def test_f0520_a_tip_the_remote_cannot_give_is_said_so(h, repo, tmp_path, monkeypatch):
+    from harness.history import pushed_bases
+
+    published, bare = published_project(repo, tmp_path)
+    done_and_committed(h, repo)
+    listing = pushed_bases._Published._listing
+    monkeypatch.setattr(pushed_bases._Published, "_listing",
+                        lambda self: ({"refs/heads/main": "ab" * 20}, "refs/heads/main")
+                        if not isinstance(listing(self), pushed_bases.Problem) else listing(self))
+    git(repo, "checkout", "-q", "-b", "feature")
     p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
     out = p.stdout + p.stderr
     assert p.returncode == 1 and "could not tell" in out and "git fetch" in out and "does not hold" not in out, out
-    git(repo, "fetch", "-q", "origin")
-    assert guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare)).returncode == 0
