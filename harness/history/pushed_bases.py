@@ -129,6 +129,9 @@ class _Published:
         if name is None:
             return None  # the protected branch is not on the remote yet: nothing is published to forge
         tip = self.told.get(name) or refs[name]
+        if not self.git.has_commit(tip):  # the remote moved since the last fetch: its branch, fetched into no ref
+            self.git.run(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", str(self.where), name],
+                         check=False)
         if not self.git.has_commit(tip):  # read 146's F-0520: not known here, which is no proof of a forgery
             return Problem(paths.task_folder(tid), RULE,
                            f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, and the push guard "
