@@ -313,3 +313,49 @@ def test_f0520_a_tip_the_remote_cannot_give_is_said_so(h, repo, tmp_path, monkey
     p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
     out = p.stdout + p.stderr
     assert p.returncode == 1 and "could not tell" in out and "git fetch" in out and "does not hold" not in out, out
+
+
+# -- read 147 ------------------------------------------------------------------------------------------------------
+
+def test_f0521_a_branch_the_agent_creates_where_the_remote_head_dangles_is_not_the_published_line(h, repo, tmp_path):
+    # Read 147's F-0521: a bare remote's HEAD still names master; the agent pushed its forged base there, and master
+    # was taken for the protected branch.
+    published, bare = published_project(repo, tmp_path)
+    git(tmp_path, "--git-dir", str(bare), "symbolic-ref", "HEAD", "refs/heads/master")
+    weakening = weakened_and_forged(repo)
+    git(repo, "push", "-q", "--no-verify", "origin", f"{weakening}:refs/heads/master")
+    git(repo, "checkout", "-q", "-b", "feature")
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and RULE in out and "suite.base" in out, out
+
+
+def test_f0521_a_remote_with_refs_but_no_branch_to_hold_the_base_to_is_refused(h, repo, tmp_path):
+    published, bare = published_project(repo, tmp_path)
+    git(repo, "push", "-q", "--no-verify", "origin", "main:trunk")
+    git(tmp_path, "--git-dir", str(bare), "symbolic-ref", "HEAD", "refs/heads/master")
+    git(tmp_path, "--git-dir", str(bare), "update-ref", "-d", "refs/heads/main")
+    git(repo, "checkout", "-q", "-b", "feature")
+    weakened_and_forged(repo)
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/feature {head(repo)} refs/heads/feature {ZERO}", url=str(bare))
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and RULE in out and "suite.base" in out, out
+
+
+def test_f0522_a_remote_setting_named_after_the_pushed_url_is_refused_not_used(h, repo, tmp_path):
+    # Read 147's F-0522: `remote.<URL>.uploadpack` ran a program of the agent's for the listing.
+    _, bare = published_project(repo, tmp_path)
+    empty = tmp_path / "empty.git"
+    git(tmp_path, "init", "-q", "--bare", str(empty))
+    fake = tmp_path / "fake-upload-pack"
+    fake.write_text(f"#!/bin/sh\nexec git-upload-pack {empty}\n")
+    fake.chmod(0o755)
+    url = f"file://{bare}"
+    git(repo, "config", f"remote.{url}.uploadpack", str(fake))
+    weakened_and_forged(repo)
+    done_and_committed(h, repo)
+    p = guard(h, repo, f"refs/heads/main {head(repo)} refs/heads/main {ZERO}", url=url)
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and RULE in out and "uploadpack" in out, out
