@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from harness.gitio.tree_source import TreeSource
 
 CLAIMS = frozenset({"CONVERGED", "DONE"})
+_NAME_IT = ("name the protected branch in gate.yaml's `suite.base` (a human approves it: it changes what the suite is "
+            "measured against)")
 RULE = "base-unpublished"
 
 
@@ -125,9 +127,17 @@ class _Published:
             return None  # a remote with no refs yet: no published line to hold the base to
         names = [f"refs/heads/{branch}"] if branch else list(dict.fromkeys(
             n for n in (default, "refs/heads/main", "refs/heads/master") if n))
-        name = next((n for n in names if n in refs or n in self.told), None)
-        if name is None:
-            return None  # the protected branch is not on the remote yet: nothing is published to forge
+        # Each of them the remote has: a HEAD left naming a branch nobody pushed (a bare repository's `master`) names
+        # whatever the agent pushes there later, so no one of them is taken alone (read 147's F-0521).
+        present = [n for n in names if n in refs or n in self.told]
+        if not present:
+            return Problem(paths.task_folder(tid), RULE,
+                           f"{shown_ref(ref)} brings {tid} to a gated state, and the remote has none of "
+                           f"{', '.join(names)} to hold its base {base[:12]} to", _NAME_IT)
+        return next(filter(None, (self._held(ref, tid, base, name, refs, len(present) > 1) for name in present)), None)
+
+    def _held(self, ref: str, tid: str, base: str, name: str, refs: dict[str, str], several: bool) -> Problem | None:
+        """None when the remote's ``name`` holds ``base``, else why not."""
         tip = self.told.get(name) or refs[name]
         if not self.git.has_commit(tip):  # the remote moved since the last fetch: its branch, fetched into no ref
             self.git.run(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", str(self.where), name],
@@ -145,7 +155,8 @@ class _Published:
             f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, which the remote's {name} does not "
             "hold: PASS_TO_PASS measured the base's tests, and this base is not the published line (a remote-tracking "
             "ref moved in this clone, or a ref the agent pushed itself, is enough to make one)",
-            f"pushing to a fork or a mirror whose branch is behind? bring that remote's {name} up to the base first "
+            (f"{_NAME_IT}; or " if several else "")
+            + f"pushing to a fork or a mirror whose branch is behind? bring that remote's {name} up to the base first "
             "(push the published line there), then push again; otherwise start the task again from the published line "
             "(`harness task new` records it) and re-collect its evidence")
 
@@ -155,11 +166,16 @@ class _Published:
             if not self.where:
                 return Problem(paths.TASKS, RULE, "the push names no remote to read the published line from",
                                "push to a named remote or a URL, as git's pre-push hook is given them")
-            named = self.git.run(["config", "--get", f"remote.{self.where}.url"], check=False).strip()
-            if named and self.where != named:  # ls-remote reads its argument as a remote's name first (F-0517)
-                return Problem(paths.TASKS, RULE, f"this clone's config names a remote `{self.where}` whose url is "
-                               f"{named}, so listing {self.where} would list that, not the remote this push goes to",
-                               f"remove it (git config --unset remote.{self.where}.url), then push again")
+            # ls-remote reads its argument as a remote's name first, and takes that remote's settings: its url (read
+            # 146's F-0517), its uploadpack, a program run to answer the listing (read 147's F-0522)
+            settings = [line.split(" ", 1)[0] for line in self.git.run(
+                ["config", "--get-regexp", "^remote\\."], check=False).splitlines()
+                if line.lower().startswith(f"remote.{self.where.lower()}.")]
+            if settings:
+                return Problem(paths.TASKS, RULE, f"this clone's config has settings of a remote named `{self.where}` "
+                               f"({', '.join(settings[:3])}), which listing {self.where} would use: what it lists "
+                               "would not be the remote this push goes to",
+                               f"remove them (git config --remove-section remote.{self.where}), then push again")
             rewrite = _rewritten(self.git, self.where)
             if rewrite:
                 return Problem(paths.TASKS, RULE, f"this clone's config rewrites {self.where} when it is listed "
