@@ -10,6 +10,7 @@ import os
 import pytest
 
 from harness.errors import HarnessError
+
 from support.paths import PY
 from support.records import record, tdir
 
