@@ -125,6 +125,41 @@ def test_a_remote_that_cannot_be_listed_is_a_refusal_with_its_reason_not_a_pass(
     assert p.returncode == 1 and "could not list the remote's refs" in p.stdout + p.stderr, p.stdout + p.stderr
 
 
+def test_a_push_that_names_no_remote_is_refused_with_its_reason(h, repo, tmp_path, monkeypatch):
+    # The guard run by hand, or by a hook that passes no arguments: there is no remote to read the published line from.
+    published, _ = published_project(repo, tmp_path)
+    weakened_and_forged(repo)
+    done_and_committed(h, repo)
+    for name in ("PRE_COMMIT_REMOTE_NAME", "PRE_COMMIT_REMOTE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    from support.cli import cli
+
+    p = cli(repo, "hook", "push-guard", stdin=f"refs/heads/main {head(repo)} refs/heads/main {published}\n")
+    assert p.returncode == 1 and "the push names no remote to read the published line from" in p.stdout + p.stderr, \
+        p.stdout + p.stderr
+
+
+def test_a_remote_that_cannot_be_listed_is_asked_once_per_push(h, repo, tmp_path, monkeypatch):
+    # The framework's route asks for the remote's tip of the pushed branch, then for its protected branch: a listing
+    # that failed is the answer to both, not a second wait on an unreachable remote.
+    published, _ = published_project(repo, tmp_path)
+    weakened_and_forged(repo)
+    done_and_committed(h, repo)
+    from harness.gitio.git import Git
+
+    asked, run = [], Git.run
+
+    def counted(self, args, *rest, **kw):
+        asked.extend(args[:1] if args[:1] == ["ls-remote"] else [])
+        return run(self, args, *rest, **kw)
+
+    monkeypatch.setattr(Git, "run", counted)
+    p = framework_guard(repo, monkeypatch, str(tmp_path / "nowhere.git"), FROM_REF=published, TO_REF=head(repo),
+                        LOCAL_BRANCH="refs/heads/main", REMOTE_BRANCH="refs/heads/main")
+    assert p.returncode == 1 and "could not list the remote's refs" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert asked == ["ls-remote"]
+
+
 def test_a_push_that_brings_no_claim_lists_nothing(h, repo, tmp_path, monkeypatch):
     published, _ = published_project(repo, tmp_path)
     write(repo, {"calc.py": CALC + "\n# a comment\n"})

@@ -19,6 +19,26 @@ ZERO = "0" * 40
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # sha-1 or sha-256 object names, as git writes them
 
 
+@dataclass(frozen=True)
+class FrameworkPush:
+    """The one ref the pre-commit framework's pre-push hook names, in PRE_COMMIT_* variables (it gives no standard
+    input): each field as the framework set it, "" when it set none. Each reader keeps its own trust in them."""
+
+    local_branch: str  # PRE_COMMIT_LOCAL_BRANCH
+    to_ref: str        # PRE_COMMIT_TO_REF: none when the pushed history reaches a root commit
+    remote_branch: str  # PRE_COMMIT_REMOTE_BRANCH
+    from_ref: str      # PRE_COMMIT_FROM_REF: from this clone's refs/remotes for a new remote ref
+
+
+def framework_push(stdin_lines: Sequence[str | bytes]) -> FrameworkPush | None:
+    """The framework's pushed ref when the hook got no ref lines and runs under the framework, else None."""
+    env = os.environ
+    if stdin_lines or not ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
+        return None
+    return FrameworkPush(*(env.get(f"PRE_COMMIT_{name}", "") for name in
+                           ("LOCAL_BRANCH", "TO_REF", "REMOTE_BRANCH", "FROM_REF")))
+
+
 def ref_lines(lines: Sequence[str | bytes], oids: tuple[int, ...], form: str) -> list[list[str]]:
     """The fields of each line git gives a push hook, blank lines skipped. A line of another
     shape is refused, never skipped: skipped, it would check nothing and pass. Split from the
@@ -185,16 +205,16 @@ def push_commits(git: Git, stdin_lines: Sequence[str | bytes], remote: str | Non
     require_stored_parents(git)
     env, warnings = os.environ, []
     remote = remote or env.get("PRE_COMMIT_REMOTE_NAME")
-    if not stdin_lines and ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
-        refs = (env.get("PRE_COMMIT_LOCAL_BRANCH", ""), env.get("PRE_COMMIT_REMOTE_BRANCH", ""))
-        if any(r.startswith("refs/notes/") for r in refs):
+    pushed = framework_push(stdin_lines)
+    if pushed is not None:
+        if any(r.startswith("refs/notes/") for r in (pushed.local_branch, pushed.remote_branch)):
             warnings.append("the pre-commit framework passes only the first pushed ref, here a notes ref: "
                             "if this push also carries branches or tags, they were not checked — push notes "
                             "on their own (`git push origin refs/notes/harness`)")
-        if env.get("PRE_COMMIT_TO_REF") and env.get("PRE_COMMIT_FROM_REF"):
-            return git.rev_list([git.resolve(env["PRE_COMMIT_TO_REF"])], [git.resolve(env["PRE_COMMIT_FROM_REF"])]), warnings
+        if pushed.to_ref and pushed.from_ref:
+            return git.rev_list([git.resolve(pushed.to_ref)], [git.resolve(pushed.from_ref)]), warnings
         # Pushing a history that reaches a root commit: pre-commit passes no range.
-        tip = git.peel_commit(git.resolve(env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"))
+        tip = git.peel_commit(git.resolve(pushed.local_branch or "HEAD"))
         return (git.rev_list([tip], git.remote_tips(remote)) if tip else []), warnings
     seen: list[str] = []
     for local_ref, local_sha, _remote_ref, remote_sha in ref_lines(

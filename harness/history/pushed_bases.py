@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from harness import paths
 from harness.errors import HarnessError
 from harness.history.change_rules import Problem
-from harness.history.incoming import ZERO, shown_ref
+from harness.history.incoming import ZERO, framework_push, shown_ref
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -46,23 +46,20 @@ def _pushed(git: Git, lines: Sequence[str | bytes], published: _Published) -> li
     standard input, PRE_COMMIT_* variables) the old tip is trusted only where the remote lists it so: for a new remote
     ref the framework takes PRE_COMMIT_FROM_REF from this clone's refs/remotes, which the agent writes; and with no
     PRE_COMMIT_TO_REF (a history that reaches a root) the pushed branch is still judged (read 146's F-0516)."""
-    import os
-
     from harness.history.pushed_notes import pushed_lines
 
-    env = os.environ
-    if lines or not ("PRE_COMMIT_TO_REF" in env or "PRE_COMMIT_LOCAL_BRANCH" in env):
+    framework = framework_push(lines)
+    if framework is None:
         return [(ref, git.peel_commit(local), remote_ref, None if old == ZERO else old)
                 for ref, local, remote_ref, old in pushed_lines(lines) if local != ZERO]
-    local = env.get("PRE_COMMIT_TO_REF") or env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"
+    local = framework.to_ref or framework.local_branch or "HEAD"
     try:
         tip = git.peel_commit(git.resolve(local))
     except HarnessError:
         return []  # what push_commits refuses, in its words
-    remote_ref = env.get("PRE_COMMIT_REMOTE_BRANCH", "")
-    old = env.get("PRE_COMMIT_FROM_REF") or None
-    listed = published.listed_tip(remote_ref) if old else None
-    return [(env.get("PRE_COMMIT_LOCAL_BRANCH") or local, tip, remote_ref, old if old and old == listed else None)]
+    old = framework.from_ref or None
+    listed = published.listed_tip(framework.remote_branch) if old else None
+    return [(framework.local_branch or local, tip, framework.remote_branch, old if old and old == listed else None)]
 
 
 def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str, str | None]]:
@@ -111,7 +108,7 @@ class _Published:
         where = url or (git.run(["remote", "get-url", "--push", "--", remote], check=False).strip() if remote else None)
         self.git, self.where = git, where or remote
         self.told: dict[str, str] = {}  # remote ref -> its old tip, as git gave it to the hook
-        self._listed: tuple[dict[str, str], str | None] | None = None
+        self._listed: tuple[dict[str, str], str | None] | Problem | None = None
 
     def listed_tip(self, ref: str) -> str | None:
         """The tip the remote lists for ``ref``, if it can be listed."""
@@ -161,40 +158,44 @@ class _Published:
             "(`harness task new` records it) and re-collect its evidence")
 
     def _listing(self) -> tuple[dict[str, str], str | None] | Problem:
-        """(the remote's refs by name, the branch its HEAD names), or the refusal of a remote that cannot be listed."""
+        """(the remote's refs by name, the branch its HEAD names), or the refusal of a remote that cannot be listed;
+        either is read once per push, however many claims it brings."""
         if self._listed is None:
-            if not self.where:
-                return Problem(paths.TASKS, RULE, "the push names no remote to read the published line from",
-                               "push to a named remote or a URL, as git's pre-push hook is given them")
-            # ls-remote reads its argument as a remote's name first, and takes that remote's settings: its url (read
-            # 146's F-0517), its uploadpack, a program run to answer the listing (read 147's F-0522)
-            settings = [line.split(" ", 1)[0] for line in self.git.run(
-                ["config", "--get-regexp", "^remote\\."], check=False).splitlines()
-                if line.lower().startswith(f"remote.{self.where.lower()}.")]
-            if settings:
-                return Problem(paths.TASKS, RULE, f"this clone's config has settings of a remote named `{self.where}` "
-                               f"({', '.join(settings[:3])}), which listing {self.where} would use: what it lists "
-                               "would not be the remote this push goes to",
-                               f"remove them (git config --remove-section remote.{self.where}), then push again")
-            rewrite = _rewritten(self.git, self.where)
-            if rewrite:
-                return Problem(paths.TASKS, RULE, f"this clone's config rewrites {self.where} when it is listed "
-                               f"({rewrite}), so what git would list is not the remote this push goes to (read 145's "
-                               "F-0515)", f"remove the rewrite (git config --unset {rewrite.split()[0]}), then push again")
-            try:
-                out = self.git.run(["ls-remote", "--symref", "--", self.where])
-            except HarnessError as exc:
-                return Problem(paths.TASKS, RULE, f"could not list the remote's refs to find the tasks' bases in "
-                               f"its history: {exc.message}", "check the remote is reachable, then push again")
-            refs, default = {}, None
-            for line in out.splitlines():
-                left, _, name = line.partition("\t")
-                if left.startswith("ref: ") and name == "HEAD":
-                    default = left[len("ref: "):].strip()
-                elif name and left:
-                    refs[name] = left.strip()
-            self._listed = (refs, default)
+            self._listed = self._list()
         return self._listed
+
+    def _list(self) -> tuple[dict[str, str], str | None] | Problem:
+        if not self.where:
+            return Problem(paths.TASKS, RULE, "the push names no remote to read the published line from",
+                           "push to a named remote or a URL, as git's pre-push hook is given them")
+        # ls-remote reads its argument as a remote's name first, and takes that remote's settings: its url (read
+        # 146's F-0517), its uploadpack, a program run to answer the listing (read 147's F-0522)
+        settings = [line.split(" ", 1)[0] for line in self.git.run(
+            ["config", "--get-regexp", "^remote\\."], check=False).splitlines()
+            if line.lower().startswith(f"remote.{self.where.lower()}.")]
+        if settings:
+            return Problem(paths.TASKS, RULE, f"this clone's config has settings of a remote named `{self.where}` "
+                           f"({', '.join(settings[:3])}), which listing {self.where} would use: what it lists "
+                           "would not be the remote this push goes to",
+                           f"remove them (git config --remove-section remote.{self.where}), then push again")
+        rewrite = _rewritten(self.git, self.where)
+        if rewrite:
+            return Problem(paths.TASKS, RULE, f"this clone's config rewrites {self.where} when it is listed "
+                           f"({rewrite}), so what git would list is not the remote this push goes to (read 145's "
+                           "F-0515)", f"remove the rewrite (git config --unset {rewrite.split()[0]}), then push again")
+        try:
+            out = self.git.run(["ls-remote", "--symref", "--", self.where])
+        except HarnessError as exc:
+            return Problem(paths.TASKS, RULE, f"could not list the remote's refs to find the tasks' bases in "
+                           f"its history: {exc.message}", "check the remote is reachable, then push again")
+        refs, default = {}, None
+        for line in out.splitlines():
+            left, _, name = line.partition("\t")
+            if left.startswith("ref: ") and name == "HEAD":
+                default = left[len("ref: "):].strip()
+            elif name and left:
+                refs[name] = left.strip()
+        return refs, default
 
 
 def _rewritten(git: Git, url: str) -> str | None:

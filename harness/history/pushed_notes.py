@@ -5,7 +5,6 @@ ref, and the note's text with it."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,7 @@ from harness import paths
 from harness.errors import HarnessError
 from harness.gitio.push_fast_path import NOTES_REFS
 from harness.history.change_rules import Problem
-from harness.history.incoming import ZERO, ref_lines, shown_ref
+from harness.history.incoming import ZERO, framework_push, ref_lines, shown_ref
 
 if TYPE_CHECKING:
     from harness.gitio.git import Git
@@ -41,11 +40,10 @@ def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None
 
 def pushed_lines(lines: Sequence[str | bytes]) -> list[list[str]]:
     """The pre-push lines, or the one ref the pre-commit framework names (its first pushed ref alone)."""
-    env = os.environ
-    if lines or not env.get("PRE_COMMIT_TO_REF"):
+    framework = framework_push(lines)
+    if framework is None or not framework.to_ref:
         return ref_lines(lines, (1, 3), "<local ref> <local sha> <remote ref> <remote sha>")
-    return [[env.get("PRE_COMMIT_LOCAL_BRANCH", ""), env["PRE_COMMIT_TO_REF"], env.get("PRE_COMMIT_REMOTE_BRANCH", ""),
-             env.get("PRE_COMMIT_FROM_REF") or ZERO]]
+    return [[framework.local_branch, framework.to_ref, framework.remote_branch, framework.from_ref or ZERO]]
 
 
 def received_problems(git: Git, pushed: Sequence[PushedRef]) -> list[tuple[str, list[Problem]]]:
