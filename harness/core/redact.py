@@ -431,6 +431,8 @@ class Redactor:
         # by a rule that saw only that half.
         if _HIDING.search(text):
             text = self._hidden(text)
+        if "\n" in text:  # before the lines alone: a rule that knows a wrapped token's first line leaves the rest
+            text = self._unwrapped(text)
         text = self._plain_settled(text)
         if len(text) >= 16 and _depth < _DEPTH:
             if "\n" in text:  # joined first: a line decoded alone and hidden would leave the next its secret's rest
@@ -521,7 +523,28 @@ class Redactor:
         context a later rule knows a secret by: `s3a://AKIA…:KEY@` once the key id's marker stood where the
         url_password rule wants a user name, or `password=V` once a secret-named variable's value `password` was
         replaced everywhere (read 56b's F-0115)."""
-        found = self._spans(text)
+        return self._marked(text, self._spans(text))
+
+    def _unwrapped(self, text: str) -> str:
+        """``text`` with each token the rules find only across a line break (or down a table's column) replaced in
+        every line it spans (:mod:`.wrapped_lines`, read 149's F-0525)."""
+        return self._marked(text, self._wrapped_spans(text))
+
+    def _wrapped_spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Where the rules find a secret only across a line break: a span the text as written shows within a finding
+        (a PEM block's body lines, the first line of a wrapped JWT) is the rules' as written, one marker for the whole."""
+        from harness.core import wrapped_lines
+
+        found = [(o_start, o_end, name) for joined in wrapped_lines.views(text)
+                 for _, _, start, end, name in self._matches(joined.text) for o_start, o_end in joined.parts(start, end)]
+        if not found:
+            return found
+        plain = self._spans(text)
+        return [(start, end, name) for start, end, name in found
+                if not any(p_start <= start and end <= p_end for p_start, p_end, _ in plain)]
+
+    def _marked(self, text: str, found: list[tuple[int, int, str]]) -> str:
+        """``text`` with the spans ``found`` replaced by markers, spans that overlap as one."""
         if found and "[REDACTED:" in text:
             found = _outside_markers(found, text, self._labels, self.stored)
         if not found:
@@ -616,6 +639,8 @@ class Redactor:
         in its views, and for the encoded runs that hide one. For text redacted in pieces (a command's
         stdout and stderr, each on its own) that must not keep a secret the whole holds."""
         found = self._matches(text) + (self._view_matches(text) if _HIDING.search(text) else [])
+        if "\n" in text:
+            found += [(start, end, start, end, name) for start, end, name in self._wrapped_spans(text)]
         if len(text) >= 16:
             for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex)):
                 found += [(*m.span(), *m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]
