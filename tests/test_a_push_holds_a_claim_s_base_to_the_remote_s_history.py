@@ -214,15 +214,21 @@ def test_a_configured_base_branch_is_the_published_line(h, repo, tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-def test_f0515_a_url_the_clone_rewrites_when_it_lists_is_not_listed(h, repo, tmp_path):
-    # Read 145's F-0515: `url.FAKE.insteadOf REAL` (and `url.REAL.pushInsteadOf REAL`, so the push still reaches REAL)
-    # made ls-remote list a bare repository of the agent's, whose main held the forged base.
+def forged_beside_a_fake_remote(repo: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """(the real remote, a bare repository of the agent's whose main is the forged base), on a branch `feature`."""
     _, bare = published_project(repo, tmp_path)
     git(repo, "checkout", "-q", "-b", "feature")
     weakening = weakened_and_forged(repo)
     fake = tmp_path / "fake.git"
     git(tmp_path, "init", "-q", "--bare", str(fake))
     git(repo, "push", "-q", "--no-verify", str(fake), f"{weakening}:refs/heads/main")
+    return bare, fake
+
+
+def test_f0515_a_url_the_clone_rewrites_when_it_lists_is_not_listed(h, repo, tmp_path):
+    # Read 145's F-0515: `url.FAKE.insteadOf REAL` (and `url.REAL.pushInsteadOf REAL`, so the push still reaches REAL)
+    # made ls-remote list a bare repository of the agent's, whose main held the forged base.
+    bare, fake = forged_beside_a_fake_remote(repo, tmp_path)
     git(repo, "config", f"url.{fake}.insteadOf", str(bare))
     git(repo, "config", f"url.{bare}.pushInsteadOf", str(bare))
     done_and_committed(h, repo)
@@ -287,12 +293,7 @@ def test_f0516_the_framework_s_honest_push_passes(h, repo, tmp_path, monkeypatch
 
 def test_f0517_a_remote_named_like_the_pushed_url_is_not_listed(h, repo, tmp_path):
     # Read 146's F-0517: ls-remote reads its argument as a remote's name first; `remote.<URL>.url FAKE` listed FAKE.
-    _, bare = published_project(repo, tmp_path)
-    git(repo, "checkout", "-q", "-b", "feature")
-    weakening = weakened_and_forged(repo)
-    fake = tmp_path / "fake.git"
-    git(tmp_path, "init", "-q", "--bare", str(fake))
-    git(repo, "push", "-q", "--no-verify", str(fake), f"{weakening}:refs/heads/main")
+    bare, fake = forged_beside_a_fake_remote(repo, tmp_path)
     url = f"file://{bare}"
     git(repo, "config", f"remote.{url}.url", str(fake))
     done_and_committed(h, repo)

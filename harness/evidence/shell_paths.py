@@ -9,8 +9,10 @@ prefix, alone, or through `export`/`declare`), each value read every way the she
 over with its quotes removed, so each `$NAME`, `${NAME}` and leading `~` is taken both expanded (from the run's
 environment; `$PWD` is the folder the run starts in) and as the literal text a quote would have kept (read 143's
 F-0509). What only the shell can tell is refused, never guessed (read 143's F-0506..F-0508): a PATH set another way
-(`for PATH in`, `read PATH`, `printf -v PATH`), a variable the line itself may set, a substitution, a `~user`, and a
-relative entry (or `$PWD`) on a line that changes folder before it runs something.
+(`for PATH in`, `read PATH`, `printf -v PATH`; PATH is found in the line's text with its quotes taken out, so a quoted
+`"PA"TH=` is found too), a variable the line itself may set (HOME and PWD among them), a substitution, a brace (bash may
+expand it into several assignments), more than :data:`MAX_READINGS` expansions in one value, a `~user` or a `~` with no
+HOME to read, and a relative entry (or `$PWD`) on a line that changes folder before it runs something.
 """
 
 from __future__ import annotations

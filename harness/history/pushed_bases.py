@@ -63,9 +63,9 @@ def _pushed(git: Git, lines: Sequence[str | bytes], published: _Published) -> li
 
 
 def _new_claims(git: Git, tip: str, old: str | None) -> list[tuple[str, str, str | None]]:
-    """(task, its base, the protected branch `suite.base` names) of each task in CONVERGED or DONE at ``tip`` that was not so at ``old`` (the remote's tip, when
-    this clone has it), under a gate.yaml with a suite policy at ``tip``; a task or gate no reader accepts is the
-    audit's to refuse."""
+    """(task, its base, the protected branch `suite.base` names) of each task in CONVERGED or DONE at ``tip`` that
+    was not so at ``old`` (the remote's tip, when this clone has it), under a gate.yaml with a suite policy at
+    ``tip``; a task or gate no reader accepts is the audit's to refuse."""
     from harness.gitio.tree_source import TreeSource
     from harness.store import reader, settings
 
