@@ -102,3 +102,105 @@ def test_the_evidence_log_and_record_keep_no_piece_of_a_wrapped_token(h, repo, t
         written = (folder / name).read_text()
         for secret in (GHP, JWT, XOXB):
             assert kept(secret, written.replace("\\n", "\n")) == [], (name, written)
+
+
+# -- read 150 ------------------------------------------------------------------------------------------------------
+
+def wide(text: str) -> int:
+    """Display width, as tabulate (wcwidth) and rich pad: East Asian wide characters take two columns."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def grid(value: str, width: int, label: str) -> str:
+    """tabulate's `grid` format of one row whose token cell wraps, its first cell ``label`` (padded by display width)."""
+    cells = [value[i:i + width] for i in range(0, len(value), width)]
+    rows = ["+--------+" + "-" * (width + 2) + "+---------+",
+            "| " + "name" + " " * 2 + " | " + "token".ljust(width) + " | scope   |",
+            "+========+" + "=" * (width + 2) + "+=========+"]
+    for n, cell in enumerate(cells):
+        first = label if n == 0 else ""
+        rows.append(f"| {first}{' ' * (6 - wide(first))} | {cell.ljust(width)} | {'admin' if n == 0 else '':<7} |")
+    return "\n".join(rows)
+
+
+def ruled(value: str, width: int) -> str:
+    """tabulate's default `simple` format (no vertical borders) with `maxcolwidths`, the token in the middle column."""
+    cells = [value[i:i + width] for i in range(0, len(value), width)]
+    rows = ["name    " + "token".ljust(width) + "  scope", "------  " + "-" * width + "  -------"]
+    rows += [f"{'slack' if n == 0 else '':<6}  {cell:<{width}}  {'admin' if n == 0 else ''}".rstrip()
+             for n, cell in enumerate(cells)]
+    return "\n".join(rows)
+
+
+TABLES = {
+    "a grid whose first cell holds wide characters": (XOXB, grid(XOXB, 16, "日本語")),
+    "a grid of plain characters": (XOXB, grid(XOXB, 16, "slack")),
+    "a table with no vertical borders, ruled with dashes": (XOXB, ruled(XOXB, 16)),
+}
+PREFIXED = {
+    "a colour code around each line": (GHP, "\x1b[31mtoken rejected: \x1b[0m\n" + "\n".join(
+        f"\x1b[31m{GHP[i:i + 16]}\x1b[0m" for i in range(0, len(GHP), 16))),
+    "docker compose's service prefix": (GHP, "web-1  | error: token rejected:\n" + "\n".join(
+        f"web-1  | {GHP[i:i + 16]}" for i in range(0, len(GHP), 16))),
+    "a CI log's timestamp": (GHP, "\n".join(f"2026-12-06T12:00:01.1234567Z {GHP[i:i + 16]}" for i in range(0, len(GHP), 16))),
+    "a quote's `> `": (GHP, "The deploy bot answered:\n" + "\n".join(f"> {GHP[i:i + 16]}" for i in range(0, len(GHP), 16))),
+}
+
+
+@pytest.mark.parametrize("secret, text", [*TABLES.values(), *PREFIXED.values()], ids=[*TABLES, *PREFIXED])
+def test_f0526_f0527_a_token_wrapped_in_a_table_or_under_a_line_prefix_is_redacted(secret: str, text: str) -> None:
+    out = compile_patterns().redact(text)
+    assert kept(secret, out.replace("\x1b[31m", "").replace("\x1b[0m", "").replace("web-1", "")) == [], out
+    assert secrets_in("notes.md", f"{text}\n".encode())
+
+
+def test_f0528_a_log_cut_inside_a_wrapped_token_keeps_none_of_its_lines(h, repo, task, tmp_path):
+    import base64
+    import hashlib
+    import hmac
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    claims = {"sub": "deploy-bot", "scope": " ".join(f"repo:org/service-{n}:write" for n in range(90))}
+    head = b64(b'{"alg":"HS256","typ":"JWT"}')
+    body = b64(json.dumps(claims, separators=(",", ":")).encode())
+    sig = b64(hmac.new(b"k3y-0f-the-issuer", f"{head}.{body}".encode(), hashlib.sha256).digest())
+    (tmp_path / "jwt").write_text(f"{head}.{body}.{sig}")
+    script = tmp_path / "show.py"
+    script.write_text(textwrap.dedent(f"""\
+        import textwrap
+        jwt = open({str(tmp_path / "jwt")!r}).read()
+        for n in range(120):
+            print(f"tests/test_deploy.py::test_step_{{n:03d}} PASSED")
+        print("\\n".join(textwrap.wrap(f"E   PermissionError: the registry refused the request with Bearer {{jwt}}", 64)))
+        print("1 failed, 120 passed")
+        """))
+    config = repo / ".harness" / "config.yaml"
+    config.write_text(config.read_text() + "output:\n  tail_bytes: 1024\n  log_cap_bytes: 4096\n")
+    h.ok("evidence", "build", "--", sys.executable, str(script))
+    folder = repo / ".harness" / "tasks" / task / "evidence"
+    for name in ("build.log", "build.json"):
+        written = "".join((folder / name).read_text().replace("\\n", "\n").split())
+        assert sig not in written and body[-40:] not in written, name
+    assert "120 passed" in (folder / "build.log").read_text()
+
+
+ORDINARY_AFTER_A_SECRET = {
+    "a test id after a password": ("login with password=hunter2\ntests/test_login.py::test_ok PASSED",
+                                   "tests/test_login.py::test_ok PASSED"),
+    "a status line after a bearer token": ("Authorization: Bearer abcdef123456\nHTTP/1.1 401 Unauthorized",
+                                           "HTTP/1.1 401 Unauthorized"),
+    "a YAML key after a token's": ("token: abcd1234efgh\nretries: 3", "retries: 3"),
+    "the environment after an empty secret": ("API_TOKEN=\nHOME=/root\nHOSTNAME=ci-runner-7", "HOSTNAME=ci-runner-7"),
+    "a markdown table's alignment row": ("| name | token |\n|:-----|:------|\n| ci   | none  |", "|:-----|:------|"),
+    "a markdown table's cell": ("| name | token |\n|:-----|:------|\n| ci   | none  |", "| ci   | none  |"),
+    "a summary after a wrapped token": (folded(GHP, 16) + "\n1 failed, 120 passed", "1 failed, 120 passed"),
+}
+
+
+@pytest.mark.parametrize("text, line", ORDINARY_AFTER_A_SECRET.values(), ids=ORDINARY_AFTER_A_SECRET.keys())
+def test_f0529_the_line_after_a_secret_is_kept_as_written(text: str, line: str) -> None:
+    assert line in compile_patterns().redact(text).split("\n")
