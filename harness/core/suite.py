@@ -21,8 +21,15 @@ from harness.paths import PYTEST_CONFIGS
 # What `harness init` offers a Python project: the test folders it finds, and every file that can
 # configure how pytest collects and runs — present or not (a new one can narrow the run as surely).
 TEST_FOLDERS = ("tests/**", "test/**")
+# The modules pytest collects by its default names, in any folder.
+DEFAULT_TEST_FILES = ("**/test_*.py", "**/*_test.py")
 # Found elsewhere (a monorepo's packages, tests beside the code): written only when present.
-NESTED_TESTS = ("**/tests/**", "**/test/**", "**/test_*.py", "**/*_test.py")
+NESTED_TESTS = ("**/tests/**", "**/test/**", *DEFAULT_TEST_FILES)
+# pytest's own repository keeps its tests, the helper modules they import and the data they compare against in a
+# top-level `testing/` (no `testpaths`): one holding a test module and no `__init__.py` is the tests' folder, protected
+# whole as `tests/**` is (read 148's F-0524: the change's `testing/helpers.py` and golden `testing/expected.json` stood
+# in for the base's). Not `**/testing/**`: a package's `pkg/testing/` (`numpy.testing`) is code under test.
+TESTING = "testing"
 CONFIG_FILES = ("**/conftest.py", *PYTEST_CONFIGS)
 PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 # Protected whatever suite.paths says: files the interpreter runs at start-up (a root sitecustomize.py
@@ -197,14 +204,32 @@ def digest(ident: Mapping[str, object]) -> str:
 
 def detected(files: Iterable[str], configs: Mapping[str, str] | None = None) -> list[str]:
     """What `harness init` writes as the protected suite: the test folders of :data:`PYTHON_PATHS`
-    that hold a file of ``files``, the tests the project's pytest configuration ``configs`` (path -> text) names
-    (:func:`configured_tests`), and every configuration file pattern, once any is found."""
+    that hold a file of ``files``, a top-level `testing/` of tests (:func:`testing_folder`), the tests the project's
+    pytest configuration ``configs`` (path -> text) names (:func:`configured_tests`), and every configuration file
+    pattern, once any is found."""
     listed = list(files)
     found = [p for p in (*TEST_FOLDERS, *NESTED_TESTS, *CONFIG_FILES) if any(_glob(p).fullmatch(f) for f in listed)]
-    folders = [p for p in TEST_FOLDERS if p in found]
+    folders = [*(p for p in TEST_FOLDERS if p in found), *testing_folder(listed, configs or {})]
     nested = [p for p in NESTED_TESTS if any(_glob(p).fullmatch(f) and not matches(f, folders) for f in listed)]
     named = [p for p in configured_tests(listed, configs or {}) if p not in folders]
     return list(dict.fromkeys([*folders, *nested, *named, *CONFIG_FILES])) if found else []
+
+
+def testing_folder(files: list[str], configs: Mapping[str, str]) -> list[str]:
+    """`testing/**` when ``files`` hold a test module of pytest's default names under a top-level `testing/` that is
+    no package or import folder of the code (read 148's F-0524; as :func:`configured_tests` leaves out such a
+    `testpaths` folder); else nothing."""
+    tests = [f"{TESTING}/{p}" for p in DEFAULT_TEST_FILES]
+    if TESTING in _code_folders(configs) or f"{TESTING}/__init__.py" in files or not any(matches(f, tests) for f in files):
+        return []
+    return [f"{TESTING}/**"]
+
+
+def _code_folders(configs: Mapping[str, str]) -> set[str]:
+    """The folders the code is imported from, never a test folder: pytest's configured `pythonpath` folders and src/."""
+    from harness.core import pytest_startup  # not on status's path (as in configured_tests)
+
+    return set(pytest_startup.startup(configs)[1]) | {pytest_startup.SRC}
 
 
 def configured_tests(files: list[str], configs: Mapping[str, str]) -> list[str]:
@@ -215,10 +240,22 @@ def configured_tests(files: list[str], configs: Mapping[str, str]) -> list[str]:
     patterns match."""
     from harness.core import pytest_startup  # tomllib loads datetime: not on status's path (tests/test_layering.py)
 
-    code = set(pytest_startup.startup(configs)[1]) | {pytest_startup.SRC}
+    code = _code_folders(configs)
     whole = [f"{t}/**" for t in pytest_startup.testpaths(configs) if t and t not in code
              and f"{t}/__init__.py" not in files and any(f.startswith(t + "/") for f in files)]
     return [*whole, *(p for p in pytest_startup.collected(configs) if any(_glob(p).fullmatch(f) for f in files))]
+
+
+def unprotected_test_folders(files: Iterable[str], paths: Iterable[str]) -> list[str]:
+    """The folders holding a test module of pytest's default names that no path of ``paths`` protects whole (a
+    `FOLDER/**`): there only the test modules are protected, not the helpers and data beside them (read 148's
+    F-0524), so `harness init` names them for a human to protect rather than leave a layout it does not know half
+    protected. The root and a package's folder (an `__init__.py`) hold the code, whose tests beside it are protected
+    by their names."""
+    listed = set(files)
+    whole = [p for p in paths if p.endswith("/**")]
+    folders = {f.rpartition("/")[0] for f in listed if matches(f, DEFAULT_TEST_FILES) and not matches(f, whole)}
+    return sorted(d for d in folders if d and f"{d}/__init__.py" not in listed)
 
 
 def names_tests(paths: Iterable[str]) -> bool:

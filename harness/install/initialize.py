@@ -3,12 +3,15 @@ repository already has: the evidence types config.yaml configures and the test s
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from harness import paths, resources
 from harness.core.suite import with_suite
 from harness.store import fsio
 from harness.store.layout import Layout, find_worktree
+
+if TYPE_CHECKING:
+    from harness.core.next_step import NextStep
 
 GITIGNORE = (b"# per-clone state: lock, redo log, current-task choice, caches\n/local/\n"
              b"# temp files of an interrupted write (swept by the next harness command)\n.*.tmp\n")
@@ -20,6 +23,24 @@ class Initialized(NamedTuple):
     configured: list[str]     # the evidence types config.yaml configures
     found: list[str]          # the test-suite patterns matching files git sees
     suite_paths: list[str]    # those gate.yaml protects (none when the test command writes no report)
+    unprotected: list[str]    # folders of test files no found path protects whole (read 148's F-0524)
+
+    def steps(self) -> list[NextStep]:
+        from harness.core import next_step
+
+        return next_step.after_init(bool(self.configured)) if self.created else []
+
+    def as_dict(self) -> dict[str, Any]:
+        """`harness init --json`: what was written, what gate.yaml protects and which folders of tests it leaves open,
+        each with the path that would protect it (the suite init finds now: gate.yaml holds it where ``created``
+        names gate.yaml)."""
+        from harness.core.next_step import as_data
+
+        return {"root": str(self.layout.root), "created": self.created, "configured": self.configured,
+                "found": self.found, "suite_paths": self.suite_paths, "names_tests": self.names_tests(),
+                "named_by_commands": self.named_by_commands(),
+                "unprotected_test_folders": [{"folder": d, "suite_path": f"{d}/**"} for d in self.unprotected],
+                "next": as_data(self.steps())}
 
     def named_by_commands(self) -> list[str]:
         return _named_by_commands(self.layout)
@@ -41,7 +62,8 @@ def initialize() -> Initialized:
         fsio.atomic_write(layout.config, resources.template("config.yaml"))
         created.append(layout.rel(layout.config))
     configured = _configured(layout)
-    found = _suite_paths(layout)
+    files = _source_files(layout)
+    found = _suite_paths(layout, files)
     no_report = _test_command_without_report(layout)
     suite_paths = [] if no_report else found
     for path, data in (
@@ -53,13 +75,26 @@ def initialize() -> Initialized:
             created.append(layout.rel(path))
     for folder in (layout.tasks, layout.local):
         folder.mkdir(parents=True, exist_ok=True)
-    return Initialized(layout, created, configured, found, suite_paths)
+    return Initialized(layout, created, configured, found, suite_paths, _unprotected(files, found))
 
 
 class Restored(NamedTuple):
     done: Initialized         # what init did beside it (what .harness/ lacked)
     head: str | None          # HEAD's commit id when its gate.yaml was put back; None: init's policy was written
     head_invalid: str | None  # why HEAD's gate.yaml was not put back: it does not validate
+
+    def steps(self) -> list[NextStep]:
+        from harness.core.next_step import NextStep
+
+        return [NextStep("harness status", "the gate judges under the restored policy")]
+
+    def as_dict(self) -> dict[str, Any]:
+        """`harness init --restore-gate --json`: which policy gate.yaml holds now (HEAD's, or init's where ``head`` is
+        None, with why HEAD's was not taken)."""
+        from harness.core.next_step import as_data
+
+        return {"restored": self.done.layout.rel(self.done.layout.gate), "head": self.head,
+                "head_invalid": self.head_invalid, "next": as_data(self.steps())}
 
 
 def restore_gate() -> Restored:
@@ -117,13 +152,19 @@ def _configured(layout: Layout) -> list[str]:
     return configured_types(FsSource(layout.root))
 
 
-def _suite_paths(layout: Layout) -> list[str]:
-    """The protected-suite patterns that match files git sees here (tracked, or untracked and not ignored), with the
-    tests the project's pytest configuration names (its `testpaths`, `python_files`: read 81's F-0292)."""
+def _suite_paths(layout: Layout, files: list[str]) -> list[str]:
+    """The protected-suite patterns that match ``files``, those git sees here (tracked, or untracked and not ignored),
+    with the tests the project's pytest configuration names (its `testpaths`, `python_files`: read 81's F-0292)."""
     from harness.core.suite import detected
 
-    files = _source_files(layout)
     return detected(files, _pytest_configs(layout, files))
+
+
+def _unprotected(files: list[str], found: list[str]) -> list[str]:
+    """The folders of test files among ``files`` that the suite ``found`` does not protect whole (read 148's F-0524)."""
+    from harness.core.suite import unprotected_test_folders
+
+    return unprotected_test_folders(files, found)
 
 
 def _pytest_configs(layout: Layout, files: list[str]) -> dict[str, str]:
