@@ -178,8 +178,12 @@ def test_f0528_a_log_cut_inside_a_wrapped_token_keeps_none_of_its_lines(h, repo,
         print("\\n".join(textwrap.wrap(f"E   PermissionError: the registry refused the request with Bearer {{jwt}}", 64)))
         print("1 failed, 120 passed")
         """))
+    import yaml
+
     config = repo / ".harness" / "config.yaml"
-    config.write_text(config.read_text() + "output:\n  tail_bytes: 1024\n  log_cap_bytes: 4096\n")
+    settings = yaml.safe_load(config.read_text())
+    settings.setdefault("output", {}).update(tail_bytes=1024, log_cap_bytes=4096)
+    config.write_text(yaml.safe_dump(settings))
     h.ok("evidence", "build", "--", sys.executable, str(script))
     folder = repo / ".harness" / "tasks" / task / "evidence"
     for name in ("build.log", "build.json"):
