@@ -429,10 +429,11 @@ class Redactor:
     def redact(self, text: str, _depth: int = 0) -> str:
         # The view first: a token split by a colour code is replaced whole, not its first half
         # by a rule that saw only that half.
-        if _HIDING.search(text):
+        hiding = _HIDING.search(text) is not None
+        if hiding:
             text = self._hidden(text)
         if "\n" in text:  # before the lines alone: a rule that knows a wrapped token's first line leaves the rest
-            text = self._unwrapped(text)
+            text = self._unwrapped(text, hiding)
         text = self._plain_settled(text)
         if len(text) >= 16 and _depth < _DEPTH:
             if "\n" in text:  # joined first: a line decoded alone and hidden would leave the next its secret's rest
@@ -525,23 +526,42 @@ class Redactor:
         replaced everywhere (read 56b's F-0115)."""
         return self._marked(text, self._spans(text))
 
-    def _unwrapped(self, text: str) -> str:
+    def _unwrapped(self, text: str, hiding: bool) -> str:
         """``text`` with each token the rules find only across a line break (or down a table's column) replaced in
         every line it spans (:mod:`.wrapped_lines`, read 149's F-0525)."""
-        return self._marked(text, self._wrapped_spans(text))
+        return self._marked(text, self._wrapped_spans(text, hiding))
 
-    def _wrapped_spans(self, text: str) -> list[tuple[int, int, str]]:
-        """Where the rules find a secret only across a line break: a span the text as written shows within a finding
-        (a PEM block's body lines, the first line of a wrapped JWT) is the rules' as written, one marker for the whole."""
+    def _wrapped_spans(self, text: str, hiding: bool) -> list[tuple[int, int, str]]:
+        """Where the rules find a secret only across a line break (:mod:`.wrapped_lines`): in the text as written, and,
+        when it holds any (``hiding``), with its escape codes taken out (a colour code around each line, read 150's
+        F-0527), mapped back."""
+        found = self._wrapped_in(text)
+        chain = _views(text) if hiding else []
+        if chain:
+            for start, end, name in self._wrapped_in(chain[-1].text):
+                for view in reversed(chain):
+                    start, end = view.original(start, end)
+                found.append((start, end, name))
+        return found
+
+    def _wrapped_in(self, text: str) -> list[tuple[int, int, str]]:
+        """:meth:`_wrapped_spans` of ``text`` itself. What a rule finds whole in the text as written it has redacted
+        there: a wrapped finding within one of its own (a PEM block's body lines) is that one, and a value known by its
+        context that only carries on past where the same rule's finding ends at a line's end (`password=X`, then the
+        next line's first word) is no wrap (read 150's F-0529). A token known by its shape is read on (`xoxb-…` at a
+        line's end is a whole token to its rule, and a wrapped one's first piece)."""
         from harness.core import wrapped_lines
 
-        found = [(o_start, o_end, name) for joined in wrapped_lines.views(text)
-                 for _, _, start, end, name in self._matches(joined.text) for o_start, o_end in joined.parts(start, end)]
+        found = [(name, joined.parts(start, end)) for joined in wrapped_lines.views(text)
+                 for _, _, start, end, name in self._matches(joined.text)]
+        found = [(name, parts) for name, parts in found if parts]
         if not found:
-            return found
-        plain = self._spans(text)
-        return [(start, end, name) for start, end, name in found
-                if not any(p_start <= start and end <= p_end for p_start, p_end, _ in plain)]
+            return []
+        plain = self._matches(text)
+        ends = {(name, end) for m_start, _, start, end, name in plain if m_start < start}  # known by its context
+        return [(start, end, name) for name, parts in found if (name, parts[0][1]) not in ends
+                for start, end in parts
+                if not any(p_start <= start and end <= p_end for _, _, p_start, p_end, _ in plain)]
 
     def _marked(self, text: str, found: list[tuple[int, int, str]]) -> str:
         """``text`` with the spans ``found`` replaced by markers, spans that overlap as one."""
@@ -638,9 +658,10 @@ class Redactor:
         context it is known by) and (start, end) of the secret, for what the rules find in the text and
         in its views, and for the encoded runs that hide one. For text redacted in pieces (a command's
         stdout and stderr, each on its own) that must not keep a secret the whole holds."""
-        found = self._matches(text) + (self._view_matches(text) if _HIDING.search(text) else [])
+        hiding = _HIDING.search(text) is not None
+        found = self._matches(text) + (self._view_matches(text) if hiding else [])
         if "\n" in text:
-            found += [(start, end, start, end, name) for start, end, name in self._wrapped_spans(text)]
+            found += [(start, end, start, end, name) for start, end, name in self._wrapped_spans(text, hiding)]
         if len(text) >= 16:
             for pattern, undone in ((_BASE64, self._encoded), (_HEX, self._hex)):
                 found += [(*m.span(), *m.span(), "") for m in pattern.finditer(text) if undone(0, m) != m.group()]

@@ -1,7 +1,13 @@
 """Text as a reader reads it once the line breaks a tool wrapped it at are taken out: a token printed by `fold -w`,
-by Python's textwrap (which breaks a word longer than the width), continued with a shell's `\\`, or in a table whose
-cell wraps a long value over rows, is in no line whole, and each piece alone is no token's shape (read 149's
-F-0525). The rules read these views; what they find across a break is redacted in each line it spans.
+by Python's textwrap (which breaks a word longer than the width), continued with a shell's `\\`, under a prefix every
+line repeats (`web-1  | `, a log's timestamp, a quote's `> `), or in a table whose cell wraps a long value down its
+rows, is in no line whole, and each piece alone is no token's shape (read 149's F-0525, read 150's F-0526, F-0527).
+The rules read these views; what they find across a break is redacted in each line it spans.
+
+A break is read as a wrap only where a wrap can be: a token character on both sides of it (past the prefix the two
+lines share and the next one's indent), and, in a run of breaks, each line of the run as long as the one before it (a
+wrapping tool fills every line but the last: the line after a short one is the next thing printed, read 150's
+F-0529); a table's cell is joined to the next row's only when it fills its column.
 
 Pure: text in, views out. Encodings wrapped at a width (base64, hex) are :mod:`harness.core.redact`'s own `_WRAPPED`
 reading, which decodes them joined.
@@ -14,12 +20,25 @@ import itertools
 import re
 from dataclasses import dataclass
 
-_TOKEN = r"A-Za-z0-9_\-.+/="  # what a token is written with: the rules' alphabets, a JWT's dots, base64's padding
-# A break inside a token: a token character before it (a shell's `\` between), one after it past the next line's indent.
-_BREAK = re.compile(rf"(?<=[{_TOKEN}])\\?\r?\n[ \t]*(?=[{_TOKEN}])")
+# What a token is written with: the rules' alphabets, a JWT's dots. Not `=`: base64's padding ends a token, and a line
+# ending `API_TOKEN=` is an empty value, not the first half of the next line's (read 150's F-0529).
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/")
+_LINE = re.compile(r"[^\n]*\n?")
+_TOKEN = r"A-Za-z0-9_\-.+/"
+# A break a wrapped token may run over: eight token characters before it (a `\` or a CR between), or one before it
+# and eight after the next line's indent. A token the rules know is 16 characters or more, so one of its pieces on
+# either side of a break is 8. Each alternative starts at the line feed: a pattern that starts with a lookbehind is
+# tried at every character (25 times slower on a long log).
+_AFTER_EIGHT = "|".join(rf"(?<=[{_TOKEN}]{{8}}{end}\n)" for end in ("", "\r", "\\\\", "\\\\\r"))
+_AFTER_ONE = "|".join(rf"(?<=[{_TOKEN}]{end}\n)" for end in ("", "\r", "\\\\", "\\\\\r"))
+_CANDIDATE = re.compile(rf"\n(?:{_AFTER_EIGHT}|(?:{_AFTER_ONE})(?=[ \t]*[{_TOKEN}]{{8}}))")
+_DIGITS = str.maketrans("0123456789", "0000000000")  # a prefix's shape: a timestamp's digits change from line to line
 # The borders of a table's columns: ASCII, and the light, heavy and double box-drawing ones.
 _BORDER = re.compile("[|\u2502\u2503\u2551]")
-_LINE = re.compile(r"[^\n]*\n?")
+_RULE_CELL = re.compile(r"[\s:=+\-\u2500-\u257f]*")  # a row that rules a table: it ends a run of wrapped cells
+# A table with no vertical borders, ruled under its header (tabulate's `simple`, `psql` without borders): its columns
+# are the rule's dash runs.
+_DASH_RULE = re.compile(r"(?m)^ *(?:-{2,}|={2,})(?: +(?:-{2,}|={2,}))+ *\r?$")
 
 
 @dataclass(frozen=True)
@@ -44,57 +63,176 @@ class Joined:
         return out if len(out) > 1 else []
 
 
+class _Builder:
+    """A :class:`Joined` made piece by piece."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.segments: list[tuple[int, int, int]] = []
+        self.at = 0
+
+    def add(self, text: str, start: int, end: int) -> None:
+        self.segments.append((self.at, start, end))
+        self.pieces.append(text[start:end])
+        self.at += end - start
+
+    def gap(self) -> None:
+        self.pieces.append("\n")
+        self.at += 1
+
+    def built(self) -> Joined:
+        return Joined("".join(self.pieces), tuple(self.segments))
+
+
 def views(text: str) -> list[Joined]:
     """The views of ``text`` a wrapped token is whole in: its lines joined where a token runs over a break, and each
     table's columns read cell after cell down its rows."""
-    out = [] if _BREAK.search(text) is None else [_joined_lines(text)]
-    if _BORDER.search(text) is not None:
-        out += _table_columns(text)
+    joined = _joined_lines(text)
+    out = [joined] if joined is not None else []
+    bordered, ruled = _BORDER.search(text) is not None, _DASH_RULE.search(text) is not None
+    if bordered or ruled:
+        lines = [(m.start(), m.group().rstrip("\r\n")) for m in _LINE.finditer(text) if m.group()]
+        out += _bordered(text, lines) if bordered else []
+        out += _ruled(text, lines) if ruled else []
     return out
 
 
-def _joined_lines(text: str) -> Joined:
-    segments, pieces, at, pos = [], [], 0, 0
-    for m in _BREAK.finditer(text):
-        segments.append((at, pos, m.start()))
-        pieces.append(text[pos:m.start()])
-        at, pos = at + m.start() - pos, m.end()
-    segments.append((at, pos, len(text)))
-    pieces.append(text[pos:])
-    return Joined("".join(pieces), tuple(segments))
+def _joined_lines(text: str) -> Joined | None:
+    """The runs of lines of ``text`` joined at each break :func:`_wrap` reads as one inside a token, a line break
+    between runs: the rules read those lines alone, not the whole text again (its candidates found by
+    :data:`_CANDIDATE`; a line at a time in Python, and the whole text read twice, cost a long log twice its
+    redaction)."""
+    built, start, width, joined_line, line_end = _Builder(), -1, 0, -1, 0
+    for m in _CANDIDATE.finditer(text):
+        nl = m.start()
+        a_at = text.rfind("\n", 0, nl) + 1
+        b_end = text.find("\n", nl + 1)
+        a, b = text[a_at:nl].rstrip("\r"), text[nl + 1:b_end if b_end >= 0 else len(text)].rstrip("\r")
+        chained = joined_line == a_at
+        wrap = _wrap(a, b, width if chained else None)
+        if wrap is None:
+            continue
+        if not chained:  # a new run: the one before ends with its last line
+            if start >= 0:
+                built.add(text, start, line_end)
+                built.gap()
+            start = a_at
+        built.add(text, start, a_at + wrap[0])
+        start, width, joined_line, line_end = nl + 1 + wrap[1], len(a), nl + 1, nl + 1 + len(b)
+    if start < 0:
+        return None
+    built.add(text, start, line_end)
+    return built.built()
 
 
-def _table_columns(text: str) -> list[Joined]:
-    """One view of each table: rows in a run whose borders stand at the same columns, each column's cells (stripped)
-    joined down the rows, a line break between columns."""
+def _wrap(a: str, b: str, width: int | None) -> tuple[int, int] | None:
+    """(where line ``a``'s piece ends, where line ``b``'s starts) when the break between them may be a wrap inside a
+    token, else None; ``width``: the length of the line before ``a`` when that break was read as one (a line longer
+    than it is a wrap's first: the words before the token are no wrap's, and were joined to it harmlessly)."""
+    if width is not None and len(a) < width:  # the last line of a wrap: what follows is not of the token
+        return None
+    end = len(a) - 1 if a.endswith("\\") else len(a)
+    if end == 0 or a[end - 1] not in TOKEN_CHARS or not b:
+        return None
+    prefix = _shared_prefix(a, b) if a[0].translate(_DIGITS) == b[0].translate(_DIGITS) else 0
+    start = len(b) - len(b[prefix:].lstrip(" \t"))
+    if start >= len(b) or b[start] not in TOKEN_CHARS:
+        return None
+    return end, start
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    """The length of the prefix ``a`` and ``b`` share in shape (a digit is any digit), up to its last character that
+    is no token's: the pieces after it may share letters."""
+    shape_a, shape_b = a.translate(_DIGITS), b.translate(_DIGITS)
+    low, high = 0, min(len(a), len(b))
+    while low < high:  # the longest common prefix, by slices compared whole
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if shape_a[:mid] == shape_b[:mid] else (low, mid - 1)
+    while low and shape_a[low - 1] in TOKEN_CHARS:
+        low -= 1
+    return low
+
+
+def _bordered(text: str, lines: list[tuple[int, str]]) -> list[Joined]:
+    """One view of each run of rows whose borders stand at the same columns, as a terminal shows them (a wide
+    character takes two: read 150's F-0526)."""
     out: list[Joined] = []
-    run: list[tuple[int, str, tuple[int, ...]]] = []
+    run: list[list[tuple[int, int]]] = []
     layout: tuple[int, ...] | None = None
-    for m in _LINE.finditer(text):
-        if not m.group():
-            break
-        line = m.group().rstrip("\r\n")
-        borders = tuple(b.start() for b in _BORDER.finditer(line))
-        if len(borders) < 2 or borders != layout:
-            out += _columns(run) if len(run) > 1 else []
-            run, layout = [], borders if len(borders) >= 2 else None
-        if layout is not None:
-            run.append((m.start(), line, borders))
-    return out + (_columns(run) if len(run) > 1 else [])
+    for at, line in lines:
+        borders = [m.start() for m in _BORDER.finditer(line)]
+        shown = tuple(_columns_of(line, borders)) if len(borders) >= 2 else None
+        if shown is None or shown != layout:
+            out += [_cells_down(text, run)] if len(run) > 1 else []
+            run, layout = [], shown
+        if shown is not None:
+            run.append([(at + left + 1, at + right) for left, right in itertools.pairwise(borders)])
+    return out + ([_cells_down(text, run)] if len(run) > 1 else [])
 
 
-def _columns(rows: list[tuple[int, str, tuple[int, ...]]]) -> list[Joined]:
-    segments, pieces, at = [], [], 0
-    borders = rows[0][2]
-    for left, right in itertools.pairwise(borders):
-        for offset, line, _ in rows:
-            cell = line[left + 1:right]
+def _ruled(text: str, lines: list[tuple[int, str]]) -> list[Joined]:
+    """One view of each table ruled under its header with dash runs and no vertical borders: the rows after the rule,
+    to a blank line, cut into the rule's columns (each as wide as its dashes)."""
+    out = []
+    for i, (_, rule) in enumerate(lines):
+        if not _DASH_RULE.fullmatch(rule):
+            continue
+        spans = [m.span() for m in re.finditer(r"[-=]+", rule)]
+        edges = [edge for span in spans for edge in span]
+        run = []
+        for at, line in itertools.takewhile(lambda row: row[1].strip() and not _DASH_RULE.fullmatch(row[1]),
+                                            lines[i + 1:]):
+            found = _indexes_at(line, edges)
+            found[-1] = len(line)  # the last column's value may run past its rule
+            run.append([(at + found[k], at + found[k + 1]) for k in range(0, len(found), 2)])
+        if len(run) > 1:
+            out.append(_cells_down(text, run))
+    return out
+
+
+def _cells_down(text: str, rows: list[list[tuple[int, int]]]) -> Joined:
+    """Each column's cells (``rows``: each row's cell spans) joined down the rows while a cell fills its column (at
+    most one space after its value), a line break between columns and after a cell that does not."""
+    built = _Builder()
+    for column in range(min(len(row) for row in rows)):
+        for row in rows:
+            start, end = row[column]
+            cell = text[start:end]
             value = cell.strip()
-            if value:
-                start = offset + left + 1 + cell.index(value)
-                segments.append((at, start, start + len(value)))
-                pieces.append(value)
-                at += len(value)
-        pieces.append("\n")
-        at += 1
-    return [Joined("".join(pieces), tuple(segments))]
+            if value and not _RULE_CELL.fullmatch(cell):
+                first = start + cell.index(value)
+                built.add(text, first, first + len(value))
+            if not value or _RULE_CELL.fullmatch(cell) or len(cell) - len(cell.rstrip()) > 1:
+                built.gap()
+        built.gap()
+    return built.built()
+
+
+def _columns_of(line: str, indexes: list[int]) -> list[int]:
+    """The columns a terminal shows the characters at ``indexes`` of ``line`` in (East Asian wide ones take two)."""
+    if line.isascii():
+        return indexes
+    import unicodedata
+
+    at, column, out = set(indexes), 0, []
+    for i, char in enumerate(line):
+        if i in at:
+            out.append(column)
+        column += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    return out
+
+
+def _indexes_at(line: str, columns: list[int]) -> list[int]:
+    """The index in ``line`` of the first character shown at or after each of ``columns`` (ascending)."""
+    if line.isascii():
+        return [min(c, len(line)) for c in columns]
+    import unicodedata
+
+    out: list[int] = []
+    column = 0
+    for i, char in enumerate(line):
+        while len(out) < len(columns) and column >= columns[len(out)]:
+            out.append(i)
+        column += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    return out + [len(line)] * (len(columns) - len(out))

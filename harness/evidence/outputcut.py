@@ -14,7 +14,10 @@ across the cut is hidden in the kept part (read 56b's F-0114).
 
 from __future__ import annotations
 
+import re
+
 from harness.core.value_class import dataclass
+from harness.core.wrapped_lines import TOKEN_CHARS
 from harness.runner import TAIL_LEAD, Capture
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -26,15 +29,68 @@ _FIT_TRIES = 4  # redactions of the kept part; markers rarely grow it more than 
 _FIT_GUESSES = 16  # cheap size counts while choosing the kept part
 
 
+# A token wrapped over lines has a separator at each of its line breaks, and a cut there kept its later lines, which no
+# rule knows alone (a long JWT's payload and signature: read 150's F-0528); a cut passes over such breaks as over the
+# token's own bytes, for at most this many bytes (a token is a few KB; past that, the first separator, as before).
+MAX_WRAPPED = 8192
+MIN_WRAPPED_LINE = 16  # a line of a wrapped token: this many token bytes, and nothing else, before its break
+_TOKEN_BYTES = frozenset("".join(TOKEN_CHARS).encode())
+_SEPARATOR = re.compile(rb"[\n \t]")
+
+
 def cut_start(data: bytes) -> bytes:
-    """``data`` begins mid-output: drop everything up to and including its first separator."""
-    found = [i for i in (data.find(s) for s in SEPARATORS) if i >= 0]
-    return data[min(found) + 1:] if found else b""
+    """``data`` begins mid-output: drop everything up to and including its first separator (not one inside a token
+    wrapped over lines: :func:`_in_a_wrap`)."""
+    first = None
+    for m in _SEPARATOR.finditer(data):
+        at = m.start()
+        first = at if first is None else first
+        if at - first > MAX_WRAPPED:
+            break
+        if not _in_a_wrap(data, at):
+            return data[at + 1:]
+    return data[first + 1:] if first is not None else b""
 
 
 def cut_end(data: bytes) -> bytes:
-    """``data`` ends mid-output: drop everything after its last separator."""
-    return data[:max(data.rfind(s) for s in SEPARATORS) + 1]
+    """``data`` ends mid-output: drop everything after its last separator (not one inside a token wrapped over
+    lines)."""
+    last, at = None, len(data)
+    while (at := max(data.rfind(s, 0, at) for s in SEPARATORS)) >= 0:
+        last = at if last is None else last
+        if last - at > MAX_WRAPPED or not _in_a_wrap(data, at):
+            return data[:at + 1] if last - at <= MAX_WRAPPED else data[:last + 1]
+    return data[:last + 1] if last is not None else b""
+
+
+def _in_a_wrap(data: bytes, at: int) -> bool:
+    """Whether the separator at ``at`` is a line break (or the indent after one) inside a token wrapped over lines:
+    :data:`MIN_WRAPPED_LINE` or more token bytes before it (or token bytes back to where ``data`` starts: a cut line;
+    a `\\` continuation between), and after the next line's indent a line of token bytes alone, or as many token bytes
+    (the token's last piece, words after it). A line that starts with a word (`the last words` after a token printed
+    whole) is the next thing printed: the cut is there."""
+    nl = at
+    while nl > 0 and data[nl] in b" \t":
+        nl -= 1
+    if data[nl] != 0x0A:
+        return False
+    end = nl - 1 if nl and data[nl - 1] == 0x0D else nl
+    end -= 1 if end and data[end - 1] == 0x5C else 0
+    before = _token_run(data[max(end - MIN_WRAPPED_LINE, 0):end][::-1])
+    if before < MIN_WRAPPED_LINE and before != end:
+        return False
+    start = nl + 1
+    while start < len(data) and data[start] in b" \t":
+        start += 1
+    line_end = data.find(b"\n", start, start + MIN_WRAPPED_LINE + 1)
+    piece = data[start:line_end if line_end >= 0 else start + MIN_WRAPPED_LINE].rstrip(b"\r")
+    run = _token_run(piece)
+    return bool(piece) and (run >= MIN_WRAPPED_LINE or run == len(piece))
+
+
+def _token_run(data: bytes) -> int:
+    """How many token bytes ``data`` starts with."""
+    return next((i for i, byte in enumerate(data) if byte not in _TOKEN_BYTES), len(data))
 
 
 def unbroken(n: int) -> str:
