@@ -10,6 +10,7 @@ passes only when every case that passed at the base still passes.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -45,6 +46,9 @@ PYTHON_PATHS = TEST_FOLDERS + CONFIG_FILES
 ALWAYS = ("**/sitecustomize.py", "**/usercustomize.py", "**/*.pth", "**/conftest.py", *(f"**/{n}" for n in PYTEST_CONFIGS),
           "**/setup.py", "**/test_*.py", "**/*_test.py", "**/test*.txt")
 _METADATA = (".dist-info", ".egg-info")
+# What pytest imports as a test module by its default names (`python_files`), and every conftest.py: each is imported
+# with its basedir first on the import path (:func:`basedirs_of_tests`).
+_TEST_MODULES = ("**/test_*.py", "**/*_test.py", "**/conftest.py")
 # A module at the tree's root is imported in place of one of the same name elsewhere (the tree comes first on
 # the import path): one the change adds, named like what pytest imports as it starts (the standard library,
 # pytest and its dependencies), is a start-up hook like sitecustomize.py (F-0228, read 71). Any file the
@@ -171,16 +175,43 @@ def shadows_what_the_runner_imports(path: str, installed: frozenset[str] = froze
 
 
 def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patterns: list[str],
-                      named: set[str], installed: frozenset[str] = frozenset(), folders: Iterable[str] = ()) -> list[str]:
+                      named: set[str], installed: frozenset[str] = frozenset(), folders: Iterable[str] = (),
+                      collected: Iterable[str] = ()) -> list[str]:
     """Protected paths (at the base or now) whose blob differs between the two trees: added,
-    deleted or edited; and the modules the change adds in place of one pytest imports, at the root or in a
-    ``folders`` (pytest's configured `pythonpath`: read 74's F-0261); the project's own `statistics.py`,
-    there at the base, is its code (read 71). ``base``/``current``: path -> blob id (and mode) of every file."""
+    deleted or edited; and the modules the change adds in place of one pytest imports, at the root, in a
+    ``folders`` (pytest's configured `pythonpath`: read 74's F-0261) or in the basedir of a test module or conftest.py
+    of the run (:func:`basedirs_of_tests`; ``collected``: the base configuration's `python_files` globs, read 148's
+    F-0523); the project's own `statistics.py`, there at the base, is its code (read 71). ``base``/``current``: path ->
+    blob id (and mode) of every file."""
     paths = protected(base, patterns, named) | protected(current, patterns, named)
-    roots = [f.rstrip("/") + "/" for f in folders]
+    in_run = {p for p in current if p not in paths} | {p for p in base if p in paths}  # PASS_TO_PASS's worktree
+    roots = [f.rstrip("/") + "/" for f in [*folders, *basedirs_of_tests(in_run, collected)] if f]
     paths |= {p for p in current if p not in base and any(
         shadows_what_the_runner_imports(p[len(r):], installed) for r in ["", *roots] if p.startswith(r))}
     return sorted(p for p in paths if base.get(p) != current.get(p))
+
+
+def basedirs_of_tests(files: Iterable[str], collected: Iterable[str] = ()) -> list[str]:
+    """The folders pytest puts first on the import path to import the test modules and conftest.py files of ``files``
+    (a tree's paths): in its default `prepend` import mode, the basedir of each (:func:`basedir`) is inserted at
+    sys.path[0], ahead of the standard library, so a module there is imported in place of one of its name as a root
+    one is (read 148's F-0523: a `src/statistics.py` beside the package `src/calc/` its tests are in replaced the
+    oracle the base's test compared with). Test modules are pytest's default names and the ``collected`` globs (the
+    base configuration's `python_files`) that name a Python module."""
+    listed = set(files)
+    kinds = [*_TEST_MODULES, *(g for g in collected if g.endswith(".py"))]
+    return sorted({basedir(f, listed) for f in listed if f.endswith(".py") and matches(f, kinds)})
+
+
+def basedir(path: str, files: set[str]) -> str:
+    """The folder pytest's `prepend` import mode inserts on the import path to import the module ``path`` of the tree
+    whose paths are ``files`` ('' for its root): the folder above the topmost package holding it, a package being a
+    folder with an `__init__.py` whose name is an identifier (as `_pytest.pathlib.resolve_package_path` walks up);
+    the module's own folder when that is no package. A tree whose root is a package stops at its root."""
+    folder = posixpath.dirname(path)
+    while folder and f"{folder}/__init__.py" in files and posixpath.basename(folder).isidentifier():
+        folder = posixpath.dirname(folder)
+    return folder
 
 
 def lost_cases(base: Mapping[str, str], run: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -316,7 +316,9 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     named |= _doctest_files(configs, conf, set(current) | set(base_files))
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
-    return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders)
+    # a test module's basedir comes first on the import path as a `pythonpath` folder does (read 148's F-0523)
+    return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders,
+                                                          start.collected)
 
 
 RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for what it runs; a larger file is no recipe
