@@ -208,3 +208,46 @@ ORDINARY_AFTER_A_SECRET = {
 @pytest.mark.parametrize("text, line", ORDINARY_AFTER_A_SECRET.values(), ids=ORDINARY_AFTER_A_SECRET.keys())
 def test_f0529_the_line_after_a_secret_is_kept_as_written(text: str, line: str) -> None:
     assert line in compile_patterns().redact(text).split("\n")
+
+
+# -- read 152 ------------------------------------------------------------------------------------------------------
+
+def test_f0533_a_wrapped_token_after_a_longer_sentence_is_redacted() -> None:
+    text = (f"Your new token is below.\n{folded(GHP, 20)}\n"
+            f"Issued a service account token for deploy-bot\n{folded(JWT, 40)}\n")
+    out = compile_patterns().redact(text)
+    assert kept(GHP, out) == [] and kept(JWT, out) == [], out
+    assert secrets_in("notes.txt", text.encode())
+
+
+LISTS = {
+    "test ids": "\n".join(f"tests/unit/test_module_{n // 10:03d}.py::test_behaviour_{n:04d}" for n in range(400)),
+    "paths": "\n".join(f"src/github.com/org/project/internal/module_{n:04d}" for n in range(400)),
+    "names of one length": "\n".join(f"test_behaviour_{n:04d}" for n in range(400)),
+    "commit ids": "\n".join(f"{n:040x}" for n in range(400)),
+}
+
+
+@pytest.mark.parametrize("listing", LISTS.values(), ids=LISTS.keys())
+def test_f0535_a_cut_through_a_list_keeps_the_list(listing: str) -> None:
+    from harness.evidence.outputcut import cut_end, cut_start
+
+    data = listing.encode()[-6000:] + b"\n\n400 tests collected in 0.31s\n"  # a tail's window, mid-line
+    assert len(cut_start(data)) > len(data) - 200  # the line the cut fell in goes, and no more
+    data = b"collected 400 items\n\n" + listing.encode()[:6000]  # a head's, mid-line
+    assert len(cut_end(data)) > len(data) - 200
+
+
+ORDINARY_AFTER_A_WHOLE_TOKEN = {
+    "a word after a GitHub token": (f"using token {GHP}\nRunning deploy to staging", "Running deploy to staging"),
+    "a status line after a JWT": (f"> Authorization: Bearer {JWT}\nHTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"),
+    "a word after a Slack token": (f"slack bot {XOXB}\nPosted message to release-notes", "Posted message to release-notes"),
+    "a date after a GitHub token": (f"token {GHP}\n2024-05-01 12:00:00 deploy finished",
+                                    "2024-05-01 12:00:00 deploy finished"),
+}
+
+
+@pytest.mark.parametrize("text, line", ORDINARY_AFTER_A_WHOLE_TOKEN.values(), ids=ORDINARY_AFTER_A_WHOLE_TOKEN.keys())
+def test_f0536_the_line_after_a_token_printed_whole_is_kept(text: str, line: str) -> None:
+    out = compile_patterns().redact(text).split("\n")
+    assert line in out and "[REDACTED:" in out[0], out
