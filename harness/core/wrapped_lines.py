@@ -47,6 +47,7 @@ class Joined:
 
     text: str
     segments: tuple[tuple[int, int, int], ...]
+    filled: bool = False  # a table's cells, joined only where each fills its column: a wrap beyond doubt
 
     def parts(self, start: int, end: int) -> list[tuple[int, int]]:
         """The original spans of ``text[start:end]``, one for each segment it covers; none when it lies in one segment
@@ -80,8 +81,8 @@ class _Builder:
         self.pieces.append("\n")
         self.at += 1
 
-    def built(self) -> Joined:
-        return Joined("".join(self.pieces), tuple(self.segments))
+    def built(self, filled: bool = False) -> Joined:
+        return Joined("".join(self.pieces), tuple(self.segments), filled)
 
 
 def views(text: str) -> list[Joined]:
@@ -102,7 +103,8 @@ def _joined_lines(text: str) -> Joined | None:
     between runs: the rules read those lines alone, not the whole text again (its candidates found by
     :data:`_CANDIDATE`; a line at a time in Python, and the whole text read twice, cost a long log twice its
     redaction)."""
-    built, start, width, joined_line, line_end = _Builder(), -1, 0, -1, 0
+    built, start, joined_line, line_end = _Builder(), -1, -1, 0
+    width: int | None = None
     for m in _CANDIDATE.finditer(text):
         nl = m.start()
         a_at = text.rfind("\n", 0, nl) + 1
@@ -118,15 +120,17 @@ def _joined_lines(text: str) -> Joined | None:
                 built.gap()
             start = a_at
         built.add(text, start, a_at + wrap[0])
-        start, width, joined_line, line_end = nl + 1 + wrap[1], len(a), nl + 1, nl + 1 + len(b)
+        # a run's width is a line of the token alone: a sentence before it ending `.` sets none (read 152's F-0533)
+        width = len(a) if is_token_line(a[wrap[2]:]) else None
+        start, joined_line, line_end = nl + 1 + wrap[1], nl + 1, nl + 1 + len(b)
     if start < 0:
         return None
     built.add(text, start, line_end)
     return built.built()
 
 
-def _wrap(a: str, b: str, width: int | None) -> tuple[int, int] | None:
-    """(where line ``a``'s piece ends, where line ``b``'s starts) when the break between them may be a wrap inside a
+def _wrap(a: str, b: str, width: int | None) -> tuple[int, int, int] | None:
+    """(where line ``a``'s piece ends, where line ``b``'s starts, the length of the prefix they share) when the break between them may be a wrap inside a
     token, else None; ``width``: the length of the line before ``a`` when that break was read as one (a line longer
     than it is a wrap's first: the words before the token are no wrap's, and were joined to it harmlessly)."""
     if width is not None and len(a) < width:  # the last line of a wrap: what follows is not of the token
@@ -138,7 +142,13 @@ def _wrap(a: str, b: str, width: int | None) -> tuple[int, int] | None:
     start = len(b) - len(b[prefix:].lstrip(" \t"))
     if start >= len(b) or b[start] not in TOKEN_CHARS:
         return None
-    return end, start
+    return end, start, prefix
+
+
+def is_token_line(line: str) -> bool:
+    """Whether ``line`` (past its indent) is token characters alone: a full line of a wrapped token."""
+    line = line.lstrip(" \t").removesuffix("\\")
+    return bool(line) and all(c in TOKEN_CHARS for c in line)
 
 
 def _shared_prefix(a: str, b: str) -> int:
@@ -206,7 +216,7 @@ def _cells_down(text: str, rows: list[list[tuple[int, int]]]) -> Joined:
             if not value or _RULE_CELL.fullmatch(cell) or len(cell) - len(cell.rstrip()) > 1:
                 built.gap()
         built.gap()
-    return built.built()
+    return built.built(filled=True)
 
 
 def _columns_of(line: str, indexes: list[int]) -> list[int]:

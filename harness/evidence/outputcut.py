@@ -34,7 +34,9 @@ _FIT_GUESSES = 16  # cheap size counts while choosing the kept part
 # token's own bytes, for at most this many bytes (a token is a few KB; past that, the first separator, as before).
 MAX_WRAPPED = 8192
 MIN_WRAPPED_LINE = 16  # a line of a wrapped token: this many token bytes, and nothing else, before its break
-_TOKEN_BYTES = frozenset("".join(TOKEN_CHARS).encode())
+_TOKEN_BYTES = frozenset("".join(TOKEN_CHARS).encode()) - frozenset(b"/+")  # a `/` is a path's more often than a token's
+_PIECE = 64  # bytes of the next line read to judge it
+_UPPER, _LOWER, _DIGIT = (frozenset(range(a, b + 1)) for a, b in ((0x41, 0x5A), (0x61, 0x7A), (0x30, 0x39)))
 _SEPARATOR = re.compile(rb"[\n \t]")
 
 
@@ -66,9 +68,11 @@ def cut_end(data: bytes) -> bytes:
 def _in_a_wrap(data: bytes, at: int) -> bool:
     """Whether the separator at ``at`` is a line break (or the indent after one) inside a token wrapped over lines:
     :data:`MIN_WRAPPED_LINE` or more token bytes before it (or token bytes back to where ``data`` starts: a cut line;
-    a `\\` continuation between), and after the next line's indent a line of token bytes alone, or as many token bytes
-    (the token's last piece, words after it). A line that starts with a word (`the last words` after a token printed
-    whole) is the next thing printed: the cut is there."""
+    a `\\` continuation between), and after the next line's indent a secret's piece: token bytes alone on their line
+    or as many as that, in upper and lower case with a digit, as encoded secrets are written. Not a list of paths
+    (`/`), test ids (`::`), names or commit ids, which a cut over-reaching dropped whole (read 152's F-0535); not base64
+    with `/` or `+` in it either (named in docs/threat-model.md). A line that starts with a word (`the last words` after
+    a token printed whole) is the next thing printed: the cut is there."""
     nl = at
     while nl > 0 and data[nl] in b" \t":
         nl -= 1
@@ -82,10 +86,15 @@ def _in_a_wrap(data: bytes, at: int) -> bool:
     start = nl + 1
     while start < len(data) and data[start] in b" \t":
         start += 1
-    line_end = data.find(b"\n", start, start + MIN_WRAPPED_LINE + 1)
-    piece = data[start:line_end if line_end >= 0 else start + MIN_WRAPPED_LINE].rstrip(b"\r")
-    run = _token_run(piece)
-    return bool(piece) and (run >= MIN_WRAPPED_LINE or run == len(piece))
+    line_end = data.find(b"\n", start, start + _PIECE + 1)
+    line = data[start:line_end if line_end >= 0 else start + _PIECE].rstrip(b"\r")
+    piece = line[:_token_run(line)]
+    return (len(piece) >= MIN_WRAPPED_LINE or (bool(piece) and piece == line)) and _secret_like(piece)
+
+
+def _secret_like(piece: bytes) -> bool:
+    """Upper and lower case letters and a digit: how a token's encoded bytes read (a JWT's, a GitHub or Slack token's)."""
+    return any(b in _UPPER for b in piece) and any(b in _LOWER for b in piece) and any(b in _DIGIT for b in piece)
 
 
 def _token_run(data: bytes) -> int:
