@@ -251,3 +251,31 @@ ORDINARY_AFTER_A_WHOLE_TOKEN = {
 def test_f0536_the_line_after_a_token_printed_whole_is_kept(text: str, line: str) -> None:
     out = compile_patterns().redact(text).split("\n")
     assert line in out and "[REDACTED:" in out[0], out
+
+
+def _long_jwt() -> str:
+    import base64
+    import hashlib
+    import hmac
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    head = b64(b'{"alg":"HS256","typ":"JWT"}')
+    body = b64(json.dumps({"sub": "deploy-bot", "scope": " ".join(f"repo:org/s-{n}:write" for n in range(90))}).encode())
+    return f"{head}.{body}.{b64(hmac.new(b'k3y', body.encode(), hashlib.sha256).digest())}"
+
+
+PREFIXES = {"docker compose's service": "web-1  | ", "a timestamp": "2026-12-06T12:00:01.123Z ", "a quote": "> "}
+
+
+@pytest.mark.parametrize("prefix", PREFIXES.values(), ids=PREFIXES.keys())
+def test_f0534_a_cut_inside_a_token_wrapped_under_a_prefix_keeps_none_of_its_lines(prefix: str) -> None:
+    from harness.evidence.outputcut import cut_start
+
+    jwt = _long_jwt()
+    lines = [prefix + line for line in textwrap.wrap(f"PermissionError: refused the request with Bearer {jwt}", 64)]
+    data = "\n".join([*lines, "1 failed, 120 passed"]).encode()
+    kept_part = cut_start(data[len(data) // 3:]).decode()  # the tail's window starts inside the token
+    assert jwt.rsplit(".", 1)[1] not in "".join(line.removeprefix(prefix) for line in kept_part.split("\n"))
+    assert kept_part.endswith("1 failed, 120 passed")
