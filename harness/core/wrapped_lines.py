@@ -138,7 +138,7 @@ def _wrap(a: str, b: str, width: int | None) -> tuple[int, int, int] | None:
     end = len(a) - 1 if a.endswith("\\") else len(a)
     if end == 0 or a[end - 1] not in TOKEN_CHARS or not b:
         return None
-    prefix = _shared_prefix(a, b) if a[0].translate(_DIGITS) == b[0].translate(_DIGITS) else 0
+    prefix = shared_prefix(a, b) if a[0].translate(_DIGITS) == b[0].translate(_DIGITS) else 0
     start = len(b) - len(b[prefix:].lstrip(" \t"))
     if start >= len(b) or b[start] not in TOKEN_CHARS:
         return None
@@ -151,7 +151,7 @@ def is_token_line(line: str) -> bool:
     return bool(line) and all(c in TOKEN_CHARS for c in line)
 
 
-def _shared_prefix(a: str, b: str) -> int:
+def shared_prefix(a: str, b: str) -> int:
     """The length of the prefix ``a`` and ``b`` share in shape (a digit is any digit), up to its last character that
     is no token's: the pieces after it may share letters."""
     shape_a, shape_b = a.translate(_DIGITS), b.translate(_DIGITS)

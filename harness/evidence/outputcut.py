@@ -66,30 +66,47 @@ def cut_end(data: bytes) -> bytes:
 
 
 def _in_a_wrap(data: bytes, at: int) -> bool:
-    """Whether the separator at ``at`` is a line break (or the indent after one) inside a token wrapped over lines:
-    :data:`MIN_WRAPPED_LINE` or more token bytes before it (or token bytes back to where ``data`` starts: a cut line;
-    a `\\` continuation between), and after the next line's indent a secret's piece: token bytes alone on their line
-    or as many as that, in upper and lower case with a digit, as encoded secrets are written. Not a list of paths
-    (`/`), test ids (`::`), names or commit ids, which a cut over-reaching dropped whole (read 152's F-0535); not base64
-    with `/` or `+` in it either (named in docs/threat-model.md). A line that starts with a word (`the last words` after
-    a token printed whole) is the next thing printed: the cut is there."""
-    nl = at
-    while nl > 0 and data[nl] in b" \t":
-        nl -= 1
-    if data[nl] != 0x0A:
-        return False
+    """Whether the separator at ``at`` is a line break inside a token wrapped over lines, or a blank or a prefix's
+    separator before the next piece of it (:func:`_piece_after`)."""
+    if data[at] == 0x0A:
+        return _piece_after(data, at) >= 0
+    nl = data.rfind(b"\n", 0, at)
+    return nl >= 0 and _piece_after(data, nl) > at
+
+
+def _piece_after(data: bytes, nl: int) -> int:
+    """Where the next piece of a token wrapped over lines starts when the line break at ``nl`` is inside one, else -1:
+    :data:`MIN_WRAPPED_LINE` or more token bytes before it (or token bytes back to where ``data`` starts: a cut line; a
+    `\\` continuation between), and on the next line, past a prefix it shares with the line before or after it (a
+    service's name, a timestamp, a quote: read 152's F-0534) and its indent, a secret's piece: token bytes alone on
+    their line or as many as that, in upper and lower case with a digit, as encoded secrets are written. Not a list of
+    paths (`/`), test ids (`::`), names or commit ids, which a cut over-reaching dropped whole (read 152's F-0535); not
+    base64 with `/` or `+` in it either (named in docs/threat-model.md)."""
+    from harness.core.wrapped_lines import shared_prefix
+
     end = nl - 1 if nl and data[nl - 1] == 0x0D else nl
     end -= 1 if end and data[end - 1] == 0x5C else 0
     before = _token_run(data[max(end - MIN_WRAPPED_LINE, 0):end][::-1])
     if before < MIN_WRAPPED_LINE and before != end:
-        return False
-    start = nl + 1
-    while start < len(data) and data[start] in b" \t":
-        start += 1
-    line_end = data.find(b"\n", start, start + _PIECE + 1)
-    line = data[start:line_end if line_end >= 0 else start + _PIECE].rstrip(b"\r")
-    piece = line[:_token_run(line)]
-    return (len(piece) >= MIN_WRAPPED_LINE or (bool(piece) and piece == line)) and _secret_like(piece)
+        return -1
+    line, after = (_line_at(data, start) for start in (nl + 1, data.find(b"\n", nl + 1) + 1))
+    before_nl = data.rfind(b"\n", max(nl - _PIECE * 4, 0), nl)
+    previous = _line_at(data, before_nl + 1) if before_nl >= 0 else ""  # unknown where it starts: no prefix read
+    prefix = max(shared_prefix(previous, line), shared_prefix(line, after) if after else 0)
+    rest = line[prefix:].lstrip(" \t")
+    piece = rest[:_token_run(rest.encode("utf-8", "surrogateescape"))]
+    if (len(piece) >= MIN_WRAPPED_LINE or (piece and piece == rest.rstrip("\r"))) and _secret_like(piece.encode()):
+        return nl + 1 + len(line[:len(line) - len(rest)].encode("utf-8", "surrogateescape"))
+    return -1
+
+
+def _line_at(data: bytes, start: int) -> str:
+    """The line of ``data`` that starts at ``start`` (at most :data:`_PIECE` times four bytes of it), as text; "" for
+    none (``start`` 0 after a failed find: no line there)."""
+    if start <= 0 or start >= len(data):
+        return ""
+    stop = data.find(b"\n", start, start + _PIECE * 4)
+    return data[start:stop if stop >= 0 else start + _PIECE * 4].decode("utf-8", "surrogateescape").rstrip("\r")
 
 
 def _secret_like(piece: bytes) -> bool:
