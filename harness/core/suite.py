@@ -179,7 +179,9 @@ def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patte
                       collected: Iterable[str] = ()) -> list[str]:
     """Protected paths (at the base or now) whose blob differs between the two trees: added,
     deleted or edited; and the modules the change adds in place of one pytest imports, at the root, in a
-    ``folders`` (pytest's configured `pythonpath`: read 74's F-0261) or in the basedir of a test module or conftest.py
+    ``folders`` (pytest's configured `pythonpath`: read 74's F-0261; and src/, which the worktree run puts first on
+    PYTHONPATH: :func:`harness.core.pytest_startup.first_on_the_path`, read 151's F-0530) or in the basedir of a test
+    module or conftest.py
     of the run (:func:`basedirs_of_tests`; ``collected``: the base configuration's `python_files` globs, read 148's
     F-0523); the project's own `statistics.py`, there at the base, is its code (read 71). ``base``/``current``: path ->
     blob id (and mode) of every file."""
@@ -196,11 +198,18 @@ def basedirs_of_tests(files: Iterable[str], collected: Iterable[str] = ()) -> li
     (a tree's paths): in its default `prepend` import mode, the basedir of each (:func:`basedir`) is inserted at
     sys.path[0], ahead of the standard library, so a module there is imported in place of one of its name as a root
     one is (read 148's F-0523: a `src/statistics.py` beside the package `src/calc/` its tests are in replaced the
-    oracle the base's test compared with). Test modules are pytest's default names and the ``collected`` globs (the
-    base configuration's `python_files`) that name a Python module."""
+    oracle the base's test compared with). Test modules are pytest's default names and the modules the ``collected``
+    globs (the base configuration's `python_files`) match (:func:`collects`)."""
     listed = set(files)
-    kinds = [*_TEST_MODULES, *(g for g in collected if g.endswith(".py"))]
-    return sorted({basedir(f, listed) for f in listed if f.endswith(".py") and matches(f, kinds)})
+    kinds = [*_TEST_MODULES, *collected]
+    return sorted({basedir(f, listed) for f in listed if collects(f, kinds)})
+
+
+def collects(path: str, globs: Iterable[str]) -> bool:
+    """Whether pytest imports the file ``path`` as a test module by one of ``globs`` (`**/check_*`, `**/check_*.py`):
+    a `.py` file the glob matches. pytest matches a `python_files` pattern against a `.py` file's name, so one without
+    `.py` (`check_*`) collects `checks/check_stats.py` as `check_*.py` does (read 151's F-0531)."""
+    return path.endswith(".py") and matches(path, globs)
 
 
 def basedir(path: str, files: set[str]) -> str:
@@ -277,15 +286,17 @@ def configured_tests(files: list[str], configs: Mapping[str, str]) -> list[str]:
     return [*whole, *(p for p in pytest_startup.collected(configs) if any(_glob(p).fullmatch(f) for f in files))]
 
 
-def unprotected_test_folders(files: Iterable[str], paths: Iterable[str]) -> list[str]:
-    """The folders holding a test module of pytest's default names that no path of ``paths`` protects whole (a
-    `FOLDER/**`): there only the test modules are protected, not the helpers and data beside them (read 148's
+def unprotected_test_folders(files: Iterable[str], paths: Iterable[str], collected: Iterable[str] = ()) -> list[str]:
+    """The folders holding a test module (of pytest's default names, or one the ``collected`` globs of the project's
+    configuration match, its `python_files`: :func:`collects`, read 151's F-0532) that no path of ``paths`` protects
+    whole (a `FOLDER/**`): there only the test modules are protected, not the helpers and data beside them (read 148's
     F-0524), so `harness init` names them for a human to protect rather than leave a layout it does not know half
     protected. The root and a package's folder (an `__init__.py`) hold the code, whose tests beside it are protected
     by their names."""
     listed = set(files)
     whole = [p for p in paths if p.endswith("/**")]
-    folders = {f.rpartition("/")[0] for f in listed if matches(f, DEFAULT_TEST_FILES) and not matches(f, whole)}
+    kinds = [*DEFAULT_TEST_FILES, *collected]
+    folders = {f.rpartition("/")[0] for f in listed if collects(f, kinds) and not matches(f, whole)}
     return sorted(d for d in folders if d and f"{d}/__init__.py" not in listed)
 
 

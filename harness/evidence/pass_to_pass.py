@@ -299,6 +299,7 @@ def located(command: list[str] | str, root: Path, worktree: Path) -> list[str] |
 def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
                       config: settings.Config) -> tuple[str, dict[str, str], list[str]]:
     """(the base's source tree, its files, the protected paths that differ from it in ``tree``)."""
+    from harness.core import pytest_startup
     from harness.evidence.base_startup import base_configs
 
     current = git.files_of(tree)
@@ -316,8 +317,10 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     named |= _doctest_files(configs, conf, set(current) | set(base_files))
     names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
-    # a test module's basedir comes first on the import path as a `pythonpath` folder does (read 148's F-0523)
-    return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, start.folders,
+    # a test module's basedir comes first on the import path as a `pythonpath` folder does (read 148's F-0523), and so
+    # does every folder the worktree run itself puts first on PYTHONPATH, src/ among them (read 151's F-0530)
+    first = pytest_startup.first_on_the_path(configs)
+    return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, first,
                                                           start.collected)
 
 

@@ -146,7 +146,7 @@ def folders(tree: Path, rels: Sequence[str] = ()) -> list[Path]:
     """src/, the `pythonpath` folders of the root's pytest configuration and the folders ``rels`` names (relative,
     not the root) that ``tree`` holds."""
     configs = {name: text for name in PYTEST_CONFIGS if (text := _read(tree / name)) is not None}
-    ahead = [tree / SRC, *(tree / f for f in pytest_startup.startup(configs)[1]), *(tree / r for r in rels)]
+    ahead = [*(tree / f for f in pytest_startup.first_on_the_path(configs)), *(tree / r for r in rels)]
     return [f for f in dict.fromkeys(ahead) if f.is_dir() and _inside_tree(f, tree)
             and os.path.realpath(f) != os.path.realpath(tree)]
 

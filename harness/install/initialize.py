@@ -75,7 +75,7 @@ def initialize() -> Initialized:
             created.append(layout.rel(path))
     for folder in (layout.tasks, layout.local):
         folder.mkdir(parents=True, exist_ok=True)
-    return Initialized(layout, created, configured, found, suite_paths, _unprotected(files, found))
+    return Initialized(layout, created, configured, found, suite_paths, _unprotected(layout, files, found))
 
 
 class Restored(NamedTuple):
@@ -160,11 +160,13 @@ def _suite_paths(layout: Layout, files: list[str]) -> list[str]:
     return detected(files, _pytest_configs(layout, files))
 
 
-def _unprotected(files: list[str], found: list[str]) -> list[str]:
-    """The folders of test files among ``files`` that the suite ``found`` does not protect whole (read 148's F-0524)."""
+def _unprotected(layout: Layout, files: list[str], found: list[str]) -> list[str]:
+    """The folders of test files among ``files`` (by pytest's default names and the project's `python_files`: read
+    151's F-0532) that the suite ``found`` does not protect whole (read 148's F-0524)."""
+    from harness.core.pytest_startup import collected
     from harness.core.suite import unprotected_test_folders
 
-    return unprotected_test_folders(files, found)
+    return unprotected_test_folders(files, found, collected(_pytest_configs(layout, files)))
 
 
 def _pytest_configs(layout: Layout, files: list[str]) -> dict[str, str]:
