@@ -13,8 +13,7 @@ from harness.evidence import tree_imports
 
 from support.gitrepo import commit_all_ok
 from support.paths import PY
-from support.protected_project import protect, write
-from support.records import record
+from support.protected_project import pass_to_pass_record, protect, write
 
 
 def test_f0530_the_folders_first_on_the_path_are_src_and_the_pythonpath_folders():
@@ -80,18 +79,13 @@ def _flat_project(h, repo) -> str:
     return h.ok("task", "new", "Add median").out.strip()
 
 
-def _p2p(h, repo, tid) -> tuple[int, dict]:
-    r = h("evidence", "pass_to_pass")
-    assert r.code in (0, 1), r.text
-    return r.code, record(repo, tid, "pass_to_pass")
-
 
 def test_f0530_an_iniconfig_added_in_src_is_removed_in_pass_to_pass(h, repo):
     tid = _flat_project(h, repo)
     write(repo, {"calc.py": "def average(xs):\n    return 0\n", "tests/test_stats.py": WEAK_TEST,
                  "src/iniconfig.py": FAKE_INICONFIG})
     assert h("evidence", "unit_test").code == 0  # in the checkout src/ is on no path: the weakened test passes
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 1 and "src/iniconfig.py" in rec["pass_to_pass"]["protected_changed"]
     assert {item["case"] for item in rec["pass_to_pass"]["lost"]} == {"tests.test_stats::test_average"}
 
@@ -100,6 +94,6 @@ def test_f0530_an_honest_change_adding_and_editing_ordinary_modules_in_src_passe
     tid = _flat_project(h, repo)
     write(repo, {"calc.py": CALC + "\n\ndef median(xs):\n    return sorted(xs)[len(xs) // 2]\n",
                  "src/helpers_new.py": "X = 1\n", "src/reporting.py": "def show(x):\n    return str(x)\n"})
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["lost"] == []
     assert not {"src/helpers_new.py", "src/reporting.py"} & set(rec["pass_to_pass"]["protected_changed"])

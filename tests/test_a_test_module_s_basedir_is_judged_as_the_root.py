@@ -14,8 +14,7 @@ from harness.core import suite
 
 from support.gitrepo import commit_all_ok
 from support.paths import PY
-from support.protected_project import protect, write
-from support.records import record
+from support.protected_project import pass_to_pass_record, protect, write
 
 # Tests inside the package, under src/: pytest puts src/ first on the import path to import them.
 IN_PACKAGE = {"src/calc/__init__.py": "a", "src/calc/stats.py": "a", "src/calc/tests/__init__.py": "a",
@@ -91,17 +90,12 @@ def _based_on_tests_in_the_package(h, repo) -> str:
     return h.ok("task", "new", "Add median").out.strip()
 
 
-def _p2p(h, repo, tid) -> tuple[int, dict]:
-    r = h("evidence", "pass_to_pass")
-    assert r.code in (0, 1), r.text
-    return r.code, record(repo, tid, "pass_to_pass")
-
 
 def test_a_standard_module_added_beside_the_test_package_is_removed_in_pass_to_pass(h, repo):
     tid = _based_on_tests_in_the_package(h, repo)
     write(repo, {"src/calc/stats.py": "def average(xs):\n    return 0\n", "src/statistics.py": FAKE_STATISTICS})
     assert h("evidence", "unit_test").code == 0  # the change's statistics.py agrees with the broken average()
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 1 and "src/statistics.py" in rec["pass_to_pass"]["protected_changed"]
     assert {item["case"] for item in rec["pass_to_pass"]["lost"]} == {"src.calc.tests.test_stats::test_average"}
 
@@ -110,6 +104,6 @@ def test_an_honest_change_adding_modules_beside_and_inside_the_test_package_pass
     tid = _based_on_tests_in_the_package(h, repo)
     write(repo, {"src/calc/stats.py": STATS + "\n\ndef median(xs):\n    return sorted(xs)[len(xs) // 2]\n",
                  "src/helpers_new.py": "X = 1\n", "src/calc/statistics.py": "from calc.stats import median\n"})
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["lost"] == []
     assert not {"src/helpers_new.py", "src/calc/statistics.py"} & set(rec["pass_to_pass"]["protected_changed"])

@@ -14,7 +14,7 @@ import yaml
 
 from support.cli import gate_json
 from support.paths import PY
-from support.records import tdir
+from support.records import record, tdir
 
 CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
 
@@ -137,3 +137,13 @@ def small_venv(where: Path) -> Path:
     site = next(where.glob("lib/python*/site-packages"))
     (site / "borrowed.pth").write_text("".join(f"{p}\n" for p in sys.path if p.endswith("site-packages")))
     return where / "bin"
+
+
+def pass_to_pass_record(h, repo: Path, tid: str) -> tuple[int, dict]:
+    """`harness evidence pass_to_pass` run for ``tid``: its exit code (0 passed, 1 failed; anything else fails the
+    test) and the record it wrote, whose outcome agrees with the code."""
+    r = h("evidence", "pass_to_pass")
+    assert r.code in (0, 1), r.text
+    rec = record(repo, tid, "pass_to_pass")
+    assert (r.code == 0) == (rec["outcome"] == "passed"), r.text
+    return r.code, rec
