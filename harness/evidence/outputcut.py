@@ -89,7 +89,7 @@ def _piece_after(data: bytes, nl: int) -> int:
     before = _token_run(data[max(end - MIN_WRAPPED_LINE, 0):end][::-1])
     if before < MIN_WRAPPED_LINE and before != end:
         return -1
-    line, after = (_line_at(data, start) for start in (nl + 1, data.find(b"\n", nl + 1) + 1))
+    line, after = (_line_at(data, start) for start in (nl + 1, data.find(b"\n", nl + 1, nl + 1 + _PIECE * 4) + 1))
     before_nl = data.rfind(b"\n", max(nl - _PIECE * 4, 0), nl)
     previous = _line_at(data, before_nl + 1) if before_nl >= 0 else ""  # unknown where it starts: no prefix read
     prefix = max(shared_prefix(previous, line), shared_prefix(line, after) if after else 0)
