@@ -279,3 +279,61 @@ def test_f0534_a_cut_inside_a_token_wrapped_under_a_prefix_keeps_none_of_its_lin
     kept_part = cut_start(data[len(data) // 3:]).decode()  # the tail's window starts inside the token
     assert jwt.rsplit(".", 1)[1] not in "".join(line.removeprefix(prefix) for line in kept_part.split("\n"))
     assert kept_part.endswith("1 failed, 120 passed")
+
+
+# -- read 153 ------------------------------------------------------------------------------------------------------
+
+def _openai_key(seed: int, length: int) -> str:
+    import random
+    import string
+
+    rnd = random.Random(seed)
+    return "sk-" + "proj-" + "".join(rnd.choice(string.ascii_letters + string.digits) for _ in range(length))
+
+
+def test_f0537_the_rest_of_a_wrapped_token_its_first_line_already_matches_is_redacted() -> None:
+    keys = [_openai_key(153 + n, 100) for n in range(3)]
+    text = "\n".join([
+        "the key, folded (fold -w 64):", folded(keys[0], 64),
+        *textwrap.wrap(f"the client was started with {keys[1]} as its key", 72),
+        *("web-1  | " + keys[2][i:i + 54] for i in range(0, len(keys[2]), 54)), "1 failed, 120 passed"])
+    out = compile_patterns().redact(text).replace("web-1  | ", "")
+    assert [kept(key, out) for key in keys] == [[], [], []], out
+
+
+@pytest.mark.parametrize("prefix", ["web-1  | ", "> ", ""])
+def test_f0538_a_prefixed_wrap_whose_first_piece_is_short_is_redacted(prefix: str) -> None:
+    key = _openai_key(153, 92)
+    lines = textwrap.wrap(f"E   RuntimeError: the upstream rejected the api key {key}", 57, break_on_hyphens=False)
+    out = compile_patterns().redact("\n".join(prefix + line for line in lines))
+    assert kept(key, out.replace(prefix, "") if prefix else out) == [], out
+
+
+def test_f0539_a_cut_just_after_bearer_keeps_none_of_the_wrapped_token(h, repo, task, tmp_path):
+    import yaml
+
+    key = _openai_key(1, 112)
+    (tmp_path / "sk").write_text(key)
+    script = tmp_path / "show.py"
+    script.write_text(textwrap.dedent(f"""\
+        import textwrap
+        sk = open({str(tmp_path / "sk")!r}).read()
+        for n in range(120):
+            print(f"tests/test_login.py::test_step_{{n:03d}} PASSED")
+        print("\\n".join(textwrap.wrap(f"E   RuntimeError: unexpected reply from the provider Bearer {{sk}}", 40,
+                                       break_on_hyphens=False)))
+        for n in range(4):
+            print(f"FAILED tests/test_login.py::test_refresh_{{n}} - RuntimeError: unexpected reply")
+        print("1 failed, 120 passed")
+        """))
+    import subprocess
+
+    printed = subprocess.run([sys.executable, str(script)], capture_output=True, check=True).stdout
+    config = repo / ".harness" / "config.yaml"
+    settings = yaml.safe_load(config.read_text())
+    settings.setdefault("output", {})["tail_bytes"] = len(printed) - printed.index(b" sk-proj-")  # cut in `Bearer `
+    config.write_text(yaml.safe_dump(settings))
+    h.ok("evidence", "build", "--", sys.executable, str(script))
+    tail = json.loads((repo / ".harness" / "tasks" / task / "evidence" / "build.json").read_text())["stdout_tail"]
+    assert "1 failed, 120 passed" in tail
+    assert kept(key, tail, piece=16) == [], tail
