@@ -549,9 +549,11 @@ class Redactor:
         there: a wrapped finding within one of its own (a PEM block's body lines) is that one, and one that only
         carries on past where the same rule's finding ends at a line's end (`password=X`, a token printed whole, then
         the next line's first word: read 150's F-0529, read 152's F-0536) is no wrap, unless the lines say it is one:
-        a table's cells that fill their column, or two full lines of token characters alone, one as long as the other
-        (`xoxb-…` folded: its first line is a whole token to its rule, and a wrapped one's first piece)."""
+        a table's cells that fill their column, or a next piece written as a secret is (mixed case and a digit, where
+        `Running`, `HTTP` or a date is none: read 153's F-0537; `xoxb-…` or `sk-…` folded: its first line is a whole
+        token to its rule, and a wrapped one's first piece)."""
         from harness.core import wrapped_lines
+        from harness.core.wrapped_lines import secret_like
 
         found = [(name, joined.parts(start, end), joined.filled) for joined in wrapped_lines.views(text)
                  for _, _, start, end, name in self._matches(joined.text)]
@@ -561,7 +563,7 @@ class Redactor:
         plain = self._matches(text)
         ends = {(name, end) for _, _, _, end, name in plain}
         return [(start, end, name) for name, parts, filled in found
-                if (name, parts[0][1]) not in ends or filled or _full_lines(text, parts[:2])
+                if (name, parts[0][1]) not in ends or filled or secret_like(text[slice(*parts[1])])
                 for start, end in parts
                 if not any(p_start <= start and end <= p_end for _, _, p_start, p_end, _ in plain)]
 
@@ -701,16 +703,6 @@ class Redactor:
         # after: binary output costs the rules a quarter of the characters it would as text.
         text = self.redact(data.decode("utf-8", errors="surrogateescape"))
         return text if text.isascii() else text.translate(_ESCAPES)
-
-
-def _full_lines(text: str, parts: list[tuple[int, int]]) -> bool:
-    """Whether the lines of ``text`` the two ``parts`` (a wrapped finding's first two pieces) stand in are token
-    characters alone and of one length: the full lines of a token folded at a width."""
-    from harness.core.wrapped_lines import is_token_line
-
-    lines = [text[text.rfind("\n", 0, start) + 1:(text.find("\n", end) + 1 or len(text) + 1) - 1].rstrip("\r")
-             for start, end in parts]
-    return len(lines) == 2 and len(lines[0]) == len(lines[1]) and all(map(is_token_line, lines))
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:

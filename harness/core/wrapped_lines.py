@@ -26,12 +26,12 @@ TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _LINE = re.compile(r"[^\n]*\n?")
 _TOKEN = r"A-Za-z0-9_\-.+/"
 # A break a wrapped token may run over: eight token characters before it (a `\` or a CR between), or one before it
-# and eight after the next line's indent. A token the rules know is 16 characters or more, so one of its pieces on
+# and eight after the next line's indent, or after a prefix's last space, `|` or `>` (read 153's F-0538). A token the rules know is 16 characters or more, so one of its pieces on
 # either side of a break is 8. Each alternative starts at the line feed: a pattern that starts with a lookbehind is
 # tried at every character (25 times slower on a long log).
 _AFTER_EIGHT = "|".join(rf"(?<=[{_TOKEN}]{{8}}{end}\n)" for end in ("", "\r", "\\\\", "\\\\\r"))
 _AFTER_ONE = "|".join(rf"(?<=[{_TOKEN}]{end}\n)" for end in ("", "\r", "\\\\", "\\\\\r"))
-_CANDIDATE = re.compile(rf"\n(?:{_AFTER_EIGHT}|(?:{_AFTER_ONE})(?=[ \t]*[{_TOKEN}]{{8}}))")
+_CANDIDATE = re.compile(rf"\n(?:{_AFTER_EIGHT}|(?:{_AFTER_ONE})(?=[ \t]*[{_TOKEN}]{{8}}|[^\n]{{0,40}}?[ |>][ \t]*[{_TOKEN}]{{8}}))")
 _DIGITS = str.maketrans("0123456789", "0000000000")  # a prefix's shape: a timestamp's digits change from line to line
 # The borders of a table's columns: ASCII, and the light, heavy and double box-drawing ones.
 _BORDER = re.compile("[|\u2502\u2503\u2551]")
@@ -143,6 +143,13 @@ def _wrap(a: str, b: str, width: int | None) -> tuple[int, int, int] | None:
     if start >= len(b) or b[start] not in TOKEN_CHARS:
         return None
     return end, start, prefix
+
+
+def secret_like(piece: str) -> bool:
+    """Upper and lower case letters and a digit: how a token's encoded bytes read (a JWT's, an API key's), and not a
+    word, a status line, a date or a commit id."""
+    return (any(c.isupper() for c in piece) and any(c.islower() for c in piece)
+            and any(c.isdigit() for c in piece))
 
 
 def is_token_line(line: str) -> bool:

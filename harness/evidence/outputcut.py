@@ -36,7 +36,6 @@ MAX_WRAPPED = 8192
 MIN_WRAPPED_LINE = 16  # a line of a wrapped token: this many token bytes, and nothing else, before its break
 _TOKEN_BYTES = frozenset("".join(TOKEN_CHARS).encode()) - frozenset(b"/+")  # a `/` is a path's more often than a token's
 _PIECE = 64  # bytes of the next line read to judge it
-_UPPER, _LOWER, _DIGIT = (frozenset(range(a, b + 1)) for a, b in ((0x41, 0x5A), (0x61, 0x7A), (0x30, 0x39)))
 _SEPARATOR = re.compile(rb"[\n \t]")
 
 
@@ -82,7 +81,7 @@ def _piece_after(data: bytes, nl: int) -> int:
     their line or as many as that, in upper and lower case with a digit, as encoded secrets are written. Not a list of
     paths (`/`), test ids (`::`), names or commit ids, which a cut over-reaching dropped whole (read 152's F-0535); not
     base64 with `/` or `+` in it either (named in docs/threat-model.md)."""
-    from harness.core.wrapped_lines import shared_prefix
+    from harness.core.wrapped_lines import secret_like, shared_prefix
 
     end = nl - 1 if nl and data[nl - 1] == 0x0D else nl
     end -= 1 if end and data[end - 1] == 0x5C else 0
@@ -95,7 +94,7 @@ def _piece_after(data: bytes, nl: int) -> int:
     prefix = max(shared_prefix(previous, line), shared_prefix(line, after) if after else 0)
     rest = line[prefix:].lstrip(" \t")
     piece = rest[:_token_run(rest.encode("utf-8", "surrogateescape"))]
-    if (len(piece) >= MIN_WRAPPED_LINE or (piece and piece == rest.rstrip("\r"))) and _secret_like(piece.encode()):
+    if (len(piece) >= MIN_WRAPPED_LINE or (piece and piece == rest.rstrip("\r"))) and secret_like(piece):
         return nl + 1 + len(line[:len(line) - len(rest)].encode("utf-8", "surrogateescape"))
     return -1
 
@@ -107,11 +106,6 @@ def _line_at(data: bytes, start: int) -> str:
         return ""
     stop = data.find(b"\n", start, start + _PIECE * 4)
     return data[start:stop if stop >= 0 else start + _PIECE * 4].decode("utf-8", "surrogateescape").rstrip("\r")
-
-
-def _secret_like(piece: bytes) -> bool:
-    """Upper and lower case letters and a digit: how a token's encoded bytes read (a JWT's, a GitHub or Slack token's)."""
-    return any(b in _UPPER for b in piece) and any(b in _LOWER for b in piece) and any(b in _DIGIT for b in piece)
 
 
 def _token_run(data: bytes) -> int:
@@ -146,7 +140,25 @@ def across_cut(before: bytes, kept: bytes, redactor: Redactor) -> bytearray:
                 rest = cut_start(kept[last:])  # what follows the next separator
                 last = len(kept) - len(rest) if rest else len(kept)
             flags[first:last] = b"\x01" * (last - first)
+            for start, stop in _wrapped_on(kept, last):  # its wrapped lines, each hidden on its own (F-0539)
+                flags[start:stop] = b"\x01" * (stop - start)
     return flags
+
+
+def _wrapped_on(kept: bytes, end: int) -> list[tuple[int, int]]:
+    """The pieces of a token that runs on past ``end`` over wrapped lines (:func:`_piece_after`): a secret found across
+    a cut, hidden as far as the line's end, was read alone in its other lines, where no rule knows it (read 153's
+    F-0539: the rest of a key after `Bearer `)."""
+    out: list[tuple[int, int]] = []
+    first = end
+    while kept.startswith(b"\n", end) or kept.startswith(b"\r\n", end):
+        nl = kept.index(b"\n", end)
+        start = _piece_after(kept, nl)
+        if start < 0 or start - first > MAX_WRAPPED:
+            break
+        end = start + _token_run(kept[start:start + MAX_WRAPPED])
+        out.append((start, end))
+    return out
 
 
 def hidden(kept: bytes, flags: bytes | bytearray, label: bytes = b"[REDACTED:split_secret]") -> bytes:
