@@ -18,7 +18,8 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from dataclasses import dataclass
+
+from harness.core.value_class import dataclass  # not dataclasses: inspect, ast and dis on every recording
 
 # What a token is written with: the rules' alphabets, a JWT's dots. Not `=`: base64's padding ends a token, and a line
 # ending `API_TOKEN=` is an empty value, not the first half of the next line's (read 150's F-0529).
