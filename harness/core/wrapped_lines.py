@@ -5,9 +5,11 @@ rows, is in no line whole, and each piece alone is no token's shape (read 149's 
 The rules read these views; what they find across a break is redacted in each line it spans.
 
 A break is read as a wrap only where a wrap can be: a token character on both sides of it (past the prefix the two
-lines share and the next one's indent), and, in a run of breaks, each line of the run as long as the one before it (a
-wrapping tool fills every line but the last: the line after a short one is the next thing printed, read 150's
-F-0529); a table's cell is joined to the next row's only when it fills its column.
+lines share and the next one's indent), and, in a run of breaks, no line of the run shorter than the one before it,
+the run's width set by a line of token characters alone (a wrapping tool fills every line but the last: the line after
+a short one is the next thing printed, read 150's F-0529, read 152's F-0533); a table's cell is joined to the next
+row's only when it fills its column. Which findings across a break count is :mod:`harness.core.redact`'s to say
+(`Redactor._wrapped_in`), and where a log is cut, :mod:`harness.evidence.outputcut`'s.
 
 Pure: text in, views out. Encodings wrapped at a width (base64, hex) are :mod:`harness.core.redact`'s own `_WRAPPED`
 reading, which decodes them joined.
@@ -27,9 +29,9 @@ TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _LINE = re.compile(r"[^\n]*\n?")
 _TOKEN = r"A-Za-z0-9_\-.+/"
 # A break a wrapped token may run over: eight token characters before it (a `\` or a CR between), or one before it
-# and eight after the next line's indent, or after a prefix's last space, `|` or `>` (read 153's F-0538). A token the rules know is 16 characters or more, so one of its pieces on
-# either side of a break is 8. Each alternative starts at the line feed: a pattern that starts with a lookbehind is
-# tried at every character (25 times slower on a long log).
+# and eight after the next line's indent, or after a prefix's last space, `|` or `>` (read 153's F-0538). A token the
+# rules know is 16 characters or more, so one of its pieces on either side of a break is 8. Each alternative starts at
+# the line feed: a pattern that starts with a lookbehind is tried at every character (25 times slower on a long log).
 _AFTER_EIGHT = "|".join(rf"(?<=[{_TOKEN}]{{8}}{end}\n)" for end in ("", "\r", "\\\\", "\\\\\r"))
 _AFTER_ONE = "|".join(rf"(?<=[{_TOKEN}]{end}\n)" for end in ("", "\r", "\\\\", "\\\\\r"))
 _CANDIDATE = re.compile(rf"\n(?:{_AFTER_EIGHT}|(?:{_AFTER_ONE})(?=[ \t]*[{_TOKEN}]{{8}}|[^\n]{{0,40}}?[ |>][ \t]*[{_TOKEN}]{{8}}))")
