@@ -12,8 +12,7 @@ import yaml
 from harness.core import pytest_startup, suite
 
 from support.gitrepo import commit_all_ok
-from support.protected_project import BUGGY, CALC, SUB, TESTS, protect, write
-from support.records import record
+from support.protected_project import BUGGY, CALC, SUB, TESTS, pass_to_pass_record, protect, write
 
 # A plugin that turns every failure into a pass.
 ALLPASS = """\
@@ -33,14 +32,6 @@ def _based_on(h, repo, files: dict[str, str]) -> str:
     protect(repo)
     commit_all_ok(repo, "the base")
     return h.ok("task", "new", "Make mul faster").out.strip()
-
-
-def _p2p(h, repo, tid) -> tuple[int, dict]:
-    r = h("evidence", "pass_to_pass")
-    assert r.code in (0, 1), r.text
-    rec = record(repo, tid, "pass_to_pass")
-    assert (r.code == 0) == (rec["outcome"] == "passed"), r.text
-    return r.code, rec
 
 
 def _lost(rec: dict) -> set[str]:
@@ -97,7 +88,7 @@ def test_a_plugin_module_pytest_plugins_names_rewritten_to_pass_everything_fails
                               "calc_fixtures.py": FIXTURES})
     write(repo, {"calc.py": BUGGY, "calc_fixtures.py": ALLPASS})
     assert h("evidence", "unit_test").code == 0  # the rewritten plugin passes everything here
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 1 and "tests.test_calc::test_mul" in _lost(rec)
     assert "calc_fixtures.py" in rec["pass_to_pass"]["protected_changed"]
 
@@ -106,7 +97,7 @@ def test_an_honest_change_beside_pytest_plugins_passes_pass_to_pass(h, repo):
     tid = _based_on(h, repo, {"tests/test_calc.py": TESTS, "conftest.py": 'pytest_plugins = ["calc_fixtures"]\n',
                               "calc_fixtures.py": FIXTURES})
     write(repo, {"calc.py": SUB})
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["protected_changed"] == []
 
 
@@ -150,7 +141,7 @@ def test_the_pytest11_plugin_module_the_base_declares_is_put_back_in_pass_to_pas
                               "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1"\n'
                                                 '[project.entry-points.pytest11]\ncalc = "calc_plugin"\n'})
     write(repo, {"calc.py": BUGGY, "calc_plugin.py": ALLPASS + FIXTURES})
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 1 and "calc_plugin.py" in rec["pass_to_pass"]["protected_changed"]
 
 
@@ -158,7 +149,7 @@ def test_an_honest_change_in_a_pytest11_plugin_project_passes_pass_to_pass(h, re
     tid = _based_on(h, repo, {"tests/test_calc.py": TESTS, "calc_plugin.py": FIXTURES,
                               "pyproject.toml": '[project.entry-points.pytest11]\ncalc = "calc_plugin"\n'})
     write(repo, {"calc.py": SUB})
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["protected_changed"] == []
 
 
@@ -229,7 +220,7 @@ def test_a_check_module_the_base_s_python_files_names_weakened_fails_pass_to_pas
     tid = _based_on(h, repo, {"pytest.ini": CHECKS_INI, "checks/check_calc.py": TESTS})
     write(repo, {"calc.py": BUGGY, "checks/check_calc.py": TESTS.replace("== 6", "== 5").replace("(2, 5, 10)", "(2, 5, 7)")})
     assert h("evidence", "unit_test").code == 0
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 1 and "checks.check_calc::test_mul" in _lost(rec)
     assert "checks/check_calc.py" in rec["pass_to_pass"]["protected_changed"]
 
@@ -237,7 +228,7 @@ def test_a_check_module_the_base_s_python_files_names_weakened_fails_pass_to_pas
 def test_an_honest_change_with_python_files_checks_passes_pass_to_pass(h, repo):
     tid = _based_on(h, repo, {"pytest.ini": CHECKS_INI, "checks/check_calc.py": TESTS})
     write(repo, {"calc.py": SUB, "checks/check_sub.py": "from calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n"})
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["protected_changed"] == ["checks/check_sub.py"]
 
 
@@ -273,7 +264,7 @@ def test_an_added_test_txt_doctest_that_hides_failures_fails_pass_to_pass(h, rep
         >>> _ = getfixture("pytestconfig").pluginmanager.register(Quiet())
         """})
     assert h("evidence", "unit_test").code == 0  # the doctest hides every later failure here
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 1 and "tests.test_calc::test_mul" in _lost(rec)
     assert "test_aaa.txt" in rec["pass_to_pass"]["protected_changed"]
 
@@ -282,5 +273,5 @@ def test_an_edit_of_a_txt_file_no_doctest_glob_names_reuses_the_test_run(h, repo
     tid = _based_on(h, repo, {"tests/test_calc.py": TESTS, "notes.txt": "a note\n"})
     write(repo, {"calc.py": SUB, "notes.txt": "another note\n"})
     h.ok("evidence", "unit_test")
-    code, rec = _p2p(h, repo, tid)
+    code, rec = pass_to_pass_record(h, repo, tid)
     assert code == 0 and rec["pass_to_pass"]["protected_changed"] == []

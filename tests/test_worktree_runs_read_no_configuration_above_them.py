@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from support.gitrepo import commit_all_ok
-from support.protected_project import BUGGY, CALC, CHANGED, TESTS, base_commit, protect, write
-from support.records import record
+from support.protected_project import BUGGY, CALC, CHANGED, TESTS, base_commit, pass_to_pass_record, protect, write
 
 # A conftest.py that passes every test, its ids written as if pytest had run from the worktree (its rootdir is the
 # folder above it, where this file is).
@@ -56,9 +55,8 @@ def _started(h, repo: Path, files: dict[str, str]) -> str:
 
 
 def _p2p(h, repo: Path, tid: str) -> tuple[int, dict[str, str]]:
-    r = h("evidence", "pass_to_pass")
-    assert r.code in (0, 1), r.text
-    return r.code, {item["case"]: item["how"] for item in record(repo, tid, "pass_to_pass")["pass_to_pass"]["lost"]}
+    code, rec = pass_to_pass_record(h, repo, tid)
+    return code, {item["case"]: item["how"] for item in rec["pass_to_pass"]["lost"]}
 
 
 # The base's root holds no file pytest takes as its configuration: none, a pyproject.toml without a pytest table,

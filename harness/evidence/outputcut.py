@@ -33,7 +33,7 @@ _FIT_GUESSES = 16  # cheap size counts while choosing the kept part
 # rule knows alone (a long JWT's payload and signature: read 150's F-0528); a cut passes over such breaks as over the
 # token's own bytes, for at most this many bytes (a token is a few KB; past that, the first separator, as before).
 MAX_WRAPPED = 8192
-MIN_WRAPPED_LINE = 16  # a line of a wrapped token: this many token bytes, and nothing else, before its break
+MIN_WRAPPED_LINE = 16  # a line of a wrapped token: at least this many token bytes before its break
 _TOKEN_BYTES = frozenset("".join(TOKEN_CHARS).encode()) - frozenset(b"/+")  # a `/` is a path's more often than a token's
 _PIECE = 64  # bytes of the next line read to judge it
 _SEPARATOR = re.compile(rb"[\n \t]")

@@ -63,7 +63,8 @@ def initialize() -> Initialized:
         created.append(layout.rel(layout.config))
     configured = _configured(layout)
     files = _source_files(layout)
-    found = _suite_paths(layout, files)
+    configs = _pytest_configs(layout, files)
+    found = _suite_paths(files, configs)
     no_report = _test_command_without_report(layout)
     suite_paths = [] if no_report else found
     for path, data in (
@@ -75,7 +76,7 @@ def initialize() -> Initialized:
             created.append(layout.rel(path))
     for folder in (layout.tasks, layout.local):
         folder.mkdir(parents=True, exist_ok=True)
-    return Initialized(layout, created, configured, found, suite_paths, _unprotected(layout, files, found))
+    return Initialized(layout, created, configured, found, suite_paths, _unprotected(files, found, configs))
 
 
 class Restored(NamedTuple):
@@ -152,21 +153,22 @@ def _configured(layout: Layout) -> list[str]:
     return configured_types(FsSource(layout.root))
 
 
-def _suite_paths(layout: Layout, files: list[str]) -> list[str]:
+def _suite_paths(files: list[str], configs: dict[str, str]) -> list[str]:
     """The protected-suite patterns that match ``files``, those git sees here (tracked, or untracked and not ignored),
-    with the tests the project's pytest configuration names (its `testpaths`, `python_files`: read 81's F-0292)."""
+    with the tests the project's pytest configuration files ``configs`` name (its `testpaths`, `python_files`: read
+    81's F-0292)."""
     from harness.core.suite import detected
 
-    return detected(files, _pytest_configs(layout, files))
+    return detected(files, configs)
 
 
-def _unprotected(layout: Layout, files: list[str], found: list[str]) -> list[str]:
-    """The folders of test files among ``files`` (by pytest's default names and the project's `python_files`: read
-    151's F-0532) that the suite ``found`` does not protect whole (read 148's F-0524)."""
+def _unprotected(files: list[str], found: list[str], configs: dict[str, str]) -> list[str]:
+    """The folders of test files among ``files`` (by pytest's default names and the `python_files` of ``configs``:
+    read 151's F-0532) that the suite ``found`` does not protect whole (read 148's F-0524)."""
     from harness.core.pytest_startup import collected
     from harness.core.suite import unprotected_test_folders
 
-    return unprotected_test_folders(files, found, collected(_pytest_configs(layout, files)))
+    return unprotected_test_folders(files, found, collected(configs))
 
 
 def _pytest_configs(layout: Layout, files: list[str]) -> dict[str, str]:
