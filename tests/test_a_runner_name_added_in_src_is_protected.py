@@ -13,7 +13,7 @@ from harness.evidence import tree_imports
 
 from support.gitrepo import commit_all_ok
 from support.paths import PY
-from support.protected_project import pass_to_pass_record, protect, write
+from support.protected_project import FAKE_INICONFIG, pass_to_pass_record, protect, write
 
 
 def test_f0530_the_folders_first_on_the_path_are_src_and_the_pythonpath_folders():
@@ -42,32 +42,6 @@ def test_f0530_a_runner_module_added_in_src_is_protected_and_the_project_s_own_s
 CALC = "def average(xs):\n    return sum(xs) / len(xs)\n"
 TEST_STATS = "from calc import average\n\n\ndef test_average():\n    assert average([1, 2, 3, 6]) == 3\n"
 WEAK_TEST = "from calc import average\n\n\ndef test_average():\n    assert average([1, 2, 3, 6]) is not None\n"
-# The real iniconfig, re-exported, with a plugin (loaded through PYTEST_PLUGINS) that reports every case passed.
-FAKE_INICONFIG = """\
-import os
-import sys
-
-import pluggy
-
-here = os.path.dirname(os.path.abspath(__file__))
-saved = sys.path[:]
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-sys.modules.pop("iniconfig", None)
-import iniconfig as real  # noqa: E402
-
-sys.path[:] = saved
-
-
-@pluggy.HookimplMarker("pytest")(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    out = yield
-    report = out.get_result()
-    report.outcome, report.longrepr = "passed", None
-
-
-real.pytest_runtest_makereport = pytest_runtest_makereport
-os.environ["PYTEST_PLUGINS"] = "iniconfig"
-"""
 CMD = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", "--junitxml=.harness/local/junit.xml"]
 
 

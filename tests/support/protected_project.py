@@ -43,6 +43,34 @@ TESTS = textwrap.dedent("""\
     """)
 
 
+# A change's `iniconfig.py` in a folder first on the import path (read 151's F-0530, 153's F-0540): the real iniconfig,
+# re-exported, with a plugin (loaded through PYTEST_PLUGINS) that reports every case passed.
+FAKE_INICONFIG = """\
+import os
+import sys
+
+import pluggy
+
+here = os.path.dirname(os.path.abspath(__file__))
+saved = sys.path[:]
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+sys.modules.pop("iniconfig", None)
+import iniconfig as real  # noqa: E402
+
+sys.path[:] = saved
+
+
+@pluggy.HookimplMarker("pytest")(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    out = yield
+    report = out.get_result()
+    report.outcome, report.longrepr = "passed", None
+
+
+real.pytest_runtest_makereport = pytest_runtest_makereport
+os.environ["PYTEST_PLUGINS"] = "iniconfig"
+"""
+
 TEST_CMD = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=.harness/local/junit.xml"]
 
 
