@@ -262,9 +262,11 @@ def startup(configs: Mapping[str, str]) -> tuple[list[str], list[str]]:
 def first_on_the_path(configs: Mapping[str, str]) -> list[str]:
     """The folders, relative to the tree's root, a worktree run of the harness puts first on PYTHONPATH, ahead of the
     standard library and site-packages (:func:`harness.evidence.tree_imports.folders`): src/ and the `pythonpath`
-    folders of the configuration files ``configs``. One list for the run and for what PASS_TO_PASS protects: a module
-    the change adds in one of them, named like one pytest imports as it starts, is imported in its place (read 151's
-    F-0530: a `src/iniconfig.py`)."""
+    folders of the configuration files ``configs``. With the counterparts of the checkout's folders the run's
+    interpreter imports from (an editable install's `lib/`, which only asking that interpreter finds:
+    :func:`harness.evidence.runner_names.runner_folders`, read 153's F-0540), one list for the run and for what
+    PASS_TO_PASS protects: a module the change adds in one of them, named like one pytest imports as it starts, is
+    imported in its place (read 151's F-0530: a `src/iniconfig.py`)."""
     return list(dict.fromkeys([SRC, *startup(configs)[1]]))
 
 

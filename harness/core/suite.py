@@ -180,7 +180,8 @@ def changed_protected(base: Mapping[str, str], current: Mapping[str, str], patte
     """Protected paths (at the base or now) whose blob differs between the two trees: added,
     deleted or edited; and the modules the change adds in place of one pytest imports, at the root, in a
     ``folders`` (pytest's configured `pythonpath`: read 74's F-0261; and src/, which the worktree run puts first on
-    PYTHONPATH: :func:`harness.core.pytest_startup.first_on_the_path`, read 151's F-0530) or in the basedir of a test
+    PYTHONPATH: :func:`harness.core.pytest_startup.first_on_the_path`, read 151's F-0530, as it puts an editable
+    install's `lib/`, read 153's F-0540) or in the basedir of a test
     module or conftest.py
     of the run (:func:`basedirs_of_tests`; ``collected``: the base configuration's `python_files` globs, read 148's
     F-0523); the project's own `statistics.py`, there at the base, is its code (read 71). ``base``/``current``: path ->

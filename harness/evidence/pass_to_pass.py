@@ -30,7 +30,7 @@ from harness.core.value_class import dataclass
 from harness.errors import HarnessError, Refused
 from harness.evidence import tree_imports, tree_plugins
 from harness.evidence.record import Plan, Site, collect, redactor_for, refuse_a_tree_runner, tree_relative
-from harness.evidence.runner_names import installed_names
+from harness.evidence.runner_names import installed_names, runner_folders
 from harness.runner import clean_env
 from harness.signatures import trust
 from harness.store import bounded, fsio, settings
@@ -316,10 +316,14 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
                            [c.argv for c in config.commands.values()], base_files)
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     named |= _doctest_files(configs, conf, set(current) | set(base_files))
-    names = installed_names(list(conf.to_run()) if conf and not conf.shell else [], git.root)
+    argv = list(conf.to_run()) if conf and not conf.shell else []
+    names = installed_names(argv, git.root)
     # a test module's basedir comes first on the import path as a `pythonpath` folder does (read 148's F-0523), and so
-    # does every folder the worktree run itself puts first on PYTHONPATH, src/ among them (read 151's F-0530)
-    first = pytest_startup.first_on_the_path(configs)
+    # does every folder the worktree run itself puts first on PYTHONPATH: src/ (read 151's F-0530), and the
+    # counterparts of the checkout's folders the run's interpreter imports from, an editable install's lib/ (read
+    # 153's F-0540), said by the probe that gave ``names``
+    first = list(dict.fromkeys([*pytest_startup.first_on_the_path(configs),
+                                *(Path(rel).as_posix() for rel in runner_folders(argv, git.root))]))
     return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, first,
                                                           start.collected)
 

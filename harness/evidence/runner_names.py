@@ -1,41 +1,76 @@
-"""The top-level module names the test command's interpreter can import from its installed distributions.
+"""What the test command's interpreter imports as pytest starts: the top-level module names its installed
+distributions provide, and the folders of the tree it imports from.
 
-A module the change adds at the tree's root under one of these is imported in its place as pytest starts (the
+A module the change adds at the tree's root under one of these names is imported in its place as pytest starts (the
 tree comes first on the import path): a plugin's pytest11 module, one of its dependencies (read 74's F-0260).
 The names are the interpreter's that runs the tests, asked once per interpreter: the harness installed apart
 from the project (pipx) has others (read 76's F-0267). Its own are added; a program that is no Python (a script
 whose first line names none, a missing one) gives those alone; a name the tree itself provides (the project
 installed editable) is the project's code, not one of them (read 79's F-0277).
+
+The same probe says where the interpreter imports from (:data:`import_probe.DESCRIBE`, no code of the tree running
+in it: read 89's F-0306): the tree's folders on its import path (an editable install's `.pth` naming `lib/`) are
+those whose worktree counterparts a PASS_TO_PASS run puts first on PYTHONPATH, where such a module the change adds is
+imported as well (read 153's F-0540). One probe answers both.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import shutil
 import sys
 from pathlib import Path
+from typing import NamedTuple
+
+from harness.errors import HarnessError
+from harness.evidence import import_probe, tree_imports
 
 # The names, but those the tree itself provides (the project installed editable: its own modules are its code, not
-# the runner's: read 79's F-0277). Run from `/` with the tree's folder as its argument.
-_ASK = """import importlib.metadata as m, importlib.util as u, json, os, sys
-root = os.path.join(os.path.realpath(sys.argv[1]), "")
-def ours(name):
+# the runner's: read 79's F-0277), after import_probe's start (`os`, `sys` imported); the tree's folder is the
+# argument. A distribution's files the probe may not read (metadata kept in the tree) give no names: its own.
+_NAMES = """
+import importlib.metadata as _metadata, importlib.util as _util
+_root = os.path.join(os.path.realpath(sys.argv[1]), "")
+def _ours(name):
     try:
-        spec = u.find_spec(name)
+        spec = _util.find_spec(name)
     except Exception:
         return False
     places = ([spec.origin] if spec.origin else []) + list(spec.submodule_search_locations or []) if spec else []
-    return any(os.path.realpath(p).startswith(root) for p in places)
-print(json.dumps(sorted(n for n in m.packages_distributions() if not ours(n))))
+    return any(os.path.realpath(p).startswith(_root) for p in places)
+try:
+    answer['installed'] = sorted(n for n in _metadata.packages_distributions() if not _ours(n))
+except Exception:
+    answer['installed'] = None
 """
+
+
+class Said(NamedTuple):
+    """What an interpreter says of itself, for a tree: its names, and the tree's folders it imports from."""
+    names: frozenset[str]
+    folders: tuple[str, ...]
+
+
+NOTHING = Said(frozenset(), ())
 
 
 def installed_names(argv: list[str], root: Path) -> frozenset[str]:
     """The names the interpreter of the command ``argv`` (run from ``root``) and this one can import."""
+    return _asked(sys.executable, str(root)).names | runner_said(argv, root).names
+
+
+def runner_folders(argv: list[str], root: Path) -> list[str]:
+    """The folders of ``root``, relative to it, the interpreter of the command ``argv`` imports from
+    (:func:`tree_imports.said_folders`: an editable install's `lib/`); none for a program that is no Python, or one
+    that cannot say."""
+    return list(runner_said(argv, root).folders)
+
+
+def runner_said(argv: list[str], root: Path) -> Said:
+    """What the interpreter of the command ``argv`` says (:func:`_asked`); nothing for a program that is no Python."""
     python = _interpreter(argv, root)
-    return _asked(sys.executable, str(root)) | (_asked(python, str(root)) if python else frozenset())
+    return _asked(python, str(root)) if python else NOTHING
 
 
 def _interpreter(argv: list[str], root: Path) -> str | None:
@@ -60,14 +95,17 @@ def _interpreter(argv: list[str], root: Path) -> str | None:
 
 
 @functools.cache
-def _asked(python: str, root: str) -> frozenset[str]:
-    from harness.runner import run_command
-
+def _asked(python: str, root: str) -> Said:
+    """What ``python`` says, asked once (per interpreter and tree) from `/` with no code of the tree ``root`` running
+    in it; nothing when it cannot say."""
     # From / : the tree's own modules are not the interpreter's.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    result = run_command([python, "-c", _ASK, root], cwd="/", env=env, timeout=30, echo=False)
     try:
-        names = json.loads(result.stdout.head.decode("utf-8", errors="replace") or "[]") if result.exit_code == 0 else []
-    except ValueError:
-        return frozenset()
-    return frozenset(n for n in names if isinstance(n, str))
+        said, _ = import_probe.ask(python, Path("/"), env, import_probe.DESCRIBE + _NAMES, [root], [Path(root)], "")
+    except HarnessError:
+        return NOTHING
+    if not isinstance(said, dict):
+        return NOTHING
+    names = said.get("installed")
+    return Said(frozenset(n for n in names if isinstance(n, str)) if isinstance(names, list) else frozenset(),
+                tuple(tree_imports.said_folders(said, Path(root))))

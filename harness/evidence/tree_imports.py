@@ -133,9 +133,11 @@ def import_folders(worktree: Path, rels: Sequence[str] = ()) -> list[Path]:
     """The folders of ``worktree`` a run there imports the project's own code from, first on PYTHONPATH in this order:
     src/ (a src layout), the `pythonpath` folders of the pytest configuration at its root (the base's, in a
     PASS_TO_PASS run: put back), the worktree's counterparts of ``rels`` (the checkout's folders the run's interpreter
-    imports from: :func:`checkout_folders`), and the root. An editable install names the checkout's src/ (or lib/) in
-    a `.pth`, which comes after PYTHONPATH: the worktree's copy is imported, the one measured (read 85's F-0300,
-    F-0301; read 89's F-0307). A folder holding a module named like the standard library's (`src/calendar.py`) is left
+    imports from: :func:`checkout_folders`), and the root: the folders where PASS_TO_PASS protects a module the change
+    adds named like one pytest imports as it starts (read 151's F-0530, 153's F-0540: ``first_on_the_path`` and the
+    same interpreter's :func:`said_folders`). An editable install names the checkout's src/ (or lib/) in a `.pth`,
+    which comes after PYTHONPATH: the worktree's copy is imported, the one measured (read 85's F-0300, F-0301; read
+    89's F-0307). A folder holding a module named like the standard library's (`src/calendar.py`) is left
     out: first on PYTHONPATH it would shadow the standard library, as it does not where the evidence was taken (an
     editable install puts it after); the check that follows the run's environment refuses the run if the project is
     then imported from the checkout."""
@@ -154,12 +156,8 @@ def folders(tree: Path, rels: Sequence[str] = ()) -> list[Path]:
 def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path,
                      env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
     """(the folders of ``checkout``, relative to it, the run's interpreters import from, the names their finders map
-    there), as they say of themselves with ``env``: each entry of their import path inside the checkout (an editable
-    install's `.pth`, whatever the folder is named: `lib/`, `packages/x/src`), and each folder their import finders'
-    modules name there (an editable finder's mapping, off the import path); and each name such a finder maps into the
-    checkout, name -> path (`calcpkg` -> `<checkout>/src`: read 97's F-0332). Outside the worktree, and not their own
-    environment: a `.venv/` in the checkout, a site folder (read 89's F-0307)."""
-    root, tree = os.path.realpath(checkout), os.path.realpath(worktree)
+    there), as they say of themselves with ``env`` (:func:`said_folders`, outside the worktree); and each name such a
+    finder maps into the checkout, name -> path (`calcpkg` -> `<checkout>/src`: read 97's F-0332)."""
     out: list[str] = []
     names: dict[str, str] = {}
     word = first_word(command)
@@ -168,17 +166,37 @@ def checkout_folders(command: list[str] | str, worktree: Path, checkout: Path,
                                    REMEDY_EDITABLE)
         if not isinstance(said, dict):
             raise HarnessError(f"{program} could not say where it imports from", hint=REMEDY_EDITABLE)
-        own = [os.path.realpath(str(p)) for p in (said.get("prefix"), said.get("base_prefix")) if p]
-        own = [p for p in own if not inside(root, p)]
-        names |= finder_names.mapped_into(said.get("names"), checkout, worktree, own)
-        paths = [*_strings(said.get("path")), *(_import_folder(p) for p in _strings(said.get("finders")))]
-        for entry in paths:
-            real = os.path.realpath(entry)
-            if inside(real, root) and not inside(real, tree) and not any(inside(real, p) for p in own):
-                rel = os.path.relpath(real, root)
-                if rel != "." and not {"site-packages", "dist-packages"} & set(rel.split(os.sep)):
-                    out.append(rel)
+        names |= finder_names.mapped_into(said.get("names"), checkout, worktree, own_folders(said, checkout))
+        out.extend(said_folders(said, checkout, worktree))
     return list(dict.fromkeys(out)), names
+
+
+def said_folders(said: Mapping[str, object], checkout: Path, worktree: Path | None = None) -> list[str]:
+    """The folders of ``checkout``, relative to it, an interpreter imports from by its description ``said``
+    (:data:`import_probe.DESCRIBE`'s answer): each entry of its import path inside the checkout (an editable install's
+    `.pth`, whatever the folder is named: `lib/`, `packages/x/src`), and each folder its import finders' modules name
+    there (an editable finder's mapping, off the import path). Not its own environment (:func:`own_folders`: a `.venv/`
+    in the checkout, a site folder: read 89's F-0307), nor ``worktree`` (a worktree run's; None: no worktree, as
+    PASS_TO_PASS asks which of the checkout's folders its run puts first: read 153's F-0540)."""
+    root = os.path.realpath(checkout)
+    tree = os.path.realpath(worktree) if worktree is not None else None
+    own = own_folders(said, checkout)
+    out: list[str] = []
+    for entry in [*_strings(said.get("path")), *(_import_folder(p) for p in _strings(said.get("finders")))]:
+        real = os.path.realpath(entry)
+        if inside(real, root) and not (tree and inside(real, tree)) and not any(inside(real, p) for p in own):
+            rel = os.path.relpath(real, root)
+            if rel != "." and not {"site-packages", "dist-packages"} & set(rel.split(os.sep)):
+                out.append(rel)
+    return list(dict.fromkeys(out))
+
+
+def own_folders(said: Mapping[str, object], checkout: Path) -> list[str]:
+    """The interpreter's own environment by its description ``said``: its prefixes (real paths), but one that holds
+    ``checkout`` (a virtualenv made at the repository's root is not the interpreter's alone)."""
+    root = os.path.realpath(checkout)
+    own = [os.path.realpath(str(p)) for p in (said.get("prefix"), said.get("base_prefix")) if p]
+    return [p for p in own if not inside(root, p)]
 
 
 def _strings(value: object) -> list[str]:
