@@ -57,12 +57,12 @@ def apply(path: Path | None, task_id: str | None) -> None:
     part of the source tree, so it shows in the review's diff and deleting it stales the evidence."""
     from harness.task import contract as contracts
     path = path if path is not None else contracts.default_file()
-    doc = contracts.load(contracts.read_file(path), str(path))
+    s = store()
+    doc = contracts.load(contracts.read_file(path), str(path), s)
     gaps = contracts.gaps(doc, contracts.must_have_tests()) + contracts.id_mismatches(doc)
     if gaps:
         raise Refused(f"{path}: the contract is incomplete:\n  - " + "\n  - ".join(gaps),
                       hint="`harness contract check --file FILE` lists the same gaps")
-    s = store()
     tid = s.current_id(task_id)
     task = contracts.apply_contract(s, tid, doc)
     click.echo(f"{tid}: contract applied — {len(task.proj.requirements)} requirements, "

@@ -33,8 +33,9 @@ def propose(path: Path, task_id: str | None) -> None:
     from harness.findings.steps import proposals_in
     from harness.findings.steps import propose as record
 
-    items = proposals_in(path)
-    _report(record(store(), task_id, items))
+    s = store()
+    items = proposals_in(path, s)
+    _report(record(s, task_id, items))
 
 
 @finding.command("reproduce", context_settings={"ignore_unknown_options": True})

@@ -552,6 +552,15 @@ class Redactor:
         a table's cells that fill their column, or a next piece written as a secret is (mixed case and a digit, where
         `Running`, `HTTP` or a date is none: read 153's F-0537; `xoxb-…` or `sk-…` folded: its first line is a whole
         token to its rule, and a wrapped one's first piece)."""
+        found, plain = self._wrapped_found(text)
+        return [(start, end, name) for name, parts in found for start, end in parts
+                if not any(p_start <= start and end <= p_end for _, _, p_start, p_end, _ in plain)]
+
+    def _wrapped_found(self, text: str) -> tuple[list[tuple[str, list[tuple[int, int]]]],
+                                                 list[tuple[int, int, int, int, str]]]:
+        """(each secret the rules find across ``text``'s line breaks, as its rule and its parts line by line; what
+        they find in the text as written, when that was read): :meth:`_wrapped_in`'s findings before what the text
+        as written redacts is left out."""
         from harness.core import wrapped_lines
         from harness.core.wrapped_lines import secret_like
 
@@ -559,13 +568,18 @@ class Redactor:
                  for _, _, start, end, name in self._matches(joined.text)]
         found = [(name, parts, filled) for name, parts, filled in found if parts]
         if not found:
-            return []
+            return [], []
         plain = self._matches(text)
         ends = {(name, end) for _, _, _, end, name in plain}
-        return [(start, end, name) for name, parts, filled in found
-                if (name, parts[0][1]) not in ends or filled or secret_like(text[slice(*parts[1])])
-                for start, end in parts
-                if not any(p_start <= start and end <= p_end for _, _, p_start, p_end, _ in plain)]
+        return [(name, parts) for name, parts, filled in found
+                if (name, parts[0][1]) not in ends or filled or secret_like(text[slice(*parts[1])])], plain
+
+    def wrapped_secrets(self, text: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Each secret the rules find in ``text`` only across its line breaks, as (rule, its pieces line by line),
+        the first among them when its rule knows it alone: for text a parser joins again another way, a YAML
+        folded block joining a wrapped token's lines with spaces (read 155's F-0546)."""
+        return [(name, tuple(text[start:end] for start, end in parts))
+                for name, parts in self._wrapped_found(text)[0] if len(parts) > 1]
 
     def _marked(self, text: str, found: list[tuple[int, int, str]]) -> str:
         """``text`` with the spans ``found`` replaced by markers, spans that overlap as one."""

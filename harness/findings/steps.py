@@ -92,14 +92,17 @@ def _to_collect(s: TaskStore, task: LoadedTask) -> tuple[str, ...]:
                  or rec["outcome"] != "passed" or rec["tree"] != tree)
 
 
-def proposals_in(path: Path) -> list[dict[str, Any]]:
+def proposals_in(path: Path, s: TaskStore | None = None) -> list[dict[str, Any]]:
     """The findings a reviewer's YAML file holds (one finding, a list, or {findings: [...]}), each checked
-    against the proposal schema and refused, naming the file and the finding's place, when it is not one."""
+    against the proposal schema and refused, naming the file and the finding's place, when it is not one.
+    With the store ``s`` that records them: a secret the file holds wrapped over lines is replaced where the YAML
+    parse joined its pieces again (:meth:`TaskStore.unfolded`, read 155's F-0546)."""
     from harness.core.findings import REPRODUCER_HINT, reproducer_problem, reproducer_shell_problem
     from harness.store import bounded, validate, yamlio
 
     raw = bounded.read(path, "input", str(path), follow=True) or b""
     doc = yamlio.parse(raw, str(path))
+    doc = s.unfolded(doc, raw) if s is not None else doc
     items = doc.get("findings") if isinstance(doc, dict) and "findings" in doc else doc
     items = [items] if isinstance(items, dict) else items
     if not isinstance(items, list) or not items:

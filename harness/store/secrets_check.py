@@ -182,6 +182,31 @@ def stored_redactor(patterns: Sequence[str] = ()) -> Redactor:
     return stored(redactor(patterns))
 
 
+def unfolded(data: Any, source: str, red: Redactor) -> Any:
+    """``data`` parsed from the YAML text ``source``, each secret ``red`` finds in ``source`` only wrapped over lines
+    replaced by its marker where the parser joined its pieces again with a space (a folded `>` block, a plain or
+    quoted scalar over lines) or a line break: redacting the parsed values alone read two short words (read 155's
+    F-0546). A `|` block keeps the breaks, which the store's redaction reads as a wrap; this covers the rest."""
+    joins = []
+    for name, pieces in red.wrapped_secrets(source):
+        # every run of two or more of the pieces, longest first: two secrets on neighbouring lines make one group
+        runs = [pieces[i:i + size] for size in range(len(pieces), 1, -1) for i in range(len(pieces) - size + 1)]
+        joins += [(sep.join(run), f"[REDACTED:{name}]") for run in runs for sep in (" ", "\n")]
+    return _replaced(data, joins) if joins else data
+
+
+def _replaced(data: Any, joins: list[tuple[str, str]]) -> Any:
+    if isinstance(data, str):
+        for joined, marker in joins:
+            data = data.replace(joined, marker)
+        return data
+    if isinstance(data, list):
+        return [_replaced(v, joins) for v in data]
+    if isinstance(data, dict):
+        return {k: _replaced(v, joins) for k, v in data.items()}
+    return data
+
+
 @functools.lru_cache(maxsize=4)
 def stored(red: Redactor) -> Redactor:
     """``red`` reading what another shell recorded: an `env:` marker of a secret-named variable this shell lacks may

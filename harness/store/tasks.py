@@ -245,6 +245,14 @@ class TaskStore:
 
         return secrets_check.redact_data(data, secrets_check.redactor(self._redaction_patterns()))
 
+    def unfolded(self, data: Any, source: bytes) -> Any:
+        """``data``, parsed from the YAML file ``source`` a person or agent wrote, with each secret the file holds
+        wrapped over lines replaced where the parse joined its pieces (:func:`secrets_check.unfolded`, F-0546)."""
+        from harness.store import secrets_check
+
+        text = source.decode("utf-8", errors="replace")
+        return secrets_check.unfolded(data, text, secrets_check.redactor(self._redaction_patterns()))
+
     def _redaction_patterns(self) -> tuple[str, ...]:
         """config.yaml's `redaction.patterns`: a value the project names as secret is one in free text too
         (F-0153). A config no reader accepts (a FIFO, a bad pattern) blocks no write: it gives none, and
