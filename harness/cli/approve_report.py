@@ -17,11 +17,12 @@ def pending_text(p: Pending) -> None:
         click.echo(f"{where} does not loosen what is committed: no approval needed")
         return
     click.echo(f"{p.rel} {p.what}:")
-    for change in p.changes:
+    for change in p.lines:  # what the approver reads: redacted with the committed rules only (read 154's F-0545)
         click.echo(f"  - {change}")
 
 
 @text_report.register
 def approved_text(a: Approved) -> None:
     what = paths.APPROVALS if a.rel == paths.APPROVALS or a.against else f"{a.rel} and .harness/approvals.jsonl together"
-    click.echo(f"approved by {a.who}, signed as {a.signer}; commit {what}")
+    against = f", one approval against each parent it changes ({', '.join(c[:12] for c in a.parents)})" if a.parents else ""
+    click.echo(f"approved by {a.who}, signed as {a.signer}{against}; commit {what}")

@@ -330,8 +330,18 @@ def _policy(olds: Sequence[Source], new: Source, problems: list[Problem],
                                     + (f" ({why})" if why else ""),
                                     "a human runs `harness approve gate-change` at a terminal (signed with their SSH "
                                     "key, bound to this exact gate.yaml), or revert the loosening; tightening needs "
-                                    "no approval"))
+                                    "no approval" + _during_the_merge(olds, paths.GATE)))
     return pol
+
+
+def _during_the_merge(olds: Sequence[Source], rel: str) -> str:
+    """What a merge's refusal adds to the way out: approving while the merge is in progress records one approval against
+    each parent's file, which is what the rule asks of each parent. An approval made at HEAD covered the first parent
+    only, and "approve again" led in a circle (read 154's F-0542)."""
+    if len(olds) < 2:
+        return ""
+    return (f" (a merge: approve during the merge, before committing it — `approve` then covers every parent whose "
+            f"{rel.rsplit('/', 1)[-1]} the merge changes, one approval bound to each parent's file)")
 
 
 def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem], signers: trust.Signers) -> None:
@@ -348,7 +358,7 @@ def _check_signers(olds: Sequence[Source], new: Source, problems: list[Problem],
             problems.append(Problem(paths.ALLOWED_SIGNERS, "signers-change-needs-approval",
                                     "changes who may sign approvals" + (f" ({why})" if why else ""),
                                     "an approver already listed runs `harness approve signers-change` at a terminal, "
-                                    "or revert the change"))
+                                    "or revert the change" + _during_the_merge(olds, paths.ALLOWED_SIGNERS)))
 
 
 def _lf_lines(raw: bytes | None) -> list[bytes]:
@@ -403,13 +413,14 @@ def _check_config(olds: Sequence[Source], new: Source, problems: list[Problem], 
                                     f"drops {len(needs.patterns)} of redaction.patterns: what they name as secret would "
                                     "reach the next commit's files unchecked" + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
-                                    "config.yaml), or keep the patterns; adding one needs no approval"))
+                                    "config.yaml), or keep the patterns; adding one needs no approval"
+                                    + _during_the_merge(olds, paths.CONFIG)))
         if needs.commands:
             problems.append(Problem(paths.CONFIG, "evidence-commands-need-approval", "changes what proves an evidence "
                                     "type: " + "; ".join(needs.commands) + (f" ({why})" if why else ""),
                                     "a human runs `harness approve config-change` at a terminal (bound to this exact "
                                     "config.yaml), or revert the change; the commit that adopts the harness configures its "
-                                    "commands itself"))
+                                    "commands itself" + _during_the_merge(olds, paths.CONFIG)))
 
 
 def _digest(raw: bytes) -> str:
