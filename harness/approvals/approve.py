@@ -19,6 +19,7 @@ from harness.store import bounded, fsio
 
 if TYPE_CHECKING:
     from harness.context import Context
+    from harness.core.redact import Redactor
     from harness.gitio.git import Git
     from harness.signatures import trust
     from harness.store.layout import Layout
@@ -212,9 +213,23 @@ def suite_changes(cases: tuple[str, ...], task_id: str | None, ctx: Context | No
         if not base:
             raise Refused(f"{tid} has no base commit: there are no base test cases to let go")
         listed = sorted(set(cases))
+        _refuse_secrets(listed, s.redactor())
         digest = hashlib.sha256(approval_subject(git.repository_id(base), base, listed)).hexdigest()
         return digest, [*listed]
     return changes_of
+
+
+def _refuse_secrets(cases: list[str], red: Redactor) -> None:
+    """Refuse case ids holding a secret-shaped value before anything is shown, signed or written: they are signed
+    as given and committed in clear (their digest is what the gate checks: a marker would approve another case),
+    where the commit check then refuses the line and the secret stays on disk (read 155's F-0547)."""
+    held = [n for n, case in enumerate(cases, 1) if red.redact(case) != case]
+    if held:
+        shown = ", ".join(red.redact(cases[n - 1]) for n in held)
+        raise Refused(f"{len(held)} of the case ids holds a secret-shaped value ({shown}): an approval signs its case "
+                      "ids as given and commits them in clear, so nothing signed, nothing written",
+                      hint="name the case without the secret (a test's parameter id: pytest's `ids=`), then approve "
+                           "again")
 
 
 def history_rewrite(new_rev: str, ref: str | None) -> ChangesOf:

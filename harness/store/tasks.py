@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from harness.context import Context
+    from harness.core.redact import Redactor
     from harness.gitio.git import Git
 
 
@@ -243,15 +244,20 @@ class TaskStore:
         """``data`` as an event's data is stored: redacted at the one boundary (:meth:`_commit`)."""
         from harness.store import secrets_check
 
-        return secrets_check.redact_data(data, secrets_check.redactor(self._redaction_patterns()))
+        return secrets_check.redact_data(data, self.redactor())
+
+    def redactor(self) -> Redactor:
+        """The redactor of what this store writes: the harness's rules and config.yaml's `redaction.patterns`."""
+        from harness.store import secrets_check
+
+        return secrets_check.redactor(self._redaction_patterns())
 
     def unfolded(self, data: Any, source: bytes) -> Any:
         """``data``, parsed from the YAML file ``source`` a person or agent wrote, with each secret the file holds
         wrapped over lines replaced where the parse joined its pieces (:func:`secrets_check.unfolded`, F-0546)."""
         from harness.store import secrets_check
 
-        text = source.decode("utf-8", errors="replace")
-        return secrets_check.unfolded(data, text, secrets_check.redactor(self._redaction_patterns()))
+        return secrets_check.unfolded(data, source.decode("utf-8", errors="replace"), self.redactor())
 
     def _redaction_patterns(self) -> tuple[str, ...]:
         """config.yaml's `redaction.patterns`: a value the project names as secret is one in free text too
