@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from support.cli import commit_validated as commit
 from support.cli import validate_staged
-from support.gitrepo import git
 from support.processes import run_in_pty
-from support.ssh_keys import make_key, signers_line
+from support.ssh_keys import make_key, sign_as_listed
 
 GATE = ".harness/gate.yaml"
 APPROVALS = ".harness/approvals.jsonl"
@@ -24,17 +24,9 @@ APPROVALS = ".harness/approvals.jsonl"
 
 @pytest.fixture
 def adopted(h, repo, tmp_path) -> Path:
-    key, public = make_key(tmp_path / "keys", "human")
-    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
-    git(repo, "config", "user.signingKey", str(key))
+    sign_as_listed(repo, *make_key(tmp_path / "keys", "human"))
     commit(repo, "adopt the harness")
     return repo
-
-
-def commit(repo: Path, message: str) -> None:
-    r = validate_staged(repo)
-    assert r.returncode == 0, r.stderr
-    git(repo, "commit", "-qm", message)
 
 
 def loosen_and_approve(repo: Path, how: tuple[str, str]) -> None:

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from support.cli import cli, validate_staged
+from support.cli import commit_validated as commit
 from support.gitrepo import git, head
 from support.processes import run_in_pty
-from support.ssh_keys import make_key, repository_id, signers_line
+from support.ssh_keys import make_key, repository_id, sign_as_listed, signers_line
 
 GATE = ".harness/gate.yaml"
 SIGNERS = ".harness/allowed_signers"
@@ -37,17 +38,9 @@ def keys(tmp_path_factory) -> dict[str, tuple[Path, str]]:
 @pytest.fixture
 def adopted(h, repo, keys) -> Path:
     """A repository that adopted the harness with the human's key listed, and signs with it."""
-    (repo / SIGNERS).write_text(signers_line("test@example.com", keys["human"][1]))
-    git(repo, "config", "user.signingKey", str(keys["human"][0]))
+    sign_as_listed(repo, *keys["human"])
     commit(repo, "adopt the harness")
     return repo
-
-
-def commit(repo: Path, message: str) -> None:
-    """Commit everything, after the commit hook's own check accepted it (no hook is installed here)."""
-    r = validate_staged(repo)
-    assert r.returncode == 0, r.stderr
-    git(repo, "commit", "-qm", message)
 
 
 def approve(repo: Path, kind: str) -> str:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from support.gitrepo import commit_all_ok, git
+from support.gitrepo import commit_all_ok
 from support.processes import run_in_pty
-from support.ssh_keys import make_key, signers_line
+from support.ssh_keys import make_key, sign_as_listed
 
 _R = random.Random(547)
 GHP = "ghp_" + "".join(_R.choice(string.ascii_letters + string.digits) for _ in range(36))
@@ -23,9 +23,7 @@ APPROVALS = ".harness/approvals.jsonl"
 
 @pytest.fixture
 def based(h, repo, tmp_path) -> Path:
-    key, public = make_key(tmp_path / "keys", "human")
-    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
-    git(repo, "config", "user.signingKey", str(key))
+    sign_as_listed(repo, *make_key(tmp_path / "keys", "human"))
     commit_all_ok(repo, "adopt the harness")
     h.ok("task", "new", "Rework the API")
     return repo

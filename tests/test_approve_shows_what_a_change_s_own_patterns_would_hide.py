@@ -18,7 +18,7 @@ from support.cli import validate_staged
 from support.gitrepo import git
 from support.processes import run_in_pty
 from support.records import set_config
-from support.ssh_keys import make_key, signers_line
+from support.ssh_keys import make_key, sign_as_listed
 
 CONFIG = ".harness/config.yaml"
 APPROVALS = ".harness/approvals.jsonl"
@@ -31,9 +31,7 @@ SECRET = "ACMEINT-4815162342"
 @pytest.fixture
 def adopted(h, repo, tmp_path) -> Path:
     """Adopted with the human's key listed, a test command configured and one pattern of the project's own."""
-    key, public = make_key(tmp_path / "keys", "human")
-    (repo / ".harness/allowed_signers").write_text(signers_line("test@example.com", public))
-    git(repo, "config", "user.signingKey", str(key))
+    sign_as_listed(repo, *make_key(tmp_path / "keys", "human"))
     set_config(repo, f"evidence:\n  unit_test:\n    command: {COMMAND}\nredaction:\n  patterns: ['{PARENT_PATTERN}']\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "adopt the harness")

@@ -25,6 +25,15 @@ def signers_line(email: str, public: str) -> str:
     return f"{email} {kind} {blob}\n"
 
 
+def sign_as_listed(repo: Path, key: Path, public: str, email: str = "test@example.com") -> None:
+    """``public`` as the repository's only allowed signer (``email``) and ``key`` as git's signing key: a human who
+    approves at this repository's terminal."""
+    from support.gitrepo import git
+
+    (repo / ".harness/allowed_signers").write_text(signers_line(email, public))
+    git(repo, "config", "user.signingKey", str(key))
+
+
 def approval_line(kind: str, file_bytes: bytes, key: Path | None, signer: str = "test@example.com",
                   changes: list[str] | None = None, bind: tuple[str | None, bytes | None] | None = None,
                   **over) -> str:
