@@ -161,9 +161,10 @@ def _chosen(before: str | None, ref: str | None, base_rev: str | None, from_rev:
 def _audit(git: Git, signers: Signers, before: str | None, ref: str | None, base_rev: str | None, from_rev: str | None,
            to_rev: str, remote: str, rerun: bool, as_json: bool, plan_only: bool = False, only: str | None = None,
            out: JsonOut | None = None) -> int:
-    from harness.history.audit_scope import audit_range, commit_in_range, local_notes
+    from harness.history.audit_scope import audit_range, commit_in_range, local_notes, on_the_range_base
 
     scope, commits, history = audit_range(git, before, ref, base_rev, from_rev, to_rev, remote, signers)
+    signers = on_the_range_base(git, scope, signers)
     click.echo(f"harness: audit: {scope.reason}; {len(commits)} commit(s) to check", err=True)
     if plan_only:
         return _plan(git, signers, commits, scope.as_dict(), history, as_json, out)

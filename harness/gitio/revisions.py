@@ -188,16 +188,20 @@ class History(Repository):
         clone does (by default the remote's default branch, else its main or master, else this clone's). A remote's
         copy comes before any local branch: a clone made by `git remote add` and `git push` has `origin/main` and no
         `origin/HEAD`, and a local `main` is moved by a plain commit the agent makes (read 126's F-0449)."""
+        return [tip for _, tip in self.protected_refs(branch)]
+
+    def protected_refs(self, branch: str | None) -> list[tuple[str, str]]:
+        """(ref, its tip) of each of :meth:`protected_tips`, in the same order: what names the line where it is told."""
         names = [branch] if branch else ["HEAD", "main", "master"]
         remotes = sorted(self._remotes(), key=lambda r: (r != "origin", r))
         refs = [f"refs/remotes/{r}/{n}" for r in remotes for n in names] + [f"refs/heads/{n}" for n in names if n != "HEAD"]
-        tips = []
+        found = []
         for ref in refs:
             try:
-                tips.append(self.resolve(ref))
+                found.append((ref, self.resolve(ref)))
             except HarnessError:
                 continue
-        return tips
+        return found
 
     def _remotes(self) -> set[str]:
         """The remotes this clone tracks branches of (`refs/remotes/NAME/...`)."""

@@ -45,6 +45,21 @@ def audit_range(git: Git, before: str | None, ref: str | None, base_rev: str | N
     return AuditTargets(scope, scope.commits(git), history)
 
 
+def on_the_range_base(git: Git, scope: AuditRange, signers: Signers) -> Signers:
+    """``signers`` with the range's trusted start (--from, --base, --before's commit) as the published line: an
+    approval that start already holds, added again by a commit of the range, was given for an earlier change
+    (read 154's F-0543). Nothing is published when the audit checks everything reachable."""
+    from harness.signatures.published_line import LineTip
+
+    start = None
+    if scope.mode == "push":
+        start = scope.before if scope.before and git.has_commit(scope.before) else None
+    elif not scope.everything and scope.exclude:
+        start = scope.exclude[0]
+    line = [LineTip(start, f"{start[:12]}, the audited range's base")] if start else []
+    return signers.on_line(lambda: line)
+
+
 def local_notes(git: Git, tip: str) -> Callable[[str], dict[str, Any] | None]:
     """The note each commit carries under the notes ref the tip's config names (None: none, or not JSON)."""
     from harness.core.limits import decode_json

@@ -85,6 +85,10 @@ def validate_change(olds: Sequence[Source], new: Source, source_tree: str, signe
         # to a CLI that follows it: refuse it rather than judge two different things.
         problems.append(Problem(path, "plain-files-only", "a symlink or submodule inside .harness/",
                                 "replace it with the real files (`git rm --cached PATH`, then copy them in)"))
+    # The history the change holds, for an approval the published line spent: the commit itself, or the index's
+    # parents (read 154's F-0543).
+    committed = getattr(new, "rev", None)
+    signers = signers.judging([committed] if committed else [rev for o in olds if (rev := getattr(o, "rev", None))])
     policy = _policy(olds, new, problems, only_gated, signers)
     changes = changed_tasks(olds, new)
     if not only_gated:

@@ -59,10 +59,12 @@ def check_push(git: Git, stdin_lines: Sequence[str | bytes]) -> PushChecked:
         return doc if isinstance(doc, dict) else None
 
     from harness.history.pushed_notes import received_problems
-    from harness.history.rewrite import history_problems
+    from harness.history.rewrite import history_problems, protected_tips_held
     from harness.signatures.trust import Signers
 
-    signers = Signers(lambda: git)  # the server's own config can name the approvers: a root no push can change
+    # The server's own config can name the approvers: a root no push can change. Its protected refs, as they are
+    # before the push, are the published line an approval already spent on counts nowhere else (read 154's F-0543).
+    signers = Signers(lambda: git, line=lambda: protected_tips_held(git))
     refs = [{"ref": shown_ref(p.ref), "old": p.old, "new": p.new, "commits": p.commits} for p in pushed]
     audits = []
     in_notes = dict(received_problems(git, pushed))  # the notes a notes ref's push adds, read for secrets (F-0355)

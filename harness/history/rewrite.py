@@ -30,6 +30,7 @@ from harness.history.change_rules import Problem
 if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
+    from harness.signatures.published_line import LineTip
     from harness.signatures.trust import Signers
 
 KIND = "history-rewrite"
@@ -94,6 +95,26 @@ def is_protected(git: Git, ref: str, patterns: list[str], remote: str = "origin"
     names = [p for p in patterns if p != DEFAULT]
     return (DEFAULT in patterns and ref in default_branches(git, remote)) \
         or any(fnmatch.fnmatchcase(ref, p) for p in names)
+
+
+def protected_tips_held(git: Git) -> list[LineTip]:
+    """The protected refs' tips as this repository holds them now — on a server, inside pre-receive, their values
+    before the push — each judged protected by its own tip's policy, as :func:`history_problems` judges a move of
+    it: the published line an approval already spent on counts nowhere else (read 154's F-0543)."""
+    from harness.gitio.tree_source import TreeSource
+    from harness.history.incoming import shown_ref
+    from harness.signatures.published_line import LineTip
+
+    out = []
+    for line in git.run(["for-each-ref", "--format=%(objectname) %(refname)"]).splitlines():
+        oid, _, ref = line.partition(" ")
+        tip = git.peel_commit(oid)
+        if tip is None:
+            continue  # a ref to a blob or a tree holds no approvals
+        policy = TreeSource(git, git.commit_tree(tip), f"commit {tip[:12]}", rev=tip)
+        if is_protected(git, ref, protected_patterns(git, policy)):
+            out.append(LineTip(tip, f"{shown_ref(ref)} ({tip[:12]})"))
+    return out
 
 
 def history_problems(git: Git, ref: str | None, old: str, new: str, signers: Signers,

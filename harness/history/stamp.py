@@ -297,7 +297,7 @@ def stamp(git: Git, commit: str, signers: Signers, extra: dict | None = None) ->
     # Nothing computed in a shallow clone is kept: a bound approval needs the root commit, the changed-command
     # check the task's base, and `git fetch --unshallow` brings them without changing any key (F-0094, F-0095).
     cache = StampCache(None if git.is_shallow() else git.cache_file("stamp-cache.json"))
-    ref, note = stamp_for(git, commit, signers, cache)
+    ref, note = stamp_for(git, commit, signers.judging([commit]), cache)  # its facts hold what its history holds
     harness = TreeSource(git, git.commit_tree(commit), "").oid(paths.HARNESS)
     patterns = _with_worktree(cache.get(f"harness:{harness}")["patterns"], None if git.is_bare else git.root)
     cache.save()

@@ -17,6 +17,7 @@ from harness import paths
 from harness.core import approvals as rules
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError
+from harness.signatures.published_line import LineTip, SpentOnLine, protected_line
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
@@ -71,16 +72,30 @@ class Signers:
     edge and passed down to every approval check: the file named on its command line, else the one
     the config of the repository ``repository()`` opens names (both read when an approval is first
     checked: most commands check none), else none — each trusted source's (the parent commits', or
-    HEAD's) own file then."""
+    HEAD's) own file then.
 
-    def __init__(self, repository: Callable[[], Git] | None = None, named: Root | None = None) -> None:
+    And where approvals were already spent beyond a change's parents: the published line, ``line()``'s tips (the
+    server's protected refs, an audit's base; by default the protected branch as the repository's clone knows it),
+    read only when a check meets an approval that line holds (read 154's F-0543). :meth:`judging` names the change
+    judged (a commit; for the index, its parents), else HEAD's (and a merge's heads) is."""
+
+    def __init__(self, repository: Callable[[], Git] | None = None, named: Root | None = None,
+                 line: Callable[[], Sequence[LineTip]] | None = None) -> None:
         self.repository = repository
         self.named = named
-        self._external: list[Root | None] = []
-        self.asked = 0  # how many checks asked for the root: what was computed without it does not depend on it
+        self.line = line
+        self.judged: Sequence[str] | None = None
+        self._external: list[Root | None] = []  # shared by every view (judging, on_line): read once per command
+        self._asked = [0]  # how many checks asked for the root: what was computed without it does not depend on it
+        self._tips: list[Sequence[LineTip]] = []
+        self._spent = SpentOnLine()
+
+    @property
+    def asked(self) -> int:
+        return self._asked[0]
 
     def external(self) -> Root | None:
-        self.asked += 1
+        self._asked[0] += 1
         return self.settle()
 
     def settle(self) -> Root | None:
@@ -90,6 +105,46 @@ class Signers:
             found = self.named if self.named is not None or self.repository is None else configured(self.repository())
             self._external.append(found)
         return self._external[0]
+
+    def judging(self, commits: Sequence[str]) -> Signers:
+        """This trust root, for a change whose history is ``commits``' (a commit itself; the index, its parents)."""
+        view = self._view()
+        view.judged = list(commits)
+        return view
+
+    def on_line(self, line: Callable[[], Sequence[LineTip]]) -> Signers:
+        """This trust root, with ``line()``'s tips as the published line (an audit's base, once its range is known)."""
+        view = self._view()
+        view.line, view._tips = line, []
+        return view
+
+    def _view(self) -> Signers:
+        """A copy sharing what was read (the root, the published line's approvals) and the count of asks."""
+        view = Signers.__new__(Signers)
+        view.__dict__.update(self.__dict__)
+        return view
+
+    def spent_on_line(self, payload: bytes) -> str | None:
+        """Where the published line already holds the approval signed as ``payload`` and the judged change's history
+        does not hold it from there: that tip, named; None otherwise (and wherever no repository is known)."""
+        if self.repository is None:
+            return None
+        git = self.repository()
+        if not self._tips:
+            self._tips.append(self.line() if self.line is not None else protected_line(git))
+        if not self._tips[0]:
+            return None
+        return self._spent.where(git, payload, self._tips[0], self._judged_commits(git))
+
+    def _judged_commits(self, git: Git) -> list[str]:
+        named = self.judged if self.judged is not None else [git.head() or "", *git.merge_heads()]
+        out = []
+        for rev in named:
+            try:
+                out.append(git.resolve(rev))
+            except HarnessError:
+                continue  # an unborn branch: no history holds anything
+        return out
 
 
 
@@ -151,11 +206,9 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
     spent = {rules.payload(r) for src in trusted for r in rules.records(src.read(paths.APPROVALS))}
     reasons, unsigned = [], False
     for record in claims:
-        signer = record.get("signer")
-        if rules.payload(record) in spent:
-            reasons.append(f"the approval signed by {signer} at {record.get('at')} was given for an earlier change "
-                           f"(it is already in {paths.APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
-                           "restoring the same file again needs a new approval")
+        why = _spent(record, spent, trusted, signers)
+        if why is not None:
+            reasons.append(why)
             continue
         why = signature_problem(record, available)
         unsigned = unsigned or why is not None
@@ -164,6 +217,23 @@ def approved(approvals_raw: bytes | None, kind: str, digest: str, trusted: Seque
             return True, None
         reasons.append(why)
     return False, "; ".join(reasons) + (": an unsigned or badly signed approval counts as none" if unsigned else "")
+
+
+def _spent(record: dict, spent: set[bytes], trusted: Sequence[Source], signers: Signers) -> str | None:
+    """Why ``record`` was given for an earlier change: the trusted (parent) side holds it, or the published line
+    does and the judged change's history does not hold it from there — a branch forked before it was given, its
+    line copied in (read 154's F-0543: spent on main, it counted again there). None: not spent."""
+    who = f"the approval signed by {record.get('signer')} at {record.get('at')} was given for an earlier change"
+    payload = rules.payload(record)
+    if payload in spent:
+        return (f"{who} (it is already in {paths.APPROVALS} of {getattr(trusted[0], 'label', 'HEAD')}); "
+                "restoring the same file again needs a new approval")
+    where = signers.spent_on_line(payload)
+    if where is not None:
+        return (f"{who} (it is already in {paths.APPROVALS} of {where}, the published line, and this change's history "
+                "does not hold it from there): an approval counts once, on whichever branch it is copied to; the same "
+                "change here needs a new approval")
+    return None
 
 
 def binding_problem(record: dict, kind: str, trusted: Sequence[Source]) -> str | None:
