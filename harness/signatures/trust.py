@@ -17,11 +17,11 @@ from harness import paths
 from harness.core import approvals as rules
 from harness.core.value_class import dataclass
 from harness.errors import HarnessError
-from harness.signatures.published_line import LineTip, SpentOnLine, protected_line
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
 if TYPE_CHECKING:
     from harness.gitio.git import Git
+    from harness.signatures.published_line import LineTip, SpentOnLine
     from harness.store.source import Source
 
 
@@ -88,7 +88,9 @@ class Signers:
         self._external: list[Root | None] = []  # shared by every view (judging, on_line): read once per command
         self._asked = [0]  # how many checks asked for the root: what was computed without it does not depend on it
         self._tips: list[Sequence[LineTip]] = []
-        self._spent = SpentOnLine()
+        # what was read of the published line, made at its first use and shared by every view: a command that meets
+        # no approval (an evidence run reading config.yaml's) loads nothing of it
+        self._spent: list[SpentOnLine] = []
 
     @property
     def asked(self) -> int:
@@ -130,11 +132,15 @@ class Signers:
         if self.repository is None:
             return None
         git = self.repository()
+        from harness.signatures.published_line import SpentOnLine, protected_line
+
         if not self._tips:
             self._tips.append(self.line() if self.line is not None else protected_line(git))
         if not self._tips[0]:
             return None
-        return self._spent.where(git, payload, self._tips[0], self._judged_commits(git))
+        if not self._spent:
+            self._spent.append(SpentOnLine())
+        return self._spent[0].where(git, payload, self._tips[0], self._judged_commits(git))
 
     def _judged_commits(self, git: Git) -> list[str]:
         named = self.judged if self.judged is not None else [git.head() or "", *git.merge_heads()]
