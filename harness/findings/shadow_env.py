@@ -20,9 +20,12 @@ of its own at the same name, made from the real one:
   packages import from there, and a path line adds a folder without reading the `.pth` files in it, so the real
   editable install is never read — and the real `.pth` files copied, each path line into the repository remapped to
   the checkout's counterpart (the editable install of `.` or of `packages/lib/src`) and read before the real
-  site-packages line, so the checkout's folders come first on the import path. Every other line is read after it,
+  site-packages line, so the checkout's folders come before it on the import path. Every other line is read after it,
   in its file's order, as in the real environment (an `import` line may import a module of the real site-packages);
-  the shadow's interpreter writes no bytecode, which would land beside the real site-packages' modules.
+  the shadow's interpreter writes no bytecode, which would land beside the real site-packages' modules. Every other
+  entry of the real site folder is linked into it too, so the folder sysconfig names holds the packages, for a
+  program that hands it to another interpreter by a path line (self-found 27's F-0548); they come before the
+  checkout's folders, as the real folder's come before its editable install's.
   An `import` line that refers to the repository (names a path inside it, or imports a module of the site-packages
   that does: an editable finder mapping a package into it) runs code that cannot be pointed at the checkout without
   guessing: the run is refused with the remedy;
@@ -107,6 +110,7 @@ class _Mirror:
                 os.symlink(self.target(os.readlink(path)), into)
             elif path in self.sites:
                 _write_site(into, self.sites[path])
+                _link_packages(path, into)
             elif entry.is_dir() and any(inside(str(site), str(path)) for site in self.sites):
                 self.folder(path, into)
             elif src == self.real and entry.name in ("bin", "Scripts") and entry.is_dir():
@@ -157,6 +161,17 @@ def _write_site(folder: Path, files: dict[str, list[str]]) -> None:
     folder.mkdir()
     for name, lines in files.items():
         (folder / name).write_text("".join(f"{line}\n" for line in lines), "utf-8", errors="surrogateescape")
+
+
+def _link_packages(site: Path, shadow: Path) -> None:
+    """Each entry of the real site folder ``site`` but its `.pth` files (the shadow's own stand for them), linked into
+    its shadow ``shadow``: the folder an interpreter's sysconfig names holds the packages as the real one does, for
+    a program that hands it to another (a reproducer whose second venv imports pytest from it by a path line: the
+    shadow's path line to the real folder is a `.pth` a path line does not read). Packages the real folder holds
+    come before the editable install's checkout folders, as in the real environment."""
+    for entry in sorted(os.scandir(site), key=lambda e: e.name):
+        if not entry.name.endswith(".pth") and not os.path.lexists(shadow / entry.name):
+            os.symlink(entry.path, shadow / entry.name, target_is_directory=entry.is_dir())
 
 
 def _site_files(site: Path, root: Path, checkout: Path, env: Path) -> dict[str, list[str]]:
