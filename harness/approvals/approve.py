@@ -371,12 +371,13 @@ def _shown_command(layout: Layout, before: Source | None = None) -> Callable[[li
 
 def _spelling(patterns: tuple[str, ...]) -> Callable[[list[str]], str]:
     """A command or a pattern spelled redacted with the built-in rules and ``patterns``."""
+    from harness.core.policy import spelled_argv
     from harness.core.redact import redact_argv
     from harness.store import secrets_check
 
     red = secrets_check.redactor(patterns)
     # An approval is no ledger's: the commit check reads it as a person's text, so a variable's name stays out (F-0237).
-    return lambda argv: secrets_check.unnamed_env(" ".join(redact_argv(argv, red)))
+    return lambda argv: secrets_check.unnamed_env(spelled_argv(redact_argv(argv, red)))  # its words' boundaries kept
 
 
 def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:

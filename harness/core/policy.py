@@ -74,8 +74,17 @@ def default_gate_text(template: str, configured: list[str]) -> str:
     return "".join(lines[:start + 1] + block + lines[end:])
 
 
+def spelled_argv(argv: list[str]) -> str:
+    """A command as a person reads it with its words' boundaries: one word as it is (a program, a shell line, a
+    pattern), more as the list config.yaml holds. Joined with spaces, `["sh", "-c", "python3", "-m", "pytest"]` (which
+    runs `python3` alone) read as `sh -c 'python3 -m pytest'` and was approved (read 156's F-0550)."""
+    import json
+
+    return argv[0] if len(argv) == 1 else json.dumps(argv, ensure_ascii=False)
+
+
 def command_changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]],
-                    shown: Callable[[list[str]], str] = " ".join) -> list[str]:
+                    shown: Callable[[list[str]], str] = spelled_argv) -> list[str]:
     """Which command proves a type is policy too: every configured command added, changed or removed
     (swapping `pytest` for `true` loosens the gate), and so is whatever else decides its pass or
     fail — its JUnit report (without it, a run whose tests failed but exited 0 passes) and whether

@@ -43,7 +43,7 @@ class Needs:
 NONE = Needs([], [])
 
 
-def needing_approval(old: Source | None, new: Source, shown: Callable[[list[str]], str] = " ".join) -> Needs:
+def needing_approval(old: Source | None, new: Source, shown: Callable[[list[str]], str] = core_policy.spelled_argv) -> Needs:
     """What the change from ``old``'s config.yaml to ``new``'s needs a human's approval for (``shown`` spells a command
     or a pattern, as `approve` redacts what it shows: read 63b's F-0174). Raises HarnessError when ``new``'s does not
     load. ``old`` None (no commit yet), or one that does not load, configured nothing anyone could rely on: every
@@ -57,7 +57,7 @@ def needing_approval(old: Source | None, new: Source, shown: Callable[[list[str]
     return _needs(before, after, shown)
 
 
-def _needs(before: settings.Config | None, after: settings.Config, shown: Callable[[list[str]], str] = " ".join) -> Needs:
+def _needs(before: settings.Config | None, after: settings.Config, shown: Callable[[list[str]], str] = core_policy.spelled_argv) -> Needs:
     """:func:`needing_approval` of two configurations already read (``before`` None: nothing configured)."""
     commands = core_policy.command_changes(before.configured_identity() if before else {}, after.configured_identity(),
                                            shown)
