@@ -15,6 +15,8 @@ interpreter that cannot be asked.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import yaml
 
@@ -79,7 +81,7 @@ def test_f0540_without_an_editable_install_a_module_in_lib_is_on_no_path_and_not
     assert code == 0 and "lib/iniconfig.py" not in rec["pass_to_pass"]["protected_changed"], rec
 
 
-def test_f0540_a_shell_line_command_is_not_probed_and_an_honest_change_passes(h, repo, in_lib):
+def test_f0540_a_shell_line_commands_honest_change_passes(h, repo, in_lib):
     config = repo / ".harness/config.yaml"
     doc = yaml.safe_load(config.read_text())
     doc["evidence"]["unit_test"]["command"] = " ".join(doc["evidence"]["unit_test"]["command"])
@@ -132,3 +134,37 @@ def test_f0540_the_folders_an_interpreter_names_are_the_checkouts_with_or_withou
             "finders": [str(checkout / "packages/x/src/xpkg/__init__.py")]}
     assert tree_imports.said_folders(said, checkout) == ["lib", ".harness/local/worktree/lib", "packages/x/src"]
     assert tree_imports.said_folders(said, checkout, worktree) == ["lib", "packages/x/src"]
+
+
+# The project's root conftest.py puts lib/ on the import path after site-packages and loads its plugin from there:
+# the test command's interpreter has no install of it.
+LIB_CONFTEST = ('import os, sys\nsys.path.append(os.path.join(os.path.dirname(__file__), "lib"))\n'
+                'pytest_plugins = ["calcpkg.plugin"]\n')
+
+
+@pytest.fixture
+def lib_on_the_path_python3(h, repo, tmp_path, monkeypatch):
+    """The test command's interpreter installs nothing of the project; the first `python3` on PATH (a developer's
+    other environment, which a script or a shell line starts) has it installed editable from lib/: the worktree run
+    asks it too, and puts the worktree's lib/ first (read 157's F-0549)."""
+    python, _ = interpreter(tmp_path / "venv")
+    other, other_site = interpreter(tmp_path / "dev")
+    (other_site / "zzz-editable-calcpkg.pth").write_text(f"{repo / 'lib'}\n")
+    monkeypatch.setenv("PATH", f"{other.parent}{os.pathsep}{os.environ['PATH']}")
+    project(repo, python, {**moved("lib/calcpkg"), "conftest.py": LIB_CONFTEST})
+    return other
+
+
+def test_f0549_an_iniconfig_added_where_the_python3_on_path_imports_from_is_removed(h, repo, lib_on_the_path_python3):
+    tid = started(h, repo)
+    write(repo, {"lib/calcpkg/calc.py": BROKEN, "tests/test_calc.py": WEAKENED, "lib/iniconfig.py": FAKE_INICONFIG})
+    code, rec = pass_to_pass_record(h, repo, tid)
+    assert code == 1 and "lib/iniconfig.py" in rec["pass_to_pass"]["protected_changed"], rec
+    assert lost(rec) == ["tests.test_calc::test_mul"]
+
+
+def test_f0549_an_ordinary_module_added_there_is_code(h, repo, lib_on_the_path_python3):
+    tid = started(h, repo)
+    write(repo, {"lib/calcpkg/calc.py": CALC + "\n\ndef square(a):\n    return mul(a, a)\n", "lib/helpers_new.py": "X = 1\n"})
+    code, rec = pass_to_pass_record(h, repo, tid)
+    assert code == 0 and "lib/helpers_new.py" not in rec["pass_to_pass"]["protected_changed"], rec
