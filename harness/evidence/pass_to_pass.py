@@ -320,10 +320,11 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     names = installed_names(argv, git.root)
     # a test module's basedir comes first on the import path as a `pythonpath` folder does (read 148's F-0523), and so
     # does every folder the worktree run itself puts first on PYTHONPATH: src/ (read 151's F-0530), and the
-    # counterparts of the checkout's folders the run's interpreter imports from, an editable install's lib/ (read
-    # 153's F-0540), said by the probe that gave ``names``
+    # counterparts of the checkout's folders the run's interpreters import from, an editable install's lib/ (read
+    # 153's F-0540): the command's and the first `python3` on PATH, as the run asks them (read 157's F-0549)
+    imported_from = runner_folders(conf.to_run(), git.root) if conf else []
     first = list(dict.fromkeys([*pytest_startup.first_on_the_path(configs),
-                                *(Path(rel).as_posix() for rel in runner_folders(argv, git.root))]))
+                                *(Path(rel).as_posix() for rel in imported_from)]))
     return base_tree, base_files, suite.changed_protected(base_files, current, patterns, named, names, first,
                                                           start.collected)
 

@@ -60,11 +60,19 @@ def installed_names(argv: list[str], root: Path) -> frozenset[str]:
     return _asked(sys.executable, str(root)).names | runner_said(argv, root).names
 
 
-def runner_folders(argv: list[str], root: Path) -> list[str]:
-    """The folders of ``root``, relative to it, the interpreter of the command ``argv`` imports from
-    (:func:`tree_imports.said_folders`: an editable install's `lib/`); none for a program that is no Python, or one
-    that cannot say."""
-    return list(runner_said(argv, root).folders)
+def runner_folders(command: list[str] | str, root: Path) -> list[str]:
+    """The folders of ``root``, relative to it, that the interpreters the worktree run asks import from
+    (:func:`tree_imports.said_folders`: an editable install's `lib/`), the run putting their worktree counterparts
+    first: the command's own (its program, or the Python its `#!` line or virtualenv names) and the first `python3` on
+    the run's PATH, which a script or a shell line starts (:func:`tree_imports.candidates`, as
+    :func:`tree_imports.checkout_folders` asks them: read 157's F-0549). None from one that cannot say."""
+    from harness.runner import clean_env
+
+    word = tree_imports.first_word(command)
+    asked = tree_imports.candidates([word] if word else [], clean_env(), root, every_on_path=False)
+    own = _interpreter(command, root) if isinstance(command, list) else None
+    pythons = list(dict.fromkeys([*([own] if own else []), *asked]))
+    return list(dict.fromkeys(f for python in pythons for f in _asked(python, str(root)).folders))
 
 
 def runner_said(argv: list[str], root: Path) -> Said:
