@@ -242,3 +242,44 @@ def test_f0543_without_a_remote_or_a_main_branch_approvals_count_as_before(h, re
     assert r.returncode == 1 and "earlier change" in r.stderr, r.stderr
     git(repo, "reset", "-q", "--hard")
     assert cli(repo, "audit", "--from", base, "--to", "trunk").returncode == 0
+
+
+# -- the push guard asks the remote (read 156's F-0551) ----------------------------------------------------------
+# With the clone's `origin/main` and `main` deleted, or moved back before the approval, the push guard read the
+# published line from those refs alone and let a spent approval through. The commit hook still judges from what the
+# clone knows (docs/approvals.md); the push is where the remote is asked.
+
+def guarded_push(repo: Path, bare: Path, ref: str = "agent"):
+    line = f"refs/heads/{ref} {head(repo)} refs/heads/{ref} {'0' * 40}\n"
+    return cli(repo, "hook", "push-guard", "origin", str(bare), stdin=line)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("hide", ["deleted", "moved-back"])
+def test_f0551_the_push_guard_refuses_a_spent_approval_whatever_the_clones_refs_say(h, repo, keys, tmp_path, hide):
+    adopt(repo, keys)
+    bare = server_for(repo, h, tmp_path)
+    base, line, loose = spent_on_main(repo, keys)
+    replayed_on_an_older_branch(repo, base, line, GATE, loose)
+    git(repo, "commit", "-qm", "the spent approval again", "--no-verify")
+    if hide == "deleted":
+        git(repo, "update-ref", "-d", "refs/remotes/origin/main")
+        git(repo, "branch", "-q", "-D", "main")
+    else:
+        git(repo, "update-ref", "refs/remotes/origin/main", base)
+        git(repo, "branch", "-q", "-f", "main", base)
+    p = guarded_push(repo, bare)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "the remote's main" in p.stdout + p.stderr and "earlier change" in p.stdout + p.stderr
+
+
+@pytest.mark.e2e
+def test_f0551_an_approval_the_remote_has_not_spent_is_pushed(h, repo, keys, tmp_path):
+    # the honest case: a loosening approved on a branch, the remote's main lacking it, pushed past the guard
+    adopt(repo, keys)
+    bare = server_for(repo, h, tmp_path)
+    git(repo, "checkout", "-qb", "feature")
+    approve(repo, GATE, loosened(repo), "gate-change", keys)
+    commit(repo, "loosen, approved")
+    p = guarded_push(repo, bare, "feature")
+    assert p.returncode == 0, p.stdout + p.stderr
