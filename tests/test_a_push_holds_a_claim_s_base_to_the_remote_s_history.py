@@ -341,8 +341,8 @@ def test_f0520_a_tip_the_remote_cannot_give_is_said_so(h, repo, tmp_path, monkey
 
     published, bare = published_project(repo, tmp_path)
     done_and_committed(h, repo)
-    listing = pushed_bases._Published._listing
-    monkeypatch.setattr(pushed_bases._Published, "_listing",
+    listing = pushed_bases.Published._listing
+    monkeypatch.setattr(pushed_bases.Published, "_listing",
                         lambda self: ({"refs/heads/main": "ab" * 20}, "refs/heads/main")
                         if not isinstance(listing(self), pushed_bases.Problem) else listing(self))
     git(repo, "checkout", "-q", "-b", "feature")

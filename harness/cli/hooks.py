@@ -83,7 +83,7 @@ def _ref_lines_in() -> list[bytes]:
 def push_guard(args: tuple[str, ...]) -> int:
     """Validate every commit of a push (refs from stdin, or the pre-commit framework's env), and read every note its
     notes refs add for secrets."""
-    from harness.history.hook_checks import pushed_bases, pushed_commits, pushed_notes
+    from harness.history.hook_checks import pushed_bases, pushed_commits, pushed_line, pushed_notes, pushed_to
 
     git = _git()
     lines = _ref_lines_in()
@@ -99,8 +99,11 @@ def push_guard(args: tuple[str, ...]) -> int:
     # The notes the push adds, read for secrets (F-0355): refused beside the commits, as the push as a whole.
     # ... and the tasks it brings to a claim on a base the remote never had (F-0454): the remote's real tips are known
     # here alone.
-    history = [*pushed_notes(git, lines, remote), *pushed_bases(git, lines, remote, url)]
-    return audit_commits(git, commits, "push guard", signers_for(git), history=history)
+    published = pushed_to(git, remote, url)  # listed once, if a check asks
+    history = [*pushed_notes(git, lines, remote), *pushed_bases(git, lines, published)]
+    # ... and the approvals it brings, against the remote's published line as it lists it (read 156's F-0551)
+    signers = signers_for(git).on_line(lambda: pushed_line(git, published))
+    return audit_commits(git, commits, "push guard", signers, history=history)
 
 
 def _server_git() -> Git:

@@ -13,6 +13,8 @@ from harness.signatures.trust import Signers  # whose approvals count: git confi
 if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.history.change_rules import Problem
+    from harness.history.pushed_bases import Published
+    from harness.signatures.published_line import LineTip
 
 
 def hook_git(root: Path | None = None, valid_cache: bool = True) -> Git:
@@ -91,16 +93,31 @@ def pushed_notes(git: Git, lines: Sequence[bytes], remote: str | None) -> list[P
     return pre_push_problems(git, lines, remote or os.environ.get("PRE_COMMIT_REMOTE_NAME"))
 
 
-def pushed_bases(git: Git, lines: Sequence[bytes], remote: str | None, url: str | None) -> list[Problem]:
-    """The refusals of the tasks a push brings to CONVERGED or DONE on a base the remote's history does not hold
-    (read 127's F-0454), from the same ref lines and the remote they go to."""
+def pushed_to(git: Git, remote: str | None, url: str | None) -> Published:
+    """The remote a push goes to (the pre-commit framework's `PRE_COMMIT_REMOTE_*` when git's arguments are not
+    given), listed once, when first asked, for every check of the push that reads it."""
     import os
 
-    from harness.history.pushed_bases import pre_push_problems
+    from harness.history.pushed_bases import Published
 
     env = os.environ
-    return pre_push_problems(git, lines, remote or env.get("PRE_COMMIT_REMOTE_NAME"),
-                             url or env.get("PRE_COMMIT_REMOTE_URL"))
+    return Published(git, remote or env.get("PRE_COMMIT_REMOTE_NAME"), url or env.get("PRE_COMMIT_REMOTE_URL"))
+
+
+def pushed_bases(git: Git, lines: Sequence[bytes], published: Published) -> list[Problem]:
+    """The refusals of the tasks a push brings to CONVERGED or DONE on a base the remote's history does not hold
+    (read 127's F-0454), from the same ref lines and the remote they go to (:func:`pushed_to`)."""
+    from harness.history.pushed_bases import pre_push_problems
+
+    return pre_push_problems(git, lines, None, None, published)
+
+
+def pushed_line(git: Git, published: Published) -> list[LineTip]:
+    """The published line a push's approvals are judged against: the remote's protected branch as it lists it, not
+    the clone's refs the agent can delete or move (read 156's F-0551); the clone's where the remote lists none."""
+    from harness.signatures.published_line import protected_line, suite_base
+
+    return published.line_tips(suite_base(git)) or protected_line(git)
 
 
 def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:

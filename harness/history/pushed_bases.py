@@ -23,6 +23,7 @@ from harness.history.incoming import ZERO, framework_push, shown_ref
 if TYPE_CHECKING:
     from harness.gitio.git import Git
     from harness.gitio.tree_source import TreeSource
+    from harness.signatures.published_line import LineTip
 
 CLAIMS = frozenset({"CONVERGED", "DONE"})
 _NAME_IT = ("name the protected branch in gate.yaml's `suite.base` (a human approves it: it changes what the suite is "
@@ -30,9 +31,11 @@ _NAME_IT = ("name the protected branch in gate.yaml's `suite.base` (a human appr
 RULE = "base-unpublished"
 
 
-def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None, url: str | None) -> list[Problem]:
-    """The refusals of the claims the pushed refs bring whose base the remote's history does not hold."""
-    published = _Published(git, remote, url)
+def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None, url: str | None,
+                      published: Published | None = None) -> list[Problem]:
+    """The refusals of the claims the pushed refs bring whose base the remote's history does not hold (``published``:
+    the remote's listing, when the push guard reads it for its approvals too)."""
+    published = published or Published(git, remote, url)
     pushed = _pushed(git, lines, published)
     claims = [(ref, claim) for ref, tip, _, old in pushed if tip for claim in _new_claims(git, tip, old)]
     if not claims:
@@ -41,7 +44,7 @@ def pre_push_problems(git: Git, lines: Sequence[str | bytes], remote: str | None
     return [problem for ref, claim in claims if (problem := published.refusal(ref, *claim))]
 
 
-def _pushed(git: Git, lines: Sequence[str | bytes], published: _Published) -> list[tuple[str, str | None, str, str | None]]:
+def _pushed(git: Git, lines: Sequence[str | bytes], published: Published) -> list[tuple[str, str | None, str, str | None]]:
     """(ref, its tip, the remote ref, the remote's old tip) of each ref pushed. Under the pre-commit framework (no
     standard input, PRE_COMMIT_* variables) the old tip is trusted only where the remote lists it so: for a new remote
     ref the framework takes PRE_COMMIT_FROM_REF from this clone's refs/remotes, which the agent writes; and with no
@@ -98,7 +101,7 @@ def _claim(src: TreeSource, tid: str) -> tuple[str | None, str | None]:
     return proj.state, proj.base_commit
 
 
-class _Published:
+class Published:
     """The remote's protected branch, as the remote has it: the tip git gave the hook for it, when this push updates it,
     else what `git ls-remote` lists (read once, if needed). Only that branch is the published line: any other ref the
     remote holds may be one the agent pushed itself, its forged base with it (read 144's F-0513)."""
@@ -114,6 +117,31 @@ class _Published:
         """The tip the remote lists for ``ref``, if it can be listed."""
         listed = self._listing()
         return None if isinstance(listed, Problem) else listed[0].get(ref)
+
+    def line_tips(self, branch: str | None) -> list[LineTip]:
+        """The remote's protected branch tip, as the remote lists it, as the published line approvals are spent on
+        (read 156's F-0551: the clone's `origin/main` and `main`, deleted, hid it); [] when the remote cannot be
+        listed, has no such branch, or its tip cannot be fetched here."""
+        from harness.signatures.published_line import LineTip
+
+        listed = self._listing()
+        if isinstance(listed, Problem):
+            return []
+        refs, default = listed
+        names = [f"refs/heads/{branch}"] if branch else [n for n in (default, "refs/heads/main", "refs/heads/master")
+                                                         if n]
+        for name in names:
+            tip = self.told.get(name) or refs.get(name)
+            if tip and self._fetched(name, tip):
+                return [LineTip(tip, f"the remote's {name.removeprefix('refs/heads/')} ({tip[:12]})")]
+        return []
+
+    def _fetched(self, name: str, tip: str) -> bool:
+        """Whether this clone has ``tip``, fetching the remote's ``name`` into no ref when it lacks it."""
+        if not self.git.has_commit(tip):  # the remote moved since the last fetch: its branch, fetched into no ref
+            self.git.run(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", str(self.where), name],
+                         check=False)
+        return self.git.has_commit(tip)
 
     def refusal(self, ref: str, tid: str, base: str, branch: str | None) -> Problem | None:
         listed = self._listing()
@@ -136,10 +164,7 @@ class _Published:
     def _held(self, ref: str, tid: str, base: str, name: str, refs: dict[str, str], several: bool) -> Problem | None:
         """None when the remote's ``name`` holds ``base``, else why not."""
         tip = self.told.get(name) or refs[name]
-        if not self.git.has_commit(tip):  # the remote moved since the last fetch: its branch, fetched into no ref
-            self.git.run(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", str(self.where), name],
-                         check=False)
-        if not self.git.has_commit(tip):  # read 146's F-0520: not known here, which is no proof of a forgery
+        if not self._fetched(name, tip):  # read 146's F-0520: not known here, which is no proof of a forgery
             return Problem(paths.task_folder(tid), RULE,
                            f"{shown_ref(ref)} brings {tid} to a gated state on base {base[:12]}, and the push guard "
                            f"could not tell whether the remote's {name} holds it: this clone lacks that branch's tip "

@@ -35,11 +35,11 @@ def protected_line(git: Git) -> list[LineTip]:
     default branch; [] where nothing names one (no remote, no main): nothing is published yet."""
     if not hasattr(git, "protected_refs"):
         return []  # a repository read through git processes alone answers no history question (ProcessGit)
-    found = git.protected_refs(_suite_base(git))[:1]
+    found = git.protected_refs(suite_base(git))[:1]
     return [LineTip(tip, f"{_shown(ref)} ({tip[:12]})") for ref, tip in found]
 
 
-def _suite_base(git: Git) -> str | None:
+def suite_base(git: Git) -> str | None:
     """The protected branch gate.yaml's `suite.base` names, as HEAD has it (the committed policy: a human approves
     a change of it), the name pushed_bases and the suite's base go by; None: the default branch."""
     from harness.store import settings

@@ -45,5 +45,7 @@ if [ $c = 0 ]; then git commit -qm "replay" --no-verify >/dev/null 2>&1 || exit 
 git push -q origin agent >"$T/push.log" 2>&1 && p=1
 echo "after deleting origin/main and main locally: git commit accepted: $c   pre-push guard accepted: $p"
 [ $p = 1 ] && echo "the remote's agent branch gate: $(git --git-dir "$T/srv.git" show agent:.harness/gate.yaml | grep 'unit_test:' | xargs)"
-[ $c = 1 ] || [ $p = 1 ] && { echo "DEFECT: the published line is read from local refs the agent deleted"; exit 1; }
+# The commit hook judges from what the clone knows (docs/approvals.md); its result is reported, the push guard decides
+# (the finding's expected behaviour: "the push guard judges ... as the remote lists it"; amended when F-0551 was fixed).
+[ $p = 1 ] && { echo "DEFECT: the published line is read from local refs the agent deleted"; exit 1; }
 echo "ok: the spent approval was refused"; exit 0
