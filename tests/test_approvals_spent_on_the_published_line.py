@@ -283,3 +283,61 @@ def test_f0551_an_approval_the_remote_has_not_spent_is_pushed(h, repo, keys, tmp
     commit(repo, "loosen, approved")
     p = guarded_push(repo, bare, "feature")
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+# -- read 158: the listing that fails, the branch HEAD names, the squash-merged branch -----------------------------
+
+def replay_pushed_past_clone(repo: Path, keys: dict, h, tmp_path: Path) -> Path:
+    """main's spent approval replayed on `agent` (committed without the hook), origin/main and main in place; the
+    bare remote."""
+    adopt(repo, keys)
+    bare = server_for(repo, h, tmp_path)
+    base, line, loose = spent_on_main(repo, keys)
+    replayed_on_an_older_branch(repo, base, line, GATE, loose)
+    git(repo, "commit", "-qm", "the spent approval again", "--no-verify")
+    return bare
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("setting", ["note", "insteadof"])
+def test_f0552_a_remote_that_cannot_be_listed_refuses_the_approval_rather_than_trust_the_clone(h, repo, keys, tmp_path,
+                                                                                               setting):
+    bare = replay_pushed_past_clone(repo, keys, h, tmp_path)
+    key = f"remote.{bare}.note" if setting == "note" else f"url.{bare}.insteadOf"
+    git(repo, "config", key, "anything" if setting == "note" else str(bare))
+    p = guarded_push(repo, bare)
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "the push brings an approval" in out, out
+
+
+@pytest.mark.e2e
+def test_f0552_a_push_bringing_no_approval_is_not_asked_for_the_listing(h, repo, keys, tmp_path):
+    # the honest case: the same unlistable remote, and a push of code alone (no approval claimed) goes through
+    adopt(repo, keys)
+    bare = server_for(repo, h, tmp_path)
+    git(repo, "config", f"remote.{bare}.note", "anything")
+    git(repo, "checkout", "-qb", "feature")
+    (repo / "code.txt").write_text("x\n")
+    commit(repo, "code")
+    p = guarded_push(repo, bare, "feature")
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.e2e
+def test_f0553_the_published_line_is_named_by_the_pushed_commits_gate_not_the_checked_out_one(h, repo, keys, tmp_path):
+    bare = replay_pushed_past_clone(repo, keys, h, tmp_path)
+    agent = head(repo)
+    with (repo / GATE).open("a") as gate:  # the checked-out commit's gate names a branch no one has
+        gate.write('  suite:\n    paths: ["tests/**"]\n    base: nowhere\n')
+    git(repo, "commit", "-qam", "a side commit, never pushed", "--no-verify")
+    git(repo, "checkout", "-q", "--detach")
+    p = cli(repo, "hook", "push-guard", "origin", str(bare), stdin=f"refs/heads/agent {agent} refs/heads/agent {'0' * 40}\n")
+    assert p.returncode == 1 and "earlier change" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+@pytest.mark.e2e
+def test_f0554_the_refusal_of_a_spent_approval_names_the_rebase_a_squash_merged_branch_needs(h, repo, keys, tmp_path):
+    bare = replay_pushed_past_clone(repo, keys, h, tmp_path)
+    p = guarded_push(repo, bare)
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and "squash or a rebase" in out and "git rebase" in out, out
