@@ -102,7 +102,7 @@ def push_guard(args: tuple[str, ...]) -> int:
     published = pushed_to(git, remote, url)  # listed once, if a check asks
     history = [*pushed_notes(git, lines, remote), *pushed_bases(git, lines, published)]
     # ... and the approvals it brings, against the remote's published line as it lists it (read 156's F-0551)
-    signers = signers_for(git).on_line(lambda: pushed_line(git, published))
+    signers = signers_for(git).on_line(lambda: pushed_line(git, published, lines))
     return audit_commits(git, commits, "push guard", signers, history=history)
 
 

@@ -112,12 +112,14 @@ def pushed_bases(git: Git, lines: Sequence[bytes], published: Published) -> list
     return pre_push_problems(git, lines, None, None, published)
 
 
-def pushed_line(git: Git, published: Published) -> list[LineTip]:
-    """The published line a push's approvals are judged against: the remote's protected branch as it lists it, not
-    the clone's refs the agent can delete or move (read 156's F-0551); the clone's where the remote lists none."""
-    from harness.signatures.published_line import protected_line, suite_base
+def pushed_line(git: Git, published: Published, lines: Sequence[bytes]) -> list[LineTip]:
+    """The published line a push's approvals are judged against: the remote's protected branches as it lists them,
+    not the clone's refs the agent can delete or move (read 156's F-0551), named by the pushed commits' own gate.yaml
+    (a change of it is checked in the same push), not the checked-out one's (read 158's F-0553)."""
+    from harness.signatures.published_line import suite_base
 
-    return published.line_tips(suite_base(git)) or protected_line(git)
+    named = {suite_base(git, tip) for tip in published.pushed_tips(lines)}
+    return published.line_tips(sorted(b for b in named if b))
 
 
 def range_commits(git: Git, from_rev: str | None, to_rev: str) -> list[str]:

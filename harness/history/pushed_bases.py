@@ -118,23 +118,34 @@ class Published:
         listed = self._listing()
         return None if isinstance(listed, Problem) else listed[0].get(ref)
 
-    def line_tips(self, branch: str | None) -> list[LineTip]:
-        """The remote's protected branch tip, as the remote lists it, as the published line approvals are spent on
-        (read 156's F-0551: the clone's `origin/main` and `main`, deleted, hid it); [] when the remote cannot be
-        listed, has no such branch, or its tip cannot be fetched here."""
+    def line_tips(self, branches: Sequence[str]) -> list[LineTip]:
+        """The remote's protected branches' tips as the remote lists them, as the published line approvals are spent
+        on (read 156's F-0551: the clone's `origin/main` and `main`, deleted, hid it): each of ``branches`` (the
+        `suite.base` the pushed commits' gate.yaml names, read 158's F-0553) and the remote's default, `main` and
+        `master` it has; [] when it has none of them (nothing is published there yet). A remote that cannot be
+        listed, or a tip this clone cannot fetch, is refused (HarnessError), never judged by the clone's refs (read
+        158's F-0552: one line of git config the agent writes made the listing fail, and the clone's refs decided)."""
         from harness.signatures.published_line import LineTip
 
         listed = self._listing()
         if isinstance(listed, Problem):
-            return []
+            raise HarnessError(f"the push brings an approval, and {listed.message}", hint=listed.fix)
         refs, default = listed
-        names = [f"refs/heads/{branch}"] if branch else [n for n in (default, "refs/heads/main", "refs/heads/master")
-                                                         if n]
-        for name in names:
-            tip = self.told.get(name) or refs.get(name)
-            if tip and self._fetched(name, tip):
-                return [LineTip(tip, f"the remote's {name.removeprefix('refs/heads/')} ({tip[:12]})")]
-        return []
+        names = [*(f"refs/heads/{b}" for b in branches), *(n for n in (default, "refs/heads/main", "refs/heads/master")
+                                                           if n)]
+        tips = []
+        for name in dict.fromkeys(n for n in names if n in refs or n in self.told):
+            tip = self.told.get(name) or refs[name]
+            if not self._fetched(name, tip):
+                raise HarnessError(f"the push brings an approval, and this clone lacks the remote's {name} tip "
+                                   f"{tip[:12]} to tell whether that line already spent it", hint="git fetch, then "
+                                   "push again")
+            tips.append(LineTip(tip, f"the remote's {name.removeprefix('refs/heads/')} ({tip[:12]})"))
+        return tips
+
+    def pushed_tips(self, lines: Sequence[str | bytes]) -> list[str]:
+        """The tips the pushed refs bring (:func:`_pushed`)."""
+        return [tip for _, tip, _, _ in _pushed(self.git, lines, self) if tip]
 
     def _fetched(self, name: str, tip: str) -> bool:
         """Whether this clone has ``tip``, fetching the remote's ``name`` into no ref when it lacks it."""

@@ -39,12 +39,12 @@ def protected_line(git: Git) -> list[LineTip]:
     return [LineTip(tip, f"{_shown(ref)} ({tip[:12]})") for ref, tip in found]
 
 
-def suite_base(git: Git) -> str | None:
-    """The protected branch gate.yaml's `suite.base` names, as HEAD has it (the committed policy: a human approves
-    a change of it), the name pushed_bases and the suite's base go by; None: the default branch."""
+def suite_base(git: Git, commit: str | None = None) -> str | None:
+    """The protected branch gate.yaml's `suite.base` names, as ``commit`` (default HEAD) has it (the committed policy: a
+    human approves a change of it), the name pushed_bases and the suite's base go by; None: the default branch."""
     from harness.store import settings
 
-    head = git.head()
+    head = commit or git.head()
     raw = git.read_at(head, paths.GATE) if head else None
     try:
         base = (settings.parse_gate(raw).suite or {}).get("base") if raw is not None else None

@@ -238,7 +238,10 @@ def _spent(record: dict, spent: set[bytes], trusted: Sequence[Source], signers: 
     if where is not None:
         return (f"{who} (it is already in {paths.APPROVALS} of {where}, the published line, and this change's history "
                 "does not hold it from there): an approval counts once, on whichever branch it is copied to; the same "
-                "change here needs a new approval")
+                "change here needs a new approval. If this branch's own approving commit reached that line by a "
+                "squash or a rebase (its copy there, not this commit, is in the line's history), rebase this branch "
+                "onto the line (`git rebase origin/main`, the line named above): the merged copy then carries the "
+                "approval (read 158's F-0554)")
     return None
 
 
