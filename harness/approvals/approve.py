@@ -366,18 +366,22 @@ def _shown_command(layout: Layout, before: Source | None = None) -> Callable[[li
         patterns = tuple(settings.load_config(layout).redaction)
     except HarnessError:  # an unreadable config is refused by the approval's own check: redact with the own rules
         patterns = ()
-    return _spelling(patterns + tuple(p for p in _patterns_of(before) if p not in patterns))
+    return _spelling(patterns + tuple(p for p in _patterns_of(before) if p not in patterns), " ".join)
 
 
-def _spelling(patterns: tuple[str, ...]) -> Callable[[list[str]], str]:
-    """A command or a pattern spelled redacted with the built-in rules and ``patterns``."""
+def _spelling(patterns: tuple[str, ...], words: Callable[[list[str]], str] | None = None) -> Callable[[list[str]], str]:
+    """A command or a pattern spelled redacted with the built-in rules and ``patterns``: for the approver's eyes with
+    its words' boundaries (:func:`~harness.core.policy.spelled_argv`: read 156's F-0550), in the signed line joined as
+    a record's argv is (``words``), which the commit check reads as a person's text (JSON's quotes around a redacted
+    word would read as a value after `password:`)."""
     from harness.core.policy import spelled_argv
     from harness.core.redact import redact_argv
     from harness.store import secrets_check
 
     red = secrets_check.redactor(patterns)
+    join = words or spelled_argv
     # An approval is no ledger's: the commit check reads it as a person's text, so a variable's name stays out (F-0237).
-    return lambda argv: secrets_check.unnamed_env(spelled_argv(redact_argv(argv, red)))  # its words' boundaries kept
+    return lambda argv: secrets_check.unnamed_env(join(redact_argv(argv, red)))
 
 
 def signers_changes(layout: Layout, git: Git) -> tuple[str, list[str]]:
