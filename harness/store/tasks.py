@@ -212,7 +212,9 @@ class TaskStore:
                 rel = f"{task.dir}/{name}"
                 raw = self.source.read(rel)
                 try:
-                    task.docs[name] = freeform(name, yamlio.parse(raw, rel)) if raw and raw.strip() else None
+                    # as any free text a person gives the harness: redacted, a token wrapped over lines too (F-0557)
+                    text = freeform(name, self.unfolded(yamlio.parse(raw, rel), raw)) if raw and raw.strip() else None
+                    task.docs[name] = self.as_stored(text) if text is not None else None
                 except HarnessError as exc:
                     lost.append(exc.message)
             folder = self.layout.root / task.dir
