@@ -53,3 +53,14 @@ def test_f0557_folded_prose_in_a_task_file_is_committed_as_written(h, repo, task
     assert h("replay", "--write").code == 0
     described = yaml.safe_load((tdir(repo, task) / "task.yaml").read_text())["task"]["description"]
     assert "ReadTheDocumentationFirst2026Edition and SecondHalfOfTheWord2026" in described, described
+
+
+def test_f0557_a_file_the_harness_rendered_keeps_its_dumpers_folds_as_spaces():
+    # the honest case the commit check must not refuse: YAML the harness wrote folds a long value at its spaces, and
+    # a value whose words sit either side of such a fold (a reviewer's output tail, held by the ledger) is the
+    # harness's own; a person's file read strictly is read over its lines
+    from harness.store.secrets_check import flagged_values
+
+    raw = f"claim: 'the log printed {GHP[:20]}\n  {GHP[20:]} and went on'\n".encode()
+    assert flagged_values(".harness/tasks/T/findings/F-0001.yaml", raw, own=True) == []
+    assert flagged_values(".harness/tasks/T/findings/F-0001.yaml", raw) != []

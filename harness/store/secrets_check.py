@@ -484,7 +484,7 @@ def flagged_values(rel: str, raw: bytes, red: Redactor | None = None, own: bool 
     if rel.endswith((".yaml", ".yml")):
         found_yaml = _yaml(text, red, own, _PATTERNS_KEY if rel == paths.CONFIG else frozenset())
         if found_yaml is not None:
-            return found_yaml + _wrapped_in_lines(text, red)
+            return found_yaml + ([] if own else _wrapped_in_lines(text, red))  # its own: the dumper's folds
     return _lines(text, red, whole)
 
 
@@ -495,10 +495,36 @@ def _wrapped_in_lines(text: str, red: Redactor) -> list[tuple[int, str, str]]:
     as broad as `.+`) names values, and lines joined are none."""
     if "\n" not in text:
         return []
+    found = own_rules(red).wrapped_secrets(text)
+    values = list(_strings(_loads_yaml(text))) if found else []
     out = []
-    for name, pieces in own_rules(red).wrapped_secrets(text):
-        out.append((text.count("\n", 0, text.find(pieces[0])) + 1, name, "\n".join(pieces)))
+    for name, pieces in found:
+        # reported as the value the parse gives (the pieces joined by a space or a break): a value the ledger holds is
+        # the harness's own words, rendered from it (harness.history.own_words), as any value of the file
+        joined = {sep.join(pieces) for sep in (" ", "\n")}
+        value = next((v for v in values if any(j in v for j in joined)), "\n".join(pieces))
+        out.append((text.count("\n", 0, text.find(pieces[0])) + 1, name, value))
     return out
+
+
+def _loads_yaml(text: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+
+
+def _strings(data: Any) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
 
 
 def _jsonl_values(text: str, red: Redactor, own: bool) -> list[tuple[int, str, str]]:
