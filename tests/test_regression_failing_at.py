@@ -666,6 +666,48 @@ def run_isolated(python: Path, code: str, cwd: Path, *flags: str) -> str:
                           check=True).stdout.strip()
 
 
+def test_f0556_an_install_into_the_lent_environment_writes_nothing_into_the_real_one(tmp_path):
+    """Read 159's F-0556: the shadow's site folder held links to the real one's packages (self-found 27's F-0548),
+    and an install in the checkout (pip over an installed package) wrote through them into the real environment."""
+    from harness.findings.checkout_env import lent
+
+    root, checkout = tmp_path / "root", tmp_path / "checkout"
+    for folder in (root, checkout):
+        folder.mkdir()
+    venv = real_env(root)
+    (site_packages(venv) / "dep").mkdir()
+    (site_packages(venv) / "dep" / "__init__.py").write_text("VERSION = '1.0'\n", "utf-8")
+    with lent(root, checkout, {".venv"}.__contains__):
+        shadow_site = site_packages(checkout / ".venv")
+        (shadow_site / "dep").mkdir(exist_ok=True)  # as an installer lays a package down over an installed one
+        (shadow_site / "dep" / "__init__.py").write_text("VERSION = '0.9'\n", "utf-8")
+    assert (site_packages(venv) / "dep" / "__init__.py").read_text("utf-8") == "VERSION = '1.0'\n"
+
+
+def test_f0555_a_package_installed_as_a_link_into_the_tree_imports_the_checkouts_code(tmp_path):
+    """Read 159's F-0555: `flit install --symlink` puts a link to the working tree's module in site-packages, which no
+    `.pth` line names; an interpreter of the lent shadow started with -I imported the working tree's code at the old
+    commit. The link is the checkout's counterpart in the shadow now; with none there, the lend is refused."""
+    from harness.errors import HarnessError
+    from harness.findings.checkout_env import lent
+
+    root, checkout, elsewhere = tmp_path / "root", tmp_path / "checkout", tmp_path / "elsewhere"
+    for folder in (root, checkout, elsewhere):
+        folder.mkdir()
+    venv = real_env(root)
+    (root / "calc.py").write_text("WHERE = 'working tree'\n", "utf-8")
+    (site_packages(venv) / "calc.py").symlink_to(root / "calc.py")
+    (checkout / "calc.py").write_text("WHERE = 'checkout'\n", "utf-8")
+    with lent(root, checkout, {".venv"}.__contains__):
+        shadow = checkout / ".venv" / "bin" / "python"
+        for flags in ((), ("-I",)):
+            assert run_isolated(shadow, "import calc; print(calc.WHERE)", elsewhere, *flags) == "checkout", flags
+    (checkout / "calc.py").unlink()
+    with pytest.raises(HarnessError, match="links into the repository"), lent(root, checkout, {".venv"}.__contains__):
+        pass
+    assert not (checkout / ".venv").exists()
+
+
 def test_f0548_a_lent_environments_site_folder_holds_its_packages_for_another_interpreter(tmp_path):
     """Self-found 27's F-0548: the folder the shadow's sysconfig names as its site folder holds the real one's
     packages (linked), so a second environment given it by a path line (a reproducer's test venv borrowing pytest)
