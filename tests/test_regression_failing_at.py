@@ -708,33 +708,6 @@ def test_f0555_a_package_installed_as_a_link_into_the_tree_imports_the_checkouts
     assert not (checkout / ".venv").exists()
 
 
-def test_f0548_a_lent_environments_site_folder_holds_its_packages_for_another_interpreter(tmp_path):
-    """Self-found 27's F-0548: the folder the shadow's sysconfig names as its site folder holds the real one's
-    packages (linked), so a second environment given it by a path line (a reproducer's test venv borrowing pytest)
-    imports them; the checkout's code still comes first for the shadow itself, whatever its flags."""
-    import subprocess
-
-    from harness.findings.checkout_env import lent
-
-    root, checkout, elsewhere = tmp_path / "root", tmp_path / "checkout", tmp_path / "elsewhere"
-    for folder in (root, checkout, elsewhere):
-        folder.mkdir()
-    real_env(root)
-    (checkout / "app.py").write_text("WHERE = 'checkout'\n", "utf-8")
-    second = tmp_path / "second"
-    subprocess.run([PY, "-m", "venv", "--without-pip", str(second)], check=True)
-    with lent(root, checkout, {".venv"}.__contains__):
-        shadow = checkout / ".venv" / "bin" / "python"
-        folder = run_isolated(shadow, "import sysconfig; print(sysconfig.get_paths()['purelib'])", elsewhere)
-        assert folder.startswith(str(checkout)), folder
-        (site_packages(second) / "borrowed.pth").write_text(folder + "\n", "utf-8")
-        assert run_isolated(second / "bin" / "python", "import installed_dep; print(installed_dep.WHERE)",
-                            elsewhere) == "site-packages"
-        for flags in ((), ("-I",)):
-            assert run_isolated(shadow, "import app; print(app.WHERE)", elsewhere, *flags) == "checkout", flags
-    assert not (checkout / ".venv").exists()
-
-
 def test_a_lent_virtual_environment_is_a_shadow_that_imports_the_checkouts_code_whatever_the_flags(tmp_path):
     """F-0376: a virtual environment is not linked into the checkout but shadowed there: its interpreters are the
     real ones' (the same links), its editable install names the checkout, its packages and its own `.pth` imports

@@ -22,10 +22,10 @@ of its own at the same name, made from the real one:
   the checkout's counterpart (the editable install of `.` or of `packages/lib/src`) and read before the real
   site-packages line, so the checkout's folders come before it on the import path. Every other line is read after it,
   in its file's order, as in the real environment (an `import` line may import a module of the real site-packages);
-  the shadow's interpreter writes no bytecode, which would land beside the real site-packages' modules. Every other
-  entry of the real site folder is linked into it too, so the folder sysconfig names holds the packages, for a
-  program that hands it to another interpreter by a path line (self-found 27's F-0548); they come before the
-  checkout's folders, as the real folder's come before its editable install's.
+  the shadow's interpreter writes no bytecode, which would land beside the real site-packages' modules. An entry of
+  the real site folder that is a link into the repository (`flit install --symlink`) is linked to the checkout's
+  counterpart in the shadow's folder, ahead of the real one (read 159's F-0555); no other entry is linked there: an
+  install in the checkout would write through it into the real environment (read 159's F-0556).
   An `import` line that refers to the repository (names a path inside it, or imports a module of the site-packages
   that does: an editable finder mapping a package into it) runs code that cannot be pointed at the checkout without
   guessing: the run is refused with the remedy;
@@ -89,15 +89,18 @@ def build(env: Path, shadow: Path, root: Path, checkout: Path) -> None:
     cannot be remapped."""
     real = Path(os.path.realpath(env))
     forms = list(dict.fromkeys([os.path.abspath(env), str(real)]))
-    sites = {site: _site_files(site, root, checkout, real) for site in site_folders(env)}
-    _Mirror(real, shadow, forms, sites).folder(real, shadow)
+    folders = site_folders(env)
+    sites = {site: _site_files(site, root, checkout, real) for site in folders}
+    links = {site: _repository_links(site, root, checkout, real) for site in folders}
+    _Mirror(real, shadow, forms, sites, links).folder(real, shadow)
 
 
 class _Mirror:
     """The shadow ``shadow`` of the real environment ``real`` (named by ``forms``), its site folders' files ``sites``."""
 
-    def __init__(self, real: Path, shadow: Path, forms: list[str], sites: dict[Path, dict[str, list[str]]]) -> None:
-        self.real, self.shadow, self.sites = real, shadow, sites
+    def __init__(self, real: Path, shadow: Path, forms: list[str], sites: dict[Path, dict[str, list[str]]],
+                 links: dict[Path, dict[str, Path]]) -> None:
+        self.real, self.shadow, self.sites, self.links = real, shadow, sites, links
         alternatives = b"|".join(re.escape(os.fsencode(f)) for f in sorted(forms, key=len, reverse=True))
         self.named = re.compile(b"(?:" + alternatives + rb")(?![\w.-])")
         self.forms = forms
@@ -110,7 +113,8 @@ class _Mirror:
                 os.symlink(self.target(os.readlink(path)), into)
             elif path in self.sites:
                 _write_site(into, self.sites[path])
-                _link_packages(path, into)
+                for name, target in self.links[path].items():  # ahead of the real folder's path line
+                    os.symlink(target, into / name, target_is_directory=target.is_dir())
             elif entry.is_dir() and any(inside(str(site), str(path)) for site in self.sites):
                 self.folder(path, into)
             elif src == self.real and entry.name in ("bin", "Scripts") and entry.is_dir():
@@ -163,15 +167,28 @@ def _write_site(folder: Path, files: dict[str, list[str]]) -> None:
         (folder / name).write_text("".join(f"{line}\n" for line in lines), "utf-8", errors="surrogateescape")
 
 
-def _link_packages(site: Path, shadow: Path) -> None:
-    """Each entry of the real site folder ``site`` but its `.pth` files (the shadow's own stand for them), linked into
-    its shadow ``shadow``: the folder an interpreter's sysconfig names holds the packages as the real one does, for
-    a program that hands it to another (a reproducer whose second venv imports pytest from it by a path line: the
-    shadow's path line to the real folder is a `.pth` a path line does not read). Packages the real folder holds
-    come before the editable install's checkout folders, as in the real environment."""
+def _repository_links(site: Path, root: Path, checkout: Path, env: Path) -> dict[str, Path]:
+    """Each entry of the real site folder ``site`` that is a link into the repository ``root`` (outside its
+    environment ``env``: `flit install --symlink`, a hand-made link), name -> its counterpart in ``checkout``: put in
+    the shadow's site folder, ahead of the real folder's path line, so the shadow imports the checkout's code, not the
+    working tree's through the real link (read 159's F-0555). Only these are linked: a link to the real folder's own
+    packages would let an install in the checkout write through it into the real environment (read 159's F-0556, of
+    self-found 27's F-0548 fix, reverted). HarnessError when the checkout has no counterpart: the working tree's would
+    be imported, and nothing stands in for it without guessing."""
+    repo, out = os.path.realpath(root), {}
     for entry in sorted(os.scandir(site), key=lambda e: e.name):
-        if not entry.name.endswith(".pth") and not os.path.lexists(shadow / entry.name):
-            os.symlink(entry.path, shadow / entry.name, target_is_directory=entry.is_dir())
+        if not entry.is_symlink():
+            continue
+        target = os.path.realpath(entry.path)
+        if not inside(target, repo) or inside(target, str(env)):
+            continue
+        counterpart = checkout / os.path.relpath(target, repo)
+        if not os.path.lexists(counterpart):
+            raise HarnessError(f"{entry.path} links into the repository ({target}), and the checkout has no "
+                               f"{os.path.relpath(target, repo)}: an interpreter of the environment would import the "
+                               "working tree's code there (nothing run, nothing recorded)", hint=REMEDY_EDITABLE)
+        out[entry.name] = counterpart
+    return out
 
 
 def _site_files(site: Path, root: Path, checkout: Path, env: Path) -> dict[str, list[str]]:
