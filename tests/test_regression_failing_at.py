@@ -708,6 +708,49 @@ def test_f0555_a_package_installed_as_a_link_into_the_tree_imports_the_checkouts
     assert not (checkout / ".venv").exists()
 
 
+def test_f0558_a_link_into_the_tree_below_a_package_folder_is_refused(tmp_path):
+    """Read 160's F-0558: `flit install --symlink` of a package in a namespace package links `acme/calc` to the
+    working tree below the site folder's top, where no remapping reached; the lend is refused, with the remedy. A link
+    below a package folder to somewhere outside the repository is no reason to refuse."""
+    from harness.errors import HarnessError
+    from harness.findings.checkout_env import lent
+
+    root, checkout = tmp_path / "root", tmp_path / "checkout"
+    for folder in (root, checkout):
+        folder.mkdir()
+    venv = real_env(root)
+    (site_packages(venv) / "acme").mkdir()
+    elsewhere = tmp_path / "elsewhere-pkg"
+    elsewhere.mkdir()
+    (site_packages(venv) / "acme" / "other").symlink_to(elsewhere)
+    with lent(root, checkout, {".venv"}.__contains__):
+        pass  # the honest link: nothing refused
+    (root / "acme" / "calc").mkdir(parents=True)
+    (site_packages(venv) / "acme" / "calc").symlink_to(root / "acme" / "calc")
+    (checkout / "acme" / "calc").mkdir(parents=True)
+    with pytest.raises(HarnessError, match="inside a package folder"), lent(root, checkout, {".venv"}.__contains__):
+        pass
+    assert not (checkout / ".venv").exists()
+
+
+def test_f0559_an_install_writing_data_files_in_the_lent_environment_leaves_the_real_ones(tmp_path):
+    """Read 160's F-0559: the shadow linked the real environment's `share/` (and `include/`, `etc/`), where an
+    installer puts a wheel's data files and headers, and an install in the checkout wrote through it."""
+    from harness.findings.checkout_env import lent
+
+    root, checkout = tmp_path / "root", tmp_path / "checkout"
+    for folder in (root, checkout):
+        folder.mkdir()
+    venv = real_env(root)
+    (venv / "share" / "dep").mkdir(parents=True)
+    (venv / "share" / "dep" / "VERSION").write_text("1.0\n", "utf-8")
+    with lent(root, checkout, {".venv"}.__contains__):
+        data = checkout / ".venv" / "share" / "dep"
+        data.mkdir(parents=True, exist_ok=True)  # as an installer lays a wheel's data files down
+        (data / "VERSION").write_text("0.9\n", "utf-8")
+    assert (venv / "share" / "dep" / "VERSION").read_text("utf-8") == "1.0\n"
+
+
 def test_a_lent_virtual_environment_is_a_shadow_that_imports_the_checkouts_code_whatever_the_flags(tmp_path):
     """F-0376: a virtual environment is not linked into the checkout but shadowed there: its interpreters are the
     real ones' (the same links), its editable install names the checkout, its packages and its own `.pth` imports
