@@ -24,12 +24,13 @@ of its own at the same name, made from the real one:
   in its file's order, as in the real environment (an `import` line may import a module of the real site-packages);
   the shadow's interpreter writes no bytecode, which would land beside the real site-packages' modules. An entry of
   the real site folder that is a link into the repository (`flit install --symlink`) is linked to the checkout's
-  counterpart in the shadow's folder, ahead of the real one (read 159's F-0555); no other entry is linked there: an
-  install in the checkout would write through it into the real environment (read 159's F-0556).
+  counterpart in the shadow's folder, ahead of the real one (read 159's F-0555); one below a package folder is refused
+  (read 160's F-0558); no other entry is linked there: an install in the checkout would write through it into the
+  real environment (read 159's F-0556);
   An `import` line that refers to the repository (names a path inside it, or imports a module of the site-packages
   that does: an editable finder mapping a package into it) runs code that cannot be pointed at the checkout without
   guessing: the run is refused with the remedy;
-- every other entry a link to the real one (a relative link, `lib64 -> lib`, recreated as it is).
+- every other file a link to the real one (a relative link, `lib64 -> lib`, recreated as it is), and every other folder (`share/`, `include/`, `etc/`, where an installer puts data files and headers) the shadow's own and empty (read 160's F-0559).
 
 The shadow is a real folder inside the checkout, removed with it. Nothing is written into the real environment: a
 `pip install` in the checkout installs into the shadow. An environment without `pyvenv.cfg` (a `bin/python` link) or
@@ -123,8 +124,12 @@ class _Mirror:
                 text = path.read_bytes()
                 into.write_bytes(text + (b"" if text.endswith(b"\n") or not text else b"\n")
                                  + os.fsencode(f"{SHADOW_OF} = {self.real}\n"))
+            elif entry.is_dir():
+                # an installer's data folder (share/, include/, etc/): the shadow's own and empty, so nothing an install
+                # in the checkout writes there reaches the real environment (read 160's F-0559)
+                into.mkdir()
             else:
-                os.symlink(path, into, target_is_directory=entry.is_dir())
+                os.symlink(path, into)
 
     def programs(self, src: Path, dst: Path) -> None:
         """`bin/`: interpreters as the real ones are, scripts naming the environment renamed, the rest linked."""
@@ -188,7 +193,25 @@ def _repository_links(site: Path, root: Path, checkout: Path, env: Path) -> dict
                                f"{os.path.relpath(target, repo)}: an interpreter of the environment would import the "
                                "working tree's code there (nothing run, nothing recorded)", hint=REMEDY_EDITABLE)
         out[entry.name] = counterpart
+    _refuse_nested_links(site, repo, env)
     return out
+
+
+def _refuse_nested_links(folder: Path, repo: str, env: Path, top: bool = True) -> None:
+    """Refuse (HarnessError) a link into the repository ``repo`` below the site folder's top (a package of a namespace
+    package installed as a link: `acme/calc -> <repo>/acme/calc`, read 160's F-0558): the shadow reads that folder
+    through the real one's path line, and standing the checkout's in for it would need the package's folders mirrored
+    and guessed. A scan of the folder's entries, links not followed (a large environment's 25,000 in ~50 ms)."""
+    for entry in os.scandir(folder):
+        if entry.is_symlink():
+            target = os.path.realpath(entry.path)
+            if not top and inside(target, repo) and not inside(target, str(env)):
+                raise HarnessError(f"{entry.path} links into the repository ({target}) inside a package folder: an "
+                                   "interpreter of the environment would import the working tree's code there, and "
+                                   "what stands in for it in the checkout cannot be told without guessing (nothing "
+                                   "run, nothing recorded)", hint=REMEDY_EDITABLE)
+        elif entry.is_dir(follow_symlinks=False):
+            _refuse_nested_links(Path(entry.path), repo, env, top=False)
 
 
 def _site_files(site: Path, root: Path, checkout: Path, env: Path) -> dict[str, list[str]]:
