@@ -14,7 +14,7 @@ import yaml
 from harness.core import findings as rules
 from harness.gitio.git import Git
 
-from support.cli import TO_VERIFYING, Harness, cli, status_json, walk_to
+from support.cli import TO_VERIFYING, Harness, cli, gate_json, status_json, walk_to
 from support.flows import ANSWER_REPRODUCER, proposal, propose
 from support.gitrepo import git
 from support.records import append_event, events, ledger_bytes, tdir
@@ -162,6 +162,7 @@ def f1(f1_template, ft) -> str:
 EXPECTED_LEGAL = {
     ("PROPOSED", "REPRODUCING"), ("REPRODUCING", "CONFIRMED"), ("REPRODUCING", "REJECTED"),
     ("CONFIRMED", "FIXING"), ("FIXING", "FIXED"), ("FIXED", "VERIFIED"), ("VERIFIED", "CLOSED"),
+    ("FIXED", "CONFIRMED"), ("VERIFIED", "CONFIRMED"), ("CLOSED", "CONFIRMED"),  # reopened
 }
 ALL_STATUSES = ("PROPOSED", "REPRODUCING", "CONFIRMED", "REJECTED", "FIXING", "FIXED", "VERIFIED", "CLOSED")
 
@@ -170,9 +171,9 @@ def test_statuses_are_exactly_the_eight_of_the_seed():
     assert tuple(rules.STATUSES) == ALL_STATUSES
 
 
-def test_legal_table_is_exactly_the_seven_transitions():
+def test_legal_table_is_exactly_the_ten_transitions():
     assert set(rules.LEGAL) == EXPECTED_LEGAL
-    assert len(rules.LEGAL) == 7
+    assert len(rules.LEGAL) == 10
 
 
 @pytest.mark.parametrize("current", ALL_STATUSES)
@@ -189,16 +190,20 @@ def test_every_pair_is_legal_exactly_when_in_the_table(current, target):
         assert "F-0007" in message
 
 
-def test_all_pairs_count_is_64_and_57_are_refused():
+def test_all_pairs_count_is_64_and_54_are_refused():
     pairs = [(a, b) for a in rules.STATUSES for b in rules.STATUSES]
     assert len(pairs) == 64
     refused = [p for p in pairs if rules.refusal(*p, "F-0001") is not None]
-    assert len(refused) == 57
+    assert len(refused) == 54
 
 
-@pytest.mark.parametrize("final", ["REJECTED", "CLOSED"])
-def test_a_final_status_is_called_final_in_the_refusal(final):
-    assert "final" in rules.refusal(final, "PROPOSED", "F-0001")
+def test_rejected_is_called_final_in_the_refusal():
+    assert "final" in rules.refusal("REJECTED", "PROPOSED", "F-0001")
+
+
+def test_closed_is_not_called_final_its_refusal_names_reopen():
+    message = rules.refusal("CLOSED", "PROPOSED", "F-0001")
+    assert "final" not in message and "harness finding reopen F-0001" in message
 
 
 # =======================================================================================
@@ -1047,3 +1052,175 @@ def test_milestone3_reproducer_fails_confirmed_and_cannot_reproduce_rejected(h, 
     doc = status_json(h)
     assert "Confirmed finding F-0001 has no regression test" in doc["gate_now"]["blockers"]
     assert not any("F-0002" in b for b in doc["gate_now"]["blockers"])
+
+
+# =======================================================================================
+# reopen: a fix that does not hold any more, shown by the reviewer's reproducer failing again
+# =======================================================================================
+
+def undo_the_fix(repo: Path) -> None:
+    (repo / "app.py").write_text((repo / "app.py").read_text("utf-8").replace("return 41", "return 42"), "utf-8")
+
+
+@pytest.mark.parametrize("upto", ["FIXED", "VERIFIED", "CLOSED"])
+def test_reopen_after_the_fix_is_undone_moves_the_finding_back_to_confirmed(h, f1, ft, repo, upto):
+    advance(h, repo, f1, upto)
+    undo_the_fix(repo)
+    r = h("finding", "reopen", f1)
+    assert r.code == 0, r.text
+    assert "CONFIRMED" in r.out
+    doc = fdoc(repo, ft)
+    assert doc["status"] == "CONFIRMED"
+    # The fix's facts are gone: a new regression test that fails now, then a fix, take it on again.
+    assert doc["regression_test"]["path"] is None and doc["fix"] == {"commit": None}
+    assert doc["verification"] == {"regression": "unknown", "full_suite": "unknown"}
+    last = events(repo, ft)[-1]
+    assert last["type"] == "finding.reopened" and last["data"]["outcome"] == "failed"
+    assert last["data"]["tree"] == Git(repo).worktree_source_tree()
+    assert doc["attempts"][-1]["outcome"] == "failed" and doc["reproduction"]["exit_code"] == 1
+    assert h("replay").code == 0
+
+
+def test_reopen_while_the_fix_holds_is_refused_and_records_nothing(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXED")
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reopen", f1)
+    assert r.code == 1, r.text
+    assert "did not fail" in r.err and "nothing recorded" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "FIXED"
+
+
+@pytest.mark.parametrize("upto", ["PROPOSED", "REPRODUCING", "CONFIRMED", "FIXING", "REJECTED"])
+def test_reopen_of_a_finding_not_fixed_is_refused_before_anything_runs(h, f1, ft, repo, tmp_path, upto):
+    fid = f1
+    if upto == "REJECTED":
+        propose_refutable(h, repo, tmp_path, proposal(title="another claim"))
+        fid = "F-0002"
+    if upto != "PROPOSED":
+        advance(h, repo, fid, upto)
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reopen", fid)
+    assert r.code == 1, r.text
+    assert f"cannot reopen a {upto} finding" in r.err and "FIXED or VERIFIED or CLOSED" in r.err
+    assert ledger_bytes(repo, ft) == before
+
+
+def test_a_reopened_finding_takes_a_new_regression_test_and_fix(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXED")
+    undo_the_fix(repo)
+    h.ok("finding", "reopen", f1)
+    h.ok("finding", "regression", f1, REGRESSION_PATH, "--", *REGRESSION_CMD)  # the old test fails again: attached
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", f1)
+    collect_full_suite(h)
+    h.ok("finding", "verify", f1)
+    assert fdoc(repo, ft)["status"] == "VERIFIED"
+    assert [e["type"] for e in events(repo, ft)].count("finding.regression") == 2
+
+
+def test_the_gate_counts_a_reopened_major_finding_against_it_again(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXED")
+    undo_the_fix(repo)
+    _, fixed = gate_json(h)
+    assert f"Confirmed finding {f1} has no regression test" not in fixed["blockers"]
+    h.ok("finding", "reopen", f1)
+    _, report = gate_json(h)
+    assert f"Confirmed finding {f1} has no regression test" in report["blockers"], report["blockers"]
+    assert f"Major finding {f1} is open" in report["blockers"]
+
+
+def _forged_reopen(h, repo, ft, f1, **over) -> dict:
+    tree = Git(repo).worktree_source_tree()
+    data = {"id": f1, "command": shlex.join(FAIL_CMD), "argv": list(FAIL_CMD), "exit_code": 1, "outcome": "failed",
+            "tree": tree, "head": Git(repo).head(), "output_tail": "", "files": {}, **over}
+    append_event(repo, ft, "finding.reopened", data)
+    return data
+
+
+@pytest.mark.parametrize(("over", "says"), [
+    ({"outcome": "passed", "exit_code": 0}, "did not fail (passed, exit 0)"),
+    ({"command": shlex.join(MISSING_CMD), "argv": list(MISSING_CMD)}, "only a run of its reviewer's reproducer"),
+    ({"outcome": "timeout", "exit_code": None}, "did not fail (timeout"),
+])
+def test_a_forged_reopen_without_a_failing_run_of_the_reviewers_reproducer_is_refused_by_replay(
+        h, f1, ft, repo, over, says):
+    advance(h, repo, f1, "FIXED")
+    _forged_reopen(h, repo, ft, f1, **over)
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert says in r.err
+
+
+def test_a_forged_reopen_of_a_finding_being_fixed_is_refused_by_replay(h, f1, ft, repo):
+    advance(h, repo, f1, "FIXING")
+    _forged_reopen(h, repo, ft, f1)
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "cannot reopen a FIXING finding" in r.err
+
+
+def test_a_forged_reopen_of_the_reviewers_script_as_changed_is_refused_by_replay(h, ft, repo, tmp_path):
+    (repo / "repro.py").write_text("import app, sys\nsys.exit(0 if app.answer() == 41 else 1)\n", "utf-8")
+    git(repo, "add", "repro.py")
+    git(repo, "commit", "-qm", "the reviewer's script")
+    assert propose(h, tmp_path, proposal(recommended_reproducer={
+        "type": "unit_test", "description": "d", "command": [PY, "repro.py"]})).code == 0
+    h.ok("finding", "reproduce", "F-0001")
+    write_regression_test(repo)
+    h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", "F-0001")
+    append_event(repo, ft, "finding.reopened", {
+        "id": "F-0001", "command": shlex.join([PY, "repro.py"]), "argv": [PY, "repro.py"], "exit_code": 1,
+        "outcome": "failed", "tree": Git(repo).worktree_source_tree(), "head": None, "output_tail": "",
+        "files": {"repro.py": None}})
+    r = h("replay")
+    assert r.code == 2, r.text
+    assert "repro.py is not as its reviewer proposed it" in r.err
+
+
+def test_reopen_of_a_reviewers_script_edited_to_fail_is_refused(h, ft, repo, tmp_path):
+    (repo / "repro.py").write_text("import app, sys\nsys.exit(0 if app.answer() == 41 else 1)\n", "utf-8")
+    git(repo, "add", "repro.py")
+    git(repo, "commit", "-qm", "the reviewer's script")
+    assert propose(h, tmp_path, proposal(recommended_reproducer={
+        "type": "unit_test", "description": "d", "command": [PY, "repro.py"]})).code == 0
+    h.ok("finding", "reproduce", "F-0001")
+    write_regression_test(repo)
+    h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", "F-0001")
+    (repo / "repro.py").write_text("import sys\nsys.exit(1)\n", "utf-8")  # the fix holds; the script lies
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reopen", "F-0001")
+    assert r.code == 1, r.text
+    assert "repro.py is not as its reviewer proposed it" in r.err
+    assert ledger_bytes(repo, ft) == before and fdoc(repo, ft)["status"] == "FIXED"
+
+
+def test_convergence_calls_a_verified_finding_reopened_a_repeated_regression():
+    from harness.core.converge import repeated_regression
+
+    content = proposal()
+    events_ = [{"type": "finding.proposed", "data": {"id": "F-0001", "content": content}},
+               {"type": "finding.reproduced", "data": {"id": "F-0001", "outcome": "failed"}},
+               {"type": "finding.verified", "data": {"id": "F-0001"}}]
+    assert repeated_regression(events_) is None
+    found = repeated_regression([*events_, {"type": "finding.reopened", "data": {"id": "F-0001", "outcome": "failed"}}])
+    assert found is not None and "F-0001" in found and "reopened" in found
+
+
+def test_reopen_of_a_minor_finding_without_a_reviewers_reproducer_is_refused(h, ft, repo, tmp_path):
+    assert propose(h, tmp_path, proposal(severity="minor", recommended_reproducer={
+        "type": "unit_test", "description": "no command"})).code == 0
+    h.ok("finding", "reproduce", "F-0001", "--", *FAIL_CMD)
+    write_regression_test(repo)
+    h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", "F-0001")
+    undo_the_fix(repo)
+    before = ledger_bytes(repo, ft)
+    r = h("finding", "reopen", "F-0001")
+    assert r.code == 1, r.text
+    assert "no reviewer's reproducer" in r.err and "propose the defect again" in r.err
+    assert ledger_bytes(repo, ft) == before
