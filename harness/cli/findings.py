@@ -131,6 +131,19 @@ def close(fid: str, task_id: str | None) -> None:
     _report(step(store(), task_id, fid, "finding.closed"))
 
 
+@finding.command("reopen")
+@click.argument("fid", metavar="F-ID")
+@click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Seconds before the run is killed.")
+@task_option
+def reopen(fid: str, timeout: float | None, task_id: str | None) -> None:
+    """Run a FIXED, VERIFIED or CLOSED finding's reviewer's reproducer, unchanged, on the code now.
+    A failing run reopens it (→ CONFIRMED: its regression test and fix are cleared, a new test that
+    fails now and a fix take it on again); a passing run is refused and nothing is recorded."""
+    from harness.findings.steps import reopen as run
+
+    _report(run(store(), task_id, fid, timeout))
+
+
 @finding.command("list")
 @task_option
 @json_option

@@ -125,7 +125,8 @@ def _splittable(text: str) -> bool:
 
 
 def repeated_regression(events: list[dict]) -> str | None:
-    """A finding confirmed again after the same defect (same fingerprint) was verified or closed."""
+    """A finding confirmed again after the same defect (same fingerprint) was verified or closed, or a verified
+    finding reopened."""
     prints: dict[str, str] = {}
     status: dict[str, str] = {}
     for e in events:
@@ -141,6 +142,10 @@ def repeated_regression(events: list[dict]) -> str | None:
                     return f"{d['id']} is the defect {earlier[0]} fixed before, confirmed again"
         elif t in ("finding.verified", "finding.closed") and d["id"] in status:
             status[d["id"]] = "VERIFIED" if t == "finding.verified" else "CLOSED"
+        elif t == "finding.reopened" and d["id"] in status:
+            if status[d["id"]] in ("VERIFIED", "CLOSED"):
+                return f"{d['id']} was verified fixed, and its reviewer's reproducer failed again (reopened)"
+            status[d["id"]] = "CONFIRMED"
     return None
 
 
@@ -158,7 +163,7 @@ def unstable_evidence(events: list[dict]) -> str | None:
             continue
         if t == "evidence.collected":
             key = ("evidence", d.get("type"), commands.get(str(d.get("run_id"))), d.get("tree"))
-        elif t == "finding.reproduced":
+        elif t in ("finding.reproduced", "finding.reopened"):
             key = ("reproducer of " + str(d.get("id")), None, d.get("command"), d.get("tree"))
         else:
             continue

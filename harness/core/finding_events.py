@@ -292,6 +292,32 @@ def _closed(proj: Projection, d: Data) -> None:
     _move(finding_for(proj, d["id"], "finding.closed"), "CLOSED")
 
 
+def _reopened(proj: Projection, d: Data) -> None:
+    """A fixed finding back to CONFIRMED: its reviewer's reproducer, run unchanged with its files as proposed,
+    failed on later code. The fix's facts go (a new regression test must fail, then a fix); the run is kept."""
+    f = finding_for(proj, d["id"], "finding.reopened")
+    recommended = finding_rules.recommended_command(f["content"])
+    if recommended is None:
+        raise LedgerProblem(f"finding {f['id']} has no reviewer's reproducer: no run can show its defect is back",
+                            "propose the defect again, with a reproducer, as a new finding")
+    if d.get("command") != recommended:
+        raise LedgerProblem(f"finding {f['id']}: only a run of its reviewer's reproducer reopens it (`{recommended}`), "
+                            f"not `{d.get('command')}`", f"harness finding reopen {f['id']} (runs the reviewer's reproducer)")
+    attempt = {k: d.get(k) for k in ("command", "argv", "program", "exit_code", "outcome", "tree", "output_tail")}
+    changed = finding_binding.changed_files((f.get("proposed_on") or {}).get("files") or {}, d.get("files") or {})
+    if changed:
+        raise LedgerProblem(f"finding {f['id']}: {', '.join(changed)} is not as its reviewer proposed it: a run "
+                            "of it is not the reviewer's reproducer", "restore the reproducer's files as proposed")
+    if d["outcome"] != "failed" or no_test_ran(d) is not None:
+        raise LedgerProblem(f"finding {f['id']}'s reproducer did not fail ({d['outcome']}, exit {d.get('exit_code')}"
+                            f"{': ' + str(no_test_ran(d)) if d['outcome'] == 'failed' else ''}): nothing reopens it",
+                            "a finding is reopened only by a failing run of its reviewer's reproducer")
+    f["attempts"].append(attempt)
+    _move(f, "CONFIRMED")
+    f["reproduction"] = {**attempt, "head": d.get("head")}
+    f["regression_test"] = f["regression_run"] = f["fix_commit"] = f["full_suite"] = None
+
+
 HANDLERS: dict[str, Callable[[Projection, Data], None]] = {
     "finding.proposed": _proposed,
     "finding.reproduced": _reproduced,
@@ -302,4 +328,5 @@ HANDLERS: dict[str, Callable[[Projection, Data], None]] = {
     "finding.fixed": _fixed,
     "finding.verified": _verified,
     "finding.closed": _closed,
+    "finding.reopened": _reopened,
 }

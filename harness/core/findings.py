@@ -1,9 +1,11 @@
 """The finding lifecycle: a reviewer's claim becomes a bug only by a failing run.
 
-PROPOSED → REPRODUCING → CONFIRMED | REJECTED; CONFIRMED → FIXING → FIXED → VERIFIED → CLOSED.
+PROPOSED → REPRODUCING → CONFIRMED | REJECTED; CONFIRMED → FIXING → FIXED → VERIFIED → CLOSED;
+FIXED | VERIFIED | CLOSED → CONFIRMED (reopened).
 Each step needs a fact the harness recorded itself: a reproduction that failed (CONFIRMED),
 an attempt that did not (REJECTED), a regression test that failed when attached (FIXING), a
-passing regression run plus fresh full-suite evidence (VERIFIED).
+passing regression run plus fresh full-suite evidence (VERIFIED), the reviewer's reproducer
+failing again on later code (reopened: the fix did not hold, or was undone).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ STATUSES = ("PROPOSED", "REPRODUCING", "CONFIRMED", "REJECTED", "FIXING", "FIXED
 LEGAL = frozenset({
     ("PROPOSED", "REPRODUCING"), ("REPRODUCING", "CONFIRMED"), ("REPRODUCING", "REJECTED"),
     ("CONFIRMED", "FIXING"), ("FIXING", "FIXED"), ("FIXED", "VERIFIED"), ("VERIFIED", "CLOSED"),
+    # Reopened: whatever a ledger says was fixed, a failing run of the reviewer's reproducer says otherwise.
+    ("FIXED", "CONFIRMED"), ("VERIFIED", "CONFIRMED"), ("CLOSED", "CONFIRMED"),
 })
 CLOSED = frozenset({"REJECTED", "VERIFIED", "CLOSED"})  # no longer counted against the gate
 EVER_CONFIRMED = frozenset({"CONFIRMED", "FIXING", "FIXED", "VERIFIED", "CLOSED"})
@@ -33,6 +37,8 @@ NEXT_STEP = {
     "FIXING": ("harness finding fixed {id}", "fix the code for {id}, then mark it fixed"),
     "VERIFIED": ("harness finding close {id}", "{id} is verified"),
 }
+REOPEN = ("{id} is CLOSED: only `harness finding reopen {id}` moves it, when its reviewer's reproducer fails again on "
+          "the code")
 FIXED_NEEDS = ("{id} is FIXED: `harness finding verify {id}` once its regression test passes and the full suite's "
                "evidence is fresh and passing on the fixed code")
 
@@ -41,6 +47,8 @@ def _hint(status: str, fid: str) -> str | None:
     """What moves a ``status`` finding on, as a refusal's hint (None when the status is final)."""
     if status == "FIXED":
         return FIXED_NEEDS.format(id=fid)
+    if status == "CLOSED":
+        return REOPEN.format(id=fid)
     step = NEXT_STEP.get(status)
     return f"{step[0]} — {step[1]}".format(id=fid) if step else None
 
@@ -61,6 +69,7 @@ STEPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "finding.fixed": ("FIXED", "mark fixed", ("FIXING",)),
     "finding.verified": ("VERIFIED", "verify", ("FIXED", "VERIFIED", "CLOSED")),  # CLOSED: re-run, stays CLOSED
     "finding.closed": ("CLOSED", "close", ("VERIFIED",)),
+    "finding.reopened": ("CONFIRMED", "reopen", FIX_CLAIMED),
 }
 
 

@@ -27,6 +27,7 @@ GATE_INPUT_EVENTS = frozenset({
     "evidence.prepared", "evidence.collected", "contract.applied",
     "finding.proposed", "finding.reproduced", "finding.rejected", "finding.regression",
     "finding.regression_replaced", "finding.regression_moved", "finding.fixed", "finding.verified", "finding.closed",
+    "finding.reopened",
 })
 
 

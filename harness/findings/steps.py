@@ -201,6 +201,35 @@ def reproduce(s: TaskStore, task_id: str | None, fid: str, argv: tuple[str, ...]
     return step(s, task_id, fid, "finding.reproduced", fact)
 
 
+def reopen(s: TaskStore, task_id: str | None, fid: str, timeout: float | None) -> FindingStep:
+    """Run a fixed finding's reviewer's reproducer, unchanged, on the code now: a failing run reopens it
+    (→ CONFIRMED). A passing one is refused and nothing is recorded: the fix holds here."""
+    from harness.core import finding_binding
+    from harness.findings import bound_files
+    from harness.findings.reproduce import run_fact
+
+    f = finding_for(s.load(s.current_id(task_id)), fid, "finding.reopened")
+    if rules.recommended_command(f["content"]) is None:  # a minor finding's may be missing
+        raise Refused(f"{fid} has no reviewer's reproducer: no run can show its defect is back",
+                      hint="propose the defect again, with a reproducer, as a new finding")
+    command: list[str] | str = f["content"]["recommended_reproducer"]["command"]
+    if (s.layout.root / finding_binding.PARKED).exists():
+        raise Refused(f"a set-aside waits to be brought back ({finding_binding.PARKED}): the working tree is not the "
+                      f"code to reopen {fid} on", hint="bring the parked files back first (the command that set them "
+                                                       "aside names the way back)")
+    site = f.get("proposed_on")
+    files = bound_files.now(s.layout.root, site["files"]) if site else None
+    fact = run_fact(s, command, timeout)
+    if files is not None:
+        fact["files"] = files
+    if fact["outcome"] != "failed":
+        raise Refused(f"{fid}'s reproducer did not fail on this code ({fact['outcome']}, exit {fact['exit_code']}): "
+                      "its fix holds here; nothing recorded", hint=f"`harness finding reproduce {fid}` is for a "
+                      "finding not yet fixed; a fixed one is reopened only by a failing run")
+    _reached_a_verdict(command, fact, f"{fid}'s reproducer", f"harness finding reopen {fid}")
+    return step(s, task_id, fid, "finding.reopened", fact)
+
+
 def _reviewers_own(f: Finding, fid: str, command: list[str] | str) -> None:
     """A critical or major finding is confirmed only by its reviewer's reproducer, run as the reviewer
     wrote it: the implementer's own failing `test -e marker` would decide the claim instead. (A passing
