@@ -202,8 +202,14 @@ def basedirs_of_tests(files: Iterable[str], collected: Iterable[str] = ()) -> li
     oracle the base's test compared with). Test modules are pytest's default names and the modules the ``collected``
     globs (the base configuration's `python_files`) match (:func:`collects`)."""
     listed = set(files)
+    return sorted({basedir(f, listed) for f in test_modules(listed, collected)})
+
+
+def test_modules(files: Iterable[str], collected: Iterable[str] = ()) -> list[str]:
+    """The files of ``files`` pytest imports as test modules or conftest.py files: its default names, and the modules
+    the ``collected`` globs (the base configuration's `python_files`) match (:func:`collects`)."""
     kinds = [*_TEST_MODULES, *collected]
-    return sorted({basedir(f, listed) for f in listed if collects(f, kinds)})
+    return [f for f in files if collects(f, kinds)]
 
 
 def collects(path: str, globs: Iterable[str]) -> bool:
@@ -211,6 +217,23 @@ def collects(path: str, globs: Iterable[str]) -> bool:
     a `.py` file the glob matches. pytest matches a `python_files` pattern against a `.py` file's name, so one without
     `.py` (`check_*`) collects `checks/check_stats.py` as `check_*.py` does (read 151's F-0531)."""
     return path.endswith(".py") and matches(path, globs)
+
+
+def package_inits(files: set[str], modules: Iterable[str]) -> set[str]:
+    """The `__init__.py` files pytest's `prepend` import mode runs to import each of ``modules`` (test modules and
+    conftest.py files) in a tree whose paths are ``files``: one per package it walks up through (a folder holding an
+    `__init__.py` whose name is an identifier), the tree's root included, whose name is the checkout's (PASS_TO_PASS's
+    worktree is `tree`). pytest runs them before the module, as it runs a conftest.py: a root `__init__.py` the change
+    adds made the base's tests `tree.tests.test_stats` and patched the code they check first (read 161's F-0561)."""
+    out: set[str] = set()
+    for module in modules:
+        folder = posixpath.dirname(module)
+        while f"{folder}/__init__.py".lstrip("/") in files and (not folder or posixpath.basename(folder).isidentifier()):
+            out.add(f"{folder}/__init__.py".lstrip("/"))
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return out
 
 
 def basedir(path: str, files: set[str]) -> str:

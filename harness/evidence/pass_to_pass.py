@@ -312,8 +312,10 @@ def protected_changes(git: Git, tree: str, base: str | None, spec: dict,
     conf = config.commands.get(spec.get("test_type", suite.DEFAULT_TEST_TYPE))
     configs = base_configs(git, base, base_files)
     tests += _doctest_modules_named(configs, conf, named)
+    modules = suite.test_modules(tests, start.collected)
     named = run_by_runners(git, base, named, set(current) | set(base_files), start.folders, tests,
-                           [c.argv for c in config.commands.values()], base_files)
+                           [c.argv for c in config.commands.values()], base_files,
+                           suite.package_inits(set(current) | set(base_files), modules))
     named |= {f for f in start.plugin_files if f in current or f in base_files}  # plugins: loaded as a conftest is
     named |= _doctest_files(configs, conf, set(current) | set(base_files))
     argv = list(conf.to_run()) if conf and not conf.shell else []
@@ -333,7 +335,8 @@ RUNNER_TEXT_CAP = 1 << 20  # a runner's text read for what it runs; a larger fil
 
 
 def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str], folders: list[str], tests: list[str],
-                   commands: Iterable[list[str]] = (), base_files: Mapping[str, str] | None = None) -> set[str]:
+                   commands: Iterable[list[str]] = (), base_files: Mapping[str, str] | None = None,
+                   walked: Iterable[str] = ()) -> set[str]:
     """``named`` (the files the configured ``commands`` name) with what the base's runners among them run
     (harness.core.runner_texts), and what that runs in turn: the words of a command run through a shell (read 131's
     F-0465), the files a runner text names (a Makefile `make` reads, a script the command names, one a recipe names
@@ -343,7 +346,9 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
     back. Code the base's ``tests`` reach is the code under test, never a runner's: putting the base's back would
     leave the change untested (F-0453, read 129's F-0456, F-0457), whether a runner names it or a configured command
     does (read 130's F-0461). A runner the base lacks was added by the change, which the run removes: it names nothing
-    here."""
+    here. ``walked``: the `__init__.py` files pytest runs on its way up to the test modules' packages
+    (:func:`harness.core.suite.package_inits`), a runner's too unless the tests reach them (read 161's F-0561); what they
+    import is not followed (a conftest.py's is not)."""
     from harness.core import runner_texts
 
     if base_files is None:
@@ -371,7 +376,7 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
         new -= found | named
         found |= new
         todo.extend(sorted(new))
-    out = named | found
+    out = named | found | set(walked)
     if any(runner_texts.is_code(f) for f in out):
         tested = _Tested(read, tests, tree, folders)
         out = {f for f in out if not (runner_texts.is_code(f) and tested.reaches(f))}
