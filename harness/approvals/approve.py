@@ -311,9 +311,10 @@ def _config_step(layout: Layout, old: Source | None, new: Source, digest: str) -
     needs = needing_approval(old, new, _shown_command(layout, old))
     if not needs.items:
         return Proposed(digest, [])
-    spelled = _spelling(_patterns_of(old))
+    before = _patterns_of(old)
+    spelled = _spelling(before)
     shown = needing_approval(old, new, spelled).items
-    added = [p for p in _patterns_of(new) if p not in _patterns_of(old)]
+    added = [p for p in _patterns_of(new) if p not in before]
     shown += [f"redaction.patterns adds {spelled([p])!r} (not applied to what is shown here)" for p in added]
     return Proposed(digest, needs.items, shown)
 
