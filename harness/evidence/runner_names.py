@@ -106,10 +106,12 @@ def _interpreter(argv: list[str], root: Path) -> str | None:
 def _asked(python: str, root: str) -> Said:
     """What ``python`` says, asked once (per interpreter and tree) from `/` with no code of the tree ``root`` running
     in it; nothing when it cannot say."""
-    # From / : the tree's own modules are not the interpreter's.
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    from harness.runner import clean_env
+
+    # From / : the tree's own modules are not the interpreter's. With the run's environment: a PYTHONNOUSERSITE of the
+    # caller's, which the run drops, hid a folder the run imports from (F-0562).
     try:
-        said, _ = import_probe.ask(python, Path("/"), env, import_probe.DESCRIBE + _NAMES, [root], [Path(root)], "")
+        said, _ = import_probe.ask(python, Path("/"), clean_env(), import_probe.DESCRIBE + _NAMES, [root], [Path(root)], "")
     except HarnessError:
         return NOTHING
     if not isinstance(said, dict):
