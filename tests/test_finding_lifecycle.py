@@ -1159,7 +1159,8 @@ def test_a_forged_reopen_of_a_finding_being_fixed_is_refused_by_replay(h, f1, ft
     assert "cannot reopen a FIXING finding" in r.err
 
 
-def test_a_forged_reopen_of_the_reviewers_script_as_changed_is_refused_by_replay(h, ft, repo, tmp_path):
+def _fixed_with_a_script_reproducer(h, repo, tmp_path) -> None:
+    """F-0001 FIXED, its reviewer's reproducer a script of the repository (`python repro.py`), bound as proposed."""
     (repo / "repro.py").write_text("import app, sys\nsys.exit(0 if app.answer() == 41 else 1)\n", "utf-8")
     git(repo, "add", "repro.py")
     git(repo, "commit", "-qm", "the reviewer's script")
@@ -1170,6 +1171,10 @@ def test_a_forged_reopen_of_the_reviewers_script_as_changed_is_refused_by_replay
     h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
     fix_the_bug(repo)
     h.ok("finding", "fixed", "F-0001")
+
+
+def test_a_forged_reopen_of_the_reviewers_script_as_changed_is_refused_by_replay(h, ft, repo, tmp_path):
+    _fixed_with_a_script_reproducer(h, repo, tmp_path)
     append_event(repo, ft, "finding.reopened", {
         "id": "F-0001", "command": shlex.join([PY, "repro.py"]), "argv": [PY, "repro.py"], "exit_code": 1,
         "outcome": "failed", "tree": Git(repo).worktree_source_tree(), "head": None, "output_tail": "",
@@ -1180,16 +1185,7 @@ def test_a_forged_reopen_of_the_reviewers_script_as_changed_is_refused_by_replay
 
 
 def test_reopen_of_a_reviewers_script_edited_to_fail_is_refused(h, ft, repo, tmp_path):
-    (repo / "repro.py").write_text("import app, sys\nsys.exit(0 if app.answer() == 41 else 1)\n", "utf-8")
-    git(repo, "add", "repro.py")
-    git(repo, "commit", "-qm", "the reviewer's script")
-    assert propose(h, tmp_path, proposal(recommended_reproducer={
-        "type": "unit_test", "description": "d", "command": [PY, "repro.py"]})).code == 0
-    h.ok("finding", "reproduce", "F-0001")
-    write_regression_test(repo)
-    h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
-    fix_the_bug(repo)
-    h.ok("finding", "fixed", "F-0001")
+    _fixed_with_a_script_reproducer(h, repo, tmp_path)
     (repo / "repro.py").write_text("import sys\nsys.exit(1)\n", "utf-8")  # the fix holds; the script lies
     before = ledger_bytes(repo, ft)
     r = h("finding", "reopen", "F-0001")
