@@ -70,7 +70,21 @@ def test_a_base_case_that_does_not_pass_now_is_lost_with_how(now, how):
 def test_only_cases_that_passed_at_the_base_are_protected():
     base = {"t::failing": "failed", "t::skipped": "skipped", "t::passing": "passed"}
     assert suite.lost_cases(base, {"t::passing": "passed"}) == []
-    assert suite.lost_cases(base, {"t::passing": "passed", "t::new": "failed"}) == []
+    assert suite.lost_cases(base, {"t::passing": "passed", "t::failing": "failed", "t::skipped": "failed"}) == []
+
+
+@pytest.mark.parametrize("outcome", ["failed", "errors"])
+def test_f0564_a_case_the_base_did_not_have_that_fails_is_lost(outcome):
+    # The run holds the base's tests alone: a new case is a new parameter of one, drawn from the change's data.
+    base = {"t::ops[add]": "passed"}
+    lost = suite.lost_cases(base, {"t::ops[add]": "passed", "t::ops[mul]": outcome})
+    assert [case for case, _ in lost] == ["t::ops[mul]"]
+    assert "the base did not have" in lost[0][1]
+
+
+@pytest.mark.parametrize("outcome", ["passed", "skipped"])
+def test_f0564_a_new_case_that_passes_or_is_skipped_is_not_lost(outcome):
+    assert suite.lost_cases({"t::ops[add]": "passed"}, {"t::ops[add]": "passed", "t::ops[mul]": outcome}) == []
 
 
 def test_the_identity_changes_with_the_base_the_paths_and_the_command():
