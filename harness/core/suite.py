@@ -249,9 +249,14 @@ def basedir(path: str, files: set[str]) -> str:
 
 def lost_cases(base: Mapping[str, str], run: Mapping[str, str]) -> list[tuple[str, str]]:
     """(case id, how it was lost) for every case that passed at the base and did not pass in ``run``
-    (case id -> outcome: passed, failed, errors, skipped)."""
-    return sorted((case, LOST[run.get(case)]) for case, outcome in base.items()
-                  if outcome == "passed" and run.get(case) != "passed")
+    (case id -> outcome: passed, failed, errors, skipped), and every case ``run`` has that the base had not and that
+    failed or errored. The run holds the base's tests alone (the change's are removed), so a new case is one of
+    theirs: a parameter of a base test drawn from the code's own data, which the change added wrong (read 163's
+    F-0564); a new case skipped, or passing, is not lost."""
+    gone = [(case, LOST[run.get(case)]) for case, outcome in base.items() if outcome == "passed" and run.get(case) != "passed"]
+    new = [(case, f"{LOST[outcome]} (a case of the base's tests the base did not have)") for case, outcome in run.items()
+           if case not in base and outcome in ("failed", "errors")]
+    return sorted([*gone, *new])
 
 
 def identity(command: Mapping[str, object], test_type: str, base: str | None, patterns: list[str],
