@@ -1,0 +1,143 @@
+"""`harness audit --rerun` loads no code a re-run could have written (read 164's F-0563).
+
+Each command a re-run starts gets a bytecode cache folder of its own, but the audit's own interpreter read the
+`__pycache__` folders beside its sources: a DONE's check.py, failing in CI's re-run, wrote a `.pyc` for
+`harness.cli.hooks` (its header matching the source's size and time), which the text report imported after the
+re-runs; the planted code exited 0 and CI passed over a result that did not reproduce. Now the audit imports what it
+needs before the first re-run starts, and later imports compile into a private cache folder. Beside it, the honest
+audits: text and --json, with evidence, findings' reproducers and regression tests re-run, import nothing after the
+first re-run starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from support.gitrepo import commit_all_ok
+from support.paths import ROOT
+from support.records import configure
+from support.reviewed_done import done_with_findings
+
+# Records, in the audit's own process, every module first imported after the seal is armed.
+RECORDER = """\
+import json, sys
+from harness.history.rerun import sealed
+late = []
+class Recorder:
+    def find_spec(self, name, path=None, target=None):
+        late.append(name)
+        return None
+arm = sealed.Sealed.arm
+def armed(self):
+    arm(self)
+    sys.meta_path.insert(0, Recorder())
+sealed.Sealed.arm = armed
+sys.argv = ["harness", *sys.argv[2:]]
+out = sys.argv and __import__("os").environ["LATE_OUT"]
+try:
+    from harness.cli.launch import entry
+    entry()
+finally:
+    with open(out, "w") as fh:
+        json.dump(late, fh)
+"""
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_an_honest_audit_imports_nothing_after_its_first_re_run(h, repo, tmp_path, monkeypatch, as_json):
+    base, _, _ = done_with_findings(h, repo, tmp_path, monkeypatch)
+    script, out = tmp_path / "recorder.py", tmp_path / "late.json"
+    script.write_text(RECORDER)
+    args = ["audit", "--rerun", "--from", base, "--to", "HEAD", *(["--json"] if as_json else [])]
+    r = subprocess.run([sys.executable, str(script), "-", *args], cwd=repo, capture_output=True, text=True,
+                       env={**os.environ, "LATE_OUT": str(out)}, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(out.read_text()) == []
+
+
+def test_the_seal_points_the_bytecode_cache_at_a_folder_of_its_own_and_puts_it_back():
+    from harness.history.rerun.sealed import Sealed
+
+    before = sys.pycache_prefix
+    with Sealed() as sealed:
+        sealed.arm()
+        folder = sys.pycache_prefix
+        assert folder and folder != before and Path(folder).is_dir() and not any(Path(folder).iterdir())
+    assert sys.pycache_prefix == before and not Path(folder).exists()
+
+
+def test_the_modules_named_include_a_function_s_own_imports_and_no_main():
+    from harness.history.rerun.sealed import named_modules
+
+    names = named_modules()
+    assert "harness.cli.hooks" in names and "harness.cli.audit_report" in names
+    assert "xml.etree.ElementTree" in names  # imported inside a function (junit reports)
+    assert not any(n.endswith("__main__") for n in names)
+
+
+CHECK = """\
+# passes on the laptop; in CI's re-run (a worktree under harness-rerun-*) it fails, and plants bytecode for a module
+# the auditor imports only after the re-runs
+import importlib.util, marshal, os, sys
+if "harness-rerun-" not in os.getcwd():
+    sys.exit(0)
+pkg = importlib.util.find_spec("harness").submodule_search_locations[0]
+src = os.path.join(pkg, "cli", "hooks.py")
+st = os.stat(src)
+code = compile("import os\\nos._exit(0)\\n", src, "exec")
+head = importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little") + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+head += (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+cache = os.path.join(pkg, "cli", "__pycache__")
+os.makedirs(cache, exist_ok=True)
+with open(os.path.join(cache, "hooks.%s.pyc" % sys.implementation.cache_tag), "wb") as f:
+    f.write(head + marshal.dumps(code))
+sys.exit(1)
+"""
+
+
+def _ci_interpreter(where: Path) -> Path:
+    """CI's interpreter: a virtual environment with a copy of the harness installed in it (the dependencies through a
+    `.pth` naming this one's), so what a re-run plants in it never reaches the suite's own install."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    shutil.copytree(ROOT / "harness", site / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    (site / "zz_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    launcher = where / "bin" / "harness"
+    launcher.write_text(f"#!{python}\nimport sys\nfrom harness.cli.launch import entry\nsys.exit(entry())\n")
+    launcher.chmod(0o755)
+    return where / "bin"
+
+
+def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_the_audit(h, repo, tmp_path):
+    bin_dir = _ci_interpreter(tmp_path / "ci")
+    (repo / "check.py").write_text(CHECK)
+    (repo / ".gitignore").write_text("__pycache__/\n")
+    configure(repo, ["python", "-c", "pass"], ["python", "check.py"])
+    base = commit_all_ok(repo, "check")
+    h.ok("task", "new", "Checked")
+    h.ok("requirement", "add", "check.py passes", "--priority", "must")
+    for state in ("SPECIFYING", "PLANNED", "IMPLEMENTING", "VERIFYING"):
+        h.ok("transition", state)
+    h.ok("evidence", "build")
+    h.ok("evidence", "unit_test")
+    h.ok("requirement", "set", "REQ-001", "--status", "verified", "--evidence", "unit_test")
+    for state in ("REVIEWING", "GATING"):
+        h.ok("transition", state)
+    assert h("gate", "--advance").code == 0
+    h.ok("transition", "DONE")
+    commit_all_ok(repo, "done")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    r = subprocess.run([str(bin_dir / "harness"), "audit", "--rerun", "--from", base, "--to", "HEAD"], cwd=repo,
+                       capture_output=True, text=True, env=env, check=False)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "does not reproduce" in r.stderr
+    assert list((tmp_path / "ci").rglob("hooks.*.pyc")), "the re-run planted nothing: the test tests nothing"
