@@ -41,19 +41,20 @@ def audit_commits(git: Git, commits: list[str], title: str, signers: Signers, re
     import sys
 
     from harness.cli.audit_report import report
-    from harness.history.audit import run_audit
+    from harness.history.audit import run_audit, sealed
 
-    # With --json, what the re-runs' commands print (PASS_TO_PASS echoes its tests' output) goes to stderr:
-    # stdout carries the document alone, and nothing but the document changes the file under it.
-    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-        result = run_audit(git, commits, title, signers, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
-                           stream=_streamer(), rerun_only=rerun_only)
-    result.history = list(history or [])
-    if not as_json or out is None:
-        report(result, as_json)
+    with sealed(rerun):  # before anything runs: what the audit imports after a re-run is never a cache it wrote
+        # With --json, what the re-runs' commands print (PASS_TO_PASS echoes its tests' output) goes to stderr:
+        # stdout carries the document alone, and nothing but the document changes the file under it.
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            result = run_audit(git, commits, title, signers, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
+                               stream=_streamer(), rerun_only=rerun_only)
+        result.history = list(history or [])
+        if not as_json or out is None:
+            report(result, as_json)
+            return result.exit_code
+        _document(result, out)
         return result.exit_code
-    _document(result, out)
-    return result.exit_code
 
 
 def _document(result: AuditResult, out: JsonOut) -> None:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # hook paths import lazily: these are for the annotations onl
     from harness.history.change_rules import Problem
     from harness.history.incoming import CommitReport
     from harness.history.rerun.isolation import Job
+    from harness.history.rerun.sealed import Sealed
     from harness.signatures.trust import Signers
 
 
@@ -93,6 +94,17 @@ def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun:
         result.rows.append(row)
     _left_running(job, result, "the report", stream)
     return result
+
+
+def sealed(rerun: bool) -> Sealed:
+    """What keeps the auditing process from code its re-runs could write (read 164's F-0563), for the whole command
+    (the audit and its report): armed before anything runs when the audit re-runs, nothing otherwise."""
+    from harness.history.rerun.sealed import Sealed
+
+    seal = Sealed()
+    if rerun:
+        seal.arm()
+    return seal
 
 
 def _left_running(job: Job | None, result: AuditResult, before: str, stream: Callable[[str], None] | None) -> None:
