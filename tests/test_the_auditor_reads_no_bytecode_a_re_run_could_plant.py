@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -56,8 +55,9 @@ def test_an_honest_audit_imports_nothing_after_its_first_re_run(h, repo, tmp_pat
     script, out = tmp_path / "recorder.py", tmp_path / "late.json"
     script.write_text(RECORDER)
     args = ["audit", "--rerun", "--from", base, "--to", "HEAD", *(["--json"] if as_json else [])]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
     r = subprocess.run([sys.executable, str(script), "-", *args], cwd=repo, capture_output=True, text=True,
-                       env={**os.environ, "LATE_OUT": str(out)}, check=False)
+                       env={**env, "LATE_OUT": str(out)}, check=False)
     assert r.returncode == 0, r.stdout + r.stderr
     assert json.loads(out.read_text()) == []
 
@@ -110,7 +110,8 @@ def _ci_interpreter(where: Path) -> Path:
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
     shutil.copytree(ROOT / "harness", site / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    (site / "zz_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # the folders this interpreter imports its packages from (a lent environment's site folder holds only .pth files)
+    (site / "zz_deps.pth").write_text("".join(f"{p}\n" for p in sys.path if p.endswith("site-packages")))
     launcher = where / "bin" / "harness"
     launcher.write_text(f"#!{python}\nimport sys\nfrom harness.cli.launch import entry\nsys.exit(entry())\n")
     launcher.chmod(0o755)
@@ -135,7 +136,9 @@ def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_t
     assert h("gate", "--advance").code == 0
     h.ok("transition", "DONE")
     commit_all_ok(repo, "done")
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    # As CI starts it: no bytecode cache folder of the caller's (a lent checkout's run has one) hides the planted cache
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
     r = subprocess.run([str(bin_dir / "harness"), "audit", "--rerun", "--from", base, "--to", "HEAD"], cwd=repo,
                        capture_output=True, text=True, env=env, check=False)
     assert r.returncode == 1, r.stdout + r.stderr
