@@ -1220,3 +1220,106 @@ def test_reopen_of_a_minor_finding_without_a_reviewers_reproducer_is_refused(h, 
     assert r.code == 1, r.text
     assert "no reviewer's reproducer" in r.err and "propose the defect again" in r.err
     assert ledger_bytes(repo, ft) == before
+
+
+# =======================================================================================
+# A run fact's argv is what its command says (read 162's F-0566): the rules read the command's text, while
+# `finding verify` and the audit's re-run run the argv, so a hand-appended run naming one and holding the
+# other would make `true` the confirming reproducer
+# =======================================================================================
+
+OWN_FAILING_CMD = [PY, "-c", "import sys; sys.exit(1)"]
+SPLIT_SECRET = ["-H", "Authorization:", "Bearer", "Zq8vT3kLmN0pQrStUvWxYz0123456789abcdef"]  # kept redacted as a whole
+
+
+def _forged_run(h, repo, ft, fid, **over) -> None:
+    """A finding.reproduced appended by hand: a failing run of the reviewer's reproducer on the proposed code."""
+    append_event(repo, ft, "finding.reproduced", {
+        "id": fid, "command": shlex.join(FAIL_CMD), "argv": list(FAIL_CMD), "exit_code": 1, "outcome": "failed",
+        "tree": Git(repo).worktree_source_tree(), "head": Git(repo).head(), "output_tail": "", "files": {}, **over})
+
+
+def test_f0566_a_forged_reopen_whose_argv_is_not_the_reviewers_command_is_refused_by_replay(h, f1, ft, repo):
+    advance(h, repo, f1, "VERIFIED")
+    undo_the_fix(repo)
+    _forged_reopen(h, repo, ft, f1, argv=["true"])  # the reviewer's command text, `true` to run
+    r = h("replay", "--write")  # re-render the files as the forger would: refused for an illegal ledger
+    assert r.code == 2, r.text
+    assert "argv ['true'] is not the argument list of its command" in r.err, r.err
+
+
+@pytest.mark.parametrize(("argv", "outcome", "code"), [
+    (OWN_FAILING_CMD, "failed", 1),  # would confirm it, and be what verify runs as the confirming reproducer
+    (["true"], "passed", 0),  # would refute it, and be what the audit re-runs for the rejection
+])
+def test_f0566_a_forged_reproduce_whose_argv_is_not_its_command_is_refused_by_replay(
+        h, f1, ft, repo, argv, outcome, code):
+    _forged_run(h, repo, ft, f1, argv=argv, outcome=outcome, exit_code=code)
+    r = h("replay", "--write")  # re-render the files as the forger would: refused for an illegal ledger
+    assert r.code == 2, r.text
+    assert f"argv {argv!r} is not the argument list of its command" in r.err, r.err
+
+
+def test_f0566_a_forged_failing_run_of_another_command_does_not_confirm_a_major_finding(h, f1, ft, repo):
+    _forged_run(h, repo, ft, f1, command=shlex.join(OWN_FAILING_CMD), argv=OWN_FAILING_CMD)
+    r = h("replay", "--write")  # re-render the files as the forger would: refused for an illegal ledger
+    assert r.code == 2, r.text
+    assert "only a run of its reviewer's reproducer confirms it" in r.err, r.err
+
+
+def test_f0566_a_forged_redacted_run_of_the_reviewers_command_with_another_argv_is_refused(h, ft, repo):
+    """A reviewer's command holding a marker (an older harness kept it redacted): the marker is no licence for a
+    run of that command to run something else, here a passing `true` a rejection and its re-check would read."""
+    doc = proposal()
+    doc["recommended_reproducer"]["command"] = [*FAIL_CMD, "[REDACTED:github_token]"]
+    append_event(repo, ft, "finding.proposed", {"id": "F-0001", "content": doc})
+    _forged_run(h, repo, ft, "F-0001", command=rules.recommended_command(doc), argv=["true"], outcome="passed",
+                exit_code=0)
+    r = h("replay", "--write")  # re-render the files as the forger would: refused for an illegal ledger
+    assert r.code == 2, r.text
+    assert "argv ['true'] is not the argument list of its command" in r.err, r.err
+
+
+def test_f0566_a_redacted_run_confirms_no_major_finding_proposed_before_its_site_was_kept(h, ft, repo):
+    append_event(repo, ft, "finding.proposed", {"id": "F-0001", "content": proposal()})  # as an older harness kept it
+    own = [*OWN_FAILING_CMD, *SPLIT_SECRET]
+    _forged_run(h, repo, ft, "F-0001", command=shlex.join([*OWN_FAILING_CMD, "-H", "Authorization:",
+                                                             "[REDACTED:authorization]"]), argv=own)
+    r = h("replay", "--write")  # re-render the files as the forger would: refused for an illegal ledger
+    assert r.code == 2, r.text
+    assert "is not the argument list of its command" in r.err and "redacted" in r.err, r.err
+
+
+def test_f0566_a_run_of_another_command_still_confirms_a_major_finding_proposed_before_its_site_was_kept(
+        h, ft, repo):
+    """An old ledger decides as it did: its proposal kept no site, and replay took any failing run then."""
+    append_event(repo, ft, "finding.proposed", {"id": "F-0001", "content": proposal()})
+    _forged_run(h, repo, ft, "F-0001", command=shlex.join(OWN_FAILING_CMD), argv=OWN_FAILING_CMD)
+    assert h("replay", "--write").code == 0
+    assert fdoc(repo, ft)["status"] == "CONFIRMED" and h("replay").code == 0
+
+
+def test_f0566_honest_reproduce_verify_and_reopen_still_replay(h, f1, ft, repo):
+    advance(h, repo, f1, "VERIFIED")
+    undo_the_fix(repo)
+    h.ok("finding", "reopen", f1)
+    assert fdoc(repo, ft)["status"] == "CONFIRMED" and h("replay").code == 0
+    assert events(repo, ft)[-1]["data"]["argv"] == list(FAIL_CMD)
+
+
+def test_f0566_a_minor_finding_confirmed_by_the_implementers_own_command_still_replays(h, ft, repo, tmp_path):
+    assert propose(h, tmp_path, proposal(severity="minor")).code == 0
+    h.ok("finding", "reproduce", "F-0001", "--", *OWN_FAILING_CMD)
+    assert fdoc(repo, ft)["status"] == "CONFIRMED" and h("replay").code == 0
+
+
+@pytest.mark.parametrize(("severity", "run", "status"), [
+    ("major", [PY, "-c", "pass"], "REPRODUCING"),  # an attempt: another command, and it passed
+    ("minor", OWN_FAILING_CMD, "CONFIRMED"),  # a minor finding is confirmed by any failing run
+])
+def test_f0566_a_run_whose_command_was_kept_redacted_still_replays(h, ft, repo, tmp_path, severity, run, status):
+    assert propose(h, tmp_path, proposal(severity=severity)).code == 0
+    h.ok("finding", "reproduce", "F-0001", "--", *run, *SPLIT_SECRET)
+    kept = events(repo, ft)[-1]["data"]
+    assert "[REDACTED:" in kept["command"] and shlex.join(kept["argv"]) != kept["command"]  # the case at hand
+    assert fdoc(repo, ft)["status"] == status and h("replay").code == 0
