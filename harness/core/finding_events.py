@@ -76,15 +76,50 @@ def _reproduced(proj: Projection, d: Data) -> None:
         changed = finding_binding.changed_files(site["files"], d.get("files") or {})
         if changed:  # another script than the reviewer's ran under its name: an attempt, whatever it says
             attempt["changed"] = changed
+    confirms = (d["outcome"] == "failed" and f["status"] != "REJECTED"
+                and finding_binding.attempt_only(f, attempt) is None)
+    decisive = confirms and f["severity"] in finding_rules.NEEDS_REPRODUCER
+    # Only its reviewer's reproducer confirms a critical or major finding, as the CLI runs it (read 162's F-0566);
+    # a proposal from before its site was kept decides as it did.
+    _ran_as_recorded(f, d, "confirms" if decisive else None, bool(decisive and f.get("proposed_on")))
     f["attempts"].append(attempt)
     if f["status"] == "REJECTED":
         return  # a re-check of a rejection: the gate reads whether it still holds on its tree
     # The reproducer failed on the code it was proposed against, with its files as proposed: the defect is real.
-    if d["outcome"] == "failed" and finding_binding.attempt_only(f, attempt) is None:
+    if confirms:
         # The commit it failed on top of: a regression test shown failing --failing-at a commit must
         # descend from it (#27's task F-0010). Not rendered: the finding's YAML stays as it was.
         f["reproduction"] = {**attempt, "head": d.get("head")}
         _move(f, "CONFIRMED")
+
+
+def _ran_as_recorded(f: Finding, d: Data, decides: str | None, reviewers_only: bool) -> None:
+    """Refuse run ``d`` of ``f`` when its argv is not the argument list its command text is: the rules read the
+    text, while `finding verify` and the audit's re-run run the argv, so a run naming the reviewer's reproducer and
+    holding `true` made `true` the confirming reproducer (read 162's F-0566). Where the text holds the redaction's
+    marker the two differ honestly, but then the run decides nothing: not when it ``decides`` ("confirms",
+    "reopens") a finding, nor when its text is the reviewer's command, which holds no secret (refused when
+    proposed). ``reviewers_only``: only a run of the reviewer's reproducer may do what it ``decides``."""
+    import shlex
+
+    argv, command = d.get("argv"), d.get("command")
+    recommended = finding_rules.recommended_command(f["content"])
+    step = "reopen" if decides == "reopens" else "reproduce"
+    hint = f"harness finding {step} {f['id']} (runs the reviewer's reproducer)"
+    if argv and not (isinstance(argv, list) and all(isinstance(a, str) for a in argv)
+                     and isinstance(command, str) and shlex.join(argv) == command):
+        # Imported only here: `harness status` replays every ledger and loads no redaction rules (test_layering.py).
+        from harness.core.redact import holds_marker
+
+        redacted = isinstance(command, str) and holds_marker(command)
+        if decides or not redacted or command == recommended:
+            why = "; kept redacted, it decides nothing" if redacted else ""
+            raise LedgerProblem(f"finding {f['id']}: the run's argv {argv!r} is not the argument list of its command "
+                                f"`{command}`{why}: verify and the audit would run another command than the rules read",
+                                hint)
+    if reviewers_only and command != recommended:
+        raise LedgerProblem(f"finding {f['id']} is {f['severity']}: only a run of its reviewer's reproducer "
+                            f"{decides} it (`{recommended}`), not `{command}`", hint)
 
 
 def _rejected(proj: Projection, d: Data) -> None:
@@ -300,9 +335,7 @@ def _reopened(proj: Projection, d: Data) -> None:
     if recommended is None:
         raise LedgerProblem(f"finding {f['id']} has no reviewer's reproducer: no run can show its defect is back",
                             "propose the defect again, with a reproducer, as a new finding")
-    if d.get("command") != recommended:
-        raise LedgerProblem(f"finding {f['id']}: only a run of its reviewer's reproducer reopens it (`{recommended}`), "
-                            f"not `{d.get('command')}`", f"harness finding reopen {f['id']} (runs the reviewer's reproducer)")
+    _ran_as_recorded(f, d, "reopens", True)
     attempt = {k: d.get(k) for k in ("command", "argv", "program", "exit_code", "outcome", "tree", "output_tail")}
     changed = finding_binding.changed_files((f.get("proposed_on") or {}).get("files") or {}, d.get("files") or {})
     if changed:

@@ -221,6 +221,14 @@ BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
 # rule. A label may hold digits (`base64`: read 61's F-0144).
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\])+")
 _MARKER = re.compile(r"\[REDACTED:[a-z][a-z0-9_]*(?::\w+)?\]")
+
+
+def holds_marker(text: str) -> bool:
+    """Whether ``text`` holds a redaction marker (`[REDACTED:label]`): text the harness recorded redacted, which
+    may differ from what ran."""
+    return _MARKER.search(text) is not None
+
+
 # Labels the harness writes besides its rules' names (outputcut's, and the encoded runs').
 # `env` alone: the marker of a secret-named variable's value where its name is left out (store/secrets_check.py
 # unnamed_env: text no ledger binds, read 75's F-0259). `custom`: a project pattern's, which a redactor without the
