@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 # A runner's own text: what a test command hands its work to. A file without such a name is one when it starts `#!`.
 _RUNNER_TEXT = re.compile(r"(?:^|/)(?:(?:GNU)?[Mm]akefile|\.?[Jj]ustfile|package\.json|tox\.(?:ini|toml)|noxfile\.py"
@@ -134,3 +134,56 @@ def imported(text: str) -> set[str] | None:
             parts = name.split(".")
             names.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
     return names
+
+
+def relative_reached(text: str, where: str, files: Collection[str]) -> set[str]:
+    """The files of ``files`` the relative imports of the Python file ``where`` (text ``text``) reach: for `from . import
+    x`, `from .mod import y`, `from .. import z`, the package the dots name (the file's folder for one dot, the one
+    above for two, '' for the root), with every `__init__.py` of its package chain, which importing a module inside
+    it runs; the module named (`mod.py`, `mod/__init__.py`, with the packages on a dotted name's way) and each name
+    imported from it that is a submodule (`x.py`, `x/__init__.py`). :func:`imported` gives `from .. import z` as the
+    bare `z`, found beside the file, so a root package's `__init__.py` the tests check was never reached and was put
+    back as the base has it (read 162's F-0565)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        package = _dotted_package(where, node.level)
+        if package is None:
+            continue
+        out |= _package_chain(package, files)
+        parts = node.module.split(".") if node.module else []
+        module = posixpath.join(package, *parts)
+        out |= {posixpath.join(package, *parts[:n], "__init__.py") for n in range(1, len(parts))}
+        named = [posixpath.join(module, alias.name) for alias in node.names if alias.name != "*"]  # a submodule's
+        modules = [module, *named] if parts else named  # `from . import x`: the package's __init__.py is its chain's
+        out |= {path + tail for path in modules for tail in (".py", "/__init__.py")}
+    return {path for path in out if path in files}
+
+
+def _dotted_package(where: str, level: int) -> str | None:
+    """The folder of the package ``level`` dots name from the file ``where``; None beyond the tree's root."""
+    folder = posixpath.dirname(where)
+    for _ in range(level - 1):
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+    return folder
+
+
+def _package_chain(folder: str, files: Collection[str]) -> set[str]:
+    """The `__init__.py` of the package at ``folder`` and of each package above it, as pytest's walk finds them (a
+    folder holding one, named as an identifier; the root's is the checkout's name): importing a module runs them all."""
+    out: set[str] = set()
+    while (init := posixpath.join(folder, "__init__.py")) in files:
+        if folder and not posixpath.basename(folder).isidentifier():
+            break
+        out.add(init)
+        if not folder:
+            break
+        folder = posixpath.dirname(folder)
+    return out

@@ -19,7 +19,7 @@ import contextlib
 import json
 import os
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -378,7 +378,7 @@ def run_by_runners(git: Git, base: str | None, named: set[str], files: set[str],
         todo.extend(sorted(new))
     out = named | found | set(walked)
     if any(runner_texts.is_code(f) for f in out):
-        tested = _Tested(read, tests, tree, folders)
+        tested = _Tested(read, tests, tree, folders, base_files)
         out = {f for f in out if not (runner_texts.is_code(f) and tested.reaches(f))}
     return out
 
@@ -402,10 +402,16 @@ class _Tested:
     tests' own import path finds them (beside the importing file, the root, the `pythonpath` folders, src/), and every
     file a test names by its file name, as a word of its own (a script a test runs as a process; `conftest.py` names
     no `test.py`: read 131's F-0466). Files, not module names: a runner's `scripts/helpers.py` is not the tests'
-    `tests/helpers.py` (read 129's F-0456), and a package's `__init__` brings in the modules it imports (F-0457)."""
+    `tests/helpers.py` (read 129's F-0456), and a package's `__init__` brings in the modules it imports (F-0457). A
+    relative import reaches its package's files (`from .. import average`: the root `__init__.py`, read 162's F-0565),
+    as the ``base`` has them (its files; the tree's by default): a root `__init__.py` only the change adds is pytest's
+    walk alone, never reached by the base's tests, and stays protected (read 161's F-0561)."""
 
-    def __init__(self, read: Callable[[str], bytes | None], tests: list[str], tree: Any, folders: list[str]) -> None:
-        from harness.core.runner_texts import imported, run_modules
+    def __init__(self, read: Callable[[str], bytes | None], tests: list[str], tree: Any, folders: list[str],
+                 base: Collection[str] | None = None) -> None:
+        from harness.core.runner_texts import imported, relative_reached, run_modules
+
+        base = tree.files if base is None else base
 
         self.files: set[str] = set()
         self.texts: list[str] = []
@@ -422,6 +428,7 @@ class _Tested:
             beside = rel.rpartition("/")[0]
             reached = tree.modules(imported(text) or set(), folders, beside)
             reached |= tree.modules(run_modules(text), folders, beside, run=True)  # a test runs it: F-0462
+            reached |= relative_reached(text, rel, base)
             todo.extend(sorted(reached - self.files))
 
     def reaches(self, path: str) -> bool:
