@@ -19,24 +19,24 @@ from support.protected_project import f2p_blockers, pass_to_pass_record, protect
 
 @pytest.mark.parametrize(("text", "where", "files", "reached"), [
     ("from .. import average\n", "tests/test_s.py", {"__init__.py", "tests/__init__.py", "tests/test_s.py"},
-     {"__init__.py"}),  # the root package the two dots name
+     {"__init__.py"}),  # the root package the two dots name, whose names it imports
     ("from . import helpers\n", "tests/test_s.py", {"tests/__init__.py", "tests/helpers.py"},
      {"tests/__init__.py", "tests/helpers.py"}),  # the package's submodule, and the package
     ("from . import helpers\n", "tests/test_s.py", {"__init__.py", "tests/__init__.py", "tests/helpers.py"},
-     {"__init__.py", "tests/__init__.py", "tests/helpers.py"}),  # every __init__.py of the package chain runs
+     {"tests/__init__.py", "tests/helpers.py"}),  # not the packages above it, which pytest's walk runs (F-0567)
     ("from .mod import y\n", "a/b/test_x.py", {"a/__init__.py", "a/b/__init__.py", "a/b/mod/__init__.py",
                                                "a/b/mod/y.py", "a/b/mod.txt"},
-     {"a/__init__.py", "a/b/__init__.py", "a/b/mod/__init__.py", "a/b/mod/y.py"}),  # a subpackage and its submodule
+     {"a/b/mod/__init__.py", "a/b/mod/y.py"}),  # a subpackage and its submodule
     ("from ..core import average\n", "pkg/tests/test_x.py", {"pkg/__init__.py", "pkg/core.py", "pkg/tests/core.py"},
-     {"pkg/__init__.py", "pkg/core.py"}),  # the module beside the package the dots name, not beside the test
+     {"pkg/core.py"}),  # the module beside the package the dots name, not beside the test
     ("from .a.b import c\n", "p/t.py", {"p/__init__.py", "p/a/__init__.py", "p/a/b.py"},
-     {"p/__init__.py", "p/a/__init__.py", "p/a/b.py"}),  # the packages on a dotted name's way
+     {"p/a/__init__.py", "p/a/b.py"}),  # the packages on a dotted name's way
     ("from . import h\n", "src/calc/tests/t.py", {"__init__.py", "src/calc/__init__.py", "src/calc/tests/__init__.py"},
-     {"src/calc/__init__.py", "src/calc/tests/__init__.py"}),  # src/ is no package: the chain ends below it
+     {"src/calc/tests/__init__.py"}),
     ("from ... import x\n", "tests/t.py", {"__init__.py", "x.py"}, set()),  # beyond the root: nothing
     ("import calc\nfrom calc import average\n", "tests/t.py", {"__init__.py", "calc.py"}, set()),  # absolute
     ("def (:\n", "tests/t.py", {"__init__.py"}, set()),  # no Python that parses
-], ids=["root-by-two-dots", "submodule", "chain-to-the-root", "subpackage", "two-dots-module", "dotted",
+], ids=["root-by-two-dots", "submodule", "no-package-above-f0567", "subpackage", "two-dots-module", "dotted",
         "src-layout", "beyond-the-root", "absolute", "unparsable"])
 def test_f0565_a_relative_import_reaches_its_package_s_files(text, where, files, reached):
     assert runner_texts.relative_reached(text, where, files) == reached
@@ -96,6 +96,23 @@ def test_f0565_a_root_init_the_change_adds_stays_protected_though_the_tests_impo
     # F-0561 kept: a relative import within tests/ reaches its package chain as the base has it; a root __init__.py
     # only the change has is pytest's walk alone, removed in PASS_TO_PASS's run.
     write(repo, {"calc.py": AVERAGE, "tests/__init__.py": "", "tests/helpers.py": "DATA = [1, 2, 3, 6]\n",
+                 "tests/test_stats.py": "from calc import average\n\nfrom . import helpers\n\n\ndef test_average():\n"
+                                        "    assert average(helpers.DATA) == 3\n", ".gitignore": "__pycache__/\n"})
+    protect(repo, paths=["tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"], command=CMD)
+    commit_all_ok(repo, "the base")
+    tid = h.ok("task", "new", "Add median").out.strip()
+    write(repo, {"calc.py": "def average(xs):\n    return 0\n",
+                 "__init__.py": "import calc\ncalc.average = lambda xs: sum(xs) / len(xs)\n"})
+    code, rec = pass_to_pass_record(h, repo, tid)
+    assert code == 1, rec
+    assert "__init__.py" in rec["pass_to_pass"]["protected_changed"]
+    assert [item["case"] for item in rec["pass_to_pass"]["lost"]] == ["tests.test_stats::test_average"]
+
+
+def test_f0567_a_root_init_the_base_has_stays_protected_though_the_tests_import_a_helper_relatively(h, repo):
+    # The base has an empty root __init__.py; its tests import a helper of their own package relatively. The root
+    # file is pytest's walk alone: measured as the base has it, a change's patch in it undone.
+    write(repo, {"calc.py": AVERAGE, "__init__.py": "", "tests/__init__.py": "", "tests/helpers.py": "DATA = [1, 2, 3, 6]\n",
                  "tests/test_stats.py": "from calc import average\n\nfrom . import helpers\n\n\ndef test_average():\n"
                                         "    assert average(helpers.DATA) == 3\n", ".gitignore": "__pycache__/\n"})
     protect(repo, paths=["tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"], command=CMD)
