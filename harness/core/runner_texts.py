@@ -137,13 +137,14 @@ def imported(text: str) -> set[str] | None:
 
 
 def relative_reached(text: str, where: str, files: Collection[str]) -> set[str]:
-    """The files of ``files`` the relative imports of the Python file ``where`` (text ``text``) reach: for `from . import
-    x`, `from .mod import y`, `from .. import z`, the package the dots name (the file's folder for one dot, the one
-    above for two, '' for the root), with every `__init__.py` of its package chain, which importing a module inside
-    it runs; the module named (`mod.py`, `mod/__init__.py`, with the packages on a dotted name's way) and each name
-    imported from it that is a submodule (`x.py`, `x/__init__.py`). :func:`imported` gives `from .. import z` as the
-    bare `z`, found beside the file, so a root package's `__init__.py` the tests check was never reached and was put
-    back as the base has it (read 162's F-0565)."""
+    """The files of ``files`` the relative imports of the Python file ``where`` (text ``text``) name: for `from .. import
+    z`, the package the dots name (the file's folder for one dot, the one above for two, '' for the root), whose
+    `__init__.py` it takes names from; for `from .mod import y`, the module after the dots (`mod.py`,
+    `mod/__init__.py`, with the packages on a dotted name's way); and each name imported that is a submodule (`y.py`,
+    `y/__init__.py`). :func:`imported` gives `from .. import z` as the bare `z`, found beside the file, so a root
+    package's `__init__.py` the tests check was never reached and was put back as the base has it (read 162's F-0565).
+    Not the packages above the one named: importing runs them, as pytest's walk does, but the tests do not check them;
+    counted, a `from . import helpers` made a root `__init__.py` code under test, its patch of the code run (F-0567)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -155,12 +156,13 @@ def relative_reached(text: str, where: str, files: Collection[str]) -> set[str]:
         package = _dotted_package(where, node.level)
         if package is None:
             continue
-        out |= _package_chain(package, files)
         parts = node.module.split(".") if node.module else []
         module = posixpath.join(package, *parts)
-        out |= {posixpath.join(package, *parts[:n], "__init__.py") for n in range(1, len(parts))}
+        # `from .. import z` takes names from the package the dots name; `from ..a.b import c`, from a.b, on a's way
+        out |= {posixpath.join(package, *parts[:n], "__init__.py") for n in range(1, len(parts))} if parts else {
+            posixpath.join(package, "__init__.py")}
         named = [posixpath.join(module, alias.name) for alias in node.names if alias.name != "*"]  # a submodule's
-        modules = [module, *named] if parts else named  # `from . import x`: the package's __init__.py is its chain's
+        modules = [module, *named] if parts else named
         out |= {path + tail for path in modules for tail in (".py", "/__init__.py")}
     return {path for path in out if path in files}
 
@@ -173,17 +175,3 @@ def _dotted_package(where: str, level: int) -> str | None:
             return None
         folder = posixpath.dirname(folder)
     return folder
-
-
-def _package_chain(folder: str, files: Collection[str]) -> set[str]:
-    """The `__init__.py` of the package at ``folder`` and of each package above it, as pytest's walk finds them (a
-    folder holding one, named as an identifier; the root's is the checkout's name): importing a module runs them all."""
-    out: set[str] = set()
-    while (init := posixpath.join(folder, "__init__.py")) in files:
-        if folder and not posixpath.basename(folder).isidentifier():
-            break
-        out.add(init)
-        if not folder:
-            break
-        folder = posixpath.dirname(folder)
-    return out
