@@ -1323,3 +1323,18 @@ def test_f0566_a_run_whose_command_was_kept_redacted_still_replays(h, ft, repo, 
     kept = events(repo, ft)[-1]["data"]
     assert "[REDACTED:" in kept["command"] and shlex.join(kept["argv"]) != kept["command"]  # the case at hand
     assert fdoc(repo, ft)["status"] == status and h("replay").code == 0
+
+
+def test_f0568_reopen_runs_a_reviewers_reproducer_given_as_one_string_split_as_reproduce_does(h, ft, repo, tmp_path):
+    assert propose(h, tmp_path, proposal(recommended_reproducer={
+        "type": "unit_test", "description": "one string", "command": shlex.join(FAIL_CMD)})).code == 0
+    h.ok("finding", "reproduce", "F-0001")
+    write_regression_test(repo)
+    h.ok("finding", "regression", "F-0001", REGRESSION_PATH, "--", *REGRESSION_CMD)
+    fix_the_bug(repo)
+    h.ok("finding", "fixed", "F-0001")
+    undo_the_fix(repo)
+    r = h("finding", "reopen", "F-0001")
+    assert r.code == 0, r.text
+    assert fdoc(repo, ft)["status"] == "CONFIRMED"
+    assert events(repo, ft)[-1]["data"]["argv"] == list(FAIL_CMD)
