@@ -206,13 +206,14 @@ def reopen(s: TaskStore, task_id: str | None, fid: str, timeout: float | None) -
     (→ CONFIRMED). A passing one is refused and nothing is recorded: the fix holds here."""
     from harness.core import finding_binding
     from harness.findings import bound_files
-    from harness.findings.reproduce import run_fact
+    from harness.findings.reproduce import command_of, run_fact
 
     f = finding_for(s.load(s.current_id(task_id)), fid, "finding.reopened")
-    if rules.recommended_command(f["content"]) is None:  # a minor finding's may be missing
+    # The reviewer's, a string split into its arguments as reproduce does (F-0568); a minor finding's may be missing.
+    command = command_of((), (f["content"].get("recommended_reproducer") or {}).get("command"))
+    if rules.recommended_command(f["content"]) is None or command is None:
         raise Refused(f"{fid} has no reviewer's reproducer: no run can show its defect is back",
                       hint="propose the defect again, with a reproducer, as a new finding")
-    command: list[str] | str = f["content"]["recommended_reproducer"]["command"]
     if (s.layout.root / finding_binding.PARKED).exists():
         raise Refused(f"a set-aside waits to be brought back ({finding_binding.PARKED}): the working tree is not the "
                       f"code to reopen {fid} on", hint="bring the parked files back first (the command that set them "
