@@ -237,7 +237,8 @@ _OTHER_LABELS = frozenset({"base64", "hex", "hexdump", "split_secret", "cut_secr
 # Environment variables whose value is taken for a secret. AUTH but not AUTHOR: git's
 # GIT_AUTHOR_EMAIL is no secret. Values under 8 characters would redact ordinary words.
 # AUTH, but not AUTHOR or AUTHORS as a word (GIT_AUTHOR_NAME): AUTHORIZATION is a secret's name (read 63b's F-0165).
-_SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!ORS?(?![A-Z0-9]))")
+# `_PWD` as secret_variable reads it (MYSQL_PWD, DB_PWD: read 167's F-0570), never PWD or OLDPWD, the shell's folders.
+_SECRET_ENV = re.compile(r"(?i)TOKEN|SECRET|PASS|KEY|CRED|AUTH(?!ORS?(?![A-Z0-9]))|(?<=_)PWD")
 MIN_LITERAL = 8
 # surrogateescape's stand-in for an undecodable byte -> how backslashreplace writes it
 _ESCAPES = {0xDC00 + b: f"\\x{b:02x}" for b in range(0x80, 0x100)}
