@@ -62,15 +62,18 @@ def test_an_honest_audit_imports_nothing_after_its_first_re_run(h, repo, tmp_pat
     assert json.loads(out.read_text()) == []
 
 
-def test_the_seal_points_the_bytecode_cache_at_a_folder_of_its_own_and_puts_it_back():
+def test_f0572_while_sealed_no_module_is_loaded_and_after_it_imports_work_again():
     from harness.history.rerun.sealed import Sealed
 
-    before = sys.pycache_prefix
+    name = "harness_never_loaded_module_xyz"
     with Sealed() as sealed:
         sealed.arm()
-        folder = sys.pycache_prefix
-        assert folder and folder != before and Path(folder).is_dir() and not any(Path(folder).iterdir())
-    assert sys.pycache_prefix == before and not Path(folder).exists()
+        assert "encodings.koi8_r" in sys.modules and "xml.etree.ElementTree" in sys.modules  # loaded before
+        with pytest.raises(ImportError, match="not loaded before the re-runs started"):
+            __import__(name)
+        assert b"x".decode("koi8_r") == "x"  # a codec the text names: loaded before, found
+    with pytest.raises(ModuleNotFoundError, match="No module named"):  # the ordinary answer again
+        __import__(name)
 
 
 def test_the_modules_named_include_a_function_s_own_imports_and_no_main():
