@@ -43,18 +43,38 @@ def audit_commits(git: Git, commits: list[str], title: str, signers: Signers, re
     from harness.cli.audit_report import report
     from harness.history.audit import run_audit, sealed
 
-    with sealed(rerun):  # before anything runs: what the audit imports after a re-run is never a cache it wrote
-        # With --json, what the re-runs' commands print (PASS_TO_PASS echoes its tests' output) goes to stderr:
-        # stdout carries the document alone, and nothing but the document changes the file under it.
-        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-            result = run_audit(git, commits, title, signers, rerun=rerun, stamp=stamp, scope=scope, note_of=note_of,
-                               stream=_streamer(), rerun_only=rerun_only)
-        result.history = list(history or [])
-        if not as_json or out is None:
-            report(result, as_json)
+    # Armed before anything runs: no module is loaded once a re-run has (F-0563, F-0572). An internal error is
+    # answered inside the seal too: handled after it, its crash log and message could load what a re-run wrote.
+    with sealed(rerun):
+        try:
+            # With --json, what the re-runs' commands print (PASS_TO_PASS echoes its tests' output) goes to stderr:
+            # stdout carries the document alone, and nothing but the document changes the file under it.
+            with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+                result = run_audit(git, commits, title, signers, rerun=rerun, stamp=stamp, scope=scope,
+                                   note_of=note_of, stream=_streamer(), rerun_only=rerun_only)
+            result.history = list(history or [])
+            if not as_json or out is None:
+                report(result, as_json)
+                return result.exit_code
+            _document(result, out)
             return result.exit_code
-        _document(result, out)
-        return result.exit_code
+        except HarnessError:
+            raise
+        except Exception as exc:
+            if not rerun:
+                raise
+            return _could_not_run(exc)
+
+
+def _could_not_run(exc: Exception) -> int:
+    """A re-running audit that failed inside: exit 2 (could not run), its crash log written while still sealed."""
+    from harness import crashlog
+
+    log = crashlog.write(exc)
+    click.echo(f"harness: audit: could not run: {type(exc).__name__}: {exc}", err=True)
+    if log is not None:
+        click.echo(f"  crash log: {log}", err=True)
+    return 2
 
 
 def _document(result: AuditResult, out: JsonOut) -> None:

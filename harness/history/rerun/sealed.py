@@ -1,13 +1,16 @@
-"""The auditing process kept from what its re-runs write (read 164's F-0563).
+"""The auditing process kept from what its re-runs write (read 164's F-0563, read 165's F-0572).
 
 Each command a re-run starts gets a fresh bytecode cache folder of its own, but the audit's own interpreter read the
 `__pycache__` folders beside its sources: a re-run that wrote `harness/cli/__pycache__/hooks.cpython-311.pyc` (its
 header matching the source's size and time) had it run when the text report first imported that module, after the
-re-runs, and the audit exited 0 over a result that did not reproduce. So before the first re-run starts, the audit
-imports every module the harness names anywhere (each of its own, and what each import statement in its source names,
-a function's too), and points its own bytecode cache at a fresh folder of its own: a module it still imports later is
-compiled from its source there, never read from a cache a re-run could have planted. A changed source is the
-fingerprint's to see (:mod:`harness.history.rerun.fingerprint`).
+re-runs, and the audit exited 0 over a result that did not reproduce. A private cache folder for the audit's later
+imports was no answer: it stood in the job's temporary folder, where a re-run found it, and a junit report declaring
+`encoding="koi8_r"` made the audit import that codec from a `.pyc` planted there (F-0572); a codec's source, a
+standard-library file CI's toolcache lets a re-run rewrite, would do the same before the fingerprint is compared. So
+before the first re-run starts, the audit imports every module the harness names anywhere (each of its own, and
+what each import statement in its source names, a function's too) and every codec, and from then on loads no module
+at all: an import of one not loaded yet raises ImportError (:class:`_NoLateImports`), and the audit fails rather
+than run code a re-run could have written.
 """
 
 from __future__ import annotations
@@ -15,37 +18,42 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
-import shutil
 import sys
-import tempfile
 import warnings
 from pathlib import Path
-from types import TracebackType
+from types import ModuleType, TracebackType
 
 
 class Sealed:
-    """The audit's own imports, done before its first re-run (:meth:`arm`), and its bytecode cache folder, private
-    until the audit ends (the in-process test runner runs many commands per process: everything is put back)."""
+    """The audit's own imports, all done before its first re-run (:meth:`arm`), none after it until the audit ends
+    (the in-process test runner runs many commands per process: the finder is taken out again)."""
 
     def __init__(self) -> None:
-        self.folder: str | None = None
-        self.prefix: str | None = None
+        self.finder: _NoLateImports | None = None
 
     def arm(self) -> None:
-        if self.folder is not None:
+        if self.finder is not None:
             return
         preload()
-        self.prefix, self.folder = sys.pycache_prefix, tempfile.mkdtemp(prefix="harness-audit-pycache-")
-        sys.pycache_prefix = self.folder
+        self.finder = _NoLateImports()
+        sys.meta_path.insert(0, self.finder)
 
     def __enter__(self) -> Sealed:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if self.folder is not None:
-            sys.pycache_prefix = self.prefix
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
+        if self.finder is not None:
+            sys.meta_path.remove(self.finder)
+            self.finder = None
+
+
+class _NoLateImports:
+    """First on ``sys.meta_path`` while sealed: any module not imported yet is refused, found nowhere."""
+
+    def find_spec(self, name: str, path: object = None, target: ModuleType | None = None) -> None:
+        raise ImportError(f"harness audit: module {name} was not loaded before the re-runs started, and none is loaded "
+                          "after (a re-run could have written it: read 165's F-0572); report this as a bug of the "
+                          "harness", name=name)
 
 
 def preload() -> None:
@@ -53,6 +61,16 @@ def preload() -> None:
     with warnings.catch_warnings():  # a deprecated name looked up here is the code's to warn of where it uses it
         warnings.simplefilter("ignore")
         _import_each(named_modules())
+        _import_each(_codecs())
+
+
+def _codecs() -> tuple[str, ...]:
+    """Every codec of the standard library: a codec is imported when text first names it (an XML declaration's
+    `encoding=`, a locale), by the codec registry, not by an import statement."""
+    import encodings
+    import pkgutil
+
+    return tuple(f"encodings.{m.name}" for m in pkgutil.iter_modules(encodings.__path__))
 
 
 def _import_each(names: tuple[str, ...]) -> None:
