@@ -26,18 +26,21 @@ from support.protected_project import f2p_blockers, pass_to_pass_record, protect
      {"tests/__init__.py", "tests/helpers.py"}),  # not the packages above it, which pytest's walk runs (F-0567)
     ("from .mod import y\n", "a/b/test_x.py", {"a/__init__.py", "a/b/__init__.py", "a/b/mod/__init__.py",
                                                "a/b/mod/y.py", "a/b/mod.txt"},
-     {"a/b/mod/__init__.py", "a/b/mod/y.py"}),  # a subpackage and its submodule
+     {"a/b/__init__.py", "a/b/mod/__init__.py", "a/b/mod/y.py"}),  # the package, a subpackage and its submodule
     ("from ..core import average\n", "pkg/tests/test_x.py", {"pkg/__init__.py", "pkg/core.py", "pkg/tests/core.py"},
-     {"pkg/core.py"}),  # the module beside the package the dots name, not beside the test
+     {"pkg/__init__.py", "pkg/core.py"}),  # the package the dots name (F-0569) and its module, not beside the test
     ("from .a.b import c\n", "p/t.py", {"p/__init__.py", "p/a/__init__.py", "p/a/b.py"},
-     {"p/a/__init__.py", "p/a/b.py"}),  # the packages on a dotted name's way
+     {"p/__init__.py", "p/a/__init__.py", "p/a/b.py"}),  # the packages on a dotted name's way
     ("from . import h\n", "src/calc/tests/t.py", {"__init__.py", "src/calc/__init__.py", "src/calc/tests/__init__.py"},
      {"src/calc/tests/__init__.py"}),
     ("from ... import x\n", "tests/t.py", {"__init__.py", "x.py"}, set()),  # beyond the root: nothing
     ("import calc\nfrom calc import average\n", "tests/t.py", {"__init__.py", "calc.py"}, set()),  # absolute
     ("def (:\n", "tests/t.py", {"__init__.py"}, set()),  # no Python that parses
-], ids=["root-by-two-dots", "submodule", "no-package-above-f0567", "subpackage", "two-dots-module", "dotted",
-        "src-layout", "beyond-the-root", "absolute", "unparsable"])
+    ("import importlib\naverage = importlib.import_module('..core', __package__).average\n", "pkg/tests/t.py",
+     {"__init__.py", "pkg/__init__.py", "pkg/core.py"}, {"pkg/__init__.py", "pkg/core.py"}),  # a literal name (F-0569)
+    ("m = import_module(name)\n", "pkg/tests/t.py", {"pkg/__init__.py"}, set()),  # a computed name: not read
+], ids=["root-by-two-dots", "submodule", "no-package-above-f0567", "subpackage", "two-dots-module-f0569", "dotted",
+        "src-layout", "beyond-the-root", "absolute", "unparsable", "import-module-literal-f0569", "computed-name"])
 def test_f0565_a_relative_import_reaches_its_package_s_files(text, where, files, reached):
     assert runner_texts.relative_reached(text, where, files) == reached
 
@@ -124,3 +127,25 @@ def test_f0567_a_root_init_the_base_has_stays_protected_though_the_tests_import_
     assert code == 1, rec
     assert "__init__.py" in rec["pass_to_pass"]["protected_changed"]
     assert [item["case"] for item in rec["pass_to_pass"]["lost"]] == ["tests.test_stats::test_average"]
+
+
+@pytest.mark.parametrize("import_line", ["from ..core import average",
+                                         "import importlib; average = importlib.import_module('..core', __package__).average"],
+                         ids=["from-dots", "import-module"])
+def test_f0569_an_honest_change_to_the_package_init_a_relative_import_runs_passes_pass_to_pass(h, repo, import_line):
+    # Tests inside the package (Django's app/tests/ shape) import its module relatively: Python runs the package's
+    # __init__.py to import it, code under test, measured as the change has it: dropping a deprecated module and its
+    # import there passes.
+    write(repo, {"src/stats/__init__.py": "from .core import average\nfrom .legacy import mean_old\n",
+                 "src/stats/core.py": AVERAGE, "src/stats/legacy.py": "def mean_old(xs):\n    return 0\n",
+                 "src/stats/tests/__init__.py": "", ".gitignore": "__pycache__/\n",
+                 "src/stats/tests/test_core.py": f"{import_line}\n\n\ndef test_average():\n"
+                                                 "    assert average([1, 2, 3, 6]) == 3\n"})
+    protect(repo, paths=["**/tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"],
+            command=[PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "src", "--junitxml=.harness/local/junit.xml"])
+    commit_all_ok(repo, "the base")
+    tid = h.ok("task", "new", "Drop mean_old").out.strip()
+    write(repo, {"src/stats/__init__.py": "from .core import average\n", "src/stats/legacy.py": None})
+    code, rec = pass_to_pass_record(h, repo, tid)
+    assert code == 0, rec
+    assert rec["pass_to_pass"]["lost"] == [] and "src/stats/__init__.py" not in rec["pass_to_pass"]["protected_changed"]
