@@ -137,34 +137,47 @@ def imported(text: str) -> set[str] | None:
 
 
 def relative_reached(text: str, where: str, files: Collection[str]) -> set[str]:
-    """The files of ``files`` the relative imports of the Python file ``where`` (text ``text``) name: for `from .. import
-    z`, the package the dots name (the file's folder for one dot, the one above for two, '' for the root), whose
-    `__init__.py` it takes names from; for `from .mod import y`, the module after the dots (`mod.py`,
-    `mod/__init__.py`, with the packages on a dotted name's way); and each name imported that is a submodule (`y.py`,
-    `y/__init__.py`). :func:`imported` gives `from .. import z` as the bare `z`, found beside the file, so a root
-    package's `__init__.py` the tests check was never reached and was put back as the base has it (read 162's F-0565).
-    Not the packages above the one named: importing runs them, as pytest's walk does, but the tests do not check them;
-    counted, a `from . import helpers` made a root `__init__.py` code under test, its patch of the code run (F-0567)."""
+    """The files of ``files`` the relative imports of the Python file ``where`` (text ``text``) name: the package the
+    dots name (the file's folder for one dot, the one above for two, '' for the root), whose `__init__.py` Python runs
+    to import anything in it and the tests take names from (`from .. import z`); the module after the dots (`from
+    .mod import y`: `mod.py`, `mod/__init__.py`, with the packages on a dotted name's way); and each name imported that
+    is a submodule (`y.py`, `y/__init__.py`) — a literal `importlib.import_module("..core", __package__)` as `from
+    ..core import` (read 166's F-0569). :func:`imported` gives `from .. import z` as the bare `z`, found beside the
+    file, so a root package's `__init__.py` the tests check was never reached and was put back as the base has it
+    (read 162's F-0565). Not the packages above the one named: importing runs them, as pytest's walk does, but the
+    tests do not name them; counted, a `from . import helpers` made a root `__init__.py` code under test (F-0567)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return set()
     out: set[str] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or not node.level:
-            continue
-        package = _dotted_package(where, node.level)
+    for level, module_name, names in _relative_imports(tree):
+        package = _dotted_package(where, level)
         if package is None:
             continue
-        parts = node.module.split(".") if node.module else []
+        parts = module_name.split(".") if module_name else []
         module = posixpath.join(package, *parts)
-        # `from .. import z` takes names from the package the dots name; `from ..a.b import c`, from a.b, on a's way
-        out |= {posixpath.join(package, *parts[:n], "__init__.py") for n in range(1, len(parts))} if parts else {
-            posixpath.join(package, "__init__.py")}
-        named = [posixpath.join(module, alias.name) for alias in node.names if alias.name != "*"]  # a submodule's
-        modules = [module, *named] if parts else named
+        out |= {posixpath.join(package, *parts[:n], "__init__.py") for n in range(len(parts) + 1)}
+        modules = [*([module] if parts else []), *(posixpath.join(module, name) for name in names)]
         out |= {path + tail for path in modules for tail in (".py", "/__init__.py")}
     return {path for path in out if path in files}
+
+
+def _relative_imports(tree: ast.AST) -> list[tuple[int, str, list[str]]]:
+    """(level, module after the dots, names imported) of each relative import of ``tree``: `from ..a import b, c`, and
+    a call of `import_module`/`importlib.import_module`/`__import__` with a literal name starting with a dot."""
+    out: list[tuple[int, str, list[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            out.append((node.level, node.module or "", [a.name for a in node.names if a.name != "*"]))
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and node.args[0].value.startswith("."):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called in ("import_module", "__import__"):
+                name = node.args[0].value
+                out.append((len(name) - len(name.lstrip(".")), name.lstrip("."), []))
+    return out
 
 
 def _dotted_package(where: str, level: int) -> str | None:
