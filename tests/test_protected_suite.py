@@ -379,3 +379,17 @@ def test_f0485_a_plugin_a_subfolder_s_packaging_declares_is_found_beside_it():
     toml = '[project]\nname = "x"\n[project.entry-points.pytest11]\np = "xpkg.plugin:hooks"\n'
     files, _ = pytest_startup.startup({"pkgs/x/pyproject.toml": toml})
     assert {"pkgs/x/xpkg/plugin.py", "pkgs/x/src/xpkg/plugin.py"} <= set(files), files
+
+
+def test_f0573_a_new_failing_case_of_a_test_that_already_failed_at_the_base_is_not_lost():
+    # Parameter ids from an object's repr (a memory address) differ in every run: the base's failing case comes back
+    # failing under another id. The base already failed that test; nothing is lost.
+    base = {"t::test_cfg[<Config at 0x7f01>]": "failed", "t::test_ok": "passed"}
+    run = {"t::test_cfg[<Config at 0x7f99>]": "failed", "t::test_ok": "passed"}
+    assert suite.lost_cases(base, run) == []
+
+
+def test_f0573_a_new_failing_case_of_a_test_that_passed_at_the_base_is_still_lost():
+    base = {"t::test_ops[add]": "passed", "u::test_ops[mul]": "failed"}  # another test of the same name failed
+    lost = suite.lost_cases(base, {"t::test_ops[add]": "passed", "t::test_ops[mul]": "failed"})
+    assert [case for case, _ in lost] == ["t::test_ops[mul]"]
