@@ -418,6 +418,104 @@ def _view(text: str, hiding: re.Pattern[str] = _HIDING) -> _View | None:
     return _View("".join(out), starts, pieces) if pieces else None
 
 
+# -- what spells a secret in letters that only look like ASCII, folded in a view of the text ----------------------
+# Cyrillic and Greek letters a reader takes for ASCII ones, so a token with one inside (`ghр_…`, a Cyrillic `р`)
+# reads as the token, and compatibility forms NFKC maps to ASCII (fullwidth `ＡＫＩＡ…`, mathematical bold) do the
+# same (read 167's F-0571). Short on purpose: the letters that look like a token's, not Unicode's whole list of
+# confusables; the rules, not this table, decide what is a secret, so honest text in these scripts stays as written.
+LOOKALIKES = {
+    # Cyrillic small: а е о р с у х і ј ѕ ԁ ԛ ԝ һ
+    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y", "\u0445": "x",
+    "\u0456": "i", "\u0458": "j", "\u0455": "s", "\u0501": "d", "\u051b": "q", "\u051d": "w", "\u04bb": "h",
+    # Cyrillic capital: А В Е К М Н О Р С Т Х І Ј Ѕ
+    "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M", "\u041d": "H", "\u041e": "O",
+    "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0425": "X", "\u0406": "I", "\u0408": "J", "\u0405": "S",
+    # Greek small: ο α ρ τ ν ι
+    "\u03bf": "o", "\u03b1": "a", "\u03c1": "p", "\u03c4": "t", "\u03bd": "v", "\u03b9": "i",
+    # Greek capital: Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ
+    "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K",
+    "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
+}
+_LOOKALIKE_TABLE = str.maketrans(LOOKALIKES)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+# A run of non-ASCII characters glued to an ASCII letter, digit or `_`: where a look-alike hides in a token (`ghр_`,
+# `АКІА` and its ASCII rest). A sentence in Cyrillic or Greek, words between spaces, has none, so its letters are not
+# folded (a token of look-alikes alone, no ASCII character in it, is no token a tool prints). Possessive, and a run
+# tried from its first character only: linear in a long run of CJK text.
+_GLUED_NON_ASCII = re.compile(r"(?<=[A-Za-z0-9_])[^\x00-\x7f]++|(?<![^\x00-\x7f])[^\x00-\x7f]++(?=[A-Za-z0-9_])")
+
+
+def _folded_view(text: str) -> _View | None:
+    """``text`` with each character NFKC changes folded, and each of :data:`LOOKALIKES` in a run glued to ASCII
+    letters (:data:`_GLUED_NON_ASCII`, or ASCII once NFKC folded: fullwidth `ＡＫＩА`); each its own piece, so a finding
+    maps back to whole characters. None when nothing folds. Text NFKC leaves alone (German, Russian, CJK without
+    fullwidth forms, emoji) costs one normalisation check at C speed and a look at its glued runs."""
+    import unicodedata
+
+    normal = unicodedata.is_normalized("NFKC", text)
+    starts: list[int] = []
+    pieces: list[tuple[int, int, bool]] = []
+    out: list[str] = []
+    at = pos = 0
+    for m in (_GLUED_NON_ASCII if normal else _NON_ASCII).finditer(text):
+        for i, shown in _folded_chars(text, m, normal):
+            if i > pos:
+                starts.append(at)
+                pieces.append((pos, i, True))
+                out.append(text[pos:i])
+                at += i - pos
+            starts.append(at)
+            pieces.append((i, i + 1, False))
+            out.append(shown)
+            at += len(shown)
+            pos = i + 1
+    if not pieces:
+        return None
+    if pos < len(text):
+        starts.append(at)
+        pieces.append((pos, len(text), True))
+        out.append(text[pos:])
+    return _View("".join(out), starts, pieces)
+
+
+def _folded_chars(text: str, m: re.Match[str], normal: bool) -> list[tuple[int, str]]:
+    """Each character of the run ``m`` that folds, as (its index in ``text``, what it folds to): NFKC's form, unless
+    the run is ``normal`` (NFKC leaves it alone), and the look-alikes' ASCII letters where the run is glued to ASCII
+    letters or NFKC makes it ASCII."""
+    import unicodedata
+
+    run = m.group()
+    nfkc = run if normal else unicodedata.normalize("NFKC", run)
+    lookalikes = (normal or _ascii_word(text[m.start() - 1:m.start()]) or _ascii_word(text[m.end():m.end() + 1])
+                  or any(_ascii_word(c) for c in nfkc))
+    if (nfkc.translate(_LOOKALIKE_TABLE) if lookalikes else nfkc) == run:
+        return []
+    out = []
+    for i, char in enumerate(run, m.start()):
+        shown = char if normal else unicodedata.normalize("NFKC", char)
+        if lookalikes:
+            shown = shown.translate(_LOOKALIKE_TABLE)
+        if shown != char:
+            out.append((i, shown))
+    return out
+
+
+def _ascii_word(char: str) -> bool:
+    """Whether ``char`` is an ASCII letter, digit or `_` (a token's character); False for no character."""
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _touches_folded(view: _View, start: int, end: int) -> bool:
+    """Whether ``view``'s span [start, end) holds a folded character: a finding that holds none the text as
+    written holds as well, and is the plain reading's to redact."""
+    i = max(bisect.bisect_right(view.starts, start) - 1, 0)
+    while i < len(view.starts) and view.starts[i] < end:
+        if not view.pieces[i][2]:
+            return True
+        i += 1
+    return False
+
+
 @dataclass(frozen=True)
 class Redactor:
     """Applies its rules, each to the text as written (what they find is replaced at once); built by
@@ -425,7 +523,8 @@ class Redactor:
 
     The rules run on the text as written, then on the text as a terminal would show it
     (escape codes removed, ``%XX``, ``\\uXXXX`` and ``\\xNN`` decoded), whose findings replace
-    the original span; then every base64 run that decodes to text is redacted whole if its
+    the original span, and, text that is not ASCII, with look-alike letters and compatibility forms folded
+    (:func:`_folded_view`), alike; then every base64 run that decodes to text is redacted whole if its
     decoded text holds a secret (a docker ``auth`` of ``user:token``, a token in a header).
 
     ``stored``: the text was written by a recording in another shell (the commit, push and server checks
@@ -441,6 +540,8 @@ class Redactor:
         hiding = _HIDING.search(text) is not None
         if hiding:
             text = self._hidden(text)
+        if not text.isascii():  # the fast check: ASCII holds nothing to fold (read 167's F-0571)
+            text = self._folded(text)
         if "\n" in text:  # before the lines alone: a rule that knows a wrapped token's first line leaves the rest
             text = self._unwrapped(text, hiding)
         text = self._plain_settled(text)
@@ -659,6 +760,29 @@ class Redactor:
             text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
         return text
 
+    def _folded(self, text: str) -> str:
+        """``text`` with each secret the rules find only where look-alike letters or compatibility forms are folded
+        (:func:`_folded_view`) replaced by a marker over the characters as written (read 167's F-0571)."""
+        found = [(start, end, name) for _, _, start, end, name in self._fold_matches(text)]
+        if found and "[REDACTED:" in text:  # as in :meth:`_plain`: no project pattern rewrites a marker (F-0169)
+            found = _outside_markers(found, text, self._labels, self.stored)
+        for start, end, name in reversed(_merged(found)):
+            text = f"{text[:start]}[REDACTED:{name}]{text[end:]}"
+        return text
+
+    def _fold_matches(self, text: str) -> list[tuple[int, int, int, int, str]]:
+        """:meth:`_matches` of ``text`` folded, and of that text's views (an invisible character in a look-alike
+        token), mapped back to ``text``: only findings whose match holds a folded character, so what the text as
+        written holds is redacted as before."""
+        view = _folded_view(text)
+        if view is None:
+            return []
+        found = self._matches(view.text)
+        if _HIDING.search(view.text) is not None:
+            found += self._view_matches(view.text)
+        return [(*view.original(m_start, m_end), *view.original(start, end), name)
+                for m_start, m_end, start, end, name in found if _touches_folded(view, m_start, m_end)]
+
     def _view_spans(self, text: str) -> list[tuple[int, int, str]]:
         """What the rules find in the views of ``text`` (escape codes removed, encodings decoded),
         as spans of ``text`` itself."""
@@ -687,6 +811,8 @@ class Redactor:
         stdout and stderr, each on its own) that must not keep a secret the whole holds."""
         hiding = _HIDING.search(text) is not None
         found = self._matches(text) + (self._view_matches(text) if hiding else [])
+        if not text.isascii():
+            found += self._fold_matches(text)
         if "\n" in text:
             found += [(start, end, start, end, name) for start, end, name in self._wrapped_spans(text, hiding)]
         if len(text) >= 16:
