@@ -95,29 +95,18 @@ def test_f0565_an_honest_change_to_a_root_package_init_passes_fail_to_pass(h, re
     assert f2p_blockers(h) == []
 
 
-def test_f0565_a_root_init_the_change_adds_stays_protected_though_the_tests_import_relatively(h, repo):
-    # F-0561 kept: a relative import within tests/ reaches its package chain as the base has it; a root __init__.py
-    # only the change has is pytest's walk alone, removed in PASS_TO_PASS's run.
+HELPER_TEST = ("from calc import average\n\nfrom . import helpers\n\n\ndef test_average():\n"
+               "    assert average(helpers.DATA) == 3\n")
+
+
+@pytest.mark.parametrize("root_init_at_the_base", [None, ""], ids=["added-f0565", "the-base-s-f0567"])
+def test_a_root_init_stays_protected_though_the_tests_import_a_helper_relatively(h, repo, root_init_at_the_base):
+    # F-0561 kept: a relative import within tests/ reaches tests/, not the root above it, which is pytest's walk
+    # alone: a root __init__.py the change adds is removed in PASS_TO_PASS's run (F-0565's careless fix), and one the
+    # base has, empty, is put back as the base has it (F-0567); either way the change's patch in it is undone.
     write(repo, {"calc.py": AVERAGE, "tests/__init__.py": "", "tests/helpers.py": "DATA = [1, 2, 3, 6]\n",
-                 "tests/test_stats.py": "from calc import average\n\nfrom . import helpers\n\n\ndef test_average():\n"
-                                        "    assert average(helpers.DATA) == 3\n", ".gitignore": "__pycache__/\n"})
-    protect(repo, paths=["tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"], command=CMD)
-    commit_all_ok(repo, "the base")
-    tid = h.ok("task", "new", "Add median").out.strip()
-    write(repo, {"calc.py": "def average(xs):\n    return 0\n",
-                 "__init__.py": "import calc\ncalc.average = lambda xs: sum(xs) / len(xs)\n"})
-    code, rec = pass_to_pass_record(h, repo, tid)
-    assert code == 1, rec
-    assert "__init__.py" in rec["pass_to_pass"]["protected_changed"]
-    assert [item["case"] for item in rec["pass_to_pass"]["lost"]] == ["tests.test_stats::test_average"]
-
-
-def test_f0567_a_root_init_the_base_has_stays_protected_though_the_tests_import_a_helper_relatively(h, repo):
-    # The base has an empty root __init__.py; its tests import a helper of their own package relatively. The root
-    # file is pytest's walk alone: measured as the base has it, a change's patch in it undone.
-    write(repo, {"calc.py": AVERAGE, "__init__.py": "", "tests/__init__.py": "", "tests/helpers.py": "DATA = [1, 2, 3, 6]\n",
-                 "tests/test_stats.py": "from calc import average\n\nfrom . import helpers\n\n\ndef test_average():\n"
-                                        "    assert average(helpers.DATA) == 3\n", ".gitignore": "__pycache__/\n"})
+                 "tests/test_stats.py": HELPER_TEST, ".gitignore": "__pycache__/\n",
+                 **({"__init__.py": root_init_at_the_base} if root_init_at_the_base is not None else {})})
     protect(repo, paths=["tests/**", "**/conftest.py", "pytest.ini", "pyproject.toml"], command=CMD)
     commit_all_ok(repo, "the base")
     tid = h.ok("task", "new", "Add median").out.strip()
