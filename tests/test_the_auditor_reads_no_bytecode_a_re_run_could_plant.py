@@ -148,3 +148,30 @@ def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_t
     assert r.returncode == 1, r.stdout + r.stderr
     assert "does not reproduce" in r.stderr
     assert list((tmp_path / "ci").rglob("hooks.*.pyc")), "the re-run planted nothing: the test tests nothing"
+
+
+# A child of the sealed process reads its memory as a debugger would: the open ptrace's access rules decide.
+READ_PARENT_MEMORY = """\
+import os
+try:
+    open(f"/proc/{os.getppid()}/mem", "rb").close()
+    print("readable")
+except OSError as exc:
+    print(type(exc).__name__)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_DUMPABLE) and /proc are Linux's")
+def test_f0574_no_re_run_can_attach_to_the_sealed_audit_as_a_debugger():
+    # A re-run ptrace-attached the audit (same user, no Yama) and made it _exit(0) before its verdict (read 168's
+    # F-0574): while sealed the audit is not dumpable, so no process of its user can attach to it or read its memory.
+    from harness.history.rerun.sealed import Sealed
+
+    def child_reads() -> str:
+        return subprocess.run([sys.executable, "-c", READ_PARENT_MEMORY], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    with Sealed() as sealed:
+        sealed.arm()
+        assert child_reads() == "PermissionError"
+    assert Path(f"/proc/{os.getpid()}/status").read_text().count("\n") > 0  # its own /proc still readable
