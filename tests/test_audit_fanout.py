@@ -447,12 +447,9 @@ def fanout_job():
 job = fanout_job()
 if job is None or not os.path.exists(MARK):
     sys.exit(0)  # on the developer's machine, and in the honest job
-how, code = open(MARK).read().split()
-pid, argv = job
-if "--output" in argv:
-    out = os.path.join(os.readlink(f"/proc/{{pid}}/cwd"), argv[argv.index("--output") + 1])
-else:
-    out = os.readlink(f"/proc/{{pid}}/fd/1")
+# The job's verdict file, named by the test: the job is not dumpable (read 168's F-0574), so its /proc/PID/fd and
+# cwd are not this process's to read; a re-run that learns the path otherwise (a CI script's fixed name) is the case.
+how, code, out = open(MARK).read().split()
 forged = open(FORGED, "rb").read()
 if how == "write":  # in place, through a description of its own
     with open(out, "r+b") as fh:
@@ -503,8 +500,8 @@ def honest_verdict_and_plan(h, repo: Path, tmp_path: Path, base: str, done: str,
 def test_a_rerun_cannot_replace_the_verdict_the_job_writes_with_output(h, repo, tmp_path, how):
     base, done, mark, forged = tampering_commit(h, repo, tmp_path)
     plan = honest_verdict_and_plan(h, repo, tmp_path, base, done, forged)
-    mark.write_text(f"{how} 1")  # the code does not work on CI, and its test swaps the job's verdict
     out = repo / "harness-verdict.json"
+    mark.write_text(f"{how} 1 {out}")  # the code does not work on CI, and its test swaps the job's verdict
     p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", "--output", out.name)
     assert p.returncode == 1 and "does not reproduce" in p.stderr and p.stdout == "", p.stderr
     doc = json.loads(out.read_text())  # the audit's own verdict, written once the re-run's processes were gone
@@ -517,8 +514,8 @@ def test_a_rerun_cannot_replace_the_verdict_the_job_writes_with_output(h, repo, 
 def test_a_verdict_file_replaced_under_the_jobs_stdout_is_could_not_run(h, repo, tmp_path, how):
     base, done, mark, forged = tampering_commit(h, repo, tmp_path)
     plan = honest_verdict_and_plan(h, repo, tmp_path, base, done, forged)
-    mark.write_text(f"{how} 0")  # the run itself reproduces: the replaced file alone makes the verdict unknown
     out = repo / "harness-verdict.json"
+    mark.write_text(f"{how} 0 {out}")  # the run itself reproduces: the replaced file alone makes the verdict unknown
     with out.open("w") as fh:
         p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", stdout=fh)
     assert p.returncode == 2 and str(out) in p.stderr and "could not run" in p.stderr, p.stderr
@@ -527,7 +524,7 @@ def test_a_verdict_file_replaced_under_the_jobs_stdout_is_could_not_run(h, repo,
     r = h("audit", "--aggregate", str(plan), str(out))
     assert r.code == 2 and "could not run" in r.err, r.text
 
-    mark.write_text(f"{how} 1")  # the run does not reproduce either: refused, as before
+    mark.write_text(f"{how} 1 {out}")  # the run does not reproduce either: refused, as before
     with out.open("w") as fh:
         p = job(repo, "--from", base, "--to", "HEAD", "--rerun", "--only", done, "--json", stdout=fh)
     assert p.returncode == 1 and "does not reproduce" in p.stderr and str(out) in p.stderr, p.stderr

@@ -20,21 +20,28 @@ import functools
 import importlib
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, TracebackType
 
 
 class Sealed:
-    """The audit's own imports, all done before its first re-run (:meth:`arm`), none after it until the audit ends
-    (the in-process test runner runs many commands per process: the finder is taken out again)."""
+    """The audit's own imports, all done before its first re-run (:meth:`arm`), none after it until the audit ends,
+    and the audit not dumpable meanwhile: a re-run runs as the audit's user, and where nothing else forbids it (no
+    Yama, or its `ptrace_scope` 0) it attached to the audit as a debugger and made it `_exit(0)` before its verdict
+    (read 168's F-0574); a process that is not dumpable can be attached to, or have its memory read, only by root.
+    The in-process test runner runs many commands per process: both are put back after."""
 
     def __init__(self) -> None:
         self.finder: _NoLateImports | None = None
+        self.dumpable: int | None = None  # what it was, to put back; None when it was not changed
 
     def arm(self) -> None:
         if self.finder is not None:
             return
         preload()
+        self.dumpable = _set_dumpable(0)
+        _drop_ptrace_from_children()
         self.finder = _NoLateImports()
         sys.meta_path.insert(0, self.finder)
 
@@ -45,6 +52,48 @@ class Sealed:
         if self.finder is not None:
             sys.meta_path.remove(self.finder)
             self.finder = None
+        if self.dumpable is not None:
+            _set_dumpable(self.dumpable)
+            self.dumpable = None
+
+
+_GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_CAPBSET_DROP
+_CAP_SYS_PTRACE = 19  # linux/capability.h
+
+
+def _prctl() -> Callable[..., int] | None:
+    """libc's prctl(2); None where there is none (not Linux: there a process of the same user is no debugger of
+    another without privileges the platform grants)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _drop_ptrace_from_children() -> None:
+    """CAP_SYS_PTRACE out of the capability bounding set, which every program started from now on inherits: an audit
+    run as root (a container's CI) starts its re-runs as root, and root attaches to a process that is not dumpable
+    as well. Irreversible for this process, which ends with the audit; not root, it has nothing to drop (EPERM)."""
+    import ctypes
+
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_CAPBSET_DROP, ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0, 0)
+
+
+def _set_dumpable(value: int) -> int | None:
+    """prctl(PR_SET_DUMPABLE, ``value``); what it was, or None where that cannot be done."""
+    import ctypes
+
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    was = prctl(_GET_DUMPABLE, 0, 0, 0, 0)
+    return was if was >= 0 and prctl(_SET_DUMPABLE, ctypes.c_ulong(value), 0, 0, 0) == 0 else None
 
 
 class _NoLateImports:
