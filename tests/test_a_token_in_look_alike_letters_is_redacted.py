@@ -103,3 +103,25 @@ def test_f0571_plain_ascii_is_redacted_as_before():
     assert red.redact("ghp_" + GITHUB_BODY) == "[REDACTED:github_token]"
     assert red.redact("AKIA" + AWS_BODY + " id") == "[REDACTED:aws_access_key_id] id"
     assert red.redact("ordinary output: 12 passed in 0.3s") == "ordinary output: 12 passed in 0.3s"
+
+
+MORE_SPELLINGS = {
+    "github, Latin script ɡ": ("\u0261hp_" + GITHUB_BODY, GITHUB_BODY),
+    "aws, Latin small capital ᴏ": ("AKIA" + AWS_BODY.replace("O", "\u1d0f"), AWS_BODY[9:]),
+    "aws, Cherokee Ꭺ": ("\u13aaKIA" + AWS_BODY, AWS_BODY),
+    "github, Armenian հ": ("g\u0570p_" + GITHUB_BODY, GITHUB_BODY),
+    "github, a combining acute on h": ("gh\u0301p_" + GITHUB_BODY, GITHUB_BODY),
+}
+
+
+@pytest.mark.parametrize("spelling", list(MORE_SPELLINGS))
+def test_f0575_a_token_in_other_look_alikes_or_with_a_combining_mark_is_redacted(spelling):
+    token, body = MORE_SPELLINGS[spelling]
+    out = compile_patterns().redact(f"the client authenticates with {token} and retries")
+    assert body not in out and "[REDACTED:" in out, out
+
+
+@pytest.mark.parametrize("honest", ["naïve café", "nai\u0308ve cafe\u0301 (decomposed)", "Straße", "Ꭰꮃ Cherokee",
+                                    "հայերեն բառ", "ɡood ɪdea", "data_Привет_x"])
+def test_f0575_honest_text_with_those_letters_and_marks_is_kept(honest):
+    assert compile_patterns().redact(honest) == honest
