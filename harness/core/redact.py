@@ -435,6 +435,20 @@ LOOKALIKES = {
     # Greek capital: Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ
     "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K",
     "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
+    # Latin letters outside ASCII that NFKC leaves alone (read 169's F-0575): script ɡ, dotless ı and ȷ, and the small
+    # capitals, read as their capitals ᴀ ʙ ᴄ ᴅ ᴇ ɢ ʜ ɪ ᴊ ᴋ ʟ ᴍ ɴ ᴏ ᴘ ʀ ᴛ ᴜ ᴠ ᴡ ʏ ᴢ
+    "\u0261": "g", "\u0131": "i", "\u0237": "j",
+    "\u1d00": "A", "\u0299": "B", "\u1d04": "C", "\u1d05": "D", "\u1d07": "E", "\u0262": "G", "\u029c": "H",
+    "\u026a": "I", "\u1d0a": "J", "\u1d0b": "K", "\u029f": "L", "\u1d0d": "M", "\u0274": "N", "\u1d0f": "O",
+    "\u1d18": "P", "\u0280": "R", "\u1d1b": "T", "\u1d1c": "U", "\u1d20": "V", "\u1d21": "W", "\u028f": "Y",
+    "\u1d22": "Z",
+    # Armenian: հ ո ս ց օ ք Ս Օ
+    "\u0570": "h", "\u0578": "n", "\u057d": "u", "\u0581": "g", "\u0585": "o", "\u0584": "p", "\u054d": "U",
+    "\u0555": "O",
+    # Cherokee capitals: Ꭺ Ᏼ Ꮯ Ꭼ Ꮐ Ꮋ Ꭻ Ꮶ Ꮮ Ꮇ Ꮲ Ꮪ Ꮤ Ꮩ Ꮃ Ꮓ
+    "\u13aa": "A", "\u13f4": "B", "\u13df": "C", "\u13ac": "E", "\u13c0": "G", "\u13bb": "H", "\u13ab": "J",
+    "\u13e6": "K", "\u13de": "L", "\u13b7": "M", "\u13e2": "P", "\u13da": "S", "\u13a2": "T", "\u13d9": "V",
+    "\u13b3": "W", "\u13c3": "Z",
 }
 _LOOKALIKE_TABLE = str.maketrans(LOOKALIKES)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -488,13 +502,16 @@ def _folded_chars(text: str, m: re.Match[str], normal: bool) -> list[tuple[int, 
     nfkc = run if normal else unicodedata.normalize("NFKC", run)
     lookalikes = (normal or _ascii_word(text[m.start() - 1:m.start()]) or _ascii_word(text[m.end():m.end() + 1])
                   or any(_ascii_word(c) for c in nfkc))
-    if (nfkc.translate(_LOOKALIKE_TABLE) if lookalikes else nfkc) == run:
+    marks = lookalikes and any(unicodedata.category(c) == "Mn" for c in run)
+    if (nfkc.translate(_LOOKALIKE_TABLE) if lookalikes else nfkc) == run and not marks:
         return []
     out = []
     for i, char in enumerate(run, m.start()):
         shown = char if normal else unicodedata.normalize("NFKC", char)
         if lookalikes:
-            shown = shown.translate(_LOOKALIKE_TABLE)
+            # a combining mark on a token's letter (`gh\u0301p_`: an h with no precomposed form, left by NFKC) is read
+            # as no character, as an invisible one is (read 169's F-0575)
+            shown = "" if unicodedata.category(char) == "Mn" else shown.translate(_LOOKALIKE_TABLE)
         if shown != char:
             out.append((i, shown))
     return out
