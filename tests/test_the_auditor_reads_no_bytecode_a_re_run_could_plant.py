@@ -121,8 +121,10 @@ def _ci_interpreter(where: Path) -> Path:
     return where / "bin"
 
 
-def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_the_audit(h, repo, tmp_path):
+def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_the_audit(h, repo, tmp_path, monkeypatch):
     bin_dir = _ci_interpreter(tmp_path / "ci")
+    # `python` is CI's interpreter, on the laptop and in the re-run alike (a fresh machine may have no `python` at all)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     (repo / "check.py").write_text(CHECK)
     (repo / ".gitignore").write_text("__pycache__/\n")
     configure(repo, ["python", "-c", "pass"], ["python", "check.py"])
@@ -142,7 +144,6 @@ def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_t
     # As CI starts it: no PYTHONPATH or bytecode cache folder of the caller's (a lent checkout's run has both) puts
     # another harness first or hides the planted cache
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
     r = subprocess.run([str(bin_dir / "harness"), "audit", "--rerun", "--from", base, "--to", "HEAD"], cwd=repo,
                        capture_output=True, text=True, env=env, check=False)
     assert r.returncode == 1, r.stdout + r.stderr
