@@ -24,7 +24,7 @@ from harness.evidence import import_probe
 
 from support.editable_project import finder
 from support.extension import extension, library, needs_compiler
-from support.rerun_range import venv
+from support.rerun_range import needs_a_site_sitecustomize, venv
 
 MARK = "open({mark!r}, 'w').close()\n"
 
@@ -131,6 +131,7 @@ def test_f0330_a_pth_file_living_in_the_checkout_runs_no_import_line_in_the_prob
 
 
 @needs_compiler
+@needs_a_site_sitecustomize
 def test_f0330_the_environments_own_extension_sitecustomize_still_runs_in_the_probe(trees):
     """The honest neighbour: what the interpreter's own site-packages holds is the environment, run as at any
     start-up, extension modules included; nothing is refused."""

@@ -18,7 +18,7 @@ from harness.history.rerun.isolation import REMEDY_LEAK
 from support.editable_project import finder
 from support.gitrepo import commit_all_ok, git
 from support.records import PASS_CMD, configure
-from support.rerun_range import CHECK, answer, done, editable, rerun, reruns, venv
+from support.rerun_range import CHECK, answer, done, editable, needs_a_site_sitecustomize, rerun, reruns, venv
 
 # A json.py that is the real json, except that its dumps answers what the forger wants: the guard's
 # question "where do you import these names from" gets "{}", and "what are your site folders" gets none.
@@ -288,6 +288,7 @@ def test_a_module_the_build_generates_is_released_from_its_stub_under_a_finder_i
     assert code == 0
 
 
+@needs_a_site_sitecustomize
 def test_the_environments_own_sitecustomize_still_runs_in_the_rerun(h, repo, tmp_path):
     """F-0014, the honest side: the harness's sitecustomize that puts the tree in the checkout's place
     chains to the interpreter's own sitecustomize, which still runs (once) as it did on the laptop."""
@@ -341,6 +342,7 @@ def test_a_sitecustomize_of_the_checkout_does_not_answer_the_reruns_probes(h, re
     assert code != 0
 
 
+@needs_a_site_sitecustomize
 def test_an_honest_commit_with_its_own_sitecustomize_still_reruns(h, repo, tmp_path):
     """F-0306, the honest side: a project whose src/ holds a sitecustomize of its own re-runs true (the probes do not
     run it; the re-run does)."""

@@ -38,6 +38,7 @@ from support.rerun_range import (
     answer,
     done,
     editable,
+    needs_a_site_sitecustomize,
     rerun,
     reruns,
     venv,
@@ -46,6 +47,7 @@ from support.rerun_range import (
 
 # -- poisoning: across commits, across types -------------------------------------------------------------
 
+@needs_a_site_sitecustomize  # the interpreter the poisoner writes into runs it
 def test_a_check_of_an_earlier_commit_that_writes_a_sitecustomize_poisons_no_later_verdict(h, repo, tmp_path):
     python, site = venv(tmp_path / "ci-venv")
     poison = site / "sitecustomize.py"

@@ -11,12 +11,31 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from support.cli import TO_VERIFYING, walk_to
 from support.flows import gate_to_converged
 from support.gitrepo import commit_all_ok
 from support.records import forge_passing
 
 PY = sys.executable
+
+
+def _interpreters_own_sitecustomize() -> str | None:
+    """The sitecustomize in the interpreter's own import folders (Debian's python ships one in /usr/lib/python3.X),
+    found before any site-packages: a virtualenv's, a project's src/ on a .pth, never runs at start-up beside it."""
+    from importlib.machinery import PathFinder
+
+    own = [p for p in sys.path if p.startswith(sys.base_prefix) and not p.endswith(("site-packages", "dist-packages"))]
+    spec = PathFinder.find_spec("sitecustomize", own)
+    return spec.origin if spec is not None else None
+
+
+# A test whose premise is a sitecustomize an environment or a project holds running at start-up: on an interpreter
+# with a sitecustomize of its own (Debian's), there is no such thing to stage.
+needs_a_site_sitecustomize = pytest.mark.skipif(
+    _interpreters_own_sitecustomize() is not None,
+    reason=f"this interpreter's own sitecustomize ({_interpreters_own_sitecustomize()}) runs instead of any other")
 # What a poisoner leaves in CI's interpreter: every exit of every later Python becomes a pass.
 EVERY_EXIT_PASSES = "import atexit, os\natexit.register(lambda: os._exit(0))\n"
 FAILS = "import sys\nsys.exit(1)\n"
