@@ -643,6 +643,47 @@ def test_the_pythons_a_script_names_are_found_two_files_deep(tmp_path):
     assert scripted_pythons(["sh", "missing.sh"], files.get) == []
 
 
+# -- an interpreter learned after the job's first fingerprint (self-found 32's F-0576) -----------------------------
+
+def _guard_through_a_link(repo: Path, tmp_path: Path):
+    """A job's guard whose PATH reaches a virtualenv's bin/ through a symlink (as /bin reaches /usr/bin on a merged-/usr
+    system), that then learns the virtualenv's python: (the guard, that bin/)."""
+    from harness.gitio.git import Git
+    from harness.history.rerun.isolation import RerunGuard
+
+    python, _ = venv(tmp_path / "tools")
+    (tmp_path / "a-link-to-tools-bin").symlink_to(python.parent)
+    env = {"PATH": os.pathsep.join([str(tmp_path / "a-link-to-tools-bin"), "/usr/bin"]), "HOME": str(tmp_path / "home")}
+    guard = RerunGuard(Git(repo), environ=env)
+    guard.learn([str(python)])
+    return guard, python.parent
+
+
+def test_f0576_an_interpreter_learned_later_leaves_nothing_changed_when_nothing_ran(repo, tmp_path):
+    guard, _ = _guard_through_a_link(repo, tmp_path)
+    assert guard.after("0" * 40, "nothing") == []
+    assert guard.poisoned is None
+
+
+def test_f0576_what_a_run_writes_into_the_learned_interpreters_folder_is_still_found(repo, tmp_path):
+    guard, bin_ = _guard_through_a_link(repo, tmp_path)
+    (bin_ / "pytest").write_text("#!/bin/sh\nexit 0\n")
+    found = guard.after("0" * 40, "a check")
+    assert any(line.startswith("added ") and line.endswith("/pytest") for line in found), found
+    assert guard.poisoned
+
+
+def test_f0576_a_change_made_before_an_interpreter_is_learned_is_not_taken_into_the_new_fingerprint(repo, tmp_path):
+    from harness.gitio.git import Git
+    from harness.history.rerun.isolation import RerunGuard
+
+    python, _ = venv(tmp_path / "tools")
+    guard = RerunGuard(Git(repo), environ={"PATH": "/usr/bin", "HOME": str(tmp_path / "home")})
+    (repo / ".git" / "hooks" / "pre-push").write_text("#!/bin/sh\nexit 0\n")  # by a process an earlier run left
+    guard.learn([str(python)])
+    assert guard.poisoned and "pre-push" in guard.poisoned
+
+
 # -- a configuration an earlier re-run writes above the later worktrees (read 84's F-0295) -------------------------
 
 WRITES_A_CONFIGURATION_ABOVE = f'''import os
