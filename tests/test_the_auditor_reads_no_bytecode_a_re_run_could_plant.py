@@ -28,16 +28,17 @@ from support.reviewed_done import done_with_findings
 RECORDER = """\
 import json, sys
 from harness.history.rerun import sealed
-late = []
+late, armed = [], []
 class Recorder:
     def find_spec(self, name, path=None, target=None):
         late.append(name)
         return None
 arm = sealed.Sealed.arm
-def armed(self):
+def arming(self):
     arm(self)
+    armed.append(1)
     sys.meta_path.insert(0, Recorder())
-sealed.Sealed.arm = armed
+sealed.Sealed.arm = arming
 sys.argv = ["harness", *sys.argv[2:]]
 out = sys.argv and __import__("os").environ["LATE_OUT"]
 try:
@@ -45,21 +46,65 @@ try:
     entry()
 finally:
     with open(out, "w") as fh:
-        json.dump(late, fh)
+        json.dump({"late": late, "armed": len(armed)}, fh)
 """
+
+
+def _recorded(repo: Path, tmp_path: Path, args: list[str]) -> tuple[subprocess.CompletedProcess, dict]:
+    """`harness ARGS` run in its own process with :data:`RECORDER`: (the run, what it recorded)."""
+    script, out = tmp_path / "recorder.py", tmp_path / "late.json"
+    script.write_text(RECORDER)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
+    r = subprocess.run([sys.executable, str(script), "-", *args], cwd=repo, capture_output=True, text=True,
+                       env={**env, "LATE_OUT": str(out)}, check=False)
+    return r, json.loads(out.read_text())
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_an_honest_audit_imports_nothing_after_its_first_re_run(h, repo, tmp_path, monkeypatch, as_json):
     base, _, _ = done_with_findings(h, repo, tmp_path, monkeypatch)
-    script, out = tmp_path / "recorder.py", tmp_path / "late.json"
-    script.write_text(RECORDER)
-    args = ["audit", "--rerun", "--from", base, "--to", "HEAD", *(["--json"] if as_json else [])]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
-    r = subprocess.run([sys.executable, str(script), "-", *args], cwd=repo, capture_output=True, text=True,
-                       env={**env, "LATE_OUT": str(out)}, check=False)
+    r, seen = _recorded(repo, tmp_path, ["audit", "--rerun", "--from", base, "--to", "HEAD",
+                                         *(["--json"] if as_json else [])])
     assert r.returncode == 0, r.stdout + r.stderr
-    assert json.loads(out.read_text()) == []
+    assert seen == {"late": [], "armed": 1}  # sealed once, before its re-runs; nothing loaded after
+
+
+def test_an_audit_that_re_runs_nothing_is_never_sealed(h, repo, tmp_path):
+    # The preload costs over a second: a range without a DONE commit (most pushes) re-runs nothing and pays nothing.
+    base = commit_all_ok(repo, "base")
+    (repo / "app.py").write_text("def answer():\n    return 42  # code alone\n")
+    commit_all_ok(repo, "code only")
+    r, seen = _recorded(repo, tmp_path, ["audit", "--rerun", "--from", base, "--to", "HEAD"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert seen["armed"] == 0
+
+
+def test_an_internal_error_inside_a_sealed_re_running_audit_could_not_run_with_its_crash_log(h, repo, tmp_path,
+                                                                                             monkeypatch):
+    # Answered inside the seal, from what was loaded before it: exit 2 (could not run), never a traceback's exit 1
+    # read as "refused", nor a verdict.
+    from harness.history.rerun import execute
+    from harness.history.rerun.sealed import Sealed
+
+    base, _, _ = done_with_findings(h, repo, tmp_path, monkeypatch)
+    armed: list[bool] = []
+    arm = Sealed.arm
+
+    def arming(self: Sealed) -> None:
+        arm(self)
+        armed.append(True)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        assert armed, "not sealed yet: the test tests nothing"
+        raise RuntimeError("an internal error in the middle of a re-run")
+
+    monkeypatch.setattr(Sealed, "arm", arming)
+    monkeypatch.setattr(execute, "_run_planned", broken)
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 2, r.text
+    assert "harness: audit: could not run: RuntimeError: an internal error in the middle of a re-run" in r.err
+    log = r.err.split("crash log: ", 1)[1].split()[0]
+    assert "RuntimeError" in Path(log).read_text()
 
 
 def test_f0572_while_sealed_no_module_is_loaded_and_after_it_imports_work_again():

@@ -43,15 +43,15 @@ def audit_commits(git: Git, commits: list[str], title: str, signers: Signers, re
     from harness.cli.audit_report import report
     from harness.history.audit import run_audit, sealed
 
-    # Armed before anything runs: no module is loaded once a re-run has (F-0563, F-0572). An internal error is
-    # answered inside the seal too: handled after it, its crash log and message could load what a re-run wrote.
-    with sealed(rerun):
+    # Armed before the first re-run is prepared: no module is loaded once a re-run has (F-0563, F-0572). An internal
+    # error is answered inside the seal too: handled after it, its crash log and message could load what a re-run wrote.
+    with sealed() as seal:
         try:
             # With --json, what the re-runs' commands print (PASS_TO_PASS echoes its tests' output) goes to stderr:
             # stdout carries the document alone, and nothing but the document changes the file under it.
             with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
                 result = run_audit(git, commits, title, signers, rerun=rerun, stamp=stamp, scope=scope,
-                                   note_of=note_of, stream=_streamer(), rerun_only=rerun_only)
+                                   note_of=note_of, stream=_streamer(), rerun_only=rerun_only, seal=seal)
             result.history = list(history or [])
             if not as_json or out is None:
                 report(result, as_json)

@@ -49,15 +49,17 @@ class AuditResult:
 
 def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun: bool = False, stamp: bool = True,
               scope: dict[str, Any] | None = None, note_of: Callable[[str], dict[str, Any] | None] | None = None,
-              stream: Callable[[str], None] | None = None, rerun_only: str | None = None) -> AuditResult:
+              stream: Callable[[str], None] | None = None, rerun_only: str | None = None,
+              seal: Sealed | None = None) -> AuditResult:
     """``signers``: whose approvals count beyond each parent's allowed_signers (the command's trust root).
     ``rerun_only``: with ``rerun``, re-run that commit alone (a fan-out job); every commit is still
-    checked, the others' re-runs are left to their own jobs and said so, and only that one is stamped."""
+    checked, the others' re-runs are left to their own jobs and said so, and only that one is stamped.
+    ``seal``: armed before the job's guard is made, which precedes every re-run (:func:`sealed`)."""
     from harness.history import stamp as stamping
     from harness.history.incoming import check_commit
 
     result = AuditResult(title, list(commits), scope=scope, rerun_only=rerun_only if rerun else None)
-    job = _job(git, commits, rerun_only) if rerun else None
+    job = _job(git, commits, rerun_only, seal) if rerun else None
     if rerun:
         signers.settle()
     for commit in commits:
@@ -96,15 +98,13 @@ def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun:
     return result
 
 
-def sealed(rerun: bool) -> Sealed:
+def sealed() -> Sealed:
     """What keeps the auditing process from code its re-runs could write (read 164's F-0563), for the whole command
-    (the audit and its report): armed before anything runs when the audit re-runs, nothing otherwise."""
+    (the audit and its report): handed to :func:`run_audit`, which arms it before the first re-run is prepared; an
+    audit that re-runs nothing pays nothing for it (the preload is over a second)."""
     from harness.history.rerun.sealed import Sealed
 
-    seal = Sealed()
-    if rerun:
-        seal.arm()
-    return seal
+    return Sealed()
 
 
 def _left_running(job: Job | None, result: AuditResult, before: str, stream: Callable[[str], None] | None) -> None:
@@ -139,13 +139,19 @@ def _rerun(git: Git, commit: str, report: CommitReport, reruns: list[dict[str, A
     return sum(r["result"] == UNRUNNABLE for r in reruns)
 
 
-def _job(git: Git, commits: list[str], rerun_only: str | None) -> Job:
+def _job(git: Git, commits: list[str], rerun_only: str | None, seal: Sealed | None) -> Job:
     """The audit's one re-run job. Its guard is made before the first re-run (none if nothing is
     re-run), fingerprinting the interpreters every commit's configured commands start, a later
-    commit's own included, before anything runs."""
+    commit's own included, before anything runs; ``seal`` is armed first: nothing a re-run could write
+    exists yet, and from then on the audit loads no module."""
     from harness.history.rerun.isolation import Job, RerunGuard, configured_programs
 
-    return Job(lambda: RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits)))
+    def make() -> RerunGuard:
+        if seal is not None:
+            seal.arm()
+        return RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits))
+
+    return Job(make)
 
 
 def note_summary(note: dict[str, Any], verdict: str) -> dict[str, Any]:
