@@ -21,7 +21,8 @@ import pytest
 
 from support.gitrepo import commit_all_ok
 from support.paths import ROOT
-from support.records import configure
+from support.records import PASS_CMD, configure
+from support.rerun_range import done
 from support.reviewed_done import done_with_findings
 
 # Records, in the audit's own process, every module first imported after the seal is armed.
@@ -221,3 +222,68 @@ def test_f0574_no_re_run_can_attach_to_the_sealed_audit_as_a_debugger():
         sealed.arm()
         assert child_reads() == "PermissionError"
     assert Path(f"/proc/{os.getpid()}/status").read_text().count("\n") > 0  # its own /proc still readable
+
+
+# -- what the seal cannot cover: the processes that started the audit (read 169) ---------------------------------
+
+READ_MEMORY_OF = """\
+import sys
+try:
+    open(f"/proc/{sys.argv[1]}/mem", "rb").close()
+    print("readable")
+except OSError as exc:
+    print(type(exc).__name__)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Yama and /proc are Linux's")
+def test_the_audit_says_a_re_run_can_reach_what_started_it_exactly_where_one_can():
+    # The sealed audit's child tries what a re-run would: the memory of the audit's parent (here, the test process's
+    # parent: a process of the same user that no seal covers). The audit's note says so exactly where it succeeds.
+    from harness.history.rerun.sealed import Sealed, ancestors_exposed
+
+    parent = os.getppid()
+    if not os.access(f"/proc/{parent}/status", os.R_OK) or os.stat(f"/proc/{parent}").st_uid != os.getuid():
+        pytest.skip("the test process's parent is not a process of its user it can see")
+    with Sealed() as sealed:
+        sealed.arm()
+        reached = subprocess.run([sys.executable, "-c", READ_MEMORY_OF, str(parent)], capture_output=True, text=True,
+                                 check=True).stdout.strip()
+    assert (reached == "readable") == ancestors_exposed(), reached
+
+
+ROOT_CAPS, NO_CAPS = "000001ffffffffff", "0000000000000000"
+
+
+@pytest.mark.parametrize(("scope", "caps", "exposed"), [
+    ("0\n", NO_CAPS, True), ("1\n", NO_CAPS, False), ("2\n", NO_CAPS, False), ("3\n", NO_CAPS, False),
+    (None, NO_CAPS, True),
+    # an audit that holds CAP_SYS_PTRACE drops it for what it starts: its ancestors, holding it, are out of reach
+    ("0\n", ROOT_CAPS, False), (None, ROOT_CAPS, False), (None, f"{1 << 19:016x}", False),
+    (None, f"{(1 << 42) - 1 - (1 << 19):016x}", True),  # every capability but that one
+    (None, None, True),  # unreadable: said exposed, never claimed covered
+], ids=["0", "1", "2", "3", "no-yama", "0-root", "no-yama-root", "ptrace-alone", "all-but-ptrace", "caps-unknown"])
+def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypatch, scope, caps, exposed):
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    scope_file, status = tmp_path / "ptrace_scope", tmp_path / "status"
+    if scope is not None:
+        scope_file.write_text(scope)
+    if caps is not None:
+        status.write_text(f"Name:\tpython3\nCapInh:\t{NO_CAPS}\nCapPrm:\t{caps}\nCapEff:\t{caps}\n")
+    assert sealed.ancestors_exposed(str(scope_file), str(status)) is exposed
+
+
+@pytest.mark.parametrize("exposed", [True, False], ids=["exposed", "yama"])
+def test_the_audit_notes_once_what_its_seal_does_not_cover(h, repo, monkeypatch, exposed):
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sealed, "ancestors_exposed", lambda: exposed)
+    configure(repo, PASS_CMD, PASS_CMD)
+    base = commit_all_ok(repo, "config")
+    done(h, repo, "First")
+    done(h, repo, "Second")
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 0, r.text
+    assert r.err.count("a re-run could attach to it") == (1 if exposed else 0), r.err

@@ -180,9 +180,10 @@ def rerun_done(git: Git, commit: str, report: CommitReport, signers: Signers, ru
     if src is None or not planned:
         return problems
     guard = job.get() if job is not None else RerunGuard(git)
-    if guard.unwatched:
-        stream(f"note: {guard.unwatched}")
-        guard.unwatched = None  # once a job
+    for note in (guard.unwatched, guard.exposed):
+        if note:
+            stream(f"note: {note}")
+    guard.unwatched = guard.exposed = None  # once a job
     from harness.history.rerun.script_pythons import scripted_pythons
 
     scripted = [p for item in planned for p in scripted_pythons(item.command, src.read_or_none)]  # (#24's F-0010, F-0011)

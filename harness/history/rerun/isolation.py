@@ -33,7 +33,7 @@ from harness import descendants, paths
 from harness.errors import HarnessError
 from harness.evidence import finder_names, tree_imports, tree_names
 from harness.evidence.tree_imports import first_word  # shared with the local worktree runs
-from harness.history.rerun import absent_modules, fingerprint, python_site, tree_site
+from harness.history.rerun import absent_modules, fingerprint, python_site, sealed, tree_site
 from harness.history.rerun.fingerprint import Spots
 
 if TYPE_CHECKING:
@@ -48,6 +48,10 @@ REMEDY_COPY = ("install only the project's dependencies before `harness audit --
 UNWATCHED = ("this system offers no child subreaper (Linux's prctl): a process a re-run leaves running outside its "
              "process group (setsid, a double fork) is neither ended nor found when the run ends, only what it changes "
              "of what the job relies on; fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
+EXPOSED = ("nothing on this system keeps a process from debugging another process of its user (Linux's Yama sets "
+           "kernel.yama.ptrace_scope to 1 on Ubuntu and on GitHub's runners): the audit is out of its re-runs' reach, "
+           "but the shell or runner that started it is not, and a re-run could attach to it and change what it does "
+           "with the verdict; run the audit where ptrace_scope is 1 or more (docs/ci.md)")
 # Imported before the first run: what the audit loads after a run comes from before any run could
 # rewrite it (the harness's own files are fingerprinted too, so such a rewrite is also reported).
 PRELOAD = ("harness.evidence.record", "harness.evidence.junit", "harness.evidence.pass_to_pass", "harness.core.cases", "harness.core.findings",
@@ -108,6 +112,7 @@ class RerunGuard:
         self._left_running()  # what reaping runs before this job left is not this job's
         # Said once, at the first re-run, where a process a run leaves outside its group cannot be found (F-0296).
         self.unwatched: str | None = None if descendants.available() else UNWATCHED
+        self.exposed: str | None = EXPOSED if sealed.ancestors_exposed() else None  # said once, too
         self.learn(programs)
 
     # -- what the re-runs rely on --------------------------------------------------------

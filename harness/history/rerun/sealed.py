@@ -57,6 +57,34 @@ class Sealed:
             self.dumpable = None
 
 
+def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", status_file: str = "/proc/self/status"
+                      ) -> bool:
+    """Whether a re-run here may debug a process of the audit's user that is not its descendant: Linux without Yama,
+    or with its `ptrace_scope` 0, for an audit that holds no CAP_SYS_PTRACE. The audit is out of a re-run's reach while
+    sealed, but what started it (CI's shell, the runner) is not the audit's to seal: there a re-run could attach to
+    it and change what it does with the verdict (read 169). An audit that holds the capability (root) has it dropped
+    for every program it starts, so its ancestors, which hold it too, have capabilities no re-run has, and the kernel
+    refuses the attach. Elsewhere the platform asks for more than the same user (macOS: the debugger's entitlement)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        with open(scope_file, encoding="ascii") as f:
+            if f.read().strip() != "0":
+                return False
+    except OSError:
+        pass  # no Yama: the same user is all a debugger needs
+    return not _holds_ptrace(status_file)
+
+
+def _holds_ptrace(status_file: str) -> bool:
+    try:
+        with open(status_file, encoding="ascii") as f:
+            permitted = next(line.split()[1] for line in f if line.startswith("CapPrm:"))
+        return bool(int(permitted, 16) >> _CAP_SYS_PTRACE & 1)
+    except (OSError, StopIteration, ValueError, IndexError):
+        return False  # unknown: said exposed, never claimed covered
+
+
 _GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_CAPBSET_DROP
 _CAP_SYS_PTRACE = 19  # linux/capability.h
 
