@@ -18,6 +18,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from harness.errors import HarnessError
 from harness.history.rerun import fingerprint, python_site
 from harness.history.rerun.execute import UNRUNNABLE
@@ -684,10 +686,43 @@ def test_f0576_a_change_made_before_an_interpreter_is_learned_is_not_taken_into_
     assert guard.poisoned and "pre-push" in guard.poisoned
 
 
+@pytest.mark.slow  # tens of thousands of files
+def test_f0578_an_interpreter_learned_later_pushes_nothing_already_watched_past_the_cap(repo, tmp_path, monkeypatch):
+    # Read 170: learning an interpreter re-took everything under one cap; a big environment whose path sorts first
+    # used it up, and CI's interpreter, watched until then, fell past it: a .pth planted there went unseen.
+    from harness.gitio.git import Git
+    from harness.history.rerun.isolation import RerunGuard
+
+    ci, ci_site = venv(tmp_path / "ci")  # CI's interpreter, on PATH
+    big, big_site = venv(tmp_path / "a")  # sorts first
+    guard = RerunGuard(Git(repo), environ={"PATH": str(ci.parent), "HOME": str(tmp_path / "home")})
+    cap = len(guard.baseline) + 50  # what the job watched fits; the big environment alone does not
+    monkeypatch.setattr(fingerprint, "ENTRY_CAP", cap)
+    for i in range(cap):
+        (big_site / f"m{i}.py").touch()
+    guard.learn([str(big)])
+    (ci_site / "zz_every_exit_passes.pth").write_text(EVERY_EXIT_PASSES)
+    found = guard.after("0" * 40, "a check")
+    assert f"added {ci_site / 'zz_every_exit_passes.pth'}" in found, found
+
+
+def test_f0578_a_fingerprint_that_reaches_its_cap_is_said_once(h, repo, tmp_path, monkeypatch):
+    monkeypatch.setattr(fingerprint, "ENTRY_CAP", 10)
+    configure(repo, PASS_CMD, PASS_CMD)
+    base = commit_all_ok(repo, "config")
+    done(h, repo, "First")
+    done(h, repo, "Second")
+    code, _, err = rerun(h, base)
+    assert code == 0, err
+    assert err.count("not watched") == 1 and "10 entries" in err, err
+
+
 # -- a configuration an earlier re-run writes above the later worktrees (read 84's F-0295) -------------------------
 
 WRITES_A_CONFIGURATION_ABOVE = f'''import os
 from pathlib import Path
+
+import pytest
 
 
 def test_ok():
