@@ -180,14 +180,12 @@ def rerun_done(git: Git, commit: str, report: CommitReport, signers: Signers, ru
     if src is None or not planned:
         return problems
     guard = job.get() if job is not None else RerunGuard(git)
-    for note in (guard.unwatched, guard.exposed):
-        if note:
-            stream(f"note: {note}")
-    guard.unwatched = guard.exposed = None  # once a job
     from harness.history.rerun.script_pythons import scripted_pythons
 
     scripted = [p for item in planned for p in scripted_pythons(item.command, src.read_or_none)]  # (#24's F-0010, F-0011)
     guard.learn([*(p for item in planned if (p := first_word(item.command))), *scripted])
+    for note in guard.notes():
+        stream(f"note: {note}")
     todo = list(planned)
     try:
         with git.temp_worktree(commit) as path:

@@ -24,7 +24,8 @@ The folders above the re-runs' worktrees are fingerprinted by name: the job's te
 is made in a fresh folder of its own, and each folder above it, for the names tools look up in every folder above the
 one they start from (:data:`UPWARD`: a `node_modules`, a `conftest.py`, a `package.json`; read 86's F-0298). Each
 command gets a temporary folder of its own, so an honest tool writes none of them there.
-Bounded: at most ``ENTRY_CAP`` entries per fingerprint.
+Bounded: at most ``ENTRY_CAP`` entries per group of spots (:func:`take_each`), past which the fingerprint says it
+stopped (:data:`TRUNCATED`).
 """
 
 from __future__ import annotations
@@ -140,6 +141,25 @@ def git_spots(common_dir: str) -> Spots:
     return spots
 
 
+TRUNCATED = "…"  # the key of a fingerprint that reached ENTRY_CAP (one per group in take_each's)
+
+
+def take_each(groups: Iterable[Spots]) -> dict[str, Signature]:
+    """:func:`take` of each group in turn, each within a cap of its own: a group learned later pushes nothing an
+    earlier one watches past the cap (read 170's F-0578). A path two groups reach keeps the first one's name and
+    signature, so every fingerprint of the same groups names and signs alike (self-found 32's F-0576)."""
+    out: dict[str, Signature] = {}
+    for i, group in enumerate(groups):
+        for path, sig in take(group).items():
+            out.setdefault(f"{TRUNCATED}{i}" if path == TRUNCATED else path, sig)
+    return out
+
+
+def truncated(signatures: dict[str, Signature]) -> bool:
+    """Whether a fingerprint stopped at its cap somewhere: what lies past it is not watched."""
+    return any(path.startswith(TRUNCATED) for path in signatures)
+
+
 def take(spots: Spots) -> dict[str, Signature]:
     """path -> signature of everything ``spots`` names (a folder inside a walked one is read once)."""
     out: dict[str, Signature] = {}
@@ -160,7 +180,7 @@ def take(spots: Spots) -> dict[str, Signature]:
     for folder in walked:
         _walk(folder, out, budget, pruned)
     if budget[0] <= 0:
-        out["…"] = ("truncated", f"more than {ENTRY_CAP} entries: the rest is not fingerprinted")
+        out[TRUNCATED] = ("truncated", f"more than {ENTRY_CAP} entries: the rest is not fingerprinted")
     return out
 
 

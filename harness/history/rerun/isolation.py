@@ -104,15 +104,13 @@ class RerunGuard:
         self.checkout = Path(git.root)
         self.environ = dict(clean_env() if environ is None else environ)
         self.pythons: dict[str, python_site.Python] = {}  # program -> what it says of itself
-        self.spots = Spots()
+        self.groups: list[Spots] = []  # the job's, then each learned interpreter's: fingerprinted each on its own
         self.baseline: dict[str, fingerprint.Signature] | None = None
         self.poisoned: str | None = None  # why nothing more runs in this job
         self._tracked: dict[str, bool] = {}
         self._imports_from: dict[str, list[str]] = {}  # worktree -> the tree's folders put in the checkout's place
         self._left_running()  # what reaping runs before this job left is not this job's
-        # Said once, at the first re-run, where a process a run leaves outside its group cannot be found (F-0296).
-        self.unwatched: str | None = None if descendants.available() else UNWATCHED
-        self.exposed: str | None = EXPOSED if sealed.ancestors_exposed() else None  # said once, too
+        self._said: set[str] = set()  # the notes said to this job (each once)
         self.learn(programs)
 
     # -- what the re-runs rely on --------------------------------------------------------
@@ -131,18 +129,30 @@ class RerunGuard:
         if self.baseline is None:
             _preload()
             spots.update(self._job_spots())
-            self.spots, self.baseline = spots, fingerprint.take(spots)
+            self.groups, self.baseline = [spots], fingerprint.take_each([spots])
             return
         if not any(c in self.pythons for c in fresh) or self.poisoned is not None:
             return
         # What the job relies on is compared first (a change since the last run was judged is poisoning, not taken
-        # in), then fingerprinted again whole: the new spots taken alone would name a folder two names reach (/bin,
-        # /usr/bin) and sign a listed folder's files otherwise than the whole set does, read at the next run as
-        # changes nobody made (self-found 32's F-0576).
+        # in), then fingerprinted again as every later fingerprint is, the new spots a group of their own: merged
+        # into one fingerprint, a folder two names reach (/bin, /usr/bin) was named and signed otherwise than the
+        # whole set names it (self-found 32's F-0576); taken whole, under one cap, a big environment learned later
+        # pushed what was watched past it (read 170's F-0578).
         if self.left_behind("the interpreters a later commit's commands start were fingerprinted"):
             return
-        spots.update(self.spots)
-        self.spots, self.baseline = spots, fingerprint.take(spots)
+        self.groups.append(spots)
+        self.baseline = fingerprint.take_each(self.groups)
+
+    def notes(self) -> list[str]:
+        """What the job cannot watch or protect here, each said once a job: where a process a run leaves outside its
+        group cannot be found (F-0296), where a re-run could debug what started the audit (read 169), where the
+        fingerprint stopped at its cap (read 170)."""
+        now = [UNWATCHED if not descendants.available() else None,
+               EXPOSED if sealed.ancestors_exposed() else None,
+               _stopped() if self.baseline is not None and fingerprint.truncated(self.baseline) else None]
+        fresh = [note for note in now if note is not None and note not in self._said]
+        self._said.update(fresh)
+        return fresh
 
     def after(self, commit: str, what: str) -> list[str]:
         """What the run just made (``what`` at ``commit``) changed of what later runs rely on, and the processes
@@ -162,7 +172,7 @@ class RerunGuard:
     def _changed(self, who: str, who_left: str) -> list[str]:
         assert self.baseline is not None
         left = [f"left running: {p}" for p in self._left_running()]
-        found = [*left, *fingerprint.changes(self.baseline, fingerprint.take(self.spots))]
+        found = [*left, *fingerprint.changes(self.baseline, fingerprint.take_each(self.groups))]
         if found and self.poisoned is None:
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
             self.poisoned = f"{who_left if left else who}: {found[0]}{more}"
@@ -382,6 +392,12 @@ class RerunGuard:
             self._tracked[first] = bool(head and self.git.run(["ls-tree", "--name-only", head, "--", first],
                                                               check=False).strip())
         return self._tracked[first]
+
+
+def _stopped() -> str:
+    return (f"the fingerprint of what the re-runs rely on stops at {fingerprint.ENTRY_CAP:,} entries of one "
+            "interpreter's or the job's folders: what lies past them is not watched, and a re-run could change it "
+            "unseen; fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
 
 
 def stubs_folder(worktree: Path) -> Path:
