@@ -252,18 +252,24 @@ def test_the_audit_says_a_re_run_can_reach_what_started_it_exactly_where_one_can
     assert (reached == "readable") == ancestors_exposed(), reached
 
 
-ROOT_CAPS, NO_CAPS = "000001ffffffffff", "0000000000000000"
+ALL, NONE, PTRACE = (1 << 41) - 1, 0, 1 << 19
 
 
-@pytest.mark.parametrize(("scope", "caps", "exposed"), [
-    ("0\n", NO_CAPS, True), ("1\n", NO_CAPS, False), ("2\n", NO_CAPS, False), ("3\n", NO_CAPS, False),
-    (None, NO_CAPS, True),
-    # an audit that holds CAP_SYS_PTRACE drops it for what it starts: its ancestors, holding it, are out of reach
-    ("0\n", ROOT_CAPS, False), (None, ROOT_CAPS, False), (None, f"{1 << 19:016x}", False),
-    (None, f"{(1 << 42) - 1 - (1 << 19):016x}", True),  # every capability but that one
-    (None, None, True),  # unreadable: said exposed, never claimed covered
-], ids=["0", "1", "2", "3", "no-yama", "0-root", "no-yama-root", "ptrace-alone", "all-but-ptrace", "caps-unknown"])
-def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypatch, scope, caps, exposed):
+@pytest.mark.parametrize(("scope", "root", "caps", "exposed"), [
+    ("0\n", False, {}, True), ("1\n", False, {}, False), ("2\n", False, {}, False), ("3\n", False, {}, False),
+    (None, False, {}, True),
+    # root: its ancestors hold CAP_SYS_PTRACE, dropped for every program it starts
+    ("0\n", True, {"CapPrm": ALL, "CapBnd": ALL - PTRACE}, False),
+    (None, True, {"CapPrm": ALL, "CapBnd": ALL - PTRACE}, False),
+    # a program it starts would still hold it (read 170's F-0577): Yama's 1 and 2 do not stop a holder, 3 does
+    (None, True, {"CapPrm": ALL, "CapBnd": ALL}, True), ("1\n", True, {"CapPrm": ALL, "CapInh": PTRACE}, True),
+    ("2\n", False, {"CapAmb": PTRACE, "CapInh": PTRACE}, True), ("3\n", True, {"CapPrm": ALL, "CapInh": PTRACE}, False),
+    # a user's bounding set reaches only a setuid program: not counted
+    ("1\n", False, {"CapBnd": ALL}, False),
+    (None, False, None, True),  # unreadable: said exposed, never claimed covered
+], ids=["0", "1", "2", "3", "no-yama", "0-root", "no-yama-root", "root-bounding-kept", "1-inheritable",
+        "2-ambient", "3-inheritable", "user-bounding", "caps-unknown"])
+def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypatch, scope, root, caps, exposed):
     from harness.history.rerun import sealed
 
     monkeypatch.setattr(sys, "platform", "linux")
@@ -271,8 +277,62 @@ def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypat
     if scope is not None:
         scope_file.write_text(scope)
     if caps is not None:
-        status.write_text(f"Name:\tpython3\nCapInh:\t{NO_CAPS}\nCapPrm:\t{caps}\nCapEff:\t{caps}\n")
-    assert sealed.ancestors_exposed(str(scope_file), str(status)) is exposed
+        sets = {"CapInh": NONE, "CapPrm": NONE, "CapEff": caps.get("CapPrm", NONE), "CapBnd": ALL, "CapAmb": NONE}
+        sets.update(caps)
+        status.write_text("Name:\tpython3\n" + "".join(f"{k}:\t{v:016x}\n" for k, v in sets.items()))
+    assert sealed.ancestors_exposed(str(scope_file), str(status), root=root) is exposed
+
+
+# A sealed audit's stand-in: what a program it starts holds, and whether that program can open the audit's memory.
+SEALED_PARENT = '''\
+import subprocess, sys
+from harness.history.rerun.sealed import Sealed
+CHILD = """import os
+held = 0
+for line in open("/proc/self/status"):
+    if line.startswith(("CapPrm:", "CapEff:")):
+        held |= int(line.split()[1], 16)
+print("ptrace:" + ("yes" if held >> 19 & 1 else "no"))
+try:
+    open(f"/proc/{os.getppid()}/mem", "rb").close()
+    print("mem:readable")
+except OSError as exc:
+    print("mem:" + type(exc).__name__)
+"""
+with Sealed() as sealed:
+    sealed.arm()
+    print(subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, check=True).stdout, end="")
+    print("reachable:" + ("yes" if sealed.reachable else "no"))
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="gives the audit an inheritable CAP_SYS_PTRACE with setpriv: Linux, as root")
+@pytest.mark.parametrize("given", [["--inh-caps", "+sys_ptrace"],
+                                   ["--inh-caps", "+sys_ptrace", "--ambient-caps", "+sys_ptrace"]],
+                         ids=["inheritable", "ambient"])
+def test_f0577_no_program_the_sealed_audit_starts_keeps_a_ptrace_capability_handed_to_it(tmp_path, given):
+    # Read 170: the seal dropped CAP_SYS_PTRACE from the bounding set alone; root execs with its inheritable set too
+    # (an older container runtime's --cap-add SYS_PTRACE fills it), so a re-run attached to the audit and made it
+    # exit 0. Now no set a program inherits from keeps it.
+    script = tmp_path / "sealed.py"
+    script.write_text(SEALED_PARENT)
+    r = subprocess.run(["setpriv", *given, sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["ptrace:no", "mem:PermissionError", "reachable:no"], r.stdout + r.stderr
+
+
+def test_f0577_an_audit_whose_re_runs_would_still_hold_ptrace_runs_none_of_them(h, repo, monkeypatch):
+    # Where the seal cannot take the capability away (a root audit in a container without CAP_SETPCAP, whose bounding
+    # set keeps it), a re-run could attach to the audit: nothing is re-run, and the audit says why (could not run).
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sealed, "children_hold_ptrace", lambda *a, **k: True)
+    configure(repo, PASS_CMD, PASS_CMD)
+    base = commit_all_ok(repo, "config")
+    done(h, repo, "First")
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 2, r.text
+    assert "would still hold CAP_SYS_PTRACE" in r.err and "reproduces" not in r.err, r.err
 
 
 @pytest.mark.parametrize("exposed", [True, False], ids=["exposed", "yama"])
