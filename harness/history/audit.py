@@ -149,7 +149,10 @@ def _job(git: Git, commits: list[str], rerun_only: str | None, seal: Sealed | No
     def make() -> RerunGuard:
         if seal is not None:
             seal.arm()
-        return RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits))
+        guard = RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits))
+        if seal is not None and seal.reachable:
+            guard.poisoned = seal.reachable  # nothing runs in this job: could not run
+        return guard
 
     return Job(make)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -35,6 +36,7 @@ class Sealed:
     def __init__(self) -> None:
         self.finder: _NoLateImports | None = None
         self.dumpable: int | None = None  # what it was, to put back; None when it was not changed
+        self.reachable: str | None = None  # armed, why a re-run could still attach to the audit (none then runs)
 
     def arm(self) -> None:
         if self.finder is not None:
@@ -42,6 +44,8 @@ class Sealed:
         preload()
         self.dumpable = _set_dumpable(0)
         _drop_ptrace_from_children()
+        # What the drops could not take away: the audit re-runs nothing rather than be reachable (read 170's F-0577).
+        self.reachable = REACHABLE if sys.platform.startswith("linux") and children_hold_ptrace() else None
         self.finder = _NoLateImports()
         sys.meta_path.insert(0, self.finder)
 
@@ -57,35 +61,56 @@ class Sealed:
             self.dumpable = None
 
 
-def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", status_file: str = "/proc/self/status"
-                      ) -> bool:
-    """Whether a re-run here may debug a process of the audit's user that is not its descendant: Linux without Yama,
-    or with its `ptrace_scope` 0, for an audit that holds no CAP_SYS_PTRACE. The audit is out of a re-run's reach while
-    sealed, but what started it (CI's shell, the runner) is not the audit's to seal: there a re-run could attach to
-    it and change what it does with the verdict (read 169). An audit that holds the capability (root) has it dropped
-    for every program it starts, so its ancestors, which hold it too, have capabilities no re-run has, and the kernel
-    refuses the attach. Elsewhere the platform asks for more than the same user (macOS: the debugger's entitlement)."""
+def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", status_file: str = "/proc/self/status",
+                      root: bool | None = None) -> bool:
+    """Whether a re-run here may debug a process of the audit's user that is not its descendant (CI's shell, the
+    runner: no process of the audit's to seal, read 169), judged by what a program the audit starts holds (read 170):
+    one holding CAP_SYS_PTRACE attaches anywhere Yama allows anything (`ptrace_scope` under 3); one without it, where
+    there is no Yama or its `ptrace_scope` is 0, to any process of its user whose capabilities are no more than its
+    own — not to the ancestors of an audit that holds the capability (root), since they hold it too. Elsewhere the
+    platform asks for more than the same user (macOS: the debugger's entitlement)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         with open(scope_file, encoding="ascii") as f:
-            if f.read().strip() != "0":
-                return False
+            scope: str | None = f.read().strip()
     except OSError:
-        pass  # no Yama: the same user is all a debugger needs
-    return not _holds_ptrace(status_file)
+        scope = None  # no Yama: the same user is all a debugger needs
+    if children_hold_ptrace(status_file, root):
+        return scope != "3"
+    if scope not in (None, "0"):
+        return False
+    held = _capabilities(status_file)
+    return held is None or not held.get("CapPrm", 0) >> _CAP_SYS_PTRACE & 1
 
 
-def _holds_ptrace(status_file: str) -> bool:
+def children_hold_ptrace(status_file: str = "/proc/self/status", root: bool | None = None) -> bool:
+    """Whether a program this process starts may hold CAP_SYS_PTRACE: from its ambient or inheritable set, or, run as
+    root, its bounding set (what root execs with). A user's bounding set reaches only a setuid program. Unknown: yes."""
+    held = _capabilities(status_file)
+    if held is None:
+        return True
+    root = os.geteuid() == 0 if root is None else root
+    sets = ("CapAmb", "CapInh", "CapBnd") if root else ("CapAmb", "CapInh")
+    return any(held.get(name, 0) >> _CAP_SYS_PTRACE & 1 for name in sets)
+
+
+def _capabilities(status_file: str) -> dict[str, int] | None:
+    """The capability sets of /proc/self/status (CapInh, CapPrm, CapEff, CapBnd, CapAmb); None when unreadable."""
     try:
         with open(status_file, encoding="ascii") as f:
-            permitted = next(line.split()[1] for line in f if line.startswith("CapPrm:"))
-        return bool(int(permitted, 16) >> _CAP_SYS_PTRACE & 1)
-    except (OSError, StopIteration, ValueError, IndexError):
-        return False  # unknown: said exposed, never claimed covered
+            return {line.split(":")[0]: int(line.split()[1], 16) for line in f if line.startswith("Cap")}
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 _GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_CAPBSET_DROP
+_CAP_AMBIENT, _CAP_AMBIENT_LOWER = 47, 3  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER
+_CAPABILITY_V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
+REACHABLE = ("the programs this audit starts would still hold CAP_SYS_PTRACE (from its inheritable or ambient set, or, "
+             "run as root, its bounding set, which it could not drop): a re-run could attach to the audit and decide "
+             "its verdict, so none is run; run the audit without that capability (a container without --cap-add "
+             "SYS_PTRACE, a service without AmbientCapabilities) or with CAP_SETPCAP to drop it")
 _CAP_SYS_PTRACE = 19  # linux/capability.h
 
 
@@ -103,14 +128,40 @@ def _prctl() -> Callable[..., int] | None:
 
 
 def _drop_ptrace_from_children() -> None:
-    """CAP_SYS_PTRACE out of the capability bounding set, which every program started from now on inherits: an audit
-    run as root (a container's CI) starts its re-runs as root, and root attaches to a process that is not dumpable
-    as well. Irreversible for this process, which ends with the audit; not root, it has nothing to drop (EPERM)."""
+    """CAP_SYS_PTRACE out of every set a program started from now on can get it from: the bounding set (root execs
+    with it: an audit run as root in a container's CI), the inheritable set (root execs with it too: an older container
+    runtime's --cap-add SYS_PTRACE fills it, read 170's F-0577) and the ambient set (any user's programs keep it).
+    Irreversible for this process, which ends with the audit. Without CAP_SETPCAP the bounding set stays (EPERM):
+    :func:`children_hold_ptrace` tells after."""
     import ctypes
 
     prctl = _prctl()
-    if prctl is not None:
-        prctl(_CAPBSET_DROP, ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0, 0)
+    if prctl is None:
+        return
+    prctl(_CAPBSET_DROP, ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0, 0)
+    prctl(_CAP_AMBIENT, ctypes.c_ulong(_CAP_AMBIENT_LOWER), ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0)
+    _lower_inheritable(_CAP_SYS_PTRACE)
+
+
+def _lower_inheritable(cap: int) -> None:
+    """``cap`` out of this process's inheritable set (capget, then capset: lowering needs no privilege)."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        header, data = Header(_CAPABILITY_V3, 0), (Data * 2)()
+        if libc.capget(ctypes.byref(header), data) != 0:
+            return
+        data[cap // 32].inheritable &= ~(1 << cap % 32)
+        libc.capset(ctypes.byref(header), data)
+    except (OSError, AttributeError):
+        return  # no capset here: children_hold_ptrace() reads what stayed
 
 
 def _set_dumpable(value: int) -> int | None:
