@@ -335,6 +335,14 @@ def test_f0577_an_audit_whose_re_runs_would_still_hold_ptrace_runs_none_of_them(
     assert "would still hold CAP_SYS_PTRACE" in r.err and "reproduces" not in r.err, r.err
 
 
+@pytest.mark.parametrize(("platform", "exposed"), [("darwin", False), ("freebsd14", True), ("win32", True)])
+def test_elsewhere_only_macos_asks_more_of_a_debugger_than_the_same_user(monkeypatch, tmp_path, platform, exposed):
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sys, "platform", platform)
+    assert sealed.ancestors_exposed(str(tmp_path / "none"), str(tmp_path / "none")) is exposed
+
+
 @pytest.mark.parametrize("exposed", [True, False], ids=["exposed", "yama"])
 def test_the_audit_notes_once_what_its_seal_does_not_cover(h, repo, monkeypatch, exposed):
     from harness.history.rerun import sealed

@@ -67,10 +67,13 @@ def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", st
     runner: no process of the audit's to seal, read 169), judged by what a program the audit starts holds (read 170):
     one holding CAP_SYS_PTRACE attaches anywhere Yama allows anything (`ptrace_scope` under 3); one without it, where
     there is no Yama or its `ptrace_scope` is 0, to any process of its user whose capabilities are no more than its
-    own — not to the ancestors of an audit that holds the capability (root), since they hold it too. Elsewhere the
-    platform asks for more than the same user (macOS: the debugger's entitlement)."""
-    if not sys.platform.startswith("linux"):
+    own — not to the ancestors of an audit that holds the capability (root), since they hold it too. macOS asks for
+    more than the same user (the debugger's entitlement); any other system is taken to ask for no more (FreeBSD's
+    default lets a process debug another of its user): said exposed, never claimed covered."""
+    if sys.platform == "darwin":
         return False
+    if not sys.platform.startswith("linux"):
+        return True
     try:
         with open(scope_file, encoding="ascii") as f:
             scope: str | None = f.read().strip()
