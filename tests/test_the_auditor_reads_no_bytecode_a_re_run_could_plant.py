@@ -197,11 +197,11 @@ def test_f0563_bytecode_a_re_run_plants_in_the_harness_s_package_never_decides_t
     assert list((tmp_path / "ci").rglob("hooks.*.pyc")), "the re-run planted nothing: the test tests nothing"
 
 
-# A child of the sealed process reads its memory as a debugger would: the open ptrace's access rules decide.
-READ_PARENT_MEMORY = """\
-import os
+# A process reads another's memory as a debugger would (the pid given): the open ptrace's access rules decide.
+READ_MEMORY_OF = """\
+import sys
 try:
-    open(f"/proc/{os.getppid()}/mem", "rb").close()
+    open(f"/proc/{sys.argv[1]}/mem", "rb").close()
     print("readable")
 except OSError as exc:
     print(type(exc).__name__)
@@ -215,7 +215,7 @@ def test_f0574_no_re_run_can_attach_to_the_sealed_audit_as_a_debugger():
     from harness.history.rerun.sealed import Sealed
 
     def child_reads() -> str:
-        return subprocess.run([sys.executable, "-c", READ_PARENT_MEMORY], capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-c", READ_MEMORY_OF, str(os.getpid())], capture_output=True, text=True,
                               check=True).stdout.strip()
 
     with Sealed() as sealed:
@@ -225,16 +225,6 @@ def test_f0574_no_re_run_can_attach_to_the_sealed_audit_as_a_debugger():
 
 
 # -- what the seal cannot cover: the processes that started the audit (read 169) ---------------------------------
-
-READ_MEMORY_OF = """\
-import sys
-try:
-    open(f"/proc/{sys.argv[1]}/mem", "rb").close()
-    print("readable")
-except OSError as exc:
-    print(type(exc).__name__)
-"""
-
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Yama and /proc are Linux's")
 def test_the_audit_says_a_re_run_can_reach_what_started_it_exactly_where_one_can():
