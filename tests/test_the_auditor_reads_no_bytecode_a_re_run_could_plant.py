@@ -254,11 +254,12 @@ ALL, NONE, PTRACE = (1 << 41) - 1, 0, 1 << 19
     # a program it starts would still hold it (read 170's F-0577): Yama's 1 and 2 do not stop a holder, 3 does
     (None, True, {"CapPrm": ALL, "CapBnd": ALL}, True), ("1\n", True, {"CapPrm": ALL, "CapInh": PTRACE}, True),
     ("2\n", False, {"CapAmb": PTRACE, "CapInh": PTRACE}, True), ("3\n", True, {"CapPrm": ALL, "CapInh": PTRACE}, False),
-    # a user's bounding set reaches only a setuid program: not counted
-    ("1\n", False, {"CapBnd": ALL}, False),
+    # a user's bounding set reaches a program whose exec grants capabilities (setuid, file capabilities: read 171's
+    # F-0579), unless no_new_privs forbids that
+    ("1\n", False, {"CapBnd": ALL, "NoNewPrivs": 0}, True), ("1\n", False, {"CapBnd": ALL, "NoNewPrivs": 1}, False),
     (None, False, None, True),  # unreadable: said exposed, never claimed covered
 ], ids=["0", "1", "2", "3", "no-yama", "0-root", "no-yama-root", "root-bounding-kept", "1-inheritable",
-        "2-ambient", "3-inheritable", "user-bounding", "caps-unknown"])
+        "2-ambient", "3-inheritable", "user-bounding-exec-gains", "user-bounding-no-new-privs", "caps-unknown"])
 def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypatch, scope, root, caps, exposed):
     from harness.history.rerun import sealed
 
@@ -267,7 +268,8 @@ def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypat
     if scope is not None:
         scope_file.write_text(scope)
     if caps is not None:
-        sets = {"CapInh": NONE, "CapPrm": NONE, "CapEff": caps.get("CapPrm", NONE), "CapBnd": ALL, "CapAmb": NONE}
+        sets = {"CapInh": NONE, "CapPrm": NONE, "CapEff": caps.get("CapPrm", NONE), "CapBnd": ALL, "CapAmb": NONE,
+                "NoNewPrivs": 1}  # as the seal leaves it
         sets.update(caps)
         status.write_text("Name:\tpython3\n" + "".join(f"{k}:\t{v:016x}\n" for k, v in sets.items()))
     assert sealed.ancestors_exposed(str(scope_file), str(status), root=root) is exposed
@@ -345,3 +347,97 @@ def test_the_audit_notes_once_what_its_seal_does_not_cover(h, repo, monkeypatch,
     r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
     assert r.code == 0, r.text
     assert r.err.count("a re-run could attach to it") == (1 if exposed else 0), r.err
+
+
+# -- what a program the sealed audit starts can gain, and what runs when the seal cannot hold (read 171) --------------
+
+# The sealed audit's stand-in again: whether a program it starts may gain privileges when it is executed.
+SEALED_NO_NEW_PRIVS = '''\
+import subprocess, sys
+from harness.history.rerun.sealed import Sealed
+with Sealed() as sealed:
+    sealed.arm()
+    status = subprocess.run(["cat", "/proc/self/status"], capture_output=True, text=True, check=True).stdout
+    print(next(line for line in status.splitlines() if line.startswith("NoNewPrivs:")).split()[1])
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_NO_NEW_PRIVS is Linux's")
+def test_f0579_no_program_a_sealed_audit_starts_gains_privileges_when_executed(tmp_path):
+    # Read 171: an audit run as an ordinary user cannot drop CAP_SYS_PTRACE from its bounding set, and a re-run
+    # executed a program with file capabilities (or a setuid one: sudo) that gained it and attached to the audit.
+    # Sealed, every program it starts runs with no_new_privs: an exec grants nothing.
+    script = tmp_path / "sealed.py"
+    script.write_text(SEALED_NO_NEW_PRIVS)
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "1", r.stdout + r.stderr
+
+
+# Drops to `nobody` and runs a copy of `cat` that carries a file capability: what it holds once executed.
+GAINS = '''\
+import subprocess, sys
+from harness.history.rerun.sealed import Sealed
+cat, armed = sys.argv[1], sys.argv[2] == "sealed"
+with Sealed() as sealed:
+    if armed:
+        sealed.arm()
+    out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", cat, "/proc/self/status"],
+                         capture_output=True, text=True, check=True).stdout
+    print(next(line for line in out.splitlines() if line.startswith("CapEff:")).split()[1])
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0
+                    or not (shutil.which("setpriv") and shutil.which("setcap")),
+                    reason="gives a program a file capability (setcap) and runs it as nobody (setpriv): Linux, as root")
+def test_f0579_a_file_capability_grants_nothing_below_a_sealed_audit(tmp_path):
+    # CAP_NET_RAW stands for any capability the bounding set keeps (a user's audit cannot drop CAP_SYS_PTRACE from it).
+    tmp_path.chmod(0o755)
+    cat = tmp_path / "cat"
+    shutil.copy(shutil.which("cat"), cat)
+    cat.chmod(0o755)
+    subprocess.run(["setcap", "cap_net_raw+ep", str(cat)], check=True)
+    script = tmp_path / "gains.py"
+    script.write_text(GAINS)
+
+    def held(mode: str) -> int:
+        r = subprocess.run([sys.executable, str(script), str(cat), mode], capture_output=True, text=True, check=True)
+        return int(r.stdout.strip(), 16)
+
+    net_raw = 1 << 13
+    if not held("plain") & net_raw:
+        pytest.skip("this system grants no file capability here (a nosuid mount, or no bounding set to grant from)")
+    assert not held("sealed") & net_raw
+
+
+def test_f0580_a_job_whose_seal_cannot_hold_runs_nothing_of_the_checkout_not_even_a_probe(h, repo, monkeypatch,
+                                                                                            tmp_path):
+    # Read 171: with the seal reachable, the guard still probed the interpreter the configured command names; a
+    # relative one is the checkout's own file, which ran holding CAP_SYS_PTRACE and could attach to the audit.
+    from harness.history.rerun import sealed
+
+    marker = tmp_path / "the-checkout-ran"
+    wrapper = repo / "tools" / "python3"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\ncase "$PWD" in *harness-probe-*|*harness-rerun-*) echo ran >> {marker} ;; esac\n'
+                       f'exec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    configure(repo, ["tools/python3", "-c", "pass"], ["tools/python3", "-c", "pass"])
+    base = commit_all_ok(repo, "config; the project's python wrapper")
+    done(h, repo, "First")
+    monkeypatch.setattr(sealed, "children_hold_ptrace", lambda *a, **k: True)
+    r = h("audit", "--rerun", "--from", base, "--to", "HEAD")
+    assert r.code == 2, r.text
+    assert not marker.exists(), marker.read_text()
+
+
+def test_f0580_a_poisoned_job_probes_no_interpreter_it_learns(repo, tmp_path, monkeypatch):
+    from harness.gitio.git import Git
+    from harness.history.rerun.isolation import RerunGuard
+
+    guard = RerunGuard(Git(repo), environ={"PATH": "/usr/bin", "HOME": str(tmp_path / "home")},
+                       poisoned="a reason nothing runs")
+    probed: list[str] = []
+    monkeypatch.setattr(RerunGuard, "_probe", lambda self, program: probed.append(program))
+    guard.learn([sys.executable])
+    assert probed == [] and guard.baseline is None
