@@ -373,7 +373,8 @@ def test_f0579_no_program_a_sealed_audit_starts_gains_privileges_when_executed(t
     assert r.stdout.strip() == "1", r.stdout + r.stderr
 
 
-# Drops to `nobody` and runs a copy of `cat` that carries a file capability: what it holds once executed.
+# Drops to `nobody` and, from a shell that holds nothing (setpriv itself may keep what root held), runs a copy of `cat`
+# that carries a file capability: what it holds once executed.
 GAINS = '''\
 import subprocess, sys
 from harness.history.rerun.sealed import Sealed
@@ -381,8 +382,8 @@ cat, armed = sys.argv[1], sys.argv[2] == "sealed"
 with Sealed() as sealed:
     if armed:
         sealed.arm()
-    out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", cat, "/proc/self/status"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c",
+                          'exec "$0" /proc/self/status', cat], capture_output=True, text=True, check=True).stdout
     print(next(line for line in out.splitlines() if line.startswith("CapEff:")).split()[1])
 '''
 
@@ -392,8 +393,11 @@ with Sealed() as sealed:
                     reason="gives a program a file capability (setcap) and runs it as nobody (setpriv): Linux, as root")
 def test_f0579_a_file_capability_grants_nothing_below_a_sealed_audit(tmp_path):
     # CAP_NET_RAW stands for any capability the bounding set keeps (a user's audit cannot drop CAP_SYS_PTRACE from it).
-    tmp_path.chmod(0o755)
-    cat = tmp_path / "cat"
+    import tempfile
+
+    reachable = Path(tempfile.mkdtemp(prefix="harness-test-caps-", dir="/tmp"))  # nobody can reach it (not tmp_path)
+    reachable.chmod(0o755)
+    cat = reachable / "cat"
     shutil.copy(shutil.which("cat"), cat)
     cat.chmod(0o755)
     subprocess.run(["setcap", "cap_net_raw+ep", str(cat)], check=True)
@@ -405,9 +409,12 @@ def test_f0579_a_file_capability_grants_nothing_below_a_sealed_audit(tmp_path):
         return int(r.stdout.strip(), 16)
 
     net_raw = 1 << 13
-    if not held("plain") & net_raw:
-        pytest.skip("this system grants no file capability here (a nosuid mount, or no bounding set to grant from)")
-    assert not held("sealed") & net_raw
+    try:
+        if not held("plain") & net_raw:
+            pytest.skip("this system grants no file capability here (a nosuid mount, or no bounding set to grant from)")
+        assert not held("sealed") & net_raw
+    finally:
+        shutil.rmtree(reachable)
 
 
 def test_f0580_a_job_whose_seal_cannot_hold_runs_nothing_of_the_checkout_not_even_a_probe(h, repo, monkeypatch,

@@ -149,10 +149,9 @@ def _job(git: Git, commits: list[str], rerun_only: str | None, seal: Sealed | No
     def make() -> RerunGuard:
         if seal is not None:
             seal.arm()
-        guard = RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits))
-        if seal is not None and seal.reachable:
-            guard.poisoned = seal.reachable  # nothing runs in this job: could not run
-        return guard
+        # A seal that cannot hold: nothing runs in this job (could not run), not even a probe (read 171's F-0580).
+        return RerunGuard(git, configured_programs(git, [rerun_only] if rerun_only else commits),
+                          poisoned=seal.reachable if seal is not None else None)
 
     return Job(make)
 

@@ -97,7 +97,8 @@ def configured_programs(git: Git, commits: Sequence[str]) -> list[str]:
 class RerunGuard:
     """Made once per audit job, before its first re-run."""
 
-    def __init__(self, git: Git, programs: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, git: Git, programs: Iterable[str] = (), environ: Mapping[str, str] | None = None,
+                 poisoned: str | None = None) -> None:
         from harness.runner import clean_env
 
         self.git = git
@@ -106,7 +107,7 @@ class RerunGuard:
         self.pythons: dict[str, python_site.Python] = {}  # program -> what it says of itself
         self.groups: list[Spots] = []  # the job's, then each learned interpreter's: fingerprinted each on its own
         self.baseline: dict[str, fingerprint.Signature] | None = None
-        self.poisoned: str | None = None  # why nothing more runs in this job
+        self.poisoned = poisoned  # why nothing (more) runs in this job: then nothing is probed either
         self._tracked: dict[str, bool] = {}
         self._imports_from: dict[str, list[str]] = {}  # worktree -> the tree's folders put in the checkout's place
         self._left_running()  # what reaping runs before this job left is not this job's
@@ -116,8 +117,12 @@ class RerunGuard:
     # -- what the re-runs rely on --------------------------------------------------------
     def learn(self, programs: Iterable[str]) -> None:
         """Probe the interpreters ``programs`` start that are not known yet, and fingerprint what they
-        rely on (the first call: everything else the job relies on too)."""
+        rely on (the first call: everything else the job relies on too). A poisoned job learns nothing: a probe
+        starts the interpreter, which may be the checkout's own file (read 171's F-0580)."""
         from concurrent.futures import ThreadPoolExecutor
+
+        if self.poisoned is not None:
+            return
 
         fresh = [c for c in python_site.candidates(list(programs), self.environ, self.checkout)
                  if c not in self.pythons]
@@ -131,7 +136,7 @@ class RerunGuard:
             spots.update(self._job_spots())
             self.groups, self.baseline = [spots], fingerprint.take_each([spots])
             return
-        if not any(c in self.pythons for c in fresh) or self.poisoned is not None:
+        if not any(c in self.pythons for c in fresh):
             return
         # What the job relies on is compared first (a change since the last run was judged is poisoning, not taken
         # in), then fingerprinted again as every later fingerprint is, the new spots a group of their own: merged

@@ -88,27 +88,32 @@ def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", st
 
 
 def children_hold_ptrace(status_file: str = "/proc/self/status", root: bool | None = None) -> bool:
-    """Whether a program this process starts may hold CAP_SYS_PTRACE: from its ambient or inheritable set, or, run as
-    root, its bounding set (what root execs with). A user's bounding set reaches only a setuid program. Unknown: yes."""
+    """Whether a program this process starts may hold CAP_SYS_PTRACE: from its ambient or inheritable set, or from
+    its bounding set, which root execs with, as does anyone executing a setuid or file-capability program unless
+    no_new_privs forbids an exec to grant anything (read 171's F-0579). Unknown: yes."""
     held = _capabilities(status_file)
     if held is None:
         return True
     root = os.geteuid() == 0 if root is None else root
-    sets = ("CapAmb", "CapInh", "CapBnd") if root else ("CapAmb", "CapInh")
+    granting = root or held.get("NoNewPrivs", 0) != 1
+    sets = ("CapAmb", "CapInh", "CapBnd") if granting else ("CapAmb", "CapInh")
     return any(held.get(name, 0) >> _CAP_SYS_PTRACE & 1 for name in sets)
 
 
 def _capabilities(status_file: str) -> dict[str, int] | None:
-    """The capability sets of /proc/self/status (CapInh, CapPrm, CapEff, CapBnd, CapAmb); None when unreadable."""
+    """The capability sets of /proc/self/status (CapInh, CapPrm, CapEff, CapBnd, CapAmb) and its NoNewPrivs flag;
+    None when unreadable."""
     try:
         with open(status_file, encoding="ascii") as f:
-            return {line.split(":")[0]: int(line.split()[1], 16) for line in f if line.startswith("Cap")}
+            return {line.split(":")[0]: int(line.split()[1], 16) for line in f
+                    if line.startswith(("Cap", "NoNewPrivs:"))}
     except (OSError, ValueError, IndexError):
         return None
 
 
 _GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_CAPBSET_DROP
 _CAP_AMBIENT, _CAP_AMBIENT_LOWER = 47, 3  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER
+_SET_NO_NEW_PRIVS = 38  # PR_SET_NO_NEW_PRIVS
 _CAPABILITY_V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
 REACHABLE = ("the programs this audit starts would still hold CAP_SYS_PTRACE (from its inheritable or ambient set, or, "
              "run as root, its bounding set, which it could not drop): a re-run could attach to the audit and decide "
@@ -134,13 +139,16 @@ def _drop_ptrace_from_children() -> None:
     """CAP_SYS_PTRACE out of every set a program started from now on can get it from: the bounding set (root execs
     with it: an audit run as root in a container's CI), the inheritable set (root execs with it too: an older container
     runtime's --cap-add SYS_PTRACE fills it, read 170's F-0577) and the ambient set (any user's programs keep it).
-    Irreversible for this process, which ends with the audit. Without CAP_SETPCAP the bounding set stays (EPERM):
+    Irreversible for this process, which ends with the audit. Without CAP_SETPCAP the bounding set stays (EPERM), so
+    no program started from now on gains anything when executed either (no_new_privs: a setuid `sudo`, a program
+    with file capabilities, read 171's F-0579; a project whose re-run needs sudo cannot have it). What stayed,
     :func:`children_hold_ptrace` tells after."""
     import ctypes
 
     prctl = _prctl()
     if prctl is None:
         return
+    prctl(_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), 0, 0, 0)
     prctl(_CAPBSET_DROP, ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0, 0)
     prctl(_CAP_AMBIENT, ctypes.c_ulong(_CAP_AMBIENT_LOWER), ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0)
     _lower_inheritable(_CAP_SYS_PTRACE)
