@@ -170,6 +170,21 @@ def test_aggregate_passes_when_every_planned_commit_reproduced_and_fails_on_a_mi
     assert r.code == 2 and "not a JSON verdict" in r.err
 
 
+def test_aggregate_says_what_a_job_noted_it_could_not_watch(h, repo, tmp_path):
+    # A fan-out job's notes (no subreaper, a re-run that could debug what started it, a fingerprint at its cap) are in
+    # its --json verdict, and the aggregate says them: nobody reads a matrix job's stderr.
+    plan, verdicts = fanned_out(h, repo, tmp_path / "v")
+    first = next(iter(verdicts.values()))
+    doc = json.loads(first.read_text())
+    doc["notes"] = ["the fingerprint of what the re-runs rely on stops at 10 entries", 7]
+    first.write_text(json.dumps(doc))
+    r = h("audit", "--aggregate", str(plan), *map(str, verdicts.values()))
+    assert r.code == 0, r.text
+    assert r.err.count("note: ") == 1 and "stops at 10 entries" in r.err, r.err
+    _, agg, _ = audit_doc(h, "--aggregate", str(plan), *map(str, verdicts.values()))
+    assert agg["notes"] == [f"{first}: the fingerprint of what the re-runs rely on stops at 10 entries"]
+
+
 def test_aggregate_fails_on_a_refused_or_unrunnable_verdict_or_one_from_another_range(h, repo, tmp_path):
     plan, verdicts = fanned_out(h, repo, tmp_path / "v")
     sha, other = list(verdicts)

@@ -245,6 +245,8 @@ def _aggregate(files: tuple[str, ...], aggregate: bool, audit_options: bool, out
         click.echo(f"harness: audit: refused: {line}", err=True)
     for line in result.missing:
         click.echo(f"harness: audit: no verdict: {line}", err=True)
+    for line in result.notes:
+        click.echo(f"harness: audit: note: {line}", err=True)
     click.echo(f"harness: audit: {len(result.passed)} planned commit(s) reproduced, {len(result.refused)} refused, "
                f"{len(result.missing)} without a verdict", err=True)
     return result.exit_code

@@ -29,6 +29,7 @@ class AuditResult:
     history: list[Problem] = field(default_factory=list)  # the ref replaced rather than extended (rewrite.py)
     rerun_only: str | None = None            # --only: the one commit this job re-ran
     stdout: str | None = None                # the file under stdout was replaced while the re-runs ran (F-0364)
+    notes: list[str] = field(default_factory=list)  # what the re-run job could not watch or protect here
 
     @property
     def failed(self) -> bool:
@@ -44,7 +45,7 @@ class AuditResult:
                 "commits": len(self.commits), "failed": sum(not r["ok"] for r in self.rows),
                 "could_not_run": self.unrunnable, "results": self.rows, "history": [p.as_dict() for p in self.history],
                 **({"rerun_only": self.rerun_only} if self.rerun_only else {}),
-                **({"stdout": self.stdout} if self.stdout else {})}
+                **({"stdout": self.stdout} if self.stdout else {}), **({"notes": self.notes} if self.notes else {})}
 
 
 def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun: bool = False, stamp: bool = True,
@@ -95,6 +96,8 @@ def run_audit(git: Git, commits: list[str], title: str, signers: Signers, rerun:
                 result.note_disagreements.append((commit, said, verdict))
         result.rows.append(row)
     _left_running(job, result, "the report", stream)
+    if job is not None and job.guard is not None:
+        result.notes = list(job.guard.said)  # said as the job went; a fan-out job's document carries them too
     return result
 
 

@@ -63,6 +63,7 @@ class Aggregate:
     refused: list[str] = field(default_factory=list)    # what says the work does not hold (exit 1)
     missing: list[str] = field(default_factory=list)    # what leaves a verdict unknown (exit 2)
     passed: list[str] = field(default_factory=list)     # planned commits whose job reproduced
+    notes: list[str] = field(default_factory=list)      # what a job could not watch or protect, each said once
 
     @property
     def exit_code(self) -> int:
@@ -70,7 +71,7 @@ class Aggregate:
 
     def as_dict(self) -> dict[str, Any]:
         return {"plan": self.plan, "exit_code": self.exit_code, "passed": self.passed, "refused": self.refused,
-                "no_verdict": self.missing}
+                "no_verdict": self.missing, **({"notes": self.notes} if self.notes else {})}
 
 
 def _load(path: Path, out: Aggregate) -> dict[str, Any] | None:
@@ -202,6 +203,10 @@ def _judge(commit: str, verdicts: list[tuple[Path, dict[str, Any]]], out: Aggreg
         return
     ok = True
     for path, doc in verdicts:  # a commit re-run twice passes only if every job reproduced
+        notes = doc.get("notes")
+        for note in notes if isinstance(notes, list) else ():  # a job's own notes: said where its verdict is read
+            if isinstance(note, str) and f"{path}: {note}" not in out.notes:
+                out.notes.append(f"{path}: {note}")
         row = next((r for r in doc["results"] if r["commit"] == commit), None)
         if doc["failed"] or doc["history"] or (row is not None and not row["ok"]):
             out.refused.append(f"{commit[:12]}: refused ({path}: {doc['failed']} commit(s) failed)")

@@ -111,7 +111,7 @@ class RerunGuard:
         self._tracked: dict[str, bool] = {}
         self._imports_from: dict[str, list[str]] = {}  # worktree -> the tree's folders put in the checkout's place
         self._left_running()  # what reaping runs before this job left is not this job's
-        self._said: set[str] = set()  # the notes said to this job (each once)
+        self.said: list[str] = []  # the notes said to this job, each once, in order (the --json document lists them)
         self.learn(programs)
 
     # -- what the re-runs rely on --------------------------------------------------------
@@ -155,8 +155,8 @@ class RerunGuard:
         now = [UNWATCHED if not descendants.available() else None,
                EXPOSED if sealed.ancestors_exposed() else None,
                _stopped() if self.baseline is not None and fingerprint.truncated(self.baseline) else None]
-        fresh = [note for note in now if note is not None and note not in self._said]
-        self._said.update(fresh)
+        fresh = [note for note in now if note is not None and note not in self.said]
+        self.said.extend(fresh)
         return fresh
 
     def after(self, commit: str, what: str) -> list[str]:
