@@ -275,6 +275,32 @@ def test_which_settings_leave_what_started_the_audit_exposed(tmp_path, monkeypat
     assert sealed.ancestors_exposed(str(scope_file), str(status), root=root) is exposed
 
 
+@pytest.mark.parametrize(("scope", "root", "caps", "reachable"), [
+    # read 172's F-0581: a user's audit cannot drop CAP_SYS_PTRACE from its bounding set; where a re-run may debug
+    # another process of the user (no Yama, or 0), it has one without no_new_privs execute a program that gains it
+    (None, False, {"CapBnd": ALL}, True), ("0\n", False, {"CapBnd": ALL}, True),
+    ("1\n", False, {"CapBnd": ALL}, False), ("3\n", False, {"CapBnd": ALL}, False),
+    (None, False, {"CapBnd": ALL - PTRACE}, False),  # nothing of the user can gain it
+    (None, True, {"CapPrm": ALL, "CapBnd": ALL - PTRACE}, False),  # root dropped it
+    (None, True, {"CapPrm": ALL, "CapBnd": ALL}, True),  # root could not drop it: its programs hold it
+    ("1\n", False, {"CapBnd": ALL - PTRACE, "CapAmb": PTRACE, "CapInh": PTRACE}, True),
+    (None, False, None, True),  # unreadable: reachable, never claimed sealed
+], ids=["user-no-yama", "user-0", "user-1", "user-3", "user-bounding-without", "root", "root-bounding-kept",
+        "ambient", "caps-unknown"])
+def test_f0581_when_a_re_run_could_still_reach_the_sealed_audit(tmp_path, monkeypatch, scope, root, caps, reachable):
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    scope_file, status = tmp_path / "ptrace_scope", tmp_path / "status"
+    if scope is not None:
+        scope_file.write_text(scope)
+    if caps is not None:
+        sets = {"CapInh": NONE, "CapPrm": NONE, "CapEff": caps.get("CapPrm", NONE), "CapBnd": ALL, "CapAmb": NONE,
+                "NoNewPrivs": 1}  # as the seal leaves it
+        sets.update(caps)
+        status.write_text("Name:\tpython3\n" + "".join(f"{k}:\t{v:016x}\n" for k, v in sets.items()))
+    assert sealed.reachable_after_the_drop(str(scope_file), str(status), root=root) is reachable
+
 # A sealed audit's stand-in: what a program it starts holds, and whether that program can open the audit's memory.
 SEALED_PARENT = '''\
 import subprocess, sys
