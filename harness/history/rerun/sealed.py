@@ -45,7 +45,7 @@ class Sealed:
         self.dumpable = _set_dumpable(0)
         _drop_ptrace_from_children()
         # What the drops could not take away: the audit re-runs nothing rather than be reachable (read 170's F-0577).
-        self.reachable = REACHABLE if sys.platform.startswith("linux") and children_hold_ptrace() else None
+        self.reachable = REACHABLE if sys.platform.startswith("linux") and reachable_after_the_drop() else None
         self.finder = _NoLateImports()
         sys.meta_path.insert(0, self.finder)
 
@@ -74,17 +74,37 @@ def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", st
         return False
     if not sys.platform.startswith("linux"):
         return True
-    try:
-        with open(scope_file, encoding="ascii") as f:
-            scope: str | None = f.read().strip()
-    except OSError:
-        scope = None  # no Yama: the same user is all a debugger needs
+    scope = _yama_scope(scope_file)  # None: no Yama, the same user is all a debugger needs
     if children_hold_ptrace(status_file, root):
         return scope != "3"
     if scope not in (None, "0"):
         return False
     held = _capabilities(status_file)
     return held is None or not held.get("CapPrm", 0) >> _CAP_SYS_PTRACE & 1
+
+
+def reachable_after_the_drop(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope",
+                             status_file: str = "/proc/self/status", root: bool | None = None) -> bool:
+    """Whether a re-run could still reach the sealed audit: a program it starts holds CAP_SYS_PTRACE
+    (:func:`children_hold_ptrace`), or the audit's bounding set keeps it (a user's audit cannot drop it) where a re-run
+    may debug another process of the user (no Yama, or its `ptrace_scope` 0) — one started outside the audit, without
+    no_new_privs, which it has execute a setuid or file-capability program that gains the capability and attaches to
+    the audit (read 172's F-0581). Unknown: reachable."""
+    if children_hold_ptrace(status_file, root):
+        return True
+    held = _capabilities(status_file)
+    if held is None:
+        return True
+    return bool(held.get("CapBnd", 0) >> _CAP_SYS_PTRACE & 1) and _yama_scope(scope_file) in (None, "0")
+
+
+def _yama_scope(scope_file: str) -> str | None:
+    """Yama's `ptrace_scope` ("0" to "3"), None where there is no Yama."""
+    try:
+        with open(scope_file, encoding="ascii") as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 def children_hold_ptrace(status_file: str = "/proc/self/status", root: bool | None = None) -> bool:
@@ -115,10 +135,13 @@ _GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SE
 _CAP_AMBIENT, _CAP_AMBIENT_LOWER = 47, 3  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER
 _SET_NO_NEW_PRIVS = 38  # PR_SET_NO_NEW_PRIVS
 _CAPABILITY_V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
-REACHABLE = ("the programs this audit starts would still hold CAP_SYS_PTRACE (from its inheritable or ambient set, or, "
-             "run as root, its bounding set, which it could not drop): a re-run could attach to the audit and decide "
-             "its verdict, so none is run; run the audit without that capability (a container without --cap-add "
-             "SYS_PTRACE, a service without AmbientCapabilities) or with CAP_SETPCAP to drop it")
+REACHABLE = ("a re-run could still gain CAP_SYS_PTRACE and attach to this audit, deciding its verdict, so none is run: "
+             "a program the audit starts would hold it (from its inheritable or ambient set, or, run as root, its "
+             "bounding set, which it could not drop), or its bounding set keeps it where a re-run may debug another "
+             "process of this user and have it execute a setuid or file-capability program (no Yama, or "
+             "kernel.yama.ptrace_scope 0). Run the audit where `ptrace_scope` is 1 or more (Ubuntu's and GitHub's "
+             "default), as root in a container (without --cap-add SYS_PTRACE), or as a user whose bounding set lacks "
+             "the capability")
 _CAP_SYS_PTRACE = 19  # linux/capability.h
 
 
