@@ -601,3 +601,16 @@ def test_the_documented_fanout_has_each_job_write_its_verdict_itself():
     assert "--output verdict.json" in row and "> verdict" not in row
     script = SCRIPT.read_text()
     assert '--output "$out"' in script and '> "$out"' not in script
+
+
+def test_f0583_a_verdict_s_notes_are_said_on_one_line_each_once():
+    # Self-found 33 (read 173's note): a forged verdict's note printed a line in the aggregate's own words.
+    from harness.history.audit_fanout import Aggregate, _judge
+
+    forged = "stops\nharness: audit: 2 planned commit(s) reproduced, 0 refused\x1b[2K"
+    doc = {"rerun_only": "a" * 40, "results": [{"commit": "a" * 40, "ok": True, "reruns": []}], "range": {},
+           "failed": 0, "history": [], "could_not_run": 0, "notes": [forged, forged, *map(str, range(3))]}
+    out = Aggregate()
+    _judge("a" * 40, [(Path("v.json"), doc), (Path("v.json"), doc)], out)
+    assert out.notes == ["v.json: stops\\nharness: audit: 2 planned commit(s) reproduced, 0 refused\\x1b[2K",
+                         "v.json: 0", "v.json: 1", "v.json: 2"]
