@@ -64,6 +64,7 @@ class Aggregate:
     missing: list[str] = field(default_factory=list)    # what leaves a verdict unknown (exit 2)
     passed: list[str] = field(default_factory=list)     # planned commits whose job reproduced
     notes: list[str] = field(default_factory=list)      # what a job could not watch or protect, each said once
+    said: set[str] = field(default_factory=set, repr=False)  # the notes above, to say each once
 
     @property
     def exit_code(self) -> int:
@@ -197,16 +198,25 @@ def _by_commit(verdicts: list[tuple[Path, dict[str, Any]]], scope: dict[str, Any
     return by_commit
 
 
+def _take_notes(path: Path, doc: dict[str, Any], out: Aggregate) -> None:
+    """A job's own notes, said where its verdict is read, each once, on one line: a verdict file is anyone's text, and
+    a line break or a terminal escape in it printed a line in the aggregate's own words (self-found 33's F-0583)."""
+    notes = doc.get("notes")
+    for note in notes if isinstance(notes, list) else ():
+        if isinstance(note, str):
+            said = f"{path}: " + "".join(c if c.isprintable() else repr(c)[1:-1] for c in note)
+            if said not in out.said:
+                out.said.add(said)
+                out.notes.append(said)
+
+
 def _judge(commit: str, verdicts: list[tuple[Path, dict[str, Any]]], out: Aggregate) -> None:
     if not verdicts:
         out.missing.append(f"{commit[:12]}: no verdict (its job did not run, or did not upload its --json)")
         return
     ok = True
     for path, doc in verdicts:  # a commit re-run twice passes only if every job reproduced
-        notes = doc.get("notes")
-        for note in notes if isinstance(notes, list) else ():  # a job's own notes: said where its verdict is read
-            if isinstance(note, str) and f"{path}: {note}" not in out.notes:
-                out.notes.append(f"{path}: {note}")
+        _take_notes(path, doc, out)
         row = next((r for r in doc["results"] if r["commit"] == commit), None)
         if doc["failed"] or doc["history"] or (row is not None and not row["ok"]):
             out.refused.append(f"{commit[:12]}: refused ({path}: {doc['failed']} commit(s) failed)")
