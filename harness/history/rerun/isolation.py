@@ -49,9 +49,9 @@ UNWATCHED = ("this system offers no child subreaper (Linux's prctl): a process a
              "process group (setsid, a double fork) is neither ended nor found when the run ends, only what it changes "
              "of what the job relies on; fan the re-run out, one job per commit on a fresh runner (docs/ci.md)")
 EXPOSED = ("nothing on this system keeps a process from debugging another process of its user (Linux's Yama sets "
-           "kernel.yama.ptrace_scope to 1 on Ubuntu and on GitHub's runners): the audit is out of its re-runs' reach, "
-           "but the shell or runner that started it is not, and a re-run could attach to it and change what it does "
-           "with the verdict; run the audit where ptrace_scope is 1 or more (docs/ci.md)")
+           "kernel.yama.ptrace_scope to 1 on Ubuntu and on GitHub's runners): the shell or runner that started the "
+           "audit is no process of the audit's to seal, and a re-run could attach to it and change what it does "
+           "with the verdict; run the audit where ptrace_scope is 1 or more, as root (docs/ci.md)")
 # Imported before the first run: what the audit loads after a run comes from before any run could
 # rewrite it (the harness's own files are fingerprinted too, so such a rewrite is also reported).
 PRELOAD = ("harness.evidence.record", "harness.evidence.junit", "harness.evidence.pass_to_pass", "harness.core.cases", "harness.core.findings",
