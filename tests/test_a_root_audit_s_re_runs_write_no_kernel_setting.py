@@ -1,0 +1,107 @@
+"""A root audit's re-runs cannot hand a program of theirs to the kernel to start (F-0584).
+
+Root needs no capability to write /proc/sys/kernel/core_pattern; with `|/path/prog` there, the next crash of any process
+has the kernel start prog as root with every capability, outside the audit's seal, free to attach to the audit and
+decide its verdict. The audit's re-runs now see /proc/sys and /sys read-only, in a mount namespace of the audit's own
+that it leaves when it ends, and hold no capability that could undo that or reach the kernel another way; where that
+cannot be done the audit re-runs nothing and says why. The machine's own /proc/sys is left as it was."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.paths import ROOT
+
+CORE = "/proc/sys/kernel/core_pattern"
+AS_ROOT_WITH_A_WRITABLE_PROC_SYS = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.geteuid() != 0 or not os.access(CORE, os.W_OK),
+    reason="a root audit's case, where /proc/sys is writable (not a container's read-only one)")
+
+# A sealed audit's stand-in: a program it starts writes core_pattern back as it found it (nothing changes on the
+# machine), and says which of the capabilities reaching the kernel its bounding set still holds.
+SEALED_PARENT = '''\
+import os, subprocess, sys
+from harness.history.rerun.sealed import Sealed
+CHILD = """import errno
+p = "/proc/sys/kernel/core_pattern"
+value = open(p).read()
+try:
+    with open(p, "w") as f:
+        f.write(value)
+    print("write:done")
+except OSError as exc:
+    print("write:" + errno.errorcode.get(exc.errno, "?"))
+bounding = int(open("/proc/self/status").read().split("CapBnd:")[1].split()[0], 16)
+print("kernel-caps:" + ",".join(str(c) for c in (16, 17, 21, 22, 38, 39) if bounding >> c & 1))
+"""
+with Sealed() as sealed:
+    sealed.arm()
+    print(subprocess.run([sys.executable, "-S", "-c", CHILD], capture_output=True, text=True, check=True).stdout, end="")
+    print("reachable:" + ("yes" if sealed.reachable else "no"))
+print("after:" + ("writable" if os.access("/proc/sys/kernel/core_pattern", os.W_OK) else "read-only"))
+'''
+
+
+def _sealed_child(tmp_path: Path) -> list[str]:
+    script = tmp_path / "sealed.py"
+    script.write_text(SEALED_PARENT)
+    # this checkout's harness, wherever the interpreter's own install points
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, env=env)
+    return r.stdout.split()
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_f0584_a_root_re_run_cannot_write_the_kernel_s_core_dump_helper(tmp_path):
+    said = _sealed_child(tmp_path)
+    assert said[0] == "write:EROFS" and "reachable:no" in said, said
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_f0584_a_root_re_run_holds_no_capability_that_reaches_the_kernel(tmp_path):
+    said = _sealed_child(tmp_path)
+    assert "kernel-caps:" in said, said
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_the_machine_s_proc_sys_stays_as_it_was_for_everyone_else(tmp_path):
+    # The read-only view is the sealed process's alone, and it leaves it when the audit ends (the in-process test
+    # runner runs many commands per process): neither the machine nor the process after the audit loses the write.
+    said = _sealed_child(tmp_path)
+    assert said[-1] == "after:writable", said
+    assert os.access(CORE, os.W_OK)
+
+
+@pytest.mark.parametrize(("root", "writable", "reachable"), [(True, True, True), (True, False, False),
+                                                              (False, True, False)],
+                         ids=["root-writable", "root-read-only", "user"])
+def test_f0584_a_root_audit_whose_re_runs_could_still_write_it_runs_none(tmp_path, monkeypatch, root, writable,
+                                                                        reachable):
+    # Where the namespace or the remount failed (no CAP_SYS_ADMIN, a kernel without mount namespaces), the write stays:
+    # then the audit re-runs nothing, as for any other way a re-run could still reach it. An ordinary user cannot
+    # write the file whatever its mode says to root.
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    core = tmp_path / "core_pattern"
+    if writable:
+        core.write_text("core\n")
+    status = tmp_path / "status"
+    status.write_text("CapInh:\t0\nCapPrm:\t1ffffffffff\nCapBnd:\t1fffff7ffff\nCapAmb:\t0\nNoNewPrivs:\t1\n")
+    assert sealed.reachable_after_the_drop(str(tmp_path / "no-yama"), str(status), root=root,
+                                           kernel_file=str(core)) is reachable
+
+
+def test_the_mounts_made_read_only_are_every_one_at_or_below_the_two_trees(tmp_path):
+    from harness.history.rerun import kernel_reach
+
+    info = tmp_path / "mountinfo"
+    info.write_text("".join(f"{i} 1 0:{i} / {point} rw - fs fs rw\n" for i, point in enumerate(
+        ["/", "/proc", "/proc/sys", "/proc/sys/fs/binfmt_misc", "/sys", "/sys/fs/cgroup", "/system", "/proc/sysrq"])))
+    assert kernel_reach._mounts_under(kernel_reach.READ_ONLY_TREES, str(info)) == [
+        "/proc/sys", "/proc/sys/fs/binfmt_misc", "/sys", "/sys/fs/cgroup"]
