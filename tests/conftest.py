@@ -70,6 +70,18 @@ def _git_identity(request, monkeypatch, tmp_path_factory):
                         "end-to-end (or call the hook's program directly)", pytrace=False)
 
 
+@pytest.fixture(autouse=True)
+def _in_process_audits_leave_the_worker_its_capabilities(monkeypatch):
+    # A root audit run in this process (the in-process runner runs many commands per process) gives back the read-only
+    # view of /proc/sys it takes, but would take CAP_SYS_ADMIN out of the worker's bounding set for good: a `harness
+    # audit` the worker starts after it could make no view of its own, and would re-run nothing (F-0584). What the
+    # drop does to what an audit starts is tested in processes of their own
+    # (test_a_root_audit_s_re_runs_write_no_kernel_setting.py), and by every audit the tests start as a process.
+    from harness.history.rerun import kernel_reach
+
+    monkeypatch.setattr(kernel_reach, "drop_kernel_capabilities", lambda: None)
+
+
 TEMPLATE = pytest.StashKey[Template]()
 
 

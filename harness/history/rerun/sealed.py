@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, TracebackType
 
+from harness.history.rerun import kernel_reach
+
 
 class Sealed:
     """The audit's own imports, all done before its first re-run (:meth:`arm`), none after it until the audit ends,
@@ -37,12 +39,14 @@ class Sealed:
         self.finder: _NoLateImports | None = None
         self.dumpable: int | None = None  # what it was, to put back; None when it was not changed
         self.reachable: str | None = None  # armed, why a re-run could still attach to the audit (none then runs)
+        self.namespace: int | None = None  # the mount namespace the armed seal left (root: F-0584), to go back to
 
     def arm(self) -> None:
         if self.finder is not None:
             return
         preload()
         self.dumpable = _set_dumpable(0)
+        self.namespace = kernel_reach.take_kernel_writes_away()  # root: a core-dump helper runs outside the seal
         _drop_ptrace_from_children()
         # What the drops could not take away: the audit re-runs nothing rather than be reachable (read 170's F-0577).
         self.reachable = REACHABLE if sys.platform.startswith("linux") and reachable_after_the_drop() else None
@@ -59,6 +63,8 @@ class Sealed:
         if self.dumpable is not None:
             _set_dumpable(self.dumpable)
             self.dumpable = None
+        kernel_reach.give_back(self.namespace)
+        self.namespace = None
 
 
 def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", status_file: str = "/proc/self/status",
@@ -84,13 +90,15 @@ def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", st
 
 
 def reachable_after_the_drop(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope",
-                             status_file: str = "/proc/self/status", root: bool | None = None) -> bool:
+                             status_file: str = "/proc/self/status", root: bool | None = None,
+                             kernel_file: str = kernel_reach.CORE_PATTERN) -> bool:
     """Whether a re-run could still reach the sealed audit: a program it starts holds CAP_SYS_PTRACE
     (:func:`children_hold_ptrace`), or the audit's bounding set keeps it (a user's audit cannot drop it) where a re-run
     may debug another process of the user (no Yama, or its `ptrace_scope` 0) — one started outside the audit, without
     no_new_privs, which it has execute a setuid or file-capability program that gains the capability and attaches to
-    the audit (read 172's F-0581). Unknown: reachable."""
-    if children_hold_ptrace(status_file, root):
+    the audit (read 172's F-0581); or, run as root, it may write the kernel's core-dump helper setting
+    (:mod:`kernel_reach`, F-0584). Unknown: reachable."""
+    if children_hold_ptrace(status_file, root) or kernel_reach.kernel_settings_writable(kernel_file, root):
         return True
     held = _capabilities(status_file)
     if held is None:
@@ -139,8 +147,9 @@ REACHABLE = ("a re-run could still gain CAP_SYS_PTRACE and attach to this audit,
              "a program the audit starts would hold it (from its inheritable or ambient set, or, run as root, its "
              "bounding set, which it could not drop), or its bounding set keeps it where a re-run may debug another "
              "process of this user and have it execute a setuid or file-capability program (no Yama, or "
-             "kernel.yama.ptrace_scope 0). Run the audit as root in a container (without --cap-add SYS_PTRACE), "
-             "whose bounding set loses the capability: an ordinary user's audit where `ptrace_scope` is 1 or more "
+             "kernel.yama.ptrace_scope 0), or, run as root, it could still write /proc/sys/kernel/core_pattern, "
+             "whose helper the kernel starts with every capability (F-0584). Run the audit as root in a container "
+             "(without --cap-add SYS_PTRACE), whose bounding set loses the capability: an ordinary user's audit where `ptrace_scope` is 1 or more "
              "runs, but is not out of reach either (docs/ci.md, read 173's F-0582)")
 _CAP_SYS_PTRACE = 19  # linux/capability.h
 
