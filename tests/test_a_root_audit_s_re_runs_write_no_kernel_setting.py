@@ -93,8 +93,8 @@ def test_f0584_a_root_audit_whose_re_runs_could_still_write_it_runs_none(tmp_pat
         core.write_text("core\n")
     status = tmp_path / "status"
     status.write_text("CapInh:\t0\nCapPrm:\t1ffffffffff\nCapBnd:\t1fffff7ffff\nCapAmb:\t0\nNoNewPrivs:\t1\n")
-    assert sealed.reachable_after_the_drop(str(tmp_path / "no-yama"), str(status), root=root,
-                                           kernel_file=str(core)) is reachable
+    assert sealed.reachable_after_the_drop(str(tmp_path / "no-yama"), str(status), root=root, kernel_file=str(core),
+                                           mountinfo=str(tmp_path / "no-mountinfo")) is reachable
 
 
 # A mountinfo of this machine's shape, and what a re-run's view must keep read-only in it: every mount at or below
@@ -107,7 +107,7 @@ MOUNTINFO = [("/", "ext4"), ("/proc", "proc"), ("/proc/sys", "proc"), ("/proc/sy
 
 def _mountinfo(tmp_path: Path, read_only: tuple[str, ...] = ()) -> Path:
     info = tmp_path / "mountinfo"
-    info.write_text("".join(f"{i} 1 0:{i} / {point} {'ro' if point.replace(chr(92) + '040', ' ') in read_only else 'rw'},relatime - {fs} {fs} rw\n"
+    info.write_text("".join(f"{100 + i} 1 0:{i} / {point} {'ro' if point.replace(chr(92) + '040', ' ') in read_only else 'rw'},relatime - {fs} {fs} rw\n"
                             for i, (point, fs) in enumerate(MOUNTINFO)))
     return info
 

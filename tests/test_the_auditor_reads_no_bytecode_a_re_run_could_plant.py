@@ -301,7 +301,8 @@ def test_f0581_when_a_re_run_could_still_reach_the_sealed_audit(tmp_path, monkey
         status.write_text("Name:\tpython3\n" + "".join(f"{k}:\t{v:016x}\n" for k, v in sets.items()))
     # the kernel settings a root re-run could write are another test's (F-0584): none here
     assert sealed.reachable_after_the_drop(str(scope_file), str(status), root=root,
-                                           kernel_file=str(tmp_path / "no-core-pattern")) is reachable
+                                           kernel_file=str(tmp_path / "no-core-pattern"),
+                                           mountinfo=str(tmp_path / "no-mountinfo")) is reachable
 
 # A sealed audit's stand-in: what a program it starts holds, and whether that program can open the audit's memory.
 SEALED_PARENT = '''\

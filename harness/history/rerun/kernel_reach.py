@@ -4,7 +4,8 @@ Root needs no capability to write /proc/sys/kernel/core_pattern: with `|/path/pr
 process has the kernel start prog, root with every capability and without no_new_privs, outside every seal, free to
 attach to the audit. A container's runtime mounts /proc/sys read-only; a VM or bare-metal runner does not. So before
 its first re-run a root audit takes a mount namespace of its own (its re-runs inherit it) in which /proc/sys and /sys,
-every mount below them too, are read-only, and takes out of its bounding set the capabilities that could undo that
+every mount below them, and every procfs, sysfs or other kernel filesystem mounted anywhere else (a build chroot's
+/srv/chroot/proc: read 174's F-0585) are read-only, and takes out of its bounding set the capabilities that could undo that
 (CAP_SYS_ADMIN) or reach the kernel another way (a module, raw I/O, kexec, BPF, perf). Where any of it fails the
 write stays, :func:`kernel_settings_writable` says so, and the audit re-runs nothing.
 """
@@ -13,9 +14,15 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NamedTuple
 
 CORE_PATTERN = "/proc/sys/kernel/core_pattern"
+MOUNTINFO = "/proc/self/mountinfo"
 READ_ONLY_TREES = ("/proc/sys", "/sys")
+# Filesystems of the kernel's own settings and helpers, wherever mounted; /proc itself stays writable (a program writes
+# its own /proc/self files), its sys/ is bound read-only over it.
+KERNEL_FILESYSTEMS = frozenset({"proc", "sysfs", "binfmt_misc", "debugfs", "tracefs", "securityfs", "configfs", "bpf",
+                                "cgroup", "cgroup2", "efivarfs", "pstore", "fusectl"})
 # linux/capability.h: CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_ADMIN, CAP_SYS_BOOT, CAP_PERFMON, CAP_BPF
 KERNEL_REACHING = (16, 17, 21, 22, 38, 39)
 _CLONE_NEWNS = 0x00020000
@@ -23,10 +30,13 @@ _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 
 _CAPBSET_DROP = 24  # PR_CAPBSET_DROP
 
 
-def kernel_settings_writable(path: str = CORE_PATTERN, root: bool | None = None) -> bool:
-    """Whether a program this process starts, run as root, could write the kernel's core-dump helper setting."""
+def kernel_settings_writable(path: str = CORE_PATTERN, root: bool | None = None, mountinfo: str = MOUNTINFO) -> bool:
+    """Whether a program this process starts, run as root, could write the kernel's core-dump helper setting, or
+    any mount the view keeps read-only is writable (a remount that failed: read 174's F-0586)."""
     root = os.geteuid() == 0 if root is None else root
-    return root and sys.platform.startswith("linux") and os.access(path, os.W_OK)
+    if not root or not sys.platform.startswith("linux"):
+        return False
+    return os.access(path, os.W_OK) or bool(still_writable(mountinfo))
 
 
 def take_kernel_writes_away() -> int | None:
@@ -57,8 +67,8 @@ def _read_only_view() -> int | None:
     if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0:
         for tree in READ_ONLY_TREES:
             libc.mount(tree.encode(), tree.encode(), None, _MS_BIND | _MS_REC, None)
-        for point in _mounts_under(READ_ONLY_TREES):
-            libc.mount(None, point.encode(), None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+        for point in read_only_targets():
+            libc.mount(None, os.fsencode(point), None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
     return left
 
 
@@ -89,11 +99,67 @@ def give_back(left: int | None) -> None:
         os.close(left)
 
 
-def _mounts_under(trees: tuple[str, ...], mountinfo: str = "/proc/self/mountinfo") -> list[str]:
-    """Every mount point at or below ``trees`` in this process's namespace (a bind's remount is one mount's alone)."""
+def read_only_targets(mountinfo: str = MOUNTINFO) -> list[str]:
+    """The mount points a re-run's view keeps read-only, as paths (mountinfo's escapes undone: read 174's F-0586)."""
+    return [m.point for m in _visible(mountinfo) if _kept_read_only(m)]
+
+
+def still_writable(mountinfo: str = MOUNTINFO) -> list[str]:
+    """Those of :func:`read_only_targets` a program can write through: their mount is not read-only."""
+    return [m.point for m in _visible(mountinfo) if _kept_read_only(m) and "rw" in m.options.split(",")]
+
+
+def _kept_read_only(m: Mount) -> bool:
+    if m.point == "/proc":
+        return False
+    return m.fstype in KERNEL_FILESYSTEMS or any(m.point == t or m.point.startswith(t + "/") for t in READ_ONLY_TREES)
+
+
+class Mount(NamedTuple):
+    id: str
+    parent: str
+    point: str
+    options: str  # the mount's own (ro or rw first), not its filesystem's
+    fstype: str
+
+
+def _visible(mountinfo: str) -> list[Mount]:
+    """The mounts of a mountinfo file a path reaches: not one another mount covers at its point (a bind over it), nor
+    one below such a mount (the copies a recursive bind made are what the path reaches)."""
+    mounts = _mounts(mountinfo)
+    ids = {m.id: m for m in mounts}
+    covered = {m.parent for m in mounts if m.parent in ids and ids[m.parent].point == m.point}
+
+    def seen(m: Mount, depth: int = 0) -> bool:
+        if m.id in covered or depth > len(mounts):
+            return False
+        under = ids.get(m.parent)  # the mount holding m's mount point: past those m was mounted over, at its point
+        while under is not None and under is not m and under.point == m.point:
+            under = ids.get(under.parent)
+        return under is None or under is m or seen(under, depth + 1)
+
+    return [m for m in mounts if seen(m)]
+
+
+def _mounts(mountinfo: str) -> list[Mount]:
+    """Each line of a mountinfo file (proc(5)): id, parent id, major:minor, root, mount point, options, optional
+    fields, `-`, filesystem type, source, its options."""
     try:
-        with open(mountinfo, encoding="utf-8", errors="replace") as f:
-            points = [line.split()[4] for line in f if len(line.split()) > 4]
+        with open(mountinfo, encoding="utf-8", errors="surrogateescape") as f:
+            lines = f.read().splitlines()
     except OSError:
         return []
-    return [p for p in points if any(p == t or p.startswith(t + "/") for t in trees)]
+    out = []
+    for line in lines:
+        head, dash, tail = line.partition(" - ")
+        fields, rest = head.split(), tail.split()
+        if dash and len(fields) >= 6 and rest:
+            out.append(Mount(fields[0], fields[1], _unescaped(fields[4]), fields[5], rest[0]))
+    return out
+
+
+def _unescaped(point: str) -> str:
+    """A mountinfo path with its octal escapes (space \\040, tab, newline, backslash) undone."""
+    import re
+
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), point)

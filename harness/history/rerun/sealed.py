@@ -91,14 +91,15 @@ def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", st
 
 def reachable_after_the_drop(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope",
                              status_file: str = "/proc/self/status", root: bool | None = None,
-                             kernel_file: str = kernel_reach.CORE_PATTERN) -> bool:
+                             kernel_file: str = kernel_reach.CORE_PATTERN,
+                             mountinfo: str = kernel_reach.MOUNTINFO) -> bool:
     """Whether a re-run could still reach the sealed audit: a program it starts holds CAP_SYS_PTRACE
     (:func:`children_hold_ptrace`), or the audit's bounding set keeps it (a user's audit cannot drop it) where a re-run
     may debug another process of the user (no Yama, or its `ptrace_scope` 0) — one started outside the audit, without
     no_new_privs, which it has execute a setuid or file-capability program that gains the capability and attaches to
     the audit (read 172's F-0581); or, run as root, it may write the kernel's core-dump helper setting
     (:mod:`kernel_reach`, F-0584). Unknown: reachable."""
-    if children_hold_ptrace(status_file, root) or kernel_reach.kernel_settings_writable(kernel_file, root):
+    if children_hold_ptrace(status_file, root) or kernel_reach.kernel_settings_writable(kernel_file, root, mountinfo):
         return True
     held = _capabilities(status_file)
     if held is None:
