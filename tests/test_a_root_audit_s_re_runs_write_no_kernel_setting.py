@@ -9,6 +9,7 @@ cannot be done the audit re-runs nothing and says why. The machine's own /proc/s
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -161,3 +162,89 @@ def test_f0585_a_root_re_run_writes_no_kernel_setting_through_a_procfs_mounted_e
     finally:
         subprocess.run(["umount", str(chroot_proc)], check=True)
     assert said.split()[0] == "write:EROFS" and "reachable:no" in said.split(), said
+
+
+def _run(tmp_path: Path, code: str, *prefix: str, cwd: Path | None = None) -> str:
+    """``code`` run as a program of its own with this checkout's harness: what it printed."""
+    script = tmp_path / "program.py"
+    script.write_text(code)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([*prefix, sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=cwd)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+# A re-run's capabilities: whichever of the kernel-reaching ones it holds (effective), handed down from any set.
+HELD = '''\
+import subprocess, sys
+from harness.history.rerun.sealed import Sealed
+CHILD = ("e = int(open('/proc/self/status').read().split('CapEff:')[1].split()[0], 16); "
+         "print('held:' + ','.join(str(c) for c in (16, 17, 21, 22, 38, 39) if e >> c & 1))")
+with Sealed() as sealed:
+    sealed.arm()
+    print(subprocess.run([sys.executable, "-S", "-c", CHILD], capture_output=True, text=True, check=True).stdout, end="")
+    print("reachable:" + ("yes" if sealed.reachable else "no"))
+'''
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+@pytest.mark.skipif(not shutil.which("setpriv"), reason="hands the audit inheritable capabilities with setpriv")
+@pytest.mark.parametrize("given", [["--inh-caps", "+sys_admin"],
+                                   ["--inh-caps", "+sys_admin,+sys_module", "--ambient-caps", "+sys_admin,+sys_module"]],
+                         ids=["inheritable", "ambient"])
+def test_f0588_no_re_run_holds_a_kernel_reaching_capability_handed_to_the_audit(tmp_path, given):
+    # Read 175: only the bounding set lost them; root execs with its inheritable set too (an older Docker's
+    # --cap-add SYS_ADMIN or --privileged filled it), so a re-run held CAP_SYS_ADMIN and remounted /proc/sys writable.
+    said = _run(tmp_path, HELD, "setpriv", *given).split()
+    assert said == ["held:", "reachable:no"], said
+
+
+@pytest.mark.parametrize(("root", "sets", "reachable"), [
+    (True, {"CapInh": 1 << 21}, True), (True, {"CapAmb": 1 << 16}, True), (False, {"CapAmb": 1 << 39}, True),
+    (False, {"CapInh": 1 << 21}, False),  # an ordinary user's program gains nothing inheritable under no_new_privs
+    (True, {}, False)], ids=["root-inheritable", "root-ambient", "user-ambient", "user-inheritable", "none"])
+def test_f0588_an_audit_whose_re_runs_would_still_hold_one_runs_none(tmp_path, monkeypatch, root, sets, reachable):
+    from harness.history.rerun import sealed
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    held = {"CapInh": 0, "CapPrm": (1 << 41) - 1, "CapBnd": ((1 << 41) - 1) & ~(1 << 19 | 1 << 16 | 1 << 17 | 1 << 21
+                                                                             | 1 << 22 | 1 << 38 | 1 << 39),
+            "CapAmb": 0, **sets}
+    status = tmp_path / "status"
+    status.write_text("".join(f"{k}:\t{v:016x}\n" for k, v in held.items()) + "NoNewPrivs:\t1\n")
+    assert sealed.reachable_after_the_drop(str(tmp_path / "no-yama"), str(status), root=root,
+                                           kernel_file=str(tmp_path / "none"),
+                                           mountinfo=str(tmp_path / "none")) is reachable
+
+
+AFTER = '''\
+import os, threading
+from harness.history.rerun.sealed import Sealed
+before = os.readlink("/proc/self/ns/mnt")
+done = threading.Event()
+with Sealed() as sealed:
+    sealed.arm()
+    threading.Thread(target=done.wait, daemon=True).start()  # a reader thread of the runner's, still alive
+done.set()
+print("cwd:" + os.getcwd())
+print("namespace:" + ("same" if os.readlink("/proc/self/ns/mnt") == before else "other"))
+print("proc-sys:" + ("writable" if os.access("/proc/sys/kernel/core_pattern", os.W_OK) else "read-only"))
+'''
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_f0589_the_seal_s_end_keeps_the_working_folder(tmp_path):
+    # Read 175: setns put the process at the namespace's root: every later relative path of the in-process runner
+    # (and a chroot's root) moved.
+    work = tmp_path / "work"
+    work.mkdir()
+    without_a_thread = AFTER.replace("    threading.Thread(", "    0 and threading.Thread(")
+    assert f"cwd:{work}" in _run(tmp_path, without_a_thread, cwd=work).split()
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_f0590_a_thread_alive_at_the_seal_s_end_keeps_nothing_of_the_view(tmp_path):
+    # Read 175: setns refuses a thread whose filesystem state another thread shares (EINVAL), and that went unseen:
+    # the process stayed in the read-only view.
+    said = _run(tmp_path, AFTER).split()
+    assert "namespace:same" in said and "proc-sys:writable" in said, said
