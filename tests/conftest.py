@@ -75,11 +75,11 @@ def _in_process_audits_leave_the_worker_its_capabilities(monkeypatch):
     # A root audit run in this process (the in-process runner runs many commands per process) gives back the read-only
     # view of /proc/sys it takes, but would take CAP_SYS_ADMIN out of the worker's bounding set for good: a `harness
     # audit` the worker starts after it could make no view of its own, and would re-run nothing (F-0584). What the
-    # drop does to what an audit starts is tested in processes of their own
+    # drop does to what an audit starts, and an audit that could not drop one, are tested in processes of their own
     # (test_a_root_audit_s_re_runs_write_no_kernel_setting.py), and by every audit the tests start as a process.
-    from harness.history.rerun import kernel_reach
+    from harness.history.rerun import kernel_caps
 
-    monkeypatch.setattr(kernel_reach, "drop_kernel_capabilities", lambda: None)
+    monkeypatch.setattr(kernel_caps, "drop_kernel_capabilities", lambda *a, **k: False)
 
 
 TEMPLATE = pytest.StashKey[Template]()

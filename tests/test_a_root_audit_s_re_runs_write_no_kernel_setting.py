@@ -248,3 +248,15 @@ def test_f0590_a_thread_alive_at_the_seal_s_end_keeps_nothing_of_the_view(tmp_pa
     # the process stayed in the read-only view.
     said = _run(tmp_path, AFTER).split()
     assert "namespace:same" in said and "proc-sys:writable" in said, said
+
+
+@pytest.mark.parametrize(("root", "bounding", "holds"), [(True, 1 << 21, True), (True, 0, False), (False, 1 << 21, False)],
+                         ids=["root-kept-it", "root-dropped-it", "user"])
+def test_a_root_audit_that_could_not_drop_one_from_its_bounding_set_counts_it_held(tmp_path, root, bounding, holds):
+    # Root without CAP_SETPCAP keeps its bounding set: its programs hold what it holds. An ordinary user's program
+    # gains nothing from it under no_new_privs.
+    from harness.history.rerun import kernel_caps
+
+    status = tmp_path / "status"
+    status.write_text(f"CapInh:\t0\nCapPrm:\t1ffffffffff\nCapBnd:\t{bounding:016x}\nCapAmb:\t0\nNoNewPrivs:\t1\n")
+    assert kernel_caps.children_hold(str(status), root=root) is holds

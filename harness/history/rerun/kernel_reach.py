@@ -23,11 +23,8 @@ READ_ONLY_TREES = ("/proc/sys", "/sys")
 # its own /proc/self files), its sys/ is bound read-only over it.
 KERNEL_FILESYSTEMS = frozenset({"proc", "sysfs", "binfmt_misc", "debugfs", "tracefs", "securityfs", "configfs", "bpf",
                                 "cgroup", "cgroup2", "efivarfs", "pstore", "fusectl"})
-# linux/capability.h: CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_ADMIN, CAP_SYS_BOOT, CAP_PERFMON, CAP_BPF
-KERNEL_REACHING = (16, 17, 21, 22, 38, 39)
-_CLONE_NEWNS = 0x00020000
+_CLONE_NEWNS, _CLONE_FS = 0x00020000, 0x00000200
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
-_CAPBSET_DROP = 24  # PR_CAPBSET_DROP
 
 
 def kernel_settings_writable(path: str = CORE_PATTERN, root: bool | None = None, mountinfo: str = MOUNTINFO) -> bool:
@@ -39,29 +36,35 @@ def kernel_settings_writable(path: str = CORE_PATTERN, root: bool | None = None,
     return os.access(path, os.W_OK) or bool(still_writable(mountinfo))
 
 
-def take_kernel_writes_away() -> int | None:
+class Left(NamedTuple):
+    """What the view left, to go back to: the mount namespace, this thread's root folder and working folder (setns
+    puts both at the namespace's root: read 175's F-0589)."""
+    namespace: int
+    root: int
+    cwd: int
+
+
+def take_kernel_writes_away() -> Left | None:
     """For a root process on Linux: /proc/sys and /sys read-only in a mount namespace of its calling thread's own (and
-    of what it starts), then the capabilities reaching the kernel out of its bounding set; returns a descriptor of the
-    namespace it left, for :func:`give_back` (None when it left none)."""
+    of what it starts); what it left, for :func:`give_back` (None when it left nothing). The capabilities that could
+    undo it are :mod:`kernel_caps`'s to take."""
     if os.geteuid() != 0 or not sys.platform.startswith("linux"):
         return None
-    left = _read_only_view()
-    drop_kernel_capabilities()
-    return left
+    return _read_only_view()
 
 
-def _read_only_view() -> int | None:
-    """A mount namespace of this thread's own where every mount at or below /proc/sys and /sys is read-only; a
-    descriptor of the one it left, or None where none was made (no CAP_SYS_ADMIN: the check after says so)."""
+def _read_only_view() -> Left | None:
+    """A mount namespace of this thread's own where every mount :func:`read_only_targets` names is read-only; what
+    it left, or None where none was made (no CAP_SYS_ADMIN: the check after says so)."""
     import ctypes
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        left = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+        left = Left(*(os.open(path, os.O_RDONLY | os.O_CLOEXEC) for path in ("/proc/self/ns/mnt", "/", ".")))
     except OSError:
         return None
     if libc.unshare(_CLONE_NEWNS) != 0:
-        os.close(left)
+        _close(left)
         return None
     # private first: a remount made here must not reach the machine's namespace (a shared `/` propagates it)
     if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0:
@@ -72,31 +75,30 @@ def _read_only_view() -> int | None:
     return left
 
 
-def drop_kernel_capabilities() -> None:
-    """:data:`KERNEL_REACHING` out of this thread's bounding set: a root program it starts can neither undo the
-    read-only view (CAP_SYS_ADMIN) nor reach the kernel otherwise. Never given back: the bounding set only shrinks,
-    and the process ends with the audit."""
-    import ctypes
-
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return
-    for cap in KERNEL_REACHING:
-        prctl(_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0)
-
-
-def give_back(left: int | None) -> None:
-    """Back into the mount namespace ``left`` (the in-process test runner runs many commands per process): the
-    process after the audit sees /proc/sys as the machine does. Its effective set still holds CAP_SYS_ADMIN."""
+def give_back(left: Left | None) -> None:
+    """Back into the mount namespace, root and working folder ``left`` (the in-process test runner runs many commands
+    per process): the process after the audit sees /proc/sys as the machine does. setns refuses a thread that shares
+    its filesystem state with another (a runner's reader thread still alive: read 175's F-0590), so this thread takes
+    its own first; a refusal all the same is raised, never left unsaid."""
     if left is None:
         return
     import ctypes
 
     try:
-        ctypes.CDLL(None, use_errno=True).setns(left, _CLONE_NEWNS)
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(_CLONE_FS) != 0 or libc.setns(left.namespace, _CLONE_NEWNS) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"the audit could not leave its read-only view of /proc/sys: {os.strerror(err)}")
+        os.fchdir(left.root)
+        os.chroot(".")
+        os.fchdir(left.cwd)
     finally:
-        os.close(left)
+        _close(left)
+
+
+def _close(left: Left) -> None:
+    for fd in left:
+        os.close(fd)
 
 
 def read_only_targets(mountinfo: str = MOUNTINFO) -> list[str]:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, TracebackType
 
-from harness.history.rerun import kernel_reach
+from harness.history.rerun import kernel_caps, kernel_reach
 
 
 class Sealed:
@@ -39,7 +39,7 @@ class Sealed:
         self.finder: _NoLateImports | None = None
         self.dumpable: int | None = None  # what it was, to put back; None when it was not changed
         self.reachable: str | None = None  # armed, why a re-run could still attach to the audit (none then runs)
-        self.namespace: int | None = None  # the mount namespace the armed seal left (root: F-0584), to go back to
+        self.namespace: kernel_reach.Left | None = None  # what the armed seal's view left (root: F-0584)
 
     def arm(self) -> None:
         if self.finder is not None:
@@ -47,9 +47,11 @@ class Sealed:
         preload()
         self.dumpable = _set_dumpable(0)
         self.namespace = kernel_reach.take_kernel_writes_away()  # root: a core-dump helper runs outside the seal
+        kernel_held = kernel_caps.drop_kernel_capabilities()  # what could undo that view (read 175's F-0588)
         _drop_ptrace_from_children()
         # What the drops could not take away: the audit re-runs nothing rather than be reachable (read 170's F-0577).
-        self.reachable = REACHABLE if sys.platform.startswith("linux") and reachable_after_the_drop() else None
+        linux = sys.platform.startswith("linux")
+        self.reachable = REACHABLE if linux and (kernel_held or reachable_after_the_drop()) else None
         self.finder = _NoLateImports()
         sys.meta_path.insert(0, self.finder)
 
@@ -97,9 +99,12 @@ def reachable_after_the_drop(scope_file: str = "/proc/sys/kernel/yama/ptrace_sco
     (:func:`children_hold_ptrace`), or the audit's bounding set keeps it (a user's audit cannot drop it) where a re-run
     may debug another process of the user (no Yama, or its `ptrace_scope` 0) — one started outside the audit, without
     no_new_privs, which it has execute a setuid or file-capability program that gains the capability and attaches to
-    the audit (read 172's F-0581); or, run as root, it may write the kernel's core-dump helper setting
+    the audit (read 172's F-0581); or it may hold a capability reaching the kernel handed down in its inheritable or
+    ambient set (:mod:`kernel_caps`, read 175's F-0588), or, run as root, write the kernel's core-dump helper setting
     (:mod:`kernel_reach`, F-0584). Unknown: reachable."""
-    if children_hold_ptrace(status_file, root) or kernel_reach.kernel_settings_writable(kernel_file, root, mountinfo):
+    if children_hold_ptrace(status_file, root) or kernel_caps.children_hold(status_file, root, bounding=False):
+        return True
+    if kernel_reach.kernel_settings_writable(kernel_file, root, mountinfo):
         return True
     held = _capabilities(status_file)
     if held is None:
@@ -129,26 +134,19 @@ def children_hold_ptrace(status_file: str = "/proc/self/status", root: bool | No
     return any(held.get(name, 0) >> _CAP_SYS_PTRACE & 1 for name in sets)
 
 
-def _capabilities(status_file: str) -> dict[str, int] | None:
-    """The capability sets of /proc/self/status (CapInh, CapPrm, CapEff, CapBnd, CapAmb) and its NoNewPrivs flag;
-    None when unreadable."""
-    try:
-        with open(status_file, encoding="ascii") as f:
-            return {line.split(":")[0]: int(line.split()[1], 16) for line in f
-                    if line.startswith(("Cap", "NoNewPrivs:"))}
-    except (OSError, ValueError, IndexError):
-        return None
+_capabilities = kernel_caps.capabilities
 
 
 _GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_CAPBSET_DROP
 _CAP_AMBIENT, _CAP_AMBIENT_LOWER = 47, 3  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER
 _SET_NO_NEW_PRIVS = 38  # PR_SET_NO_NEW_PRIVS
-_CAPABILITY_V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
 REACHABLE = ("a re-run could still gain CAP_SYS_PTRACE and attach to this audit, deciding its verdict, so none is run: "
              "a program the audit starts would hold it (from its inheritable or ambient set, or, run as root, its "
              "bounding set, which it could not drop), or its bounding set keeps it where a re-run may debug another "
              "process of this user and have it execute a setuid or file-capability program (no Yama, or "
-             "kernel.yama.ptrace_scope 0), or, run as root, it could still write /proc/sys/kernel/core_pattern, "
+             "kernel.yama.ptrace_scope 0); or it would hold a capability reaching the kernel (CAP_SYS_ADMIN, "
+             "CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_PERFMON, CAP_BPF) it could not drop, or, run as root, "
+             "it could still write /proc/sys/kernel/core_pattern, "
              "whose helper the kernel starts with every capability (F-0584). Run the audit as root in a container "
              "(without --cap-add SYS_PTRACE), whose bounding set loses the capability: an ordinary user's audit where `ptrace_scope` is 1 or more "
              "runs, but is not out of reach either (docs/ci.md, read 173's F-0582)")
@@ -184,28 +182,7 @@ def _drop_ptrace_from_children() -> None:
     prctl(_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), 0, 0, 0)
     prctl(_CAPBSET_DROP, ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0, 0)
     prctl(_CAP_AMBIENT, ctypes.c_ulong(_CAP_AMBIENT_LOWER), ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0)
-    _lower_inheritable(_CAP_SYS_PTRACE)
-
-
-def _lower_inheritable(cap: int) -> None:
-    """``cap`` out of this process's inheritable set (capget, then capset: lowering needs no privilege)."""
-    import ctypes
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        header, data = Header(_CAPABILITY_V3, 0), (Data * 2)()
-        if libc.capget(ctypes.byref(header), data) != 0:
-            return
-        data[cap // 32].inheritable &= ~(1 << cap % 32)
-        libc.capset(ctypes.byref(header), data)
-    except (OSError, AttributeError):
-        return  # no capset here: children_hold_ptrace() reads what stayed
+    kernel_caps.lower_inheritable((_CAP_SYS_PTRACE,))
 
 
 def _set_dumpable(value: int) -> int | None:
