@@ -260,3 +260,55 @@ def test_a_root_audit_that_could_not_drop_one_from_its_bounding_set_counts_it_he
     status = tmp_path / "status"
     status.write_text(f"CapInh:\t0\nCapPrm:\t1ffffffffff\nCapBnd:\t{bounding:016x}\nCapAmb:\t0\nNoNewPrivs:\t1\n")
     assert kernel_caps.children_hold(str(status), root=root) is holds
+
+
+# A re-run that borrows an ordinary user's identity for the check /proc/PID/root makes, then writes the machine's
+# core_pattern below that process's root (its mount namespace is the machine's): back the value it read.
+THROUGH_ANOTHER = '''\
+import subprocess, sys
+from harness.history.rerun.sealed import Sealed
+CHILD = r"""
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+pid = sys.argv[1]
+st = os.stat(f"/proc/{pid}")
+libc.setfsgid(st.st_gid); libc.setfsuid(st.st_uid)
+try:
+    machine = os.open(f"/proc/{pid}/root", os.O_PATH | os.O_DIRECTORY)
+except OSError:
+    machine = None
+finally:
+    libc.setfsuid(0); libc.setfsgid(0)
+try:
+    if machine is None:
+        raise OSError("not followed")
+    fd = os.open("proc/sys/kernel/core_pattern", os.O_RDWR, dir_fd=machine)
+    os.write(fd, os.read(fd, 4096))
+    print("write:done")
+except OSError:
+    print("write:refused")
+"""
+with Sealed() as sealed:
+    sealed.arm()
+    r = subprocess.run([sys.executable, "-S", "-c", CHILD, sys.argv[1]], capture_output=True, text=True, check=True)
+    print(r.stdout, end="")
+    print("reachable:" + ("yes" if sealed.reachable else "no"))
+'''
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_f0591_a_root_re_run_reaches_no_kernel_setting_through_another_user_s_process(tmp_path):
+    # Read 176: the read-only view is the audit's mount namespace alone; /proc/PID/root of an ordinary user's process
+    # (the CI user's shell that ran sudo) leads to the machine's, and a re-run holding CAP_SETUID passed the check for
+    # following it by taking that user's filesystem identity.
+    other = subprocess.Popen(["sleep", "60"], user=65534, group=65534, extra_groups=[])
+    try:
+        script = tmp_path / "sealed.py"
+        script.write_text(THROUGH_ANOTHER)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        said = subprocess.run([sys.executable, str(script), str(other.pid)], capture_output=True, text=True,
+                              check=True, env=env).stdout.split()
+    finally:
+        other.kill()
+        other.wait()
+    assert said == ["write:refused", "reachable:no"], said
