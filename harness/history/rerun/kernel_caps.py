@@ -3,7 +3,8 @@
 A program root executes holds its bounding set and its inheritable set; any program keeps its ambient set. With
 CAP_SYS_ADMIN a re-run remounts /proc/sys writable again (or mounts a fresh procfs) and names its own program as the
 kernel's core-dump helper; with CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_PERFMON or CAP_BPF it reaches the
-kernel, and from there the audit, another way. An older Docker filled a `--cap-add SYS_ADMIN` container's inheritable
+kernel, and from there the audit, another way; with CAP_SETUID it borrowed another user's identity to leave the view
+(read 176's F-0591). An older Docker filled a `--cap-add SYS_ADMIN` container's inheritable
 set, which is why lowering the bounding set alone was not enough (F-0588).
 """
 
@@ -14,14 +15,18 @@ import sys
 
 # linux/capability.h: CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_ADMIN, CAP_SYS_BOOT, CAP_PERFMON, CAP_BPF
 KERNEL_REACHING = (16, 17, 21, 22, 38, 39)
-KERNEL_MASK = sum(1 << cap for cap in KERNEL_REACHING)
+# CAP_SETGID, CAP_SETUID: with them a root re-run took an ordinary user's filesystem identity, passed the check for
+# following that user's process's /proc/PID/root, and reached the machine's /proc/sys below it (read 176's F-0591)
+OTHER_IDENTITIES = (6, 7)
+DROPPED = KERNEL_REACHING + OTHER_IDENTITIES
+KERNEL_MASK = sum(1 << cap for cap in DROPPED)
 STATUS = "/proc/self/status"
 _CAPBSET_DROP, _CAP_AMBIENT, _CAP_AMBIENT_LOWER = 24, 47, 3  # PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER
 _CAPABILITY_V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
 
 
 def drop_kernel_capabilities(status_file: str = STATUS) -> bool:
-    """:data:`KERNEL_REACHING` out of this thread's bounding, ambient and inheritable sets, never given back (the
+    """:data:`DROPPED` out of this thread's bounding, ambient and inheritable sets, never given back (the
     process ends with the audit); whether a program started from now on could still hold one (root without
     CAP_SETPCAP keeps its bounding set)."""
     if not sys.platform.startswith("linux"):
@@ -32,10 +37,10 @@ def drop_kernel_capabilities(status_file: str = STATUS) -> bool:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return children_hold(status_file)
-    for cap in KERNEL_REACHING:
+    for cap in DROPPED:
         prctl(_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0)
         prctl(_CAP_AMBIENT, ctypes.c_ulong(_CAP_AMBIENT_LOWER), ctypes.c_ulong(cap), 0, 0)
-    lower_inheritable(KERNEL_REACHING)
+    lower_inheritable(DROPPED)
     return children_hold(status_file)
 
 
