@@ -312,3 +312,51 @@ def test_f0591_a_root_re_run_reaches_no_kernel_setting_through_another_user_s_pr
         other.kill()
         other.wait()
     assert said == ["write:refused", "reachable:no"], said
+
+
+def test_f0592_a_kernel_filesystem_no_path_reaches_counts_while_read_write(tmp_path):
+    # Read 177: a procfs hidden under a later mount was left read-write and unseen; the kernel lets a user namespace
+    # mount a fresh procfs when any procfs of the mount namespace is wholly visible to it, a hidden one included.
+    from harness.history.rerun import kernel_reach
+
+    info = tmp_path / "mountinfo"
+    info.write_text("100 1 8:1 / / rw - ext4 /dev/vda rw\n"
+                    "101 100 0:40 / /proc rw - proc proc rw\n"
+                    "102 100 0:41 / /tmp/x rw - tmpfs tmpfs rw\n"
+                    "103 102 0:42 / /tmp/x/proc rw - proc proc rw\n"
+                    "104 102 0:43 / /tmp/x rw - tmpfs tmpfs rw\n")  # covers 102, hiding the procfs below it
+    assert kernel_reach.still_writable(str(info)) == ["/tmp/x/proc"]
+
+
+LEFT_BEHIND = '''\
+from harness.history.rerun.sealed import Sealed
+KERNEL = {"proc", "sysfs", "binfmt_misc", "debugfs", "tracefs", "securityfs", "configfs", "bpf", "cgroup", "cgroup2"}
+with Sealed() as sealed:
+    sealed.arm()
+    for line in open("/proc/self/mountinfo"):
+        head, _, tail = line.partition(" - ")
+        fields = head.split()
+        if tail.split()[0] in KERNEL and fields[4] != "/proc" and fields[5].split(",")[0] == "rw":
+            print("read-write:" + fields[4])
+    print("reachable:" + ("yes" if sealed.reachable else "no"))
+'''
+
+
+@AS_ROOT_WITH_A_WRITABLE_PROC_SYS
+def test_f0592_the_view_leaves_no_kernel_filesystem_read_write_even_where_no_path_reaches_it(tmp_path):
+    # The view's own binds must not hide a read-write original (the /sys it bound over, the binfmt_misc below
+    # /proc/sys): every one is read-only before anything covers it.
+    assert _run(tmp_path, LEFT_BEHIND).split() == ["reachable:no"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not shutil.which("unshare")
+                    or subprocess.run(["unshare", "--user", "--map-root-user", "true"]).returncode != 0,
+                    reason="needs a user namespace (unshare --user --map-root-user)")
+def test_f0593_an_audit_as_root_of_a_user_namespace_ends_its_seal_without_an_error(tmp_path):
+    # Read 177: uid 0 in a user namespace makes its view (the new mount namespace is its own) but cannot go back to
+    # the one its parent namespace owns: setns refused, and the audit failed after its verdict. The process ends with
+    # the audit; it stays in its view, and says so to whoever asks.
+    code = ("from harness.history.rerun.sealed import Sealed\nwith Sealed() as s:\n    s.arm()\n"
+            "print('ended', 'in-view' if s.left_in_view else 'back')\n")
+    said = _run(tmp_path, code, "unshare", "--user", "--map-root-user").split()
+    assert said[0] == "ended", said
