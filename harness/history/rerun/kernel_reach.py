@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 CORE_PATTERN = "/proc/sys/kernel/core_pattern"
 MOUNTINFO = "/proc/self/mountinfo"
@@ -25,6 +25,8 @@ KERNEL_FILESYSTEMS = frozenset({"proc", "sysfs", "binfmt_misc", "debugfs", "trac
                                 "cgroup", "cgroup2", "efivarfs", "pstore", "fusectl"})
 _CLONE_NEWNS, _CLONE_FS = 0x00020000, 0x00000200
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
+_OPTION_FLAGS = {"nosuid": 2, "nodev": 4, "noexec": 8, "noatime": 1024, "nodiratime": 2048, "relatime": 1 << 21,
+                 "strictatime": 1 << 24}  # MS_NOSUID ... MS_STRICTATIME, as mountinfo names them
 
 
 def kernel_settings_writable(path: str = CORE_PATTERN, root: bool | None = None, mountinfo: str = MOUNTINFO) -> bool:
@@ -68,30 +70,45 @@ def _read_only_view() -> Left | None:
         return None
     # private first: a remount made here must not reach the machine's namespace (a shared `/` propagates it)
     if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0:
-        for tree in READ_ONLY_TREES:
-            libc.mount(tree.encode(), tree.encode(), None, _MS_BIND | _MS_REC, None)
-        for point in read_only_targets():
-            libc.mount(None, os.fsencode(point), None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+        # Each one read-only before anything is bound over it: a bind over a read-write mount hides it from every
+        # path, not from the kernel, which lets a user namespace mount a fresh procfs beside it (read 177's F-0592).
+        _remount_read_only(libc)
+        libc.mount(b"/proc/sys", b"/proc/sys", None, _MS_BIND | _MS_REC, None)  # a folder of /proc, no mount of its own
+        _remount_read_only(libc)
     return left
 
 
-def give_back(left: Left | None) -> None:
+def _remount_read_only(libc: Any) -> None:
+    """Every mount :func:`read_only_targets` names read-only, keeping the flags it has (a user namespace's locked
+    nosuid, nodev, noexec or atime flags refuse a remount that would clear them)."""
+    for mount in _visible(MOUNTINFO):
+        if _kept_read_only(mount):
+            flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _kept_flags(mount.options)
+            libc.mount(None, os.fsencode(mount.point), None, flags, None)
+
+
+def _kept_flags(options: str) -> int:
+    return sum(flag for name, flag in _OPTION_FLAGS.items() if name in options.split(","))
+
+
+def give_back(left: Left | None) -> bool:
     """Back into the mount namespace, root and working folder ``left`` (the in-process test runner runs many commands
     per process): the process after the audit sees /proc/sys as the machine does. setns refuses a thread that shares
     its filesystem state with another (a runner's reader thread still alive: read 175's F-0590), so this thread takes
-    its own first; a refusal all the same is raised, never left unsaid."""
+    its own first. Whether it went back: an audit run as root of a user namespace cannot return to the namespace its
+    parent's owns (read 177's F-0593) and stays in its view, which it ends with; nothing is raised after a verdict."""
     if left is None:
-        return
+        return True
     import ctypes
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.unshare(_CLONE_FS) != 0 or libc.setns(left.namespace, _CLONE_NEWNS) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"the audit could not leave its read-only view of /proc/sys: {os.strerror(err)}")
+            return False
         os.fchdir(left.root)
         os.chroot(".")
         os.fchdir(left.cwd)
+        return True
     finally:
         _close(left)
 
@@ -107,8 +124,11 @@ def read_only_targets(mountinfo: str = MOUNTINFO) -> list[str]:
 
 
 def still_writable(mountinfo: str = MOUNTINFO) -> list[str]:
-    """Those of :func:`read_only_targets` a program can write through: their mount is not read-only."""
-    return [m.point for m in _visible(mountinfo) if _kept_read_only(m) and "rw" in m.options.split(",")]
+    """Those of :func:`read_only_targets` a program can write through, and every kernel filesystem no path reaches
+    (read 177's F-0592): their mount is not read-only."""
+    visible = {m.id for m in _visible(mountinfo)}
+    return [m.point for m in _mounts(mountinfo) if "rw" in m.options.split(",")
+            and (_kept_read_only(m) if m.id in visible else m.fstype in KERNEL_FILESYSTEMS)]
 
 
 def _kept_read_only(m: Mount) -> bool:

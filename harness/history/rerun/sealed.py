@@ -40,6 +40,7 @@ class Sealed:
         self.dumpable: int | None = None  # what it was, to put back; None when it was not changed
         self.reachable: str | None = None  # armed, why a re-run could still attach to the audit (none then runs)
         self.namespace: kernel_reach.Left | None = None  # what the armed seal's view left (root: F-0584)
+        self.left_in_view = False  # ended, whether the process stays in the view (a user namespace's root: F-0593)
 
     def arm(self) -> None:
         if self.finder is not None:
@@ -65,7 +66,7 @@ class Sealed:
         if self.dumpable is not None:
             _set_dumpable(self.dumpable)
             self.dumpable = None
-        kernel_reach.give_back(self.namespace)
+        self.left_in_view = not kernel_reach.give_back(self.namespace)
         self.namespace = None
 
 
