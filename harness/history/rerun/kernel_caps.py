@@ -31,17 +31,23 @@ def drop_kernel_capabilities(status_file: str = STATUS) -> bool:
     CAP_SETPCAP keeps its bounding set)."""
     if not sys.platform.startswith("linux"):
         return False
+    lower(DROPPED)
+    return children_hold(status_file)
+
+
+def lower(caps: tuple[int, ...]) -> None:
+    """``caps`` out of this thread's bounding set (root, with CAP_SETPCAP; refused otherwise, and read after), its
+    ambient set and its inheritable set: every set a program it starts could get them from."""
     import ctypes
 
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        return children_hold(status_file)
-    for cap in DROPPED:
+        return
+    for cap in caps:
         prctl(_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0)
         prctl(_CAP_AMBIENT, ctypes.c_ulong(_CAP_AMBIENT_LOWER), ctypes.c_ulong(cap), 0, 0)
-    lower_inheritable(DROPPED)
-    return children_hold(status_file)
+    lower_inheritable(caps)
 
 
 def children_hold(status_file: str = STATUS, root: bool | None = None, bounding: bool = True) -> bool:

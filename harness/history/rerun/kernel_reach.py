@@ -3,11 +3,10 @@
 Root needs no capability to write /proc/sys/kernel/core_pattern: with `|/path/prog` there, the next crash of any
 process has the kernel start prog, root with every capability and without no_new_privs, outside every seal, free to
 attach to the audit. A container's runtime mounts /proc/sys read-only; a VM or bare-metal runner does not. So before
-its first re-run a root audit takes a mount namespace of its own (its re-runs inherit it) in which /proc/sys and /sys,
-every mount below them, and every procfs, sysfs or other kernel filesystem mounted anywhere else (a build chroot's
-/srv/chroot/proc: read 174's F-0585) are read-only, and takes out of its bounding set the capabilities that could undo that
-(CAP_SYS_ADMIN) or reach the kernel another way (a module, raw I/O, kexec, BPF, perf). Where any of it fails the
-write stays, :func:`kernel_settings_writable` says so, and the audit re-runs nothing.
+its first re-run a root audit takes a mount namespace of its own (its re-runs inherit it) in which every mount at or
+below /proc/sys and /sys, and every procfs, sysfs or other kernel filesystem mounted anywhere else (a build chroot's
+/srv/chroot/proc: read 174's F-0585), is read-only; :mod:`kernel_caps` takes the capabilities that could undo that.
+Where any of it fails, :func:`kernel_settings_writable` says so, and the audit re-runs nothing.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def ancestors_exposed(scope_file: str = "/proc/sys/kernel/yama/ptrace_scope", st
         return scope != "3"
     if scope not in (None, "0"):
         return False
-    held = _capabilities(status_file)
+    held = kernel_caps.capabilities(status_file)
     return held is None or not held.get("CapPrm", 0) >> _CAP_SYS_PTRACE & 1
 
 
@@ -107,7 +107,7 @@ def reachable_after_the_drop(scope_file: str = "/proc/sys/kernel/yama/ptrace_sco
         return True
     if kernel_reach.kernel_settings_writable(kernel_file, root, mountinfo):
         return True
-    held = _capabilities(status_file)
+    held = kernel_caps.capabilities(status_file)
     if held is None:
         return True
     return bool(held.get("CapBnd", 0) >> _CAP_SYS_PTRACE & 1) and _yama_scope(scope_file) in (None, "0")
@@ -126,7 +126,7 @@ def children_hold_ptrace(status_file: str = "/proc/self/status", root: bool | No
     """Whether a program this process starts may hold CAP_SYS_PTRACE: from its ambient or inheritable set, or from
     its bounding set, which root execs with, as does anyone executing a setuid or file-capability program unless
     no_new_privs forbids an exec to grant anything (read 171's F-0579). Unknown: yes."""
-    held = _capabilities(status_file)
+    held = kernel_caps.capabilities(status_file)
     if held is None:
         return True
     root = os.geteuid() == 0 if root is None else root
@@ -135,22 +135,19 @@ def children_hold_ptrace(status_file: str = "/proc/self/status", root: bool | No
     return any(held.get(name, 0) >> _CAP_SYS_PTRACE & 1 for name in sets)
 
 
-_capabilities = kernel_caps.capabilities
-
-
-_GET_DUMPABLE, _SET_DUMPABLE, _CAPBSET_DROP = 3, 4, 24  # PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_CAPBSET_DROP
-_CAP_AMBIENT, _CAP_AMBIENT_LOWER = 47, 3  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER
+_GET_DUMPABLE, _SET_DUMPABLE = 3, 4  # PR_GET_DUMPABLE, PR_SET_DUMPABLE
 _SET_NO_NEW_PRIVS = 38  # PR_SET_NO_NEW_PRIVS
-REACHABLE = ("a re-run could still gain CAP_SYS_PTRACE and attach to this audit, deciding its verdict, so none is run: "
-             "a program the audit starts would hold it (from its inheritable or ambient set, or, run as root, its "
-             "bounding set, which it could not drop), or its bounding set keeps it where a re-run may debug another "
-             "process of this user and have it execute a setuid or file-capability program (no Yama, or "
-             "kernel.yama.ptrace_scope 0); or it would hold a capability reaching the kernel (CAP_SYS_ADMIN, "
-             "CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_PERFMON, CAP_BPF) it could not drop, or, run as root, "
-             "it could still write /proc/sys/kernel/core_pattern, "
-             "whose helper the kernel starts with every capability (F-0584). Run the audit as root in a container "
-             "(without --cap-add SYS_PTRACE), whose bounding set loses the capability: an ordinary user's audit where `ptrace_scope` is 1 or more "
-             "runs, but is not out of reach either (docs/ci.md, read 173's F-0582)")
+REACHABLE = ("a re-run could still reach this audit and decide its verdict, so none is run: a program the audit "
+             "starts would hold CAP_SYS_PTRACE (from its inheritable or ambient set, or, run as root, its bounding "
+             "set, which it could not drop), or its bounding set keeps it where a re-run may debug another process of "
+             "this user and have it execute a setuid or file-capability program (no Yama, or kernel.yama.ptrace_scope "
+             "0); or a program would hold a capability reaching the kernel or another user's identity (CAP_SYS_ADMIN, "
+             "CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_PERFMON, CAP_BPF, CAP_SETUID, CAP_SETGID) the audit "
+             "could not drop; or, run as root, it could still write /proc/sys/kernel/core_pattern or a kernel "
+             "filesystem left read-write, and have the kernel start a program of its own with every capability "
+             "(F-0584). Run the audit as root in a container (without --cap-add SYS_PTRACE), whose bounding set loses "
+             "the capability: an ordinary user's audit where `ptrace_scope` is 1 or more runs, but is not out of reach "
+             "either (docs/ci.md, read 173's F-0582)")
 _CAP_SYS_PTRACE = 19  # linux/capability.h
 
 
@@ -181,9 +178,7 @@ def _drop_ptrace_from_children() -> None:
     if prctl is None:
         return
     prctl(_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), 0, 0, 0)
-    prctl(_CAPBSET_DROP, ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0, 0)
-    prctl(_CAP_AMBIENT, ctypes.c_ulong(_CAP_AMBIENT_LOWER), ctypes.c_ulong(_CAP_SYS_PTRACE), 0, 0)
-    kernel_caps.lower_inheritable((_CAP_SYS_PTRACE,))
+    kernel_caps.lower((_CAP_SYS_PTRACE,))
 
 
 def _set_dumpable(value: int) -> int | None:
