@@ -1,11 +1,14 @@
 """History work stays linear: `harness audit` and `harness metrics` over a range adding the same few
-events, on a task whose ledger holds 22 events and on one whose ledger holds 10,000.
+events, on a task whose ledger holds 22 events and on one whose ledger holds 10,000: of toggles of one
+requirement, and, as a task that lives long gathers them, of 2,000 findings and 8,000 toggles.
 
-Both repositories get the same history after the commit holding the task: 40 commits, every fourth
+Every repository gets the same history after the commit holding the task: 40 commits, every fourth
 appending one event to the task's ledger (10 events in all), the others changing code. The work of
-the range is the same in both; only the ledger each of those commits carries differs in length. A
-ledger seen at one blob id is validated once per run and an appended suffix is checked against the
-validated prefix, so the 10,000-event range may cost at most 5x the 22-event one.
+the range is the same in all; only the ledger each of those commits carries differs in length, and the
+findings' files in number. A ledger seen at one blob id is validated once per run and an appended suffix
+is checked against the validated prefix; a finding file whose blob agreed with an equal finding is not
+read again (self-found 35), so a 10,000-event range may cost at most 5x the 22-event one. The findings'
+row pays, once per run, the reading of its 2,000 files at the range's first commit.
 
 `python bench/hot_history.py [WORKDIR]` prints the rows; `bash bench/run --only hot` imports
 :func:`rows`.
@@ -19,13 +22,23 @@ from pathlib import Path
 import hot_timing as T
 from hot_timing import B
 
-SHORT, LONG = 22, 10_000
+SHORT, LONG, FINDINGS = 22, 10_000, 2_000
 COMMITS, EVERY = 40, 4
 TARGET = 5.0
 
 
-def build(path: Path, events: int) -> str:
-    """A repository whose one task's ledger holds ``events`` events, then the range; the base commit."""
+def finding(n: int) -> tuple[str, dict]:
+    """A finding's proposal, as `harness finding propose` records one."""
+    return ("finding.proposed", {"id": f"F-{n:04d}", "content": {
+        "severity": "minor", "category": "correctness", "title": f"defect number {n} in the widget",
+        "claim": f"w.f({n}) returns the wrong value", "failure_scenario": ["call it with a negative"],
+        "expected_behavior": "the right value", "location": {"file": "src/w.py"},
+        "recommended_reproducer": {"type": "unit_test", "description": "d", "command": f"python3 -c 'w.f({n})'"}}})
+
+
+def build(path: Path, events: int, findings: int = 0) -> str:
+    """A repository whose one task's ledger holds ``events`` events (``findings`` of them findings proposed), then
+    the range; the base commit."""
     import scale as S
 
     path.mkdir(parents=True)
@@ -36,7 +49,9 @@ def build(path: Path, events: int) -> str:
         s = S.store(path)
         tid = s.create("History task", "made by the benchmark", 5, None)
         s.append(tid, [("requirement.added", S.REQ)])
-        done = 2
+        for first in range(1, findings + 1, 200):
+            s.append(tid, [finding(n) for n in range(first, min(first + 200, findings + 1))])
+        done = 2 + findings
         while done < events:
             batch = min(1000, events - done)
             s.append(tid, [S.toggle(done + k) for k in range(batch)])
@@ -60,22 +75,26 @@ def commit(path: Path, msg: str) -> None:
 
 def rows(workdir: Path) -> list[T.Row]:
     T.ensure_env(workdir)
-    B.log(f"hot history: building a {SHORT}-event and a {LONG:,}-event ledger, {COMMITS} commits after each")
-    repos = {n: (workdir / f"history-{n}", build(workdir / f"history-{n}", n)) for n in (SHORT, LONG)}
-    cases: dict[tuple[str, str, int], T.Timed] = {}
+    B.log(f"hot history: building a {SHORT}-event and two {LONG:,}-event ledgers (one of {FINDINGS:,} findings), "
+          f"{COMMITS} commits after each")
+    shapes = {"short": (SHORT, 0), "long": (LONG, 0), "findings": (LONG, FINDINGS)}
+    repos = {name: (workdir / f"history-{name}", build(workdir / f"history-{name}", n, f))
+             for name, (n, f) in shapes.items()}
+    cases: dict[tuple[str, str, str], T.Timed] = {}
     for label, setting in T.BYTECODE:
         env = T.env_for(setting)
         for command in ("audit", "metrics"):
-            for n, (path, base) in repos.items():
-                cases[command, label, n] = T.Timed(f"{command} {n} ({label})",
-                                                   [*B.H, command, "--from", base, "--to", "HEAD"], path, env)
+            for name, (path, base) in repos.items():
+                cases[command, label, name] = T.Timed(f"{command} {name} ({label})",
+                                                      [*B.H, command, "--from", base, "--to", "HEAD"], path, env)
     T.interleave(list(cases.values()), runs=3)
     out = []
     for label, _ in T.BYTECODE:
         for command in ("audit", "metrics"):
-            out.append(T.ratio_row(f"history {command}, {LONG:,} / {SHORT} events, {COMMITS // EVERY} added "
-                                   f"in {COMMITS} commits ({label})",
-                                   cases[command, label, LONG], cases[command, label, SHORT], TARGET))
+            for name, what in (("long", "events"), ("findings", f"events ({FINDINGS:,} of them findings)")):
+                out.append(T.ratio_row(f"history {command}, {LONG:,} / {SHORT} {what}, {COMMITS // EVERY} added "
+                                       f"in {COMMITS} commits ({label})",
+                                       cases[command, label, name], cases[command, label, "short"], TARGET))
     return out
 
 

@@ -450,10 +450,7 @@ def _check_task(priors: Sequence[Source], new: Source, tid: str, source_tree: st
                                     f"restore the committed ledger (`git checkout {_rev([old])} -- {ledger_rel}`) and make "
                                     "changes only through harness commands"))
             return None
-        try:
-            before_states.append(reader.load_task(old, tid, docs=False).proj.state)
-        except HarnessError:
-            before_states.append(None)
+        before_states.append(reader.state_of(old, tid))
         if not only_gated:
             _findings_kept(old, new, folder, problems)
     try:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from harness import paths
 from harness.core import ledger, projection
-from harness.core.value_class import dataclass
+from harness.core.value_class import dataclass, field
 from harness.errors import HarnessError
-from harness.store import validate, yamlio
+from harness.store import commit_docs, validate, yamlio
 from harness.store.layout import TASK_ID
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -31,6 +31,10 @@ class LoadedTask:
     proj: ledger.Projection
     lines: list[str]
     docs: dict[str, dict | None]  # file name -> parsed YAML (None when absent)
+    # Read from a commit (:mod:`.commit_docs`): each finding file's blob id, and those known to agree with the ledger
+    # (their documents in ``docs`` are the ones kept there, shared: read them as read-only)
+    blobs: dict[str, str] = field(default_factory=dict)
+    agreed: set[str] = field(default_factory=set)
 
 
 def schema_of(name: str) -> str:
@@ -106,6 +110,22 @@ def _validated(raw: bytes, name: str, first: int, prev: str, onto: ledger.Projec
     return [line for line, _ in parsed], proj
 
 
+def state_of(src: Source, task_id: str) -> str | None:
+    """The state :func:`load_task` gives ``task_id`` in ``src`` (without its files), None where it refuses the ledger;
+    from what this process validated of the same bytes when it did, without copying the projection."""
+    from harness.store import ledger_memo
+
+    name = f"{TASKS}/{task_id}/events.jsonl"
+    raw = src.read(name)
+    known = ledger_memo.state_of(raw, name) if raw is not None else None
+    if known is not None:
+        return known[1] if known[0] == task_id else None
+    try:
+        return load_task(src, task_id, docs=False).proj.state
+    except HarnessError:
+        return None
+
+
 def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
     folder = f"{TASKS}/{task_id}"
     name = f"{folder}/events.jsonl"
@@ -125,15 +145,28 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
                            "two chains are never joined line by line", hint=_conflict_hint(folder)) from None
     if proj.id != task_id:
         raise HarnessError(f"{name}: the ledger belongs to {proj.id}, not {task_id}")
-    loaded = {}
+    task = LoadedTask(task_id, folder, proj, lines, {})
     if docs:
-        loaded = {f: read_doc(src, f"{folder}/{f}", SCHEMA_OF[f]) for f in TASK_FILES}
+        task.docs.update({f: read_doc(src, f"{folder}/{f}", SCHEMA_OF[f]) for f in TASK_FILES})
         for name in src.listdir(f"{folder}/findings"):
             if name.endswith(".yaml"):
-                loaded[f"findings/{name}"] = read_doc(src, f"{folder}/findings/{name}", "finding")
+                _read_finding(src, task, name)
         if proj.contract is not None or src.read(f"{folder}/contract.yaml") is not None:
-            loaded["contract.yaml"] = read_doc(src, f"{folder}/contract.yaml", "contract")
-    return LoadedTask(task_id, folder, proj, lines, loaded)
+            task.docs["contract.yaml"] = read_doc(src, f"{folder}/contract.yaml", "contract")
+    return task
+
+
+def _read_finding(src: Source, task: LoadedTask, name: str) -> None:
+    """The finding file ``name`` into ``task.docs``: from a commit, by its blob's id, unread when that blob was found
+    to agree with an equal finding (:mod:`.commit_docs`)."""
+    rel, key = f"{task.dir}/findings/{name}", f"findings/{name}"
+    oid = commit_docs.blob_id(src, rel)
+    known = commit_docs.agreeing(rel, oid, task.proj.findings.get(name.removesuffix(".yaml")))
+    if known is not None:
+        task.agreed.add(key)
+    task.docs[key] = known if known is not None else read_doc(src, rel, "finding")
+    if oid is not None:
+        task.blobs[key] = oid
 
 
 def _conflict_hint(folder: str) -> str:
@@ -176,8 +209,9 @@ def read_doc(src: Source, rel: str, schema: str) -> dict | None:
     return doc
 
 
-def render(task: LoadedTask) -> dict[str, dict]:
-    """The three YAML documents as the ledger says, keeping free-form text from the files."""
+def render(task: LoadedTask, leave_out: set[str] | frozenset[str] = frozenset()) -> dict[str, dict]:
+    """The three YAML documents as the ledger says, keeping free-form text from the files; with each finding's but
+    those ``leave_out`` names."""
     p, docs = task.proj, task.docs
     overrides, spec = projection.freeform_of_task(docs.get("task.yaml") or {})
     tdoc = projection.task_doc(p, spec)
@@ -190,23 +224,30 @@ def render(task: LoadedTask) -> dict[str, dict]:
             p, projection.statements_of(docs.get("invariants.yaml") or {}, "invariants")),
     }
     for fid, finding in p.findings.items():
-        out[f"findings/{fid}.yaml"] = projection.finding_doc(finding)
+        if f"findings/{fid}.yaml" not in leave_out:
+            out[f"findings/{fid}.yaml"] = projection.finding_doc(finding)
     if p.contract is not None:
         out["contract.yaml"] = {"contract": p.contract["contract"]}
     return out
 
 
 def disagreements(task: LoadedTask) -> list[projection.Disagreement]:
+    """Where the files disagree with the ledger. A finding file read from a commit and known to agree is not compared
+    again (:mod:`.commit_docs`); one that is equal to its finding's rendering is kept as agreeing."""
     out = []
-    expected_docs = render(task)
+    expected_docs = render(task, task.agreed)
     for fname, expected in expected_docs.items():
         rel = f"{task.dir}/{fname}"
         found = task.docs.get(fname)
         if found is None:
             out.append(projection.Disagreement(rel, "(file)", "present", "<missing>", "harness replay --write"))
-        else:
+        elif expected != found:  # equal, the common answer, in one comparison in C: an audit compares every file of a
+            # task at each commit touching it. compare() finds nothing in equal documents: one rendered from the
+            # ledger lists each id once (its items come from a mapping by id), so neither repeats one
             out.extend(projection.compare(rel, expected, found))
-    for fname in sorted(set(task.docs) - set(expected_docs)):
+        elif fname in task.blobs:
+            commit_docs.agreed(rel, task.blobs[fname], task.proj.findings[fname[9:-5]], found)
+    for fname in sorted(set(task.docs) - set(expected_docs) - task.agreed):
         out.append(projection.Disagreement(f"{task.dir}/{fname}", "(file)", "<absent>", "present",
                                            "harness finding propose --file FILE (findings enter through the ledger)"))
     return out

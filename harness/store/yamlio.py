@@ -121,6 +121,16 @@ PARSED_BYTES = 16 * 1024 * 1024
 
 
 def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check comes next
+    memo = context.process()  # the parses are the process's: many commands share them
+    parsed = memo.yaml_parsed
+    # The same text may be refused only under .harness/tasks/; a str never meets equal bytes.
+    key = (isinstance(text, bytes), text, _is_rendered(name))
+    known = parsed.get(key) if parsed else None
+    if known is not None:  # asked first: only PyYAML's parses are kept, and the subset reader's try at a text it
+        import pickle  # cannot read costs more than the copy (an audit reads a task's files at every commit)
+
+        parsed.move_to_end(key)
+        return pickle.loads(known)
     doc = plain_yaml.load(text)
     if doc is not plain_yaml.NOT_PLAIN:  # PyYAML's reading, without PyYAML: a new object every time
         if too_deep(doc):
@@ -128,14 +138,6 @@ def parse(text: bytes | str, name: str) -> Any:  # any shape: a schema check com
         return doc
     import pickle
 
-    memo = context.process()  # the parses are the process's: many commands share them
-    parsed = memo.yaml_parsed
-    # The same text may be refused only under .harness/tasks/; a str never meets equal bytes.
-    key = (isinstance(text, bytes), text, _is_rendered(name))
-    known = parsed.get(key)
-    if known is not None:
-        parsed.move_to_end(key)
-        return pickle.loads(known)
     doc = _parse(text, name)
     kept = pickle.dumps(doc, pickle.HIGHEST_PROTOCOL)
     size = len(text) + len(kept)

@@ -19,24 +19,27 @@ from harness.gitio.tree_source import TreeSource
 from harness.history import metrics_facts
 from harness.history.incoming import range_commits
 from harness.history.metrics import Metrics
-from harness.store import ledger_memo, reader
+from harness.store import commit_docs, ledger_memo, reader
 
 TERMINAL = ("DONE", "ESCALATED")
 
 
 @contextlib.contextmanager
 def nothing_remembered() -> Iterator[None]:
-    """Every ledger validated whole and every blob inflated, as if no memo existed."""
+    """Every ledger validated whole, every blob inflated and every finding file read, as if no memo existed."""
     ledger_memo.forget()
     blob_memo.forget()
+    commit_docs.forget()
     with mock.patch.object(ledger_memo, "exact", lambda raw, name: None), \
             mock.patch.object(ledger_memo, "longest_prefix", lambda raw, name: None), \
-            mock.patch.object(blob_memo, "kept", lambda oid: None):
+            mock.patch.object(blob_memo, "kept", lambda oid: None), \
+            mock.patch.object(commit_docs, "agreeing", lambda rel, oid, finding: None):
         try:
             yield
         finally:
             ledger_memo.forget()
             blob_memo.forget()
+            commit_docs.forget()
 
 
 def task_facts(git: Git, task: reader.LoadedTask, done_commit: str | None,

@@ -1,0 +1,73 @@
+"""A commit's finding files known to agree with the ledger, by the ids of their blobs: history work that follows the
+change.
+
+An audit or `harness metrics` loads a task at every commit that touches it, and the files of its findings are mostly
+the same blobs from one commit to the next: reading, checking and comparing each of them again made a range's work
+grow with the task's findings (22x for a task of two thousand findings over one of four, self-found 35). A blob's id
+names its bytes, and a finding file's rendering is a function of its finding alone: a finding file found to agree
+with the ledger's finding is kept with a copy of that finding, and at a later commit the same blob beside an equal
+finding agrees again, without being read, checked or rendered (:func:`agreeing`, :func:`agreed`).
+
+Kept in this process alone, and only what agreed. A working tree's files have no such id and are read every time.
+"""
+
+from __future__ import annotations
+
+from harness import context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness.core.records import Finding
+    from harness.store.source import Source
+
+# Agreements kept (a copy of the finding and of the file's document each, some 5-10 KB): a task of four thousand
+# findings fits; a walk past that starts over, reading again what it drops, rather than grow without end.
+KEPT = 4096
+
+
+def blob_id(src: Source, rel: str) -> str | None:
+    """The id of the blob ``rel`` is in ``src`` when ``src`` is a commit's tree and ``rel`` a file there, else None."""
+    oid = getattr(src, "oid", None)
+    if oid is None or src.kind(rel) != "file":  # type: ignore[attr-defined]  # a tree source's, alone
+        return None
+    return oid(rel)
+
+
+def agreeing(rel: str, oid: str | None, finding: Finding | None) -> dict | None:
+    """The document of the finding file ``rel`` (blob ``oid``) when that blob was found to agree with a finding equal
+    to ``finding``; None otherwise (it is read and compared). The one kept, not a copy: :func:`reader.load_task` puts it
+    in the task's documents for the comparison, which skips it as known to agree (``LoadedTask.agreed``)."""
+    kept = context.process().agreed.get((rel, oid)) if oid is not None and finding is not None else None
+    return kept[1] if kept is not None and kept[0] == finding else None
+
+
+def agreed(rel: str, oid: str, finding: Finding, doc: dict) -> None:
+    """Keep that the finding file ``rel`` (blob ``oid``, read as ``doc``) agrees with ``finding``."""
+    kept = context.process().agreed
+    if len(kept) >= KEPT:
+        kept.clear()
+    kept[rel, oid] = (_copy(finding), _copy(doc))
+
+
+def forget() -> None:
+    context.process().agreed.clear()
+
+
+def _copy(data: Any) -> Any:
+    """``data`` (a finding, a parsed document) copied so that it shares nothing mutable: mappings, lists and immutable
+    scalars here, at a fraction of deepcopy's cost; anything else by deepcopy."""
+    kind = type(data)
+    if kind is dict:
+        return {k: _copy(v) for k, v in data.items()}
+    if kind is list:
+        return [_copy(v) for v in data]
+    if kind in _IMMUTABLE:
+        return data
+    import copy
+
+    return copy.deepcopy(data)
+
+
+_IMMUTABLE = frozenset({str, int, float, bool, type(None)})
