@@ -17,6 +17,7 @@ from harness import context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from harness.core.records import Finding
@@ -35,20 +36,29 @@ def blob_id(src: Source, rel: str) -> str | None:
     return oid(rel)
 
 
-def agreeing(rel: str, oid: str | None, finding: Finding | None) -> dict | None:
+def agreeing(rel: str, oid: str | None, finding: Finding | None, cache: Path | None = None) -> dict | None:
     """The document of the finding file ``rel`` (blob ``oid``) when that blob was found to agree with a finding equal
-    to ``finding``; None otherwise (it is read and compared). The one kept, not a copy: :func:`reader.load_task` puts it
-    in the task's documents for the comparison, which skips it as known to agree (``LoadedTask.agreed``)."""
-    kept = context.process().agreed.get((rel, oid)) if oid is not None and finding is not None else None
-    return kept[1] if kept is not None and kept[0] == finding else None
+    to ``finding``, read with every check run here or through ``cache``; None otherwise (it is read and compared). The
+    one kept, not a copy: :func:`reader.load_task` puts it in the task's documents for the comparison, which skips it
+    as known to agree (``LoadedTask.agreed``)."""
+    if oid is None or finding is None:
+        return None
+    kept = context.process().agreed
+    for key in ((rel, oid, None), (rel, oid, cache)) if cache is not None else ((rel, oid, None),):
+        held = kept.get(key)
+        if held is not None and held[0] == finding:
+            return held[1]
+    return None
 
 
-def agreed(rel: str, oid: str, finding: Finding, doc: dict) -> None:
-    """Keep that the finding file ``rel`` (blob ``oid``, read as ``doc``) agrees with ``finding``."""
+def agreed(rel: str, oid: str, finding: Finding, doc: dict, cache: Path | None = None) -> None:
+    """Keep that the finding file ``rel`` (blob ``oid``, read as ``doc``) agrees with ``finding``; ``cache``: the cache
+    of valid digests the file was read through, whose word the schema check may have taken (the agreement serves
+    readers of that cache alone: `harness audit`, which names none, trusts nothing the checkout holds, F-0166)."""
     kept = context.process().agreed
     if len(kept) >= KEPT:
         kept.clear()
-    kept[rel, oid] = (_copy(finding), _copy(doc))
+    kept[rel, oid, cache] = (_copy(finding), _copy(doc))
 
 
 def forget() -> None:

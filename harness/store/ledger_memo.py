@@ -17,6 +17,10 @@ from harness import context
 from harness.core import ledger
 from harness.core.value_class import dataclass
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
 KEEP = 4  # versions kept per ledger: the parent's and the commit's, with room for a merge's sides
 
 
@@ -29,31 +33,40 @@ class Validated:
     last_hash: str  # the hash of the last line: where an appended suffix's chain starts
     task_id: str    # what a reader of the state alone needs (:func:`state_of`), without a copy of the projection
     state: str
+    # The cache of valid digests the schema check took the word of (None: every check ran in this process). A record
+    # made on a cache's word serves only readers of that cache: `harness audit` names none, so as to trust nothing the
+    # checkout holds (F-0147), and a commit hook's check in the same process names the checkout's (F-0167).
+    cache: Path | None
 
 
-def exact(raw: bytes, name: str) -> Validated | None:
-    """The validation of exactly ``raw`` at ``name``, if this process made it."""
-    return next((v for v in _by_name().get(name, ()) if v.raw == raw), None)
+def _serves(v: Validated, cache: Path | None) -> bool:
+    return v.cache is None or v.cache == cache
 
 
-def longest_prefix(raw: bytes, name: str) -> Validated | None:
+def exact(raw: bytes, name: str, cache: Path | None = None) -> Validated | None:
+    """The validation of exactly ``raw`` at ``name``, if this process made it (for a reader of ``cache``)."""
+    return next((v for v in _by_name().get(name, ()) if v.raw == raw and _serves(v, cache)), None)
+
+
+def longest_prefix(raw: bytes, name: str, cache: Path | None = None) -> Validated | None:
     """The longest validated version of ``name`` that ``raw`` extends (a validated ledger ends in
-    a newline, so the suffix starts on a line of its own)."""
-    found = [v for v in _by_name().get(name, ()) if len(v.raw) < len(raw) and raw.startswith(v.raw)]
+    a newline, so the suffix starts on a line of its own), for a reader of ``cache``."""
+    found = [v for v in _by_name().get(name, ())
+             if len(v.raw) < len(raw) and raw.startswith(v.raw) and _serves(v, cache)]
     return max(found, key=lambda v: len(v.raw), default=None)
 
 
-def remember(raw: bytes, name: str, lines: list[str], proj: ledger.Projection) -> None:
-    """Record a ledger that passed every check (chain, rules, schemas); the projection is copied,
-    so no caller's later change reaches the record."""
-    kept = [v for v in _by_name().get(name, ()) if v.raw != raw][-(KEEP - 1):]
+def remember(raw: bytes, name: str, lines: list[str], proj: ledger.Projection, cache: Path | None = None) -> None:
+    """Record a ledger that passed every check (chain, rules, schemas), the schema's on ``cache``'s word where it
+    named one; the projection is copied, so no caller's later change reaches the record."""
+    kept = [v for v in _by_name().get(name, ()) if v.raw != raw or v.cache != cache][-(KEEP - 1):]
     if len(lines) < PICKLED_FROM:
         held, pickled = copy.deepcopy(proj), None
     else:
         import pickle
 
         held, pickled = None, pickle.dumps(proj, pickle.HIGHEST_PROTOCOL)
-    kept.append(Validated(raw, tuple(lines), held, pickled, ledger.line_hash(lines[-1]), proj.id, proj.state))
+    kept.append(Validated(raw, tuple(lines), held, pickled, ledger.line_hash(lines[-1]), proj.id, proj.state, cache))
     _by_name()[name] = kept
 
 
@@ -67,10 +80,10 @@ def handed_out(found: Validated) -> tuple[list[str], ledger.Projection]:
     return list(found.lines), pickle.loads(found.pickled)
 
 
-def state_of(raw: bytes, name: str) -> tuple[str, str] | None:
+def state_of(raw: bytes, name: str, cache: Path | None = None) -> tuple[str, str] | None:
     """(the task's id, its state) by the validated ledger ``raw`` at ``name``, without copying its projection; None
-    where this process validated no such bytes."""
-    found = exact(raw, name)
+    where this process validated no such bytes (for a reader of ``cache``)."""
+    found = exact(raw, name, cache)
     return (found.task_id, found.state) if found is not None else None
 
 

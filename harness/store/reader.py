@@ -32,9 +32,11 @@ class LoadedTask:
     lines: list[str]
     docs: dict[str, dict | None]  # file name -> parsed YAML (None when absent)
     # Read from a commit (:mod:`.commit_docs`): each finding file's blob id, and those known to agree with the ledger
-    # (their documents in ``docs`` are the ones kept there, shared: read them as read-only)
+    # (their documents in ``docs`` are the ones kept there, shared: read them as read-only); the cache of valid
+    # digests the files were read through, whose word an agreement then rests on
     blobs: dict[str, str] = field(default_factory=dict)
     agreed: set[str] = field(default_factory=set)
+    read_with: Path | None = None
 
 
 def schema_of(name: str) -> str:
@@ -68,17 +70,19 @@ def parse_ledger(raw: bytes, name: str, cache: Path | None = None) -> tuple[list
     a cost that follows what was appended."""
     from harness.store import ledger_memo
 
-    found = ledger_memo.exact(raw, name)
+    found = ledger_memo.exact(raw, name, cache)
     if found is not None:
         return ledger_memo.handed_out(found)
-    prefix = ledger_memo.longest_prefix(raw, name)
+    prefix = ledger_memo.longest_prefix(raw, name, cache)
     if prefix is None:
         lines, proj = _validated(raw, name, 1, ledger.GENESIS, None, cache)
+        trusted = cache  # the whole file's schema check may have taken the cache's word
     else:
         lines, proj = ledger_memo.handed_out(prefix)
         more, proj = _validated(raw[len(prefix.raw):], name, len(lines) + 1, prefix.last_hash, proj, cache)
         lines.extend(more)
-    ledger_memo.remember(raw, name, lines, proj)
+        trusted = prefix.cache  # a suffix is checked whole, never on a cache's word
+    ledger_memo.remember(raw, name, lines, proj, trusted)
     return lines, proj
 
 
@@ -117,7 +121,7 @@ def state_of(src: Source, task_id: str) -> str | None:
 
     name = f"{TASKS}/{task_id}/events.jsonl"
     raw = src.read(name)
-    known = ledger_memo.state_of(raw, name) if raw is not None else None
+    known = ledger_memo.state_of(raw, name, src.valid_cache) if raw is not None else None
     if known is not None:
         return known[1] if known[0] == task_id else None
     try:
@@ -145,7 +149,7 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
                            "two chains are never joined line by line", hint=_conflict_hint(folder)) from None
     if proj.id != task_id:
         raise HarnessError(f"{name}: the ledger belongs to {proj.id}, not {task_id}")
-    task = LoadedTask(task_id, folder, proj, lines, {})
+    task = LoadedTask(task_id, folder, proj, lines, {}, read_with=src.valid_cache)
     if docs:
         task.docs.update({f: read_doc(src, f"{folder}/{f}", SCHEMA_OF[f]) for f in TASK_FILES})
         for name in src.listdir(f"{folder}/findings"):
@@ -161,7 +165,7 @@ def _read_finding(src: Source, task: LoadedTask, name: str) -> None:
     to agree with an equal finding (:mod:`.commit_docs`)."""
     rel, key = f"{task.dir}/findings/{name}", f"findings/{name}"
     oid = commit_docs.blob_id(src, rel)
-    known = commit_docs.agreeing(rel, oid, task.proj.findings.get(name.removesuffix(".yaml")))
+    known = commit_docs.agreeing(rel, oid, task.proj.findings.get(name.removesuffix(".yaml")), task.read_with)
     if known is not None:
         task.agreed.add(key)
     task.docs[key] = known if known is not None else read_doc(src, rel, "finding")
@@ -246,7 +250,7 @@ def disagreements(task: LoadedTask) -> list[projection.Disagreement]:
             # ledger lists each id once (its items come from a mapping by id), so neither repeats one
             out.extend(projection.compare(rel, expected, found))
         elif fname in task.blobs:
-            commit_docs.agreed(rel, task.blobs[fname], task.proj.findings[fname[9:-5]], found)
+            commit_docs.agreed(rel, task.blobs[fname], task.proj.findings[fname[9:-5]], found, task.read_with)
     for fname in sorted(set(task.docs) - set(expected_docs) - task.agreed):
         out.append(projection.Disagreement(f"{task.dir}/{fname}", "(file)", "<absent>", "present",
                                            "harness finding propose --file FILE (findings enter through the ledger)"))

@@ -30,10 +30,10 @@ def nothing_remembered() -> Iterator[None]:
     ledger_memo.forget()
     blob_memo.forget()
     commit_docs.forget()
-    with mock.patch.object(ledger_memo, "exact", lambda raw, name: None), \
-            mock.patch.object(ledger_memo, "longest_prefix", lambda raw, name: None), \
+    with mock.patch.object(ledger_memo, "exact", lambda *args: None), \
+            mock.patch.object(ledger_memo, "longest_prefix", lambda *args: None), \
             mock.patch.object(blob_memo, "kept", lambda oid: None), \
-            mock.patch.object(commit_docs, "agreeing", lambda rel, oid, finding: None):
+            mock.patch.object(commit_docs, "agreeing", lambda *args: None):
         try:
             yield
         finally:
