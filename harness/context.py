@@ -39,6 +39,7 @@ class Process:
         self.yaml_parsed: OrderedDict[Any, bytes] = OrderedDict()  # harness.store.yamlio
         self.yaml_bytes = 0
         self.agreed: dict[Any, Any] = {}  # harness.store.commit_docs: finding files that agree, by their blob's id
+        self.agreed_bytes = 0
         self.ledgers: dict[str, list[Any]] = {}  # harness.store.ledger_memo
         self.blobs: OrderedDict[Any, bytes] = OrderedDict()  # harness.gitio.blob_memo
         self.blob_bytes = 0

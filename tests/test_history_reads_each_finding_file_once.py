@@ -174,3 +174,21 @@ def test_a_long_ledger_s_projection_is_handed_out_as_a_copy_of_its_own(h, repo, 
     assert second == whole and "F-9999" not in second.findings and len(lines2) == len(lines) - 1
     assert ledger_memo.state_of(raw, name) == (task, whole.state)
     assert ledger_memo.state_of(raw + b"\n", name) is None
+
+
+def test_the_agreements_kept_stay_within_their_bound(monkeypatch):
+    """Past KEPT_BYTES the memo starts over; a document over a sixteenth of it is never kept (read again instead)."""
+    from harness.store import commit_docs
+
+    monkeypatch.setattr(context, "_PROCESS", None)
+    monkeypatch.setattr(commit_docs, "KEPT_BYTES", 16_000)
+    finding = {"id": "F-0001", "status": "PROPOSED"}
+    commit_docs.agreed("a/findings/F-0001.yaml", "1" * 40, finding, {"title": "x" * 5_000})  # over 16,000 / 16
+    assert context.process().agreed == {}
+    for n in range(40):
+        commit_docs.agreed(f"a/findings/F-{n:04d}.yaml", f"{n:040d}", finding, {"title": "x" * 200})
+        assert context.process().agreed_bytes <= 16_000
+    assert 0 < len(context.process().agreed) < 40
+    last = f"a/findings/F-{39:04d}.yaml"
+    assert commit_docs.agreeing(last, f"{39:040d}", dict(finding)) == {"title": "x" * 200}
+    assert commit_docs.agreeing(last, f"{39:040d}", {**finding, "status": "CONFIRMED"}) is None  # not equal: read

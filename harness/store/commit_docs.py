@@ -23,9 +23,12 @@ if TYPE_CHECKING:
     from harness.core.records import Finding
     from harness.store.source import Source
 
-# Agreements kept (a copy of the finding and of the file's document each, some 5-10 KB): a task of four thousand
-# findings fits; a walk past that starts over, reading again what it drops, rather than grow without end.
+# Agreements kept (a copy of the finding and of the file's document each, some 5-10 KB for a finding as reviews write
+# them): a task of four thousand findings fits; a walk past either bound starts over, reading again what it drops,
+# rather than grow without end. Sizes are the documents' printed lengths, twice (the finding holds the same text);
+# a file of over a sixteenth of the bound (a finding file may hold 8 MiB) is read every time instead.
 KEPT = 4096
+KEPT_BYTES = 64 * 1024 * 1024
 
 
 def blob_id(src: Source, rel: str) -> str | None:
@@ -55,14 +58,20 @@ def agreed(rel: str, oid: str, finding: Finding, doc: dict, cache: Path | None =
     """Keep that the finding file ``rel`` (blob ``oid``, read as ``doc``) agrees with ``finding``; ``cache``: the cache
     of valid digests the file was read through, whose word the schema check may have taken (the agreement serves
     readers of that cache alone: `harness audit`, which names none, trusts nothing the checkout holds, F-0166)."""
-    kept = context.process().agreed
-    if len(kept) >= KEPT:
-        kept.clear()
-    kept[rel, oid, cache] = (_copy(finding), _copy(doc))
+    memo = context.process()
+    size = 2 * len(repr(doc))
+    if size > KEPT_BYTES // 16:
+        return
+    if len(memo.agreed) >= KEPT or memo.agreed_bytes + size > KEPT_BYTES:
+        memo.agreed.clear()
+        memo.agreed_bytes = 0
+    memo.agreed[rel, oid, cache] = (_copy(finding), _copy(doc))
+    memo.agreed_bytes += size
 
 
 def forget() -> None:
     context.process().agreed.clear()
+    context.process().agreed_bytes = 0
 
 
 def _copy(data: Any) -> Any:
