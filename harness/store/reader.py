@@ -10,7 +10,7 @@ from harness import paths
 from harness.core import ledger, projection
 from harness.core.value_class import dataclass, field
 from harness.errors import HarnessError
-from harness.store import commit_docs, validate, yamlio
+from harness.store import validate, yamlio
 from harness.store.layout import TASK_ID
 
 TYPE_CHECKING = False  # typing's, without importing typing on a hot path (tests/test_layering.py)
@@ -163,6 +163,8 @@ def load_task(src: Source, task_id: str, docs: bool = True) -> LoadedTask:
 def _read_finding(src: Source, task: LoadedTask, name: str) -> None:
     """The finding file ``name`` into ``task.docs``: from a commit, by its blob's id, unread when that blob was found
     to agree with an equal finding (:mod:`.commit_docs`)."""
+    from harness.store import commit_docs  # a task without findings (a recording's, often) never loads it
+
     rel, key = f"{task.dir}/findings/{name}", f"findings/{name}"
     oid = commit_docs.blob_id(src, rel)
     known = commit_docs.agreeing(rel, oid, task.proj.findings.get(name.removesuffix(".yaml")), task.read_with)
@@ -250,6 +252,8 @@ def disagreements(task: LoadedTask) -> list[projection.Disagreement]:
             # ledger lists each id once (its items come from a mapping by id), so neither repeats one
             out.extend(projection.compare(rel, expected, found))
         elif fname in task.blobs:
+            from harness.store import commit_docs
+
             commit_docs.agreed(rel, task.blobs[fname], task.proj.findings[fname[9:-5]], found, task.read_with)
     for fname in sorted(set(task.docs) - set(expected_docs) - task.agreed):
         out.append(projection.Disagreement(f"{task.dir}/{fname}", "(file)", "<absent>", "present",
