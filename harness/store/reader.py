@@ -215,9 +215,13 @@ def read_doc(src: Source, rel: str, schema: str) -> dict | None:
     return doc
 
 
-def render(task: LoadedTask, leave_out: set[str] | frozenset[str] = frozenset()) -> dict[str, dict]:
-    """The three YAML documents as the ledger says, keeping free-form text from the files; with each finding's but
-    those ``leave_out`` names."""
+def render(task: LoadedTask) -> dict[str, dict]:
+    """The three YAML documents as the ledger says, keeping free-form text from the files, and each finding's."""
+    return _rendered(task, frozenset())
+
+
+def _rendered(task: LoadedTask, leave_out: set[str] | frozenset[str]) -> dict[str, dict]:
+    """:func:`render`, but for the finding files ``leave_out`` names."""
     p, docs = task.proj, task.docs
     overrides, spec = projection.freeform_of_task(docs.get("task.yaml") or {})
     tdoc = projection.task_doc(p, spec)
@@ -241,7 +245,7 @@ def disagreements(task: LoadedTask) -> list[projection.Disagreement]:
     """Where the files disagree with the ledger. A finding file read from a commit and known to agree is not compared
     again (:mod:`.commit_docs`); one that is equal to its finding's rendering is kept as agreeing."""
     out = []
-    expected_docs = render(task, task.agreed)
+    expected_docs = _rendered(task, task.agreed) if task.agreed else render(task)
     for fname, expected in expected_docs.items():
         rel = f"{task.dir}/{fname}"
         found = task.docs.get(fname)
