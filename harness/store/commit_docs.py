@@ -3,7 +3,8 @@ change.
 
 An audit or `harness metrics` loads a task at every commit that touches it, and the files of its findings are mostly
 the same blobs from one commit to the next: reading, checking and comparing each of them again made a range's work
-grow with the task's findings (22x for a task of two thousand findings over one of four, self-found 35). A blob's id
+grow with the task's findings (a ledger of 10,000 events holding 2,000 findings cost audit 24.7x and metrics 30.2x
+one of 22 events over the same 40 commits: self-found 35, F-0165). A blob's id
 names its bytes, and a finding file's rendering is a function of its finding alone: a finding file found to agree
 with the ledger's finding is kept with a copy of that finding, and at a later commit the same blob beside an equal
 finding agrees again, without being read, checked or rendered (:func:`agreeing`, :func:`agreed`).
@@ -70,8 +71,9 @@ def agreed(rel: str, oid: str, finding: Finding, doc: dict, cache: Path | None =
 
 
 def forget() -> None:
-    context.process().agreed.clear()
-    context.process().agreed_bytes = 0
+    memo = context.process()
+    memo.agreed.clear()
+    memo.agreed_bytes = 0
 
 
 def _copy(data: Any) -> Any:
